@@ -1,0 +1,54 @@
+#include "flash/command.h"
+
+#include <fmt/format.h>
+
+namespace ssdlab::flash {
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::kRead: return "READ";
+    case Op::kProgram: return "PROGRAM";
+    case Op::kErase: return "ERASE";
+    case Op::kCopyBack: return "COPYBACK";
+    case Op::kMove: return "MOVE";
+  }
+  return "?";
+}
+
+std::string check_legal(const Geometry& g, const Command& c, bool copy_back_allowed) {
+  const std::uint64_t pages = g.pages();
+  if (c.ppn >= pages) return fmt::format("{} of page {} beyond the device", op_name(c.op), c.ppn);
+  if (c.two_plane()) {
+    if (c.op == Op::kCopyBack || c.op == Op::kMove)
+      return fmt::format("{} has no two-plane form", op_name(c.op));
+    if (c.ppn2 >= pages) return fmt::format("two-plane page {} beyond the device", c.ppn2);
+    if (!g.is_two_plane_pair(g.plane_of(c.ppn), g.plane_of(c.ppn2)))
+      return fmt::format("two-plane {} on planes {} and {}, not an allowed pair of one die",
+                         op_name(c.op), g.plane_of(c.ppn), g.plane_of(c.ppn2));
+    if (g.page_in_block(c.ppn) != g.page_in_block(c.ppn2))
+      return fmt::format("two-plane {} at different page offsets {} and {}", op_name(c.op),
+                         g.page_in_block(c.ppn), g.page_in_block(c.ppn2));
+  }
+  switch (c.op) {
+    case Op::kErase:
+      if (g.page_in_block(c.ppn) != 0 || (c.two_plane() && g.page_in_block(c.ppn2) != 0))
+        return fmt::format("ERASE of page {} not on a block boundary", c.ppn);
+      break;
+    case Op::kCopyBack:
+      if (!copy_back_allowed) return "COPYBACK used while copy-back is disabled";
+      if (c.src >= pages) return fmt::format("COPYBACK source {} beyond the device", c.src);
+      if (g.plane_of(c.src) != g.plane_of(c.ppn))
+        return fmt::format("COPYBACK from plane {} to plane {}: copy-back stays inside one plane",
+                           g.plane_of(c.src), g.plane_of(c.ppn));
+      break;
+    case Op::kMove:
+      if (c.src >= pages) return fmt::format("MOVE source {} beyond the device", c.src);
+      break;
+    case Op::kRead:
+    case Op::kProgram:
+      break;
+  }
+  return {};
+}
+
+}  // namespace ssdlab::flash

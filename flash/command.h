@@ -1,0 +1,53 @@
+// Flash commands: what an FTL asks of the flash, and their legality rules.
+//
+// An FTL returns a list of commands for each host request or cleaning step; the
+// controller decides when each runs (DESIGN.md, "what and when"). Commands carry
+// the logical page they read or write, which is what the out-of-band area
+// stores and what the verifier checks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flash/geometry.h"
+
+namespace ssdlab::flash {
+
+using Lpn = std::uint32_t;  // logical page number (in FTL logical pages)
+inline constexpr Lpn kNoLpn = ~Lpn{0};
+
+enum class Op : std::uint8_t {
+  kRead,      // array read of `ppn` (and `ppn2` if two-plane), then bus transfer out
+  kProgram,   // bus transfer in, then program `ppn` (and `ppn2` if two-plane)
+  kErase,     // erase the block whose first page is `ppn` (and `ppn2`'s block)
+  kCopyBack,  // internal copy `src` -> `ppn`, same plane, no bus transfer
+  kMove,      // read `src`, transfer out and in over the buses, program `ppn`
+};
+const char* op_name(Op op);
+
+struct Command {
+  Op op = Op::kRead;
+  // Commands of one list run in stages: a command of stage s starts only after
+  // every command of a lower stage in the same list has completed.
+  std::uint8_t stage = 0;
+  Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
+  Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
+  Ppn src = kNoPage;   // source page of kCopyBack and kMove
+  Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there)
+  Lpn lpn2 = kNoLpn;   // logical page at `ppn2`
+
+  bool two_plane() const { return ppn2 != kNoPage; }
+};
+
+// A reusable list of commands; FTLs append, the controller consumes and
+// clears it. Reuse avoids an allocation per host request.
+using CommandList = std::vector<Command>;
+
+// Checks one command against the geometry: addresses in range, two-plane only
+// on an allowed pair of one die at the same page offset, erase on a block
+// boundary, copy-back only inside one plane and only if `copy_back_allowed`.
+// Returns an empty string if legal, else what is wrong.
+std::string check_legal(const Geometry& geometry, const Command& command, bool copy_back_allowed);
+
+}  // namespace ssdlab::flash

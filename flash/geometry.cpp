@@ -1,0 +1,24 @@
+#include "flash/geometry.h"
+
+namespace ssdlab::flash {
+
+bool Geometry::is_two_plane_pair(std::uint32_t a, std::uint32_t b) const {
+  if (a == b || die_of_plane(a) != die_of_plane(b)) return false;
+  const std::uint32_t pa = plane_in_die(a), pb = plane_in_die(b);
+  for (const auto& [first, second] : two_plane_pairs)
+    if ((pa == first && pb == second) || (pa == second && pb == first)) return true;
+  return false;
+}
+
+PageAddress decode(const Geometry& g, Ppn ppn) {
+  PageAddress address{};
+  address.block = g.block_of(ppn);
+  address.page = g.page_in_block(ppn);
+  address.plane = g.plane_of_block(address.block);
+  address.die = g.die_of_plane(address.plane);
+  address.package = g.package_of_die(address.die);
+  address.channel = g.channel_of_package(address.package);
+  return address;
+}
+
+}  // namespace ssdlab::flash

@@ -1,0 +1,72 @@
+// Flash geometry and physical addresses.
+//
+// The hierarchy (DESIGN.md, Agrawal et al. §2): channels (serial buses) ->
+// packages -> dies -> planes -> blocks -> pages (+ out-of-band area).
+// Physical units are numbered flat and channel-major, so every unit of one
+// scope (package, die, plane) owns a contiguous range of the next level:
+//   package = channel * packages_per_channel + package_in_channel
+//   die     = package * dies_per_package + die_in_package
+//   plane   = die * planes_per_die + plane_in_die
+//   block   = plane * blocks_per_plane + block_in_plane
+//   ppn     = block * pages_per_block + page_in_block
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ssdlab::flash {
+
+using Ppn = std::uint32_t;      // physical page number (flat)
+using BlockId = std::uint32_t;  // physical block number (flat)
+inline constexpr Ppn kNoPage = ~Ppn{0};
+
+struct Geometry {
+  std::uint32_t channels = 8;
+  std::uint32_t packages_per_channel = 1;
+  std::uint32_t dies_per_package = 2;
+  std::uint32_t planes_per_die = 4;
+  std::uint32_t blocks_per_plane = 2048;
+  std::uint32_t pages_per_block = 64;
+  std::uint32_t page_size = 4096;  // data bytes per page
+  std::uint32_t oob_size = 128;    // out-of-band bytes per page
+  // Plane pairs (within one die) that may run a two-plane command together.
+  // Samsung K9XXG08UXM: 0&1 and 2&3 (Agrawal et al. §2).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> two_plane_pairs = {{0, 1}, {2, 3}};
+  std::uint32_t pe_cycles = 100000;  // rated program/erase cycles per block (Table 1)
+
+  std::uint32_t packages() const { return channels * packages_per_channel; }
+  std::uint32_t dies() const { return packages() * dies_per_package; }
+  std::uint32_t planes() const { return dies() * planes_per_die; }
+  std::uint32_t blocks() const { return planes() * blocks_per_plane; }
+  std::uint64_t pages() const { return std::uint64_t{blocks()} * pages_per_block; }
+  std::uint64_t capacity_bytes() const { return pages() * page_size; }
+  std::uint32_t pages_per_plane() const { return blocks_per_plane * pages_per_block; }
+
+  BlockId block_of(Ppn ppn) const { return ppn / pages_per_block; }
+  std::uint32_t page_in_block(Ppn ppn) const { return ppn % pages_per_block; }
+  Ppn first_page(BlockId block) const { return block * pages_per_block; }
+  std::uint32_t plane_of_block(BlockId block) const { return block / blocks_per_plane; }
+  std::uint32_t plane_of(Ppn ppn) const { return plane_of_block(block_of(ppn)); }
+  std::uint32_t die_of_plane(std::uint32_t plane) const { return plane / planes_per_die; }
+  std::uint32_t die_of(Ppn ppn) const { return die_of_plane(plane_of(ppn)); }
+  std::uint32_t package_of_die(std::uint32_t die) const { return die / dies_per_package; }
+  std::uint32_t channel_of_package(std::uint32_t package) const {
+    return package / packages_per_channel;
+  }
+  std::uint32_t channel_of_die(std::uint32_t die) const {
+    return channel_of_package(package_of_die(die));
+  }
+  std::uint32_t plane_in_die(std::uint32_t plane) const { return plane % planes_per_die; }
+
+  // True if planes a and b (flat numbers) are an allowed two-plane pair.
+  bool is_two_plane_pair(std::uint32_t a, std::uint32_t b) const;
+};
+
+// Decoded address, for printing and tests.
+struct PageAddress {
+  std::uint32_t channel, package, die, plane, block, page;  // flat numbers, page in block
+};
+PageAddress decode(const Geometry& geometry, Ppn ppn);
+
+}  // namespace ssdlab::flash

@@ -1,0 +1,68 @@
+// Functional state of the NAND array: what is stored where, no timing.
+//
+// Per page: the logical page in its out-of-band area and a valid bit; per
+// block: write pointer, valid-page count and erase count. That is 4 bytes and
+// one bit per page plus 8 bytes per block, which keeps a 1 TiB device's flash
+// state near 4.3 bytes per page.
+//
+// The NAND rules are enforced here, so an FTL bug cannot silently corrupt
+// state: pages of a block are programmed in order from low to high (Agrawal
+// et al. §2.1), a page is programmed at most once between erases, and a block
+// is erased only when it holds no valid page. A violation throws
+// std::logic_error: it is a bug in the FTL, not bad user input.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "flash/command.h"
+#include "flash/geometry.h"
+
+namespace ssdlab::flash {
+
+class NandArray {
+ public:
+  explicit NandArray(const Geometry& geometry);
+
+  const Geometry& geometry() const { return geometry_; }
+
+  // Programs the next free page of `ppn`'s block with logical page `lpn`; the
+  // page becomes valid. `ppn` must be that block's write pointer.
+  void program(Ppn ppn, Lpn lpn);
+  // Marks a valid page superseded.
+  void invalidate(Ppn ppn);
+  // Erases a block holding no valid page; its erase count grows by one.
+  void erase(BlockId block);
+
+  bool is_valid(Ppn ppn) const { return (valid_bits_[ppn >> 6] >> (ppn & 63)) & 1; }
+  Lpn lpn_at(Ppn ppn) const { return oob_lpn_[ppn]; }  // kNoLpn if never programmed
+  std::uint32_t write_pointer(BlockId block) const { return blocks_[block].write_pointer; }
+  std::uint32_t valid_pages(BlockId block) const { return blocks_[block].valid_pages; }
+  std::uint32_t erase_count(BlockId block) const { return blocks_[block].erase_count; }
+  bool is_full(BlockId block) const {
+    return blocks_[block].write_pointer == geometry_.pages_per_block;
+  }
+  bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
+
+  // Recounts every block's valid pages from the valid bits and checks that no
+  // valid page lies beyond a write pointer. Throws std::logic_error on the first
+  // mismatch. O(pages); for tests and verification runs.
+  void check_invariants() const;
+
+  // Bytes of memory held per physical page (for the memory budget).
+  double bytes_per_page() const;
+
+ private:
+  struct BlockState {
+    std::uint16_t write_pointer = 0;
+    std::uint16_t valid_pages = 0;
+    std::uint32_t erase_count = 0;
+  };
+
+  Geometry geometry_;
+  std::vector<Lpn> oob_lpn_;
+  std::vector<std::uint64_t> valid_bits_;
+  std::vector<BlockState> blocks_;
+};
+
+}  // namespace ssdlab::flash

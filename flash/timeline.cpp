@@ -1,0 +1,78 @@
+#include "flash/timeline.h"
+
+#include <algorithm>
+
+namespace ssdlab::flash {
+
+FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
+    : geometry_(geometry),
+      timing_(timing),
+      page_transfer_ns_(timing.page_transfer_ns(geometry)),
+      bus_free_(geometry.channels, 0),
+      die_free_(geometry.dies(), 0) {}
+
+TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration) {
+  const TimeNs start = std::max(t, bus_free_[channel]);
+  bus_free_[channel] = start + duration;
+  stats_.bus_busy_ns += duration;
+  return start + duration;
+}
+
+// Command, array read into the page registers, then every page out over the bus.
+TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
+  const std::uint32_t channel = geometry_.channel_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[die]);
+  TimeNs t = timing_.command_ns > 0 ? use_bus(channel, start, timing_.command_ns) : start;
+  t += timing_.read_ns;
+  t = use_bus(channel, t, page_transfer_ns_ * pages);
+  stats_.die_busy_ns += t - start;
+  die_free_[die] = t;
+  return t;
+}
+
+// Command and every page in over the bus, then one array program for all.
+TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
+  const std::uint32_t channel = geometry_.channel_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[die]);
+  TimeNs t = use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages);
+  t += timing_.program_ns;
+  stats_.die_busy_ns += t - start;
+  die_free_[die] = t;
+  return t;
+}
+
+// Command cycles, then an array operation that needs no data on the bus.
+TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns) {
+  const std::uint32_t channel = geometry_.channel_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[die]);
+  TimeNs t = timing_.command_ns > 0 ? use_bus(channel, start, timing_.command_ns) : start;
+  t += array_ns;
+  stats_.die_busy_ns += t - start;
+  die_free_[die] = t;
+  return t;
+}
+
+TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
+  ++stats_.commands[static_cast<std::size_t>(command.op)];
+  const std::uint32_t pages = command.two_plane() ? 2 : 1;
+  if (pages == 2) ++stats_.two_plane_commands;
+  const std::uint32_t die = geometry_.die_of(command.ppn);
+  switch (command.op) {
+    case Op::kRead:
+      return read_out(die, ready, pages);
+    case Op::kProgram:
+      return program_in(die, ready, pages);
+    case Op::kErase:
+      return array_only(die, ready, timing_.erase_ns);
+    case Op::kCopyBack:
+      return array_only(die, ready, timing_.read_ns + timing_.program_ns);
+    case Op::kMove: {
+      // Read on the source die, through the controller, program on the target.
+      const TimeNs data_out = read_out(geometry_.die_of(command.src), ready, 1);
+      return program_in(die, data_out, 1);
+    }
+  }
+  return ready;
+}
+
+}  // namespace ssdlab::flash

@@ -1,0 +1,62 @@
+// When flash commands run: busy-until timelines of the shared resources.
+//
+// Constraints are grouped by scope (STYLE.md, after DRAMsim3):
+//  - bus (one per channel): command/address cycles and data transfers of every
+//    die on the channel are serialised on it;
+//  - die: one array operation at a time, single- or two-plane. A die is held
+//    from its first phase to its last (its page registers hold the data), but
+//    dies of one package interleave: while one transfers, another's array works
+//    (Agrawal et al. §2.2).
+// A read is command, array read, transfer out; a program is command plus
+// transfer in, then array program (DESIGN.md). Commands are reserved in the
+// order they are scheduled (first come, first served on each resource), so
+// phases need no events of their own.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "common/units.h"
+#include "flash/command.h"
+#include "flash/geometry.h"
+#include "flash/timing.h"
+
+namespace ssdlab::flash {
+
+struct TimelineStats {
+  std::array<std::uint64_t, 5> commands{};  // by Op
+  std::uint64_t two_plane_commands = 0;
+  TimeNs bus_busy_ns = 0;  // summed over channels
+  TimeNs die_busy_ns = 0;  // summed over dies
+};
+
+class FlashTimeline {
+ public:
+  FlashTimeline(const Geometry& geometry, const Timing& timing);
+
+  // Reserves what `command` needs, starting no earlier than `ready`; returns
+  // the time the command completes.
+  TimeNs schedule(const Command& command, TimeNs ready);
+
+  const TimelineStats& stats() const { return stats_; }
+  TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
+  TimeNs die_free_at(std::uint32_t die) const { return die_free_[die]; }
+
+ private:
+  // Occupies the bus of `channel` for `duration` from no earlier than `t`;
+  // returns the end.
+  TimeNs use_bus(std::uint32_t channel, TimeNs t, TimeNs duration);
+  TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
+  TimeNs program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages);
+  TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns);
+
+  Geometry geometry_;
+  Timing timing_;
+  TimeNs page_transfer_ns_;
+  std::vector<TimeNs> bus_free_;  // per channel
+  std::vector<TimeNs> die_free_;  // per die
+  TimelineStats stats_;
+};
+
+}  // namespace ssdlab::flash

@@ -1,0 +1,112 @@
+// The FTL interface: a functional state machine that never looks at a clock.
+//
+// For a host request an FTL updates its maps and appends the flash commands
+// that must happen to a CommandList (DESIGN.md, "what and when"); the
+// controller decides when they run. A new FTL is one .cpp file plus one line in
+// registry.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flash/command.h"
+#include "flash/geometry.h"
+#include "flash/nand_array.h"
+
+namespace ssdlab::ftl {
+
+using flash::CommandList;
+using flash::Lpn;
+
+// Scope of an allocation pool (Agrawal et al. §3.1): each logical page is
+// statically mapped to one pool by striping; inside the pool it is mapped
+// dynamically.
+enum class PoolScope { kSsd, kChannel, kPackage, kDie, kPlane };
+const char* pool_scope_name(PoolScope scope);
+
+struct FtlConfig {
+  std::string type = "page-mapped";
+  std::uint32_t logical_page_size = 4096;  // bytes mapped by one map entry
+  std::uint32_t stripe_size = 4096;        // bytes of consecutive logical space per pool
+  PoolScope pool = PoolScope::kPackage;
+  double overprovisioning = 0.15;  // fraction of physical space hidden from the host
+  bool two_plane = true;           // merge same-die programs/reads on allowed pairs
+  bool copy_back = true;           // move pages inside a plane without the bus
+};
+
+// Logical pages [first, first + count). A partial page is one the host request
+// covers only in part: writing it is a read-modify-write.
+struct PageRange {
+  Lpn first = 0;
+  std::uint32_t count = 0;
+  bool partial_first = false;
+  bool partial_last = false;
+};
+
+// Counters every FTL keeps; units are physical pages unless named otherwise.
+struct FtlStats {
+  std::uint64_t host_pages_written = 0;   // pages the host asked to write
+  std::uint64_t flash_pages_written = 0;  // pages programmed (host, RMW, moves)
+  std::uint64_t host_pages_read = 0;
+  std::uint64_t flash_pages_read = 0;     // pages read for host reads and RMW
+  std::uint64_t rmw_pages_read = 0;       // reads done for read-modify-write
+  std::uint64_t unmapped_pages_read = 0;  // host reads of never-written pages (no flash access)
+  std::uint64_t erases = 0;
+  std::uint64_t copy_backs = 0;
+  std::uint64_t inter_plane_moves = 0;
+  std::uint64_t trimmed_pages = 0;
+
+  double write_amplification() const {
+    return host_pages_written == 0 ? 0.0
+                                   : static_cast<double>(flash_pages_written) /
+                                         static_cast<double>(host_pages_written);
+  }
+};
+
+class Ftl {
+ public:
+  virtual ~Ftl() = default;
+
+  virtual std::string_view name() const = 0;
+  // Logical pages exported to the host (capacity after over-provisioning).
+  virtual std::uint64_t logical_pages() const = 0;
+  std::uint32_t logical_page_size() const { return config().logical_page_size; }
+
+  // Appends the commands for a host write, read or trim of `range`, which lies
+  // inside [0, logical_pages()). Reads of never-written pages append nothing.
+  virtual void write(const PageRange& range, CommandList& out) = 0;
+  virtual void read(const PageRange& range, CommandList& out) = 0;
+  virtual void trim(const PageRange& range, CommandList& out) = 0;
+  // True if `lpn` holds data (written and not trimmed since).
+  virtual bool is_mapped(Lpn lpn) const = 0;
+
+  // Background cleaning hooks for the controller's idle time. FTLs that do not
+  // clean in the background keep these defaults.
+  virtual bool wants_background_cleaning() const { return false; }
+  virtual void clean_in_background(CommandList& /*out*/) {}
+
+  // Throws std::logic_error if any internal invariant is broken (maps and
+  // reverse maps agree, valid counts, free lists). O(device size).
+  virtual void check_invariants() const = 0;
+
+  virtual const FtlStats& stats() const = 0;
+  virtual const FtlConfig& config() const = 0;
+  virtual const flash::NandArray& nand() const = 0;
+};
+
+// What a factory gets to build an FTL.
+struct FtlContext {
+  flash::Geometry geometry;
+  FtlConfig config;
+  std::uint64_t seed = 0;
+};
+
+// Builds the FTL named `context.config.type`; throws ssdlab::Error listing the
+// known names if there is none by that name.
+std::unique_ptr<Ftl> make_ftl(const FtlContext& context);
+std::vector<std::string> ftl_names();
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,73 @@
+#include "ftl/pools.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace ssdlab::ftl {
+
+std::uint32_t PoolLayout::pool_count(const flash::Geometry& g, PoolScope scope) {
+  switch (scope) {
+    case PoolScope::kSsd: return 1;
+    case PoolScope::kChannel: return g.channels;
+    case PoolScope::kPackage: return g.packages();
+    case PoolScope::kDie: return g.dies();
+    case PoolScope::kPlane: return g.planes();
+  }
+  return 1;
+}
+
+PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
+    : pools_(pool_count(g, scope)), planes_per_pool_(g.planes() / pools_), order_(pools_) {
+  // Flat plane numbers are channel-major, so a pool's planes are contiguous.
+  for (std::uint32_t pool = 0; pool < pools_; ++pool) {
+    auto& order = order_[pool];
+    for (std::uint32_t i = 0; i < planes_per_pool_; ++i) order.push_back(pool * planes_per_pool_ + i);
+    // Fastest-varying first: channel, package, die, then plane in die.
+    auto key = [&g](std::uint32_t plane) {
+      const std::uint32_t die = g.die_of_plane(plane);
+      const std::uint32_t package = g.package_of_die(die);
+      return std::make_tuple(g.plane_in_die(plane), die % g.dies_per_package,
+                             package % g.packages_per_channel, g.channel_of_package(package));
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&key](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  }
+}
+
+void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std::size_t from) {
+  using flash::Op;
+  // Index of a command still waiting for a partner, per die; few dies are
+  // touched by one request, so a short linear list is enough.
+  struct Waiting {
+    std::uint32_t die;
+    std::size_t index;
+  };
+  std::vector<Waiting> waiting;
+  std::size_t out = from;
+  for (std::size_t i = from; i < commands.size(); ++i) {
+    flash::Command command = commands[i];
+    const bool mergeable = (command.op == Op::kProgram || command.op == Op::kRead) &&
+                           !command.two_plane();
+    if (mergeable) {
+      const std::uint32_t die = g.die_of(command.ppn);
+      auto partner = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
+        const flash::Command& other = commands[w.index];
+        return w.die == die && other.op == command.op && other.stage == command.stage &&
+               g.is_two_plane_pair(g.plane_of(other.ppn), g.plane_of(command.ppn)) &&
+               g.page_in_block(other.ppn) == g.page_in_block(command.ppn);
+      });
+      if (partner != waiting.end()) {
+        flash::Command& first = commands[partner->index];
+        first.ppn2 = command.ppn;
+        first.lpn2 = command.lpn;
+        waiting.erase(partner);
+        continue;  // absorbed into its partner
+      }
+      waiting.push_back({die, out});
+    }
+    commands[out++] = command;
+  }
+  commands.resize(out);
+}
+
+}  // namespace ssdlab::ftl

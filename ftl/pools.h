@@ -1,0 +1,40 @@
+// Allocation pools: which planes each pool owns, and in which order a pool
+// hands out its planes so that consecutive writes spread over packages, then
+// dies, then planes (Agrawal et al. §3.1, "parallel access").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "flash/geometry.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::ftl {
+
+class PoolLayout {
+ public:
+  PoolLayout(const flash::Geometry& geometry, PoolScope scope);
+
+  std::uint32_t pools() const { return pools_; }
+  std::uint32_t planes_per_pool() const { return planes_per_pool_; }
+  // Planes of `pool` in allocation order.
+  const std::vector<std::uint32_t>& planes(std::uint32_t pool) const { return order_[pool]; }
+  std::uint32_t pool_of_plane(std::uint32_t plane) const { return plane / planes_per_pool_; }
+
+  // Number of pools the scope gives on `geometry` (1 for the whole SSD).
+  static std::uint32_t pool_count(const flash::Geometry& geometry, PoolScope scope);
+
+ private:
+  std::uint32_t pools_;
+  std::uint32_t planes_per_pool_;
+  std::vector<std::vector<std::uint32_t>> order_;
+};
+
+// Merges pairs of single-plane commands of the same kind (program or read) in
+// `commands[from..]` that are on an allowed two-plane pair of one die at the
+// same page offset and in the same stage into two-plane commands. Keeps order
+// otherwise; the merged command takes the first one's place.
+void merge_two_plane(const flash::Geometry& geometry, flash::CommandList& commands,
+                     std::size_t from);
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,100 @@
+#include "ftl/verifier.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ssdlab::ftl {
+
+using flash::Op;
+
+Verifier::Verifier(const flash::Geometry& geometry, std::uint64_t logical_pages,
+                   bool copy_back_allowed)
+    : geometry_(geometry),
+      copy_back_allowed_(copy_back_allowed),
+      version_(logical_pages, 0),
+      content_(geometry.pages(), 0) {}
+
+void Verifier::expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what) {
+  ++pages_checked_;
+  if (lpn >= version_.size())
+    throw VerificationError(fmt::format("{} of page {} names logical page {} beyond the device",
+                                        what, ppn, lpn));
+  if (version_[lpn] == 0)
+    throw VerificationError(fmt::format("{} of page {} for logical page {}, which holds no data",
+                                        what, ppn, lpn));
+  if (content_[ppn] != version_[lpn])
+    throw VerificationError(fmt::format(
+        "{} of page {} for logical page {} finds version {}, but the latest write is version {}",
+        what, ppn, lpn, content_[ppn], version_[lpn]));
+}
+
+void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) {
+  switch (op) {
+    case Op::kRead:
+      expect_latest(ppn, lpn, "read");
+      read_lpns_.push_back(lpn);
+      break;
+    case Op::kProgram:
+      if (lpn >= version_.size() || version_[lpn] == 0)
+        throw VerificationError(
+            fmt::format("program of page {} for logical page {} that was never written", ppn, lpn));
+      content_[ppn] = version_[lpn];
+      break;
+    case Op::kCopyBack:
+    case Op::kMove:
+      expect_latest(src, lpn, op == Op::kMove ? "move" : "copy-back");
+      content_[ppn] = content_[src];
+      break;
+    case Op::kErase: {
+      const flash::Ppn first = geometry_.first_page(geometry_.block_of(ppn));
+      std::fill_n(content_.begin() + first, geometry_.pages_per_block, 0);
+      break;
+    }
+  }
+}
+
+void Verifier::apply(const CommandList& commands, Pass pass) {
+  if (pass != Pass::kWrites) read_lpns_.clear();
+  for (const flash::Command& command : commands) {
+    const bool is_read = command.op == Op::kRead;
+    if ((pass == Pass::kReads && !is_read) || (pass == Pass::kWrites && is_read)) continue;
+    const std::string illegal = flash::check_legal(geometry_, command, copy_back_allowed_);
+    if (!illegal.empty()) throw VerificationError("illegal command: " + illegal);
+    apply_one(command.ppn, command.lpn, command.op, command.src);
+    if (command.two_plane()) apply_one(command.ppn2, command.lpn2, command.op, command.src);
+  }
+}
+
+void Verifier::host_write(const PageRange& range, const CommandList& commands) {
+  // Read-modify-write reads expect the old versions; the programs store the new one.
+  apply(commands, Pass::kReads);
+  for (flash::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn)
+    version_[lpn] = next_version_;
+  ++next_version_;
+  apply(commands, Pass::kWrites);
+}
+
+void Verifier::host_read(const PageRange& range, const CommandList& commands) {
+  apply(commands);
+  std::sort(read_lpns_.begin(), read_lpns_.end());
+  for (flash::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
+    const bool was_read = std::binary_search(read_lpns_.begin(), read_lpns_.end(), lpn);
+    if (version_[lpn] != 0 && !was_read)
+      throw VerificationError(fmt::format(
+          "host read of logical page {} (version {}) touched no flash page holding it", lpn,
+          version_[lpn]));
+  }
+}
+
+void Verifier::host_trim(const PageRange& range, const CommandList& commands) {
+  apply(commands);
+  if (range.count == 0) return;
+  const flash::Lpn first = range.first + (range.partial_first ? 1 : 0);
+  const flash::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  for (flash::Lpn lpn = first; lpn < end; ++lpn) version_[lpn] = 0;
+}
+
+void Verifier::background(const CommandList& commands) { apply(commands); }
+
+}  // namespace ssdlab::ftl

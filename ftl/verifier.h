@@ -1,0 +1,58 @@
+// Verification mode: checks, from the command stream alone, that every read
+// returns the latest write.
+//
+// The verifier knows nothing of an FTL's internals. It keeps a version number
+// per logical page (bumped on each host write) and a shadow of what version
+// each physical page holds, and interprets every command an FTL emits:
+// a program stores the logical page's current version, a copy-back or move
+// carries the source's version, an erase clears the block, and every read
+// (host, read-modify-write or cleaning) must find the latest version of the
+// logical page it names. A host read must read every written page of its
+// range, and must not touch flash for a never-written one. The first violation
+// throws VerificationError. Memory: 4 bytes per physical and per logical page.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "flash/command.h"
+#include "flash/geometry.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::ftl {
+
+class VerificationError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+class Verifier {
+ public:
+  Verifier(const flash::Geometry& geometry, std::uint64_t logical_pages, bool copy_back_allowed);
+
+  // Call with the commands an FTL appended for each request, in order.
+  void host_write(const PageRange& range, const CommandList& commands);
+  void host_read(const PageRange& range, const CommandList& commands);
+  void host_trim(const PageRange& range, const CommandList& commands);
+  void background(const CommandList& commands);  // cleaning, wear leveling
+
+  std::uint64_t pages_checked() const { return pages_checked_; }
+
+ private:
+  enum class Pass { kAll, kReads, kWrites };
+  void apply(const CommandList& commands, Pass pass = Pass::kAll);
+  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src);
+  void expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what);
+
+  flash::Geometry geometry_;
+  bool copy_back_allowed_;
+  std::vector<std::uint32_t> version_;  // per logical page; 0 = never written or trimmed
+  std::vector<std::uint32_t> content_;  // per physical page: version it holds; 0 = erased
+  std::vector<flash::Lpn> read_lpns_;   // scratch
+  std::uint32_t next_version_ = 1;
+  std::uint64_t pages_checked_ = 0;
+};
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,347 @@
+#include "sim/config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "ftl/pools.h"
+
+namespace ssdlab::sim {
+namespace {
+
+// Reads keys of a parsed TOML document, remembering which were read so that
+// anything left over is reported as unknown.
+class Reader {
+ public:
+  Reader(const toml::table& root, std::string path, std::map<std::string, std::string> set_origins)
+      : root_(root), path_(std::move(path)), set_origins_(std::move(set_origins)) {}
+
+  [[noreturn]] void fail(const std::string& dotted, const toml::node* node,
+                         const std::string& what) const {
+    throw make_error("{}: {}: {}", where(dotted, node), dotted, what);
+  }
+
+  template <typename T>
+  void integer(const char* table, const char* key, T& out, std::int64_t min, std::int64_t max) {
+    const auto [node, dotted] = find(table, key);
+    if (!node) return;
+    const auto value = node->template value_exact<std::int64_t>();
+    if (!value) fail(dotted, node, fmt::format("expected an integer between {} and {}", min, max));
+    if (*value < min || *value > max)
+      fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *value, min, max));
+    out = static_cast<T>(*value);
+  }
+
+  // A byte size: an integer or a string such as "4KiB".
+  void size(const char* table, const char* key, std::uint32_t& out, std::uint64_t min,
+            std::uint64_t max) {
+    const auto [node, dotted] = find(table, key);
+    if (!node) return;
+    std::optional<std::uint64_t> bytes;
+    if (auto i = node->value_exact<std::int64_t>(); i && *i >= 0) bytes = *i;
+    if (auto s = node->value_exact<std::string>()) bytes = parse_size(*s);
+    if (!bytes)
+      fail(dotted, node, fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}",
+                                     min, max));
+    if (*bytes < min || *bytes > max)
+      fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *bytes, min, max));
+    out = static_cast<std::uint32_t>(*bytes);
+  }
+
+  // A real number, stored scaled (e.g. microseconds to nanoseconds) and rounded.
+  void scaled(const char* table, const char* key, std::int64_t& out, double scale, double min,
+              double max, bool min_inclusive = true) {
+    double value = 0;
+    if (!real(table, key, value, min, max, min_inclusive)) return;
+    out = std::llround(value * scale);
+  }
+
+  bool real(const char* table, const char* key, double& out, double min, double max,
+            bool min_inclusive = true) {
+    const auto [node, dotted] = find(table, key);
+    if (!node) return false;
+    const auto value = node->value<double>();  // integers convert too
+    const bool below = min_inclusive ? (value && *value < min) : (value && *value <= min);
+    const std::string range = fmt::format("{} {} to {}", min_inclusive ? "from" : "above", min, max);
+    if (!value || !std::isfinite(*value)) fail(dotted, node, "expected a number " + range);
+    if (below || *value > max) fail(dotted, node, fmt::format("{} is out of range: allowed {}", *value, range));
+    out = *value;
+    return true;
+  }
+
+  void boolean(const char* table, const char* key, bool& out) {
+    const auto [node, dotted] = find(table, key);
+    if (!node) return;
+    const auto value = node->value_exact<bool>();
+    if (!value) fail(dotted, node, "expected true or false");
+    out = *value;
+  }
+
+  void string(const char* table, const char* key, std::string& out) {
+    const auto [node, dotted] = find(table, key);
+    if (!node) return;
+    const auto value = node->value_exact<std::string>();
+    if (!value) fail(dotted, node, "expected a string");
+    out = *value;
+  }
+
+  // Returns the node and marks it read; nullptr if absent.
+  std::pair<const toml::node*, std::string> find(const char* table, const char* key) {
+    const std::string dotted = fmt::format("{}.{}", table, key);
+    read_.insert(dotted);
+    const toml::table* t = root_[table].as_table();
+    return {t ? t->get(key) : nullptr, dotted};
+  }
+
+  std::string where(const std::string& dotted, const toml::node* node) const {
+    if (auto it = set_origins_.find(dotted); it != set_origins_.end()) return it->second;
+    const int line = node ? static_cast<int>(node->source().begin.line) : 0;
+    if (line == 0) {  // a key that is missing or has no position: point at its table
+      const auto dot = dotted.find('.');
+      const toml::node* table = root_.get(dotted.substr(0, dot));
+      if (table && table->source().begin.line) return fmt::format("{}:{}", path_, table->source().begin.line);
+      return path_;
+    }
+    return fmt::format("{}:{}", path_, line);
+  }
+
+  // Every table and key present must have been read.
+  void reject_unknown() const {
+    static const std::set<std::string> kTables = {"device", "geometry", "timing", "ftl", "host"};
+    for (const auto& [table_key, table_node] : root_) {
+      const std::string table(table_key.str());
+      if (!kTables.count(table) || !table_node.is_table())
+        throw make_error("{}:{}: unknown table '{}' (known: device, geometry, timing, ftl, host)",
+                         path_, table_node.source().begin.line, table);
+      for (const auto& [key, node] : *table_node.as_table()) {
+        const std::string dotted = fmt::format("{}.{}", table, key.str());
+        if (!read_.count(dotted)) {
+          std::string known;
+          for (const auto& name : read_)
+            if (name.starts_with(table + ".")) known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
+          throw make_error("{}: unknown key '{}' (known in [{}]: {})", where(dotted, &node), dotted,
+                           table, known);
+        }
+      }
+    }
+  }
+
+ private:
+  const toml::table& root_;
+  std::string path_;
+  std::map<std::string, std::string> set_origins_;
+  std::set<std::string> read_;
+};
+
+toml::table parse(const std::string& path) {
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& error) {
+    if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
+    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+  }
+}
+
+// Applies "table.key=value" overrides; returns where each came from.
+std::map<std::string, std::string> apply_overrides(toml::table& root,
+                                                   const std::vector<std::string>& overrides) {
+  std::map<std::string, std::string> origins;
+  for (const auto& text : overrides) {
+    const std::string origin = fmt::format("--set {}", text);
+    const auto equals = text.find('=');
+    const auto dot = text.find('.');
+    if (equals == std::string::npos || dot == std::string::npos || dot > equals)
+      throw make_error("{}: expected table.key=value, e.g. timing.read_us=30", origin);
+    const std::string table = text.substr(0, dot), key = text.substr(dot + 1, equals - dot - 1);
+    toml::table parsed;
+    try {
+      parsed = toml::parse("value = " + text.substr(equals + 1));
+    } catch (const toml::parse_error& error) {
+      // A bare word is taken as a string: --set ftl.allocation_pool=die
+      try {
+        parsed = toml::parse("value = \"" + text.substr(equals + 1) + "\"");
+      } catch (const toml::parse_error&) {
+        throw make_error("{}: the value is not TOML: {}", origin, error.description());
+      }
+    }
+    auto* target = root[table].as_table();
+    if (!target) target = root.insert_or_assign(table, toml::table{}).first->second.as_table();
+    target->insert_or_assign(key, *parsed.get("value"));
+    origins[table + "." + key] = origin;
+  }
+  return origins;
+}
+
+void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
+  r.integer("geometry", "channels", g.channels, 1, 1024);
+  r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
+  r.integer("geometry", "dies_per_package", g.dies_per_package, 1, 16);
+  r.integer("geometry", "planes_per_die", g.planes_per_die, 1, 16);
+  r.integer("geometry", "blocks_per_plane", g.blocks_per_plane, 1, 1 << 20);
+  r.integer("geometry", "pages_per_block", g.pages_per_block, 1, 4096);
+  r.size("geometry", "page_size", g.page_size, 512, 1 << 16);
+  r.size("geometry", "oob_size", g.oob_size, 0, 1 << 13);
+  r.integer("geometry", "pe_cycles", g.pe_cycles, 1, 1'000'000'000);
+  if (g.page_size % 512 != 0) {
+    const auto [node, dotted] = r.find("geometry", "page_size");
+    r.fail(dotted, node, fmt::format("{} is not a multiple of 512", g.page_size));
+  }
+  const auto [pairs_node, pairs_key] = r.find("geometry", "two_plane_pairs");
+  if (pairs_node) {
+    const toml::array* pairs = pairs_node->as_array();
+    if (!pairs) r.fail(pairs_key, pairs_node, "expected an array of plane pairs, e.g. [[0, 1], [2, 3]]");
+    g.two_plane_pairs.clear();
+    for (const toml::node& pair : *pairs) {
+      const toml::array* two = pair.as_array();
+      std::optional<std::int64_t> a, b;
+      if (two && two->size() == 2) a = (*two)[0].value_exact<std::int64_t>(), b = (*two)[1].value_exact<std::int64_t>();
+      if (!a || !b || *a < 0 || *b < 0 || *a >= g.planes_per_die || *b >= g.planes_per_die || *a == *b)
+        r.fail(pairs_key, pairs_node, fmt::format("each pair is two different planes of a die, 0 to {}", g.planes_per_die - 1));
+      g.two_plane_pairs.emplace_back(static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b));
+    }
+  } else if (g.planes_per_die < 4) {
+    // The Samsung default pairs 0&1, 2&3 only where those planes exist.
+    std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
+  }
+  if (g.pages() >= flash::kNoPage) {
+    const auto [node, dotted] = r.find("geometry", "blocks_per_plane");
+    r.fail(dotted, node, fmt::format("the device has {} pages; ssdlab addresses fewer than 2^32 "
+                                     "(use larger pages or fewer blocks)", g.pages()));
+  }
+  (void)root;
+}
+
+void read_timing(Reader& r, flash::Timing& t) {
+  r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
+  r.scaled("timing", "bus_ns_per_byte", t.bus_ps_per_byte, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
+}
+
+void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+  r.string("ftl", "type", f.type);
+  {
+    const auto names = ftl::ftl_names();
+    if (std::find(names.begin(), names.end(), f.type) == names.end()) {
+      const auto [node, dotted] = r.find("ftl", "type");
+      r.fail(dotted, node, fmt::format("unknown FTL '{}' (known: {})", f.type, fmt::join(names, ", ")));
+    }
+  }
+  r.size("ftl", "logical_page_size", f.logical_page_size, 512, 1u << 30);
+  r.size("ftl", "stripe_size", f.stripe_size, 512, 1u << 30);
+  std::string pool = ftl::pool_scope_name(f.pool);
+  r.string("ftl", "allocation_pool", pool);
+  bool known_pool = false;
+  for (auto scope : {ftl::PoolScope::kSsd, ftl::PoolScope::kChannel, ftl::PoolScope::kPackage,
+                     ftl::PoolScope::kDie, ftl::PoolScope::kPlane}) {
+    if (pool == ftl::pool_scope_name(scope)) f.pool = scope, known_pool = true;
+  }
+  if (!known_pool) {
+    const auto [node, dotted] = r.find("ftl", "allocation_pool");
+    r.fail(dotted, node, fmt::format("'{}' is not a pool scope (ssd, channel, package, die, plane)", pool));
+  }
+  r.real("ftl", "overprovisioning", f.overprovisioning, 0.0, 0.9);
+  r.boolean("ftl", "two_plane", f.two_plane);
+  r.boolean("ftl", "copy_back", f.copy_back);
+
+  if (f.logical_page_size % g.page_size != 0 ||
+      g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node, fmt::format("{} must be a whole number of {}-byte pages that divides the "
+                                     "{}-page block", f.logical_page_size, g.page_size, g.pages_per_block));
+  }
+  if (f.stripe_size % f.logical_page_size != 0) {
+    const auto [node, dotted] = r.find("ftl", "stripe_size");
+    r.fail(dotted, node, fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
+                                     f.logical_page_size));
+  }
+}
+
+}  // namespace
+
+DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  toml::table root = parse(path);
+  Reader r(root, path, apply_overrides(root, overrides));
+  DeviceConfig config;
+  config.source = path;
+  r.string("device", "name", config.name);
+  read_geometry(r, root, config.geometry);
+  read_timing(r, config.timing);
+  read_ftl(r, config.geometry, config.ftl);
+  r.integer("host", "sector_size", config.sector_size, 512, 65536);
+  if (config.sector_size & (config.sector_size - 1) || config.ftl.logical_page_size % config.sector_size) {
+    const auto [node, dotted] = r.find("host", "sector_size");
+    r.fail(dotted, node, fmt::format("{} must be a power of two dividing the logical page size",
+                                     config.sector_size));
+  }
+  r.reject_unknown();
+  return config;
+}
+
+nlohmann::json to_json(const DeviceConfig& c) {
+  const auto& g = c.geometry;
+  const auto& t = c.timing;
+  const auto& f = c.ftl;
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [a, b] : g.two_plane_pairs) pairs.push_back({a, b});
+  return {
+      {"source", c.source},
+      {"name", c.name},
+      {"geometry",
+       {{"channels", g.channels}, {"packages_per_channel", g.packages_per_channel},
+        {"dies_per_package", g.dies_per_package}, {"planes_per_die", g.planes_per_die},
+        {"blocks_per_plane", g.blocks_per_plane}, {"pages_per_block", g.pages_per_block},
+        {"page_size", g.page_size}, {"oob_size", g.oob_size}, {"two_plane_pairs", pairs},
+        {"pe_cycles", g.pe_cycles}}},
+      {"timing",
+       {{"read_us", t.read_ns / 1000.0}, {"program_us", t.program_ns / 1000.0},
+        {"erase_us", t.erase_ns / 1000.0}, {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+        {"command_ns", t.command_ns}}},
+      {"ftl",
+       {{"type", f.type}, {"logical_page_size", f.logical_page_size},
+        {"stripe_size", f.stripe_size}, {"allocation_pool", ftl::pool_scope_name(f.pool)},
+        {"overprovisioning", f.overprovisioning}, {"two_plane", f.two_plane},
+        {"copy_back", f.copy_back}}},
+      {"host", {{"sector_size", c.sector_size}}},
+  };
+}
+
+std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
+  const auto& g = c.geometry;
+  const auto& t = c.timing;
+  const std::uint32_t pools = ftl::PoolLayout::pool_count(g, c.ftl.pool);
+  const std::uint64_t logical_bytes = logical_pages * c.ftl.logical_page_size;
+  std::string out;
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "{}{}\n", c.source, c.name.empty() ? "" : " — " + c.name);
+  fmt::format_to(it, "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} pages of {} + {} B\n",
+       g.channels, g.packages_per_channel, g.dies_per_package, g.planes_per_die, g.blocks_per_plane,
+       g.pages_per_block, g.page_size, g.oob_size);
+  fmt::format_to(it, "  units       {} packages, {} dies, {} planes, {} blocks, {} pages\n", g.packages(), g.dies(),
+       g.planes(), g.blocks(), g.pages());
+  fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()), g.capacity_bytes(),
+       format_size(std::uint64_t{g.pages_per_block} * g.page_size));
+  fmt::format_to(it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
+       format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
+       format_size(c.ftl.logical_page_size));
+  fmt::format_to(it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n", c.ftl.type,
+       pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
+       format_size(c.ftl.stripe_size));
+  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off", c.ftl.copy_back ? "on" : "off");
+  fmt::format_to(it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
+       t.bus_ps_per_byte / 1000.0, t.command_ns);
+  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n", format_us(t.page_transfer_ns(g)),
+       format_us(t.page_read_latency(g)), format_us(t.page_program_latency(g)));
+  return out;
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,67 @@
+// The ssdlab command line (a contract, DESIGN.md).
+//
+// Exit status: 0 success; 1 bad input (config, plan, command line values),
+// with one error line naming file, line and what is wrong; 2 command-line
+// usage error; 3 an internal error (a bug: please report it).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "ftl/verifier.h"
+#include "sim/log.h"
+#include "sim/sim_command.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ssdlab: a trace-driven SSD simulator"};
+  app.set_version_flag("--version", SSDLAB_VERSION);
+  app.require_subcommand(1);
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->capture_default_str();
+
+  ssdlab::sim::SimOptions sim;
+  CLI::App* sim_command = app.add_subcommand("sim", "Run a workload against a device model");
+  sim_command->add_option("-c,--config", sim.config, "Device config (TOML), e.g. configs/agrawal-baseline.toml")->required();
+  sim_command->add_option("-w,--workload", sim.workload,
+                          "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000'")
+      ->required();
+  sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")->required();
+  sim_command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
+  sim_command->add_option("--seed", sim.seed, "Seed of every random choice")->capture_default_str();
+  sim_command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
+  sim_command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
+  sim_command->add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+
+  std::string config_path;
+  std::vector<std::string> config_overrides;
+  CLI::App* config_command = app.add_subcommand("config", "Validate a device config and print its derived geometry");
+  config_command->add_option("CONFIG", config_path, "Device config (TOML)")->required();
+  config_command->add_option("--set", config_overrides, "Override a config key: table.key=value");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+  if (!ssdlab::set_log_level(log_level)) {
+    std::cerr << "ssdlab: --log-level: '" << log_level << "' is not one of trace, debug, info, warn, error, off\n";
+    return 1;
+  }
+  try {
+    if (*sim_command) ssdlab::sim::run_sim(sim, std::cout);
+    if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
+  } catch (const ssdlab::Error& error) {
+    std::cerr << "ssdlab: " << error.what() << "\n";
+    return 1;
+  } catch (const ssdlab::ftl::VerificationError& error) {
+    std::cerr << "ssdlab: verification failed: " << error.what() << "\n";
+    return 3;
+  } catch (const std::exception& error) {
+    std::cerr << "ssdlab: internal error: " << error.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,132 @@
+#include "sim/output.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "common/error.h"
+
+namespace ssdlab::sim {
+namespace {
+constexpr std::size_t kBufferBytes = 1 << 20;
+}
+
+IoLog::IoLog(std::filesystem::path path)
+    : path_(std::move(path)), temporary_(path_.string() + ".partial") {
+  file_ = std::fopen(temporary_.c_str(), "wb");
+  if (!file_) throw make_error("{}: cannot create: {}", temporary_.string(), std::strerror(errno));
+  buffer_.reserve(kBufferBytes + 256);
+  buffer_.append(kIoCsvHeader);
+  buffer_.push_back('\n');
+}
+
+IoLog::~IoLog() {
+  if (file_) {
+    std::fclose(file_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
+                std::uint64_t io, TimeNs submit, TimeNs response, bool write,
+                std::uint64_t offset, std::uint32_t size) {
+  char scratch[32];
+  auto number = [this, &scratch](std::uint64_t value, char separator) {
+    buffer_.append(scratch, std::to_chars(scratch, scratch + sizeof scratch, value).ptr);
+    buffer_.push_back(separator);
+  };
+  auto microseconds = [this, &scratch](TimeNs ns) {
+    buffer_.append(scratch, format_us(ns, scratch));
+    buffer_.push_back(',');
+  };
+  buffer_.append(experiment);
+  buffer_.push_back(',');
+  number(run, ',');
+  number(process, ',');
+  number(io, ',');
+  microseconds(submit);
+  microseconds(response);
+  buffer_.append(write ? "W," : "R,");
+  number(offset, ',');
+  number(size, '\n');
+  ++rows_;
+  if (buffer_.size() >= kBufferBytes) flush();
+}
+
+void IoLog::flush() {
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
+  buffer_.clear();
+}
+
+void IoLog::commit() {
+  flush();
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!closed) throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
+  std::filesystem::rename(temporary_, path_);
+}
+
+RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
+                       std::uint64_t bytes) {
+  RunStats stats;
+  stats.count = count;
+  stats.ignored = count - responses.size();
+  if (responses.empty()) return stats;
+  const auto n = responses.size();
+  auto rank = [&responses, n](double fraction) {
+    const auto k = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(n)));
+    auto nth = responses.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(k, 1) - 1);
+    std::nth_element(responses.begin(), nth, responses.end());
+    return *nth;
+  };
+  stats.p50_ns = rank(0.50);
+  stats.p99_ns = rank(0.99);
+  const auto [min, max] = std::minmax_element(responses.begin(), responses.end());
+  stats.min_ns = *min;
+  stats.max_ns = *max;
+  double sum = 0;
+  for (TimeNs r : responses) sum += static_cast<double>(r);
+  stats.mean_ns = sum / static_cast<double>(n);
+  double squares = 0;
+  for (TimeNs r : responses) squares += (r - stats.mean_ns) * (r - stats.mean_ns);
+  stats.stddev_ns = std::sqrt(squares / static_cast<double>(n));
+  if (span > 0) {
+    const double seconds = static_cast<double>(span) * 1e-9;
+    stats.iops = static_cast<double>(n) / seconds;
+    stats.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
+  }
+  return stats;
+}
+
+nlohmann::json to_json(const RunStats& s) {
+  auto us = [](double ns) { return std::round(ns) / 1000.0; };
+  return {{"count", s.count},
+          {"ignored", s.ignored},
+          {"min_us", us(static_cast<double>(s.min_ns))},
+          {"max_us", us(static_cast<double>(s.max_ns))},
+          {"mean_us", us(s.mean_ns)},
+          {"stddev_us", us(s.stddev_ns)},
+          {"p50_us", us(static_cast<double>(s.p50_ns))},
+          {"p99_us", us(static_cast<double>(s.p99_ns))},
+          {"iops", std::round(s.iops * 10) / 10},
+          {"mb_per_s", std::round(s.mb_per_s * 1000) / 1000}};
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path temporary = path.string() + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw make_error("{}: write failed", temporary.string());
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,30 @@
+// `ssdlab sim`: run a workload against a device model and write OUTDIR/io.csv
+// and OUTDIR/summary.json.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ssdlab::sim {
+
+struct SimOptions {
+  std::string config;
+  std::string workload;
+  std::string outdir;
+  std::vector<std::string> overrides;  // --set table.key=value
+  std::uint64_t seed = 1;
+  bool verify = false;   // check every read against the latest write
+  bool io_log = true;    // write io.csv
+};
+
+// Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error
+// on bad input; nothing that looks complete is left in outdir on failure.
+void run_sim(const SimOptions& options, std::ostream& out);
+
+// `ssdlab config FILE`: validates and prints the derived geometry.
+void run_config(const std::string& path, const std::vector<std::string>& overrides,
+                std::ostream& out);
+
+}  // namespace ssdlab::sim

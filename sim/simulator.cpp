@@ -1,0 +1,122 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ssdlab::sim {
+
+void Simulator::submit_next(std::uint32_t index) {
+  Process& process = processes_[index];
+  if (process.issued >= count_) return;
+  const workloads::IoRequest io = process.generator.next();
+  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.write}, now_);
+  queue_.push(done, Completion{index, io.size, process.issued, io.offset, now_, io.write});
+  ++process.issued;
+}
+
+RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
+                         std::uint64_t seed) {
+  const TimeNs start = now_;
+  const nlohmann::json before = device_counters(ssd_);
+  processes_.clear();
+  count_ = spec.count;
+  for (std::uint32_t p = 0; p < spec.processes; ++p)
+    processes_.push_back(Process{workloads::IoGenerator(spec, p, ssd_.logical_bytes(),
+                                                        workloads::stream_seed(seed, run, p))});
+  for (std::uint32_t p = 0; p < spec.processes; ++p)
+    for (std::uint32_t q = 0; q < spec.queue_depth; ++q) queue_.push(start, Arrival{p});
+
+  std::vector<TimeNs> responses;
+  responses.reserve(static_cast<std::size_t>((spec.count - spec.io_ignore) * spec.processes));
+  TimeNs first_measured = std::numeric_limits<TimeNs>::max();
+  TimeNs last_completion = start;
+  std::uint64_t measured_bytes = 0;
+
+  while (!queue_.empty()) {
+    auto entry = queue_.pop();
+    now_ = entry.time;
+    if (const auto* arrival = std::get_if<Arrival>(&entry.event)) {
+      submit_next(arrival->process);
+      continue;
+    }
+    const auto& done = std::get<Completion>(entry.event);
+    const TimeNs response = now_ - done.submitted;
+    if (log_)
+      log_->row(spec.name, run, done.process, done.io, done.submitted - start, response,
+                done.write, done.offset, done.size);
+    if (done.io >= spec.io_ignore) {
+      responses.push_back(response);
+      first_measured = std::min(first_measured, done.submitted);
+      measured_bytes += done.size;
+    }
+    last_completion = now_;
+    submit_next(done.process);
+  }
+
+  RunResult result;
+  result.run = run;
+  result.start_ns = start;
+  result.end_ns = now_;
+  result.stats = compute_stats(responses, spec.count * spec.processes,
+                               last_completion - std::min(first_measured, last_completion),
+                               measured_bytes);
+  result.device = counters_delta(before, device_counters(ssd_));
+  return result;
+}
+
+nlohmann::json device_counters(const Ssd& ssd) {
+  const ftl::FtlStats& f = ssd.ftl().stats();
+  const flash::TimelineStats& t = ssd.timeline().stats();
+  return {{"host_pages_written", f.host_pages_written},
+          {"flash_pages_written", f.flash_pages_written},
+          {"host_pages_read", f.host_pages_read},
+          {"flash_pages_read", f.flash_pages_read},
+          {"rmw_pages_read", f.rmw_pages_read},
+          {"unmapped_pages_read", f.unmapped_pages_read},
+          {"erases", f.erases},
+          {"copy_backs", f.copy_backs},
+          {"inter_plane_moves", f.inter_plane_moves},
+          {"trimmed_pages", f.trimmed_pages},
+          {"two_plane_commands", t.two_plane_commands},
+          {"bus_busy_us", t.bus_busy_ns / 1000.0},
+          {"die_busy_us", t.die_busy_ns / 1000.0}};
+}
+
+nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after) {
+  nlohmann::json delta = nlohmann::json::object();
+  for (const auto& [key, value] : after.items()) {
+    if (value.is_number_unsigned())
+      delta[key] = value.get<std::uint64_t>() - before.at(key).get<std::uint64_t>();
+    else
+      delta[key] = value.get<double>() - before.at(key).get<double>();
+  }
+  const double host = delta["host_pages_written"].get<double>();
+  delta["write_amplification"] =
+      host > 0 ? delta["flash_pages_written"].get<double>() / host : 0.0;
+  return delta;
+}
+
+nlohmann::json wear_report(const Ssd& ssd) {
+  const flash::NandArray& nand = ssd.ftl().nand();
+  const auto& g = nand.geometry();
+  double sum = 0, squares = 0;
+  std::uint64_t min_life = g.pe_cycles, expired = 0;
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    const std::uint32_t erases = nand.erase_count(block);
+    const std::uint64_t life = erases >= g.pe_cycles ? 0 : g.pe_cycles - erases;
+    expired += life == 0;
+    min_life = std::min(min_life, life);
+    sum += static_cast<double>(life);
+    squares += static_cast<double>(life) * static_cast<double>(life);
+  }
+  const double n = g.blocks();
+  const double mean = sum / n;
+  return {{"rated_cycles", g.pe_cycles},
+          {"remaining_life_mean", mean},
+          {"remaining_life_stddev", std::sqrt(std::max(0.0, squares / n - mean * mean))},
+          {"remaining_life_min", min_life},
+          {"blocks_expired", expired}};
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,75 @@
+// Runs experiments against one SSD: the discrete-event loop of host I/Os.
+//
+// Each uFLIP process keeps `queue_depth` I/Os outstanding (closed loop): at the
+// start of a run every process submits that many, and each completion submits
+// the process's next I/O at the completion time. Experiments and runs follow
+// one another on the same device, whose state carries over as on real
+// hardware. A Simulator is a plain value: two can run in one process.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/output.h"
+#include "sim/ssd.h"
+#include "workloads/generator.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+
+struct RunResult {
+  std::uint32_t run = 0;
+  RunStats stats;
+  TimeNs start_ns = 0, end_ns = 0;  // simulated time of the run
+  nlohmann::json device;            // device counters during the run
+};
+
+class Simulator {
+ public:
+  // `log` may be null: no per-I/O output.
+  Simulator(Ssd& ssd, IoLog* log) : ssd_(ssd), log_(log) {}
+
+  RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
+  TimeNs now() const { return now_; }
+
+ private:
+  struct Arrival {  // a process submits its next I/O
+    std::uint32_t process;
+  };
+  struct Completion {  // an I/O completes
+    std::uint32_t process;
+    std::uint32_t size;
+    std::uint64_t io;
+    std::uint64_t offset;
+    TimeNs submitted;
+    bool write;
+  };
+  using Event = std::variant<Arrival, Completion>;
+
+  struct Process {
+    workloads::IoGenerator generator;
+    std::uint64_t issued = 0;
+  };
+
+  void submit_next(std::uint32_t process);
+
+  Ssd& ssd_;
+  IoLog* log_;
+  EventQueue<Event> queue_;
+  TimeNs now_ = 0;
+  std::vector<Process> processes_;
+  std::uint64_t count_ = 0;
+};
+
+// Device counters (FTL and flash) as JSON, and the difference of two such
+// snapshots for one run.
+nlohmann::json device_counters(const Ssd& ssd);
+nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after);
+// Wear of every block: remaining life mean/stddev/min, blocks expired.
+nlohmann::json wear_report(const Ssd& ssd);
+
+}  // namespace ssdlab::sim

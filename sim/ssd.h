@@ -1,0 +1,59 @@
+// The SSD controller: splits host requests into logical pages, asks the FTL
+// for flash commands, and schedules them on the flash timelines.
+//
+// Stages of one command list run in order (a read-modify-write's reads before
+// its programs); commands of one stage start as soon as their resources allow.
+// A request completes when all of its flash work has.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "common/units.h"
+#include "flash/timeline.h"
+#include "ftl/ftl.h"
+#include "ftl/verifier.h"
+#include "sim/config.h"
+
+namespace ssdlab::sim {
+
+struct HostRequest {
+  std::uint64_t offset = 0;  // bytes, sector aligned
+  std::uint32_t size = 0;    // bytes, sector aligned, > 0
+  bool write = false;
+};
+
+class Ssd {
+ public:
+  // With `verify`, every command list goes through the verifier, which throws
+  // ftl::VerificationError on the first read that misses the latest write.
+  Ssd(const DeviceConfig& config, bool verify);
+
+  std::uint64_t logical_bytes() const { return logical_bytes_; }
+  const DeviceConfig& config() const { return config_; }
+  const ftl::Ftl& ftl() const { return *ftl_; }
+  const flash::FlashTimeline& timeline() const { return timeline_; }
+  std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
+
+  // Starts `request` at `now`; returns when it completes (>= now).
+  TimeNs submit(const HostRequest& request, TimeNs now);
+
+  // Writes every never-written logical page in [offset, offset + size)
+  // functionally: maps and flash state change, no time passes. Returns the
+  // number of logical pages written.
+  std::uint64_t prefill(std::uint64_t offset, std::uint64_t size);
+
+ private:
+  ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
+  TimeNs schedule(TimeNs now);
+
+  DeviceConfig config_;
+  std::unique_ptr<ftl::Ftl> ftl_;
+  flash::FlashTimeline timeline_;
+  std::optional<ftl::Verifier> verifier_;
+  std::uint64_t logical_bytes_;
+  flash::CommandList commands_;  // reused for every request
+};
+
+}  // namespace ssdlab::sim
