@@ -1,0 +1,58 @@
+// Helpers shared by the tests: preset paths, temporary folders, running the
+// ssdlab binary.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/config.h"
+
+namespace ssdlab::testing {
+
+inline std::string preset(const std::string& name) {
+  return std::string(SSDLAB_SOURCE_DIR) + "/configs/" + name + ".toml";
+}
+
+inline sim::DeviceConfig load_preset(const std::string& name) {
+  return sim::load_config(preset(name));
+}
+
+// A fresh, empty folder under the system temp dir, unique per test.
+inline std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("ssdlab-test-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+inline std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct CommandResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs the ssdlab binary with `arguments` (already shell-quoted).
+inline CommandResult run_ssdlab(const std::string& arguments) {
+  const std::string command = std::string(SSDLAB_BINARY) + " " + arguments + " 2>&1";
+  std::FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+}  // namespace ssdlab::testing
