@@ -34,6 +34,12 @@ int main(int argc, char** argv) {
   sim_command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
   sim_command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
   sim_command->add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+  sim_command->add_option("--precondition", sim.precondition,
+                          "Bring the device to a used state first, without simulated time: "
+                          "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  sim_command->add_option("--check-every", sim.check_every,
+                          "With --verify: check the FTL's invariants every N requests (0: only "
+                          "after each run)")->capture_default_str();
 
   std::string config_path;
   std::vector<std::string> config_overrides;
@@ -44,7 +50,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help and --version exit 0; every usage error exits 2.
+    return app.exit(error) == 0 ? 0 : 2;
   }
   if (!ssdlab::set_log_level(log_level)) {
     std::cerr << "ssdlab: --log-level: '" << log_level << "' is not one of trace, debug, info, warn, error, off\n";

@@ -11,6 +11,12 @@
 
 #include "sim/config.h"
 
+#ifdef SSDLAB_BINARY
+#define SSDLAB_BINARY_PATH SSDLAB_BINARY
+#else
+#define SSDLAB_BINARY_PATH "ssdlab"
+#endif
+
 namespace ssdlab::testing {
 
 inline std::string preset(const std::string& name) {
@@ -46,7 +52,7 @@ struct CommandResult {
 
 // Runs the ssdlab binary with `arguments` (already shell-quoted).
 inline CommandResult run_ssdlab(const std::string& arguments) {
-  const std::string command = std::string(SSDLAB_BINARY) + " " + arguments + " 2>&1";
+  const std::string command = std::string(SSDLAB_BINARY_PATH) + " " + arguments + " 2>&1";
   std::FILE* pipe = popen(command.c_str(), "r");
   std::string output;
   char buffer[4096];

@@ -47,6 +47,7 @@ Plan parse_plan_file(const std::string& path) {
   try {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& error) {
+    if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
   }
   Plan plan;
@@ -95,6 +96,8 @@ Plan parse_inline(std::string_view text) {
       if (equals == std::string::npos || equals == 0)
         throw make_error("{}: '{}' is not key=value", origin, item);
       KeyValue kv{item.substr(0, equals), std::int64_t{0}, origin};
+      for (const auto& earlier : keys)
+        if (earlier.key == kv.key) throw make_error("{}: {}: given twice", origin, kv.key);
       const std::string value = item.substr(equals + 1);
       std::int64_t number = 0;
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);

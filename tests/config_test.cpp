@@ -1,0 +1,339 @@
+// Device configs: the presets load, and every kind of bad input gives one
+// ssdlab::Error that names the file, the line, the key and what is allowed.
+#include "sim/config.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.h"
+#include "test_support.h"
+
+namespace {
+
+namespace support = ssdlab::testing;
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Pair;
+using ::testing::StartsWith;
+
+class ConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = support::temp_dir(std::string("config-") +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
+
+  // Writes `text` to a config file in this test's folder; returns its path.
+  std::string Write(const std::string& text) {
+    return support::write_file(dir_ / "device.toml", text).string();
+  }
+
+  // The message of the ssdlab::Error that loading `path` throws ("" and a
+  // test failure if it loads).
+  static std::string ErrorOf(const std::string& path,
+                             const std::vector<std::string>& overrides = {}) {
+    try {
+      ssdlab::sim::load_config(path, overrides);
+    } catch (const ssdlab::Error& error) {
+      return error.what();
+    }
+    ADD_FAILURE() << path << " loaded without an error";
+    return "";
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(ConfigTest, BaselinePresetLoadsThePapersGeometryAndTiming) {
+  const auto config = support::load_preset("agrawal-baseline");
+  EXPECT_EQ(config.source, support::preset("agrawal-baseline"));
+  EXPECT_THAT(config.name, HasSubstr("Agrawal"));
+  const auto& g = config.geometry;
+  EXPECT_EQ(g.channels, 8u);
+  EXPECT_EQ(g.packages_per_channel, 1u);
+  EXPECT_EQ(g.dies_per_package, 2u);
+  EXPECT_EQ(g.planes_per_die, 4u);
+  EXPECT_EQ(g.blocks_per_plane, 2048u);
+  EXPECT_EQ(g.pages_per_block, 64u);
+  EXPECT_EQ(g.page_size, 4096u);
+  EXPECT_EQ(g.oob_size, 128u);
+  EXPECT_THAT(g.two_plane_pairs, ElementsAre(Pair(0u, 1u), Pair(2u, 3u)));
+  EXPECT_EQ(g.capacity_bytes(), 32ull << 30);
+  EXPECT_EQ(config.timing.read_ns, 25'000);
+  EXPECT_EQ(config.timing.program_ns, 200'000);
+  EXPECT_EQ(config.timing.erase_ns, 1'500'000);
+  EXPECT_EQ(config.timing.bus_ps_per_byte, 25'000);
+  EXPECT_EQ(config.ftl.type, "page-mapped");
+  EXPECT_EQ(config.ftl.logical_page_size, 4096u);
+  EXPECT_EQ(config.ftl.stripe_size, 4096u);
+  EXPECT_EQ(config.ftl.pool, ssdlab::ftl::PoolScope::kPackage);
+  EXPECT_DOUBLE_EQ(config.ftl.overprovisioning, 0.15);
+  EXPECT_EQ(config.sector_size, 512u);
+}
+
+TEST_F(ConfigTest, TinyPresetLoadsASixteenMebibyteDevice) {
+  const auto config = support::load_preset("tiny");
+  const auto& g = config.geometry;
+  EXPECT_EQ(g.channels, 2u);
+  EXPECT_EQ(g.packages_per_channel, 1u);
+  EXPECT_EQ(g.dies_per_package, 2u);
+  EXPECT_EQ(g.planes_per_die, 2u);
+  EXPECT_EQ(g.blocks_per_plane, 32u);
+  EXPECT_EQ(g.pages_per_block, 16u);
+  EXPECT_EQ(g.page_size, 4096u);
+  EXPECT_THAT(g.two_plane_pairs, ElementsAre(Pair(0u, 1u)));
+  EXPECT_EQ(g.pages(), 4096u);
+  EXPECT_EQ(g.capacity_bytes(), 16ull << 20);
+}
+
+TEST_F(ConfigTest, UnknownKeyNamesFileLineAndKey) {
+  const std::string path = Write(
+      "# a device\n"
+      "[geometry]\n"
+      "channels = 2\n"
+      "chanels = 4\n");
+  EXPECT_THAT(ErrorOf(path),
+              AllOf(StartsWith(path + ":4: "), HasSubstr("unknown key 'geometry.chanels'"),
+                    HasSubstr("known in [geometry]: "), HasSubstr("channels")));
+}
+
+TEST_F(ConfigTest, UnknownKeyInALaterTableNamesItsOwnLine) {
+  const std::string path = Write(
+      "[geometry]\n"
+      "channels = 2\n"
+      "\n"
+      "[timing]\n"
+      "read_us = 25\n"
+      "reed_us = 30\n");
+  EXPECT_THAT(ErrorOf(path),
+              AllOf(StartsWith(path + ":6: "), HasSubstr("unknown key 'timing.reed_us'")));
+}
+
+TEST_F(ConfigTest, UnknownTableNamesFileLineAndTheKnownTables) {
+  const std::string path = Write(
+      "[geometry]\n"
+      "channels = 2\n"
+      "\n"
+      "[gometry]\n"
+      "channels = 2\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":4: "), HasSubstr("unknown table 'gometry'"),
+                                   HasSubstr("known: device, geometry, timing, ftl, host")));
+}
+
+TEST_F(ConfigTest, ValueWhereATableBelongsSaysItMustBeATable) {
+  // `geometry` is a known table: calling it unknown would send the user looking
+  // for a typo that is not there.
+  const std::string path = Write("geometry = 5\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":1: "), HasSubstr("geometry"),
+                                   Not(HasSubstr("unknown table 'geometry'"))));
+}
+
+TEST_F(ConfigTest, ZeroChannelsIsOutOfRangeAndShowsTheAllowedRange) {
+  const std::string path = Write("[geometry]\ndies_per_package = 2\nchannels = 0\n");
+  EXPECT_EQ(ErrorOf(path), path + ":3: geometry.channels: 0 is out of range: allowed 1 to 1024");
+}
+
+TEST_F(ConfigTest, PageSizeThatIsNotAMultipleOf512IsRejected) {
+  const std::string path = Write("[geometry]\npage_size = 4000\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":2: geometry.page_size: "),
+                                   HasSubstr("4000 is not a multiple of 512")));
+}
+
+TEST_F(ConfigTest, PageSizeAboveTheMaximumShowsTheAllowedRange) {
+  const std::string path = Write("[geometry]\npage_size = \"1MiB\"\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":2: geometry.page_size: "),
+                                   HasSubstr("allowed 512 to 65536")));
+}
+
+TEST_F(ConfigTest, OverprovisioningAboveNinetyPercentShowsTheAllowedRange) {
+  const std::string path = Write("[ftl]\ntype = \"page-mapped\"\noverprovisioning = 0.95\n");
+  EXPECT_EQ(ErrorOf(path),
+            path + ":3: ftl.overprovisioning: 0.95 is out of range: allowed from 0 to 0.9");
+}
+
+TEST_F(ConfigTest, NegativeReadTimeIsOutOfRange) {
+  const std::string path = Write("[timing]\nread_us = -25\n");
+  EXPECT_THAT(ErrorOf(path),
+              AllOf(StartsWith(path + ":2: timing.read_us: "), HasSubstr("-25 is out of range"),
+                    HasSubstr("allowed above 0 to 1000000")));
+}
+
+TEST_F(ConfigTest, ZeroEraseTimeIsOutOfRange) {
+  const std::string path = Write("[timing]\nread_us = 25\nerase_us = 0\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":3: timing.erase_us: "),
+                                   HasSubstr("allowed above 0 to 10000000")));
+}
+
+TEST_F(ConfigTest, ReadTimeThatRoundsToZeroNanosecondsIsRejected) {
+  // 0.0001 us is "above 0", but it is stored as 0 ns: a flash read that takes
+  // no time, which the range promises cannot happen.
+  const std::string path = Write("[timing]\nread_us = 0.0001\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":2: "), HasSubstr("timing.read_us")));
+}
+
+TEST_F(ConfigTest, StringWhereAnIntegerBelongsIsATypeError) {
+  const std::string path = Write("[geometry]\nchannels = \"eight\"\n");
+  EXPECT_EQ(ErrorOf(path), path + ":2: geometry.channels: expected an integer between 1 and 1024");
+}
+
+TEST_F(ConfigTest, FloatWhereAnIntegerBelongsIsATypeError) {
+  const std::string path = Write("[geometry]\npages_per_block = 64.5\n");
+  EXPECT_EQ(ErrorOf(path),
+            path + ":2: geometry.pages_per_block: expected an integer between 1 and 4096");
+}
+
+TEST_F(ConfigTest, StringWhereABooleanBelongsIsATypeError) {
+  const std::string path = Write("[ftl]\ntwo_plane = \"yes\"\n");
+  EXPECT_EQ(ErrorOf(path), path + ":2: ftl.two_plane: expected true or false");
+}
+
+TEST_F(ConfigTest, BadTwoPlanePairsNameTheAllowedPlanes) {
+  const std::string pair_error =
+      "geometry.two_plane_pairs: each pair is two different planes of a die, 0 to 1";
+  for (const std::string pairs : {"[[0, 2]]", "[[1, 1]]", "[[0]]", "[[0, -1]]", "[[\"0\", 1]]"}) {
+    SCOPED_TRACE(pairs);
+    const std::string path =
+        Write("[geometry]\nplanes_per_die = 2\ntwo_plane_pairs = " + pairs + "\n");
+    EXPECT_EQ(ErrorOf(path), path + ":3: " + pair_error);
+  }
+}
+
+TEST_F(ConfigTest, TwoPlanePairsThatAreNotAnArrayAreRejected) {
+  const std::string path = Write("[geometry]\ntwo_plane_pairs = 1\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":2: geometry.two_plane_pairs: "),
+                                   HasSubstr("expected an array of plane pairs")));
+}
+
+TEST_F(ConfigTest, UnknownFtlTypeListsTheKnownTypes) {
+  const std::string path = Write("[ftl]\ntype = \"magic\"\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":2: ftl.type: "),
+                                   HasSubstr("unknown FTL 'magic'"), HasSubstr("page-mapped")));
+}
+
+TEST_F(ConfigTest, UnknownAllocationPoolListsTheScopes) {
+  const std::string path = Write("[ftl]\nallocation_pool = \"rack\"\n");
+  EXPECT_THAT(ErrorOf(path),
+              AllOf(StartsWith(path + ":2: ftl.allocation_pool: 'rack' is not a pool scope"),
+                    HasSubstr("(ssd, channel, package, die, plane)")));
+}
+
+TEST_F(ConfigTest, LogicalPageSizeThatIsNotAWholeNumberOfPagesIsRejected) {
+  const std::string path = Write("[geometry]\npage_size = 4096\n[ftl]\nlogical_page_size = 6144\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":4: ftl.logical_page_size: "),
+                                   HasSubstr("6144 must be a whole number of 4096-byte pages")));
+}
+
+TEST_F(ConfigTest, StripeSizeThatIsNotAMultipleOfTheLogicalPageIsRejected) {
+  const std::string path = Write("[ftl]\nlogical_page_size = 8192\nstripe_size = 12288\n");
+  EXPECT_EQ(ErrorOf(path),
+            path + ":3: ftl.stripe_size: 12288 is not a multiple of logical_page_size 8192");
+}
+
+TEST_F(ConfigTest, SectorSizeThatIsNotAPowerOfTwoIsRejected) {
+  const std::string path = Write("[host]\nsector_size = 1536\n");
+  EXPECT_THAT(ErrorOf(path),
+              AllOf(StartsWith(path + ":2: host.sector_size: "), HasSubstr("power of two")));
+}
+
+TEST_F(ConfigTest, GeometryWhoseBlockCountOverflowsIsRejected) {
+  // 2^24 planes x 257 blocks is more than 2^32 blocks: a 32-bit block count
+  // would wrap to 2^24 and describe a different device.
+  const std::string path = Write(
+      "[geometry]\n"
+      "channels = 1024\n"
+      "packages_per_channel = 64\n"
+      "dies_per_package = 16\n"
+      "planes_per_die = 16\n"
+      "blocks_per_plane = 257\n"
+      "pages_per_block = 1\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(HasSubstr(path + ":"), HasSubstr("geometry.")));
+}
+
+TEST_F(ConfigTest, TomlSyntaxErrorNamesFileAndLine) {
+  const std::string path = Write(
+      "[geometry]\n"
+      "channels = 2\n"
+      "\n"
+      "[timing]\n"
+      "read_us = = 25\n");
+  EXPECT_THAT(ErrorOf(path), StartsWith(path + ":5: "));
+}
+
+TEST_F(ConfigTest, MissingFileNamesThePathWithoutALineNumber) {
+  const std::string path = (dir_ / "no-such.toml").string();
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ": "), Not(HasSubstr(path + ":0"))));
+}
+
+TEST_F(ConfigTest, SetOverrideChangesTheReadTime) {
+  const auto config = ssdlab::sim::load_config(support::preset("tiny"), {"timing.read_us=30"});
+  EXPECT_EQ(config.timing.read_ns, 30'000);
+  EXPECT_EQ(config.timing.program_ns, 200'000);
+}
+
+TEST_F(ConfigTest, SetOverrideTakesABareWordAsAString) {
+  const auto config =
+      ssdlab::sim::load_config(support::preset("tiny"), {"ftl.allocation_pool=die"});
+  EXPECT_EQ(config.ftl.pool, ssdlab::ftl::PoolScope::kDie);
+}
+
+TEST_F(ConfigTest, LaterSetOverrideWins) {
+  const auto config = ssdlab::sim::load_config(
+      support::preset("tiny"), {"geometry.blocks_per_plane=8", "geometry.blocks_per_plane=64"});
+  EXPECT_EQ(config.geometry.blocks_per_plane, 64u);
+}
+
+TEST_F(ConfigTest, SetOverrideOutOfRangeNamesTheOverride) {
+  EXPECT_THAT(ErrorOf(support::preset("tiny"), {"timing.read_us=-1"}),
+              AllOf(StartsWith("--set timing.read_us=-1: timing.read_us: "),
+                    HasSubstr("allowed above 0 to 1000000")));
+}
+
+TEST_F(ConfigTest, SetOverrideWithTheWrongTypeNamesTheOverride) {
+  EXPECT_EQ(ErrorOf(support::preset("tiny"), {"geometry.channels=eight"}),
+            "--set geometry.channels=eight: geometry.channels: expected an integer between 1 "
+            "and 1024");
+}
+
+TEST_F(ConfigTest, SetOverrideWithoutAnEqualsSignIsRejected) {
+  EXPECT_EQ(ErrorOf(support::preset("tiny"), {"timing.read_us"}),
+            "--set timing.read_us: expected table.key=value, e.g. timing.read_us=30");
+}
+
+TEST_F(ConfigTest, SetOverrideWithoutATableIsRejected) {
+  EXPECT_THAT(ErrorOf(support::preset("tiny"), {"channels=2"}),
+              StartsWith("--set channels=2: expected table.key=value"));
+}
+
+TEST_F(ConfigTest, SetOverrideThatIsNotTomlIsRejected) {
+  EXPECT_THAT(ErrorOf(support::preset("tiny"), {"ftl.type=a\"b"}),
+              StartsWith("--set ftl.type=a\"b: the value is not TOML: "));
+}
+
+TEST_F(ConfigTest, SetOverrideOfAnUnknownKeyNamesTheOverride) {
+  EXPECT_THAT(
+      ErrorOf(support::preset("tiny"), {"geometry.chanels=1"}),
+      AllOf(StartsWith("--set geometry.chanels=1: "), HasSubstr("unknown key 'geometry.chanels'")));
+}
+
+TEST_F(ConfigTest, SetOverrideOfAnUnknownTableNamesTheOverride) {
+  // The table exists only because of --set: there is no line of the file to
+  // point at (today the message says "tiny.toml:0:").
+  EXPECT_THAT(ErrorOf(support::preset("tiny"), {"gometry.channels=2"}),
+              AllOf(StartsWith("--set gometry.channels=2: "), HasSubstr("unknown table 'gometry'"),
+                    Not(HasSubstr(":0:"))));
+}
+
+TEST_F(ConfigTest, SetOverrideThatBreaksACrossCheckNamesTheOverride) {
+  EXPECT_EQ(ErrorOf(support::preset("tiny"), {"ftl.stripe_size=6144"}),
+            "--set ftl.stripe_size=6144: ftl.stripe_size: 6144 is not a multiple of "
+            "logical_page_size 4096");
+}
+
+}  // namespace
