@@ -17,15 +17,15 @@ namespace {
 // The same shape as sim::Simulator's events, so entries move the same number
 // of bytes through the heap.
 struct Arrival {
-  std::uint32_t process;
+  std::uint32_t process = 0;
 };
 struct Completion {
-  std::uint32_t process;
-  std::uint32_t size;
-  std::uint64_t io;
-  std::uint64_t offset;
-  TimeNs submitted;
-  bool write;
+  std::uint32_t process = 0;
+  std::uint32_t size = 0;
+  std::uint64_t io = 0;
+  std::uint64_t offset = 0;
+  TimeNs submitted = 0;
+  bool write = false;
 };
 using Event = std::variant<Arrival, Completion>;
 
@@ -36,7 +36,8 @@ void BM_EventQueuePushPop(benchmark::State& state) {
   const std::vector<std::uint64_t> delays = random_table(1'000'000);
   sim::EventQueue<Event> queue;
   for (std::size_t i = 0; i < pending; ++i)
-    queue.push(static_cast<TimeNs>(delays[i]), Completion{static_cast<std::uint32_t>(i)});
+    queue.push(static_cast<TimeNs>(delays[i]),
+               Completion{.process = static_cast<std::uint32_t>(i)});
 
   std::size_t next = pending;
   for (auto _ : state) {

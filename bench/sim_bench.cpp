@@ -1,0 +1,128 @@
+// End to end: one host I/O through the controller (FTL plus timelines), and a
+// whole experiment run through the discrete-event loop, on agrawal-baseline.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bench/bench_support.h"
+#include "sim/simulator.h"
+#include "sim/ssd.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::bench {
+namespace {
+
+constexpr std::uint32_t kIoSize = 4096;
+
+// A baseline SSD whose whole logical space has been written once (no time
+// passes), so that random reads all hit flash. Built once per kind of use:
+// filling 7 M pages takes longer than a measurement.
+std::unique_ptr<sim::Ssd> prefilled_ssd() {
+  auto ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+  ssd->prefill(0, ssd->logical_bytes());
+  return ssd;
+}
+
+// Random 4 KB writes at queue depth 1: each starts when the previous one
+// completes. The page-mapped FTL does not clean yet, so the device is replaced
+// by a fresh one (untimed) after 80% of its logical pages worth of writes,
+// before any allocation pool can run out of free pages.
+void BM_SsdSubmitRandomWrite(benchmark::State& state) {
+  auto ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+  const std::uint64_t pages = ssd->logical_bytes() / kIoSize;
+  const std::uint64_t writes_per_device = pages * 8 / 10;
+  const std::vector<std::uint64_t> slots = random_table(pages);
+
+  std::uint64_t written = 0;
+  std::size_t next = 0;
+  TimeNs now = 0;
+  for (auto _ : state) {
+    if (written == writes_per_device) {
+      state.PauseTiming();
+      ssd.reset();  // free the old device first: each holds ~130 MB of maps
+      ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+      written = 0;
+      now = 0;
+      state.ResumeTiming();
+    }
+    now = ssd->submit({slots[next++ & kTableMask] * kIoSize, kIoSize, true}, now);
+    benchmark::DoNotOptimize(now);
+    ++written;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SsdSubmitRandomWrite);
+
+// Random 4 KB reads at queue depth 1 of a fully written device.
+void BM_SsdSubmitRandomRead(benchmark::State& state) {
+  // Reads change only counters and busy-until times: one device serves every
+  // call of this function.
+  static const std::unique_ptr<sim::Ssd> ssd = prefilled_ssd();
+  static TimeNs now = 0;  // the device's timelines remember earlier calls
+  const std::vector<std::uint64_t> slots = random_table(ssd->logical_bytes() / kIoSize);
+
+  std::size_t next = 0;
+  for (auto _ : state) {
+    now = ssd->submit({slots[next++ & kTableMask] * kIoSize, kIoSize, false}, now);
+    benchmark::DoNotOptimize(now);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_SsdSubmitRandomRead);
+
+// One Simulator::run of 100 000 random 4 KB I/Os at queue depth 1 without an
+// io log: the event loop, generator, controller and per-run statistics
+// together. Items are simulated I/Os.
+constexpr std::uint64_t kRunIos = 100'000;
+
+workloads::ExperimentSpec random_4k(workloads::Pattern pattern) {
+  workloads::ExperimentSpec spec;
+  spec.name = "bench";
+  spec.pattern = pattern;
+  spec.io_size = kIoSize;
+  spec.count = kRunIos;
+  return spec;
+}
+
+// RW: successive runs keep writing to the same device, as an experiment's
+// runs do; it is replaced (untimed) before 80% of its logical pages worth of
+// writes, since the page-mapped FTL does not clean yet.
+void BM_SimulatorRunRandomWrite(benchmark::State& state) {
+  const workloads::ExperimentSpec spec = random_4k(workloads::Pattern::kRW);
+  auto ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+  auto simulator = std::make_unique<sim::Simulator>(*ssd, /*log=*/nullptr);
+  const std::uint64_t writes_per_device = ssd->logical_bytes() / kIoSize * 8 / 10;
+
+  std::uint32_t run = 0;
+  for (auto _ : state) {
+    if (ssd->ftl().stats().host_pages_written + kRunIos > writes_per_device) {
+      state.PauseTiming();
+      simulator.reset();
+      ssd.reset();
+      ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+      simulator = std::make_unique<sim::Simulator>(*ssd, /*log=*/nullptr);
+      state.ResumeTiming();
+    }
+    // A new run number per iteration: a new address stream, as in a real plan.
+    benchmark::DoNotOptimize(simulator->run(spec, run++, kSeed));
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kRunIos));
+}
+BENCHMARK(BM_SimulatorRunRandomWrite)->Unit(benchmark::kMillisecond);
+
+// RR on a fully written device, for comparison with RW.
+void BM_SimulatorRunRandomRead(benchmark::State& state) {
+  static const std::unique_ptr<sim::Ssd> ssd = prefilled_ssd();
+  static sim::Simulator simulator(*ssd, /*log=*/nullptr);  // keeps its clock across calls
+  const workloads::ExperimentSpec spec = random_4k(workloads::Pattern::kRR);
+
+  std::uint32_t run = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(simulator.run(spec, run++, kSeed));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kRunIos));
+}
+BENCHMARK(BM_SimulatorRunRandomRead)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace ssdlab::bench
