@@ -31,6 +31,10 @@ struct Command {
   // Commands of one list run in stages: a command of stage s starts only after
   // every command of a lower stage in the same list has completed.
   std::uint8_t stage = 0;
+  // Cleaning work (moves and erases of a victim). Its stages form a chain of
+  // their own, and a host request does not wait for it to complete; it only
+  // competes for the same buses and dies.
+  bool cleaning = false;
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove

@@ -35,6 +35,16 @@ struct FtlConfig {
   double overprovisioning = 0.15;  // fraction of physical space hidden from the host
   bool two_plane = true;           // merge same-die programs/reads on allowed pairs
   bool copy_back = true;           // move pages inside a plane without the bus
+  // Foreground cleaning starts when a pool's free blocks fall below this
+  // fraction of its blocks (Agrawal et al. §4.3: 5%).
+  double clean_low_water = 0.05;
+  // Background cleaning: while a pool's dies are idle, clean until its free
+  // blocks reach this fraction. 0 turns it off.
+  double clean_high_water = 0.0;
+  // Does a write that triggers foreground cleaning wait for it (Agrawal §4.1:
+  // "additional delay is introduced to account for it")? If not, cleaning
+  // only competes with host commands for buses and dies.
+  bool cleaning_blocks_writes = true;
 };
 
 // Logical pages [first, first + count). A partial page is one the host request
@@ -58,6 +68,17 @@ struct FtlStats {
   std::uint64_t copy_backs = 0;
   std::uint64_t inter_plane_moves = 0;
   std::uint64_t trimmed_pages = 0;
+  std::uint64_t blocks_cleaned = 0;             // victims erased, foreground and background
+  std::uint64_t background_blocks_cleaned = 0;
+  std::uint64_t pages_reclaimed = 0;            // superseded pages in the victims
+  std::vector<std::uint64_t> blocks_cleaned_per_pool;
+
+  // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
+  double cleaning_efficiency(std::uint32_t pages_per_block) const {
+    return blocks_cleaned == 0 ? 0.0
+                               : static_cast<double>(pages_reclaimed) /
+                                     static_cast<double>(blocks_cleaned * pages_per_block);
+  }
 
   double write_amplification() const {
     return host_pages_written == 0 ? 0.0
@@ -83,10 +104,11 @@ class Ftl {
   // True if `lpn` holds data (written and not trimmed since).
   virtual bool is_mapped(Lpn lpn) const = 0;
 
-  // Background cleaning hooks for the controller's idle time. FTLs that do not
-  // clean in the background keep these defaults.
-  virtual bool wants_background_cleaning() const { return false; }
-  virtual void clean_in_background(CommandList& /*out*/) {}
+  // Foreground cleaning happens inside write(): its commands are appended with
+  // `cleaning` set. Background cleaning is offered by the controller when a
+  // pool is idle; FTLs that do not clean in the background keep these defaults.
+  virtual bool wants_background_cleaning(std::uint32_t /*pool*/) const { return false; }
+  virtual void clean_in_background(std::uint32_t /*pool*/, CommandList& /*out*/) {}
 
   // Throws std::logic_error if any internal invariant is broken (maps and
   // reverse maps agree, valid counts, free lists). O(device size).

@@ -46,8 +46,11 @@ void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std
   std::size_t out = from;
   for (std::size_t i = from; i < commands.size(); ++i) {
     flash::Command command = commands[i];
+    // A merged command takes its first half's place, so it must not jump over
+    // cleaning work in between (an erase of the very block it programs, say).
+    if (command.cleaning) waiting.clear();
     const bool mergeable = (command.op == Op::kProgram || command.op == Op::kRead) &&
-                           !command.two_plane();
+                           !command.two_plane() && !command.cleaning;
     if (mergeable) {
       const std::uint32_t die = g.die_of(command.ppn);
       auto partner = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {

@@ -33,7 +33,8 @@ class PoolLayout {
 // Merges pairs of single-plane commands of the same kind (program or read) in
 // `commands[from..]` that are on an allowed two-plane pair of one die at the
 // same page offset and in the same stage into two-plane commands. Keeps order
-// otherwise; the merged command takes the first one's place.
+// otherwise; the merged command takes the first one's place, and no merge
+// reaches across a cleaning command.
 void merge_two_plane(const flash::Geometry& geometry, flash::CommandList& commands,
                      std::size_t from);
 

@@ -36,9 +36,15 @@ void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) 
       read_lpns_.push_back(lpn);
       break;
     case Op::kProgram:
+      if (writing_ && lpn >= writing_->first && lpn < writing_->first + writing_->count &&
+          !written_[lpn - writing_->first]) {
+        // The host's new data: a new version from its first program on.
+        written_[lpn - writing_->first] = true;
+        version_[lpn] = next_version_++;
+      }
       if (lpn >= version_.size() || version_[lpn] == 0)
         throw VerificationError(
-            fmt::format("program of page {} for logical page {} that was never written", ppn, lpn));
+            fmt::format("program of page {} for logical page {} that holds no data", ppn, lpn));
       content_[ppn] = version_[lpn];
       break;
     case Op::kCopyBack:
@@ -54,11 +60,9 @@ void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) 
   }
 }
 
-void Verifier::apply(const CommandList& commands, Pass pass) {
-  if (pass != Pass::kWrites) read_lpns_.clear();
+void Verifier::apply(const CommandList& commands) {
+  read_lpns_.clear();
   for (const flash::Command& command : commands) {
-    const bool is_read = command.op == Op::kRead;
-    if ((pass == Pass::kReads && !is_read) || (pass == Pass::kWrites && is_read)) continue;
     const std::string illegal = flash::check_legal(geometry_, command, copy_back_allowed_);
     if (!illegal.empty()) throw VerificationError("illegal command: " + illegal);
     apply_one(command.ppn, command.lpn, command.op, command.src);
@@ -67,12 +71,22 @@ void Verifier::apply(const CommandList& commands, Pass pass) {
 }
 
 void Verifier::host_write(const PageRange& range, const CommandList& commands) {
-  // Read-modify-write reads expect the old versions; the programs store the new one.
-  apply(commands, Pass::kReads);
-  for (flash::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn)
-    version_[lpn] = next_version_;
-  ++next_version_;
-  apply(commands, Pass::kWrites);
+  // In list order: reads (read-modify-write) and cleaning moves before a
+  // logical page's first program see its old version; that program and all
+  // after it the new one.
+  writing_ = &range;
+  written_.assign(range.count, false);
+  try {
+    apply(commands);
+  } catch (...) {
+    writing_ = nullptr;
+    throw;
+  }
+  writing_ = nullptr;
+  for (std::uint32_t i = 0; i < range.count; ++i)
+    if (!written_[i])
+      throw VerificationError(
+          fmt::format("host write of logical page {} programmed no flash page", range.first + i));
 }
 
 void Verifier::host_read(const PageRange& range, const CommandList& commands) {

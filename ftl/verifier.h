@@ -41,8 +41,7 @@ class Verifier {
   std::uint64_t pages_checked() const { return pages_checked_; }
 
  private:
-  enum class Pass { kAll, kReads, kWrites };
-  void apply(const CommandList& commands, Pass pass = Pass::kAll);
+  void apply(const CommandList& commands);
   void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src);
   void expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what);
 
@@ -51,6 +50,8 @@ class Verifier {
   std::vector<std::uint32_t> version_;  // per logical page; 0 = never written or trimmed
   std::vector<std::uint32_t> content_;  // per physical page: version it holds; 0 = erased
   std::vector<flash::Lpn> read_lpns_;   // scratch
+  const PageRange* writing_ = nullptr;  // the host write being applied, if any
+  std::vector<bool> written_;           // its pages programmed so far
   std::uint32_t next_version_ = 1;
   std::uint64_t pages_checked_ = 0;
 };

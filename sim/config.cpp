@@ -61,6 +61,11 @@ class Reader {
     double value = 0;
     if (!real(table, key, value, min, max, min_inclusive)) return;
     out = std::llround(value * scale);
+    if (!min_inclusive && out <= 0) {
+      const auto [node, dotted] = find(table, key);
+      fail(dotted, node, fmt::format("{} is too small: it rounds to 0 in the model's resolution "
+                                     "(1 ns, or 1 ps per byte on the bus)", value));
+    }
   }
 
   bool real(const char* table, const char* key, double& out, double min, double max,
@@ -117,9 +122,17 @@ class Reader {
     static const std::set<std::string> kTables = {"device", "geometry", "timing", "ftl", "host"};
     for (const auto& [table_key, table_node] : root_) {
       const std::string table(table_key.str());
-      if (!kTables.count(table) || !table_node.is_table())
-        throw make_error("{}:{}: unknown table '{}' (known: device, geometry, timing, ftl, host)",
-                         path_, table_node.source().begin.line, table);
+      if (!kTables.count(table)) {
+        // A table that only a --set override created has no line in the file.
+        std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
+        for (const auto& [dotted, set] : set_origins_)
+          if (dotted.starts_with(table + ".")) origin = set;
+        throw make_error("{}: unknown table '{}' (known: device, geometry, timing, ftl, host)",
+                         origin, table);
+      }
+      if (!table_node.is_table())
+        throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
+                         table_node.source().begin.line, table, table);
       for (const auto& [key, node] : *table_node.as_table()) {
         const std::string dotted = fmt::format("{}.{}", table, key.str());
         if (!read_.count(dotted)) {
@@ -210,10 +223,14 @@ void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
     // The Samsung default pairs 0&1, 2&3 only where those planes exist.
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
-  if (g.pages() >= flash::kNoPage) {
+  // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
+  const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
+                              g.dies_per_package * g.planes_per_die * g.blocks_per_plane *
+                              g.pages_per_block;
+  if (pages >= flash::kNoPage) {
     const auto [node, dotted] = r.find("geometry", "blocks_per_plane");
     r.fail(dotted, node, fmt::format("the device has {} pages; ssdlab addresses fewer than 2^32 "
-                                     "(use larger pages or fewer blocks)", g.pages()));
+                                     "(use larger pages or fewer blocks)", pages));
   }
   (void)root;
 }
@@ -251,6 +268,14 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.real("ftl", "overprovisioning", f.overprovisioning, 0.0, 0.9);
   r.boolean("ftl", "two_plane", f.two_plane);
   r.boolean("ftl", "copy_back", f.copy_back);
+  r.real("ftl", "clean_low_water", f.clean_low_water, 0.0, 0.5, false);
+  r.boolean("ftl", "cleaning_blocks_writes", f.cleaning_blocks_writes);
+  if (r.real("ftl", "clean_high_water", f.clean_high_water, 0.0, 0.9) && f.clean_high_water > 0 &&
+      f.clean_high_water <= f.clean_low_water) {
+    const auto [node, dotted] = r.find("ftl", "clean_high_water");
+    r.fail(dotted, node, fmt::format("{} must be 0 (off) or above clean_low_water {}",
+                                     f.clean_high_water, f.clean_low_water));
+  }
 
   if (f.logical_page_size % g.page_size != 0 ||
       g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
@@ -309,7 +334,9 @@ nlohmann::json to_json(const DeviceConfig& c) {
        {{"type", f.type}, {"logical_page_size", f.logical_page_size},
         {"stripe_size", f.stripe_size}, {"allocation_pool", ftl::pool_scope_name(f.pool)},
         {"overprovisioning", f.overprovisioning}, {"two_plane", f.two_plane},
-        {"copy_back", f.copy_back}}},
+        {"copy_back", f.copy_back}, {"clean_low_water", f.clean_low_water},
+        {"clean_high_water", f.clean_high_water},
+        {"cleaning_blocks_writes", f.cleaning_blocks_writes}}},
       {"host", {{"sector_size", c.sector_size}}},
   };
 }
@@ -336,6 +363,9 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
        pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
        format_size(c.ftl.stripe_size));
   fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off", c.ftl.copy_back ? "on" : "off");
+  fmt::format_to(it, "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
+                 c.ftl.clean_low_water * 100, c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
+                 c.ftl.clean_high_water > 0 ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100) : std::string("off"));
   fmt::format_to(it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
        format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
        t.bus_ps_per_byte / 1000.0, t.command_ns);

@@ -13,6 +13,7 @@
 #include "sim/config.h"
 #include "sim/log.h"
 #include "sim/output.h"
+#include "sim/precondition.h"
 #include "sim/simulator.h"
 #include "sim/ssd.h"
 #include "workloads/plan.h"
@@ -43,14 +44,25 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
 
 void run_sim(const SimOptions& options, std::ostream& out) {
   auto log = logger("sim");
-  const DeviceConfig config = load_config(options.config, options.overrides);
-  const workloads::Plan plan = workloads::load_plan(options.workload);
-  Ssd ssd(config, options.verify);
-  for (const auto& spec : plan.experiments)
-    workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
-
+  // First, so that outputs of an earlier run cannot pass for this one's even
+  // if the input turns out to be bad.
   const fs::path outdir(options.outdir);
   prepare_outdir(outdir);
+  const DeviceConfig config = load_config(options.config, options.overrides);
+  const workloads::Plan plan = workloads::load_plan(options.workload);
+  const PreconditionSpec preconditioning = options.precondition.empty()
+                                              ? PreconditionSpec{}
+                                              : parse_precondition(options.precondition);
+  Ssd ssd(config, options.verify, options.check_every);
+  for (const auto& spec : plan.experiments)
+    workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
+  const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
+  if (!preconditioned.is_null())
+    fmt::print(out, "preconditioned ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+               preconditioning.text, preconditioned["flash_pages_written"].get<std::uint64_t>(),
+               preconditioned["wall_seconds"].get<double>(),
+               preconditioned["write_amplification"].get<double>());
+
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
   Simulator simulator(ssd, io_log.get());
@@ -104,12 +116,14 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   nlohmann::json totals = device_counters(ssd);
   const double host = totals["host_pages_written"].get<double>();
   totals["write_amplification"] = host > 0 ? totals["flash_pages_written"].get<double>() / host : 0.0;
+  add_cleaning_efficiency(totals, config.geometry.pages_per_block);
   nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
       {"workload", plan.source},
       {"seed", options.seed},
       {"logical_bytes", ssd.logical_bytes()},
       {"prefilled_pages", prefilled},
+      {"precondition", preconditioned},
       {"simulated_us", simulator.now() / 1000.0},
       {"experiments", std::move(experiments)},
       {"device", std::move(totals)},

@@ -17,6 +17,8 @@ struct SimOptions {
   std::uint64_t seed = 1;
   bool verify = false;   // check every read against the latest write
   bool io_log = true;    // write io.csv
+  std::string precondition;        // "", seq, random[:N], uflip[:N]
+  std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

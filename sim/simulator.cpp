@@ -61,7 +61,8 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   result.stats = compute_stats(responses, spec.count * spec.processes,
                                last_completion - std::min(first_measured, last_completion),
                                measured_bytes);
-  result.device = counters_delta(before, device_counters(ssd_));
+  result.device = counters_delta(before, device_counters(ssd_),
+                                 ssd_.config().geometry.pages_per_block);
   return result;
 }
 
@@ -78,15 +79,34 @@ nlohmann::json device_counters(const Ssd& ssd) {
           {"copy_backs", f.copy_backs},
           {"inter_plane_moves", f.inter_plane_moves},
           {"trimmed_pages", f.trimmed_pages},
+          {"pages_moved", f.copy_backs + f.inter_plane_moves},
+          {"blocks_cleaned", f.blocks_cleaned},
+          {"background_blocks_cleaned", f.background_blocks_cleaned},
+          {"pages_reclaimed", f.pages_reclaimed},
+          {"blocks_cleaned_per_pool", f.blocks_cleaned_per_pool},
+          {"cleaning_time_us", ssd.cleaning_ns() / 1000.0},
           {"two_plane_commands", t.two_plane_commands},
           {"bus_busy_us", t.bus_busy_ns / 1000.0},
           {"die_busy_us", t.die_busy_ns / 1000.0}};
 }
 
-nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after) {
+void add_cleaning_efficiency(nlohmann::json& counters, std::uint32_t pages_per_block) {
+  // Superseded pages over all pages of the cleaned blocks (Agrawal §3.2).
+  const double cleaned = counters["blocks_cleaned"].get<double>();
+  const double reclaimed = counters["pages_reclaimed"].get<double>();
+  counters["cleaning_efficiency"] = cleaned > 0 ? reclaimed / (cleaned * pages_per_block) : 0.0;
+}
+
+nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after,
+                              std::uint32_t pages_per_block) {
   nlohmann::json delta = nlohmann::json::object();
   for (const auto& [key, value] : after.items()) {
-    if (value.is_number_unsigned())
+    if (value.is_array()) {  // per-pool counters
+      nlohmann::json items = nlohmann::json::array();
+      for (std::size_t i = 0; i < value.size(); ++i)
+        items.push_back(value[i].get<std::uint64_t>() - before.at(key)[i].get<std::uint64_t>());
+      delta[key] = std::move(items);
+    } else if (value.is_number_unsigned())
       delta[key] = value.get<std::uint64_t>() - before.at(key).get<std::uint64_t>();
     else
       delta[key] = value.get<double>() - before.at(key).get<double>();
@@ -94,6 +114,7 @@ nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json
   const double host = delta["host_pages_written"].get<double>();
   delta["write_amplification"] =
       host > 0 ? delta["flash_pages_written"].get<double>() / host : 0.0;
+  add_cleaning_efficiency(delta, pages_per_block);
   return delta;
 }
 

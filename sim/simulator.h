@@ -68,7 +68,9 @@ class Simulator {
 // Device counters (FTL and flash) as JSON, and the difference of two such
 // snapshots for one run.
 nlohmann::json device_counters(const Ssd& ssd);
-nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after);
+void add_cleaning_efficiency(nlohmann::json& counters, std::uint32_t pages_per_block);
+nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after,
+                              std::uint32_t pages_per_block);
 // Wear of every block: remaining life mean/stddev/min, blocks expired.
 nlohmann::json wear_report(const Ssd& ssd);
 

@@ -1,15 +1,27 @@
 #include "sim/ssd.h"
 
 #include <algorithm>
+#include <set>
+
+#include "ftl/pools.h"
 
 namespace ssdlab::sim {
 
-Ssd::Ssd(const DeviceConfig& config, bool verify)
+Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     : config_(config),
       ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
       timeline_(config.geometry, config.timing),
-      logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()) {
+      logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
+      check_every_(check_every) {
   if (verify) verifier_.emplace(config.geometry, ftl_->logical_pages(), config.ftl.copy_back);
+  if (config.ftl.clean_high_water > 0) {
+    const ftl::PoolLayout layout(config.geometry, config.ftl.pool);
+    for (std::uint32_t pool = 0; pool < layout.pools(); ++pool) {
+      std::set<std::uint32_t> dies;
+      for (const std::uint32_t plane : layout.planes(pool)) dies.insert(config.geometry.die_of_plane(plane));
+      pool_dies_.emplace_back(dies.begin(), dies.end());
+    }
+  }
   commands_.reserve(1024);
 }
 
@@ -24,18 +36,56 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   return range;
 }
 
-TimeNs Ssd::schedule(TimeNs now) {
-  TimeNs completion = now;
-  TimeNs stage_start = now;
-  std::uint8_t stage = 0;
+TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
+  std::uint8_t last_stage = 0;
+  bool cleaning = false;
   for (const flash::Command& command : commands_) {
-    if (command.stage != stage) {
-      stage = command.stage;
-      stage_start = completion;  // every earlier stage has completed by then
-    }
-    completion = std::max(completion, timeline_.schedule(command, stage_start));
+    last_stage = std::max(last_stage, command.stage);
+    cleaning = cleaning || command.cleaning;
   }
-  return completion;
+  // done[0]: host chain, done[1]: cleaning chain. A stage starts when every
+  // earlier stage of its chain has completed.
+  TimeNs done[2] = {now, now};
+  auto run_stages = [&](bool host, bool clean) {
+    for (std::uint8_t stage = 0; stage <= last_stage; ++stage) {
+      const TimeNs ready[2] = {done[0], done[1]};
+      for (const flash::Command& command : commands_) {
+        if (command.stage != stage || (command.cleaning ? !clean : !host)) continue;
+        const int chain = command.cleaning ? 1 : 0;
+        done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
+      }
+    }
+  };
+  if (cleaning && host_waits) {
+    run_stages(false, true);
+    done[0] = done[1];
+    run_stages(true, false);
+  } else {
+    run_stages(true, true);
+  }
+  if (cleaning) {
+    cleaning_ns_ += done[1] - now;
+    ++cleaning_batches_;
+  }
+  return done[0];
+}
+
+void Ssd::clean_idle_pools(TimeNs now) {
+  for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
+    const auto& dies = pool_dies_[pool];
+    const bool idle = std::all_of(dies.begin(), dies.end(),
+                                  [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
+    if (!idle || !ftl_->wants_background_cleaning(pool)) continue;
+    commands_.clear();
+    ftl_->clean_in_background(pool, commands_);
+    if (verifier_) verifier_->background(commands_);
+    schedule(now);
+  }
+}
+
+void Ssd::after_request() {
+  ++requests_;
+  if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
 }
 
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
@@ -48,18 +98,29 @@ TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
   }
-  return schedule(now);
+  const TimeNs done = schedule(now, request.write && config_.ftl.cleaning_blocks_writes);
+  // Pools the request left idle may clean in the background (after the
+  // request's own reservations, so that it never waits for this cleaning).
+  if (!pool_dies_.empty()) clean_idle_pools(now);
+  after_request();
+  return done;
+}
+
+void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
+  const ftl::PageRange range = to_range(offset, size);
+  commands_.clear();
+  ftl_->write(range, commands_);
+  if (verifier_) verifier_->host_write(range, commands_);
+  after_request();
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange whole = to_range(offset, size);
+  const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     if (ftl_->is_mapped(lpn)) continue;
-    const ftl::PageRange one{lpn, 1, false, false};
-    commands_.clear();
-    ftl_->write(one, commands_);
-    if (verifier_) verifier_->host_write(one, commands_);
+    write_functionally(lpn * page, page);
     ++written;
   }
   return written;

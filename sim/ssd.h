@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "common/units.h"
 #include "flash/timeline.h"
@@ -27,14 +28,21 @@ struct HostRequest {
 class Ssd {
  public:
   // With `verify`, every command list goes through the verifier, which throws
-  // ftl::VerificationError on the first read that misses the latest write.
-  Ssd(const DeviceConfig& config, bool verify);
+  // ftl::VerificationError on the first read that misses the latest write, and
+  // the FTL's invariants are checked every `check_every` requests (0: never
+  // here; callers check at the end of runs).
+  Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every = 100000);
 
   std::uint64_t logical_bytes() const { return logical_bytes_; }
   const DeviceConfig& config() const { return config_; }
   const ftl::Ftl& ftl() const { return *ftl_; }
   const flash::FlashTimeline& timeline() const { return timeline_; }
   std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
+  bool verifying() const { return verifier_.has_value(); }
+  // Simulated time during which cleaning was in progress, summed over
+  // cleaning batches (foreground and background), and the batches' count.
+  TimeNs cleaning_ns() const { return cleaning_ns_; }
+  std::uint64_t cleaning_batches() const { return cleaning_batches_; }
 
   // Starts `request` at `now`; returns when it completes (>= now).
   TimeNs submit(const HostRequest& request, TimeNs now);
@@ -44,15 +52,30 @@ class Ssd {
   // number of logical pages written.
   std::uint64_t prefill(std::uint64_t offset, std::uint64_t size);
 
+  // Writes [offset, offset + size) functionally (including any cleaning it
+  // triggers): no time passes. For preconditioning.
+  void write_functionally(std::uint64_t offset, std::uint64_t size);
+
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
-  TimeNs schedule(TimeNs now);
+  // Schedules commands_ from `now`: host commands and cleaning commands are two
+  // chains of stages, the host chain starting after the cleaning chain if
+  // `host_waits`, else independent. Returns when the host commands complete.
+  TimeNs schedule(TimeNs now, bool host_waits = false);
+  // Offers idle pools to the FTL for background cleaning.
+  void clean_idle_pools(TimeNs now);
+  void after_request();
 
   DeviceConfig config_;
   std::unique_ptr<ftl::Ftl> ftl_;
   flash::FlashTimeline timeline_;
   std::optional<ftl::Verifier> verifier_;
   std::uint64_t logical_bytes_;
+  std::uint64_t check_every_;
+  std::uint64_t requests_ = 0;
+  std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
+  TimeNs cleaning_ns_ = 0;
+  std::uint64_t cleaning_batches_ = 0;
   flash::CommandList commands_;  // reused for every request
 };
 

@@ -1,0 +1,38 @@
+// Preconditioning: bring a fresh device to a used, steady state before
+// measuring, functionally (no simulated time, no events), so that it takes
+// seconds rather than the hours a real device needs.
+//
+//   seq[:N]    write the whole logical space sequentially, then N more
+//              sequential passes (the steady state of sequential writes)
+//   random[:N] seq, then N x the logical capacity of random single-page
+//              overwrites (N defaults to 1, may be fractional)
+//   uflip[:N]  seq, then N x the capacity in random writes of random sizes,
+//              from 512 B to the flash block size at random sector offsets
+//              (uFLIP §4, "random IOs of random size ... on the whole device")
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "sim/ssd.h"
+
+namespace ssdlab::sim {
+
+struct PreconditionSpec {
+  enum class Kind { kNone, kSequential, kRandom, kUflip };
+  Kind kind = Kind::kNone;
+  double overwrites = 0;  // capacities of random writes after the fill
+  std::string text;
+};
+
+// Parses the --precondition argument; throws ssdlab::Error naming it.
+PreconditionSpec parse_precondition(std::string_view text);
+
+// Runs it on `ssd` with randomness from `seed`; returns what it did (pages
+// written by the host and the flash, wall time, pages per second).
+nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed);
+
+}  // namespace ssdlab::sim
