@@ -44,6 +44,17 @@ struct Command {
   bool two_plane() const { return ppn2 != kNoPage; }
 };
 
+// A single-plane command on one page (src for copy-back and move).
+inline Command page_command(Op op, Ppn ppn, Lpn lpn, std::uint8_t stage = 0, Ppn src = kNoPage) {
+  Command command;
+  command.op = op;
+  command.stage = stage;
+  command.ppn = ppn;
+  command.lpn = lpn;
+  command.src = src;
+  return command;
+}
+
 // A reusable list of commands; FTLs append, the controller consumes and
 // clears it. Reuse avoids an allocation per host request.
 using CommandList = std::vector<Command>;

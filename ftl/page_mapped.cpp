@@ -224,24 +224,18 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(first + page + i);
       program(target + i, lpn);
-      Command command;
-      command.op = copy_back ? Op::kCopyBack : Op::kMove;
-      command.cleaning = true;
-      command.ppn = target + i;
-      command.src = first + page + i;
-      command.lpn = lpn;
-      out.push_back(command);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn,
+                                         0, first + page + i);
+      move.cleaning = true;
+      out.push_back(move);
     }
     map_[lpn] = target;
     (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
     stats_.flash_pages_written += pages_per_lpn_;
   }
   nand_.erase(victim);
-  Command erase;
-  erase.op = Op::kErase;
+  Command erase = flash::page_command(Op::kErase, first, flash::kNoLpn, 1);  // after every move
   erase.cleaning = true;
-  erase.stage = 1;  // after every move of the victim
-  erase.ppn = first;
   out.push_back(erase);
   planes_[plane].free_blocks.push_back(victim);
   ++free_blocks_[pool];
@@ -264,14 +258,8 @@ void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
 
 void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) {
   const Ppn first = map_[lpn];
-  for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
-    Command command;
-    command.op = Op::kRead;
-    command.stage = stage;
-    command.ppn = first + i;
-    command.lpn = lpn;
-    out.push_back(command);
-  }
+  for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
+    out.push_back(flash::page_command(Op::kRead, first + i, lpn, stage));
   stats_.flash_pages_read += pages_per_lpn_;
 }
 
@@ -297,12 +285,7 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       program(first + i, lpn);
-      Command command;
-      command.op = Op::kProgram;
-      command.stage = program_stage;
-      command.ppn = first + i;
-      command.lpn = lpn;
-      out.push_back(command);
+      out.push_back(flash::page_command(Op::kProgram, first + i, lpn, program_stage));
     }
     map_[lpn] = first;
   }

@@ -54,8 +54,7 @@ std::string FirstLine(const std::string& text) {
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = support::temp_dir(std::string("cli-") +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = support::temp_dir_for_this_test("cli-");
   }
 
   // `ssdlab sim` on the tiny preset; `extra` (already shell-quoted) goes at the end.

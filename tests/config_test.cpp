@@ -26,8 +26,7 @@ using ::testing::StartsWith;
 class ConfigTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = support::temp_dir(std::string("config-") +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = support::temp_dir_for_this_test("config-");
   }
 
   // Writes `text` to a config file in this test's folder; returns its path.

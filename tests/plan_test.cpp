@@ -55,8 +55,7 @@ ExperimentSpec OnlyExperiment(const std::string& text) {
 class PlanTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = support::temp_dir(std::string("plan-") +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = support::temp_dir_for_this_test("plan-");
   }
 
   // Writes `text` to a plan file in this test's folder; returns its path.

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "sim/config.h"
 
 #ifdef SSDLAB_BINARY
@@ -27,12 +29,17 @@ inline sim::DeviceConfig load_preset(const std::string& name) {
   return sim::load_config(preset(name));
 }
 
-// A fresh, empty folder under the system temp dir, unique per test.
+// A fresh, empty folder under the system temp dir, unique per name.
 inline std::filesystem::path temp_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("ssdlab-test-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// temp_dir() named after the running GoogleTest test.
+inline std::filesystem::path temp_dir_for_this_test(const std::string& prefix) {
+  return temp_dir(prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
 }
 
 inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {

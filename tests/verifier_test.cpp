@@ -12,12 +12,7 @@ using flash::Command;
 using flash::Op;
 
 Command make(Op op, flash::Ppn ppn, Lpn lpn, flash::Ppn src = flash::kNoPage) {
-  Command c;
-  c.op = op;
-  c.ppn = ppn;
-  c.lpn = lpn;
-  c.src = src;
-  return c;
+  return flash::page_command(op, ppn, lpn, 0, src);
 }
 
 class VerifierTest : public ::testing::Test {
