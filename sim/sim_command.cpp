@@ -35,9 +35,10 @@ void prepare_outdir(const fs::path& dir) {
 
 void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
   const RunStats& s = r.stats;
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9}\n", name, r.run, s.count,
-             format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
-             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s));
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
+             s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
+             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
+             r.device["write_amplification"].get<double>());
 }
 
 }  // namespace
@@ -72,8 +73,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   std::uint64_t prefilled = 0, total_ios = 0;
   fmt::print(out, "{} on {} ({} logical)\n", plan.source, config.source,
              format_size(ssd.logical_bytes()));
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "experiment", "run",
-             "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s");
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
+             "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
   for (const auto& spec : plan.experiments) {
     nlohmann::json experiment = {
         {"name", spec.name},
@@ -134,7 +135,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
-  fmt::print(out, "  write amplification {:.3f}; {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
+  fmt::print(out, "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
              summary["device"]["write_amplification"].get<double>(), total_ios, wall,
              wall > 0 ? static_cast<double>(total_ios) / wall : 0.0);
   if (options.verify)
