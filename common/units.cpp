@@ -21,10 +21,22 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
     double factor;
   };
   static constexpr Unit kUnits[] = {
-      {"", 1},           {"B", 1},           {"KiB", 1024.0},   {"MiB", 1048576.0},
-      {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"k", 1024.0}, {"K", 1024.0},
-      {"M", 1048576.0},  {"G", 1073741824.0}, {"T", 1099511627776.0}, {"KB", 1e3},
-      {"kB", 1e3},       {"MB", 1e6},        {"GB", 1e9},       {"TB", 1e12},
+      {"", 1},
+      {"B", 1},
+      {"KiB", 1024.0},
+      {"MiB", 1048576.0},
+      {"GiB", 1073741824.0},
+      {"TiB", 1099511627776.0},
+      {"k", 1024.0},
+      {"K", 1024.0},
+      {"M", 1048576.0},
+      {"G", 1073741824.0},
+      {"T", 1099511627776.0},
+      {"KB", 1e3},
+      {"kB", 1e3},
+      {"MB", 1e6},
+      {"GB", 1e9},
+      {"TB", 1e12},
   };
   for (const auto& candidate : kUnits) {
     if (unit != candidate.name) continue;

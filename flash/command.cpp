@@ -6,11 +6,16 @@ namespace ssdlab::flash {
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::kRead: return "READ";
-    case Op::kProgram: return "PROGRAM";
-    case Op::kErase: return "ERASE";
-    case Op::kCopyBack: return "COPYBACK";
-    case Op::kMove: return "MOVE";
+    case Op::kRead:
+      return "READ";
+    case Op::kProgram:
+      return "PROGRAM";
+    case Op::kErase:
+      return "ERASE";
+    case Op::kCopyBack:
+      return "COPYBACK";
+    case Op::kMove:
+      return "MOVE";
   }
   return "?";
 }

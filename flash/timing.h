@@ -9,11 +9,11 @@
 namespace ssdlab::flash {
 
 struct Timing {
-  TimeNs read_ns = 25'000;        // page read, array to register
-  TimeNs program_ns = 200'000;    // page program, register to array
-  TimeNs erase_ns = 1'500'000;    // block erase
+  TimeNs read_ns = 25'000;                // page read, array to register
+  TimeNs program_ns = 200'000;            // page program, register to array
+  TimeNs erase_ns = 1'500'000;            // block erase
   std::int64_t bus_ps_per_byte = 25'000;  // serial bus: 25 ns per byte
-  TimeNs command_ns = 0;          // command/address cycles on the bus per command
+  TimeNs command_ns = 0;                  // command/address cycles on the bus per command
 
   // Bus time to move `bytes`, rounded up to whole nanoseconds.
   TimeNs transfer_ns(std::uint64_t bytes) const {

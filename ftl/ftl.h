@@ -68,9 +68,9 @@ struct FtlStats {
   std::uint64_t copy_backs = 0;
   std::uint64_t inter_plane_moves = 0;
   std::uint64_t trimmed_pages = 0;
-  std::uint64_t blocks_cleaned = 0;             // victims erased, foreground and background
+  std::uint64_t blocks_cleaned = 0;  // victims erased, foreground and background
   std::uint64_t background_blocks_cleaned = 0;
-  std::uint64_t pages_reclaimed = 0;            // superseded pages in the victims
+  std::uint64_t pages_reclaimed = 0;  // superseded pages in the victims
   std::vector<std::uint64_t> blocks_cleaned_per_pool;
 
   // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
@@ -81,9 +81,9 @@ struct FtlStats {
   }
 
   double write_amplification() const {
-    return host_pages_written == 0 ? 0.0
-                                   : static_cast<double>(flash_pages_written) /
-                                         static_cast<double>(host_pages_written);
+    return host_pages_written == 0
+               ? 0.0
+               : static_cast<double>(flash_pages_written) / static_cast<double>(host_pages_written);
   }
 };
 

@@ -120,8 +120,8 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
   // cleaning needs to work at all (the low-water reserve plus two partly
   // filled active blocks per plane), in whole stripes across all pools.
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_} * layout_.pools();
-  const auto usable = static_cast<std::uint64_t>(
-      static_cast<double>(geometry_.pages()) * (1.0 - config_.overprovisioning));
+  const auto usable = static_cast<std::uint64_t>(static_cast<double>(geometry_.pages()) *
+                                                 (1.0 - config_.overprovisioning));
   const std::uint64_t reserve_blocks =
       std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
   const std::uint64_t workable =
@@ -130,8 +130,10 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
           : 0;
   logical_pages_ = std::min(usable, workable) / pages_per_lpn_ / stripe_round * stripe_round;
   if (logical_pages_ == 0)
-    throw make_error("the device is too small: after over-provisioning and the cleaning reserve "
-                     "not one stripe over all {} pools is left", layout_.pools());
+    throw make_error(
+        "the device is too small: after over-provisioning and the cleaning reserve "
+        "not one stripe over all {} pools is left",
+        layout_.pools());
   if (logical_pages_ >= flash::kNoLpn) throw make_error("the device has too many logical pages");
   map_.assign(logical_pages_, kNoPage);
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
@@ -179,7 +181,8 @@ Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
   for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
     if (has_room(planes_[plane].clean_active, plane))
       return take_room(planes_[plane].clean_active, plane);
-  throw std::logic_error(fmt::format("cleaning found no room in the pool of plane {}", victim_plane));
+  throw std::logic_error(
+      fmt::format("cleaning found no room in the pool of plane {}", victim_plane));
 }
 
 void PageMappedFtl::program(Ppn ppn, Lpn lpn) {
@@ -210,8 +213,10 @@ void PageMappedFtl::unmap(Lpn lpn) {
 void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
   const BlockId victim = buckets_.fewest_valid(pool);
   if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block)
-    throw make_error("allocation pool {} is full of valid data: cleaning cannot free a block "
-                     "(more over-provisioning is needed)", pool);
+    throw make_error(
+        "allocation pool {} is full of valid data: cleaning cannot free a block "
+        "(more over-provisioning is needed)",
+        pool);
   buckets_.remove(victim);
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
@@ -224,8 +229,8 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(first + page + i);
       program(target + i, lpn);
-      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn,
-                                         0, first + page + i);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0,
+                                         first + page + i);
       move.cleaning = true;
       out.push_back(move);
     }
@@ -275,7 +280,8 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     stats_.rmw_pages_read += pages_per_lpn_;
     program_stage = 1;
   }
-  if (range.partial_last && map_[last] != kNoPage && (last != range.first || !range.partial_first)) {
+  if (range.partial_last && map_[last] != kNoPage &&
+      (last != range.first || !range.partial_first)) {
     append_reads(last, 0, out);
     stats_.rmw_pages_read += pages_per_lpn_;
     program_stage = 1;
@@ -331,7 +337,8 @@ void PageMappedFtl::check_invariants() const {
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       if (!nand_.is_valid(first + i) || nand_.lpn_at(first + i) != lpn)
         fail(fmt::format("logical page {} -> page {} which holds {} ({})", lpn, first + i,
-                         nand_.lpn_at(first + i), nand_.is_valid(first + i) ? "valid" : "not valid"));
+                         nand_.lpn_at(first + i),
+                         nand_.is_valid(first + i) ? "valid" : "not valid"));
     mapped_pages += pages_per_lpn_;
   }
   // Every block is exactly one of: free, active, sealed (in the buckets with
@@ -342,14 +349,17 @@ void PageMappedFtl::check_invariants() const {
   for (std::uint32_t plane = 0; plane < planes_.size(); ++plane) {
     for (const BlockId block : planes_[plane].free_blocks) {
       if (!nand_.is_erased(block) || geometry_.plane_of_block(block) != plane || seen[block]++)
-        fail(fmt::format("free list of plane {}: block {} is not an erased block of that plane, "
-                         "or listed twice", plane, block));
+        fail(
+            fmt::format("free list of plane {}: block {} is not an erased block of that plane, "
+                        "or listed twice",
+                        plane, block));
       ++free_per_pool[layout_.pool_of_plane(plane)];
     }
     for (const BlockId active : {planes_[plane].host_active, planes_[plane].clean_active}) {
       if (active == kNoBlock) continue;
       if (seen[active]++ || nand_.is_full(active) || geometry_.plane_of_block(active) != plane)
-        fail(fmt::format("plane {}: active block {} is free, full, shared or foreign", plane, active));
+        fail(fmt::format("plane {}: active block {} is free, full, shared or foreign", plane,
+                         active));
     }
   }
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
@@ -357,13 +367,16 @@ void PageMappedFtl::check_invariants() const {
     if (seen[block]) continue;
     if (!buckets_.contains(block) || !nand_.is_full(block) ||
         buckets_.valid(block) != nand_.valid_pages(block))
-      fail(fmt::format("block {} is neither free, active nor sealed with its valid count "
-                       "({} recorded, {} true)", block, buckets_.contains(block) ? std::int64_t{buckets_.valid(block)} : -1,
-                       nand_.valid_pages(block)));
+      fail(
+          fmt::format("block {} is neither free, active nor sealed with its valid count "
+                      "({} recorded, {} true)",
+                      block, buckets_.contains(block) ? std::int64_t{buckets_.valid(block)} : -1,
+                      nand_.valid_pages(block)));
   }
   if (valid_pages != mapped_pages)
     fail(fmt::format("{} valid pages but {} mapped", valid_pages, mapped_pages));
-  if (free_per_pool != free_blocks_) fail("free block counts per pool disagree with the free lists");
+  if (free_per_pool != free_blocks_)
+    fail("free block counts per pool disagree with the free lists");
 }
 
 }  // namespace

@@ -7,11 +7,16 @@ namespace ssdlab::ftl {
 
 std::uint32_t PoolLayout::pool_count(const flash::Geometry& g, PoolScope scope) {
   switch (scope) {
-    case PoolScope::kSsd: return 1;
-    case PoolScope::kChannel: return g.channels;
-    case PoolScope::kPackage: return g.packages();
-    case PoolScope::kDie: return g.dies();
-    case PoolScope::kPlane: return g.planes();
+    case PoolScope::kSsd:
+      return 1;
+    case PoolScope::kChannel:
+      return g.channels;
+    case PoolScope::kPackage:
+      return g.packages();
+    case PoolScope::kDie:
+      return g.dies();
+    case PoolScope::kPlane:
+      return g.planes();
   }
   return 1;
 }
@@ -21,7 +26,8 @@ PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
   // Flat plane numbers are channel-major, so a pool's planes are contiguous.
   for (std::uint32_t pool = 0; pool < pools_; ++pool) {
     auto& order = order_[pool];
-    for (std::uint32_t i = 0; i < planes_per_pool_; ++i) order.push_back(pool * planes_per_pool_ + i);
+    for (std::uint32_t i = 0; i < planes_per_pool_; ++i)
+      order.push_back(pool * planes_per_pool_ + i);
     // Fastest-varying first: channel, package, die, then plane in die.
     auto key = [&g](std::uint32_t plane) {
       const std::uint32_t die = g.die_of_plane(plane);

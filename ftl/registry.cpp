@@ -39,11 +39,16 @@ std::unique_ptr<Ftl> make_ftl(const FtlContext& context) {
 
 const char* pool_scope_name(PoolScope scope) {
   switch (scope) {
-    case PoolScope::kSsd: return "ssd";
-    case PoolScope::kChannel: return "channel";
-    case PoolScope::kPackage: return "package";
-    case PoolScope::kDie: return "die";
-    case PoolScope::kPlane: return "plane";
+    case PoolScope::kSsd:
+      return "ssd";
+    case PoolScope::kChannel:
+      return "channel";
+    case PoolScope::kPackage:
+      return "package";
+    case PoolScope::kDie:
+      return "die";
+    case PoolScope::kPlane:
+      return "plane";
   }
   return "?";
 }

@@ -18,11 +18,11 @@ Verifier::Verifier(const flash::Geometry& geometry, std::uint64_t logical_pages,
 void Verifier::expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what) {
   ++pages_checked_;
   if (lpn >= version_.size())
-    throw VerificationError(fmt::format("{} of page {} names logical page {} beyond the device",
-                                        what, ppn, lpn));
+    throw VerificationError(
+        fmt::format("{} of page {} names logical page {} beyond the device", what, ppn, lpn));
   if (version_[lpn] == 0)
-    throw VerificationError(fmt::format("{} of page {} for logical page {}, which holds no data",
-                                        what, ppn, lpn));
+    throw VerificationError(
+        fmt::format("{} of page {} for logical page {}, which holds no data", what, ppn, lpn));
   if (content_[ppn] != version_[lpn])
     throw VerificationError(fmt::format(
         "{} of page {} for logical page {} finds version {}, but the latest write is version {}",
@@ -95,9 +95,9 @@ void Verifier::host_read(const PageRange& range, const CommandList& commands) {
   for (flash::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
     const bool was_read = std::binary_search(read_lpns_.begin(), read_lpns_.end(), lpn);
     if (version_[lpn] != 0 && !was_read)
-      throw VerificationError(fmt::format(
-          "host read of logical page {} (version {}) touched no flash page holding it", lpn,
-          version_[lpn]));
+      throw VerificationError(
+          fmt::format("host read of logical page {} (version {}) touched no flash page holding it",
+                      lpn, version_[lpn]));
   }
 }
 
@@ -109,6 +109,8 @@ void Verifier::host_trim(const PageRange& range, const CommandList& commands) {
   for (flash::Lpn lpn = first; lpn < end; ++lpn) version_[lpn] = 0;
 }
 
-void Verifier::background(const CommandList& commands) { apply(commands); }
+void Verifier::background(const CommandList& commands) {
+  apply(commands);
+}
 
 }  // namespace ssdlab::ftl

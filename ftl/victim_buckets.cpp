@@ -18,17 +18,23 @@ VictimBuckets::VictimBuckets(std::uint32_t blocks, std::uint32_t pools,
 void VictimBuckets::link(flash::BlockId block, std::size_t head) {
   prev_[block] = tail_[head];
   next_[block] = kNone;
-  if (tail_[head] == kNone) head_[head] = block;
-  else next_[tail_[head]] = block;
+  if (tail_[head] == kNone)
+    head_[head] = block;
+  else
+    next_[tail_[head]] = block;
   tail_[head] = block;
 }
 
 void VictimBuckets::unlink(flash::BlockId block) {
   const std::size_t head = head_index(pool_of_[block], valid_[block]);
-  if (prev_[block] == kNone) head_[head] = next_[block];
-  else next_[prev_[block]] = next_[block];
-  if (next_[block] == kNone) tail_[head] = prev_[block];
-  else prev_[next_[block]] = prev_[block];
+  if (prev_[block] == kNone)
+    head_[head] = next_[block];
+  else
+    next_[prev_[block]] = next_[block];
+  if (next_[block] == kNone)
+    tail_[head] = prev_[block];
+  else
+    prev_[next_[block]] = prev_[block];
 }
 
 void VictimBuckets::insert(flash::BlockId block, std::uint32_t pool, std::uint32_t valid) {

@@ -48,8 +48,8 @@ class Reader {
     if (auto i = node->value_exact<std::int64_t>(); i && *i >= 0) bytes = *i;
     if (auto s = node->value_exact<std::string>()) bytes = parse_size(*s);
     if (!bytes)
-      fail(dotted, node, fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}",
-                                     min, max));
+      fail(dotted, node,
+           fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}", min, max));
     if (*bytes < min || *bytes > max)
       fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *bytes, min, max));
     out = static_cast<std::uint32_t>(*bytes);
@@ -63,8 +63,10 @@ class Reader {
     out = std::llround(value * scale);
     if (!min_inclusive && out <= 0) {
       const auto [node, dotted] = find(table, key);
-      fail(dotted, node, fmt::format("{} is too small: it rounds to 0 in the model's resolution "
-                                     "(1 ns, or 1 ps per byte on the bus)", value));
+      fail(dotted, node,
+           fmt::format("{} is too small: it rounds to 0 in the model's resolution "
+                       "(1 ns, or 1 ps per byte on the bus)",
+                       value));
     }
   }
 
@@ -74,9 +76,11 @@ class Reader {
     if (!node) return false;
     const auto value = node->value<double>();  // integers convert too
     const bool below = min_inclusive ? (value && *value < min) : (value && *value <= min);
-    const std::string range = fmt::format("{} {} to {}", min_inclusive ? "from" : "above", min, max);
+    const std::string range =
+        fmt::format("{} {} to {}", min_inclusive ? "from" : "above", min, max);
     if (!value || !std::isfinite(*value)) fail(dotted, node, "expected a number " + range);
-    if (below || *value > max) fail(dotted, node, fmt::format("{} is out of range: allowed {}", *value, range));
+    if (below || *value > max)
+      fail(dotted, node, fmt::format("{} is out of range: allowed {}", *value, range));
     out = *value;
     return true;
   }
@@ -111,7 +115,8 @@ class Reader {
     if (line == 0) {  // a key that is missing or has no position: point at its table
       const auto dot = dotted.find('.');
       const toml::node* table = root_.get(dotted.substr(0, dot));
-      if (table && table->source().begin.line) return fmt::format("{}:{}", path_, table->source().begin.line);
+      if (table && table->source().begin.line)
+        return fmt::format("{}:{}", path_, table->source().begin.line);
       return path_;
     }
     return fmt::format("{}:{}", path_, line);
@@ -138,7 +143,8 @@ class Reader {
         if (!read_.count(dotted)) {
           std::string known;
           for (const auto& name : read_)
-            if (name.starts_with(table + ".")) known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
+            if (name.starts_with(table + "."))
+              known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
           throw make_error("{}: unknown key '{}' (known in [{}]: {})", where(dotted, &node), dotted,
                            table, known);
         }
@@ -209,15 +215,21 @@ void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
   const auto [pairs_node, pairs_key] = r.find("geometry", "two_plane_pairs");
   if (pairs_node) {
     const toml::array* pairs = pairs_node->as_array();
-    if (!pairs) r.fail(pairs_key, pairs_node, "expected an array of plane pairs, e.g. [[0, 1], [2, 3]]");
+    if (!pairs)
+      r.fail(pairs_key, pairs_node, "expected an array of plane pairs, e.g. [[0, 1], [2, 3]]");
     g.two_plane_pairs.clear();
     for (const toml::node& pair : *pairs) {
       const toml::array* two = pair.as_array();
       std::optional<std::int64_t> a, b;
-      if (two && two->size() == 2) a = (*two)[0].value_exact<std::int64_t>(), b = (*two)[1].value_exact<std::int64_t>();
-      if (!a || !b || *a < 0 || *b < 0 || *a >= g.planes_per_die || *b >= g.planes_per_die || *a == *b)
-        r.fail(pairs_key, pairs_node, fmt::format("each pair is two different planes of a die, 0 to {}", g.planes_per_die - 1));
-      g.two_plane_pairs.emplace_back(static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b));
+      if (two && two->size() == 2)
+        a = (*two)[0].value_exact<std::int64_t>(), b = (*two)[1].value_exact<std::int64_t>();
+      if (!a || !b || *a < 0 || *b < 0 || *a >= g.planes_per_die || *b >= g.planes_per_die ||
+          *a == *b)
+        r.fail(pairs_key, pairs_node,
+               fmt::format("each pair is two different planes of a die, 0 to {}",
+                           g.planes_per_die - 1));
+      g.two_plane_pairs.emplace_back(static_cast<std::uint32_t>(*a),
+                                     static_cast<std::uint32_t>(*b));
     }
   } else if (g.planes_per_die < 4) {
     // The Samsung default pairs 0&1, 2&3 only where those planes exist.
@@ -229,8 +241,10 @@ void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
                               g.pages_per_block;
   if (pages >= flash::kNoPage) {
     const auto [node, dotted] = r.find("geometry", "blocks_per_plane");
-    r.fail(dotted, node, fmt::format("the device has {} pages; ssdlab addresses fewer than 2^32 "
-                                     "(use larger pages or fewer blocks)", pages));
+    r.fail(dotted, node,
+           fmt::format("the device has {} pages; ssdlab addresses fewer than 2^32 "
+                       "(use larger pages or fewer blocks)",
+                       pages));
   }
   (void)root;
 }
@@ -249,7 +263,8 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
     const auto names = ftl::ftl_names();
     if (std::find(names.begin(), names.end(), f.type) == names.end()) {
       const auto [node, dotted] = r.find("ftl", "type");
-      r.fail(dotted, node, fmt::format("unknown FTL '{}' (known: {})", f.type, fmt::join(names, ", ")));
+      r.fail(dotted, node,
+             fmt::format("unknown FTL '{}' (known: {})", f.type, fmt::join(names, ", ")));
     }
   }
   r.size("ftl", "logical_page_size", f.logical_page_size, 512, 1u << 30);
@@ -263,7 +278,8 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   }
   if (!known_pool) {
     const auto [node, dotted] = r.find("ftl", "allocation_pool");
-    r.fail(dotted, node, fmt::format("'{}' is not a pool scope (ssd, channel, package, die, plane)", pool));
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a pool scope (ssd, channel, package, die, plane)", pool));
   }
   r.real("ftl", "overprovisioning", f.overprovisioning, 0.0, 0.9);
   r.boolean("ftl", "two_plane", f.two_plane);
@@ -273,20 +289,24 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   if (r.real("ftl", "clean_high_water", f.clean_high_water, 0.0, 0.9) && f.clean_high_water > 0 &&
       f.clean_high_water <= f.clean_low_water) {
     const auto [node, dotted] = r.find("ftl", "clean_high_water");
-    r.fail(dotted, node, fmt::format("{} must be 0 (off) or above clean_low_water {}",
-                                     f.clean_high_water, f.clean_low_water));
+    r.fail(dotted, node,
+           fmt::format("{} must be 0 (off) or above clean_low_water {}", f.clean_high_water,
+                       f.clean_low_water));
   }
 
   if (f.logical_page_size % g.page_size != 0 ||
       g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
-    r.fail(dotted, node, fmt::format("{} must be a whole number of {}-byte pages that divides the "
-                                     "{}-page block", f.logical_page_size, g.page_size, g.pages_per_block));
+    r.fail(dotted, node,
+           fmt::format("{} must be a whole number of {}-byte pages that divides the "
+                       "{}-page block",
+                       f.logical_page_size, g.page_size, g.pages_per_block));
   }
   if (f.stripe_size % f.logical_page_size != 0) {
     const auto [node, dotted] = r.find("ftl", "stripe_size");
-    r.fail(dotted, node, fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
-                                     f.logical_page_size));
+    r.fail(dotted, node,
+           fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
+                       f.logical_page_size));
   }
 }
 
@@ -302,10 +322,12 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
   read_timing(r, config.timing);
   read_ftl(r, config.geometry, config.ftl);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);
-  if (config.sector_size & (config.sector_size - 1) || config.ftl.logical_page_size % config.sector_size) {
+  if (config.sector_size & (config.sector_size - 1) ||
+      config.ftl.logical_page_size % config.sector_size) {
     const auto [node, dotted] = r.find("host", "sector_size");
-    r.fail(dotted, node, fmt::format("{} must be a power of two dividing the logical page size",
-                                     config.sector_size));
+    r.fail(dotted, node,
+           fmt::format("{} must be a power of two dividing the logical page size",
+                       config.sector_size));
   }
   r.reject_unknown();
   return config;
@@ -321,20 +343,31 @@ nlohmann::json to_json(const DeviceConfig& c) {
       {"source", c.source},
       {"name", c.name},
       {"geometry",
-       {{"channels", g.channels}, {"packages_per_channel", g.packages_per_channel},
-        {"dies_per_package", g.dies_per_package}, {"planes_per_die", g.planes_per_die},
-        {"blocks_per_plane", g.blocks_per_plane}, {"pages_per_block", g.pages_per_block},
-        {"page_size", g.page_size}, {"oob_size", g.oob_size}, {"two_plane_pairs", pairs},
+       {{"channels", g.channels},
+        {"packages_per_channel", g.packages_per_channel},
+        {"dies_per_package", g.dies_per_package},
+        {"planes_per_die", g.planes_per_die},
+        {"blocks_per_plane", g.blocks_per_plane},
+        {"pages_per_block", g.pages_per_block},
+        {"page_size", g.page_size},
+        {"oob_size", g.oob_size},
+        {"two_plane_pairs", pairs},
         {"pe_cycles", g.pe_cycles}}},
       {"timing",
-       {{"read_us", t.read_ns / 1000.0}, {"program_us", t.program_ns / 1000.0},
-        {"erase_us", t.erase_ns / 1000.0}, {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+       {{"read_us", t.read_ns / 1000.0},
+        {"program_us", t.program_ns / 1000.0},
+        {"erase_us", t.erase_ns / 1000.0},
+        {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
         {"command_ns", t.command_ns}}},
       {"ftl",
-       {{"type", f.type}, {"logical_page_size", f.logical_page_size},
-        {"stripe_size", f.stripe_size}, {"allocation_pool", ftl::pool_scope_name(f.pool)},
-        {"overprovisioning", f.overprovisioning}, {"two_plane", f.two_plane},
-        {"copy_back", f.copy_back}, {"clean_low_water", f.clean_low_water},
+       {{"type", f.type},
+        {"logical_page_size", f.logical_page_size},
+        {"stripe_size", f.stripe_size},
+        {"allocation_pool", ftl::pool_scope_name(f.pool)},
+        {"overprovisioning", f.overprovisioning},
+        {"two_plane", f.two_plane},
+        {"copy_back", f.copy_back},
+        {"clean_low_water", f.clean_low_water},
         {"clean_high_water", f.clean_high_water},
         {"cleaning_blocks_writes", f.cleaning_blocks_writes}}},
       {"host", {{"sector_size", c.sector_size}}},
@@ -349,28 +382,40 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   std::string out;
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{}{}\n", c.source, c.name.empty() ? "" : " — " + c.name);
-  fmt::format_to(it, "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} pages of {} + {} B\n",
-       g.channels, g.packages_per_channel, g.dies_per_package, g.planes_per_die, g.blocks_per_plane,
-       g.pages_per_block, g.page_size, g.oob_size);
-  fmt::format_to(it, "  units       {} packages, {} dies, {} planes, {} blocks, {} pages\n", g.packages(), g.dies(),
-       g.planes(), g.blocks(), g.pages());
-  fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()), g.capacity_bytes(),
-       format_size(std::uint64_t{g.pages_per_block} * g.page_size));
-  fmt::format_to(it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
-       format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
-       format_size(c.ftl.logical_page_size));
-  fmt::format_to(it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n", c.ftl.type,
-       pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
-       format_size(c.ftl.stripe_size));
-  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off", c.ftl.copy_back ? "on" : "off");
-  fmt::format_to(it, "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
-                 c.ftl.clean_low_water * 100, c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
-                 c.ftl.clean_high_water > 0 ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100) : std::string("off"));
-  fmt::format_to(it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
-       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
-       t.bus_ps_per_byte / 1000.0, t.command_ns);
-  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n", format_us(t.page_transfer_ns(g)),
-       format_us(t.page_read_latency(g)), format_us(t.page_program_latency(g)));
+  fmt::format_to(it,
+                 "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
+                 "pages of {} + {} B\n",
+                 g.channels, g.packages_per_channel, g.dies_per_package, g.planes_per_die,
+                 g.blocks_per_plane, g.pages_per_block, g.page_size, g.oob_size);
+  fmt::format_to(it, "  units       {} packages, {} dies, {} planes, {} blocks, {} pages\n",
+                 g.packages(), g.dies(), g.planes(), g.blocks(), g.pages());
+  fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()),
+                 g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
+  fmt::format_to(
+      it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
+      format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
+      format_size(c.ftl.logical_page_size));
+  fmt::format_to(
+      it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n",
+      c.ftl.type, pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
+      format_size(c.ftl.stripe_size));
+  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
+                 c.ftl.copy_back ? "on" : "off");
+  fmt::format_to(
+      it,
+      "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
+      c.ftl.clean_low_water * 100,
+      c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
+      c.ftl.clean_high_water > 0
+          ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
+          : std::string("off"));
+  fmt::format_to(
+      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+      format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
+      t.bus_ps_per_byte / 1000.0, t.command_ns);
+  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
+                 format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
+                 format_us(t.page_program_latency(g)));
   return out;
 }
 

@@ -23,7 +23,9 @@ class EventQueue {
     Event event;
   };
 
-  void push(TimeNs time, Event event) { heap_.push(Entry{time, next_sequence_++, std::move(event)}); }
+  void push(TimeNs time, Event event) {
+    heap_.push(Entry{time, next_sequence_++, std::move(event)});
+  }
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   TimeNs next_time() const { return heap_.top().time; }

@@ -3,9 +3,9 @@
 // Exit status: 0 success; 1 bad input (config, plan, command line values),
 // with one error line naming file, line and what is wrong; 2 command-line
 // usage error; 3 an internal error (a bug: please report it).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <stdexcept>
 
@@ -24,12 +24,18 @@ int main(int argc, char** argv) {
 
   ssdlab::sim::SimOptions sim;
   CLI::App* sim_command = app.add_subcommand("sim", "Run a workload against a device model");
-  sim_command->add_option("-c,--config", sim.config, "Device config (TOML), e.g. configs/agrawal-baseline.toml")->required();
-  sim_command->add_option("-w,--workload", sim.workload,
-                          "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000'")
+  sim_command
+      ->add_option("-c,--config", sim.config,
+                   "Device config (TOML), e.g. configs/agrawal-baseline.toml")
       ->required();
-  sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")->required();
-  sim_command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
+  sim_command
+      ->add_option("-w,--workload", sim.workload,
+                   "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000'")
+      ->required();
+  sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
+      ->required();
+  sim_command->add_option("--set", sim.overrides,
+                          "Override a config key: table.key=value (repeatable)");
   sim_command->add_option("--seed", sim.seed, "Seed of every random choice")->capture_default_str();
   sim_command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
   sim_command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
@@ -37,13 +43,16 @@ int main(int argc, char** argv) {
   sim_command->add_option("--precondition", sim.precondition,
                           "Bring the device to a used state first, without simulated time: "
                           "seq, random[:N] or uflip[:N] (N capacities of random writes)");
-  sim_command->add_option("--check-every", sim.check_every,
-                          "With --verify: check the FTL's invariants every N requests (0: only "
-                          "after each run)")->capture_default_str();
+  sim_command
+      ->add_option("--check-every", sim.check_every,
+                   "With --verify: check the FTL's invariants every N requests (0: only "
+                   "after each run)")
+      ->capture_default_str();
 
   std::string config_path;
   std::vector<std::string> config_overrides;
-  CLI::App* config_command = app.add_subcommand("config", "Validate a device config and print its derived geometry");
+  CLI::App* config_command =
+      app.add_subcommand("config", "Validate a device config and print its derived geometry");
   config_command->add_option("CONFIG", config_path, "Device config (TOML)")->required();
   config_command->add_option("--set", config_overrides, "Override a config key: table.key=value");
 
@@ -54,7 +63,8 @@ int main(int argc, char** argv) {
     return app.exit(error) == 0 ? 0 : 2;
   }
   if (!ssdlab::set_log_level(log_level)) {
-    std::cerr << "ssdlab: --log-level: '" << log_level << "' is not one of trace, debug, info, warn, error, off\n";
+    std::cerr << "ssdlab: --log-level: '" << log_level
+              << "' is not one of trace, debug, info, warn, error, off\n";
     return 1;
   }
   try {

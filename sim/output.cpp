@@ -34,8 +34,8 @@ IoLog::~IoLog() {
 }
 
 void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
-                std::uint64_t io, TimeNs submit, TimeNs response, bool write,
-                std::uint64_t offset, std::uint32_t size) {
+                std::uint64_t io, TimeNs submit, TimeNs response, bool write, std::uint64_t offset,
+                std::uint32_t size) {
   char scratch[32];
   auto number = [this, &scratch](std::uint64_t value, char separator) {
     buffer_.append(scratch, std::to_chars(scratch, scratch + sizeof scratch, value).ptr);

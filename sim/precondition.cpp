@@ -14,19 +14,23 @@ PreconditionSpec parse_precondition(std::string_view text) {
   spec.text = std::string(text);
   const std::size_t colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
-  if (kind == "seq") spec.kind = PreconditionSpec::Kind::kSequential;
-  else if (kind == "random") spec.kind = PreconditionSpec::Kind::kRandom, spec.overwrites = 1;
-  else if (kind == "uflip") spec.kind = PreconditionSpec::Kind::kUflip, spec.overwrites = 1;
+  if (kind == "seq")
+    spec.kind = PreconditionSpec::Kind::kSequential;
+  else if (kind == "random")
+    spec.kind = PreconditionSpec::Kind::kRandom, spec.overwrites = 1;
+  else if (kind == "uflip")
+    spec.kind = PreconditionSpec::Kind::kUflip, spec.overwrites = 1;
   else
     throw make_error("--precondition '{}': expected seq[:N], random[:N] or uflip[:N]", text);
   if (colon != std::string_view::npos) {
     const std::string_view number = text.substr(colon + 1);
     double n = -1;
     const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), n);
-    if (error != std::errc() ||
-        end != number.data() + number.size() || !(n >= 0 && n <= 1000))
-      throw make_error("--precondition '{}': N must be a number from 0 to 1000 (capacities of "
-                       "writes after the sequential fill)", text);
+    if (error != std::errc() || end != number.data() + number.size() || !(n >= 0 && n <= 1000))
+      throw make_error(
+          "--precondition '{}': N must be a number from 0 to 1000 (capacities of "
+          "writes after the sequential fill)",
+          text);
     spec.overwrites = n;
   }
   return spec;
@@ -56,7 +60,8 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
     }
   } else if (spec.kind == PreconditionSpec::Kind::kRandom) {
     const std::uint64_t pages = capacity / page;
-    for (; written < budget; written += page) ssd.write_functionally(rng.uniform(pages) * page, page);
+    for (; written < budget; written += page)
+      ssd.write_functionally(rng.uniform(pages) * page, page);
   } else if (spec.kind == PreconditionSpec::Kind::kUflip) {
     const std::uint64_t max_sectors = chunk / sector;
     while (written < budget) {
@@ -66,17 +71,20 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
       written += size;
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const ftl::FtlStats& after = ssd.ftl().stats();
   const std::uint64_t host = after.host_pages_written - before.host_pages_written;
   const std::uint64_t flash = after.flash_pages_written - before.flash_pages_written;
-  return {{"mode", spec.text},
-          {"host_pages_written", host},
-          {"flash_pages_written", flash},
-          {"blocks_cleaned", after.blocks_cleaned - before.blocks_cleaned},
-          {"write_amplification", host ? static_cast<double>(flash) / static_cast<double>(host) : 0.0},
-          {"wall_seconds", std::round(seconds * 1000) / 1000},
-          {"flash_pages_per_second", seconds > 0 ? std::round(static_cast<double>(flash) / seconds) : 0.0}};
+  return {
+      {"mode", spec.text},
+      {"host_pages_written", host},
+      {"flash_pages_written", flash},
+      {"blocks_cleaned", after.blocks_cleaned - before.blocks_cleaned},
+      {"write_amplification", host ? static_cast<double>(flash) / static_cast<double>(host) : 0.0},
+      {"wall_seconds", std::round(seconds * 1000) / 1000},
+      {"flash_pages_per_second",
+       seconds > 0 ? std::round(static_cast<double>(flash) / seconds) : 0.0}};
 }
 
 }  // namespace ssdlab::sim

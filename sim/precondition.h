@@ -11,9 +11,8 @@
 //              (uFLIP §4, "random IOs of random size ... on the whole device")
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 

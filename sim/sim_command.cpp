@@ -51,18 +51,19 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   prepare_outdir(outdir);
   const DeviceConfig config = load_config(options.config, options.overrides);
   const workloads::Plan plan = workloads::load_plan(options.workload);
-  const PreconditionSpec preconditioning = options.precondition.empty()
-                                              ? PreconditionSpec{}
-                                              : parse_precondition(options.precondition);
+  const PreconditionSpec preconditioning =
+      options.precondition.empty() ? PreconditionSpec{} : parse_precondition(options.precondition);
   Ssd ssd(config, options.verify, options.check_every);
   for (const auto& spec : plan.experiments)
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
   const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
   if (!preconditioned.is_null())
-    fmt::print(out, "preconditioned ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-               preconditioning.text, preconditioned["flash_pages_written"].get<std::uint64_t>(),
-               preconditioned["wall_seconds"].get<double>(),
-               preconditioned["write_amplification"].get<double>());
+    fmt::print(
+        out,
+        "preconditioned ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+        preconditioning.text, preconditioned["flash_pages_written"].get<std::uint64_t>(),
+        preconditioned["wall_seconds"].get<double>(),
+        preconditioned["write_amplification"].get<double>());
 
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
@@ -82,7 +83,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
         {"io_size", spec.io_size},
         {"count", spec.count},
         {"target_offset", spec.target_offset},
-        {"target_size", spec.target_size ? spec.target_size : ssd.logical_bytes() - spec.target_offset},
+        {"target_size",
+         spec.target_size ? spec.target_size : ssd.logical_bytes() - spec.target_offset},
         {"queue_depth", spec.queue_depth},
         {"processes", spec.processes},
         {"io_ignore", spec.io_ignore},
@@ -92,7 +94,9 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     if (!workloads::is_write(spec.pattern)) {
       const std::uint64_t size = experiment["target_size"].get<std::uint64_t>();
       const std::uint64_t pages = ssd.prefill(spec.target_offset, size);
-      if (pages) log->info("{}: prefilled {} never-written logical pages of the read target", spec.name, pages);
+      if (pages)
+        log->info("{}: prefilled {} never-written logical pages of the read target", spec.name,
+                  pages);
       experiment["prefilled_pages"] = pages;
       prefilled += pages;
     }
@@ -112,11 +116,13 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     experiment["runs"] = std::move(runs);
     experiments.push_back(std::move(experiment));
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   nlohmann::json totals = device_counters(ssd);
   const double host = totals["host_pages_written"].get<double>();
-  totals["write_amplification"] = host > 0 ? totals["flash_pages_written"].get<double>() / host : 0.0;
+  totals["write_amplification"] =
+      host > 0 ? totals["flash_pages_written"].get<double>() / host : 0.0;
   add_cleaning_efficiency(totals, config.geometry.pages_per_block);
   nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
@@ -135,7 +141,9 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
-  fmt::print(out, "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
+  fmt::print(out,
+             "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
+             "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
              summary["device"]["write_amplification"].get<double>(), total_ios, wall,
              wall > 0 ? static_cast<double>(total_ios) / wall : 0.0);
   if (options.verify)

@@ -15,9 +15,9 @@ struct SimOptions {
   std::string outdir;
   std::vector<std::string> overrides;  // --set table.key=value
   std::uint64_t seed = 1;
-  bool verify = false;   // check every read against the latest write
-  bool io_log = true;    // write io.csv
-  std::string precondition;        // "", seq, random[:N], uflip[:N]
+  bool verify = false;                 // check every read against the latest write
+  bool io_log = true;                  // write io.csv
+  std::string precondition;            // "", seq, random[:N], uflip[:N]
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
 };
 

@@ -43,8 +43,8 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
     const auto& done = std::get<Completion>(entry.event);
     const TimeNs response = now_ - done.submitted;
     if (log_)
-      log_->row(spec.name, run, done.process, done.io, done.submitted - start, response,
-                done.write, done.offset, done.size);
+      log_->row(spec.name, run, done.process, done.io, done.submitted - start, response, done.write,
+                done.offset, done.size);
     if (done.io >= spec.io_ignore) {
       responses.push_back(response);
       first_measured = std::min(first_measured, done.submitted);
@@ -58,11 +58,11 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   result.run = run;
   result.start_ns = start;
   result.end_ns = now_;
-  result.stats = compute_stats(responses, spec.count * spec.processes,
-                               last_completion - std::min(first_measured, last_completion),
-                               measured_bytes);
-  result.device = counters_delta(before, device_counters(ssd_),
-                                 ssd_.config().geometry.pages_per_block);
+  result.stats =
+      compute_stats(responses, spec.count * spec.processes,
+                    last_completion - std::min(first_measured, last_completion), measured_bytes);
+  result.device =
+      counters_delta(before, device_counters(ssd_), ssd_.config().geometry.pages_per_block);
   return result;
 }
 
@@ -112,8 +112,7 @@ nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json
       delta[key] = value.get<double>() - before.at(key).get<double>();
   }
   const double host = delta["host_pages_written"].get<double>();
-  delta["write_amplification"] =
-      host > 0 ? delta["flash_pages_written"].get<double>() / host : 0.0;
+  delta["write_amplification"] = host > 0 ? delta["flash_pages_written"].get<double>() / host : 0.0;
   add_cleaning_efficiency(delta, pages_per_block);
   return delta;
 }

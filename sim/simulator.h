@@ -7,9 +7,8 @@
 // hardware. A Simulator is a plain value: two can run in one process.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <variant>
 #include <vector>
 

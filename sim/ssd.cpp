@@ -18,7 +18,8 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     const ftl::PoolLayout layout(config.geometry, config.ftl.pool);
     for (std::uint32_t pool = 0; pool < layout.pools(); ++pool) {
       std::set<std::uint32_t> dies;
-      for (const std::uint32_t plane : layout.planes(pool)) dies.insert(config.geometry.die_of_plane(plane));
+      for (const std::uint32_t plane : layout.planes(pool))
+        dies.insert(config.geometry.die_of_plane(plane));
       pool_dies_.emplace_back(dies.begin(), dies.end());
     }
   }
@@ -73,8 +74,9 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
 void Ssd::clean_idle_pools(TimeNs now) {
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
     const auto& dies = pool_dies_[pool];
-    const bool idle = std::all_of(dies.begin(), dies.end(),
-                                  [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
+    const bool idle = std::all_of(dies.begin(), dies.end(), [&](std::uint32_t die) {
+      return timeline_.die_free_at(die) <= now;
+    });
     if (!idle || !ftl_->wants_background_cleaning(pool)) continue;
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);

@@ -61,7 +61,8 @@ class CleaningTest : public ::testing::Test {
   void overwrite_randomly(double times, std::uint64_t seed = 1) {
     Rng rng(seed);
     const auto count = static_cast<std::uint64_t>(times * ftl_->logical_pages());
-    for (std::uint64_t i = 0; i < count; ++i) write(static_cast<ftl::Lpn>(rng.uniform(ftl_->logical_pages())));
+    for (std::uint64_t i = 0; i < count; ++i)
+      write(static_cast<ftl::Lpn>(rng.uniform(ftl_->logical_pages())));
   }
   void fill() {
     for (ftl::Lpn lpn = 0; lpn < ftl_->logical_pages(); ++lpn) write(lpn);
@@ -102,10 +103,12 @@ TEST_F(CleaningTest, GreedyCleansTheSealedBlockWithFewestValidPages) {
     // The fewest valid pages among the pool's full blocks, before the write.
     std::uint32_t fewest = config_.geometry.pages_per_block;
     for (flash::BlockId block = 0; block < config_.geometry.blocks(); ++block)
-      if (nand.is_full(block) && layout.pool_of_plane(config_.geometry.plane_of_block(block)) == pool)
+      if (nand.is_full(block) &&
+          layout.pool_of_plane(config_.geometry.plane_of_block(block)) == pool)
         fewest = std::min(fewest, nand.valid_pages(block));
     const ftl::CommandList out = write(lpn);
-    const auto erase = std::find_if(out.begin(), out.end(), [](const auto& c) { return c.op == Op::kErase; });
+    const auto erase =
+        std::find_if(out.begin(), out.end(), [](const auto& c) { return c.op == Op::kErase; });
     if (erase == out.end()) continue;
     const auto moves = std::count_if(out.begin(), erase, [](const auto& c) {
       return c.op == Op::kCopyBack || c.op == Op::kMove;
@@ -167,9 +170,12 @@ TEST_F(CleaningTest, TrimmedPagesAreNotMoved) {
   const auto moved_before = ftl_->stats().copy_backs + ftl_->stats().inter_plane_moves;
   const auto host_before = ftl_->stats().host_pages_written;
   Rng rng(9);
-  for (int i = 0; i < 3000; ++i) write(half + static_cast<ftl::Lpn>(rng.uniform(ftl_->logical_pages() - half)));
-  const double wa_after = static_cast<double>(ftl_->stats().copy_backs + ftl_->stats().inter_plane_moves - moved_before) /
-                              static_cast<double>(ftl_->stats().host_pages_written - host_before) + 1.0;
+  for (int i = 0; i < 3000; ++i)
+    write(half + static_cast<ftl::Lpn>(rng.uniform(ftl_->logical_pages() - half)));
+  const double wa_after = static_cast<double>(ftl_->stats().copy_backs +
+                                              ftl_->stats().inter_plane_moves - moved_before) /
+                              static_cast<double>(ftl_->stats().host_pages_written - host_before) +
+                          1.0;
   EXPECT_LT(wa_after, wa_before);
   ftl_->check_invariants();
 }
@@ -221,7 +227,8 @@ TEST(Precondition, FillsEveryPageAndReachesAUsedState) {
     auto config = testing::load_preset("tiny");
     sim::Ssd ssd(config, true, 1000);
     const auto report = sim::precondition(ssd, sim::parse_precondition(mode), 4);
-    for (ftl::Lpn lpn = 0; lpn < ssd.ftl().logical_pages(); ++lpn) ASSERT_TRUE(ssd.ftl().is_mapped(lpn)) << mode;
+    for (ftl::Lpn lpn = 0; lpn < ssd.ftl().logical_pages(); ++lpn)
+      ASSERT_TRUE(ssd.ftl().is_mapped(lpn)) << mode;
     if (std::string(mode) != "seq") {
       EXPECT_GT(report["write_amplification"].get<double>(), 1.0) << mode;
       EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u) << mode;

@@ -53,9 +53,7 @@ std::string FirstLine(const std::string& text) {
 
 class CliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = support::temp_dir_for_this_test("cli-");
-  }
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("cli-"); }
 
   // `ssdlab sim` on the tiny preset; `extra` (already shell-quoted) goes at the end.
   support::CommandResult Sim(const std::string& workload, const fs::path& outdir,

@@ -25,9 +25,7 @@ using ::testing::StartsWith;
 
 class ConfigTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = support::temp_dir_for_this_test("config-");
-  }
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("config-"); }
 
   // Writes `text` to a config file in this test's folder; returns its path.
   std::string Write(const std::string& text) {

@@ -36,8 +36,12 @@ TEST(EventQueue, EqualTimesResolveInInsertionOrder) {
 }
 
 TEST(EventQueue, CarriesTypedEvents) {
-  struct Arrival { int process; };
-  struct Completion { std::string what; };
+  struct Arrival {
+    int process;
+  };
+  struct Completion {
+    std::string what;
+  };
   EventQueue<std::variant<Arrival, Completion>> queue;
   queue.push(2, Completion{"done"});
   queue.push(1, Arrival{4});

@@ -162,7 +162,8 @@ TEST(PageMappedLogicalPages, LargerLogicalPagesSpanConsecutivePagesOfOneBlock) {
   out.clear();
   ftl->write({3, 1, true, false}, out);  // read-modify-write of all four pages
   verifier.host_write({3, 1, true, false}, out);
-  EXPECT_EQ(std::count_if(out.begin(), out.end(), [](const auto& c) { return c.op == Op::kRead; }), 4);
+  EXPECT_EQ(std::count_if(out.begin(), out.end(), [](const auto& c) { return c.op == Op::kRead; }),
+            4);
   ftl->check_invariants();
 }
 

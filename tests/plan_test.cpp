@@ -54,9 +54,7 @@ ExperimentSpec OnlyExperiment(const std::string& text) {
 
 class PlanTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = support::temp_dir_for_this_test("plan-");
-  }
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("plan-"); }
 
   // Writes `text` to a plan file in this test's folder; returns its path.
   std::string Write(const std::string& text) {

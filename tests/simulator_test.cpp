@@ -16,8 +16,8 @@ workloads::ExperimentSpec inline_spec(const std::string& text) {
   return workloads::parse_inline(text).experiments.front();
 }
 
-std::string run_to_csv(const DeviceConfig& config, const std::string& workload,
-                       std::uint64_t seed, const std::string& name) {
+std::string run_to_csv(const DeviceConfig& config, const std::string& workload, std::uint64_t seed,
+                       const std::string& name) {
   const auto dir = testing::temp_dir(name);
   {
     Ssd ssd(config, false);

@@ -2,14 +2,13 @@
 // ssdlab binary.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "sim/config.h"
 
@@ -42,7 +41,8 @@ inline std::filesystem::path temp_dir_for_this_test(const std::string& prefix) {
   return temp_dir(prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name());
 }
 
-inline std::filesystem::path write_file(const std::filesystem::path& path, const std::string& text) {
+inline std::filesystem::path write_file(const std::filesystem::path& path,
+                                        const std::string& text) {
   std::ofstream(path) << text;
   return path;
 }

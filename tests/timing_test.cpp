@@ -67,7 +67,8 @@ TEST(Table3, DeeperQueuesOverlapDiesAndRaiseReadThroughput) {
   sim::Ssd shallow(config, false), deep(config, false);
   const double at_8 = run_inline(shallow, "SR:io_size=4096,count=20000,queue_depth=8").stats.iops;
   const double at_32 = run_inline(deep, "SR:io_size=4096,count=20000,queue_depth=32").stats.iops;
-  const double bus_limit = 1e9 / static_cast<double>(config.timing.page_transfer_ns(config.geometry)) *
+  const double bus_limit = 1e9 /
+                           static_cast<double>(config.timing.page_transfer_ns(config.geometry)) *
                            config.geometry.packages();
   EXPECT_GT(at_32, at_8 * 1.1);
   EXPECT_LE(at_32, bus_limit * 1.0001);
@@ -79,7 +80,8 @@ class TimelineTest : public ::testing::Test {
   TimelineTest() : config_(testing::load_preset("agrawal-baseline")) {}
 
   // First page of block `block_in_plane` in `plane_in_die` of die 0 / die 1 of package 0.
-  flash::Ppn page(std::uint32_t die, std::uint32_t plane_in_die, std::uint32_t page_in_block = 0) const {
+  flash::Ppn page(std::uint32_t die, std::uint32_t plane_in_die,
+                  std::uint32_t page_in_block = 0) const {
     const auto& g = config_.geometry;
     const std::uint32_t plane = die * g.planes_per_die + plane_in_die;
     return g.first_page(plane * g.blocks_per_plane) + page_in_block;
@@ -166,7 +168,8 @@ TEST_F(TimelineTest, ReadsOfDifferentPackagesDoNotShareABus) {
   const auto& g = config_.geometry;
   const auto& t = config_.timing;
   flash::FlashTimeline timeline(g, t);
-  const flash::Ppn other_package = g.first_page(g.dies_per_package * g.planes_per_die * g.blocks_per_plane);
+  const flash::Ppn other_package =
+      g.first_page(g.dies_per_package * g.planes_per_die * g.blocks_per_plane);
   ASSERT_EQ(g.package_of_die(g.die_of(other_package)), 1u);
   EXPECT_EQ(timeline.schedule(make(Op::kRead, page(0, 0)), 0), t.page_read_latency(g));
   EXPECT_EQ(timeline.schedule(make(Op::kRead, other_package), 0), t.page_read_latency(g));

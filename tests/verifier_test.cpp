@@ -17,7 +17,8 @@ Command make(Op op, flash::Ppn ppn, Lpn lpn, flash::Ppn src = flash::kNoPage) {
 
 class VerifierTest : public ::testing::Test {
  protected:
-  VerifierTest() : geometry_(testing::load_preset("tiny").geometry), verifier_(geometry_, 100, true) {}
+  VerifierTest()
+      : geometry_(testing::load_preset("tiny").geometry), verifier_(geometry_, 100, true) {}
   flash::Geometry geometry_;
   Verifier verifier_;
 };

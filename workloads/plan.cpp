@@ -20,12 +20,17 @@ std::string where(const std::string& path, const toml::node& node) {
 
 KeyValue to_key_value(const std::string& path, const std::string& key, const toml::node& node) {
   KeyValue kv{key, std::int64_t{0}, where(path, node)};
-  if (auto i = node.value_exact<std::int64_t>()) kv.value = *i;
-  else if (auto d = node.value_exact<double>()) kv.value = *d;
-  else if (auto b = node.value_exact<bool>()) kv.value = *b;
-  else if (auto s = node.value_exact<std::string>()) kv.value = *s;
-  else throw make_error("{}: {}: expected a number, string or boolean, not a table or array",
-                        kv.where, key);
+  if (auto i = node.value_exact<std::int64_t>())
+    kv.value = *i;
+  else if (auto d = node.value_exact<double>())
+    kv.value = *d;
+  else if (auto b = node.value_exact<bool>())
+    kv.value = *b;
+  else if (auto s = node.value_exact<std::string>())
+    kv.value = *s;
+  else
+    throw make_error("{}: {}: expected a number, string or boolean, not a table or array", kv.where,
+                     key);
   return kv;
 }
 
@@ -72,8 +77,8 @@ Plan parse_plan_file(const std::string& path) {
     }
     if (!has_pattern)
       throw make_error("{}: experiment has no pattern (SR, RR, SW or RW)", spec.origin);
-    finish_experiment(spec, fmt::format("{}-{}", pattern_name(spec.pattern),
-                                        plan.experiments.size()));
+    finish_experiment(spec,
+                      fmt::format("{}-{}", pattern_name(spec.pattern), plan.experiments.size()));
     plan.experiments.push_back(std::move(spec));
   }
   return plan;
@@ -121,12 +126,13 @@ Plan load_plan(std::string_view workload) {
   std::error_code ignored;
   if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text);
   if (workload.starts_with("uflip:"))
-    throw make_error("-w '{}': the built-in uFLIP plans are not available yet; give a plan file "
-                     "or an inline experiment such as 'RW:io_size=4096,count=1000'", text);
+    throw make_error(
+        "-w '{}': the built-in uFLIP plans are not available yet; give a plan file "
+        "or an inline experiment such as 'RW:io_size=4096,count=1000'",
+        text);
   if (workload.starts_with("trace:"))
     throw make_error("-w '{}': trace replay is not available yet", text);
-  if (workload.ends_with(".toml"))
-    throw make_error("-w '{}': no such plan file", text);
+  if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
   return parse_inline(workload);
 }
 
@@ -148,8 +154,10 @@ void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_by
     throw make_error("{}: target {} + {} bytes ends beyond the device's {} ({} bytes)", o,
                      spec.target_offset, target, format_size(device_bytes), device_bytes);
   if (target / spec.processes < spec.io_size)
-    throw make_error("{}: each of the {} processes gets {} bytes of target, less than one "
-                     "io_size of {}", o, spec.processes, target / spec.processes, spec.io_size);
+    throw make_error(
+        "{}: each of the {} processes gets {} bytes of target, less than one "
+        "io_size of {}",
+        o, spec.processes, target / spec.processes, spec.io_size);
 }
 
 }  // namespace ssdlab::workloads

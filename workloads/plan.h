@@ -14,11 +14,15 @@ namespace ssdlab::workloads {
 // The four uFLIP baselines: sequential/random read/write.
 enum class Pattern { kSR, kRR, kSW, kRW };
 const char* pattern_name(Pattern pattern);
-inline bool is_write(Pattern p) { return p == Pattern::kSW || p == Pattern::kRW; }
-inline bool is_random(Pattern p) { return p == Pattern::kRR || p == Pattern::kRW; }
+inline bool is_write(Pattern p) {
+  return p == Pattern::kSW || p == Pattern::kRW;
+}
+inline bool is_random(Pattern p) {
+  return p == Pattern::kRR || p == Pattern::kRW;
+}
 
 struct ExperimentSpec {
-  std::string name;            // the io.csv `experiment` column
+  std::string name;  // the io.csv `experiment` column
   Pattern pattern = Pattern::kRW;
   std::uint64_t io_size = 4096;
   std::uint64_t count = 1024;  // I/Os per run, per process
@@ -27,9 +31,9 @@ struct ExperimentSpec {
   std::uint32_t queue_depth = 1;  // outstanding I/Os per process
   std::uint32_t processes = 1;    // each on its own equal share of the target
   std::uint32_t runs = 1;
-  std::uint64_t io_ignore = 0;    // I/Os per process excluded from statistics
+  std::uint64_t io_ignore = 0;        // I/Os per process excluded from statistics
   std::optional<std::uint64_t> seed;  // default: the run's --seed
-  std::string origin;  // where it was defined, for error messages ("plan.toml:4")
+  std::string origin;                 // where it was defined, for error messages ("plan.toml:4")
 };
 
 struct Plan {

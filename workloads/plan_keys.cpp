@@ -24,9 +24,12 @@ std::string show(const KeyValue& kv) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::string>) return "\"" + v + "\"";
-        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-        else return fmt::format("{}", v);
+        if constexpr (std::is_same_v<T, std::string>)
+          return "\"" + v + "\"";
+        else if constexpr (std::is_same_v<T, bool>)
+          return v ? "true" : "false";
+        else
+          return fmt::format("{}", v);
       },
       kv.value);
 }
@@ -55,10 +58,14 @@ std::uint64_t as_count(const KeyValue& kv, std::uint64_t min, std::uint64_t max)
 
 const char* pattern_name(Pattern pattern) {
   switch (pattern) {
-    case Pattern::kSR: return "SR";
-    case Pattern::kRR: return "RR";
-    case Pattern::kSW: return "SW";
-    case Pattern::kRW: return "RW";
+    case Pattern::kSR:
+      return "SR";
+    case Pattern::kRR:
+      return "RR";
+    case Pattern::kSW:
+      return "SW";
+    case Pattern::kRW:
+      return "RW";
   }
   return "?";
 }
@@ -70,23 +77,29 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     const auto* s = std::get_if<std::string>(&kv.value);
     if (!s || s->empty()) fail(kv, "expected a non-empty string");
     const bool ok = std::all_of(s->begin(), s->end(), [](unsigned char c) {
-      return std::isalnum(c) || std::string_view("_-./=:+@").find(static_cast<char>(c)) !=
-                                    std::string_view::npos;
+      return std::isalnum(c) ||
+             std::string_view("_-./=:+@").find(static_cast<char>(c)) != std::string_view::npos;
     });
     if (!ok)
       fail(kv, fmt::format("'{}' has characters io.csv cannot hold; use letters, digits and "
-                           "_-./=:+@", *s));
+                           "_-./=:+@",
+                           *s));
     spec.name = *s;
   } else if (key == "pattern") {
     const auto* s = std::get_if<std::string>(&kv.value);
     std::string upper = s ? *s : "";
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    if (upper == "SR") spec.pattern = Pattern::kSR;
-    else if (upper == "RR") spec.pattern = Pattern::kRR;
-    else if (upper == "SW") spec.pattern = Pattern::kSW;
-    else if (upper == "RW") spec.pattern = Pattern::kRW;
-    else fail(kv, fmt::format("expected SR, RR, SW or RW (got {})", show(kv)));
+    if (upper == "SR")
+      spec.pattern = Pattern::kSR;
+    else if (upper == "RR")
+      spec.pattern = Pattern::kRR;
+    else if (upper == "SW")
+      spec.pattern = Pattern::kSW;
+    else if (upper == "RW")
+      spec.pattern = Pattern::kRW;
+    else
+      fail(kv, fmt::format("expected SR, RR, SW or RW (got {})", show(kv)));
   } else if (key == "io_size") {
     spec.io_size = as_size(kv);
     if (spec.io_size == 0) fail(kv, "must be greater than 0");
@@ -96,7 +109,8 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.target_offset = as_size(kv);
   } else if (key == "target_size") {
     spec.target_size = as_size(kv);
-    if (spec.target_size == 0) fail(kv, "must be greater than 0 (leave it out for the whole device)");
+    if (spec.target_size == 0)
+      fail(kv, "must be greater than 0 (leave it out for the whole device)");
   } else if (key == "queue_depth") {
     spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
   } else if (key == "processes") {
@@ -105,8 +119,9 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.runs = static_cast<std::uint32_t>(as_count(kv, 1, 100000));
   } else if (key == "io_ignore") {
     if (const auto* s = std::get_if<std::string>(&kv.value); s && *s == "auto")
-      fail(kv, "\"auto\" (start-up detection from the response times) is part of the uFLIP "
-               "methodology and not available yet; give a number of I/Os");
+      fail(kv,
+           "\"auto\" (start-up detection from the response times) is part of the uFLIP "
+           "methodology and not available yet; give a number of I/Os");
     spec.io_ignore = as_count(kv, 0, kMaxCount);
   } else if (key == "seed") {
     spec.seed = as_count(kv, 0, std::numeric_limits<std::int64_t>::max());

@@ -55,7 +55,9 @@ TEST(LongVerification, BaselineAfterRandomPreconditioning) {
   ftl::Verifier verifier(config.geometry, ftl->logical_pages(), config.ftl.copy_back);
   ftl::CommandList out;
   for (ftl::Lpn lpn = 0; lpn < ftl->logical_pages(); lpn += 64) {
-    const ftl::PageRange range{lpn, static_cast<std::uint32_t>(std::min<std::uint64_t>(64, ftl->logical_pages() - lpn)), false, false};
+    const ftl::PageRange range{
+        lpn, static_cast<std::uint32_t>(std::min<std::uint64_t>(64, ftl->logical_pages() - lpn)),
+        false, false};
     out.clear();
     ftl->write(range, out);
     verifier.host_write(range, out);
