@@ -63,11 +63,4 @@ void NandArray::check_invariants() const {
   }
 }
 
-double NandArray::bytes_per_page() const {
-  const double bytes = static_cast<double>(oob_lpn_.capacity() * sizeof(Lpn) +
-                                           valid_bits_.capacity() * sizeof(std::uint64_t) +
-                                           blocks_.capacity() * sizeof(BlockState));
-  return bytes / static_cast<double>(geometry_.pages());
-}
-
 }  // namespace ssdlab::flash

@@ -49,9 +49,6 @@ class NandArray {
   // mismatch. O(pages); for tests and verification runs.
   void check_invariants() const;
 
-  // Bytes of memory held per physical page (for the memory budget).
-  double bytes_per_page() const;
-
  private:
   struct BlockState {
     std::uint16_t write_pointer = 0;

@@ -120,10 +120,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   nlohmann::json totals = device_counters(ssd);
-  const double host = totals["host_pages_written"].get<double>();
-  totals["write_amplification"] =
-      host > 0 ? totals["flash_pages_written"].get<double>() / host : 0.0;
-  add_cleaning_efficiency(totals, config.geometry.pages_per_block);
+  add_ratios(totals, config.geometry.pages_per_block);
   nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
       {"workload", plan.source},

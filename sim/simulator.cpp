@@ -90,7 +90,10 @@ nlohmann::json device_counters(const Ssd& ssd) {
           {"die_busy_us", t.die_busy_ns / 1000.0}};
 }
 
-void add_cleaning_efficiency(nlohmann::json& counters, std::uint32_t pages_per_block) {
+void add_ratios(nlohmann::json& counters, std::uint32_t pages_per_block) {
+  const double host = counters["host_pages_written"].get<double>();
+  counters["write_amplification"] =
+      host > 0 ? counters["flash_pages_written"].get<double>() / host : 0.0;
   // Superseded pages over all pages of the cleaned blocks (Agrawal §3.2).
   const double cleaned = counters["blocks_cleaned"].get<double>();
   const double reclaimed = counters["pages_reclaimed"].get<double>();
@@ -111,9 +114,7 @@ nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json
     else
       delta[key] = value.get<double>() - before.at(key).get<double>();
   }
-  const double host = delta["host_pages_written"].get<double>();
-  delta["write_amplification"] = host > 0 ? delta["flash_pages_written"].get<double>() / host : 0.0;
-  add_cleaning_efficiency(delta, pages_per_block);
+  add_ratios(delta, pages_per_block);
   return delta;
 }
 

@@ -67,7 +67,8 @@ class Simulator {
 // Device counters (FTL and flash) as JSON, and the difference of two such
 // snapshots for one run.
 nlohmann::json device_counters(const Ssd& ssd);
-void add_cleaning_efficiency(nlohmann::json& counters, std::uint32_t pages_per_block);
+// Adds write_amplification and cleaning_efficiency, derived from the counts.
+void add_ratios(nlohmann::json& counters, std::uint32_t pages_per_block);
 nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after,
                               std::uint32_t pages_per_block);
 // Wear of every block: remaining life mean/stddev/min, blocks expired.

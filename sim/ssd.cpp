@@ -64,10 +64,7 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
   } else {
     run_stages(true, true);
   }
-  if (cleaning) {
-    cleaning_ns_ += done[1] - now;
-    ++cleaning_batches_;
-  }
+  if (cleaning) cleaning_ns_ += done[1] - now;
   return done[0];
 }
 

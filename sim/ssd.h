@@ -38,11 +38,9 @@ class Ssd {
   const ftl::Ftl& ftl() const { return *ftl_; }
   const flash::FlashTimeline& timeline() const { return timeline_; }
   std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
-  bool verifying() const { return verifier_.has_value(); }
   // Simulated time during which cleaning was in progress, summed over
-  // cleaning batches (foreground and background), and the batches' count.
+  // cleaning batches (foreground and background).
   TimeNs cleaning_ns() const { return cleaning_ns_; }
-  std::uint64_t cleaning_batches() const { return cleaning_batches_; }
 
   // Starts `request` at `now`; returns when it completes (>= now).
   TimeNs submit(const HostRequest& request, TimeNs now);
@@ -75,7 +73,6 @@ class Ssd {
   std::uint64_t requests_ = 0;
   std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
   TimeNs cleaning_ns_ = 0;
-  std::uint64_t cleaning_batches_ = 0;
   flash::CommandList commands_;  // reused for every request
 };
 
