@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "cleaning_support.h"
 #include "common/error.h"
 #include "common/rng.h"
 #include "ftl/ftl.h"
@@ -120,30 +121,9 @@ TEST_F(PageMappedTest, TrimForgetsWholePagesOnly) {
 }
 
 TEST_F(PageMappedTest, VerificationRunEveryReadReturnsTheLatestWrite) {
-  // Random writes (some partial), reads and trims on a fresh device.
-  Rng rng(42);
-  // Random addresses fill the pools unevenly: stay well inside the smallest.
-  const std::uint64_t budget = geometry().pages() * 3 / 4;
-  std::uint64_t programmed = 0;
-  int reads = 0;
-  while (true) {
-    const auto count = static_cast<std::uint32_t>(1 + rng.uniform(6));
-    const Lpn first = static_cast<Lpn>(rng.uniform(ftl_->logical_pages() - count));
-    const auto action = rng.uniform(10);
-    if (action < 5) {
-      if (programmed + count > budget) break;
-      write(first, count, rng.uniform(2) == 0, rng.uniform(2) == 0);
-      programmed += count;
-    } else if (action < 9) {
-      read(first, count);
-      ++reads;
-    } else {
-      CommandList out;
-      ftl_->trim({first, count, false, false}, out);
-      verifier_.host_trim({first, count, false, false}, out);
-    }
-  }
-  EXPECT_GT(reads, 100);
+  // Random writes (some partial), reads and trims as the fresh device fills.
+  const auto counts = testing::run_random_mix(*ftl_, verifier_, 2000, 42, 6);
+  EXPECT_GT(counts.reads, 100u);
   EXPECT_GT(verifier_.pages_checked(), 500u);
   EXPECT_NO_THROW(ftl_->check_invariants());
 }
