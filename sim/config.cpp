@@ -198,7 +198,7 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
   return origins;
 }
 
-void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
+void read_geometry(Reader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
   r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
   r.integer("geometry", "dies_per_package", g.dies_per_package, 1, 16);
@@ -246,7 +246,6 @@ void read_geometry(Reader& r, const toml::table& root, flash::Geometry& g) {
                        "(use larger pages or fewer blocks)",
                        pages));
   }
-  (void)root;
 }
 
 void read_timing(Reader& r, flash::Timing& t) {
@@ -318,7 +317,7 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
   DeviceConfig config;
   config.source = path;
   r.string("device", "name", config.name);
-  read_geometry(r, root, config.geometry);
+  read_geometry(r, config.geometry);
   read_timing(r, config.timing);
   read_ftl(r, config.geometry, config.ftl);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);

@@ -3,11 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <set>
 
 #include "cleaning_support.h"
 #include "common/error.h"
-#include "common/rng.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "test_support.h"
