@@ -14,6 +14,8 @@ PreconditionSpec parse_precondition(std::string_view text) {
   spec.text = std::string(text);
   const std::size_t colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
+  if (kind == "none" && colon == std::string_view::npos)
+    return spec;
   if (kind == "seq")
     spec.kind = PreconditionSpec::Kind::kSequential;
   else if (kind == "random")
@@ -21,7 +23,7 @@ PreconditionSpec parse_precondition(std::string_view text) {
   else if (kind == "uflip")
     spec.kind = PreconditionSpec::Kind::kUflip, spec.overwrites = 1;
   else
-    throw make_error("--precondition '{}': expected seq[:N], random[:N] or uflip[:N]", text);
+    throw make_error("--precondition '{}': expected seq[:N], random[:N], uflip[:N] or none", text);
   if (colon != std::string_view::npos) {
     const std::string_view number = text.substr(colon + 1);
     double n = -1;

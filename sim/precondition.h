@@ -9,6 +9,7 @@
 //   uflip[:N]  seq, then N x the capacity in random writes of random sizes,
 //              from 512 B to the flash block size at random sector offsets
 //              (uFLIP §4, "random IOs of random size ... on the whole device")
+//   none       nothing (overrides the state a uFLIP plan asks for)
 #pragma once
 
 #include <cstdint>

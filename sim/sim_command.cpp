@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "sim/precondition.h"
 #include "sim/simulator.h"
 #include "sim/ssd.h"
+#include "sim/uflip_report.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -41,6 +43,52 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
              r.device["write_amplification"].get<double>());
 }
 
+// Runs of a micro-benchmark experiment, summarised on one line.
+void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
+  double mean = 0, p99 = 0;
+  std::uint64_t count = 0;
+  for (const auto& run : experiment["runs"]) {
+    mean += run["mean_us"].get<double>();
+    p99 = std::max(p99, run["p99_us"].get<double>());
+    count += run["count"].get<std::uint64_t>();
+  }
+  const auto runs = experiment["runs"].size();
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
+             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "",
+             p99);
+}
+
+nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
+                               std::uint64_t seed) {
+  nlohmann::json experiment = {
+      {"name", spec.name},
+      {"pattern", workloads::pattern_name(spec.pattern)},
+      {"io_size", spec.io_size},
+      {"count", spec.count},
+      {"target_offset", spec.target_offset},
+      {"target_size", spec.target_size ? spec.target_size : logical_bytes - spec.target_offset},
+      {"queue_depth", spec.queue_depth},
+      {"processes", spec.processes},
+      {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
+      {"seed", spec.seed.value_or(seed)},
+      {"io_shift", spec.io_shift},
+      {"increment", spec.increment},
+      {"partitions", spec.partitions},
+      {"pause_us", spec.pause_ns / 1000.0},
+      {"burst", spec.burst},
+      {"run_pause_us", spec.run_pause_ns / 1000.0}};
+  if (spec.mix_pattern)
+    experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
+                         {"ratio", spec.mix_ratio}};
+  if (!spec.benchmark.empty()) {
+    experiment["benchmark"] = spec.benchmark;
+    experiment["column"] = spec.column;
+    experiment["parameter"] = spec.parameter;
+    experiment["value"] = spec.value;
+  }
+  return experiment;
+}
+
 }  // namespace
 
 void run_sim(const SimOptions& options, std::ostream& out) {
@@ -50,20 +98,37 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const fs::path outdir(options.outdir);
   prepare_outdir(outdir);
   const DeviceConfig config = load_config(options.config, options.overrides);
-  const workloads::Plan plan = workloads::load_plan(options.workload);
-  const PreconditionSpec preconditioning =
-      options.precondition.empty() ? PreconditionSpec{} : parse_precondition(options.precondition);
   Ssd ssd(config, options.verify, options.check_every);
+  const workloads::DeviceInfo device{
+      ssd.logical_bytes(), config.sector_size,
+      std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
+  const workloads::Plan plan = workloads::load_plan(options.workload, device);
   for (const auto& spec : plan.experiments)
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
-  const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
-  if (!preconditioned.is_null())
-    fmt::print(
-        out,
-        "preconditioned ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-        preconditioning.text, preconditioned["flash_pages_written"].get<std::uint64_t>(),
-        preconditioned["wall_seconds"].get<double>(),
-        preconditioned["write_amplification"].get<double>());
+  // --precondition wins over the state a plan asks for (uFLIP plans: "uflip").
+  PreconditionSpec preconditioning;
+  if (!options.precondition.empty()) {
+    preconditioning = parse_precondition(options.precondition);
+  } else if (!plan.state.empty()) {
+    try {
+      preconditioning = parse_precondition(plan.state);
+    } catch (const Error& error) {
+      throw make_error("{}: state '{}': expected seq[:N], random[:N], uflip[:N] or none",
+                       plan.source, plan.state);
+    }
+  }
+  std::uint32_t resets = 0;
+  const auto enforce_state = [&](const char* what) {
+    const nlohmann::json done =
+        precondition(ssd, preconditioning, options.seed + 0x9e37 * resets++);
+    if (!done.is_null())
+      fmt::print(out,
+                 "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+                 what, preconditioning.text, done["flash_pages_written"].get<std::uint64_t>(),
+                 done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
+    return done;
+  };
+  const nlohmann::json preconditioned = enforce_state("preconditioned");
 
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
@@ -74,24 +139,23 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   std::uint64_t prefilled = 0, total_ios = 0;
   fmt::print(out, "{} on {} ({} logical)\n", plan.source, config.source,
              format_size(ssd.logical_bytes()));
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
-             "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
+  const bool benchmarks = std::any_of(plan.experiments.begin(), plan.experiments.end(),
+                                      [](const auto& spec) { return !spec.benchmark.empty(); });
+  if (benchmarks)
+    fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
+               "mean_us", "", "max p99_us");
+  else
+    fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
+               "experiment", "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
   for (const auto& spec : plan.experiments) {
-    nlohmann::json experiment = {
-        {"name", spec.name},
-        {"pattern", workloads::pattern_name(spec.pattern)},
-        {"io_size", spec.io_size},
-        {"count", spec.count},
-        {"target_offset", spec.target_offset},
-        {"target_size",
-         spec.target_size ? spec.target_size : ssd.logical_bytes() - spec.target_offset},
-        {"queue_depth", spec.queue_depth},
-        {"processes", spec.processes},
-        {"io_ignore", spec.io_ignore},
-        {"seed", spec.seed.value_or(options.seed)}};
+    nlohmann::json experiment = experiment_json(spec, ssd.logical_bytes(), options.seed);
+    if (spec.reset_state_before) {
+      // uFLIP §4.2: the sequential-write target spaces are used up.
+      experiment["state_reset"] = enforce_state("state enforced again");
+    }
     // Reading never-written data would measure nothing: fill the read target
     // first, functionally (no simulated time passes), and say so.
-    if (!workloads::is_write(spec.pattern)) {
+    if (workloads::reads(spec)) {
       const std::uint64_t size = experiment["target_size"].get<std::uint64_t>();
       const std::uint64_t pages = ssd.prefill(spec.target_offset, size);
       if (pages)
@@ -107,15 +171,18 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       entry["run"] = run;
       entry["start_us"] = result.start_ns / 1000.0;
       entry["end_us"] = result.end_ns / 1000.0;
+      if (spec.io_ignore_auto) entry["startup_ios"] = result.startup;
       entry["device"] = result.device;
       runs.push_back(std::move(entry));
-      print_run(out, spec.name, result);
+      if (!benchmarks) print_run(out, spec.name, result);
       total_ios += result.stats.count;
       if (options.verify) ssd.ftl().check_invariants();
     }
     experiment["runs"] = std::move(runs);
+    if (benchmarks) print_experiment(out, experiment);
     experiments.push_back(std::move(experiment));
   }
+  nlohmann::json tables = benchmark_tables(experiments, config.ftl.logical_page_size);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
@@ -130,6 +197,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       {"precondition", preconditioned},
       {"simulated_us", simulator.now() / 1000.0},
       {"experiments", std::move(experiments)},
+      {"benchmarks", tables},
       {"device", std::move(totals)},
       {"wear", wear_report(ssd)},
       {"verification", {{"enabled", options.verify}, {"pages_checked", ssd.verified_pages()}}},
@@ -138,6 +206,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
+  print_benchmark_tables(out, tables);
   fmt::print(out,
              "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",

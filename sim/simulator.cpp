@@ -4,40 +4,70 @@
 #include <cmath>
 #include <limits>
 
+#include "workloads/methodology.h"
+
 namespace ssdlab::sim {
 
 void Simulator::submit_next(std::uint32_t index) {
   Process& process = processes_[index];
   if (process.issued >= count_) return;
   const workloads::IoRequest io = process.generator.next();
-  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.write}, now_);
-  queue_.push(done, Completion{index, io.size, process.issued, io.offset, now_, io.write});
+  if (io.delay_ns > 0) {
+    // Time function pause/burst: the slot idles, and with a single slot so
+    // does the device, which may clean in the background meanwhile. (With
+    // more slots others may submit during the pause: clean one round only.)
+    const bool alone = processes_.size() * queue_depth_ == 1;
+    ssd_.idle(now_, alone ? now_ + io.delay_ns : now_ + 1);
+    ++process.issued;  // reserved now, so that the count holds across slots
+    queue_.push(now_ + io.delay_ns, Arrival{index, true, io});
+    return;
+  }
   ++process.issued;
+  submit(index, io);
+}
+
+void Simulator::submit(std::uint32_t index, const workloads::IoRequest& io) {
+  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.write}, now_);
+  const std::uint64_t number = next_io_[index]++;
+  queue_.push(done, Completion{index, io.size, number, io.offset, now_, io.write});
 }
 
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
                          std::uint64_t seed) {
+  if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
+    ssd_.idle(now_, now_ + spec.run_pause_ns);
+    now_ += spec.run_pause_ns;
+  }
   const TimeNs start = now_;
   const nlohmann::json before = device_counters(ssd_);
   processes_.clear();
   count_ = spec.count;
+  queue_depth_ = spec.queue_depth;
+  next_io_.assign(spec.processes, 0);
   for (std::uint32_t p = 0; p < spec.processes; ++p)
     processes_.push_back(Process{workloads::IoGenerator(spec, p, ssd_.logical_bytes(),
                                                         workloads::stream_seed(seed, run, p))});
   for (std::uint32_t p = 0; p < spec.processes; ++p)
     for (std::uint32_t q = 0; q < spec.queue_depth; ++q) queue_.push(start, Arrival{p});
 
-  std::vector<TimeNs> responses;
-  responses.reserve(static_cast<std::size_t>((spec.count - spec.io_ignore) * spec.processes));
-  TimeNs first_measured = std::numeric_limits<TimeNs>::max();
-  TimeNs last_completion = start;
-  std::uint64_t measured_bytes = 0;
+  // Every completion in order, so that the start-up phase can be cut after
+  // the fact.
+  struct Sample {
+    TimeNs submitted, response;
+    std::uint64_t io;
+    std::uint32_t size;
+  };
+  std::vector<Sample> samples;
+  samples.reserve(static_cast<std::size_t>(spec.count * spec.processes));
 
   while (!queue_.empty()) {
     auto entry = queue_.pop();
     now_ = entry.time;
     if (const auto* arrival = std::get_if<Arrival>(&entry.event)) {
-      submit_next(arrival->process);
+      if (arrival->paused)
+        submit(arrival->process, arrival->io);
+      else
+        submit_next(arrival->process);
       continue;
     }
     const auto& done = std::get<Completion>(entry.event);
@@ -45,16 +75,30 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
     if (log_)
       log_->row(spec.name, run, done.process, done.io, done.submitted - start, response, done.write,
                 done.offset, done.size);
-    if (done.io >= spec.io_ignore) {
-      responses.push_back(response);
-      first_measured = std::min(first_measured, done.submitted);
-      measured_bytes += done.size;
-    }
-    last_completion = now_;
+    samples.push_back(Sample{done.submitted, response, done.io, done.size});
     submit_next(done.process);
   }
 
   RunResult result;
+  std::size_t first = 0;  // samples before it are all start-up
+  if (spec.io_ignore_auto) {
+    std::vector<TimeNs> series(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) series[i] = samples[i].response;
+    first = workloads::detect_startup(series);
+    result.startup = first;
+  }
+  std::vector<TimeNs> responses;
+  responses.reserve(samples.size() - first);
+  TimeNs first_measured = std::numeric_limits<TimeNs>::max(), last_completion = start;
+  std::uint64_t measured_bytes = 0;
+  for (std::size_t i = first; i < samples.size(); ++i) {
+    const Sample& sample = samples[i];
+    if (sample.io < spec.io_ignore) continue;
+    responses.push_back(sample.response);
+    first_measured = std::min(first_measured, sample.submitted);
+    last_completion = std::max(last_completion, sample.submitted + sample.response);
+    measured_bytes += sample.size;
+  }
   result.run = run;
   result.start_ns = start;
   result.end_ns = now_;

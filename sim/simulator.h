@@ -2,9 +2,11 @@
 //
 // Each uFLIP process keeps `queue_depth` I/Os outstanding (closed loop): at the
 // start of a run every process submits that many, and each completion submits
-// the process's next I/O at the completion time. Experiments and runs follow
-// one another on the same device, whose state carries over as on real
-// hardware. A Simulator is a plain value: two can run in one process.
+// the process's next I/O at the completion time, or after the pause its time
+// function asks for. Experiments and runs follow one another on the same
+// device, whose state carries over as on real hardware; the device idles for
+// `run_pause_ns` before each run. A Simulator is a plain value: two can run
+// in one process.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@ namespace ssdlab::sim {
 
 struct RunResult {
   std::uint32_t run = 0;
+  std::uint64_t startup = 0;  // I/Os the start-up detection cut (io_ignore = "auto")
   RunStats stats;
   TimeNs start_ns = 0, end_ns = 0;  // simulated time of the run
   nlohmann::json device;            // device counters during the run
@@ -36,8 +39,10 @@ class Simulator {
   TimeNs now() const { return now_; }
 
  private:
-  struct Arrival {  // a process submits its next I/O
+  struct Arrival {  // a process submits an I/O: its next one, or `io` after a pause
     std::uint32_t process;
+    bool paused = false;
+    workloads::IoRequest io{};
   };
   struct Completion {  // an I/O completes
     std::uint32_t process;
@@ -55,13 +60,16 @@ class Simulator {
   };
 
   void submit_next(std::uint32_t process);
+  void submit(std::uint32_t process, const workloads::IoRequest& io);
 
   Ssd& ssd_;
   IoLog* log_;
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Process> processes_;
+  std::vector<std::uint64_t> next_io_;  // io number of each process's next submission
   std::uint64_t count_ = 0;
+  std::uint32_t queue_depth_ = 1;
 };
 
 // Device counters (FTL and flash) as JSON, and the difference of two such

@@ -68,7 +68,8 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
   return done[0];
 }
 
-void Ssd::clean_idle_pools(TimeNs now) {
+bool Ssd::clean_idle_pools(TimeNs now) {
+  bool cleaned = false;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
     const auto& dies = pool_dies_[pool];
     const bool idle = std::all_of(dies.begin(), dies.end(), [&](std::uint32_t die) {
@@ -79,6 +80,23 @@ void Ssd::clean_idle_pools(TimeNs now) {
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
     schedule(now);
+    cleaned = true;
+  }
+  return cleaned;
+}
+
+void Ssd::idle(TimeNs from, TimeNs until) {
+  TimeNs now = from;
+  while (now < until && clean_idle_pools(now)) {
+    // The next moment a pool is idle again: its busiest die frees up.
+    TimeNs next = until;
+    for (const auto& dies : pool_dies_) {
+      TimeNs free = now;
+      for (std::uint32_t die : dies) free = std::max(free, timeline_.die_free_at(die));
+      if (free > now) next = std::min(next, free);
+    }
+    if (next <= now) break;
+    now = next;
   }
 }
 

@@ -50,6 +50,10 @@ class Ssd {
   // number of logical pages written.
   std::uint64_t prefill(std::uint64_t offset, std::uint64_t size);
 
+  // The host sends nothing from `from` until `until`: idle pools clean in the
+  // background (if configured), round after round, as long as they want to.
+  void idle(TimeNs from, TimeNs until);
+
   // Writes [offset, offset + size) functionally (including any cleaning it
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
@@ -60,8 +64,8 @@ class Ssd {
   // chains of stages, the host chain starting after the cleaning chain if
   // `host_waits`, else independent. Returns when the host commands complete.
   TimeNs schedule(TimeNs now, bool host_waits = false);
-  // Offers idle pools to the FTL for background cleaning.
-  void clean_idle_pools(TimeNs now);
+  // Offers idle pools to the FTL for background cleaning; true if any cleaned.
+  bool clean_idle_pools(TimeNs now);
   void after_request();
 
   DeviceConfig config_;

@@ -28,6 +28,7 @@ using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr std::uint64_t kTinyBytes = 16ull << 20;
+constexpr ssdlab::workloads::DeviceInfo kTiny{kTinyBytes, 512, 16 * 4096};
 
 // The message of the ssdlab::Error that `action` throws ("" and a test
 // failure if it throws none).
@@ -63,7 +64,7 @@ class PlanTest : public ::testing::Test {
 
   std::string FileError(const std::string& text) {
     const std::string path = Write(text);
-    return ErrorOf([&path] { parse_plan_file(path); });
+    return ErrorOf([&path] { parse_plan_file(path, kTiny); });
   }
 
   std::filesystem::path dir_;
@@ -77,7 +78,7 @@ TEST_F(PlanTest, InlinePatternAloneUsesTheDefaults) {
   EXPECT_EQ(spec.name, "RW");
   EXPECT_EQ(spec.pattern, Pattern::kRW);
   EXPECT_EQ(spec.io_size, 4096u);
-  EXPECT_EQ(spec.count, 1024u);
+  EXPECT_EQ(spec.count, 5120u);  // uFLIP §5.1's IOCount for RW
   EXPECT_EQ(spec.target_offset, 0u);
   EXPECT_EQ(spec.target_size, 0u);
   EXPECT_EQ(spec.queue_depth, 1u);
@@ -141,7 +142,7 @@ TEST_F(PlanTest, SizesAcceptUnits) {
 }
 
 TEST_F(PlanTest, LoadPlanReadsInlineTextWhenNoSuchFileExists) {
-  const auto plan = load_plan("SW:count=7");
+  const auto plan = load_plan("SW:count=7", kTiny);
   ASSERT_EQ(plan.experiments.size(), 1u);
   EXPECT_EQ(plan.experiments[0].pattern, Pattern::kSW);
   EXPECT_EQ(plan.experiments[0].count, 7u);
@@ -160,7 +161,7 @@ TEST_F(PlanTest, PlanFileWithTwoExperimentsGivesTheirNamesAndLines) {
       "pattern = \"RR\"\n"
       "target_size = \"1MiB\"\n"
       "seed = 42\n");
-  for (const auto& plan : {parse_plan_file(path), load_plan(path)}) {
+  for (const auto& plan : {parse_plan_file(path, kTiny), load_plan(path, kTiny)}) {
     EXPECT_EQ(plan.source, path);
     ASSERT_EQ(plan.experiments.size(), 2u);
     const auto& first = plan.experiments[0];
@@ -181,12 +182,13 @@ TEST_F(PlanTest, PlanFileWithTwoExperimentsGivesTheirNamesAndLines) {
 TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
   EXPECT_EQ(InlineError("RW:count=5,bogus=1"),
             "-w 'RW:count=5,bogus=1': bogus: unknown key (known: name, pattern, io_size, count, "
-            "target_offset, target_size, queue_depth, processes, runs, io_ignore, seed)");
+            "target_offset, target_size, queue_depth, processes, runs, io_ignore, seed, io_shift, "
+            "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us)");
 }
 
 TEST_F(PlanTest, PlanFileUnknownKeyNamesFileLineAndKey) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\n\ncolour = \"red\"\n");
-  const std::string error = ErrorOf([&path] { parse_plan_file(path); });
+  const std::string error = ErrorOf([&path] { parse_plan_file(path, kTiny); });
   EXPECT_THAT(error, AllOf(StartsWith(path + ":4: colour: unknown key"), HasSubstr("io_size")));
 }
 
@@ -197,7 +199,7 @@ TEST_F(PlanTest, InlineBadPatternListsThePatterns) {
 
 TEST_F(PlanTest, PlanFileBadPatternNamesItsLine) {
   const std::string path = Write("[[experiment]]\ncount = 5\npattern = 3\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path); }),
+  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
             path + ":3: pattern: expected SR, RR, SW or RW (got 3)");
 }
 
@@ -223,14 +225,17 @@ TEST_F(PlanTest, ZeroIoSizeIsRejected) {
 
 TEST_F(PlanTest, NegativeIoSizeInAPlanFileIsRejected) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\nio_size = -4096\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path); }),
+  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
             path + ":3: io_size: must not be negative (got -4096)");
 }
 
-TEST_F(PlanTest, IoIgnoreAutoExplainsItIsNotAvailableYet) {
-  EXPECT_THAT(InlineError("RW:io_ignore=auto"),
-              AllOf(StartsWith("-w 'RW:io_ignore=auto': io_ignore: \"auto\""),
-                    HasSubstr("not available yet"), HasSubstr("give a number of I/Os")));
+TEST_F(PlanTest, IoIgnoreAutoAsksForStartUpDetection) {
+  const auto spec = OnlyExperiment("RW:io_ignore=auto,count=100");
+  EXPECT_TRUE(spec.io_ignore_auto);
+  EXPECT_EQ(spec.io_ignore, 0u);
+  EXPECT_EQ(InlineError("RW:io_ignore=some"),
+            "-w 'RW:io_ignore=some': io_ignore: expected a number of I/Os or \"auto\" (got "
+            "\"some\")");
 }
 
 TEST_F(PlanTest, IoIgnoreAsLargeAsCountIsRejected) {
@@ -241,7 +246,7 @@ TEST_F(PlanTest, IoIgnoreAsLargeAsCountIsRejected) {
 TEST_F(PlanTest, IoIgnoreAsLargeAsCountInAPlanFileNamesTheExperimentsLine) {
   const std::string path =
       Write("# io_ignore\n[[experiment]]\npattern = \"RW\"\ncount = 4\nio_ignore = 8\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path); }),
+  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
             path + ":2: io_ignore (8) must be smaller than count (4)");
 }
 
@@ -252,7 +257,7 @@ TEST_F(PlanTest, InlineNameWithACommaIsRejected) {
 
 TEST_F(PlanTest, PlanFileNameWithACommaIsRejected) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\nname = \"a,b\"\n");
-  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path); }),
+  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
               AllOf(StartsWith(path + ":3: name: 'a,b' has characters io.csv cannot hold"),
                     HasSubstr("_-./=:+@")));
 }
@@ -272,8 +277,8 @@ TEST_F(PlanTest, PlanFileWithoutAnExperimentIsRejected) {
   for (const std::string text : {"", "# nothing here\n", "experiment = []\n"}) {
     SCOPED_TRACE(text);
     const std::string path = Write(text);
-    EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path); }),
-              path + ":1: no [[experiment]] table: a plan needs at least one experiment");
+    EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+              path + ":1: no [[experiment]] or [[benchmark]] table: a plan needs at least one");
   }
 }
 
@@ -284,13 +289,14 @@ TEST_F(PlanTest, ExperimentWithoutAPatternIsRejected) {
 
 TEST_F(PlanTest, ExperimentThatIsNotATableIsRejected) {
   EXPECT_EQ(FileError("experiment = [1]\n"),
-            (dir_ / "plan.toml").string() + ":1: experiment must be a table");
+            (dir_ / "plan.toml").string() + ":1: experiment must be written as [[experiment]] tables");
 }
 
 TEST_F(PlanTest, UnknownTopLevelKeyNamesFileAndLine) {
   EXPECT_EQ(FileError("# plan\ntitle = \"x\"\n[[experiment]]\npattern = \"RW\"\n"),
             (dir_ / "plan.toml").string() +
-                ":2: unknown top-level key 'title' (a plan holds [[experiment]] tables)");
+                ":2: unknown top-level key 'title' (a plan holds [[experiment]] and [[benchmark]] "
+                "tables and a state)");
 }
 
 TEST_F(PlanTest, TableWhereAValueBelongsIsRejected) {
@@ -306,23 +312,21 @@ TEST_F(PlanTest, TomlSyntaxErrorNamesFileAndLine) {
 
 TEST_F(PlanTest, PlanFileThatCannotBeOpenedHasNoLineZero) {
   const std::string path = (dir_ / "missing.toml").string();
-  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path); }),
+  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
               AllOf(StartsWith(path + ": "), Not(HasSubstr(path + ":0"))));
 }
 
 TEST_F(PlanTest, LoadPlanOfAMissingTomlFileSaysSo) {
   const std::string path = (dir_ / "missing.toml").string();
-  EXPECT_EQ(ErrorOf([&path] { load_plan(path); }), "-w '" + path + "': no such plan file");
+  EXPECT_EQ(ErrorOf([&path] { load_plan(path, kTiny); }), "-w '" + path + "': no such plan file");
 }
 
 TEST_F(PlanTest, LoadPlanOfEmptyTextIsRejected) {
-  EXPECT_EQ(ErrorOf([] { load_plan(""); }), "-w: empty workload");
+  EXPECT_EQ(ErrorOf([] { load_plan("", kTiny); }), "-w: empty workload");
 }
 
-TEST_F(PlanTest, LoadPlanOfBuiltInPlansAndTracesSaysTheyAreNotAvailableYet) {
-  EXPECT_THAT(ErrorOf([] { load_plan("uflip:granularity"); }),
-              AllOf(StartsWith("-w 'uflip:granularity': "), HasSubstr("not available yet")));
-  EXPECT_THAT(ErrorOf([] { load_plan("trace:msr.csv"); }),
+TEST_F(PlanTest, LoadPlanOfTracesSaysTheyAreNotAvailableYet) {
+  EXPECT_THAT(ErrorOf([] { load_plan("trace:msr.csv", kTiny); }),
               AllOf(StartsWith("-w 'trace:msr.csv': "), HasSubstr("not available yet")));
 }
 
@@ -363,7 +367,7 @@ TEST_F(PlanTest, TooManyProcessesForTheTargetIsRejected) {
   const auto spec = OnlyExperiment("RW:processes=4,target_size=8KiB");
   EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
             "-w 'RW:processes=4,target_size=8KiB': each of the 4 processes gets 2048 bytes of "
-            "target, less than one io_size of 4096");
+            "target, less than io_shift + io_size (0 + 4096)");
 }
 
 }  // namespace

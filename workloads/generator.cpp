@@ -2,22 +2,73 @@
 
 namespace ssdlab::workloads {
 
-IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
-                         std::uint64_t device_bytes, std::uint64_t seed)
-    : pattern_(spec.pattern), io_size_(static_cast<std::uint32_t>(spec.io_size)), rng_(seed) {
-  const std::uint64_t target =
-      spec.target_size ? spec.target_size : device_bytes - spec.target_offset;
-  const std::uint64_t share = target / spec.processes / spec.io_size * spec.io_size;
-  base_ = spec.target_offset + share * process;
-  slots_ = share / spec.io_size;
+LbaFunction::LbaFunction(Pattern pattern, std::int64_t increment, std::uint32_t partitions,
+                         std::uint64_t slots, std::uint64_t seed)
+    : random_(is_random(pattern)),
+      increment_(increment),
+      partitions_(partitions),
+      slots_(slots),
+      partition_slots_(slots / partitions),
+      rng_(seed) {}
+
+std::uint64_t LbaFunction::slot(std::uint64_t i) {
+  // Rnd: random(TargetSize / IOSize).
+  if (random_) return rng_.uniform(slots_);
+  // Partitioned: P_i x PS + O_i with P_i = i mod Partitions and
+  // O_i = (i / Partitions) x IOSize mod PS, in slots.
+  if (partitions_ > 1) return (i % partitions_) * partition_slots_ + (i / partitions_) % partition_slots_;
+  // Ordered: TargetOffset + Incr x i x IOSize, wrapping inside the target
+  // (Locality: (i x IOSize) mod TargetSize). A negative increment walks down
+  // from the last slot, so that reverse (-1) starts at the target's end.
+  const auto magnitude = static_cast<std::uint64_t>(increment_ < 0 ? -increment_ : increment_);
+  const std::uint64_t step = static_cast<std::uint64_t>(
+      (static_cast<Uint128>(magnitude) * i) % slots_);
+  return increment_ < 0 ? slots_ - 1 - step : step;
 }
 
+namespace {
+
+// Slots of io_size in one process's share of the target, after the shift.
+std::uint64_t share_slots(const ExperimentSpec& spec, std::uint64_t device_bytes) {
+  const std::uint64_t target =
+      spec.target_size ? spec.target_size : device_bytes - spec.target_offset;
+  const std::uint64_t share = target / spec.processes;
+  return share > spec.io_shift ? (share - spec.io_shift) / spec.io_size : 0;
+}
+
+std::uint64_t share_base(const ExperimentSpec& spec, std::uint64_t device_bytes,
+                         std::uint32_t process) {
+  const std::uint64_t target =
+      spec.target_size ? spec.target_size : device_bytes - spec.target_offset;
+  return spec.target_offset + target / spec.processes * process + spec.io_shift;
+}
+
+}  // namespace
+
+IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
+                         std::uint64_t device_bytes, std::uint64_t seed)
+    : io_size_(static_cast<std::uint32_t>(spec.io_size)),
+      base_(share_base(spec, device_bytes, process)),
+      slots_(share_slots(spec, device_bytes)),
+      first_{is_write(spec.pattern),
+             LbaFunction(spec.pattern, spec.increment, spec.partitions, slots_, seed)},
+      second_{spec.mix_pattern && is_write(*spec.mix_pattern),
+              LbaFunction(spec.mix_pattern.value_or(spec.pattern), spec.increment,
+                          spec.partitions, slots_, seed ^ 0x6d6978ULL)},
+      ratio_(spec.mix_pattern ? spec.mix_ratio : 0),
+      pause_ns_(spec.pause_ns),
+      burst_(spec.burst) {}
+
 IoRequest IoGenerator::next() {
-  // Sequential patterns wrap around inside the share; random ones are aligned
-  // to io_size, uniformly over the share.
-  const std::uint64_t slot = is_random(pattern_) ? rng_.uniform(slots_) : index_ % slots_;
+  // Mix (Table 1): Ratio I/Os of pattern #1, then one of pattern #2; each
+  // pattern keeps its own LBA sequence.
+  Stream& stream = ratio_ && index_ % (ratio_ + 1) == ratio_ ? second_ : first_;
+  IoRequest io{base_ + stream.lba.slot(stream.issued++) * io_size_, io_size_, stream.write, 0};
+  // burst(Pause, Burst): a pause before each group of Burst I/Os but the
+  // first; pause(Pause) = burst(Pause, 1) pauses before every I/O but the first.
+  if (pause_ns_ && index_ > 0 && index_ % burst_ == 0) io.delay_ns = pause_ns_;
   ++index_;
-  return IoRequest{base_ + slot * io_size_, io_size_, is_write(pattern_)};
+  return io;
 }
 
 std::uint64_t stream_seed(std::uint64_t seed, std::uint32_t run, std::uint32_t process) {

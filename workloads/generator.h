@@ -1,9 +1,11 @@
-// Generates the I/Os of one uFLIP process: (offset, size, mode) in order.
+// Generates the I/Os of one uFLIP process (§3.1, Table 1): for each I/O its
+// offset, size and mode, and the pause to wait before submitting it.
 #pragma once
 
 #include <cstdint>
 
 #include "common/rng.h"
+#include "common/units.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::workloads {
@@ -12,13 +14,34 @@ struct IoRequest {
   std::uint64_t offset = 0;  // bytes
   std::uint32_t size = 0;    // bytes
   bool write = false;
+  TimeNs delay_ns = 0;  // idle time after the previous I/O completes (time function)
+};
+
+// The LBA function of one baseline pattern over a target (Table 1), in units
+// of io_size from `base`: sequential (ordered with an increment, reverse and
+// in-place included), partitioned, or random.
+class LbaFunction {
+ public:
+  LbaFunction(Pattern pattern, std::int64_t increment, std::uint32_t partitions,
+              std::uint64_t slots, std::uint64_t seed);
+  // Slot of the stream's i-th I/O; call with i = 0, 1, 2, ...
+  std::uint64_t slot(std::uint64_t i);
+
+ private:
+  bool random_;
+  std::int64_t increment_;
+  std::uint64_t partitions_;
+  std::uint64_t slots_;
+  std::uint64_t partition_slots_;  // PS / IOSize
+  Rng rng_;
 };
 
 class IoGenerator {
  public:
   // Process `process` of `spec` on a device exporting `device_bytes`; the
-  // target is split into equal, io_size-aligned shares, one per process.
-  // `seed` seeds the random patterns (derive it per run and process).
+  // target is split into equal, io_size-aligned shares, one per process
+  // (Table 1, Parallelism). `seed` seeds the random patterns (derive it per
+  // run and process).
   IoGenerator(const ExperimentSpec& spec, std::uint32_t process, std::uint64_t device_bytes,
               std::uint64_t seed);
 
@@ -28,12 +51,21 @@ class IoGenerator {
   std::uint64_t span() const { return slots_ * io_size_; }
 
  private:
-  Pattern pattern_;
+  struct Stream {
+    bool write;
+    LbaFunction lba;
+    std::uint64_t issued = 0;
+  };
+
   std::uint32_t io_size_;
-  std::uint64_t base_;   // first byte of this process's share
+  std::uint64_t base_;   // first byte of this process's share, io_shift included
   std::uint64_t slots_;  // io_size units in the share
+  Stream first_;
+  Stream second_;  // the mixed-in pattern; unused without a mix
+  std::uint32_t ratio_ = 0;  // first_ I/Os per second_ I/O; 0: no mix
+  TimeNs pause_ns_;
+  std::uint32_t burst_;
   std::uint64_t index_ = 0;
-  Rng rng_;
 };
 
 // Seed of one (experiment, run, process), derived so that every stream differs.

@@ -3,13 +3,15 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <sstream>
+
 
 #include "common/error.h"
 #include "common/units.h"
 #include "workloads/plan_keys.h"
+#include "workloads/uflip.h"
 
 namespace ssdlab::workloads {
 namespace {
@@ -47,7 +49,58 @@ std::string default_inline_name(std::string_view pattern, const std::vector<KeyV
 
 }  // namespace
 
-Plan parse_plan_file(const std::string& path) {
+namespace {
+
+// The keys of one [[experiment]] or [[benchmark]] table; `mix` may be an
+// inline table { pattern = "SW", ratio = 4 }.
+std::vector<KeyValue> table_keys(const std::string& path, const toml::table& table,
+                                 const std::vector<std::string_view>& skip) {
+  std::vector<KeyValue> keys;
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+    if (const toml::table* mix = node.as_table(); mix && name == "mix") {
+      for (const auto& [inner, value] : *mix) {
+        if (inner.str() != "pattern" && inner.str() != "ratio")
+          throw make_error("{}: mix: unknown key '{}' (known: pattern, ratio)", where(path, value),
+                           inner.str());
+        keys.push_back(to_key_value(path, "mix_" + std::string(inner.str()), value));
+      }
+      continue;
+    }
+    keys.push_back(to_key_value(path, name, node));
+  }
+  return keys;
+}
+
+const toml::array* array_of_tables(const std::string& path, const toml::table& root,
+                                   const char* key) {
+  const toml::node* node = root.get(key);
+  if (!node) return nullptr;
+  const toml::array* array = node->as_array();
+  if (!array || (!array->empty() && !array->is_array_of_tables()))
+    throw make_error("{}: {} must be written as [[{}]] tables", where(path, *node), key, key);
+  return array;
+}
+
+// `patterns` and `values` of a [[benchmark]] table: an array, or one value.
+std::vector<KeyValue> array_keys(const std::string& path, const toml::table& table,
+                                 const char* key) {
+  std::vector<KeyValue> items;
+  const toml::node* node = table.get(key);
+  if (!node) return items;
+  if (const toml::array* array = node->as_array()) {
+    if (array->empty()) throw make_error("{}: {}: empty list", where(path, *node), key);
+    for (const toml::node& item : *array) items.push_back(to_key_value(path, key, item));
+  } else {
+    items.push_back(to_key_value(path, key, *node));
+  }
+  return items;
+}
+
+}  // namespace
+
+Plan parse_plan_file(const std::string& path, const DeviceInfo& device) {
   toml::table root;
   try {
     root = toml::parse_file(path);
@@ -58,28 +111,63 @@ Plan parse_plan_file(const std::string& path) {
   Plan plan;
   plan.source = path;
   for (const auto& [key, node] : root) {
-    if (key.str() != "experiment")
-      throw make_error("{}: unknown top-level key '{}' (a plan holds [[experiment]] tables)",
-                       where(path, node), key.str());
-  }
-  const toml::array* experiments = root["experiment"].as_array();
-  if (!experiments || experiments->empty())
-    throw make_error("{}:1: no [[experiment]] table: a plan needs at least one experiment", path);
-  for (const toml::node& element : *experiments) {
-    const toml::table* table = element.as_table();
-    if (!table) throw make_error("{}: experiment must be a table", where(path, element));
-    ExperimentSpec spec;
-    spec.origin = where(path, element);
-    bool has_pattern = false;
-    for (const auto& [key, node] : *table) {
-      apply_key(spec, to_key_value(path, std::string(key.str()), node));
-      has_pattern = has_pattern || key.str() == "pattern";
+    if (key.str() == "state") {
+      const auto state = node.value_exact<std::string>();
+      if (!state || state->empty())
+        throw make_error("{}: state: expected a string such as \"uflip\" or \"none\"",
+                         where(path, node));
+      plan.state = *state;
+    } else if (key.str() != "experiment" && key.str() != "benchmark") {
+      throw make_error(
+          "{}: unknown top-level key '{}' (a plan holds [[experiment]] and [[benchmark]] "
+          "tables and a state)",
+          where(path, node), key.str());
     }
-    if (!has_pattern)
-      throw make_error("{}: experiment has no pattern (SR, RR, SW or RW)", spec.origin);
-    finish_experiment(spec,
-                      fmt::format("{}-{}", pattern_name(spec.pattern), plan.experiments.size()));
-    plan.experiments.push_back(std::move(spec));
+  }
+  const toml::array* experiments = array_of_tables(path, root, "experiment");
+  const toml::array* benchmarks = array_of_tables(path, root, "benchmark");
+  if ((!experiments || experiments->empty()) && (!benchmarks || benchmarks->empty()))
+    throw make_error(
+        "{}:1: no [[experiment]] or [[benchmark]] table: a plan needs at least one", path);
+  if (experiments) {
+    for (const toml::node& element : *experiments) {
+      const toml::table& table = *element.as_table();
+      ExperimentSpec spec;
+      spec.origin = where(path, element);
+      bool has_pattern = false;
+      for (const KeyValue& kv : table_keys(path, table, {})) {
+        apply_key(spec, kv);
+        has_pattern = has_pattern || kv.key == "pattern";
+      }
+      if (!has_pattern)
+        throw make_error("{}: experiment has no pattern (SR, RR, SW or RW)", spec.origin);
+      finish_experiment(spec,
+                        fmt::format("{}-{}", pattern_name(spec.pattern), plan.experiments.size()));
+      plan.experiments.push_back(std::move(spec));
+    }
+  }
+  if (benchmarks) {
+    for (const toml::node& element : *benchmarks) {
+      const toml::table& table = *element.as_table();
+      BenchmarkRequest request;
+      request.where = where(path, element);
+      const auto name = table["name"].value_exact<std::string>();
+      if (!name)
+        throw make_error("{}: benchmark has no name (one of {})", request.where,
+                         fmt::join(uflip_benchmark_names(), ", "));
+      request.name = *name;
+      for (const KeyValue& kv : array_keys(path, table, "patterns")) {
+        const auto* column = std::get_if<std::string>(&kv.value);
+        if (!column) throw make_error("{}: patterns: expected strings such as \"SR\"", kv.where);
+        request.columns.push_back(*column);
+      }
+      request.values = array_keys(path, table, "values");
+      request.overrides = table_keys(path, table, {"name", "patterns", "values"});
+      for (auto& spec : expand_benchmark(request, device))
+        plan.experiments.push_back(std::move(spec));
+    }
+    if (plan.state.empty()) plan.state = std::string(kUflipState);
+    arrange_sequential_writes(plan, device);
   }
   return plan;
 }
@@ -92,44 +180,18 @@ Plan parse_inline(std::string_view text) {
   spec.origin = origin;
   apply_key(spec, KeyValue{"pattern", std::string(pattern), origin});
   std::vector<KeyValue> keys;
-  if (colon != std::string_view::npos) {
-    std::string rest(text.substr(colon + 1));
-    std::stringstream stream(rest);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-      const std::size_t equals = item.find('=');
-      if (equals == std::string::npos || equals == 0)
-        throw make_error("{}: '{}' is not key=value", origin, item);
-      KeyValue kv{item.substr(0, equals), std::int64_t{0}, origin};
-      for (const auto& earlier : keys)
-        if (earlier.key == kv.key) throw make_error("{}: {}: given twice", origin, kv.key);
-      const std::string value = item.substr(equals + 1);
-      std::int64_t number = 0;
-      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-      if (!value.empty() && error == std::errc() && end == value.data() + value.size())
-        kv.value = number;
-      else if (value == "true" || value == "false")
-        kv.value = value == "true";
-      else
-        kv.value = value;
-      apply_key(spec, kv);
-      keys.push_back(std::move(kv));
-    }
-  }
+  if (colon != std::string_view::npos) keys = parse_inline_keys(text.substr(colon + 1), origin);
+  for (const auto& kv : keys) apply_key(spec, kv);
   finish_experiment(spec, default_inline_name(pattern_name(spec.pattern), keys));
-  return Plan{std::string(text), {std::move(spec)}};
+  return Plan{std::string(text), {std::move(spec)}, {}};
 }
 
-Plan load_plan(std::string_view workload) {
+Plan load_plan(std::string_view workload, const DeviceInfo& device) {
   if (workload.empty()) throw make_error("-w: empty workload");
   const std::string text(workload);
   std::error_code ignored;
-  if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text);
-  if (workload.starts_with("uflip:"))
-    throw make_error(
-        "-w '{}': the built-in uFLIP plans are not available yet; give a plan file "
-        "or an inline experiment such as 'RW:io_size=4096,count=1000'",
-        text);
+  if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text, device);
+  if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
   if (workload.starts_with("trace:"))
     throw make_error("-w '{}': trace replay is not available yet", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
@@ -153,11 +215,19 @@ void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_by
   if (spec.target_offset + target > device_bytes)
     throw make_error("{}: target {} + {} bytes ends beyond the device's {} ({} bytes)", o,
                      spec.target_offset, target, format_size(device_bytes), device_bytes);
-  if (target / spec.processes < spec.io_size)
+  if (spec.io_shift % sector_size != 0)
+    throw make_error("{}: io_shift {} is not a multiple of the {}-byte sector", o, spec.io_shift,
+                     sector_size);
+  const std::uint64_t share = target / spec.processes;
+  if (share < spec.io_shift + spec.io_size)
     throw make_error(
-        "{}: each of the {} processes gets {} bytes of target, less than one "
-        "io_size of {}",
-        o, spec.processes, target / spec.processes, spec.io_size);
+        "{}: each of the {} processes gets {} bytes of target, less than io_shift + io_size "
+        "({} + {})",
+        o, spec.processes, share, spec.io_shift, spec.io_size);
+  const std::uint64_t slots = (share - spec.io_shift) / spec.io_size;
+  if (spec.partitions > slots)
+    throw make_error("{}: {} partitions of a {}-byte target leave less than one io_size each", o,
+                     spec.partitions, share);
 }
 
 }  // namespace ssdlab::workloads

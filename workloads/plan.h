@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/units.h"
+
 namespace ssdlab::workloads {
 
 // The four uFLIP baselines: sequential/random read/write.
@@ -21,30 +23,82 @@ inline bool is_random(Pattern p) {
   return p == Pattern::kRR || p == Pattern::kRW;
 }
 
+// Parses "SR", "rw", ...; nullopt for anything else.
+std::optional<Pattern> parse_pattern(std::string_view text);
+
+// uFLIP's IOCount defaults for SSDs (§5.1): 1,024 I/Os for SR, RR and SW,
+// 5,120 for RW, whose response times oscillate much more.
+std::uint64_t default_count(Pattern pattern);
+
+// One experiment: a uFLIP reference pattern (§3.1) and how often to run it.
+// An I/O is (submit time, size, LBA, mode); the keys below choose the time
+// function (consecutive, pause, burst), the LBA function (sequential,
+// random, ordered, partitioned, plus shift and target) and the mode.
 struct ExperimentSpec {
   std::string name;  // the io.csv `experiment` column
   Pattern pattern = Pattern::kRW;
   std::uint64_t io_size = 4096;
-  std::uint64_t count = 1024;  // I/Os per run, per process
+  std::uint64_t count = 1024;  // I/Os per run, per process (default_count unless given)
+  bool count_given = false;
   std::uint64_t target_offset = 0;
   std::uint64_t target_size = 0;  // 0: from target_offset to the end of the device
   std::uint32_t queue_depth = 1;  // outstanding I/Os per process
   std::uint32_t processes = 1;    // each on its own equal share of the target
   std::uint32_t runs = 1;
-  std::uint64_t io_ignore = 0;        // I/Os per process excluded from statistics
+  std::uint64_t io_ignore = 0;  // I/Os per process excluded from statistics
+  bool io_ignore_auto = false;  // detect the start-up phase instead (methodology.h)
   std::optional<std::uint64_t> seed;  // default: the run's --seed
-  std::string origin;                 // where it was defined, for error messages ("plan.toml:4")
+
+  // LBA function. Sequential patterns are ordered(increment): slot i is
+  // increment * i (mod the target), -1 is reverse, 0 in-place; or
+  // partitioned into `partitions` round-robin sequential streams.
+  std::uint64_t io_shift = 0;  // added to every offset (alignment benchmark)
+  std::int64_t increment = 1;
+  std::uint32_t partitions = 1;
+
+  // Time function: consecutive, pause(pause_ns) or burst(pause_ns, burst):
+  // a pause before every `burst`-th I/O of a process.
+  TimeNs pause_ns = 0;
+  std::uint32_t burst = 1;
+
+  // Mixed pattern: `mix_ratio` I/Os of `pattern`, then one of `mix_pattern`.
+  std::optional<Pattern> mix_pattern;
+  std::uint32_t mix_ratio = 1;
+
+  TimeNs run_pause_ns = 0;  // idle time before each run (uFLIP §4.3, no interference)
+
+  // Set by the built-in uFLIP plans: which micro-benchmark, the column (a
+  // pattern or a mix) and the varied parameter's value.
+  std::string benchmark, column, parameter, value;
+  bool reset_state_before = false;  // re-enforce the device state first (uFLIP §4.2)
+
+  std::string origin;  // where it was defined, for error messages ("plan.toml:4")
 };
+
+bool writes(const ExperimentSpec& spec);               // any write in the pattern (or mix)
+bool reads(const ExperimentSpec& spec);                // any read
+bool writes_sequentially(const ExperimentSpec& spec);  // SW in the pattern or the mix
 
 struct Plan {
-  std::string source;  // file name or the inline text
+  std::string source;  // file name, built-in name or the inline text
   std::vector<ExperimentSpec> experiments;
+  // Device state to enforce before the first experiment and at each
+  // reset_state_before, as --precondition takes it ("uflip"); empty: none.
+  std::string state;
 };
 
-// Reads WORKLOAD as given on the command line: an existing plan file, or an
-// inline experiment. Throws ssdlab::Error naming file, line and key.
-Plan load_plan(std::string_view workload);
-Plan parse_plan_file(const std::string& path);
+// What a plan needs to know about the device it runs on.
+struct DeviceInfo {
+  std::uint64_t logical_bytes = 0;
+  std::uint32_t sector_size = 512;
+  std::uint64_t block_bytes = 0;  // flash block size: uFLIP's largest state-enforcement write
+};
+
+// Reads WORKLOAD as given on the command line: an existing plan file, a
+// built-in uFLIP plan (`uflip:NAME[:key=value,...]`), or an inline
+// experiment. Throws ssdlab::Error naming file, line and key.
+Plan load_plan(std::string_view workload, const DeviceInfo& device);
+Plan parse_plan_file(const std::string& path, const DeviceInfo& device);
 Plan parse_inline(std::string_view text);
 
 // Checks an experiment against a device exporting `device_bytes` of logical

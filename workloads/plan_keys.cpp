@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "common/error.h"
@@ -14,7 +16,8 @@ namespace {
 
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
-    "io_ignore, seed";
+    "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
+    "mix_ratio, run_pause_us";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -54,7 +57,59 @@ std::uint64_t as_count(const KeyValue& kv, std::uint64_t min, std::uint64_t max)
   return static_cast<std::uint64_t>(*i);
 }
 
+std::int64_t as_integer(const KeyValue& kv, std::int64_t min, std::int64_t max) {
+  const auto* i = std::get_if<std::int64_t>(&kv.value);
+  if (!i) fail(kv, fmt::format("expected an integer (got {})", show(kv)));
+  if (*i < min || *i > max) fail(kv, fmt::format("must be between {} and {} (got {})", min, max, *i));
+  return *i;
+}
+
+// Microseconds, integer or fractional, to nanoseconds.
+TimeNs as_duration_us(const KeyValue& kv) {
+  double us = -1;
+  if (const auto* i = std::get_if<std::int64_t>(&kv.value))
+    us = static_cast<double>(*i);
+  else if (const auto* d = std::get_if<double>(&kv.value))
+    us = *d;
+  else if (const auto* s = std::get_if<std::string>(&kv.value)) {
+    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), us);
+    if (error != std::errc() || end != s->data() + s->size()) us = -1;
+  }
+  constexpr double kMaxUs = 1e12;  // 11.6 days: far beyond any pause
+  if (!(us >= 0 && us <= kMaxUs))
+    fail(kv, fmt::format("expected microseconds from 0 to {:.0f}, such as 100 or 0.5 (got {})",
+                         kMaxUs, show(kv)));
+  return static_cast<TimeNs>(std::llround(us * 1000));
+}
+
+Pattern as_pattern(const KeyValue& kv) {
+  const auto* s = std::get_if<std::string>(&kv.value);
+  if (auto pattern = s ? parse_pattern(*s) : std::nullopt) return *pattern;
+  fail(kv, fmt::format("expected SR, RR, SW or RW (got {})", show(kv)));
+}
+
 }  // namespace
+
+std::optional<Pattern> parse_pattern(std::string_view text) {
+  std::string upper(text);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  for (Pattern p : {Pattern::kSR, Pattern::kRR, Pattern::kSW, Pattern::kRW})
+    if (upper == pattern_name(p)) return p;
+  return std::nullopt;
+}
+
+std::uint64_t default_count(Pattern pattern) { return pattern == Pattern::kRW ? 5120 : 1024; }
+
+bool writes(const ExperimentSpec& spec) {
+  return is_write(spec.pattern) || (spec.mix_pattern && is_write(*spec.mix_pattern));
+}
+bool reads(const ExperimentSpec& spec) {
+  return !is_write(spec.pattern) || (spec.mix_pattern && !is_write(*spec.mix_pattern));
+}
+bool writes_sequentially(const ExperimentSpec& spec) {
+  return spec.pattern == Pattern::kSW || spec.mix_pattern == Pattern::kSW;
+}
 
 const char* pattern_name(Pattern pattern) {
   switch (pattern) {
@@ -86,25 +141,13 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
                            *s));
     spec.name = *s;
   } else if (key == "pattern") {
-    const auto* s = std::get_if<std::string>(&kv.value);
-    std::string upper = s ? *s : "";
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-    if (upper == "SR")
-      spec.pattern = Pattern::kSR;
-    else if (upper == "RR")
-      spec.pattern = Pattern::kRR;
-    else if (upper == "SW")
-      spec.pattern = Pattern::kSW;
-    else if (upper == "RW")
-      spec.pattern = Pattern::kRW;
-    else
-      fail(kv, fmt::format("expected SR, RR, SW or RW (got {})", show(kv)));
+    spec.pattern = as_pattern(kv);
   } else if (key == "io_size") {
     spec.io_size = as_size(kv);
     if (spec.io_size == 0) fail(kv, "must be greater than 0");
   } else if (key == "count") {
     spec.count = as_count(kv, 1, kMaxCount);
+    spec.count_given = true;
   } else if (key == "target_offset") {
     spec.target_offset = as_size(kv);
   } else if (key == "target_size") {
@@ -118,20 +161,84 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
   } else if (key == "runs") {
     spec.runs = static_cast<std::uint32_t>(as_count(kv, 1, 100000));
   } else if (key == "io_ignore") {
-    if (const auto* s = std::get_if<std::string>(&kv.value); s && *s == "auto")
-      fail(kv,
-           "\"auto\" (start-up detection from the response times) is part of the uFLIP "
-           "methodology and not available yet; give a number of I/Os");
-    spec.io_ignore = as_count(kv, 0, kMaxCount);
+    const auto* s = std::get_if<std::string>(&kv.value);
+    spec.io_ignore_auto = s && *s == "auto";
+    if (spec.io_ignore_auto)
+      spec.io_ignore = 0;
+    else if (s)
+      fail(kv, fmt::format("expected a number of I/Os or \"auto\" (got {})", show(kv)));
+    else
+      spec.io_ignore = as_count(kv, 0, kMaxCount);
   } else if (key == "seed") {
     spec.seed = as_count(kv, 0, std::numeric_limits<std::int64_t>::max());
+  } else if (key == "io_shift") {
+    spec.io_shift = as_size(kv);
+  } else if (key == "increment") {
+    spec.increment = as_integer(kv, -(std::int64_t{1} << 30), std::int64_t{1} << 30);
+  } else if (key == "partitions") {
+    spec.partitions = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
+  } else if (key == "pause_us") {
+    spec.pause_ns = as_duration_us(kv);
+  } else if (key == "burst") {
+    spec.burst = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 30));
+  } else if (key == "mix_pattern") {
+    spec.mix_pattern = as_pattern(kv);
+  } else if (key == "mix_ratio") {
+    spec.mix_ratio = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
+  } else if (key == "run_pause_us") {
+    spec.run_pause_ns = as_duration_us(kv);
   } else {
     fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
   }
 }
 
+std::vector<KeyValue> parse_inline_keys(std::string_view text, const std::string& origin) {
+  std::vector<KeyValue> keys;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    const std::string item(text.substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty() && comma == text.size() && keys.empty() && text.empty()) break;
+    const std::size_t equals = item.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw make_error("{}: '{}' is not key=value", origin, item);
+    KeyValue kv{item.substr(0, equals), std::int64_t{0}, origin};
+    for (const auto& earlier : keys)
+      if (earlier.key == kv.key) throw make_error("{}: {}: given twice", origin, kv.key);
+    const std::string value = item.substr(equals + 1);
+    std::int64_t number = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (!value.empty() && error == std::errc() && end == value.data() + value.size())
+      kv.value = number;
+    else if (value == "true" || value == "false")
+      kv.value = value == "true";
+    else
+      kv.value = value;
+    keys.push_back(std::move(kv));
+  }
+  return keys;
+}
+
 void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
   if (spec.name.empty()) spec.name = default_name;
+  const auto& o = spec.origin;
+  if (!spec.count_given) {
+    // uFLIP §5.1 scales IOCount for mixes: the minority pattern gets its own.
+    spec.count = spec.mix_pattern ? default_count(*spec.mix_pattern) * (spec.mix_ratio + 1)
+                                  : default_count(spec.pattern);
+  }
+  const bool sequential = !is_random(spec.pattern) || (spec.mix_pattern && !is_random(*spec.mix_pattern));
+  if (spec.increment != 1 && spec.partitions != 1)
+    throw make_error("{}: increment and partitions are two LBA functions; give one of them", o);
+  if ((spec.increment != 1 || spec.partitions != 1) && !sequential)
+    throw make_error("{}: {} applies to sequential patterns (SR, SW), not {}", o,
+                     spec.increment != 1 ? "increment" : "partitions", pattern_name(spec.pattern));
+  if (spec.burst != 1 && spec.pause_ns == 0)
+    throw make_error("{}: burst {} needs pause_us, the pause between bursts", o, spec.burst);
+  if (spec.mix_ratio != 1 && !spec.mix_pattern)
+    throw make_error("{}: mix_ratio needs mix_pattern, the pattern it is mixed with", o);
   if (spec.io_ignore >= spec.count)
     throw make_error("{}: io_ignore ({}) must be smaller than count ({})", spec.origin,
                      spec.io_ignore, spec.count);

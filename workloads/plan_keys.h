@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 #include "workloads/plan.h"
 
@@ -18,6 +20,10 @@ struct KeyValue {
 
 // Applies one key to `spec`; throws ssdlab::Error "where: key: what is wrong".
 void apply_key(ExperimentSpec& spec, const KeyValue& kv);
+
+// Splits inline "key=value,key=value" text into keys; numbers and booleans
+// are typed, everything else stays a string. `origin` names the source.
+std::vector<KeyValue> parse_inline_keys(std::string_view text, const std::string& origin);
 
 // Fills in defaults that depend on other keys (the name) and checks keys
 // against each other.
