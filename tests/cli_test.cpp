@@ -106,6 +106,54 @@ TEST_F(CliTest, SimOutputPassesTheOutputChecker) {
   EXPECT_EQ(checked.exit_code, 0) << checked.output;
 }
 
+TEST_F(CliTest, UflipPlanWritesNamedExperimentsAndBenchmarkTables) {
+  const auto result = Sim("uflip:granularity:count=40,runs=2", dir_ / "out");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  // The state is enforced first (uFLIP §4.1), and a table printed at the end.
+  EXPECT_THAT(result.output, AllOf(HasSubstr("preconditioned (uflip)"),
+                                   HasSubstr("granularity: mean response time (us) by io_size"),
+                                   HasSubstr("SR linear cost:")));
+  const std::string io_csv = support::read_file(dir_ / "out" / "io.csv");
+  EXPECT_THAT(io_csv, AllOf(HasSubstr("\ngranularity-SR/io_size=512,0,0,0,"),
+                            HasSubstr("\ngranularity-RW/io_size=262144,1,0,39,")));
+  EXPECT_EQ(LineCount(io_csv), 1u + 17 * 4 * 40 * 2);
+  const auto summary = nlohmann::json::parse(support::read_file(dir_ / "out" / "summary.json"));
+  ASSERT_EQ(summary["benchmarks"].size(), 1u);
+  const auto& table = summary["benchmarks"][0];
+  EXPECT_EQ(table["name"], "granularity");
+  EXPECT_EQ(table["columns"], nlohmann::json({"SR", "RR", "SW", "RW"}));
+  EXPECT_EQ(table["rows"].size(), 17u);
+  EXPECT_EQ(table["rows"][0]["value"], "512");
+  // Unloaded 512 B reads cost one page read: 130.6 us.
+  EXPECT_DOUBLE_EQ(table["rows"][0]["mean_us"]["SR"].get<double>(), 130.6);
+  EXPECT_GT(table["linear_cost"]["SR"]["per_kib_us"].get<double>(), 0.0);
+  const auto& experiment = summary["experiments"][0];
+  EXPECT_EQ(experiment["benchmark"], "granularity");
+  EXPECT_EQ(experiment["io_ignore"], "auto");
+  EXPECT_TRUE(experiment["runs"][0].contains("startup_ios"));
+  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
+  if (fs::is_regular_file(checker)) {
+    const auto checked = RunShell("python3 " + Quote(checker) + " " + Quote(dir_ / "out"));
+    EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  }
+}
+
+TEST_F(CliTest, UflipPlanIsDeterministic) {
+  const std::string workload = "uflip:mix:count=24,runs=1";
+  ASSERT_EQ(Sim(workload, dir_ / "a").exit_code, 0);
+  ASSERT_EQ(Sim(workload, dir_ / "b").exit_code, 0);
+  EXPECT_EQ(support::read_file(dir_ / "a" / "io.csv"), support::read_file(dir_ / "b" / "io.csv"));
+}
+
+TEST_F(CliTest, BadUflipPlanPrintsOneLine) {
+  const auto result = Sim("uflip:granularity:count=0", dir_ / "out");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.output,
+            "ssdlab: -w 'uflip:granularity:count=0': count: must be between 1 and "
+            "1099511627776 (got 0)\n");
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv"));
+}
+
 TEST_F(CliTest, BadConfigPrintsOneLineNamingFileAndLine) {
   const fs::path config = support::write_file(dir_ / "bad.toml", "[geometry]\nchannels = 0\n");
   const std::string expected = "ssdlab: " + config.string() +

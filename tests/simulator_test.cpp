@@ -107,6 +107,58 @@ TEST(Simulator, SequentialPatternsWrapAroundInsideTheTarget) {
   EXPECT_EQ(offsets, (std::vector<std::uint64_t>{8192, 12288, 16384, 20480, 8192, 12288}));
 }
 
+TEST(Simulator, PauseSpacesSubmissionsByResponseTimePlusPause) {
+  // t(IO_i) = t(IO_i-1) + rt(IO_i-1) + Pause (uFLIP Table 1).
+  const auto config = testing::load_preset("tiny");
+  Ssd ssd(config, false);
+  ssd.prefill(0, 1 << 20);
+  const auto dir = testing::temp_dir("pause");
+  IoLog log(dir / "io.csv");
+  Simulator simulator(ssd, &log);
+  simulator.run(inline_spec("SR:io_size=4096,count=4,pause_us=1000,target_size=1MiB"), 0, 1);
+  log.commit();
+  // Unloaded 4 KiB reads take 130.6 us each.
+  EXPECT_EQ(testing::read_file(dir / "io.csv"),
+            std::string(kIoCsvHeader) +
+                "\nSR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,0,0.000,130.600,R,0,4096\n"
+                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,1,1130.600,130.600,R,4096,4096\n"
+                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,2,2261.200,130.600,R,8192,4096\n"
+                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,3,3391.800,130.600,R,12288,"
+                "4096\n");
+}
+
+TEST(Simulator, BurstPausesOnlyBetweenGroups) {
+  Ssd ssd(testing::load_preset("tiny"), false);
+  ssd.prefill(0, 1 << 20);
+  Simulator simulator(ssd, nullptr);
+  // 6 reads in bursts of 3 with 10 ms between: 6 x 130.6 us + 10 ms.
+  simulator.run(inline_spec("SR:io_size=4096,count=6,pause_us=10000,burst=3,target_size=1MiB"), 0,
+                1);
+  EXPECT_EQ(simulator.now(), 6 * 130'600 + 10'000'000);
+}
+
+TEST(Simulator, RunPauseIdlesTheDeviceBeforeTheRun) {
+  Ssd ssd(testing::load_preset("tiny"), false);
+  ssd.prefill(0, 1 << 20);
+  Simulator simulator(ssd, nullptr);
+  const RunResult result =
+      simulator.run(inline_spec("SR:io_size=4096,count=2,run_pause_us=500,target_size=1MiB"), 0, 1);
+  EXPECT_EQ(result.start_ns, 500'000);
+  EXPECT_EQ(simulator.now(), 500'000 + 2 * 130'600);
+}
+
+TEST(Simulator, AutoIoIgnoreCutsTheStartUpPhase) {
+  // Random writes on a fresh device are cheap until the free blocks run out
+  // and cleaning starts: a start-up phase (uFLIP §4.2) for the detector.
+  Ssd ssd(testing::load_preset("tiny"), false);
+  Simulator simulator(ssd, nullptr);
+  const RunResult automatic = simulator.run(inline_spec("RW:count=8000,io_ignore=auto"), 0, 1);
+  EXPECT_GT(automatic.startup, 1000u);
+  EXPECT_LT(automatic.startup, 4000u);
+  EXPECT_EQ(automatic.stats.ignored, automatic.startup);
+  EXPECT_EQ(automatic.stats.count, 8000u);
+}
+
 TEST(Simulator, VerificationRunOnTheTinyDevicePasses) {
   const auto config = testing::load_preset("tiny");
   Ssd ssd(config, true);

@@ -13,14 +13,17 @@ namespace ssdlab::workloads {
 // Length of the start-up phase of `series` (response times in submission
 // order), the I/Os to ignore before the running phase (uFLIP §4.2).
 //
-// uFLIP finds it by eye on a plot of the response times; we automate that
-// with MSER-5 (White, 1997), the standard truncation rule for the initial
-// transient of a simulation output: batch means of 5 I/Os, and the cut d
-// that minimises the squared standard error of the mean of what remains,
-// sum((y - mean)^2) / (batches - d)^2, for d up to half the batches. It finds
-// a cheap start-up (buffered writes) as well as an expensive one, and cuts
-// nothing from a series without a transient, as long as the series holds at
-// least a few periods of its oscillation.
+// uFLIP finds it by eye on a plot of the response times. We automate that
+// with a mean-shift change point over batch means (batches of 5 I/Os, or
+// 1/200 of the series if more, so that a batch spans several periods of the
+// running phase's oscillation): the split in the first half of the run that
+// explains the most variance, n1 n2 / n (mean1 - mean2)^2, kept only if the
+// two means differ by more than 5 standard errors of the running phase's
+// batch means. It finds a cheap start-up (buffering, lazy cleaning) as well
+// as an expensive one, to within one batch, and cuts nothing from a
+// stationary series. (MSER, the usual simulation warm-up rule, was tried
+// first: it keeps long cheap start-ups whenever the running phase is noisy,
+// because it optimises the precision of the mean rather than its bias.)
 std::size_t detect_startup(std::span<const TimeNs> series);
 
 // Least-squares fit of cost = fixed + per_byte * size.
