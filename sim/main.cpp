@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "ftl/verifier.h"
 #include "sim/log.h"
+#include "sim/plot_command.h"
 #include "sim/sim_command.h"
 
 int main(int argc, char** argv) {
@@ -56,6 +57,12 @@ int main(int argc, char** argv) {
   config_command->add_option("CONFIG", config_path, "Device config (TOML)")->required();
   config_command->add_option("--set", config_overrides, "Override a config key: table.key=value");
 
+  std::string plot_outdir, plot_format = "png";
+  CLI::App* plot_command = app.add_subcommand(
+      "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
+  plot_command->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim")->required();
+  plot_command->add_option("--format", plot_format, "png or svg")->capture_default_str();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -70,6 +77,7 @@ int main(int argc, char** argv) {
   try {
     if (*sim_command) ssdlab::sim::run_sim(sim, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
+    if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
   } catch (const ssdlab::Error& error) {
     std::cerr << "ssdlab: " << error.what() << "\n";
     return 1;

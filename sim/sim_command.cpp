@@ -18,6 +18,7 @@
 #include "sim/simulator.h"
 #include "sim/ssd.h"
 #include "sim/uflip_report.h"
+#include "workloads/generator.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -70,7 +71,7 @@ nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint6
       {"queue_depth", spec.queue_depth},
       {"processes", spec.processes},
       {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
-      {"seed", spec.seed.value_or(seed)},
+      {"seed", spec.seed.value_or(workloads::experiment_seed(seed, spec.name))},
       {"io_shift", spec.io_shift},
       {"increment", spec.increment},
       {"partitions", spec.partitions},
@@ -166,7 +167,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     }
     nlohmann::json runs = nlohmann::json::array();
     for (std::uint32_t run = 0; run < spec.runs; ++run) {
-      const RunResult result = simulator.run(spec, run, spec.seed.value_or(options.seed));
+      const RunResult result = simulator.run(
+          spec, run, spec.seed.value_or(workloads::experiment_seed(options.seed, spec.name)));
       nlohmann::json entry = to_json(result.stats);
       entry["run"] = run;
       entry["start_us"] = result.start_ns / 1000.0;

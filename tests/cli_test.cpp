@@ -145,6 +145,28 @@ TEST_F(CliTest, UflipPlanIsDeterministic) {
   EXPECT_EQ(support::read_file(dir_ / "a" / "io.csv"), support::read_file(dir_ / "b" / "io.csv"));
 }
 
+TEST_F(CliTest, PlotDrawsTheBenchmarkFigures) {
+  if (RunShell("/usr/bin/python3 -c 'import matplotlib'").exit_code != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed";
+  ASSERT_EQ(Sim("uflip:pause:count=20,runs=1", dir_ / "out").exit_code, 0);
+  const auto result = support::run_ssdlab("plot " + Quote(dir_ / "out"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* name : {"pause.png", "pause-series.png"}) {
+    const fs::path path = dir_ / "out" / "plots" / name;
+    EXPECT_THAT(result.output, HasSubstr(path.string()));
+    ASSERT_TRUE(fs::is_regular_file(path)) << path;
+    EXPECT_EQ(support::read_file(path).substr(0, 8), "\x89PNG\r\n\x1a\n");
+  }
+}
+
+TEST_F(CliTest, PlotOfAFolderWithoutSummaryIsAnError) {
+  fs::create_directories(dir_ / "empty");
+  const auto result = support::run_ssdlab("plot " + Quote(dir_ / "empty"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "empty").string() +
+                               ": no summary.json: not an ssdlab output folder\n");
+}
+
 TEST_F(CliTest, BadUflipPlanPrintsOneLine) {
   const auto result = Sim("uflip:granularity:count=0", dir_ / "out");
   EXPECT_EQ(result.exit_code, 1);

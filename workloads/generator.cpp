@@ -76,4 +76,11 @@ std::uint64_t stream_seed(std::uint64_t seed, std::uint32_t run, std::uint32_t p
   return mix.next();
 }
 
+std::uint64_t experiment_seed(std::uint64_t seed, std::string_view name) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  Rng mix(seed ^ hash);
+  return mix.next();
+}
+
 }  // namespace ssdlab::workloads

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "common/rng.h"
 #include "common/units.h"
@@ -70,5 +71,12 @@ class IoGenerator {
 
 // Seed of one (experiment, run, process), derived so that every stream differs.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint32_t run, std::uint32_t process);
+
+// Seed of an experiment that gives none: the run's seed mixed with the
+// experiment's name, so that two experiments of a plan never replay the same
+// random addresses (the second would only overwrite what the first wrote,
+// leaving the cleaner blocks without valid data), while one experiment gets
+// the same addresses in any plan.
+std::uint64_t experiment_seed(std::uint64_t seed, std::string_view name);
 
 }  // namespace ssdlab::workloads

@@ -1,0 +1,62 @@
+#include "sim/plot_command.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "common/error.h"
+#include "plot_script.h"
+
+extern char** environ;
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Debian's own interpreter, whatever else is first on PATH (a virtualenv's
+// python would lack python3-matplotlib).
+constexpr const char* kPython = "/usr/bin/python3";
+
+}  // namespace
+
+int run_plot(const std::string& outdir, const std::string& format) {
+  if (format != "png" && format != "svg")
+    throw make_error("--format '{}': expected png or svg", format);
+  if (!fs::is_directory(outdir)) throw make_error("{}: no such output folder", outdir);
+  if (!fs::is_regular_file(fs::path(outdir) / "summary.json"))
+    throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
+  if (access(kPython, X_OK) != 0)
+    throw make_error("plot needs {} (apt-get install python3 python3-matplotlib)", kPython);
+
+  // The script goes to a private temporary file for the interpreter to read.
+  std::string script = (fs::temp_directory_path() / "ssdlab-plot-XXXXXX").string();
+  const int fd = mkstemp(script.data());
+  if (fd < 0) throw make_error("{}: cannot create a temporary file", script);
+  close(fd);
+  {
+    std::ofstream out(script, std::ios::binary);
+    out << kPlotScript;
+    if (!out.flush()) throw make_error("{}: write failed", script);
+  }
+  const std::string plots = (fs::path(outdir) / "plots").string();
+  std::vector<std::string> args{kPython, script, outdir, plots, format};
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, kPython, nullptr, nullptr, argv.data(), environ);
+  int status = 0;
+  if (spawned == 0) waitpid(pid, &status, 0);
+  std::error_code ignored;
+  fs::remove(script, ignored);
+  if (spawned != 0) throw make_error("cannot run {}", kPython);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+}  // namespace ssdlab::sim

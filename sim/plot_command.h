@@ -1,0 +1,13 @@
+// `ssdlab plot OUTDIR`: figures of an output folder, drawn by Debian's
+// python3 with matplotlib (tools/ssdlab_plot.py, built into the binary).
+#pragma once
+
+#include <string>
+
+namespace ssdlab::sim {
+
+// Writes OUTDIR/plots/*.FORMAT (png or svg) and lists them on stdout.
+// Returns the exit status: 0, or 1 with one error line on stderr.
+int run_plot(const std::string& outdir, const std::string& format);
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,182 @@
+"""Plots of an ssdlab output folder (io.csv and summary.json), like the uFLIP
+paper's figures (Bouganim et al., CIDR 2009):
+
+  <benchmark>.<fmt>         mean response time vs the varied parameter, one
+                            line per pattern or mix (Figures 6-8)
+  <benchmark>-series.<fmt>  response time vs I/O number, with the running
+                            average including and excluding the start-up
+                            phase, one panel per pattern (Figures 3-4)
+  <experiment>.<fmt>        the same series, for plans without benchmarks
+
+`ssdlab plot OUTDIR` runs this with Debian's python3 and python3-matplotlib.
+Usage: ssdlab_plot.py OUTDIR PLOTDIR FORMAT
+"""
+import csv
+import json
+import math
+import os
+import re
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.stderr.write("ssdlab: plot needs matplotlib: apt-get install python3-matplotlib\n")
+    sys.exit(1)
+
+MAX_SERIES_FIGURES = 24
+
+
+def fail(message):
+    sys.stderr.write("ssdlab: " + message + "\n")
+    sys.exit(1)
+
+
+def safe_name(text):
+    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", text)
+
+
+def running_average(values):
+    total, averages = 0.0, []
+    for i, value in enumerate(values):
+        total += value
+        averages.append(total / (i + 1))
+    return averages
+
+
+def read_series(io_csv, wanted):
+    """Run 0's response times of each wanted experiment, in I/O order."""
+    series = {name: [] for name in wanted}
+    with open(io_csv, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header != ["experiment", "run", "process", "io", "submit_us", "rt_us", "mode",
+                      "offset", "size"]:
+            fail(f"{io_csv}: not an ssdlab io.csv (header {header})")
+        for row in reader:
+            if row[1] == "0" and row[0] in series:
+                series[row[0]].append((float(row[4]), float(row[5])))
+    # Submission order: with several processes, completions interleave.
+    return {name: [rt for _, rt in sorted(rows)] for name, rows in series.items()}
+
+
+def plot_series(axes, name, rts, startup):
+    x = range(len(rts))
+    axes.semilogy(x, [max(rt, 1e-3) / 1000 for rt in rts], ".", markersize=2, label="rt")
+    axes.semilogy(x, [a / 1000 for a in running_average(rts)], "--", label="Avg(rt)")
+    if startup:
+        tail = running_average(rts[startup:])
+        axes.semilogy(range(startup, len(rts)), [a / 1000 for a in tail], "-",
+                      label=f"Avg(rt) after start-up ({startup} I/Os)")
+        axes.axvline(startup, color="grey", linewidth=0.8)
+    axes.set_title(name, fontsize=8)
+    axes.set_xlabel("IO number")
+    axes.set_ylabel("Response time (ms)")
+    axes.legend(fontsize=6)
+
+
+def startup_of(experiment):
+    runs = experiment.get("runs", [])
+    return runs[0].get("startup_ios", 0) if runs else 0
+
+
+def representative(table, experiments_by_column):
+    """The experiment per column at the middle parameter value."""
+    rows = table["rows"]
+    value = rows[len(rows) // 2]["value"] if rows else None
+    chosen = {}
+    for column, experiments in experiments_by_column.items():
+        for experiment in experiments:
+            if experiment["value"] == value:
+                chosen[column] = experiment
+        if column not in chosen and experiments:
+            chosen[column] = experiments[0]
+    return chosen
+
+
+def main():
+    if len(sys.argv) != 4:
+        fail("usage: ssdlab_plot.py OUTDIR PLOTDIR FORMAT")
+    outdir, plotdir, fmt = sys.argv[1:]
+    summary_path = os.path.join(outdir, "summary.json")
+    try:
+        with open(summary_path) as f:
+            summary = json.load(f)
+    except OSError as error:
+        fail(f"{summary_path}: {error.strerror}")
+    except json.JSONDecodeError as error:
+        fail(f"{summary_path}:{error.lineno}: not JSON: {error.msg}")
+    io_csv = os.path.join(outdir, "io.csv")
+    has_io = os.path.isfile(io_csv)
+    os.makedirs(plotdir, exist_ok=True)
+    written = []
+    experiments = summary.get("experiments", [])
+    tables = summary.get("benchmarks", [])
+
+    wanted = {}  # figure file -> [(panel title, experiment)]
+    for table in tables:
+        figure, axes = plt.subplots(figsize=(6, 4))
+        parameter = table["parameter"]
+        numeric = [float(row["value"]) for row in table["rows"]]
+        log_x = min(numeric) > 0 and max(numeric) / min(numeric) >= 16
+        for column in table["columns"]:
+            points = [(float(r["value"]), r["mean_us"][column] / 1000) for r in table["rows"]
+                      if column in r["mean_us"]]
+            axes.plot([p[0] for p in points], [p[1] for p in points], "o-", markersize=3,
+                      label=column)
+        if log_x:
+            axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        axes.set_xlabel(parameter)
+        axes.set_ylabel("Mean response time (ms)")
+        axes.set_title(f"uFLIP {table['name']}")
+        axes.legend(fontsize=7)
+        axes.grid(True, which="both", linewidth=0.3)
+        path = os.path.join(plotdir, f"{table['name']}.{fmt}")
+        figure.tight_layout()
+        figure.savefig(path)
+        plt.close(figure)
+        written.append(path)
+        by_column = {}
+        for experiment in experiments:
+            if experiment.get("benchmark") == table["name"]:
+                by_column.setdefault(experiment["column"], []).append(experiment)
+        chosen = representative(table, by_column)
+        wanted[f"{table['name']}-series.{fmt}"] = [
+            (experiment["name"], experiment) for column, experiment in
+            sorted(chosen.items(), key=lambda item: table["columns"].index(item[0]))]
+    if not tables:
+        for experiment in experiments[:MAX_SERIES_FIGURES]:
+            wanted[f"{safe_name(experiment['name'])}.{fmt}"] = [(experiment["name"], experiment)]
+
+    if wanted and has_io:
+        series = read_series(io_csv, {e["name"] for panels in wanted.values() for _, e in panels})
+        for filename, panels in wanted.items():
+            columns = min(2, len(panels))
+            rows = math.ceil(len(panels) / columns)
+            figure, grid = plt.subplots(rows, columns, figsize=(6 * columns, 3.5 * rows),
+                                        squeeze=False)
+            for index, (title, experiment) in enumerate(panels):
+                plot_series(grid[index // columns][index % columns], title,
+                            series[experiment["name"]], startup_of(experiment))
+            for index in range(len(panels), rows * columns):
+                grid[index // columns][index % columns].axis("off")
+            figure.tight_layout()
+            path = os.path.join(plotdir, filename)
+            figure.savefig(path)
+            plt.close(figure)
+            written.append(path)
+    elif wanted:
+        sys.stderr.write(f"ssdlab: {io_csv} is missing (--no-io-log?): "
+                         "no response-time series plotted\n")
+    if not written:
+        fail(f"{outdir}: nothing to plot")
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
