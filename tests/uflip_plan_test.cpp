@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "common/error.h"
@@ -227,6 +228,27 @@ TEST_F(UflipPlanFile, ImpossibleValuesAreErrorsNamingFileAndLine) {
   const std::string mix = write("[[experiment]]\npattern = \"SR\"\nmix = { pattern = \"RW\", share = 2 }\n");
   EXPECT_EQ(error_of([&] { load_plan(mix, kTiny); }),
             mix + ":3: mix: unknown key 'share' (known: pattern, ratio)");
+}
+
+}  // namespace
+}  // namespace ssdlab::workloads
+
+namespace ssdlab::workloads {
+namespace {
+
+TEST(ExamplePlans, EveryShippedPlanLoadsForTheBaseline) {
+  const auto dir = std::filesystem::path(SSDLAB_SOURCE_DIR) / "workloads" / "plans";
+  std::size_t plans = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".toml") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Plan plan = load_plan(entry.path().string(), kLarge);
+    EXPECT_FALSE(plan.experiments.empty());
+    for (const auto& spec : plan.experiments)
+      EXPECT_NO_THROW(validate_against_device(spec, kLarge.logical_bytes, kLarge.sector_size));
+    ++plans;
+  }
+  EXPECT_GE(plans, 1u);
 }
 
 }  // namespace
