@@ -359,8 +359,8 @@ TEST_F(PlanTest, TargetOffsetBeyondTheDeviceIsRejected) {
 TEST_F(PlanTest, TargetEndingBeyondTheDeviceIsRejected) {
   const auto spec = OnlyExperiment("RW:target_offset=1MiB,target_size=16MiB");
   EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:target_offset=1MiB,target_size=16MiB': target 1048576 + 16777216 bytes ends "
-            "beyond the device's 16 MiB (16777216 bytes)");
+            "-w 'RW:target_offset=1MiB,target_size=16MiB': target_size: target 1048576 + 16777216 "
+            "bytes ends beyond the device's 16 MiB (16777216 bytes)");
 }
 
 TEST_F(PlanTest, TooManyProcessesForTheTargetIsRejected) {

@@ -215,7 +215,7 @@ TEST_F(UflipPlanFile, ImpossibleValuesAreErrorsNamingFileAndLine) {
   const std::string beyond = write(
       "[[benchmark]]\nname = \"locality\"\npatterns = [\"RW\"]\nvalues = [\"1GiB\"]\n");
   EXPECT_THAT(error_of([&] { load_plan(beyond, kTiny); }),
-              HasSubstr(beyond + ":1: target 0 + 1073741824 bytes ends beyond the device"));
+              HasSubstr(beyond + ":1: target_size: target 0 + 1073741824 bytes ends beyond the device"));
   const std::string column = write("[[benchmark]]\nname = \"order\"\npatterns = [\"RW\"]\n");
   EXPECT_EQ(error_of([&] { load_plan(column, kTiny); }),
             column + ":1: patterns: order has no column 'RW' (it has SR, SW)");

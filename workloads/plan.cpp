@@ -213,7 +213,7 @@ void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_by
   const std::uint64_t target =
       spec.target_size ? spec.target_size : device_bytes - spec.target_offset;
   if (spec.target_offset + target > device_bytes)
-    throw make_error("{}: target {} + {} bytes ends beyond the device's {} ({} bytes)", o,
+    throw make_error("{}: target_size: target {} + {} bytes ends beyond the device's {} ({} bytes)", o,
                      spec.target_offset, target, format_size(device_bytes), device_bytes);
   if (spec.io_shift % sector_size != 0)
     throw make_error("{}: io_shift {} is not a multiple of the {}-byte sector", o, spec.io_shift,
