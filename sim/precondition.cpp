@@ -14,8 +14,7 @@ PreconditionSpec parse_precondition(std::string_view text) {
   spec.text = std::string(text);
   const std::size_t colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
-  if (kind == "none" && colon == std::string_view::npos)
-    return spec;
+  if (kind == "none" && colon == std::string_view::npos) return spec;
   if (kind == "seq")
     spec.kind = PreconditionSpec::Kind::kSequential;
   else if (kind == "random")

@@ -55,8 +55,7 @@ void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
   }
   const auto runs = experiment["runs"].size();
   fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
-             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "",
-             p99);
+             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "", p99);
 }
 
 nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
@@ -123,8 +122,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     const nlohmann::json done =
         precondition(ssd, preconditioning, options.seed + 0x9e37 * resets++);
     if (!done.is_null())
-      fmt::print(out,
-                 "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+      fmt::print(out, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
                  what, preconditioning.text, done["flash_pages_written"].get<std::uint64_t>(),
                  done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
     return done;
@@ -146,8 +144,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
                "mean_us", "", "max p99_us");
   else
-    fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n",
-               "experiment", "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
+    fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
+               "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
   for (const auto& spec : plan.experiments) {
     nlohmann::json experiment = experiment_json(spec, ssd.logical_bytes(), options.seed);
     if (spec.reset_state_before) {

@@ -62,9 +62,8 @@ nlohmann::json benchmark_tables(const nlohmann::json& experiments,
   nlohmann::json result = nlohmann::json::array();
   for (auto& table : tables) {
     // Columns in the paper's order, whatever order the plan ran them in.
-    static const std::vector<std::string> kOrder = {"SR",    "RR",    "SW",    "RW",
-                                                    "SR+RR", "SR+RW", "SR+SW", "RR+SW",
-                                                    "RR+RW", "SW+RW"};
+    static const std::vector<std::string> kOrder = {"SR",    "RR",    "SW",    "RW",    "SR+RR",
+                                                    "SR+RW", "SR+SW", "RR+SW", "RR+RW", "SW+RW"};
     const auto rank = [](const nlohmann::json& column) {
       return std::find(kOrder.begin(), kOrder.end(), column.get<std::string>()) - kOrder.begin();
     };
@@ -72,9 +71,10 @@ nlohmann::json benchmark_tables(const nlohmann::json& experiments,
     std::stable_sort(columns.begin(), columns.end(),
                      [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
     auto& rows = table["rows"];
-    std::stable_sort(rows.begin(), rows.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-      return value_less(a["value"], b["value"]);
-    });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const nlohmann::json& a, const nlohmann::json& b) {
+                       return value_less(a["value"], b["value"]);
+                     });
     if (table["parameter"] == "io_size") {
       // Linear cost over the sizes that are whole logical pages: below a page
       // the FTL's read-modify-write is a different regime.
@@ -91,10 +91,11 @@ nlohmann::json benchmark_tables(const nlohmann::json& experiments,
         }
         const workloads::LinearCost fit = workloads::fit_linear_cost(sizes, costs);
         if (fit.points < 2) continue;
-        fits[column.get<std::string>()] = {{"fixed_us", std::round(fit.fixed_us * 1000) / 1000},
-                                           {"per_kib_us", std::round(fit.per_byte_us * 1024e3) / 1e3},
-                                           {"r_squared", std::round(fit.r_squared * 1e4) / 1e4},
-                                           {"points", fit.points}};
+        fits[column.get<std::string>()] = {
+            {"fixed_us", std::round(fit.fixed_us * 1000) / 1000},
+            {"per_kib_us", std::round(fit.per_byte_us * 1024e3) / 1e3},
+            {"r_squared", std::round(fit.r_squared * 1e4) / 1e4},
+            {"points", fit.points}};
       }
       table["linear_cost"] = std::move(fits);
     }
@@ -105,8 +106,9 @@ nlohmann::json benchmark_tables(const nlohmann::json& experiments,
 
 void print_benchmark_tables(std::ostream& out, const nlohmann::json& tables) {
   for (const auto& table : tables) {
-    fmt::print(out, "\n{}: mean response time (us) by {}\n  {:>12}", table["name"].get<std::string>(),
-               table["parameter"].get<std::string>(), table["parameter"].get<std::string>());
+    fmt::print(out, "\n{}: mean response time (us) by {}\n  {:>12}",
+               table["name"].get<std::string>(), table["parameter"].get<std::string>(),
+               table["parameter"].get<std::string>());
     for (const auto& column : table["columns"])
       fmt::print(out, " {:>10}", column.get<std::string>());
     fmt::print(out, "\n");

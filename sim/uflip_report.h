@@ -12,8 +12,7 @@ namespace ssdlab::sim {
 // `experiments` is summary.json's experiments array; returns the
 // "benchmarks" array (empty if no experiment belongs to a micro-benchmark).
 // The mean of an experiment is the mean of its runs' means.
-nlohmann::json benchmark_tables(const nlohmann::json& experiments,
-                                std::uint64_t logical_page_size);
+nlohmann::json benchmark_tables(const nlohmann::json& experiments, std::uint64_t logical_page_size);
 
 void print_benchmark_tables(std::ostream& out, const nlohmann::json& tables);
 

@@ -29,7 +29,8 @@ TEST(StartupDetection, FindsACheapStartUpPhase) {
 TEST(StartupDetection, FindsAnExpensiveStartUpPhase) {
   std::vector<TimeNs> series(300, 5'000'000);
   Rng rng(3);
-  for (int i = 0; i < 3000; ++i) series.push_back(300'000 + static_cast<TimeNs>(rng.uniform(20'000)));
+  for (int i = 0; i < 3000; ++i)
+    series.push_back(300'000 + static_cast<TimeNs>(rng.uniform(20'000)));
   const std::size_t cut = detect_startup(series);  // batches of 16
   EXPECT_GE(cut, 288u);
   EXPECT_LE(cut, 316u);
@@ -38,7 +39,8 @@ TEST(StartupDetection, FindsAnExpensiveStartUpPhase) {
 TEST(StartupDetection, CutsLittleFromAStationarySeries) {
   Rng rng(11);
   std::vector<TimeNs> series;
-  for (int i = 0; i < 5000; ++i) series.push_back(100'000 + static_cast<TimeNs>(rng.uniform(50'000)));
+  for (int i = 0; i < 5000; ++i)
+    series.push_back(100'000 + static_cast<TimeNs>(rng.uniform(50'000)));
   EXPECT_LT(detect_startup(series), 250u);  // under 5 % of the run
   EXPECT_EQ(detect_startup(std::vector<TimeNs>(1000, 130'600)), 0u);
 }

@@ -288,8 +288,9 @@ TEST_F(PlanTest, ExperimentWithoutAPatternIsRejected) {
 }
 
 TEST_F(PlanTest, ExperimentThatIsNotATableIsRejected) {
-  EXPECT_EQ(FileError("experiment = [1]\n"),
-            (dir_ / "plan.toml").string() + ":1: experiment must be written as [[experiment]] tables");
+  EXPECT_EQ(
+      FileError("experiment = [1]\n"),
+      (dir_ / "plan.toml").string() + ":1: experiment must be written as [[experiment]] tables");
 }
 
 TEST_F(PlanTest, UnknownTopLevelKeyNamesFileAndLine) {

@@ -118,13 +118,14 @@ TEST(Simulator, PauseSpacesSubmissionsByResponseTimePlusPause) {
   simulator.run(inline_spec("SR:io_size=4096,count=4,pause_us=1000,target_size=1MiB"), 0, 1);
   log.commit();
   // Unloaded 4 KiB reads take 130.6 us each.
-  EXPECT_EQ(testing::read_file(dir / "io.csv"),
-            std::string(kIoCsvHeader) +
-                "\nSR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,0,0.000,130.600,R,0,4096\n"
-                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,1,1130.600,130.600,R,4096,4096\n"
-                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,2,2261.200,130.600,R,8192,4096\n"
-                "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,3,3391.800,130.600,R,12288,"
-                "4096\n");
+  EXPECT_EQ(
+      testing::read_file(dir / "io.csv"),
+      std::string(kIoCsvHeader) +
+          "\nSR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,0,0.000,130.600,R,0,4096\n"
+          "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,1,1130.600,130.600,R,4096,4096\n"
+          "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,2,2261.200,130.600,R,8192,4096\n"
+          "SR/io_size=4096/pause_us=1000/target_size=1MiB,0,0,3,3391.800,130.600,R,12288,"
+          "4096\n");
 }
 
 TEST(Simulator, BurstPausesOnlyBetweenGroups) {

@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::uint64_t kDevice = 1 << 20;  // 1 MiB
 
-ExperimentSpec spec_of(const std::string& text) { return parse_inline(text).experiments.front(); }
+ExperimentSpec spec_of(const std::string& text) {
+  return parse_inline(text).experiments.front();
+}
 
 // The first `n` I/Os of process `process`.
 std::vector<IoRequest> first_ios(const std::string& text, std::size_t n,
@@ -72,8 +74,8 @@ TEST(UflipLba, OrderedWithIncrementSkipsSlots) {
 TEST(UflipLba, ReverseStartsAtTheEndOfTheTarget) {
   // Incr = -1 in an 8-slot target: slots 7, 6, ..., 0, then 7 again.
   const auto ios = offsets(first_ios("SR:io_size=4096,increment=-1,target_size=32KiB", 9));
-  EXPECT_EQ(ios, (std::vector<std::uint64_t>{7 * K, 6 * K, 5 * K, 4 * K, 3 * K, 2 * K, K, 0,
-                                             7 * K}));
+  EXPECT_EQ(ios,
+            (std::vector<std::uint64_t>{7 * K, 6 * K, 5 * K, 4 * K, 3 * K, 2 * K, K, 0, 7 * K}));
 }
 
 TEST(UflipLba, InPlaceRepeatsOneAddress) {
@@ -84,7 +86,8 @@ TEST(UflipLba, InPlaceRepeatsOneAddress) {
 TEST(UflipLba, PartitionedVisitsPartitionsRoundRobin) {
   // 16 slots, 4 partitions: PS = 4 slots; P_i = i mod 4, O_i = (i / 4) mod PS.
   const auto ios = offsets(first_ios("SW:io_size=4096,partitions=4,target_size=64KiB", 18));
-  const std::vector<std::uint64_t> slots{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4};
+  const std::vector<std::uint64_t> slots{0, 4,  8,  12, 1, 5,  9,  13, 2,
+                                         6, 10, 14, 3,  7, 11, 15, 0,  4};
   ASSERT_EQ(ios.size(), slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) EXPECT_EQ(ios[i], slots[i] * K) << "i = " << i;
 }
@@ -92,8 +95,7 @@ TEST(UflipLba, PartitionedVisitsPartitionsRoundRobin) {
 TEST(UflipLba, RandomIsAlignedInsideTheTargetAndCoversIt) {
   // Rnd: TargetOffset + random(TargetSize / IOSize) x IOSize.
   std::set<std::uint64_t> seen;
-  for (const auto& io :
-       first_ios("RR:io_size=4096,target_offset=128KiB,target_size=64KiB", 2000)) {
+  for (const auto& io : first_ios("RR:io_size=4096,target_offset=128KiB,target_size=64KiB", 2000)) {
     EXPECT_EQ(io.offset % K, 0u);
     EXPECT_GE(io.offset, 128 * 1024u);
     EXPECT_LT(io.offset, 192 * 1024u);
@@ -113,8 +115,8 @@ TEST(UflipLba, ParallelProcessesGetEqualSubRanges) {
 }
 
 TEST(UflipMode, BaselinesHaveConstantModes) {
-  for (const auto& [text, write] : {std::pair{"SR", false}, {"RR", false}, {"SW", true},
-                                    {"RW", true}})
+  for (const auto& [text, write] :
+       {std::pair{"SR", false}, {"RR", false}, {"SW", true}, {"RW", true}})
     for (const auto& io : first_ios(std::string(text) + ":count=10", 10))
       EXPECT_EQ(io.write, write) << text;
 }
@@ -165,7 +167,8 @@ TEST(UflipKeys, ConflictingOrMisplacedKeysAreRejected) {
   EXPECT_EQ(error("SW:increment=2,partitions=2"),
             "-w 'SW:increment=2,partitions=2': increment and partitions are two LBA functions; "
             "give one of them");
-  EXPECT_EQ(error("SW:burst=4"), "-w 'SW:burst=4': burst 4 needs pause_us, the pause between bursts");
+  EXPECT_EQ(error("SW:burst=4"),
+            "-w 'SW:burst=4': burst 4 needs pause_us, the pause between bursts");
   EXPECT_EQ(error("SW:mix_ratio=4"),
             "-w 'SW:mix_ratio=4': mix_ratio needs mix_pattern, the pattern it is mixed with");
   EXPECT_EQ(error("SW:pause_us=-1"),

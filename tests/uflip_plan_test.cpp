@@ -1,7 +1,5 @@
 // The built-in uFLIP plans (§3.2, Table 1), their overrides, and the
 // benchmark plan of §4.2 (sequential writes on distinct target spaces).
-#include "workloads/uflip.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +9,7 @@
 
 #include "common/error.h"
 #include "test_support.h"
+#include "workloads/uflip.h"
 
 namespace ssdlab::workloads {
 namespace {
@@ -161,7 +160,7 @@ TEST(UflipPlan, ErrorsNameTheWorkloadAndTheKey) {
   EXPECT_EQ(error_of([] { uflip_plan("uflip:mix:count=0", kTiny); }),
             "-w 'uflip:mix:count=0': count: must be between 1 and 1099511627776 (got 0)");
   EXPECT_THAT(error_of([] { uflip_plan("uflip:pause:bogus=1", kTiny); }),
-            ::testing::StartsWith("-w 'uflip:pause:bogus=1': bogus: unknown key"));
+              ::testing::StartsWith("-w 'uflip:pause:bogus=1': bogus: unknown key"));
 }
 
 class UflipPlanFile : public ::testing::Test {
@@ -212,10 +211,11 @@ TEST_F(UflipPlanFile, StateAndMixTableAreRead) {
 }
 
 TEST_F(UflipPlanFile, ImpossibleValuesAreErrorsNamingFileAndLine) {
-  const std::string beyond = write(
-      "[[benchmark]]\nname = \"locality\"\npatterns = [\"RW\"]\nvalues = [\"1GiB\"]\n");
-  EXPECT_THAT(error_of([&] { load_plan(beyond, kTiny); }),
-              HasSubstr(beyond + ":1: target_size: target 0 + 1073741824 bytes ends beyond the device"));
+  const std::string beyond =
+      write("[[benchmark]]\nname = \"locality\"\npatterns = [\"RW\"]\nvalues = [\"1GiB\"]\n");
+  EXPECT_THAT(
+      error_of([&] { load_plan(beyond, kTiny); }),
+      HasSubstr(beyond + ":1: target_size: target 0 + 1073741824 bytes ends beyond the device"));
   const std::string column = write("[[benchmark]]\nname = \"order\"\npatterns = [\"RW\"]\n");
   EXPECT_EQ(error_of([&] { load_plan(column, kTiny); }),
             column + ":1: patterns: order has no column 'RW' (it has SR, SW)");
@@ -225,7 +225,8 @@ TEST_F(UflipPlanFile, ImpossibleValuesAreErrorsNamingFileAndLine) {
   const std::string unnamed = write("[[benchmark]]\ncount = 5\n");
   EXPECT_THAT(error_of([&] { load_plan(unnamed, kTiny); }),
               HasSubstr(unnamed + ":1: benchmark has no name"));
-  const std::string mix = write("[[experiment]]\npattern = \"SR\"\nmix = { pattern = \"RW\", share = 2 }\n");
+  const std::string mix =
+      write("[[experiment]]\npattern = \"SR\"\nmix = { pattern = \"RW\", share = 2 }\n");
   EXPECT_EQ(error_of([&] { load_plan(mix, kTiny); }),
             mix + ":3: mix: unknown key 'share' (known: pattern, ratio)");
 }

@@ -16,13 +16,14 @@ std::uint64_t LbaFunction::slot(std::uint64_t i) {
   if (random_) return rng_.uniform(slots_);
   // Partitioned: P_i x PS + O_i with P_i = i mod Partitions and
   // O_i = (i / Partitions) x IOSize mod PS, in slots.
-  if (partitions_ > 1) return (i % partitions_) * partition_slots_ + (i / partitions_) % partition_slots_;
+  if (partitions_ > 1)
+    return (i % partitions_) * partition_slots_ + (i / partitions_) % partition_slots_;
   // Ordered: TargetOffset + Incr x i x IOSize, wrapping inside the target
   // (Locality: (i x IOSize) mod TargetSize). A negative increment walks down
   // from the last slot, so that reverse (-1) starts at the target's end.
   const auto magnitude = static_cast<std::uint64_t>(increment_ < 0 ? -increment_ : increment_);
-  const std::uint64_t step = static_cast<std::uint64_t>(
-      (static_cast<Uint128>(magnitude) * i) % slots_);
+  const std::uint64_t step =
+      static_cast<std::uint64_t>((static_cast<Uint128>(magnitude) * i) % slots_);
   return increment_ < 0 ? slots_ - 1 - step : step;
 }
 
@@ -53,8 +54,8 @@ IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
       first_{is_write(spec.pattern),
              LbaFunction(spec.pattern, spec.increment, spec.partitions, slots_, seed)},
       second_{spec.mix_pattern && is_write(*spec.mix_pattern),
-              LbaFunction(spec.mix_pattern.value_or(spec.pattern), spec.increment,
-                          spec.partitions, slots_, seed ^ 0x6d6978ULL)},
+              LbaFunction(spec.mix_pattern.value_or(spec.pattern), spec.increment, spec.partitions,
+                          slots_, seed ^ 0x6d6978ULL)},
       ratio_(spec.mix_pattern ? spec.mix_ratio : 0),
       pause_ns_(spec.pause_ns),
       burst_(spec.burst) {}

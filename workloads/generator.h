@@ -62,7 +62,7 @@ class IoGenerator {
   std::uint64_t base_;   // first byte of this process's share, io_shift included
   std::uint64_t slots_;  // io_size units in the share
   Stream first_;
-  Stream second_;  // the mixed-in pattern; unused without a mix
+  Stream second_;            // the mixed-in pattern; unused without a mix
   std::uint32_t ratio_ = 0;  // first_ I/Os per second_ I/O; 0: no mix
   TimeNs pause_ns_;
   std::uint32_t burst_;

@@ -7,7 +7,6 @@
 #include <charconv>
 #include <filesystem>
 
-
 #include "common/error.h"
 #include "common/units.h"
 #include "workloads/plan_keys.h"
@@ -127,8 +126,8 @@ Plan parse_plan_file(const std::string& path, const DeviceInfo& device) {
   const toml::array* experiments = array_of_tables(path, root, "experiment");
   const toml::array* benchmarks = array_of_tables(path, root, "benchmark");
   if ((!experiments || experiments->empty()) && (!benchmarks || benchmarks->empty()))
-    throw make_error(
-        "{}:1: no [[experiment]] or [[benchmark]] table: a plan needs at least one", path);
+    throw make_error("{}:1: no [[experiment]] or [[benchmark]] table: a plan needs at least one",
+                     path);
   if (experiments) {
     for (const toml::node& element : *experiments) {
       const toml::table& table = *element.as_table();
@@ -213,8 +212,8 @@ void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_by
   const std::uint64_t target =
       spec.target_size ? spec.target_size : device_bytes - spec.target_offset;
   if (spec.target_offset + target > device_bytes)
-    throw make_error("{}: target_size: target {} + {} bytes ends beyond the device's {} ({} bytes)", o,
-                     spec.target_offset, target, format_size(device_bytes), device_bytes);
+    throw make_error("{}: target_size: target {} + {} bytes ends beyond the device's {} ({} bytes)",
+                     o, spec.target_offset, target, format_size(device_bytes), device_bytes);
   if (spec.io_shift % sector_size != 0)
     throw make_error("{}: io_shift {} is not a multiple of the {}-byte sector", o, spec.io_shift,
                      sector_size);

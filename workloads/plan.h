@@ -45,8 +45,8 @@ struct ExperimentSpec {
   std::uint32_t queue_depth = 1;  // outstanding I/Os per process
   std::uint32_t processes = 1;    // each on its own equal share of the target
   std::uint32_t runs = 1;
-  std::uint64_t io_ignore = 0;  // I/Os per process excluded from statistics
-  bool io_ignore_auto = false;  // detect the start-up phase instead (methodology.h)
+  std::uint64_t io_ignore = 0;        // I/Os per process excluded from statistics
+  bool io_ignore_auto = false;        // detect the start-up phase instead (methodology.h)
   std::optional<std::uint64_t> seed;  // default: the run's --seed
 
   // LBA function. Sequential patterns are ordered(increment): slot i is

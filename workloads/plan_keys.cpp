@@ -60,7 +60,8 @@ std::uint64_t as_count(const KeyValue& kv, std::uint64_t min, std::uint64_t max)
 std::int64_t as_integer(const KeyValue& kv, std::int64_t min, std::int64_t max) {
   const auto* i = std::get_if<std::int64_t>(&kv.value);
   if (!i) fail(kv, fmt::format("expected an integer (got {})", show(kv)));
-  if (*i < min || *i > max) fail(kv, fmt::format("must be between {} and {} (got {})", min, max, *i));
+  if (*i < min || *i > max)
+    fail(kv, fmt::format("must be between {} and {} (got {})", min, max, *i));
   return *i;
 }
 
@@ -99,7 +100,9 @@ std::optional<Pattern> parse_pattern(std::string_view text) {
   return std::nullopt;
 }
 
-std::uint64_t default_count(Pattern pattern) { return pattern == Pattern::kRW ? 5120 : 1024; }
+std::uint64_t default_count(Pattern pattern) {
+  return pattern == Pattern::kRW ? 5120 : 1024;
+}
 
 bool writes(const ExperimentSpec& spec) {
   return is_write(spec.pattern) || (spec.mix_pattern && is_write(*spec.mix_pattern));
@@ -229,7 +232,8 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
     spec.count = spec.mix_pattern ? default_count(*spec.mix_pattern) * (spec.mix_ratio + 1)
                                   : default_count(spec.pattern);
   }
-  const bool sequential = !is_random(spec.pattern) || (spec.mix_pattern && !is_random(*spec.mix_pattern));
+  const bool sequential =
+      !is_random(spec.pattern) || (spec.mix_pattern && !is_random(*spec.mix_pattern));
   if (spec.increment != 1 && spec.partitions != 1)
     throw make_error("{}: increment and partitions are two LBA functions; give one of them", o);
   if ((spec.increment != 1 || spec.partitions != 1) && !sequential)

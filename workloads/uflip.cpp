@@ -49,8 +49,7 @@ const Benchmark kBenchmarks[] = {
     // TargetSize: Rnd [2^0..2^16] x IOSize, Seq [2^0..2^8] x IOSize.
     {"locality", "target_size", Columns::kBaselines,
      [](const ExperimentSpec& base) {
-       return powers(static_cast<std::int64_t>(base.io_size), 0,
-                     is_random(base.pattern) ? 16 : 8);
+       return powers(static_cast<std::int64_t>(base.io_size), 0, is_random(base.pattern) ? 16 : 8);
      }},
     {"partitioning", "partitions", Columns::kSequential,
      [](const ExperimentSpec&) { return powers(1, 0, 8); }},
@@ -111,7 +110,8 @@ std::string parameter_value(const ExperimentSpec& spec, std::string_view paramet
 // written.
 std::uint64_t sequential_target(const ExperimentSpec& spec) {
   const std::uint64_t stride =
-      spec.io_size * std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llabs(spec.increment)));
+      spec.io_size *
+      std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llabs(spec.increment)));
   return (spec.count * stride + spec.io_shift) * spec.processes;
 }
 
@@ -214,9 +214,9 @@ Plan uflip_plan(std::string_view workload, const DeviceInfo& device) {
   std::string_view rest = workload.substr(workload.find(':') + 1);
   const std::size_t colon = rest.find(':');
   const std::string name(rest.substr(0, colon));
-  const std::vector<KeyValue> overrides =
-      colon == std::string_view::npos ? std::vector<KeyValue>{}
-                                      : parse_inline_keys(rest.substr(colon + 1), origin);
+  const std::vector<KeyValue> overrides = colon == std::string_view::npos
+                                              ? std::vector<KeyValue>{}
+                                              : parse_inline_keys(rest.substr(colon + 1), origin);
   Plan plan;
   plan.source = std::string(workload);
   plan.state = std::string(kUflipState);
@@ -224,7 +224,8 @@ Plan uflip_plan(std::string_view workload, const DeviceInfo& device) {
       name == "all" ? uflip_benchmark_names() : std::vector<std::string>{name};
   for (const std::string& benchmark : names) {
     BenchmarkRequest request{benchmark, {}, {}, overrides, origin};
-    for (auto& spec : expand_benchmark(request, device)) plan.experiments.push_back(std::move(spec));
+    for (auto& spec : expand_benchmark(request, device))
+      plan.experiments.push_back(std::move(spec));
   }
   arrange_sequential_writes(plan, device);
   return plan;
