@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "workloads/plan.h"
 
 namespace ssdlab::sim {
 
@@ -57,6 +58,19 @@ struct RunStats {
 RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
                        std::uint64_t bytes);
 nlohmann::json to_json(const RunStats& stats);
+
+// One completed I/O of a run.
+struct IoSample {
+  TimeNs submitted = 0, response = 0;  // submission from the run's start
+  std::uint64_t io = 0;                // index within its process
+  std::uint32_t size = 0;
+};
+
+// The statistics of a run of `spec` from its I/Os in completion order: after
+// the start-up phase found by workloads::detect_startup (io_ignore = "auto";
+// its length goes to *startup), or the first io_ignore I/Os of each process.
+RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<IoSample>& samples,
+                       std::uint64_t* startup);
 
 // Writes `text` to `path` through a temporary file and a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);

@@ -15,6 +15,7 @@
 #include "sim/log.h"
 #include "sim/output.h"
 #include "sim/precondition.h"
+#include "sim/report.h"
 #include "sim/simulator.h"
 #include "sim/ssd.h"
 #include "sim/uflip_report.h"
@@ -26,67 +27,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void prepare_outdir(const fs::path& dir) {
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error || !fs::is_directory(dir))
-    throw make_error("{}: cannot create the output folder: {}", dir.string(),
-                     error ? error.message() : "not a directory");
-  // Outputs of an earlier run must not pass for this run's.
-  for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
-}
-
 void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
   const RunStats& s = r.stats;
   fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
              s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
              fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
              r.device["write_amplification"].get<double>());
-}
-
-// Runs of a micro-benchmark experiment, summarised on one line.
-void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
-  double mean = 0, p99 = 0;
-  std::uint64_t count = 0;
-  for (const auto& run : experiment["runs"]) {
-    mean += run["mean_us"].get<double>();
-    p99 = std::max(p99, run["p99_us"].get<double>());
-    count += run["count"].get<std::uint64_t>();
-  }
-  const auto runs = experiment["runs"].size();
-  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
-             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "", p99);
-}
-
-nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
-                               std::uint64_t seed) {
-  nlohmann::json experiment = {
-      {"name", spec.name},
-      {"pattern", workloads::pattern_name(spec.pattern)},
-      {"io_size", spec.io_size},
-      {"count", spec.count},
-      {"target_offset", spec.target_offset},
-      {"target_size", spec.target_size ? spec.target_size : logical_bytes - spec.target_offset},
-      {"queue_depth", spec.queue_depth},
-      {"processes", spec.processes},
-      {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
-      {"seed", spec.seed.value_or(workloads::experiment_seed(seed, spec.name))},
-      {"io_shift", spec.io_shift},
-      {"increment", spec.increment},
-      {"partitions", spec.partitions},
-      {"pause_us", spec.pause_ns / 1000.0},
-      {"burst", spec.burst},
-      {"run_pause_us", spec.run_pause_ns / 1000.0}};
-  if (spec.mix_pattern)
-    experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
-                         {"ratio", spec.mix_ratio}};
-  if (!spec.benchmark.empty()) {
-    experiment["benchmark"] = spec.benchmark;
-    experiment["column"] = spec.column;
-    experiment["parameter"] = spec.parameter;
-    experiment["value"] = spec.value;
-  }
-  return experiment;
 }
 
 }  // namespace
@@ -141,8 +87,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const bool benchmarks = std::any_of(plan.experiments.begin(), plan.experiments.end(),
                                       [](const auto& spec) { return !spec.benchmark.empty(); });
   if (benchmarks)
-    fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
-               "mean_us", "", "max p99_us");
+    print_experiment_header(out);
   else
     fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
                "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
@@ -165,8 +110,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     }
     nlohmann::json runs = nlohmann::json::array();
     for (std::uint32_t run = 0; run < spec.runs; ++run) {
-      const RunResult result = simulator.run(
-          spec, run, spec.seed.value_or(workloads::experiment_seed(options.seed, spec.name)));
+      const RunResult result = simulator.run(spec, run, seed_of(spec, options.seed));
       nlohmann::json entry = to_json(result.stats);
       entry["run"] = run;
       entry["start_us"] = result.start_ns / 1000.0;

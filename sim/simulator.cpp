@@ -4,8 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "workloads/methodology.h"
-
 namespace ssdlab::sim {
 
 void Simulator::submit_next(std::uint32_t index) {
@@ -52,12 +50,7 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
 
   // Every completion in order, so that the start-up phase can be cut after
   // the fact.
-  struct Sample {
-    TimeNs submitted, response;
-    std::uint64_t io;
-    std::uint32_t size;
-  };
-  std::vector<Sample> samples;
+  std::vector<IoSample> samples;
   samples.reserve(static_cast<std::size_t>(spec.count * spec.processes));
 
   while (!queue_.empty()) {
@@ -75,36 +68,15 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
     if (log_)
       log_->row(spec.name, run, done.process, done.io, done.submitted - start, response, done.write,
                 done.offset, done.size);
-    samples.push_back(Sample{done.submitted, response, done.io, done.size});
+    samples.push_back(IoSample{done.submitted - start, response, done.io, done.size});
     submit_next(done.process);
   }
 
   RunResult result;
-  std::size_t first = 0;  // samples before it are all start-up
-  if (spec.io_ignore_auto) {
-    std::vector<TimeNs> series(samples.size());
-    for (std::size_t i = 0; i < samples.size(); ++i) series[i] = samples[i].response;
-    first = workloads::detect_startup(series);
-    result.startup = first;
-  }
-  std::vector<TimeNs> responses;
-  responses.reserve(samples.size() - first);
-  TimeNs first_measured = std::numeric_limits<TimeNs>::max(), last_completion = start;
-  std::uint64_t measured_bytes = 0;
-  for (std::size_t i = first; i < samples.size(); ++i) {
-    const Sample& sample = samples[i];
-    if (sample.io < spec.io_ignore) continue;
-    responses.push_back(sample.response);
-    first_measured = std::min(first_measured, sample.submitted);
-    last_completion = std::max(last_completion, sample.submitted + sample.response);
-    measured_bytes += sample.size;
-  }
+  result.stats = summarize_run(spec, samples, &result.startup);
   result.run = run;
   result.start_ns = start;
   result.end_ns = now_;
-  result.stats =
-      compute_stats(responses, spec.count * spec.processes,
-                    last_completion - std::min(first_measured, last_completion), measured_bytes);
   result.device =
       counters_delta(before, device_counters(ssd_), ssd_.config().geometry.pages_per_block);
   return result;

@@ -1,0 +1,79 @@
+#include "sim/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <ostream>
+
+#include "common/error.h"
+#include "workloads/generator.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+void prepare_outdir(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir))
+    throw make_error("{}: cannot create the output folder: {}", dir.string(),
+                     error ? error.message() : "not a directory");
+  // Outputs of an earlier run must not pass for this run's.
+  for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
+}
+
+std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed) {
+  return spec.seed.value_or(workloads::experiment_seed(seed, spec.name));
+}
+
+void print_experiment_header(std::ostream& out) {
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
+             "mean_us", "", "max p99_us");
+}
+
+// Runs of a micro-benchmark experiment, summarised on one line.
+void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
+  double mean = 0, p99 = 0;
+  std::uint64_t count = 0;
+  for (const auto& run : experiment["runs"]) {
+    mean += run["mean_us"].get<double>();
+    p99 = std::max(p99, run["p99_us"].get<double>());
+    count += run["count"].get<std::uint64_t>();
+  }
+  const auto runs = experiment["runs"].size();
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
+             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "", p99);
+}
+
+nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
+                               std::uint64_t seed) {
+  nlohmann::json experiment = {
+      {"name", spec.name},
+      {"pattern", workloads::pattern_name(spec.pattern)},
+      {"io_size", spec.io_size},
+      {"count", spec.count},
+      {"target_offset", spec.target_offset},
+      {"target_size", spec.target_size ? spec.target_size : logical_bytes - spec.target_offset},
+      {"queue_depth", spec.queue_depth},
+      {"processes", spec.processes},
+      {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
+      {"seed", seed_of(spec, seed)},
+      {"io_shift", spec.io_shift},
+      {"increment", spec.increment},
+      {"partitions", spec.partitions},
+      {"pause_us", spec.pause_ns / 1000.0},
+      {"burst", spec.burst},
+      {"run_pause_us", spec.run_pause_ns / 1000.0}};
+  if (spec.mix_pattern)
+    experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
+                         {"ratio", spec.mix_ratio}};
+  if (!spec.benchmark.empty()) {
+    experiment["benchmark"] = spec.benchmark;
+    experiment["column"] = spec.column;
+    experiment["parameter"] = spec.parameter;
+    experiment["value"] = spec.value;
+  }
+  return experiment;
+}
+
+}  // namespace ssdlab::sim

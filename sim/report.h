@@ -1,0 +1,30 @@
+// What `sim` and `probe` share in presenting a run: the output folder, the
+// experiment's description in summary.json, and the lines on the terminal.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+
+// Creates `dir` and removes outputs of an earlier run from it, so that they
+// cannot pass for this run's if this one fails.
+void prepare_outdir(const std::filesystem::path& dir);
+
+// The experiment's keys as summary.json records them; `seed` is the run's.
+nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
+                               std::uint64_t seed);
+
+// The seed an experiment runs with: its own, or one derived from its name.
+std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed);
+
+// The runs of a micro-benchmark experiment, summarised on one line, and the
+// header above such lines.
+void print_experiment_header(std::ostream& out);
+void print_experiment(std::ostream& out, const nlohmann::json& experiment);
+
+}  // namespace ssdlab::sim
