@@ -10,9 +10,11 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/units.h"
 #include "ftl/verifier.h"
 #include "sim/log.h"
 #include "sim/plot_command.h"
+#include "sim/probe_command.h"
 #include "sim/sim_command.h"
 
 int main(int argc, char** argv) {
@@ -57,6 +59,28 @@ int main(int argc, char** argv) {
   config_command->add_option("CONFIG", config_path, "Device config (TOML)")->required();
   config_command->add_option("--set", config_overrides, "Override a config key: table.key=value");
 
+  ssdlab::sim::ProbeOptions probe;
+  CLI::App* probe_command = app.add_subcommand(
+      "probe", "Run a workload against a real file or block device (same outputs as sim)");
+  probe_command->add_option("--target", probe.target, "File or block device")->required();
+  probe_command->add_option("-w,--workload", probe.workload, "Plan file, uflip:NAME or inline")
+      ->required();
+  probe_command->add_option("-o,--out", probe.outdir, "Output folder for io.csv and summary.json")
+      ->required();
+  std::string probe_size;
+  probe_command->add_option("--size", probe_size,
+                            "Create a missing FILE target of this size (e.g. 1GiB), filled");
+  probe_command->add_flag("--allow-destroy", probe.allow_destroy,
+                          "Allow writing to a block device (its data is lost)");
+  probe_command->add_flag("--buffered", probe.buffered,
+                          "Without O_DIRECT, for filesystems that lack it (measures the cache)");
+  probe_command->add_option("--precondition", probe.precondition,
+                            "State enforcement before measuring: seq, random[:N], uflip[:N], none "
+                            "(default: the plan's state)");
+  probe_command->add_option("--seed", probe.seed, "Seed of every random choice")
+      ->capture_default_str();
+  probe_command->add_flag("!--no-io-log", probe.io_log, "Do not write io.csv (summary.json only)");
+
   std::string plot_outdir, plot_format = "png";
   CLI::App* plot_command = app.add_subcommand(
       "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
@@ -78,6 +102,15 @@ int main(int argc, char** argv) {
     if (*sim_command) ssdlab::sim::run_sim(sim, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
+    if (*probe_command) {
+      if (!probe_size.empty()) {
+        const auto bytes = ssdlab::parse_size(probe_size);
+        if (!bytes || *bytes == 0)
+          throw ssdlab::make_error("--size '{}': expected a size such as 1GiB", probe_size);
+        probe.size = *bytes;
+      }
+      ssdlab::sim::run_probe(probe, std::cout);
+    }
   } catch (const ssdlab::Error& error) {
     std::cerr << "ssdlab: " << error.what() << "\n";
     return 1;

@@ -37,19 +37,12 @@ PreconditionSpec parse_precondition(std::string_view text) {
   return spec;
 }
 
-nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
-  const auto start = std::chrono::steady_clock::now();
-  const ftl::FtlStats before = ssd.ftl().stats();
-  const std::uint64_t capacity = ssd.logical_bytes();
-  const std::uint64_t page = ssd.ftl().logical_page_size();
-  const std::uint64_t sector = ssd.config().sector_size;
-
-  // The sequential fill, in chunks of a block's worth of logical pages.
-  const std::uint64_t chunk =
-      std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size;
+void state_writes(const PreconditionSpec& spec, const StateGeometry& g, std::uint64_t seed,
+                  const std::function<void(std::uint64_t, std::uint64_t)>& write) {
+  const std::uint64_t capacity = g.capacity, chunk = g.chunk, page = g.page, sector = g.sector;
+  // The sequential fill, in chunks of a flash block.
   for (std::uint64_t offset = 0; offset < capacity; offset += chunk)
-    ssd.write_functionally(offset, std::min(chunk, capacity - offset));
+    write(offset, std::min(chunk, capacity - offset));
 
   Rng rng(seed ^ 0x5eed5eed5eedULL);
   const auto budget = static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(capacity));
@@ -57,21 +50,33 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
   if (spec.kind == PreconditionSpec::Kind::kSequential) {
     for (; written < budget; written += chunk) {
       const std::uint64_t offset = written % capacity;
-      ssd.write_functionally(offset, std::min(chunk, capacity - offset));
+      write(offset, std::min(chunk, capacity - offset));
     }
   } else if (spec.kind == PreconditionSpec::Kind::kRandom) {
     const std::uint64_t pages = capacity / page;
-    for (; written < budget; written += page)
-      ssd.write_functionally(rng.uniform(pages) * page, page);
+    for (; written < budget; written += page) write(rng.uniform(pages) * page, page);
   } else if (spec.kind == PreconditionSpec::Kind::kUflip) {
     const std::uint64_t max_sectors = chunk / sector;
     while (written < budget) {
       const std::uint64_t size = (1 + rng.uniform(max_sectors)) * sector;
       const std::uint64_t offset = rng.uniform((capacity - size) / sector + 1) * sector;
-      ssd.write_functionally(offset, size);
+      write(offset, size);
       written += size;
     }
   }
+}
+
+nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed) {
+  if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  const ftl::FtlStats before = ssd.ftl().stats();
+  const StateGeometry geometry{
+      ssd.logical_bytes(),
+      std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size,
+      ssd.ftl().logical_page_size(), ssd.config().sector_size};
+  state_writes(spec, geometry, seed, [&ssd](std::uint64_t offset, std::uint64_t size) {
+    ssd.write_functionally(offset, size);
+  });
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const ftl::FtlStats& after = ssd.ftl().stats();

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -30,6 +31,18 @@ struct PreconditionSpec {
 
 // Parses the --precondition argument; throws ssdlab::Error naming it.
 PreconditionSpec parse_precondition(std::string_view text);
+
+// The sizes the state writes are cut to: the space, the largest write (the
+// flash block: uFLIP's random sizes go up to it), the page random overwrites
+// use, and the sector offsets are aligned to.
+struct StateGeometry {
+  std::uint64_t capacity, chunk, page, sector;
+};
+
+// The writes of `spec`, in order, as write(offset, size) calls: what the
+// simulator does functionally and `probe` does on a real target.
+void state_writes(const PreconditionSpec& spec, const StateGeometry& geometry, std::uint64_t seed,
+                  const std::function<void(std::uint64_t, std::uint64_t)>& write);
 
 // Runs it on `ssd` with randomness from `seed`; returns what it did (pages
 // written by the host and the flash, wall time, pages per second).

@@ -1,0 +1,152 @@
+// `ssdlab probe` against a temporary file: no root and no block device
+// needed. Its io.csv must match the simulator's column for column.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace support = ssdlab::testing;
+using ::testing::HasSubstr;
+
+std::string Quote(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+// The rows of an io.csv without the two timing columns (submit_us, rt_us).
+std::vector<std::string> RowsWithoutTimes(const fs::path& io_csv) {
+  std::istringstream in(support::read_file(io_csv));
+  std::vector<std::string> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::stringstream split(line);
+    std::string field;
+    while (std::getline(split, field, ',')) fields.push_back(field);
+    if (fields.size() != 9) {
+      rows.push_back("malformed: " + line);
+      continue;
+    }
+    rows.push_back(fields[0] + "," + fields[1] + "," + fields[2] + "," + fields[3] + "," +
+                   fields[6] + "," + fields[7] + "," + fields[8]);
+  }
+  std::sort(rows.begin() + 1, rows.end());
+  return rows;
+}
+
+class ProbeTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("probe-"); }
+
+  // probe on dir_/target.img (created at 8 MiB if missing); falls back to
+  // --buffered where the filesystem lacks O_DIRECT.
+  support::CommandResult Probe(const std::string& workload, const std::string& extra = "") {
+    const std::string base = "probe --target " + Quote(dir_ / "target.img") + " -w '" + workload +
+                             "' -o " + Quote(dir_ / "out") + " " + extra;
+    auto result = support::run_ssdlab(base + " --size 8MiB");
+    if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
+      result = support::run_ssdlab(base + " --size 8MiB --buffered");
+    return result;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
+  // A fixed target, so that both place the same I/Os.
+  const std::string workload =
+      "RW:io_size=8KiB,count=50,queue_depth=2,processes=2,target_size=4MiB,runs=2";
+  const auto probed = Probe(workload, "--precondition none");
+  ASSERT_EQ(probed.exit_code, 0) << probed.output;
+  const auto simulated = support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) + " -w '" +
+                                             workload + "' -o " + Quote(dir_ / "sim"));
+  ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
+  const auto probe_rows = RowsWithoutTimes(dir_ / "out" / "io.csv");
+  EXPECT_EQ(probe_rows.size(), 1u + 2 * 2 * 50);
+  EXPECT_EQ(probe_rows, RowsWithoutTimes(dir_ / "sim" / "io.csv"));
+
+  const auto summary = nlohmann::json::parse(support::read_file(dir_ / "out" / "summary.json"));
+  EXPECT_EQ(summary["target"]["bytes"], 8 << 20);
+  EXPECT_EQ(summary["target"]["created"], true);
+  ASSERT_EQ(summary["experiments"][0]["runs"].size(), 2u);
+  const auto& run = summary["experiments"][0]["runs"][0];
+  EXPECT_EQ(run["count"], 100);
+  EXPECT_GT(run["mean_us"].get<double>(), 0.0);
+  EXPECT_LE(run["min_us"].get<double>(), run["p50_us"].get<double>());
+  EXPECT_LE(run["p50_us"].get<double>(), run["max_us"].get<double>());
+
+  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
+  if (fs::is_regular_file(checker)) {
+    const int status = std::system(
+        ("python3 " + Quote(checker) + " " + Quote(dir_ / "out") + " >/dev/null").c_str());
+    EXPECT_EQ(status, 0);
+  }
+}
+
+TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {
+  const auto result = Probe("uflip:order:count=16,runs=1,run_pause_us=0");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("state enforced (uflip)"));
+  EXPECT_THAT(result.output, HasSubstr("order: mean response time (us) by increment"));
+  const auto summary = nlohmann::json::parse(support::read_file(dir_ / "out" / "summary.json"));
+  EXPECT_EQ(summary["benchmarks"][0]["name"], "order");
+  EXPECT_EQ(summary["experiments"].size(), 2u * 11);
+  EXPECT_GT(summary["precondition"]["bytes_written"].get<std::uint64_t>(), 8u << 20);
+}
+
+TEST_F(ProbeTest, MissingFileWithoutSizeIsAnError) {
+  const auto result = support::run_ssdlab("probe --target " + Quote(dir_ / "none.img") +
+                                          " -w SR:count=4 -o " + Quote(dir_ / "out"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "none.img").string() +
+                               ": no such file; give --size to create it\n");
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv"));
+}
+
+TEST_F(ProbeTest, PlanLargerThanTheTargetIsAnError) {
+  const auto result = Probe("RW:count=4,target_size=16MiB");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("target_size: target 0 + 16777216 bytes ends beyond"));
+}
+
+TEST_F(ProbeTest, SizeThatDisagreesWithAnExistingFileIsAnError) {
+  ASSERT_EQ(Probe("SR:count=4").exit_code, 0);
+  const auto result = support::run_ssdlab("probe --target " + Quote(dir_ / "target.img") +
+                                          " --size 4MiB -w SR:count=4 -o " + Quote(dir_ / "out"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("exists with 8388608 bytes, but --size asks for 4194304"));
+}
+
+TEST_F(ProbeTest, WritingToABlockDeviceNeedsAllowDestroy) {
+  // Opened read-only and refused before any write: safe on any machine.
+  std::string device;
+  for (const char* candidate :
+       {"/dev/vda", "/dev/sda", "/dev/nvme0n1", "/dev/xvda", "/dev/loop0"}) {
+    struct stat info {};
+    if (::stat(candidate, &info) == 0 && S_ISBLK(info.st_mode)) {
+      device = candidate;
+      break;
+    }
+  }
+  if (device.empty()) GTEST_SKIP() << "no block device to try";
+  const auto result = support::run_ssdlab(
+      "probe --target " + device + " -w RW:count=4 --precondition none -o " + Quote(dir_ / "out"));
+  EXPECT_EQ(result.exit_code, 1);
+  if (result.output.find("(probe needs read access)") != std::string::npos ||
+      result.output.find("empty target") != std::string::npos)
+    GTEST_SKIP() << result.output;
+  EXPECT_THAT(result.output, HasSubstr("give --allow-destroy"));
+}
+
+}  // namespace
