@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "ftl/verifier.h"
+#include "sim/calibrate_command.h"
 #include "sim/log.h"
 #include "sim/plot_command.h"
 #include "sim/probe_command.h"
@@ -81,6 +82,15 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   probe_command->add_flag("!--no-io-log", probe.io_log, "Do not write io.csv (summary.json only)");
 
+  ssdlab::sim::CalibrateOptions calibrate;
+  CLI::App* calibrate_command = app.add_subcommand(
+      "calibrate", "Fit the model's timing to measured response times (e.g. from probe)");
+  calibrate_command->add_option("OUTDIR", calibrate.measured, "Output folder of the measurement")
+      ->required();
+  calibrate_command->add_option("-c,--config", calibrate.config, "Base device config")->required();
+  calibrate_command->add_option("-o,--out", calibrate.output, "Fitted config to write")->required();
+  calibrate_command->add_option("--set", calibrate.overrides, "Override a base config key");
+
   std::string plot_outdir, plot_format = "png";
   CLI::App* plot_command = app.add_subcommand(
       "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
@@ -102,6 +112,7 @@ int main(int argc, char** argv) {
     if (*sim_command) ssdlab::sim::run_sim(sim, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
+    if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);
     if (*probe_command) {
       if (!probe_size.empty()) {
         const auto bytes = ssdlab::parse_size(probe_size);

@@ -1,0 +1,35 @@
+// `ssdlab calibrate OUTDIR_REAL -c BASE.toml -o FITTED.toml`: fits the flash
+// model's timing to response times measured by `ssdlab probe` (or any run
+// with the same summary.json), so that `sim` with the fitted config predicts
+// the measured device.
+//
+// The fit uses the experiments that isolate the per-I/O cost: one process at
+// queue depth 1, no mix, pause or shift. On an unloaded model an I/O of n
+// pages striped over C channels costs
+//   read:  command + read_us    + ceil(n / C) x (page + OOB) x bus_ns_per_byte
+//   write: command + program_us + ceil(n / C) x (page + OOB) x bus_ns_per_byte
+// (reads: array read, then the transfers, one per channel round; writes:
+// transfers, then the last program), which is linear in (read_us,
+// program_us, bus_ns_per_byte). Reads (SR, RR) fit read_us and the bus;
+// sequential writes (SW) then fit program_us; random writes carry the
+// device's cleaning, which the model adds by itself. Both least-squares fits
+// (Eigen) minimise relative errors, as compare reports them. Alongside, Ajwani et al.'s cost model
+// (§ 5, "x + c_W y"): the write penalty factor c_W, random write over random read cost, per size.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ssdlab::sim {
+
+struct CalibrateOptions {
+  std::string measured;  // OUTDIR of the measurement
+  std::string config;    // base config
+  std::vector<std::string> overrides;
+  std::string output;  // fitted config to write
+};
+
+void run_calibrate(const CalibrateOptions& options, std::ostream& out);
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,82 @@
+// `ssdlab calibrate`: fitting the model's timing to measured response times.
+// Measurements made by the model itself with known timing must give that
+// timing back, from any starting point.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "sim/config.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace support = ssdlab::testing;
+using ::testing::HasSubstr;
+
+std::string Quote(const fs::path& path) {
+  return "'" + path.string() + "'";
+}
+
+class CalibrateTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("calibrate-"); }
+  fs::path dir_;
+};
+
+TEST_F(CalibrateTest, RecoversTheTimingThatProducedTheMeasurements) {
+  // Unloaded reads and sequential writes of whole pages on a fresh device:
+  // the cost model of calibrate holds exactly there.
+  const fs::path plan = support::write_file(dir_ / "plan.toml",
+                                            "[[benchmark]]\n"
+                                            "name = \"granularity\"\n"
+                                            "patterns = [\"SR\", \"SW\"]\n"
+                                            "values = [\"4KiB\", \"16KiB\", \"64KiB\"]\n"
+                                            "count = 8\n"
+                                            "runs = 1\n"
+                                            "run_pause_us = 0\n");
+  const auto measured =
+      support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) + " -w " + Quote(plan) +
+                          " --precondition none -o " + Quote(dir_ / "measured"));
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  const auto fit = support::run_ssdlab(
+      "calibrate " + Quote(dir_ / "measured") + " -c " + Quote(support::preset("tiny")) +
+      " --set timing.read_us=100 --set timing.program_us=50 --set timing.bus_ns_per_byte=5 -o " +
+      Quote(dir_ / "fitted.toml"));
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_THAT(fit.output, HasSubstr("RMS relative error 0.0%"));
+  const auto fitted = ssdlab::sim::load_config((dir_ / "fitted.toml").string());
+  EXPECT_NEAR(fitted.timing.read_ns, 25'000, 10);
+  EXPECT_NEAR(fitted.timing.program_ns, 200'000, 10);
+  EXPECT_NEAR(fitted.timing.bus_ps_per_byte, 25'000, 10);
+  // Everything else is the base's.
+  const auto base = support::load_preset("tiny");
+  EXPECT_EQ(fitted.geometry.channels, base.geometry.channels);
+  EXPECT_EQ(fitted.ftl.type, base.ftl.type);
+}
+
+TEST_F(CalibrateTest, NeedsReadsAndSequentialWrites) {
+  const auto measured = support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) +
+                                            " -w RR:count=20 -o " + Quote(dir_ / "measured"));
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  const auto fit =
+      support::run_ssdlab("calibrate " + Quote(dir_ / "measured") + " -c " +
+                          Quote(support::preset("tiny")) + " -o " + Quote(dir_ / "fitted.toml"));
+  EXPECT_EQ(fit.exit_code, 1);
+  EXPECT_THAT(fit.output, HasSubstr("calibration needs queue-depth-1 reads (SR or RR) and "
+                                    "sequential writes (SW)"));
+  EXPECT_FALSE(fs::exists(dir_ / "fitted.toml"));
+}
+
+TEST_F(CalibrateTest, FolderWithoutSummaryIsAnError) {
+  fs::create_directories(dir_ / "empty");
+  const auto fit =
+      support::run_ssdlab("calibrate " + Quote(dir_ / "empty") + " -c " +
+                          Quote(support::preset("tiny")) + " -o " + Quote(dir_ / "fitted.toml"));
+  EXPECT_EQ(fit.exit_code, 1);
+  EXPECT_EQ(fit.output, "ssdlab: " + (dir_ / "empty").string() +
+                            ": no summary.json (is it an ssdlab output folder?)\n");
+}
+
+}  // namespace
