@@ -58,8 +58,9 @@ class BastFtl final : public Ftl {
     std::uint64_t last_used;  // for least-recently-written eviction
   };
 
-  // The log of `lbn`, opening one (after evicting another) if it has none.
-  Log& log_for(std::uint32_t lbn, CommandList& out);
+  // The log of `lbn`, opening one (after evicting another) if it has none;
+  // `first_offset` is the offset about to be written.
+  Log& log_for(std::uint32_t lbn, std::uint32_t first_offset, CommandList& out);
   // Merges logs_[index] into its logical block's data block and drops it.
   void merge(std::uint32_t index, CommandList& out);
   void drop(std::uint32_t index);
@@ -75,7 +76,7 @@ void BastFtl::write(const PageRange& range, CommandList& out) {
   store_.begin_request();
   const std::size_t start = out.size();
   for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
-    Log& log = log_for(store_.lbn_of(lpn), out);
+    Log& log = log_for(store_.lbn_of(lpn), store_.offset_of(lpn), out);
     if (store_.offset_of(lpn) != store_.written(log.block)) log.sequential = false;
     log.last_used = ++clock_;
     const std::uint8_t stage = store_.read_if_partial(range, lpn, out);
@@ -85,7 +86,7 @@ void BastFtl::write(const PageRange& range, CommandList& out) {
   store_.finish(out, start);
 }
 
-BastFtl::Log& BastFtl::log_for(std::uint32_t lbn, CommandList& out) {
+BastFtl::Log& BastFtl::log_for(std::uint32_t lbn, std::uint32_t first_offset, CommandList& out) {
   if (log_of_[lbn] != kNoLog && store_.is_full(logs_[log_of_[lbn]].block)) merge(log_of_[lbn], out);
   if (log_of_[lbn] != kNoLog) return logs_[log_of_[lbn]];
   if (logs_.size() == store_.config().log_blocks) {
@@ -94,8 +95,13 @@ BastFtl::Log& BastFtl::log_for(std::uint32_t lbn, CommandList& out) {
       if (logs_[i].last_used < logs_[victim].last_used) victim = i;
     merge(victim, out);
   }
+  // A log started at offset 0 is likely sequential and completed from the data
+  // block (partial merge): its plane group keeps those copies copy-backs.
+  // Others come from the group with the most free blocks, which keeps the
+  // groups balanced for the full merges' fresh blocks.
   const VBlock data = store_.data(lbn);
-  const VBlock block = store_.allocate(data == kNone ? kNone : store_.group_of(data));
+  const bool likely_sequential = data != kNone && first_offset == 0;
+  const VBlock block = store_.allocate(likely_sequential ? store_.group_of(data) : kNone);
   log_of_[lbn] = static_cast<std::uint32_t>(logs_.size());
   logs_.push_back({lbn, block, true, clock_});
   return logs_.back();
@@ -116,7 +122,9 @@ void BastFtl::merge(std::uint32_t index, CommandList& out) {
     if (old != kNone) store_.release(old, work, out);
     return;
   }
-  const VBlock fresh = store_.allocate(store_.group_of(log.block));
+  // Most copies come from the data block: its plane group keeps them copy-backs.
+  const VBlock data = store_.data(log.lbn);
+  const VBlock fresh = store_.allocate(store_.group_of(data == kNone ? log.block : data));
   store_.fill(fresh, log.lbn, store_.block_pages(), false, work, out);
   ++stats.full_merges;
   const VBlock old = store_.make_data(log.lbn, fresh);

@@ -416,9 +416,10 @@ void describe_block_ftl(const DeviceConfig& c, std::back_insert_iterator<std::st
   const std::uint32_t width = c.ftl.virtual_block_size / flash_block;
   fmt::format_to(it,
                  "  ftl         {}, virtual block {} ({} flash block{} striped over {} plane{}, "
-                 "{} plane groups)\n",
+                 "{} plane group{})\n",
                  c.ftl.type, format_size(c.ftl.virtual_block_size), width, width > 1 ? "s" : "",
-                 width, width > 1 ? "s" : "", g.planes() / width);
+                 width, width > 1 ? "s" : "", g.planes() / width,
+                 g.planes() / width > 1 ? "s" : "");
   if (c.ftl.type == "block-mapped")
     fmt::format_to(it,
                    "  merges      one open block (read-modify-write of a whole virtual block)\n");
