@@ -15,8 +15,8 @@
 //    fresh block is opened for the logical block, the valid pages before the
 //    write are copied into it, the new data programmed. Later in-order writes
 //    of that logical block append to the open block.
-//  - Writing another logical block (or rewriting what the open block already
-//    holds) closes the open block: the rest of the old block is copied into
+//  - Writing any other logical block (or rewriting what the open block
+//    already holds) closes the open block: the rest of the old block is copied into
 //    it and the old block erased. Counted as a partial merge, or as a switch
 //    merge when nothing was left to copy (the block was rewritten whole).
 // So a random write smaller than the virtual block costs a whole block of
@@ -69,7 +69,8 @@ void BlockMappedFtl::write(const PageRange& range, CommandList& out) {
 void BlockMappedFtl::write_page(const PageRange& range, Lpn lpn, CommandList& out) {
   const std::uint32_t lbn = store_.lbn_of(lpn);
   const std::uint32_t offset = store_.offset_of(lpn);
-  if (open_ != kNone && open_lbn_ == lbn) {
+  if (open_ != kNone && open_lbn_ != lbn) close_open_block(out);  // writing moved on
+  if (open_ != kNone) {
     if (offset >= store_.written(open_)) {
       // In order: append to the open block, copying any pages skipped over.
       if (offset > store_.written(open_))
@@ -93,7 +94,6 @@ void BlockMappedFtl::write_page(const PageRange& range, Lpn lpn, CommandList& ou
   }
   // Read-modify-write: a fresh block gets the pages before this one now and
   // the rest when it is closed. Same plane group, so copies are copy-backs.
-  close_open_block(out);
   open_ = store_.allocate(store_.group_of(data));
   open_lbn_ = lbn;
   store_.fill(open_, lbn, offset, true, store_.merge_work(), out);
