@@ -278,7 +278,16 @@ void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.type, g.page_size, f.logical_page_size));
   }
   // Log blocks and the blocks merges need must leave room for data.
+  // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
+  // plus 1, FAST the logs plus 2.)
   const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
+  if (f.type == "block-mapped" && virtual_blocks <= 2) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
+                       "for data, one open, one spare)",
+                       f.virtual_block_size, virtual_blocks));
+  }
   if (f.type != "block-mapped" && f.log_blocks + 2 >= virtual_blocks) {
     const auto [node, dotted] = r.find("ftl", "log_blocks");
     r.fail(dotted, node,

@@ -27,14 +27,14 @@ support::CommandResult RunShell(const std::string& command) {
 
 constexpr const char* kPlan = R"(
 [[experiment]]
-name = "rw-4k"
-pattern = "RW"
-count = 300
-[[experiment]]
 name = "sw-64k"
 pattern = "SW"
 io_size = "64KiB"
 count = 100
+[[experiment]]
+name = "rw-4k"
+pattern = "RW"
+count = 300
 [[experiment]]
 name = "rw-6k-unaligned"
 pattern = "RW"
@@ -65,6 +65,23 @@ nlohmann::json SimulateVerified(const std::string& preset, const std::string& ex
   }
   const auto summary = nlohmann::json::parse(support::read_file(out / "summary.json"));
   EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 200u);
+  // Each run reports its own merges (counters_delta): sequential writes on the
+  // sequentially filled device copy nothing and end in switch merges; the
+  // random writes after them pay for merges.
+  const auto& runs = summary["experiments"];
+  EXPECT_EQ(runs.size(), 4u);
+  if (runs.size() != 4) return summary["device"];
+  const auto& sequential = runs[0]["runs"][0]["device"];
+  EXPECT_EQ(sequential["full_merges"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(sequential["partial_merges"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(sequential["switch_merges"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(sequential["copy_backs"].get<std::uint64_t>() +
+                sequential["inter_plane_moves"].get<std::uint64_t>(),
+            0u);
+  std::uint64_t random_copies = 0;
+  for (const int run : {1, 2})
+    random_copies += runs[run]["runs"][0]["device"]["copy_backs"].get<std::uint64_t>();
+  EXPECT_GT(random_copies, 0u);
   return summary["device"];
 }
 

@@ -137,6 +137,14 @@ TEST_F(ConfigTest, VirtualBlockThatIsNotWholeFlashBlocksIsRejected) {
                                    HasSubstr("must divide the 64 planes")));
 }
 
+TEST_F(ConfigTest, VirtualBlocksTooLargeForBlockMappingAreRejected) {
+  const std::string path = Write(
+      "[geometry]\nchannels = 2\ndies_per_package = 1\nplanes_per_die = 1\nblocks_per_plane = 1\n"
+      "[ftl]\ntype = \"block-mapped\"\n");
+  EXPECT_THAT(ErrorOf(path), StartsWith(path + ":6: ftl.virtual_block_size: 262144 bytes leaves 2 "
+                                               "virtual blocks: block-mapped needs at least 3"));
+}
+
 TEST_F(ConfigTest, BlockFtlsNeedTheLogicalPageToBeTheFlashPage) {
   const std::string path =
       Write("[ftl]\ntype = \"fast\"\nlogical_page_size = 8192\nstripe_size = 8192\n");
