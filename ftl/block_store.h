@@ -9,8 +9,10 @@
 // packages, dies and planes: the effective erase block is the striped chunk
 // (Desnoyers §4, "Write size and alignment"), and a small controller maps
 // large virtual blocks to keep its table small (Desnoyers §3, "RAM
-// requirements"). Width 1 is plain flash blocks. Virtual blocks are programmed
-// in page order only, so every flash block is too (NandArray's rule).
+// requirements"); Agrawal et al. §3.1 list the same knobs as a logical page
+// "as large as a flash block" and its "page span" over packages. Width 1 is
+// plain flash blocks. Virtual blocks are programmed in page order only, so
+// every flash block is too (NandArray's rule).
 //
 // Logical blocks. Logical block `lbn` is logical pages [lbn * N, lbn * N + N),
 // N the pages of a virtual block. Block mapping: a logical block has at most
@@ -19,10 +21,14 @@
 // The simulator keeps a per-page index into the logs for speed; the modelled
 // device only needs it for its few log blocks.
 //
-// Commands. Merge work is emitted as cleaning commands (the controller runs it
-// before the write that triggered it when cleaning_blocks_writes is on); each
-// merge gets two stages of its own, copies then erases, so that a block
-// erased by one merge is never programmed, in time, before its erase.
+// Commands. A copy stays inside its plane as a copy-back where allowed
+// (Agrawal §2.2: copy-back only "within the same flash plane"); a virtual
+// block's page i is always on the same plane of its group, so merges between
+// blocks of one group are all copy-backs. Merge work is emitted as cleaning
+// commands (the controller runs it before the write that triggered it when
+// cleaning_blocks_writes is on); each merge gets two stages of its own,
+// copies then erases, so that a block erased by one merge is never
+// programmed, in time, before its erase.
 #pragma once
 
 #include <cstdint>
