@@ -38,7 +38,8 @@ struct Command {
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove
-  Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there)
+  Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there); a program
+                       // with kNoLpn is padding: a page filled with no data
   Lpn lpn2 = kNoLpn;   // logical page at `ppn2`
 
   bool two_plane() const { return ppn2 != kNoPage; }

@@ -28,6 +28,11 @@ void NandArray::program(Ppn ppn, Lpn lpn) {
   ++block.valid_pages;
 }
 
+void NandArray::pad(Ppn ppn) {
+  program(ppn, kNoLpn);
+  invalidate(ppn);
+}
+
 void NandArray::invalidate(Ppn ppn) {
   if (!is_valid(ppn)) throw std::logic_error(fmt::format("invalidate of page {}: not valid", ppn));
   valid_bits_[ppn >> 6] &= ~(std::uint64_t{1} << (ppn & 63));

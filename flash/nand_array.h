@@ -29,6 +29,10 @@ class NandArray {
   // Programs the next free page of `ppn`'s block with logical page `lpn`; the
   // page becomes valid. `ppn` must be that block's write pointer.
   void program(Ppn ppn, Lpn lpn);
+  // Programs the next free page of `ppn`'s block with no data (filler): the
+  // page is used but never valid. Block-mapped FTLs pad a hole this way when a
+  // later page of the block must be programmed (pages go in order).
+  void pad(Ppn ppn);
   // Marks a valid page superseded.
   void invalidate(Ppn ppn);
   // Erases a block holding no valid page; its erase count grows by one.

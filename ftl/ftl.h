@@ -45,6 +45,14 @@ struct FtlConfig {
   // "additional delay is introduced to account for it")? If not, cleaning
   // only competes with host commands for buses and dies.
   bool cleaning_blocks_writes = true;
+  // Block-mapped and hybrid FTLs: bytes of one virtual block, the unit they
+  // map and erase: a whole number of flash blocks, one per plane of a plane
+  // group, striped page by page (Desnoyers §3, §4: the effective erase block).
+  // 0 means one flash block.
+  std::uint32_t virtual_block_size = 0;
+  // BAST: most log blocks at once (one per logical block). FAST: random-write
+  // log blocks shared by all logical blocks (plus one sequential log block).
+  std::uint32_t log_blocks = 8;
 };
 
 // Logical pages [first, first + count). A partial page is one the host request
@@ -72,6 +80,16 @@ struct FtlStats {
   std::uint64_t background_blocks_cleaned = 0;
   std::uint64_t pages_reclaimed = 0;  // superseded pages in the victims
   std::vector<std::uint64_t> blocks_cleaned_per_pool;
+  // Block-mapped and hybrid FTLs (Desnoyers §4; BAST and FAST). A merge makes
+  // a logical block's data whole again in one flash block: a switch merge
+  // turns a fully, sequentially written log block into the data block (no
+  // copy); a partial merge completes a sequentially written log block by
+  // copying the rest of the old data block into it; a full merge copies the
+  // latest version of every page into a fresh block.
+  std::uint64_t switch_merges = 0;
+  std::uint64_t partial_merges = 0;
+  std::uint64_t full_merges = 0;
+  std::uint64_t padding_pages = 0;  // pages programmed with no data to keep pages in order
 
   // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
   double cleaning_efficiency(std::uint32_t pages_per_block) const {
@@ -130,5 +148,8 @@ struct FtlContext {
 // known names if there is none by that name.
 std::unique_ptr<Ftl> make_ftl(const FtlContext& context);
 std::vector<std::string> ftl_names();
+// True for the FTLs that map virtual blocks (block-mapped, bast, fast): they
+// use virtual_block_size and log_blocks, and map whole flash pages.
+bool is_block_based(std::string_view type);
 
 }  // namespace ssdlab::ftl

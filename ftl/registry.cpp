@@ -10,6 +10,9 @@
 namespace ssdlab::ftl {
 
 std::unique_ptr<Ftl> make_page_mapped_ftl(const FtlContext& context);
+std::unique_ptr<Ftl> make_block_mapped_ftl(const FtlContext& context);
+std::unique_ptr<Ftl> make_bast_ftl(const FtlContext& context);
+std::unique_ptr<Ftl> make_fast_ftl(const FtlContext& context);
 
 namespace {
 
@@ -20,6 +23,9 @@ struct Entry {
 
 constexpr Entry kFtls[] = {
     {"page-mapped", &make_page_mapped_ftl},
+    {"block-mapped", &make_block_mapped_ftl},
+    {"bast", &make_bast_ftl},
+    {"fast", &make_fast_ftl},
 };
 
 }  // namespace
@@ -35,6 +41,10 @@ std::unique_ptr<Ftl> make_ftl(const FtlContext& context) {
     if (context.config.type == entry.name) return entry.make(context);
   throw make_error("unknown FTL '{}' (known: {})", context.config.type,
                    fmt::join(ftl_names(), ", "));
+}
+
+bool is_block_based(std::string_view type) {
+  return type == "block-mapped" || type == "bast" || type == "fast";
 }
 
 const char* pool_scope_name(PoolScope scope) {

@@ -36,6 +36,10 @@ void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) 
       read_lpns_.push_back(lpn);
       break;
     case Op::kProgram:
+      if (lpn == flash::kNoLpn) {  // padding: the page holds no logical data
+        content_[ppn] = 0;
+        break;
+      }
       if (writing_ && lpn >= writing_->first && lpn < writing_->first + writing_->count &&
           !written_[lpn - writing_->first]) {
         // The host's new data: a new version from its first program on.

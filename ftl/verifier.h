@@ -4,7 +4,8 @@
 // The verifier knows nothing of an FTL's internals. It keeps a version number
 // per logical page (bumped on each host write) and a shadow of what version
 // each physical page holds, and interprets every command an FTL emits:
-// a program stores the logical page's current version, a copy-back or move
+// a program stores the logical page's current version (a padding program, with
+// no logical page, stores nothing readable), a copy-back or move
 // carries the source's version, an erase clears the block, and every read
 // (host, read-modify-write or cleaning) must find the latest version of the
 // logical page it names. A host read must read every written page of its

@@ -256,6 +256,47 @@ void read_timing(Reader& r, flash::Timing& t) {
   r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
 }
 
+// Keys of the block-mapped and hybrid FTLs (block-mapped, bast, fast).
+void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
+  r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
+  if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
+  const std::uint32_t width = f.virtual_block_size / flash_block;
+  if (f.virtual_block_size % flash_block != 0 || g.planes() % width != 0) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} must be a whole number of {}-byte flash blocks, and that number must "
+                       "divide the {} planes",
+                       f.virtual_block_size, flash_block, g.planes()));
+  }
+  r.integer("ftl", "log_blocks", f.log_blocks, 1, 1 << 20);
+  if (!ftl::is_block_based(f.type)) return;
+  if (f.logical_page_size != g.page_size) {
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} FTL maps whole flash pages: logical_page_size must be {} (got {})",
+                       f.type, g.page_size, f.logical_page_size));
+  }
+  // Log blocks and the blocks merges need must leave room for data.
+  // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
+  // plus 1, FAST the logs plus 2.)
+  const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
+  if (f.type == "block-mapped" && virtual_blocks <= 2) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
+                       "for data, one open, one spare)",
+                       f.virtual_block_size, virtual_blocks));
+  }
+  if (f.type != "block-mapped" && f.log_blocks + 2 >= virtual_blocks) {
+    const auto [node, dotted] = r.find("ftl", "log_blocks");
+    r.fail(dotted, node,
+           fmt::format("{} log blocks leave no room for data: the device has {} virtual blocks "
+                       "of {} bytes",
+                       f.log_blocks, virtual_blocks, f.virtual_block_size));
+  }
+}
+
 void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
   {
@@ -307,6 +348,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
            fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
                        f.logical_page_size));
   }
+  read_block_ftl(r, g, f);
 }
 
 }  // namespace
@@ -368,10 +410,37 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"copy_back", f.copy_back},
         {"clean_low_water", f.clean_low_water},
         {"clean_high_water", f.clean_high_water},
-        {"cleaning_blocks_writes", f.cleaning_blocks_writes}}},
+        {"cleaning_blocks_writes", f.cleaning_blocks_writes},
+        {"virtual_block_size", f.virtual_block_size},
+        {"log_blocks", f.log_blocks}}},
       {"host", {{"sector_size", c.sector_size}}},
   };
 }
+
+namespace {
+
+void describe_block_ftl(const DeviceConfig& c, std::back_insert_iterator<std::string> it) {
+  const auto& g = c.geometry;
+  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
+  const std::uint32_t width = c.ftl.virtual_block_size / flash_block;
+  fmt::format_to(it,
+                 "  ftl         {}, virtual block {} ({} flash block{} striped over {} plane{}, "
+                 "{} plane group{})\n",
+                 c.ftl.type, format_size(c.ftl.virtual_block_size), width, width > 1 ? "s" : "",
+                 width, width > 1 ? "s" : "", g.planes() / width,
+                 g.planes() / width > 1 ? "s" : "");
+  if (c.ftl.type == "block-mapped")
+    fmt::format_to(it,
+                   "  merges      one open block (read-modify-write of a whole virtual block)\n");
+  else
+    fmt::format_to(it, "  merges      {} {}log blocks{}; switch, partial and full merges\n",
+                   c.ftl.log_blocks, c.ftl.type == "fast" ? "random-write " : "",
+                   c.ftl.type == "fast" ? " plus one sequential log block" : "");
+  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
+                 c.ftl.copy_back ? "on" : "off");
+}
+
+}  // namespace
 
 std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   const auto& g = c.geometry;
@@ -394,20 +463,25 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
       it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
       format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
       format_size(c.ftl.logical_page_size));
-  fmt::format_to(
-      it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n",
-      c.ftl.type, pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
-      format_size(c.ftl.stripe_size));
-  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
-                 c.ftl.copy_back ? "on" : "off");
-  fmt::format_to(
-      it,
-      "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
-      c.ftl.clean_low_water * 100,
-      c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
-      c.ftl.clean_high_water > 0
-          ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
-          : std::string("off"));
+  if (ftl::is_block_based(c.ftl.type)) {
+    describe_block_ftl(c, it);
+  } else {
+    fmt::format_to(
+        it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n",
+        c.ftl.type, pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
+        format_size(c.ftl.stripe_size));
+    fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
+                   c.ftl.copy_back ? "on" : "off");
+  }
+  if (!ftl::is_block_based(c.ftl.type))
+    fmt::format_to(
+        it,
+        "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
+        c.ftl.clean_low_water * 100,
+        c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
+        c.ftl.clean_high_water > 0
+            ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
+            : std::string("off"));
   fmt::format_to(
       it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),

@@ -1,6 +1,7 @@
 #include "sim/ssd.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "ftl/pools.h"
@@ -38,20 +39,30 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
 }
 
 TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
-  std::uint8_t last_stage = 0;
+  // Commands in stage order, list order within a stage (a counting sort, so
+  // that lists with many stages, such as a hybrid FTL's merges, stay linear).
+  std::array<std::uint32_t, 257> stage_start{};
   bool cleaning = false;
   for (const flash::Command& command : commands_) {
-    last_stage = std::max(last_stage, command.stage);
+    ++stage_start[command.stage + 1];
     cleaning = cleaning || command.cleaning;
   }
+  for (std::size_t stage = 1; stage < stage_start.size(); ++stage)
+    stage_start[stage] += stage_start[stage - 1];
+  stage_order_.resize(commands_.size());
+  std::array<std::uint32_t, 256> next{};
+  std::copy_n(stage_start.begin(), next.size(), next.begin());
+  for (std::uint32_t i = 0; i < commands_.size(); ++i) stage_order_[next[commands_[i].stage]++] = i;
   // done[0]: host chain, done[1]: cleaning chain. A stage starts when every
   // earlier stage of its chain has completed.
   TimeNs done[2] = {now, now};
   auto run_stages = [&](bool host, bool clean) {
-    for (std::uint8_t stage = 0; stage <= last_stage; ++stage) {
+    for (std::size_t stage = 0; stage < 256; ++stage) {
+      if (stage_start[stage] == stage_start[stage + 1]) continue;
       const TimeNs ready[2] = {done[0], done[1]};
-      for (const flash::Command& command : commands_) {
-        if (command.stage != stage || (command.cleaning ? !clean : !host)) continue;
+      for (std::uint32_t i = stage_start[stage]; i < stage_start[stage + 1]; ++i) {
+        const flash::Command& command = commands_[stage_order_[i]];
+        if (command.cleaning ? !clean : !host) continue;
         const int chain = command.cleaning ? 1 : 0;
         done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
       }

@@ -77,7 +77,8 @@ class Ssd {
   std::uint64_t requests_ = 0;
   std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
   TimeNs cleaning_ns_ = 0;
-  flash::CommandList commands_;  // reused for every request
+  flash::CommandList commands_;             // reused for every request
+  std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
 };
 
 }  // namespace ssdlab::sim

@@ -90,6 +90,73 @@ TEST_F(ConfigTest, TinyPresetLoadsASixteenMebibyteDevice) {
   EXPECT_EQ(g.capacity_bytes(), 16ull << 20);
 }
 
+TEST_F(ConfigTest, BlockFtlPresetsLoadTheirVirtualBlocksAndLogBlocks) {
+  const auto usb = support::load_preset("usb-stick");
+  EXPECT_EQ(usb.ftl.type, "block-mapped");
+  EXPECT_EQ(usb.ftl.virtual_block_size, 512u << 10);
+  const auto bast = support::load_preset("bast-ssd");
+  EXPECT_EQ(bast.ftl.type, "bast");
+  EXPECT_EQ(bast.ftl.virtual_block_size, 1u << 20);
+  EXPECT_EQ(bast.ftl.log_blocks, 16u);
+  EXPECT_EQ(support::load_preset("fast-ssd").ftl.type, "fast");
+  // Echoed into summary.json.
+  const auto json = ssdlab::sim::to_json(bast);
+  EXPECT_EQ(json["ftl"]["virtual_block_size"], 1u << 20);
+  EXPECT_EQ(json["ftl"]["log_blocks"], 16u);
+}
+
+TEST_F(ConfigTest, VirtualBlockSizeDefaultsToOneFlashBlock) {
+  const auto config = support::load_preset("tiny");
+  EXPECT_EQ(config.ftl.virtual_block_size,
+            config.geometry.pages_per_block * config.geometry.page_size);
+}
+
+TEST_F(ConfigTest, ZeroLogBlocksIsOutOfRange) {
+  const std::string path = Write("[ftl]\ntype = \"bast\"\nlog_blocks = 0\n");
+  EXPECT_EQ(ErrorOf(path), path + ":3: ftl.log_blocks: 0 is out of range: allowed 1 to 1048576");
+}
+
+TEST_F(ConfigTest, LogBlocksThatLeaveNoRoomForDataAreRejected) {
+  const std::string path = Write(
+      "[geometry]\nchannels = 1\ndies_per_package = 1\nplanes_per_die = 1\nblocks_per_plane = 8\n"
+      "[ftl]\ntype = \"fast\"\nlog_blocks = 6\n");
+  EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":8: ftl.log_blocks: 6 log blocks leave no "
+                                                     "room for data"),
+                                   HasSubstr("8 virtual blocks")));
+}
+
+TEST_F(ConfigTest, VirtualBlockThatIsNotWholeFlashBlocksIsRejected) {
+  // The default geometry: 256 KiB flash blocks, 64 planes.
+  const std::string path =
+      Write("[ftl]\ntype = \"block-mapped\"\nvirtual_block_size = \"384KiB\"\n");
+  EXPECT_THAT(ErrorOf(path),
+              StartsWith(path + ":3: ftl.virtual_block_size: 393216 must be a whole number of "
+                                "262144-byte flash blocks"));
+  const std::string wide = Write("[ftl]\ntype = \"bast\"\nvirtual_block_size = \"768KiB\"\n");
+  EXPECT_THAT(ErrorOf(wide), AllOf(StartsWith(wide + ":3: ftl.virtual_block_size: "),
+                                   HasSubstr("must divide the 64 planes")));
+}
+
+TEST_F(ConfigTest, VirtualBlocksTooLargeForBlockMappingAreRejected) {
+  const std::string path = Write(
+      "[geometry]\nchannels = 2\ndies_per_package = 1\nplanes_per_die = 1\nblocks_per_plane = 1\n"
+      "[ftl]\ntype = \"block-mapped\"\n");
+  EXPECT_THAT(ErrorOf(path), StartsWith(path + ":6: ftl.virtual_block_size: 262144 bytes leaves 2 "
+                                               "virtual blocks: block-mapped needs at least 3"));
+}
+
+TEST_F(ConfigTest, BlockFtlsNeedTheLogicalPageToBeTheFlashPage) {
+  const std::string path =
+      Write("[ftl]\ntype = \"fast\"\nlogical_page_size = 8192\nstripe_size = 8192\n");
+  EXPECT_THAT(ErrorOf(path), StartsWith(path + ":3: ftl.logical_page_size: fast FTL maps whole "
+                                               "flash pages: logical_page_size must be 4096"));
+}
+
+TEST_F(ConfigTest, BadLogBlocksOverrideNamesTheOverride) {
+  EXPECT_THAT(ErrorOf(support::preset("bast-ssd"), {"ftl.log_blocks=-1"}),
+              StartsWith("--set ftl.log_blocks=-1: ftl.log_blocks: -1 is out of range"));
+}
+
 TEST_F(ConfigTest, UnknownKeyNamesFileLineAndKey) {
   const std::string path = Write(
       "# a device\n"

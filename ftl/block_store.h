@@ -1,0 +1,166 @@
+// What the block-based FTLs (block-mapped, BAST, FAST) share: virtual blocks
+// and their free pool, the block map, where each logical page's latest version
+// lives, and the steps merges are made of (copy, pad, erase).
+//
+// Virtual blocks. The flash is cut into virtual blocks of `width` flash blocks,
+// one on each plane of a plane group; page i of a virtual block is page
+// i / width of its (i % width)-th flash block. Plane groups take planes
+// channel first, so the pages of a virtual block stripe over channels, then
+// packages, dies and planes: the effective erase block is the striped chunk
+// (Desnoyers §4, "Write size and alignment"), and a small controller maps
+// large virtual blocks to keep its table small (Desnoyers §3, "RAM
+// requirements"); Agrawal et al. §3.1 list the same knobs as a logical page
+// "as large as a flash block" and its "page span" over packages. Width 1 is
+// plain flash blocks. Virtual blocks are programmed in page order only, so
+// every flash block is too (NandArray's rule).
+//
+// Logical blocks. Logical block `lbn` is logical pages [lbn * N, lbn * N + N),
+// N the pages of a virtual block. Block mapping: a logical block has at most
+// one data block, where its page at offset i sits at page i. Newer versions
+// may sit in log blocks (any page, any order); `location()` finds the latest.
+// The simulator keeps a per-page index into the logs for speed; the modelled
+// device only needs it for its few log blocks.
+//
+// Commands. A copy stays inside its plane as a copy-back where allowed
+// (Agrawal §2.2: copy-back only "within the same flash plane"); a virtual
+// block's page i is always on the same plane of its group, so merges between
+// blocks of one group are all copy-backs. Merge work is emitted as cleaning
+// commands (the controller runs it before the write that triggered it when
+// cleaning_blocks_writes is on); each merge gets two stages of its own,
+// copies then erases, so that a block erased by one merge is never
+// programmed, in time, before its erase.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string_view>
+#include <vector>
+
+#include "flash/nand_array.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::ftl {
+
+class BlockStore {
+ public:
+  using VBlock = std::uint32_t;  // virtual block number
+  static constexpr VBlock kNone = ~VBlock{0};
+
+  // When commands run: `stage` in the host chain, or in the cleaning chain.
+  struct Work {
+    std::uint8_t stage = 0;
+    bool cleaning = false;
+  };
+
+  // `reserve`: virtual blocks held back from the logical space for log blocks
+  // and merges. Throws ssdlab::Error if nothing is left for data.
+  BlockStore(const FtlContext& context, std::uint32_t reserve, std::string_view ftl_name);
+
+  const flash::Geometry& geometry() const { return geometry_; }
+  const FtlConfig& config() const { return config_; }
+  const flash::NandArray& nand() const { return nand_; }
+  FtlStats& stats() { return stats_; }
+  const FtlStats& stats() const { return stats_; }
+
+  // Layout.
+  std::uint32_t block_pages() const { return block_pages_; }  // N
+  std::uint32_t width() const { return width_; }
+  std::uint32_t logical_blocks() const { return logical_blocks_; }
+  std::uint64_t logical_pages() const { return std::uint64_t{logical_blocks_} * block_pages_; }
+  std::uint32_t virtual_blocks() const { return groups_ * geometry_.blocks_per_plane; }
+  std::uint32_t lbn_of(Lpn lpn) const { return lpn / block_pages_; }
+  std::uint32_t offset_of(Lpn lpn) const { return lpn % block_pages_; }
+  Lpn lpn_of(std::uint32_t lbn, std::uint32_t offset) const { return lbn * block_pages_ + offset; }
+  flash::Ppn ppn(VBlock block, std::uint32_t page) const;
+  VBlock vblock_of(flash::Ppn ppn) const;
+  std::uint32_t group_of(VBlock block) const { return block / geometry_.blocks_per_plane; }
+  std::uint32_t written(VBlock block) const { return written_[block]; }  // the write pointer
+  bool is_full(VBlock block) const { return written_[block] == block_pages_; }
+
+  // The block map and where the latest versions are.
+  VBlock data(std::uint32_t lbn) const { return data_[lbn]; }
+  // Physical page holding the latest version of `lpn`, or kNoPage.
+  flash::Ppn location(Lpn lpn) const;
+  bool in_log(Lpn lpn) const { return log_ppn_[lpn] != flash::kNoPage; }
+  // Valid pages of logical block `lbn`, wherever they are. O(N).
+  std::uint32_t valid_pages(std::uint32_t lbn) const;
+
+  // Free pool: erased virtual blocks, per plane group, first in first out.
+  // Takes one from `group` if it has one (copy-back stays possible), else from
+  // the group with the most. Throws std::logic_error if there is none.
+  VBlock allocate(std::uint32_t group = kNone);
+  std::uint32_t free_blocks() const { return free_count_; }
+
+  // Starts a host request: its merges get stages from 0 again.
+  void begin_request() { next_merge_stage_ = 0; }
+  // Two fresh cleaning stages for one merge: copies in the first, erases in
+  // the second (returned as Work for the copies; erases use stage + 1).
+  Work merge_work();
+
+  // Host program of `lpn` at the write pointer of `block`: supersedes the old
+  // version. `log`: the page stays a log page (found through the log index)
+  // rather than a data page at its own offset.
+  void program(VBlock block, Lpn lpn, bool log, Work work, CommandList& out);
+  // Copies the latest version of `lpn` to the write pointer of `block`
+  // (copy-back inside a plane where allowed, else a move) and supersedes it.
+  void copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& out);
+  // Programs padding up to page `end` of `block` (exclusive).
+  void pad(VBlock block, std::uint32_t end, Work work, CommandList& out);
+  // Brings `block` from its write pointer up to page `end` with the latest
+  // versions of logical block `lbn`'s pages at the same offsets: copies those
+  // with data, pads holes before a copied page, leaves trailing holes
+  // unwritten. Returns the pages copied.
+  std::uint32_t fill(VBlock block, std::uint32_t lbn, std::uint32_t end, bool log, Work work,
+                     CommandList& out);
+  // Forgets the latest version of `lpn` (trim, or a newer version elsewhere).
+  void supersede(Lpn lpn);
+  // Makes `block`, whose pages sit at their own offsets, the data block of
+  // `lbn` (kNone: it has none); returns the previous data block (kNone if none).
+  VBlock make_data(std::uint32_t lbn, VBlock block);
+  // Erases `block`, which must hold no valid page (the flash blocks never
+  // programmed need no erase), in stage `work.stage` of the cleaning chain,
+  // and returns it to the free pool.
+  void release(VBlock block, Work work, CommandList& out);
+
+  // Host reads: one command per page holding data; the stats.
+  void read(const PageRange& range, CommandList& out);
+  // Read-modify-write of a partly written page: reads its latest version (host
+  // stage 0) and returns the stage its program must use.
+  std::uint8_t read_if_partial(const PageRange& range, Lpn lpn, CommandList& out);
+  // Supersedes the whole pages of a trimmed range; returns the logical blocks
+  // touched, in order.
+  std::vector<std::uint32_t> trim_pages(const PageRange& range);
+  // Merges two-plane programs and reads of the host chain from `start` on.
+  void finish(CommandList& out, std::size_t start) const;
+
+  // Throws std::logic_error naming what is wrong unless: the NAND state is
+  // sound; every virtual block is exactly one of free, a data block, or one of
+  // `logs`; every valid page is the latest version of the logical page in its
+  // OOB area, found by location(); data pages sit at their offsets.
+  void check_invariants(const std::vector<VBlock>& logs) const;
+
+ private:
+  flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
+  void program_page(VBlock block, Lpn lpn, bool log);
+
+  flash::Geometry geometry_;
+  FtlConfig config_;
+  flash::NandArray nand_;
+  std::string_view name_;
+  std::uint32_t width_;
+  std::uint32_t groups_;
+  std::uint32_t block_pages_;
+  std::uint32_t logical_blocks_;
+  std::vector<std::uint32_t> group_planes_;  // group * width + k -> flat plane
+  std::vector<std::uint32_t> plane_slot_;    // flat plane -> group * width + k
+  std::vector<std::uint32_t> written_;       // per virtual block
+  std::vector<std::uint32_t> copied_out_;    // per virtual block, since its last erase
+  std::vector<std::deque<VBlock>> free_;     // per group
+  std::uint32_t free_count_ = 0;
+  std::vector<VBlock> data_;         // per logical block
+  std::vector<flash::Ppn> log_ppn_;  // per logical page: its latest version in a log block
+  std::uint8_t next_merge_stage_ = 0;
+  FtlStats stats_;
+};
+
+}  // namespace ssdlab::ftl
