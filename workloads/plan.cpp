@@ -131,8 +131,7 @@ Plan load_plan(std::string_view workload) {
         "or an inline experiment such as 'RW:io_size=4096,count=1000'",
         text);
   if (workload.starts_with("trace:"))
-    throw make_error("-w '{}': a trace is replayed (sim/replay_command.h), not read as a plan",
-                     text);
+    throw make_error("-w '{}': trace replay is not available yet", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
   return parse_inline(workload);
 }
