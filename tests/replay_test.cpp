@@ -147,8 +147,9 @@ TEST_F(Replay, ClosedLoopKeepsQueueDepthRequestsOutstanding) {
   EXPECT_EQ(most, 3u);
   // Each request after the first three starts when an earlier one completes.
   for (std::size_t i = 3; i < rows.size(); ++i)
-    EXPECT_TRUE(std::any_of(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(i),
-                            [&](const Row& earlier) { return earlier.done_ns() == rows[i].submit_ns; }))
+    EXPECT_TRUE(
+        std::any_of(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(i),
+                    [&](const Row& earlier) { return earlier.done_ns() == rows[i].submit_ns; }))
         << "io " << i;
 }
 

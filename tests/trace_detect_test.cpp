@@ -45,7 +45,8 @@ TEST_F(TraceDetection, RecognisesEachFormat) {
 }
 
 TEST_F(TraceDetection, ReadsCompressedFiles) {
-  const auto path = support::write_gzip(dir_ / "msr.gz", "128166372003061629,hm,0,Write,0,4096,26\n");
+  const auto path =
+      support::write_gzip(dir_ / "msr.gz", "128166372003061629,hm,0,Write,0,4096,26\n");
   EXPECT_EQ(detect_format(path.string(), {}), "msr");
 }
 
@@ -53,16 +54,18 @@ TEST_F(TraceDetection, IntegerTimesFitDiskSimAndMqSimAndAreAmbiguous) {
   // DiskSim reads times with %lf, so "938513000" is a valid DiskSim time (in
   // ms) as well as an MQSim one (in ns): a factor of 10^6 hangs on the choice.
   EXPECT_EQ(ErrorOf("938513000 4 264719034 16 0\n938514000 4 8 8 1\n"),
-            dir_.string() + "/trace: the trace format is ambiguous: its first 2 lines fit "
-                            "disksim and mqsim; give --format");
+            dir_.string() +
+                "/trace: the trace format is ambiguous: its first 2 lines fit "
+                "disksim and mqsim; give --format");
   // One decimal time settles it.
   EXPECT_EQ(Detect("938513000 4 264719034 16 0\n938514000.5 4 8 8 1\n"), "disksim");
 }
 
 TEST_F(TraceDetection, NoFittingFormatIsAnErrorListingTheFormats) {
   EXPECT_EQ(ErrorOf("hello world\n"),
-            dir_.string() + "/trace: cannot tell the trace format: its first 1 lines fit none "
-                            "of msr, disksim, mqsim, spc, blkparse, fio; give --format");
+            dir_.string() +
+                "/trace: cannot tell the trace format: most of its first 1 lines "
+                "fit none of msr, disksim, mqsim, spc, blkparse, fio; give --format");
 }
 
 TEST_F(TraceDetection, LooksOnlyAtTheFirstLines) {
@@ -70,6 +73,12 @@ TEST_F(TraceDetection, LooksOnlyAtTheFirstLines) {
   for (int i = 0; i < kDetectionLines; ++i) text += "0,100,4096,W,0." + std::to_string(i) + "\n";
   text += "not spc at all\n";
   EXPECT_EQ(Detect(text), "spc");  // the bad line is the reader's to report, with its number
+}
+
+TEST_F(TraceDetection, ABadLineAmongTheFirstDoesNotHideTheFormat) {
+  EXPECT_EQ(Detect("0,100,4096,W,0.1\n0,100,4096,Q,0.2\n0,100,4096,R,0.3\n"), "spc");
+  EXPECT_THAT(ErrorOf("0,100,4096,W,0.1\nnot a trace\nnot one either\n"),
+              HasSubstr("cannot tell the trace format"));
 }
 
 TEST_F(TraceDetection, EmptyTraceIsAnError) {

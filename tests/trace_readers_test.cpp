@@ -261,7 +261,8 @@ TEST_F(TraceReaders, CorruptGzipIsAnErrorNamingTheFile) {
 TEST_F(TraceReaders, LongTraceStreamsAcrossBufferRefills) {
   // More than one 1 MiB read: lines split across refills must come out whole.
   std::string text;
-  for (int i = 0; i < 60000; ++i) text += "0," + std::to_string(i) + ",4096,W," + std::to_string(i) + ".5\n";
+  for (int i = 0; i < 60000; ++i)
+    text += "0," + std::to_string(i) + ",4096,W," + std::to_string(i) + ".5\n";
   const auto records = support::read_all(File("long.spc", text), "spc");
   ASSERT_EQ(records.size(), 60000u);
   for (int i = 0; i < 60000; ++i) {

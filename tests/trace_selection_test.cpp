@@ -1,12 +1,11 @@
 // Selection and placement of trace records: device filter, start (requests or
 // time), limit, sector alignment, and the two address maps.
-#include "traces/selection.h"
-
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "trace_support.h"
+#include "traces/selection.h"
 
 namespace ssdlab::traces {
 namespace {
@@ -34,8 +33,8 @@ TEST(TraceSelection, FiltersByDevice) {
   SelectionOptions options;
   options.device = 3;
   SelectionCounts counts;
-  const auto out = Select({At(0, 0, 512, 1), At(1, 512, 512, 3), At(2, 1024, 512, 3)}, options,
-                          &counts);
+  const auto out =
+      Select({At(0, 0, 512, 1), At(1, 512, 512, 3), At(2, 1024, 512, 3)}, options, &counts);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].offset, 512u);
   EXPECT_EQ(counts.other_device, 1u);
@@ -43,7 +42,8 @@ TEST(TraceSelection, FiltersByDevice) {
 
 TEST(TraceSelection, StartSkipsRequestsAndLimitStops) {
   std::vector<TraceRecord> records;
-  for (int i = 0; i < 10; ++i) records.push_back(At(i * 1000, static_cast<std::uint64_t>(i) * 4096));
+  for (int i = 0; i < 10; ++i)
+    records.push_back(At(i * 1000, static_cast<std::uint64_t>(i) * 4096));
   SelectionOptions options;
   options.start_requests = 3;
   options.limit = 4;

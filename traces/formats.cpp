@@ -65,20 +65,28 @@ std::string detect_format(const std::string& path, const ParserOptions& options)
     if (!trim(line).empty()) sample.push_back({std::string(line), input.line_number()});
   if (sample.empty()) throw make_error("{}: the trace is empty", path);
 
+  // A format's score is the number of sampled lines its parser accepts. The
+  // best-scoring format wins if it reads at least half of them, so that a bad
+  // line among the first ones is reported by the reader with its number.
   std::vector<std::string_view> candidates;
+  std::size_t best = (sample.size() + 1) / 2;
   for (const auto& entry : entries()) {
     const auto parser = entry.make(options);
     TraceRecord record;
-    bool fits = true;
+    std::size_t score = 0;
     for (const auto& [text, number] : sample)
-      fits = fits && parser->parse(text, number, record) != LineParser::Result::kBad;
-    if (fits) candidates.emplace_back(entry.info.name);
+      score += parser->parse(text, number, record) != LineParser::Result::kBad;
+    if (score < best) continue;
+    if (score > best) candidates.clear();
+    best = score;
+    candidates.emplace_back(entry.info.name);
   }
   if (candidates.size() == 1) return std::string(candidates.front());
   if (candidates.empty())
     throw make_error(
-        "{}: cannot tell the trace format: its first {} lines fit none of {}; give --format", path,
-        sample.size(), format_names());
+        "{}: cannot tell the trace format: most of its first {} lines fit none of {}; give "
+        "--format",
+        path, sample.size(), format_names());
   throw make_error("{}: the trace format is ambiguous: its first {} lines fit {}; give --format",
                    path, sample.size(), fmt::join(candidates, " and "));
 }

@@ -28,8 +28,9 @@ std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptio
 inline constexpr int kDetectionLines = 20;
 
 // The format of `path`, from its first kDetectionLines non-blank lines: the
-// one format whose parser reads them all without error. Throws ssdlab::Error
-// when no format fits, or when several do ("ambiguous", listing them).
+// one format whose parser reads the most of them (at least half) without
+// error. Throws ssdlab::Error when no format fits, or when several fit equally
+// well ("ambiguous", listing them).
 std::string detect_format(const std::string& path, const ParserOptions& options);
 
 }  // namespace ssdlab::traces
