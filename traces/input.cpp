@@ -20,6 +20,7 @@ namespace io = boost::iostreams;
 namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kFilterBytes = std::size_t{1} << 16;
 constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
 
 }  // namespace
@@ -49,13 +50,18 @@ class LineInput::Source {
       if (!file_) throw make_error("{}: cannot open: {}", path, std::strerror(errno));
       return;
     }
-    if (compression == "gzip") stream_.push(io::gzip_decompressor());
-    if (compression == "bzip2") stream_.push(io::bzip2_decompressor());
-    if (compression == "xz") stream_.push(io::lzma_decompressor());
-    if (compression == "zstd") stream_.push(io::zstd_decompressor());
+    // 64 KiB filter buffers instead of Boost's 4 KiB: gzip'd MSR parses at
+    // 4.6 M lines/s instead of 3.2 M (bench/trace_bench.cpp).
+    if (compression == "gzip")
+      stream_.push(io::gzip_decompressor(io::zlib::default_window_bits, kFilterBytes),
+                   kFilterBytes);
+    if (compression == "bzip2")
+      stream_.push(io::bzip2_decompressor(false, kFilterBytes), kFilterBytes);
+    if (compression == "xz") stream_.push(io::lzma_decompressor(kFilterBytes), kFilterBytes);
+    if (compression == "zstd") stream_.push(io::zstd_decompressor(kFilterBytes), kFilterBytes);
     io::file_source file(path, std::ios::binary);
     if (!file.is_open()) throw make_error("{}: cannot open: {}", path, std::strerror(errno));
-    stream_.push(file);
+    stream_.push(file, kFilterBytes);
     stream_.exceptions(std::ios::badbit);
   }
   ~Source() {
