@@ -16,6 +16,7 @@
 #include "sim/log.h"
 #include "sim/plot_command.h"
 #include "sim/probe_command.h"
+#include "sim/replay_cli.h"
 #include "sim/sim_command.h"
 
 int main(int argc, char** argv) {
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
                    "With --verify: check the FTL's invariants every N requests (0: only "
                    "after each run)")
       ->capture_default_str();
+  ssdlab::sim::TraceOptions trace;
+  ssdlab::sim::add_trace_options(*sim_command, trace);
 
   std::string config_path;
   std::vector<std::string> config_overrides;
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (*sim_command) ssdlab::sim::run_sim(sim, std::cout);
+    if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, trace, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);

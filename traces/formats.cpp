@@ -1,0 +1,94 @@
+#include "traces/formats.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/error.h"
+#include "traces/fields.h"
+#include "traces/input.h"
+#include "traces/parsers.h"
+
+namespace ssdlab::traces {
+namespace {
+
+struct Entry {
+  FormatInfo info;
+  std::unique_ptr<LineParser> (*make)(const ParserOptions&);
+};
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> kEntries = {
+      {{"msr", "MSR Cambridge CSV (Windows filetime timestamps, bytes)"}, &make_msr_parser},
+      {{"disksim", "DiskSim ASCII (ms, device, 512 B block, blocks, hex flags)"},
+       &make_disksim_parser},
+      {{"mqsim", "MQSim ASCII (integer time, device, sector, sectors, 0=W 1=R)"},
+       &make_mqsim_parser},
+      {{"spc", "SPC / UMass (ASU, 512 B LBA, bytes, R/W, seconds)"}, &make_spc_parser},
+      {{"blkparse", "blkparse default text output (D or Q events)"}, &make_blkparse_parser},
+      {{"fio", "fio iolog, version 2 or 3"}, &make_fio_parser},
+  };
+  return kEntries;
+}
+
+}  // namespace
+
+const std::vector<FormatInfo>& formats() {
+  static const std::vector<FormatInfo> kFormats = [] {
+    std::vector<FormatInfo> infos;
+    for (const auto& entry : entries()) infos.push_back(entry.info);
+    return infos;
+  }();
+  return kFormats;
+}
+
+std::string format_names() {
+  std::vector<std::string_view> names;
+  for (const auto& info : formats()) names.emplace_back(info.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptions& options) {
+  for (const auto& entry : entries())
+    if (name == entry.info.name) return entry.make(options);
+  throw make_error("--format: unknown trace format '{}' (known: auto, {})", name, format_names());
+}
+
+std::string detect_format(const std::string& path, const ParserOptions& options) {
+  struct Line {
+    std::string text;
+    std::uint64_t number;
+  };
+  std::vector<Line> sample;
+  LineInput input(path);
+  std::string_view line;
+  while (sample.size() < kDetectionLines && input.next(line))
+    if (!trim(line).empty()) sample.push_back({std::string(line), input.line_number()});
+  if (sample.empty()) throw make_error("{}: the trace is empty", path);
+
+  // A format's score is the number of sampled lines its parser accepts. The
+  // best-scoring format wins if it reads at least half of them, so that a bad
+  // line among the first ones is reported by the reader with its number.
+  std::vector<std::string_view> candidates;
+  std::size_t best = (sample.size() + 1) / 2;
+  for (const auto& entry : entries()) {
+    const auto parser = entry.make(options);
+    TraceRecord record;
+    std::size_t score = 0;
+    for (const auto& [text, number] : sample)
+      score += parser->parse(text, number, record) != LineParser::Result::kBad;
+    if (score < best) continue;
+    if (score > best) candidates.clear();
+    best = score;
+    candidates.emplace_back(entry.info.name);
+  }
+  if (candidates.size() == 1) return std::string(candidates.front());
+  if (candidates.empty())
+    throw make_error(
+        "{}: cannot tell the trace format: most of its first {} lines fit none of {}; give "
+        "--format",
+        path, sample.size(), format_names());
+  throw make_error("{}: the trace format is ambiguous: its first {} lines fit {}; give --format",
+                   path, sample.size(), fmt::join(candidates, " and "));
+}
+
+}  // namespace ssdlab::traces

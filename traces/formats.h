@@ -1,0 +1,36 @@
+// The trace formats by name, and detection of a file's format from its first
+// lines. Adding a format: its own .cpp file with a LineParser and a factory,
+// and one line in formats.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/line_parser.h"
+
+namespace ssdlab::traces {
+
+struct FormatInfo {
+  const char* name;         // as given to --format
+  const char* description;  // one line, for --help and the README
+};
+
+// Every format, in a fixed order.
+const std::vector<FormatInfo>& formats();
+// "msr, disksim, mqsim, spc, blkparse, fio".
+std::string format_names();
+// The parser of format `name`; throws ssdlab::Error naming the known formats.
+std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptions& options);
+
+// Lines of a file that detection looks at (non-blank ones).
+inline constexpr int kDetectionLines = 20;
+
+// The format of `path`, from its first kDetectionLines non-blank lines: the
+// one format whose parser reads the most of them (at least half) without
+// error. Throws ssdlab::Error when no format fits, or when several fit equally
+// well ("ambiguous", listing them).
+std::string detect_format(const std::string& path, const ParserOptions& options);
+
+}  // namespace ssdlab::traces

@@ -1,0 +1,64 @@
+// MSR Cambridge (SNIA IOTTA) CSV:
+//   Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime
+//   128166372003061629,hm,0,Write,7014912,4096,26
+// Timestamps are Windows filetime ticks (100 ns since 1601); records carry the
+// time since the trace's first record. Offset and Size are bytes. A first
+// line starting with "Timestamp" is a header.
+#include <memory>
+
+#include "traces/fields.h"
+#include "traces/parsers.h"
+
+namespace ssdlab::traces {
+namespace {
+
+constexpr std::int64_t kNsPerTick = 100;
+
+class MsrParser final : public LineParser {
+ public:
+  Result parse(std::string_view line, std::uint64_t line_number, TraceRecord& record) override {
+    if (line_number == 1 && line.starts_with("Timestamp")) return Result::kSkip;
+    std::string_view f[7];
+    const std::size_t count = split(line, ',', f, 7);
+    if (count != 7)
+      return bad(
+          "{} fields, expected 7 (Timestamp,Hostname,DiskNumber,Type,"
+          "Offset,Size,ResponseTime)",
+          count);
+    std::uint64_t ticks = 0, offset = 0, size = 0, response = 0;
+    if (!parse_uint(f[0], ticks)) return bad("Timestamp '{}' is not a filetime integer", f[0]);
+    if (!parse_uint(f[2], record.device)) return bad("DiskNumber '{}' is not a number", f[2]);
+    if (f[3] == "Read")
+      record.write = false;
+    else if (f[3] == "Write")
+      record.write = true;
+    else
+      return bad("Type '{}': expected Read or Write", f[3]);
+    if (!parse_uint(f[4], offset)) return bad("Offset '{}' is not a byte count", f[4]);
+    if (!parse_uint(f[5], size) || size > UINT32_MAX)
+      return bad("Size '{}' is not a byte count below 4 GiB", f[5]);
+    if (!parse_uint(f[6], response)) return bad("ResponseTime '{}' is not a number", f[6]);
+    if (!have_first_) {
+      first_ticks_ = ticks;
+      have_first_ = true;
+    }
+    // Relative first, so that the multiplication cannot overflow.
+    const auto ticks_since_first = static_cast<std::int64_t>(ticks - first_ticks_);
+    record.time_ns = ticks_since_first * kNsPerTick;
+    record.offset = offset;
+    record.size = static_cast<std::uint32_t>(size);
+    return Result::kRecord;
+  }
+
+ private:
+  std::uint64_t first_ticks_ = 0;
+  bool have_first_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LineParser> make_msr_parser(const ParserOptions&) {
+  return std::make_unique<MsrParser>();
+}
+
+}  // namespace ssdlab::traces

@@ -1,0 +1,83 @@
+#include "traces/selection.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ssdlab::traces {
+namespace {
+// Products of two 64-bit sizes (GCC and Clang).
+__extension__ typedef unsigned __int128 Uint128;
+}  // namespace
+
+const char* address_map_name(AddressMap map) {
+  return map == AddressMap::kModulo ? "modulo" : "scale";
+}
+
+std::optional<AddressMap> parse_address_map(std::string_view name) {
+  if (name == "modulo") return AddressMap::kModulo;
+  if (name == "scale") return AddressMap::kScale;
+  return std::nullopt;
+}
+
+Selection::Selection(TraceReader& source, const SelectionOptions& options,
+                     std::uint64_t device_bytes, std::uint32_t sector)
+    : source_(source), options_(options), device_bytes_(device_bytes), sector_(sector) {}
+
+std::optional<TraceRecord> Selection::next() {
+  if (options_.limit && returned_ >= options_.limit) return std::nullopt;
+  while (auto record = source_.next()) {
+    if (options_.device && record->device != *options_.device) {
+      ++counts_.other_device;
+      continue;
+    }
+    if (!started_) {
+      const bool early = options_.start_ns ? record->time_ns < *options_.start_ns
+                                           : counts_.before_start < options_.start_requests;
+      if (early) {
+        ++counts_.before_start;
+        continue;
+      }
+      started_ = true;
+    }
+    ++returned_;
+    return place(*record);
+  }
+  return std::nullopt;
+}
+
+TraceRecord Selection::place(TraceRecord record) {
+  // Widen to whole sectors: the first and the last sector touched.
+  const std::uint64_t begin = record.offset / sector_ * sector_;
+  const Uint128 end_exact = static_cast<Uint128>(record.offset) + record.size;
+  const Uint128 end = (end_exact + sector_ - 1) / sector_ * sector_;
+  const auto size = static_cast<std::uint64_t>(end - begin);
+  if (size > device_bytes_ || size > UINT32_MAX)
+    throw RequestError(fmt::format(
+        "a request of {} bytes at offset {} is larger than the simulated device ({} bytes)",
+        record.size, record.offset, device_bytes_));
+  if (begin != record.offset || size != record.size) ++counts_.realigned;
+
+  std::uint64_t offset = begin;
+  if (options_.map == AddressMap::kModulo) {
+    offset = begin % device_bytes_;
+  } else if (options_.trace_span > device_bytes_) {
+    const Uint128 scaled = static_cast<Uint128>(begin) * device_bytes_ / options_.trace_span;
+    offset = static_cast<std::uint64_t>(scaled) / sector_ * sector_;
+  }
+  // A request that would run past the end ends at the end instead.
+  if (offset + size > device_bytes_) offset = device_bytes_ - size;
+  if (offset != begin) ++counts_.remapped;
+  record.offset = offset;
+  record.size = static_cast<std::uint32_t>(size);
+  return record;
+}
+
+std::uint64_t address_span(TraceReader& reader, std::optional<std::uint32_t> device) {
+  std::uint64_t span = 0;
+  while (auto record = reader.next())
+    if (!device || record->device == *device) span = std::max(span, record->offset + record->size);
+  return span;
+}
+
+}  // namespace ssdlab::traces

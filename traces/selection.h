@@ -1,0 +1,74 @@
+// Which records of a trace are replayed, and where they land on the simulated
+// device: a TraceReader over another one that filters by device, skips a
+// start (a number of requests or a trace time), stops after a limit, aligns
+// requests to the device's sectors and maps addresses into its logical space.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "common/error.h"
+#include "traces/trace.h"
+
+namespace ssdlab::traces {
+
+// A request that cannot be placed on the device (not a malformed line): the
+// caller adds where in the trace it came from.
+class RequestError : public Error {
+ public:
+  using Error::Error;
+};
+
+// How trace addresses beyond the device's logical space are mapped into it.
+enum class AddressMap {
+  kModulo,  // offset modulo the device size (identity for traces that fit)
+  kScale,   // offset x device size / trace span (the trace's largest end)
+};
+const char* address_map_name(AddressMap map);
+std::optional<AddressMap> parse_address_map(std::string_view name);
+
+struct SelectionOptions {
+  std::optional<std::uint32_t> device;   // only this device's records
+  std::uint64_t start_requests = 0;      // skip this many selected requests
+  std::optional<std::int64_t> start_ns;  // or skip those before this trace time
+  std::uint64_t limit = 0;               // at most this many requests; 0: all
+  AddressMap map = AddressMap::kModulo;
+  std::uint64_t trace_span = 0;  // kScale: largest offset + size in the trace
+};
+
+struct SelectionCounts {
+  std::uint64_t other_device = 0;  // filtered out by device
+  std::uint64_t before_start = 0;  // skipped by start_requests / start_ns
+  std::uint64_t realigned = 0;     // offset or size not sector-aligned: widened to sectors
+  std::uint64_t remapped = 0;      // offset changed by the address map
+};
+
+class Selection final : public TraceReader {
+ public:
+  // `device_bytes` of logical space in `sector`-byte sectors (device_bytes a
+  // multiple of sector).
+  Selection(TraceReader& source, const SelectionOptions& options, std::uint64_t device_bytes,
+            std::uint32_t sector);
+
+  // Throws RequestError if a request is larger than the device.
+  std::optional<TraceRecord> next() override;
+  const SelectionCounts& counts() const { return counts_; }
+
+ private:
+  TraceRecord place(TraceRecord record);
+
+  TraceReader& source_;
+  SelectionOptions options_;
+  std::uint64_t device_bytes_;
+  std::uint32_t sector_;
+  bool started_ = false;
+  std::uint64_t returned_ = 0;
+  SelectionCounts counts_;
+};
+
+// The span (largest offset + size) of `reader`'s records on `device` (all
+// devices if unset), reading it to the end: what AddressMap::kScale needs.
+std::uint64_t address_span(TraceReader& reader, std::optional<std::uint32_t> device);
+
+}  // namespace ssdlab::traces

@@ -1,0 +1,57 @@
+#include "traces/trace_file.h"
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "traces/fields.h"
+#include "traces/formats.h"
+
+namespace ssdlab::traces {
+
+TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
+    : input_(path), parser_(make_parser(options.format, options.parser)), options_(options) {}
+
+std::string TraceFile::where() const {
+  return fmt::format("{}:{}", input_.path(), input_.line_number());
+}
+
+void TraceFile::bad_line(const std::string& reason) {
+  std::string message = fmt::format("{}: {}", where(), reason);
+  if (!options_.skip_bad) throw Error(message);
+  ++counts_.bad_lines;
+  if (bad_examples_.size() < kBadExamples) bad_examples_.push_back(std::move(message));
+}
+
+std::optional<TraceRecord> TraceFile::next() {
+  std::string_view line;
+  TraceRecord record;
+  while (input_.next(line)) {
+    ++counts_.lines;
+    if (trim(line).empty()) {
+      ++counts_.skipped_lines;
+      continue;
+    }
+    switch (parser_->parse(line, input_.line_number(), record)) {
+      case LineParser::Result::kSkip:
+        ++counts_.skipped_lines;
+        continue;
+      case LineParser::Result::kBad:
+        bad_line(parser_->error());
+        continue;
+      case LineParser::Result::kRecord:
+        break;
+    }
+    if (record.size == 0) {
+      if (options_.zero_size_is_bad)
+        bad_line("zero-size request (--zero-size skip skips them)");
+      else
+        ++counts_.zero_size;
+      continue;
+    }
+    ++counts_.records;
+    return record;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ssdlab::traces

@@ -1,0 +1,61 @@
+// A trace file read record by record: LineInput (decompression, lines) plus
+// the format's LineParser, with the policies for bad lines and zero-size
+// requests and the counts that summary.json reports.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "traces/input.h"
+#include "traces/line_parser.h"
+#include "traces/trace.h"
+
+namespace ssdlab::traces {
+
+struct ReadOptions {
+  std::string format;  // a name from formats(); "auto" is resolved by the caller
+  ParserOptions parser;
+  bool skip_bad = false;          // count bad lines instead of stopping at the first
+  bool zero_size_is_bad = false;  // a zero-size request is a bad line (else skipped)
+};
+
+struct ReadCounts {
+  std::uint64_t lines = 0;          // lines read
+  std::uint64_t records = 0;        // requests returned
+  std::uint64_t skipped_lines = 0;  // blank, headers, events that are not replayed
+  std::uint64_t bad_lines = 0;      // with skip_bad
+  std::uint64_t zero_size = 0;      // zero-size requests skipped
+};
+
+class TraceFile final : public TraceReader {
+ public:
+  // Throws ssdlab::Error if the file cannot be opened or the format is unknown.
+  TraceFile(const std::string& path, const ReadOptions& options);
+
+  // Throws ssdlab::Error "PATH:LINE: what is wrong" on a bad line, unless
+  // skip_bad.
+  std::optional<TraceRecord> next() override;
+
+  const ReadCounts& counts() const { return counts_; }
+  // "PATH:LINE" of the line last read, for messages about its request.
+  std::string where() const;
+  const std::string& compression() const { return input_.compression(); }
+  // With skip_bad: the first few bad lines, "PATH:LINE: what is wrong".
+  const std::vector<std::string>& bad_examples() const { return bad_examples_; }
+
+  static constexpr std::size_t kBadExamples = 5;
+
+ private:
+  void bad_line(const std::string& reason);
+
+  LineInput input_;
+  std::unique_ptr<LineParser> parser_;
+  ReadOptions options_;
+  ReadCounts counts_;
+  std::vector<std::string> bad_examples_;
+};
+
+}  // namespace ssdlab::traces
