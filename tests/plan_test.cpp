@@ -326,9 +326,9 @@ TEST_F(PlanTest, LoadPlanOfEmptyTextIsRejected) {
   EXPECT_EQ(ErrorOf([] { load_plan("", kTiny); }), "-w: empty workload");
 }
 
-TEST_F(PlanTest, LoadPlanOfTracesSaysTheyAreNotAvailableYet) {
+TEST_F(PlanTest, LoadPlanOfATraceSaysOnlySimReplaysIt) {
   EXPECT_THAT(ErrorOf([] { load_plan("trace:msr.csv", kTiny); }),
-              AllOf(StartsWith("-w 'trace:msr.csv': "), HasSubstr("not available yet")));
+              AllOf(StartsWith("-w 'trace:msr.csv': "), HasSubstr("a trace is not a plan; `ssdlab sim` replays it")));
 }
 
 TEST_F(PlanTest, ExperimentThatFitsTheDeviceIsAccepted) {

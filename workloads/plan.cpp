@@ -192,7 +192,7 @@ Plan load_plan(std::string_view workload, const DeviceInfo& device) {
   if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text, device);
   if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
   if (workload.starts_with("trace:"))
-    throw make_error("-w '{}': trace replay is not available yet", text);
+    throw make_error("-w '{}': a trace is not a plan; `ssdlab sim` replays it", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
   return parse_inline(workload);
 }
