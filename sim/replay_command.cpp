@@ -20,6 +20,7 @@
 #include "sim/output.h"
 #include "sim/precondition.h"
 #include "sim/replay.h"
+#include "sim/report.h"
 #include "sim/ssd.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
@@ -162,15 +163,6 @@ TraceSettings resolve(const SimOptions& options, const TraceOptions& trace,
 
 namespace ssdlab::sim {
 namespace {
-
-void prepare_outdir(const fs::path& dir) {
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (error || !fs::is_directory(dir))
-    throw make_error("{}: cannot create the output folder: {}", dir.string(),
-                     error ? error.message() : "not a directory");
-  for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
-}
 
 nlohmann::json optional_json(bool present, nlohmann::json value) {
   return present ? std::move(value) : nlohmann::json();
@@ -317,11 +309,7 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
   if (read.bad_lines)
     log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
 
-  nlohmann::json run = to_json(result.run.stats);
-  run["run"] = 0;
-  run["start_us"] = result.run.start_ns / 1000.0;
-  run["end_us"] = result.run.end_ns / 1000.0;
-  run["device"] = result.run.device;
+  nlohmann::json run = run_json(result.run);
   nlohmann::json experiment = {
       {"name", settings.replay.experiment},
       {"pattern", "trace"},
@@ -332,9 +320,7 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
       {"io_ignore", 0},
       {"trace", trace_json(settings, file, selection, result)},
       {"runs", nlohmann::json::array({std::move(run)})}};
-  nlohmann::json totals = device_counters(ssd);
-  add_ratios(totals, config.geometry.pages_per_block);
-  const nlohmann::json summary = {
+  nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
       {"workload", options.workload},
       {"seed", options.seed},
@@ -343,11 +329,8 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
       {"precondition", preconditioned},
       {"simulated_us", replayer.now() / 1000.0},
       {"experiments", nlohmann::json::array({std::move(experiment)})},
-      {"device", std::move(totals)},
-      {"wear", wear_report(ssd)},
-      {"verification", {{"enabled", options.verify}, {"pages_checked", ssd.verified_pages()}}},
-      {"config", to_json(config)},
   };
+  add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
@@ -355,14 +338,8 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
              settings.detected ? ", detected" : "",
              file.compression() == "none" ? "" : ", " + file.compression(), config.source,
              format_size(ssd.logical_bytes()), replay_mode_name(settings.replay.mode));
-  const RunStats& s = result.run.stats;
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
-             "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n",
-             settings.replay.experiment, 0, s.count, format_us(std::llround(s.mean_ns)),
-             format_us(s.p50_ns), format_us(s.p99_ns), fmt::format("{:.0f}", s.iops),
-             fmt::format("{:.2f}", s.mb_per_s),
-             result.run.device["write_amplification"].get<double>());
+  print_run_header(out);
+  print_run(out, settings.replay.experiment, result.run);
   fmt::print(out, "  trace: {} lines, {} requests replayed", read.lines, result.requests);
   if (read.bad_lines) fmt::print(out, ", {} bad lines skipped", read.bad_lines);
   if (read.zero_size) fmt::print(out, ", {} zero-size skipped", read.zero_size);

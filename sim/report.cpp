@@ -4,9 +4,12 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 
 #include "common/error.h"
+#include "common/units.h"
+#include "sim/config.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
@@ -74,6 +77,37 @@ nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint6
     experiment["value"] = spec.value;
   }
   return experiment;
+}
+
+void print_run_header(std::ostream& out) {
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
+             "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
+}
+
+void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
+  const RunStats& s = r.stats;
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
+             s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
+             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
+             r.device["write_amplification"].get<double>());
+}
+
+nlohmann::json run_json(const RunResult& result) {
+  nlohmann::json entry = to_json(result.stats);
+  entry["run"] = result.run;
+  entry["start_us"] = result.start_ns / 1000.0;
+  entry["end_us"] = result.end_ns / 1000.0;
+  entry["device"] = result.device;
+  return entry;
+}
+
+void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
+  nlohmann::json totals = device_counters(ssd);
+  add_ratios(totals, ssd.config().geometry.pages_per_block);
+  summary["device"] = std::move(totals);
+  summary["wear"] = wear_report(ssd);
+  summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};
+  summary["config"] = to_json(ssd.config());
 }
 
 }  // namespace ssdlab::sim

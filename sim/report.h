@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 
+#include "sim/simulator.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -26,5 +27,16 @@ std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed)
 // header above such lines.
 void print_experiment_header(std::ostream& out);
 void print_experiment(std::ostream& out, const nlohmann::json& experiment);
+
+// One simulated run per line, and the header above such lines.
+void print_run_header(std::ostream& out);
+void print_run(std::ostream& out, const std::string& name, const RunResult& result);
+
+// A simulated run in summary.json: its statistics, span and device counters.
+nlohmann::json run_json(const RunResult& result);
+
+// Adds what a simulated device reports at the end to `summary`: device
+// totals, wear, verification and the config.
+void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify);
 
 }  // namespace ssdlab::sim

@@ -25,18 +25,6 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
-namespace {
-
-void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
-  const RunStats& s = r.stats;
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
-             s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
-             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
-             r.device["write_amplification"].get<double>());
-}
-
-}  // namespace
-
 void run_sim(const SimOptions& options, std::ostream& out) {
   auto log = logger("sim");
   // First, so that outputs of an earlier run cannot pass for this one's even
@@ -111,12 +99,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     nlohmann::json runs = nlohmann::json::array();
     for (std::uint32_t run = 0; run < spec.runs; ++run) {
       const RunResult result = simulator.run(spec, run, seed_of(spec, options.seed));
-      nlohmann::json entry = to_json(result.stats);
-      entry["run"] = run;
-      entry["start_us"] = result.start_ns / 1000.0;
-      entry["end_us"] = result.end_ns / 1000.0;
+      nlohmann::json entry = run_json(result);
       if (spec.io_ignore_auto) entry["startup_ios"] = result.startup;
-      entry["device"] = result.device;
       runs.push_back(std::move(entry));
       if (!benchmarks) print_run(out, spec.name, result);
       total_ios += result.stats.count;
@@ -130,8 +114,6 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
-  nlohmann::json totals = device_counters(ssd);
-  add_ratios(totals, config.geometry.pages_per_block);
   nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
       {"workload", plan.source},
@@ -142,11 +124,8 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       {"simulated_us", simulator.now() / 1000.0},
       {"experiments", std::move(experiments)},
       {"benchmarks", tables},
-      {"device", std::move(totals)},
-      {"wear", wear_report(ssd)},
-      {"verification", {{"enabled", options.verify}, {"pages_checked", ssd.verified_pages()}}},
-      {"config", to_json(config)},
   };
+  add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
