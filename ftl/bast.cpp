@@ -32,25 +32,18 @@ using VBlock = BlockStore::VBlock;
 constexpr VBlock kNone = BlockStore::kNone;
 constexpr std::uint32_t kNoLog = ~std::uint32_t{0};
 
-class BastFtl final : public Ftl {
+class BastFtl final : public BlockStoreFtl {
  public:
   // Held back: the log blocks, and the fresh block of a full merge.
   explicit BastFtl(const FtlContext& context)
-      : store_(context, context.config.log_blocks + 1, "bast"),
+      : BlockStoreFtl(context, context.config.log_blocks + 1, "bast"),
         log_of_(store_.logical_blocks(), kNoLog) {}
 
-  std::string_view name() const override { return "bast"; }
-  std::uint64_t logical_pages() const override { return store_.logical_pages(); }
   void write(const PageRange& range, CommandList& out) override;
-  void read(const PageRange& range, CommandList& out) override { store_.read(range, out); }
-  void trim(const PageRange& range, CommandList& out) override;
-  bool is_mapped(Lpn lpn) const override { return store_.location(lpn) != flash::kNoPage; }
   void check_invariants() const override;
-  const FtlStats& stats() const override { return store_.stats(); }
-  const FtlConfig& config() const override { return store_.config(); }
-  const flash::NandArray& nand() const override { return store_.nand(); }
 
  private:
+  void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
   struct Log {
     std::uint32_t lbn;
     VBlock block;
@@ -65,7 +58,6 @@ class BastFtl final : public Ftl {
   void merge(std::uint32_t index, CommandList& out);
   void drop(std::uint32_t index);
 
-  BlockStore store_;
   std::vector<Log> logs_;
   std::vector<std::uint32_t> log_of_;  // per logical block: index into logs_, or kNoLog
   std::uint64_t clock_ = 0;
@@ -141,20 +133,11 @@ void BastFtl::drop(std::uint32_t index) {
   logs_.pop_back();
 }
 
-void BastFtl::trim(const PageRange& range, CommandList& out) {
-  store_.begin_request();
-  // A logical block left with no data gives its blocks back.
-  for (const std::uint32_t lbn : store_.trim_pages(range)) {
-    if (store_.valid_pages(lbn) != 0) continue;
-    const BlockStore::Work work = store_.merge_work();
-    if (log_of_[lbn] != kNoLog) {
-      const VBlock block = logs_[log_of_[lbn]].block;
-      drop(log_of_[lbn]);
-      store_.release(block, work, out);
-    }
-    const VBlock data = store_.make_data(lbn, kNone);
-    if (data != kNone) store_.release(data, work, out);
-  }
+void BastFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) {
+  if (log_of_[lbn] == kNoLog) return;
+  const VBlock block = logs_[log_of_[lbn]].block;
+  drop(log_of_[lbn]);
+  store_.release(block, work, out);
 }
 
 void BastFtl::check_invariants() const {

@@ -31,28 +31,20 @@ namespace {
 using VBlock = BlockStore::VBlock;
 constexpr VBlock kNone = BlockStore::kNone;
 
-class BlockMappedFtl final : public Ftl {
+class BlockMappedFtl final : public BlockStoreFtl {
  public:
   // Held back: the second block of the open logical block, and one spare.
-  explicit BlockMappedFtl(const FtlContext& context) : store_(context, 2, "block-mapped") {}
+  explicit BlockMappedFtl(const FtlContext& context) : BlockStoreFtl(context, 2, "block-mapped") {}
 
-  std::string_view name() const override { return "block-mapped"; }
-  std::uint64_t logical_pages() const override { return store_.logical_pages(); }
   void write(const PageRange& range, CommandList& out) override;
-  void read(const PageRange& range, CommandList& out) override { store_.read(range, out); }
-  void trim(const PageRange& range, CommandList& out) override;
-  bool is_mapped(Lpn lpn) const override { return store_.location(lpn) != flash::kNoPage; }
   void check_invariants() const override;
-  const FtlStats& stats() const override { return store_.stats(); }
-  const FtlConfig& config() const override { return store_.config(); }
-  const flash::NandArray& nand() const override { return store_.nand(); }
 
  private:
+  void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
   void write_page(const PageRange& range, Lpn lpn, CommandList& out);
   // Completes the open block from the old one and makes it the data block.
   void close_open_block(CommandList& out);
 
-  BlockStore store_;
   std::uint32_t open_lbn_ = 0;
   VBlock open_ = kNone;  // the open block of open_lbn_: its pages are log pages
 };
@@ -112,18 +104,11 @@ void BlockMappedFtl::close_open_block(CommandList& out) {
   open_ = kNone;
 }
 
-void BlockMappedFtl::trim(const PageRange& range, CommandList& out) {
-  store_.begin_request();
-  // A logical block left with no data gives its blocks back.
-  for (const std::uint32_t lbn : store_.trim_pages(range)) {
-    if (store_.valid_pages(lbn) != 0) continue;
-    const BlockStore::Work work = store_.merge_work();
-    if (open_ != kNone && open_lbn_ == lbn) {
-      store_.release(open_, work, out);
-      open_ = kNone;
-    }
-    const VBlock data = store_.make_data(lbn, kNone);
-    if (data != kNone) store_.release(data, work, out);
+void BlockMappedFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work,
+                                  CommandList& out) {
+  if (open_ != kNone && open_lbn_ == lbn) {
+    store_.release(open_, work, out);
+    open_ = kNone;
   }
 }
 

@@ -346,4 +346,15 @@ void BlockStore::check_invariants(const std::vector<VBlock>& logs) const {
   if (mapped != valid) fail(fmt::format("{} valid pages but {} mapped", valid, mapped));
 }
 
+void BlockStoreFtl::trim(const PageRange& range, CommandList& out) {
+  store_.begin_request();
+  for (const std::uint32_t lbn : store_.trim_pages(range)) {
+    if (store_.valid_pages(lbn) != 0) continue;
+    const BlockStore::Work work = store_.merge_work();
+    release_logs(lbn, work, out);
+    const VBlock data = store_.make_data(lbn, BlockStore::kNone);
+    if (data != BlockStore::kNone) store_.release(data, work, out);
+  }
+}
+
 }  // namespace ssdlab::ftl

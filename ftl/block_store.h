@@ -163,4 +163,32 @@ class BlockStore {
   FtlStats stats_;
 };
 
+// What the FTLs built on a BlockStore answer alike: the Ftl accessors, reads,
+// and trim. A student reading one of them sees only its own policy.
+class BlockStoreFtl : public Ftl {
+ public:
+  BlockStoreFtl(const FtlContext& context, std::uint32_t reserve, std::string_view ftl_name)
+      : store_(context, reserve, ftl_name), name_(ftl_name) {}
+
+  std::string_view name() const override { return name_; }
+  std::uint64_t logical_pages() const override { return store_.logical_pages(); }
+  void read(const PageRange& range, CommandList& out) override { store_.read(range, out); }
+  // A logical block left with no valid page gives its blocks back: the log
+  // blocks that are its alone (release_logs), then its data block.
+  void trim(const PageRange& range, CommandList& out) final;
+  bool is_mapped(Lpn lpn) const override { return store_.location(lpn) != flash::kNoPage; }
+  const FtlStats& stats() const override { return store_.stats(); }
+  const FtlConfig& config() const override { return store_.config(); }
+  const flash::NandArray& nand() const override { return store_.nand(); }
+
+ protected:
+  using VBlock = BlockStore::VBlock;
+  virtual void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) = 0;
+
+  BlockStore store_;
+
+ private:
+  std::string_view name_;
+};
+
 }  // namespace ssdlab::ftl

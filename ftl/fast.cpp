@@ -36,24 +36,17 @@ namespace {
 using VBlock = BlockStore::VBlock;
 constexpr VBlock kNone = BlockStore::kNone;
 
-class FastFtl final : public Ftl {
+class FastFtl final : public BlockStoreFtl {
  public:
   // Held back: the RW logs, the SW log and the fresh block of a full merge.
   explicit FastFtl(const FtlContext& context)
-      : store_(context, context.config.log_blocks + 2, "fast") {}
+      : BlockStoreFtl(context, context.config.log_blocks + 2, "fast") {}
 
-  std::string_view name() const override { return "fast"; }
-  std::uint64_t logical_pages() const override { return store_.logical_pages(); }
   void write(const PageRange& range, CommandList& out) override;
-  void read(const PageRange& range, CommandList& out) override { store_.read(range, out); }
-  void trim(const PageRange& range, CommandList& out) override;
-  bool is_mapped(Lpn lpn) const override { return store_.location(lpn) != flash::kNoPage; }
   void check_invariants() const override;
-  const FtlStats& stats() const override { return store_.stats(); }
-  const FtlConfig& config() const override { return store_.config(); }
-  const flash::NandArray& nand() const override { return store_.nand(); }
 
  private:
+  void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
   // The log block the write of `lpn` goes to, merging or reclaiming first if
   // needed.
   VBlock place(Lpn lpn, CommandList& out);
@@ -61,7 +54,6 @@ class FastFtl final : public Ftl {
   void reclaim_oldest_rw_log(CommandList& out);
   void full_merge(std::uint32_t lbn, BlockStore::Work work, CommandList& out);
 
-  BlockStore store_;
   VBlock sw_ = kNone;         // the sequential log ...
   std::uint32_t sw_lbn_ = 0;  // ... and its logical block
   std::deque<VBlock> rw_;     // RW logs, oldest first; the last one is being filled
@@ -138,19 +130,11 @@ void FastFtl::full_merge(std::uint32_t lbn, BlockStore::Work work, CommandList& 
   }
 }
 
-void FastFtl::trim(const PageRange& range, CommandList& out) {
-  store_.begin_request();
-  // A logical block left with no data gives back its data block and the SW
-  // log; RW logs are shared and wait for their turn to be reclaimed.
-  for (const std::uint32_t lbn : store_.trim_pages(range)) {
-    if (store_.valid_pages(lbn) != 0) continue;
-    const BlockStore::Work work = store_.merge_work();
-    if (sw_ != kNone && sw_lbn_ == lbn) {
-      store_.release(sw_, work, out);
-      sw_ = kNone;
-    }
-    const VBlock data = store_.make_data(lbn, kNone);
-    if (data != kNone) store_.release(data, work, out);
+// RW logs are shared: they wait for their turn to be reclaimed.
+void FastFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) {
+  if (sw_ != kNone && sw_lbn_ == lbn) {
+    store_.release(sw_, work, out);
+    sw_ = kNone;
   }
 }
 
