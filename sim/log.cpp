@@ -2,9 +2,14 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <mutex>
+
 namespace ssdlab {
 
 std::shared_ptr<spdlog::logger> logger(const std::string& module) {
+  // Jobs of a sweep run on several threads: look up and create in one step.
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
   if (auto existing = spdlog::get(module)) return existing;
   auto created = spdlog::stderr_color_mt(module);
   created->set_pattern("[%n] %^%l%$: %v");

@@ -18,6 +18,7 @@
 #include "sim/probe_command.h"
 #include "sim/replay_cli.h"
 #include "sim/sim_command.h"
+#include "sim/sweep_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ssdlab: a trace-driven SSD simulator"};
@@ -94,6 +95,23 @@ int main(int argc, char** argv) {
   calibrate_command->add_option("-o,--out", calibrate.output, "Fitted config to write")->required();
   calibrate_command->add_option("--set", calibrate.overrides, "Override a base config key");
 
+  ssdlab::sim::SweepOptions sweep;
+  std::uint64_t sweep_job = 0;
+  CLI::App* sweep_command = app.add_subcommand(
+      "sweep", "Run a grid of configs x overrides x workloads x seeds in parallel");
+  sweep_command->add_option("SWEEP", sweep.plan, "Sweep file (TOML)")->required();
+  sweep_command->add_option("-o,--out", sweep.outdir, "Folder for the job folders and sweep.csv")
+      ->required();
+  sweep_command->add_option("-j,--jobs", sweep.jobs, "Parallel jobs (default: one per core)");
+  CLI::Option* job_option =
+      sweep_command->add_option("--job", sweep_job, "Run only job N (a Slurm array task)");
+  sweep_command->add_option("--slurm", sweep.slurm,
+                            "Write a Slurm job-array script here instead of running");
+  std::string collect_outdir;
+  CLI::App* collect_command =
+      app.add_subcommand("collect", "Build OUTDIR/sweep.csv from a sweep's job folders");
+  collect_command->add_option("OUTDIR", collect_outdir, "Folder of a sweep")->required();
+
   std::string plot_outdir, plot_format = "png";
   CLI::App* plot_command = app.add_subcommand(
       "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
@@ -116,6 +134,11 @@ int main(int argc, char** argv) {
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);
+    if (*sweep_command) {
+      if (*job_option) sweep.job = sweep_job;
+      return ssdlab::sim::run_sweep(sweep, std::cout);
+    }
+    if (*collect_command) return ssdlab::sim::run_collect(collect_outdir, std::cout);
     if (*probe_command) {
       if (!probe_size.empty()) {
         const auto bytes = ssdlab::parse_size(probe_size);

@@ -1,0 +1,38 @@
+// `ssdlab sweep SWEEP.toml -o OUTDIR`: a grid of device configs x config
+// overrides x workloads x seeds, run in parallel on every core of this
+// machine, each job writing its own output folder, and the results collected
+// into one table (OUTDIR/sweep.csv). For clusters, `--slurm FILE` writes a
+// Slurm job-array script instead, whose task i runs `sweep --job i`;
+// `ssdlab collect OUTDIR` then builds the table from the job folders.
+//
+//   configs   = ["configs/agrawal-baseline.toml"]      # required
+//   workloads = ["RW:io_size=4096,count=100000"]       # required
+//   seeds     = [1, 2, 3]                              # default [1]
+//   sets      = [["ftl.overprovisioning=0.07"], ["ftl.overprovisioning=0.28"]]
+//   precondition = "random"                            # as sim --precondition
+//   io_log    = false                                  # io.csv per job (default false)
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+namespace ssdlab::sim {
+
+struct SweepOptions {
+  std::string plan;
+  std::string outdir;
+  unsigned jobs = 0;                 // parallel jobs; 0: one per core
+  std::optional<std::uint64_t> job;  // run only this job (a Slurm array task)
+  std::string slurm;                 // write a job-array script here instead of running
+};
+
+// Returns the exit status: 0 if every job ran, 1 if any failed (each failure
+// is reported on its own line and recorded in its folder).
+int run_sweep(const SweepOptions& options, std::ostream& out);
+
+// Builds OUTDIR/sweep.csv from the job folders and prints it.
+int run_collect(const std::string& outdir, std::ostream& out);
+
+}  // namespace ssdlab::sim
