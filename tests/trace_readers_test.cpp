@@ -194,6 +194,21 @@ TEST_F(TraceReaders, BadLineNamesFileAndLine) {
             blk.string() + ":1: sector count 'x' is not a number below 4 GiB");
 }
 
+TEST_F(TraceReaders, TimesBeyondInt64NanosecondsAreBadLinesNotOverflows) {
+  // Found by fuzz/trace_fuzz under UBSan: the filetime difference times 100
+  // overflowed, and fio waits could add up past int64.
+  const auto msr = File("far.csv",
+                        "133444736000000050,hm,0,Write,0,4096,26\n"
+                        "18446744073709551615,hm,0,Write,0,4096,26\n");
+  EXPECT_EQ(ErrorOf(msr, "msr"),
+            msr.string() +
+                ":2: Timestamp '18446744073709551615' is centuries away from the first request's");
+  std::string waits = "fio version 2 iolog\n";
+  for (int i = 0; i < 3; ++i) waits += "/dev/sda wait 4611686018427387\n";
+  const auto fio = File("waits.iolog", waits);
+  EXPECT_EQ(ErrorOf(fio, "fio"), fio.string() + ":4: wait: the waits add up to centuries");
+}
+
 TEST_F(TraceReaders, SkipBadCountsBadLinesAndKeepsTheGoodOnes) {
   const auto path = File("mixed.spc",
                          "0,100,4096,W,0.1\n"

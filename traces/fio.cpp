@@ -58,7 +58,11 @@ class FioParser final : public LineParser {
     if (action == "wait") {
       if (fields < 3 || !parse_uint(rest[2], offset) || offset > INT64_MAX / kNsPerUs)
         return bad("wait needs a time in microseconds");
-      if (version_ == 2) clock_ns_ += static_cast<std::int64_t>(offset) * kNsPerUs;
+      std::int64_t later = 0;
+      if (version_ == 2 &&
+          __builtin_add_overflow(clock_ns_, static_cast<std::int64_t>(offset) * kNsPerUs, &later))
+        return bad("wait: the waits add up to centuries");
+      if (version_ == 2) clock_ns_ = later;
       return Result::kSkip;
     }
     const bool read = action == "read", write = action == "write";

@@ -42,9 +42,11 @@ class MsrParser final : public LineParser {
       first_ticks_ = ticks;
       have_first_ = true;
     }
-    // Relative first, so that the multiplication cannot overflow.
+    // Relative to the first request; a time that far away (beyond int64
+    // nanoseconds, 292 years) is a broken line, not an overflow.
     const auto ticks_since_first = static_cast<std::int64_t>(ticks - first_ticks_);
-    record.time_ns = ticks_since_first * kNsPerTick;
+    if (__builtin_mul_overflow(ticks_since_first, kNsPerTick, &record.time_ns))
+      return bad("Timestamp '{}' is centuries away from the first request's", f[0]);
     record.offset = offset;
     record.size = static_cast<std::uint32_t>(size);
     return Result::kRecord;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang and runs each for SECONDS (default
+# 60), starting from seed corpora made of the repository's own configs, plans
+# and example traces. Any crash, hang (-timeout) or sanitizer report fails.
+#   tools/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+build=build-fuzz
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSSDLAB_FUZZ=ON -DSSDLAB_BUILD_TESTS=OFF -DSSDLAB_BUILD_BENCH=OFF > /dev/null
+cmake --build "$build" -j2
+
+corpus="$build/corpus"
+rm -rf "$corpus" && mkdir -p "$corpus/config" "$corpus/plan" "$corpus/trace"
+cp configs/*.toml "$corpus/config/"
+cp workloads/plans/*.toml "$corpus/plan/"
+printf 'RW:io_size=4096,count=100' > "$corpus/plan/inline"
+printf 'count=64,runs=1' > "$corpus/plan/overrides"
+# A trace seed is one selector byte (the format's index, or past the last:
+# detection) followed by the file.
+i=0
+for f in traces/examples/*; do
+  for selector in 0 1 2 3 4 5 6 135; do
+    { printf "\\x$(printf %02x $selector)"; head -c 4096 "$f"; } > "$corpus/trace/$i-$selector"
+  done
+  i=$((i + 1))
+done
+
+for target in config plan trace; do
+  echo "== ${target}_fuzz for ${seconds} s"
+  "$build/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 "$corpus/$target" 2>&1 | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY" || true
+  # libFuzzer exits non-zero and writes crash-* files on a finding.
+  if ls crash-* leak-* timeout-* oom-* > /dev/null 2>&1; then
+    echo "fuzz: findings in $target:" crash-* leak-* timeout-* oom-* 2>/dev/null
+    exit 1
+  fi
+done
