@@ -19,6 +19,7 @@
 #include "sim/replay_cli.h"
 #include "sim/sim_command.h"
 #include "sim/sweep_command.h"
+#include "sim/trace_info_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ssdlab: a trace-driven SSD simulator"};
@@ -34,9 +35,11 @@ int main(int argc, char** argv) {
       ->add_option("-c,--config", sim.config,
                    "Device config (TOML), e.g. configs/agrawal-baseline.toml")
       ->required();
+  std::vector<std::string> sim_workloads;  // -w: one plan, or one or more traces
   sim_command
-      ->add_option("-w,--workload", sim.workload,
-                   "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000'")
+      ->add_option("-w,--workload", sim_workloads,
+                   "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
+                   "or trace:FILE (repeatable for traces: replayed together)")
       ->required();
   sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
@@ -111,6 +114,22 @@ int main(int argc, char** argv) {
   CLI::App* collect_command =
       app.add_subcommand("collect", "Build OUTDIR/sweep.csv from a sweep's job folders");
   collect_command->add_option("OUTDIR", collect_outdir, "Folder of a sweep")->required();
+  ssdlab::sim::TraceInfoOptions trace_info;
+  CLI::App* trace_info_command = app.add_subcommand(
+      "trace-info", "Read a whole trace and report what it holds, with warnings (a dry run)");
+  trace_info_command->add_option("FILE", trace_info.path, "Trace file (may be compressed)")
+      ->required();
+  trace_info_command->add_option("--format", trace_info.format,
+                                 "auto (default), msr, disksim, mqsim, spc, blkparse, fio");
+  trace_info_command->add_option("--trace-device", trace_info.device,
+                                 "Only this disk number, ASU, fio file index or blkparse MAJ,MIN");
+  trace_info_command->add_option("--time-unit", trace_info.time_unit,
+                                 "MQSim: time unit, ns (default), us, ms or s");
+  trace_info_command->add_option("--blk-event", trace_info.blk_event,
+                                 "blkparse: D (issue, default) or Q events");
+  trace_info_command->add_option("-c,--config", trace_info.config,
+                                 "Device config: warn about addresses beyond its logical space");
+  trace_info_command->add_option("--json", trace_info.json, "Also write the report as JSON here");
 
   std::string plot_outdir, plot_format = "png";
   CLI::App* plot_command = app.add_subcommand(
@@ -130,7 +149,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, trace, std::cout);
+    if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, sim_workloads, trace, std::cout);
+    if (*trace_info_command) ssdlab::sim::run_trace_info(trace_info, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);

@@ -41,6 +41,10 @@ inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
       ->group(group);
   sim.add_option("--time-unit", trace.time_unit, "MQSim: time unit, ns (default), us, ms or s")
       ->group(group);
+  sim.add_option("--layout", trace.layout,
+                 "Several -w trace:FILE: shared (default; each on the whole device) or "
+                 "partitioned (trace k of N on range k of N)")
+      ->group(group);
   sim.add_option("--zero-size", trace.zero_size,
                  "Zero-size requests: skip (default, counted) or error (a bad line)")
       ->group(group);

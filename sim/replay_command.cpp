@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <vector>
 
 #include "common/error.h"
@@ -35,6 +36,7 @@ namespace {
 
 // Everything the trace options say, checked.
 struct TraceSettings {
+  std::string workload;  // "trace:PATH"
   std::string path;
   std::string format;  // resolved: never "auto"
   bool detected = false;
@@ -80,14 +82,40 @@ std::string experiment_name(const std::string& path) {
   return name.empty() ? "trace" : name;
 }
 
-TraceSettings resolve(const SimOptions& options, const TraceOptions& trace,
+}  // namespace
+
+std::uint32_t parse_trace_device(const std::string& text) {
+  const std::size_t comma = text.find(',');
+  std::uint32_t number = 0, minor = 0;
+  const bool ok = comma == std::string::npos
+                      ? traces::parse_uint(text, number)
+                      : traces::parse_uint(std::string_view(text).substr(0, comma), number) &&
+                            traces::parse_uint(std::string_view(text).substr(comma + 1), minor);
+  if (!ok) throw make_error("--trace-device '{}': expected a number or MAJ,MIN", text);
+  return comma == std::string::npos ? number : traces::blkparse_device(number, minor);
+}
+
+std::int64_t parse_time_unit(const std::string& text) {
+  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  const auto* unit = std::find_if(std::begin(kUnits), std::end(kUnits),
+                                  [&](const auto& u) { return u.first == text; });
+  if (unit == std::end(kUnits))
+    throw make_error("--time-unit '{}': expected ns, us, ms or s", text);
+  return unit->second;
+}
+
+namespace {
+
+TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
                       std::shared_ptr<spdlog::logger> log) {
   TraceSettings s;
-  s.path = options.workload.substr(std::string_view("trace:").size());
+  s.workload = workload;
+  s.path = workload.substr(std::string_view("trace:").size());
   if (s.path.empty()) throw make_error("-w 'trace:': no trace file after 'trace:'");
   std::error_code error;
   if (!fs::is_regular_file(s.path, error))
-    throw make_error("-w '{}': no such trace file", options.workload);
+    throw make_error("-w '{}': no such trace file", workload);
 
   auto& parser = s.read.parser;
   if (!trace.blk_event.empty()) {
@@ -95,15 +123,7 @@ TraceSettings resolve(const SimOptions& options, const TraceOptions& trace,
       throw make_error("--blk-event '{}': expected D (issue) or Q (queue)", trace.blk_event);
     parser.blkparse_action = trace.blk_event[0];
   }
-  if (!trace.time_unit.empty()) {
-    static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-        {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-    const auto* unit = std::find_if(std::begin(kUnits), std::end(kUnits),
-                                    [&](const auto& u) { return u.first == trace.time_unit; });
-    if (unit == std::end(kUnits))
-      throw make_error("--time-unit '{}': expected ns, us, ms or s", trace.time_unit);
-    parser.mqsim_time_unit_ns = unit->second;
-  }
+  if (!trace.time_unit.empty()) parser.mqsim_time_unit_ns = parse_time_unit(trace.time_unit);
   s.read.skip_bad = trace.skip_bad;
   if (!trace.zero_size.empty() && trace.zero_size != "skip" && trace.zero_size != "error")
     throw make_error("--zero-size '{}': expected skip or error", trace.zero_size);
@@ -120,17 +140,7 @@ TraceSettings resolve(const SimOptions& options, const TraceOptions& trace,
   s.read.format = s.format;
 
   auto& selection = s.selection;
-  if (!trace.device.empty()) {
-    const std::size_t comma = trace.device.find(',');
-    std::uint32_t number = 0, minor = 0;
-    const bool ok =
-        comma == std::string::npos
-            ? traces::parse_uint(trace.device, number)
-            : traces::parse_uint(std::string_view(trace.device).substr(0, comma), number) &&
-                  traces::parse_uint(std::string_view(trace.device).substr(comma + 1), minor);
-    if (!ok) throw make_error("--trace-device '{}': expected a number or MAJ,MIN", trace.device);
-    selection.device = comma == std::string::npos ? number : traces::blkparse_device(number, minor);
-  }
+  if (!trace.device.empty()) selection.device = parse_trace_device(trace.device);
   if (!trace.start.empty()) {
     selection.start_ns = parse_start_time(trace.start);
     if (!selection.start_ns && !traces::parse_uint(trace.start, selection.start_requests))
@@ -168,13 +178,49 @@ nlohmann::json optional_json(bool present, nlohmann::json value) {
   return present ? std::move(value) : nlohmann::json();
 }
 
-nlohmann::json trace_json(const TraceSettings& s, const traces::TraceFile& file,
-                          const traces::Selection& selection, const ReplayResult& result) {
+// A trace's records selected and placed on the device, or on its partition of
+// it (`bytes` from `base`); a request that cannot be placed is an error naming
+// the trace's file and line.
+class PlacedTrace final : public traces::TraceReader {
+ public:
+  PlacedTrace(const TraceSettings& settings, std::uint64_t base, std::uint64_t bytes,
+              std::uint32_t sector)
+      : file_(settings.path, settings.read),
+        selection_(file_, settings.selection, bytes, sector),
+        base_(base) {}
+
+  std::optional<traces::TraceRecord> next() override {
+    try {
+      auto record = selection_.next();
+      if (record) record->offset += base_;
+      return record;
+    } catch (const traces::RequestError& error) {
+      throw make_error("{}: {}", file_.where(), error.what());
+    }
+  }
+  const traces::TraceFile& file() const { return file_; }
+  const traces::Selection& selection() const { return selection_; }
+
+ private:
+  traces::TraceFile file_;
+  traces::Selection selection_;
+  std::uint64_t base_;
+};
+
+// Where each trace goes: the whole device (shared), or range k of N equal
+// ranges, whole logical pages each (partitioned).
+struct Partition {
+  std::uint64_t base = 0, bytes = 0;
+};
+
+nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
+                          const ReplayResult& result, const std::optional<Partition>& partition) {
+  const auto& file = placed.file();
   const auto& read = file.counts();
-  const auto& selected = selection.counts();
+  const auto& selected = placed.selection().counts();
   const bool open = s.replay.mode == ReplayMode::kOpen;
   const bool scale = s.selection.map == traces::AddressMap::kScale;
-  return {
+  nlohmann::json json = {
       {"file", s.path},
       {"format", s.format},
       {"format_detected", s.detected},
@@ -204,24 +250,33 @@ nlohmann::json trace_json(const TraceSettings& s, const traces::TraceFile& file,
       {"trace_start_us", result.trace_start_ns / 1000.0},
       {"trace_end_us", result.trace_end_ns / 1000.0},
   };
+  if (partition) json["partition"] = {{"offset", partition->base}, {"bytes", partition->bytes}};
+  return json;
 }
 
 // Reading never-written data would measure nothing (as for plans): before the
 // replay, a streamed pass writes every never-written page that the trace reads,
 // functionally (no simulated time; not in the run's counters). Returns the
 // number of logical pages written.
-std::uint64_t prefill_read_ranges(Ssd& ssd, const TraceSettings& settings) {
-  traces::TraceFile file(settings.path, settings.read);
-  traces::Selection selection(file, settings.selection, ssd.logical_bytes(),
-                              ssd.config().sector_size);
+std::uint64_t prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
+                                  const Partition& partition) {
+  PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
   std::uint64_t pages = 0;
-  try {
-    while (auto record = selection.next())
-      if (!record->write) pages += ssd.prefill(record->offset, record->size);
-  } catch (const traces::RequestError& error) {
-    throw make_error("{}: {}", file.where(), error.what());
-  }
+  while (auto record = placed.next())
+    if (!record->write) pages += ssd.prefill(record->offset, record->size);
   return pages;
+}
+
+// Traces with the same io.csv name get "-2", "-3", ... in the order given.
+void make_names_unique(std::vector<TraceSettings>& traces) {
+  std::set<std::string> used;
+  for (auto& trace : traces) {
+    std::string name = trace.replay.experiment;
+    for (int suffix = 2; used.count(name); ++suffix)
+      name = fmt::format("{}-{}", trace.replay.experiment, suffix);
+    trace.replay.experiment = name;
+    used.insert(name);
+  }
 }
 
 }  // namespace
@@ -243,11 +298,23 @@ std::string TraceOptions::given() const {
   add(!blk_event.empty(), "--blk-event");
   add(!time_unit.empty(), "--time-unit");
   add(!zero_size.empty(), "--zero-size");
+  add(!layout.empty(), "--layout");
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-void run_sim_or_replay(const SimOptions& options, const TraceOptions& trace, std::ostream& out) {
-  if (is_trace_workload(options.workload)) return run_replay(options, trace, out);
+void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workloads,
+                       const TraceOptions& trace, std::ostream& out) {
+  if (workloads.empty()) throw make_error("-w: no workload");
+  const bool traces = std::any_of(workloads.begin(), workloads.end(), is_trace_workload);
+  if (workloads.size() > 1)
+    for (const auto& workload : workloads)
+      if (!is_trace_workload(workload))
+        throw make_error(
+            "-w '{}': only traces (-w trace:FILE) can be given more than once; a plan cannot be "
+            "mixed with traces",
+            workload);
+  options.workload = workloads.front();
+  if (traces) return run_replay(options, workloads, trace, out);
   const std::string given = trace.given();
   if (!given.empty())
     throw make_error("{}: only for trace workloads (-w trace:FILE), not -w '{}'", given,
@@ -255,18 +322,26 @@ void run_sim_or_replay(const SimOptions& options, const TraceOptions& trace, std
   run_sim(options, out);
 }
 
-void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostream& out) {
+void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
+                const TraceOptions& trace, std::ostream& out) {
   auto log = logger("trace");
   const fs::path outdir(options.outdir);
   prepare_outdir(outdir);  // first: an earlier run's outputs must not survive a failure
   const DeviceConfig config = load_config(options.config, options.overrides);
-  TraceSettings settings = resolve(options, trace, log);
+  std::vector<TraceSettings> all;
+  for (const auto& workload : workloads) all.push_back(resolve(workload, trace, log));
+  make_names_unique(all);
+  if (!trace.layout.empty() && trace.layout != "shared" && trace.layout != "partitioned")
+    throw make_error("--layout '{}': expected shared or partitioned", trace.layout);
+  const bool partitioned = trace.layout == "partitioned";
+  const bool several = all.size() > 1;
   const PreconditionSpec preconditioning =
       options.precondition.empty() ? PreconditionSpec{} : parse_precondition(options.precondition);
-  if (settings.selection.map == traces::AddressMap::kScale) {
-    traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
-    settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
-  }
+  for (auto& settings : all)
+    if (settings.selection.map == traces::AddressMap::kScale) {
+      traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
+      settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
+    }
   Ssd ssd(config, options.verify, options.check_every);
   const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
   if (!preconditioned.is_null())
@@ -277,77 +352,118 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
         preconditioned["wall_seconds"].get<double>(),
         preconditioned["write_amplification"].get<double>());
 
-  const std::uint64_t prefilled = prefill_read_ranges(ssd, settings);
-  if (prefilled)
-    log->info("{}: prefilled {} never-written logical pages that the trace reads", settings.path,
-              prefilled);
+  std::vector<Partition> partitions(all.size(), Partition{0, ssd.logical_bytes()});
+  if (partitioned) {
+    const std::uint64_t page = ssd.ftl().logical_page_size();
+    const std::uint64_t bytes = ssd.logical_bytes() / all.size() / page * page;
+    if (bytes == 0)
+      throw make_error("--layout partitioned: {} traces on too small a device", all.size());
+    for (std::size_t k = 0; k < all.size(); ++k) partitions[k] = Partition{k * bytes, bytes};
+  }
+  std::uint64_t prefilled = 0;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const std::uint64_t pages = prefill_read_ranges(ssd, all[k], partitions[k]);
+    if (pages)
+      log->info("{}: prefilled {} never-written logical pages that the trace reads", all[k].path,
+                pages);
+    prefilled += pages;
+  }
 
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
-  traces::TraceFile file(settings.path, settings.read);
-  traces::Selection selection(file, settings.selection, ssd.logical_bytes(), config.sector_size);
+  std::vector<std::unique_ptr<PlacedTrace>> placed;
+  std::vector<ReplaySource> sources;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    placed.push_back(std::make_unique<PlacedTrace>(all[k], partitions[k].base, partitions[k].bytes,
+                                                   config.sector_size));
+    sources.push_back(ReplaySource{placed.back().get(), all[k].replay.experiment});
+  }
   Replayer replayer(ssd, io_log.get());
 
   const auto wall_start = std::chrono::steady_clock::now();
-  ReplayResult result;
-  try {
-    result = replayer.replay(selection, settings.replay);
-  } catch (const traces::RequestError& error) {
-    throw make_error("{}: {}", file.where(), error.what());
-  }
+  const std::vector<ReplayResult> results = replayer.replay(sources, all.front().replay);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (options.verify) ssd.ftl().check_invariants();
-  const auto& read = file.counts();
-  if (result.requests == 0)
-    throw make_error(
-        "{}: no requests to replay ({} lines: {} requests, {} on other devices, {} before "
-        "--start, {} skipped lines, {} bad, {} zero-size)",
-        settings.path, read.lines, read.records, selection.counts().other_device,
-        selection.counts().before_start, read.skipped_lines, read.bad_lines, read.zero_size);
-  for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
-  if (read.bad_lines)
-    log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
+  std::uint64_t requests = 0;
+  nlohmann::json experiments = nlohmann::json::array();
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const auto& settings = all[k];
+    const auto& file = placed[k]->file();
+    const auto& selection = placed[k]->selection();
+    const auto& result = results[k];
+    const auto& read = file.counts();
+    if (result.requests == 0)
+      throw make_error(
+          "{}: no requests to replay ({} lines: {} requests, {} on other devices, {} before "
+          "--start, {} skipped lines, {} bad, {} zero-size)",
+          settings.path, read.lines, read.records, selection.counts().other_device,
+          selection.counts().before_start, read.skipped_lines, read.bad_lines, read.zero_size);
+    for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
+    if (read.bad_lines)
+      log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
+    requests += result.requests;
+    experiments.push_back(
+        {{"name", settings.replay.experiment},
+         {"pattern", "trace"},
+         {"count", result.requests},
+         {"queue_depth",
+          optional_json(settings.replay.mode == ReplayMode::kClosed, settings.replay.queue_depth)},
+         {"processes", 1},
+         {"io_ignore", 0},
+         {"trace", trace_json(settings, *placed[k], result,
+                              partitioned ? std::optional(partitions[k]) : std::nullopt)},
+         {"runs", nlohmann::json::array({run_json(result.run)})}});
+  }
 
-  nlohmann::json run = run_json(result.run);
-  nlohmann::json experiment = {
-      {"name", settings.replay.experiment},
-      {"pattern", "trace"},
-      {"count", result.requests},
-      {"queue_depth",
-       optional_json(settings.replay.mode == ReplayMode::kClosed, settings.replay.queue_depth)},
-      {"processes", 1},
-      {"io_ignore", 0},
-      {"trace", trace_json(settings, file, selection, result)},
-      {"runs", nlohmann::json::array({std::move(run)})}};
   nlohmann::json summary = {
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
-      {"workload", options.workload},
+      {"workload", fmt::format("{}", fmt::join(workloads, " "))},
       {"seed", options.seed},
       {"logical_bytes", ssd.logical_bytes()},
       {"prefilled_pages", prefilled},
       {"precondition", preconditioned},
       {"simulated_us", replayer.now() / 1000.0},
-      {"experiments", nlohmann::json::array({std::move(experiment)})},
+      {"experiments", std::move(experiments)},
   };
+  if (several) summary["layout"] = partitioned ? "partitioned" : "shared";
   add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
-  fmt::print(out, "{} ({}{}{}) on {} ({} logical), {} loop\n", options.workload, settings.format,
-             settings.detected ? ", detected" : "",
-             file.compression() == "none" ? "" : ", " + file.compression(), config.source,
-             format_size(ssd.logical_bytes()), replay_mode_name(settings.replay.mode));
+  const auto describe_trace = [](const TraceSettings& s, const PlacedTrace& p) {
+    return fmt::format("{} ({}{}{})", s.workload, s.format, s.detected ? ", detected" : "",
+                       p.file().compression() == "none" ? "" : ", " + p.file().compression());
+  };
+  if (several) {
+    fmt::print(out, "{} traces on {} ({} logical), {} loop, {} layout\n", all.size(), config.source,
+               format_size(ssd.logical_bytes()), replay_mode_name(all.front().replay.mode),
+               partitioned ? "partitioned" : "shared");
+    for (std::size_t k = 0; k < all.size(); ++k)
+      fmt::print(out, "  {}: {}, bytes [{}, {})\n", all[k].replay.experiment,
+                 describe_trace(all[k], *placed[k]), partitions[k].base,
+                 partitions[k].base + partitions[k].bytes);
+  } else {
+    fmt::print(out, "{} on {} ({} logical), {} loop\n", describe_trace(all[0], *placed[0]),
+               config.source, format_size(ssd.logical_bytes()),
+               replay_mode_name(all[0].replay.mode));
+  }
   print_run_header(out);
-  print_run(out, settings.replay.experiment, result.run);
-  fmt::print(out, "  trace: {} lines, {} requests replayed", read.lines, result.requests);
-  if (read.bad_lines) fmt::print(out, ", {} bad lines skipped", read.bad_lines);
-  if (read.zero_size) fmt::print(out, ", {} zero-size skipped", read.zero_size);
-  if (selection.counts().other_device)
-    fmt::print(out, ", {} on other devices", selection.counts().other_device);
-  if (result.out_of_order) fmt::print(out, ", {} out of order", result.out_of_order);
-  fmt::print(out, "\n  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
-             result.requests, wall, wall > 0 ? static_cast<double>(result.requests) / wall : 0.0);
+  for (std::size_t k = 0; k < all.size(); ++k)
+    print_run(out, all[k].replay.experiment, results[k].run);
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const auto& read = placed[k]->file().counts();
+    const auto& selected = placed[k]->selection().counts();
+    fmt::print(out, "  trace{}: {} lines, {} requests replayed",
+               several ? " " + all[k].replay.experiment : "", read.lines, results[k].requests);
+    if (read.bad_lines) fmt::print(out, ", {} bad lines skipped", read.bad_lines);
+    if (read.zero_size) fmt::print(out, ", {} zero-size skipped", read.zero_size);
+    if (selected.other_device) fmt::print(out, ", {} on other devices", selected.other_device);
+    if (results[k].out_of_order) fmt::print(out, ", {} out of order", results[k].out_of_order);
+    fmt::print(out, "\n");
+  }
+  fmt::print(out, "  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
+             requests, wall, wall > 0 ? static_cast<double>(requests) / wall : 0.0);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
 }

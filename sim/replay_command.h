@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/sim_command.h"
 
@@ -27,21 +28,31 @@ struct TraceOptions {
   std::string blk_event;          // --blk-event: D (default) or Q
   std::string time_unit;          // --time-unit: MQSim time unit, ns (default), us, ms, s
   std::string zero_size;          // --zero-size: skip (default) or error
+  std::string layout;             // --layout: several traces share the device or partition it
 
   // The options given, e.g. "--mode, --qd" ("" if none).
   std::string given() const;
 };
 
+// --trace-device: "N", or "MAJ,MIN" for blkparse. Throws ssdlab::Error.
+std::uint32_t parse_trace_device(const std::string& text);
+// --time-unit: ns, us, ms or s, as nanoseconds. Throws ssdlab::Error.
+std::int64_t parse_time_unit(const std::string& text);
+
 inline bool is_trace_workload(std::string_view workload) {
   return workload.starts_with("trace:");
 }
 
-// `ssdlab sim`: replays a trace:FILE workload, runs anything else through
-// run_sim (trace options are then an error). Throws ssdlab::Error on bad input.
-void run_sim_or_replay(const SimOptions& options, const TraceOptions& trace, std::ostream& out);
+// `ssdlab sim`: replays trace:FILE workloads (-w may be repeated for traces
+// only), runs a single plan through run_sim (trace options are then an
+// error). `workloads` replace options.workload. Throws ssdlab::Error on bad
+// input.
+void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workloads,
+                       const TraceOptions& trace, std::ostream& out);
 
-// Replays options.workload ("trace:FILE"), writing OUTDIR/io.csv and
-// OUTDIR/summary.json as run_sim does for plans.
-void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostream& out);
+// Replays `workloads` ("trace:FILE" each) together, writing OUTDIR/io.csv and
+// OUTDIR/summary.json as run_sim does for plans: one experiment per trace.
+void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
+                const TraceOptions& trace, std::ostream& out);
 
 }  // namespace ssdlab::sim

@@ -169,7 +169,7 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   std::ostringstream log;
   std::string error;
   try {
-    run_sim_or_replay(options, TraceOptions{}, log);
+    run_sim_or_replay(options, {job.workload}, TraceOptions{}, log);
   } catch (const std::exception& e) {
     error = e.what();
   }

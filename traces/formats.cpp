@@ -54,6 +54,11 @@ std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptio
 }
 
 std::string detect_format(const std::string& path, const ParserOptions& options) {
+  return detect_format_scored(path, options).format;
+}
+
+Detection detect_format_scored(const std::string& path, const ParserOptions& options) {
+  Detection detection;
   struct Line {
     std::string text;
     std::uint64_t number;
@@ -76,12 +81,17 @@ std::string detect_format(const std::string& path, const ParserOptions& options)
     std::size_t score = 0;
     for (const auto& [text, number] : sample)
       score += parser->parse(text, number, record) != LineParser::Result::kBad;
+    detection.scores.emplace_back(entry.info.name, score);
     if (score < best) continue;
     if (score > best) candidates.clear();
     best = score;
     candidates.emplace_back(entry.info.name);
   }
-  if (candidates.size() == 1) return std::string(candidates.front());
+  if (candidates.size() == 1) {
+    detection.format = candidates.front();
+    detection.sample = sample.size();
+    return detection;
+  }
   if (candidates.empty())
     throw make_error(
         "{}: cannot tell the trace format: most of its first {} lines fit none of {}; give "

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "traces/line_parser.h"
@@ -27,10 +28,20 @@ std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptio
 // Lines of a file that detection looks at (non-blank ones).
 inline constexpr int kDetectionLines = 20;
 
+// Why detection chose a format: how many of the sampled lines each format's
+// parser reads without error, in formats() order.
+struct Detection {
+  std::string format;
+  std::size_t sample = 0;  // non-blank lines looked at
+  std::vector<std::pair<std::string, std::size_t>> scores;
+};
+
 // The format of `path`, from its first kDetectionLines non-blank lines: the
 // one format whose parser reads the most of them (at least half) without
 // error. Throws ssdlab::Error when no format fits, or when several fit equally
 // well ("ambiguous", listing them).
 std::string detect_format(const std::string& path, const ParserOptions& options);
+// The same, with the scores behind the choice.
+Detection detect_format_scored(const std::string& path, const ParserOptions& options);
 
 }  // namespace ssdlab::traces

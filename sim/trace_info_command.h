@@ -1,0 +1,26 @@
+// `ssdlab trace-info FILE`: a dry run over a trace that says what it holds
+// (format, counts, mix, sizes, addresses, footprint, time span and rate) and
+// warns where a unit looks wrong, before anyone replays it.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace ssdlab::sim {
+
+struct TraceInfoOptions {
+  std::string path;
+  std::string format;     // --format: auto (default) or a format name
+  std::string device;     // --trace-device: N, or MAJ,MIN for blkparse
+  std::string time_unit;  // --time-unit: MQSim
+  std::string blk_event;  // --blk-event: D (default) or Q
+  std::string config;     // -c: warn about addresses beyond this device
+  std::string json;       // --json: write the report here too
+};
+
+// Reads the whole trace (streamed; bad lines are counted, not fatal) and
+// prints the report to `out`. Throws ssdlab::Error if the file cannot be read
+// or its format cannot be told; warnings do not make it fail.
+void run_trace_info(const TraceInfoOptions& options, std::ostream& out);
+
+}  // namespace ssdlab::sim
