@@ -58,6 +58,10 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
                        std::uint64_t bytes);
 nlohmann::json to_json(const RunStats& stats);
 
+// Parses the JSON in `text` from byte `start` on; a syntax error is an
+// ssdlab::Error "path:line: malformed JSON", the line counted in `text`.
+nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);
+
 // Writes `text` to `path` through a temporary file and a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
