@@ -14,9 +14,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool parse_integer(std::string_view text, std::int64_t& value) {
+std::string_view trim(std::string_view text) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.remove_suffix(1);
+  return text;
+}
+
+bool parse_integer(std::string_view text, std::int64_t& value) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
@@ -58,7 +62,7 @@ ExperimentFigures read_fio_lat_log(const fs::path& path, const std::string& name
     const std::string_view view(text);
     for (std::size_t start = 0;;) {
       const auto comma = view.find(',', start);
-      fields.push_back(view.substr(start, comma - start));
+      fields.push_back(trim(view.substr(start, comma - start)));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }
