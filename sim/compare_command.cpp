@@ -222,6 +222,8 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
   }
   const CompareSide a = load_side(options.a, options.name);
   const CompareSide b = load_side(options.b, options.name);
+  for (const CompareSide* side : {&a, &b})
+    if (side->experiments.empty()) throw make_error("{}: no experiment with runs", side->path);
   std::vector<Row> rows;
   for (const auto& ours : a.experiments)
     for (const auto& theirs : b.experiments)

@@ -218,6 +218,16 @@ TEST_F(CompareTest, MissingInputsAreOneLineErrors) {
   EXPECT_EQ(empty.exit_code, 1);
   EXPECT_EQ(empty.output, "ssdlab: " + (dir_ / "empty").string() +
                               ": no summary.json or io.csv: not an ssdlab output folder\n");
+  fs::create_directories(dir_ / "none");
+  support::write_file(dir_ / "none" / "summary.json", "{\"experiments\": []}\n");
+  const auto none = Compare(dir_ / "a", dir_ / "none");
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(none.output, "ssdlab: " + (dir_ / "none").string() + ": no experiment with runs\n");
+  support::write_file(dir_ / "none" / "summary.json", "{\"experiments\": [\n  {\"name\": }]}\n");
+  const auto malformed = Compare(dir_ / "a", dir_ / "none");
+  EXPECT_EQ(malformed.exit_code, 1);
+  EXPECT_EQ(malformed.output,
+            "ssdlab: " + (dir_ / "none" / "summary.json").string() + ":2: malformed JSON\n");
   const auto plot = Compare(dir_ / "a", dir_ / "a", "--plot out.pdf");
   EXPECT_EQ(plot.exit_code, 1);
   EXPECT_EQ(plot.output, "ssdlab: --plot out.pdf: expected a .png or .svg file name\n");
