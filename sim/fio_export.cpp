@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <memory>
 #include <ostream>
 #include <set>
 
@@ -29,16 +28,16 @@ std::string file_safe(const std::string& name) {
   return safe;
 }
 
-struct FileCloser {
-  void operator()(std::FILE* file) const { std::fclose(file); }
-};
-
 // The logs being written: the open ones (those of the current experiment and
 // run) and the temporary names of all, removed unless committed.
 class LogSet {
  public:
   explicit LogSet(std::string prefix) : prefix_(std::move(prefix)) {}
+  LogSet(const LogSet&) = delete;
+  LogSet& operator=(const LogSet&) = delete;
   ~LogSet() {
+    for (auto& [process, file] : open_)
+      if (file) std::fclose(file);
     std::error_code ignored;
     if (!committed_)
       for (const auto& path : paths_) fs::remove(partial(path), ignored);
@@ -46,11 +45,11 @@ class LogSet {
 
   std::FILE* file(const IoRow& row) {
     if (row.experiment != experiment_ || row.run != run_) {
-      open_.clear();  // io.csv groups the rows of a run: close the last run's logs
+      close_all();  // io.csv groups the rows of a run: the last run's logs are done
       experiment_ = row.experiment;
       run_ = row.run;
     }
-    auto& file = open_[row.process];
+    std::FILE*& file = open_[row.process];
     if (!file) {
       const std::string safe = file_safe(row.experiment);
       const auto [owner, inserted] = owners_.emplace(safe, row.experiment);
@@ -60,7 +59,7 @@ class LogSet {
       const fs::path path =
           fmt::format("{}-{}-run{}_lat.{}.log", prefix_, safe, row.run, row.process + 1);
       const bool again = written_.contains(path);
-      file.reset(std::fopen(partial(path).c_str(), again ? "ab" : "wb"));
+      file = std::fopen(partial(path).c_str(), again ? "ab" : "wb");
       if (!file)
         throw make_error("{}: cannot create: {}", partial(path).string(), std::strerror(errno));
       if (!again) {
@@ -68,26 +67,32 @@ class LogSet {
         paths_.push_back(path);
       }
     }
-    return file.get();
+    return file;
   }
 
   std::vector<fs::path> commit() {
-    for (auto& [process, file] : open_)
-      if (std::fflush(file.get()) != 0 || std::ferror(file.get()))
-        throw make_error("fio log write failed: {}", std::strerror(errno));
-    open_.clear();
+    close_all();
     for (const auto& path : paths_) fs::rename(partial(path), path);
     committed_ = true;
     return paths_;
   }
 
  private:
+  // Closes the open logs; a failed close is a failed write (a full disk).
+  void close_all() {
+    bool failed = false;
+    for (auto& [process, file] : open_)
+      if (file) failed = std::fclose(file) != 0 || failed;
+    open_.clear();
+    if (failed) throw make_error("{}: fio log write failed: {}", prefix_, std::strerror(errno));
+  }
+
   static fs::path partial(const fs::path& path) { return path.string() + ".partial"; }
 
   std::string prefix_;
   std::string experiment_;
   std::uint32_t run_ = 0;
-  std::map<std::uint32_t, std::unique_ptr<std::FILE, FileCloser>> open_;
+  std::map<std::uint32_t, std::FILE*> open_;   // process -> its log
   std::map<std::string, std::string> owners_;  // file-safe name -> experiment
   std::set<fs::path> written_;
   std::vector<fs::path> paths_;
