@@ -13,6 +13,8 @@
 #include "common/units.h"
 #include "ftl/verifier.h"
 #include "sim/calibrate_command.h"
+#include "sim/compare_command.h"
+#include "sim/fio_export.h"
 #include "sim/log.h"
 #include "sim/plot_command.h"
 #include "sim/probe_command.h"
@@ -47,7 +49,12 @@ int main(int argc, char** argv) {
                           "Override a config key: table.key=value (repeatable)");
   sim_command->add_option("--seed", sim.seed, "Seed of every random choice")->capture_default_str();
   sim_command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
-  sim_command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
+  CLI::Option* no_io_log =
+      sim_command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
+  sim_command
+      ->add_option("--fio-lat-log", sim.fio_lat_log,
+                   "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
+      ->excludes(no_io_log);
   sim_command->add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
   sim_command->add_option("--precondition", sim.precondition,
                           "Bring the device to a used state first, without simulated time: "
@@ -137,6 +144,27 @@ int main(int argc, char** argv) {
   plot_command->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim")->required();
   plot_command->add_option("--format", plot_format, "png or svg")->capture_default_str();
 
+  ssdlab::sim::CompareOptions compare;
+  CLI::App* compare_command = app.add_subcommand(
+      "compare",
+      "Response times of two result sets side by side: output folders, fio logs or JSON");
+  compare_command->add_option("A", compare.a, "Output folder, fio latency log or fio JSON")
+      ->required();
+  compare_command->add_option("B", compare.b, "The same, compared against A (ratios B/A)")
+      ->required();
+  compare_command->add_option("--csv", compare.csv, "Also write the table as CSV");
+  compare_command->add_option("--plot", compare.plot,
+                              "Draw the comparison into FILE.png or FILE.svg (needs matplotlib)");
+  compare_command->add_option("--name", compare.name,
+                              "Experiment name of a fio latency log (default: its job name)");
+
+  std::string export_outdir, export_prefix;
+  CLI::App* export_command =
+      app.add_subcommand("export-fio", "Write an output folder's io.csv as fio latency logs");
+  export_command->add_option("OUTDIR", export_outdir, "Output folder with io.csv")->required();
+  export_command->add_option("PREFIX", export_prefix, "Log files: PREFIX-EXPERIMENT-runR_lat.P.log")
+      ->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -168,6 +196,8 @@ int main(int argc, char** argv) {
       }
       ssdlab::sim::run_probe(probe, std::cout);
     }
+    if (*compare_command) return ssdlab::sim::run_compare(compare, std::cout);
+    if (*export_command) ssdlab::sim::run_export_fio(export_outdir, export_prefix, std::cout);
   } catch (const ssdlab::Error& error) {
     std::cerr << "ssdlab: " << error.what() << "\n";
     return 1;

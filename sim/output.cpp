@@ -146,6 +146,18 @@ RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<
                        last_completion - std::min(first_measured, last_completion), bytes);
 }
 
+nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path) {
+  try {
+    return nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start), text.end());
+  } catch (const nlohmann::json::parse_error& error) {
+    // error.byte is 1-based, past the end at an unexpected end of input.
+    const std::size_t at = std::min(text.size(), start + (error.byte ? error.byte - 1 : 0));
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw make_error("{}:{}: malformed JSON", path, line);
+  }
+}
+
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   const std::filesystem::path temporary = path.string() + ".partial";
   {

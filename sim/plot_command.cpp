@@ -25,15 +25,9 @@ constexpr const char* kPython = "/usr/bin/python3";
 
 }  // namespace
 
-int run_plot(const std::string& outdir, const std::string& format) {
-  if (format != "png" && format != "svg")
-    throw make_error("--format '{}': expected png or svg", format);
-  if (!fs::is_directory(outdir)) throw make_error("{}: no such output folder", outdir);
-  if (!fs::is_regular_file(fs::path(outdir) / "summary.json"))
-    throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
+int run_plot_script(const std::vector<std::string>& arguments) {
   if (access(kPython, X_OK) != 0)
     throw make_error("plot needs {} (apt-get install python3 python3-matplotlib)", kPython);
-
   // The script goes to a private temporary file for the interpreter to read.
   std::string script = (fs::temp_directory_path() / "ssdlab-plot-XXXXXX").string();
   const int fd = mkstemp(script.data());
@@ -44,8 +38,8 @@ int run_plot(const std::string& outdir, const std::string& format) {
     out << kPlotScript;
     if (!out.flush()) throw make_error("{}: write failed", script);
   }
-  const std::string plots = (fs::path(outdir) / "plots").string();
-  std::vector<std::string> args{kPython, script, outdir, plots, format};
+  std::vector<std::string> args{kPython, script};
+  args.insert(args.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -57,6 +51,15 @@ int run_plot(const std::string& outdir, const std::string& format) {
   fs::remove(script, ignored);
   if (spawned != 0) throw make_error("cannot run {}", kPython);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int run_plot(const std::string& outdir, const std::string& format) {
+  if (format != "png" && format != "svg")
+    throw make_error("--format '{}': expected png or svg", format);
+  if (!fs::is_directory(outdir)) throw make_error("{}: no such output folder", outdir);
+  if (!fs::is_regular_file(fs::path(outdir) / "summary.json"))
+    throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
+  return run_plot_script({outdir, (fs::path(outdir) / "plots").string(), format});
 }
 
 }  // namespace ssdlab::sim

@@ -3,11 +3,16 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ssdlab::sim {
 
 // Writes OUTDIR/plots/*.FORMAT (png or svg) and lists them on stdout.
 // Returns the exit status: 0, or 1 with one error line on stderr.
 int run_plot(const std::string& outdir, const std::string& format);
+
+// Runs the embedded script (tools/ssdlab_plot.py) with Debian's python3 and
+// `arguments`; returns its exit status. Throws if python3 is missing.
+int run_plot_script(const std::vector<std::string>& arguments);
 
 }  // namespace ssdlab::sim

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/config.h"
+#include "sim/fio_export.h"
 #include "sim/log.h"
 #include "sim/output.h"
 #include "sim/precondition.h"
@@ -139,6 +140,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     fmt::print(out, "  verification: {} page reads checked against the latest write, all correct\n",
                ssd.verified_pages());
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
+  if (!options.fio_lat_log.empty()) run_export_fio(outdir, options.fio_lat_log, out);
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
 }
 

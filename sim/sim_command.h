@@ -19,6 +19,7 @@ struct SimOptions {
   bool io_log = true;                  // write io.csv
   std::string precondition;            // "", seq, random[:N], uflip[:N]
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
+  std::string fio_lat_log;             // --fio-lat-log PREFIX (sim/fio_export.h)
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

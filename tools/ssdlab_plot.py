@@ -10,6 +10,11 @@ paper's figures (Bouganim et al., CIDR 2009):
 
 `ssdlab plot OUTDIR` runs this with Debian's python3 and python3-matplotlib.
 Usage: ssdlab_plot.py OUTDIR PLOTDIR FORMAT
+
+`ssdlab compare A B --plot FILE` runs it in its second mode, on the table that
+compare writes as CSV: mean, p50 and p99 response time of A and B per
+experiment (bars), and B against A (scatter, with the line B = A).
+Usage: ssdlab_plot.py --compare TABLE.csv FILE.png|FILE.svg LABEL_A LABEL_B
 """
 import csv
 import json
@@ -97,7 +102,64 @@ def representative(table, experiments_by_column):
     return chosen
 
 
+def compare_main(table, path, label_a, label_b):
+    try:
+        with open(table, newline="") as f:
+            rows = [row for row in csv.DictReader(f) if row["experiment"] != "(total)"]
+    except OSError as error:
+        fail(f"{table}: {error.strerror}")
+    if not rows:
+        fail(f"{table}: no experiments to plot")
+    names = [row["experiment"] for row in rows]
+    figures = [("mean", "Mean"), ("p50", "p50"), ("p99", "p99")]
+    figure, (bars, scatter) = plt.subplots(
+        1, 2, figsize=(min(18, 8 + 0.12 * len(rows)), 5),
+        gridspec_kw={"width_ratios": [min(3, max(1, len(rows) / 8)), 1]})
+    x = list(range(len(rows)))
+    mean_ratios = [float(row["mean_ratio"] or "nan") for row in rows]
+    p99_ratios = [float(row["p99_ratio"] or "nan") for row in rows]
+    bars.bar(x, [r - 1 for r in mean_ratios], bottom=1, width=0.7, label="mean B/A")
+    bars.plot(x, p99_ratios, "k_", markersize=8, label="p99 B/A")
+    bars.axhline(1, color="grey", linewidth=0.8)
+    bars.set_xticks(x)
+    if len(rows) <= 60:
+        bars.set_xticklabels(names, rotation=60, ha="right", fontsize=6)
+    else:
+        bars.set_xticklabels([])
+        bars.set_xlabel(f"{len(rows)} experiments, in A's order")
+    bars.set_ylabel("B / A")
+    bars.set_title(f"A: {label_a}   B: {label_b}", fontsize=8)
+    bars.legend(fontsize=7)
+    low, high = math.inf, 0.0
+    for (key, label), marker in zip(figures, "os^"):
+        xs = [float(row[f"a_{key}_us"]) / 1000 for row in rows]
+        ys = [float(row[f"b_{key}_us"]) / 1000 for row in rows]
+        scatter.scatter(xs, ys, marker=marker, s=14, label=label)
+        positive = [v for v in xs + ys if v > 0]
+        if positive:
+            low, high = min(low, min(positive)), max(high, max(positive))
+    if high > 0:
+        scatter.plot([low, high], [low, high], color="grey", linewidth=0.8, label="B = A")
+        scatter.set_xscale("log")
+        scatter.set_yscale("log")
+    scatter.set_xlabel("A (ms)")
+    scatter.set_ylabel("B (ms)")
+    scatter.legend(fontsize=7)
+    scatter.grid(True, which="both", linewidth=0.3)
+    figure.suptitle("Response times, B against A", fontsize=9)
+    figure.tight_layout()
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    figure.savefig(path)
+    plt.close(figure)
+    print(path)
+
+
 def main():
+    if len(sys.argv) == 6 and sys.argv[1] == "--compare":
+        compare_main(*sys.argv[2:])
+        return
     if len(sys.argv) != 4:
         fail("usage: ssdlab_plot.py OUTDIR PLOTDIR FORMAT")
     outdir, plotdir, fmt = sys.argv[1:]

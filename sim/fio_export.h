@@ -1,0 +1,31 @@
+// io.csv's rows as fio latency logs (format: shared/FORMATS.md), so that
+// fio's own tools (fio_generate_plots, fiologparser) read ssdlab's results.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ssdlab::sim {
+
+// Writes one log per experiment, run and process, as fio writes one per job
+// (per_job_logs, the default): "PREFIX-EXPERIMENT-runR_lat.P.log" with P the
+// uFLIP process plus 1 (fio numbers jobs from 1) and EXPERIMENT the
+// experiment's name with '/' and other characters unfit for a file name
+// replaced by '_'. Lines are fio's with log_offset=1:
+//   time_ms, latency_ns, ddir, bs, offset, prio
+// time_ms is the completion time from the run's start, truncated to whole
+// milliseconds as fio does; ddir 0 read, 1 write; prio 0. Rows keep io.csv's
+// (completion) order; every row is written, the ignored start-up I/Os too.
+// Logs are written under temporary names and renamed once all are complete.
+// Returns the files written, in the order they were first written to.
+std::vector<std::filesystem::path> export_fio_lat_logs(const std::filesystem::path& io_csv,
+                                                       const std::string& prefix);
+
+// `ssdlab export-fio OUTDIR PREFIX` and `ssdlab sim --fio-lat-log PREFIX`:
+// exports OUTDIR/io.csv and says on `out` how many logs it wrote.
+void run_export_fio(const std::filesystem::path& outdir, const std::string& prefix,
+                    std::ostream& out);
+
+}  // namespace ssdlab::sim
