@@ -68,6 +68,7 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
   log_ppn_.assign(logical_pages(), kNoPage);
   stats_.blocks_cleaned_per_pool.assign(groups_, 0);
   stats_.wear_migrations_per_pool.assign(groups_, 0);
+  // The plane groups are known only now (the initializer built a placeholder).
   wear_ = WearLeveler(config_.wear, geometry_.pe_cycles, group_of_blocks(), groups_, context.seed);
 }
 
