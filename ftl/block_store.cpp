@@ -20,7 +20,9 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
     : geometry_(context.geometry),
       config_(context.config),
       nand_(context.geometry),
-      name_(ftl_name) {
+      name_(ftl_name),
+      reserve_(reserve),
+      wear_(context.config.wear, context.geometry.pe_cycles, {}, 1, context.seed) {
   const std::uint32_t flash_block_bytes = geometry_.pages_per_block * geometry_.page_size;
   if (config_.virtual_block_size == 0) config_.virtual_block_size = flash_block_bytes;
   width_ = config_.virtual_block_size / flash_block_bytes;
@@ -65,6 +67,15 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
   data_.assign(logical_blocks_, kNone);
   log_ppn_.assign(logical_pages(), kNoPage);
   stats_.blocks_cleaned_per_pool.assign(groups_, 0);
+  stats_.wear_migrations_per_pool.assign(groups_, 0);
+  // The plane groups are known only now (the initializer built a placeholder).
+  wear_ = WearLeveler(config_.wear, geometry_.pe_cycles, group_of_blocks(), groups_, context.seed);
+}
+
+std::vector<std::uint32_t> BlockStore::group_of_blocks() const {
+  std::vector<std::uint32_t> groups(virtual_blocks());
+  for (VBlock block = 0; block < virtual_blocks(); ++block) groups[block] = group_of(block);
+  return groups;
 }
 
 flash::BlockId BlockStore::flash_block(VBlock block, std::uint32_t k) const {
@@ -106,8 +117,18 @@ BlockStore::VBlock BlockStore::allocate(std::uint32_t group) {
     for (std::uint32_t g = 1; g < groups_; ++g)
       if (free_[g].size() > free_[group].size()) group = g;
   }
-  const VBlock block = free_[group].front();
-  free_[group].pop_front();
+  auto& free = free_[group];
+  if (wear_.config().rate_limit()) {
+    // §5 rate-limiting: a worn block at the head waits at the back, at most
+    // one pass over the list (then the head is taken after all).
+    for (std::size_t tried = 1; tried < free.size() && !wear_.may_reuse(free.front()); ++tried) {
+      free.push_back(free.front());
+      free.pop_front();
+      ++stats_.wear_deferrals;
+    }
+  }
+  const VBlock block = free.front();
+  free.pop_front();
   --free_count_;
   return block;
 }
@@ -219,6 +240,7 @@ BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
 
 void BlockStore::release(VBlock block, Work work, CommandList& out) {
   const std::uint32_t group = group_of(block);
+  bool erased = false;
   for (std::uint32_t k = 0; k < width_; ++k) {
     const flash::BlockId id = flash_block(block, k);
     if (nand_.is_erased(id)) continue;
@@ -227,6 +249,7 @@ void BlockStore::release(VBlock block, Work work, CommandList& out) {
                                         static_cast<std::uint8_t>(work.stage + 1));
     erase.cleaning = true;
     out.push_back(erase);
+    erased = true;
     ++stats_.erases;
     ++stats_.blocks_cleaned;
     ++stats_.blocks_cleaned_per_pool[group];
@@ -234,8 +257,18 @@ void BlockStore::release(VBlock block, Work work, CommandList& out) {
   stats_.pages_reclaimed += written_[block] - copied_out_[block];
   written_[block] = 0;
   copied_out_[block] = 0;
-  free_[group].push_back(block);
-  ++free_count_;
+  if (!erased || !wear_.erased(block)) {
+    free_[group].push_back(block);
+    ++free_count_;
+    return;
+  }
+  ++retired_;
+  stats_.blocks_retired += width_;  // flash blocks
+  if (virtual_blocks() - retired_ < logical_blocks_ + reserve_)
+    throw EndOfLife(fmt::format(
+        "end of life: {} can no longer keep its logical capacity: {} of its {} virtual blocks are "
+        "worn out (rated {} P/E cycles); it needs {} for data and {} for log blocks and merges",
+        name_, retired_, virtual_blocks(), geometry_.pe_cycles, logical_blocks_, reserve_));
 }
 
 void BlockStore::read(const PageRange& range, CommandList& out) {
@@ -317,6 +350,7 @@ void BlockStore::check_invariants(const std::vector<VBlock>& logs) const {
   }
   std::uint64_t valid = 0;
   for (VBlock block = 0; block < virtual_blocks(); ++block) {
+    if (role[block] == kUnknown && wear_.is_retired(block) && written_[block] == 0) continue;
     if (role[block] == kUnknown)
       fail(fmt::format("virtual block {} is neither free, data nor log (leaked)", block));
     for (std::uint32_t k = 0; k < width_; ++k)

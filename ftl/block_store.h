@@ -24,7 +24,17 @@
 // Commands. A copy stays inside its plane as a copy-back where allowed
 // (Agrawal §2.2: copy-back only "within the same flash plane"); a virtual
 // block's page i is always on the same plane of its group, so merges between
-// blocks of one group are all copy-backs. Merge work is emitted as cleaning
+// blocks of one group are all copy-backs.
+//
+// Wear (Agrawal et al. §5, wear_leveler.h), per virtual block, whose erase
+// count is that of its most erased flash block: a virtual block reaching the
+// rated cycles is retired at release (never allocated again); with
+// rate-limiting on, allocate() passes over a worn block at the head of a free
+// list with the §5 probability (it goes to the back). These FTLs pick no
+// cleaning victims, so there is no greedy choice for migration to correct:
+// migration is not modelled here (the mode acts as rate-limit). When the
+// live virtual blocks no longer hold the logical blocks plus the reserve the
+// device has reached its end of life (EndOfLife). Merge work is emitted as cleaning
 // commands (the controller runs it before the write that triggered it when
 // cleaning_blocks_writes is on); each merge gets two stages of its own,
 // copies then erases, so that a block erased by one merge is never
@@ -90,6 +100,7 @@ class BlockStore {
   // the group with the most. Throws std::logic_error if there is none.
   VBlock allocate(std::uint32_t group = kNone);
   std::uint32_t free_blocks() const { return free_count_; }
+  std::uint32_t retired_blocks() const { return retired_; }
 
   // Starts a host request: its merges get stages from 0 again.
   void begin_request() { next_merge_stage_ = 0; }
@@ -142,6 +153,7 @@ class BlockStore {
  private:
   flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
   void program_page(VBlock block, Lpn lpn, bool log);
+  std::vector<std::uint32_t> group_of_blocks() const;
 
   flash::Geometry geometry_;
   FtlConfig config_;
@@ -160,6 +172,9 @@ class BlockStore {
   std::vector<VBlock> data_;         // per logical block
   std::vector<flash::Ppn> log_ppn_;  // per logical page: its latest version in a log block
   std::uint8_t next_merge_stage_ = 0;
+  std::uint32_t reserve_;
+  WearLeveler wear_;  // per virtual block, domain = plane group
+  std::uint32_t retired_ = 0;
   FtlStats stats_;
 };
 

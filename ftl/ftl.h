@@ -12,9 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
+#include "ftl/wear_leveler.h"
 
 namespace ssdlab::ftl {
 
@@ -53,6 +55,9 @@ struct FtlConfig {
   // BAST: most log blocks at once (one per logical block). FAST: random-write
   // log blocks shared by all logical blocks (plus one sequential log block).
   std::uint32_t log_blocks = 8;
+  // Wear leveling (Agrawal et al. §5; wear_leveler.h). Blocks that reach the
+  // rated cycles (geometry pe_cycles) are retired whatever the mode.
+  WearConfig wear;
 };
 
 // Logical pages [first, first + count). A partial page is one the host request
@@ -90,6 +95,16 @@ struct FtlStats {
   std::uint64_t partial_merges = 0;
   std::uint64_t full_merges = 0;
   std::uint64_t padding_pages = 0;  // pages programmed with no data to keep pages in order
+  // Wear (Agrawal et al. §5). Retired: blocks that reached their rated P/E
+  // cycles and are never allocated again. Deferrals: greedy victims passed
+  // over by rate-limiting. Migrations: worn blocks refilled with the data of
+  // a cold block (which is recycled instead); migrated pages are moved too
+  // (also in copy_backs/inter_plane_moves).
+  std::uint64_t blocks_retired = 0;
+  std::uint64_t wear_deferrals = 0;
+  std::uint64_t wear_migrations = 0;
+  std::uint64_t wear_migrated_pages = 0;
+  std::vector<std::uint64_t> wear_migrations_per_pool;
 
   // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
   double cleaning_efficiency(std::uint32_t pages_per_block) const {
@@ -135,6 +150,15 @@ class Ftl {
   virtual const FtlStats& stats() const = 0;
   virtual const FtlConfig& config() const = 0;
   virtual const flash::NandArray& nand() const = 0;
+};
+
+// The device can no longer keep its logical capacity: too many blocks are
+// retired (worn out). Not a bug: the end of a lifetime run. The FTL's state
+// may be half-way through a request; only its stats and NAND array may be
+// read afterwards.
+class EndOfLife : public Error {
+ public:
+  using Error::Error;
 };
 
 // What a factory gets to build an FTL.

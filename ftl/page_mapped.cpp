@@ -13,6 +13,13 @@
 // of the page size); they are then consecutive pages of one block. Writing part
 // of a logical page is a read-modify-write.
 //
+// Wear leveling (Agrawal et al. §5, wear_leveler.h): a greedy victim may be
+// passed over by rate-limiting; a worn victim, once erased, may receive the
+// data of a cold block, which is erased and freed in its place (migration);
+// a block reaching its rated cycles is retired. When a pool's live blocks no
+// longer hold its share of the logical space plus the cleaning reserve, the
+// device has reached its end of life (EndOfLife).
+//
 // Memory: 4 bytes of map per logical page, the NAND array's ~4.3 bytes per
 // physical page, and ~22 bytes per block (buckets, free lists).
 #include <fmt/format.h>
@@ -36,6 +43,19 @@ using flash::Op;
 using flash::Ppn;
 
 constexpr BlockId kNoBlock = ~BlockId{0};
+// Rate-limiting passes over at most this many victims per cleaning (then the
+// first one is cleaned after all, so that cleaning always progresses).
+constexpr std::size_t kMaxDeferrals = 16;
+// Migration looks at most this many least recently erased blocks.
+constexpr std::uint32_t kColdSearch = 64;
+
+std::vector<std::uint32_t> pool_of_blocks(const flash::Geometry& geometry,
+                                          const PoolLayout& layout) {
+  std::vector<std::uint32_t> pools(geometry.blocks());
+  for (BlockId block = 0; block < geometry.blocks(); ++block)
+    pools[block] = layout.pool_of_plane(geometry.plane_of_block(block));
+  return pools;
+}
 
 class PageMappedFtl final : public Ftl {
  public:
@@ -79,6 +99,16 @@ class PageMappedFtl final : public Ftl {
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
   void clean_one(std::uint32_t pool, CommandList& out);
+  // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
+  BlockId choose_victim(std::uint32_t pool);
+  // §5 migration: fills the erased, worn `worn` with the valid data of a cold
+  // block of its pool and erases that one. False if no block is cold.
+  bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
+  void seal(BlockId block);
+  // The block just erased wore out: it is out of service for good (in no
+  // free list); throws EndOfLife if the pool can no longer hold its data.
+  void retire(std::uint32_t pool);
+  [[noreturn]] void end_of_life(std::uint32_t pool, const std::string& why) const;
 
   flash::Geometry geometry_;
   FtlConfig config_;
@@ -94,6 +124,10 @@ class PageMappedFtl final : public Ftl {
   std::vector<PlaneState> planes_;
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
+  WearLeveler wear_;
+  std::vector<std::uint32_t> retired_;  // per pool
+  std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
+  std::vector<BlockId> deferred_;       // choose_victim() scratch
   FtlStats stats_;
 };
 
@@ -107,7 +141,10 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       planes_(geometry_.planes()),
       free_blocks_(layout_.pools(), 0),
-      cursors_(layout_.pools(), 0) {
+      cursors_(layout_.pools(), 0),
+      wear_(context.config.wear, context.geometry.pe_cycles, pool_of_blocks(geometry_, layout_),
+            layout_.pools(), context.seed),
+      retired_(layout_.pools(), 0) {
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   low_water_blocks_ = std::max<std::uint32_t>(
       2, static_cast<std::uint32_t>(std::ceil(config_.clean_low_water * pool_blocks)));
@@ -137,6 +174,11 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
   if (logical_pages_ >= flash::kNoLpn) throw make_error("the device has too many logical pages");
   map_.assign(logical_pages_, kNoPage);
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
+  stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
+  const std::uint64_t pool_pages = logical_pages_ / layout_.pools() * pages_per_lpn_;
+  needed_blocks_ = static_cast<std::uint32_t>((pool_pages + geometry_.pages_per_block - 1) /
+                                                  geometry_.pages_per_block +
+                                              reserve_blocks / layout_.pools());
 
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
@@ -181,6 +223,8 @@ Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
   for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
     if (has_room(planes_[plane].clean_active, plane))
       return take_room(planes_[plane].clean_active, plane);
+  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
+  if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for the valid pages it moves");
   throw std::logic_error(
       fmt::format("cleaning found no room in the pool of plane {}", victim_plane));
 }
@@ -188,7 +232,10 @@ Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
 void PageMappedFtl::program(Ppn ppn, Lpn lpn) {
   nand_.program(ppn, lpn);
   const BlockId block = geometry_.block_of(ppn);
-  if (!nand_.is_full(block)) return;
+  if (nand_.is_full(block)) seal(block);
+}
+
+void PageMappedFtl::seal(BlockId block) {
   // A full block is sealed: it can now be chosen for cleaning, and it is no
   // longer any plane's active block.
   buckets_.insert(block, pool_of_block(block), nand_.valid_pages(block));
@@ -210,13 +257,41 @@ void PageMappedFtl::unmap(Lpn lpn) {
   map_[lpn] = kNoPage;
 }
 
+BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
+  BlockId victim = buckets_.fewest_valid(pool);
+  if (!wear_.config().rate_limit()) return victim;
+  // §5 rate-limiting: a worn victim is recycled only with a probability
+  // falling linearly with its remaining life; otherwise the next greedy
+  // choice is tried. Passed-over blocks go back to their buckets after.
+  deferred_.clear();
+  while (victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block &&
+         deferred_.size() < kMaxDeferrals && !wear_.may_reuse(victim)) {
+    deferred_.push_back(victim);
+    buckets_.remove(victim);
+    victim = buckets_.fewest_valid(pool);
+  }
+  if (!deferred_.empty() &&
+      (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block ||
+       deferred_.size() == kMaxDeferrals)) {
+    // Nothing else frees space, or too many worn blocks: clean the best one.
+    victim = deferred_.front();
+    deferred_.erase(deferred_.begin());
+    buckets_.insert(victim, pool, nand_.valid_pages(victim));
+  }
+  for (const BlockId block : deferred_) buckets_.insert(block, pool, nand_.valid_pages(block));
+  stats_.wear_deferrals += deferred_.size();
+  return victim;
+}
+
 void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
-  const BlockId victim = buckets_.fewest_valid(pool);
-  if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block)
+  const BlockId victim = choose_victim(pool);
+  if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block) {
+    if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
     throw make_error(
         "allocation pool {} is full of valid data: cleaning cannot free a block "
         "(more over-provisioning is needed)",
         pool);
+  }
   buckets_.remove(victim);
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
@@ -242,12 +317,92 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
   Command erase = flash::page_command(Op::kErase, first, flash::kNoLpn, 1);  // after every move
   erase.cleaning = true;
   out.push_back(erase);
-  planes_[plane].free_blocks.push_back(victim);
-  ++free_blocks_[pool];
   ++stats_.erases;
   ++stats_.blocks_cleaned;
   ++stats_.blocks_cleaned_per_pool[pool];
   stats_.pages_reclaimed += geometry_.pages_per_block - valid;
+  if (wear_.erased(victim)) {
+    retire(pool);
+  } else if (!wear_.wants_cold_data(victim) || !migrate_cold_data(victim, pool, out)) {
+    planes_[plane].free_blocks.push_back(victim);
+    ++free_blocks_[pool];
+  }
+}
+
+bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out) {
+  // The coldest block of the victim's plane first (copy-back), then of the pool.
+  const std::uint32_t plane = geometry_.plane_of_block(worn);
+  const auto cold_in = [&](bool same_plane) {
+    return wear_.find_least_recently_erased(pool, kColdSearch, kNoBlock, [&](BlockId block) {
+      return block != worn && (!same_plane || geometry_.plane_of_block(block) == plane) &&
+             buckets_.contains(block) && wear_.is_cold(block) &&
+             // At least half full of data: a mostly empty worn block would
+             // soon be greedy's victim again.
+             2 * buckets_.valid(block) >= geometry_.pages_per_block;
+    });
+  };
+  BlockId cold = cold_in(true);
+  if (cold == kNoBlock) cold = cold_in(false);
+  if (cold == kNoBlock) return false;
+  buckets_.remove(cold);
+  // Stages after the cleaning's own (moves 0, erase 1): the worn block is
+  // programmed after its erase, the cold block erased after it is copied.
+  const Ppn from = geometry_.first_page(cold);
+  const bool copy_back = config_.copy_back && geometry_.plane_of_block(cold) == plane;
+  std::uint32_t moved = 0;
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
+    if (!nand_.is_valid(from + page)) continue;
+    const Lpn lpn = nand_.lpn_at(from + page);
+    const Ppn target = geometry_.first_page(worn) + nand_.write_pointer(worn);
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
+      nand_.invalidate(from + page + i);
+      nand_.program(target + i, lpn);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 2,
+                                         from + page + i);
+      move.cleaning = true;
+      out.push_back(move);
+    }
+    map_[lpn] = target;
+    moved += pages_per_lpn_;
+  }
+  // The rest of the worn block stays unwritten until its next erase (closed,
+  // no flash work): it is sealed now, holding cold data.
+  while (!nand_.is_full(worn)) nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
+  seal(worn);
+  nand_.erase(cold);
+  Command erase = flash::page_command(Op::kErase, from, flash::kNoLpn, 3);
+  erase.cleaning = true;
+  out.push_back(erase);
+  (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
+  stats_.flash_pages_written += moved;
+  stats_.wear_migrated_pages += moved;
+  ++stats_.wear_migrations;
+  ++stats_.wear_migrations_per_pool[pool];
+  ++stats_.erases;
+  if (wear_.erased(cold)) {
+    retire(pool);
+  } else {
+    planes_[geometry_.plane_of_block(cold)].free_blocks.push_back(cold);
+    ++free_blocks_[pool];
+  }
+  return true;
+}
+
+void PageMappedFtl::retire(std::uint32_t pool) {
+  ++retired_[pool];
+  ++stats_.blocks_retired;
+  const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
+  if (pool_blocks - retired_[pool] < needed_blocks_)
+    end_of_life(pool, fmt::format("{} of its {} blocks are worn out; it needs {} for its share of "
+                                  "the logical space and the cleaning reserve",
+                                  retired_[pool], pool_blocks, needed_blocks_));
+}
+
+void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) const {
+  throw EndOfLife(fmt::format(
+      "end of life: allocation pool {} can no longer keep its share of the logical capacity: {} "
+      "({} blocks retired in all, rated {} P/E cycles)",
+      pool, why, stats_.blocks_retired, geometry_.pe_cycles));
 }
 
 bool PageMappedFtl::wants_background_cleaning(std::uint32_t pool) const {
@@ -348,7 +503,8 @@ void PageMappedFtl::check_invariants() const {
   std::uint64_t valid_pages = 0;
   for (std::uint32_t plane = 0; plane < planes_.size(); ++plane) {
     for (const BlockId block : planes_[plane].free_blocks) {
-      if (!nand_.is_erased(block) || geometry_.plane_of_block(block) != plane || seen[block]++)
+      if (!nand_.is_erased(block) || geometry_.plane_of_block(block) != plane ||
+          wear_.is_retired(block) || seen[block]++)
         fail(
             fmt::format("free list of plane {}: block {} is not an erased block of that plane, "
                         "or listed twice",
@@ -365,6 +521,12 @@ void PageMappedFtl::check_invariants() const {
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
     valid_pages += nand_.valid_pages(block);
     if (seen[block]) continue;
+    if (wear_.is_retired(block)) {
+      if (!nand_.is_erased(block) || nand_.erase_count(block) != geometry_.pe_cycles)
+        fail(fmt::format("retired block {} is in use or was erased {} times (rated {})", block,
+                         nand_.erase_count(block), geometry_.pe_cycles));
+      continue;
+    }
     if (!buckets_.contains(block) || !nand_.is_full(block) ||
         buckets_.valid(block) != nand_.valid_pages(block))
       fail(

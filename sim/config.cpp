@@ -297,6 +297,30 @@ void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   }
 }
 
+// Wear leveling (Agrawal et al. §5): the mode and its thresholds.
+void read_wear(Reader& r, ftl::WearConfig& w) {
+  std::string mode = ftl::wear_mode_name(w.mode);
+  r.string("ftl", "wear_leveling", mode);
+  if (!ftl::parse_wear_mode(mode, w.mode)) {
+    const auto [node, dotted] = r.find("ftl", "wear_leveling");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a wear-leveling mode (none, rate-limit, migration)", mode));
+  }
+  r.real("ftl", "wear_age_variance", w.age_variance, 0.0, 1.0, false);
+  r.real("ftl", "wear_retirement_age", w.retirement_age, 0.0, 1.0, false);
+  r.real("ftl", "wear_cold_age", w.cold_age, 0.0, 1e6);
+  // §5: "retirementAge should be less than ageVariance of average remaining
+  // lifetime so that cold data can be migrated into a worn out block before
+  // rate-limiting kicks in".
+  if (w.migration() && w.retirement_age <= 1.0 - w.age_variance) {
+    const auto [node, dotted] = r.find("ftl", "wear_retirement_age");
+    r.fail(dotted, node,
+           fmt::format("{} must be above 1 - wear_age_variance = {}: migration must start before "
+                       "rate-limiting (Agrawal et al. §5)",
+                       w.retirement_age, 1.0 - w.age_variance));
+  }
+}
+
 void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
   {
@@ -348,6 +372,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
            fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
                        f.logical_page_size));
   }
+  read_wear(r, f.wear);
   read_block_ftl(r, g, f);
 }
 
@@ -412,7 +437,11 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"clean_high_water", f.clean_high_water},
         {"cleaning_blocks_writes", f.cleaning_blocks_writes},
         {"virtual_block_size", f.virtual_block_size},
-        {"log_blocks", f.log_blocks}}},
+        {"log_blocks", f.log_blocks},
+        {"wear_leveling", ftl::wear_mode_name(f.wear.mode)},
+        {"wear_age_variance", f.wear.age_variance},
+        {"wear_retirement_age", f.wear.retirement_age},
+        {"wear_cold_age", f.wear.cold_age}}},
       {"host", {{"sector_size", c.sector_size}}},
   };
 }
@@ -482,6 +511,16 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
         c.ftl.clean_high_water > 0
             ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
             : std::string("off"));
+  const auto& w = c.ftl.wear;
+  fmt::format_to(it, "  wear        {} P/E cycles rated; leveling {}", g.pe_cycles,
+                 ftl::wear_mode_name(w.mode));
+  if (w.rate_limit())
+    fmt::format_to(it, " (rate-limit below {:.0f}% of mean remaining life",
+                   (1 - w.age_variance) * 100);
+  if (w.migration())
+    fmt::format_to(it, ", migration below {:.0f}%, cold after {} x pool blocks erases",
+                   w.retirement_age * 100, w.cold_age);
+  fmt::format_to(it, "{}\n", w.rate_limit() ? ")" : "");
   fmt::format_to(
       it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),

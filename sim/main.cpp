@@ -64,6 +64,11 @@ int main(int argc, char** argv) {
                    "With --verify: check the FTL's invariants every N requests (0: only "
                    "after each run)")
       ->capture_default_str();
+  sim_command
+      ->add_option("--until-expired", sim.until_expired,
+                   "Lifetime run: stop once N flash blocks have worn out (reached "
+                   "geometry.pe_cycles); the experiment's count is the write budget")
+      ->check(CLI::NonNegativeNumber);
   ssdlab::sim::TraceOptions trace;
   ssdlab::sim::add_trace_options(*sim_command, trace);
 

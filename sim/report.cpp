@@ -92,12 +92,30 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
              r.device["write_amplification"].get<double>());
 }
 
+void print_wear(std::ostream& out, const nlohmann::json& wear) {
+  const auto& h = wear["remaining_life_histogram"];
+  fmt::print(
+      out,
+      "  wear ({}, {} P/E rated): remaining life mean {:.2f} stddev {:.2f} min {}; "
+      "expired {}\n"
+      "    vs mean (Table 8): <40% {}  <80% {}  <100% {}  >=100% {}\n"
+      "    rate-limit deferrals {}; migrations {} ({} pages, {:.0f} us of flash time)\n",
+      wear["wear_leveling"].get<std::string>(), wear["rated_cycles"].get<std::uint32_t>(),
+      wear["remaining_life_mean"].get<double>(), wear["remaining_life_stddev"].get<double>(),
+      wear["remaining_life_min"].get<std::uint64_t>(), wear["blocks_expired"].get<std::uint64_t>(),
+      h["below_40pct_of_mean"].get<std::uint64_t>(), h["below_80pct_of_mean"].get<std::uint64_t>(),
+      h["below_100pct_of_mean"].get<std::uint64_t>(), h["at_or_above_mean"].get<std::uint64_t>(),
+      wear["rate_limit_deferrals"].get<std::uint64_t>(), wear["migrations"].get<std::uint64_t>(),
+      wear["migrated_pages"].get<std::uint64_t>(), wear["migration_flash_us"].get<double>());
+}
+
 nlohmann::json run_json(const RunResult& result) {
   nlohmann::json entry = to_json(result.stats);
   entry["run"] = result.run;
   entry["start_us"] = result.start_ns / 1000.0;
   entry["end_us"] = result.end_ns / 1000.0;
   entry["device"] = result.device;
+  if (!result.stopped.empty()) entry["stopped"] = result.stopped;
   return entry;
 }
 

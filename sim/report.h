@@ -32,6 +32,10 @@ void print_experiment(std::ostream& out, const nlohmann::json& experiment);
 void print_run_header(std::ostream& out);
 void print_run(std::ostream& out, const std::string& name, const RunResult& result);
 
+// The wear of summary.json ("wear", wear_report()) as a table like Agrawal
+// et al. Tables 7 and 8.
+void print_wear(std::ostream& out, const nlohmann::json& wear);
+
 // A simulated run in summary.json: its statistics, span and device counters.
 nlohmann::json run_json(const RunResult& result);
 

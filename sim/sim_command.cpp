@@ -67,6 +67,9 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
   Simulator simulator(ssd, io_log.get());
+  simulator.stop_when_expired(options.until_expired);
+  nlohmann::json lifetime = {
+      {"until_expired", options.until_expired}, {"stopped", false}, {"end_of_life", false}};
 
   const auto wall_start = std::chrono::steady_clock::now();
   nlohmann::json experiments = nlohmann::json::array();
@@ -105,11 +108,21 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       runs.push_back(std::move(entry));
       if (!benchmarks) print_run(out, spec.name, result);
       total_ios += result.stats.count;
+      if (!result.stopped.empty()) {
+        lifetime["stopped"] = true;
+        lifetime["end_of_life"] = result.end_of_life;
+        lifetime["reason"] = result.stopped;
+        lifetime["experiment"] = spec.name;
+        lifetime["run"] = run;
+        lifetime["ios_completed"] = result.stats.count;
+        break;
+      }
       if (options.verify) ssd.ftl().check_invariants();
     }
     experiment["runs"] = std::move(runs);
     if (benchmarks) print_experiment(out, experiment);
     experiments.push_back(std::move(experiment));
+    if (lifetime["stopped"].get<bool>()) break;  // later experiments would find it worn out
   }
   nlohmann::json tables = benchmark_tables(experiments, config.ftl.logical_page_size);
   const double wall =
@@ -126,11 +139,21 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       {"experiments", std::move(experiments)},
       {"benchmarks", tables},
   };
+  lifetime["host_pages_written"] = ssd.ftl().stats().host_pages_written;
+  lifetime["simulated_us"] = simulator.now() / 1000.0;
+  summary["lifetime"] = lifetime;
   add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
 
   print_benchmark_tables(out, tables);
+  print_wear(out, summary["wear"]);
+  if (lifetime["stopped"].get<bool>())
+    fmt::print(out, "  {}: {} after {} host pages written (experiment {}, run {})\n",
+               lifetime["end_of_life"].get<bool>() ? "DEVICE END OF LIFE" : "lifetime run stopped",
+               lifetime["reason"].get<std::string>(),
+               lifetime["host_pages_written"].get<std::uint64_t>(),
+               lifetime["experiment"].get<std::string>(), lifetime["run"].get<std::uint32_t>());
   fmt::print(out,
              "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",

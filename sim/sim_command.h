@@ -20,6 +20,9 @@ struct SimOptions {
   std::string precondition;            // "", seq, random[:N], uflip[:N]
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
   std::string fio_lat_log;             // --fio-lat-log PREFIX (sim/fio_export.h)
+  // Lifetime run: stop once this many flash blocks have worn out (0: no
+  // limit; the device's end of life always stops the run).
+  std::uint64_t until_expired = 0;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -1,5 +1,7 @@
 #include "sim/simulator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,6 +11,10 @@ namespace ssdlab::sim {
 void Simulator::submit_next(std::uint32_t index) {
   Process& process = processes_[index];
   if (process.issued >= count_) return;
+  if (expired_limit_ && ssd_.ftl().stats().blocks_retired >= expired_limit_) {
+    expired_ = true;
+    return;
+  }
   const workloads::IoRequest io = process.generator.next();
   if (io.delay_ns > 0) {
     // Time function pause/burst: the slot idles, and with a single slot so
@@ -53,27 +59,44 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   std::vector<IoSample> samples;
   samples.reserve(static_cast<std::size_t>(spec.count * spec.processes));
 
+  RunResult result;
+  expired_ = false;
   while (!queue_.empty()) {
     auto entry = queue_.pop();
     now_ = entry.time;
-    if (const auto* arrival = std::get_if<Arrival>(&entry.event)) {
-      if (arrival->paused)
-        submit(arrival->process, arrival->io);
-      else
-        submit_next(arrival->process);
-      continue;
+    try {
+      if (const auto* arrival = std::get_if<Arrival>(&entry.event)) {
+        if (arrival->paused)
+          submit(arrival->process, arrival->io);
+        else
+          submit_next(arrival->process);
+        continue;
+      }
+      const auto& done = std::get<Completion>(entry.event);
+      const TimeNs response = now_ - done.submitted;
+      if (log_)
+        log_->row(spec.name, run, done.process, done.io, done.submitted - start, response,
+                  done.write, done.offset, done.size);
+      samples.push_back(IoSample{done.submitted - start, response, done.io, done.size});
+      submit_next(done.process);
+    } catch (const ftl::EndOfLife& error) {
+      // The I/O that hit it never completes; those outstanding are dropped.
+      result.stopped = error.what();
+      result.end_of_life = true;
+      while (!queue_.empty()) queue_.pop();
     }
-    const auto& done = std::get<Completion>(entry.event);
-    const TimeNs response = now_ - done.submitted;
-    if (log_)
-      log_->row(spec.name, run, done.process, done.io, done.submitted - start, response, done.write,
-                done.offset, done.size);
-    samples.push_back(IoSample{done.submitted - start, response, done.io, done.size});
-    submit_next(done.process);
   }
+  if (expired_ && !result.end_of_life)
+    result.stopped = fmt::format("{} blocks expired (lifetime limit {})",
+                                 ssd_.ftl().stats().blocks_retired, expired_limit_);
 
-  RunResult result;
   result.stats = summarize_run(spec, samples, &result.startup);
+  if (!result.stopped.empty()) {
+    // Stopped early: the run is the I/Os that completed, not its count.
+    const std::uint64_t measured = result.stats.count - result.stats.ignored;
+    result.stats.count = samples.size();
+    result.stats.ignored = samples.size() - measured;
+  }
   result.run = run;
   result.start_ns = start;
   result.end_ns = now_;
@@ -104,6 +127,11 @@ nlohmann::json device_counters(const Ssd& ssd) {
           {"partial_merges", f.partial_merges},
           {"full_merges", f.full_merges},
           {"padding_pages", f.padding_pages},
+          {"blocks_retired", f.blocks_retired},
+          {"wear_deferrals", f.wear_deferrals},
+          {"wear_migrations", f.wear_migrations},
+          {"wear_migrated_pages", f.wear_migrated_pages},
+          {"wear_migrations_per_pool", f.wear_migrations_per_pool},
           {"cleaning_time_us", ssd.cleaning_ns() / 1000.0},
           {"two_plane_commands", t.two_plane_commands},
           {"bus_busy_us", t.bus_busy_ns / 1000.0},
@@ -153,11 +181,40 @@ nlohmann::json wear_report(const Ssd& ssd) {
   }
   const double n = g.blocks();
   const double mean = sum / n;
+  // Table 8: blocks by remaining life relative to the mean, in disjoint bins
+  // [0, 40%), [40%, 80%), [80%, 100%), >= 100%.
+  std::uint64_t bins[4] = {0, 0, 0, 0};
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    const std::uint32_t erases = nand.erase_count(block);
+    const double life = erases >= g.pe_cycles ? 0.0 : g.pe_cycles - erases;
+    bins[life >= mean ? 3 : life >= 0.8 * mean ? 2 : life >= 0.4 * mean ? 1 : 0]++;
+  }
+  const ftl::FtlStats& f = ssd.ftl().stats();
+  const ftl::WearConfig& w = ssd.config().ftl.wear;
+  const flash::Timing& t = ssd.config().timing;
+  // Flash time of migration, unloaded: each page read and programmed, each
+  // source block erased (queueing shows in the response times instead).
+  const double migration_us =
+      (static_cast<double>(f.wear_migrated_pages) * static_cast<double>(t.read_ns + t.program_ns) +
+       static_cast<double>(f.wear_migrations) * static_cast<double>(t.erase_ns)) /
+      1000.0;
   return {{"rated_cycles", g.pe_cycles},
+          {"wear_leveling", ftl::wear_mode_name(w.mode)},
           {"remaining_life_mean", mean},
           {"remaining_life_stddev", std::sqrt(std::max(0.0, squares / n - mean * mean))},
           {"remaining_life_min", min_life},
-          {"blocks_expired", expired}};
+          {"blocks_expired", expired},
+          {"blocks_retired", f.blocks_retired},
+          {"remaining_life_histogram",
+           {{"below_40pct_of_mean", bins[0]},
+            {"below_80pct_of_mean", bins[1]},
+            {"below_100pct_of_mean", bins[2]},
+            {"at_or_above_mean", bins[3]}}},
+          {"rate_limit_deferrals", f.wear_deferrals},
+          {"migrations", f.wear_migrations},
+          {"migrations_per_pool", f.wear_migrations_per_pool},
+          {"migrated_pages", f.wear_migrated_pages},
+          {"migration_flash_us", migration_us}};
 }
 
 }  // namespace ssdlab::sim

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct RunResult {
   RunStats stats;
   TimeNs start_ns = 0, end_ns = 0;  // simulated time of the run
   nlohmann::json device;            // device counters during the run
+  // Why the run stopped before its count: the device's end of life
+  // (ftl::EndOfLife), or the lifetime limit of stop_when_expired(); empty if
+  // it ran to the end.
+  std::string stopped;
+  bool end_of_life = false;
 };
 
 class Simulator {
@@ -37,6 +43,9 @@ class Simulator {
 
   RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
   TimeNs now() const { return now_; }
+  // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
+  // process submits another I/O; those outstanding complete. 0: no limit.
+  void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }
 
  private:
   struct Arrival {  // a process submits an I/O: its next one, or `io` after a pause
@@ -70,6 +79,8 @@ class Simulator {
   std::vector<std::uint64_t> next_io_;  // io number of each process's next submission
   std::uint64_t count_ = 0;
   std::uint32_t queue_depth_ = 1;
+  std::uint64_t expired_limit_ = 0;
+  bool expired_ = false;  // the limit was reached
 };
 
 // Device counters (FTL and flash) as JSON, and the difference of two such
@@ -79,7 +90,9 @@ nlohmann::json device_counters(const Ssd& ssd);
 void add_ratios(nlohmann::json& counters, std::uint32_t pages_per_block);
 nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after,
                               std::uint32_t pages_per_block);
-// Wear of every block: remaining life mean/stddev/min, blocks expired.
+// Wear of every block (Agrawal et al. §5, Tables 7 and 8): remaining life
+// mean/stddev/min, blocks expired, remaining life relative to the mean in
+// Table 8's bins, and the wear-leveling counters.
 nlohmann::json wear_report(const Ssd& ssd);
 
 }  // namespace ssdlab::sim

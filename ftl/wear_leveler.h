@@ -1,0 +1,127 @@
+// Wear leveling shared by the FTLs that clean (Agrawal et al. §5): block
+// retirement at the rated P/E cycles, rate-limited reuse of worn blocks, and
+// the tests that choose where cold data migrates. The FTL keeps its own
+// victim choice (greedy, §3.2) and asks this policy what to do with it; each
+// part is a switch, so that the rows of Table 7 (greedy, + rate-limiting,
+// + migration) can be compared.
+//
+// Terms (§5): a block's remaining life is rated cycles minus its erase count;
+// the average is over the blocks of the block's domain (its allocation pool:
+// data never leaves its pool, so blocks can only be levelled within it).
+//  - ageVariance (`age_variance`, 20%): a block whose remaining life is below
+//    (1 - age_variance) of the average is reused with a probability falling
+//    linearly from 1 to 0 as its remaining life falls from there to 0 (§5:
+//    "drops linearly from 1 to 0 as a block's remaining lifetime drops from
+//    say 80% to 0% of the average", after Random Early Discard).
+//  - retirementAge (`retirement_age`, 85%): a victim whose remaining life is
+//    below this fraction of the average is, once erased, filled with cold
+//    data migrated from a young block, which is recycled instead (§5).
+//  - cold: a block of the domain whose remaining life is at least the
+//    average and which the domain has not erased for `cold_age` times its
+//    block count erases (§5: "blocks exceeding parametric thresholds for
+//    remaining lifetime and time since last erasure"). Time is the domain's
+//    erase sequence number, so an FTL still never looks at a clock.
+// A block reaching its rated cycles is retired: never allocated again. That
+// is separate from retirementAge, which only triggers migration.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string_view>
+#include <vector>
+
+#include "common/rng.h"
+#include "flash/geometry.h"
+
+namespace ssdlab::ftl {
+
+enum class WearMode { kNone, kRateLimit, kMigration };
+const char* wear_mode_name(WearMode mode);
+// Parses "none", "rate-limit" or "migration"; false if `text` is none of them.
+bool parse_wear_mode(std::string_view text, WearMode& mode);
+
+struct WearConfig {
+  WearMode mode = WearMode::kNone;
+  double age_variance = 0.20;    // §5.1: ageVariance 20%
+  double retirement_age = 0.85;  // §5.1: retirementAge 85%
+  double cold_age = 1.0;         // erases of the domain since the last, in domain sizes
+  bool rate_limit() const { return mode != WearMode::kNone; }
+  bool migration() const { return mode == WearMode::kMigration; }
+};
+
+class WearLeveler {
+ public:
+  // `domain_of_block[b]`: the domain (pool) of flash block b; `rated_cycles`:
+  // geometry pe_cycles.
+  WearLeveler(const WearConfig& config, std::uint32_t rated_cycles,
+              std::vector<std::uint32_t> domain_of_block, std::uint32_t domains,
+              std::uint64_t seed);
+
+  const WearConfig& config() const { return config_; }
+  std::uint32_t rated_cycles() const { return rated_; }
+
+  // Rated cycles less erases, 0 once worn out.
+  std::uint32_t remaining_life(flash::BlockId block) const {
+    return erases_[block] >= rated_ ? 0 : rated_ - erases_[block];
+  }
+  double mean_remaining_life(std::uint32_t domain) const;
+  bool is_retired(flash::BlockId block) const { return erases_[block] >= rated_; }
+
+  // Records an erase of `block`. Returns true if it has now reached its rated
+  // cycles: the caller must retire it (never allocate it again).
+  bool erased(flash::BlockId block);
+
+  // §5 rate-limiting: the probability that `block` may be reused now,
+  // 1 above the band, falling linearly to 0 within it; always 1 with wear
+  // leveling off.
+  double reuse_probability(flash::BlockId block) const;
+  // One draw of the seeded generator against reuse_probability().
+  bool may_reuse(flash::BlockId block);
+
+  // §5 migration: true if `block`, just erased, is worn enough (below
+  // retirement_age of the average) to receive cold data.
+  bool wants_cold_data(flash::BlockId block) const;
+  // True if `block` passes the cold-data thresholds (young, long unerased).
+  bool is_cold(flash::BlockId block) const;
+  // Blocks of `domain` from least to most recently erased, as a lazily
+  // cleaned queue: calls `visit(block)` on up to `limit` current entries, in
+  // that order, until it returns true; returns that block or `none`.
+  template <typename Visit>
+  flash::BlockId find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
+                                            flash::BlockId none, Visit visit);
+
+ private:
+  struct Entry {
+    flash::BlockId block;
+    std::uint64_t sequence;  // the block's erase sequence number when queued
+  };
+  void compact(std::uint32_t domain);
+
+  WearConfig config_;
+  std::uint32_t rated_;
+  std::vector<std::uint32_t> domain_of_;
+  std::vector<std::uint32_t> erases_;         // per block (mirrors the NAND array)
+  std::vector<std::uint64_t> last_erase_;     // per block: domain sequence number
+  std::vector<std::uint64_t> domain_erases_;  // per domain: the sequence
+  std::vector<std::uint64_t> domain_blocks_;  // per domain
+  std::vector<std::deque<Entry>> by_erase_;   // per domain: least recently erased first
+  Rng rng_;
+};
+
+template <typename Visit>
+flash::BlockId WearLeveler::find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
+                                                       flash::BlockId none, Visit visit) {
+  auto& queue = by_erase_[domain];
+  // Entries of blocks erased again since they were queued are stale.
+  while (!queue.empty() && queue.front().sequence != last_erase_[queue.front().block])
+    queue.pop_front();
+  std::uint32_t seen = 0;
+  for (const Entry& entry : queue) {
+    if (entry.sequence != last_erase_[entry.block]) continue;
+    if (seen++ == limit) break;
+    if (visit(entry.block)) return entry.block;
+  }
+  return none;
+}
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,284 @@
+// Wear leveling (Agrawal et al. §5, Tables 7 and 8): rate-limited reuse of
+// worn blocks, migration of cold data into worn blocks, retirement at the
+// rated P/E cycles, the device's end of life, and verification with each on.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "cleaning_support.h"
+#include "common/error.h"
+#include "common/rng.h"
+#include "ftl/ftl.h"
+#include "ftl/verifier.h"
+#include "ftl/wear_leveler.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+using ftl::WearMode;
+
+ftl::WearLeveler one_domain(WearMode mode, std::uint32_t blocks, std::uint32_t rated) {
+  ftl::WearConfig config;
+  config.mode = mode;
+  return ftl::WearLeveler(config, rated, std::vector<std::uint32_t>(blocks, 0), 1, 7);
+}
+
+TEST(WearLeveler, ReuseProbabilityFallsLinearlyWithinTheAgeVarianceBand) {
+  auto wear = one_domain(WearMode::kRateLimit, 4, 100);
+  for (int i = 0; i < 67; ++i) wear.erased(0);
+  // Mean remaining life 100 - 67/4 = 83.25; the band starts at 80% of it.
+  EXPECT_DOUBLE_EQ(wear.mean_remaining_life(0), 83.25);
+  EXPECT_NEAR(wear.reuse_probability(0), 33.0 / (0.8 * 83.25), 1e-12);
+  EXPECT_DOUBLE_EQ(wear.reuse_probability(1), 1.0);  // above the band
+  for (int i = 0; i < 33; ++i) wear.erased(0);
+  EXPECT_TRUE(wear.is_retired(0));
+  EXPECT_DOUBLE_EQ(wear.reuse_probability(0), 0.0);  // no life left
+}
+
+TEST(WearLeveler, RateLimitingDefersReuseWithTheRightProbability) {
+  auto wear = one_domain(WearMode::kRateLimit, 4, 100);
+  for (int i = 0; i < 67; ++i) wear.erased(0);
+  const double p = wear.reuse_probability(0);  // about 0.4955
+  constexpr int kDraws = 20000;
+  int reused = 0;
+  for (int i = 0; i < kDraws; ++i) reused += wear.may_reuse(0);
+  // Binomial standard deviation is 0.0035: 0.015 is over four of them.
+  EXPECT_NEAR(static_cast<double>(reused) / kDraws, p, 0.015);
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(wear.may_reuse(1));  // a young block always
+}
+
+TEST(WearLeveler, WithoutRateLimitingEveryBlockIsReused) {
+  auto wear = one_domain(WearMode::kNone, 4, 100);
+  for (int i = 0; i < 90; ++i) wear.erased(0);
+  EXPECT_DOUBLE_EQ(wear.reuse_probability(0), 1.0);
+  EXPECT_FALSE(wear.wants_cold_data(0));
+}
+
+TEST(WearLeveler, MigrationWantsColdDataBelowRetirementAgeFromYoungIdleBlocks) {
+  auto wear = one_domain(WearMode::kMigration, 4, 100);
+  for (int i = 0; i < 40; ++i) wear.erased(0);  // mean 90, block 0 at 60 < 85% of 90
+  for (int i = 0; i < 4; ++i) wear.erased(1);   // mean 89, block 1 at 96
+  EXPECT_TRUE(wear.wants_cold_data(0));
+  EXPECT_FALSE(wear.wants_cold_data(1));
+  // Cold: life at least the mean and unerased for cold_age (1) x 4 erases.
+  EXPECT_TRUE(wear.is_cold(2));   // never erased, 44 erases ago
+  EXPECT_FALSE(wear.is_cold(0));  // worn
+  EXPECT_FALSE(wear.is_cold(1));  // erased just now
+  const auto first = wear.find_least_recently_erased(0, 8, 99, [](flash::BlockId) { return true; });
+  EXPECT_EQ(first, 2u);  // never erased, queued first among the current entries
+}
+
+// The tiny preset with life scaled down (Agrawal §5.1: 50 cycles) and room
+// for retired blocks.
+class WearFtlTest : public ::testing::Test {
+ protected:
+  void build(WearMode mode, std::uint32_t pe_cycles,
+             const std::function<void(sim::DeviceConfig&)>& tweak = {}) {
+    config_ = testing::load_preset("tiny");
+    config_.geometry.pe_cycles = pe_cycles;
+    config_.ftl.overprovisioning = 0.3;
+    config_.ftl.wear.mode = mode;
+    if (tweak) tweak(config_);
+    ftl_ = ftl::make_ftl({config_.geometry, config_.ftl, 3});
+    verifier_.emplace(config_.geometry, ftl_->logical_pages(), config_.ftl.copy_back);
+  }
+  void write(ftl::Lpn lpn) {
+    ftl::CommandList out;
+    ftl_->write({lpn, 1, false, false}, out);
+    verifier_->host_write({lpn, 1, false, false}, out);
+  }
+  void fill() {
+    for (ftl::Lpn lpn = 0; lpn < ftl_->logical_pages(); ++lpn) write(lpn);
+  }
+  // Hot/cold: `writes` random writes to the first `hot` logical pages.
+  void write_hot(std::uint64_t writes, std::uint32_t hot = 512, std::uint64_t seed = 5) {
+    Rng rng(seed);
+    for (std::uint64_t i = 0; i < writes; ++i) write(static_cast<ftl::Lpn>(rng.uniform(hot)));
+  }
+  void read_all() {
+    ftl::CommandList out;
+    for (ftl::Lpn lpn = 0; lpn < ftl_->logical_pages(); ++lpn) {
+      out.clear();
+      ftl_->read({lpn, 1, false, false}, out);
+      verifier_->host_read({lpn, 1, false, false}, out);
+    }
+  }
+  double erase_count_stddev() const {
+    const auto& nand = ftl_->nand();
+    const double n = config_.geometry.blocks();
+    double sum = 0, squares = 0;
+    for (flash::BlockId b = 0; b < config_.geometry.blocks(); ++b) {
+      sum += nand.erase_count(b);
+      const double erases = nand.erase_count(b);
+      squares += erases * erases;
+    }
+    return std::sqrt(squares / n - (sum / n) * (sum / n));
+  }
+
+  sim::DeviceConfig config_;
+  std::unique_ptr<ftl::Ftl> ftl_;
+  std::optional<ftl::Verifier> verifier_;
+};
+
+TEST_F(WearFtlTest, WornVictimsReceiveColdDataAndWearEvensOut) {
+  build(WearMode::kNone, 50);
+  fill();
+  write_hot(30000);
+  const double greedy_spread = erase_count_stddev();
+  EXPECT_EQ(ftl_->stats().wear_migrations, 0u);
+
+  build(WearMode::kMigration, 50);
+  fill();
+  write_hot(30000);
+  const auto& stats = ftl_->stats();
+  EXPECT_GT(stats.wear_migrations, 0u);
+  EXPECT_GE(stats.wear_migrated_pages, stats.wear_migrations * 8);  // at least half a block each
+  std::uint64_t per_pool = 0;
+  for (auto m : stats.wear_migrations_per_pool) per_pool += m;
+  EXPECT_EQ(per_pool, stats.wear_migrations);
+  EXPECT_LT(erase_count_stddev(), 0.6 * greedy_spread);
+  read_all();  // the migrated cold data reads back as written
+  ftl_->check_invariants();
+}
+
+TEST_F(WearFtlTest, RateLimitingPassesOverWornVictimsAndDelaysExpiry) {
+  build(WearMode::kRateLimit, 50);
+  fill();
+  write_hot(30000);
+  EXPECT_GT(ftl_->stats().wear_deferrals, 0u);
+  EXPECT_EQ(ftl_->stats().wear_migrations, 0u);
+  read_all();
+  ftl_->check_invariants();
+}
+
+TEST_F(WearFtlTest, BlocksAtTheirRatedCyclesAreRetiredAndNeverReused) {
+  build(WearMode::kNone, 4);
+  fill();
+  EXPECT_THROW(write_hot(1'000'000), ftl::EndOfLife);
+  const auto& nand = ftl_->nand();
+  std::uint64_t worn = 0;
+  for (flash::BlockId b = 0; b < config_.geometry.blocks(); ++b) {
+    ASSERT_LE(nand.erase_count(b), 4u) << "block " << b << " was erased after retirement";
+    worn += nand.erase_count(b) == 4;
+  }
+  EXPECT_GT(ftl_->stats().blocks_retired, 0u);
+  EXPECT_EQ(ftl_->stats().blocks_retired, worn);
+}
+
+TEST_F(WearFtlTest, EndOfLifeSaysWhyTheCapacityCannotBeKept) {
+  build(WearMode::kMigration, 6);
+  fill();
+  try {
+    write_hot(1'000'000);
+    FAIL() << "the device never wore out";
+  } catch (const ftl::EndOfLife& error) {
+    EXPECT_NE(std::string(error.what()).find("end of life"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("worn out"), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(WearFtlTest, VerificationPassesWithMigrationOn) {
+  build(WearMode::kMigration, 60);
+  fill();
+  write_hot(20000);
+  const auto counts = testing::run_random_mix(*ftl_, *verifier_, 20000, 11);
+  EXPECT_GT(counts.reads, 0u);
+  EXPECT_GT(ftl_->stats().wear_migrations, 0u);
+  EXPECT_GT(verifier_->pages_checked(), 0u);
+  ftl_->check_invariants();
+}
+
+TEST_F(WearFtlTest, HybridFtlRetiresWornBlocksAndReachesEndOfLife) {
+  build(WearMode::kRateLimit, 5, [](sim::DeviceConfig& c) {
+    c.ftl.type = "bast";
+    c.ftl.log_blocks = 4;
+  });
+  fill();
+  EXPECT_THROW(testing::run_random_mix(*ftl_, *verifier_, 2'000'000, 13), ftl::EndOfLife);
+  EXPECT_GT(ftl_->stats().blocks_retired, 0u);
+  EXPECT_GT(ftl_->stats().wear_deferrals, 0u);
+  for (flash::BlockId b = 0; b < config_.geometry.blocks(); ++b)
+    ASSERT_LE(ftl_->nand().erase_count(b), 5u) << "block " << b;
+}
+
+TEST_F(WearFtlTest, HybridFtlVerifiesWithRateLimitingOn) {
+  build(WearMode::kRateLimit, 400, [](sim::DeviceConfig& c) { c.ftl.type = "fast"; });
+  fill();
+  testing::run_random_mix(*ftl_, *verifier_, 20000, 17);
+  EXPECT_GT(ftl_->stats().erases, 0u);
+  ftl_->check_invariants();
+}
+
+// --- configuration and the command line ---
+
+TEST(WearConfig, BadModeNamesFileLineAndKey) {
+  const auto dir = testing::temp_dir_for_this_test("wear");
+  std::string text = testing::read_file(testing::preset("tiny"));
+  text.replace(text.find("[ftl]\n"), 6, "[ftl]\nwear_leveling = \"sometimes\"\n");
+  const auto path = testing::write_file(dir / "bad.toml", text);
+  try {
+    sim::load_config(path.string());
+    FAIL() << "accepted a bad mode";
+  } catch (const Error& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find("bad.toml:"), std::string::npos) << what;
+    EXPECT_NE(what.find("ftl.wear_leveling"), std::string::npos) << what;
+    EXPECT_NE(what.find("rate-limit"), std::string::npos) << what;
+  }
+}
+
+TEST(WearConfig, MigrationMustStartBeforeRateLimiting) {
+  EXPECT_THROW(sim::load_config(testing::preset("tiny"),
+                                {"ftl.wear_leveling=migration", "ftl.wear_retirement_age=0.7"}),
+               Error);
+  const auto ok = sim::load_config(testing::preset("tiny"), {"ftl.wear_leveling=migration"});
+  EXPECT_EQ(ok.ftl.wear.mode, WearMode::kMigration);
+  EXPECT_DOUBLE_EQ(ok.ftl.wear.age_variance, 0.2);
+  EXPECT_DOUBLE_EQ(ok.ftl.wear.retirement_age, 0.85);
+}
+
+nlohmann::json summary_of(const std::filesystem::path& dir) {
+  return nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+}
+
+TEST(WearCli, EndOfLifeStopsTheRunWithAMessageAndASummary) {
+  const auto dir = testing::temp_dir_for_this_test("wear");
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::preset("tiny") +
+      " --set geometry.pe_cycles=8 --set ftl.overprovisioning=0.3 --precondition seq "
+      "-w 'RW:io_size=4096,count=1000000,target_size=2MiB' --no-io-log -o " +
+      dir.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("DEVICE END OF LIFE"), std::string::npos) << result.output;
+  const auto summary = summary_of(dir);
+  EXPECT_TRUE(summary["lifetime"]["end_of_life"].get<bool>());
+  EXPECT_GT(summary["wear"]["blocks_expired"].get<int>(), 0);
+  const auto& run = summary["experiments"][0]["runs"][0];
+  EXPECT_LT(run["count"].get<std::uint64_t>(), 1000000u);
+  EXPECT_TRUE(run.contains("stopped"));
+}
+
+TEST(WearCli, UntilExpiredStopsALifetimeRunEarly) {
+  const auto dir = testing::temp_dir_for_this_test("wear");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                          " --set geometry.pe_cycles=20 --set ftl.overprovisioning=0.3 --set "
+                          "ftl.wear_leveling=migration --precondition seq --until-expired 2 "
+                          "-w 'RW:io_size=4096,count=1000000,target_size=2MiB' --no-io-log -o " +
+                          dir.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("lifetime run stopped"), std::string::npos) << result.output;
+  const auto summary = summary_of(dir);
+  EXPECT_FALSE(summary["lifetime"]["end_of_life"].get<bool>());
+  EXPECT_GE(summary["wear"]["blocks_expired"].get<int>(), 2);
+  EXPECT_LE(summary["wear"]["blocks_expired"].get<int>(), 4);  // the few I/Os in flight
+  EXPECT_GT(summary["wear"]["migrations"].get<int>(), 0);
+  EXPECT_EQ(summary["config"]["ftl"]["wear_leveling"], "migration");
+}
+
+}  // namespace
+}  // namespace ssdlab
