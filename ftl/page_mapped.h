@@ -1,0 +1,127 @@
+// Page-mapped FTL (Agrawal et al. §3.1-3.2): a full map from logical page to
+// physical location, static striping of logical pages over allocation pools,
+// and inside each pool one host active block and one cleaning active block per
+// plane, planes handed out round-robin so that consecutive writes interleave
+// over dies and planes.
+//
+// Cleaning: when a pool's free blocks fall below the low-water mark, the
+// sealed block with the fewest valid pages (greedy) is cleaned: its valid pages
+// move to the cleaning block of the same plane by copy-back where allowed, by
+// an inter-plane move (read, bus, program) otherwise, then it is erased.
+//
+// A logical page may span several physical pages (logical_page_size a multiple
+// of the page size); they are then consecutive pages of one block. Writing part
+// of a logical page is a read-modify-write.
+//
+// Wear leveling (Agrawal et al. §5, wear_leveler.h): a greedy victim may be
+// passed over by rate-limiting; a worn victim, once erased, may receive the
+// data of a cold block, which is erased and freed in its place (migration);
+// a block reaching its rated cycles is retired. When a pool's live blocks no
+// longer hold its share of the logical space plus the cleaning reserve, the
+// device has reached its end of life (EndOfLife).
+//
+// Memory: 4 bytes of map per logical page, the NAND array's ~4.3 bytes per
+// physical page, and ~22 bytes per block (buckets, free lists).
+//
+// The class is split over page_mapped.cpp (mapping, host writes, reads,
+// trim, invariants) and page_mapped_cleaning.cpp (victims, cleaning, wear
+// leveling, end of life). Internal to ftl/: the registry makes it by name.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+
+#include "common/error.h"
+#include "ftl/ftl.h"
+#include "ftl/pools.h"
+#include "ftl/victim_buckets.h"
+#include "ftl/wear_leveler.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+using flash::BlockId;
+using flash::Command;
+using flash::kNoPage;
+using flash::Op;
+using flash::Ppn;
+
+constexpr BlockId kNoBlock = ~BlockId{0};
+
+class PageMappedFtl final : public Ftl {
+ public:
+  explicit PageMappedFtl(const FtlContext& context);
+
+  std::string_view name() const override { return "page-mapped"; }
+  std::uint64_t logical_pages() const override { return logical_pages_; }
+  void write(const PageRange& range, CommandList& out) override;
+  void read(const PageRange& range, CommandList& out) override;
+  void trim(const PageRange& range, CommandList& out) override;
+  bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
+  bool wants_background_cleaning(std::uint32_t pool) const override;
+  void clean_in_background(std::uint32_t pool, CommandList& out) override;
+  void check_invariants() const override;
+  const FtlStats& stats() const override { return stats_; }
+  const FtlConfig& config() const override { return config_; }
+  const flash::NandArray& nand() const override { return nand_; }
+
+ private:
+  struct PlaneState {
+    BlockId host_active = kNoBlock;
+    BlockId clean_active = kNoBlock;
+    // Erased blocks, first in first out: a block erased by cleaning is reused
+    // after the older free blocks of its plane.
+    std::deque<BlockId> free_blocks;
+  };
+
+  std::uint32_t pool_of(Lpn lpn) const { return (lpn / stripe_lpns_) % layout_.pools(); }
+  std::uint32_t pool_of_block(BlockId block) const {
+    return layout_.pool_of_plane(geometry_.plane_of_block(block));
+  }
+  // Room for one logical page in `active` or in a free block of `plane`.
+  bool has_room(const BlockId& active, std::uint32_t plane) const;
+  // First page of room for one logical page in `active`, taking a free block
+  // of `plane` when it is full or unset.
+  Ppn take_room(BlockId& active, std::uint32_t plane);
+  Ppn allocate_host(std::uint32_t pool, CommandList& out);
+  Ppn allocate_for_cleaning(std::uint32_t victim_plane);
+  void program(Ppn ppn, Lpn lpn);
+  void supersede(Ppn ppn);
+  void unmap(Lpn lpn);
+  void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
+  void clean_one(std::uint32_t pool, CommandList& out);
+  // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
+  BlockId choose_victim(std::uint32_t pool);
+  // §5 migration: fills the erased, worn `worn` with the valid data of a cold
+  // block of its pool and erases that one. False if no block is cold.
+  bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
+  void seal(BlockId block);
+  // The block just erased wore out: it is out of service for good (in no
+  // free list); throws EndOfLife if the pool can no longer hold its data.
+  void retire(std::uint32_t pool);
+  [[noreturn]] void end_of_life(std::uint32_t pool, const std::string& why) const;
+
+  flash::Geometry geometry_;
+  FtlConfig config_;
+  flash::NandArray nand_;
+  PoolLayout layout_;
+  VictimBuckets buckets_;
+  std::uint32_t pages_per_lpn_;
+  std::uint32_t stripe_lpns_;
+  std::uint32_t low_water_blocks_;   // per pool
+  std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
+  std::uint64_t logical_pages_;
+  std::vector<Ppn> map_;  // lpn -> first physical page, or kNoPage
+  std::vector<PlaneState> planes_;
+  std::vector<std::uint32_t> free_blocks_;  // per pool
+  std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
+  WearLeveler wear_;
+  std::vector<std::uint32_t> retired_;  // per pool
+  std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
+  std::vector<BlockId> deferred_;       // choose_victim() scratch
+  FtlStats stats_;
+};
+
+}  // namespace ssdlab::ftl::page_mapped

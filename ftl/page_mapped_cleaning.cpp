@@ -1,0 +1,178 @@
+// Cleaning and wear leveling of the page-mapped FTL (Agrawal et al. §3.2,
+// §5): greedy victims, rate-limited reuse of worn blocks, migration of cold
+// data into them, retirement and end of life.
+#include <fmt/format.h>
+
+#include "ftl/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+namespace {
+
+// Rate-limiting passes over at most this many victims per cleaning (then the
+// first one is cleaned after all, so that cleaning always progresses).
+constexpr std::size_t kMaxDeferrals = 16;
+// Migration looks at most this many least recently erased blocks.
+constexpr std::uint32_t kColdSearch = 64;
+
+}  // namespace
+
+BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
+  BlockId victim = buckets_.fewest_valid(pool);
+  if (!wear_.config().rate_limit()) return victim;
+  // §5 rate-limiting: a worn victim is recycled only with a probability
+  // falling linearly with its remaining life; otherwise the next greedy
+  // choice is tried. Passed-over blocks go back to their buckets after.
+  deferred_.clear();
+  while (victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block &&
+         deferred_.size() < kMaxDeferrals && !wear_.may_reuse(victim)) {
+    deferred_.push_back(victim);
+    buckets_.remove(victim);
+    victim = buckets_.fewest_valid(pool);
+  }
+  if (!deferred_.empty() &&
+      (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block ||
+       deferred_.size() == kMaxDeferrals)) {
+    // Nothing else frees space, or too many worn blocks: clean the best one.
+    victim = deferred_.front();
+    deferred_.erase(deferred_.begin());
+    buckets_.insert(victim, pool, nand_.valid_pages(victim));
+  }
+  for (const BlockId block : deferred_) buckets_.insert(block, pool, nand_.valid_pages(block));
+  stats_.wear_deferrals += deferred_.size();
+  return victim;
+}
+
+void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
+  const BlockId victim = choose_victim(pool);
+  if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block) {
+    if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
+    throw make_error(
+        "allocation pool {} is full of valid data: cleaning cannot free a block "
+        "(more over-provisioning is needed)",
+        pool);
+  }
+  buckets_.remove(victim);
+  const std::uint32_t plane = geometry_.plane_of_block(victim);
+  const Ppn first = geometry_.first_page(victim);
+  const std::uint32_t valid = nand_.valid_pages(victim);
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
+    if (!nand_.is_valid(first + page)) continue;
+    const Lpn lpn = nand_.lpn_at(first + page);
+    const Ppn target = allocate_for_cleaning(plane);
+    const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
+      nand_.invalidate(first + page + i);
+      program(target + i, lpn);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0,
+                                         first + page + i);
+      move.cleaning = true;
+      out.push_back(move);
+    }
+    map_[lpn] = target;
+    (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
+    stats_.flash_pages_written += pages_per_lpn_;
+  }
+  nand_.erase(victim);
+  Command erase = flash::page_command(Op::kErase, first, flash::kNoLpn, 1);  // after every move
+  erase.cleaning = true;
+  out.push_back(erase);
+  ++stats_.erases;
+  ++stats_.blocks_cleaned;
+  ++stats_.blocks_cleaned_per_pool[pool];
+  stats_.pages_reclaimed += geometry_.pages_per_block - valid;
+  if (wear_.erased(victim)) {
+    retire(pool);
+  } else if (!wear_.wants_cold_data(victim) || !migrate_cold_data(victim, pool, out)) {
+    planes_[plane].free_blocks.push_back(victim);
+    ++free_blocks_[pool];
+  }
+}
+
+bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out) {
+  // The coldest block of the victim's plane first (copy-back), then of the pool.
+  const std::uint32_t plane = geometry_.plane_of_block(worn);
+  const auto cold_in = [&](bool same_plane) {
+    return wear_.find_least_recently_erased(pool, kColdSearch, kNoBlock, [&](BlockId block) {
+      return block != worn && (!same_plane || geometry_.plane_of_block(block) == plane) &&
+             buckets_.contains(block) && wear_.is_cold(block) &&
+             // At least half full of data: a mostly empty worn block would
+             // soon be greedy's victim again.
+             2 * buckets_.valid(block) >= geometry_.pages_per_block;
+    });
+  };
+  BlockId cold = cold_in(true);
+  if (cold == kNoBlock) cold = cold_in(false);
+  if (cold == kNoBlock) return false;
+  buckets_.remove(cold);
+  // Stages after the cleaning's own (moves 0, erase 1): the worn block is
+  // programmed after its erase, the cold block erased after it is copied.
+  const Ppn from = geometry_.first_page(cold);
+  const bool copy_back = config_.copy_back && geometry_.plane_of_block(cold) == plane;
+  std::uint32_t moved = 0;
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
+    if (!nand_.is_valid(from + page)) continue;
+    const Lpn lpn = nand_.lpn_at(from + page);
+    const Ppn target = geometry_.first_page(worn) + nand_.write_pointer(worn);
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
+      nand_.invalidate(from + page + i);
+      nand_.program(target + i, lpn);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 2,
+                                         from + page + i);
+      move.cleaning = true;
+      out.push_back(move);
+    }
+    map_[lpn] = target;
+    moved += pages_per_lpn_;
+  }
+  // The rest of the worn block stays unwritten until its next erase (closed,
+  // no flash work): it is sealed now, holding cold data.
+  while (!nand_.is_full(worn)) nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
+  seal(worn);
+  nand_.erase(cold);
+  Command erase = flash::page_command(Op::kErase, from, flash::kNoLpn, 3);
+  erase.cleaning = true;
+  out.push_back(erase);
+  (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
+  stats_.flash_pages_written += moved;
+  stats_.wear_migrated_pages += moved;
+  ++stats_.wear_migrations;
+  ++stats_.wear_migrations_per_pool[pool];
+  ++stats_.erases;
+  if (wear_.erased(cold)) {
+    retire(pool);
+  } else {
+    planes_[geometry_.plane_of_block(cold)].free_blocks.push_back(cold);
+    ++free_blocks_[pool];
+  }
+  return true;
+}
+
+void PageMappedFtl::retire(std::uint32_t pool) {
+  ++retired_[pool];
+  ++stats_.blocks_retired;
+  const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
+  if (pool_blocks - retired_[pool] < needed_blocks_)
+    end_of_life(pool, fmt::format("{} of its {} blocks are worn out; it needs {} for its share of "
+                                  "the logical space and the cleaning reserve",
+                                  retired_[pool], pool_blocks, needed_blocks_));
+}
+
+void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) const {
+  throw EndOfLife(fmt::format(
+      "end of life: allocation pool {} can no longer keep its share of the logical capacity: {} "
+      "({} blocks retired in all, rated {} P/E cycles)",
+      pool, why, stats_.blocks_retired, geometry_.pe_cycles));
+}
+
+bool PageMappedFtl::wants_background_cleaning(std::uint32_t pool) const {
+  if (free_blocks_[pool] >= high_water_blocks_) return false;
+  const BlockId victim = buckets_.fewest_valid(pool);
+  return victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block;
+}
+
+void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
+  clean_one(pool, out);
+  ++stats_.background_blocks_cleaned;
+}
+
+}  // namespace ssdlab::ftl::page_mapped
