@@ -15,10 +15,6 @@ namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 using ::testing::HasSubstr;
 
-std::string Quote(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
 class CalibrateTest : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("calibrate-"); }
@@ -37,13 +33,15 @@ TEST_F(CalibrateTest, RecoversTheTimingThatProducedTheMeasurements) {
                                             "runs = 1\n"
                                             "run_pause_us = 0\n");
   const auto measured =
-      support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) + " -w " + Quote(plan) +
-                          " --precondition none -o " + Quote(dir_ / "measured"));
+      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) + " -w " +
+                          support::shell_quote(plan) + " --precondition none -o " +
+                          support::shell_quote(dir_ / "measured"));
   ASSERT_EQ(measured.exit_code, 0) << measured.output;
   const auto fit = support::run_ssdlab(
-      "calibrate " + Quote(dir_ / "measured") + " -c " + Quote(support::preset("tiny")) +
+      "calibrate " + support::shell_quote(dir_ / "measured") + " -c " +
+      support::shell_quote(support::preset("tiny")) +
       " --set timing.read_us=100 --set timing.program_us=50 --set timing.bus_ns_per_byte=5 -o " +
-      Quote(dir_ / "fitted.toml"));
+      support::shell_quote(dir_ / "fitted.toml"));
   ASSERT_EQ(fit.exit_code, 0) << fit.output;
   EXPECT_THAT(fit.output, HasSubstr("RMS relative error 0.0%"));
   const auto fitted = ssdlab::sim::load_config((dir_ / "fitted.toml").string());
@@ -57,12 +55,13 @@ TEST_F(CalibrateTest, RecoversTheTimingThatProducedTheMeasurements) {
 }
 
 TEST_F(CalibrateTest, NeedsReadsAndSequentialWrites) {
-  const auto measured = support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) +
-                                            " -w RR:count=20 -o " + Quote(dir_ / "measured"));
+  const auto measured =
+      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) +
+                          " -w RR:count=20 -o " + support::shell_quote(dir_ / "measured"));
   ASSERT_EQ(measured.exit_code, 0) << measured.output;
-  const auto fit =
-      support::run_ssdlab("calibrate " + Quote(dir_ / "measured") + " -c " +
-                          Quote(support::preset("tiny")) + " -o " + Quote(dir_ / "fitted.toml"));
+  const auto fit = support::run_ssdlab("calibrate " + support::shell_quote(dir_ / "measured") +
+                                       " -c " + support::shell_quote(support::preset("tiny")) +
+                                       " -o " + support::shell_quote(dir_ / "fitted.toml"));
   EXPECT_EQ(fit.exit_code, 1);
   EXPECT_THAT(fit.output, HasSubstr("calibration needs queue-depth-1 reads (SR or RR) and "
                                     "sequential writes (SW)"));
@@ -71,9 +70,9 @@ TEST_F(CalibrateTest, NeedsReadsAndSequentialWrites) {
 
 TEST_F(CalibrateTest, FolderWithoutSummaryIsAnError) {
   fs::create_directories(dir_ / "empty");
-  const auto fit =
-      support::run_ssdlab("calibrate " + Quote(dir_ / "empty") + " -c " +
-                          Quote(support::preset("tiny")) + " -o " + Quote(dir_ / "fitted.toml"));
+  const auto fit = support::run_ssdlab("calibrate " + support::shell_quote(dir_ / "empty") +
+                                       " -c " + support::shell_quote(support::preset("tiny")) +
+                                       " -o " + support::shell_quote(dir_ / "fitted.toml"));
   EXPECT_EQ(fit.exit_code, 1);
   EXPECT_EQ(fit.output, "ssdlab: " + (dir_ / "empty").string() +
                             ": no summary.json (is it an ssdlab output folder?)\n");

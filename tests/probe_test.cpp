@@ -20,10 +20,6 @@ namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 using ::testing::HasSubstr;
 
-std::string Quote(const fs::path& path) {
-  return "'" + path.string() + "'";
-}
-
 // The rows of an io.csv without the two timing columns (submit_us, rt_us).
 std::vector<std::string> RowsWithoutTimes(const fs::path& io_csv) {
   std::istringstream in(support::read_file(io_csv));
@@ -52,8 +48,9 @@ class ProbeTest : public ::testing::Test {
   // probe on dir_/target.img (created at 8 MiB if missing); falls back to
   // --buffered where the filesystem lacks O_DIRECT.
   support::CommandResult Probe(const std::string& workload, const std::string& extra = "") {
-    const std::string base = "probe --target " + Quote(dir_ / "target.img") + " -w '" + workload +
-                             "' -o " + Quote(dir_ / "out") + " " + extra;
+    const std::string base = "probe --target " + support::shell_quote(dir_ / "target.img") +
+                             " -w '" + workload + "' -o " + support::shell_quote(dir_ / "out") +
+                             " " + extra;
     auto result = support::run_ssdlab(base + " --size 8MiB");
     if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
       result = support::run_ssdlab(base + " --size 8MiB --buffered");
@@ -69,8 +66,9 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
       "RW:io_size=8KiB,count=50,queue_depth=2,processes=2,target_size=4MiB,runs=2";
   const auto probed = Probe(workload, "--precondition none");
   ASSERT_EQ(probed.exit_code, 0) << probed.output;
-  const auto simulated = support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) + " -w '" +
-                                             workload + "' -o " + Quote(dir_ / "sim"));
+  const auto simulated =
+      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) + " -w '" +
+                          workload + "' -o " + support::shell_quote(dir_ / "sim"));
   ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
   const auto probe_rows = RowsWithoutTimes(dir_ / "out" / "io.csv");
   EXPECT_EQ(probe_rows.size(), 1u + 2 * 2 * 50);
@@ -88,8 +86,9 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
 
   const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
   if (fs::is_regular_file(checker)) {
-    const int status = std::system(
-        ("python3 " + Quote(checker) + " " + Quote(dir_ / "out") + " >/dev/null").c_str());
+    const int status = std::system(("python3 " + support::shell_quote(checker) + " " +
+                                    support::shell_quote(dir_ / "out") + " >/dev/null")
+                                       .c_str());
     EXPECT_EQ(status, 0);
   }
 }
@@ -106,8 +105,9 @@ TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {
 }
 
 TEST_F(ProbeTest, MissingFileWithoutSizeIsAnError) {
-  const auto result = support::run_ssdlab("probe --target " + Quote(dir_ / "none.img") +
-                                          " -w SR:count=4 -o " + Quote(dir_ / "out"));
+  const auto result =
+      support::run_ssdlab("probe --target " + support::shell_quote(dir_ / "none.img") +
+                          " -w SR:count=4 -o " + support::shell_quote(dir_ / "out"));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "none.img").string() +
                                ": no such file; give --size to create it\n");
@@ -122,8 +122,9 @@ TEST_F(ProbeTest, PlanLargerThanTheTargetIsAnError) {
 
 TEST_F(ProbeTest, SizeThatDisagreesWithAnExistingFileIsAnError) {
   ASSERT_EQ(Probe("SR:count=4").exit_code, 0);
-  const auto result = support::run_ssdlab("probe --target " + Quote(dir_ / "target.img") +
-                                          " --size 4MiB -w SR:count=4 -o " + Quote(dir_ / "out"));
+  const auto result =
+      support::run_ssdlab("probe --target " + support::shell_quote(dir_ / "target.img") +
+                          " --size 4MiB -w SR:count=4 -o " + support::shell_quote(dir_ / "out"));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("exists with 8388608 bytes, but --size asks for 4194304"));
 }
@@ -140,8 +141,9 @@ TEST_F(ProbeTest, WritingToABlockDeviceNeedsAllowDestroy) {
     }
   }
   if (device.empty()) GTEST_SKIP() << "no block device to try";
-  const auto result = support::run_ssdlab(
-      "probe --target " + device + " -w RW:count=4 --precondition none -o " + Quote(dir_ / "out"));
+  const auto result =
+      support::run_ssdlab("probe --target " + device + " -w RW:count=4 --precondition none -o " +
+                          support::shell_quote(dir_ / "out"));
   EXPECT_EQ(result.exit_code, 1);
   if (result.output.find("(probe needs read access)") != std::string::npos ||
       result.output.find("empty target") != std::string::npos)

@@ -59,6 +59,10 @@ inline std::string shell_quote(const std::string& text) {
   return quoted + "'";
 }
 
+inline std::string shell_quote(const std::filesystem::path& path) {
+  return shell_quote(path.string());
+}
+
 struct CommandResult {
   int exit_code;
   std::string output;  // stdout and stderr together
