@@ -18,6 +18,7 @@
 #include "sim/probe_command.h"
 #include "sim/replay_cli.h"
 #include "sim/sim_command.h"
+#include "sim/teaching_cli.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ssdlab: a trace-driven SSD simulator"};
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   ssdlab::sim::TraceOptions trace;
   ssdlab::sim::add_trace_options(*sim_command, trace);
+  ssdlab::sim::add_teaching_options(*sim_command, sim.teaching);
 
   std::string config_path;
   std::vector<std::string> config_overrides;
@@ -94,11 +96,17 @@ int main(int argc, char** argv) {
   calibrate_command->add_option("-o,--out", calibrate.output, "Fitted config to write")->required();
   calibrate_command->add_option("--set", calibrate.overrides, "Override a base config key");
 
-  std::string plot_outdir, plot_format = "png";
-  CLI::App* plot_command = app.add_subcommand(
-      "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
-  plot_command->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim")->required();
+  std::string plot_outdir, plot_format = "png", plot_window;
+  CLI::App* plot_command =
+      app.add_subcommand("plot",
+                         "Draw the figures of an output folder into OUTDIR/plots, or of a timeline "
+                         "file beside it (needs python3-matplotlib)");
+  plot_command
+      ->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim, or a --timeline FILE.json")
+      ->required();
   plot_command->add_option("--format", plot_format, "png or svg")->capture_default_str();
+  plot_command->add_option("--window", plot_window,
+                           "Timeline file only: draw START:END (simulated us)");
 
   try {
     app.parse(argc, argv);
@@ -114,7 +122,7 @@ int main(int argc, char** argv) {
   try {
     if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, trace, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
-    if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
+    if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format, plot_window);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);
     if (*probe_command) {
       if (!probe_size.empty()) {

@@ -268,6 +268,7 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
     settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
   }
   Ssd ssd(config, options.verify, options.check_every);
+  TeachingViews views(ssd, options.teaching);
   const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
   if (!preconditioned.is_null())
     fmt::print(
@@ -333,6 +334,7 @@ void run_replay(const SimOptions& options, const TraceOptions& trace, std::ostre
   add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
+  views.commit(out);
 
   fmt::print(out, "{} ({}{}{}) on {} ({} logical), {} loop\n", options.workload, settings.format,
              settings.detected ? ", detected" : "",

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/teaching.h"
+
 namespace ssdlab::sim {
 
 struct SimOptions {
@@ -19,6 +21,7 @@ struct SimOptions {
   bool io_log = true;                  // write io.csv
   std::string precondition;            // "", seq, random[:N], uflip[:N]
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
+  TeachingOptions teaching;            // --timeline, --trace-ftl
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error
