@@ -8,6 +8,9 @@ namespace ssdlab::sim {
 
 // Writes OUTDIR/plots/*.FORMAT (png or svg) and lists them on stdout.
 // Returns the exit status: 0, or 1 with one error line on stderr.
-int run_plot(const std::string& outdir, const std::string& format);
+// Given a timeline JSON file (ssdlab sim --timeline) instead of a folder, draws
+// its flash operations (within `window`, START:END simulated µs, either side
+// may be empty) into TIMELINE.FORMAT beside it.
+int run_plot(const std::string& outdir, const std::string& format, const std::string& window = "");
 
 }  // namespace ssdlab::sim
