@@ -11,21 +11,37 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       bus_free_(geometry.channels, 0),
       die_free_(geometry.dies(), 0) {}
 
-TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration) {
+TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase) {
   const TimeNs start = std::max(t, bus_free_[channel]);
   bus_free_[channel] = start + duration;
   stats_.bus_busy_ns += duration;
+  report(Resource::kBus, channel, phase, start, start + duration);
   return start + duration;
+}
+
+// The array phase on the command's plane, and on its pair's in a two-plane command.
+void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
+  if (!observer_) return;
+  // A move reads its source page, then programs its destination.
+  const Ppn page =
+      current_->op == Op::kMove && phase == Phase::kArrayRead ? current_->src : current_->ppn;
+  report(Resource::kPlane, geometry_.plane_of(page), phase, start, end);
+  if (current_->two_plane())
+    report(Resource::kPlane, geometry_.plane_of(current_->ppn2), phase, start, end);
 }
 
 // Command, array read into the page registers, then every page out over the bus.
 TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
-  TimeNs t = timing_.command_ns > 0 ? use_bus(channel, start, timing_.command_ns) : start;
+  TimeNs t = timing_.command_ns > 0
+                 ? use_bus(channel, start, timing_.command_ns, Phase::kCommandCycles)
+                 : start;
+  report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
   t += timing_.read_ns;
-  t = use_bus(channel, t, page_transfer_ns_ * pages);
+  t = use_bus(channel, t, page_transfer_ns_ * pages, Phase::kDataOut);
   stats_.die_busy_ns += t - start;
+  report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[die] = t;
   return t;
 }
@@ -34,20 +50,28 @@ TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pa
 TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
-  TimeNs t = use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages);
+  TimeNs t =
+      use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages, Phase::kDataIn);
+  report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
   t += timing_.program_ns;
   stats_.die_busy_ns += t - start;
+  report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[die] = t;
   return t;
 }
 
 // Command cycles, then an array operation that needs no data on the bus.
-TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns) {
+TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns,
+                                 Phase array_phase) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
-  TimeNs t = timing_.command_ns > 0 ? use_bus(channel, start, timing_.command_ns) : start;
+  TimeNs t = timing_.command_ns > 0
+                 ? use_bus(channel, start, timing_.command_ns, Phase::kCommandCycles)
+                 : start;
+  report_planes(array_phase, t, t + array_ns);
   t += array_ns;
   stats_.die_busy_ns += t - start;
+  report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[die] = t;
   return t;
 }
@@ -57,15 +81,16 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   const std::uint32_t pages = command.two_plane() ? 2 : 1;
   if (pages == 2) ++stats_.two_plane_commands;
   const std::uint32_t die = geometry_.die_of(command.ppn);
+  current_ = &command;
   switch (command.op) {
     case Op::kRead:
       return read_out(die, ready, pages);
     case Op::kProgram:
       return program_in(die, ready, pages);
     case Op::kErase:
-      return array_only(die, ready, timing_.erase_ns);
+      return array_only(die, ready, timing_.erase_ns, Phase::kArrayErase);
     case Op::kCopyBack:
-      return array_only(die, ready, timing_.read_ns + timing_.program_ns);
+      return array_only(die, ready, timing_.read_ns + timing_.program_ns, Phase::kCopyBack);
     case Op::kMove: {
       // Read on the source die, through the controller, program on the target.
       const TimeNs data_out = read_out(geometry_.die_of(command.src), ready, 1);
@@ -73,6 +98,28 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
     }
   }
   return ready;
+}
+
+const char* phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::kCommandCycles:
+      return "CMD";
+    case Phase::kDataIn:
+      return "DATA IN";
+    case Phase::kDataOut:
+      return "DATA OUT";
+    case Phase::kCommand:
+      return "COMMAND";
+    case Phase::kArrayRead:
+      return "READ";
+    case Phase::kArrayProgram:
+      return "PROGRAM";
+    case Phase::kArrayErase:
+      return "ERASE";
+    case Phase::kCopyBack:
+      return "COPY-BACK";
+  }
+  return "?";
 }
 
 }  // namespace ssdlab::flash

@@ -20,6 +20,7 @@
 #include "common/units.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
+#include "flash/timeline_observer.h"
 #include "flash/timing.h"
 
 namespace ssdlab::flash {
@@ -43,13 +44,22 @@ class FlashTimeline {
   TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
   TimeNs die_free_at(std::uint32_t die) const { return die_free_[die]; }
 
+  // Reports every phase to `observer` from now on (null: no reports). The
+  // observer must outlive the timeline or be detached first.
+  void set_observer(TimelineObserver* observer) { observer_ = observer; }
+
  private:
   // Occupies the bus of `channel` for `duration` from no earlier than `t`;
   // returns the end.
-  TimeNs use_bus(std::uint32_t channel, TimeNs t, TimeNs duration);
+  TimeNs use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase);
   TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
   TimeNs program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages);
-  TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns);
+  TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);
+  // Reports a phase of the command being scheduled, if observed.
+  void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {
+    if (observer_) observer_->phase(resource, index, phase, start, end, *current_);
+  }
+  void report_planes(Phase phase, TimeNs start, TimeNs end);
 
   Geometry geometry_;
   Timing timing_;
@@ -57,6 +67,8 @@ class FlashTimeline {
   std::vector<TimeNs> bus_free_;  // per channel
   std::vector<TimeNs> die_free_;  // per die
   TimelineStats stats_;
+  TimelineObserver* observer_ = nullptr;
+  const Command* current_ = nullptr;  // the command schedule() is reserving
 };
 
 }  // namespace ssdlab::flash

@@ -13,6 +13,7 @@ std::unique_ptr<Ftl> make_page_mapped_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_block_mapped_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_bast_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_fast_ftl(const FtlContext& context);
+std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context);
 
 namespace {
 
@@ -26,6 +27,7 @@ constexpr Entry kFtls[] = {
     {"block-mapped", &make_block_mapped_ftl},
     {"bast", &make_bast_ftl},
     {"fast", &make_fast_ftl},
+    {"example", &make_example_ftl},  // teaching skeleton, docs/assignment.md
 };
 
 }  // namespace

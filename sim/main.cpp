@@ -22,6 +22,7 @@
 #include "sim/sim_command.h"
 #include "sim/sweep_command.h"
 #include "sim/trace_info_command.h"
+#include "sim/teaching_cli.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ssdlab: a trace-driven SSD simulator"};
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   ssdlab::sim::TraceOptions trace;
   ssdlab::sim::add_trace_options(*sim_command, trace);
+  ssdlab::sim::add_teaching_options(*sim_command, sim.teaching);
 
   std::string config_path;
   std::vector<std::string> config_overrides;
@@ -143,11 +145,17 @@ int main(int argc, char** argv) {
                                  "Device config: warn about addresses beyond its logical space");
   trace_info_command->add_option("--json", trace_info.json, "Also write the report as JSON here");
 
-  std::string plot_outdir, plot_format = "png";
-  CLI::App* plot_command = app.add_subcommand(
-      "plot", "Draw the figures of an output folder into OUTDIR/plots (needs python3-matplotlib)");
-  plot_command->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim")->required();
+  std::string plot_outdir, plot_format = "png", plot_window;
+  CLI::App* plot_command =
+      app.add_subcommand("plot",
+                         "Draw the figures of an output folder into OUTDIR/plots, or of a timeline "
+                         "file beside it (needs python3-matplotlib)");
+  plot_command
+      ->add_option("OUTDIR", plot_outdir, "Output folder of ssdlab sim, or a --timeline FILE.json")
+      ->required();
   plot_command->add_option("--format", plot_format, "png or svg")->capture_default_str();
+  plot_command->add_option("--window", plot_window,
+                           "Timeline file only: draw START:END (simulated us)");
 
   ssdlab::sim::CompareOptions compare;
   CLI::App* compare_command = app.add_subcommand(
@@ -185,7 +193,7 @@ int main(int argc, char** argv) {
     if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, sim_workloads, trace, std::cout);
     if (*trace_info_command) ssdlab::sim::run_trace_info(trace_info, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
-    if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format);
+    if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format, plot_window);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);
     if (*sweep_command) {
       if (*job_option) sweep.job = sweep_job;

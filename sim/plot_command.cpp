@@ -53,12 +53,35 @@ int run_plot_script(const std::vector<std::string>& arguments) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int run_plot(const std::string& outdir, const std::string& format) {
+int run_plot(const std::string& outdir, const std::string& format, const std::string& window) {
   if (format != "png" && format != "svg")
     throw make_error("--format '{}': expected png or svg", format);
-  if (!fs::is_directory(outdir)) throw make_error("{}: no such output folder", outdir);
-  if (!fs::is_regular_file(fs::path(outdir) / "summary.json"))
+  const bool timeline = fs::is_regular_file(outdir) && fs::path(outdir).extension() == ".json";
+  if (!timeline && !window.empty())
+    throw make_error("--window: only for a timeline file (ssdlab sim --timeline FILE.json)");
+  if (!timeline && !fs::is_directory(outdir))
+    throw make_error("{}: no such output folder or timeline file", outdir);
+  if (!timeline && !fs::is_regular_file(fs::path(outdir) / "summary.json"))
     throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
+  std::string from = "-", to = "-";
+  if (!window.empty()) {
+    const auto colon = window.find(':');
+    if (colon == std::string::npos)
+      throw make_error("--window '{}': expected START:END in simulated us", window);
+    const auto number = [&](std::string text) {
+      if (text.empty()) return std::string("-");
+      char* end = nullptr;
+      std::strtod(text.c_str(), &end);
+      if (*end != '\0')
+        throw make_error("--window '{}': expected START:END in simulated us", window);
+      return text;
+    };
+    from = number(window.substr(0, colon));
+    to = number(window.substr(colon + 1));
+  }
+  if (timeline)
+    return run_plot_script(
+        {"--timeline", outdir, fs::path(outdir).replace_extension(format).string(), from, to});
   return run_plot_script({outdir, (fs::path(outdir) / "plots").string(), format});
 }
 

@@ -9,7 +9,10 @@ namespace ssdlab::sim {
 
 // Writes OUTDIR/plots/*.FORMAT (png or svg) and lists them on stdout.
 // Returns the exit status: 0, or 1 with one error line on stderr.
-int run_plot(const std::string& outdir, const std::string& format);
+// Given a timeline JSON file (ssdlab sim --timeline) instead of a folder, draws
+// its flash operations (within `window`, START:END simulated µs, either side
+// may be empty) into TIMELINE.FORMAT beside it.
+int run_plot(const std::string& outdir, const std::string& format, const std::string& window = "");
 
 // Runs the embedded script (tools/ssdlab_plot.py) with Debian's python3 and
 // `arguments`; returns its exit status. Throws if python3 is missing.

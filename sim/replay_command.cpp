@@ -204,6 +204,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
       settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
     }
   Ssd ssd(config, options.verify, options.check_every);
+  TeachingViews views(ssd, options.teaching);
   const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
   if (!preconditioned.is_null())
     fmt::print(
@@ -291,6 +292,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
+  views.commit(out);
 
   const auto describe_trace = [](const TraceSettings& s, const PlacedTrace& p) {
     return fmt::format("{} ({}{}{})", s.workload, s.format, s.detected ? ", detected" : "",

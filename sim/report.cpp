@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/config.h"
+#include "sim/wear_buckets.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
@@ -124,6 +125,7 @@ void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
   add_ratios(totals, ssd.config().geometry.pages_per_block);
   summary["device"] = std::move(totals);
   summary["wear"] = wear_report(ssd);
+  summary["wear"]["remaining_life_buckets"] = remaining_life_buckets(ssd.ftl().nand());
   summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};
   summary["config"] = to_json(ssd.config());
 }

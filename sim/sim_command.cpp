@@ -34,6 +34,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   prepare_outdir(outdir);
   const DeviceConfig config = load_config(options.config, options.overrides);
   Ssd ssd(config, options.verify, options.check_every);
+  TeachingViews views(ssd, options.teaching);
   const workloads::DeviceInfo device{
       ssd.logical_bytes(), config.sector_size,
       std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
@@ -145,6 +146,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   add_device_summary(summary, ssd, options.verify);
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
+  views.commit(out);
 
   print_benchmark_tables(out, tables);
   print_wear(out, summary["wear"]);

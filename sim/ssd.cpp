@@ -90,6 +90,7 @@ bool Ssd::clean_idle_pools(TimeNs now) {
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
+    if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
     schedule(now);
     cleaned = true;
   }
@@ -126,7 +127,10 @@ TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
   }
+  if (!observers_.empty())
+    notify(request.write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
   const TimeNs done = schedule(now, request.write && config_.ftl.cleaning_blocks_writes);
+  for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
   // Pools the request left idle may clean in the background (after the
   // request's own reservations, so that it never waits for this cleaning).
   if (!pool_dies_.empty()) clean_idle_pools(now);
@@ -139,6 +143,7 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   commands_.clear();
   ftl_->write(range, commands_);
   if (verifier_) verifier_->host_write(range, commands_);
+  if (!observers_.empty()) notify(CommandSource::kFunctional, &range);
   after_request();
 }
 

@@ -16,6 +16,7 @@
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "sim/config.h"
+#include "sim/ssd_observer.h"
 
 namespace ssdlab::sim {
 
@@ -58,6 +59,12 @@ class Ssd {
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
 
+  // Observers (teaching views: --timeline, --trace-ftl); they must outlive
+  // the Ssd or be detached. Neither changes what the Ssd does.
+  void add_observer(SsdObserver* observer) { observers_.push_back(observer); }
+  void remove_observer(SsdObserver* observer) { std::erase(observers_, observer); }
+  void observe_flash(flash::TimelineObserver* observer) { timeline_.set_observer(observer); }
+
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
   // Schedules commands_ from `now`: host commands and cleaning commands are two
@@ -67,6 +74,9 @@ class Ssd {
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
   bool clean_idle_pools(TimeNs now);
   void after_request();
+  void notify(CommandSource source, const ftl::PageRange* range) const {
+    for (SsdObserver* observer : observers_) observer->commands(source, range, commands_);
+  }
 
   DeviceConfig config_;
   std::unique_ptr<ftl::Ftl> ftl_;
@@ -79,6 +89,7 @@ class Ssd {
   TimeNs cleaning_ns_ = 0;
   flash::CommandList commands_;             // reused for every request
   std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
+  std::vector<SsdObserver*> observers_;
 };
 
 }  // namespace ssdlab::sim

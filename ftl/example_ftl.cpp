@@ -1,0 +1,193 @@
+// A teaching FTL (ftl.type = "example"): the simplest page-mapped FTL that
+// works. Start here for the assignment in docs/assignment.md.
+//
+// What it does:
+//  - keeps a map from each logical page to the physical page holding it;
+//  - writes every new version of a logical page to the next free page of an
+//    "active" block, one active block per plane, planes taken in turn so that
+//    consecutive writes spread over channels, dies and planes;
+//  - marks the page that held the old version invalid.
+// What it does not do: cleaning. Invalid pages are never reclaimed, so once
+// every block has been written, the next write fails with a clear error.
+// Your task is to add greedy cleaning (docs/assignment.md).
+//
+// It maps whole flash pages only (logical_page_size = the flash page size);
+// a write of part of a page reads the old page first (read-modify-write).
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "common/error.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::ftl {
+namespace {
+
+using flash::BlockId;
+using flash::kNoPage;
+using flash::Op;
+using flash::Ppn;
+
+constexpr BlockId kNoBlock = ~BlockId{0};
+
+class ExampleFtl final : public Ftl {
+ public:
+  explicit ExampleFtl(const FtlContext& context);
+
+  std::string_view name() const override { return "example"; }
+  std::uint64_t logical_pages() const override { return logical_pages_; }
+  void write(const PageRange& range, CommandList& out) override;
+  void read(const PageRange& range, CommandList& out) override;
+  void trim(const PageRange& range, CommandList& out) override;
+  bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
+  void check_invariants() const override;
+  const FtlStats& stats() const override { return stats_; }
+  const FtlConfig& config() const override { return config_; }
+  const flash::NandArray& nand() const override { return nand_; }
+
+ private:
+  // The next free physical page, taking a fresh block when the plane's
+  // active block is full. Throws when no free page is left anywhere.
+  Ppn allocate();
+  // Pages still free: in the active blocks and in the never-used blocks.
+  std::uint64_t free_pages() const;
+
+  flash::Geometry geometry_;
+  FtlConfig config_;
+  flash::NandArray nand_;
+  std::uint64_t logical_pages_;
+  std::vector<Ppn> map_;              // logical page -> physical page, or kNoPage
+  std::vector<BlockId> active_;       // per plane: the block being filled, or kNoBlock
+  std::vector<BlockId> next_unused_;  // per plane: the next never-used block
+  std::uint32_t next_plane_ = 0;      // round-robin over planes
+  FtlStats stats_;
+};
+
+ExampleFtl::ExampleFtl(const FtlContext& context)
+    : geometry_(context.geometry),
+      config_(context.config),
+      nand_(context.geometry),
+      active_(geometry_.planes(), kNoBlock),
+      next_unused_(geometry_.planes(), 0) {
+  if (config_.logical_page_size != geometry_.page_size)
+    throw make_error("example FTL: logical_page_size must equal the flash page size ({} B)",
+                     geometry_.page_size);
+  logical_pages_ = static_cast<std::uint64_t>(static_cast<double>(geometry_.pages()) *
+                                              (1.0 - config_.overprovisioning));
+  if (logical_pages_ == 0) throw make_error("example FTL: the device has no logical pages");
+  if (logical_pages_ >= flash::kNoLpn) throw make_error("the device has too many logical pages");
+  map_.assign(logical_pages_, kNoPage);
+  stats_.blocks_cleaned_per_pool.assign(1, 0);
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane)
+    next_unused_[plane] = plane * geometry_.blocks_per_plane;
+}
+
+std::uint64_t ExampleFtl::free_pages() const {
+  std::uint64_t pages = 0;
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
+    if (active_[plane] != kNoBlock)
+      pages += geometry_.pages_per_block - nand_.write_pointer(active_[plane]);
+    const BlockId end = (plane + 1) * geometry_.blocks_per_plane;
+    pages += std::uint64_t{end - next_unused_[plane]} * geometry_.pages_per_block;
+  }
+  return pages;
+}
+
+Ppn ExampleFtl::allocate() {
+  for (std::uint32_t tried = 0; tried < geometry_.planes(); ++tried) {
+    const std::uint32_t plane = next_plane_;
+    next_plane_ = (next_plane_ + 1) % geometry_.planes();
+    BlockId& active = active_[plane];
+    if (active == kNoBlock || nand_.is_full(active)) {
+      if (next_unused_[plane] == (plane + 1) * geometry_.blocks_per_plane) continue;
+      active = next_unused_[plane]++;  // a fresh block of this plane
+    }
+    return geometry_.first_page(active) + nand_.write_pointer(active);
+  }
+  // write() checks first, so this is a bug, not a full device.
+  throw std::logic_error("example FTL: allocate() found no free page");
+}
+
+void ExampleFtl::write(const PageRange& range, CommandList& out) {
+  if (range.count == 0) return;
+  // Without cleaning, a full device cannot take another write. Check before
+  // changing anything, so that the failure leaves the FTL consistent.
+  if (free_pages() < range.count)
+    throw make_error(
+        "example FTL: out of free pages — implement cleaning, see docs/assignment.md "
+        "({} pages written, {} free, this write needs {})",
+        stats_.flash_pages_written, free_pages(), range.count);
+  // Read-modify-write: the old contents of partly written pages are read
+  // first (stage 0); the programs wait for them (stage 1).
+  std::uint8_t program_stage = 0;
+  const Lpn last = range.first + range.count - 1;
+  auto read_old = [&](Lpn lpn) {
+    if (map_[lpn] == kNoPage) return;  // never written: nothing to keep
+    out.push_back(flash::page_command(Op::kRead, map_[lpn], lpn, 0));
+    ++stats_.flash_pages_read;
+    ++stats_.rmw_pages_read;
+    program_stage = 1;
+  };
+  if (range.partial_first) read_old(range.first);
+  if (range.partial_last && (last != range.first || !range.partial_first)) read_old(last);
+  for (Lpn lpn = range.first; lpn <= last; ++lpn) {
+    const Ppn ppn = allocate();
+    if (map_[lpn] != kNoPage) nand_.invalidate(map_[lpn]);  // the old version
+    nand_.program(ppn, lpn);
+    map_[lpn] = ppn;
+    out.push_back(flash::page_command(Op::kProgram, ppn, lpn, program_stage));
+  }
+  stats_.host_pages_written += range.count;
+  stats_.flash_pages_written += range.count;
+}
+
+void ExampleFtl::read(const PageRange& range, CommandList& out) {
+  for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
+    if (map_[lpn] == kNoPage) {
+      ++stats_.unmapped_pages_read;  // never written: nothing to read
+      continue;
+    }
+    out.push_back(flash::page_command(Op::kRead, map_[lpn], lpn, 0));
+    ++stats_.flash_pages_read;
+  }
+  stats_.host_pages_read += range.count;
+}
+
+void ExampleFtl::trim(const PageRange& range, CommandList& /*out*/) {
+  // Only whole pages can be forgotten.
+  const Lpn first = range.first + (range.partial_first ? 1 : 0);
+  const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  for (Lpn lpn = first; lpn < end; ++lpn) {
+    if (map_[lpn] == kNoPage) continue;
+    nand_.invalidate(map_[lpn]);
+    map_[lpn] = kNoPage;
+    ++stats_.trimmed_pages;
+  }
+}
+
+void ExampleFtl::check_invariants() const {
+  nand_.check_invariants();
+  std::uint64_t mapped = 0;
+  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
+    const Ppn ppn = map_[lpn];
+    if (ppn == kNoPage) continue;
+    if (!nand_.is_valid(ppn) || nand_.lpn_at(ppn) != lpn)
+      throw std::logic_error(fmt::format(
+          "example FTL: logical page {} maps to page {}, which does not hold it", lpn, ppn));
+    ++mapped;
+  }
+  std::uint64_t valid = 0;
+  for (BlockId block = 0; block < geometry_.blocks(); ++block) valid += nand_.valid_pages(block);
+  if (valid != mapped)
+    throw std::logic_error(
+        fmt::format("example FTL: {} valid pages but {} mapped logical pages", valid, mapped));
+}
+
+}  // namespace
+
+std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context) {
+  return std::make_unique<ExampleFtl>(context);
+}
+
+}  // namespace ssdlab::ftl

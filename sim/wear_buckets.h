@@ -1,0 +1,20 @@
+// A compact wear histogram for summary.json (wear.remaining_life_buckets):
+// blocks by erase count in fixed buckets [0], [1], [2, 4), [4, 8), ... up to
+// the rated P/E cycles, and a last bucket of expired blocks (>= rated).
+// Remaining life is rated cycles minus erases, so the buckets read both
+// ways; they depend only on the rated cycles, so runs compare bucket by
+// bucket. `ssdlab plot` draws it as wear.png.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "flash/nand_array.h"
+
+namespace ssdlab::sim {
+
+// {"rated_cycles": R, "erases_from": [0, 1, 2, 4, ..., R], "blocks": [...]}:
+// bucket i holds the blocks with erases_from[i] <= erases < erases_from[i + 1]
+// (the last: erases >= R).
+nlohmann::json remaining_life_buckets(const flash::NandArray& nand);
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,182 @@
+// The teaching views of `ssdlab sim` (README, "Teaching"), run as a real
+// process on the tiny preset: the --timeline trace-event JSON, its bounds,
+// io.csv unchanged by it, the --trace-ftl step log, and the plots.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace support = ssdlab::testing;
+using nlohmann::json;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+// A used device, so that the first writes clean (copy-back and erases).
+constexpr const char* kCleaningRun = "--precondition random -w 'RW:count=300,queue_depth=2'";
+
+class TeachingTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("teaching-"); }
+
+  support::CommandResult Sim(const std::string& arguments, const std::string& out = "out") {
+    return support::run_ssdlab("sim -c '" + support::preset("tiny") + "' -o '" +
+                               (dir_ / out).string() + "' " + arguments);
+  }
+
+  json Timeline(const std::string& arguments) {
+    const auto result = Sim(arguments + " --timeline '" + (dir_ / "t.json").string() + "'");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return json::parse(support::read_file(dir_ / "t.json"));  // throws if not JSON
+  }
+
+  static std::vector<json> Complete(const json& trace) {
+    std::vector<json> events;
+    for (const auto& event : trace["traceEvents"])
+      if (event["ph"] == "X") events.push_back(event);
+    return events;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(TeachingTest, TimelineHasATrackPerChannelDieAndPlane) {
+  const json trace = Timeline(kCleaningRun);
+  EXPECT_EQ(trace["displayTimeUnit"], "ns");
+  std::set<std::string> processes, threads;
+  std::set<std::pair<int, int>> named;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["ph"] != "M") continue;
+    if (event["name"] == "process_name") processes.insert(event["args"]["name"]);
+    if (event["name"] == "thread_name") {
+      threads.insert(event["args"]["name"]);
+      named.insert({event["pid"].get<int>(), event["tid"].get<int>()});
+    }
+  }
+  EXPECT_EQ(processes, (std::set<std::string>{"Host", "Channel 0", "Channel 1"}));
+  // tiny: 2 channels, 4 dies (2 per channel), 2 planes per die.
+  for (const char* track : {"Bus 0", "Bus 1", "Die 0 (package 0)", "Die 1 (package 0)",
+                            "Die 2 (package 1)", "Die 3 (package 1)", "Die 0 / Plane 0",
+                            "Die 0 / Plane 1", "Die 3 / Plane 1", "Requests (lane 0)"})
+    EXPECT_TRUE(threads.count(track)) << track;
+  std::size_t planes = 0;
+  for (const auto& name : threads) planes += name.find(" / Plane ") != std::string::npos;
+  EXPECT_EQ(planes, 8u);
+  // Every operation sits on a named track, and the kinds a cleaning run
+  // needs are all there, cleaning marked as such.
+  std::set<std::string> names;
+  for (const auto& event : Complete(trace)) {
+    EXPECT_TRUE(named.count({event["pid"].get<int>(), event["tid"].get<int>()})) << event.dump();
+    EXPECT_GE(event["dur"].get<double>(), 0.0);
+    names.insert(event["name"]);
+  }
+  for (const char* name :
+       {"WRITE", "PROGRAM", "DATA IN", "COPY-BACK [cleaning]", "ERASE [cleaning]"})
+    EXPECT_TRUE(names.count(name)) << name;
+}
+
+TEST_F(TeachingTest, TimelineEventsOnOneTrackDoNotOverlap) {
+  std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;
+  for (const auto& event : Complete(Timeline(kCleaningRun)))
+    tracks[{event["pid"].get<int>(), event["tid"].get<int>()}].push_back(
+        {event["ts"].get<double>(), event["ts"].get<double>() + event["dur"].get<double>()});
+  ASSERT_GT(tracks.size(), 10u);
+  for (auto& [track, spans] : tracks) {
+    std::sort(spans.begin(), spans.end());
+    for (std::size_t i = 1; i < spans.size(); ++i)
+      EXPECT_GE(spans[i].first, spans[i - 1].second - 1e-9)
+          << "track " << track.first << "/" << track.second;
+  }
+}
+
+TEST_F(TeachingTest, TimelineWindowKeepsOnlyOverlappingOperations) {
+  const auto events =
+      Complete(Timeline(std::string(kCleaningRun) + " --timeline-window 2000:6000"));
+  ASSERT_FALSE(events.empty());
+  for (const auto& event : events) {
+    const double start = event["ts"], end = start + event["dur"].get<double>();
+    EXPECT_TRUE(end > 2000 && start < 6000) << event.dump();
+  }
+}
+
+TEST_F(TeachingTest, TimelineIosRecordsTheFirstHostIos) {
+  std::set<std::int64_t> ios;
+  for (const auto& event : Complete(Timeline(std::string(kCleaningRun) + " --timeline-ios 7")))
+    if (event["cat"] == "request") ios.insert(event["args"]["io"].get<std::int64_t>());
+  EXPECT_EQ(ios, (std::set<std::int64_t>{0, 1, 2, 3, 4, 5, 6}));
+}
+
+TEST_F(TeachingTest, IoCsvIsTheSameWithAndWithoutTimeline) {
+  ASSERT_EQ(Sim(kCleaningRun, "plain").exit_code, 0);
+  Timeline(std::string(kCleaningRun) + " --trace-ftl 50 --trace-ftl-file '" +
+           (dir_ / "ftl.txt").string() + "'");
+  const std::string plain = support::read_file(dir_ / "plain" / "io.csv");
+  EXPECT_GT(plain.size(), 1000u);
+  EXPECT_EQ(plain, support::read_file(dir_ / "out" / "io.csv"));
+}
+
+TEST_F(TeachingTest, BadTimelineWindowIsAOneLineError) {
+  const auto result =
+      Sim("-w RW:count=5 --timeline '" + (dir_ / "t.json").string() + "' --timeline-window 50:10");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("--timeline-window '50:10': expected START:END"));
+  EXPECT_FALSE(fs::exists(dir_ / "t.json"));
+}
+
+TEST_F(TeachingTest, TraceFtlLogsEveryDecisionOfACleaningRun) {
+  const auto result = Sim(std::string(kCleaningRun) + " --trace-ftl 100");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output,
+              AllOf(HasSubstr("io 0: write lpn "), HasSubstr("\n  allocate   lpn "),
+                    HasSubstr("\n  invalidate page "), HasSubstr("\n  pick victim block "),
+                    HasSubstr("(copy-back)"), HasSubstr("\n  erase      block "),
+                    HasSubstr("\n  done       submitted at 0.000 us")));
+  EXPECT_THAT(result.output, HasSubstr("io 99: "));
+  EXPECT_THAT(result.output, ::testing::Not(HasSubstr("io 100: ")));
+}
+
+TEST_F(TeachingTest, TraceFtlLogsReads) {
+  const auto result = Sim("-w 'RR:count=3' --trace-ftl 3");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, AllOf(HasSubstr("io 0: read lpn "), HasSubstr("\n  read       lpn ")));
+}
+
+bool HasMatplotlib() {
+  return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+}
+
+TEST_F(TeachingTest, PlotDrawsCdfWriteAmplificationAndWear) {
+  if (!HasMatplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
+  ASSERT_EQ(Sim(kCleaningRun).exit_code, 0);
+  const json summary = json::parse(support::read_file(dir_ / "out" / "summary.json"));
+  const json& buckets = summary["wear"]["remaining_life_buckets"];
+  std::uint64_t blocks = 0;
+  for (const auto& count : buckets["blocks"]) blocks += count.get<std::uint64_t>();
+  EXPECT_EQ(blocks, 256u);  // every block of tiny, once
+  EXPECT_EQ(buckets["erases_from"].size(), buckets["blocks"].size());
+  const auto result = support::run_ssdlab("plot '" + (dir_ / "out").string() + "'");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* figure : {"cdf.png", "write-amplification.png", "wear.png"})
+    EXPECT_GT(fs::file_size(dir_ / "out" / "plots" / figure), 1000u) << figure;
+}
+
+TEST_F(TeachingTest, PlotDrawsATimeline) {
+  if (!HasMatplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
+  Timeline(kCleaningRun);
+  const auto result =
+      support::run_ssdlab("plot '" + (dir_ / "t.json").string() + "' --window 0:5000");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_GT(fs::file_size(dir_ / "t.png"), 1000u);
+}
+
+}  // namespace
