@@ -34,15 +34,8 @@ struct Row {
 
 std::vector<Row> Rows(const std::string& io_csv) {
   std::vector<Row> rows;
-  std::istringstream in(io_csv);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) f.push_back(field);
+  for (const auto& f : support::csv_rows(io_csv))
     rows.push_back(Row{f[0], std::stoull(f[3]), f[4], f[5], std::stoull(f[7]), std::stoull(f[8])});
-  }
   return rows;
 }
 

@@ -37,13 +37,7 @@ TimeNs Nanoseconds(const std::string& microseconds) {  // "305.600" -> 305600
 // Rows of an io.csv, ordered by io index.
 std::vector<Row> ParseIoCsv(const std::string& text) {
   std::vector<Row> rows;
-  std::istringstream in(text);
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::istringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) f.push_back(field);
+  for (const auto& f : support::csv_rows(text)) {
     EXPECT_EQ(f[1], "0");  // run
     EXPECT_EQ(f[2], "0");  // process
     rows.push_back(Row{f[0], std::stoull(f[3]), Nanoseconds(f[4]), Nanoseconds(f[5]), f[6] == "W",

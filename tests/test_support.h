@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/config.h"
 
@@ -61,6 +63,22 @@ inline std::string shell_quote(const std::string& text) {
 
 inline std::string shell_quote(const std::filesystem::path& path) {
   return shell_quote(path.string());
+}
+
+// The rows of an io.csv (or any headed CSV without quoting) after its
+// header, each split into its fields.
+inline std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::istringstream split(line);
+    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
+    rows.push_back(std::move(fields));
+  }
+  return rows;
 }
 
 struct CommandResult {
