@@ -15,16 +15,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 
-support::CommandResult RunShell(const std::string& command) {
-  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return {-1, "cannot run " + command};
-  std::string output;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
 constexpr const char* kPlan = R"(
 [[experiment]]
 name = "sw-64k"
@@ -58,11 +48,8 @@ nlohmann::json SimulateVerified(const std::string& preset, const std::string& ex
                           out.string() + " --precondition seq --verify --check-every 50 " + extra);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("all correct"), std::string::npos) << result.output;
-  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
-  if (fs::is_regular_file(checker)) {
-    const auto checked = RunShell("python3 " + checker.string() + " " + out.string());
-    EXPECT_EQ(checked.exit_code, 0) << checked.output;
-  }
+  if (const auto checked = support::check_output(out))
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
   const auto summary = nlohmann::json::parse(support::read_file(out / "summary.json"));
   EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 200u);
   // Each run reports its own merges (counters_delta): sequential writes on the

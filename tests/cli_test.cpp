@@ -36,17 +36,6 @@ std::size_t LineCount(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-// Runs `command` in the shell, stdout and stderr together.
-support::CommandResult RunShell(const std::string& command) {
-  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return {-1, "cannot run " + command};
-  std::string output;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
 std::string FirstLine(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
@@ -98,12 +87,11 @@ TEST_F(CliTest, SimWritesIoCsvAndSummaryJson) {
 }
 
 TEST_F(CliTest, SimOutputPassesTheOutputChecker) {
-  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
-  if (!fs::is_regular_file(checker)) GTEST_SKIP() << checker << " is not there";
   const auto result = Sim("RR:count=20,queue_depth=4,processes=2", dir_ / "out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto checked = RunShell("python3 " + Quote(checker) + " " + Quote(dir_ / "out"));
-  EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  const auto checked = support::check_output(dir_ / "out");
+  if (!checked) GTEST_SKIP() << "../shared/tools/check-output is not there";
+  EXPECT_EQ(checked->exit_code, 0) << checked->output;
 }
 
 TEST_F(CliTest, UflipPlanWritesNamedExperimentsAndBenchmarkTables) {
@@ -131,11 +119,8 @@ TEST_F(CliTest, UflipPlanWritesNamedExperimentsAndBenchmarkTables) {
   EXPECT_EQ(experiment["benchmark"], "granularity");
   EXPECT_EQ(experiment["io_ignore"], "auto");
   EXPECT_TRUE(experiment["runs"][0].contains("startup_ios"));
-  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
-  if (fs::is_regular_file(checker)) {
-    const auto checked = RunShell("python3 " + Quote(checker) + " " + Quote(dir_ / "out"));
-    EXPECT_EQ(checked.exit_code, 0) << checked.output;
-  }
+  if (const auto checked = support::check_output(dir_ / "out"))
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
 }
 
 TEST_F(CliTest, UflipPlanIsDeterministic) {
@@ -146,8 +131,7 @@ TEST_F(CliTest, UflipPlanIsDeterministic) {
 }
 
 TEST_F(CliTest, PlotDrawsTheBenchmarkFigures) {
-  if (RunShell("/usr/bin/python3 -c 'import matplotlib'").exit_code != 0)
-    GTEST_SKIP() << "python3-matplotlib is not installed";
+  if (!support::has_matplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
   ASSERT_EQ(Sim("uflip:pause:count=20,runs=1", dir_ / "out").exit_code, 0);
   const auto result = support::run_ssdlab("plot " + Quote(dir_ / "out"));
   ASSERT_EQ(result.exit_code, 0) << result.output;

@@ -311,8 +311,7 @@ TEST_F(CompareTest, FioLatLogNeedsTheIoLog) {
 }
 
 TEST_F(CompareTest, PlotDrawsTheComparison) {
-  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "python3-matplotlib is not installed";
+  if (!support::has_matplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
   ASSERT_EQ(Sim(Plan(), dir_ / "a").exit_code, 0);
   ASSERT_EQ(Sim(Plan(), dir_ / "b", "--set timing.program_us=300").exit_code, 0);
   const fs::path png = dir_ / "plots" / "compare.png";

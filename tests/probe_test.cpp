@@ -84,13 +84,8 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
   EXPECT_LE(run["min_us"].get<double>(), run["p50_us"].get<double>());
   EXPECT_LE(run["p50_us"].get<double>(), run["max_us"].get<double>());
 
-  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
-  if (fs::is_regular_file(checker)) {
-    const int status = std::system(("python3 " + support::shell_quote(checker) + " " +
-                                    support::shell_quote(dir_ / "out") + " >/dev/null")
-                                       .c_str());
-    EXPECT_EQ(status, 0);
-  }
+  if (const auto checked = support::check_output(dir_ / "out"))
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
 }
 
 TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {

@@ -81,19 +81,12 @@ TEST_F(ReplayCli, GzipTraceGivesTheSameIoCsvAsThePlainOne) {
 }
 
 TEST_F(ReplayCli, OutputPassesTheOutputChecker) {
-  const fs::path checker = fs::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
-  if (!fs::is_regular_file(checker)) GTEST_SKIP() << checker << " is not there";
   for (const std::string mode : {"--mode open --speed 4", "--mode closed --qd 8"}) {
     SCOPED_TRACE(mode);
     ASSERT_EQ(Replay(Example("web-server.csv.gz"), "out", mode + " --limit 500").exit_code, 0);
-    const std::string command =
-        "python3 " + Quote(checker.string()) + " " + Quote((dir_ / "out").string()) + " 2>&1";
-    std::FILE* pipe = popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string output;
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
-    EXPECT_EQ(pclose(pipe), 0) << output;
+    const auto checked = support::check_output(dir_ / "out");
+    if (!checked) GTEST_SKIP() << "../shared/tools/check-output is not there";
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
   }
 }
 

@@ -152,7 +152,7 @@ TEST_F(TeachingTest, TraceFtlLogsReads) {
 }
 
 bool HasMatplotlib() {
-  return std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  return support::has_matplotlib();
 }
 
 TEST_F(TeachingTest, PlotDrawsCdfWriteAmplificationAndWear) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -86,15 +87,34 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs the ssdlab binary with `arguments` (already shell-quoted).
-inline CommandResult run_ssdlab(const std::string& arguments) {
-  const std::string command = std::string(SSDLAB_BINARY_PATH) + " " + arguments + " 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
+// Runs `command` in the shell, stdout and stderr together.
+inline CommandResult run_shell(const std::string& command) {
+  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return {-1, "cannot run " + command};
   std::string output;
   char buffer[4096];
   while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// Runs the ssdlab binary with `arguments` (already shell-quoted).
+inline CommandResult run_ssdlab(const std::string& arguments) {
+  return run_shell(std::string(SSDLAB_BINARY_PATH) + " " + arguments);
+}
+
+// The project's output-contract checker (../shared/tools/check-output) on
+// `outdir`; nullopt where this checkout has no checker.
+inline std::optional<CommandResult> check_output(const std::filesystem::path& outdir) {
+  const auto checker =
+      std::filesystem::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
+  if (!std::filesystem::is_regular_file(checker)) return std::nullopt;
+  return run_shell("python3 " + shell_quote(checker) + " " + shell_quote(outdir));
+}
+
+// Whether Debian's python3 can draw (ssdlab plot needs python3-matplotlib).
+inline bool has_matplotlib() {
+  return run_shell("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
 }
 
 }  // namespace ssdlab::testing
