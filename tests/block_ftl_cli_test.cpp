@@ -48,8 +48,9 @@ nlohmann::json SimulateVerified(const std::string& preset, const std::string& ex
                           out.string() + " --precondition seq --verify --check-every 50 " + extra);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("all correct"), std::string::npos) << result.output;
-  if (const auto checked = support::check_output(out))
+  if (const auto checked = support::check_output(out)) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
   const auto summary = nlohmann::json::parse(support::read_file(out / "summary.json"));
   EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 200u);
   // Each run reports its own merges (counters_delta): sequential writes on the

@@ -119,8 +119,9 @@ TEST_F(CliTest, UflipPlanWritesNamedExperimentsAndBenchmarkTables) {
   EXPECT_EQ(experiment["benchmark"], "granularity");
   EXPECT_EQ(experiment["io_ignore"], "auto");
   EXPECT_TRUE(experiment["runs"][0].contains("startup_ios"));
-  if (const auto checked = support::check_output(dir_ / "out"))
+  if (const auto checked = support::check_output(dir_ / "out")) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
 }
 
 TEST_F(CliTest, UflipPlanIsDeterministic) {

@@ -84,8 +84,9 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
   EXPECT_LE(run["min_us"].get<double>(), run["p50_us"].get<double>());
   EXPECT_LE(run["p50_us"].get<double>(), run["max_us"].get<double>());
 
-  if (const auto checked = support::check_output(dir_ / "out"))
+  if (const auto checked = support::check_output(dir_ / "out")) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
 }
 
 TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {
