@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "sim/config.h"
 #include "sim/output.h"
+#include "sim/report.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -32,13 +33,9 @@ struct Point {
 
 nlohmann::json read_summary(const fs::path& dir) {
   const fs::path path = dir / "summary.json";
-  std::ifstream in(path);
-  if (!in) throw make_error("{}: no summary.json (is it an ssdlab output folder?)", dir.string());
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw make_error("{}: not valid JSON: {}", path.string(), error.what());
-  }
+  if (!fs::is_regular_file(path))
+    throw make_error("{}: no summary.json (is it an ssdlab output folder?)", dir.string());
+  return read_json_file(path);
 }
 
 // Experiments that measure the cost of one I/O alone.
@@ -54,10 +51,8 @@ std::vector<Point> usable_points(const nlohmann::json& summary, const fs::path& 
         number("pause_us", 0) != 0 || number("io_shift", 0) != 0 || number("increment", 1) != 1 ||
         number("partitions", 1) != 1 || !e.contains("runs") || e["runs"].empty())
       continue;
-    double sum = 0;
-    for (const auto& run : e["runs"]) sum += run.at("mean_us").get<double>();
     points.push_back({e.at("name").get<std::string>(), e.at("pattern").get<std::string>(),
-                      e.at("io_size").get<std::uint64_t>(), sum / e["runs"].size()});
+                      e.at("io_size").get<std::uint64_t>(), mean_over_runs(e, "mean_us")});
   }
   return points;
 }

@@ -21,8 +21,8 @@
 #include "sim/replay_cli.h"
 #include "sim/sim_command.h"
 #include "sim/sweep_command.h"
-#include "sim/trace_info_command.h"
 #include "sim/teaching_cli.h"
+#include "sim/trace_info_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ssdlab: a trace-driven SSD simulator"};

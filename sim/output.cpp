@@ -158,6 +158,13 @@ nlohmann::json parse_json(const std::string& text, std::size_t start, const std:
   }
 }
 
+nlohmann::json read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw make_error("{}: cannot open", path.string());
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parse_json(text, 0, path.string());
+}
+
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   const std::filesystem::path temporary = path.string() + ".partial";
   {

@@ -75,6 +75,8 @@ RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<
 // Parses the JSON in `text` from byte `start` on; a syntax error is an
 // ssdlab::Error "path:line: malformed JSON", the line counted in `text`.
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);
+// Reads and parses a JSON file: "path: cannot open", or parse_json's error.
+nlohmann::json read_json_file(const std::filesystem::path& path);
 
 // Writes `text` to `path` through a temporary file and a rename.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);

@@ -30,6 +30,13 @@ std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed)
   return spec.seed.value_or(workloads::experiment_seed(seed, spec.name));
 }
 
+double mean_over_runs(const nlohmann::json& experiment, const char* key) {
+  const auto& runs = experiment.at("runs");
+  double sum = 0;
+  for (const auto& run : runs) sum += run.at(key).get<double>();
+  return runs.empty() ? 0.0 : sum / static_cast<double>(runs.size());
+}
+
 void print_experiment_header(std::ostream& out) {
   fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
              "mean_us", "", "max p99_us");
@@ -37,16 +44,16 @@ void print_experiment_header(std::ostream& out) {
 
 // Runs of a micro-benchmark experiment, summarised on one line.
 void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
-  double mean = 0, p99 = 0;
+  double p99 = 0;
   std::uint64_t count = 0;
   for (const auto& run : experiment["runs"]) {
-    mean += run["mean_us"].get<double>();
     p99 = std::max(p99, run["p99_us"].get<double>());
     count += run["count"].get<std::uint64_t>();
   }
   const auto runs = experiment["runs"].size();
   fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
-             experiment["name"].get<std::string>(), runs, count, runs ? mean / runs : 0.0, "", p99);
+             experiment["name"].get<std::string>(), runs, count,
+             mean_over_runs(experiment, "mean_us"), "", p99);
 }
 
 nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,

@@ -28,6 +28,10 @@ std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed)
 void print_experiment_header(std::ostream& out);
 void print_experiment(std::ostream& out, const nlohmann::json& experiment);
 
+// The mean over an experiment's runs (summary.json) of one run figure, such
+// as "mean_us"; 0 without runs.
+double mean_over_runs(const nlohmann::json& experiment, const char* key);
+
 // One simulated run per line, and the header above such lines.
 void print_run_header(std::ostream& out);
 void print_run(std::ostream& out, const std::string& name, const RunResult& result);

@@ -25,7 +25,7 @@ struct SimOptions {
   // Lifetime run: stop once this many flash blocks have worn out (0: no
   // limit; the device's end of life always stops the run).
   std::uint64_t until_expired = 0;
-  TeachingOptions teaching;            // --timeline, --trace-ftl
+  TeachingOptions teaching;  // --timeline, --trace-ftl
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -273,14 +273,9 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
 
 int run_collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
-  std::ifstream in(outdir / "jobs.json");
-  if (!in) throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
-  nlohmann::json manifest;
-  try {
-    manifest = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw make_error("{}/jobs.json: {}", outdir_text, e.what());
-  }
+  if (!fs::is_regular_file(outdir / "jobs.json"))
+    throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
+  const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
   std::ostringstream csv;
   csv << "job,config,sets,workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,"
          "write_amplification\n";
@@ -289,38 +284,36 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
   for (const auto& job : manifest.at("jobs")) {
     const fs::path summary_path = outdir / job.at("dir").get<std::string>() / "summary.json";
-    std::ifstream summary_in(summary_path);
-    if (!summary_in) {
+    if (!fs::is_regular_file(summary_path)) {
       ++missing;
       fmt::print(out, "  {:<9} missing: {}\n", job.at("dir").get<std::string>(),
                  summary_path.string());
       continue;
     }
-    const nlohmann::json summary = nlohmann::json::parse(summary_in);
+    const nlohmann::json summary = read_json_file(summary_path);
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
     for (const auto& experiment : summary.at("experiments")) {
-      double mean = 0, p50 = 0, p99 = 0, iops = 0, wa = 0;
       const auto& runs = experiment.at("runs");
-      for (const auto& run : runs) {
-        mean += run.at("mean_us").get<double>();
-        p50 += run.at("p50_us").get<double>();
-        p99 += run.at("p99_us").get<double>();
-        iops += run.at("iops").get<double>();
+      const double mean = mean_over_runs(experiment, "mean_us");
+      const double p50 = mean_over_runs(experiment, "p50_us");
+      const double p99 = mean_over_runs(experiment, "p99_us");
+      const double iops = mean_over_runs(experiment, "iops");
+      double wa = 0;  // a probe's runs have no device counters
+      for (const auto& run : runs)
         if (run.contains("device")) wa += run["device"].value("write_amplification", 0.0);
-      }
-      const double n = runs.empty() ? 1.0 : static_cast<double>(runs.size());
+      if (!runs.empty()) wa /= static_cast<double>(runs.size());
       csv << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
                          csv_field(sets), csv_field(job.at("workload")),
                          job.at("seed").get<std::uint64_t>(),
-                         csv_field(experiment.at("name").get<std::string>()), runs.size(), mean / n,
-                         p50 / n, p99 / n, iops / n, wa / n);
+                         csv_field(experiment.at("name").get<std::string>()), runs.size(), mean,
+                         p50, p99, iops, wa);
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,
                  job.at("seed").get<std::uint64_t>(), experiment.at("name").get<std::string>(),
-                 mean / n, p99 / n, wa / n);
+                 mean, p99, wa);
       ++rows;
     }
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/report.h"
 #include "workloads/methodology.h"
 
 namespace ssdlab::sim {
@@ -44,9 +45,7 @@ nlohmann::json benchmark_tables(const nlohmann::json& experiments,
                         {"columns", nlohmann::json::array()},
                         {"rows", nlohmann::json::array()}});
     nlohmann::json& table = tables[t];
-    double sum = 0;
-    for (const auto& run : experiment["runs"]) sum += run["mean_us"].get<double>();
-    const double mean = experiment["runs"].empty() ? 0.0 : sum / experiment["runs"].size();
+    const double mean = mean_over_runs(experiment, "mean_us");
     const std::string column = experiment["column"], value = experiment["value"];
     if (std::find(table["columns"].begin(), table["columns"].end(), column) ==
         table["columns"].end())
