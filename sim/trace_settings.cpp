@@ -65,9 +65,7 @@ std::string experiment_name(const std::string& path) {
   const std::size_t dot = name.rfind('.');
   if (dot != std::string::npos && dot > 0) name.resize(dot);
   for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) &&
-        std::string_view("_-./=:+@").find(c) == std::string_view::npos)
-      c = '_';
+    if (!workloads::is_name_char(c)) c = '_';
   return name.empty() ? "trace" : name;
 }
 

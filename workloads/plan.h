@@ -79,6 +79,14 @@ bool writes(const ExperimentSpec& spec);               // any write in the patte
 bool reads(const ExperimentSpec& spec);                // any read
 bool writes_sequentially(const ExperimentSpec& spec);  // SW in the pattern or the mix
 
+// What an experiment name (io.csv's `experiment` column, unquoted CSV) may
+// hold: letters, digits and the punctuation below.
+inline constexpr std::string_view kNamePunctuation = "_-./=:+@";
+inline bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         kNamePunctuation.find(c) != std::string_view::npos;
+}
+
 struct Plan {
   std::string source;  // file name, built-in name or the inline text
   std::vector<ExperimentSpec> experiments;

@@ -134,14 +134,9 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
   if (key == "name") {
     const auto* s = std::get_if<std::string>(&kv.value);
     if (!s || s->empty()) fail(kv, "expected a non-empty string");
-    const bool ok = std::all_of(s->begin(), s->end(), [](unsigned char c) {
-      return std::isalnum(c) ||
-             std::string_view("_-./=:+@").find(static_cast<char>(c)) != std::string_view::npos;
-    });
-    if (!ok)
-      fail(kv, fmt::format("'{}' has characters io.csv cannot hold; use letters, digits and "
-                           "_-./=:+@",
-                           *s));
+    if (!std::all_of(s->begin(), s->end(), is_name_char))
+      fail(kv, fmt::format("'{}' has characters io.csv cannot hold; use letters, digits and {}", *s,
+                           kNamePunctuation));
     spec.name = *s;
   } else if (key == "pattern") {
     spec.pattern = as_pattern(kv);
