@@ -32,8 +32,8 @@ void exercise(const ssdlab::workloads::Plan& plan) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    exercise(ssdlab::workloads::parse_plan_file(
-        ssdlab::fuzz::write_input(data, size, ".toml"), kDevice));
+    exercise(ssdlab::workloads::parse_plan_file(ssdlab::fuzz::write_input(data, size, ".toml"),
+                                                kDevice));
   } catch (const ssdlab::Error&) {
   }
   try {

@@ -328,7 +328,8 @@ TEST_F(PlanTest, LoadPlanOfEmptyTextIsRejected) {
 
 TEST_F(PlanTest, LoadPlanOfATraceSaysOnlySimReplaysIt) {
   EXPECT_THAT(ErrorOf([] { load_plan("trace:msr.csv", kTiny); }),
-              AllOf(StartsWith("-w 'trace:msr.csv': "), HasSubstr("a trace is not a plan; `ssdlab sim` replays it")));
+              AllOf(StartsWith("-w 'trace:msr.csv': "),
+                    HasSubstr("a trace is not a plan; `ssdlab sim` replays it")));
 }
 
 TEST_F(PlanTest, ExperimentThatFitsTheDeviceIsAccepted) {
