@@ -41,6 +41,7 @@ class BlockMappedFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void forget_logs() override { open_ = kNone; }
   void write_page(const PageRange& range, Lpn lpn, CommandList& out);
   // Completes the open block from the old one and makes it the data block.
   void close_open_block(CommandList& out);

@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
                    "Lifetime run: stop once N flash blocks have worn out (reached "
                    "geometry.pe_cycles); the experiment's count is the write budget")
       ->check(CLI::NonNegativeNumber);
+  sim_command->add_option(
+      "--power-cut-at", sim.power_cuts,
+      "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
+      "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
   ssdlab::sim::TraceOptions trace;
   ssdlab::sim::add_trace_options(*sim_command, trace);
   ssdlab::sim::add_teaching_options(*sim_command, sim.teaching);

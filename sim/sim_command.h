@@ -25,7 +25,8 @@ struct SimOptions {
   // Lifetime run: stop once this many flash blocks have worn out (0: no
   // limit; the device's end of life always stops the run).
   std::uint64_t until_expired = 0;
-  TeachingOptions teaching;  // --timeline, --trace-ftl
+  TeachingOptions teaching;             // --timeline, --trace-ftl
+  std::vector<std::string> power_cuts;  // --power-cut-at (sim/power_cut_plan.h)
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -1,9 +1,12 @@
 #include "sim/ssd.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
 
+#include "common/error.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::sim {
@@ -64,7 +67,9 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
         const flash::Command& command = commands_[stage_order_[i]];
         if (command.cleaning ? !clean : !host) continue;
         const int chain = command.cleaning ? 1 : 0;
-        done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
+        const TimeNs end = timeline_.schedule(command, ready[chain]);
+        if (power_) power_->completes(stage_order_[i], end);
+        done[chain] = std::max(done[chain], end);
       }
     }
   };
@@ -90,6 +95,7 @@ bool Ssd::clean_idle_pools(TimeNs now) {
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
+    record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
     schedule(now);
     cleaned = true;
@@ -119,6 +125,7 @@ void Ssd::after_request() {
 
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
   const ftl::PageRange range = to_range(request.offset, request.size);
+  if (power_) power_->settle(now);
   commands_.clear();
   if (request.write) {
     ftl_->write(range, commands_);
@@ -127,9 +134,11 @@ TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
   }
+  record(request.write ? &range : nullptr);
   if (!observers_.empty())
     notify(request.write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
   const TimeNs done = schedule(now, request.write && config_.ftl.cleaning_blocks_writes);
+  if (power_ && request.write) power_->host_write_done(done);
   for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
   // Pools the request left idle may clean in the background (after the
   // request's own reservations, so that it never waits for this cleaning).
@@ -143,8 +152,61 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   commands_.clear();
   ftl_->write(range, commands_);
   if (verifier_) verifier_->host_write(range, commands_);
+  record(&range, true);
   if (!observers_.empty()) notify(CommandSource::kFunctional, &range);
   after_request();
+}
+
+void Ssd::record(const ftl::PageRange* range, bool functional) {
+  if (power_)
+    power_->apply(range, commands_, ftl_->flash_for_power_cut()->take_erased_images(), functional);
+}
+
+void Ssd::enable_power_cuts() {
+  if (!ftl_->flash_for_power_cut())
+    throw make_error("FTL '{}' cannot recover from a power cut", ftl_->name());
+  if (verifier_)
+    throw make_error(
+        "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
+        "is wrong; every cut checks each acknowledged write itself");
+  if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
+  ftl_->flash_for_power_cut()->record_sequence_numbers();
+  power_ = std::make_unique<PowerCutRecorder>(
+      config_.geometry, ftl_->logical_pages(),
+      config_.ftl.logical_page_size / config_.geometry.page_size);
+}
+
+PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
+  if (!power_) throw std::logic_error("power_cut() without enable_power_cuts()");
+  PowerCutReport report;
+  report.at = at;
+  flash::NandArray& nand = *ftl_->flash_for_power_cut();
+  power_->cut(at, nand, report);
+  const ScanCost scan = scan_cost(nand, config_.timing);
+  report.pages_scanned = scan.pages_read;
+  report.scan_ns = scan.scan_ns;
+  commands_.clear();
+  ftl::RecoveryReport recovery;
+  ftl_->recover(policy, commands_, recovery);
+  if (recovery.pages_read != scan.pages_read)
+    throw std::logic_error(fmt::format("the FTL's scan read {} pages, the scan model counts {}",
+                                       recovery.pages_read, scan.pages_read));
+  report.mount_commands = commands_.size();
+  record(nullptr);
+  const TimeNs scanned = at + scan.scan_ns;
+  timeline_.restart_at(scanned);
+  schedule(scanned);
+  TimeNs done = scanned;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    done = std::max(done, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    done = std::max(done, timeline_.die_free_at(die));
+  report.merge_ns = done - scanned;
+  report.mount_done = done;
+  power_->settle(done);
+  power_->check(*ftl_, report);
+  ftl_->check_invariants();
+  return report;
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {

@@ -16,6 +16,7 @@
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "sim/config.h"
+#include "sim/power_cut.h"
 #include "sim/ssd_observer.h"
 
 namespace ssdlab::sim {
@@ -59,6 +60,21 @@ class Ssd {
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
 
+  // Power-loss simulation (power_cut.h). Call before the first request;
+  // throws ssdlab::Error if the FTL cannot recover from a cut or --verify is
+  // on (a cut makes the verifier's view of flash wrong; the cut checks every
+  // acknowledged write itself).
+  void enable_power_cuts();
+  bool power_cuts_enabled() const { return power_ != nullptr; }
+  // Cuts the power at `at` (no earlier than the last request's submission),
+  // mounts again (OOB scan, then the merges the FTL asks for, on the flash
+  // timelines) and checks every acknowledged write. Host requests not
+  // complete by `at` are not acknowledged; the caller resubmits them after
+  // report.mount_done. Throws std::logic_error if the recovered FTL breaks
+  // its invariants.
+  PowerCutReport power_cut(TimeNs at,
+                           ftl::RecoveryPolicy policy = ftl::RecoveryPolicy::kSequenceNumbers);
+
   // Observers (teaching views: --timeline, --trace-ftl); they must outlive
   // the Ssd or be detached. Neither changes what the Ssd does.
   void add_observer(SsdObserver* observer) { observers_.push_back(observer); }
@@ -74,6 +90,9 @@ class Ssd {
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
   bool clean_idle_pools(TimeNs now);
   void after_request();
+  // Power-cut runs: hands commands_ (a host write of `range`, or null) to the
+  // recorder.
+  void record(const ftl::PageRange* range, bool functional = false);
   void notify(CommandSource source, const ftl::PageRange* range) const {
     for (SsdObserver* observer : observers_) observer->commands(source, range, commands_);
   }
@@ -90,6 +109,7 @@ class Ssd {
   flash::CommandList commands_;             // reused for every request
   std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
   std::vector<SsdObserver*> observers_;
+  std::unique_ptr<PowerCutRecorder> power_;  // power-cut runs only
 };
 
 }  // namespace ssdlab::sim
