@@ -70,6 +70,18 @@ void NandArray::check_invariants() const {
     if (valid != blocks_[id].valid_pages)
       throw std::logic_error(fmt::format("block {}: valid count {} but {} valid pages", id,
                                          blocks_[id].valid_pages, valid));
+    for (std::uint32_t i = blocks_[id].write_pointer; i < per_block; ++i)
+      if (oob_lpn_[first + i] != kNoLpn || (persistent_ && persistent_->sequence[first + i] != 0))
+        throw std::logic_error(fmt::format(
+            "block {}: page {} beyond the write pointer {} holds data", id, i,
+            blocks_[id].write_pointer));
+  }
+  if (checked_erase_counts_.empty()) checked_erase_counts_.assign(blocks_.size(), 0);
+  for (BlockId id = 0; id < blocks_.size(); ++id) {
+    if (blocks_[id].erase_count < checked_erase_counts_[id])
+      throw std::logic_error(fmt::format("block {}: erase count fell from {} to {}", id,
+                                         checked_erase_counts_[id], blocks_[id].erase_count));
+    checked_erase_counts_[id] = blocks_[id].erase_count;
   }
 }
 
@@ -139,6 +151,9 @@ void NandArray::restore(const BlockImage& image) {
   }
   state.write_pointer = image.write_pointer;
   state.erase_count = image.erase_count;
+  // The erase never happened: its count is not a decrease.
+  if (!checked_erase_counts_.empty())
+    checked_erase_counts_[block] = std::min(checked_erase_counts_[block], image.erase_count);
 }
 
 void NandArray::forget_valid_pages() {

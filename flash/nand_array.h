@@ -98,9 +98,13 @@ class NandArray {
   void forget_valid_pages();
   void revalidate(Ppn ppn);
 
-  // Recounts every block's valid pages from the valid bits and checks that no
-  // valid page lies beyond a write pointer. Throws std::logic_error on the first
-  // mismatch. O(pages); for tests and verification runs.
+  // Recounts every block's valid pages from the valid bits; checks that no
+  // page beyond a write pointer holds anything (a page is programmed at most
+  // once between erases), and that no erase count went down since the last
+  // check (the first check keeps a copy of the counts: 4 bytes per block,
+  // verification runs only; an erase a power cut undid is not a decrease).
+  // Throws std::logic_error on the first mismatch. O(pages); for tests and
+  // verification runs.
   void check_invariants() const;
 
  private:
@@ -123,6 +127,7 @@ class NandArray {
   std::vector<Lpn> oob_lpn_;
   std::vector<std::uint64_t> valid_bits_;
   std::vector<BlockState> blocks_;
+  mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };
 
 }  // namespace ssdlab::flash

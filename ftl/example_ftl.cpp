@@ -203,6 +203,17 @@ void ExampleFtl::check_invariants() const {
           "example FTL: logical page {} maps to page {}, which does not hold it", lpn, ppn));
     ++mapped;
   }
+  // Blocks are taken in order per plane: the never-used ones are erased.
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
+    for (BlockId block = next_unused_[plane]; block < (plane + 1) * geometry_.blocks_per_plane;
+         ++block)
+      if (!nand_.is_erased(block))
+        throw std::logic_error(
+            fmt::format("example FTL: block {} is not erased but was never handed out", block));
+    if (active_[plane] != kNoBlock && active_[plane] >= next_unused_[plane])
+      throw std::logic_error(fmt::format("example FTL: active block {} of plane {} is unused",
+                                         active_[plane], plane));
+  }
   std::uint64_t valid = 0;
   for (BlockId block = 0; block < geometry_.blocks(); ++block) valid += nand_.valid_pages(block);
   if (valid != mapped)
