@@ -72,9 +72,9 @@ void NandArray::check_invariants() const {
                                          blocks_[id].valid_pages, valid));
     for (std::uint32_t i = blocks_[id].write_pointer; i < per_block; ++i)
       if (oob_lpn_[first + i] != kNoLpn || (persistent_ && persistent_->sequence[first + i] != 0))
-        throw std::logic_error(fmt::format(
-            "block {}: page {} beyond the write pointer {} holds data", id, i,
-            blocks_[id].write_pointer));
+        throw std::logic_error(
+            fmt::format("block {}: page {} beyond the write pointer {} holds data", id, i,
+                        blocks_[id].write_pointer));
   }
   if (checked_erase_counts_.empty()) checked_erase_counts_.assign(blocks_.size(), 0);
   for (BlockId id = 0; id < blocks_.size(); ++id) {

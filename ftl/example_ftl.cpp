@@ -211,8 +211,8 @@ void ExampleFtl::check_invariants() const {
         throw std::logic_error(
             fmt::format("example FTL: block {} is not erased but was never handed out", block));
     if (active_[plane] != kNoBlock && active_[plane] >= next_unused_[plane])
-      throw std::logic_error(fmt::format("example FTL: active block {} of plane {} is unused",
-                                         active_[plane], plane));
+      throw std::logic_error(
+          fmt::format("example FTL: active block {} of plane {} is unused", active_[plane], plane));
   }
   std::uint64_t valid = 0;
   for (BlockId block = 0; block < geometry_.blocks(); ++block) valid += nand_.valid_pages(block);

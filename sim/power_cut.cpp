@@ -204,10 +204,12 @@ void PowerCutRecorder::check_page(flash::Lpn lpn, Ppn ppn, PowerCutReport& repor
             fmt::format("logical page {} reads back version {}, trimmed after it", lpn, found));
 }
 
-void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) const {
+void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) {
   for (flash::Lpn lpn = 0; lpn < acknowledged_.size(); ++lpn) {
-    check_page(lpn, ftl.locate(lpn), report);
+    const Ppn ppn = ftl.locate(lpn);
+    check_page(lpn, ppn, report);
     ++report.pages_checked;
+    if (ppn != flash::kNoPage) acknowledged_[lpn] = std::max(acknowledged_[lpn], content_[ppn]);
   }
 }
 

@@ -91,8 +91,10 @@ class PowerCutRecorder {
   // the writes not acknowledged by then.
   void cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report);
   // After the mount: checks every logical page `ftl` maps against what was
-  // acknowledged; counts into `report`.
-  void check(const ftl::Ftl& ftl, PowerCutReport& report) const;
+  // acknowledged; counts into `report`. What the mount found is from now on
+  // what the host has (a write in flight that made it to flash counts as
+  // acknowledged by the mount).
+  void check(const ftl::Ftl& ftl, PowerCutReport& report);
 
  private:
   struct Pending {  // a command not yet known to be complete

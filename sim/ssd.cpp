@@ -41,7 +41,32 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   return range;
 }
 
+TimeNs Ssd::schedule_power_safe(TimeNs now) {
+  TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
+  bool cleaning = false;
+  int stage = -1;
+  for (std::uint32_t i = 0; i < commands_.size(); ++i) {
+    const flash::Command& command = commands_[i];
+    if (command.stage != stage) {  // a new stage waits for everything before it
+      stage_ready = list_done;
+      stage = command.stage;
+    }
+    const TimeNs ready =
+        command.op == flash::Op::kErase ? std::max(stage_ready, programs_done_) : stage_ready;
+    const TimeNs end = timeline_.schedule(command, ready);
+    power_->completes(i, end);
+    list_done = std::max(list_done, end);
+    if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
+      programs_done_ = std::max(programs_done_, end);
+    done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
+    cleaning = cleaning || command.cleaning;
+  }
+  if (cleaning) cleaning_ns_ += done[1] - now;
+  return done[0];
+}
+
 TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
+  if (power_) return schedule_power_safe(now);
   // Commands in stage order, list order within a stage (a counting sort, so
   // that lists with many stages, such as a hybrid FTL's merges, stay linear).
   std::array<std::uint32_t, 257> stage_start{};
@@ -67,9 +92,7 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
         const flash::Command& command = commands_[stage_order_[i]];
         if (command.cleaning ? !clean : !host) continue;
         const int chain = command.cleaning ? 1 : 0;
-        const TimeNs end = timeline_.schedule(command, ready[chain]);
-        if (power_) power_->completes(stage_order_[i], end);
-        done[chain] = std::max(done[chain], end);
+        done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
       }
     }
   };
@@ -195,6 +218,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   record(nullptr);
   const TimeNs scanned = at + scan.scan_ns;
   timeline_.restart_at(scanned);
+  programs_done_ = scanned;
   schedule(scanned);
   TimeNs done = scanned;
   for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)

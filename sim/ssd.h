@@ -87,6 +87,13 @@ class Ssd {
   // chains of stages, the host chain starting after the cleaning chain if
   // `host_waits`, else independent. Returns when the host commands complete.
   TimeNs schedule(TimeNs now, bool host_waits = false);
+  // With power cuts on, schedule() runs commands_ in list order instead, a
+  // stage at a time (the FTL's own order), and an erase waits until every
+  // program issued before it has completed: otherwise a cut could find the
+  // block holding a page's old version erased while the program of its new
+  // version is still under way (real FTLs keep such a block until the new
+  // data is on flash). Slower than schedule(); power-cut runs only.
+  TimeNs schedule_power_safe(TimeNs now);
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
   bool clean_idle_pools(TimeNs now);
   void after_request();
@@ -110,6 +117,7 @@ class Ssd {
   std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
   std::vector<SsdObserver*> observers_;
   std::unique_ptr<PowerCutRecorder> power_;  // power-cut runs only
+  TimeNs programs_done_ = 0;                 // schedule_power_safe(): last program's end
 };
 
 }  // namespace ssdlab::sim

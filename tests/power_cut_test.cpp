@@ -35,8 +35,8 @@ CutTotals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cut
                         std::uint64_t seed) {
   Simulator simulator(ssd, nullptr);
   const auto spec = inline_spec(workload);
-  simulator.plan_power_cuts(parse_power_cuts({"random:" + std::to_string(cuts)},
-                                             spec.count * spec.processes, seed));
+  simulator.plan_power_cuts(
+      parse_power_cuts({"random:" + std::to_string(cuts)}, spec.count * spec.processes, seed));
   simulator.run(spec, 0, seed);
   CutTotals totals;
   for (const PowerCutReport& cut : simulator.power_cuts()) {
@@ -220,8 +220,8 @@ TEST(PowerCutPlan, ParsesIoNumbersTimesAndRandomPoints) {
 }
 
 TEST(PowerCutPlan, RefusesBadValues) {
-  for (const std::string bad : {"random:0", "random:x", "random:101", "100", "-1", "1.5", "1.5h",
-                                "ms", "abc", "1e400s"}) {
+  for (const std::string bad :
+       {"random:0", "random:x", "random:101", "100", "-1", "1.5", "1.5h", "ms", "abc", "1e400s"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(parse_power_cuts({bad}, 100, 1), Error);
   }
