@@ -83,7 +83,13 @@ class PowerCutRecorder {
   void trimmed(const ftl::PageRange& range);
   // One command of the list last applied completes at `end`.
   void completes(std::size_t index, TimeNs end);
-  // The host write last applied completes at `done`.
+  // The host write last applied is acknowledged at `done` (today: when its
+  // last program completes). Hook for a controller write buffer: call it
+  // with the time the buffer acknowledges the write; a cut before its
+  // programs complete then tears them and the check reports the write lost,
+  // which is right for a volatile buffer. A power-protected buffer finishes
+  // its programs on hold-up energy: model it by not undoing the programs of
+  // acknowledged writes at the cut.
   void host_write_done(TimeNs done);
   // Forgets what had completed by `now` (it can no longer be undone).
   void settle(TimeNs now);
