@@ -108,9 +108,9 @@ void NandArray::record_trim(Lpn first, Lpn end) {
   if (persistent_ && first < end) persistent_->trims.push_back({first, end, persistent_->next++});
 }
 
-const std::vector<NandArray::TrimRecord>& NandArray::trims() const {
-  static const std::vector<TrimRecord> kNone;
-  return persistent_ ? persistent_->trims : kNone;
+std::span<const NandArray::TrimRecord> NandArray::trims() const {
+  if (!persistent_) return {};
+  return persistent_->trims;
 }
 
 void NandArray::tear(Ppn ppn) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "flash/command.h"
@@ -75,7 +76,7 @@ class NandArray {
     std::uint64_t sequence;
   };
   void record_trim(Lpn first, Lpn end);
-  const std::vector<TrimRecord>& trims() const;
+  std::span<const TrimRecord> trims() const;
   // A program the cut interrupted: the page holds garbage that fails ECC; it
   // stays used (its block's write pointer is past it) but holds nothing.
   void tear(Ppn ppn);

@@ -251,6 +251,31 @@ TEST(PowerCutCli, WritesPowerCutsToTheSummaryAndConformingOutputs) {
   }
 }
 
+TEST(PowerCutCli, ReportsCutsPastTheEndOfTheWorkloadAsNotReached) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-late");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                          " -w 'RW:io_size=4096,count=200' -o " + testing::shell_quote(dir) +
+                          " --power-cut-at 1000s --power-cut-at 20");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto cuts = nlohmann::json::parse(testing::read_file(dir / "summary.json"))["power_cuts"];
+  EXPECT_EQ(cuts.at("count"), 1);
+  EXPECT_EQ(cuts.at("not_reached"), 1);
+}
+
+TEST(PowerCutCli, RefusesTraceWorkloads) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-trace");
+  const auto trace =
+      testing::write_file(dir / "t.csv", "128166372003061629,hm,0,Write,0,4096,26\n");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                          " -w trace:" + testing::shell_quote(trace) + " -o " +
+                          testing::shell_quote(dir / "out") + " --power-cut-at 5");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("--power-cut-at: only for plan workloads"), std::string::npos)
+      << result.output;
+}
+
 TEST(PowerCutCli, RefusesBadCombinationsWithOneClearLine) {
   const std::string base = "sim -c " + testing::shell_quote(testing::preset("tiny")) +
                            " -w 'RW:io_size=4096,count=100' -o " +
