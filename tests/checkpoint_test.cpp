@@ -149,7 +149,7 @@ TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
   const bool example = GetParam() == "example";  // no cleaning: stay below capacity
   Ssd original(config, true, 500);
   TimeNs now = 0;
-  drive(original, 1, example ? 400 : 6000, now);
+  drive(original, 1, example ? 400 : 8000, now);
   const std::string state = saved_bytes(original);
 
   Ssd loaded(config, true, 500);
@@ -161,8 +161,8 @@ TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
   EXPECT_EQ(saved_bytes(loaded), state);
 
   TimeNs now_original = now, now_loaded = now;
-  const auto times_original = drive(original, 2, example ? 300 : 4000, now_original);
-  const auto times_loaded = drive(loaded, 2, example ? 300 : 4000, now_loaded);
+  const auto times_original = drive(original, 2, example ? 300 : 2000, now_original);
+  const auto times_loaded = drive(loaded, 2, example ? 300 : 2000, now_loaded);
   EXPECT_EQ(times_loaded, times_original);
   EXPECT_EQ(saved_bytes(loaded), saved_bytes(original));
   loaded.ftl().check_invariants();
