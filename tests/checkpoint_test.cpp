@@ -107,7 +107,7 @@ DeviceConfig config_for(const std::string& type) {
   DeviceConfig config = support::load_preset("tiny");
   config.ftl.type = type;
   if (type == "page-mapped") {
-    config.geometry.pe_cycles = 24;
+    config.geometry.pe_cycles = 30;
     config.ftl.wear.mode = ssdlab::ftl::WearMode::kMigration;
     config.ftl.clean_high_water = 0.1;  // background cleaning: idle state matters too
   } else if (type == "bast" || type == "fast") {
