@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <ostream>
+#include <stdexcept>
 #include <vector>
 
 #include "common/error.h"
@@ -147,58 +148,92 @@ nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPo
           {"seconds", std::round(seconds_since(start) * 1000) / 1000}};
 }
 
+namespace {
+
+// A checkpoint whose header, length and checksum are checked: its size, the
+// length of its info block, and the info.
+struct CheckedFile {
+  std::uint64_t size = 0;
+  std::uint32_t info_bytes = 0;
+  nlohmann::json info;
+};
+
+// Opens `path` into `file` and checks it; throws ssdlab::Error (without the
+// file name) on the first thing wrong.
+CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
+  CheckedFile checked;
+  std::error_code error;
+  const std::uint64_t size = checked.size = fs::file_size(path, error);
+  if (error) throw make_error("cannot open the checkpoint: {}", error.message());
+  file.open(path, std::ios::binary);
+  if (!file) throw make_error("cannot open the checkpoint");
+
+  char magic[sizeof kMagic] = {};
+  file.read(magic, sizeof magic);
+  if (file.gcount() != sizeof magic || std::memcmp(magic, kMagic, sizeof magic) != 0)
+    throw make_error("not an ssdlab checkpoint (it does not start with SSDLABCK)");
+  if (size < kHeaderBytes)
+    throw make_error("truncated: {} bytes, too short for a checkpoint header", size);
+  StateReader header(file, sizeof magic);
+  const std::uint32_t format = header.u32();
+  if (format != kCheckpointFormat)
+    throw make_error("checkpoint format version {}; this ssdlab ({}) reads version {}", format,
+                     SSDLAB_VERSION, kCheckpointFormat);
+  const std::uint64_t state_bytes = header.u64();
+  const std::uint32_t info_bytes = checked.info_bytes = header.u32();
+  if (info_bytes > kMaxInfoBytes || state_bytes > (std::uint64_t{1} << 48))
+    throw make_error("corrupt: the header gives {} bytes of info and {} of state", info_bytes,
+                     state_bytes);
+  const std::uint64_t expected = kHeaderBytes + info_bytes + state_bytes + 4;
+  if (size < expected)
+    throw make_error("truncated: {} bytes, but the header says the checkpoint has {}", size,
+                     expected);
+  if (size > expected)
+    throw make_error("corrupt: {} bytes, but the header says the checkpoint has {}", size,
+                     expected);
+  std::uint32_t stored = 0;
+  file.seekg(static_cast<std::streamoff>(size - 4));
+  read_exactly(file, &stored, sizeof stored, size);
+  if constexpr (std::endian::native != std::endian::little) stored = byte_swapped(stored);
+  const std::uint32_t computed = checksum(file, size - 4);
+  if (stored != computed)
+    throw make_error(
+        "checksum mismatch (CRC-32 {:08x} stored, {:08x} computed): the file is corrupt", stored,
+        computed);
+
+  std::string info(info_bytes, '\0');
+  file.seekg(static_cast<std::streamoff>(kHeaderBytes));
+  read_exactly(file, info.data(), info.size(), size);
+  checked.info = nlohmann::json::parse(info, nullptr, false);
+  if (checked.info.is_discarded() || !checked.info.contains("config"))
+    throw make_error("corrupt: the info block is not the JSON a checkpoint holds");
+  return checked;
+}
+
+}  // namespace
+
+nlohmann::json checkpoint_info(const fs::path& path) {
+  try {
+    std::ifstream file;
+    CheckedFile checked = open_checked(path, file);
+    checked.info["file"] = path.string();
+    checked.info["bytes"] = checked.size;
+    return checked.info;
+  } catch (const Error& error) {
+    throw make_error("{}: {}", path.string(), error.what());
+  }
+}
+
 nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    std::error_code error;
-    const std::uint64_t size = fs::file_size(path, error);
-    if (error) throw make_error("cannot open the checkpoint: {}", error.message());
     std::vector<char> buffer(1 << 20);
     std::ifstream file;
     file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    file.open(path, std::ios::binary);
-    if (!file) throw make_error("cannot open the checkpoint");
-
-    char magic[sizeof kMagic] = {};
-    file.read(magic, sizeof magic);
-    if (file.gcount() != sizeof magic || std::memcmp(magic, kMagic, sizeof magic) != 0)
-      throw make_error("not an ssdlab checkpoint (it does not start with SSDLABCK)");
-    if (size < kHeaderBytes)
-      throw make_error("truncated: {} bytes, too short for a checkpoint header", size);
-    StateReader header(file, sizeof magic);
-    const std::uint32_t format = header.u32();
-    if (format != kCheckpointFormat)
-      throw make_error("checkpoint format version {}; this ssdlab ({}) reads version {}", format,
-                       SSDLAB_VERSION, kCheckpointFormat);
-    const std::uint64_t state_bytes = header.u64();
-    const std::uint32_t info_bytes = header.u32();
-    if (info_bytes > kMaxInfoBytes || state_bytes > (std::uint64_t{1} << 48))
-      throw make_error("corrupt: the header gives {} bytes of info and {} of state", info_bytes,
-                       state_bytes);
-    const std::uint64_t expected = kHeaderBytes + info_bytes + state_bytes + 4;
-    if (size < expected)
-      throw make_error("truncated: {} bytes, but the header says the checkpoint has {}", size,
-                       expected);
-    if (size > expected)
-      throw make_error("corrupt: {} bytes, but the header says the checkpoint has {}", size,
-                       expected);
-    std::uint32_t stored = 0;
-    file.seekg(static_cast<std::streamoff>(size - 4));
-    read_exactly(file, &stored, sizeof stored, size);
-    if constexpr (std::endian::native != std::endian::little) stored = byte_swapped(stored);
-    const std::uint32_t computed = checksum(file, size - 4);
-    if (stored != computed)
-      throw make_error(
-          "checksum mismatch (CRC-32 {:08x} stored, {:08x} computed): the file is "
-          "corrupt",
-          stored, computed);
-
-    std::string info(info_bytes, '\0');
-    file.seekg(static_cast<std::streamoff>(kHeaderBytes));
-    read_exactly(file, info.data(), info.size(), size);
-    nlohmann::json result = nlohmann::json::parse(info, nullptr, false);
-    if (result.is_discarded() || !result.contains("config"))
-      throw make_error("corrupt: the info block is not the JSON a checkpoint holds");
+    CheckedFile checked = open_checked(path, file);
+    const std::uint64_t size = checked.size;
+    const std::uint32_t info_bytes = checked.info_bytes;
+    nlohmann::json& result = checked.info;
     const nlohmann::json differs = compare_config(result["config"], config_json(ssd.config()));
 
     StateReader in(file, kHeaderBytes + info_bytes);
@@ -213,10 +248,28 @@ nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& posi
     result["bytes"] = size;
     result["config_differs"] = differs;
     result["seconds"] = std::round(seconds_since(start) * 1000) / 1000;
-    return result;
+    return std::move(result);
+  } catch (const std::logic_error& error) {
+    // With --verify the loaded state's invariants are checked: one that
+    // passes its checksum but breaks them was saved by a faulty build.
+    throw make_error("{}: inconsistent state: {}", path.string(), error.what());
   } catch (const Error& error) {
     throw make_error("{}: {}", path.string(), error.what());
   }
+}
+
+void run_state_info(const std::string& path, std::ostream& out) {
+  const nlohmann::json info = checkpoint_info(path);
+  const nlohmann::json& made = info["provenance"];
+  fmt::print(out,
+             "{}: ssdlab checkpoint, format {}, saved by ssdlab {}, {} bytes, checksum correct\n",
+             path, info.value("format", 0), info.value("ssdlab_version", std::string("?")),
+             info["bytes"].get<std::uint64_t>());
+  fmt::print(out,
+             "  saved after {} ({} us simulated); it loads into a device with these geometry "
+             "and ftl keys:\n",
+             made.value("saved_after", std::string("?")), made.value("simulated_us", 0.0));
+  fmt::print(out, "{}\n", info.dump(2));
 }
 
 void print_loaded(std::ostream& out, const nlohmann::json& loaded) {

@@ -49,9 +49,18 @@ nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd
 
 // Loads `path` into `ssd`, freshly built from the run's device config, and
 // sets `position`. Returns the file's info plus {"file", "bytes", "seconds",
-// "config_differs"}. Throws ssdlab::Error "PATH: what is wrong"; `ssd` must
-// then be discarded.
+// "config_differs"}. Throws ssdlab::Error "PATH: what is wrong" (with
+// verification on, also for a state that breaks the FTL's invariants); `ssd`
+// must then be discarded.
 nlohmann::json load_checkpoint(const std::filesystem::path& path, Ssd& ssd, RunPosition& position);
+
+// Checks `path` (header, length, checksum) without loading it; returns its
+// info plus {"file", "bytes"}. Throws ssdlab::Error "PATH: what is wrong".
+nlohmann::json checkpoint_info(const std::filesystem::path& path);
+
+// `ssdlab state-info FILE`: checks a checkpoint and prints what it holds
+// (provenance, the device config it loads into).
+void run_state_info(const std::string& path, std::ostream& out);
 
 // What `ssdlab sim` saves at the end of a run (--save-state): the state with
 // its provenance (workload, seed, config, preconditioning, simulated time).

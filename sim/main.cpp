@@ -13,6 +13,7 @@
 #include "common/units.h"
 #include "ftl/verifier.h"
 #include "sim/calibrate_command.h"
+#include "sim/checkpoint.h"
 #include "sim/compare_command.h"
 #include "sim/fio_export.h"
 #include "sim/log.h"
@@ -154,6 +155,11 @@ int main(int argc, char** argv) {
                                  "Device config: warn about addresses beyond its logical space");
   trace_info_command->add_option("--json", trace_info.json, "Also write the report as JSON here");
 
+  std::string state_info_path;
+  CLI::App* state_info_command =
+      app.add_subcommand("state-info", "Check a checkpoint (--save-state) and print what it holds");
+  state_info_command->add_option("FILE", state_info_path, "Checkpoint file")->required();
+
   std::string plot_outdir, plot_format = "png", plot_window;
   CLI::App* plot_command =
       app.add_subcommand("plot",
@@ -206,6 +212,7 @@ int main(int argc, char** argv) {
   try {
     if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, sim_workloads, trace, std::cout);
     if (*trace_info_command) ssdlab::sim::run_trace_info(trace_info, std::cout);
+    if (*state_info_command) ssdlab::sim::run_state_info(state_info_path, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format, plot_window);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);

@@ -190,6 +190,24 @@ TEST_F(CheckpointCliRefusal, WrongVersionAndMissingFile) {
   EXPECT_THAT(Refusal(dir_ / "missing.ckpt"), HasSubstr("cannot open"));
 }
 
+TEST_F(CheckpointCli, StateInfoChecksTheFileAndPrintsItsProvenance) {
+  ASSERT_EQ(
+      Sim("--precondition random:0.5 --save-state " + shell_quote(dir_ / "pre.ckpt") + Out("pre"))
+          .exit_code,
+      0);
+  const auto info = support::run_ssdlab("state-info " + shell_quote(dir_ / "pre.ckpt"));
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_THAT(info.output, HasSubstr("checksum correct"));
+  EXPECT_THAT(info.output, HasSubstr("saved after preconditioning"));
+  EXPECT_THAT(info.output, HasSubstr("\"precondition\": \"random:0.5\""));
+  std::string text = support::read_file(dir_ / "pre.ckpt");
+  text[text.size() / 2] ^= 4;
+  std::ofstream(dir_ / "bad.ckpt", std::ios::binary) << text;
+  const auto bad = support::run_ssdlab("state-info " + shell_quote(dir_ / "bad.ckpt"));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.output, HasSubstr("checksum mismatch"));
+}
+
 TEST_F(CheckpointCli, LoadStateWithPreconditionIsAUsageError) {
   const auto result = Sim("--load-state x.ckpt --precondition seq -w RW:count=10" + Out("x"));
   EXPECT_EQ(result.exit_code, 2) << result.output;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/crc.hpp>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -274,6 +275,29 @@ TEST_F(CheckpointFile, RefusesAnotherFtlNamingTheKey) {
   other = config_;
   other.ftl.overprovisioning = 0.2;
   EXPECT_THAT(load_error(bytes_, other), HasSubstr("ftl.overprovisioning"));
+}
+
+TEST_F(CheckpointFile, VerificationRefusesAStateThatPassesItsChecksumButBreaksInvariants) {
+  // Page map entry 5 (after the header, the info, the PMAP section header and
+  // the map's count) made to point at another page; the CRC made to match.
+  std::string text = bytes_;
+  std::uint32_t info_bytes = 0;
+  std::memcpy(&info_bytes, text.data() + 20, 4);
+  text[24 + info_bytes + 8 + 8 + 4 * 5] ^= 1;
+  ssdlab::Crc32 crc;
+  crc.update(text.data(), text.size() - 4);
+  const std::uint32_t value = crc.value();
+  std::memcpy(text.data() + text.size() - 4, &value, 4);
+  EXPECT_EQ(load_error(text, config_), "");  // without verification it loads
+  const fs::path path = dir_ / "bad.ckpt";
+  Ssd verified(config_, true);
+  RunPosition position;
+  try {
+    ssdlab::sim::load_checkpoint(path, verified, position);
+    FAIL() << "an inconsistent state was loaded under verification";
+  } catch (const ssdlab::Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("inconsistent state: page-mapped: logical page 5"));
+  }
 }
 
 TEST_F(CheckpointFile, LoadsIntoOtherTimingAndSaysSo) {
