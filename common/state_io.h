@@ -45,10 +45,10 @@ T byte_swapped(T value) {
 class Crc32 {
  public:
   void update(const void* data, std::size_t bytes);
-  std::uint32_t value() const { return ~state_; }
+  std::uint32_t value() const { return state_; }
 
  private:
-  std::uint32_t state_ = ~std::uint32_t{0};
+  std::uint32_t state_ = 0;  // zlib's running value (pre- and post-inverted inside crc32)
 };
 
 class StateWriter {
