@@ -193,9 +193,9 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   // trace replay dispatches every request on arrival (its --qd bounds them).
   if (config.controller.queue_depth != 0)
     throw make_error(
-        "{}: host.queue_depth {} is not supported by trace replay yet; use --qd for closed-loop "
-        "replay, or host.queue_depth=0",
-        config.source, config.controller.queue_depth);
+        "host.queue_depth = {} ({} or --set): trace replay does not model the host queue yet; "
+        "use --qd for closed-loop replay, or host.queue_depth = 0",
+        config.controller.queue_depth, config.source);
   std::vector<TraceSettings> all;
   for (const auto& workload : workloads) all.push_back(resolve(workload, trace, log));
   make_names_unique(all);
