@@ -186,7 +186,8 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
-    if (ftl_->is_mapped(lpn)) continue;
+    // (A page the write buffer holds is written already, just not on flash.)
+    if (ftl_->is_mapped(lpn) || (buffer_ && buffer_->contains(lpn))) continue;
     write_functionally(lpn * page, page);
     ++written;
   }

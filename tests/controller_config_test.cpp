@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,28 @@ TEST(ControllerConfig, BadValueInAFileNamesItsLine) {
                           "write_buffer = \"8MiB\"\nwrite_buffer_policy = \"lazy\"\n");
   EXPECT_THAT(error_of(path.string(), {}),
               StartsWith(path.string() + ":6: controller.write_buffer_policy: 'lazy'"));
+}
+
+TEST(ControllerCli, TraceReplayRefusesAHostQueueItDoesNotModel) {
+  const auto dir = testing::temp_dir("controller-replay");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                          " --set host.queue_depth=4 -w trace:" + std::string(SSDLAB_SOURCE_DIR) +
+                          "/traces/examples/synthetic.csv -o " + (dir / "out").string());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("host.queue_depth = 4"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "io.csv"));
+}
+
+TEST(ControllerCli, PrintsTheCleaningSplitAndTheBufferCounters) {
+  const auto dir = testing::temp_dir("controller-print");
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::preset("tiny") +
+      " --set controller.write_buffer=65536 --precondition random -w RW:count=2000 -o " +
+      (dir / "out").string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("cleaning in the runs: foreground "));
+  EXPECT_THAT(result.output, HasSubstr("write buffer in the runs: 2000 pages written"));
 }
 
 }  // namespace
