@@ -197,6 +197,13 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   const fs::path outdir(options.outdir);
   prepare_outdir(outdir);  // first: an earlier run's outputs must not survive a failure
   const DeviceConfig config = load_config(options.config, options.overrides);
+  // The host queue lives in the uFLIP simulator's event loop (sim/simulator.h);
+  // trace replay dispatches every request on arrival (its --qd bounds them).
+  if (config.controller.queue_depth != 0)
+    throw make_error(
+        "host.queue_depth = {} ({} or --set): trace replay does not model the host queue yet; "
+        "use --qd for closed-loop replay, or host.queue_depth = 0",
+        config.controller.queue_depth, config.source);
   std::vector<TraceSettings> all;
   for (const auto& workload : workloads) all.push_back(resolve(workload, trace, log));
   make_names_unique(all);

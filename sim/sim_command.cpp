@@ -172,6 +172,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
 
   print_benchmark_tables(out, tables);
   print_wear(out, summary["wear"]);
+  print_controller(out, sum_run_counters(summary["experiments"]));
   if (lifetime["stopped"].get<bool>())
     fmt::print(out, "  {}: {} after {} host pages written (experiment {}, run {})\n",
                lifetime["end_of_life"].get<bool>() ? "DEVICE END OF LIFE" : "lifetime run stopped",
