@@ -43,6 +43,9 @@ class Simulator {
 
   RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
   TimeNs now() const { return now_; }
+  // Continues from simulated time `now` (a loaded checkpoint's clock: the
+  // flash timelines hold absolute times). Only before the first run.
+  void resume_at(TimeNs now) { now_ = now; }
   // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
   // process submits another I/O; those outstanding complete. 0: no limit.
   void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }

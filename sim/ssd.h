@@ -59,6 +59,14 @@ class Ssd {
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
 
+  // Checkpoints (sim/checkpoint.h): the FTL's state, the flash timelines
+  // (busy-until times are absolute: the caller restores the clock) and the
+  // controller's counters. load_state() expects an Ssd freshly built from the
+  // same device config; with verification on, the verifier then takes the
+  // loaded data as written. Throws ssdlab::Error if the data does not fit.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+
   // Observers (teaching views: --timeline, --trace-ftl); they must outlive
   // the Ssd or be detached. Neither changes what the Ssd does.
   void add_observer(SsdObserver* observer) { observers_.push_back(observer); }
