@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -191,6 +192,23 @@ TEST(SharedControlGangs, SynchronousUnderperformsAsynchronousOnSmallWrites) {
   EXPECT_GT(sync_us, 1.5 * async_us) << sync_us << " vs " << async_us;
 }
 
+TEST(SharedControlAsyncGang, CheckpointKeepsTheControlBusTimelines) {
+  const auto config = support::load_preset("agrawal-gang8-shared-control-async");
+  flash::FlashTimeline saved(config.geometry, config.timing);
+  for (std::uint32_t package = 0; package < 8; ++package)
+    saved.schedule(
+        flash::page_command(Op::kProgram, first_page_of_package(config.geometry, package), 0), 0);
+  std::ostringstream bytes;
+  StateWriter out(&bytes);
+  saved.save_state(out);
+  std::istringstream in_bytes(bytes.str());
+  StateReader in(in_bytes);
+  flash::FlashTimeline loaded(config.geometry, config.timing);
+  loaded.load_state(in);
+  EXPECT_EQ(loaded.control_free_at(0), 8 * config.timing.command_ns);
+  EXPECT_EQ(loaded.stats().control_busy_ns, saved.stats().control_busy_ns);
+}
+
 class GangCli : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("gang-"); }
@@ -245,6 +263,46 @@ TEST_F(GangCli, TimelineHasAControlBusTrackForAnAsynchronousGang) {
   EXPECT_THAT(text, HasSubstr("\"Control bus 0\""));
   // Its command cycles are on the control bus's process (after the 2 channels).
   EXPECT_THAT(text, HasSubstr("\"name\":\"CMD\",\"cat\":\"host\",\"pid\":4,\"tid\":1,"));
+}
+
+// A checkpoint of an asynchronous gang keeps its control bus: a run split by
+// one writes the same rows as the run that went on.
+TEST_F(GangCli, CheckpointSplitRunWritesTheSameRows) {
+  const std::string first =
+      "[[experiment]]\nname = \"a\"\npattern = \"RW\"\ncount = 3000\n"
+      "queue_depth = 8\n";
+  const std::string second =
+      "[[experiment]]\nname = \"b\"\npattern = \"RW\"\ncount = 2000\n"
+      "queue_depth = 8\nmix_pattern = \"RR\"\nmix_ratio = 3\n";
+  const auto both = support::write_file(dir_ / "both.toml", first + "\n" + second);
+  const auto part1 = support::write_file(dir_ / "first.toml", first);
+  const auto part2 = support::write_file(dir_ / "second.toml", second);
+  auto sim = [&](const std::string& extra, const std::string& out) {
+    return support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) +
+                               " --set geometry.gang=shared-control-async"
+                               " --set geometry.gang_size=2 --set timing.command_ns=175"
+                               " --set ftl.cleaning_blocks_writes=false " +
+                               extra + " -o " + support::shell_quote(dir_ / out));
+  };
+  auto rows = [&](const std::string& out) {
+    const std::string text = support::read_file(dir_ / out / "io.csv");
+    return text.substr(text.find('\n') + 1);
+  };
+  const auto ckpt = support::shell_quote(dir_ / "mid.ckpt");
+  ASSERT_EQ(sim("--precondition random -w " + support::shell_quote(both), "whole").exit_code, 0);
+  const auto saved = sim(
+      "--precondition random -w " + support::shell_quote(part1) + " --save-state " + ckpt, "p1");
+  ASSERT_EQ(saved.exit_code, 0) << saved.output;
+  const auto loaded = sim("--load-state " + ckpt + " -w " + support::shell_quote(part2), "p2");
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.output;
+  ASSERT_FALSE(rows("p2").empty());
+  EXPECT_EQ(rows("p1") + rows("p2"), rows("whole"));
+  // Another organisation is another device: the checkpoint does not load.
+  const auto other = support::run_ssdlab(
+      "sim -c " + support::shell_quote(support::preset("tiny")) + " --load-state " + ckpt + " -w " +
+      support::shell_quote(part2) + " -o " + support::shell_quote(dir_ / "other"));
+  EXPECT_EQ(other.exit_code, 1) << other.output;
+  EXPECT_THAT(other.output, HasSubstr("gang"));
 }
 
 // Bad gang keys: one error naming the file, the line and what is wrong.
