@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 
@@ -107,6 +108,12 @@ class NandArray {
   // Throws std::logic_error on the first mismatch. O(pages); for tests and
   // verification runs.
   void check_invariants() const;
+
+  // Checkpoints (common/state_io.h): the whole array as section "NAND".
+  // load_state() expects an array built for the same geometry; it throws
+  // ssdlab::Error if the section does not fit it.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
  private:
   struct BlockState {

@@ -161,6 +161,14 @@ class BlockStore {
   // OOB area, found by location(); data pages sit at their offsets.
   void check_invariants(const std::vector<VBlock>& logs) const;
 
+  // Checkpoints: section "BSTO" (write pointers, copy counts, free lists,
+  // block map, log index, retired count), then the NAND array, wear leveler
+  // and counters in their own sections.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+  // Throws ssdlab::Error unless `block` is a virtual block (or kNone).
+  void check_block(VBlock block) const;
+
  private:
   flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
   // Page index of `ppn` inside its virtual block.
@@ -222,12 +230,18 @@ class BlockStoreFtl : public Ftl {
     forget_logs();
     store_.recover(policy, out, report);
   }
+  // The store's sections, then the FTL's own log state (save_logs).
+  void save_state(StateWriter& out) const final;
+  void load_state(StateReader& in) final;
 
  protected:
   using VBlock = BlockStore::VBlock;
   // Drops every log block (RAM state); the blocks stay on flash.
   virtual void forget_logs() = 0;
   virtual void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) = 0;
+  // The FTL's log blocks and their bookkeeping, as a section of its own.
+  virtual void save_logs(StateWriter& out) const = 0;
+  virtual void load_logs(StateReader& in) = 0;
 
   BlockStore store_;
 

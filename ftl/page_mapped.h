@@ -25,8 +25,9 @@
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
 // trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
-// leveling, end of life) and page_mapped_recovery.cpp (mount after a power
-// cut). Internal to ftl/: the registry makes it by name.
+// leveling, end of life), page_mapped_state.cpp (checkpoints) and
+// page_mapped_recovery.cpp (mount after a power cut). Internal to ftl/: the
+// registry makes it by name.
 #pragma once
 
 #include <fmt/format.h>
@@ -70,6 +71,9 @@ class PageMappedFtl final : public Ftl {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
+  // page_mapped_state.cpp
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   struct PlaneState {
@@ -95,6 +99,10 @@ class PageMappedFtl final : public Ftl {
   void supersede(Ppn ppn);
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
+  // Synchronous gangs: rewrites the mapped `lpn`, which the host writes in
+  // part, by one copy-back with the host's data into its own plane. False
+  // (and nothing done but cleaning) if that plane has no room.
+  bool rewrite_by_copy_back(Lpn lpn, CommandList& out);
   void clean_one(std::uint32_t pool, CommandList& out);
   // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
   BlockId choose_victim(std::uint32_t pool);
@@ -116,6 +124,9 @@ class PageMappedFtl final : public Ftl {
   VictimBuckets buckets_;
   std::uint32_t pages_per_lpn_;
   std::uint32_t stripe_lpns_;
+  // Partial writes of a logical page are copy-backs with the host's data
+  // (a synchronous gang, copy-back on, one gang page per logical page).
+  bool rmw_by_copy_back_;
   std::uint32_t low_water_blocks_;   // per pool
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   std::uint64_t logical_pages_;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/error.h"
+
 namespace ssdlab::ftl {
 
 VictimBuckets::VictimBuckets(std::uint32_t blocks, std::uint32_t pools,
@@ -65,6 +67,35 @@ flash::BlockId VictimBuckets::fewest_valid(std::uint32_t pool) const {
   for (std::uint32_t valid = 0; valid < buckets_per_pool_; ++valid)
     if (head_[head_index(pool, valid)] != kNone) return head_[head_index(pool, valid)];
   return kNone;
+}
+
+void VictimBuckets::save_state(StateWriter& out) const {
+  out.section("VBKT", 1);
+  for (const auto* links : {&head_, &tail_, &next_, &prev_}) out.vector(*links);
+  out.vector(valid_);
+  out.vector(pool_of_);
+  out.vector(sealed_);
+}
+
+void VictimBuckets::load_state(StateReader& in) {
+  in.section("VBKT", 1);
+  const std::size_t heads = head_.size(), blocks = next_.size(), pools = sealed_.size();
+  in.vector(head_, heads, "the victim bucket heads");
+  in.vector(tail_, heads, "the victim bucket tails");
+  in.vector(next_, blocks, "the victim bucket links");
+  in.vector(prev_, blocks, "the victim bucket links");
+  in.vector(valid_, blocks, "the victim valid counts");
+  in.vector(pool_of_, blocks, "the victim pools");
+  in.vector(sealed_, pools, "the sealed block counts");
+  // Links must stay inside the table: a bad one would index out of range.
+  for (const auto* links : {&head_, &tail_, &next_, &prev_})
+    for (const flash::BlockId block : *links)
+      if (block != kNone && block >= blocks)
+        throw make_error("corrupt: a victim bucket links to block {} of {}", block, blocks);
+  for (std::size_t block = 0; block < blocks; ++block)
+    if ((valid_[block] != kAbsent && valid_[block] >= buckets_per_pool_) ||
+        pool_of_[block] >= pools)
+      throw make_error("corrupt: victim bucket entry of block {} is out of range", block);
 }
 
 }  // namespace ssdlab::ftl

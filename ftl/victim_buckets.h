@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/state_io.h"
 #include "flash/geometry.h"
 
 namespace ssdlab::ftl {
@@ -35,6 +36,11 @@ class VictimBuckets {
   // Valid pages of a sealed block, as last recorded.
   std::uint32_t valid(flash::BlockId block) const { return valid_[block]; }
   std::uint32_t sealed_blocks(std::uint32_t pool) const { return sealed_[pool]; }
+
+  // Checkpoints: the lists as they are (section "VBKT"), so that blocks with
+  // equal counts still leave in the order they came.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
  private:
   static constexpr std::uint16_t kAbsent = 0xffff;

@@ -40,8 +40,8 @@ class Reader {
   }
 
   // A byte size: an integer or a string such as "4KiB".
-  void size(const char* table, const char* key, std::uint32_t& out, std::uint64_t min,
-            std::uint64_t max) {
+  template <typename T>
+  void size(const char* table, const char* key, T& out, std::uint64_t min, std::uint64_t max) {
     const auto [node, dotted] = find(table, key);
     if (!node) return;
     std::optional<std::uint64_t> bytes;
@@ -52,7 +52,7 @@ class Reader {
            fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}", min, max));
     if (*bytes < min || *bytes > max)
       fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *bytes, min, max));
-    out = static_cast<std::uint32_t>(*bytes);
+    out = static_cast<T>(*bytes);
   }
 
   // A real number, stored scaled (e.g. microseconds to nanoseconds) and rounded.
@@ -124,7 +124,8 @@ class Reader {
 
   // Every table and key present must have been read.
   void reject_unknown() const {
-    static const std::set<std::string> kTables = {"device", "geometry", "timing", "ftl", "host"};
+    static const std::set<std::string> kTables = {"device", "geometry", "timing",
+                                                  "ftl",    "host",     "controller"};
     for (const auto& [table_key, table_node] : root_) {
       const std::string table(table_key.str());
       if (!kTables.count(table)) {
@@ -132,8 +133,10 @@ class Reader {
         std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
         for (const auto& [dotted, set] : set_origins_)
           if (dotted.starts_with(table + ".")) origin = set;
-        throw make_error("{}: unknown table '{}' (known: device, geometry, timing, ftl, host)",
-                         origin, table);
+        throw make_error(
+            "{}: unknown table '{}' (known: device, geometry, timing, ftl, host, "
+            "controller)",
+            origin, table);
       }
       if (!table_node.is_table())
         throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
@@ -198,6 +201,68 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
   return origins;
 }
 
+// Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
+// the channels and, for a synchronous gang, turns the geometry into its
+// lockstep view (flash/geometry.h, Gang::kSharedControlSync).
+void read_gang(Reader& r, flash::Geometry& g) {
+  std::string name = flash::gang_name(g.gang);
+  r.string("geometry", "gang", name);
+  if (!flash::parse_gang(name, g.gang)) {
+    const auto [node, dotted] = r.find("geometry", "gang");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a gang organisation (none, shared-bus, shared-control-async, "
+                       "shared-control-sync)",
+                       name));
+  }
+  const toml::node* size_node = r.find("geometry", "gang_size").first;
+  if (g.gang == flash::Gang::kSharedBus && !size_node) g.gang_size = g.packages_per_channel;
+  r.integer("geometry", "gang_size", g.gang_size, 1, 1024);
+  // Points at gang_size, or at gang where the size was left out.
+  const auto fail_size = [&r, size_node](const std::string& what) {
+    if (size_node) r.fail("geometry.gang_size", size_node, what);
+    r.fail("geometry.gang", r.find("geometry", "gang").first, what);
+  };
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      if (g.gang_size != 1)
+        fail_size(
+            fmt::format("{} packages per gang need a gang organisation: set geometry.gang "
+                        "(shared-bus, shared-control-async or shared-control-sync)",
+                        g.gang_size));
+      return;
+    case flash::Gang::kSharedBus:
+      // The model's channel is a shared bus: the gang is its packages.
+      if (g.gang_size < 2 || g.gang_size != g.packages_per_channel)
+        fail_size(
+            fmt::format("a shared-bus gang is the packages of one bus: gang_size {} must "
+                        "equal packages_per_channel {} and be at least 2 (for {} packages "
+                        "in gangs of N: channels = {} / N, packages_per_channel = N)",
+                        g.gang_size, g.packages_per_channel, g.packages(), g.packages()));
+      return;
+    case flash::Gang::kSharedControlAsync:
+    case flash::Gang::kSharedControlSync:
+      if (!size_node)
+        fail_size("a shared-control gang needs geometry.gang_size (packages per gang)");
+      if (g.packages_per_channel != 1)
+        fail_size(
+            fmt::format("a shared-control gang's packages each have their own data path: "
+                        "packages_per_channel must be 1 (got {})",
+                        g.packages_per_channel));
+      if (g.gang_size < 2 || g.channels % g.gang_size != 0)
+        fail_size(fmt::format("gang_size {} must be at least 2 and divide the {} channels",
+                              g.gang_size, g.channels));
+      break;
+  }
+  if (g.gang != flash::Gang::kSharedControlSync) return;
+  if (std::uint64_t{g.page_size} * g.gang_size > (1u << 24))
+    fail_size(fmt::format("a gang page of {} x {} bytes is over the 16 MiB ssdlab supports",
+                          g.gang_size, g.page_size));
+  // Lockstep: one unit per gang, its page the members' pages side by side.
+  g.channels /= g.gang_size;
+  g.page_size *= g.gang_size;
+  g.oob_size *= g.gang_size;
+}
+
 void read_geometry(Reader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
   r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
@@ -235,6 +300,7 @@ void read_geometry(Reader& r, flash::Geometry& g) {
     // The Samsung default pairs 0&1, 2&3 only where those planes exist.
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
+  read_gang(r, g);
   // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
   const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
                               g.dies_per_package * g.planes_per_die * g.blocks_per_plane *
@@ -358,6 +424,14 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.clean_low_water));
   }
 
+  if (g.lanes() > 1 && f.logical_page_size % g.page_size != 0) {
+    // Agrawal et al. §4: "a 8-wide gang would have a page size of 32KB".
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} is not a multiple of the {}-byte gang page: a shared-control-sync "
+                       "gang moves {} pages of {} bytes in lockstep",
+                       f.logical_page_size, g.page_size, g.lanes(), g.page_size / g.lanes()));
+  }
   if (f.logical_page_size % g.page_size != 0 ||
       g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
@@ -376,7 +450,51 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   read_block_ftl(r, g, f);
 }
 
+// Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
+void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
+  r.integer("host", "queue_depth", c.queue_depth, 0, 65536);
+  std::string scheduling = scheduling_name(c.scheduling);
+  r.string("host", "scheduling", scheduling);
+  if (scheduling == "fifo")
+    c.scheduling = Scheduling::kFifo;
+  else if (scheduling == "reads-first")
+    c.scheduling = Scheduling::kReadsFirst;
+  else {
+    const auto [node, dotted] = r.find("host", "scheduling");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (fifo, reads-first)", scheduling));
+  }
+  r.size("controller", "write_buffer", c.write_buffer_bytes, 0, std::uint64_t{1} << 40);
+  if (c.write_buffer_bytes % f.logical_page_size != 0) {
+    const auto [node, dotted] = r.find("controller", "write_buffer");
+    r.fail(dotted, node,
+           fmt::format("{} is not a whole number of {}-byte logical pages (0: off)",
+                       c.write_buffer_bytes, f.logical_page_size));
+  }
+  std::string policy = c.write_through ? "write-through" : "write-back";
+  r.string("controller", "write_buffer_policy", policy);
+  if (policy != "write-back" && policy != "write-through") {
+    const auto [node, dotted] = r.find("controller", "write_buffer_policy");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (write-back, write-through)", policy));
+  }
+  c.write_through = policy == "write-through";
+  r.real("controller", "write_buffer_high_water", c.flush_high_water, 0.0, 1.0, false);
+  r.real("controller", "write_buffer_low_water", c.flush_low_water, 0.0, 1.0);
+  if (c.flush_low_water >= c.flush_high_water) {
+    const auto [node, dotted] = r.find("controller", "write_buffer_low_water");
+    r.fail(dotted, node,
+           fmt::format("{} must be below write_buffer_high_water {}", c.flush_low_water,
+                       c.flush_high_water));
+  }
+  r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
+  r.boolean("controller", "write_buffer_power_protected", c.buffer_power_protected);
+  r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
+}
+
 }  // namespace
+
+const char* scheduling_name(Scheduling scheduling) {
+  return scheduling == Scheduling::kReadsFirst ? "reads-first" : "fifo";
+}
 
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   toml::table root = parse(path);
@@ -395,6 +513,7 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
            fmt::format("{} must be a power of two dividing the logical page size",
                        config.sector_size));
   }
+  read_controller(r, config.ftl, config.controller);
   r.reject_unknown();
   return config;
 }
@@ -408,17 +527,20 @@ nlohmann::json to_json(const DeviceConfig& c) {
   return {
       {"source", c.source},
       {"name", c.name},
+      // As written: a synchronous gang's lockstep view is undone.
       {"geometry",
-       {{"channels", g.channels},
+       {{"channels", g.channels * g.lanes()},
         {"packages_per_channel", g.packages_per_channel},
         {"dies_per_package", g.dies_per_package},
         {"planes_per_die", g.planes_per_die},
         {"blocks_per_plane", g.blocks_per_plane},
         {"pages_per_block", g.pages_per_block},
-        {"page_size", g.page_size},
-        {"oob_size", g.oob_size},
+        {"page_size", g.page_size / g.lanes()},
+        {"oob_size", g.oob_size / g.lanes()},
         {"two_plane_pairs", pairs},
-        {"pe_cycles", g.pe_cycles}}},
+        {"pe_cycles", g.pe_cycles},
+        {"gang", flash::gang_name(g.gang)},
+        {"gang_size", g.gang_size}}},
       {"timing",
        {{"read_us", t.read_ns / 1000.0},
         {"program_us", t.program_ns / 1000.0},
@@ -442,7 +564,18 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"wear_age_variance", f.wear.age_variance},
         {"wear_retirement_age", f.wear.retirement_age},
         {"wear_cold_age", f.wear.cold_age}}},
-      {"host", {{"sector_size", c.sector_size}}},
+      {"host",
+       {{"sector_size", c.sector_size},
+        {"queue_depth", c.controller.queue_depth},
+        {"scheduling", scheduling_name(c.controller.scheduling)}}},
+      {"controller",
+       {{"write_buffer", c.controller.write_buffer_bytes},
+        {"write_buffer_policy", c.controller.write_through ? "write-through" : "write-back"},
+        {"write_buffer_high_water", c.controller.flush_high_water},
+        {"write_buffer_low_water", c.controller.flush_low_water},
+        {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
+        {"write_buffer_power_protected", c.controller.buffer_power_protected},
+        {"background_cleaning_preempt", c.controller.preempt_background_cleaning}}},
   };
 }
 
@@ -469,6 +602,40 @@ void describe_block_ftl(const DeviceConfig& c, std::back_insert_iterator<std::st
                  c.ftl.copy_back ? "on" : "off");
 }
 
+// How packages reach the controller (Agrawal et al. §3.3).
+void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::string> it) {
+  const std::uint32_t packages = g.physical_packages();
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      fmt::format_to(it, "  gangs       none: {} bus{} for {} package{} ({} per bus)\n", g.channels,
+                     g.channels > 1 ? "es" : "", packages, packages > 1 ? "s" : "",
+                     g.packages_per_channel);
+      return;
+    case flash::Gang::kSharedBus:
+      fmt::format_to(it,
+                     "  gangs       shared-bus: {} gang{} of {} packages, each on one data and "
+                     "control bus (chip enables pick the target): {} bus{} for {} packages\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.channels > 1 ? "es" : "", packages);
+      return;
+    case flash::Gang::kSharedControlAsync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-async: {} gang{} of {} packages: {} data "
+                     "buses, {} shared control bus{} (command cycles); members work "
+                     "independently\n",
+                     g.control_buses(), g.control_buses() > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.control_buses(), g.control_buses() > 1 ? "es" : "");
+      return;
+    case flash::Gang::kSharedControlSync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-sync: {} gang{} of {} packages in lockstep: "
+                     "gang page {} = {} x {}, moved over {} data paths at once\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
+                     g.gang_size, format_size(g.page_size / g.lanes()), g.lanes());
+      return;
+  }
+}
+
 }  // namespace
 
 std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
@@ -482,10 +649,18 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   fmt::format_to(it,
                  "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
                  "pages of {} + {} B\n",
-                 g.channels, g.packages_per_channel, g.dies_per_package, g.planes_per_die,
-                 g.blocks_per_plane, g.pages_per_block, g.page_size, g.oob_size);
-  fmt::format_to(it, "  units       {} packages, {} dies, {} planes, {} blocks, {} pages\n",
-                 g.packages(), g.dies(), g.planes(), g.blocks(), g.pages());
+                 g.channels * g.lanes(), g.packages_per_channel, g.dies_per_package,
+                 g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size / g.lanes(),
+                 g.oob_size / g.lanes());
+  describe_gang(g, it);
+  fmt::format_to(it, "  units       {} {}, {} dies, {} planes, {} blocks, {} pages{}\n",
+                 g.packages(),
+                 g.lanes() == 1     ? "packages"
+                 : g.packages() > 1 ? "gang units"
+                                    : "gang unit",
+                 g.dies(), g.planes(), g.blocks(), g.pages(),
+                 g.lanes() > 1 ? fmt::format(" of {} (lockstep view)", format_size(g.page_size))
+                               : std::string());
   fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()),
                  g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
   fmt::format_to(
@@ -525,6 +700,22 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
       it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
       t.bus_ps_per_byte / 1000.0, t.command_ns);
+  const ControllerConfig& k = c.controller;
+  fmt::format_to(it, "  host queue  {}, {}\n",
+                 k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
+                 scheduling_name(k.scheduling));
+  if (k.write_buffer_bytes)
+    fmt::format_to(it,
+                   "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
+                   "{} ns/B to the host\n",
+                   format_size(k.write_buffer_bytes),
+                   k.write_through ? "write-through" : "write-back", k.flush_high_water * 100,
+                   k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
+  else
+    fmt::format_to(it, "  buffer      none\n");
+  if (c.ftl.clean_high_water > 0)
+    fmt::format_to(it, "  background  cleaning {} host requests\n",
+                   k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
   fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
                  format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
                  format_us(t.page_program_latency(g)));

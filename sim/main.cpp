@@ -13,6 +13,7 @@
 #include "common/units.h"
 #include "ftl/verifier.h"
 #include "sim/calibrate_command.h"
+#include "sim/checkpoint.h"
 #include "sim/compare_command.h"
 #include "sim/fio_export.h"
 #include "sim/log.h"
@@ -39,11 +40,11 @@ int main(int argc, char** argv) {
                    "Device config (TOML), e.g. configs/agrawal-baseline.toml")
       ->required();
   std::vector<std::string> sim_workloads;  // -w: one plan, or one or more traces
-  sim_command
-      ->add_option("-w,--workload", sim_workloads,
-                   "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
-                   "or trace:FILE (repeatable for traces: replayed together)")
-      ->required();
+  // Required unless --save-state is given (checked after parsing).
+  CLI::Option* workload_option = sim_command->add_option(
+      "-w,--workload", sim_workloads,
+      "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
+      "or trace:FILE (repeatable for traces: replayed together)");
   sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   sim_command->add_option("--set", sim.overrides,
@@ -57,9 +58,19 @@ int main(int argc, char** argv) {
                    "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
       ->excludes(no_io_log);
   sim_command->add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
-  sim_command->add_option("--precondition", sim.precondition,
-                          "Bring the device to a used state first, without simulated time: "
-                          "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  CLI::Option* precondition_option =
+      sim_command->add_option("--precondition", sim.precondition,
+                              "Bring the device to a used state first, without simulated time: "
+                              "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  CLI::Option* save_state_option = sim_command->add_option(
+      "--save-state", sim.save_state,
+      "Save the device's complete state to FILE at the end of the run; without -w, right "
+      "after --precondition (README: Checkpoints)");
+  CLI::Option* load_state_option =
+      sim_command
+          ->add_option("--load-state", sim.load_state,
+                       "Start from a state saved with --save-state instead of preconditioning")
+          ->excludes(precondition_option);
   sim_command
       ->add_option("--check-every", sim.check_every,
                    "With --verify: check the FTL's invariants every N requests (0: only "
@@ -70,7 +81,7 @@ int main(int argc, char** argv) {
                    "Lifetime run: stop once N flash blocks have worn out (reached "
                    "geometry.pe_cycles); the experiment's count is the write budget")
       ->check(CLI::NonNegativeNumber);
-  sim_command->add_option(
+  CLI::Option* power_cut_option = sim_command->add_option(
       "--power-cut-at", sim.power_cuts,
       "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
       "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
@@ -149,6 +160,11 @@ int main(int argc, char** argv) {
                                  "Device config: warn about addresses beyond its logical space");
   trace_info_command->add_option("--json", trace_info.json, "Also write the report as JSON here");
 
+  std::string state_info_path;
+  CLI::App* state_info_command =
+      app.add_subcommand("state-info", "Check a checkpoint (--save-state) and print what it holds");
+  state_info_command->add_option("FILE", state_info_path, "Checkpoint file")->required();
+
   std::string plot_outdir, plot_format = "png", plot_window;
   CLI::App* plot_command =
       app.add_subcommand("plot",
@@ -188,6 +204,21 @@ int main(int argc, char** argv) {
     // --help and --version exit 0; every usage error exits 2.
     return app.exit(error) == 0 ? 0 : 2;
   }
+  if (*sim_command && workload_option->count() == 0 && save_state_option->count() == 0) {
+    std::cerr << "--workload is required (or --save-state FILE alone: precondition and save)\n"
+              << "Run with --help for more information.\n";
+    return 2;
+  }
+  if (*sim_command && power_cut_option->count() > 0 &&
+      (save_state_option->count() > 0 || load_state_option->count() > 0)) {
+    // A checkpoint holds no power-cut state (OOB sequence numbers, the
+    // recorder's data versions), so a split run could not check its cuts.
+    std::cerr << "--power-cut-at cannot be combined with --save-state or --load-state: a "
+                 "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
+                 "versions)\n"
+              << "Run with --help for more information.\n";
+    return 2;
+  }
   if (!ssdlab::set_log_level(log_level)) {
     std::cerr << "ssdlab: --log-level: '" << log_level
               << "' is not one of trace, debug, info, warn, error, off\n";
@@ -196,6 +227,7 @@ int main(int argc, char** argv) {
   try {
     if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, sim_workloads, trace, std::cout);
     if (*trace_info_command) ssdlab::sim::run_trace_info(trace_info, std::cout);
+    if (*state_info_command) ssdlab::sim::run_state_info(state_info_path, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format, plot_window);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);

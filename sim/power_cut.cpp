@@ -46,7 +46,7 @@ PowerCutRecorder::PowerCutRecorder(const flash::Geometry& geometry, std::uint64_
       acknowledged_(logical_pages, 0),
       floor_(logical_pages, 0) {}
 
-void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src) {
+void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool host_data) {
   switch (op) {
     case Op::kRead:
       break;
@@ -66,6 +66,9 @@ void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src) {
     case Op::kCopyBack:
     case Op::kMove:
       content_[ppn] = content_[src];
+      // A synchronous gang's copy-back merge with the host's data
+      // (flash/command.h): the page holds the host's new version.
+      if (host_data) apply_one(ppn, lpn, Op::kProgram, flash::kNoPage, false);
       break;
     case Op::kErase:
       std::fill_n(content_.begin() + geometry_.first_page(geometry_.block_of(ppn)),
@@ -74,17 +77,19 @@ void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src) {
   }
 }
 
-void PowerCutRecorder::apply(const ftl::PageRange* range, const flash::CommandList& commands,
-                             std::vector<flash::NandArray::BlockImage> erased, bool functional) {
+std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
+                                      const flash::CommandList& commands,
+                                      std::vector<flash::NandArray::BlockImage> erased,
+                                      bool functional) {
   writing_ = range;
   if (range) {
     current_ = PendingWrite{};
     written_.assign(range->count, false);
   }
-  batch_start_ = pending_.size();
+  batch_start_ = popped_ + pending_.size();
   std::size_t next_image = 0;
   for (const flash::Command& command : commands) {
-    Pending pending{command, 0, {}, {}};
+    Pending pending{command, kNotScheduled, {}, {}};
     if (command.op == Op::kErase) {
       const flash::BlockId block = geometry_.block_of(command.ppn);
       if (next_image >= erased.size() || erased[next_image].block != block)
@@ -94,12 +99,21 @@ void PowerCutRecorder::apply(const ftl::PageRange* range, const flash::CommandLi
       const auto first = content_.begin() + geometry_.first_page(block);
       pending.content.assign(first, first + geometry_.pages_per_block);
     }
-    apply_one(command.ppn, command.lpn, command.op, command.src);
-    if (command.two_plane()) apply_one(command.ppn2, command.lpn2, command.op, command.src);
+    apply_one(command.ppn, command.lpn, command.op, command.src, command.host_data);
+    if (command.two_plane())
+      apply_one(command.ppn2, command.lpn2, command.op, command.src, command.host_data);
     if (!functional) pending_.push_back(std::move(pending));
   }
   writing_ = nullptr;
+  // Every page of a host write gets its new version from some command (a
+  // program, or a copy-back merging the host's data): else the check could
+  // not see it lost.
+  if (range && std::find(written_.begin(), written_.end(), false) != written_.end())
+    throw std::logic_error(fmt::format(
+        "power cut: the host write of logical pages {}+{} left a page without its new version",
+        range->first, range->count));
   if (functional && range) acknowledge(current_);
+  return batch_start_;
 }
 
 void PowerCutRecorder::trimmed(const ftl::PageRange& range) {
@@ -112,12 +126,14 @@ void PowerCutRecorder::trimmed(const ftl::PageRange& range) {
   }
 }
 
-void PowerCutRecorder::completes(std::size_t index, TimeNs end) {
-  pending_.at(batch_start_ + index).end = end;
+void PowerCutRecorder::completes(std::uint64_t id, TimeNs end) {
+  if (id < popped_) throw std::logic_error("power cut: a settled command completes again");
+  pending_.at(id - popped_).end = end;
 }
 
-void PowerCutRecorder::host_write_done(TimeNs done) {
+void PowerCutRecorder::host_write_done(TimeNs done, bool from_buffer) {
   current_.done = done;
+  current_.from_buffer = from_buffer;
   writes_.push_back(std::move(current_));
   current_ = PendingWrite{};
 }
@@ -128,8 +144,10 @@ void PowerCutRecorder::acknowledge(const PendingWrite& write) {
 }
 
 void PowerCutRecorder::settle(TimeNs now) {
-  while (!pending_.empty() && pending_.front().end <= now) pending_.pop_front();
-  batch_start_ = pending_.size();
+  while (!pending_.empty() && pending_.front().end <= now) {
+    pending_.pop_front();
+    ++popped_;
+  }
   std::erase_if(writes_, [&](const PendingWrite& write) {
     if (write.done > now) return false;
     acknowledge(write);
@@ -163,13 +181,23 @@ void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
   }
 }
 
-void PowerCutRecorder::cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report) {
+void PowerCutRecorder::cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report,
+                           std::vector<flash::Lpn> buffered) {
   settle(at);
   for (auto it = pending_.rbegin(); it != pending_.rend(); ++it)
     if (it->end > at) undo(*it, nand, report);
+  popped_ += pending_.size();
   pending_.clear();
-  batch_start_ = 0;
-  report.writes_in_flight = writes_.size();
+  batch_start_ = popped_;
+  buffered_at_cut_.clear();
+  for (const flash::Lpn lpn : buffered) buffered_at_cut_.emplace_back(lpn, 0);
+  for (const PendingWrite& write : writes_) {
+    if (!write.from_buffer) {
+      ++report.writes_in_flight;
+      continue;
+    }
+    for (const auto& entry : write.versions) buffered_at_cut_.push_back(entry);
+  }
   writes_.clear();
 }
 
@@ -205,6 +233,24 @@ void PowerCutRecorder::check_page(flash::Lpn lpn, Ppn ppn, PowerCutReport& repor
 }
 
 void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) {
+  // A volatile buffer's page is lost unless a flush in flight put the
+  // version the host last gave it on flash anyway. The newest entry of a
+  // page is the one the host last wrote (the buffer's own copy: never).
+  const auto newest_last = [](const std::pair<flash::Lpn, std::uint32_t>& e) {
+    return std::pair{e.first, e.second == 0 ? ~std::uint32_t{0} : e.second};
+  };
+  std::sort(buffered_at_cut_.begin(), buffered_at_cut_.end(),
+            [&](const auto& a, const auto& b) { return newest_last(a) < newest_last(b); });
+  for (std::size_t i = 0; i < buffered_at_cut_.size(); ++i) {
+    if (i + 1 < buffered_at_cut_.size() &&
+        buffered_at_cut_[i + 1].first == buffered_at_cut_[i].first)
+      continue;  // an older entry of the same page
+    const auto [lpn, version] = buffered_at_cut_[i];
+    const Ppn ppn = ftl.locate(lpn);
+    if (version == 0 || ppn == flash::kNoPage || content_[ppn] < version)
+      ++report.buffered_writes_lost;
+  }
+  buffered_at_cut_.clear();
   for (flash::Lpn lpn = 0; lpn < acknowledged_.size(); ++lpn) {
     const Ppn ppn = ftl.locate(lpn);
     check_page(lpn, ppn, report);

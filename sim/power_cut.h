@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -49,15 +50,21 @@ struct ScanCost {
 ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing);
 
 struct PowerCutReport {
-  TimeNs at = 0;                           // when the cut happened
-  TimeNs mount_done = 0;                   // when the device takes requests again
-  std::uint64_t pages_scanned = 0;         // OOB reads of the scan
-  TimeNs scan_ns = 0;                      // their time (scan_cost)
-  TimeNs merge_ns = 0;                     // time of the flash commands the mount appended
-  std::uint64_t mount_commands = 0;        // those commands
-  std::uint64_t torn_pages = 0;            // programs interrupted by the cut
-  std::uint64_t erases_undone = 0;         // erases interrupted by the cut
-  std::uint64_t writes_in_flight = 0;      // host writes not acknowledged at the cut
+  TimeNs at = 0;                       // when the cut happened
+  TimeNs mount_done = 0;               // when the device takes requests again
+  std::uint64_t pages_scanned = 0;     // OOB reads of the scan
+  TimeNs scan_ns = 0;                  // their time (scan_cost)
+  TimeNs merge_ns = 0;                 // time of the flash commands the mount appended
+  std::uint64_t mount_commands = 0;    // those commands
+  std::uint64_t torn_pages = 0;        // programs interrupted by the cut
+  std::uint64_t erases_undone = 0;     // erases interrupted by the cut
+  std::uint64_t writes_in_flight = 0;  // host writes not acknowledged at the cut
+  // Write buffer (README "Power loss and recovery"): a volatile buffer's
+  // acknowledged logical pages that did not reach flash (by design, not
+  // counted in lost_writes); a power-protected buffer's flush on hold-up
+  // energy, charged to the mount (from `at` to the scan's start).
+  std::uint64_t buffered_writes_lost = 0;
+  TimeNs hold_up_ns = 0;
   std::uint64_t requests_resubmitted = 0;  // I/Os in flight the host sends again
   std::uint64_t pages_checked = 0;         // logical pages read back after the mount
   std::uint64_t lost_writes = 0;           // acknowledged logical-page writes not read back
@@ -76,13 +83,18 @@ class PowerCutRecorder {
   // `erased` holds the images of the blocks the list erases, in order.
   // `functional`: no time passes (preconditioning): all of it is on flash
   // and acknowledged at once.
-  void apply(const ftl::PageRange* range, const flash::CommandList& commands,
-             std::vector<flash::NandArray::BlockImage> erased, bool functional = false);
+  // Each command gets an id (consecutive, never reused) for completes(); the
+  // list's first is returned.
+  std::uint64_t apply(const ftl::PageRange* range, const flash::CommandList& commands,
+                      std::vector<flash::NandArray::BlockImage> erased, bool functional = false);
+  // The id of command `index` of the list last applied.
+  std::uint64_t batch_id(std::size_t index) const { return batch_start_ + index; }
   // A host trim, acknowledged at once (FTL tests; the simulated host does
   // not trim): older data must not come back.
   void trimmed(const ftl::PageRange& range);
-  // One command of the list last applied completes at `end`.
-  void completes(std::size_t index, TimeNs end);
+  // Command `id` completes at `end`. A command never given a time (a
+  // preemptible cleaning round's, not yet reserved) counts as in flight.
+  void completes(std::uint64_t id, TimeNs end);
   // The host write last applied is acknowledged at `done` (today: when its
   // last program completes). Hook for a controller write buffer: call it
   // with the time the buffer acknowledges the write; a cut before its
@@ -90,12 +102,17 @@ class PowerCutRecorder {
   // which is right for a volatile buffer. A power-protected buffer finishes
   // its programs on hold-up energy: model it by not undoing the programs of
   // acknowledged writes at the cut.
-  void host_write_done(TimeNs done);
+  // `from_buffer`: the write is a write-back buffer's flush, which the host
+  // had acknowledged when the buffer took it; at a cut before `done` its
+  // pages that did not reach flash count as buffered_writes_lost.
+  void host_write_done(TimeNs done, bool from_buffer = false);
   // Forgets what had completed by `now` (it can no longer be undone).
   void settle(TimeNs now);
   // The cut: undoes on `nand` every command not completed by `at` and drops
-  // the writes not acknowledged by then.
-  void cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report);
+  // the writes not acknowledged by then. `buffered`: the logical pages a
+  // volatile write buffer held (acknowledged, never given to the FTL).
+  void cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report,
+           std::vector<flash::Lpn> buffered = {});
   // After the mount: checks every logical page `ftl` maps against what was
   // acknowledged; counts into `report`. What the mount found is from now on
   // what the host has (a write in flight that made it to flash counts as
@@ -103,17 +120,19 @@ class PowerCutRecorder {
   void check(const ftl::Ftl& ftl, PowerCutReport& report);
 
  private:
+  static constexpr TimeNs kNotScheduled = std::numeric_limits<TimeNs>::max();
   struct Pending {  // a command not yet known to be complete
     flash::Command command;
-    TimeNs end = 0;
+    TimeNs end = kNotScheduled;
     flash::NandArray::BlockImage image{};  // erase: the block before it
     std::vector<std::uint32_t> content;    // erase: its pages' versions before it
   };
   struct PendingWrite {
     TimeNs done = 0;
+    bool from_buffer = false;
     std::vector<std::pair<flash::Lpn, std::uint32_t>> versions;
   };
-  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src);
+  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
   void undo(const Pending& pending, flash::NandArray& nand, PowerCutReport& report);
   void acknowledge(const PendingWrite& write);
   void check_page(flash::Lpn lpn, flash::Ppn ppn, PowerCutReport& report) const;
@@ -127,8 +146,12 @@ class PowerCutRecorder {
   // trim and must not come back.
   std::vector<std::uint32_t> floor_;
   std::uint32_t next_version_ = 1;
-  std::deque<Pending> pending_;              // functional order
-  std::size_t batch_start_ = 0;              // first entry of the list last applied
+  std::deque<Pending> pending_;    // functional order
+  std::uint64_t popped_ = 0;       // id of pending_.front()
+  std::uint64_t batch_start_ = 0;  // id of the list last applied's first
+  // At the last cut: logical pages a volatile write buffer lost (held, or
+  // flushed in flight with the version flushed; 0 if never flushed).
+  std::vector<std::pair<flash::Lpn, std::uint32_t>> buffered_at_cut_;
   std::vector<PendingWrite> writes_;         // host writes not yet acknowledged
   const ftl::PageRange* writing_ = nullptr;  // apply(): the host write being applied
   std::vector<bool> written_;

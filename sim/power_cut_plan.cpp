@@ -80,8 +80,8 @@ PowerCutPlan parse_power_cuts(const std::vector<std::string>& specs, std::uint64
 
 nlohmann::json power_cuts_json(const Simulator& simulator) {
   nlohmann::json cuts = nlohmann::json::array();
-  std::uint64_t recovered = 0, lost = 0, scanned = 0, resubmitted = 0;
-  TimeNs scan = 0, mount = 0, longest = 0;
+  std::uint64_t recovered = 0, lost = 0, scanned = 0, resubmitted = 0, buffered_lost = 0;
+  TimeNs scan = 0, mount = 0, longest = 0, hold_up = 0;
   for (const PowerCutReport& cut : simulator.power_cuts()) {
     recovered += cut.recovered();
     lost += cut.lost_writes + cut.resurrected_pages;
@@ -90,10 +90,13 @@ nlohmann::json power_cuts_json(const Simulator& simulator) {
     mount += cut.mount_done - cut.at;
     longest = std::max(longest, cut.mount_done - cut.at);
     resubmitted += cut.requests_resubmitted;
+    buffered_lost += cut.buffered_writes_lost;
+    hold_up += cut.hold_up_ns;
     cuts.push_back({{"at_us", cut.at / 1000.0},
                     {"scan_pages", cut.pages_scanned},
                     {"scan_time_us", cut.scan_ns / 1000.0},
                     {"mount_merge_time_us", cut.merge_ns / 1000.0},
+                    {"hold_up_time_us", cut.hold_up_ns / 1000.0},
                     {"mount_time_us", (cut.mount_done - cut.at) / 1000.0},
                     {"mount_commands", cut.mount_commands},
                     {"torn_pages", cut.torn_pages},
@@ -101,15 +104,18 @@ nlohmann::json power_cuts_json(const Simulator& simulator) {
                     {"writes_in_flight", cut.writes_in_flight},
                     {"requests_resubmitted", cut.requests_resubmitted},
                     {"pages_checked", cut.pages_checked},
-                    {"lost_writes", cut.lost_writes + cut.resurrected_pages}});
+                    {"lost_writes", cut.lost_writes + cut.resurrected_pages},
+                    {"buffered_writes_lost", cut.buffered_writes_lost}});
   }
   const double n = std::max<double>(1.0, static_cast<double>(cuts.size()));
   return {{"count", cuts.size()},
           {"recovered", recovered},
           {"lost_writes", lost},
+          {"buffered_writes_lost", buffered_lost},
           {"not_reached", simulator.power_cuts_not_reached()},
           {"scan_pages", scanned},
           {"scan_time_us", scan / 1000.0},
+          {"hold_up_time_us", hold_up / 1000.0},
           {"mean_mount_time_us", static_cast<double>(mount) / 1000.0 / n},
           {"max_mount_time_us", longest / 1000.0},
           {"requests_resubmitted", resubmitted},

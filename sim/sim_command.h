@@ -27,6 +27,11 @@ struct SimOptions {
   std::uint64_t until_expired = 0;
   TeachingOptions teaching;             // --timeline, --trace-ftl
   std::vector<std::string> power_cuts;  // --power-cut-at (sim/power_cut_plan.h)
+  // Checkpoints (sim/checkpoint.h): start from this saved state instead of
+  // preconditioning; save the state here at the end of the run (with no
+  // workload, right after preconditioning).
+  std::string load_state;
+  std::string save_state;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

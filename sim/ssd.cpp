@@ -28,6 +28,38 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     }
   }
   commands_.reserve(1024);
+  const ControllerConfig& controller = config.controller;
+  preempt_ = controller.preempt_background_cleaning && !pool_dies_.empty();
+  if (preempt_) rounds_.resize(pool_dies_.size());
+  if (controller.write_buffer_bytes) {
+    const std::uint64_t pages = controller.write_buffer_bytes / ftl_->logical_page_size();
+    buffer_.emplace(pages);
+    buffer_high_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_high_water);
+    buffer_low_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_low_water);
+  }
+}
+
+void Ssd::save_state(StateWriter& out) const {
+  ftl_->save_state(out);
+  timeline_.save_state(out);
+  out.section("SSDC", 1);
+  out.i64(cleaning_ns_);
+  out.u64(requests_);
+}
+
+void Ssd::load_state(StateReader& in) {
+  ftl_->load_state(in);
+  timeline_.load_state(in);
+  in.section("SSDC", 1);
+  cleaning_ns_ = in.i64();
+  requests_ = in.u64();
+  if (!verifier_) return;
+  // A file can pass its checksum and still hold a state no FTL reaches (a
+  // buggy build saved it): with verification, find out before any request.
+  ftl_->check_invariants();
+  verifier_->adopt(ftl_->nand());
 }
 
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
@@ -41,7 +73,7 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   return range;
 }
 
-TimeNs Ssd::schedule_power_safe(TimeNs now) {
+TimeNs Ssd::schedule_power_safe(TimeNs now, bool background) {
   TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
   bool cleaning = false;
   int stage = -1;
@@ -51,22 +83,30 @@ TimeNs Ssd::schedule_power_safe(TimeNs now) {
       stage_ready = list_done;
       stage = command.stage;
     }
-    const TimeNs ready =
-        command.op == flash::Op::kErase ? std::max(stage_ready, programs_done_) : stage_ready;
-    const TimeNs end = timeline_.schedule(command, ready);
-    power_->completes(i, end);
+    const TimeNs end = schedule_recorded(command, power_->batch_id(i), stage_ready);
     list_done = std::max(list_done, end);
-    if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
-      programs_done_ = std::max(programs_done_, end);
     done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
     cleaning = cleaning || command.cleaning;
   }
-  if (cleaning) cleaning_ns_ += done[1] - now;
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    cleaning_ns_ += done[1] - now;
+    if (background) background_cleaning_ns_ += done[1] - now;
+  }
   return done[0];
 }
 
-TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
-  if (power_) return schedule_power_safe(now);
+TimeNs Ssd::schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready) {
+  if (command.op == flash::Op::kErase) ready = std::max(ready, programs_done_);
+  const TimeNs end = timeline_.schedule(command, ready);
+  power_->completes(id, end);
+  if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
+    programs_done_ = std::max(programs_done_, end);
+  return end;
+}
+
+TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
+  if (power_) return schedule_power_safe(now, background);
   // Commands in stage order, list order within a stage (a counting sort, so
   // that lists with many stages, such as a hybrid FTL's merges, stay linear).
   std::array<std::uint32_t, 257> stage_start{};
@@ -103,30 +143,39 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
   } else {
     run_stages(true, true);
   }
-  if (cleaning) cleaning_ns_ += done[1] - now;
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    cleaning_ns_ += done[1] - now;
+    if (background) background_cleaning_ns_ += done[1] - now;
+  }
   return done[0];
+}
+
+bool Ssd::pool_idle(std::uint32_t pool, TimeNs now) const {
+  const auto& dies = pool_dies_[pool];
+  return std::all_of(dies.begin(), dies.end(),
+                     [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
 }
 
 bool Ssd::clean_idle_pools(TimeNs now) {
   bool cleaned = false;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    const auto& dies = pool_dies_[pool];
-    const bool idle = std::all_of(dies.begin(), dies.end(), [&](std::uint32_t die) {
-      return timeline_.die_free_at(die) <= now;
-    });
-    if (!idle || !ftl_->wants_background_cleaning(pool)) continue;
+    if (!pool_idle(pool, now) || !ftl_->wants_background_cleaning(pool)) continue;
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
     record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
-    schedule(now);
+    schedule(now, false, true);
     cleaned = true;
   }
   return cleaned;
 }
 
 void Ssd::idle(TimeNs from, TimeNs until) {
+  if (buffer_ && !config_.controller.write_through && buffer_->held() > 0)
+    flush(buffer_->held(), from);
+  if (preempt_) return idle_preemptible(from, until);
   TimeNs now = from;
   while (now < until && clean_idle_pools(now)) {
     // The next moment a pool is idle again: its busiest die frees up.
@@ -146,32 +195,47 @@ void Ssd::after_request() {
   if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
 }
 
-TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
-  const ftl::PageRange range = to_range(request.offset, request.size);
-  if (power_) power_->settle(now);
+TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, bool from_buffer) {
   commands_.clear();
-  if (request.write) {
+  if (write) {
     ftl_->write(range, commands_);
     if (verifier_) verifier_->host_write(range, commands_);
   } else {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
   }
-  record(request.write ? &range : nullptr);
+  record(write ? &range : nullptr);
   if (!observers_.empty())
-    notify(request.write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
-  const TimeNs done = schedule(now, request.write && config_.ftl.cleaning_blocks_writes);
-  if (power_ && request.write) power_->host_write_done(done);
+    notify(write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
+  if (preempt_) finish_conflicting_rounds();
+  const TimeNs done = schedule(now, write && config_.ftl.cleaning_blocks_writes);
+  if (power_ && write) power_->host_write_done(done, from_buffer);
+  return done;
+}
+
+TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
+  if (power_) power_->settle(now);
+  // Background work that would have started before this request did.
+  if (preempt_) advance_rounds(now);
+  const ftl::PageRange range = to_range(request.offset, request.size);
+  const TimeNs done = !buffer_        ? flash_request(range, request.write, now)
+                      : request.write ? buffered_write(range, request.size, now)
+                                      : buffered_read(range, request.size, now);
   for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
   // Pools the request left idle may clean in the background (after the
   // request's own reservations, so that it never waits for this cleaning).
-  if (!pool_dies_.empty()) clean_idle_pools(now);
+  if (preempt_)
+    start_rounds(now);
+  else if (!pool_dies_.empty())
+    clean_idle_pools(now);
   after_request();
   return done;
 }
 
 void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange range = to_range(offset, size);
+  if (buffer_)  // a buffered copy would now be stale
+    for (ftl::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) buffer_->drop(lpn);
   commands_.clear();
   ftl_->write(range, commands_);
   if (verifier_) verifier_->host_write(range, commands_);
@@ -203,8 +267,15 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   if (!power_) throw std::logic_error("power_cut() without enable_power_cuts()");
   PowerCutReport report;
   report.at = at;
+  const TimeNs off = hold_up(at);
+  report.hold_up_ns = off - at;
+  // Controller RAM: pending cleaning rounds (their unreserved commands are
+  // undone below, as in flight) and the buffer's contents.
+  for (PendingRound& round : rounds_) round = PendingRound{};
+  std::vector<ftl::Lpn> buffered = discard_write_buffer();
+  buffer_admit_ = 0;
   flash::NandArray& nand = *ftl_->flash_for_power_cut();
-  power_->cut(at, nand, report);
+  power_->cut(off, nand, report, std::move(buffered));
   const ScanCost scan = scan_cost(nand, config_.timing);
   report.pages_scanned = scan.pages_read;
   report.scan_ns = scan.scan_ns;
@@ -216,7 +287,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
                                        recovery.pages_read, scan.pages_read));
   report.mount_commands = commands_.size();
   record(nullptr);
-  const TimeNs scanned = at + scan.scan_ns;
+  const TimeNs scanned = off + scan.scan_ns;
   timeline_.restart_at(scanned);
   programs_done_ = scanned;
   schedule(scanned);
@@ -233,12 +304,24 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   return report;
 }
 
+TimeNs Ssd::hold_up(TimeNs at) {
+  if (!buffer_ || !config_.controller.buffer_power_protected) return at;
+  if (!config_.controller.write_through && buffer_->held() > 0) flush(buffer_->held(), at);
+  TimeNs off = at;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    off = std::max(off, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    off = std::max(off, timeline_.die_free_at(die));
+  return off;
+}
+
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange whole = to_range(offset, size);
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
-    if (ftl_->is_mapped(lpn)) continue;
+    // (A page the write buffer holds is written already, just not on flash.)
+    if (ftl_->is_mapped(lpn) || (buffer_ && buffer_->contains(lpn))) continue;
     write_functionally(lpn * page, page);
     ++written;
   }
