@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/prefetch.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 
@@ -47,6 +48,14 @@ class NandArray {
     return blocks_[block].write_pointer == geometry_.pages_per_block;
   }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
+
+  // Starts loading the state of `ppn` (valid bit, block counters) into the
+  // cache, for a caller that will invalidate or program it soon. A hint:
+  // changes nothing.
+  void prefetch(Ppn ppn) const {
+    prefetch_for_write(&valid_bits_[ppn >> 6]);
+    prefetch_for_write(&blocks_[geometry_.block_of(ppn)]);
+  }
 
   // Recounts every block's valid pages from the valid bits and checks that no
   // valid page lies beyond a write pointer. Throws std::logic_error on the first

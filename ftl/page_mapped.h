@@ -35,6 +35,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/prefetch.h"
 #include "ftl/ftl.h"
 #include "ftl/pools.h"
 #include "ftl/victim_buckets.h"
@@ -92,6 +93,9 @@ class PageMappedFtl final : public Ftl {
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
   void clean_one(std::uint32_t pool, CommandList& out);
+  // Starts loading the map entries of the valid pages of the block whose
+  // first page is `first` (a cleaning victim) into the cache.
+  void prefetch_map_entries(Ppn first) const;
   // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
   BlockId choose_victim(std::uint32_t pool);
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold

@@ -9,38 +9,37 @@ VictimBuckets::VictimBuckets(std::uint32_t blocks, std::uint32_t pools,
     : buckets_per_pool_(pages_per_block + 1),
       head_(std::size_t{pools} * (pages_per_block + 1), kNone),
       tail_(head_.size(), kNone),
-      next_(blocks, kNone),
-      prev_(blocks, kNone),
-      valid_(blocks, kAbsent),
-      pool_of_(blocks, 0),
+      blocks_(blocks),
       sealed_(pools, 0) {}
 
 void VictimBuckets::link(flash::BlockId block, std::size_t head) {
-  prev_[block] = tail_[head];
-  next_[block] = kNone;
+  Record& record = blocks_[block];
+  record.prev = tail_[head];
+  record.next = kNone;
   if (tail_[head] == kNone)
     head_[head] = block;
   else
-    next_[tail_[head]] = block;
+    blocks_[tail_[head]].next = block;
   tail_[head] = block;
 }
 
 void VictimBuckets::unlink(flash::BlockId block) {
-  const std::size_t head = head_index(pool_of_[block], valid_[block]);
-  if (prev_[block] == kNone)
-    head_[head] = next_[block];
+  const Record& record = blocks_[block];
+  const std::size_t head = head_index(record.pool, record.valid);
+  if (record.prev == kNone)
+    head_[head] = record.next;
   else
-    next_[prev_[block]] = next_[block];
-  if (next_[block] == kNone)
-    tail_[head] = prev_[block];
+    blocks_[record.prev].next = record.next;
+  if (record.next == kNone)
+    tail_[head] = record.prev;
   else
-    prev_[next_[block]] = prev_[block];
+    blocks_[record.next].prev = record.prev;
 }
 
 void VictimBuckets::insert(flash::BlockId block, std::uint32_t pool, std::uint32_t valid) {
   if (contains(block)) throw std::logic_error("victim buckets: block inserted twice");
-  valid_[block] = static_cast<std::uint16_t>(valid);
-  pool_of_[block] = pool;
+  blocks_[block].valid = static_cast<std::uint16_t>(valid);
+  blocks_[block].pool = pool;
   link(block, head_index(pool, valid));
   ++sealed_[pool];
 }
@@ -48,16 +47,16 @@ void VictimBuckets::insert(flash::BlockId block, std::uint32_t pool, std::uint32
 void VictimBuckets::remove(flash::BlockId block) {
   if (!contains(block)) throw std::logic_error("victim buckets: removing an absent block");
   unlink(block);
-  --sealed_[pool_of_[block]];
-  valid_[block] = kAbsent;
+  --sealed_[blocks_[block].pool];
+  blocks_[block].valid = kAbsent;
 }
 
 void VictimBuckets::decrement(flash::BlockId block) {
-  if (!contains(block) || valid_[block] == 0)
+  if (!contains(block) || blocks_[block].valid == 0)
     throw std::logic_error("victim buckets: decrement of an absent or empty block");
   unlink(block);
-  --valid_[block];
-  link(block, head_index(pool_of_[block], valid_[block]));
+  --blocks_[block].valid;
+  link(block, head_index(blocks_[block].pool, blocks_[block].valid));
 }
 
 flash::BlockId VictimBuckets::fewest_valid(std::uint32_t pool) const {
