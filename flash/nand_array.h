@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "common/prefetch.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -70,9 +71,10 @@ class NandArray {
   };
 
   Geometry geometry_;
-  std::vector<Lpn> oob_lpn_;
-  std::vector<std::uint64_t> valid_bits_;
-  std::vector<BlockState> blocks_;
+  // Huge pages (common/huge_pages.h): each host write touches them at random.
+  HugeVector<Lpn> oob_lpn_;
+  HugeVector<std::uint64_t> valid_bits_;
+  HugeVector<BlockState> blocks_;
 };
 
 }  // namespace ssdlab::flash

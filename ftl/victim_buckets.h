@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "common/prefetch.h"
 #include "flash/geometry.h"
 
@@ -57,7 +58,7 @@ class VictimBuckets {
     std::uint32_t pool = 0;
     std::uint16_t valid = kAbsent;  // kAbsent if not in a bucket
   };
-  std::vector<Record> blocks_;
+  HugeVector<Record> blocks_;  // in huge pages once large (common/huge_pages.h)
   std::vector<std::uint32_t> sealed_;  // per pool
 };
 
