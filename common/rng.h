@@ -5,6 +5,7 @@
 // the same seed gives the same io.csv on every platform and standard library.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace ssdlab {
@@ -47,6 +48,14 @@ class Rng {
 
   // Uniform double in [0, 1) with 53 random bits.
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+  // The generator's whole state, for checkpoints: a generator given the state
+  // of another draws what that one would have drawn next.
+  using State = std::array<std::uint64_t, 4>;
+  State state() const { return {state_[0], state_[1], state_[2], state_[3]}; }
+  void set_state(const State& state) {
+    for (std::size_t i = 0; i < 4; ++i) state_[i] = state[i];
+  }
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

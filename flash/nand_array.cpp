@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "common/error.h"
+
 namespace ssdlab::flash {
 
 NandArray::NandArray(const Geometry& geometry)
@@ -65,6 +67,39 @@ void NandArray::check_invariants() const {
     if (valid != blocks_[id].valid_pages)
       throw std::logic_error(fmt::format("block {}: valid count {} but {} valid pages", id,
                                          blocks_[id].valid_pages, valid));
+  }
+}
+
+// Version 1: OOB logical pages, valid bits, then per block its write
+// pointer, valid count and erase count.
+constexpr std::uint32_t kNandStateVersion = 1;
+
+void NandArray::save_state(StateWriter& out) const {
+  out.section("NAND", kNandStateVersion);
+  out.vector(oob_lpn_);
+  out.vector(valid_bits_);
+  out.u64(blocks_.size());
+  for (const BlockState& block : blocks_) {
+    out.u16(block.write_pointer);
+    out.u16(block.valid_pages);
+    out.u32(block.erase_count);
+  }
+}
+
+void NandArray::load_state(StateReader& in) {
+  in.section("NAND", kNandStateVersion);
+  in.vector(oob_lpn_, geometry_.pages(), "the OOB area");
+  in.vector(valid_bits_, (geometry_.pages() + 63) / 64, "the valid bits");
+  if (in.count(blocks_.size(), "the blocks") != blocks_.size())
+    throw make_error("corrupt: the block table does not have the config's {} blocks",
+                     blocks_.size());
+  for (BlockState& block : blocks_) {
+    block.write_pointer = in.u16();
+    block.valid_pages = in.u16();
+    block.erase_count = in.u32();
+    if (block.write_pointer > geometry_.pages_per_block || block.valid_pages > block.write_pointer)
+      throw make_error("corrupt: a block has write pointer {} and {} valid pages",
+                       block.write_pointer, block.valid_pages);
   }
 }
 

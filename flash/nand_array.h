@@ -17,6 +17,7 @@
 
 #include "common/huge_pages.h"
 #include "common/prefetch.h"
+#include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 
@@ -62,6 +63,12 @@ class NandArray {
   // valid page lies beyond a write pointer. Throws std::logic_error on the first
   // mismatch. O(pages); for tests and verification runs.
   void check_invariants() const;
+
+  // Checkpoints (common/state_io.h): the whole array as section "NAND".
+  // load_state() expects an array built for the same geometry; it throws
+  // ssdlab::Error if the section does not fit it.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
  private:
   struct BlockState {

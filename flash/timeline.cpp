@@ -100,6 +100,26 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   return ready;
 }
 
+void FlashTimeline::save_state(StateWriter& out) const {
+  out.section("TIME", 1);
+  out.vector(bus_free_);
+  out.vector(die_free_);
+  out.array(stats_.commands);
+  out.u64(stats_.two_plane_commands);
+  out.i64(stats_.bus_busy_ns);
+  out.i64(stats_.die_busy_ns);
+}
+
+void FlashTimeline::load_state(StateReader& in) {
+  in.section("TIME", 1);
+  in.vector(bus_free_, geometry_.channels, "the bus timelines");
+  in.vector(die_free_, geometry_.dies(), "the die timelines");
+  in.array(stats_.commands);
+  stats_.two_plane_commands = in.u64();
+  stats_.bus_busy_ns = in.i64();
+  stats_.die_busy_ns = in.i64();
+}
+
 const char* phase_name(Phase phase) {
   switch (phase) {
     case Phase::kCommandCycles:

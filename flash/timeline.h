@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/state_io.h"
 #include "common/units.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -47,6 +48,13 @@ class FlashTimeline {
   // Reports every phase to `observer` from now on (null: no reports). The
   // observer must outlive the timeline or be detached first.
   void set_observer(TimelineObserver* observer) { observer_ = observer; }
+
+  // Checkpoints: when each bus and die is next free (absolute simulated
+  // time, so the clock must be restored with it) and the counters, as
+  // section "TIME". The timing parameters are not state: they come from the
+  // config of the run that loads it.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
  private:
   // Occupies the bus of `channel` for `duration` from no earlier than `t`;

@@ -44,6 +44,8 @@ class BastFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void save_logs(StateWriter& out) const override;
+  void load_logs(StateReader& in) override;
   struct Log {
     std::uint32_t lbn;
     VBlock block;
@@ -138,6 +140,41 @@ void BastFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work, Comm
   const VBlock block = logs_[log_of_[lbn]].block;
   drop(log_of_[lbn]);
   store_.release(block, work, out);
+}
+
+void BastFtl::save_logs(StateWriter& out) const {
+  out.section("BAST", 1);
+  out.u64(logs_.size());
+  for (const Log& log : logs_) {
+    out.u32(log.lbn);
+    out.u32(log.block);
+    out.boolean(log.sequential);
+    out.u64(log.last_used);
+  }
+  out.vector(log_of_);
+  out.u64(clock_);
+}
+
+void BastFtl::load_logs(StateReader& in) {
+  in.section("BAST", 1);
+  const std::uint64_t count = in.count(store_.config().log_blocks, "the BAST log blocks");
+  logs_.clear();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Log log{};
+    log.lbn = in.u32();
+    log.block = in.u32();
+    log.sequential = in.boolean();
+    log.last_used = in.u64();
+    if (log.lbn >= store_.logical_blocks() || log.block == kNone)
+      throw make_error("corrupt: BAST log of logical block {}", log.lbn);
+    store_.check_block(log.block);
+    logs_.push_back(log);
+  }
+  in.vector(log_of_, store_.logical_blocks(), "the BAST log map");
+  for (const std::uint32_t index : log_of_)
+    if (index != kNoLog && index >= logs_.size())
+      throw make_error("corrupt: the BAST log map names log {} of {}", index, logs_.size());
+  clock_ = in.u64();
 }
 
 void BastFtl::check_invariants() const {

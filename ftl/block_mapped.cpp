@@ -41,6 +41,19 @@ class BlockMappedFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void save_logs(StateWriter& out) const override {
+    out.section("BMAP", 1);
+    out.u32(open_lbn_);
+    out.u32(open_);
+  }
+  void load_logs(StateReader& in) override {
+    in.section("BMAP", 1);
+    open_lbn_ = in.u32();
+    open_ = in.u32();
+    store_.check_block(open_);
+    if (open_lbn_ >= store_.logical_blocks())
+      throw make_error("corrupt: block-mapped's open logical block is {}", open_lbn_);
+  }
   void write_page(const PageRange& range, Lpn lpn, CommandList& out);
   // Completes the open block from the old one and makes it the data block.
   void close_open_block(CommandList& out);

@@ -150,6 +150,14 @@ class BlockStore {
   // OOB area, found by location(); data pages sit at their offsets.
   void check_invariants(const std::vector<VBlock>& logs) const;
 
+  // Checkpoints: section "BSTO" (write pointers, copy counts, free lists,
+  // block map, log index, retired count), then the NAND array, wear leveler
+  // and counters in their own sections.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+  // Throws ssdlab::Error unless `block` is a virtual block (or kNone).
+  void check_block(VBlock block) const;
+
  private:
   flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
   void program_page(VBlock block, Lpn lpn, bool log);
@@ -195,10 +203,16 @@ class BlockStoreFtl : public Ftl {
   const FtlStats& stats() const override { return store_.stats(); }
   const FtlConfig& config() const override { return store_.config(); }
   const flash::NandArray& nand() const override { return store_.nand(); }
+  // The store's sections, then the FTL's own log state (save_logs).
+  void save_state(StateWriter& out) const final;
+  void load_state(StateReader& in) final;
 
  protected:
   using VBlock = BlockStore::VBlock;
   virtual void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) = 0;
+  // The FTL's log blocks and their bookkeeping, as a section of its own.
+  virtual void save_logs(StateWriter& out) const = 0;
+  virtual void load_logs(StateReader& in) = 0;
 
   BlockStore store_;
 

@@ -45,6 +45,9 @@ class ExampleFtl final : public Ftl {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
+  // Checkpoints: everything above that changes as the FTL runs.
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   // The next free physical page, taking a fresh block when the plane's
@@ -164,6 +167,38 @@ void ExampleFtl::trim(const PageRange& range, CommandList& /*out*/) {
     map_[lpn] = kNoPage;
     ++stats_.trimmed_pages;
   }
+}
+
+void ExampleFtl::save_state(StateWriter& out) const {
+  out.section("EXFT", 1);
+  out.vector(map_);
+  out.vector(active_);
+  out.vector(next_unused_);
+  out.u32(next_plane_);
+  nand_.save_state(out);
+  save_stats(out, stats_);
+}
+
+void ExampleFtl::load_state(StateReader& in) {
+  in.section("EXFT", 1);
+  in.vector(map_, logical_pages_, "the page map");
+  in.vector(active_, geometry_.planes(), "the active blocks");
+  in.vector(next_unused_, geometry_.planes(), "the next unused blocks");
+  next_plane_ = in.u32();
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
+    const BlockId first = plane * geometry_.blocks_per_plane;
+    const BlockId end = first + geometry_.blocks_per_plane;
+    if ((active_[plane] != kNoBlock && (active_[plane] < first || active_[plane] >= end)) ||
+        next_unused_[plane] < first || next_unused_[plane] > end)
+      throw make_error("corrupt: the example FTL's blocks of plane {} are outside it", plane);
+  }
+  for (const Ppn ppn : map_)
+    if (ppn != kNoPage && ppn >= geometry_.pages())
+      throw make_error("corrupt: the page map points at page {}", ppn);
+  if (next_plane_ >= geometry_.planes())
+    throw make_error("corrupt: the example FTL's next plane is {}", next_plane_);
+  nand_.load_state(in);
+  load_stats(in, stats_);
 }
 
 void ExampleFtl::check_invariants() const {

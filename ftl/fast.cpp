@@ -47,6 +47,8 @@ class FastFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void save_logs(StateWriter& out) const override;
+  void load_logs(StateReader& in) override;
   // The log block the write of `lpn` goes to, merging or reclaiming first if
   // needed.
   VBlock place(Lpn lpn, CommandList& out);
@@ -136,6 +138,27 @@ void FastFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work, Comm
     store_.release(sw_, work, out);
     sw_ = kNone;
   }
+}
+
+void FastFtl::save_logs(StateWriter& out) const {
+  out.section("FAST", 1);
+  out.u32(sw_);
+  out.u32(sw_lbn_);
+  out.deque(rw_);
+}
+
+void FastFtl::load_logs(StateReader& in) {
+  in.section("FAST", 1);
+  sw_ = in.u32();
+  sw_lbn_ = in.u32();
+  in.deque(rw_, store_.config().log_blocks, "the FAST random-write logs");
+  store_.check_block(sw_);
+  for (const VBlock block : rw_) {
+    if (block == kNone) throw make_error("corrupt: a FAST random-write log is no block");
+    store_.check_block(block);
+  }
+  if (sw_lbn_ >= store_.logical_blocks())
+    throw make_error("corrupt: FAST's sequential log is of logical block {}", sw_lbn_);
 }
 
 void FastFtl::check_invariants() const {

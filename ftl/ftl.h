@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
@@ -150,7 +151,23 @@ class Ftl {
   virtual const FtlStats& stats() const = 0;
   virtual const FtlConfig& config() const = 0;
   virtual const flash::NandArray& nand() const = 0;
+
+  // Checkpoints (README, "Checkpoints"): writes everything later requests
+  // depend on (maps, NAND array, free lists, victim buckets, wear state and
+  // its generator, stats) so that an FTL of the same config that loads it
+  // emits the same commands from then on. What the config determines (sizes,
+  // layout, thresholds) is rebuilt by the constructor, not saved; each part
+  // writes its own versioned section. load_state() is called on a freshly
+  // built FTL; it throws ssdlab::Error if the data does not fit it (the FTL
+  // must then be discarded). An FTL that does not implement them (a student's,
+  // at first) refuses with an Error naming it.
+  virtual void save_state(StateWriter& out) const;
+  virtual void load_state(StateReader& in);
 };
+
+// The counters of every FTL as section "STAT" (shared by all of them).
+void save_stats(StateWriter& out, const FtlStats& stats);
+void load_stats(StateReader& in, FtlStats& stats);
 
 // The device can no longer keep its logical capacity: too many blocks are
 // retired (worn out). Not a bug: the end of a lifetime run. The FTL's state

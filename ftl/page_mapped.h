@@ -27,8 +27,9 @@
 // over-provisioning and 64 pages per block (README "Performance").
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
-// trim, invariants) and page_mapped_cleaning.cpp (victims, cleaning, wear
-// leveling, end of life). Internal to ftl/: the registry makes it by name.
+// trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
+// leveling, end of life) and page_mapped_state.cpp (checkpoints). Internal to ftl/: the registry
+// makes it by name.
 #pragma once
 
 #include <fmt/format.h>
@@ -71,6 +72,9 @@ class PageMappedFtl final : public Ftl {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
+  // page_mapped_state.cpp
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   struct PlaneState {

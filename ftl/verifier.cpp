@@ -113,6 +113,21 @@ void Verifier::host_trim(const PageRange& range, const CommandList& commands) {
   for (flash::Lpn lpn = first; lpn < end; ++lpn) version_[lpn] = 0;
 }
 
+void Verifier::adopt(const flash::NandArray& nand) {
+  std::fill(version_.begin(), version_.end(), 0);
+  std::fill(content_.begin(), content_.end(), 0);
+  for (flash::Ppn ppn = 0; ppn < content_.size(); ++ppn) {
+    if (!nand.is_valid(ppn)) continue;
+    const flash::Lpn lpn = nand.lpn_at(ppn);
+    if (lpn >= version_.size())
+      throw VerificationError(
+          fmt::format("adopted page {} holds logical page {}, beyond the device", ppn, lpn));
+    version_[lpn] = 1;
+    content_[ppn] = 1;
+  }
+  next_version_ = 2;
+}
+
 void Verifier::background(const CommandList& commands) {
   apply(commands);
 }

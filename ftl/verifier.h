@@ -41,6 +41,12 @@ class Verifier {
 
   std::uint64_t pages_checked() const { return pages_checked_; }
 
+  // Takes the data `nand` holds as written (a state loaded from a checkpoint,
+  // whose earlier writes this verifier never saw): every valid page holds the
+  // latest version of the logical page in its OOB area, every other page
+  // holds nothing readable. Call before the first command.
+  void adopt(const flash::NandArray& nand);
+
  private:
   void apply(const CommandList& commands);
   void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src);

@@ -15,6 +15,7 @@
 
 #include "common/huge_pages.h"
 #include "common/prefetch.h"
+#include "common/state_io.h"
 #include "flash/geometry.h"
 
 namespace ssdlab::ftl {
@@ -42,6 +43,11 @@ class VictimBuckets {
   std::uint32_t valid(flash::BlockId block) const { return blocks_[block].valid; }
   std::uint32_t sealed_blocks(std::uint32_t pool) const { return sealed_[pool]; }
 
+  // Checkpoints: the lists as they are (section "VBKT"), so that blocks with
+  // equal counts still leave in the order they came.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+
  private:
   static constexpr std::uint16_t kAbsent = 0xffff;
   std::size_t head_index(std::uint32_t pool, std::uint32_t valid) const {
@@ -58,7 +64,7 @@ class VictimBuckets {
     std::uint32_t pool = 0;
     std::uint16_t valid = kAbsent;  // kAbsent if not in a bucket
   };
-  HugeVector<Record> blocks_;  // in huge pages once large (common/huge_pages.h)
+  HugeVector<Record> blocks_;          // in huge pages once large (common/huge_pages.h)
   std::vector<std::uint32_t> sealed_;  // per pool
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/error.h"
+
 namespace ssdlab::ftl {
 
 const char* wear_mode_name(WearMode mode) {
@@ -92,6 +94,43 @@ bool WearLeveler::is_cold(flash::BlockId block) const {
   const double idle = static_cast<double>(domain_erases_[domain] - last_erase_[block]);
   return !is_retired(block) && remaining_life(block) >= mean_remaining_life(domain) &&
          idle >= config_.cold_age * static_cast<double>(domain_blocks_[domain]);
+}
+
+void WearLeveler::save_state(StateWriter& out) const {
+  out.section("WEAR", 1);
+  out.vector(erases_);
+  out.vector(last_erase_);
+  out.vector(domain_erases_);
+  for (const auto& queue : by_erase_) {
+    out.u64(queue.size());
+    for (const Entry& entry : queue) {
+      out.u32(entry.block);
+      out.u64(entry.sequence);
+    }
+  }
+  out.array(rng_.state());
+}
+
+void WearLeveler::load_state(StateReader& in) {
+  in.section("WEAR", 1);
+  const std::size_t blocks = domain_of_.size();
+  in.vector(erases_, blocks, "the wear erase counts");
+  in.vector(last_erase_, blocks, "the wear erase sequence");
+  in.vector(domain_erases_, domain_blocks_.size(), "the wear domains");
+  for (auto& queue : by_erase_) {
+    // compact() keeps a queue under twice its domain plus 64 entries.
+    const std::uint64_t size = in.count(2 * blocks + 64, "a wear queue");
+    queue.clear();
+    for (std::uint64_t i = 0; i < size; ++i) {
+      const flash::BlockId block = in.u32();
+      const std::uint64_t sequence = in.u64();
+      if (block >= blocks) throw make_error("corrupt: a wear queue names block {}", block);
+      queue.push_back({block, sequence});
+    }
+  }
+  Rng::State state;
+  in.array(state);
+  rng_.set_state(state);
 }
 
 }  // namespace ssdlab::ftl

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/rng.h"
+#include "common/state_io.h"
 #include "flash/geometry.h"
 
 namespace ssdlab::ftl {
@@ -89,6 +90,12 @@ class WearLeveler {
   template <typename Visit>
   flash::BlockId find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
                                             flash::BlockId none, Visit visit);
+
+  // Checkpoints (section "WEAR"): erase counts and sequence numbers, the
+  // least-recently-erased queues and the generator's state. The config and
+  // the domains come from the FTL that loads it.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
  private:
   struct Entry {

@@ -40,8 +40,8 @@ class Reader {
   }
 
   // A byte size: an integer or a string such as "4KiB".
-  void size(const char* table, const char* key, std::uint32_t& out, std::uint64_t min,
-            std::uint64_t max) {
+  template <typename T>
+  void size(const char* table, const char* key, T& out, std::uint64_t min, std::uint64_t max) {
     const auto [node, dotted] = find(table, key);
     if (!node) return;
     std::optional<std::uint64_t> bytes;
@@ -52,7 +52,7 @@ class Reader {
            fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}", min, max));
     if (*bytes < min || *bytes > max)
       fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *bytes, min, max));
-    out = static_cast<std::uint32_t>(*bytes);
+    out = static_cast<T>(*bytes);
   }
 
   // A real number, stored scaled (e.g. microseconds to nanoseconds) and rounded.
@@ -124,7 +124,8 @@ class Reader {
 
   // Every table and key present must have been read.
   void reject_unknown() const {
-    static const std::set<std::string> kTables = {"device", "geometry", "timing", "ftl", "host"};
+    static const std::set<std::string> kTables = {"device", "geometry", "timing",
+                                                  "ftl",    "host",     "controller"};
     for (const auto& [table_key, table_node] : root_) {
       const std::string table(table_key.str());
       if (!kTables.count(table)) {
@@ -132,8 +133,10 @@ class Reader {
         std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
         for (const auto& [dotted, set] : set_origins_)
           if (dotted.starts_with(table + ".")) origin = set;
-        throw make_error("{}: unknown table '{}' (known: device, geometry, timing, ftl, host)",
-                         origin, table);
+        throw make_error(
+            "{}: unknown table '{}' (known: device, geometry, timing, ftl, host, "
+            "controller)",
+            origin, table);
       }
       if (!table_node.is_table())
         throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
@@ -376,7 +379,50 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   read_block_ftl(r, g, f);
 }
 
+// Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
+void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
+  r.integer("host", "queue_depth", c.queue_depth, 0, 65536);
+  std::string scheduling = scheduling_name(c.scheduling);
+  r.string("host", "scheduling", scheduling);
+  if (scheduling == "fifo")
+    c.scheduling = Scheduling::kFifo;
+  else if (scheduling == "reads-first")
+    c.scheduling = Scheduling::kReadsFirst;
+  else {
+    const auto [node, dotted] = r.find("host", "scheduling");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (fifo, reads-first)", scheduling));
+  }
+  r.size("controller", "write_buffer", c.write_buffer_bytes, 0, std::uint64_t{1} << 40);
+  if (c.write_buffer_bytes % f.logical_page_size != 0) {
+    const auto [node, dotted] = r.find("controller", "write_buffer");
+    r.fail(dotted, node,
+           fmt::format("{} is not a whole number of {}-byte logical pages (0: off)",
+                       c.write_buffer_bytes, f.logical_page_size));
+  }
+  std::string policy = c.write_through ? "write-through" : "write-back";
+  r.string("controller", "write_buffer_policy", policy);
+  if (policy != "write-back" && policy != "write-through") {
+    const auto [node, dotted] = r.find("controller", "write_buffer_policy");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (write-back, write-through)", policy));
+  }
+  c.write_through = policy == "write-through";
+  r.real("controller", "write_buffer_high_water", c.flush_high_water, 0.0, 1.0, false);
+  r.real("controller", "write_buffer_low_water", c.flush_low_water, 0.0, 1.0);
+  if (c.flush_low_water >= c.flush_high_water) {
+    const auto [node, dotted] = r.find("controller", "write_buffer_low_water");
+    r.fail(dotted, node,
+           fmt::format("{} must be below write_buffer_high_water {}", c.flush_low_water,
+                       c.flush_high_water));
+  }
+  r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
+  r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
+}
+
 }  // namespace
+
+const char* scheduling_name(Scheduling scheduling) {
+  return scheduling == Scheduling::kReadsFirst ? "reads-first" : "fifo";
+}
 
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   toml::table root = parse(path);
@@ -395,6 +441,7 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
            fmt::format("{} must be a power of two dividing the logical page size",
                        config.sector_size));
   }
+  read_controller(r, config.ftl, config.controller);
   r.reject_unknown();
   return config;
 }
@@ -442,7 +489,17 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"wear_age_variance", f.wear.age_variance},
         {"wear_retirement_age", f.wear.retirement_age},
         {"wear_cold_age", f.wear.cold_age}}},
-      {"host", {{"sector_size", c.sector_size}}},
+      {"host",
+       {{"sector_size", c.sector_size},
+        {"queue_depth", c.controller.queue_depth},
+        {"scheduling", scheduling_name(c.controller.scheduling)}}},
+      {"controller",
+       {{"write_buffer", c.controller.write_buffer_bytes},
+        {"write_buffer_policy", c.controller.write_through ? "write-through" : "write-back"},
+        {"write_buffer_high_water", c.controller.flush_high_water},
+        {"write_buffer_low_water", c.controller.flush_low_water},
+        {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
+        {"background_cleaning_preempt", c.controller.preempt_background_cleaning}}},
   };
 }
 
@@ -525,6 +582,22 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
       it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
       t.bus_ps_per_byte / 1000.0, t.command_ns);
+  const ControllerConfig& k = c.controller;
+  fmt::format_to(it, "  host queue  {}, {}\n",
+                 k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
+                 scheduling_name(k.scheduling));
+  if (k.write_buffer_bytes)
+    fmt::format_to(it,
+                   "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
+                   "{} ns/B to the host\n",
+                   format_size(k.write_buffer_bytes),
+                   k.write_through ? "write-through" : "write-back", k.flush_high_water * 100,
+                   k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
+  else
+    fmt::format_to(it, "  buffer      none\n");
+  if (c.ftl.clean_high_water > 0)
+    fmt::format_to(it, "  background  cleaning {} host requests\n",
+                   k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
   fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
                  format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
                  format_us(t.page_program_latency(g)));

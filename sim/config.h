@@ -14,12 +14,40 @@
 
 namespace ssdlab::sim {
 
+// The controller between host and flash (Agrawal et al. §3.3, Figure 3): the
+// host queue, the DRAM write buffer and how background cleaning yields to the
+// host. The defaults switch everything off: the device behaves as without a
+// controller model (every request dispatched on arrival, no buffer).
+enum class Scheduling : std::uint8_t { kFifo, kReadsFirst };
+const char* scheduling_name(Scheduling scheduling);
+
+struct ControllerConfig {
+  // Requests the device accepts at once (NCQ depth); more wait in the host
+  // queue. 0: unlimited (every request dispatched on arrival).
+  std::uint32_t queue_depth = 0;
+  Scheduling scheduling = Scheduling::kFifo;  // which waiting request is dispatched next
+  std::uint64_t write_buffer_bytes = 0;       // DRAM write buffer; 0: off
+  bool write_through = false;                 // else write-back
+  // Write-back: flushing starts when dirty data exceeds `flush_high_water`
+  // of the buffer (1: only when a write does not fit) and takes the oldest
+  // pages down to `flush_low_water`.
+  double flush_high_water = 1.0;
+  double flush_low_water = 0.5;
+  // Host <-> DRAM transfer of a buffered write or a read hit; default
+  // 300 MB/s, a SATA 3 Gb/s link (the paper gives no host interface speed).
+  std::int64_t buffer_ps_per_byte = 3333;
+  // Background cleaning yields to host requests between page moves and
+  // erases; false: a round runs to completion once started.
+  bool preempt_background_cleaning = false;
+};
+
 struct DeviceConfig {
   std::string source;  // the file it came from
   std::string name;    // [device] name
   flash::Geometry geometry;
   flash::Timing timing;
   ftl::FtlConfig ftl;
+  ControllerConfig controller;
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it
 };
 

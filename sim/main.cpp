@@ -13,6 +13,7 @@
 #include "common/units.h"
 #include "ftl/verifier.h"
 #include "sim/calibrate_command.h"
+#include "sim/checkpoint.h"
 #include "sim/compare_command.h"
 #include "sim/fio_export.h"
 #include "sim/log.h"
@@ -39,11 +40,11 @@ int main(int argc, char** argv) {
                    "Device config (TOML), e.g. configs/agrawal-baseline.toml")
       ->required();
   std::vector<std::string> sim_workloads;  // -w: one plan, or one or more traces
-  sim_command
-      ->add_option("-w,--workload", sim_workloads,
-                   "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
-                   "or trace:FILE (repeatable for traces: replayed together)")
-      ->required();
+  // Required unless --save-state is given (checked after parsing).
+  CLI::Option* workload_option = sim_command->add_option(
+      "-w,--workload", sim_workloads,
+      "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
+      "or trace:FILE (repeatable for traces: replayed together)");
   sim_command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   sim_command->add_option("--set", sim.overrides,
@@ -57,9 +58,18 @@ int main(int argc, char** argv) {
                    "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
       ->excludes(no_io_log);
   sim_command->add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
-  sim_command->add_option("--precondition", sim.precondition,
-                          "Bring the device to a used state first, without simulated time: "
-                          "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  CLI::Option* precondition_option =
+      sim_command->add_option("--precondition", sim.precondition,
+                              "Bring the device to a used state first, without simulated time: "
+                              "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  CLI::Option* save_state_option = sim_command->add_option(
+      "--save-state", sim.save_state,
+      "Save the device's complete state to FILE at the end of the run; without -w, right "
+      "after --precondition (README: Checkpoints)");
+  sim_command
+      ->add_option("--load-state", sim.load_state,
+                   "Start from a state saved with --save-state instead of preconditioning")
+      ->excludes(precondition_option);
   sim_command
       ->add_option("--check-every", sim.check_every,
                    "With --verify: check the FTL's invariants every N requests (0: only "
@@ -145,6 +155,11 @@ int main(int argc, char** argv) {
                                  "Device config: warn about addresses beyond its logical space");
   trace_info_command->add_option("--json", trace_info.json, "Also write the report as JSON here");
 
+  std::string state_info_path;
+  CLI::App* state_info_command =
+      app.add_subcommand("state-info", "Check a checkpoint (--save-state) and print what it holds");
+  state_info_command->add_option("FILE", state_info_path, "Checkpoint file")->required();
+
   std::string plot_outdir, plot_format = "png", plot_window;
   CLI::App* plot_command =
       app.add_subcommand("plot",
@@ -184,6 +199,11 @@ int main(int argc, char** argv) {
     // --help and --version exit 0; every usage error exits 2.
     return app.exit(error) == 0 ? 0 : 2;
   }
+  if (*sim_command && workload_option->count() == 0 && save_state_option->count() == 0) {
+    std::cerr << "--workload is required (or --save-state FILE alone: precondition and save)\n"
+              << "Run with --help for more information.\n";
+    return 2;
+  }
   if (!ssdlab::set_log_level(log_level)) {
     std::cerr << "ssdlab: --log-level: '" << log_level
               << "' is not one of trace, debug, info, warn, error, off\n";
@@ -192,6 +212,7 @@ int main(int argc, char** argv) {
   try {
     if (*sim_command) ssdlab::sim::run_sim_or_replay(sim, sim_workloads, trace, std::cout);
     if (*trace_info_command) ssdlab::sim::run_trace_info(trace_info, std::cout);
+    if (*state_info_command) ssdlab::sim::run_state_info(state_info_path, std::cout);
     if (*config_command) ssdlab::sim::run_config(config_path, config_overrides, std::cout);
     if (*plot_command) return ssdlab::sim::run_plot(plot_outdir, plot_format, plot_window);
     if (*calibrate_command) ssdlab::sim::run_calibrate(calibrate, std::cout);

@@ -70,6 +70,8 @@ class Replayer {
   std::vector<ReplayResult> replay(const std::vector<ReplaySource>& sources,
                                    const ReplaySettings& settings);
   TimeNs now() const { return now_; }
+  // Continues from simulated time `now` (a loaded checkpoint's clock).
+  void resume_at(TimeNs now) { now_ = now; }
 
  private:
   struct Arrival {  // submit the next request (closed loop: a free queue slot)

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "sim/checkpoint.h"
 #include "sim/config.h"
 #include "sim/log.h"
 #include "sim/output.h"
@@ -165,7 +166,14 @@ std::string TraceOptions::given() const {
 
 void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workloads,
                        const TraceOptions& trace, std::ostream& out) {
-  if (workloads.empty()) throw make_error("-w: no workload");
+  if (workloads.empty()) {
+    // Only the preconditioning, to save it.
+    if (options.save_state.empty()) throw make_error("-w: no workload");
+    const std::string given = trace.given();
+    if (!given.empty()) throw make_error("{}: only for trace workloads (-w trace:FILE)", given);
+    options.workload.clear();
+    return run_sim(options, out);
+  }
   const bool traces = std::any_of(workloads.begin(), workloads.end(), is_trace_workload);
   if (workloads.size() > 1)
     for (const auto& workload : workloads)
@@ -189,6 +197,13 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   const fs::path outdir(options.outdir);
   prepare_outdir(outdir);  // first: an earlier run's outputs must not survive a failure
   const DeviceConfig config = load_config(options.config, options.overrides);
+  // The host queue lives in the uFLIP simulator's event loop (sim/simulator.h);
+  // trace replay dispatches every request on arrival (its --qd bounds them).
+  if (config.controller.queue_depth != 0)
+    throw make_error(
+        "host.queue_depth = {} ({} or --set): trace replay does not model the host queue yet; "
+        "use --qd for closed-loop replay, or host.queue_depth = 0",
+        config.controller.queue_depth, config.source);
   std::vector<TraceSettings> all;
   for (const auto& workload : workloads) all.push_back(resolve(workload, trace, log));
   make_names_unique(all);
@@ -205,6 +220,12 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
     }
   Ssd ssd(config, options.verify, options.check_every);
   TeachingViews views(ssd, options.teaching);
+  RunPosition position;
+  nlohmann::json checkpoint = nlohmann::json::object();
+  if (!options.load_state.empty()) {
+    checkpoint["loaded"] = load_checkpoint(options.load_state, ssd, position);
+    print_loaded(out, checkpoint["loaded"]);
+  }
   const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
   if (!preconditioned.is_null())
     fmt::print(
@@ -241,6 +262,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
     sources.push_back(ReplaySource{placed.back().get(), all[k].replay.experiment});
   }
   Replayer replayer(ssd, io_log.get());
+  replayer.resume_at(position.now);
 
   const auto wall_start = std::chrono::steady_clock::now();
   const std::vector<ReplayResult> results = replayer.replay(sources, all.front().replay);
@@ -290,6 +312,12 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   };
   if (several) summary["layout"] = partitioned ? "partitioned" : "shared";
   add_device_summary(summary, ssd, options.verify);
+  if (!options.save_state.empty()) {
+    position.now = replayer.now();
+    checkpoint["saved"] = save_run_state(
+        options, ssd, position, summary["workload"].get<std::string>(), preconditioned, false);
+  }
+  if (!checkpoint.empty()) summary["checkpoint"] = checkpoint;
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
   views.commit(out);
@@ -327,6 +355,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   }
   fmt::print(out, "  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
              requests, wall, wall > 0 ? static_cast<double>(requests) / wall : 0.0);
+  print_saved(out, checkpoint);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
 }

@@ -117,6 +117,45 @@ void print_wear(std::ostream& out, const nlohmann::json& wear) {
       wear["migrated_pages"].get<std::uint64_t>(), wear["migration_flash_us"].get<double>());
 }
 
+nlohmann::json sum_run_counters(const nlohmann::json& experiments) {
+  nlohmann::json sums = nlohmann::json::object();
+  for (const auto& experiment : experiments)
+    for (const auto& run : experiment["runs"])
+      for (const auto& [key, value] : run["device"].items()) {
+        if (value.is_number_unsigned())
+          sums[key] = sums.value(key, std::uint64_t{0}) + value.get<std::uint64_t>();
+        else if (value.is_number_float())
+          sums[key] = sums.value(key, 0.0) + value.get<double>();
+      }
+  return sums;
+}
+
+void print_controller(std::ostream& out, const nlohmann::json& device) {
+  if (!device.contains("blocks_cleaned")) return;
+  const auto blocks = device["blocks_cleaned"].get<std::uint64_t>();
+  if (blocks > 0)
+    fmt::print(out,
+               "  cleaning in the runs: foreground {} blocks, {:.0f} us; background {} blocks, "
+               "{:.0f} us\n",
+               device["foreground_blocks_cleaned"].get<std::uint64_t>(),
+               device["foreground_cleaning_time_us"].get<double>(),
+               device["background_blocks_cleaned"].get<std::uint64_t>(),
+               device["background_cleaning_time_us"].get<double>());
+  if (!device.contains("write_buffer_write_pages")) return;
+  const double hits = device["write_buffer_read_hit_pages"].get<double>();
+  const double reads = hits + device["write_buffer_read_miss_pages"].get<double>();
+  fmt::print(
+      out,
+      "  write buffer in the runs: {} pages written ({} coalesced), {} flushed in {} flushes; "
+      "read hits {:.1f}%; {} writes waited for space ({:.0f} us)\n",
+      device["write_buffer_write_pages"].get<std::uint64_t>(),
+      device["write_buffer_coalesced_pages"].get<std::uint64_t>(),
+      device["write_buffer_flushed_pages"].get<std::uint64_t>(),
+      device["write_buffer_flushes"].get<std::uint64_t>(), reads > 0 ? 100.0 * hits / reads : 0.0,
+      device["write_buffer_full_waits"].get<std::uint64_t>(),
+      device["write_buffer_full_wait_us"].get<double>());
+}
+
 nlohmann::json run_json(const RunResult& result) {
   nlohmann::json entry = to_json(result.stats);
   entry["run"] = result.run;

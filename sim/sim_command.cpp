@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "sim/checkpoint.h"
 #include "sim/config.h"
 #include "sim/fio_export.h"
 #include "sim/log.h"
@@ -39,9 +40,20 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const workloads::DeviceInfo device{
       ssd.logical_bytes(), config.sector_size,
       std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
-  const workloads::Plan plan = workloads::load_plan(options.workload, device);
+  // No workload: only the preconditioning, for --save-state.
+  const workloads::Plan plan = options.workload.empty()
+                                   ? workloads::Plan{"none", {}, ""}
+                                   : workloads::load_plan(options.workload, device);
   for (const auto& spec : plan.experiments)
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
+  // A loaded state replaces the first preconditioning (later state resets of
+  // a uFLIP plan still happen, seeded as they would have been).
+  RunPosition position;
+  nlohmann::json checkpoint = nlohmann::json::object();
+  if (!options.load_state.empty()) {
+    checkpoint["loaded"] = load_checkpoint(options.load_state, ssd, position);
+    print_loaded(out, checkpoint["loaded"]);
+  }
   // --precondition wins over the state a plan asks for (uFLIP plans: "uflip").
   PreconditionSpec preconditioning;
   if (!options.precondition.empty()) {
@@ -54,7 +66,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
                        plan.source, plan.state);
     }
   }
-  std::uint32_t resets = 0;
+  std::uint32_t& resets = position.state_resets;
   const auto enforce_state = [&](const char* what) {
     const nlohmann::json done =
         precondition(ssd, preconditioning, options.seed + 0x9e37 * resets++);
@@ -64,11 +76,14 @@ void run_sim(const SimOptions& options, std::ostream& out) {
                  done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
     return done;
   };
-  const nlohmann::json preconditioned = enforce_state("preconditioned");
+  const nlohmann::json preconditioned =
+      options.load_state.empty() ? enforce_state("preconditioned") : nlohmann::json();
 
   std::unique_ptr<IoLog> io_log;
-  if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
+  const bool experiments_given = !plan.experiments.empty();  // else: preconditioning only
+  if (options.io_log && experiments_given) io_log = std::make_unique<IoLog>(outdir / "io.csv");
   Simulator simulator(ssd, io_log.get());
+  simulator.resume_at(position.now);
   simulator.stop_when_expired(options.until_expired);
   nlohmann::json lifetime = {
       {"until_expired", options.until_expired}, {"stopped", false}, {"end_of_life", false}};
@@ -80,13 +95,14 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const std::clock_t cpu_start = std::clock();
   nlohmann::json experiments = nlohmann::json::array();
   std::uint64_t prefilled = 0, total_ios = 0;
-  fmt::print(out, "{} on {} ({} logical)\n", plan.source, config.source,
-             format_size(ssd.logical_bytes()));
+  if (experiments_given)
+    fmt::print(out, "{} on {} ({} logical)\n", plan.source, config.source,
+               format_size(ssd.logical_bytes()));
   const bool benchmarks = std::any_of(plan.experiments.begin(), plan.experiments.end(),
                                       [](const auto& spec) { return !spec.benchmark.empty(); });
   if (benchmarks)
     print_experiment_header(out);
-  else
+  else if (experiments_given)
     fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
                "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
   for (const auto& spec : plan.experiments) {
@@ -147,6 +163,12 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   lifetime["simulated_us"] = simulator.now() / 1000.0;
   summary["lifetime"] = lifetime;
   add_device_summary(summary, ssd, options.verify);
+  if (!options.save_state.empty()) {
+    position.now = simulator.now();
+    checkpoint["saved"] = save_run_state(options, ssd, position, plan.source, preconditioned,
+                                         lifetime["end_of_life"].get<bool>());
+  }
+  if (!checkpoint.empty()) summary["checkpoint"] = checkpoint;
   if (io_log) io_log->commit();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -156,6 +178,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
 
   print_benchmark_tables(out, tables);
   print_wear(out, summary["wear"]);
+  print_controller(out, sum_run_counters(summary["experiments"]));
   if (lifetime["stopped"].get<bool>())
     fmt::print(out, "  {}: {} after {} host pages written (experiment {}, run {})\n",
                lifetime["end_of_life"].get<bool>() ? "DEVICE END OF LIFE" : "lifetime run stopped",
@@ -172,8 +195,9 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   if (options.verify)
     fmt::print(out, "  verification: {} page reads checked against the latest write, all correct\n",
                ssd.verified_pages());
+  print_saved(out, checkpoint);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
-  if (!options.fio_lat_log.empty()) run_export_fio(outdir, options.fio_lat_log, out);
+  if (!options.fio_lat_log.empty() && io_log) run_export_fio(outdir, options.fio_lat_log, out);
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
 }
 

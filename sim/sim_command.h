@@ -26,6 +26,11 @@ struct SimOptions {
   // limit; the device's end of life always stops the run).
   std::uint64_t until_expired = 0;
   TeachingOptions teaching;  // --timeline, --trace-ftl
+  // Checkpoints (sim/checkpoint.h): start from this saved state instead of
+  // preconditioning; save the state here at the end of the run (with no
+  // workload, right after preconditioning).
+  std::string load_state;
+  std::string save_state;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -33,9 +33,21 @@ void Simulator::submit_next(std::uint32_t index) {
 }
 
 void Simulator::submit(std::uint32_t index, const workloads::IoRequest& io) {
+  const QueuedRequest request{index, next_io_[index]++, now_, io};
+  if (host_queue_.unlimited()) return dispatch(request);
+  host_queue_.arrive(request);
+  dispatch_waiting();
+}
+
+void Simulator::dispatch(const QueuedRequest& r) {
+  const workloads::IoRequest& io = r.request;
   const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.write}, now_);
-  const std::uint64_t number = next_io_[index]++;
-  queue_.push(done, Completion{index, io.size, number, io.offset, now_, io.write});
+  // The response time counts the wait in the host queue.
+  queue_.push(done, Completion{r.process, io.size, r.io, io.offset, r.arrived, io.write});
+}
+
+void Simulator::dispatch_waiting() {
+  while (auto request = host_queue_.dispatch()) dispatch(*request);
 }
 
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
@@ -50,6 +62,7 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   count_ = spec.count;
   queue_depth_ = spec.queue_depth;
   next_io_.assign(spec.processes, 0);
+  host_queue_.clear();
   for (std::uint32_t p = 0; p < spec.processes; ++p)
     processes_.push_back(Process{workloads::IoGenerator(spec, p, ssd_.logical_bytes(),
                                                         workloads::stream_seed(seed, run, p))});
@@ -79,12 +92,21 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
         log_->row(spec.name, run, done.process, done.io, done.submitted - start, response,
                   done.write, done.offset, done.size);
       samples.add(done.submitted - start, response, done.io, done.size);
+      if (host_queue_.unlimited()) {
+        submit_next(done.process);
+        continue;
+      }
+      // The slot frees first; the process's next I/O then queues behind those
+      // waiting, and the policy picks among all of them.
+      host_queue_.complete();
       submit_next(done.process);
+      dispatch_waiting();
     } catch (const ftl::EndOfLife& error) {
       // The I/O that hit it never completes; those outstanding are dropped.
       result.stopped = error.what();
       result.end_of_life = true;
       while (!queue_.empty()) queue_.pop();
+      host_queue_.clear();
     }
   }
   if (expired_ && !result.end_of_life)
@@ -109,34 +131,52 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
 nlohmann::json device_counters(const Ssd& ssd) {
   const ftl::FtlStats& f = ssd.ftl().stats();
   const flash::TimelineStats& t = ssd.timeline().stats();
-  return {{"host_pages_written", f.host_pages_written},
-          {"flash_pages_written", f.flash_pages_written},
-          {"host_pages_read", f.host_pages_read},
-          {"flash_pages_read", f.flash_pages_read},
-          {"rmw_pages_read", f.rmw_pages_read},
-          {"unmapped_pages_read", f.unmapped_pages_read},
-          {"erases", f.erases},
-          {"copy_backs", f.copy_backs},
-          {"inter_plane_moves", f.inter_plane_moves},
-          {"trimmed_pages", f.trimmed_pages},
-          {"pages_moved", f.copy_backs + f.inter_plane_moves},
-          {"blocks_cleaned", f.blocks_cleaned},
-          {"background_blocks_cleaned", f.background_blocks_cleaned},
-          {"pages_reclaimed", f.pages_reclaimed},
-          {"blocks_cleaned_per_pool", f.blocks_cleaned_per_pool},
-          {"switch_merges", f.switch_merges},
-          {"partial_merges", f.partial_merges},
-          {"full_merges", f.full_merges},
-          {"padding_pages", f.padding_pages},
-          {"blocks_retired", f.blocks_retired},
-          {"wear_deferrals", f.wear_deferrals},
-          {"wear_migrations", f.wear_migrations},
-          {"wear_migrated_pages", f.wear_migrated_pages},
-          {"wear_migrations_per_pool", f.wear_migrations_per_pool},
-          {"cleaning_time_us", ssd.cleaning_ns() / 1000.0},
-          {"two_plane_commands", t.two_plane_commands},
-          {"bus_busy_us", t.bus_busy_ns / 1000.0},
-          {"die_busy_us", t.die_busy_ns / 1000.0}};
+  nlohmann::json counters = {
+      {"host_pages_written", f.host_pages_written},
+      {"flash_pages_written", f.flash_pages_written},
+      {"host_pages_read", f.host_pages_read},
+      {"flash_pages_read", f.flash_pages_read},
+      {"rmw_pages_read", f.rmw_pages_read},
+      {"unmapped_pages_read", f.unmapped_pages_read},
+      {"erases", f.erases},
+      {"copy_backs", f.copy_backs},
+      {"inter_plane_moves", f.inter_plane_moves},
+      {"trimmed_pages", f.trimmed_pages},
+      {"pages_moved", f.copy_backs + f.inter_plane_moves},
+      {"blocks_cleaned", f.blocks_cleaned},
+      {"background_blocks_cleaned", f.background_blocks_cleaned},
+      {"pages_reclaimed", f.pages_reclaimed},
+      {"blocks_cleaned_per_pool", f.blocks_cleaned_per_pool},
+      {"switch_merges", f.switch_merges},
+      {"partial_merges", f.partial_merges},
+      {"full_merges", f.full_merges},
+      {"padding_pages", f.padding_pages},
+      {"blocks_retired", f.blocks_retired},
+      {"wear_deferrals", f.wear_deferrals},
+      {"wear_migrations", f.wear_migrations},
+      {"wear_migrated_pages", f.wear_migrated_pages},
+      {"wear_migrations_per_pool", f.wear_migrations_per_pool},
+      {"cleaning_time_us", ssd.cleaning_ns() / 1000.0},
+      // Agrawal et al. §3.3: what background cleaning takes off the
+      // host's path. Foreground: started by host writes and flushes.
+      {"foreground_blocks_cleaned", f.blocks_cleaned - f.background_blocks_cleaned},
+      {"foreground_cleaning_time_us", ssd.foreground_cleaning_ns() / 1000.0},
+      {"background_cleaning_time_us", ssd.background_cleaning_ns() / 1000.0},
+      {"two_plane_commands", t.two_plane_commands},
+      {"bus_busy_us", t.bus_busy_ns / 1000.0},
+      {"die_busy_us", t.die_busy_ns / 1000.0}};
+  if (const WriteBuffer* buffer = ssd.write_buffer()) {
+    const WriteBufferStats& b = buffer->stats();
+    counters["write_buffer_write_pages"] = b.write_pages;
+    counters["write_buffer_coalesced_pages"] = b.coalesced_pages;
+    counters["write_buffer_read_hit_pages"] = b.read_hit_pages;
+    counters["write_buffer_read_miss_pages"] = b.read_miss_pages;
+    counters["write_buffer_flushed_pages"] = b.flushed_pages;
+    counters["write_buffer_flushes"] = b.flushes;
+    counters["write_buffer_full_waits"] = b.full_waits;
+    counters["write_buffer_full_wait_us"] = b.full_wait_ns / 1000.0;
+  }
+  return counters;
 }
 
 void add_ratios(nlohmann::json& counters, std::uint32_t pages_per_block) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/event_queue.h"
+#include "sim/host_queue.h"
 #include "sim/output.h"
 #include "sim/ssd.h"
 #include "workloads/generator.h"
@@ -39,10 +40,16 @@ struct RunResult {
 class Simulator {
  public:
   // `log` may be null: no per-I/O output.
-  Simulator(Ssd& ssd, IoLog* log) : ssd_(ssd), log_(log) {}
+  Simulator(Ssd& ssd, IoLog* log)
+      : ssd_(ssd),
+        log_(log),
+        host_queue_(ssd.config().controller.queue_depth, ssd.config().controller.scheduling) {}
 
   RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
   TimeNs now() const { return now_; }
+  // Continues from simulated time `now` (a loaded checkpoint's clock: the
+  // flash timelines hold absolute times). Only before the first run.
+  void resume_at(TimeNs now) { now_ = now; }
   // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
   // process submits another I/O; those outstanding complete. 0: no limit.
   void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }
@@ -70,9 +77,14 @@ class Simulator {
 
   void submit_next(std::uint32_t process);
   void submit(std::uint32_t process, const workloads::IoRequest& io);
+  // Sends `request` to the device now; it completes at the time the Ssd says.
+  void dispatch(const QueuedRequest& request);
+  // Dispatches waiting requests while the device has room (host.queue_depth).
+  void dispatch_waiting();
 
   Ssd& ssd_;
   IoLog* log_;
+  HostQueue host_queue_;
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Process> processes_;

@@ -25,6 +25,38 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     }
   }
   commands_.reserve(1024);
+  const ControllerConfig& controller = config.controller;
+  preempt_ = controller.preempt_background_cleaning && !pool_dies_.empty();
+  if (preempt_) rounds_.resize(pool_dies_.size());
+  if (controller.write_buffer_bytes) {
+    const std::uint64_t pages = controller.write_buffer_bytes / ftl_->logical_page_size();
+    buffer_.emplace(pages);
+    buffer_high_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_high_water);
+    buffer_low_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_low_water);
+  }
+}
+
+void Ssd::save_state(StateWriter& out) const {
+  ftl_->save_state(out);
+  timeline_.save_state(out);
+  out.section("SSDC", 1);
+  out.i64(cleaning_ns_);
+  out.u64(requests_);
+}
+
+void Ssd::load_state(StateReader& in) {
+  ftl_->load_state(in);
+  timeline_.load_state(in);
+  in.section("SSDC", 1);
+  cleaning_ns_ = in.i64();
+  requests_ = in.u64();
+  if (!verifier_) return;
+  // A file can pass its checksum and still hold a state no FTL reaches (a
+  // buggy build saved it): with verification, find out before any request.
+  ftl_->check_invariants();
+  verifier_->adopt(ftl_->nand());
 }
 
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
@@ -38,7 +70,7 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   return range;
 }
 
-TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
+TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
   // Commands in stage order, list order within a stage (a counting sort, so
   // that lists with many stages, such as a hybrid FTL's merges, stay linear).
   // Only stages up to the highest one used are touched (most lists use
@@ -81,29 +113,38 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits) {
   } else {
     run_stages(true, true);
   }
-  if (cleaning) cleaning_ns_ += done[1] - now;
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    cleaning_ns_ += done[1] - now;
+    if (background) background_cleaning_ns_ += done[1] - now;
+  }
   return done[0];
+}
+
+bool Ssd::pool_idle(std::uint32_t pool, TimeNs now) const {
+  const auto& dies = pool_dies_[pool];
+  return std::all_of(dies.begin(), dies.end(),
+                     [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
 }
 
 bool Ssd::clean_idle_pools(TimeNs now) {
   bool cleaned = false;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    const auto& dies = pool_dies_[pool];
-    const bool idle = std::all_of(dies.begin(), dies.end(), [&](std::uint32_t die) {
-      return timeline_.die_free_at(die) <= now;
-    });
-    if (!idle || !ftl_->wants_background_cleaning(pool)) continue;
+    if (!pool_idle(pool, now) || !ftl_->wants_background_cleaning(pool)) continue;
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
-    schedule(now);
+    schedule(now, false, true);
     cleaned = true;
   }
   return cleaned;
 }
 
 void Ssd::idle(TimeNs from, TimeNs until) {
+  if (buffer_ && !config_.controller.write_through && buffer_->held() > 0)
+    flush(buffer_->held(), from);
+  if (preempt_) return idle_preemptible(from, until);
   TimeNs now = from;
   while (now < until && clean_idle_pools(now)) {
     // The next moment a pool is idle again: its busiest die frees up.
@@ -123,10 +164,9 @@ void Ssd::after_request() {
   if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
 }
 
-TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
-  const ftl::PageRange range = to_range(request.offset, request.size);
+TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now) {
   commands_.clear();
-  if (request.write) {
+  if (write) {
     ftl_->write(range, commands_);
     if (verifier_) verifier_->host_write(range, commands_);
   } else {
@@ -134,18 +174,33 @@ TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
     if (verifier_) verifier_->host_read(range, commands_);
   }
   if (!observers_.empty())
-    notify(request.write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
-  const TimeNs done = schedule(now, request.write && config_.ftl.cleaning_blocks_writes);
+    notify(write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
+  if (preempt_) finish_conflicting_rounds();
+  return schedule(now, write && config_.ftl.cleaning_blocks_writes);
+}
+
+TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
+  // Background work that would have started before this request did.
+  if (preempt_) advance_rounds(now);
+  const ftl::PageRange range = to_range(request.offset, request.size);
+  const TimeNs done = !buffer_        ? flash_request(range, request.write, now)
+                      : request.write ? buffered_write(range, request.size, now)
+                                      : buffered_read(range, request.size, now);
   for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
   // Pools the request left idle may clean in the background (after the
   // request's own reservations, so that it never waits for this cleaning).
-  if (!pool_dies_.empty()) clean_idle_pools(now);
+  if (preempt_)
+    start_rounds(now);
+  else if (!pool_dies_.empty())
+    clean_idle_pools(now);
   after_request();
   return done;
 }
 
 void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange range = to_range(offset, size);
+  if (buffer_)  // a buffered copy would now be stale
+    for (ftl::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) buffer_->drop(lpn);
   commands_.clear();
   ftl_->write(range, commands_);
   if (verifier_) verifier_->host_write(range, commands_);
@@ -158,7 +213,8 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
-    if (ftl_->is_mapped(lpn)) continue;
+    // (A page the write buffer holds is written already, just not on flash.)
+    if (ftl_->is_mapped(lpn) || (buffer_ && buffer_->contains(lpn))) continue;
     write_functionally(lpn * page, page);
     ++written;
   }

@@ -4,6 +4,11 @@
 // Stages of one command list run in order (a read-modify-write's reads before
 // its programs); commands of one stage start as soon as their resources allow.
 // A request completes when all of its flash work has.
+//
+// The controller model (DeviceConfig::controller, Agrawal et al. §3.3): an
+// optional DRAM write buffer (sim/write_buffer.h) in front of the FTL, and
+// background cleaning that either runs a whole round once started or yields
+// to host requests between its page moves and erases (ssd_background.cpp).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include "ftl/verifier.h"
 #include "sim/config.h"
 #include "sim/ssd_observer.h"
+#include "sim/write_buffer.h"
 
 namespace ssdlab::sim {
 
@@ -42,6 +48,16 @@ class Ssd {
   // Simulated time during which cleaning was in progress, summed over
   // cleaning batches (foreground and background).
   TimeNs cleaning_ns() const { return cleaning_ns_; }
+  // The same split by what started it: host writes and buffer flushes
+  // (foreground) or idle pools (background).
+  TimeNs foreground_cleaning_ns() const { return cleaning_ns_ - background_cleaning_ns_; }
+  TimeNs background_cleaning_ns() const { return background_cleaning_ns_; }
+
+  // The DRAM write buffer, or null if there is none. Power-loss models: with
+  // a write-back buffer, contents() are acknowledged writes not yet on flash;
+  // discard_write_buffer() drops them as an unprotected power cut would.
+  const WriteBuffer* write_buffer() const { return buffer_ ? &*buffer_ : nullptr; }
+  std::vector<ftl::Lpn> discard_write_buffer();
 
   // Starts `request` at `now`; returns when it completes (>= now).
   TimeNs submit(const HostRequest& request, TimeNs now);
@@ -51,13 +67,22 @@ class Ssd {
   // number of logical pages written.
   std::uint64_t prefill(std::uint64_t offset, std::uint64_t size);
 
-  // The host sends nothing from `from` until `until`: idle pools clean in the
-  // background (if configured), round after round, as long as they want to.
+  // The host sends nothing from `from` until `until`: a write-back buffer
+  // flushes everything it holds, and idle pools clean in the background (if
+  // configured), round after round, as long as they want to.
   void idle(TimeNs from, TimeNs until);
 
   // Writes [offset, offset + size) functionally (including any cleaning it
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
+
+  // Checkpoints (sim/checkpoint.h): the FTL's state, the flash timelines
+  // (busy-until times are absolute: the caller restores the clock) and the
+  // controller's counters. load_state() expects an Ssd freshly built from the
+  // same device config; with verification on, the verifier then takes the
+  // loaded data as written. Throws ssdlab::Error if the data does not fit.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
   // Observers (teaching views: --timeline, --trace-ftl); they must outlive
   // the Ssd or be detached. Neither changes what the Ssd does.
@@ -70,9 +95,42 @@ class Ssd {
   // Schedules commands_ from `now`: host commands and cleaning commands are two
   // chains of stages, the host chain starting after the cleaning chain if
   // `host_waits`, else independent. Returns when the host commands complete.
-  TimeNs schedule(TimeNs now, bool host_waits = false);
+  TimeNs schedule(TimeNs now, bool host_waits = false, bool background = false);
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
   bool clean_idle_pools(TimeNs now);
+  bool pool_idle(std::uint32_t pool, TimeNs now) const;
+  // One host read or write of `range` on flash, from `now`; returns when done.
+  TimeNs flash_request(const ftl::PageRange& range, bool write, TimeNs now);
+
+  // Write buffer (ssd_buffer.cpp).
+  TimeNs buffered_write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
+  TimeNs buffered_read(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
+  // Writes the `count` oldest buffered pages to flash from `now`, in runs of
+  // consecutive pages; their space frees when the flush completes.
+  void flush(std::uint64_t count, TimeNs now);
+  TimeNs buffer_transfer_ns(std::uint64_t bytes) const;
+
+  // Preemptible background cleaning (ssd_background.cpp). A round's commands
+  // are taken from the FTL at once (its maps change then) but reserved on the
+  // timelines one at a time, only when they would start before the next host
+  // request: the host goes first, the rest waits for the next idle moment.
+  struct PendingRound {
+    flash::CommandList commands;  // in stage order
+    std::size_t next = 0;         // first command not yet reserved
+    std::uint8_t stage = 0;       // stage of the last command reserved
+    TimeNs started = 0, stage_ready = 0, stage_done = 0;
+    std::vector<flash::BlockId> blocks;  // blocks it programs, erases or reads
+    bool pending() const { return next < commands.size(); }
+  };
+  // Starts a round on each idle pool that wants one and has none pending.
+  bool start_rounds(TimeNs now);
+  // Reserves the commands of pending rounds that would start before `limit`.
+  void advance_rounds(TimeNs limit);
+  void advance_round(PendingRound& round, TimeNs limit);
+  // A host program or erase on a block a pending round still works on waits
+  // for the rest of that round (the block must be erased first).
+  void finish_conflicting_rounds();
+  void idle_preemptible(TimeNs from, TimeNs until);
   void after_request();
   void notify(CommandSource source, const ftl::PageRange* range) const {
     for (SsdObserver* observer : observers_) observer->commands(source, range, commands_);
@@ -87,6 +145,14 @@ class Ssd {
   std::uint64_t requests_ = 0;
   std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
   TimeNs cleaning_ns_ = 0;
+  TimeNs background_cleaning_ns_ = 0;
+  TimeNs cleaning_done_ = 0;  // when the cleaning chain of the last schedule() ended
+  bool preempt_ = false;              // background cleaning yields to the host
+  std::vector<PendingRound> rounds_;  // per pool, with preempt_ only
+  std::optional<WriteBuffer> buffer_;
+  std::uint64_t buffer_high_ = 0, buffer_low_ = 0;  // flush marks, in pages
+  TimeNs buffer_admit_ = 0;  // buffered writes enter in order: the last one's entry
+  std::vector<ftl::Lpn> flush_pages_;
   flash::CommandList commands_;             // reused for every request
   std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
   std::vector<SsdObserver*> observers_;

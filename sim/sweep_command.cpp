@@ -33,6 +33,7 @@ struct Job {
   std::string workload;
   std::uint64_t seed;
   std::string precondition;
+  std::string load_state;  // a checkpoint every job starts from
   bool io_log;
   std::string dir() const { return fmt::format("job-{:05}", id); }
 };
@@ -70,8 +71,8 @@ std::vector<Job> expand(const std::string& path) {
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
   }
   for (const auto& [key, node] : root) {
-    static const std::vector<std::string_view> kKeys = {"configs", "workloads",    "seeds",
-                                                        "sets",    "precondition", "io_log"};
+    static const std::vector<std::string_view> kKeys = {
+        "configs", "workloads", "seeds", "sets", "precondition", "load_state", "io_log"};
     if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
       throw make_error("{}: unknown key '{}' (known: {})", where(path, node), key.str(),
                        fmt::join(kKeys, ", "));
@@ -120,6 +121,17 @@ std::vector<Job> expand(const std::string& path) {
     if (!text) throw make_error("{}: precondition: expected a string", where(path, *node));
     precondition = *text;
   }
+  std::string load_state;
+  if (const toml::node* node = root.get("load_state")) {
+    const auto text = node->value_exact<std::string>();
+    if (!text || text->empty())
+      throw make_error("{}: load_state: expected a checkpoint file name", where(path, *node));
+    if (!precondition.empty())
+      throw make_error(
+          "{}: load_state: not with precondition (the checkpoint is the preconditioned state)",
+          where(path, *node));
+    load_state = *text;
+  }
   bool io_log = false;
   if (const toml::node* node = root.get("io_log")) {
     const auto flag = node->value_exact<bool>();
@@ -141,7 +153,8 @@ std::vector<Job> expand(const std::string& path) {
         for (const std::uint64_t seed : seeds) {
           const bool is_file = workload.ends_with(".toml");
           jobs.push_back({jobs.size(), resolve(config), set, is_file ? resolve(workload) : workload,
-                          seed, precondition, io_log});
+                          seed, precondition, load_state.empty() ? "" : resolve(load_state),
+                          io_log});
         }
   return jobs;
 }
@@ -153,7 +166,8 @@ nlohmann::json job_json(const Job& job) {
           {"sets", job.sets},
           {"workload", job.workload},
           {"seed", job.seed},
-          {"precondition", job.precondition}};
+          {"precondition", job.precondition},
+          {"load_state", job.load_state}};
 }
 
 // Runs one job into OUTDIR/job-N; returns its error, empty if none.
@@ -165,6 +179,7 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.overrides = job.sets;
   options.seed = job.seed;
   options.precondition = job.precondition;
+  options.load_state = job.load_state;
   options.io_log = job.io_log;
   std::ostringstream log;
   std::string error;

@@ -1,0 +1,322 @@
+// Checkpoints (sim/checkpoint.h): the state of every FTL survives a save and
+// a load exactly (the same bytes saved again, the same invariants, the same
+// completion times and state after the same later requests), and every kind
+// of bad file is refused with one line naming it.
+#include "sim/checkpoint.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/crc.hpp>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/rng.h"
+#include "common/state_io.h"
+#include "sim/ssd.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace support = ssdlab::testing;
+using ssdlab::Rng;
+using ssdlab::StateReader;
+using ssdlab::StateWriter;
+using ssdlab::TimeNs;
+using ssdlab::sim::DeviceConfig;
+using ssdlab::sim::HostRequest;
+using ssdlab::sim::RunPosition;
+using ssdlab::sim::Ssd;
+using ::testing::HasSubstr;
+
+TEST(Crc32, MatchesBoostCrcOnTheCheckValueAndOnRandomBlocks) {
+  ssdlab::Crc32 check;
+  check.update("123456789", 9);
+  EXPECT_EQ(check.value(), 0xCBF43926u);  // the CRC-32 check value
+  Rng rng(5);
+  std::vector<unsigned char> data(100003);
+  for (auto& byte : data) byte = static_cast<unsigned char>(rng.next());
+  ssdlab::Crc32 ours;
+  ours.update(data.data(), 17);  // unaligned pieces, as a stream gives them
+  ours.update(data.data() + 17, data.size() - 17);
+  boost::crc_32_type reference;
+  reference.process_bytes(data.data(), data.size());
+  EXPECT_EQ(ours.value(), reference.checksum());
+}
+
+TEST(StateIo, RoundTripsSectionsScalarsAndVectorsLittleEndian) {
+  std::ostringstream bytes;
+  StateWriter out(&bytes);
+  out.section("TEST", 3);
+  out.u32(0x01020304);
+  out.i64(-5);
+  out.f64(0.15);
+  out.vector(std::vector<std::uint16_t>{1, 2, 65535});
+  const std::string text = bytes.str();
+  EXPECT_EQ(text.substr(0, 4), "TEST");
+  EXPECT_EQ(static_cast<unsigned char>(text[8]), 0x04);  // little-endian
+  EXPECT_EQ(out.written(), text.size());
+
+  std::istringstream in_bytes(text);
+  StateReader in(in_bytes);
+  in.section("TEST", 3);
+  EXPECT_EQ(in.u32(), 0x01020304u);
+  EXPECT_EQ(in.i64(), -5);
+  EXPECT_EQ(in.f64(), 0.15);
+  std::vector<std::uint16_t> items;
+  in.vector(items, 3, "items");
+  EXPECT_EQ(items, (std::vector<std::uint16_t>{1, 2, 65535}));
+}
+
+TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) {
+  std::ostringstream bytes;
+  StateWriter out(&bytes);
+  out.section("TEST", 3);
+  out.vector(std::vector<std::uint32_t>{1, 2});
+  const std::string text = bytes.str();
+  {
+    std::istringstream in_bytes(text);
+    StateReader in(in_bytes);
+    EXPECT_THROW(in.section("TEST", 4), ssdlab::Error);
+  }
+  {
+    std::istringstream in_bytes(text);
+    StateReader in(in_bytes);
+    in.section("TEST", 3);
+    std::vector<std::uint32_t> items;
+    EXPECT_THROW(in.vector(items, 3, "items"), ssdlab::Error);
+  }
+  {
+    std::istringstream in_bytes(text.substr(0, text.size() - 1));
+    StateReader in(in_bytes);
+    in.section("TEST", 3);
+    std::vector<std::uint32_t> items;
+    try {
+      in.vector(items, 2, "items");
+      FAIL() << "a truncated vector was read";
+    } catch (const ssdlab::Error& error) {
+      EXPECT_THAT(error.what(), HasSubstr("truncated"));
+    }
+  }
+}
+
+// The tiny device with FTL `type`; the page-mapped one with migration wear
+// leveling and short life, so that the wear state and its generator matter.
+DeviceConfig config_for(const std::string& type) {
+  DeviceConfig config = support::load_preset("tiny");
+  config.ftl.type = type;
+  if (type == "page-mapped") {
+    config.geometry.pe_cycles = 30;
+    config.ftl.wear.mode = ssdlab::ftl::WearMode::kMigration;
+    config.ftl.clean_high_water = 0.1;  // background cleaning: idle state matters too
+  } else if (type == "bast" || type == "fast") {
+    config.ftl.log_blocks = 3;
+    config.ftl.wear.mode = ssdlab::ftl::WearMode::kRateLimit;
+    config.geometry.pe_cycles = 200;
+  }
+  return config;
+}
+
+std::string saved_bytes(const Ssd& ssd) {
+  std::ostringstream bytes;
+  StateWriter out(&bytes);
+  ssd.save_state(out);
+  return bytes.str();
+}
+
+// Random reads and writes of 1 to 3 pages (partial ones too) at `now`, each
+// submitted when the previous completed; returns the completion times.
+std::vector<TimeNs> drive(Ssd& ssd, std::uint64_t seed, int requests, TimeNs& now) {
+  Rng rng(seed);
+  const std::uint64_t sectors = ssd.logical_bytes() / 512;
+  std::vector<TimeNs> done;
+  for (int i = 0; i < requests; ++i) {
+    const auto size = static_cast<std::uint32_t>((1 + rng.uniform(24)) * 512);
+    const std::uint64_t offset = rng.uniform(sectors - size / 512) * 512;
+    const bool write = rng.uniform(4) != 0;
+    now = ssd.submit(HostRequest{offset, size, write}, now);
+    if (rng.uniform(50) == 0) ssd.idle(now, now + 20'000'000);  // background cleaning
+    done.push_back(now);
+  }
+  return done;
+}
+
+class FtlStateRoundTrip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
+  const DeviceConfig config = config_for(GetParam());
+  const bool example = GetParam() == "example";  // no cleaning: stay below capacity
+  Ssd original(config, true, 500);
+  TimeNs now = 0;
+  drive(original, 1, example ? 400 : 8000, now);
+  const std::string state = saved_bytes(original);
+
+  Ssd loaded(config, true, 500);
+  std::istringstream in_bytes(state);
+  StateReader in(in_bytes);
+  loaded.load_state(in);
+  EXPECT_EQ(in.read(), state.size());
+  loaded.ftl().check_invariants();
+  EXPECT_EQ(saved_bytes(loaded), state);
+
+  TimeNs now_original = now, now_loaded = now;
+  const auto times_original = drive(original, 2, example ? 300 : 2000, now_original);
+  const auto times_loaded = drive(loaded, 2, example ? 300 : 2000, now_loaded);
+  EXPECT_EQ(times_loaded, times_original);
+  EXPECT_EQ(saved_bytes(loaded), saved_bytes(original));
+  loaded.ftl().check_invariants();
+  // The comparison means something only where cleaning and (page-mapped)
+  // wear leveling ran: rate-limiting draws from the wear leveler's generator,
+  // migration reads its queues.
+  const auto& stats = original.ftl().stats();
+  if (!example) {
+    EXPECT_GT(stats.blocks_cleaned, 0u);
+  }
+  if (GetParam() == "page-mapped") {
+    EXPECT_GT(stats.wear_deferrals, 0u);
+    EXPECT_GT(stats.wear_migrations, 0u);
+    EXPECT_GT(stats.background_blocks_cleaned, 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryFtl, FtlStateRoundTrip,
+                         ::testing::Values("page-mapped", "block-mapped", "bast", "fast",
+                                           "example"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::erase(name, '-');
+                           return name;
+                         });
+
+class CheckpointFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = support::temp_dir_for_this_test("checkpoint-");
+    config_ = support::load_preset("tiny");
+    Ssd ssd(config_, false);
+    TimeNs now = 0;
+    drive(ssd, 3, 2000, now);
+    saved_ = ssdlab::sim::save_checkpoint(dir_ / "state.ckpt", ssd, RunPosition{now, 2},
+                                          {{"saved_after", "run"}});
+    now_ = now;
+    bytes_ = support::read_file(dir_ / "state.ckpt");
+  }
+
+  // Loads `text` as a checkpoint into a device of `config`; the error, or "".
+  std::string load_error(const std::string& text, const DeviceConfig& config) {
+    const fs::path path = dir_ / "bad.ckpt";
+    std::ofstream(path, std::ios::binary) << text;
+    Ssd ssd(config, false);
+    RunPosition position;
+    try {
+      ssdlab::sim::load_checkpoint(path, ssd, position);
+    } catch (const ssdlab::Error& error) {
+      return error.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+  DeviceConfig config_;
+  nlohmann::json saved_;
+  TimeNs now_ = 0;
+  std::string bytes_;
+};
+
+TEST_F(CheckpointFile, LoadsBackTheClockAndPosition) {
+  Ssd ssd(config_, true);
+  RunPosition position;
+  const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
+  EXPECT_EQ(position.now, now_);
+  EXPECT_EQ(position.state_resets, 2u);
+  EXPECT_EQ(info["bytes"], bytes_.size());
+  EXPECT_EQ(saved_["bytes"], bytes_.size());
+  EXPECT_EQ(info["provenance"]["saved_after"], "run");
+  EXPECT_TRUE(info["config_differs"].empty());
+}
+
+TEST_F(CheckpointFile, RefusesACorruptByte) {
+  std::string text = bytes_;
+  text[text.size() / 2] ^= 0x10;
+  EXPECT_THAT(load_error(text, config_), HasSubstr("checksum mismatch"));
+}
+
+TEST_F(CheckpointFile, RefusesATruncatedFile) {
+  EXPECT_THAT(load_error(bytes_.substr(0, bytes_.size() - 100), config_), HasSubstr("truncated"));
+  EXPECT_THAT(load_error(bytes_.substr(0, 12), config_), HasSubstr("truncated"));
+}
+
+TEST_F(CheckpointFile, RefusesBytesAfterItsEnd) {
+  EXPECT_THAT(load_error(bytes_ + "x", config_), HasSubstr("corrupt"));
+}
+
+TEST_F(CheckpointFile, RefusesAFileThatIsNotACheckpoint) {
+  EXPECT_THAT(load_error("experiment,run\n", config_), HasSubstr("not an ssdlab checkpoint"));
+}
+
+TEST_F(CheckpointFile, RefusesAnotherFormatVersion) {
+  std::string text = bytes_;
+  text[8] = 9;  // the u32 after the magic
+  EXPECT_THAT(load_error(text, config_), HasSubstr("format version 9"));
+}
+
+TEST_F(CheckpointFile, RefusesAnotherGeometryNamingTheKey) {
+  DeviceConfig other = config_;
+  other.geometry.blocks_per_plane = 64;
+  EXPECT_THAT(load_error(bytes_, other), HasSubstr("geometry.blocks_per_plane = 32"));
+}
+
+TEST_F(CheckpointFile, RefusesAnotherFtlNamingTheKey) {
+  DeviceConfig other = config_;
+  other.ftl.type = "fast";
+  EXPECT_THAT(load_error(bytes_, other), HasSubstr("ftl.type = \"page-mapped\""));
+  other = config_;
+  other.ftl.overprovisioning = 0.2;
+  EXPECT_THAT(load_error(bytes_, other), HasSubstr("ftl.overprovisioning"));
+}
+
+TEST_F(CheckpointFile, VerificationRefusesAStateThatPassesItsChecksumButBreaksInvariants) {
+  // Page map entry 5 (after the header, the info, the PMAP section header and
+  // the map's count) made to point at another page; the CRC made to match.
+  std::string text = bytes_;
+  std::uint32_t info_bytes = 0;
+  std::memcpy(&info_bytes, text.data() + 20, 4);
+  text[24 + info_bytes + 8 + 8 + 4 * 5] ^= 1;
+  ssdlab::Crc32 crc;
+  crc.update(text.data(), text.size() - 4);
+  const std::uint32_t value = crc.value();
+  std::memcpy(text.data() + text.size() - 4, &value, 4);
+  EXPECT_EQ(load_error(text, config_), "");  // without verification it loads
+  const fs::path path = dir_ / "bad.ckpt";
+  Ssd verified(config_, true);
+  RunPosition position;
+  try {
+    ssdlab::sim::load_checkpoint(path, verified, position);
+    FAIL() << "an inconsistent state was loaded under verification";
+  } catch (const ssdlab::Error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("inconsistent state: page-mapped: logical page 5"));
+  }
+}
+
+TEST_F(CheckpointFile, LoadsIntoOtherTimingAndSaysSo) {
+  DeviceConfig other = config_;
+  other.timing.read_ns = 30'000;
+  Ssd ssd(other, false);
+  RunPosition position;
+  const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
+  EXPECT_EQ(info["config_differs"], nlohmann::json::array({"timing.read_us"}));
+}
+
+TEST_F(CheckpointFile, SameStateSavesTheSameBytes) {
+  Ssd ssd(config_, false);
+  TimeNs now = 0;
+  drive(ssd, 3, 2000, now);
+  ssdlab::sim::save_checkpoint(dir_ / "again.ckpt", ssd, RunPosition{now, 2},
+                               {{"saved_after", "run"}});
+  EXPECT_EQ(support::read_file(dir_ / "again.ckpt"), bytes_);
+  EXPECT_FALSE(fs::exists(dir_ / "again.ckpt.tmp"));
+}
+
+}  // namespace

@@ -1,0 +1,124 @@
+// The controller keys ([host] queue_depth, scheduling; [controller] write
+// buffer and background cleaning): presets load, bad values name the file,
+// line and key.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "sim/config.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string error_of(const std::string& path, const std::vector<std::string>& overrides) {
+  try {
+    sim::load_config(path, overrides);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "loaded without an error";
+  return "";
+}
+
+TEST(ControllerConfig, DefaultsSwitchTheControllerModelOff) {
+  const auto config = testing::load_preset("agrawal-baseline");
+  EXPECT_EQ(config.controller.queue_depth, 0u);
+  EXPECT_EQ(config.controller.scheduling, sim::Scheduling::kFifo);
+  EXPECT_EQ(config.controller.write_buffer_bytes, 0u);
+  EXPECT_FALSE(config.controller.preempt_background_cleaning);
+}
+
+TEST(ControllerConfig, PresetsLoadTheirControllerKeys) {
+  const auto buffer = testing::load_preset("agrawal-write-buffer");
+  EXPECT_EQ(buffer.controller.write_buffer_bytes, 8u << 20);
+  EXPECT_FALSE(buffer.controller.write_through);
+  const auto background = testing::load_preset("agrawal-background-cleaning");
+  EXPECT_TRUE(background.controller.preempt_background_cleaning);
+  EXPECT_GT(background.ftl.clean_high_water, background.ftl.clean_low_water);
+  const auto queue = testing::load_preset("agrawal-reads-first");
+  EXPECT_EQ(queue.controller.scheduling, sim::Scheduling::kReadsFirst);
+  EXPECT_GT(queue.controller.queue_depth, 0u);
+}
+
+TEST(ControllerConfig, OverridesSetEveryKey) {
+  const auto config = sim::load_config(
+      testing::preset("tiny"),
+      {"host.queue_depth=4", "host.scheduling=reads-first", "controller.write_buffer=\"1MiB\"",
+       "controller.write_buffer_policy=write-through", "controller.write_buffer_high_water=0.8",
+       "controller.write_buffer_low_water=0.2", "controller.write_buffer_ns_per_byte=1.5",
+       "controller.background_cleaning_preempt=true"});
+  const auto& c = config.controller;
+  EXPECT_EQ(c.queue_depth, 4u);
+  EXPECT_EQ(c.scheduling, sim::Scheduling::kReadsFirst);
+  EXPECT_EQ(c.write_buffer_bytes, 1u << 20);
+  EXPECT_TRUE(c.write_through);
+  EXPECT_DOUBLE_EQ(c.flush_high_water, 0.8);
+  EXPECT_DOUBLE_EQ(c.flush_low_water, 0.2);
+  EXPECT_EQ(c.buffer_ps_per_byte, 1500);
+  EXPECT_TRUE(c.preempt_background_cleaning);
+}
+
+TEST(ControllerConfig, BadValuesNameTheKeyAndWhatIsAllowed) {
+  const std::string tiny = testing::preset("tiny");
+  EXPECT_THAT(error_of(tiny, {"host.scheduling=lifo"}),
+              AllOf(StartsWith("--set host.scheduling=lifo: host.scheduling: "),
+                    HasSubstr("fifo, reads-first")));
+  EXPECT_THAT(error_of(tiny, {"host.queue_depth=-1"}), HasSubstr("out of range"));
+  EXPECT_THAT(error_of(tiny, {"controller.write_buffer=5000"}),
+              HasSubstr("not a whole number of 4096-byte logical pages"));
+  EXPECT_THAT(error_of(tiny, {"controller.write_buffer_policy=write-around"}),
+              HasSubstr("write-back, write-through"));
+  EXPECT_THAT(error_of(tiny, {"controller.write_buffer_high_water=0.5",
+                              "controller.write_buffer_low_water=0.6"}),
+              AllOf(StartsWith("--set controller.write_buffer_low_water=0.6: "),
+                    HasSubstr("must be below write_buffer_high_water 0.5")));
+  EXPECT_THAT(error_of(tiny, {"controller.write_buffer_high_water=0"}), HasSubstr("out of range"));
+  EXPECT_THAT(error_of(tiny, {"controller.background_cleaning_preempt=1"}),
+              HasSubstr("expected true or false"));
+  EXPECT_THAT(error_of(tiny, {"controller.buffer=1"}),
+              AllOf(HasSubstr("unknown key 'controller.buffer'"), HasSubstr("write_buffer")));
+}
+
+TEST(ControllerConfig, BadValueInAFileNamesItsLine) {
+  const auto dir = testing::temp_dir("controller-config");
+  const auto path =
+      testing::write_file(dir / "device.toml",
+                          "[device]\nname = \"x\"\n\n[controller]\n"
+                          "write_buffer = \"8MiB\"\nwrite_buffer_policy = \"lazy\"\n");
+  EXPECT_THAT(error_of(path.string(), {}),
+              StartsWith(path.string() + ":6: controller.write_buffer_policy: 'lazy'"));
+}
+
+TEST(ControllerCli, TraceReplayRefusesAHostQueueItDoesNotModel) {
+  const auto dir = testing::temp_dir("controller-replay");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                          " --set host.queue_depth=4 -w trace:" + std::string(SSDLAB_SOURCE_DIR) +
+                          "/traces/examples/synthetic.csv -o " + (dir / "out").string());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.output, HasSubstr("host.queue_depth = 4"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "io.csv"));
+}
+
+TEST(ControllerCli, PrintsTheCleaningSplitAndTheBufferCounters) {
+  const auto dir = testing::temp_dir("controller-print");
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::preset("tiny") +
+      " --set controller.write_buffer=65536 --precondition random -w RW:count=2000 -o " +
+      (dir / "out").string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("cleaning in the runs: foreground "));
+  EXPECT_THAT(result.output, HasSubstr("write buffer in the runs: 2000 pages written"));
+}
+
+}  // namespace
+}  // namespace ssdlab
