@@ -34,6 +34,8 @@ std::string check_legal(const Geometry& g, const Command& c, bool copy_back_allo
       return fmt::format("two-plane {} at different page offsets {} and {}", op_name(c.op),
                          g.page_in_block(c.ppn), g.page_in_block(c.ppn2));
   }
+  if (c.host_data && c.op != Op::kCopyBack)
+    return fmt::format("{} with host data: only a COPYBACK merges host data", op_name(c.op));
   switch (c.op) {
     case Op::kErase:
       if (g.page_in_block(c.ppn) != 0 || (c.two_plane() && g.page_in_block(c.ppn2) != 0))

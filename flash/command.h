@@ -21,7 +21,7 @@ enum class Op : std::uint8_t {
   kRead,      // array read of `ppn` (and `ppn2` if two-plane), then bus transfer out
   kProgram,   // bus transfer in, then program `ppn` (and `ppn2` if two-plane)
   kErase,     // erase the block whose first page is `ppn` (and `ppn2`'s block)
-  kCopyBack,  // internal copy `src` -> `ppn`, same plane, no bus transfer
+  kCopyBack,  // internal copy `src` -> `ppn`, same plane, no bus transfer (but see host_data)
   kMove,      // read `src`, transfer out and in over the buses, program `ppn`
 };
 const char* op_name(Op op);
@@ -41,6 +41,13 @@ struct Command {
   Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there); a program
                        // with kNoLpn is padding: a page filled with no data
   Lpn lpn2 = kNoLpn;   // logical page at `ppn2`
+  // kCopyBack only: a read-modify-write by copy-back. Between the internal
+  // read of `src` and the program of `ppn`, the host's new data for part of
+  // the page comes in over the bus (one lane's page: the part a synchronous
+  // gang member holds); `ppn` then holds the host's new version of `lpn`.
+  // Agrawal et al. §4: "We use intra-plane copy-back to implement
+  // read-modify-write for writes of less than a page in synchronous ganging."
+  bool host_data = false;
 
   bool two_plane() const { return ppn2 != kNoPage; }
 };

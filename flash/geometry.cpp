@@ -2,6 +2,30 @@
 
 namespace ssdlab::flash {
 
+const char* gang_name(Gang gang) {
+  switch (gang) {
+    case Gang::kNone:
+      return "none";
+    case Gang::kSharedBus:
+      return "shared-bus";
+    case Gang::kSharedControlAsync:
+      return "shared-control-async";
+    case Gang::kSharedControlSync:
+      return "shared-control-sync";
+  }
+  return "?";
+}
+
+bool parse_gang(std::string_view name, Gang& out) {
+  for (const Gang gang :
+       {Gang::kNone, Gang::kSharedBus, Gang::kSharedControlAsync, Gang::kSharedControlSync})
+    if (name == gang_name(gang)) {
+      out = gang;
+      return true;
+    }
+  return false;
+}
+
 bool Geometry::is_two_plane_pair(std::uint32_t a, std::uint32_t b) const {
   if (a == b || die_of_plane(a) != die_of_plane(b)) return false;
   const std::uint32_t pa = plane_in_die(a), pb = plane_in_die(b);

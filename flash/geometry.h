@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,29 @@ namespace ssdlab::flash {
 using Ppn = std::uint32_t;      // physical page number (flat)
 using BlockId = std::uint32_t;  // physical block number (flat)
 inline constexpr Ppn kNoPage = ~Ppn{0};
+
+// How packages are wired to the controller (Agrawal et al. §3.3, Figures 4
+// and 5). See README, "Ganging".
+enum class Gang : std::uint8_t {
+  // No gang: each channel is one bus to the controller (with several packages
+  // per channel they share it, which is what a shared-bus gang is).
+  kNone,
+  // Figure 4: the packages of one channel share its data and control bus;
+  // chip enables select the target. gang_size == packages_per_channel.
+  kSharedBus,
+  // Figure 5, asynchronous: gang_size channels of one package each keep their
+  // own data bus but share one control bus, which carries every member's
+  // command/address cycles; members allocate, clean and operate independently.
+  kSharedControlAsync,
+  // Figure 5, synchronous: the gang works in lockstep. The Geometry then
+  // describes the gang as one unit: `channels` counts gangs, each with one
+  // "package" whose page is gang_size member pages (page_size and oob_size
+  // are gang_size times a member's), moved over gang_size parallel data paths.
+  kSharedControlSync,
+};
+const char* gang_name(Gang gang);
+// Sets `out` and returns true if `name` is a gang organisation's name.
+bool parse_gang(std::string_view name, Gang& out);
 
 struct Geometry {
   std::uint32_t channels = 8;
@@ -34,6 +58,8 @@ struct Geometry {
   // Samsung K9XXG08UXM: 0&1 and 2&3 (Agrawal et al. §2).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> two_plane_pairs = {{0, 1}, {2, 3}};
   std::uint32_t pe_cycles = 100000;  // rated program/erase cycles per block (Table 1)
+  Gang gang = Gang::kNone;
+  std::uint32_t gang_size = 1;  // packages per gang (1: no gang)
 
   std::uint32_t packages() const { return channels * packages_per_channel; }
   std::uint32_t dies() const { return packages() * dies_per_package; }
@@ -42,6 +68,20 @@ struct Geometry {
   std::uint64_t pages() const { return std::uint64_t{blocks()} * pages_per_block; }
   std::uint64_t capacity_bytes() const { return pages() * page_size; }
   std::uint32_t pages_per_plane() const { return blocks_per_plane * pages_per_block; }
+  // Data paths of one channel that move a page together: a synchronous gang's
+  // members, each carrying its own slice of the gang page (1 otherwise).
+  std::uint32_t lanes() const { return gang == Gang::kSharedControlSync ? gang_size : 1; }
+  // Physical flash packages (a synchronous gang unit counts as its members).
+  std::uint32_t physical_packages() const { return packages() * lanes(); }
+  // True if command/address cycles go over a control bus shared by gang_size
+  // channels instead of each channel's own bus.
+  bool shared_control_bus() const { return gang == Gang::kSharedControlAsync; }
+  std::uint32_t control_buses() const {
+    return shared_control_bus() ? channels / gang_size : channels;
+  }
+  std::uint32_t control_bus_of_channel(std::uint32_t channel) const {
+    return shared_control_bus() ? channel / gang_size : channel;
+  }
 
   BlockId block_of(Ppn ppn) const { return ppn / pages_per_block; }
   std::uint32_t page_in_block(Ppn ppn) const { return ppn % pages_per_block; }

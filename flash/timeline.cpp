@@ -9,6 +9,7 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       timing_(timing),
       page_transfer_ns_(timing.page_transfer_ns(geometry)),
       bus_free_(geometry.channels, 0),
+      control_free_(geometry.shared_control_bus() ? geometry.control_buses() : 0, 0),
       die_free_(geometry.dies(), 0) {}
 
 TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase) {
@@ -17,6 +18,18 @@ TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, 
   stats_.bus_busy_ns += duration;
   report(Resource::kBus, channel, phase, start, start + duration);
   return start + duration;
+}
+
+TimeNs FlashTimeline::issue_command(std::uint32_t channel, TimeNs t) {
+  if (timing_.command_ns == 0) return t;
+  if (!geometry_.shared_control_bus())
+    return use_bus(channel, t, timing_.command_ns, Phase::kCommandCycles);
+  const std::uint32_t control = geometry_.control_bus_of_channel(channel);
+  const TimeNs start = std::max(t, control_free_[control]);
+  control_free_[control] = start + timing_.command_ns;
+  stats_.control_busy_ns += timing_.command_ns;
+  report(Resource::kControlBus, control, Phase::kCommandCycles, start, start + timing_.command_ns);
+  return start + timing_.command_ns;
 }
 
 // The array phase on the command's plane, and on its pair's in a two-plane command.
@@ -34,9 +47,7 @@ void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
 TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
-  TimeNs t = timing_.command_ns > 0
-                 ? use_bus(channel, start, timing_.command_ns, Phase::kCommandCycles)
-                 : start;
+  TimeNs t = issue_command(channel, start);
   report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
   t += timing_.read_ns;
   t = use_bus(channel, t, page_transfer_ns_ * pages, Phase::kDataOut);
@@ -50,8 +61,13 @@ TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pa
 TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
+  // Command cycles and data are one bus reservation, unless the command goes
+  // over a shared control bus first.
   TimeNs t =
-      use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages, Phase::kDataIn);
+      geometry_.shared_control_bus()
+          ? use_bus(channel, issue_command(channel, start), page_transfer_ns_ * pages,
+                    Phase::kDataIn)
+          : use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages, Phase::kDataIn);
   report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
   t += timing_.program_ns;
   stats_.die_busy_ns += t - start;
@@ -65,11 +81,25 @@ TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_n
                                  Phase array_phase) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const TimeNs start = std::max(ready, die_free_[die]);
-  TimeNs t = timing_.command_ns > 0
-                 ? use_bus(channel, start, timing_.command_ns, Phase::kCommandCycles)
-                 : start;
+  TimeNs t = issue_command(channel, start);
   report_planes(array_phase, t, t + array_ns);
   t += array_ns;
+  stats_.die_busy_ns += t - start;
+  report(Resource::kDie, die, Phase::kCommand, start, t);
+  die_free_[die] = t;
+  return t;
+}
+
+// Command, internal read into the page register, the host's part of the page
+// in over the bus, then the program (a read-modify-write by copy-back).
+TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
+  const std::uint32_t channel = geometry_.channel_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[die]);
+  TimeNs t = issue_command(channel, start);
+  report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
+  t = use_bus(channel, t + timing_.read_ns, page_transfer_ns_, Phase::kDataIn);
+  report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
+  t += timing_.program_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[die] = t;
@@ -90,6 +120,7 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
     case Op::kErase:
       return array_only(die, ready, timing_.erase_ns, Phase::kArrayErase);
     case Op::kCopyBack:
+      if (command.host_data) return copy_back_with_data(die, ready);
       return array_only(die, ready, timing_.read_ns + timing_.program_ns, Phase::kCopyBack);
     case Op::kMove: {
       // Read on the source die, through the controller, program on the target.
@@ -101,23 +132,28 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
 }
 
 void FlashTimeline::save_state(StateWriter& out) const {
-  out.section("TIME", 1);
+  // Version 2: the shared control buses of asynchronous shared-control gangs.
+  out.section("TIME", 2);
   out.vector(bus_free_);
   out.vector(die_free_);
+  out.vector(control_free_);
   out.array(stats_.commands);
   out.u64(stats_.two_plane_commands);
   out.i64(stats_.bus_busy_ns);
   out.i64(stats_.die_busy_ns);
+  out.i64(stats_.control_busy_ns);
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 1);
+  in.section("TIME", 2);
   in.vector(bus_free_, geometry_.channels, "the bus timelines");
   in.vector(die_free_, geometry_.dies(), "the die timelines");
+  in.vector(control_free_, control_free_.size(), "the control bus timelines");
   in.array(stats_.commands);
   stats_.two_plane_commands = in.u64();
   stats_.bus_busy_ns = in.i64();
   stats_.die_busy_ns = in.i64();
+  stats_.control_busy_ns = in.i64();
 }
 
 const char* phase_name(Phase phase) {

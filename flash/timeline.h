@@ -2,7 +2,12 @@
 //
 // Constraints are grouped by scope (STYLE.md, after DRAMsim3):
 //  - bus (one per channel): command/address cycles and data transfers of every
-//    die on the channel are serialised on it;
+//    die on the channel are serialised on it (a shared-bus gang is a channel
+//    with several packages; a synchronous shared-control gang is a channel
+//    whose page crosses gang_size data paths at once, Geometry::lanes());
+//  - control bus (asynchronous shared-control gangs only, one per gang): the
+//    command/address cycles of every member, which keep their own data buses
+//    (Agrawal et al. §3.3, Figure 5);
 //  - die: one array operation at a time, single- or two-plane. A die is held
 //    from its first phase to its last (its page registers hold the data), but
 //    dies of one package interleave: while one transfers, another's array works
@@ -29,8 +34,9 @@ namespace ssdlab::flash {
 struct TimelineStats {
   std::array<std::uint64_t, 5> commands{};  // by Op
   std::uint64_t two_plane_commands = 0;
-  TimeNs bus_busy_ns = 0;  // summed over channels
-  TimeNs die_busy_ns = 0;  // summed over dies
+  TimeNs bus_busy_ns = 0;      // summed over channels
+  TimeNs control_busy_ns = 0;  // summed over shared control buses
+  TimeNs die_busy_ns = 0;      // summed over dies
 };
 
 class FlashTimeline {
@@ -43,6 +49,7 @@ class FlashTimeline {
 
   const TimelineStats& stats() const { return stats_; }
   TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
+  TimeNs control_free_at(std::uint32_t control_bus) const { return control_free_[control_bus]; }
   TimeNs die_free_at(std::uint32_t die) const { return die_free_[die]; }
 
   // Reports every phase to `observer` from now on (null: no reports). The
@@ -60,9 +67,13 @@ class FlashTimeline {
   // Occupies the bus of `channel` for `duration` from no earlier than `t`;
   // returns the end.
   TimeNs use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase);
+  // Command/address cycles for a die on `channel` from no earlier than `t`;
+  // returns their end (`t` if they take no time).
+  TimeNs issue_command(std::uint32_t channel, TimeNs t);
   TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
   TimeNs program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages);
   TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);
+  TimeNs copy_back_with_data(std::uint32_t die, TimeNs ready);
   // Reports a phase of the command being scheduled, if observed.
   void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {
     if (observer_) observer_->phase(resource, index, phase, start, end, *current_);
@@ -72,8 +83,9 @@ class FlashTimeline {
   Geometry geometry_;
   Timing timing_;
   TimeNs page_transfer_ns_;
-  std::vector<TimeNs> bus_free_;  // per channel
-  std::vector<TimeNs> die_free_;  // per die
+  std::vector<TimeNs> bus_free_;      // per channel
+  std::vector<TimeNs> control_free_;  // per shared control bus (empty without)
+  std::vector<TimeNs> die_free_;      // per die
   TimelineStats stats_;
   TimelineObserver* observer_ = nullptr;
   const Command* current_ = nullptr;  // the command schedule() is reserving

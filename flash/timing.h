@@ -21,9 +21,10 @@ struct Timing {
   }
   // Bus time for one page including its out-of-band area (Agrawal §4.3: the
   // latency "includes the time to transfer both the page data and the 128-byte
-  // page metadata").
+  // page metadata"). A synchronous gang's page crosses its members' data
+  // paths in parallel, one member page each (§3.3, Figure 5).
   TimeNs page_transfer_ns(const Geometry& g) const {
-    return transfer_ns(std::uint64_t{g.page_size} + g.oob_size);
+    return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / g.lanes());
   }
   // Unloaded latency of one page read / program: command cycles, array
   // operation and bus transfer. On the baseline: 25 + 105.6 = 130.6 us and

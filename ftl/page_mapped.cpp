@@ -23,6 +23,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
       buckets_(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
+      rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
       planes_(geometry_.planes()),
       free_blocks_(layout_.pools(), 0),
       cursors_(layout_.pools(), 0),
@@ -152,25 +153,51 @@ void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) 
   stats_.flash_pages_read += pages_per_lpn_;
 }
 
+bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
+  const std::uint32_t pool = pool_of(lpn);
+  // Cleaning first: it may move the old page, which is then read where it went.
+  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);
+  const Ppn old = map_[lpn];
+  const std::uint32_t plane = geometry_.plane_of(old);
+  if (!has_room(planes_[plane].host_active, plane)) return false;
+  const Ppn target = take_room(planes_[plane].host_active, plane);
+  unmap(lpn);
+  program(target, lpn);
+  Command command = flash::page_command(Op::kCopyBack, target, lpn, 0, old);
+  command.host_data = true;
+  out.push_back(command);
+  map_[lpn] = target;
+  ++stats_.rmw_pages_read;  // read inside the plane, not over the bus
+  return true;
+}
+
 void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   if (range.count == 0) return;
   const std::size_t start = out.size();
   // Read-modify-write: the old contents of partly written logical pages are
-  // read first (stage 0); every program waits for them (stage 1).
-  std::uint8_t program_stage = 0;
+  // read first (stage 0); every program waits for them (stage 1). On a
+  // synchronous gang, a copy-back with the host's data instead.
   const Lpn last = range.first + range.count - 1;
-  if (range.partial_first && map_[range.first] != kNoPage) {
-    append_reads(range.first, 0, out);
+  const bool rmw_first = range.partial_first && map_[range.first] != kNoPage;
+  const bool rmw_last =
+      range.partial_last && map_[last] != kNoPage && (last != range.first || !range.partial_first);
+  std::uint8_t program_stage = 0;
+  auto read_old = [&](Lpn lpn) {
+    append_reads(lpn, 0, out);
     stats_.rmw_pages_read += pages_per_lpn_;
-    program_stage = 1;
-  }
-  if (range.partial_last && map_[last] != kNoPage &&
-      (last != range.first || !range.partial_first)) {
-    append_reads(last, 0, out);
-    stats_.rmw_pages_read += pages_per_lpn_;
+  };
+  if (!rmw_by_copy_back_ && (rmw_first || rmw_last)) {
+    if (rmw_first) read_old(range.first);
+    if (rmw_last) read_old(last);
     program_stage = 1;
   }
   for (Lpn lpn = range.first; lpn <= last; ++lpn) {
+    std::uint8_t stage = program_stage;
+    if (rmw_by_copy_back_ && ((lpn == range.first && rmw_first) || (lpn == last && rmw_last))) {
+      if (rewrite_by_copy_back(lpn, out)) continue;
+      read_old(lpn);  // no room in its plane: through the controller
+      stage = 1;
+    }
     // The map entry is a cache miss: let it load while allocation (and any
     // cleaning it runs) works.
     prefetch_for_write(&map_[lpn]);
@@ -178,7 +205,7 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       program(first + i, lpn);
-      out.push_back(flash::page_command(Op::kProgram, first + i, lpn, program_stage));
+      out.push_back(flash::page_command(Op::kProgram, first + i, lpn, stage));
     }
     map_[lpn] = first;
   }

@@ -100,6 +100,10 @@ class PageMappedFtl final : public Ftl {
   void supersede(Ppn ppn);
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
+  // Synchronous gangs: rewrites the mapped `lpn`, which the host writes in
+  // part, by one copy-back with the host's data into its own plane. False
+  // (and nothing done but cleaning) if that plane has no room.
+  bool rewrite_by_copy_back(Lpn lpn, CommandList& out);
   void clean_one(std::uint32_t pool, CommandList& out);
   // Starts loading the map entries of the valid pages of the block whose
   // first page is `first` (a cleaning victim) into the cache.
@@ -122,6 +126,9 @@ class PageMappedFtl final : public Ftl {
   VictimBuckets buckets_;
   std::uint32_t pages_per_lpn_;
   std::uint32_t stripe_lpns_;
+  // Partial writes of a logical page are copy-backs with the host's data
+  // (a synchronous gang, copy-back on, one gang page per logical page).
+  bool rmw_by_copy_back_;
   std::uint32_t low_water_blocks_;   // per pool
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   std::uint64_t logical_pages_;

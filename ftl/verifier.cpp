@@ -29,7 +29,7 @@ void Verifier::expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what) {
         what, ppn, lpn, content_[ppn], version_[lpn]));
 }
 
-void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) {
+void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src, bool host_data) {
   switch (op) {
     case Op::kRead:
       expect_latest(ppn, lpn, "read");
@@ -55,6 +55,8 @@ void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src) 
     case Op::kMove:
       expect_latest(src, lpn, op == Op::kMove ? "move" : "copy-back");
       content_[ppn] = content_[src];
+      // The old version merged with the host's new data: the new version.
+      if (host_data) apply_one(ppn, lpn, Op::kProgram, flash::kNoPage, false);
       break;
     case Op::kErase: {
       const flash::Ppn first = geometry_.first_page(geometry_.block_of(ppn));
@@ -69,8 +71,9 @@ void Verifier::apply(const CommandList& commands) {
   for (const flash::Command& command : commands) {
     const std::string illegal = flash::check_legal(geometry_, command, copy_back_allowed_);
     if (!illegal.empty()) throw VerificationError("illegal command: " + illegal);
-    apply_one(command.ppn, command.lpn, command.op, command.src);
-    if (command.two_plane()) apply_one(command.ppn2, command.lpn2, command.op, command.src);
+    apply_one(command.ppn, command.lpn, command.op, command.src, command.host_data);
+    if (command.two_plane())
+      apply_one(command.ppn2, command.lpn2, command.op, command.src, command.host_data);
   }
 }
 

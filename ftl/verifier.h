@@ -49,7 +49,8 @@ class Verifier {
 
  private:
   void apply(const CommandList& commands);
-  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src);
+  // `host_data`: a copy-back that merges the host's new data (Command).
+  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
   void expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what);
 
   flash::Geometry geometry_;

@@ -201,6 +201,68 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
   return origins;
 }
 
+// Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
+// the channels and, for a synchronous gang, turns the geometry into its
+// lockstep view (flash/geometry.h, Gang::kSharedControlSync).
+void read_gang(Reader& r, flash::Geometry& g) {
+  std::string name = flash::gang_name(g.gang);
+  r.string("geometry", "gang", name);
+  if (!flash::parse_gang(name, g.gang)) {
+    const auto [node, dotted] = r.find("geometry", "gang");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a gang organisation (none, shared-bus, shared-control-async, "
+                       "shared-control-sync)",
+                       name));
+  }
+  const toml::node* size_node = r.find("geometry", "gang_size").first;
+  if (g.gang == flash::Gang::kSharedBus && !size_node) g.gang_size = g.packages_per_channel;
+  r.integer("geometry", "gang_size", g.gang_size, 1, 1024);
+  // Points at gang_size, or at gang where the size was left out.
+  const auto fail_size = [&r, size_node](const std::string& what) {
+    if (size_node) r.fail("geometry.gang_size", size_node, what);
+    r.fail("geometry.gang", r.find("geometry", "gang").first, what);
+  };
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      if (g.gang_size != 1)
+        fail_size(
+            fmt::format("{} packages per gang need a gang organisation: set geometry.gang "
+                        "(shared-bus, shared-control-async or shared-control-sync)",
+                        g.gang_size));
+      return;
+    case flash::Gang::kSharedBus:
+      // The model's channel is a shared bus: the gang is its packages.
+      if (g.gang_size < 2 || g.gang_size != g.packages_per_channel)
+        fail_size(
+            fmt::format("a shared-bus gang is the packages of one bus: gang_size {} must "
+                        "equal packages_per_channel {} and be at least 2 (for {} packages "
+                        "in gangs of N: channels = {} / N, packages_per_channel = N)",
+                        g.gang_size, g.packages_per_channel, g.packages(), g.packages()));
+      return;
+    case flash::Gang::kSharedControlAsync:
+    case flash::Gang::kSharedControlSync:
+      if (!size_node)
+        fail_size("a shared-control gang needs geometry.gang_size (packages per gang)");
+      if (g.packages_per_channel != 1)
+        fail_size(
+            fmt::format("a shared-control gang's packages each have their own data path: "
+                        "packages_per_channel must be 1 (got {})",
+                        g.packages_per_channel));
+      if (g.gang_size < 2 || g.channels % g.gang_size != 0)
+        fail_size(fmt::format("gang_size {} must be at least 2 and divide the {} channels",
+                              g.gang_size, g.channels));
+      break;
+  }
+  if (g.gang != flash::Gang::kSharedControlSync) return;
+  if (std::uint64_t{g.page_size} * g.gang_size > (1u << 24))
+    fail_size(fmt::format("a gang page of {} x {} bytes is over the 16 MiB ssdlab supports",
+                          g.gang_size, g.page_size));
+  // Lockstep: one unit per gang, its page the members' pages side by side.
+  g.channels /= g.gang_size;
+  g.page_size *= g.gang_size;
+  g.oob_size *= g.gang_size;
+}
+
 void read_geometry(Reader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
   r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
@@ -238,6 +300,7 @@ void read_geometry(Reader& r, flash::Geometry& g) {
     // The Samsung default pairs 0&1, 2&3 only where those planes exist.
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
+  read_gang(r, g);
   // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
   const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
                               g.dies_per_package * g.planes_per_die * g.blocks_per_plane *
@@ -361,6 +424,14 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.clean_low_water));
   }
 
+  if (g.lanes() > 1 && f.logical_page_size % g.page_size != 0) {
+    // Agrawal et al. §4: "a 8-wide gang would have a page size of 32KB".
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} is not a multiple of the {}-byte gang page: a shared-control-sync "
+                       "gang moves {} pages of {} bytes in lockstep",
+                       f.logical_page_size, g.page_size, g.lanes(), g.page_size / g.lanes()));
+  }
   if (f.logical_page_size % g.page_size != 0 ||
       g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
@@ -455,17 +526,20 @@ nlohmann::json to_json(const DeviceConfig& c) {
   return {
       {"source", c.source},
       {"name", c.name},
+      // As written: a synchronous gang's lockstep view is undone.
       {"geometry",
-       {{"channels", g.channels},
+       {{"channels", g.channels * g.lanes()},
         {"packages_per_channel", g.packages_per_channel},
         {"dies_per_package", g.dies_per_package},
         {"planes_per_die", g.planes_per_die},
         {"blocks_per_plane", g.blocks_per_plane},
         {"pages_per_block", g.pages_per_block},
-        {"page_size", g.page_size},
-        {"oob_size", g.oob_size},
+        {"page_size", g.page_size / g.lanes()},
+        {"oob_size", g.oob_size / g.lanes()},
         {"two_plane_pairs", pairs},
-        {"pe_cycles", g.pe_cycles}}},
+        {"pe_cycles", g.pe_cycles},
+        {"gang", flash::gang_name(g.gang)},
+        {"gang_size", g.gang_size}}},
       {"timing",
        {{"read_us", t.read_ns / 1000.0},
         {"program_us", t.program_ns / 1000.0},
@@ -526,6 +600,40 @@ void describe_block_ftl(const DeviceConfig& c, std::back_insert_iterator<std::st
                  c.ftl.copy_back ? "on" : "off");
 }
 
+// How packages reach the controller (Agrawal et al. §3.3).
+void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::string> it) {
+  const std::uint32_t packages = g.physical_packages();
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      fmt::format_to(it, "  gangs       none: {} bus{} for {} package{} ({} per bus)\n", g.channels,
+                     g.channels > 1 ? "es" : "", packages, packages > 1 ? "s" : "",
+                     g.packages_per_channel);
+      return;
+    case flash::Gang::kSharedBus:
+      fmt::format_to(it,
+                     "  gangs       shared-bus: {} gang{} of {} packages, each on one data and "
+                     "control bus (chip enables pick the target): {} bus{} for {} packages\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.channels > 1 ? "es" : "", packages);
+      return;
+    case flash::Gang::kSharedControlAsync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-async: {} gang{} of {} packages: {} data "
+                     "buses, {} shared control bus{} (command cycles); members work "
+                     "independently\n",
+                     g.control_buses(), g.control_buses() > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.control_buses(), g.control_buses() > 1 ? "es" : "");
+      return;
+    case flash::Gang::kSharedControlSync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-sync: {} gang{} of {} packages in lockstep: "
+                     "gang page {} = {} x {}, moved over {} data paths at once\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
+                     g.gang_size, format_size(g.page_size / g.lanes()), g.lanes());
+      return;
+  }
+}
+
 }  // namespace
 
 std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
@@ -539,10 +647,18 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   fmt::format_to(it,
                  "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
                  "pages of {} + {} B\n",
-                 g.channels, g.packages_per_channel, g.dies_per_package, g.planes_per_die,
-                 g.blocks_per_plane, g.pages_per_block, g.page_size, g.oob_size);
-  fmt::format_to(it, "  units       {} packages, {} dies, {} planes, {} blocks, {} pages\n",
-                 g.packages(), g.dies(), g.planes(), g.blocks(), g.pages());
+                 g.channels * g.lanes(), g.packages_per_channel, g.dies_per_package,
+                 g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size / g.lanes(),
+                 g.oob_size / g.lanes());
+  describe_gang(g, it);
+  fmt::format_to(it, "  units       {} {}, {} dies, {} planes, {} blocks, {} pages{}\n",
+                 g.packages(),
+                 g.lanes() == 1     ? "packages"
+                 : g.packages() > 1 ? "gang units"
+                                    : "gang unit",
+                 g.dies(), g.planes(), g.blocks(), g.pages(),
+                 g.lanes() > 1 ? fmt::format(" of {} (lockstep view)", format_size(g.page_size))
+                               : std::string());
   fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()),
                  g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
   fmt::format_to(

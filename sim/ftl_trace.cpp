@@ -55,8 +55,12 @@ void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn 
               flash::decode(geometry_, command.src).channel, geometry_.die_of(command.src),
               geometry_.plane_in_die(geometry_.plane_of(command.src)), victim_moves_[from]));
         }
-        line(fmt::format("move       lpn {}: {} -> {} ({})", lpn, where(command.src), where(ppn),
-                         command.op == Op::kCopyBack ? "copy-back" : "inter-plane move"));
+        if (command.host_data)
+          line(fmt::format("merge      lpn {}: {} -> {} (copy-back with the host's data)", lpn,
+                           where(command.src), where(ppn)));
+        else
+          line(fmt::format("move       lpn {}: {} -> {} ({})", lpn, where(command.src), where(ppn),
+                           command.op == Op::kCopyBack ? "copy-back" : "inter-plane move"));
       }
       if (known) location_[lpn] = ppn;
       break;

@@ -38,27 +38,6 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
   }
 }
 
-void Ssd::save_state(StateWriter& out) const {
-  ftl_->save_state(out);
-  timeline_.save_state(out);
-  out.section("SSDC", 1);
-  out.i64(cleaning_ns_);
-  out.u64(requests_);
-}
-
-void Ssd::load_state(StateReader& in) {
-  ftl_->load_state(in);
-  timeline_.load_state(in);
-  in.section("SSDC", 1);
-  cleaning_ns_ = in.i64();
-  requests_ = in.u64();
-  if (!verifier_) return;
-  // A file can pass its checksum and still hold a state no FTL reaches (a
-  // buggy build saved it): with verification, find out before any request.
-  ftl_->check_invariants();
-  verifier_->adopt(ftl_->nand());
-}
-
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   const std::uint64_t page = ftl_->logical_page_size();
   const std::uint64_t end = offset + size;

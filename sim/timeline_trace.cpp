@@ -21,6 +21,12 @@ constexpr std::uint64_t kDefaultIos = 1000;
 std::uint32_t channel_pid(std::uint32_t channel) {
   return 2 + channel;
 }
+// An asynchronous shared-control gang's control bus: a process after the
+// channels, with one track.
+std::uint32_t control_pid(const flash::Geometry& g, std::uint32_t control_bus) {
+  return channel_pid(g.channels) + control_bus;
+}
+constexpr std::uint32_t kControlTid = 1;
 std::uint32_t bus_tid(std::uint32_t channel) {
   return 1000000 * (channel + 1);
 }
@@ -109,9 +115,23 @@ void TimelineTrace::write_metadata() {
   const flash::Geometry& g = geometry_;
   for (std::uint32_t channel = 0; channel < g.channels; ++channel) {
     const std::uint32_t pid = channel_pid(channel);
-    process(pid, fmt::format("Channel {}", channel));
-    name_track(pid, bus_tid(channel), fmt::format("Bus {}", channel), 0);
+    // A synchronous gang is one channel whose bus is its members' data paths.
+    if (g.lanes() > 1) {
+      process(pid, fmt::format("Gang {} ({} packages in lockstep)", channel, g.lanes()));
+      name_track(pid, bus_tid(channel), fmt::format("Bus {} ({} data paths)", channel, g.lanes()),
+                 0);
+    } else {
+      process(pid, fmt::format("Channel {}", channel));
+      name_track(pid, bus_tid(channel), fmt::format("Bus {}", channel), 0);
+    }
   }
+  if (g.shared_control_bus())
+    for (std::uint32_t control = 0; control < g.control_buses(); ++control) {
+      const std::uint32_t pid = control_pid(g, control);
+      process(pid, fmt::format("Gang {} control bus (channels {}-{})", control,
+                               control * g.gang_size, (control + 1) * g.gang_size - 1));
+      name_track(pid, kControlTid, fmt::format("Control bus {}", control), 0);
+    }
   for (std::uint32_t die = 0; die < g.dies(); ++die) {
     const std::uint32_t pid = channel_pid(g.channel_of_die(die));
     const std::uint32_t base = bus_tid(g.channel_of_die(die));
@@ -173,6 +193,10 @@ void TimelineTrace::phase(flash::Resource resource, std::uint32_t index, flash::
       event(flash::phase_name(phase), suffix, category,
             channel_pid(g.channel_of_die(g.die_of_plane(index))), plane_tid(g, index), start, end,
             command_args(command));
+      break;
+    case flash::Resource::kControlBus:
+      event(flash::phase_name(phase), suffix, category, control_pid(g, index), kControlTid, start,
+            end, command_args(command));
       break;
   }
 }
