@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/huge_pages.h"
+#include "common/prefetch.h"
 #include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -49,6 +51,14 @@ class NandArray {
   }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
 
+  // Starts loading the state of `ppn` (valid bit, block counters) into the
+  // cache, for a caller that will invalidate or program it soon. A hint:
+  // changes nothing.
+  void prefetch(Ppn ppn) const {
+    prefetch_for_write(&valid_bits_[ppn >> 6]);
+    prefetch_for_write(&blocks_[geometry_.block_of(ppn)]);
+  }
+
   // Recounts every block's valid pages from the valid bits and checks that no
   // valid page lies beyond a write pointer. Throws std::logic_error on the first
   // mismatch. O(pages); for tests and verification runs.
@@ -68,9 +78,10 @@ class NandArray {
   };
 
   Geometry geometry_;
-  std::vector<Lpn> oob_lpn_;
-  std::vector<std::uint64_t> valid_bits_;
-  std::vector<BlockState> blocks_;
+  // Huge pages (common/huge_pages.h): each host write touches them at random.
+  HugeVector<Lpn> oob_lpn_;
+  HugeVector<std::uint64_t> valid_bits_;
+  HugeVector<BlockState> blocks_;
 };
 
 }  // namespace ssdlab::flash
