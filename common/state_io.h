@@ -66,8 +66,8 @@ class StateWriter {
   void f64(double value) { u64(std::bit_cast<std::uint64_t>(value)); }
   void string(std::string_view text);
   // Count, then the elements.
-  template <typename T>
-  void vector(const std::vector<T>& items) {
+  template <typename T, typename Allocator>
+  void vector(const std::vector<T, Allocator>& items) {
     u64(items.size());
     block(items.data(), items.size());
   }
@@ -127,8 +127,8 @@ class StateReader {
   std::string string(std::size_t max_size);
   // Reads a vector written by StateWriter::vector that must hold exactly
   // `expected` elements (the size the config gives it); `what` names it.
-  template <typename T>
-  void vector(std::vector<T>& items, std::size_t expected, std::string_view what) {
+  template <typename T, typename Allocator>
+  void vector(std::vector<T, Allocator>& items, std::size_t expected, std::string_view what) {
     const std::uint64_t count = u64();
     if (count != expected) fail_count(what, count, expected, true);
     items.resize(expected);

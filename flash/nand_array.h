@@ -17,6 +17,8 @@
 #include <span>
 #include <vector>
 
+#include "common/huge_pages.h"
+#include "common/prefetch.h"
 #include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -100,6 +102,14 @@ class NandArray {
   void forget_valid_pages();
   void revalidate(Ppn ppn);
 
+  // Starts loading the state of `ppn` (valid bit, block counters) into the
+  // cache, for a caller that will invalidate or program it soon. A hint:
+  // changes nothing.
+  void prefetch(Ppn ppn) const {
+    prefetch_for_write(&valid_bits_[ppn >> 6]);
+    prefetch_for_write(&blocks_[geometry_.block_of(ppn)]);
+  }
+
   // Recounts every block's valid pages from the valid bits; checks that no
   // page beyond a write pointer holds anything (a page is programmed at most
   // once between erases), and that no erase count went down since the last
@@ -132,9 +142,10 @@ class NandArray {
 
   Geometry geometry_;
   std::unique_ptr<Persistent> persistent_;  // power-cut runs only
-  std::vector<Lpn> oob_lpn_;
-  std::vector<std::uint64_t> valid_bits_;
-  std::vector<BlockState> blocks_;
+  // Huge pages (common/huge_pages.h): each host write touches them at random.
+  HugeVector<Lpn> oob_lpn_;
+  HugeVector<std::uint64_t> valid_bits_;
+  HugeVector<BlockState> blocks_;
   mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };
 

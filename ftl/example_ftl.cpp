@@ -181,7 +181,7 @@ void ExampleFtl::recover(RecoveryPolicy policy, CommandList& /*out*/, RecoveryRe
   const OobScan scan = scan_oob(nand_, logical_pages_, 1, policy);
   report.pages_read = scan.pages_read;
   nand_.forget_valid_pages();
-  map_ = scan.latest;
+  map_.assign(scan.latest.begin(), scan.latest.end());
   for (const Ppn ppn : map_)
     if (ppn != kNoPage) nand_.revalidate(ppn);
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {

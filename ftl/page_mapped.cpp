@@ -138,6 +138,10 @@ void PageMappedFtl::supersede(Ppn ppn) {
 void PageMappedFtl::unmap(Lpn lpn) {
   const Ppn old = map_[lpn];
   if (old == kNoPage) return;
+  // The old page's NAND state and its block's bucket entry are three more
+  // random cache lines: ask for all of them at once rather than in turn.
+  nand_.prefetch(old);
+  buckets_.prefetch(geometry_.block_of(old));
   for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) supersede(old + i);
   map_[lpn] = kNoPage;
 }
@@ -194,6 +198,9 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
       read_old(lpn);  // no room in its plane: through the controller
       stage = 1;
     }
+    // The map entry is a cache miss: let it load while allocation (and any
+    // cleaning it runs) works.
+    prefetch_for_write(&map_[lpn]);
     const Ppn first = allocate_host(pool_of(lpn), out);
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {

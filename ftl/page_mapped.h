@@ -21,7 +21,10 @@
 // device has reached its end of life (EndOfLife).
 //
 // Memory: 4 bytes of map per logical page, the NAND array's ~4.3 bytes per
-// physical page, and ~22 bytes per block (buckets, free lists).
+// physical page, and ~36 bytes per block (victim buckets 16, wear counters
+// 16, free lists 4; the wear leveler's erase-order queue, up to 32 more, only
+// with migration): about 8.3 bytes per physical page at 15%
+// over-provisioning and 64 pages per block (README "Performance").
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
 // trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
@@ -37,6 +40,8 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/huge_pages.h"
+#include "common/prefetch.h"
 #include "ftl/ftl.h"
 #include "ftl/pools.h"
 #include "ftl/victim_buckets.h"
@@ -104,6 +109,9 @@ class PageMappedFtl final : public Ftl {
   // (and nothing done but cleaning) if that plane has no room.
   bool rewrite_by_copy_back(Lpn lpn, CommandList& out);
   void clean_one(std::uint32_t pool, CommandList& out);
+  // Starts loading the map entries of the valid pages of the block whose
+  // first page is `first` (a cleaning victim) into the cache.
+  void prefetch_map_entries(Ppn first) const;
   // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
   BlockId choose_victim(std::uint32_t pool);
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold
@@ -130,7 +138,7 @@ class PageMappedFtl final : public Ftl {
   std::uint32_t low_water_blocks_;   // per pool
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   std::uint64_t logical_pages_;
-  std::vector<Ppn> map_;  // lpn -> first physical page, or kNoPage
+  HugeVector<Ppn> map_;  // lpn -> first physical page, or kNoPage (in huge pages)
   std::vector<PlaneState> planes_;
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order

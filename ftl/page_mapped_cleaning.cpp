@@ -16,6 +16,17 @@ constexpr std::uint32_t kColdSearch = 64;
 
 }  // namespace
 
+void PageMappedFtl::prefetch_map_entries(Ppn first) const {
+  // Speed only, no effect on results. Each valid page of a victim updates
+  // the map entry of its logical page: random entries of a map far larger
+  // than the caches, one cache miss each (at write amplification 4.6 about
+  // 3.6 per host write). Touching them all first lets those misses overlap
+  // (memory-level parallelism) instead of being taken one after another in
+  // the move loop. The victim's own valid bits and OOB area are sequential.
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_)
+    if (nand_.is_valid(first + page)) prefetch_for_write(&map_[nand_.lpn_at(first + page)]);
+}
+
 BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
   BlockId victim = buckets_.fewest_valid(pool);
   if (!wear_.config().rate_limit()) return victim;
@@ -55,6 +66,7 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
   const std::uint32_t valid = nand_.valid_pages(victim);
+  prefetch_map_entries(first);
   for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
     if (!nand_.is_valid(first + page)) continue;
     const Lpn lpn = nand_.lpn_at(first + page);

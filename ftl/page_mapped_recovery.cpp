@@ -9,7 +9,7 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
   const OobScan scan = scan_oob(nand_, logical_pages_, pages_per_lpn_, policy);
   report.pages_read = scan.pages_read;
   nand_.forget_valid_pages();
-  map_ = scan.latest;
+  map_.assign(scan.latest.begin(), scan.latest.end());
   for (Lpn lpn = 0; lpn < logical_pages_; ++lpn)
     if (map_[lpn] != kNoPage)
       for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) nand_.revalidate(map_[lpn] + i);

@@ -40,8 +40,22 @@ PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
   }
 }
 
+namespace {
+
+bool mergeable(const flash::Command& command) {
+  return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead) &&
+         !command.two_plane() && !command.cleaning;
+}
+
+}  // namespace
+
 void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std::size_t from) {
-  using flash::Op;
+  // Fast path (speed, not semantics): with fewer than two candidates nothing
+  // can merge. That is every single-page request, whatever cleaning it
+  // carries, so the common case pays one scan and no allocation.
+  const auto candidates = std::count_if(commands.begin() + static_cast<std::ptrdiff_t>(from),
+                                        commands.end(), mergeable);
+  if (candidates < 2) return;
   // Index of a command still waiting for a partner, per die; few dies are
   // touched by one request, so a short linear list is enough.
   struct Waiting {
@@ -55,9 +69,7 @@ void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std
     // A merged command takes its first half's place, so it must not jump over
     // cleaning work in between (an erase of the very block it programs, say).
     if (command.cleaning) waiting.clear();
-    const bool mergeable = (command.op == Op::kProgram || command.op == Op::kRead) &&
-                           !command.two_plane() && !command.cleaning;
-    if (mergeable) {
+    if (mergeable(command)) {
       const std::uint32_t die = g.die_of(command.ppn);
       auto partner = std::find_if(waiting.begin(), waiting.end(), [&](const Waiting& w) {
         const flash::Command& other = commands[w.index];
@@ -74,7 +86,8 @@ void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std
       }
       waiting.push_back({die, out});
     }
-    commands[out++] = command;
+    if (out != i) commands[out] = command;
+    ++out;
   }
   commands.resize(out);
 }

@@ -11,38 +11,37 @@ VictimBuckets::VictimBuckets(std::uint32_t blocks, std::uint32_t pools,
     : buckets_per_pool_(pages_per_block + 1),
       head_(std::size_t{pools} * (pages_per_block + 1), kNone),
       tail_(head_.size(), kNone),
-      next_(blocks, kNone),
-      prev_(blocks, kNone),
-      valid_(blocks, kAbsent),
-      pool_of_(blocks, 0),
+      blocks_(blocks),
       sealed_(pools, 0) {}
 
 void VictimBuckets::link(flash::BlockId block, std::size_t head) {
-  prev_[block] = tail_[head];
-  next_[block] = kNone;
+  Record& record = blocks_[block];
+  record.prev = tail_[head];
+  record.next = kNone;
   if (tail_[head] == kNone)
     head_[head] = block;
   else
-    next_[tail_[head]] = block;
+    blocks_[tail_[head]].next = block;
   tail_[head] = block;
 }
 
 void VictimBuckets::unlink(flash::BlockId block) {
-  const std::size_t head = head_index(pool_of_[block], valid_[block]);
-  if (prev_[block] == kNone)
-    head_[head] = next_[block];
+  const Record& record = blocks_[block];
+  const std::size_t head = head_index(record.pool, record.valid);
+  if (record.prev == kNone)
+    head_[head] = record.next;
   else
-    next_[prev_[block]] = next_[block];
-  if (next_[block] == kNone)
-    tail_[head] = prev_[block];
+    blocks_[record.prev].next = record.next;
+  if (record.next == kNone)
+    tail_[head] = record.prev;
   else
-    prev_[next_[block]] = prev_[block];
+    blocks_[record.next].prev = record.prev;
 }
 
 void VictimBuckets::insert(flash::BlockId block, std::uint32_t pool, std::uint32_t valid) {
   if (contains(block)) throw std::logic_error("victim buckets: block inserted twice");
-  valid_[block] = static_cast<std::uint16_t>(valid);
-  pool_of_[block] = pool;
+  blocks_[block].valid = static_cast<std::uint16_t>(valid);
+  blocks_[block].pool = pool;
   link(block, head_index(pool, valid));
   ++sealed_[pool];
 }
@@ -50,16 +49,16 @@ void VictimBuckets::insert(flash::BlockId block, std::uint32_t pool, std::uint32
 void VictimBuckets::remove(flash::BlockId block) {
   if (!contains(block)) throw std::logic_error("victim buckets: removing an absent block");
   unlink(block);
-  --sealed_[pool_of_[block]];
-  valid_[block] = kAbsent;
+  --sealed_[blocks_[block].pool];
+  blocks_[block].valid = kAbsent;
 }
 
 void VictimBuckets::decrement(flash::BlockId block) {
-  if (!contains(block) || valid_[block] == 0)
+  if (!contains(block) || blocks_[block].valid == 0)
     throw std::logic_error("victim buckets: decrement of an absent or empty block");
   unlink(block);
-  --valid_[block];
-  link(block, head_index(pool_of_[block], valid_[block]));
+  --blocks_[block].valid;
+  link(block, head_index(blocks_[block].pool, blocks_[block].valid));
 }
 
 flash::BlockId VictimBuckets::fewest_valid(std::uint32_t pool) const {
@@ -70,32 +69,50 @@ flash::BlockId VictimBuckets::fewest_valid(std::uint32_t pool) const {
 }
 
 void VictimBuckets::save_state(StateWriter& out) const {
+  // The layout of section version 1, one array per field, although the
+  // fields now live together in one record per block.
   out.section("VBKT", 1);
-  for (const auto* links : {&head_, &tail_, &next_, &prev_}) out.vector(*links);
-  out.vector(valid_);
-  out.vector(pool_of_);
+  std::vector<flash::BlockId> next(blocks_.size()), prev(blocks_.size());
+  std::vector<std::uint16_t> valid(blocks_.size());
+  std::vector<std::uint32_t> pool_of(blocks_.size());
+  for (std::size_t block = 0; block < blocks_.size(); ++block) {
+    next[block] = blocks_[block].next;
+    prev[block] = blocks_[block].prev;
+    valid[block] = blocks_[block].valid;
+    pool_of[block] = blocks_[block].pool;
+  }
+  out.vector(head_);
+  out.vector(tail_);
+  out.vector(next);
+  out.vector(prev);
+  out.vector(valid);
+  out.vector(pool_of);
   out.vector(sealed_);
 }
 
 void VictimBuckets::load_state(StateReader& in) {
   in.section("VBKT", 1);
-  const std::size_t heads = head_.size(), blocks = next_.size(), pools = sealed_.size();
+  const std::size_t heads = head_.size(), blocks = blocks_.size(), pools = sealed_.size();
+  std::vector<flash::BlockId> next, prev;
+  std::vector<std::uint16_t> valid;
+  std::vector<std::uint32_t> pool_of;
   in.vector(head_, heads, "the victim bucket heads");
   in.vector(tail_, heads, "the victim bucket tails");
-  in.vector(next_, blocks, "the victim bucket links");
-  in.vector(prev_, blocks, "the victim bucket links");
-  in.vector(valid_, blocks, "the victim valid counts");
-  in.vector(pool_of_, blocks, "the victim pools");
+  in.vector(next, blocks, "the victim bucket links");
+  in.vector(prev, blocks, "the victim bucket links");
+  in.vector(valid, blocks, "the victim valid counts");
+  in.vector(pool_of, blocks, "the victim pools");
   in.vector(sealed_, pools, "the sealed block counts");
   // Links must stay inside the table: a bad one would index out of range.
-  for (const auto* links : {&head_, &tail_, &next_, &prev_})
+  for (const std::vector<flash::BlockId>* links : {&head_, &tail_, &next, &prev})
     for (const flash::BlockId block : *links)
       if (block != kNone && block >= blocks)
         throw make_error("corrupt: a victim bucket links to block {} of {}", block, blocks);
-  for (std::size_t block = 0; block < blocks; ++block)
-    if ((valid_[block] != kAbsent && valid_[block] >= buckets_per_pool_) ||
-        pool_of_[block] >= pools)
+  for (std::size_t block = 0; block < blocks; ++block) {
+    if ((valid[block] != kAbsent && valid[block] >= buckets_per_pool_) || pool_of[block] >= pools)
       throw make_error("corrupt: victim bucket entry of block {} is out of range", block);
+    blocks_[block] = Record{next[block], prev[block], pool_of[block], valid[block]};
+  }
 }
 
 }  // namespace ssdlab::ftl

@@ -5,12 +5,16 @@
 // page count, as intrusive doubly linked lists. Updating a block's count is
 // O(1); picking the block with the fewest valid pages scans at most
 // pages_per_block + 1 bucket heads, so its cost does not grow with the device.
-// Memory: 14 bytes per block (0.2 bytes per page on the baseline).
+// Memory: 16 bytes per block (0.25 bytes per page on the baseline). A
+// block's links, pool and count share one 16-byte record, so updating a
+// block touches one cache line of its own (plus its list neighbours').
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "common/huge_pages.h"
+#include "common/prefetch.h"
 #include "common/state_io.h"
 #include "flash/geometry.h"
 
@@ -28,13 +32,15 @@ class VictimBuckets {
   void remove(flash::BlockId block);
   // The block's valid count dropped by one (a page was superseded).
   void decrement(flash::BlockId block);
-  bool contains(flash::BlockId block) const { return valid_[block] != kAbsent; }
+  bool contains(flash::BlockId block) const { return blocks_[block].valid != kAbsent; }
+  // Starts loading `block`'s record into the cache (a hint: changes nothing).
+  void prefetch(flash::BlockId block) const { prefetch_for_write(&blocks_[block]); }
 
   // The sealed block of `pool` with the fewest valid pages (the oldest
   // inserted among equals), or kNone if the pool has no sealed block.
   flash::BlockId fewest_valid(std::uint32_t pool) const;
   // Valid pages of a sealed block, as last recorded.
-  std::uint32_t valid(flash::BlockId block) const { return valid_[block]; }
+  std::uint32_t valid(flash::BlockId block) const { return blocks_[block].valid; }
   std::uint32_t sealed_blocks(std::uint32_t pool) const { return sealed_[pool]; }
 
   // Checkpoints: the lists as they are (section "VBKT"), so that blocks with
@@ -53,9 +59,12 @@ class VictimBuckets {
   std::uint32_t buckets_per_pool_;
   std::vector<flash::BlockId> head_;  // first block of each (pool, valid) bucket
   std::vector<flash::BlockId> tail_;  // last block, so equals leave in insertion order
-  std::vector<flash::BlockId> next_, prev_;
-  std::vector<std::uint16_t> valid_;  // kAbsent if not in a bucket
-  std::vector<std::uint32_t> pool_of_;
+  struct Record {
+    flash::BlockId next = kNone, prev = kNone;
+    std::uint32_t pool = 0;
+    std::uint16_t valid = kAbsent;  // kAbsent if not in a bucket
+  };
+  HugeVector<Record> blocks_;          // in huge pages once large (common/huge_pages.h)
   std::vector<std::uint32_t> sealed_;  // per pool
 };
 

@@ -89,9 +89,9 @@ class WearLeveler {
   bool wants_cold_data(flash::BlockId block) const;
   // True if `block` passes the cold-data thresholds (young, long unerased).
   bool is_cold(flash::BlockId block) const;
-  // Blocks of `domain` from least to most recently erased, as a lazily
-  // cleaned queue: calls `visit(block)` on up to `limit` current entries, in
-  // that order, until it returns true; returns that block or `none`.
+  // Blocks of `domain` from least to most recently erased (kept with
+  // migration on only; none otherwise), as a lazily cleaned queue: calls `visit(block)` on up to
+  // `limit` current entries, in that order, until it returns true; returns that block or `none`.
   template <typename Visit>
   flash::BlockId find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
                                             flash::BlockId none, Visit visit);

@@ -16,15 +16,18 @@
 namespace ssdlab::sim {
 namespace {
 constexpr std::size_t kBufferBytes = 1 << 20;
-}
+// Room for the numeric fields of one row: 8 numbers of at most 22 characters
+// (a sign, 20 digits, a decimal point) and their separators.
+constexpr std::size_t kMaxRowNumbers = 8 * 24;
+}  // namespace
 
 IoLog::IoLog(std::filesystem::path path)
     : path_(std::move(path)), temporary_(path_.string() + ".partial") {
   file_ = std::fopen(temporary_.c_str(), "wb");
   if (!file_) throw make_error("{}: cannot create: {}", temporary_.string(), std::strerror(errno));
-  buffer_.reserve(kBufferBytes + 256);
-  buffer_.append(kIoCsvHeader);
-  buffer_.push_back('\n');
+  buffer_.resize(kBufferBytes);
+  used_ = std::copy(kIoCsvHeader.begin(), kIoCsvHeader.end(), buffer_.data()) - buffer_.data();
+  buffer_[used_++] = '\n';
 }
 
 IoLog::~IoLog() {
@@ -38,33 +41,40 @@ IoLog::~IoLog() {
 void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
                 std::uint64_t io, TimeNs submit, TimeNs response, bool write, std::uint64_t offset,
                 std::uint32_t size) {
-  char scratch[32];
-  auto number = [this, &scratch](std::uint64_t value, char separator) {
-    buffer_.append(scratch, std::to_chars(scratch, scratch + sizeof scratch, value).ptr);
-    buffer_.push_back(separator);
+  // Formatted straight into the buffer through a raw pointer: one capacity
+  // check per row instead of one per field. A row is the experiment name plus
+  // at most 8 numbers of 20 digits and their separators.
+  const std::size_t room = experiment.size() + kMaxRowNumbers;
+  if (used_ + room > buffer_.size()) {
+    flush();
+    if (room > buffer_.size()) buffer_.resize(room);  // a very long experiment name
+  }
+  char* out = buffer_.data() + used_;
+  out = std::copy(experiment.begin(), experiment.end(), out);
+  *out++ = ',';
+  auto number = [&out](std::uint64_t value, char separator) {
+    out = std::to_chars(out, out + 20, value).ptr;
+    *out++ = separator;
   };
-  auto microseconds = [this, &scratch](TimeNs ns) {
-    buffer_.append(scratch, format_us(ns, scratch));
-    buffer_.push_back(',');
-  };
-  buffer_.append(experiment);
-  buffer_.push_back(',');
   number(run, ',');
   number(process, ',');
   number(io, ',');
-  microseconds(submit);
-  microseconds(response);
-  buffer_.append(write ? "W," : "R,");
+  out = format_us(submit, out);
+  *out++ = ',';
+  out = format_us(response, out);
+  *out++ = ',';
+  *out++ = write ? 'W' : 'R';
+  *out++ = ',';
   number(offset, ',');
   number(size, '\n');
+  used_ = static_cast<std::size_t>(out - buffer_.data());
   ++rows_;
-  if (buffer_.size() >= kBufferBytes) flush();
 }
 
 void IoLog::flush() {
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+  if (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file_) != used_)
     throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
-  buffer_.clear();
+  used_ = 0;
 }
 
 void IoLog::commit() {

@@ -39,7 +39,8 @@ class IoLog {
   std::filesystem::path path_;
   std::filesystem::path temporary_;
   std::FILE* file_ = nullptr;
-  std::string buffer_;
+  std::vector<char> buffer_;  // rows not yet written; its size is its capacity
+  std::size_t used_ = 0;      // bytes of buffer_ in use
   std::uint64_t rows_ = 0;
 };
 

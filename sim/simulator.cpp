@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/run_samples.h"
+
 namespace ssdlab::sim {
 
 void Simulator::submit_next(std::uint32_t index) {
@@ -78,9 +80,8 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
     for (std::uint32_t q = 0; q < spec.queue_depth; ++q) queue_.push(start, Arrival{p});
 
   // Every completion in order, so that the start-up phase can be cut after
-  // the fact.
-  std::vector<IoSample> samples;
-  samples.reserve(static_cast<std::size_t>(spec.count * spec.processes));
+  // the fact (8 bytes per I/O: run_samples.h).
+  RunSamples samples(spec);
 
   RunResult result;
   expired_ = false;
@@ -104,7 +105,7 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
       if (log_)
         log_->row(spec.name, run, done.process, done.io, done.submitted - start, response,
                   done.write, done.offset, done.size);
-      samples.push_back(IoSample{done.submitted - start, response, done.io, done.size});
+      samples.add(done.submitted - start, response, done.io, done.size);
       if (host_queue_.unlimited()) {
         submit_next(done.process);
         continue;
@@ -126,12 +127,12 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
     result.stopped = fmt::format("{} blocks expired (lifetime limit {})",
                                  ssd_.ftl().stats().blocks_retired, expired_limit_);
 
-  result.stats = summarize_run(spec, samples, &result.startup);
+  result.stats = samples.summarize(&result.startup);
   if (!result.stopped.empty()) {
     // Stopped early: the run is the I/Os that completed, not its count.
     const std::uint64_t measured = result.stats.count - result.stats.ignored;
-    result.stats.count = samples.size();
-    result.stats.ignored = samples.size() - measured;
+    result.stats.count = samples.completed();
+    result.stats.ignored = samples.completed() - measured;
   }
   result.run = run;
   result.start_ns = start;

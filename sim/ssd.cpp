@@ -41,27 +41,6 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
   }
 }
 
-void Ssd::save_state(StateWriter& out) const {
-  ftl_->save_state(out);
-  timeline_.save_state(out);
-  out.section("SSDC", 1);
-  out.i64(cleaning_ns_);
-  out.u64(requests_);
-}
-
-void Ssd::load_state(StateReader& in) {
-  ftl_->load_state(in);
-  timeline_.load_state(in);
-  in.section("SSDC", 1);
-  cleaning_ns_ = in.i64();
-  requests_ = in.u64();
-  if (!verifier_) return;
-  // A file can pass its checksum and still hold a state no FTL reaches (a
-  // buggy build saved it): with verification, find out before any request.
-  ftl_->check_invariants();
-  verifier_->adopt(ftl_->nand());
-}
-
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   const std::uint64_t page = ftl_->logical_page_size();
   const std::uint64_t end = offset + size;
@@ -109,23 +88,29 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
   if (power_) return schedule_power_safe(now, background);
   // Commands in stage order, list order within a stage (a counting sort, so
   // that lists with many stages, such as a hybrid FTL's merges, stay linear).
-  std::array<std::uint32_t, 257> stage_start{};
+  // Only stages up to the highest one used are touched (most lists use
+  // stages 0 and 1): the per-request cost does not pay for 256 stages.
+  std::array<std::uint32_t, 257> stage_start;
+  std::size_t stages = 0;  // highest stage used + 1
+  for (const flash::Command& command : commands_)
+    stages = std::max<std::size_t>(stages, command.stage + 1u);
+  std::fill_n(stage_start.begin(), stages + 1, 0u);
   bool cleaning = false;
   for (const flash::Command& command : commands_) {
     ++stage_start[command.stage + 1];
     cleaning = cleaning || command.cleaning;
   }
-  for (std::size_t stage = 1; stage < stage_start.size(); ++stage)
+  for (std::size_t stage = 1; stage <= stages; ++stage)
     stage_start[stage] += stage_start[stage - 1];
   stage_order_.resize(commands_.size());
-  std::array<std::uint32_t, 256> next{};
-  std::copy_n(stage_start.begin(), next.size(), next.begin());
+  std::array<std::uint32_t, 256> next;
+  std::copy_n(stage_start.begin(), stages, next.begin());
   for (std::uint32_t i = 0; i < commands_.size(); ++i) stage_order_[next[commands_[i].stage]++] = i;
   // done[0]: host chain, done[1]: cleaning chain. A stage starts when every
   // earlier stage of its chain has completed.
   TimeNs done[2] = {now, now};
   auto run_stages = [&](bool host, bool clean) {
-    for (std::size_t stage = 0; stage < 256; ++stage) {
+    for (std::size_t stage = 0; stage < stages; ++stage) {
       if (stage_start[stage] == stage_start[stage + 1]) continue;
       const TimeNs ready[2] = {done[0], done[1]};
       for (std::uint32_t i = stage_start[stage]; i < stage_start[stage + 1]; ++i) {

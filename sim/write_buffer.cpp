@@ -1,6 +1,10 @@
 #include "sim/write_buffer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "common/error.h"
 
 namespace ssdlab::sim {
 
@@ -60,6 +64,48 @@ TimeNs WriteBuffer::room_for(std::uint64_t pages, TimeNs now) {
     in_flight_.erase(in_flight_.begin());
   }
   return at;
+}
+
+void WriteBuffer::save_state(StateWriter& out) const {
+  out.section("WBUF", 1);
+  out.u64(capacity_);
+  out.u64(order_.size());
+  for (const ftl::Lpn lpn : order_) out.u32(lpn);
+  out.u64(in_flight_.size());
+  for (const auto& [done, pages] : in_flight_) {
+    out.i64(done);
+    out.u64(pages);
+  }
+  const WriteBufferStats& s = stats_;
+  for (const std::uint64_t value : {s.write_pages, s.coalesced_pages, s.read_hit_pages,
+                                    s.read_miss_pages, s.flushed_pages, s.flushes, s.full_waits})
+    out.u64(value);
+  out.i64(s.full_wait_ns);
+}
+
+void WriteBuffer::load_state(StateReader& in) {
+  in.section("WBUF", 1);
+  if (const std::uint64_t capacity = in.u64(); capacity != capacity_)
+    throw Error(fmt::format("the write buffer held {} pages when saved, the config gives {}",
+                            capacity, capacity_));
+  clear();
+  const std::uint64_t held = in.count(capacity_, "buffered pages");
+  for (std::uint64_t i = 0; i < held; ++i) {
+    const ftl::Lpn lpn = in.u32();
+    if (!put(lpn)) throw Error("the write buffer holds a page twice");
+  }
+  const std::uint64_t flushes = in.count(capacity_, "flushes in flight");
+  for (std::uint64_t i = 0; i < flushes; ++i) {
+    const TimeNs done = in.i64();
+    const std::uint64_t pages = in.u64();
+    flushing(done, pages);
+  }
+  if (occupied() > capacity_) throw Error("the write buffer holds more pages than it has room for");
+  WriteBufferStats& s = stats_;
+  for (std::uint64_t* value : {&s.write_pages, &s.coalesced_pages, &s.read_hit_pages,
+                               &s.read_miss_pages, &s.flushed_pages, &s.flushes, &s.full_waits})
+    *value = in.u64();
+  s.full_wait_ns = in.i64();
 }
 
 }  // namespace ssdlab::sim

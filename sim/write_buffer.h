@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/state_io.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
 
@@ -61,6 +62,12 @@ class WriteBuffer {
   // flushes that complete by then; `now` if they fit already. Flushes in
   // flight must be able to free enough (the caller flushes first).
   TimeNs room_for(std::uint64_t pages, TimeNs now);
+
+  // Checkpoints (sim/checkpoint.h): the pages held in age order, the
+  // flushes in flight and the counters. load_state() expects an empty buffer
+  // of the same capacity.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
 
   WriteBufferStats& stats() { return stats_; }
   const WriteBufferStats& stats() const { return stats_; }

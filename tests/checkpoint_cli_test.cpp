@@ -93,6 +93,30 @@ TEST_F(CheckpointCli, RunSplitBetweenExperimentsWritesTheSameRows) {
   }
 }
 
+// The controller's state travels too: the write buffer's pages and flushes
+// in flight, and background cleaning rounds that host requests preempted.
+TEST_F(CheckpointCli, RunSplitWithWriteBufferAndPreemptedCleaningWritesTheSameRows) {
+  const std::string controller =
+      " --set controller.write_buffer=256KiB --set controller.background_cleaning_preempt=true ";
+  ASSERT_EQ(Sim(controller + "--precondition random -w " + shell_quote(both_) + Out("whole"))
+                .exit_code,
+            0);
+  const auto saved = Sim(controller + "--precondition random -w " + shell_quote(first_) +
+                         Out("part1") + " --save-state " + shell_quote(dir_ / "mid.ckpt"));
+  ASSERT_EQ(saved.exit_code, 0) << saved.output;
+  const auto loaded = Sim(controller + "--load-state " + shell_quote(dir_ / "mid.ckpt") + " -w " +
+                          shell_quote(second_) + Out("part2"));
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.output;
+  ASSERT_GT(Rows("part2").size(), 0u);
+  EXPECT_EQ(Rows("part1") + Rows("part2"), Rows("whole"));
+  // A config without the buffer cannot take this state.
+  const auto refused = Sim("--set controller.background_cleaning_preempt=true --load-state " +
+                           shell_quote(dir_ / "mid.ckpt") + " -w " + shell_quote(second_) +
+                           Out("refused"));
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_THAT(refused.output, HasSubstr("write buffer"));
+}
+
 TEST_F(CheckpointCli, StateSavedAfterPreconditioningWritesTheSameIoCsv) {
   ASSERT_EQ(Sim("--precondition random -w " + shell_quote(both_) + Out("whole")).exit_code, 0);
   const auto saved =

@@ -90,6 +90,26 @@ TEST_F(ConfigTest, TinyPresetLoadsASixteenMebibyteDevice) {
   EXPECT_EQ(g.capacity_bytes(), 16ull << 20);
 }
 
+// The scale preset differs from the baseline in capacity only, so that its
+// speed and memory figures compare with the baseline's (README "Performance").
+TEST_F(ConfigTest, OneTebibytePresetIsTheBaselineWithMoreBlocks) {
+  const auto big = support::load_preset("agrawal-1tib");
+  const auto base = support::load_preset("agrawal-baseline");
+  EXPECT_EQ(big.geometry.capacity_bytes(), 1ull << 40);
+  EXPECT_EQ(big.geometry.blocks_per_plane, 32 * base.geometry.blocks_per_plane);
+  auto scaled = big.geometry;
+  scaled.blocks_per_plane = base.geometry.blocks_per_plane;
+  EXPECT_EQ(scaled.pages(), base.geometry.pages());
+  EXPECT_EQ(scaled.channels, base.geometry.channels);
+  EXPECT_EQ(scaled.dies(), base.geometry.dies());
+  EXPECT_EQ(scaled.two_plane_pairs, base.geometry.two_plane_pairs);
+  EXPECT_EQ(big.timing.read_ns, base.timing.read_ns);
+  EXPECT_EQ(big.timing.program_ns, base.timing.program_ns);
+  EXPECT_EQ(big.timing.erase_ns, base.timing.erase_ns);
+  EXPECT_EQ(big.ftl.type, base.ftl.type);
+  EXPECT_EQ(big.ftl.overprovisioning, base.ftl.overprovisioning);
+}
+
 TEST_F(ConfigTest, BlockFtlPresetsLoadTheirVirtualBlocksAndLogBlocks) {
   const auto usb = support::load_preset("usb-stick");
   EXPECT_EQ(usb.ftl.type, "block-mapped");

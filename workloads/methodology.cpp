@@ -6,10 +6,14 @@
 
 namespace ssdlab::workloads {
 
-std::size_t detect_startup(std::span<const TimeNs> series) {
+std::size_t startup_batch(std::size_t length) {
   // Batches of 5 I/Os, or 1/200 of the series if more: a batch that spans a
   // few periods of the oscillation has a steady mean.
-  const std::size_t batch = std::max<std::size_t>(5, series.size() / 200);
+  return std::max<std::size_t>(5, length / 200);
+}
+
+std::size_t detect_startup(std::span<const TimeNs> series) {
+  const std::size_t batch = startup_batch(series.size());
   const std::size_t batches = series.size() / batch;
   if (batches < 8) return 0;
   std::vector<double> means(batches);

@@ -25,6 +25,9 @@ namespace ssdlab::workloads {
 // first: it keeps long cheap start-ups whenever the running phase is noisy,
 // because it optimises the precision of the mean rather than its bias.)
 std::size_t detect_startup(std::span<const TimeNs> series);
+// The batch length detect_startup() uses for a series of `length` I/Os: its
+// result is always 0 or a multiple of it, at most half the series.
+std::size_t startup_batch(std::size_t length);
 
 // Least-squares fit of cost = fixed + per_byte * size.
 struct LinearCost {

@@ -1,0 +1,138 @@
+// RunSamples keeps a run's I/Os in 8 bytes each; its statistics must be those
+// of summarize_run() on the full samples, bit for bit.
+#include "sim/run_samples.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "common/rng.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+namespace {
+
+struct Shape {
+  std::uint32_t slots = 1;      // I/Os outstanding (processes x queue depth)
+  std::uint64_t count = 4000;   // I/Os in all
+  TimeNs startup_ns = 0;        // extra response time of the first 20%
+  TimeNs pause_ns = 0;          // gap before some submissions (uFLIP pause)
+  TimeNs huge_response_ns = 0;  // response of every 97th I/O, if set
+  bool varying_sizes = false;
+};
+
+// I/Os of a closed loop of `slots` slots, in completion order.
+std::vector<IoSample> closed_loop(const Shape& shape, std::uint64_t seed) {
+  Rng rng(seed);
+  struct Pending {
+    TimeNs submitted, completion;
+    std::uint64_t io;
+    std::uint32_t size, slot;
+  };
+  std::vector<Pending> pending;
+  std::vector<std::uint64_t> next_io(shape.slots, 0);
+  std::uint64_t issued = 0;
+  auto issue = [&](std::uint32_t slot, TimeNs now) {
+    const bool early = issued < shape.count / 5;
+    TimeNs submitted = now + (shape.pause_ns && rng.uniform(10) == 0 ? shape.pause_ns : 0);
+    TimeNs response =
+        200'000 + static_cast<TimeNs>(rng.uniform(300'000)) + (early ? shape.startup_ns : 0);
+    if (shape.huge_response_ns && issued % 97 == 3) response = shape.huge_response_ns;
+    const std::uint32_t size =
+        shape.varying_sizes ? 512 * (1 + static_cast<std::uint32_t>(rng.uniform(64))) : 4096;
+    pending.push_back({submitted, submitted + response, next_io[slot]++, size, slot});
+    ++issued;
+  };
+  for (std::uint32_t slot = 0; slot < shape.slots && issued < shape.count; ++slot) issue(slot, 0);
+  std::vector<IoSample> samples;
+  while (!pending.empty()) {
+    const auto first = std::min_element(
+        pending.begin(), pending.end(),
+        [](const Pending& a, const Pending& b) { return a.completion < b.completion; });
+    const Pending done = *first;
+    pending.erase(first);
+    samples.push_back({done.submitted, done.completion - done.submitted, done.io, done.size});
+    if (issued < shape.count) issue(done.slot, done.completion);
+  }
+  return samples;
+}
+
+workloads::ExperimentSpec spec_for(const Shape& shape, bool automatic, std::uint64_t ignore) {
+  workloads::ExperimentSpec spec;
+  spec.count = shape.count;
+  spec.processes = 1;
+  spec.io_ignore_auto = automatic;
+  spec.io_ignore = ignore;
+  return spec;
+}
+
+// Runs both and compares every field; returns the start-up length.
+std::uint64_t expect_same_stats(const workloads::ExperimentSpec& spec,
+                                const std::vector<IoSample>& samples) {
+  std::uint64_t expected_startup = 0, startup = 0;
+  const RunStats expected = summarize_run(spec, samples, &expected_startup);
+  RunSamples compact(spec);
+  for (const IoSample& s : samples) compact.add(s.submitted, s.response, s.io, s.size);
+  EXPECT_EQ(compact.completed(), samples.size());
+  const RunStats got = compact.summarize(&startup);
+  EXPECT_EQ(startup, expected_startup);
+  EXPECT_EQ(got.count, expected.count);
+  EXPECT_EQ(got.ignored, expected.ignored);
+  EXPECT_EQ(got.min_ns, expected.min_ns);
+  EXPECT_EQ(got.max_ns, expected.max_ns);
+  EXPECT_EQ(got.p50_ns, expected.p50_ns);
+  EXPECT_EQ(got.p99_ns, expected.p99_ns);
+  EXPECT_EQ(got.mean_ns, expected.mean_ns);  // exact: same values, same order
+  EXPECT_EQ(got.stddev_ns, expected.stddev_ns);
+  EXPECT_EQ(got.iops, expected.iops);
+  EXPECT_EQ(got.mb_per_s, expected.mb_per_s);
+  return startup;
+}
+
+TEST(RunSamples, CutsTheSameStartUpAsSummarizeRunAtQueueDepthFour) {
+  Shape shape;
+  shape.slots = 4;
+  shape.startup_ns = 600'000;
+  const auto samples = closed_loop(shape, 1);
+  // The start-up phase is found, so the tail aggregates at a cut are used.
+  EXPECT_GT(expect_same_stats(spec_for(shape, true, 0), samples), 0u);
+}
+
+TEST(RunSamples, MatchesAStationaryRunWithNoCut) {
+  Shape shape;
+  EXPECT_EQ(expect_same_stats(spec_for(shape, true, 0), closed_loop(shape, 2)), 0u);
+}
+
+TEST(RunSamples, DropsIgnoredIosOfEachProcess) {
+  Shape shape;
+  shape.slots = 3;
+  expect_same_stats(spec_for(shape, false, 50), closed_loop(shape, 3));
+}
+
+TEST(RunSamples, KeepsTimesThatDoNotFitInOneWord) {
+  Shape shape;
+  shape.slots = 2;
+  shape.pause_ns = 300'000'000;             // above the 268 ms gap field
+  shape.huge_response_ns = 70'000'000'000;  // above the 68 s response field
+  shape.startup_ns = 900'000;
+  expect_same_stats(spec_for(shape, true, 0), closed_loop(shape, 4));
+  expect_same_stats(spec_for(shape, false, 7), closed_loop(shape, 4));
+}
+
+TEST(RunSamples, CountsBytesOfVaryingSizes) {
+  Shape shape;
+  shape.slots = 2;
+  shape.varying_sizes = true;
+  shape.startup_ns = 700'000;
+  expect_same_stats(spec_for(shape, true, 0), closed_loop(shape, 5));
+}
+
+TEST(RunSamples, SummarizesAnEmptyRun) {
+  Shape shape;
+  shape.count = 0;
+  expect_same_stats(spec_for(shape, true, 0), {});
+}
+
+}  // namespace
+}  // namespace ssdlab::sim
