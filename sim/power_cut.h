@@ -96,15 +96,11 @@ class PowerCutRecorder {
   // preemptible cleaning round's, not yet reserved) counts as in flight.
   void completes(std::uint64_t id, TimeNs end);
   // The host write last applied is acknowledged at `done` (today: when its
-  // last program completes). Hook for a controller write buffer: call it
-  // with the time the buffer acknowledges the write; a cut before its
-  // programs complete then tears them and the check reports the write lost,
-  // which is right for a volatile buffer. A power-protected buffer finishes
-  // its programs on hold-up energy: model it by not undoing the programs of
-  // acknowledged writes at the cut.
-  // `from_buffer`: the write is a write-back buffer's flush, which the host
-  // had acknowledged when the buffer took it; at a cut before `done` its
-  // pages that did not reach flash count as buffered_writes_lost.
+  // last program completes). `from_buffer`: the write is a write-back
+  // buffer's flush, which the host had acknowledged when the buffer took it;
+  // at a cut before `done` its pages that did not reach flash count as
+  // buffered_writes_lost (a power-protected buffer is modelled by the Ssd
+  // holding the device up until every reserved command completed).
   void host_write_done(TimeNs done, bool from_buffer = false);
   // Forgets what had completed by `now` (it can no longer be undone).
   void settle(TimeNs now);
