@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -25,6 +26,7 @@ void NandArray::program(Ppn ppn, Lpn lpn) {
         "program of page {} (offset {} in block {}) out of order: the block's next free page is {}",
         ppn, page, geometry_.block_of(ppn), block.write_pointer));
   oob_lpn_[ppn] = lpn;
+  if (persistent_) persistent_->sequence[ppn] = persistent_->next++;
   valid_bits_[ppn >> 6] |= std::uint64_t{1} << (ppn & 63);
   ++block.write_pointer;
   ++block.valid_pages;
@@ -47,7 +49,10 @@ void NandArray::erase(BlockId id) {
     throw std::logic_error(
         fmt::format("erase of block {} which still holds {} valid pages", id, block.valid_pages));
   const Ppn first = geometry_.first_page(id);
+  if (persistent_) persistent_->erased.push_back(image(id));
   for (std::uint32_t i = 0; i < block.write_pointer; ++i) oob_lpn_[first + i] = kNoLpn;
+  if (persistent_)
+    std::fill_n(persistent_->sequence.begin() + first, block.write_pointer, std::uint64_t{0});
   block.write_pointer = 0;
   ++block.erase_count;
 }
@@ -67,6 +72,18 @@ void NandArray::check_invariants() const {
     if (valid != blocks_[id].valid_pages)
       throw std::logic_error(fmt::format("block {}: valid count {} but {} valid pages", id,
                                          blocks_[id].valid_pages, valid));
+    for (std::uint32_t i = blocks_[id].write_pointer; i < per_block; ++i)
+      if (oob_lpn_[first + i] != kNoLpn || (persistent_ && persistent_->sequence[first + i] != 0))
+        throw std::logic_error(
+            fmt::format("block {}: page {} beyond the write pointer {} holds data", id, i,
+                        blocks_[id].write_pointer));
+  }
+  if (checked_erase_counts_.empty()) checked_erase_counts_.assign(blocks_.size(), 0);
+  for (BlockId id = 0; id < blocks_.size(); ++id) {
+    if (blocks_[id].erase_count < checked_erase_counts_[id])
+      throw std::logic_error(fmt::format("block {}: erase count fell from {} to {}", id,
+                                         checked_erase_counts_[id], blocks_[id].erase_count));
+    checked_erase_counts_[id] = blocks_[id].erase_count;
   }
 }
 
@@ -101,6 +118,92 @@ void NandArray::load_state(StateReader& in) {
       throw make_error("corrupt: a block has write pointer {} and {} valid pages",
                        block.write_pointer, block.valid_pages);
   }
+}
+
+}  // namespace ssdlab::flash
+
+namespace ssdlab::flash {
+
+void NandArray::record_sequence_numbers() {
+  if (persistent_) return;
+  for (BlockId block = 0; block < blocks_.size(); ++block)
+    if (blocks_[block].write_pointer != 0)
+      throw std::logic_error("sequence numbers must be recorded from the first program on");
+  persistent_ = std::make_unique<Persistent>();
+  persistent_->sequence.assign(geometry_.pages(), 0);
+}
+
+std::vector<NandArray::BlockImage> NandArray::take_erased_images() {
+  std::vector<BlockImage> images;
+  if (persistent_) images.swap(persistent_->erased);
+  return images;
+}
+
+void NandArray::record_trim(Lpn first, Lpn end) {
+  if (persistent_ && first < end) persistent_->trims.push_back({first, end, persistent_->next++});
+}
+
+std::span<const NandArray::TrimRecord> NandArray::trims() const {
+  if (!persistent_) return {};
+  return persistent_->trims;
+}
+
+void NandArray::tear(Ppn ppn) {
+  if (!persistent_) throw std::logic_error("tear() needs record_sequence_numbers()");
+  if (geometry_.page_in_block(ppn) >= blocks_[geometry_.block_of(ppn)].write_pointer)
+    throw std::logic_error(fmt::format("tear of page {}, which was never programmed", ppn));
+  if (is_valid(ppn)) invalidate(ppn);
+  oob_lpn_[ppn] = kNoLpn;
+  persistent_->sequence[ppn] = kTorn;
+}
+
+NandArray::BlockImage NandArray::image(BlockId block) const {
+  const Ppn first = geometry_.first_page(block);
+  const std::uint32_t written = blocks_[block].write_pointer;
+  BlockImage image{block,
+                   blocks_[block].write_pointer,
+                   blocks_[block].erase_count,
+                   std::vector<Lpn>(oob_lpn_.begin() + first, oob_lpn_.begin() + first + written),
+                   {}};
+  if (persistent_)
+    image.sequences.assign(persistent_->sequence.begin() + first,
+                           persistent_->sequence.begin() + first + written);
+  return image;
+}
+
+void NandArray::restore(const BlockImage& image) {
+  const BlockId block = image.block;
+  BlockState& state = blocks_[block];
+  const Ppn first = geometry_.first_page(block);
+  for (std::uint32_t i = 0; i < geometry_.pages_per_block; ++i)
+    if (is_valid(first + i)) invalidate(first + i);
+  std::fill_n(oob_lpn_.begin() + first, geometry_.pages_per_block, kNoLpn);
+  std::copy(image.lpns.begin(), image.lpns.end(), oob_lpn_.begin() + first);
+  if (persistent_) {
+    std::fill_n(persistent_->sequence.begin() + first, geometry_.pages_per_block, 0);
+    std::copy(image.sequences.begin(), image.sequences.end(),
+              persistent_->sequence.begin() + first);
+  }
+  state.write_pointer = image.write_pointer;
+  state.erase_count = image.erase_count;
+  // The erase never happened: its count is not a decrease.
+  if (!checked_erase_counts_.empty())
+    checked_erase_counts_[block] = std::min(checked_erase_counts_[block], image.erase_count);
+}
+
+void NandArray::forget_valid_pages() {
+  std::fill(valid_bits_.begin(), valid_bits_.end(), 0);
+  for (BlockState& block : blocks_) block.valid_pages = 0;
+}
+
+void NandArray::revalidate(Ppn ppn) {
+  const BlockId block = geometry_.block_of(ppn);
+  if (is_valid(ppn) || geometry_.page_in_block(ppn) >= blocks_[block].write_pointer ||
+      oob_lpn_[ppn] == kNoLpn)
+    throw std::logic_error(fmt::format(
+        "revalidate of page {}: already valid, never programmed, padding or torn", ppn));
+  valid_bits_[ppn >> 6] |= std::uint64_t{1} << (ppn & 63);
+  ++blocks_[block].valid_pages;
 }
 
 }  // namespace ssdlab::flash

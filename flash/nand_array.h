@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "common/huge_pages.h"
@@ -51,6 +53,55 @@ class NandArray {
   }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
 
+  // --- Power-loss simulation (sim/power_cut.h) -----------------------------
+  // What survives a power cut is only what is physically on flash: per page
+  // its OOB area (logical page, write sequence number, or a torn marker), per
+  // block whether it is erased (its write pointer: the scan finds the first
+  // erased page) and its erase count (kept in the block header, as real FTLs
+  // do). The valid bits and valid counts are controller RAM.
+  //
+  // Sequence numbers cost 8 bytes per page, so they exist only once
+  // record_sequence_numbers() is called (power-cut runs); normal runs keep
+  // NandArray's ~4.3 bytes per page. From then on every program and pad
+  // stores the next number of one device-wide counter (persisted in the OOB
+  // and found again at mount as the largest one seen). Must be called before
+  // the first program (throws std::logic_error otherwise): pages written
+  // earlier would have no order.
+  void record_sequence_numbers();
+  bool records_sequence_numbers() const { return persistent_ != nullptr; }
+  // 0 for a page never programmed since the call, or torn.
+  std::uint64_t sequence_at(Ppn ppn) const { return persistent_ ? persistent_->sequence[ppn] : 0; }
+  std::uint64_t last_sequence() const { return persistent_ ? persistent_->next - 1 : 0; }
+  // A trim is persisted as a record in a metadata log (not modelled as flash
+  // pages): recovery must not bring the trimmed pages back.
+  struct TrimRecord {
+    Lpn first, end;  // [first, end)
+    std::uint64_t sequence;
+  };
+  void record_trim(Lpn first, Lpn end);
+  std::span<const TrimRecord> trims() const;
+  // A program the cut interrupted: the page holds garbage that fails ECC; it
+  // stays used (its block's write pointer is past it) but holds nothing.
+  void tear(Ppn ppn);
+  bool is_torn(Ppn ppn) const { return persistent_ && persistent_->sequence[ppn] == kTorn; }
+  // Undoes an erase the cut interrupted: the block is back as it was.
+  struct BlockImage {
+    BlockId block;
+    std::uint16_t write_pointer;
+    std::uint32_t erase_count;
+    std::vector<Lpn> lpns;
+    std::vector<std::uint64_t> sequences;
+  };
+  BlockImage image(BlockId block) const;
+  void restore(const BlockImage& image);
+  // The images of the blocks erased since the last call, in erase order
+  // (power-cut runs: an erase the cut interrupts is undone from its image).
+  std::vector<BlockImage> take_erased_images();
+  // Drops the controller-RAM part of the state (valid bits and counts) as a
+  // cut does; recovery then marks the pages it maps with revalidate().
+  void forget_valid_pages();
+  void revalidate(Ppn ppn);
+
   // Starts loading the state of `ppn` (valid bit, block counters) into the
   // cache, for a caller that will invalidate or program it soon. A hint:
   // changes nothing.
@@ -59,9 +110,13 @@ class NandArray {
     prefetch_for_write(&blocks_[geometry_.block_of(ppn)]);
   }
 
-  // Recounts every block's valid pages from the valid bits and checks that no
-  // valid page lies beyond a write pointer. Throws std::logic_error on the first
-  // mismatch. O(pages); for tests and verification runs.
+  // Recounts every block's valid pages from the valid bits; checks that no
+  // page beyond a write pointer holds anything (a page is programmed at most
+  // once between erases), and that no erase count went down since the last
+  // check (the first check keeps a copy of the counts: 4 bytes per block,
+  // verification runs only; an erase a power cut undid is not a decrease).
+  // Throws std::logic_error on the first mismatch. O(pages); for tests and
+  // verification runs.
   void check_invariants() const;
 
   // Checkpoints (common/state_io.h): the whole array as section "NAND".
@@ -77,11 +132,21 @@ class NandArray {
     std::uint32_t erase_count = 0;
   };
 
+  static constexpr std::uint64_t kTorn = ~std::uint64_t{0};
+  struct Persistent {
+    std::vector<std::uint64_t> sequence;  // per page; 0: erased, kTorn: torn
+    std::uint64_t next = 1;
+    std::vector<TrimRecord> trims;
+    std::vector<BlockImage> erased;  // since take_erased_images()
+  };
+
   Geometry geometry_;
+  std::unique_ptr<Persistent> persistent_;  // power-cut runs only
   // Huge pages (common/huge_pages.h): each host write touches them at random.
   HugeVector<Lpn> oob_lpn_;
   HugeVector<std::uint64_t> valid_bits_;
   HugeVector<BlockState> blocks_;
+  mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };
 
 }  // namespace ssdlab::flash

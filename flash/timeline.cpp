@@ -12,6 +12,12 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       control_free_(geometry.shared_control_bus() ? geometry.control_buses() : 0, 0),
       die_free_(geometry.dies(), 0) {}
 
+void FlashTimeline::restart_at(TimeNs t) {
+  std::fill(bus_free_.begin(), bus_free_.end(), t);
+  std::fill(die_free_.begin(), die_free_.end(), t);
+  std::fill(control_free_.begin(), control_free_.end(), t);
+}
+
 TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase) {
   const TimeNs start = std::max(t, bus_free_[channel]);
   bus_free_[channel] = start + duration;

@@ -47,6 +47,10 @@ class FlashTimeline {
   // the time the command completes.
   TimeNs schedule(const Command& command, TimeNs ready);
 
+  // Power cut (sim/power_cut.h): every reservation is abandoned; all
+  // resources are next free at `t`.
+  void restart_at(TimeNs t);
+
   const TimelineStats& stats() const { return stats_; }
   TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
   TimeNs control_free_at(std::uint32_t control_bus) const { return control_free_[control_bus]; }

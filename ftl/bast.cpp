@@ -19,6 +19,7 @@
 // that every write ends in a full merge.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -44,6 +45,10 @@ class BastFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void forget_logs() override {
+    logs_.clear();
+    std::fill(log_of_.begin(), log_of_.end(), kNoLog);
+  }
   void save_logs(StateWriter& out) const override;
   void load_logs(StateReader& in) override;
   struct Log {

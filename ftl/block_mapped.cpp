@@ -41,6 +41,7 @@ class BlockMappedFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void forget_logs() override { open_ = kNone; }
   void save_logs(StateWriter& out) const override {
     out.section("BMAP", 1);
     out.u32(open_lbn_);

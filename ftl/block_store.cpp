@@ -303,6 +303,7 @@ std::vector<std::uint32_t> BlockStore::trim_pages(const PageRange& range) {
   // Only whole pages can be forgotten; a partly trimmed one keeps its data.
   const Lpn first = range.first + (range.partial_first ? 1 : 0);
   const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  nand_.record_trim(first, end);
   for (Lpn lpn = first; lpn < end; ++lpn) {
     if (location(lpn) == kNoPage) continue;
     supersede(lpn);

@@ -144,6 +144,17 @@ class BlockStore {
   // Merges two-plane programs and reads of the host chain from `start` on.
   void finish(CommandList& out, std::size_t start) const;
 
+  // Mount after a power cut (block_store_recovery.cpp): the latest version of
+  // every page from the OOB scan; each logical block's data block is a block
+  // holding its valid pages at their own offsets; every other page found
+  // (the log blocks' contents: which blocks were logs was controller RAM) is
+  // merged into the data block on mount, in place where it comes after the
+  // data block's write pointer (partial merge), else into a fresh block
+  // (full merge). Blocks left with no valid page are erased. Afterwards no
+  // log block is in use. Throws ssdlab::Error if a merge finds no free block.
+  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report);
+  flash::NandArray& nand_for_power_cut() { return nand_; }
+
   // Throws std::logic_error naming what is wrong unless: the NAND state is
   // sound; every virtual block is exactly one of free, a data block, or one of
   // `logs`; every valid page is the latest version of the logical page in its
@@ -160,6 +171,14 @@ class BlockStore {
 
  private:
   flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
+  // Page index of `ppn` inside its virtual block.
+  std::uint32_t page_in_vblock(flash::Ppn ppn) const;
+  std::uint32_t vblock_valid(VBlock block) const;
+  // Recovery steps.
+  void adopt_free_blocks();
+  void choose_data_blocks(const std::vector<flash::Ppn>& latest);
+  void release_if_empty(VBlock block, Work work, CommandList& out);
+  void merge_found_logs(CommandList& out);
   void program_page(VBlock block, Lpn lpn, bool log);
   std::vector<std::uint32_t> group_of_blocks() const;
 
@@ -203,12 +222,22 @@ class BlockStoreFtl : public Ftl {
   const FtlStats& stats() const override { return store_.stats(); }
   const FtlConfig& config() const override { return store_.config(); }
   const flash::NandArray& nand() const override { return store_.nand(); }
+  flash::NandArray* flash_for_power_cut() override { return &store_.nand_for_power_cut(); }
+  flash::Ppn locate(Lpn lpn) const override { return store_.location(lpn); }
+  // Mount after a power cut: the FTL forgets its log blocks, the store
+  // rebuilds the block map and merges what it found (BlockStore::recover).
+  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) final {
+    forget_logs();
+    store_.recover(policy, out, report);
+  }
   // The store's sections, then the FTL's own log state (save_logs).
   void save_state(StateWriter& out) const final;
   void load_state(StateReader& in) final;
 
  protected:
   using VBlock = BlockStore::VBlock;
+  // Drops every log block (RAM state); the blocks stay on flash.
+  virtual void forget_logs() = 0;
   virtual void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) = 0;
   // The FTL's log blocks and their bookkeeping, as a section of its own.
   virtual void save_logs(StateWriter& out) const = 0;

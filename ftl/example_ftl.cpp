@@ -20,6 +20,7 @@
 
 #include "common/error.h"
 #include "ftl/ftl.h"
+#include "ftl/oob_scan.h"
 
 namespace ssdlab::ftl {
 namespace {
@@ -42,6 +43,9 @@ class ExampleFtl final : public Ftl {
   void trim(const PageRange& range, CommandList& out) override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
   void check_invariants() const override;
+  flash::NandArray* flash_for_power_cut() override { return &nand_; }
+  Ppn locate(Lpn lpn) const override { return map_[lpn]; }
+  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) override;
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
@@ -161,12 +165,34 @@ void ExampleFtl::trim(const PageRange& range, CommandList& /*out*/) {
   // Only whole pages can be forgotten.
   const Lpn first = range.first + (range.partial_first ? 1 : 0);
   const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  nand_.record_trim(first, end);
   for (Lpn lpn = first; lpn < end; ++lpn) {
     if (map_[lpn] == kNoPage) continue;
     nand_.invalidate(map_[lpn]);
     map_[lpn] = kNoPage;
     ++stats_.trimmed_pages;
   }
+}
+
+// After a power cut (oob_scan.h): the latest instance of every page by its
+// OOB sequence number; blocks of a plane were taken in order, so the last
+// written one is the active block and the next one the first never used.
+void ExampleFtl::recover(RecoveryPolicy policy, CommandList& /*out*/, RecoveryReport& report) {
+  const OobScan scan = scan_oob(nand_, logical_pages_, 1, policy);
+  report.pages_read = scan.pages_read;
+  nand_.forget_valid_pages();
+  map_.assign(scan.latest.begin(), scan.latest.end());
+  for (const Ppn ppn : map_)
+    if (ppn != kNoPage) nand_.revalidate(ppn);
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
+    const BlockId first = plane * geometry_.blocks_per_plane;
+    BlockId next = first;
+    for (BlockId block = first; block < first + geometry_.blocks_per_plane; ++block)
+      if (!nand_.is_erased(block)) next = block + 1;
+    next_unused_[plane] = next;
+    active_[plane] = next > first && !nand_.is_full(next - 1) ? next - 1 : kNoBlock;
+  }
+  next_plane_ = 0;
 }
 
 void ExampleFtl::save_state(StateWriter& out) const {
@@ -211,6 +237,17 @@ void ExampleFtl::check_invariants() const {
       throw std::logic_error(fmt::format(
           "example FTL: logical page {} maps to page {}, which does not hold it", lpn, ppn));
     ++mapped;
+  }
+  // Blocks are taken in order per plane: the never-used ones are erased.
+  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
+    for (BlockId block = next_unused_[plane]; block < (plane + 1) * geometry_.blocks_per_plane;
+         ++block)
+      if (!nand_.is_erased(block))
+        throw std::logic_error(
+            fmt::format("example FTL: block {} is not erased but was never handed out", block));
+    if (active_[plane] != kNoBlock && active_[plane] >= next_unused_[plane])
+      throw std::logic_error(
+          fmt::format("example FTL: active block {} of plane {} is unused", active_[plane], plane));
   }
   std::uint64_t valid = 0;
   for (BlockId block = 0; block < geometry_.blocks(); ++block) valid += nand_.valid_pages(block);

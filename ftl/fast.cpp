@@ -47,6 +47,10 @@ class FastFtl final : public BlockStoreFtl {
 
  private:
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
+  void forget_logs() override {
+    sw_ = kNone;
+    rw_.clear();
+  }
   void save_logs(StateWriter& out) const override;
   void load_logs(StateReader& in) override;
   // The log block the write of `lpn` goes to, merging or reclaiming first if

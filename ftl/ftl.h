@@ -121,6 +121,17 @@ struct FtlStats {
   }
 };
 
+// How recovery picks a logical page's latest instance in the OOB scan:
+// by write sequence number (what a correct FTL does), or the last instance in
+// block order (deliberately wrong: tests show it loses writes).
+enum class RecoveryPolicy { kSequenceNumbers, kLastInBlockOrder };
+
+// What a mount after a power cut did (oob_scan.h).
+struct RecoveryReport {
+  std::uint64_t pages_read = 0;      // OOB reads of the scan
+  std::uint64_t mount_commands = 0;  // flash commands recovery appended (merges, padding)
+};
+
 class Ftl {
  public:
   virtual ~Ftl() = default;
@@ -152,6 +163,19 @@ class Ftl {
   virtual const FtlConfig& config() const = 0;
   virtual const flash::NandArray& nand() const = 0;
 
+  // Power-loss simulation (sim/power_cut.h). The NAND array a cut acts on:
+  // what was on flash at the cut; null if this FTL cannot recover from a cut.
+  virtual flash::NandArray* flash_for_power_cut() { return nullptr; }
+  // The first flash page of `lpn`'s latest version, or kNoPage if unmapped
+  // (the read-back check after a mount). FTLs that cannot recover keep this.
+  virtual flash::Ppn locate(Lpn /*lpn*/) const { return flash::kNoPage; }
+  // Mount after a power cut: forgets all controller RAM (maps, free lists,
+  // victim buckets, wear-leveler queues, log blocks, the NAND valid bits) and
+  // rebuilds it from what is on flash by an OOB scan (oob_scan.h). Appends
+  // the flash commands the mount needs to `out` (hybrid FTLs merge the log
+  // blocks they found). Afterwards check_invariants() holds. The default
+  // refuses: an FTL that keeps no OOB sequence numbers cannot recover.
+  virtual void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report);
   // Checkpoints (README, "Checkpoints"): writes everything later requests
   // depend on (maps, NAND array, free lists, victim buckets, wear state and
   // its generator, stats) so that an FTL of the same config that loads it

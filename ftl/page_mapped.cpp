@@ -233,6 +233,7 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& /*out*/) {
   // Only whole logical pages can be forgotten; a partly trimmed one keeps data.
   const Lpn first = range.first + (range.partial_first ? 1 : 0);
   const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  nand_.record_trim(first, end);
   for (Lpn lpn = first; lpn < end; ++lpn) {
     if (map_[lpn] == kNoPage) continue;
     unmap(lpn);

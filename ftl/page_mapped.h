@@ -28,8 +28,9 @@
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
 // trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
-// leveling, end of life) and page_mapped_state.cpp (checkpoints). Internal to ftl/: the registry
-// makes it by name.
+// leveling, end of life), page_mapped_state.cpp (checkpoints) and
+// page_mapped_recovery.cpp (mount after a power cut). Internal to ftl/: the
+// registry makes it by name.
 #pragma once
 
 #include <fmt/format.h>
@@ -69,6 +70,9 @@ class PageMappedFtl final : public Ftl {
   bool wants_background_cleaning(std::uint32_t pool) const override;
   void clean_in_background(std::uint32_t pool, CommandList& out) override;
   void check_invariants() const override;
+  flash::NandArray* flash_for_power_cut() override { return &nand_; }
+  Ppn locate(Lpn lpn) const override { return map_[lpn]; }
+  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) override;
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
@@ -117,6 +121,8 @@ class PageMappedFtl final : public Ftl {
   // The block just erased wore out: it is out of service for good (in no
   // free list); throws EndOfLife if the pool can no longer hold its data.
   void retire(std::uint32_t pool);
+  // Recovery: gives every block its role from what the scan found.
+  void adopt_blocks(CommandList& out);
   [[noreturn]] void end_of_life(std::uint32_t pool, const std::string& why) const;
 
   flash::Geometry geometry_;

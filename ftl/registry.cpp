@@ -66,3 +66,12 @@ const char* pool_scope_name(PoolScope scope) {
 }
 
 }  // namespace ssdlab::ftl
+
+namespace ssdlab::ftl {
+
+void Ftl::recover(RecoveryPolicy /*policy*/, CommandList& /*out*/, RecoveryReport& /*report*/) {
+  throw make_error("FTL '{}' cannot recover from a power cut (it keeps no OOB sequence numbers)",
+                   name());
+}
+
+}  // namespace ssdlab::ftl

@@ -47,6 +47,17 @@ WearLeveler::WearLeveler(const WearConfig& config, std::uint32_t rated_cycles,
   }
 }
 
+void WearLeveler::restore_erase_counts(const std::vector<std::uint32_t>& erases) {
+  erases_ = erases;
+  std::fill(last_erase_.begin(), last_erase_.end(), 0);
+  std::fill(domain_erases_.begin(), domain_erases_.end(), 0);
+  for (auto& queue : by_erase_) queue.clear();
+  for (flash::BlockId block = 0; block < domain_of_.size(); ++block) {
+    domain_erases_[domain_of_[block]] += std::min(erases_[block], rated_);
+    if (!is_retired(block)) by_erase_[domain_of_[block]].push_back({block, 0});
+  }
+}
+
 double WearLeveler::mean_remaining_life(std::uint32_t domain) const {
   // Every erase takes one cycle off one block until it is retired, and a
   // retired block is never erased again: the sum needs no per-block scan.

@@ -68,6 +68,11 @@ class WearLeveler {
   double mean_remaining_life(std::uint32_t domain) const;
   bool is_retired(flash::BlockId block) const { return erases_[block] >= rated_; }
 
+  // Mount after a power cut: the erase counts read from the block headers
+  // (per block of this leveler); the erase-recency queues start over (that
+  // order was controller RAM).
+  void restore_erase_counts(const std::vector<std::uint32_t>& erases);
+
   // Records an erase of `block`. Returns true if it has now reached its rated
   // cycles: the caller must retire it (never allocate it again).
   bool erased(flash::BlockId block);

@@ -486,6 +486,7 @@ void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
                        c.flush_high_water));
   }
   r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
+  r.boolean("controller", "write_buffer_power_protected", c.buffer_power_protected);
   r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
 }
 
@@ -573,6 +574,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"write_buffer_high_water", c.controller.flush_high_water},
         {"write_buffer_low_water", c.controller.flush_low_water},
         {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
+        {"write_buffer_power_protected", c.controller.buffer_power_protected},
         {"background_cleaning_preempt", c.controller.preempt_background_cleaning}}},
   };
 }

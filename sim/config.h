@@ -36,6 +36,10 @@ struct ControllerConfig {
   // Host <-> DRAM transfer of a buffered write or a read hit; default
   // 300 MB/s, a SATA 3 Gb/s link (the paper gives no host interface speed).
   std::int64_t buffer_ps_per_byte = 3333;
+  // Power-loss runs (--power-cut-at): a capacitor holds the device up after a
+  // cut until the buffer's pages, and every flash command already started,
+  // are on flash; false: the buffer's acknowledged writes are lost.
+  bool buffer_power_protected = false;
   // Background cleaning yields to host requests between page moves and
   // erases; false: a round runs to completion once started.
   bool preempt_background_cleaning = false;

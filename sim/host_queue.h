@@ -25,6 +25,7 @@ struct QueuedRequest {
   std::uint64_t io = 0;  // the process's I/O number, given at arrival
   TimeNs arrived = 0;
   workloads::IoRequest request{};
+  bool resubmitted = false;  // sent again after a power cut interrupted it
 };
 
 class HostQueue {

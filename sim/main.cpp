@@ -66,10 +66,11 @@ int main(int argc, char** argv) {
       "--save-state", sim.save_state,
       "Save the device's complete state to FILE at the end of the run; without -w, right "
       "after --precondition (README: Checkpoints)");
-  sim_command
-      ->add_option("--load-state", sim.load_state,
-                   "Start from a state saved with --save-state instead of preconditioning")
-      ->excludes(precondition_option);
+  CLI::Option* load_state_option =
+      sim_command
+          ->add_option("--load-state", sim.load_state,
+                       "Start from a state saved with --save-state instead of preconditioning")
+          ->excludes(precondition_option);
   sim_command
       ->add_option("--check-every", sim.check_every,
                    "With --verify: check the FTL's invariants every N requests (0: only "
@@ -80,6 +81,10 @@ int main(int argc, char** argv) {
                    "Lifetime run: stop once N flash blocks have worn out (reached "
                    "geometry.pe_cycles); the experiment's count is the write budget")
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* power_cut_option = sim_command->add_option(
+      "--power-cut-at", sim.power_cuts,
+      "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
+      "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
   ssdlab::sim::TraceOptions trace;
   ssdlab::sim::add_trace_options(*sim_command, trace);
   ssdlab::sim::add_teaching_options(*sim_command, sim.teaching);
@@ -201,6 +206,16 @@ int main(int argc, char** argv) {
   }
   if (*sim_command && workload_option->count() == 0 && save_state_option->count() == 0) {
     std::cerr << "--workload is required (or --save-state FILE alone: precondition and save)\n"
+              << "Run with --help for more information.\n";
+    return 2;
+  }
+  if (*sim_command && power_cut_option->count() > 0 &&
+      (save_state_option->count() > 0 || load_state_option->count() > 0)) {
+    // A checkpoint holds no power-cut state (OOB sequence numbers, the
+    // recorder's data versions), so a split run could not check its cuts.
+    std::cerr << "--power-cut-at cannot be combined with --save-state or --load-state: a "
+                 "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
+                 "versions)\n"
               << "Run with --help for more information.\n";
     return 2;
   }

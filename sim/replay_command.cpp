@@ -183,6 +183,8 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
             "mixed with traces",
             workload);
   options.workload = workloads.front();
+  if (traces && !options.power_cuts.empty())
+    throw make_error("--power-cut-at: only for plan workloads, not traces (-w trace:FILE)");
   if (traces) return run_replay(options, workloads, trace, out);
   const std::string given = trace.given();
   if (!given.empty())

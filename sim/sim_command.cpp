@@ -17,6 +17,7 @@
 #include "sim/fio_export.h"
 #include "sim/log.h"
 #include "sim/output.h"
+#include "sim/power_cut_plan.h"
 #include "sim/precondition.h"
 #include "sim/report.h"
 #include "sim/simulator.h"
@@ -36,6 +37,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   prepare_outdir(outdir);
   const DeviceConfig config = load_config(options.config, options.overrides);
   Ssd ssd(config, options.verify, options.check_every);
+  if (!options.power_cuts.empty()) ssd.enable_power_cuts();  // before the first write
   TeachingViews views(ssd, options.teaching);
   const workloads::DeviceInfo device{
       ssd.logical_bytes(), config.sector_size,
@@ -85,6 +87,11 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   Simulator simulator(ssd, io_log.get());
   simulator.resume_at(position.now);
   simulator.stop_when_expired(options.until_expired);
+  if (!options.power_cuts.empty()) {
+    std::uint64_t total_ios = 0;
+    for (const auto& spec : plan.experiments) total_ios += spec.count * spec.processes * spec.runs;
+    simulator.plan_power_cuts(parse_power_cuts(options.power_cuts, total_ios, options.seed));
+  }
   nlohmann::json lifetime = {
       {"until_expired", options.until_expired}, {"stopped", false}, {"end_of_life", false}};
 
@@ -163,6 +170,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   lifetime["simulated_us"] = simulator.now() / 1000.0;
   summary["lifetime"] = lifetime;
   add_device_summary(summary, ssd, options.verify);
+  if (!options.power_cuts.empty()) summary["power_cuts"] = power_cuts_json(simulator);
   if (!options.save_state.empty()) {
     position.now = simulator.now();
     checkpoint["saved"] = save_run_state(options, ssd, position, plan.source, preconditioned,
@@ -195,6 +203,17 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   if (options.verify)
     fmt::print(out, "  verification: {} page reads checked against the latest write, all correct\n",
                ssd.verified_pages());
+  if (!options.power_cuts.empty()) {
+    const nlohmann::json& cuts = summary["power_cuts"];
+    fmt::print(
+        out,
+        "  power cuts: {} ({} recovered, {} acknowledged writes lost, {} buffered writes "
+        "lost, {} not reached); OOB scan {} pages, mount time mean {:.1f} us, max {:.1f} us\n",
+        cuts["count"].get<std::uint64_t>(), cuts["recovered"].get<std::uint64_t>(),
+        cuts["lost_writes"].get<std::uint64_t>(), cuts["buffered_writes_lost"].get<std::uint64_t>(),
+        cuts["not_reached"].get<std::uint64_t>(), cuts["scan_pages"].get<std::uint64_t>(),
+        cuts["mean_mount_time_us"].get<double>(), cuts["max_mount_time_us"].get<double>());
+  }
   print_saved(out, checkpoint);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
   if (!options.fio_lat_log.empty() && io_log) run_export_fio(outdir, options.fio_lat_log, out);

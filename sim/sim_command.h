@@ -25,7 +25,8 @@ struct SimOptions {
   // Lifetime run: stop once this many flash blocks have worn out (0: no
   // limit; the device's end of life always stops the run).
   std::uint64_t until_expired = 0;
-  TeachingOptions teaching;  // --timeline, --trace-ftl
+  TeachingOptions teaching;             // --timeline, --trace-ftl
+  std::vector<std::string> power_cuts;  // --power-cut-at (sim/power_cut_plan.h)
   // Checkpoints (sim/checkpoint.h): start from this saved state instead of
   // preconditioning; save the state here at the end of the run (with no
   // workload, right after preconditioning).

@@ -32,8 +32,9 @@ void Simulator::submit_next(std::uint32_t index) {
   submit(index, io);
 }
 
-void Simulator::submit(std::uint32_t index, const workloads::IoRequest& io) {
-  const QueuedRequest request{index, next_io_[index]++, now_, io};
+void Simulator::submit(std::uint32_t index, const workloads::IoRequest& io, std::uint64_t retry) {
+  const bool fresh = retry == kFresh;
+  const QueuedRequest request{index, fresh ? next_io_[index]++ : retry, now_, io, !fresh};
   if (host_queue_.unlimited()) return dispatch(request);
   host_queue_.arrive(request);
   dispatch_waiting();
@@ -42,8 +43,17 @@ void Simulator::submit(std::uint32_t index, const workloads::IoRequest& io) {
 void Simulator::dispatch(const QueuedRequest& r) {
   const workloads::IoRequest& io = r.request;
   const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.write}, now_);
+  if (!r.resubmitted) plan_cut_during(done);
   // The response time counts the wait in the host queue.
   queue_.push(done, Completion{r.process, io.size, r.io, io.offset, r.arrived, io.write});
+}
+
+void Simulator::plan_cut_during(TimeNs done) {
+  if (next_io_cut_ < cut_plan_.ios.size() && cut_plan_.ios[next_io_cut_].io == submitted_) {
+    const double fraction = cut_plan_.ios[next_io_cut_++].fraction;
+    io_cuts_at_.push_back(now_ + static_cast<TimeNs>(fraction * static_cast<double>(done - now_)));
+  }
+  ++submitted_;
 }
 
 void Simulator::dispatch_waiting() {
@@ -76,12 +86,16 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   RunResult result;
   expired_ = false;
   while (!queue_.empty()) {
+    if (const auto at = next_cut(); at && queue_.next_time() > *at) {
+      cut_power(*at);
+      continue;
+    }
     auto entry = queue_.pop();
     now_ = entry.time;
     try {
       if (const auto* arrival = std::get_if<Arrival>(&entry.event)) {
         if (arrival->paused)
-          submit(arrival->process, arrival->io);
+          submit(arrival->process, arrival->io, arrival->retry);
         else
           submit_next(arrival->process);
         continue;
@@ -126,6 +140,60 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   result.device =
       counters_delta(before, device_counters(ssd_), ssd_.config().geometry.pages_per_block);
   return result;
+}
+
+void Simulator::plan_power_cuts(PowerCutPlan plan) {
+  if (!ssd_.power_cuts_enabled())
+    throw std::logic_error("power cuts planned on an Ssd without them");
+  cut_plan_ = std::move(plan);
+  std::sort(cut_plan_.times.begin(), cut_plan_.times.end());
+  std::sort(cut_plan_.ios.begin(), cut_plan_.ios.end(),
+            [](const auto& a, const auto& b) { return a.io < b.io; });
+}
+
+std::uint64_t Simulator::power_cuts_not_reached() const {
+  return (cut_plan_.times.size() - next_time_cut_) + (cut_plan_.ios.size() - next_io_cut_) +
+         io_cuts_at_.size();
+}
+
+std::optional<TimeNs> Simulator::next_cut() const {
+  std::optional<TimeNs> at;
+  if (!io_cuts_at_.empty()) at = *std::min_element(io_cuts_at_.begin(), io_cuts_at_.end());
+  if (next_time_cut_ < cut_plan_.times.size())
+    at = std::min(at.value_or(cut_plan_.times[next_time_cut_]), cut_plan_.times[next_time_cut_]);
+  if (at) at = std::max(*at, mounted_at_);  // no cut while mounting
+  return at;
+}
+
+void Simulator::cut_power(TimeNs at) {
+  const auto earliest = std::min_element(io_cuts_at_.begin(), io_cuts_at_.end());
+  if (earliest != io_cuts_at_.end() && std::max(*earliest, mounted_at_) == at)
+    io_cuts_at_.erase(earliest);
+  else
+    ++next_time_cut_;
+  PowerCutReport report = ssd_.power_cut(at);
+  mounted_at_ = report.mount_done;
+  // What is left in the queue lies after the cut: completions of I/Os in
+  // flight (not acknowledged: resubmitted once mounted) and arrivals (none
+  // before the mount ends).
+  std::vector<EventQueue<Event>::Entry> later;
+  while (!queue_.empty()) later.push_back(queue_.pop());
+  for (auto& entry : later) {
+    if (const auto* done = std::get_if<Completion>(&entry.event)) {
+      if (!host_queue_.unlimited()) host_queue_.complete();  // its slot frees at the cut
+      const workloads::IoRequest io{done->offset, done->size, done->write, 0};
+      queue_.push(report.mount_done, Arrival{done->process, true, io, done->io});
+      ++report.requests_resubmitted;
+    } else {
+      queue_.push(std::max(entry.time, report.mount_done), std::move(entry.event));
+    }
+  }
+  cuts_.push_back(report);
+  if (!report.recovered())
+    throw ftl::VerificationError(fmt::format(
+        "power cut {} at {} us: {} acknowledged page writes lost, {} trimmed pages back; first: {}",
+        cuts_.size(), format_us(at), report.lost_writes, report.resurrected_pages,
+        report.first_problem));
 }
 
 nlohmann::json device_counters(const Ssd& ssd) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,20 @@
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
+
+// When to cut the power (power_cut.h), sorted: at simulated times (from the
+// start of the first run), and during given I/Os (0-based index over every
+// I/O the workload issues, all experiments and runs, in submission order; the
+// cut falls at `fraction` of that I/O's service time).
+struct PowerCutPlan {
+  std::vector<TimeNs> times;
+  struct During {
+    std::uint64_t io;
+    double fraction;
+  };
+  std::vector<During> ios;
+  bool empty() const { return times.empty() && ios.empty(); }
+};
 
 struct RunResult {
   std::uint32_t run = 0;
@@ -53,12 +68,22 @@ class Simulator {
   // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
   // process submits another I/O; those outstanding complete. 0: no limit.
   void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }
+  // Power cuts (the Ssd must have them enabled). At a cut, I/Os in flight
+  // are not acknowledged: the host resubmits each once the device has
+  // mounted (same io number; its response time counts from the resubmission).
+  // A cut that finds an acknowledged write lost throws ftl::VerificationError.
+  void plan_power_cuts(PowerCutPlan plan);
+  const std::vector<PowerCutReport>& power_cuts() const { return cuts_; }
+  // Cuts of the plan the workload never reached (past its end).
+  std::uint64_t power_cuts_not_reached() const;
 
  private:
+  static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
   struct Arrival {  // a process submits an I/O: its next one, or `io` after a pause
     std::uint32_t process;
     bool paused = false;
     workloads::IoRequest io{};
+    std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
   };
   struct Completion {  // an I/O completes
     std::uint32_t process;
@@ -76,11 +101,17 @@ class Simulator {
   };
 
   void submit_next(std::uint32_t process);
-  void submit(std::uint32_t process, const workloads::IoRequest& io);
+  void submit(std::uint32_t process, const workloads::IoRequest& io, std::uint64_t retry = kFresh);
   // Sends `request` to the device now; it completes at the time the Ssd says.
   void dispatch(const QueuedRequest& request);
   // Dispatches waiting requests while the device has room (host.queue_depth).
   void dispatch_waiting();
+  // A fresh I/O was dispatched now and completes at `done`: plans the cut
+  // the plan puts during it, if any (counted in dispatch order).
+  void plan_cut_during(TimeNs done);
+  // The next planned cut, if any (no earlier than the last mount's end).
+  std::optional<TimeNs> next_cut() const;
+  void cut_power(TimeNs at);
 
   Ssd& ssd_;
   IoLog* log_;
@@ -93,6 +124,12 @@ class Simulator {
   std::uint32_t queue_depth_ = 1;
   std::uint64_t expired_limit_ = 0;
   bool expired_ = false;  // the limit was reached
+  PowerCutPlan cut_plan_;
+  std::size_t next_time_cut_ = 0, next_io_cut_ = 0;
+  std::vector<TimeNs> io_cuts_at_;  // cuts during I/Os already submitted
+  std::uint64_t submitted_ = 0;     // fresh I/Os submitted, all runs
+  TimeNs mounted_at_ = 0;
+  std::vector<PowerCutReport> cuts_;
 };
 
 // Device counters (FTL and flash) as JSON, and the difference of two such

@@ -1,9 +1,12 @@
 #include "sim/ssd.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
 
+#include "common/error.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::sim {
@@ -49,7 +52,40 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   return range;
 }
 
+TimeNs Ssd::schedule_power_safe(TimeNs now, bool background) {
+  TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
+  bool cleaning = false;
+  int stage = -1;
+  for (std::uint32_t i = 0; i < commands_.size(); ++i) {
+    const flash::Command& command = commands_[i];
+    if (command.stage != stage) {  // a new stage waits for everything before it
+      stage_ready = list_done;
+      stage = command.stage;
+    }
+    const TimeNs end = schedule_recorded(command, power_->batch_id(i), stage_ready);
+    list_done = std::max(list_done, end);
+    done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
+    cleaning = cleaning || command.cleaning;
+  }
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    cleaning_ns_ += done[1] - now;
+    if (background) background_cleaning_ns_ += done[1] - now;
+  }
+  return done[0];
+}
+
+TimeNs Ssd::schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready) {
+  if (command.op == flash::Op::kErase) ready = std::max(ready, programs_done_);
+  const TimeNs end = timeline_.schedule(command, ready);
+  power_->completes(id, end);
+  if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
+    programs_done_ = std::max(programs_done_, end);
+  return end;
+}
+
 TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
+  if (power_) return schedule_power_safe(now, background);
   // Commands in stage order, list order within a stage (a counting sort, so
   // that lists with many stages, such as a hybrid FTL's merges, stay linear).
   // Only stages up to the highest one used are touched (most lists use
@@ -113,6 +149,7 @@ bool Ssd::clean_idle_pools(TimeNs now) {
     commands_.clear();
     ftl_->clean_in_background(pool, commands_);
     if (verifier_) verifier_->background(commands_);
+    record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
     schedule(now, false, true);
     cleaned = true;
@@ -143,7 +180,7 @@ void Ssd::after_request() {
   if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
 }
 
-TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now) {
+TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, bool from_buffer) {
   commands_.clear();
   if (write) {
     ftl_->write(range, commands_);
@@ -152,13 +189,17 @@ TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now) {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
   }
+  record(write ? &range : nullptr);
   if (!observers_.empty())
     notify(write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
   if (preempt_) finish_conflicting_rounds();
-  return schedule(now, write && config_.ftl.cleaning_blocks_writes);
+  const TimeNs done = schedule(now, write && config_.ftl.cleaning_blocks_writes);
+  if (power_ && write) power_->host_write_done(done, from_buffer);
+  return done;
 }
 
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
+  if (power_) power_->settle(now);
   // Background work that would have started before this request did.
   if (preempt_) advance_rounds(now);
   const ftl::PageRange range = to_range(request.offset, request.size);
@@ -183,8 +224,80 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   commands_.clear();
   ftl_->write(range, commands_);
   if (verifier_) verifier_->host_write(range, commands_);
+  record(&range, true);
   if (!observers_.empty()) notify(CommandSource::kFunctional, &range);
   after_request();
+}
+
+void Ssd::record(const ftl::PageRange* range, bool functional) {
+  if (power_)
+    power_->apply(range, commands_, ftl_->flash_for_power_cut()->take_erased_images(), functional);
+}
+
+void Ssd::enable_power_cuts() {
+  if (!ftl_->flash_for_power_cut())
+    throw make_error("FTL '{}' cannot recover from a power cut", ftl_->name());
+  if (verifier_)
+    throw make_error(
+        "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
+        "is wrong; every cut checks each acknowledged write itself");
+  if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
+  ftl_->flash_for_power_cut()->record_sequence_numbers();
+  power_ = std::make_unique<PowerCutRecorder>(
+      config_.geometry, ftl_->logical_pages(),
+      config_.ftl.logical_page_size / config_.geometry.page_size);
+}
+
+PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
+  if (!power_) throw std::logic_error("power_cut() without enable_power_cuts()");
+  PowerCutReport report;
+  report.at = at;
+  const TimeNs off = hold_up(at);
+  report.hold_up_ns = off - at;
+  // Controller RAM: pending cleaning rounds (their unreserved commands are
+  // undone below, as in flight) and the buffer's contents.
+  for (PendingRound& round : rounds_) round = PendingRound{};
+  std::vector<ftl::Lpn> buffered = discard_write_buffer();
+  buffer_admit_ = 0;
+  flash::NandArray& nand = *ftl_->flash_for_power_cut();
+  power_->cut(off, nand, report, std::move(buffered));
+  const ScanCost scan = scan_cost(nand, config_.timing);
+  report.pages_scanned = scan.pages_read;
+  report.scan_ns = scan.scan_ns;
+  commands_.clear();
+  ftl::RecoveryReport recovery;
+  ftl_->recover(policy, commands_, recovery);
+  if (recovery.pages_read != scan.pages_read)
+    throw std::logic_error(fmt::format("the FTL's scan read {} pages, the scan model counts {}",
+                                       recovery.pages_read, scan.pages_read));
+  report.mount_commands = commands_.size();
+  record(nullptr);
+  const TimeNs scanned = off + scan.scan_ns;
+  timeline_.restart_at(scanned);
+  programs_done_ = scanned;
+  schedule(scanned);
+  TimeNs done = scanned;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    done = std::max(done, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    done = std::max(done, timeline_.die_free_at(die));
+  report.merge_ns = done - scanned;
+  report.mount_done = done;
+  power_->settle(done);
+  power_->check(*ftl_, report);
+  ftl_->check_invariants();
+  return report;
+}
+
+TimeNs Ssd::hold_up(TimeNs at) {
+  if (!buffer_ || !config_.controller.buffer_power_protected) return at;
+  if (!config_.controller.write_through && buffer_->held() > 0) flush(buffer_->held(), at);
+  TimeNs off = at;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    off = std::max(off, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    off = std::max(off, timeline_.die_free_at(die));
+  return off;
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {

@@ -21,6 +21,7 @@
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "sim/config.h"
+#include "sim/power_cut.h"
 #include "sim/ssd_observer.h"
 #include "sim/write_buffer.h"
 
@@ -76,6 +77,20 @@ class Ssd {
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
 
+  // Power-loss simulation (power_cut.h). Call before the first request;
+  // throws ssdlab::Error if the FTL cannot recover from a cut or --verify is
+  // on (a cut makes the verifier's view of flash wrong; the cut checks every
+  // acknowledged write itself).
+  void enable_power_cuts();
+  bool power_cuts_enabled() const { return power_ != nullptr; }
+  // Cuts the power at `at` (no earlier than the last request's submission),
+  // mounts again (OOB scan, then the merges the FTL asks for, on the flash
+  // timelines) and checks every acknowledged write. Host requests not
+  // complete by `at` are not acknowledged; the caller resubmits them after
+  // report.mount_done. Throws std::logic_error if the recovered FTL breaks
+  // its invariants.
+  PowerCutReport power_cut(TimeNs at,
+                           ftl::RecoveryPolicy policy = ftl::RecoveryPolicy::kSequenceNumbers);
   // Checkpoints (sim/checkpoint.h): the FTL's state, the flash timelines
   // (busy-until times are absolute: the caller restores the clock) and the
   // controller's counters. load_state() expects an Ssd freshly built from the
@@ -96,11 +111,24 @@ class Ssd {
   // chains of stages, the host chain starting after the cleaning chain if
   // `host_waits`, else independent. Returns when the host commands complete.
   TimeNs schedule(TimeNs now, bool host_waits = false, bool background = false);
+  // With power cuts on, schedule() runs commands_ in list order instead, a
+  // stage at a time (the FTL's own order), and an erase waits until every
+  // program issued before it has completed: otherwise a cut could find the
+  // block holding a page's old version erased while the program of its new
+  // version is still under way (real FTLs keep such a block until the new
+  // data is on flash). Slower than schedule(); power-cut runs only.
+  TimeNs schedule_power_safe(TimeNs now, bool background = false);
+  // Power-cut runs: reserves `command` (recorder id `id`) from `ready`, an
+  // erase no earlier than every program reserved before it; returns its end.
+  TimeNs schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready);
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
   bool clean_idle_pools(TimeNs now);
   bool pool_idle(std::uint32_t pool, TimeNs now) const;
   // One host read or write of `range` on flash, from `now`; returns when done.
-  TimeNs flash_request(const ftl::PageRange& range, bool write, TimeNs now);
+  // `from_buffer`: a write-back buffer's flush (power-cut runs count its
+  // pages as the buffer's if a cut interrupts it).
+  TimeNs flash_request(const ftl::PageRange& range, bool write, TimeNs now,
+                       bool from_buffer = false);
 
   // Write buffer (ssd_buffer.cpp).
   TimeNs buffered_write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
@@ -120,10 +148,12 @@ class Ssd {
     std::uint8_t stage = 0;       // stage of the last command reserved
     TimeNs started = 0, stage_ready = 0, stage_done = 0;
     std::vector<flash::BlockId> blocks;  // blocks it programs, erases or reads
+    std::vector<std::uint64_t> ids;      // power-cut runs: each command's recorder id
     bool pending() const { return next < commands.size(); }
   };
   // Starts a round on each idle pool that wants one and has none pending.
   bool start_rounds(TimeNs now);
+  void sort_round(PendingRound& round);
   // Reserves the commands of pending rounds that would start before `limit`.
   void advance_rounds(TimeNs limit);
   void advance_round(PendingRound& round, TimeNs limit);
@@ -132,6 +162,13 @@ class Ssd {
   void finish_conflicting_rounds();
   void idle_preemptible(TimeNs from, TimeNs until);
   void after_request();
+  // Power-cut runs: hands commands_ (a host write of `range`, or null) to the
+  // recorder.
+  void record(const ftl::PageRange* range, bool functional = false);
+  // A cut at `at`: with a power-protected write buffer the device stays up
+  // on its capacitor until the buffer is flushed and every flash command
+  // already reserved has completed; returns when the power is off.
+  TimeNs hold_up(TimeNs at);
   void notify(CommandSource source, const ftl::PageRange* range) const {
     for (SsdObserver* observer : observers_) observer->commands(source, range, commands_);
   }
@@ -146,7 +183,7 @@ class Ssd {
   std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
   TimeNs cleaning_ns_ = 0;
   TimeNs background_cleaning_ns_ = 0;
-  TimeNs cleaning_done_ = 0;  // when the cleaning chain of the last schedule() ended
+  TimeNs cleaning_done_ = 0;          // when the cleaning chain of the last schedule() ended
   bool preempt_ = false;              // background cleaning yields to the host
   std::vector<PendingRound> rounds_;  // per pool, with preempt_ only
   std::optional<WriteBuffer> buffer_;
@@ -156,6 +193,8 @@ class Ssd {
   flash::CommandList commands_;             // reused for every request
   std::vector<std::uint32_t> stage_order_;  // schedule(): commands_ indices by stage
   std::vector<SsdObserver*> observers_;
+  std::unique_ptr<PowerCutRecorder> power_;  // power-cut runs only
+  TimeNs programs_done_ = 0;                 // schedule_power_safe(): last program's end
 };
 
 }  // namespace ssdlab::sim

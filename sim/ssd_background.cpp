@@ -24,6 +24,35 @@
 
 namespace ssdlab::sim {
 
+// Stage order, list order within a stage. Power-cut runs hand the list to the
+// recorder first, in the FTL's order (the order its maps and the NAND array
+// changed in), and keep each command's id for when it is reserved; until
+// then a cut undoes it like any command in flight.
+void Ssd::sort_round(PendingRound& round) {
+  const auto by_stage = [](const flash::Command& a, const flash::Command& b) {
+    return a.stage < b.stage;
+  };
+  if (!power_) {
+    std::stable_sort(round.commands.begin(), round.commands.end(), by_stage);
+    return;
+  }
+  const std::uint64_t first =
+      power_->apply(nullptr, round.commands, ftl_->flash_for_power_cut()->take_erased_images());
+  std::vector<std::uint32_t> order(round.commands.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return by_stage(round.commands[a], round.commands[b]);
+  });
+  flash::CommandList sorted;
+  sorted.reserve(order.size());
+  round.ids.clear();
+  for (const std::uint32_t i : order) {
+    sorted.push_back(round.commands[i]);
+    round.ids.push_back(first + i);
+  }
+  round.commands = std::move(sorted);
+}
+
 bool Ssd::start_rounds(TimeNs now) {
   const flash::Geometry& g = config_.geometry;
   bool started = false;
@@ -38,9 +67,7 @@ bool Ssd::start_rounds(TimeNs now) {
     if (!observers_.empty())
       for (SsdObserver* observer : observers_)
         observer->commands(CommandSource::kBackground, nullptr, round.commands);
-    std::stable_sort(
-        round.commands.begin(), round.commands.end(),
-        [](const flash::Command& a, const flash::Command& b) { return a.stage < b.stage; });
+    sort_round(round);
     round.blocks.clear();
     for (const flash::Command& command : round.commands) {
       for (const flash::Ppn ppn : {command.ppn, command.ppn2, command.src})
@@ -67,7 +94,9 @@ void Ssd::advance_round(PendingRound& round, TimeNs limit) {
     // Die-granular: the die is held from a command's first phase to its last.
     const TimeNs start = std::max(round.stage_ready, timeline_.die_free_at(g.die_of(command.ppn)));
     if (start >= limit) return;
-    round.stage_done = std::max(round.stage_done, timeline_.schedule(command, round.stage_ready));
+    const TimeNs end = power_ ? schedule_recorded(command, round.ids[round.next], round.stage_ready)
+                              : timeline_.schedule(command, round.stage_ready);
+    round.stage_done = std::max(round.stage_done, end);
     ++round.next;
   }
   if (round.commands.empty()) return;

@@ -33,7 +33,7 @@ void Ssd::flush(std::uint64_t count, TimeNs now) {
     while (j < flush_pages_.size() && flush_pages_[j] == flush_pages_[j - 1] + 1) ++j;
     const ftl::PageRange run{flush_pages_[i], static_cast<std::uint32_t>(j - i), false, false};
     const TimeNs cleaning = cleaning_ns_ - background_cleaning_ns_;
-    buffer_->flushing(flash_request(run, true, now), j - i);
+    buffer_->flushing(flash_request(run, true, now, true), j - i);
     if (cleaning_ns_ - background_cleaning_ns_ != cleaning)
       cleaning_end = std::max(cleaning_end, cleaning_done_);
     i = j;

@@ -1,0 +1,65 @@
+// Mount of the page-mapped FTL after a power cut: the map from the OOB scan
+// (oob_scan.h), then every block's role from what is on flash alone.
+#include "ftl/oob_scan.h"
+#include "ftl/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) {
+  const OobScan scan = scan_oob(nand_, logical_pages_, pages_per_lpn_, policy);
+  report.pages_read = scan.pages_read;
+  nand_.forget_valid_pages();
+  map_.assign(scan.latest.begin(), scan.latest.end());
+  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn)
+    if (map_[lpn] != kNoPage)
+      for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) nand_.revalidate(map_[lpn] + i);
+  const std::size_t before = out.size();
+  adopt_blocks(out);
+  report.mount_commands = out.size() - before;
+}
+
+void PageMappedFtl::adopt_blocks(CommandList& out) {
+  buckets_ = VictimBuckets(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block);
+  planes_.assign(geometry_.planes(), PlaneState{});
+  std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
+  std::fill(cursors_.begin(), cursors_.end(), 0);
+  std::fill(retired_.begin(), retired_.end(), 0);
+  std::vector<std::uint32_t> erases(geometry_.blocks());
+  for (BlockId block = 0; block < geometry_.blocks(); ++block)
+    erases[block] = nand_.erase_count(block);
+  wear_.restore_erase_counts(erases);  // from the block headers
+  for (BlockId block = 0; block < geometry_.blocks(); ++block) {
+    const std::uint32_t plane = geometry_.plane_of_block(block);
+    const std::uint32_t pool = pool_of_block(block);
+    PlaneState& state = planes_[plane];
+    if (nand_.is_erased(block)) {
+      if (wear_.is_retired(block)) {
+        ++retired_[pool];  // worn out: never allocated again
+      } else {
+        state.free_blocks.push_back(block);
+        ++free_blocks_[pool];
+      }
+    } else if (nand_.is_full(block)) {
+      buckets_.insert(block, pool, nand_.valid_pages(block));
+    } else if (state.host_active == kNoBlock) {
+      // A partly written block was an active block before the cut; which
+      // kind (host or cleaning) only mattered for hot/cold separation.
+      state.host_active = block;
+    } else if (state.clean_active == kNoBlock) {
+      state.clean_active = block;
+    } else {
+      // More partly written blocks than a plane has active ones (not seen in
+      // practice): closed by padding, then sealed like a full one.
+      while (!nand_.is_full(block)) {
+        const Ppn ppn = geometry_.first_page(block) + nand_.write_pointer(block);
+        nand_.pad(ppn);
+        Command pad = flash::page_command(Op::kProgram, ppn, flash::kNoLpn, 0);
+        pad.cleaning = true;
+        out.push_back(pad);
+      }
+      buckets_.insert(block, pool, nand_.valid_pages(block));
+    }
+  }
+}
+
+}  // namespace ssdlab::ftl::page_mapped

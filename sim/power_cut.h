@@ -1,0 +1,157 @@
+// Power-loss simulation: what a cut leaves on flash, what the mount costs,
+// and whether every acknowledged write survived.
+//
+// A cut at simulated time T:
+//  - every flash command that had not completed by T is undone on the NAND
+//    array (newest first): an interrupted program leaves its page torn
+//    (garbage that fails ECC; the page stays used), an interrupted erase
+//    leaves the block as it was. Commands are reserved first come first
+//    served on each die, so a later command on a block never completes
+//    before an earlier one;
+//  - controller RAM is lost (the FTL's maps, free lists, victim buckets,
+//    wear-leveler queues, log blocks; the NAND valid bits); the FTL rebuilds
+//    it by an OOB scan (ftl/oob_scan.h) and may merge what it found;
+//  - a host write is acknowledged when it completed at or before T; every
+//    acknowledged write must read back with its version or a newer one of a
+//    write in flight at the cut, each logical page resolving to one whole
+//    version (never garbage); a page whose last acknowledged event was no
+//    write must not read back data older than it.
+// The recorder tracks the data version of every physical page from the
+// command stream (as ftl/verifier.h does, with undo) and keeps the commands
+// still in flight. Memory, power-cut runs only: 4 bytes per physical page and
+// 8 per logical page, plus the NAND array's 8-byte sequence numbers.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+#include "flash/command.h"
+#include "flash/nand_array.h"
+#include "flash/timing.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::sim {
+
+// Mount time of the OOB scan (state the model, README "Power loss and
+// recovery"): each block is read up to its write pointer plus its first
+// erased page (which ends the scan of that block). A page read costs the
+// array read on its die and the OOB transfer (oob_size bytes) on its
+// channel; dies of a channel interleave, so a channel takes the longer of
+// its busiest die's array time and its bus time, plus one transfer to drain
+// the pipeline; channels work in parallel.
+struct ScanCost {
+  std::uint64_t pages_read = 0;
+  TimeNs scan_ns = 0;
+};
+ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing);
+
+struct PowerCutReport {
+  TimeNs at = 0;                       // when the cut happened
+  TimeNs mount_done = 0;               // when the device takes requests again
+  std::uint64_t pages_scanned = 0;     // OOB reads of the scan
+  TimeNs scan_ns = 0;                  // their time (scan_cost)
+  TimeNs merge_ns = 0;                 // time of the flash commands the mount appended
+  std::uint64_t mount_commands = 0;    // those commands
+  std::uint64_t torn_pages = 0;        // programs interrupted by the cut
+  std::uint64_t erases_undone = 0;     // erases interrupted by the cut
+  std::uint64_t writes_in_flight = 0;  // host writes not acknowledged at the cut
+  // Write buffer (README "Power loss and recovery"): a volatile buffer's
+  // acknowledged logical pages that did not reach flash (by design, not
+  // counted in lost_writes); a power-protected buffer's flush on hold-up
+  // energy, charged to the mount (from `at` to the scan's start).
+  std::uint64_t buffered_writes_lost = 0;
+  TimeNs hold_up_ns = 0;
+  std::uint64_t requests_resubmitted = 0;  // I/Os in flight the host sends again
+  std::uint64_t pages_checked = 0;         // logical pages read back after the mount
+  std::uint64_t lost_writes = 0;           // acknowledged logical-page writes not read back
+  std::uint64_t resurrected_pages = 0;     // pages reading back data older than their last event
+  std::string first_problem;               // the first lost or resurrected page, in words
+  bool recovered() const { return lost_writes == 0 && resurrected_pages == 0; }
+};
+
+class PowerCutRecorder {
+ public:
+  PowerCutRecorder(const flash::Geometry& geometry, std::uint64_t logical_pages,
+                   std::uint32_t pages_per_lpn);
+
+  // Every command list the FTL produced, in order, before it is scheduled:
+  // `range` for a host write (its pages get new versions), null otherwise.
+  // `erased` holds the images of the blocks the list erases, in order.
+  // `functional`: no time passes (preconditioning): all of it is on flash
+  // and acknowledged at once.
+  // Each command gets an id (consecutive, never reused) for completes(); the
+  // list's first is returned.
+  std::uint64_t apply(const ftl::PageRange* range, const flash::CommandList& commands,
+                      std::vector<flash::NandArray::BlockImage> erased, bool functional = false);
+  // The id of command `index` of the list last applied.
+  std::uint64_t batch_id(std::size_t index) const { return batch_start_ + index; }
+  // A host trim, acknowledged at once (FTL tests; the simulated host does
+  // not trim): older data must not come back.
+  void trimmed(const ftl::PageRange& range);
+  // Command `id` completes at `end`. A command never given a time (a
+  // preemptible cleaning round's, not yet reserved) counts as in flight.
+  void completes(std::uint64_t id, TimeNs end);
+  // The host write last applied is acknowledged at `done` (today: when its
+  // last program completes). `from_buffer`: the write is a write-back
+  // buffer's flush, which the host had acknowledged when the buffer took it;
+  // at a cut before `done` its pages that did not reach flash count as
+  // buffered_writes_lost (a power-protected buffer is modelled by the Ssd
+  // holding the device up until every reserved command completed).
+  void host_write_done(TimeNs done, bool from_buffer = false);
+  // Forgets what had completed by `now` (it can no longer be undone).
+  void settle(TimeNs now);
+  // The cut: undoes on `nand` every command not completed by `at` and drops
+  // the writes not acknowledged by then. `buffered`: the logical pages a
+  // volatile write buffer held (acknowledged, never given to the FTL).
+  void cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report,
+           std::vector<flash::Lpn> buffered = {});
+  // After the mount: checks every logical page `ftl` maps against what was
+  // acknowledged; counts into `report`. What the mount found is from now on
+  // what the host has (a write in flight that made it to flash counts as
+  // acknowledged by the mount).
+  void check(const ftl::Ftl& ftl, PowerCutReport& report);
+
+ private:
+  static constexpr TimeNs kNotScheduled = std::numeric_limits<TimeNs>::max();
+  struct Pending {  // a command not yet known to be complete
+    flash::Command command;
+    TimeNs end = kNotScheduled;
+    flash::NandArray::BlockImage image{};  // erase: the block before it
+    std::vector<std::uint32_t> content;    // erase: its pages' versions before it
+  };
+  struct PendingWrite {
+    TimeNs done = 0;
+    bool from_buffer = false;
+    std::vector<std::pair<flash::Lpn, std::uint32_t>> versions;
+  };
+  void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
+  void undo(const Pending& pending, flash::NandArray& nand, PowerCutReport& report);
+  void acknowledge(const PendingWrite& write);
+  void check_page(flash::Lpn lpn, flash::Ppn ppn, PowerCutReport& report) const;
+
+  flash::Geometry geometry_;
+  std::uint32_t pages_per_lpn_;
+  std::vector<std::uint32_t> content_;       // per physical page: data version; 0 none
+  std::vector<std::uint32_t> version_;       // per logical page: latest version issued
+  std::vector<std::uint32_t> acknowledged_;  // per logical page: latest acknowledged
+  // Per logical page: versions below this are older than an acknowledged
+  // trim and must not come back.
+  std::vector<std::uint32_t> floor_;
+  std::uint32_t next_version_ = 1;
+  std::deque<Pending> pending_;    // functional order
+  std::uint64_t popped_ = 0;       // id of pending_.front()
+  std::uint64_t batch_start_ = 0;  // id of the list last applied's first
+  // At the last cut: logical pages a volatile write buffer lost (held, or
+  // flushed in flight with the version flushed; 0 if never flushed).
+  std::vector<std::pair<flash::Lpn, std::uint32_t>> buffered_at_cut_;
+  std::vector<PendingWrite> writes_;         // host writes not yet acknowledged
+  const ftl::PageRange* writing_ = nullptr;  // apply(): the host write being applied
+  std::vector<bool> written_;
+  PendingWrite current_;
+};
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,189 @@
+// Power cuts with the controller model and ganging: a volatile write buffer
+// loses exactly its acknowledged pages (which read back their previous flash
+// version), a power-protected one flushes them on hold-up energy; pending
+// preemptible cleaning rounds are undone like commands in flight; a
+// synchronous gang's copy-back merges recover; checkpoints are refused.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/power_cut.h"
+#include "sim/power_cut_plan.h"
+#include "sim/simulator.h"
+#include "sim/ssd.h"
+#include "test_support.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+namespace {
+
+DeviceConfig tiny(std::vector<std::string> overrides) {
+  return load_config(testing::preset("tiny"), overrides);
+}
+
+const std::vector<std::string> kWriteBack = {"controller.write_buffer=65536"};
+
+struct Totals {
+  std::uint64_t cuts = 0, recovered = 0, buffered_lost = 0, torn = 0, erases_undone = 0;
+  TimeNs hold_up = 0;
+};
+
+// Runs `workload` with `cuts` random cuts; a lost acknowledged write throws.
+Totals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cuts) {
+  Simulator simulator(ssd, nullptr);
+  const auto spec = workloads::parse_inline(workload).experiments.front();
+  simulator.plan_power_cuts(
+      parse_power_cuts({"random:" + std::to_string(cuts)}, spec.count * spec.processes, 5));
+  simulator.run(spec, 0, 5);
+  Totals totals;
+  for (const PowerCutReport& cut : simulator.power_cuts()) {
+    ++totals.cuts;
+    totals.recovered += cut.recovered();
+    totals.buffered_lost += cut.buffered_writes_lost;
+    totals.torn += cut.torn_pages;
+    totals.erases_undone += cut.erases_undone;
+    totals.hold_up += cut.hold_up_ns;
+  }
+  EXPECT_EQ(simulator.power_cuts_not_reached(), 0u);
+  return totals;
+}
+
+// One acknowledged write sits in a write-back buffer when the power fails.
+struct BufferedWriteCut {
+  PowerCutReport report;
+  flash::Ppn before = flash::kNoPage, after = flash::kNoPage;
+};
+BufferedWriteCut cut_after_one_buffered_write(bool protected_buffer) {
+  std::vector<std::string> overrides = kWriteBack;
+  overrides.push_back(std::string("controller.write_buffer_power_protected=") +
+                      (protected_buffer ? "true" : "false"));
+  Ssd ssd(tiny(overrides), false);
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  const std::uint64_t page = ssd.ftl().logical_page_size();
+  BufferedWriteCut result;
+  result.before = ssd.ftl().locate(5);
+  const TimeNs acknowledged = ssd.submit({5 * page, static_cast<std::uint32_t>(page), true}, 0);
+  EXPECT_EQ(ssd.write_buffer()->held(), 1u);  // acknowledged from DRAM, not on flash
+  result.report = ssd.power_cut(acknowledged + 1);
+  result.after = ssd.ftl().locate(5);
+  EXPECT_EQ(ssd.write_buffer()->held(), 0u);  // DRAM is empty after the mount
+  return result;
+}
+
+TEST(PowerCutWriteBuffer, VolatileBufferLosesItsPagesWhichReadBackTheirFlashVersion) {
+  const BufferedWriteCut cut = cut_after_one_buffered_write(false);
+  EXPECT_EQ(cut.report.buffered_writes_lost, 1u);
+  EXPECT_EQ(cut.report.hold_up_ns, 0);
+  // The previous version on flash, intact (recovered() checks every page).
+  EXPECT_TRUE(cut.report.recovered()) << cut.report.first_problem;
+  EXPECT_EQ(cut.after, cut.before);
+}
+
+TEST(PowerCutWriteBuffer, ProtectedBufferFlushesOnHoldUpAndChargesItToTheMount) {
+  const BufferedWriteCut cut = cut_after_one_buffered_write(true);
+  EXPECT_EQ(cut.report.buffered_writes_lost, 0u);
+  EXPECT_TRUE(cut.report.recovered()) << cut.report.first_problem;
+  EXPECT_NE(cut.after, cut.before);  // the new version reached flash
+  const DeviceConfig config = tiny({});
+  EXPECT_GE(cut.report.hold_up_ns, config.timing.page_program_latency(config.geometry));
+  EXPECT_EQ(cut.report.mount_done - cut.report.at,
+            cut.report.hold_up_ns + cut.report.scan_ns + cut.report.merge_ns);
+}
+
+TEST(PowerCutWriteBuffer, RandomCutsLoseOnlyBufferedWritesUnlessProtected) {
+  const std::string workload = "RW:io_size=12288,count=3000,queue_depth=4";
+  for (const bool protected_buffer : {false, true}) {
+    SCOPED_TRACE(protected_buffer);
+    std::vector<std::string> overrides = kWriteBack;
+    overrides.push_back(std::string("controller.write_buffer_power_protected=") +
+                        (protected_buffer ? "true" : "false"));
+    Ssd ssd(tiny(overrides), false);
+    ssd.enable_power_cuts();
+    ssd.prefill(0, ssd.logical_bytes());
+    const Totals totals = run_with_cuts(ssd, workload, 30);
+    EXPECT_EQ(totals.recovered, 30u);
+    if (protected_buffer) {
+      EXPECT_EQ(totals.buffered_lost, 0u);
+      EXPECT_GT(totals.hold_up, 0);
+    } else {
+      EXPECT_GT(totals.buffered_lost, 0u);
+      EXPECT_EQ(totals.hold_up, 0);
+    }
+    EXPECT_NO_THROW(ssd.ftl().check_invariants());
+  }
+}
+
+// Bursts with idle pauses: preemptible rounds start in the pauses and are
+// preempted by the next burst, so cuts find rounds partly reserved.
+TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
+  Ssd ssd(tiny({"ftl.clean_high_water=0.2", "controller.background_cleaning_preempt=true"}), false);
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  const Totals totals =
+      run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=1,burst=50,pause_us=3000", 40);
+  EXPECT_EQ(totals.recovered, 40u);
+  EXPECT_GT(ssd.background_cleaning_ns(), 0);
+  EXPECT_GT(totals.erases_undone + totals.torn, 0u);
+  EXPECT_NO_THROW(ssd.ftl().check_invariants());
+}
+
+// Sub-page writes on a synchronous gang are copy-backs that program the
+// host's data (flash/command.h, host_data): cuts tear such merges too.
+TEST(PowerCutGang, SynchronousGangCopyBackMergesRecover) {
+  Ssd ssd(load_config(testing::preset("agrawal-gang8-shared-control-sync"),
+                      {"geometry.blocks_per_plane=32"}),
+          false);
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  const Totals totals = run_with_cuts(ssd, "RW:io_size=4096,count=3000,queue_depth=4", 40);
+  EXPECT_EQ(totals.recovered, 40u);
+  EXPECT_GT(totals.torn, 0u);
+  EXPECT_GT(ssd.ftl().stats().rmw_pages_read, 0u);  // merges ran
+  EXPECT_GT(ssd.timeline().stats().commands[static_cast<std::size_t>(flash::Op::kCopyBack)], 0u);
+}
+
+TEST(PowerCutCli, RefusesCheckpointsWithOneClearLine) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-checkpoint");
+  const std::string base = "sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                           " -w 'RW:io_size=4096,count=100' -o " +
+                           testing::shell_quote(dir / "out") + " --power-cut-at 5";
+  for (const std::string flag : {" --save-state ", " --load-state "}) {
+    SCOPED_TRACE(flag);
+    const auto result = testing::run_ssdlab(base + flag + testing::shell_quote(dir / "s.state"));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("--power-cut-at cannot be combined with --save-state or "
+                                 "--load-state"),
+              std::string::npos)
+        << result.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
+  }
+}
+
+TEST(PowerCutCli, PrintsBufferedWritesLost) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-buffer");
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::shell_quote(testing::preset("tiny")) +
+      " --set controller.write_buffer=65536 -w 'RW:io_size=4096,count=2000,queue_depth=2' -o " +
+      testing::shell_quote(dir) + " --power-cut-at random:5 --seed 4");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto cuts = nlohmann::json::parse(testing::read_file(dir / "summary.json"))["power_cuts"];
+  const auto lost = cuts.at("buffered_writes_lost").get<std::uint64_t>();
+  EXPECT_GT(lost, 0u);
+  EXPECT_NE(result.output.find(fmt::format("{} buffered writes lost", lost)), std::string::npos)
+      << result.output;
+  if (const auto checked = testing::check_output(dir)) {
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
+}
+
+TEST(PowerCutConfig, RefusesANonBooleanProtectedFlag) {
+  const auto result =
+      testing::run_ssdlab("config " + testing::shell_quote(testing::preset("tiny")) +
+                          " --set controller.write_buffer_power_protected=3");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("write_buffer_power_protected"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace ssdlab::sim

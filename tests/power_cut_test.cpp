@@ -1,0 +1,299 @@
+// Power-loss simulation: every FTL mounts again from its OOB alone and loses
+// no acknowledged write; the scan time follows its formula; a recovery that
+// ignores sequence numbers is caught; bad --power-cut-at values are refused.
+#include "sim/power_cut.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/power_cut_plan.h"
+#include "sim/simulator.h"
+#include "sim/ssd.h"
+#include "test_support.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+namespace {
+
+DeviceConfig tiny(const std::string& ftl, std::vector<std::string> overrides = {}) {
+  overrides.push_back("ftl.type=\"" + ftl + "\"");
+  return load_config(testing::preset("tiny"), overrides);
+}
+
+workloads::ExperimentSpec inline_spec(const std::string& text) {
+  return workloads::parse_inline(text).experiments.front();
+}
+
+struct CutTotals {
+  std::uint64_t cuts = 0, recovered = 0, torn = 0, erases_undone = 0, in_flight = 0;
+  std::uint64_t checked = 0, mount_commands = 0;
+};
+
+// Runs `workload` with `cuts` random power cuts; a lost write throws.
+CutTotals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cuts,
+                        std::uint64_t seed) {
+  Simulator simulator(ssd, nullptr);
+  const auto spec = inline_spec(workload);
+  simulator.plan_power_cuts(
+      parse_power_cuts({"random:" + std::to_string(cuts)}, spec.count * spec.processes, seed));
+  simulator.run(spec, 0, seed);
+  CutTotals totals;
+  for (const PowerCutReport& cut : simulator.power_cuts()) {
+    ++totals.cuts;
+    totals.recovered += cut.recovered();
+    totals.torn += cut.torn_pages;
+    totals.erases_undone += cut.erases_undone;
+    totals.in_flight += cut.writes_in_flight;
+    totals.checked += cut.pages_checked;
+    totals.mount_commands += cut.mount_commands;
+  }
+  EXPECT_EQ(simulator.power_cuts_not_reached(), 0u);
+  return totals;
+}
+
+class EveryFtl : public ::testing::TestWithParam<std::string> {};
+
+// Random cuts during random multi-page writes at queue depth 4 on a device
+// kept full (cleaning and merges run): every cut tears programs, some
+// interrupt erases (mid-cleaning, mid-merge), all recover.
+TEST_P(EveryFtl, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
+  const bool example = GetParam() == "example";
+  Ssd ssd(tiny(GetParam()), false);
+  ssd.enable_power_cuts();
+  if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges from the start
+  const std::string workload = example ? "RW:io_size=8192,count=600,queue_depth=4"
+                                       : "RW:io_size=12288,count=3000,queue_depth=4";
+  const CutTotals totals = run_with_cuts(ssd, workload, 40, 7);
+  EXPECT_EQ(totals.cuts, 40u);
+  EXPECT_EQ(totals.recovered, 40u);
+  EXPECT_GT(totals.torn, 0u);
+  EXPECT_GT(totals.in_flight, 0u);
+  EXPECT_EQ(totals.checked, 40 * ssd.ftl().logical_pages());
+  if (!example) {
+    EXPECT_GT(ssd.ftl().stats().erases, 0u);
+    EXPECT_GT(totals.erases_undone, 0u);
+  }
+  EXPECT_NO_THROW(ssd.ftl().check_invariants());
+}
+
+INSTANTIATE_TEST_SUITE_P(PowerCut, EveryFtl,
+                         ::testing::Values("page-mapped", "block-mapped", "bast", "fast",
+                                           "example"));
+
+TEST(PowerCut, TornLogicalPagesOfTwoFlashPagesResolveToOneVersion) {
+  Ssd ssd(tiny("page-mapped", {"ftl.logical_page_size=\"8KiB\"", "ftl.stripe_size=\"8KiB\""}),
+          false);
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  const CutTotals totals = run_with_cuts(ssd, "RW:io_size=16384,count=2000,queue_depth=4", 40, 3);
+  EXPECT_EQ(totals.recovered, 40u);
+  EXPECT_GT(totals.torn, 0u);
+}
+
+TEST(PowerCut, SameSeedAndCutsGiveByteIdenticalIoCsv) {
+  auto run = [](const std::string& name) {
+    const auto dir = testing::temp_dir(name);
+    {
+      Ssd ssd(tiny("bast"), false);
+      ssd.enable_power_cuts();
+      IoLog log(dir / "io.csv");
+      Simulator simulator(ssd, &log);
+      const auto spec = inline_spec("RW:io_size=4096,count=1500,queue_depth=2");
+      simulator.plan_power_cuts(parse_power_cuts({"random:10", "5ms"}, spec.count, 11));
+      simulator.run(spec, 0, 11);
+      log.commit();
+    }
+    return testing::read_file(dir / "io.csv");
+  };
+  EXPECT_EQ(run("cut-a"), run("cut-b"));
+}
+
+// What the scan model charges, computed here from its definition: per block
+// its written pages plus the first erased one; per channel the longer of its
+// busiest die's array reads and its OOB transfers, plus one transfer.
+TEST(PowerCut, ScanTimeIsPagesReadTimesReadAndOobTransferPerChannel) {
+  Ssd ssd(tiny("page-mapped"), false);
+  ssd.enable_power_cuts();
+  const auto& g = ssd.config().geometry;
+  const auto& t = ssd.config().timing;
+  const ScanCost empty = scan_cost(ssd.ftl().nand(), t);
+  EXPECT_EQ(empty.pages_read, g.blocks());
+  const std::uint64_t die_pages = std::uint64_t{g.planes_per_die} * g.blocks_per_plane;
+  const TimeNs oob = t.transfer_ns(g.oob_size);
+  const std::uint64_t dies_per_channel = g.packages_per_channel * g.dies_per_package;
+  EXPECT_EQ(empty.scan_ns,
+            std::max<TimeNs>(static_cast<TimeNs>(die_pages) * (t.read_ns + t.command_ns),
+                             static_cast<TimeNs>(die_pages * dies_per_channel) * oob) +
+                oob);
+  ssd.prefill(0, ssd.logical_bytes());
+  std::uint64_t expected = 0;
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    const std::uint32_t written = ssd.ftl().nand().write_pointer(block);
+    expected += written + (written < g.pages_per_block ? 1 : 0);
+  }
+  const ScanCost full = scan_cost(ssd.ftl().nand(), t);
+  EXPECT_EQ(full.pages_read, expected);
+  EXPECT_GT(full.scan_ns, empty.scan_ns);
+  const PowerCutReport cut = ssd.power_cut(0);
+  EXPECT_EQ(cut.pages_scanned, expected);
+  EXPECT_EQ(cut.scan_ns, full.scan_ns);
+  EXPECT_EQ(cut.mount_done, cut.scan_ns + cut.merge_ns);
+}
+
+// Overwrites with cleaning, then a cut: trusting block order instead of the
+// OOB sequence numbers brings stale versions back (and the check sees it).
+TEST(PowerCut, RecoveryIgnoringSequenceNumbersLosesWrites) {
+  for (const auto policy :
+       {ftl::RecoveryPolicy::kSequenceNumbers, ftl::RecoveryPolicy::kLastInBlockOrder}) {
+    Ssd ssd(tiny("page-mapped"), false);
+    ssd.enable_power_cuts();
+    ssd.prefill(0, ssd.logical_bytes());
+    Rng rng(5);
+    TimeNs now = 0;
+    for (int i = 0; i < 4000; ++i)
+      now = ssd.submit({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, true}, now);
+    ASSERT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
+    const PowerCutReport cut = ssd.power_cut(now, policy);
+    if (policy == ftl::RecoveryPolicy::kSequenceNumbers) {
+      EXPECT_TRUE(cut.recovered()) << cut.first_problem;
+    } else {
+      EXPECT_GT(cut.lost_writes, 0u);
+      EXPECT_FALSE(cut.first_problem.empty());
+    }
+  }
+}
+
+// Trims are persisted as records: a trimmed page does not come back after a
+// cut, and one written again after its trim does.
+TEST(PowerCut, TrimmedPagesStayTrimmedAfterRecovery) {
+  for (const std::string name : {"page-mapped", "block-mapped", "bast", "fast", "example"}) {
+    SCOPED_TRACE(name);
+    const DeviceConfig config = tiny(name);
+    const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
+    flash::NandArray& nand = *ftl->flash_for_power_cut();
+    nand.record_sequence_numbers();
+    const std::uint32_t ppl = config.ftl.logical_page_size / config.geometry.page_size;
+    PowerCutRecorder recorder(config.geometry, ftl->logical_pages(), ppl);
+    flash::CommandList commands;
+    auto write = [&](ftl::Lpn first, std::uint32_t count) {
+      const ftl::PageRange range{first, count};
+      commands.clear();
+      ftl->write(range, commands);
+      recorder.apply(&range, commands, nand.take_erased_images(), true);
+    };
+    write(0, 40);
+    write(10, 5);
+    const ftl::PageRange trimmed{8, 20};
+    commands.clear();
+    ftl->trim(trimmed, commands);
+    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+    recorder.trimmed(trimmed);
+    write(12, 2);
+    PowerCutReport report;
+    recorder.cut(0, nand, report);
+    commands.clear();
+    ftl::RecoveryReport recovery;
+    ftl->recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
+    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+    recorder.check(*ftl, report);
+    EXPECT_TRUE(report.recovered()) << report.first_problem;
+    EXPECT_FALSE(ftl->is_mapped(9));
+    EXPECT_FALSE(ftl->is_mapped(27));
+    EXPECT_TRUE(ftl->is_mapped(12));
+    EXPECT_TRUE(ftl->is_mapped(7));
+    EXPECT_TRUE(ftl->is_mapped(28));
+    EXPECT_NO_THROW(ftl->check_invariants());
+  }
+}
+
+TEST(PowerCutPlan, ParsesIoNumbersTimesAndRandomPoints) {
+  const PowerCutPlan plan = parse_power_cuts({"12", "1.5s", "250ms", "300us", "7ns"}, 100, 1);
+  ASSERT_EQ(plan.ios.size(), 1u);
+  EXPECT_EQ(plan.ios[0].io, 12u);
+  EXPECT_DOUBLE_EQ(plan.ios[0].fraction, 0.5);
+  EXPECT_EQ(plan.times, (std::vector<TimeNs>{1'500'000'000, 250'000'000, 300'000, 7}));
+  const PowerCutPlan random = parse_power_cuts({"random:100"}, 100, 1);
+  std::set<std::uint64_t> ios;
+  for (const auto& cut : random.ios) ios.insert(cut.io);
+  EXPECT_EQ(ios.size(), 100u);  // distinct: every I/O once
+}
+
+TEST(PowerCutPlan, RefusesBadValues) {
+  for (const std::string bad :
+       {"random:0", "random:x", "random:101", "100", "-1", "1.5", "1.5h", "ms", "abc", "1e400s"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_power_cuts({bad}, 100, 1), Error);
+  }
+  EXPECT_THROW(parse_power_cuts({"5", "5"}, 100, 1), Error);
+}
+
+TEST(PowerCutCli, WritesPowerCutsToTheSummaryAndConformingOutputs) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut");
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::shell_quote(testing::preset("tiny")) +
+      " --set ftl.type='\"fast\"' -w 'RW:io_size=4096,count=2000,queue_depth=2' -o " +
+      testing::shell_quote(dir) + " --power-cut-at random:5 --power-cut-at 3ms --seed 4");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("power cuts: 6 (6 recovered, 0 acknowledged writes lost"),
+            std::string::npos)
+      << result.output;
+  const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+  const auto& cuts = summary.at("power_cuts");
+  EXPECT_EQ(cuts.at("count"), 6);
+  EXPECT_EQ(cuts.at("recovered"), 6);
+  EXPECT_EQ(cuts.at("lost_writes"), 0);
+  EXPECT_GT(cuts.at("scan_pages").get<std::uint64_t>(), 0u);
+  EXPECT_GT(cuts.at("scan_time_us").get<double>(), 0.0);
+  EXPECT_EQ(cuts.at("cuts").size(), 6u);
+  if (const auto checked = testing::check_output(dir)) {
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
+}
+
+TEST(PowerCutCli, ReportsCutsPastTheEndOfTheWorkloadAsNotReached) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-late");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                          " -w 'RW:io_size=4096,count=200' -o " + testing::shell_quote(dir) +
+                          " --power-cut-at 1000s --power-cut-at 20");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto cuts = nlohmann::json::parse(testing::read_file(dir / "summary.json"))["power_cuts"];
+  EXPECT_EQ(cuts.at("count"), 1);
+  EXPECT_EQ(cuts.at("not_reached"), 1);
+}
+
+TEST(PowerCutCli, RefusesTraceWorkloads) {
+  const auto dir = testing::temp_dir_for_this_test("power-cut-trace");
+  const auto trace =
+      testing::write_file(dir / "t.csv", "128166372003061629,hm,0,Write,0,4096,26\n");
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                          " -w trace:" + testing::shell_quote(trace) + " -o " +
+                          testing::shell_quote(dir / "out") + " --power-cut-at 5");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("--power-cut-at: only for plan workloads"), std::string::npos)
+      << result.output;
+}
+
+TEST(PowerCutCli, RefusesBadCombinationsWithOneClearLine) {
+  const std::string base = "sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                           " -w 'RW:io_size=4096,count=100' -o " +
+                           testing::shell_quote(testing::temp_dir("power-cut-bad"));
+  struct Case {
+    std::string arguments, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {" --power-cut-at soon", "--power-cut-at 'soon': expected an I/O number"},
+           {" --power-cut-at 100", "the workload issues only 100 I/Os"},
+           {" --power-cut-at random:0", "random:K with K a positive"},
+           {" --power-cut-at 5 --verify", "power cuts and --verify cannot be combined"}}) {
+    SCOPED_TRACE(c.arguments);
+    const auto result = testing::run_ssdlab(base + c.arguments);
+    EXPECT_EQ(result.exit_code, 1) << result.output;
+    EXPECT_NE(result.output.find(c.message), std::string::npos) << result.output;
+  }
+}
+
+}  // namespace
+}  // namespace ssdlab::sim
