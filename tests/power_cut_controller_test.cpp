@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "power_cut_support.h"
 #include "sim/power_cut.h"
 #include "sim/power_cut_plan.h"
 #include "sim/simulator.h"
@@ -17,36 +18,18 @@
 namespace ssdlab::sim {
 namespace {
 
+using testing_power::CutTotals;
+
+// The controller cases all use seed 5.
+CutTotals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cuts) {
+  return testing_power::run_with_cuts(ssd, workload, cuts, 5);
+}
+
 DeviceConfig tiny(std::vector<std::string> overrides) {
   return load_config(testing::preset("tiny"), overrides);
 }
 
 const std::vector<std::string> kWriteBack = {"controller.write_buffer=65536"};
-
-struct Totals {
-  std::uint64_t cuts = 0, recovered = 0, buffered_lost = 0, torn = 0, erases_undone = 0;
-  TimeNs hold_up = 0;
-};
-
-// Runs `workload` with `cuts` random cuts; a lost acknowledged write throws.
-Totals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cuts) {
-  Simulator simulator(ssd, nullptr);
-  const auto spec = workloads::parse_inline(workload).experiments.front();
-  simulator.plan_power_cuts(
-      parse_power_cuts({"random:" + std::to_string(cuts)}, spec.count * spec.processes, 5));
-  simulator.run(spec, 0, 5);
-  Totals totals;
-  for (const PowerCutReport& cut : simulator.power_cuts()) {
-    ++totals.cuts;
-    totals.recovered += cut.recovered();
-    totals.buffered_lost += cut.buffered_writes_lost;
-    totals.torn += cut.torn_pages;
-    totals.erases_undone += cut.erases_undone;
-    totals.hold_up += cut.hold_up_ns;
-  }
-  EXPECT_EQ(simulator.power_cuts_not_reached(), 0u);
-  return totals;
-}
 
 // One acknowledged write sits in a write-back buffer when the power fails.
 struct BufferedWriteCut {
@@ -101,7 +84,7 @@ TEST(PowerCutWriteBuffer, RandomCutsLoseOnlyBufferedWritesUnlessProtected) {
     Ssd ssd(tiny(overrides), false);
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
-    const Totals totals = run_with_cuts(ssd, workload, 30);
+    const CutTotals totals = run_with_cuts(ssd, workload, 30);
     EXPECT_EQ(totals.recovered, 30u);
     if (protected_buffer) {
       EXPECT_EQ(totals.buffered_lost, 0u);
@@ -120,7 +103,7 @@ TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
   Ssd ssd(tiny({"ftl.clean_high_water=0.2", "controller.background_cleaning_preempt=true"}), false);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
-  const Totals totals =
+  const CutTotals totals =
       run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=1,burst=50,pause_us=3000", 40);
   EXPECT_EQ(totals.recovered, 40u);
   EXPECT_GT(ssd.background_cleaning_ns(), 0);
@@ -136,7 +119,7 @@ TEST(PowerCutGang, SynchronousGangCopyBackMergesRecover) {
           false);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
-  const Totals totals = run_with_cuts(ssd, "RW:io_size=4096,count=3000,queue_depth=4", 40);
+  const CutTotals totals = run_with_cuts(ssd, "RW:io_size=4096,count=3000,queue_depth=4", 40);
   EXPECT_EQ(totals.recovered, 40u);
   EXPECT_GT(totals.torn, 0u);
   EXPECT_GT(ssd.ftl().stats().rmw_pages_read, 0u);  // merges ran

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "power_cut_support.h"
 #include "sim/power_cut_plan.h"
 #include "sim/simulator.h"
 #include "sim/ssd.h"
@@ -16,6 +17,9 @@
 namespace ssdlab::sim {
 namespace {
 
+using testing_power::CutTotals;
+using testing_power::run_with_cuts;
+
 DeviceConfig tiny(const std::string& ftl, std::vector<std::string> overrides = {}) {
   overrides.push_back("ftl.type=\"" + ftl + "\"");
   return load_config(testing::preset("tiny"), overrides);
@@ -23,33 +27,6 @@ DeviceConfig tiny(const std::string& ftl, std::vector<std::string> overrides = {
 
 workloads::ExperimentSpec inline_spec(const std::string& text) {
   return workloads::parse_inline(text).experiments.front();
-}
-
-struct CutTotals {
-  std::uint64_t cuts = 0, recovered = 0, torn = 0, erases_undone = 0, in_flight = 0;
-  std::uint64_t checked = 0, mount_commands = 0;
-};
-
-// Runs `workload` with `cuts` random power cuts; a lost write throws.
-CutTotals run_with_cuts(Ssd& ssd, const std::string& workload, std::uint64_t cuts,
-                        std::uint64_t seed) {
-  Simulator simulator(ssd, nullptr);
-  const auto spec = inline_spec(workload);
-  simulator.plan_power_cuts(
-      parse_power_cuts({"random:" + std::to_string(cuts)}, spec.count * spec.processes, seed));
-  simulator.run(spec, 0, seed);
-  CutTotals totals;
-  for (const PowerCutReport& cut : simulator.power_cuts()) {
-    ++totals.cuts;
-    totals.recovered += cut.recovered();
-    totals.torn += cut.torn_pages;
-    totals.erases_undone += cut.erases_undone;
-    totals.in_flight += cut.writes_in_flight;
-    totals.checked += cut.pages_checked;
-    totals.mount_commands += cut.mount_commands;
-  }
-  EXPECT_EQ(simulator.power_cuts_not_reached(), 0u);
-  return totals;
 }
 
 class EveryFtl : public ::testing::TestWithParam<std::string> {};
