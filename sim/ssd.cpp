@@ -69,8 +69,7 @@ TimeNs Ssd::schedule_power_safe(TimeNs now, bool background) {
   }
   if (cleaning) {
     cleaning_done_ = done[1];
-    cleaning_ns_ += done[1] - now;
-    if (background) background_cleaning_ns_ += done[1] - now;
+    count_cleaning(now, done[1], background);
   }
   return done[0];
 }
@@ -130,8 +129,7 @@ TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
   }
   if (cleaning) {
     cleaning_done_ = done[1];
-    cleaning_ns_ += done[1] - now;
-    if (background) background_cleaning_ns_ += done[1] - now;
+    count_cleaning(now, done[1], background);
   }
   return done[0];
 }

@@ -118,6 +118,12 @@ class Ssd {
   // version is still under way (real FTLs keep such a block until the new
   // data is on flash). Slower than schedule(); power-cut runs only.
   TimeNs schedule_power_safe(TimeNs now, bool background = false);
+  // A cleaning batch ran from `start` to `end`: counted in cleaning_ns(),
+  // and in background_cleaning_ns() if it ran in the background.
+  void count_cleaning(TimeNs start, TimeNs end, bool background) {
+    cleaning_ns_ += end - start;
+    if (background) background_cleaning_ns_ += end - start;
+  }
   // Power-cut runs: reserves `command` (recorder id `id`) from `ready`, an
   // erase no earlier than every program reserved before it; returns its end.
   TimeNs schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready);

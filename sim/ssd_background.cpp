@@ -100,9 +100,7 @@ void Ssd::advance_round(PendingRound& round, TimeNs limit) {
     ++round.next;
   }
   if (round.commands.empty()) return;
-  const TimeNs took = round.stage_done - round.started;
-  cleaning_ns_ += took;
-  background_cleaning_ns_ += took;
+  count_cleaning(round.started, round.stage_done, true);
   round.commands.clear();
   round.next = 0;
 }
