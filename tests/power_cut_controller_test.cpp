@@ -29,7 +29,12 @@ DeviceConfig tiny(std::vector<std::string> overrides) {
   return load_config(testing::preset("tiny"), overrides);
 }
 
-const std::vector<std::string> kWriteBack = {"controller.write_buffer=65536"};
+// Tiny with a 64 KiB write-back buffer, power-protected or not.
+DeviceConfig write_back(bool protected_buffer) {
+  return tiny(
+      {"controller.write_buffer=65536", std::string("controller.write_buffer_power_protected=") +
+                                            (protected_buffer ? "true" : "false")});
+}
 
 // One acknowledged write sits in a write-back buffer when the power fails.
 struct BufferedWriteCut {
@@ -37,10 +42,7 @@ struct BufferedWriteCut {
   flash::Ppn before = flash::kNoPage, after = flash::kNoPage;
 };
 BufferedWriteCut cut_after_one_buffered_write(bool protected_buffer) {
-  std::vector<std::string> overrides = kWriteBack;
-  overrides.push_back(std::string("controller.write_buffer_power_protected=") +
-                      (protected_buffer ? "true" : "false"));
-  Ssd ssd(tiny(overrides), false);
+  Ssd ssd(write_back(protected_buffer), false);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const std::uint64_t page = ssd.ftl().logical_page_size();
@@ -78,10 +80,7 @@ TEST(PowerCutWriteBuffer, RandomCutsLoseOnlyBufferedWritesUnlessProtected) {
   const std::string workload = "RW:io_size=12288,count=3000,queue_depth=4";
   for (const bool protected_buffer : {false, true}) {
     SCOPED_TRACE(protected_buffer);
-    std::vector<std::string> overrides = kWriteBack;
-    overrides.push_back(std::string("controller.write_buffer_power_protected=") +
-                        (protected_buffer ? "true" : "false"));
-    Ssd ssd(tiny(overrides), false);
+    Ssd ssd(write_back(protected_buffer), false);
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
     const CutTotals totals = run_with_cuts(ssd, workload, 30);
