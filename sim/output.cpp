@@ -8,10 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <limits>
 
 #include "common/error.h"
-#include "workloads/methodology.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -129,31 +127,6 @@ nlohmann::json to_json(const RunStats& s) {
           {"p99_us", us(static_cast<double>(s.p99_ns))},
           {"iops", std::round(s.iops * 10) / 10},
           {"mb_per_s", std::round(s.mb_per_s * 1000) / 1000}};
-}
-
-RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<IoSample>& samples,
-                       std::uint64_t* startup) {
-  std::size_t first = 0;  // samples before it are all start-up
-  if (spec.io_ignore_auto) {
-    std::vector<TimeNs> series(samples.size());
-    for (std::size_t i = 0; i < samples.size(); ++i) series[i] = samples[i].response;
-    first = workloads::detect_startup(series);
-  }
-  if (startup) *startup = first;
-  std::vector<TimeNs> responses;
-  responses.reserve(samples.size() - first);
-  TimeNs first_measured = std::numeric_limits<TimeNs>::max(), last_completion = 0;
-  std::uint64_t bytes = 0;
-  for (std::size_t i = first; i < samples.size(); ++i) {
-    const IoSample& sample = samples[i];
-    if (sample.io < spec.io_ignore) continue;
-    responses.push_back(sample.response);
-    first_measured = std::min(first_measured, sample.submitted);
-    last_completion = std::max(last_completion, sample.submitted + sample.response);
-    bytes += sample.size;
-  }
-  return compute_stats(responses, spec.count * spec.processes,
-                       last_completion - std::min(first_measured, last_completion), bytes);
 }
 
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path) {

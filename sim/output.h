@@ -60,19 +60,6 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
                        std::uint64_t bytes);
 nlohmann::json to_json(const RunStats& stats);
 
-// One completed I/O of a run.
-struct IoSample {
-  TimeNs submitted = 0, response = 0;  // submission from the run's start
-  std::uint64_t io = 0;                // index within its process
-  std::uint32_t size = 0;
-};
-
-// The statistics of a run of `spec` from its I/Os in completion order: after
-// the start-up phase found by workloads::detect_startup (io_ignore = "auto";
-// its length goes to *startup), or the first io_ignore I/Os of each process.
-RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<IoSample>& samples,
-                       std::uint64_t* startup);
-
 // Parses the JSON in `text` from byte `start` on; a syntax error is an
 // ssdlab::Error "path:line: malformed JSON", the line counted in `text`.
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);

@@ -20,6 +20,7 @@
 #include "sim/output.h"
 #include "sim/precondition.h"
 #include "sim/report.h"
+#include "sim/run_samples.h"
 #include "sim/uflip_report.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
@@ -194,16 +195,15 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
       if (spec.run_pause_ns > 0)
         std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
       const auto ios = run_on_target(target, spec, run, seed_of(spec, options.seed));
-      std::vector<IoSample> samples;
-      samples.reserve(ios.size());
+      RunSamples samples(spec);  // in completion order, as run_on_target returns them
       for (const Completed& io : ios) {
         if (io_log)
           io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.write,
                       io.offset, io.size);
-        samples.push_back({io.submitted, io.response, io.io, io.size});
+        samples.add(io.submitted, io.response, io.io, io.size);
       }
       std::uint64_t startup = 0;
-      nlohmann::json entry = to_json(summarize_run(spec, samples, &startup));
+      nlohmann::json entry = to_json(samples.summarize(&startup));
       entry["run"] = run;
       if (spec.io_ignore_auto) entry["startup_ios"] = startup;
       runs.push_back(std::move(entry));

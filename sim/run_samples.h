@@ -1,10 +1,10 @@
-// The completed I/Os of one simulated run, kept compactly until the run ends
+// The completed I/Os of one run (simulated or probed), kept compactly until the run ends
 // and its statistics are computed (the start-up cut of io_ignore = "auto" is
 // only known then).
 //
-// Contract: summarize() returns exactly what summarize_run() (output.h)
-// returns for the same I/Os in the same order, field for field and bit for
-// bit, so summary.json does not depend on which of the two a caller uses.
+// The simulator and probe both summarise their runs through it. The test
+// (run_samples_test.cpp) checks it field for field, bit for bit, against a
+// plain computation over all the I/Os.
 //
 // Memory: 8 bytes per completed I/O, also at the peak while summarize()
 // runs; I/Os that io_ignore = N excludes are not kept at all. Each I/O is its
@@ -34,8 +34,9 @@ class RunSamples {
   // I/Os completed so far, those io_ignore excludes included.
   std::uint64_t completed() const { return completed_; }
 
-  // The run's statistics (summarize_run's contract); *startup receives the
-  // start-up length. Consumes the samples: call once.
+  // The run's statistics (the test's summarize_run gives the plain
+  // definition); *startup receives the start-up length. Consumes the
+  // samples: call once.
   RunStats summarize(std::uint64_t* startup);
 
  private:

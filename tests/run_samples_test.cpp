@@ -1,17 +1,56 @@
 // RunSamples keeps a run's I/Os in 8 bytes each; its statistics must be those
-// of summarize_run() on the full samples, bit for bit.
+// of a plain computation over the full samples (summarize_run below), bit for
+// bit.
 #include "sim/run_samples.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "common/rng.h"
+#include "workloads/methodology.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
 namespace {
+
+// One completed I/O of a run.
+struct IoSample {
+  TimeNs submitted = 0, response = 0;  // submission from the run's start
+  std::uint64_t io = 0;                // index within its process
+  std::uint32_t size = 0;
+};
+
+// The reference: the run's statistics from all its I/Os in completion order,
+// after the start-up phase found by workloads::detect_startup (io_ignore =
+// "auto"; its length goes to *startup), or the first io_ignore I/Os of each
+// process.
+RunStats summarize_run(const workloads::ExperimentSpec& spec, const std::vector<IoSample>& samples,
+                       std::uint64_t* startup) {
+  std::size_t first = 0;  // samples before it are all start-up
+  if (spec.io_ignore_auto) {
+    std::vector<TimeNs> series(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) series[i] = samples[i].response;
+    first = workloads::detect_startup(series);
+  }
+  if (startup) *startup = first;
+  std::vector<TimeNs> responses;
+  responses.reserve(samples.size() - first);
+  TimeNs first_measured = std::numeric_limits<TimeNs>::max(), last_completion = 0;
+  std::uint64_t bytes = 0;
+  for (std::size_t i = first; i < samples.size(); ++i) {
+    const IoSample& sample = samples[i];
+    if (sample.io < spec.io_ignore) continue;
+    responses.push_back(sample.response);
+    first_measured = std::min(first_measured, sample.submitted);
+    last_completion = std::max(last_completion, sample.submitted + sample.response);
+    bytes += sample.size;
+  }
+  return compute_stats(responses, spec.count * spec.processes,
+                       last_completion - std::min(first_measured, last_completion), bytes);
+}
 
 struct Shape {
   std::uint32_t slots = 1;      // I/Os outstanding (processes x queue depth)
