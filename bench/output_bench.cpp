@@ -27,7 +27,7 @@ void BM_IoLogRow(benchmark::State& state) {
     for (auto _ : state) {
       const std::uint64_t random = offsets[io & kTableMask];
       const TimeNs response = 300'000 + static_cast<TimeNs>(random % 700'000);
-      log.row("RW/io_size=4096", 0, 0, io, submitted, response, true, random * 4096, 4096);
+      log.row("RW/io_size=4096", 0, 0, io, submitted, response, IoMode::kWrite, random * 4096, 4096);
       submitted += response;
       ++io;
     }
@@ -48,7 +48,7 @@ void BM_RunSamples(benchmark::State& state) {
   spec.io_ignore_auto = true;
   const std::vector<std::uint64_t> jitter = random_table(700'000);
   for (auto _ : state) {
-    sim::RunSamples samples(spec);
+    sim::RunSamples samples(sim::RunGroup{spec.name, 0, spec.count, spec.io_ignore, spec.io_ignore_auto});
     TimeNs submitted = 0;
     for (std::size_t i = 0; i < kTableSize; ++i) {
       const TimeNs response = 300'000 + static_cast<TimeNs>(jitter[i]);

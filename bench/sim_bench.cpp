@@ -47,7 +47,7 @@ void BM_SsdSubmitRandomWrite(benchmark::State& state) {
   std::size_t next = 0;
   static TimeNs now = 0;  // the shared device's clock only moves forward
   for (auto _ : state) {
-    now = ssd.submit({slots[next++ & kTableMask] * kIoSize, kIoSize, true}, now);
+    now = ssd.submit({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kWrite}, now);
     benchmark::DoNotOptimize(now);
   }
   state.SetItemsProcessed(state.iterations());
@@ -64,7 +64,7 @@ void BM_SsdSubmitRandomRead(benchmark::State& state) {
 
   std::size_t next = 0;
   for (auto _ : state) {
-    now = ssd->submit({slots[next++ & kTableMask] * kIoSize, kIoSize, false}, now);
+    now = ssd->submit({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kRead}, now);
     benchmark::DoNotOptimize(now);
   }
   state.SetItemsProcessed(state.iterations());

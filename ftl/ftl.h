@@ -121,6 +121,34 @@ struct FtlStats {
   }
 };
 
+// Every scalar counter of FtlStats with its summary.json name, in a fixed
+// order (checkpoints save them in it): visit(name, counter). The one list of
+// them: a new counter added here is saved, reported and subtracted.
+template <typename Stats, typename Visit>
+void each_counter(Stats& s, Visit visit) {
+  visit("host_pages_written", s.host_pages_written);
+  visit("flash_pages_written", s.flash_pages_written);
+  visit("host_pages_read", s.host_pages_read);
+  visit("flash_pages_read", s.flash_pages_read);
+  visit("rmw_pages_read", s.rmw_pages_read);
+  visit("unmapped_pages_read", s.unmapped_pages_read);
+  visit("erases", s.erases);
+  visit("copy_backs", s.copy_backs);
+  visit("inter_plane_moves", s.inter_plane_moves);
+  visit("trimmed_pages", s.trimmed_pages);
+  visit("blocks_cleaned", s.blocks_cleaned);
+  visit("background_blocks_cleaned", s.background_blocks_cleaned);
+  visit("pages_reclaimed", s.pages_reclaimed);
+  visit("switch_merges", s.switch_merges);
+  visit("partial_merges", s.partial_merges);
+  visit("full_merges", s.full_merges);
+  visit("padding_pages", s.padding_pages);
+  visit("blocks_retired", s.blocks_retired);
+  visit("wear_deferrals", s.wear_deferrals);
+  visit("wear_migrations", s.wear_migrations);
+  visit("wear_migrated_pages", s.wear_migrated_pages);
+}
+
 // How recovery picks a logical page's latest instance in the OOB scan:
 // by write sequence number (what a correct FTL does), or the last instance in
 // block order (deliberately wrong: tests show it loses writes).

@@ -118,7 +118,7 @@ std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::str
     std::FILE* file = logs.file(row);
     const TimeNs completion = row.submit_ns + row.response_ns;
     fmt::print(file, "{}, {}, {}, {}, {}, 0\n", completion / 1000000, row.response_ns,
-               row.write ? 1 : 0, row.size, row.offset);
+               static_cast<int>(row.mode), row.size, row.offset);
   }
   return logs.commit();
 }

@@ -9,7 +9,7 @@ std::optional<QueuedRequest> HostQueue::dispatch() {
   auto pick = waiting_.begin();
   if (policy_ == Scheduling::kReadsFirst) {
     const auto read = std::find_if(waiting_.begin(), waiting_.end(),
-                                   [](const QueuedRequest& r) { return !r.request.write; });
+                                   [](const QueuedRequest& r) { return r.request.mode == IoMode::kRead; });
     if (read != waiting_.end()) pick = read;
   }
   const QueuedRequest request = *pick;

@@ -21,8 +21,8 @@
 namespace ssdlab::sim {
 
 struct QueuedRequest {
-  std::uint32_t process = 0;
-  std::uint64_t io = 0;  // the process's I/O number, given at arrival
+  std::uint32_t stream = 0;  // of the host loop (sim/io_source.h)
+  std::uint64_t io = 0;      // the stream's I/O number, given at arrival
   TimeNs arrived = 0;
   workloads::IoRequest request{};
   bool resubmitted = false;  // sent again after a power cut interrupted it

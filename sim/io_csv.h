@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/io_mode.h"
 #include "common/units.h"
 
 namespace ssdlab::sim {
@@ -20,9 +21,11 @@ struct IoRow {
   std::uint64_t io = 0;
   TimeNs submit_ns = 0;
   TimeNs response_ns = 0;
-  bool write = false;
+  IoMode mode = IoMode::kRead;
   std::uint64_t offset = 0;
   std::uint32_t size = 0;
+
+  bool is_write() const { return mode == IoMode::kWrite; }
 };
 
 // Streams the rows of an io.csv. Errors are ssdlab::Error with

@@ -37,7 +37,7 @@ IoLog::~IoLog() {
 }
 
 void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
-                std::uint64_t io, TimeNs submit, TimeNs response, bool write, std::uint64_t offset,
+                std::uint64_t io, TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset,
                 std::uint32_t size) {
   // Formatted straight into the buffer through a raw pointer: one capacity
   // check per row instead of one per field. A row is the experiment name plus
@@ -61,7 +61,7 @@ void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t pr
   *out++ = ',';
   out = format_us(response, out);
   *out++ = ',';
-  *out++ = write ? 'W' : 'R';
+  *out++ = io_mode_letter(mode);
   *out++ = ',';
   number(offset, ',');
   number(size, '\n');

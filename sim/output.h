@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/io_mode.h"
 #include "common/units.h"
 #include "workloads/plan.h"
 
@@ -29,7 +30,7 @@ class IoLog {
   IoLog& operator=(const IoLog&) = delete;
 
   void row(std::string_view experiment, std::uint32_t run, std::uint32_t process, std::uint64_t io,
-           TimeNs submit, TimeNs response, bool write, std::uint64_t offset, std::uint32_t size);
+           TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset, std::uint32_t size);
   void commit();
   std::uint64_t rows() const { return rows_; }
 

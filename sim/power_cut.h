@@ -89,8 +89,7 @@ class PowerCutRecorder {
                       std::vector<flash::NandArray::BlockImage> erased, bool functional = false);
   // The id of command `index` of the list last applied.
   std::uint64_t batch_id(std::size_t index) const { return batch_start_ + index; }
-  // A host trim, acknowledged at once (FTL tests; the simulated host does
-  // not trim): older data must not come back.
+  // A host trim, acknowledged when submitted: older data must not come back.
   void trimmed(const ftl::PageRange& range);
   // Command `id` completes at `end`. A command never given a time (a
   // preemptible cleaning round's, not yet reserved) counts as in flight.

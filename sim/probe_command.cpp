@@ -45,7 +45,7 @@ struct Completed {
   TimeNs submitted, response;
   std::uint64_t io, offset;
   std::uint32_t size, process;
-  bool write;
+  IoMode mode;
 };
 
 // One run of `spec` on the target: processes x queue_depth threads, each a
@@ -88,13 +88,15 @@ std::vector<Completed> run_on_target(const workloads::RealTarget& target,
         }
         if (io.delay_ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(io.delay_ns));
         const TimeNs submitted = since(start);
-        if (io.write)
+        if (io.mode == IoMode::kWrite)
           target.write(io.offset, buffer.data(), io.size);
+        else if (io.mode == IoMode::kTrim)
+          target.trim(io.offset, io.size);
         else
           target.read(io.offset, buffer.data(), io.size);
         // io.csv holds microseconds with three decimals; a response is never 0.
         const TimeNs response = std::max<TimeNs>(1, since(start) - submitted);
-        mine.push_back({submitted, response, number, io.offset, io.size, process, io.write});
+        mine.push_back({submitted, response, number, io.offset, io.size, process, io.mode});
       }
     } catch (...) {
       std::lock_guard lock(error_mutex);
@@ -195,10 +197,11 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
       if (spec.run_pause_ns > 0)
         std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
       const auto ios = run_on_target(target, spec, run, seed_of(spec, options.seed));
-      RunSamples samples(spec);  // in completion order, as run_on_target returns them
+      RunSamples samples(RunGroup{spec.name, run, spec.count * spec.processes, spec.io_ignore,
+                                  spec.io_ignore_auto});  // in completion order, as run_on_target returns them
       for (const Completed& io : ios) {
         if (io_log)
-          io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.write,
+          io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.mode,
                       io.offset, io.size);
         samples.add(io.submitted, io.response, io.io, io.size);
       }

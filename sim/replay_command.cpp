@@ -125,7 +125,7 @@ std::uint64_t prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
   PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
   std::uint64_t pages = 0;
   while (auto record = placed.next())
-    if (!record->write) pages += ssd.prefill(record->offset, record->size);
+    if (record->mode == IoMode::kRead) pages += ssd.prefill(record->offset, record->size);
   return pages;
 }
 
@@ -263,11 +263,11 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
                                                    config.sector_size));
     sources.push_back(ReplaySource{placed.back().get(), all[k].replay.experiment});
   }
-  Replayer replayer(ssd, io_log.get());
-  replayer.resume_at(position.now);
+  Simulator simulator(ssd, io_log.get());
+  simulator.resume_at(position.now);
 
   const auto wall_start = std::chrono::steady_clock::now();
-  const std::vector<ReplayResult> results = replayer.replay(sources, all.front().replay);
+  const std::vector<ReplayResult> results = replay(simulator, sources, all.front().replay);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (options.verify) ssd.ftl().check_invariants();
@@ -309,13 +309,13 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
       {"logical_bytes", ssd.logical_bytes()},
       {"prefilled_pages", prefilled},
       {"precondition", preconditioned},
-      {"simulated_us", replayer.now() / 1000.0},
+      {"simulated_us", simulator.now() / 1000.0},
       {"experiments", std::move(experiments)},
   };
   if (several) summary["layout"] = partitioned ? "partitioned" : "shared";
   add_device_summary(summary, ssd, options.verify);
   if (!options.save_state.empty()) {
-    position.now = replayer.now();
+    position.now = simulator.now();
     checkpoint["saved"] = save_run_state(
         options, ssd, position, summary["workload"].get<std::string>(), preconditioned, false);
   }

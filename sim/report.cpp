@@ -10,6 +10,8 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/config.h"
+#include "sim/device_counters.h"
+#include "sim/ssd.h"
 #include "sim/wear_buckets.h"
 #include "workloads/generator.h"
 
@@ -97,7 +99,7 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
   fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
              s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
              fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
-             r.device["write_amplification"].get<double>());
+             r.device.write_amplification());
 }
 
 void print_wear(std::ostream& out, const nlohmann::json& wear) {
@@ -161,15 +163,13 @@ nlohmann::json run_json(const RunResult& result) {
   entry["run"] = result.run;
   entry["start_us"] = result.start_ns / 1000.0;
   entry["end_us"] = result.end_ns / 1000.0;
-  entry["device"] = result.device;
+  entry["device"] = result.device;  // sim/device_counters.h
   if (!result.stopped.empty()) entry["stopped"] = result.stopped;
   return entry;
 }
 
 void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
-  nlohmann::json totals = device_counters(ssd);
-  add_ratios(totals, ssd.config().geometry.pages_per_block);
-  summary["device"] = std::move(totals);
+  summary["device"] = DeviceCounters::of(ssd);
   summary["wear"] = wear_report(ssd);
   summary["wear"]["remaining_life_buckets"] = remaining_life_buckets(ssd.ftl().nand());
   summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};

@@ -11,22 +11,23 @@
 // response time (36 bits of ns) and the time since the previous completion
 // (28 bits of ns) in one word. Rare I/Os that do not fit (a response above
 // 68 s, a gap between completions above 268 ms, as in uFLIP's pause
-// experiments) take 24 more bytes; a run whose I/O sizes vary takes 4 more
-// bytes per I/O (the simulator's runs use one size).
+// experiments) take 24 more bytes; with io_ignore = "auto", a run whose I/O
+// sizes vary takes 4 more bytes per I/O (plans use one size; traces, whose
+// sizes vary, have no start-up cut and keep a running byte count instead).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "common/units.h"
+#include "sim/io_source.h"
 #include "sim/output.h"
-#include "workloads/plan.h"
 
 namespace ssdlab::sim {
 
 class RunSamples {
  public:
-  explicit RunSamples(const workloads::ExperimentSpec& spec);
+  explicit RunSamples(const RunGroup& group);
 
   // One more completed I/O: `io` its index within its process, `submitted`
   // from the run's start. Completions come in time order.
@@ -48,13 +49,15 @@ class RunSamples {
     TimeNs first_submitted, last_completion;
   };
 
-  const workloads::ExperimentSpec& spec_;
+  std::uint64_t count_, io_ignore_;
+  bool io_ignore_auto_;
   // One word per kept I/O (bit patterns of the fields above), unpacked into
   // plain response times in place by summarize().
   std::vector<TimeNs> packed_;
   std::vector<Escape> escapes_;
-  std::vector<std::uint32_t> sizes_;  // only once sizes differ
+  std::vector<std::uint32_t> sizes_;  // only with io_ignore_auto_, once sizes differ
   std::uint32_t size_ = 0;            // the size of every kept I/O, while they agree
+  std::uint64_t bytes_ = 0;           // of the kept I/Os, without io_ignore_auto_
   TimeNs last_completion_ = 0;
   std::uint64_t completed_ = 0;
 };

@@ -196,14 +196,32 @@ TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, b
   return done;
 }
 
+TimeNs Ssd::trim_request(const ftl::PageRange& range, TimeNs now) {
+  if (buffer_) {  // a buffered copy of a trimmed page must not reach flash later
+    const ftl::Lpn first = range.first + (range.partial_first ? 1 : 0);
+    const ftl::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+    for (ftl::Lpn lpn = first; lpn < end; ++lpn) buffer_->drop(lpn);
+  }
+  commands_.clear();
+  ftl_->trim(range, commands_);
+  if (verifier_) verifier_->host_trim(range, commands_);
+  record(nullptr);
+  if (power_) power_->trimmed(range);
+  if (!observers_.empty()) notify(CommandSource::kHostWrite, &range);
+  if (preempt_) finish_conflicting_rounds();
+  return schedule(now);
+}
+
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
   if (power_) power_->settle(now);
   // Background work that would have started before this request did.
   if (preempt_) advance_rounds(now);
   const ftl::PageRange range = to_range(request.offset, request.size);
-  const TimeNs done = !buffer_        ? flash_request(range, request.write, now)
-                      : request.write ? buffered_write(range, request.size, now)
-                                      : buffered_read(range, request.size, now);
+  const bool write = request.mode == IoMode::kWrite;
+  const TimeNs done = request.mode == IoMode::kTrim ? trim_request(range, now)
+                      : !buffer_                    ? flash_request(range, write, now)
+                      : write                       ? buffered_write(range, request.size, now)
+                                                    : buffered_read(range, request.size, now);
   for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
   // Pools the request left idle may clean in the background (after the
   // request's own reservations, so that it never waits for this cleaning).

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/io_mode.h"
 #include "common/units.h"
 #include "flash/timeline.h"
 #include "ftl/ftl.h"
@@ -30,7 +31,7 @@ namespace ssdlab::sim {
 struct HostRequest {
   std::uint64_t offset = 0;  // bytes, sector aligned
   std::uint32_t size = 0;    // bytes, sector aligned, > 0
-  bool write = false;
+  IoMode mode = IoMode::kRead;
 };
 
 class Ssd {
@@ -60,7 +61,9 @@ class Ssd {
   const WriteBuffer* write_buffer() const { return buffer_ ? &*buffer_ : nullptr; }
   std::vector<ftl::Lpn> discard_write_buffer();
 
-  // Starts `request` at `now`; returns when it completes (>= now).
+  // Starts `request` at `now`; returns when it completes (>= now). A trim
+  // forgets the whole logical pages it covers (a partly covered page keeps
+  // its data); it completes once the commands its FTL needs, if any, have.
   TimeNs submit(const HostRequest& request, TimeNs now);
 
   // Writes every never-written logical page in [offset, offset + size)
@@ -135,6 +138,7 @@ class Ssd {
   // pages as the buffer's if a cut interrupts it).
   TimeNs flash_request(const ftl::PageRange& range, bool write, TimeNs now,
                        bool from_buffer = false);
+  TimeNs trim_request(const ftl::PageRange& range, TimeNs now);
 
   // Write buffer (ssd_buffer.cpp).
   TimeNs buffered_write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);

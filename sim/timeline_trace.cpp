@@ -214,7 +214,9 @@ void TimelineTrace::request_done(const HostRequest& request, TimeNs submitted, T
                  fmt::format("Requests (lane {})", lane), static_cast<std::uint32_t>(lane));
     }
     lane_free_[lane] = done;
-    event(request.write ? "WRITE" : "READ", "", "request", kHostPid,
+    event(request.mode == IoMode::kWrite  ? "WRITE"
+          : request.mode == IoMode::kTrim ? "TRIM"
+                                          : "READ", "", "request", kHostPid,
           1 + static_cast<std::uint32_t>(lane), submitted, done,
           fmt::format("\"io\":{},\"offset\":{},\"size\":{}", number, request.offset, request.size));
   }

@@ -102,6 +102,7 @@ nlohmann::json to_json(const Info& info, const std::string& path) {
       {"mb_per_s", p.bytes_per_second() / 1e6},
       {"reads", {{"requests", p.reads}, {"bytes", p.read_bytes}}},
       {"writes", {{"requests", p.writes}, {"bytes", p.write_bytes}}},
+      {"trims", {{"requests", p.trims}}},
       {"size_histogram", sizes},
       {"min_offset", p.min_offset},
       {"max_end", p.max_end},
@@ -151,6 +152,7 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
              format_size(p.read_bytes));
   fmt::print(out, "  writes        {} ({}), {}\n", p.writes, percent(p.writes, p.requests),
              format_size(p.write_bytes));
+  if (p.trims) fmt::print(out, "  trims         {} ({})\n", p.trims, percent(p.trims, p.requests));
   const char* label = "  sizes       ";
   for (std::size_t k = 0; k < p.sizes.size(); ++k) {
     if (!p.sizes[k]) continue;

@@ -12,6 +12,13 @@
 
 namespace ssdlab::sim {
 
+class Ssd;
+
+// Wear of every block (Agrawal et al. §5, Tables 7 and 8): remaining life
+// mean/stddev/min, blocks expired, remaining life relative to the mean in
+// Table 8's bins, and the wear-leveling counters.
+nlohmann::json wear_report(const Ssd& ssd);
+
 // {"rated_cycles": R, "erases_from": [0, 1, 2, 4, ..., R], "blocks": [...]}:
 // bucket i holds the blocks with erases_from[i] <= erases < erases_from[i + 1]
 // (the last: erases >= R).

@@ -136,7 +136,7 @@ std::vector<TimeNs> drive(Ssd& ssd, std::uint64_t seed, int requests, TimeNs& no
     const auto size = static_cast<std::uint32_t>((1 + rng.uniform(24)) * 512);
     const std::uint64_t offset = rng.uniform(sectors - size / 512) * 512;
     const bool write = rng.uniform(4) != 0;
-    now = ssd.submit(HostRequest{offset, size, write}, now);
+    now = ssd.submit(HostRequest{offset, size, ssdlab::io_mode_of(write)}, now);
     if (rng.uniform(50) == 0) ssd.idle(now, now + 20'000'000);  // background cleaning
     done.push_back(now);
   }

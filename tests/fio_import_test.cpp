@@ -223,7 +223,7 @@ TEST_F(FioImportTest, IoCsvReaderReadsRowsAndNamesBadLines) {
   EXPECT_EQ(row.io, 2u);
   EXPECT_EQ(row.submit_ns, 10000);
   EXPECT_EQ(row.response_ns, 305600);
-  EXPECT_TRUE(row.write);
+  EXPECT_TRUE(row.is_write());
   EXPECT_EQ(row.offset, 4096u);
   ExpectError([&] { reader.next(row); }, path.string() + ":3: rt_us: 'bad' is not microseconds");
   const auto header = Write("header.csv", "experiment,run,rt_us\n");
@@ -260,7 +260,7 @@ TEST_F(FioImportTest, FailedExportLeavesNoLogs) {
                             "RW,0,0,0,0.000,305.600,W,4096,4096\n"
                             "RW,0,0,1,0.000,305.600,X,4096,4096\n");
   ExpectError([&] { ssdlab::sim::export_fio_lat_logs(io_csv, (dir_ / "sim").string()); },
-              io_csv.string() + ":3: mode: 'X' is not R or W");
+              io_csv.string() + ":3: mode: 'X' is not R, W or T");
   for (const auto& entry : fs::directory_iterator(dir_))
     EXPECT_EQ(entry.path().filename(), "io.csv") << entry.path();
 }

@@ -141,18 +141,18 @@ TEST(SharedControlSyncGang, SubPageWriteIsACopyBackWithTheHostsData) {
   sim::Ssd ssd(config, true);
   ssd.prefill(0, g.page_size);
   // A whole gang page: one lockstep program.
-  EXPECT_EQ(ssd.submit({0, g.page_size, true}, 0), t.page_program_latency(g));
+  EXPECT_EQ(ssd.submit({0, g.page_size, IoMode::kWrite}, 0), t.page_program_latency(g));
   // 4 KB of it: the old gang page is read inside its planes, the member that
   // holds those 4 KB gets the new data over its data path, all program.
   const TimeNs start = 10'000'000;
-  EXPECT_EQ(ssd.submit({0, 4096, true}, start) - start,
+  EXPECT_EQ(ssd.submit({0, 4096, IoMode::kWrite}, start) - start,
             t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns);
   EXPECT_EQ(ssd.ftl().stats().rmw_pages_read, 1u);
   const auto& commands = ssd.timeline().stats().commands;
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kRead)], 0u);  // nothing read out
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kCopyBack)], 1u);
   // The merged page holds the new version: reading it back verifies.
-  EXPECT_NO_THROW(ssd.submit({0, g.page_size, false}, 2 * start));
+  EXPECT_NO_THROW(ssd.submit({0, g.page_size, IoMode::kRead}, 2 * start));
 }
 
 TEST(SharedControlSyncGang, WithoutCopyBackTheReadModifyWriteGoesThroughTheController) {
@@ -162,7 +162,7 @@ TEST(SharedControlSyncGang, WithoutCopyBackTheReadModifyWriteGoesThroughTheContr
   const auto& t = config.timing;
   sim::Ssd ssd(config, true);
   ssd.prefill(0, g.page_size);
-  EXPECT_EQ(ssd.submit({0, 4096, true}, 0), t.page_read_latency(g) + t.page_program_latency(g));
+  EXPECT_EQ(ssd.submit({0, 4096, IoMode::kWrite}, 0), t.page_read_latency(g) + t.page_program_latency(g));
 }
 
 TEST(SharedControlSyncGang, OnlyACopyBackMergesHostData) {

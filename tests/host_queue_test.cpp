@@ -19,7 +19,7 @@ namespace {
 sim::QueuedRequest queued(std::uint64_t io, bool write) {
   sim::QueuedRequest request;
   request.io = io;
-  request.request.write = write;
+  request.request.mode = io_mode_of(write);
   return request;
 }
 
@@ -75,8 +75,8 @@ ModeMeans run_mix(std::uint32_t depth, sim::Scheduling policy, const std::string
   double sums[2] = {0, 0};
   std::uint64_t counts[2] = {0, 0};
   while (reader.next(row)) {
-    sums[row.write] += static_cast<double>(row.response_ns) / 1000.0;
-    ++counts[row.write];
+    sums[row.is_write()] += static_cast<double>(row.response_ns) / 1000.0;
+    ++counts[row.is_write()];
   }
   means.read_us = sums[0] / static_cast<double>(counts[0]);
   means.write_us = sums[1] / static_cast<double>(counts[1]);

@@ -48,7 +48,7 @@ BufferedWriteCut cut_after_one_buffered_write(bool protected_buffer) {
   const std::uint64_t page = ssd.ftl().logical_page_size();
   BufferedWriteCut result;
   result.before = ssd.ftl().locate(5);
-  const TimeNs acknowledged = ssd.submit({5 * page, static_cast<std::uint32_t>(page), true}, 0);
+  const TimeNs acknowledged = ssd.submit({5 * page, static_cast<std::uint32_t>(page), IoMode::kWrite}, 0);
   EXPECT_EQ(ssd.write_buffer()->held(), 1u);  // acknowledged from DRAM, not on flash
   result.report = ssd.power_cut(acknowledged + 1);
   result.after = ssd.ftl().locate(5);

@@ -129,7 +129,7 @@ TEST(PowerCut, RecoveryIgnoringSequenceNumbersLosesWrites) {
     Rng rng(5);
     TimeNs now = 0;
     for (int i = 0; i < 4000; ++i)
-      now = ssd.submit({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, true}, now);
+      now = ssd.submit({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, IoMode::kWrite}, now);
     ASSERT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
     const PowerCutReport cut = ssd.power_cut(now, policy);
     if (policy == ftl::RecoveryPolicy::kSequenceNumbers) {

@@ -47,7 +47,7 @@ std::map<std::string, std::map<std::uint64_t, Row>> ByTrace(const std::vector<Ro
 }
 
 TraceRecord Write(TimeNs time_ns, std::uint64_t offset) {
-  return TraceRecord{time_ns, offset, 4096, true, 0};
+  return TraceRecord{time_ns, offset, 4096, IoMode::kWrite, 0};
 }
 
 constexpr TimeNs kMs = 1000000;
@@ -60,13 +60,13 @@ class ReplayTogether : public ::testing::Test {
     Ssd ssd(support::load_preset("tiny"), false);
     {
       IoLog log(dir / "io.csv");
-      Replayer replayer(ssd, &log);
+      Simulator simulator(ssd, &log);
       std::vector<support::VectorReader> readers;
       for (auto& records : traces) readers.emplace_back(std::move(records));
       std::vector<ReplaySource> sources;
       for (std::size_t k = 0; k < readers.size(); ++k)
         sources.push_back(ReplaySource{&readers[k], names[k]});
-      results_ = replayer.replay(sources, settings);
+      results_ = replay(simulator, sources, settings);
       log.commit();
     }
     return Rows(support::read_file(dir / "io.csv"));
@@ -113,8 +113,8 @@ TEST_F(ReplayTogether, EachTraceHasItsOwnStatistics) {
   EXPECT_EQ(results_[0].run.stats.min_ns, 305600);
   EXPECT_GT(results_[1].run.stats.max_ns, 305600);  // b's first queued
   // The device is shared: both carry the whole run's counters.
-  EXPECT_EQ(results_[0].run.device["host_pages_written"], 5);
-  EXPECT_EQ(results_[0].run.device, results_[1].run.device);
+  EXPECT_EQ(results_[0].run.device.ftl.host_pages_written, 5u);
+  EXPECT_EQ(nlohmann::json(results_[0].run.device), nlohmann::json(results_[1].run.device));
 }
 
 TEST_F(ReplayTogether, ClosedLoopKeepsQueueDepthOutstandingPerTrace) {

@@ -48,7 +48,7 @@ std::vector<Row> ParseIoCsv(const std::string& text) {
 }
 
 TraceRecord Write(TimeNs time_ns, std::uint64_t offset) {
-  return TraceRecord{time_ns, offset, 4096, true, 0};
+  return TraceRecord{time_ns, offset, 4096, IoMode::kWrite, 0};
 }
 
 class Replay : public ::testing::Test {
@@ -59,10 +59,10 @@ class Replay : public ::testing::Test {
     Ssd ssd(support::load_preset("tiny"), false);
     {
       IoLog log(dir / "io.csv");
-      Replayer replayer(ssd, &log);
+      Simulator simulator(ssd, &log);
       support::VectorReader reader(std::move(records));
       settings.experiment = "t";
-      result_ = replayer.replay(reader, settings);
+      result_ = replay(simulator, reader, settings);
       log.commit();
     }
     return ParseIoCsv(support::read_file(dir / "io.csv"));
@@ -153,7 +153,7 @@ TEST_F(Replay, ClosedLoopIgnoresTraceTimes) {
 }
 
 TEST_F(Replay, RowsFollowTheIoCsvContract) {
-  const auto rows = Run({Write(0, 8192), TraceRecord{kMs, 4096, 8192, false, 0}}, {});
+  const auto rows = Run({Write(0, 8192), TraceRecord{kMs, 4096, 8192, IoMode::kRead, 0}}, {});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].experiment, "t");
   EXPECT_EQ(rows[0].io, 0u);

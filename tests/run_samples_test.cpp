@@ -111,7 +111,7 @@ std::uint64_t expect_same_stats(const workloads::ExperimentSpec& spec,
                                 const std::vector<IoSample>& samples) {
   std::uint64_t expected_startup = 0, startup = 0;
   const RunStats expected = summarize_run(spec, samples, &expected_startup);
-  RunSamples compact(spec);
+  RunSamples compact(RunGroup{spec.name, 0, spec.count * spec.processes, spec.io_ignore, spec.io_ignore_auto});
   for (const IoSample& s : samples) compact.add(s.submitted, s.response, s.io, s.size);
   EXPECT_EQ(compact.completed(), samples.size());
   const RunStats got = compact.summarize(&startup);

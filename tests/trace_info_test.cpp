@@ -83,7 +83,7 @@ TEST(PageFootprint, EstimatesWithinItsErrorOnceTheBitmapWouldGrowTooLarge) {
 TraceProfile Uniform(std::uint64_t requests, std::int64_t gap_ns, std::uint32_t size) {
   TraceProfile profile;
   for (std::uint64_t i = 0; i < requests; ++i)
-    profile.add(TraceRecord{static_cast<std::int64_t>(i) * gap_ns, i * 4096, size, true, 0});
+    profile.add(TraceRecord{static_cast<std::int64_t>(i) * gap_ns, i * 4096, size, IoMode::kWrite, 0});
   return profile;
 }
 

@@ -46,8 +46,8 @@ TEST_F(TraceReaders, MsrConvertsFiletimeToNanosecondsFromTheFirstRecord) {
   EXPECT_EQ(records[0].time_ns, 0);
   EXPECT_EQ(records[1].time_ns, 100);         // one filetime tick
   EXPECT_EQ(records[2].time_ns, 1000000000);  // 10^7 ticks = 1 s
-  EXPECT_TRUE(records[0].write);
-  EXPECT_FALSE(records[1].write);
+  EXPECT_TRUE(records[0].is_write());
+  EXPECT_FALSE(records[1].is_write());
   EXPECT_EQ(records[0].offset, 7014912u);
   EXPECT_EQ(records[0].size, 4096u);
   EXPECT_EQ(records[1].device, 2u);
@@ -65,10 +65,10 @@ TEST_F(TraceReaders, DiskSimConvertsMillisecondsBlocksAndFlags) {
   EXPECT_EQ(records[0].device, 30u);
   EXPECT_EQ(records[0].offset, 7u * 512);
   EXPECT_EQ(records[0].size, 5u * 512);
-  EXPECT_FALSE(records[0].write);  // flag 0x1: read
+  EXPECT_FALSE(records[0].is_write());  // flag 0x1: read
   EXPECT_EQ(records[1].time_ns, 20000000);
-  EXPECT_TRUE(records[1].write);
-  EXPECT_TRUE(records[2].write);  // 0x80 (sync) has no read bit
+  EXPECT_TRUE(records[1].is_write());
+  EXPECT_TRUE(records[2].is_write());  // 0x80 (sync) has no read bit
 }
 
 TEST_F(TraceReaders, MqSimTakesIntegerTimesInItsUnitAndTypeZeroAsWrite) {
@@ -76,8 +76,8 @@ TEST_F(TraceReaders, MqSimTakesIntegerTimesInItsUnitAndTypeZeroAsWrite) {
   const auto records = support::read_all(path, "mqsim");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].time_ns, 938513000);
-  EXPECT_TRUE(records[0].write);
-  EXPECT_FALSE(records[1].write);
+  EXPECT_TRUE(records[0].is_write());
+  EXPECT_FALSE(records[1].is_write());
   EXPECT_EQ(records[0].offset, 264719034ull * 512);
   EXPECT_EQ(records[0].size, 16u * 512);
   ReadOptions microseconds;
@@ -94,12 +94,12 @@ TEST_F(TraceReaders, SpcConvertsBlocksSecondsAndOpcodes) {
   ASSERT_EQ(records.size(), 3u);
   EXPECT_EQ(records[0].offset, 20941264ull * 512);
   EXPECT_EQ(records[0].size, 8192u);  // bytes, not blocks
-  EXPECT_TRUE(records[0].write);
+  EXPECT_TRUE(records[0].is_write());
   EXPECT_EQ(records[0].time_ns, 551706000);
   EXPECT_EQ(records[1].device, 1u);
-  EXPECT_FALSE(records[1].write);
+  EXPECT_FALSE(records[1].is_write());
   EXPECT_EQ(records[1].size, 3072u);
-  EXPECT_TRUE(records[2].write);
+  EXPECT_TRUE(records[2].is_write());
   EXPECT_EQ(records[2].time_ns, 12000000000);
 }
 
@@ -125,10 +125,10 @@ TEST_F(TraceReaders, BlkparseReplaysIssueEventsByDefault) {
   EXPECT_EQ(records[0].time_ns, 6775);
   EXPECT_EQ(records[0].offset, 272208ull * 512);
   EXPECT_EQ(records[0].size, 8u * 512);
-  EXPECT_FALSE(records[0].write);
+  EXPECT_FALSE(records[0].is_write());
   EXPECT_EQ(records[0].device, (8u << 20) | 32u);
   EXPECT_EQ(records[1].size, 32u * 512);
-  EXPECT_TRUE(records[1].write);
+  EXPECT_TRUE(records[1].is_write());
 }
 
 TEST_F(TraceReaders, BlkparseCanReplayQueueEvents) {
@@ -141,7 +141,7 @@ TEST_F(TraceReaders, BlkparseCanReplayQueueEvents) {
   EXPECT_EQ(records[2].time_ns, 11000);
 }
 
-TEST_F(TraceReaders, FioV2AdvancesTimeByWaitsAndSkipsFileActions) {
+TEST_F(TraceReaders, FioV2AdvancesTimeByWaitsReadsTrimsAndSkipsFileActions) {
   const auto path = File("job.iolog",
                          "fio version 2 iolog\n"
                          "/dev/nvme0n1 add\n"
@@ -154,15 +154,17 @@ TEST_F(TraceReaders, FioV2AdvancesTimeByWaitsAndSkipsFileActions) {
                          "/dev/sdb write 512 512\n"
                          "/dev/nvme0n1 close\n");
   const auto records = support::read_all(path, "fio");
-  ASSERT_EQ(records.size(), 3u);
+  ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].time_ns, 0);
-  EXPECT_TRUE(records[0].write);
+  EXPECT_TRUE(records[0].is_write());
   EXPECT_EQ(records[1].time_ns, 1500000);
-  EXPECT_FALSE(records[1].write);
+  EXPECT_EQ(records[1].mode, IoMode::kRead);
   EXPECT_EQ(records[1].offset, 8192u);
   EXPECT_EQ(records[1].size, 16384u);
+  EXPECT_EQ(records[2].mode, IoMode::kTrim);  // a discard
+  EXPECT_EQ(records[2].size, 4096u);
   EXPECT_EQ(records[0].device, 0u);
-  EXPECT_EQ(records[2].device, 1u);  // files are numbered in order of appearance
+  EXPECT_EQ(records[3].device, 1u);  // files are numbered in order of appearance
 }
 
 TEST_F(TraceReaders, FioV3TakesTimestampsInMicroseconds) {

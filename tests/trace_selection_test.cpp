@@ -14,7 +14,7 @@ namespace support = ssdlab::testing;
 
 TraceRecord At(std::int64_t time_ns, std::uint64_t offset, std::uint32_t size = 4096,
                std::uint32_t device = 0) {
-  return TraceRecord{time_ns, offset, size, true, device};
+  return TraceRecord{time_ns, offset, size, IoMode::kWrite, device};
 }
 
 constexpr std::uint64_t kDevice = 1 << 20;  // 1 MiB of logical space

@@ -118,7 +118,7 @@ TEST(UflipMode, BaselinesHaveConstantModes) {
   for (const auto& [text, write] :
        {std::pair{"SR", false}, {"RR", false}, {"SW", true}, {"RW", true}})
     for (const auto& io : first_ios(std::string(text) + ":count=10", 10))
-      EXPECT_EQ(io.write, write) << text;
+      EXPECT_EQ(io.mode == IoMode::kWrite, write) << text;
 }
 
 TEST(UflipMix, RatioIosOfTheFirstPatternThenOneOfTheSecond) {
@@ -126,8 +126,8 @@ TEST(UflipMix, RatioIosOfTheFirstPatternThenOneOfTheSecond) {
   const std::vector<bool> modes{false, false, false, true, false, false, false, true, false};
   std::vector<std::uint64_t> reads, writes;
   for (std::size_t i = 0; i < ios.size(); ++i) {
-    EXPECT_EQ(ios[i].write, modes[i]) << "i = " << i;
-    (ios[i].write ? writes : reads).push_back(ios[i].offset);
+    EXPECT_EQ(ios[i].mode == IoMode::kWrite, modes[i]) << "i = " << i;
+    (ios[i].mode == IoMode::kWrite ? writes : reads).push_back(ios[i].offset);
   }
   // Each pattern keeps its own sequence.
   EXPECT_EQ(reads, (std::vector<std::uint64_t>{0, K, 2 * K, 3 * K, 4 * K, 5 * K, 6 * K}));

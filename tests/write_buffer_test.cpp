@@ -26,10 +26,10 @@ sim::DeviceConfig buffered(std::uint64_t pages, const std::string& policy = "wri
 }
 
 sim::HostRequest write_page(std::uint64_t lpn) {
-  return {lpn * kPage, kPage, true};
+  return {lpn * kPage, kPage, IoMode::kWrite};
 }
 sim::HostRequest read_page(std::uint64_t lpn) {
-  return {lpn * kPage, kPage, false};
+  return {lpn * kPage, kPage, IoMode::kRead};
 }
 
 TEST(WriteBuffer, KeepsPagesOldestFirstAndCoalescesOverwrites) {
@@ -83,7 +83,7 @@ TEST(WriteBufferSsd, ReadHalfInTheBufferReadsOnlyTheOtherHalfFromFlash) {
   sim::Ssd ssd(buffered(16), true);
   ssd.prefill(0, 16 * kPage);
   ssd.submit(write_page(2), 0);
-  ssd.submit({0, 4 * kPage, false}, 1'000'000);  // pages 0..3, page 2 buffered
+  ssd.submit({0, 4 * kPage, IoMode::kRead}, 1'000'000);  // pages 0..3, page 2 buffered
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 3u);
   EXPECT_EQ(ssd.write_buffer()->stats().read_hit_pages, 1u);
 }
@@ -140,7 +140,7 @@ TEST(WriteBufferSsd, WriteThroughWaitsForFlashButServesReadsFromDram) {
 TEST(WriteBufferSsd, PartialPageWriteReadsTheRestOfThePageFirst) {
   sim::Ssd ssd(buffered(16), true);
   ssd.prefill(0, 16 * kPage);
-  const TimeNs done = ssd.submit({kPage + 512, 1024, true}, 0);
+  const TimeNs done = ssd.submit({kPage + 512, 1024, IoMode::kWrite}, 0);
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 1u);  // the fill
   EXPECT_GT(done, 25'000);                           // after a flash read
   EXPECT_TRUE(ssd.write_buffer()->contains(1));
@@ -156,7 +156,7 @@ TEST(WriteBufferSsd, BuffersBurstsOfWritesAtHostLinkSpeed) {
   };
   const auto off = measure(0), on = measure(64);
   EXPECT_LT(on.stats.mean_ns * 5, off.stats.mean_ns);
-  EXPECT_GT(on.device["write_buffer_flushed_pages"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(on.device.buffer->flushed_pages, 0u);
 }
 
 // --verify with the buffer on, on every FTL: reads that hit are the latest

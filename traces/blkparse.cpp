@@ -4,8 +4,9 @@
 // device (major,minor), CPU, sequence, seconds.nanoseconds since the trace
 // start, pid, action, RWBS. Only one action is replayed: D (issue, what the
 // device saw after merging; the default) or Q (queued bios; merged bios show
-// up in several). Sectors are 512 B. Skipped: other actions, messages (m),
-// RWBS with N (no data) or D (discard), flushes without data, and the
+// up in several). Sectors are 512 B. RWBS with D (discard) is a trim.
+// Skipped: other actions, messages (m), RWBS with N (no data), flushes
+// without data, and the
 // summary block blkparse prints at the end ("CPU0 (8,32):", "Total (...").
 #include <memory>
 
@@ -55,14 +56,15 @@ class BlkparseParser final : public LineParser {
     if (!parse_uint(f[4], pid)) return bad("pid '{}' is not a number", f[4]);
     if (f[5].size() != 1 || f[5][0] != action_) return Result::kSkip;
     const std::string_view rwbs = f[6];
-    if (rwbs.find_first_of("ND") != std::string_view::npos) return Result::kSkip;
-    const bool write = rwbs.find('W') != std::string_view::npos;
+    if (rwbs.find('N') != std::string_view::npos) return Result::kSkip;
+    const bool discard = rwbs.find('D') != std::string_view::npos;  // a trim
+    const bool write = !discard && rwbs.find('W') != std::string_view::npos;
     const bool read = rwbs.find('R') != std::string_view::npos;
     const bool has_range = count >= 10 && f[8] == "+";
-    if (!has_range || (!read && !write)) {
+    if (!has_range || (!read && !write && !discard)) {
       if (rwbs.find('F') != std::string_view::npos) return Result::kSkip;  // a bare flush
       if (!has_range) return bad("expected 'sector + sectors' after RWBS '{}'", rwbs);
-      return bad("RWBS '{}' is neither a read nor a write", rwbs);
+      return bad("RWBS '{}' is neither a read, a write nor a discard", rwbs);
     }
     std::uint64_t sector = 0, sectors = 0;
     if (!parse_uint(f[7], sector) || sector > UINT64_MAX / kSectorBytes)
@@ -73,7 +75,7 @@ class BlkparseParser final : public LineParser {
     record.device = blkparse_device(major, minor);
     record.offset = sector * kSectorBytes;
     record.size = static_cast<std::uint32_t>(sectors * kSectorBytes);
-    record.write = write;
+    record.mode = discard ? IoMode::kTrim : io_mode_of(write);
     return Result::kRecord;
   }
 

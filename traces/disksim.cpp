@@ -36,7 +36,7 @@ class DiskSimParser final : public LineParser {
     record.time_ns = time_ns;
     record.offset = block * kBlockBytes;
     record.size = static_cast<std::uint32_t>(blocks * kBlockBytes);
-    record.write = (flags & kReadFlag) == 0;
+    record.mode = io_mode_of((flags & kReadFlag) == 0);
     return Result::kRecord;
   }
 };

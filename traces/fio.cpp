@@ -2,8 +2,8 @@
 // line names the version; then one action per line:
 //   v2:  filename action [offset length]       fio version 2 iolog
 //   v3:  time_us filename action [offset length]   fio version 3 iolog
-// Actions: add, open, close (files); read, write (replayed); sync, datasync,
-// trim (not replayed: the simulated host has no such requests); wait (v2:
+// Actions: add, open, close (files); read, write, trim (replayed; trim is a
+// discard); sync, datasync (not replayed); wait (v2:
 // "filename wait USEC [0]", advances the clock, as fio's replay sleeps).
 // v3 times are microseconds from the run start. The device is the file's
 // index in order of first appearance (0 for the first file).
@@ -65,7 +65,7 @@ class FioParser final : public LineParser {
       if (version_ == 2) clock_ns_ = later;
       return Result::kSkip;
     }
-    const bool read = action == "read", write = action == "write";
+    const bool read = action == "read", write = action == "write", trim = action == "trim";
     if (!read && !write && action != "sync" && action != "datasync" && action != "trim")
       return bad("unknown action '{}' (add, open, close, read, write, sync, datasync, trim, wait)",
                  action);
@@ -73,12 +73,12 @@ class FioParser final : public LineParser {
     if (!parse_uint(rest[2], offset)) return bad("offset '{}' is not a byte count", rest[2]);
     if (!parse_uint(rest[3], length) || length > UINT32_MAX)
       return bad("length '{}' is not a byte count below 4 GiB", rest[3]);
-    if (!read && !write) return Result::kSkip;
+    if (!read && !write && !trim) return Result::kSkip;
     record.time_ns = clock_ns_;
     record.device = file_index(rest[0]);
     record.offset = offset;
     record.size = static_cast<std::uint32_t>(length);
-    record.write = write;
+    record.mode = trim ? IoMode::kTrim : io_mode_of(write);
     return Result::kRecord;
   }
 

@@ -34,9 +34,9 @@ class MqSimParser final : public LineParser {
     if (!parse_uint(f[3], sectors) || sectors > UINT32_MAX / kSectorBytes)
       return bad("size '{}' is not a sector count below 4 GiB", f[3]);
     if (f[4] == "0")
-      record.write = true;
+      record.mode = IoMode::kWrite;
     else if (f[4] == "1")
-      record.write = false;
+      record.mode = IoMode::kRead;
     else
       return bad("type '{}': expected 0 (write) or 1 (read)", f[4]);
     record.offset = sector * kSectorBytes;

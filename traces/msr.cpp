@@ -29,9 +29,9 @@ class MsrParser final : public LineParser {
     if (!parse_uint(f[0], ticks)) return bad("Timestamp '{}' is not a filetime integer", f[0]);
     if (!parse_uint(f[2], record.device)) return bad("DiskNumber '{}' is not a number", f[2]);
     if (f[3] == "Read")
-      record.write = false;
+      record.mode = IoMode::kRead;
     else if (f[3] == "Write")
-      record.write = true;
+      record.mode = IoMode::kWrite;
     else
       return bad("Type '{}': expected Read or Write", f[3]);
     if (!parse_uint(f[4], offset)) return bad("Offset '{}' is not a byte count", f[4]);

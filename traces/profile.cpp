@@ -83,8 +83,12 @@ void TraceProfile::add(const TraceRecord& record) {
   min_time_ns = std::min(min_time_ns, record.time_ns);
   max_time_ns = std::max(max_time_ns, record.time_ns);
   ++requests;
-  (record.write ? writes : reads) += 1;
-  (record.write ? write_bytes : read_bytes) += record.size;
+  if (record.mode == IoMode::kTrim) {
+    ++trims;  // no data moves: not in the byte counts
+  } else {
+    (record.is_write() ? writes : reads) += 1;
+    (record.is_write() ? write_bytes : read_bytes) += record.size;
+  }
   if (record.size > 0) ++sizes[static_cast<std::size_t>(std::bit_width(record.size) - 1)];
   min_offset = std::min(min_offset, record.offset);
   const std::uint64_t end = record.offset > UINT64_MAX - record.size

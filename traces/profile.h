@@ -60,7 +60,7 @@ struct TraceProfile {
   static constexpr std::size_t kMaxDevices = 256;  // devices listed; more are only counted
 
   std::uint64_t requests = 0;
-  std::uint64_t reads = 0, writes = 0;
+  std::uint64_t reads = 0, writes = 0, trims = 0;  // trims: discards
   std::uint64_t read_bytes = 0, write_bytes = 0;
   std::int64_t first_time_ns = 0, last_time_ns = 0;  // of the first and last request in the file
   std::int64_t min_time_ns = 0, max_time_ns = 0;

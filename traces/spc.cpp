@@ -30,9 +30,9 @@ class SpcParser final : public LineParser {
     if (!parse_uint(f[2], size) || size > UINT32_MAX)
       return bad("Size '{}' is not a byte count below 4 GiB", f[2]);
     if (f[3] == "R" || f[3] == "r")
-      record.write = false;
+      record.mode = IoMode::kRead;
     else if (f[3] == "W" || f[3] == "w")
-      record.write = true;
+      record.mode = IoMode::kWrite;
     else
       return bad("Opcode '{}': expected R or W", f[3]);
     if (!parse_fixed(f[4], 9, time_ns)) return bad("Timestamp '{}' is not seconds", f[4]);

@@ -6,14 +6,18 @@
 #include <cstdint>
 #include <optional>
 
+#include "common/io_mode.h"
+
 namespace ssdlab::traces {
 
 struct TraceRecord {
   std::int64_t time_ns = 0;  // arrival time from the trace start
   std::uint64_t offset = 0;  // bytes
   std::uint32_t size = 0;    // bytes
-  bool write = false;
+  IoMode mode = IoMode::kRead;
   std::uint32_t device = 0;  // disk number, ASU or device, as the format names it
+
+  bool is_write() const { return mode == IoMode::kWrite; }
 };
 
 class TraceReader {

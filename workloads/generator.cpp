@@ -58,13 +58,17 @@ IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
                           slots_, seed ^ 0x6d6978ULL)},
       ratio_(spec.mix_pattern ? spec.mix_ratio : 0),
       pause_ns_(spec.pause_ns),
-      burst_(spec.burst) {}
+      burst_(spec.burst),
+      trim_share_(spec.trim_share),
+      trims_(seed ^ 0x7472696dULL) {}
 
 IoRequest IoGenerator::next() {
   // Mix (Table 1): Ratio I/Os of pattern #1, then one of pattern #2; each
   // pattern keeps its own LBA sequence.
   Stream& stream = ratio_ && index_ % (ratio_ + 1) == ratio_ ? second_ : first_;
-  IoRequest io{base_ + stream.lba.slot(stream.issued++) * io_size_, io_size_, stream.write, 0};
+  IoRequest io{base_ + stream.lba.slot(stream.issued++) * io_size_, io_size_,
+               io_mode_of(stream.write), 0};
+  if (trim_share_ > 0 && trims_.unit() < trim_share_) io.mode = IoMode::kTrim;
   // burst(Pause, Burst): a pause before each group of Burst I/Os but the
   // first; pause(Pause) = burst(Pause, 1) pauses before every I/O but the first.
   if (pause_ns_ && index_ > 0 && index_ % burst_ == 0) io.delay_ns = pause_ns_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/io_mode.h"
 #include "common/rng.h"
 #include "common/units.h"
 #include "workloads/plan.h"
@@ -14,7 +15,7 @@ namespace ssdlab::workloads {
 struct IoRequest {
   std::uint64_t offset = 0;  // bytes
   std::uint32_t size = 0;    // bytes
-  bool write = false;
+  IoMode mode = IoMode::kRead;
   TimeNs delay_ns = 0;  // idle time after the previous I/O completes (time function)
 };
 
@@ -67,6 +68,10 @@ class IoGenerator {
   TimeNs pause_ns_;
   std::uint32_t burst_;
   std::uint64_t index_ = 0;
+  // trim_share: the share of I/Os sent as trims of the same range, drawn
+  // from a stream of their own (so that the addresses do not change with it).
+  double trim_share_;
+  Rng trims_;
 };
 
 // Seed of one (experiment, run, process), derived so that every stream differs.

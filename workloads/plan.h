@@ -65,6 +65,10 @@ struct ExperimentSpec {
   std::optional<Pattern> mix_pattern;
   std::uint32_t mix_ratio = 1;
 
+  // Share of the I/Os (0 to 1) that the host sends as trims (discards) of
+  // the range it would have read or written, chosen at random by the seed.
+  double trim_share = 0;
+
   TimeNs run_pause_ns = 0;  // idle time before each run (uFLIP §4.3, no interference)
 
   // Set by the built-in uFLIP plans: which micro-benchmark, the column (a

@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
-    "mix_ratio, run_pause_us";
+    "mix_ratio, run_pause_us, trim_share";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -81,6 +81,22 @@ TimeNs as_duration_us(const KeyValue& kv) {
     fail(kv, fmt::format("expected microseconds from 0 to {:.0f}, such as 100 or 0.5 (got {})",
                          kMaxUs, show(kv)));
   return static_cast<TimeNs>(std::llround(us * 1000));
+}
+
+// A fraction from 0 to 1: a number, or its text (the inline form).
+double as_fraction(const KeyValue& kv) {
+  double value = -1;
+  if (const auto* i = std::get_if<std::int64_t>(&kv.value))
+    value = static_cast<double>(*i);
+  else if (const auto* d = std::get_if<double>(&kv.value))
+    value = *d;
+  else if (const auto* s = std::get_if<std::string>(&kv.value)) {
+    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
+    if (error != std::errc() || end != s->data() + s->size()) value = -1;
+  }
+  if (!(value >= 0 && value <= 1))
+    fail(kv, fmt::format("expected a fraction from 0 to 1, such as 0.25 (got {})", show(kv)));
+  return value;
 }
 
 Pattern as_pattern(const KeyValue& kv) {
@@ -185,6 +201,8 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.mix_ratio = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
   } else if (key == "run_pause_us") {
     spec.run_pause_ns = as_duration_us(kv);
+  } else if (key == "trim_share") {
+    spec.trim_share = as_fraction(kv);
   } else {
     fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
   }

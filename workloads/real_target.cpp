@@ -144,4 +144,17 @@ void RealTarget::write(std::uint64_t offset, const void* buffer, std::uint32_t s
   throw make_error("{}: write of {} bytes at {}: only {} bytes", path_, size, offset, done);
 }
 
+void RealTarget::trim(std::uint64_t offset, std::uint32_t size) const {
+  int result = 0;
+  if (block_device_) {
+    const std::uint64_t range[2] = {offset, size};
+    result = ::ioctl(fd_, BLKDISCARD, range);
+  } else {
+    result = ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                         static_cast<off_t>(offset), static_cast<off_t>(size));
+  }
+  if (result != 0)
+    throw make_error("{}: trim of {} bytes at {}: {}", path_, size, offset, reason(errno));
+}
+
 }  // namespace ssdlab::workloads

@@ -42,6 +42,10 @@ class RealTarget {
   // ssdlab::Error with the offset, size and the system's reason.
   void read(std::uint64_t offset, void* buffer, std::uint32_t size) const;
   void write(std::uint64_t offset, const void* buffer, std::uint32_t size) const;
+  // Trims (discards) the range: BLKDISCARD on a block device, a punched hole
+  // (the size kept) in a file. Throws ssdlab::Error naming the target if the
+  // device or the filesystem cannot.
+  void trim(std::uint64_t offset, std::uint32_t size) const;
 
   static constexpr std::size_t kBufferAlignment = 4096;
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs the same matrix of workloads with two ssdlab binaries and compares the
+# io.csv files byte for byte: the check that a refactoring of the engine left
+# every result unchanged. Prints one line per case (same / DIFFERENT) and
+# exits 1 if any differs.
+#   bench/scripts/same-io-csv.sh OLD_BINARY NEW_BINARY [WORKDIR]
+set -uo pipefail
+old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
+mkdir -p "$work"
+cd "$(dirname "$0")/../.."
+cases=(
+  "baseline-rw|-c configs/agrawal-baseline.toml --precondition random -w RW:io_size=4096,count=20000"
+  "baseline-sw|-c configs/agrawal-baseline.toml -w SW:io_size=32768,count=5000"
+  "tiny-uflip-all|-c configs/tiny.toml -w uflip:all:count=64,runs=1"
+  "baseline-quick|-c configs/agrawal-baseline.toml -w workloads/plans/uflip-quick.toml"
+  "bast|-c configs/bast-ssd.toml -w RW:io_size=4096,count=5000"
+  "fast|-c configs/fast-ssd.toml -w RW:io_size=4096,count=5000"
+  "usb|-c configs/usb-stick.toml -w RW:io_size=4096,count=2000"
+  "reads-first|-c configs/agrawal-reads-first.toml -w workloads/plans/controller-mix.toml"
+  "write-buffer|-c configs/agrawal-write-buffer.toml -w workloads/plans/controller-bursts.toml"
+  "background|-c configs/agrawal-background-cleaning.toml -w workloads/plans/controller-idle.toml"
+  "gang8-bus|-c configs/agrawal-gang8-shared-bus.toml -w workloads/plans/gang.toml"
+  "gang16-bus|-c configs/agrawal-gang16-shared-bus.toml -w workloads/plans/gang.toml"
+  "gang8-async|-c configs/agrawal-gang8-shared-control-async.toml -w workloads/plans/gang.toml"
+  "gang8-sync|-c configs/agrawal-gang8-shared-control-sync.toml -w workloads/plans/gang.toml"
+  "lifetime|-c configs/tiny.toml --set geometry.pe_cycles=30 --until-expired 4 -w RW:count=200000"
+  "power-cuts|-c configs/tiny.toml -w RW:count=20000 --power-cut-at random:20"
+  "trace-msr|-c configs/tiny.toml -w trace:traces/examples/synthetic.csv"
+  "trace-web|-c configs/agrawal-baseline.toml -w trace:traces/examples/web-server.csv.gz"
+  "trace-closed|-c configs/tiny.toml -w trace:traces/examples/synthetic.spc --mode closed --qd 4"
+  "trace-two|-c configs/tiny.toml -w trace:traces/examples/synthetic.csv -w trace:traces/examples/synthetic.disksim"
+  "trace-blkparse|-c configs/tiny.toml -w trace:traces/examples/synthetic.blkparse"
+)
+status=0
+for entry in "${cases[@]}"; do
+  name=${entry%%|*} args=${entry#*|}
+  for which in old new; do
+    bin=${!which}
+    # shellcheck disable=SC2086
+    "$bin" sim $args -o "$work/$which-$name" > "$work/$which-$name.log" 2>&1 || echo "$name: $which exited $?"
+  done
+  if cmp -s "$work/old-$name/io.csv" "$work/new-$name/io.csv"; then
+    echo "same       $name ($(($(wc -l < "$work/new-$name/io.csv") - 1)) rows)"
+  else
+    echo "DIFFERENT  $name"
+    status=1
+  fi
+done
+exit $status
