@@ -23,7 +23,12 @@ target_include_directories(ssdlab_common INTERFACE
 
 # ssdlab::cli: the command line as a library, main() included, so that an
 # executable of its own (ssdlab plus an out-of-tree FTL) needs no main.
+# (main.cpp is found wherever it lives under sim/, e.g. sim/cli/main.cpp.)
 file(GLOB_RECURSE SSDLAB_MAIN_SOURCE ${PROJECT_SOURCE_DIR}/sim/main.cpp)
+list(LENGTH SSDLAB_MAIN_SOURCE count)
+if(NOT count EQUAL 1)
+  message(FATAL_ERROR "ssdlab::cli: expected one sim/**/main.cpp, found: ${SSDLAB_MAIN_SOURCE}")
+endif()
 add_library(ssdlab_cli STATIC ${SSDLAB_MAIN_SOURCE})
 target_link_libraries(ssdlab_cli PUBLIC ssdlab_sim PRIVATE CLI11::CLI11)
 target_compile_definitions(ssdlab_cli PRIVATE SSDLAB_VERSION="${PROJECT_VERSION}")
