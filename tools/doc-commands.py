@@ -16,7 +16,8 @@ Each page runs in its own temporary folder in which configs/, workloads/,
 traces/, tools/, python/ and docs/ point into the source tree and build/ to
 the build tree, `ssdlab` is on PATH, and `out/` is fresh; commands of one page
 run in order, so a later one may read what an earlier one wrote. Any non-zero
-exit fails the test.
+exit fails the test, and so does a link to a file or heading that does not
+exist.
 
 Usage: doc-commands.py [--source DIR] [--build DIR] [--list] [--timeout S] [PAGE...]
 """
@@ -78,6 +79,42 @@ def commands(block):
     return found, None
 
 
+def anchor(heading):
+    """GitHub's anchor of a Markdown heading."""
+    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    return re.sub(r"[^a-z0-9 -]", "", text).replace(" ", "-")
+
+
+def anchors(path):
+    with open(path, encoding="utf-8") as f:
+        text = re.sub(r"```.*?```", "", f.read(), flags=re.S)
+    return {anchor(h) for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+
+
+def broken_links(path):
+    """Links to files or headings that do not exist: 'page:line: link'."""
+    broken = []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    fenced = False
+    for number, line in enumerate(lines, 1):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", line):
+            if re.match(r"[a-z]+:", target):
+                continue  # http:, https:, mailto:
+            file_part, _, fragment = target.partition("#")
+            linked = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) \
+                if file_part else path
+            if not os.path.exists(linked):
+                broken.append(f"{path}:{number}: {target}: no such file")
+            elif fragment and linked.endswith(".md") and fragment not in anchors(linked):
+                broken.append(f"{path}:{number}: {target}: no such heading")
+    return broken
+
+
 def workspace(source, build):
     root = tempfile.mkdtemp(prefix="ssdlab-doc-")
     for name in LINKED:
@@ -104,6 +141,9 @@ def main():
     failures, ran, skipped, started = [], 0, 0, time.monotonic()
     for page in chosen:
         name = os.path.relpath(page, source)
+        for link in broken_links(page):
+            print(f"{os.path.relpath(link, source)}")
+            failures.append(os.path.relpath(link, source))
         todo = []
         for line, block in blocks(page):
             found, reason = commands(block)
