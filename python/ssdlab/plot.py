@@ -51,7 +51,7 @@ try:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator
 except ImportError:
     sys.stderr.write("ssdlab: plot needs matplotlib: apt-get install python3-matplotlib\n")
     sys.exit(1)
@@ -113,9 +113,19 @@ def wide_range(values, ratio=10.0):
         max(positive) / min(positive) >= ratio
 
 
+def plain_number(value, _position=None):
+    return f"{value:g}"
+
+
 def set_value_scale(axes, values, axis="y"):
     if wide_range(values):
         (axes.set_yscale if axis == "y" else axes.set_xscale)("log")
+        # Plain numbers (0.2, 1, 50), with 2x and 5x ticks labelled too, so
+        # that a range of less than a decade still reads.
+        scale = axes.yaxis if axis == "y" else axes.xaxis
+        scale.set_major_formatter(FuncFormatter(plain_number))
+        scale.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+        scale.set_minor_formatter(FuncFormatter(plain_number))
     elif axis == "y":
         axes.set_ylim(bottom=0, top=max(values + [0]) * 1.1 or 1)
 
