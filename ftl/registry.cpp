@@ -10,13 +10,16 @@
 #include "ftl/ftl.h"
 #include "ftl/register.h"
 
-// X(name, factory): one line per built-in FTL.
+// X(name, factory): one line per built-in FTL, each ending in a backslash, so
+// that adding one is adding one line. "example" is the teaching skeleton
+// (docs/assignment.md).
 #define SSDLAB_BUILTIN_FTLS(X)                                                  \
   X("page-mapped", make_page_mapped_ftl)                                        \
   X("block-mapped", make_block_mapped_ftl)                                      \
   X("bast", make_bast_ftl)                                                      \
   X("fast", make_fast_ftl)                                                      \
-  X("example", make_example_ftl) /* teaching skeleton, docs/assignment.md */
+  X("example", make_example_ftl)                                                \
+  /* new FTLs above this line */
 
 namespace ssdlab::ftl {
 
