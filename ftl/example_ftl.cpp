@@ -13,6 +13,17 @@
 //
 // It maps whole flash pages only (logical_page_size = the flash page size);
 // a write of part of a page reads the old page first (read-modify-write).
+//
+// REQUIRED and OPTIONAL parts. Every FTL needs what is marked "required"
+// below: the constructor, name/logical_pages, write/read/trim, is_mapped,
+// check_invariants, stats/config/nand, and a factory registered by name
+// (one line in ftl/registry.cpp). The parts marked "OPTIONAL" are plumbing
+// for two simulator features and can be left out of a new FTL (delete the
+// declarations and the functions): without them --power-cut-at and
+// --save-state/--load-state refuse this FTL with a clear error, and
+// everything else works.
+//  - OPTIONAL power cuts: flash_for_power_cut, locate, recover.
+//  - OPTIONAL checkpoints: save_state, load_state.
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -34,6 +45,7 @@ constexpr BlockId kNoBlock = ~BlockId{0};
 
 class ExampleFtl final : public Ftl {
  public:
+  // --- Required ---
   explicit ExampleFtl(const FtlContext& context);
 
   std::string_view name() const override { return "example"; }
@@ -43,13 +55,15 @@ class ExampleFtl final : public Ftl {
   void trim(const PageRange& range, CommandList& out) override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
   void check_invariants() const override;
-  flash::NandArray* flash_for_power_cut() override { return &nand_; }
-  Ppn locate(Lpn lpn) const override { return map_[lpn]; }
-  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) override;
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
-  // Checkpoints: everything above that changes as the FTL runs.
+  // --- OPTIONAL: power cuts (--power-cut-at); leave out if not needed ---
+  flash::NandArray* flash_for_power_cut() override { return &nand_; }
+  Ppn locate(Lpn lpn) const override { return map_[lpn]; }
+  void recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) override;
+  // --- OPTIONAL: checkpoints (--save-state/--load-state); leave out if not
+  // needed. They save everything below that changes as the FTL runs.
   void save_state(StateWriter& out) const override;
   void load_state(StateReader& in) override;
 
@@ -174,6 +188,7 @@ void ExampleFtl::trim(const PageRange& range, CommandList& /*out*/) {
   }
 }
 
+// ---- OPTIONAL: power cuts. Not needed for the assignment. ----
 // After a power cut (oob_scan.h): the latest instance of every page by its
 // OOB sequence number; blocks of a plane were taken in order, so the last
 // written one is the active block and the next one the first never used.
@@ -195,6 +210,7 @@ void ExampleFtl::recover(RecoveryPolicy policy, CommandList& /*out*/, RecoveryRe
   next_plane_ = 0;
 }
 
+// ---- OPTIONAL: checkpoints. Not needed for the assignment. ----
 void ExampleFtl::save_state(StateWriter& out) const {
   out.section("EXFT", 1);
   out.vector(map_);
@@ -227,6 +243,7 @@ void ExampleFtl::load_state(StateReader& in) {
   load_stats(in, stats_);
 }
 
+// ---- Required again from here on. ----
 void ExampleFtl::check_invariants() const {
   nand_.check_invariants();
   std::uint64_t mapped = 0;
@@ -258,6 +275,7 @@ void ExampleFtl::check_invariants() const {
 
 }  // namespace
 
+// Required: the factory that ftl/registry.cpp lists by name ("example").
 std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context) {
   return std::make_unique<ExampleFtl>(context);
 }

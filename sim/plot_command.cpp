@@ -23,6 +23,15 @@ namespace {
 // python would lack python3-matplotlib).
 constexpr const char* kPython = "/usr/bin/python3";
 
+bool is_output_folder(const fs::path& folder) {
+  return fs::is_regular_file(folder / "summary.json");
+}
+
+// `ssdlab sweep -o FOLDER` (or `ssdlab collect`): its jobs are plotted together.
+bool is_sweep_folder(const fs::path& folder) {
+  return fs::is_regular_file(folder / "sweep.csv") || fs::is_regular_file(folder / "jobs.json");
+}
+
 }  // namespace
 
 int run_plot_script(const std::vector<std::string>& arguments) {
@@ -61,7 +70,7 @@ int run_plot(const std::string& outdir, const std::string& format, const std::st
     throw make_error("--window: only for a timeline file (ssdlab sim --timeline FILE.json)");
   if (!timeline && !fs::is_directory(outdir))
     throw make_error("{}: no such output folder or timeline file", outdir);
-  if (!timeline && !fs::is_regular_file(fs::path(outdir) / "summary.json"))
+  if (!timeline && !is_output_folder(outdir) && !is_sweep_folder(outdir))
     throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
   std::string from = "-", to = "-";
   if (!window.empty()) {
@@ -83,6 +92,19 @@ int run_plot(const std::string& outdir, const std::string& format, const std::st
     return run_plot_script(
         {"--timeline", outdir, fs::path(outdir).replace_extension(format).string(), from, to});
   return run_plot_script({outdir, (fs::path(outdir) / "plots").string(), format});
+}
+
+int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& format) {
+  if (outdirs.size() == 1) return run_plot(outdirs.front(), format);
+  if (format != "png" && format != "svg")
+    throw make_error("--format '{}': expected png or svg", format);
+  for (const auto& outdir : outdirs)
+    if (!is_output_folder(outdir) && !is_sweep_folder(outdir))
+      throw make_error("{}: not an ssdlab output or sweep folder", outdir);
+  std::vector<std::string> arguments = outdirs;
+  const std::string plots = (fs::path(outdirs.front()) / "plots").string();
+  arguments.insert(arguments.end(), {"-o", plots, "--format", format});
+  return run_plot_script(arguments);
 }
 
 }  // namespace ssdlab::sim

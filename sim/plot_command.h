@@ -1,5 +1,5 @@
 // `ssdlab plot OUTDIR`: figures of an output folder, drawn by Debian's
-// python3 with matplotlib (tools/ssdlab_plot.py, built into the binary).
+// python3 with matplotlib (python/ssdlab/plot.py, built into the binary).
 #pragma once
 
 #include <string>
@@ -12,9 +12,16 @@ namespace ssdlab::sim {
 // Given a timeline JSON file (ssdlab sim --timeline) instead of a folder, draws
 // its flash operations (within `window`, START:END simulated µs, either side
 // may be empty) into TIMELINE.FORMAT beside it.
+// OUTDIR may also be a sweep folder: its jobs are drawn together, a bar or
+// line per job.
 int run_plot(const std::string& outdir, const std::string& format, const std::string& window = "");
 
-// Runs the embedded script (tools/ssdlab_plot.py) with Debian's python3 and
+// Several output (or sweep) folders in one set of figures, a line per run
+// labelled with its FTL and config, into the first folder's plots/. For the
+// command line's `ssdlab plot OUTDIR...`; one folder is run_plot().
+int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& format);
+
+// Runs the embedded script (python/ssdlab/plot.py) with Debian's python3 and
 // `arguments`; returns its exit status. Throws if python3 is missing.
 int run_plot_script(const std::vector<std::string>& arguments);
 

@@ -1,0 +1,45 @@
+#include "ftl/register.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "common/error.h"
+
+namespace ssdlab::ftl {
+namespace {
+
+struct Registered {
+  std::vector<std::string> names;
+  std::vector<FtlFactory> factories;
+};
+
+// A function-local static: registrations run during static initialisation
+// of other files, whose order is unspecified.
+Registered& registered() {
+  static Registered table;
+  return table;
+}
+
+}  // namespace
+
+void register_ftl(const std::string& name, FtlFactory factory) {
+  if (name.empty() || factory == nullptr)
+    throw make_error("register_ftl: an FTL needs a name and a factory");
+  const auto known = ftl_names();
+  if (std::find(known.begin(), known.end(), name) != known.end())
+    throw make_error("register_ftl: an FTL named '{}' exists already", name);
+  registered().names.push_back(name);
+  registered().factories.push_back(factory);
+}
+
+FtlFactory find_registered_ftl(const std::string& name) {
+  const auto& table = registered();
+  for (std::size_t i = 0; i < table.names.size(); ++i)
+    if (table.names[i] == name) return table.factories[i];
+  return nullptr;
+}
+
+const std::vector<std::string>& registered_ftl_names() { return registered().names; }
+
+}  // namespace ssdlab::ftl

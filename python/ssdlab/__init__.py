@@ -1,0 +1,167 @@
+"""ssdlab from Python: read the outputs of `ssdlab sim`, `probe` and `sweep`
+into pandas, run the simulator, and draw the figures `ssdlab plot` draws.
+
+    import ssdlab
+    run = ssdlab.run("configs/tiny.toml", "RW:count=5000", "out/tiny", ftl__type="fast")
+    run.runs            # one row per experiment and run: mean_us, p99_us, write_amplification, ...
+    ssdlab.read_io("out/tiny")          # io.csv, typed
+    ssdlab.read_sweep("out/sweep")      # sweep.csv
+    ssdlab.plot.plot_runs(["out/a", "out/b"], "out/plots")
+
+The file formats are described in docs/reference/outputs.md.
+"""
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from . import plot  # noqa: F401  (ssdlab.plot: the figures of `ssdlab plot`)
+
+__all__ = ["Run", "load_run", "read_io", "read_sweep", "run", "find_binary", "SsdlabError"]
+__version__ = "0.1.0"
+
+IO_COLUMNS = ["experiment", "run", "process", "io", "submit_us", "rt_us", "mode", "offset",
+              "size"]
+
+
+class SsdlabError(Exception):
+    """A missing or malformed output folder, or a failed `ssdlab` run."""
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError as error:  # pragma: no cover - depends on the machine
+        raise SsdlabError("ssdlab needs pandas: apt-get install python3-pandas") from error
+    return pandas
+
+
+@dataclass
+class Run:
+    """One output folder: its summary.json and a table of its runs."""
+    outdir: str
+    summary: dict
+    runs: "object" = field(repr=False)  # pandas.DataFrame
+
+    @property
+    def ftl(self):
+        return self.summary.get("config", {}).get("ftl", {}).get("type")
+
+    @property
+    def config_name(self):
+        source = self.summary.get("config", {}).get("source", "")
+        stem = os.path.basename(source)
+        return stem[:-5] if stem.endswith(".toml") else stem
+
+    @property
+    def label(self):
+        """'FTL on config', as the figures label it."""
+        return plot.describe(self.summary)
+
+    def io(self):
+        """This run's io.csv (see read_io)."""
+        return read_io(self.outdir)
+
+
+def _runs_frame(summary):
+    pandas = _pandas()
+    rows = []
+    for experiment in summary.get("experiments", []):
+        for run in experiment.get("runs", []):
+            row = {"experiment": experiment.get("name"), "pattern": experiment.get("pattern")}
+            for key in ("benchmark", "column", "parameter", "value"):
+                if key in experiment:
+                    row[key] = experiment[key]
+            row.update({k: v for k, v in run.items() if not isinstance(v, (dict, list))})
+            row.update({k: v for k, v in run.get("device", {}).items()
+                        if not isinstance(v, (dict, list))})
+            rows.append(row)
+    frame = pandas.DataFrame(rows)
+    config = summary.get("config", {})
+    frame.insert(0, "ftl", config.get("ftl", {}).get("type"))
+    frame.insert(1, "config", config.get("name"))
+    return frame
+
+
+def load_run(outdir):
+    """Reads OUTDIR/summary.json: a Run with .summary (the dict) and .runs
+    (a DataFrame, one row per experiment and run, device counters flattened)."""
+    path = os.path.join(outdir, "summary.json")
+    try:
+        with open(path) as f:
+            summary = json.load(f)
+    except OSError as error:
+        raise SsdlabError(f"{path}: {error.strerror}") from error
+    except json.JSONDecodeError as error:
+        raise SsdlabError(f"{path}:{error.lineno}: not JSON: {error.msg}") from error
+    return Run(outdir, summary, _runs_frame(summary))
+
+
+def read_io(outdir):
+    """OUTDIR/io.csv as a DataFrame: experiment and mode categorical, run,
+    process, io, offset and size int64, submit_us and rt_us float64 (µs)."""
+    pandas = _pandas()
+    path = outdir if outdir.endswith(".csv") else os.path.join(outdir, "io.csv")
+    try:
+        with open(path) as f:
+            header = f.readline().strip().split(",")
+    except OSError as error:
+        raise SsdlabError(f"{path}: {error.strerror}") from error
+    if header != IO_COLUMNS:
+        raise SsdlabError(f"{path}: not an ssdlab io.csv (header {header})")
+    dtypes = {"experiment": "category", "run": "int64", "process": "int64", "io": "int64",
+              "submit_us": "float64", "rt_us": "float64", "mode": "category",
+              "offset": "int64", "size": "int64"}
+    try:
+        return pandas.read_csv(path, dtype=dtypes)
+    except ValueError as error:
+        raise SsdlabError(f"{path}: {error}") from error
+
+
+def read_sweep(folder):
+    """FOLDER/sweep.csv (from `ssdlab sweep` or `ssdlab collect`) as a DataFrame."""
+    pandas = _pandas()
+    path = folder if folder.endswith(".csv") else os.path.join(folder, "sweep.csv")
+    if not os.path.isfile(path):
+        raise SsdlabError(f"{path}: no such file (is it an ssdlab sweep folder?)")
+    return pandas.read_csv(path, dtype={"sets": "string", "config": "string",
+                                        "workload": "string", "experiment": "string"},
+                           keep_default_na=False)
+
+
+def find_binary():
+    """The ssdlab binary: $SSDLAB, else `ssdlab` on PATH, else build/sim/ssdlab
+    (from the current folder, then from the source tree this package is in)."""
+    candidates = [os.environ.get("SSDLAB"), shutil.which("ssdlab"),
+                  os.path.join("build", "sim", "ssdlab"),
+                  os.path.join(os.path.dirname(__file__), "..", "..", "build", "sim", "ssdlab")]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK) and os.path.isfile(candidate):
+            return os.path.abspath(candidate)
+    raise SsdlabError("no ssdlab binary: set SSDLAB=/path/to/ssdlab, put it on PATH, "
+                      "or build it into build/sim/ssdlab")
+
+
+def run(config, workload, outdir, seed=None, precondition=None, extra_args=(), check=True,
+        **set):
+    """Runs `ssdlab sim -c CONFIG -w WORKLOAD -o OUTDIR` and returns load_run(OUTDIR).
+
+    Each keyword becomes --set: `ftl__type="fast"` gives --set ftl.type=fast
+    (a double underscore separates table and key); pass a dict as
+    `**{"ftl.type": "fast"}` too. `extra_args` are more command-line words."""
+    args = [find_binary(), "sim", "-c", str(config), "-w", str(workload), "-o", str(outdir)]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    if precondition is not None:
+        args += ["--precondition", str(precondition)]
+    for key, value in set.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        args += ["--set", f"{key.replace('__', '.')}={value}"]
+    args += list(extra_args)
+    done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and done.returncode != 0:
+        message = done.stderr.strip().splitlines()
+        raise SsdlabError(message[-1] if message else f"ssdlab exited {done.returncode}")
+    return load_run(outdir)

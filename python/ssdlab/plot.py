@@ -1,0 +1,787 @@
+"""Figures of ssdlab output folders: the one implementation behind
+`ssdlab plot`, `ssdlab compare --plot` and the Python package (ssdlab.plot).
+
+It needs only the standard library and matplotlib (Debian's
+python3-matplotlib), because `ssdlab plot` runs this file on its own with
+/usr/bin/python3: the build embeds it into the binary (sim/CMakeLists.txt).
+
+One output folder, like the uFLIP paper's figures (Bouganim, Jonsson, Bonnet,
+"uFLIP: Understanding Flash IO Patterns", CIDR 2009):
+
+  <benchmark>.<fmt>         mean response time vs the varied parameter, one
+                            line per pattern or mix (Figures 6-8)
+  <benchmark>-series.<fmt>  response time vs I/O number, with the running
+                            average including and excluding the start-up
+                            phase, one panel per pattern (Figures 3-4)
+  <experiment>.<fmt>        the same series, for plans without benchmarks
+  cdf.<fmt>, <benchmark>-cdf.<fmt>
+                            cumulative distribution of response times, one
+                            line per experiment (all runs)
+  write-amplification.<fmt> write amplification of each experiment
+  wear.<fmt>                blocks by erase count (remaining life), from
+                            summary.json's wear.remaining_life_buckets
+
+Several output folders, or a sweep folder (its job-* folders): a line or bar
+per run, labelled with its FTL and config:
+
+  runs-response-time.<fmt>  mean and p99 response time per experiment
+  runs-write-amplification.<fmt>
+  runs-cdf.<fmt>            response-time CDF per run (folders with io.csv)
+  <benchmark>-runs.<fmt>    uFLIP benchmarks: mean response time vs the
+                            parameter, one panel per pattern, a line per run
+
+Every figure's title names the FTL and the config it shows.
+
+Usage:
+  plot.py OUTDIR PLOTDIR FORMAT                  (what `ssdlab plot OUTDIR` runs;
+                                                  OUTDIR may be a sweep folder)
+  plot.py [-o PLOTDIR] [--format png|svg] OUTDIR [OUTDIR...]
+  plot.py --compare TABLE.csv FILE.png|FILE.svg LABEL_A LABEL_B
+  plot.py --timeline TIMELINE.json OUTFILE START_US|- END_US|-
+"""
+import csv
+import json
+import math
+import os
+import re
+import sys
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator
+except ImportError:
+    sys.stderr.write("ssdlab: plot needs matplotlib: apt-get install python3-matplotlib\n")
+    sys.exit(1)
+
+MAX_SERIES_FIGURES = 24
+# Legible when a figure is shrunk into a paper or a slide: nothing under 10 pt.
+matplotlib.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
+                            "xtick.labelsize": 10, "ytick.labelsize": 10,
+                            "legend.fontsize": 10, "figure.titlesize": 12})
+SMALL = 10
+IO_CSV_HEADER = ["experiment", "run", "process", "io", "submit_us", "rt_us", "mode", "offset",
+                 "size"]
+# uFLIP parameters: axis label and unit of each.
+PARAMETERS = {"io_size": ("I/O size", "bytes"), "io_shift": ("I/O shift", "bytes"),
+              "target_size": ("target size", "bytes"), "partitions": ("partitions", None),
+              "increment": ("increment", None), "processes": ("processes", None),
+              "mix_ratio": ("mix ratio", None), "pause_us": ("pause", "us"),
+              "burst": ("burst length", "I/Os")}
+
+
+class PlotError(Exception):
+    """Bad input: the message is one line for the user."""
+
+
+def fail(message):
+    raise PlotError(message)
+
+
+def figure(*args, **kwargs):
+    """A figure whose labels are never clipped (constrained layout)."""
+    return plt.subplots(*args, layout="constrained", **kwargs)
+
+
+def save(fig, path):
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def safe_name(text):
+    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", text)
+
+
+def format_bytes(value, _position=None):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= size:
+            number = value / size
+            return f"{number:.0f} {unit}" if number == int(number) else f"{number:.3g} {unit}"
+    return f"{value:.0f} B"
+
+
+def wide_range(values, ratio=10.0):
+    """True if positive values span enough for a log axis (constant or
+    nearly constant series are drawn on a linear one)."""
+    positive = [v for v in values if v > 0]
+    return bool(positive) and len(positive) == len(values) and \
+        max(positive) / min(positive) >= ratio
+
+
+def plain_number(value, _position=None):
+    return f"{value:g}"
+
+
+def set_value_scale(axes, values, axis="y"):
+    if wide_range(values):
+        (axes.set_yscale if axis == "y" else axes.set_xscale)("log")
+        # Plain numbers (0.2, 1, 50), with 2x and 5x ticks labelled too, so
+        # that a range of less than a decade still reads.
+        scale = axes.yaxis if axis == "y" else axes.xaxis
+        scale.set_major_formatter(FuncFormatter(plain_number))
+        scale.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+        scale.set_minor_formatter(FuncFormatter(plain_number))
+    elif axis == "y":
+        axes.set_ylim(bottom=0, top=max(values + [0]) * 1.1 or 1)
+
+
+def describe(summary):
+    """'FTL on config' of a summary.json, for titles and legends."""
+    config = summary.get("config", {})
+    ftl = config.get("ftl", {}).get("type", "?")
+    source = config.get("source") or config.get("name") or "?"
+    stem = os.path.basename(source)
+    stem = stem[:-5] if stem.endswith(".toml") else stem
+    return f"{ftl} on {stem}"
+
+
+def load_summary(outdir):
+    path = os.path.join(outdir, "summary.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as error:
+        fail(f"{path}: {error.strerror}")
+    except json.JSONDecodeError as error:
+        fail(f"{path}:{error.lineno}: not JSON: {error.msg}")
+
+
+def running_average(values):
+    total, averages = 0.0, []
+    for i, value in enumerate(values):
+        total += value
+        averages.append(total / (i + 1))
+    return averages
+
+
+def check_header(io_csv, header):
+    if header != IO_CSV_HEADER:
+        fail(f"{io_csv}: not an ssdlab io.csv (header {header})")
+
+
+def read_series(io_csv, wanted):
+    """Run 0's response times of each wanted experiment, in I/O order."""
+    series = {name: [] for name in wanted}
+    with open(io_csv, newline="") as f:
+        reader = csv.reader(f)
+        check_header(io_csv, next(reader, None))
+        for row in reader:
+            if row[1] == "0" and row[0] in series:
+                series[row[0]].append((float(row[4]), float(row[5])))
+    # Submission order: with several processes, completions interleave.
+    return {name: [rt for _, rt in sorted(rows)] for name, rows in series.items()}
+
+
+def read_response_times(io_csv, wanted=None):
+    """Response times (us) of every run of each wanted experiment (all if None)."""
+    times = {}
+    with open(io_csv, newline="") as f:
+        reader = csv.reader(f)
+        check_header(io_csv, next(reader, None))
+        for row in reader:
+            if wanted is None or row[0] in wanted:
+                times.setdefault(row[0], []).append(float(row[5]))
+    return times
+
+
+def plot_series(axes, name, rts, startup):
+    x = range(len(rts))
+    ms = [max(rt, 1e-3) / 1000 for rt in rts]
+    axes.plot(x, ms, ".", markersize=2, label="rt")
+    axes.plot(x, [a / 1000 for a in running_average(rts)], "--", label="Avg(rt)")
+    if startup:
+        tail = running_average(rts[startup:])
+        axes.plot(range(startup, len(rts)), [a / 1000 for a in tail], "-",
+                  label=f"Avg(rt) after start-up ({startup} I/Os)")
+        axes.axvline(startup, color="grey", linewidth=0.8)
+    set_value_scale(axes, ms)
+    axes.set_title(name, fontsize=SMALL + 1)
+    axes.set_xlabel("I/O number")
+    axes.set_ylabel("Response time (ms)")
+    axes.legend()
+
+
+def startup_of(experiment):
+    runs = experiment.get("runs", [])
+    return runs[0].get("startup_ios", 0) if runs else 0
+
+
+def representative(table, experiments_by_column):
+    """The experiment per column at the middle parameter value."""
+    rows = table["rows"]
+    value = rows[len(rows) // 2]["value"] if rows else None
+    chosen = {}
+    for column, experiments in experiments_by_column.items():
+        for experiment in experiments:
+            if experiment["value"] == value:
+                chosen[column] = experiment
+        if column not in chosen and experiments:
+            chosen[column] = experiments[0]
+    return chosen
+
+
+def label_parameter(axes, parameter, values):
+    name, unit = PARAMETERS.get(parameter, (parameter, None))
+    numeric = [v for v in values if v > 0]
+    if numeric and len(numeric) == len(values) and max(numeric) / min(numeric) >= 16:
+        axes.set_xscale("log", base=2)
+    if unit == "bytes":
+        axes.xaxis.set_major_formatter(FuncFormatter(format_bytes))
+        axes.set_xlabel(f"{name} ({parameter})")
+    else:
+        axes.set_xlabel(f"{name} ({unit})" if unit else name)
+
+
+def plot_benchmark(path, table, subject):
+    fig, axes = figure(figsize=(7, 4.5))
+    values = [float(row["value"]) for row in table["rows"]]
+    all_ms = []
+    for column in table["columns"]:
+        points = [(float(r["value"]), r["mean_us"][column] / 1000) for r in table["rows"]
+                  if column in r["mean_us"]]
+        all_ms += [p[1] for p in points]
+        axes.plot([p[0] for p in points], [p[1] for p in points], "o-", markersize=4,
+                  label=column)
+    label_parameter(axes, table["parameter"], values)
+    set_value_scale(axes, all_ms)
+    axes.set_ylabel("Mean response time (ms)")
+    axes.set_title(f"uFLIP {table['name']}: {subject}")
+    axes.legend()
+    axes.grid(True, which="both", linewidth=0.3)
+    save(fig, path)
+
+
+def plot_cdfs(path, title, times):
+    fig, axes = figure(figsize=(7, 4.5))
+    everything = []
+    for name, values in times.items():
+        if not values:
+            continue
+        values = sorted(values)
+        n = len(values)
+        ms = [max(v, 1e-3) / 1000 for v in values]
+        everything += [ms[0], ms[-1]]
+        axes.plot(ms, [(i + 1) / n for i in range(n)], drawstyle="steps-post", label=name)
+    set_value_scale(axes, everything, axis="x")
+    axes.set_xlabel("Response time (ms)")
+    axes.set_ylabel("Fraction of I/Os")
+    axes.set_ylim(0, 1.01)
+    axes.set_title(title)
+    axes.grid(True, which="both", linewidth=0.3)
+    if len(times) <= 12:
+        axes.legend()
+    save(fig, path)
+
+
+def experiment_names_axis(axes, names):
+    axes.set_xticks(range(len(names)))
+    if len(names) <= 40:
+        axes.set_xticklabels(names, rotation=45 if len(names) > 3 else 0,
+                             ha="right" if len(names) > 3 else "center")
+    else:
+        axes.set_xticklabels([])
+        axes.set_xlabel(f"{len(names)} experiments")
+
+
+def mean_write_amplification(experiment):
+    was = [run["device"]["write_amplification"] for run in experiment.get("runs", [])
+           if "write_amplification" in run.get("device", {})
+           and run["device"].get("host_pages_written", 0) > 0]
+    return sum(was) / len(was) if was else None
+
+
+def plot_write_amplification(path, summary):
+    """Bars of each experiment's write amplification (mean of its runs)."""
+    names, values = [], []
+    for experiment in summary.get("experiments", []):
+        wa = mean_write_amplification(experiment)
+        if wa is not None:
+            names.append(experiment["name"])
+            values.append(wa)
+    if not values:
+        return False
+    fig, axes = figure(figsize=(min(14, 5 + 0.3 * len(names)), 4.5))
+    axes.bar(range(len(names)), values, width=0.7, label="experiment")
+    device = summary.get("device", {}).get("write_amplification")
+    if device:
+        axes.axhline(device, color="grey", linestyle="--", linewidth=0.8,
+                     label=f"device, all writes ({device:.2f})")
+    axes.axhline(1, color="black", linewidth=0.5)
+    experiment_names_axis(axes, names)
+    axes.set_ylabel("Flash pages / host pages written")
+    axes.set_title(f"Write amplification: {describe(summary)}")
+    axes.legend()
+    save(fig, path)
+    return True
+
+
+def plot_wear(path, summary):
+    """Blocks by erase count, in the fixed buckets of wear.remaining_life_buckets."""
+    wear = summary.get("wear", {})
+    buckets = wear.get("remaining_life_buckets")
+    if not buckets:
+        return False
+    edges, blocks = buckets["erases_from"], buckets["blocks"]
+    rated = buckets["rated_cycles"]
+    labels = []
+    for i, low in enumerate(edges):
+        high = edges[i + 1] - 1 if i + 1 < len(edges) else None
+        labels.append(f">={low}" if high is None else str(low) if high == low else f"{low}-{high}")
+    fig, axes = figure(figsize=(8, 4.5))
+    axes.bar(range(len(blocks)), blocks, width=0.8)
+    axes.set_xticks(range(len(blocks)))
+    axes.set_xticklabels(labels, rotation=60, ha="right")
+    axes.set_xlabel(f"Erases per block (rated {rated}; >={rated}: expired)")
+    axes.set_ylabel("Blocks")
+    axes.set_title(f"Wear: {describe(summary)}\nremaining life mean "
+                   f"{wear.get('remaining_life_mean', 0):.1f}, min "
+                   f"{wear.get('remaining_life_min', 0)}")
+    save(fig, path)
+    return True
+
+
+def plot_outdir(outdir, plotdir, fmt):
+    """The figures of one output folder; returns the files written."""
+    summary = load_summary(outdir)
+    subject = describe(summary)
+    io_csv = os.path.join(outdir, "io.csv")
+    has_io = os.path.isfile(io_csv)
+    os.makedirs(plotdir, exist_ok=True)
+    written = []
+    experiments = summary.get("experiments", [])
+    tables = summary.get("benchmarks", [])
+
+    wanted = {}  # figure file -> [(panel title, experiment)]
+    for table in tables:
+        path = os.path.join(plotdir, f"{table['name']}.{fmt}")
+        plot_benchmark(path, table, subject)
+        written.append(path)
+        by_column = {}
+        for experiment in experiments:
+            if experiment.get("benchmark") == table["name"]:
+                by_column.setdefault(experiment["column"], []).append(experiment)
+        chosen = representative(table, by_column)
+        wanted[f"{table['name']}-series.{fmt}"] = [
+            (experiment["name"], experiment) for column, experiment in
+            sorted(chosen.items(), key=lambda item: table["columns"].index(item[0]))]
+    if not tables:
+        for experiment in experiments[:MAX_SERIES_FIGURES]:
+            wanted[f"{safe_name(experiment['name'])}.{fmt}"] = [(experiment["name"], experiment)]
+
+    # Response-time CDFs: per benchmark its representative experiments, else
+    # every experiment (up to MAX_SERIES_FIGURES) in one figure.
+    cdfs = {}  # figure file -> (title, [experiment names])
+    for filename, panels in wanted.items():
+        if filename.endswith(f"-series.{fmt}"):
+            benchmark = filename[:-len(f"-series.{fmt}")]
+            cdfs[f"{benchmark}-cdf.{fmt}"] = (f"uFLIP {benchmark}, response-time CDF: {subject}",
+                                              [e["name"] for _, e in panels])
+    if not tables and experiments:
+        cdfs[f"cdf.{fmt}"] = (f"Response-time CDF: {subject}",
+                              [e["name"] for e in experiments[:MAX_SERIES_FIGURES]])
+    if cdfs and has_io:
+        times = read_response_times(io_csv, {n for _, names in cdfs.values() for n in names})
+        for filename, (title, names) in cdfs.items():
+            path = os.path.join(plotdir, filename)
+            plot_cdfs(path, title, {name: times.get(name, []) for name in names})
+            written.append(path)
+    path = os.path.join(plotdir, f"write-amplification.{fmt}")
+    if plot_write_amplification(path, summary):
+        written.append(path)
+    path = os.path.join(plotdir, f"wear.{fmt}")
+    if plot_wear(path, summary):
+        written.append(path)
+
+    if wanted and has_io:
+        series = read_series(io_csv, {e["name"] for panels in wanted.values() for _, e in panels})
+        for filename, panels in wanted.items():
+            columns = min(2, len(panels))
+            rows = math.ceil(len(panels) / columns)
+            fig, grid = figure(rows, columns, figsize=(6.5 * columns, 3.8 * rows + 0.5),
+                               squeeze=False)
+            for index, (title, experiment) in enumerate(panels):
+                plot_series(grid[index // columns][index % columns], title,
+                            series[experiment["name"]], startup_of(experiment))
+            for index in range(len(panels), rows * columns):
+                grid[index // columns][index % columns].axis("off")
+            fig.suptitle(f"Response time by I/O: {subject}")
+            path = os.path.join(plotdir, filename)
+            save(fig, path)
+            written.append(path)
+    elif wanted:
+        sys.stderr.write(f"ssdlab: {io_csv} is missing (--no-io-log?): "
+                         "no response-time series plotted\n")
+    if not written:
+        fail(f"{outdir}: nothing to plot")
+    return written
+
+
+# ---- Several runs ----------------------------------------------------------
+
+def sweep_jobs(folder):
+    """The job folders of a sweep folder (with their sweep labels), or None."""
+    if not os.path.isfile(os.path.join(folder, "sweep.csv")) and \
+            not os.path.isfile(os.path.join(folder, "jobs.json")):
+        return None
+    labels = {}
+    try:
+        with open(os.path.join(folder, "sweep.csv"), newline="") as f:
+            for row in csv.DictReader(f):
+                labels[int(row["job"])] = row.get("sets", "")
+    except (OSError, KeyError, ValueError):
+        pass
+    jobs = []
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.startswith("job-") and os.path.isfile(os.path.join(path, "summary.json")):
+            number = int(name[4:]) if name[4:].isdigit() else None
+            jobs.append((path, labels.get(number, "")))
+    if not jobs:
+        fail(f"{folder}: a sweep folder without finished jobs (job-*/summary.json)")
+    return jobs
+
+
+def collect_runs(folders):
+    """[(outdir, summary, label)] for output folders and sweep folders."""
+    runs = []
+    for folder in folders:
+        if not os.path.isdir(folder):
+            fail(f"{folder}: no such output folder")
+        jobs = sweep_jobs(folder)
+        if jobs is None:
+            runs.append((folder, load_summary(folder), ""))
+        else:
+            runs += [(path, load_summary(path), extra) for path, extra in jobs]
+    described = [describe(summary) for _, summary, _ in runs]
+    labels = list(described)
+    for i, (outdir, summary, extra) in enumerate(runs):
+        if described.count(described[i]) > 1:
+            labels[i] = f"{labels[i]}, {extra or os.path.basename(os.path.normpath(outdir))}"
+    seeds = {summary.get("seed") for _, summary, _ in runs}
+    if len(set(labels)) < len(labels) and len(seeds) > 1:
+        labels = [f"{label}, seed {summary.get('seed')}"
+                  for label, (_, summary, _) in zip(labels, runs)]
+    return [(outdir, summary, label) for (outdir, summary, _), label in zip(runs, labels)]
+
+
+def run_means(summary, key):
+    """{experiment: mean over runs of `key`} of a summary."""
+    result = {}
+    for experiment in summary.get("experiments", []):
+        values = [run[key] for run in experiment.get("runs", []) if key in run]
+        if values:
+            result[experiment["name"]] = sum(values) / len(values)
+    return result
+
+
+def common_title(runs):
+    configs = sorted({describe(s).split(" on ", 1)[1] for _, s, _ in runs})
+    ftls = sorted({describe(s).split(" on ", 1)[0] for _, s, _ in runs})
+    return f"{len(runs)} runs: FTL {', '.join(ftls)} on {', '.join(configs)}"
+
+
+def plot_runs_response(path, runs):
+    names = []
+    for _, summary, _ in runs:
+        for experiment in summary.get("experiments", []):
+            if experiment["name"] not in names:
+                names.append(experiment["name"])
+    if not names:
+        return False
+    fig, (mean_axes, p99_axes) = figure(1, 2, figsize=(12, 4.8))
+    width = 0.8 / len(runs)
+    values = {"mean_us": [], "p99_us": []}
+    for index, (_, summary, label) in enumerate(runs):
+        for axes, key in ((mean_axes, "mean_us"), (p99_axes, "p99_us")):
+            means = run_means(summary, key)
+            ys = [means.get(name, float("nan")) / 1000 for name in names]
+            values[key] += [y for y in ys if y == y]
+            if len(names) == 1:
+                axes.bar([index], ys, width=0.7, label=label)
+            else:
+                axes.plot(range(len(names)), ys, "o-", markersize=4, label=label)
+    for axes, key, title in ((mean_axes, "mean_us", "Mean"), (p99_axes, "p99_us", "p99")):
+        if len(names) == 1:
+            axes.set_xticks(range(len(runs)))
+            axes.set_xticklabels([label for _, _, label in runs], rotation=30, ha="right")
+        else:
+            experiment_names_axis(axes, names)
+        set_value_scale(axes, values[key])
+        axes.set_ylabel(f"{title} response time (ms)")
+        axes.set_title(f"{title}" + (f": {names[0]}" if len(names) == 1 else ""))
+        axes.grid(True, axis="y", which="both", linewidth=0.3)
+    if len(names) > 1:
+        mean_axes.legend()
+    fig.suptitle(f"Response time, {common_title(runs)}")
+    save(fig, path)
+    return True
+
+
+def runs_write_amplification(summary):
+    """Flash pages over host pages written in the measured runs (not the
+    preconditioning), or None if they wrote nothing."""
+    host = flash = 0
+    for experiment in summary.get("experiments", []):
+        for run in experiment.get("runs", []):
+            device = run.get("device", {})
+            host += device.get("host_pages_written", 0)
+            flash += device.get("flash_pages_written", 0)
+    return flash / host if host else None
+
+
+def plot_runs_write_amplification(path, runs):
+    labels, values = [], []
+    for _, summary, label in runs:
+        wa = runs_write_amplification(summary)
+        if wa:
+            labels.append(label)
+            values.append(wa)
+    if not values:
+        return False
+    fig, axes = figure(figsize=(max(6, 1.5 + 1.2 * len(values)), 4.5))
+    axes.bar(range(len(values)), values, width=0.6)
+    for x, value in enumerate(values):
+        axes.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom")
+    axes.axhline(1, color="black", linewidth=0.5)
+    axes.set_xticks(range(len(values)))
+    axes.set_xticklabels(labels, rotation=30 if len(values) > 2 else 0,
+                         ha="right" if len(values) > 2 else "center")
+    axes.set_ylim(0, max(values) * 1.15)
+    axes.set_ylabel("Flash pages / host pages written")
+    axes.set_title(f"Write amplification of the runs (preconditioning excluded)\n"
+                   f"{common_title(runs)}")
+    save(fig, path)
+    return True
+
+
+def plot_runs_cdf(path, runs):
+    times = {}
+    for outdir, _, label in runs:
+        io_csv = os.path.join(outdir, "io.csv")
+        if os.path.isfile(io_csv):
+            times[label] = [t for ts in read_response_times(io_csv).values() for t in ts]
+    if not times:
+        return False
+    plot_cdfs(path, f"Response-time CDF, {common_title(runs)}", times)
+    return True
+
+
+def plot_runs_benchmarks(plotdir, fmt, runs):
+    """Per uFLIP benchmark: a panel per pattern, a line per run."""
+    written = []
+    names = []
+    for _, summary, _ in runs:
+        for table in summary.get("benchmarks", []):
+            if table["name"] not in names:
+                names.append(table["name"])
+    for name in names:
+        columns = []
+        for _, summary, _ in runs:
+            for table in summary.get("benchmarks", []):
+                if table["name"] == name:
+                    columns += [c for c in table["columns"] if c not in columns]
+        per_row = min(2, len(columns))
+        rows = math.ceil(len(columns) / per_row)
+        fig, grid = figure(rows, per_row, figsize=(6.5 * per_row, 3.8 * rows + 1),
+                           squeeze=False)
+        for index, column in enumerate(columns):
+            axes = grid[index // per_row][index % per_row]
+            xs, ys = [], []
+            for _, summary, label in runs:
+                for table in summary.get("benchmarks", []):
+                    if table["name"] != name:
+                        continue
+                    points = [(float(r["value"]), r["mean_us"][column] / 1000)
+                              for r in table["rows"] if column in r["mean_us"]]
+                    axes.plot([p[0] for p in points], [p[1] for p in points], "o-",
+                              markersize=4, label=label)
+                    xs += [p[0] for p in points]
+                    ys += [p[1] for p in points]
+                    parameter = table["parameter"]
+            label_parameter(axes, parameter, xs)
+            set_value_scale(axes, ys)
+            axes.set_title(column)
+            axes.set_ylabel("Mean response time (ms)")
+            axes.grid(True, which="both", linewidth=0.3)
+        for index in range(len(columns), rows * per_row):
+            grid[index // per_row][index % per_row].axis("off")
+        grid[0][0].legend()
+        fig.suptitle(f"uFLIP {name}, {common_title(runs)}")
+        path = os.path.join(plotdir, f"{name}-runs.{fmt}")
+        save(fig, path)
+        written.append(path)
+    return written
+
+
+def plot_runs(folders, plotdir, fmt="png"):
+    """Figures comparing several runs (output folders, or sweep folders'
+    jobs) into `plotdir`; returns the files written."""
+    runs = collect_runs(folders)
+    os.makedirs(plotdir, exist_ok=True)
+    written = []
+    for name, draw in (("runs-response-time", plot_runs_response),
+                       ("runs-write-amplification", plot_runs_write_amplification),
+                       ("runs-cdf", plot_runs_cdf)):
+        path = os.path.join(plotdir, f"{name}.{fmt}")
+        if draw(path, runs):
+            written.append(path)
+    written += plot_runs_benchmarks(plotdir, fmt, runs)
+    if not written:
+        fail(f"{', '.join(folders)}: nothing to plot")
+    return written
+
+
+# ---- ssdlab compare --plot ---------------------------------------------------
+
+def compare_main(table, path, label_a, label_b):
+    try:
+        with open(table, newline="") as f:
+            rows = [row for row in csv.DictReader(f) if row["experiment"] != "(total)"]
+    except OSError as error:
+        fail(f"{table}: {error.strerror}")
+    if not rows:
+        fail(f"{table}: no experiments to plot")
+    names = [row["experiment"] for row in rows]
+    figures = [("mean", "Mean"), ("p50", "p50"), ("p99", "p99")]
+    fig, (bars, scatter) = figure(
+        1, 2, figsize=(min(18, 9 + 0.15 * len(rows)), 5.5),
+        gridspec_kw={"width_ratios": [min(3, max(1, len(rows) / 8)), 1]})
+    x = list(range(len(rows)))
+    mean_ratios = [float(row["mean_ratio"] or "nan") for row in rows]
+    p99_ratios = [float(row["p99_ratio"] or "nan") for row in rows]
+    bars.bar(x, [r - 1 for r in mean_ratios], bottom=1, width=0.7, label="mean B/A")
+    bars.plot(x, p99_ratios, "k_", markersize=10, label="p99 B/A")
+    bars.axhline(1, color="grey", linewidth=0.8)
+    experiment_names_axis(bars, names)
+    bars.set_ylabel("B / A")
+    bars.set_title(f"A: {label_a}\nB: {label_b}")
+    bars.legend()
+    low, high = math.inf, 0.0
+    for (key, label), marker in zip(figures, "os^"):
+        xs = [float(row[f"a_{key}_us"]) / 1000 for row in rows]
+        ys = [float(row[f"b_{key}_us"]) / 1000 for row in rows]
+        scatter.scatter(xs, ys, marker=marker, s=20, label=label)
+        positive = [v for v in xs + ys if v > 0]
+        if positive:
+            low, high = min(low, min(positive)), max(high, max(positive))
+    if high > 0:
+        scatter.plot([low, high], [low, high], color="grey", linewidth=0.8, label="B = A")
+        if high / low >= 10:
+            scatter.set_xscale("log")
+            scatter.set_yscale("log")
+    scatter.set_xlabel("A (ms)")
+    scatter.set_ylabel("B (ms)")
+    scatter.legend()
+    scatter.grid(True, which="both", linewidth=0.3)
+    fig.suptitle("Response times, B against A")
+    save(fig, path)
+    print(path)
+
+
+# ---- ssdlab plot TIMELINE.json -----------------------------------------------
+
+# Colours by operation; cleaning work is hatched.
+TIMELINE_COLOURS = {"READ": "#4c9be8", "PROGRAM": "#e8834c", "ERASE": "#d62728",
+                    "COPYBACK": "#9467bd", "COPY-BACK": "#9467bd", "MOVE": "#8c564b",
+                    "DATA IN": "#f2b48a", "DATA OUT": "#9ec9f2", "CMD": "#7f7f7f",
+                    "WRITE": "#e8834c"}
+
+
+def timeline_main(timeline, path, start, end):
+    try:
+        with open(timeline) as f:
+            trace = json.load(f)
+    except OSError as error:
+        fail(f"{timeline}: {error.strerror}")
+    except json.JSONDecodeError as error:
+        fail(f"{timeline}:{error.lineno}: not JSON: {error.msg}")
+    events = trace.get("traceEvents", trace if isinstance(trace, list) else [])
+    names, order = {}, {}
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+        if e.get("ph") == "M" and e.get("name") == "thread_sort_index":
+            order[(e["pid"], e["tid"])] = e["args"]["sort_index"]
+    low = float(start) if start != "-" else -math.inf
+    high = float(end) if end != "-" else math.inf
+    spans = [e for e in events if e.get("ph") == "X" and e["ts"] + e["dur"] > low
+             and e["ts"] < high]
+    if not spans:
+        fail(f"{timeline}: no operations in the window")
+    used = {(e["pid"], e["tid"]) for e in spans}
+    tracks = sorted(names if len(names) <= 40 else used,
+                    key=lambda t: (t[0], order.get(t, 0), t[1]))
+    row = {track: i for i, track in enumerate(tracks)}
+    first = max(low, min(e["ts"] for e in spans))
+    last = min(high, max(e["ts"] + e["dur"] for e in spans))
+    fig, axes = figure(figsize=(11, 1.2 + 0.3 * len(tracks)), dpi=80)
+    seen = set()
+    for e in spans:
+        track = (e["pid"], e["tid"])
+        if track not in row:
+            continue
+        base = e["name"].replace(" [cleaning]", "").replace(" 2-plane", "")
+        cleaning = e.get("cat") == "cleaning"
+        colour = TIMELINE_COLOURS.get(base, "#bcbd22")
+        label = base + (" (cleaning)" if cleaning else "")
+        axes.barh(row[track], max(e["dur"], (last - first) / 2000), left=e["ts"], height=0.7,
+                  color=colour, edgecolor="black" if cleaning else colour, linewidth=0.3,
+                  hatch="////" if cleaning else None,
+                  label=None if label in seen else label)
+        seen.add(label)
+    axes.set_yticks(range(len(tracks)))
+    axes.set_yticklabels([names.get(t, f"{t[0]}/{t[1]}") for t in tracks], fontsize=SMALL)
+    axes.invert_yaxis()
+    axes.set_xlim(first, last)
+    axes.set_xlabel("Simulated time (us)")
+    axes.set_title(f"Flash operations: {os.path.basename(timeline)}")
+    axes.grid(True, axis="x", linewidth=0.3)
+    axes.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    save(fig, path)
+    print(path)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if len(argv) == 5 and argv[0] == "--compare":
+            compare_main(*argv[1:])
+        elif len(argv) == 5 and argv[0] == "--timeline":
+            timeline_main(*argv[1:])
+        elif len(argv) == 3 and argv[2] in ("png", "svg") and not argv[0].startswith("-"):
+            # `ssdlab plot OUTDIR`: one output folder, or a sweep folder.
+            outdir, plotdir, fmt = argv
+            if sweep_jobs(outdir) is not None:
+                written = plot_runs([outdir], plotdir, fmt)
+            else:
+                written = plot_outdir(outdir, plotdir, fmt)
+            print("\n".join(written))
+        else:
+            import argparse
+            parser = argparse.ArgumentParser(
+                prog="python3 -m ssdlab.plot",
+                description="Figures of one or more ssdlab output folders or sweep folders.")
+            parser.add_argument("outdirs", nargs="+", metavar="OUTDIR")
+            parser.add_argument("-o", "--plotdir",
+                                help="where the figures go (default: OUTDIR/plots of the first)")
+            parser.add_argument("--format", default="png", choices=["png", "svg"])
+            args = parser.parse_args(argv)
+            plotdir = args.plotdir or os.path.join(args.outdirs[0], "plots")
+            if len(args.outdirs) == 1 and sweep_jobs(args.outdirs[0]) is None:
+                written = plot_outdir(args.outdirs[0], plotdir, args.format)
+            else:
+                written = plot_runs(args.outdirs, plotdir, args.format)
+            print("\n".join(written))
+    except PlotError as error:
+        sys.stderr.write(f"ssdlab: {error}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Tests of the Python package against real runs of the ssdlab binary on the
+tiny preset (found as ssdlab.find_binary() does; CTest sets $SSDLAB)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import ssdlab  # noqa: E402
+from ssdlab import plot  # noqa: E402
+
+SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TINY = os.path.join(SOURCE, "configs", "tiny.toml")
+
+
+class SsdlabPackageTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.temp = tempfile.TemporaryDirectory(prefix="ssdlab-py-")
+        cls.dir = cls.temp.name
+        cls.runs = {ftl: ssdlab.run(TINY, "RW:count=2000", os.path.join(cls.dir, ftl),
+                                    precondition="seq", ftl__type=ftl)
+                    for ftl in ("page-mapped", "bast", "fast")}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.temp.cleanup()
+
+    def test_run_applies_the_set_keywords(self):
+        self.assertEqual(self.runs["fast"].ftl, "fast")
+        self.assertEqual(self.runs["bast"].config_name, "tiny")
+        self.assertEqual(self.runs["bast"].label, "bast on tiny")
+
+    def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
+        frame = self.runs["page-mapped"].runs
+        self.assertEqual(len(frame), 1)
+        row = frame.iloc[0]
+        self.assertEqual(row["experiment"], "RW")
+        self.assertEqual(row["count"], 2000)
+        self.assertGreaterEqual(row["write_amplification"], 1.0)
+        self.assertEqual(row["ftl"], "page-mapped")
+
+    def test_read_io_types_every_column(self):
+        io = ssdlab.read_io(self.runs["fast"].outdir)
+        self.assertEqual(list(io.columns), ssdlab.IO_COLUMNS)
+        self.assertEqual(len(io), 2000)
+        self.assertEqual(str(io["experiment"].dtype), "category")
+        self.assertEqual(str(io["offset"].dtype), "int64")
+        self.assertEqual(str(io["rt_us"].dtype), "float64")
+        self.assertEqual(set(io["mode"]), {"W"})
+        self.assertTrue((io["size"] == 4096).all())
+
+    def test_read_io_refuses_a_file_that_is_not_io_csv(self):
+        path = os.path.join(self.dir, "bad.csv")
+        with open(path, "w") as f:
+            f.write("a,b\n1,2\n")
+        with self.assertRaises(ssdlab.SsdlabError):
+            ssdlab.read_io(path)
+
+    def test_load_run_names_a_missing_folder(self):
+        with self.assertRaisesRegex(ssdlab.SsdlabError, "nowhere"):
+            ssdlab.load_run(os.path.join(self.dir, "nowhere"))
+
+    def test_a_failed_run_raises_with_ssdlab_s_message(self):
+        with self.assertRaisesRegex(ssdlab.SsdlabError, "count"):
+            ssdlab.run(TINY, "RW:count=0", os.path.join(self.dir, "bad"))
+
+    def test_read_sweep_and_plot_a_sweep_folder(self):
+        sweep = os.path.join(self.dir, "sweep.toml")
+        with open(sweep, "w") as f:
+            f.write(f'configs = ["{TINY}"]\n'
+                    'sets = [["ftl.type=\\"page-mapped\\""], ["ftl.type=\\"fast\\""]]\n'
+                    'workloads = ["RW:count=1000"]\nseeds = [1]\n')
+        out = os.path.join(self.dir, "sweep")
+        subprocess.run([ssdlab.find_binary(), "sweep", sweep, "-o", out, "-j", "1"],
+                       check=True, stdout=subprocess.DEVNULL)
+        frame = ssdlab.read_sweep(out)
+        self.assertEqual(len(frame), 2)
+        self.assertIn("write_amplification", frame.columns)
+        self.assertIn("fast", frame["sets"].iloc[1])
+        # `ssdlab plot SWEEPDIR` draws a bar per job.
+        status = subprocess.run([ssdlab.find_binary(), "plot", out], stdout=subprocess.PIPE,
+                                text=True)
+        self.assertEqual(status.returncode, 0)
+        self.assertIn("runs-response-time.png", status.stdout)
+
+    def test_plot_runs_draws_a_figure_per_kind_for_three_ftls(self):
+        written = plot.plot_runs([r.outdir for r in self.runs.values()],
+                                 os.path.join(self.dir, "plots"))
+        names = sorted(os.path.basename(p) for p in written)
+        self.assertEqual(names, ["runs-cdf.png", "runs-response-time.png",
+                                 "runs-write-amplification.png"])
+        for path in written:
+            self.assertGreater(os.path.getsize(path), 10000)
+
+    def test_labels_name_ftl_and_config_and_tell_equal_runs_apart(self):
+        labels = [label for _, _, label in plot.collect_runs(
+            [self.runs["fast"].outdir, self.runs["fast"].outdir])]
+        self.assertEqual(labels, ["fast on tiny, fast", "fast on tiny, fast"])
+        labels = [label for _, _, label in plot.collect_runs(
+            [r.outdir for r in self.runs.values()])]
+        self.assertEqual(labels, ["page-mapped on tiny", "bast on tiny", "fast on tiny"])
+
+    def test_plot_of_one_folder_titles_figures_with_ftl_and_config(self):
+        written = plot.plot_outdir(self.runs["bast"].outdir, os.path.join(self.dir, "one"), "svg")
+        with open([p for p in written if p.endswith("cdf.svg")][0]) as f:
+            self.assertIn("bast on tiny", f.read())
+
+    def test_bad_folder_is_one_error_line_and_status_1(self):
+        status = subprocess.run([sys.executable, plot.__file__, os.path.join(self.dir, "none"),
+                                 os.path.join(self.dir, "p"), "png"],
+                                stderr=subprocess.PIPE, text=True)
+        self.assertEqual(status.returncode, 1)
+        self.assertEqual(len(status.stderr.strip().splitlines()), 1)
+
+
+class ScaleTest(unittest.TestCase):
+    def test_constant_or_narrow_series_are_not_drawn_on_a_log_axis(self):
+        self.assertFalse(plot.wide_range([0.3056] * 100))
+        self.assertFalse(plot.wide_range([0.3, 0.5, 2.0]))
+        self.assertTrue(plot.wide_range([0.3, 25.8]))
+        self.assertFalse(plot.wide_range([0.0, 25.8]))
+
+    def test_sizes_read_with_units(self):
+        self.assertEqual(plot.format_bytes(512), "512 B")
+        self.assertEqual(plot.format_bytes(32768), "32 KiB")
+        self.assertEqual(plot.format_bytes(1 << 30), "1 GiB")
+
+
+if __name__ == "__main__":
+    unittest.main()
