@@ -23,6 +23,7 @@
 #include "sim/precondition.h"
 #include "sim/replay.h"
 #include "sim/report.h"
+#include "sim/run_session.h"
 #include "sim/ssd.h"
 #include "sim/trace_settings.h"
 #include "traces/fields.h"
@@ -118,15 +119,20 @@ nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
 
 // Reading never-written data would measure nothing (as for plans): before the
 // replay, a streamed pass writes every never-written page that the trace reads,
-// functionally (no simulated time; not in the run's counters). Returns the
-// number of logical pages written.
-std::uint64_t prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
-                                  const Partition& partition) {
+// functionally (no simulated time; not in the run's counters). It counts the
+// requests too (--power-cut-at random:K draws among them).
+struct FirstPass {
+  std::uint64_t prefilled_pages = 0, requests = 0;
+};
+FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
+                              const Partition& partition) {
   PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
-  std::uint64_t pages = 0;
-  while (auto record = placed.next())
-    if (record->mode == IoMode::kRead) pages += ssd.prefill(record->offset, record->size);
-  return pages;
+  FirstPass pass;
+  while (auto record = placed.next()) {
+    ++pass.requests;
+    if (record->mode == IoMode::kRead) pass.prefilled_pages += ssd.prefill(record->offset, record->size);
+  }
+  return pass;
 }
 
 // Traces with the same io.csv name get "-2", "-3", ... in the order given.
@@ -183,8 +189,6 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
             "mixed with traces",
             workload);
   options.workload = workloads.front();
-  if (traces && !options.power_cuts.empty())
-    throw make_error("--power-cut-at: only for plan workloads, not traces (-w trace:FILE)");
   if (traces) return run_replay(options, workloads, trace, out);
   const std::string given = trace.given();
   if (!given.empty())
@@ -193,173 +197,152 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
   run_sim(options, out);
 }
 
-void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
-                const TraceOptions& trace, std::ostream& out) {
-  auto log = logger("trace");
-  const fs::path outdir(options.outdir);
-  prepare_outdir(outdir);  // first: an earlier run's outputs must not survive a failure
-  const DeviceConfig config = load_config(options.config, options.overrides);
-  // The host queue lives in the uFLIP simulator's event loop (sim/simulator.h);
-  // trace replay dispatches every request on arrival (its --qd bounds them).
-  if (config.controller.queue_depth != 0)
-    throw make_error(
-        "host.queue_depth = {} ({} or --set): trace replay does not model the host queue yet; "
-        "use --qd for closed-loop replay, or host.queue_depth = 0",
-        config.controller.queue_depth, config.source);
+namespace {
+
+// The traces of a replay, resolved, with their place on the device.
+struct Traces {
   std::vector<TraceSettings> all;
-  for (const auto& workload : workloads) all.push_back(resolve(workload, trace, log));
-  make_names_unique(all);
+  std::vector<Partition> partitions;
+  bool partitioned = false;
+};
+
+Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOptions& trace,
+                      std::uint64_t logical_bytes, std::uint64_t page) {
+  auto log = logger("trace");
+  Traces t;
+  for (const auto& workload : workloads) t.all.push_back(resolve(workload, trace, log));
+  make_names_unique(t.all);
   if (!trace.layout.empty() && trace.layout != "shared" && trace.layout != "partitioned")
     throw make_error("--layout '{}': expected shared or partitioned", trace.layout);
-  const bool partitioned = trace.layout == "partitioned";
-  const bool several = all.size() > 1;
-  const PreconditionSpec preconditioning =
-      options.precondition.empty() ? PreconditionSpec{} : parse_precondition(options.precondition);
-  for (auto& settings : all)
+  t.partitioned = trace.layout == "partitioned";
+  for (auto& settings : t.all)
     if (settings.selection.map == traces::AddressMap::kScale) {
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
       settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
     }
-  Ssd ssd(config, options.verify, options.check_every);
-  TeachingViews views(ssd, options.teaching);
-  RunPosition position;
-  nlohmann::json checkpoint = nlohmann::json::object();
-  if (!options.load_state.empty()) {
-    checkpoint["loaded"] = load_checkpoint(options.load_state, ssd, position);
-    print_loaded(out, checkpoint["loaded"]);
-  }
-  const nlohmann::json preconditioned = precondition(ssd, preconditioning, options.seed);
-  if (!preconditioned.is_null())
-    fmt::print(
-        out,
-        "preconditioned ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-        preconditioning.text, preconditioned["flash_pages_written"].get<std::uint64_t>(),
-        preconditioned["wall_seconds"].get<double>(),
-        preconditioned["write_amplification"].get<double>());
-
-  std::vector<Partition> partitions(all.size(), Partition{0, ssd.logical_bytes()});
-  if (partitioned) {
-    const std::uint64_t page = ssd.ftl().logical_page_size();
-    const std::uint64_t bytes = ssd.logical_bytes() / all.size() / page * page;
+  t.partitions.assign(t.all.size(), Partition{0, logical_bytes});
+  if (t.partitioned) {
+    const std::uint64_t bytes = logical_bytes / t.all.size() / page * page;
     if (bytes == 0)
-      throw make_error("--layout partitioned: {} traces on too small a device", all.size());
-    for (std::size_t k = 0; k < all.size(); ++k) partitions[k] = Partition{k * bytes, bytes};
+      throw make_error("--layout partitioned: {} traces on too small a device", t.all.size());
+    for (std::size_t k = 0; k < t.all.size(); ++k) t.partitions[k] = Partition{k * bytes, bytes};
   }
-  std::uint64_t prefilled = 0;
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    const std::uint64_t pages = prefill_read_ranges(ssd, all[k], partitions[k]);
-    if (pages)
-      log->info("{}: prefilled {} never-written logical pages that the trace reads", all[k].path,
-                pages);
-    prefilled += pages;
-  }
+  return t;
+}
 
-  std::unique_ptr<IoLog> io_log;
-  if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
-  std::vector<std::unique_ptr<PlacedTrace>> placed;
-  std::vector<ReplaySource> sources;
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    placed.push_back(std::make_unique<PlacedTrace>(all[k], partitions[k].base, partitions[k].bytes,
-                                                   config.sector_size));
-    sources.push_back(ReplaySource{placed.back().get(), all[k].replay.experiment});
-  }
-  Simulator simulator(ssd, io_log.get());
-  simulator.resume_at(position.now);
+// summary.json's experiment for trace `k`; throws if it replayed nothing.
+nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
+                                const ReplayResult& result) {
+  auto log = logger("trace");
+  const auto& settings = t.all[k];
+  const auto& file = placed.file();
+  const auto& read = file.counts();
+  if (result.requests == 0)
+    throw make_error(
+        "{}: no requests to replay ({} lines: {} requests, {} on other devices, {} before "
+        "--start, {} skipped lines, {} bad, {} zero-size)",
+        settings.path, read.lines, read.records, placed.selection().counts().other_device,
+        placed.selection().counts().before_start, read.skipped_lines, read.bad_lines,
+        read.zero_size);
+  for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
+  if (read.bad_lines) log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
+  return {{"name", settings.replay.experiment},
+          {"pattern", "trace"},
+          {"count", result.requests},
+          {"trims", result.trims},
+          {"queue_depth",
+           optional_json(settings.replay.mode == ReplayMode::kClosed, settings.replay.queue_depth)},
+          {"processes", 1},
+          {"io_ignore", 0},
+          {"trace", trace_json(settings, placed, result,
+                               t.partitioned ? std::optional(t.partitions[k]) : std::nullopt)},
+          {"runs", nlohmann::json::array({run_json(result.run)})}};
+}
 
-  const auto wall_start = std::chrono::steady_clock::now();
-  const std::vector<ReplayResult> results = replay(simulator, sources, all.front().replay);
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  if (options.verify) ssd.ftl().check_invariants();
-  std::uint64_t requests = 0;
-  nlohmann::json experiments = nlohmann::json::array();
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    const auto& settings = all[k];
-    const auto& file = placed[k]->file();
-    const auto& selection = placed[k]->selection();
-    const auto& result = results[k];
-    const auto& read = file.counts();
-    if (result.requests == 0)
-      throw make_error(
-          "{}: no requests to replay ({} lines: {} requests, {} on other devices, {} before "
-          "--start, {} skipped lines, {} bad, {} zero-size)",
-          settings.path, read.lines, read.records, selection.counts().other_device,
-          selection.counts().before_start, read.skipped_lines, read.bad_lines, read.zero_size);
-    for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
-    if (read.bad_lines)
-      log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
-    requests += result.requests;
-    experiments.push_back(
-        {{"name", settings.replay.experiment},
-         {"pattern", "trace"},
-         {"count", result.requests},
-         {"queue_depth",
-          optional_json(settings.replay.mode == ReplayMode::kClosed, settings.replay.queue_depth)},
-         {"processes", 1},
-         {"io_ignore", 0},
-         {"trace", trace_json(settings, *placed[k], result,
-                              partitioned ? std::optional(partitions[k]) : std::nullopt)},
-         {"runs", nlohmann::json::array({run_json(result.run)})}});
-  }
-
-  nlohmann::json summary = {
-      {"ssdlab", {{"version", SSDLAB_VERSION}}},
-      {"workload", fmt::format("{}", fmt::join(workloads, " "))},
-      {"seed", options.seed},
-      {"logical_bytes", ssd.logical_bytes()},
-      {"prefilled_pages", prefilled},
-      {"precondition", preconditioned},
-      {"simulated_us", simulator.now() / 1000.0},
-      {"experiments", std::move(experiments)},
-  };
-  if (several) summary["layout"] = partitioned ? "partitioned" : "shared";
-  add_device_summary(summary, ssd, options.verify);
-  if (!options.save_state.empty()) {
-    position.now = simulator.now();
-    checkpoint["saved"] = save_run_state(
-        options, ssd, position, summary["workload"].get<std::string>(), preconditioned, false);
-  }
-  if (!checkpoint.empty()) summary["checkpoint"] = checkpoint;
-  if (io_log) io_log->commit();
-  write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
-  views.commit(out);
-
+void print_traces(std::ostream& out, const Traces& t,
+                  const std::vector<std::unique_ptr<PlacedTrace>>& placed,
+                  const std::vector<ReplayResult>& results, const DeviceConfig& config,
+                  std::uint64_t logical_bytes) {
   const auto describe_trace = [](const TraceSettings& s, const PlacedTrace& p) {
     return fmt::format("{} ({}{}{})", s.workload, s.format, s.detected ? ", detected" : "",
                        p.file().compression() == "none" ? "" : ", " + p.file().compression());
   };
+  const bool several = t.all.size() > 1;
   if (several) {
-    fmt::print(out, "{} traces on {} ({} logical), {} loop, {} layout\n", all.size(), config.source,
-               format_size(ssd.logical_bytes()), replay_mode_name(all.front().replay.mode),
-               partitioned ? "partitioned" : "shared");
-    for (std::size_t k = 0; k < all.size(); ++k)
-      fmt::print(out, "  {}: {}, bytes [{}, {})\n", all[k].replay.experiment,
-                 describe_trace(all[k], *placed[k]), partitions[k].base,
-                 partitions[k].base + partitions[k].bytes);
+    fmt::print(out, "{} traces on {} ({} logical), {} loop, {} layout\n", t.all.size(),
+               config.source, format_size(logical_bytes), replay_mode_name(t.all[0].replay.mode),
+               t.partitioned ? "partitioned" : "shared");
+    for (std::size_t k = 0; k < t.all.size(); ++k)
+      fmt::print(out, "  {}: {}, bytes [{}, {})\n", t.all[k].replay.experiment,
+                 describe_trace(t.all[k], *placed[k]), t.partitions[k].base,
+                 t.partitions[k].base + t.partitions[k].bytes);
   } else {
-    fmt::print(out, "{} on {} ({} logical), {} loop\n", describe_trace(all[0], *placed[0]),
-               config.source, format_size(ssd.logical_bytes()),
-               replay_mode_name(all[0].replay.mode));
+    fmt::print(out, "{} on {} ({} logical), {} loop\n", describe_trace(t.all[0], *placed[0]),
+               config.source, format_size(logical_bytes), replay_mode_name(t.all[0].replay.mode));
   }
   print_run_header(out);
-  for (std::size_t k = 0; k < all.size(); ++k)
-    print_run(out, all[k].replay.experiment, results[k].run);
-  for (std::size_t k = 0; k < all.size(); ++k) {
+  for (std::size_t k = 0; k < t.all.size(); ++k)
+    print_run(out, t.all[k].replay.experiment, results[k].run);
+  for (std::size_t k = 0; k < t.all.size(); ++k) {
     const auto& read = placed[k]->file().counts();
     const auto& selected = placed[k]->selection().counts();
     fmt::print(out, "  trace{}: {} lines, {} requests replayed",
-               several ? " " + all[k].replay.experiment : "", read.lines, results[k].requests);
+               several ? " " + t.all[k].replay.experiment : "", read.lines, results[k].requests);
+    if (results[k].trims) fmt::print(out, " ({} trims)", results[k].trims);
     if (read.bad_lines) fmt::print(out, ", {} bad lines skipped", read.bad_lines);
     if (read.zero_size) fmt::print(out, ", {} zero-size skipped", read.zero_size);
     if (selected.other_device) fmt::print(out, ", {} on other devices", selected.other_device);
     if (results[k].out_of_order) fmt::print(out, ", {} out of order", results[k].out_of_order);
     fmt::print(out, "\n");
   }
-  fmt::print(out, "  {} I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second)\n",
-             requests, wall, wall > 0 ? static_cast<double>(requests) / wall : 0.0);
-  print_saved(out, checkpoint);
-  if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
-  fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
+}
+
+}  // namespace
+
+void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
+                const TraceOptions& trace, std::ostream& out) {
+  auto log = logger("trace");
+  RunSession session(options, out);
+  Ssd& ssd = session.ssd();
+  const Traces t =
+      resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
+  if (!session.loaded_state())
+    session.precondition(options.precondition.empty() ? PreconditionSpec{}
+                                                      : parse_precondition(options.precondition),
+                         "preconditioned");
+  std::uint64_t prefilled = 0, requests = 0;
+  for (std::size_t k = 0; k < t.all.size(); ++k) {
+    const FirstPass pass = prefill_read_ranges(ssd, t.all[k], t.partitions[k]);
+    if (pass.prefilled_pages)
+      log->info("{}: prefilled {} never-written logical pages that the trace reads",
+                t.all[k].path, pass.prefilled_pages);
+    prefilled += pass.prefilled_pages;
+    requests += pass.requests;
+  }
+
+  std::vector<std::unique_ptr<PlacedTrace>> placed;
+  std::vector<ReplaySource> sources;
+  for (std::size_t k = 0; k < t.all.size(); ++k) {
+    placed.push_back(std::make_unique<PlacedTrace>(t.all[k], t.partitions[k].base,
+                                                   t.partitions[k].bytes, session.config().sector_size));
+    sources.push_back(ReplaySource{placed.back().get(), t.all[k].replay.experiment});
+  }
+  Simulator& simulator = session.start(true, requests);
+  const std::vector<ReplayResult> results = replay(simulator, sources, t.all.front().replay);
+  if (options.verify) ssd.ftl().check_invariants();
+  nlohmann::json experiments = nlohmann::json::array();
+  std::uint64_t replayed = 0;
+  for (std::size_t k = 0; k < t.all.size(); ++k) {
+    experiments.push_back(trace_experiment(t, k, *placed[k], results[k]));
+    replayed += results[k].requests;
+  }
+  nlohmann::json summary = {{"prefilled_pages", prefilled}, {"experiments", std::move(experiments)}};
+  if (t.all.size() > 1) summary["layout"] = t.partitioned ? "partitioned" : "shared";
+  session.finish(summary, fmt::format("{}", fmt::join(workloads, " ")),
+                 results.front().run.end_of_life);
+  print_traces(out, t, placed, results, session.config(), ssd.logical_bytes());
+  print_controller(out, sum_run_counters(summary["experiments"]));
+  session.print_closing(summary, replayed);
 }
 
 }  // namespace ssdlab::sim

@@ -2,6 +2,7 @@
 // buffer and background cleaning): presets load, bad values name the file,
 // line and key.
 #include <gmock/gmock.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -98,15 +99,22 @@ TEST(ControllerConfig, BadValueInAFileNamesItsLine) {
               StartsWith(path.string() + ":6: controller.write_buffer_policy: 'lazy'"));
 }
 
-TEST(ControllerCli, TraceReplayRefusesAHostQueueItDoesNotModel) {
+TEST(ControllerCli, TraceReplayQueuesRequestsAtTheHost) {
+  // Four writes of different pages arrive together; a host queue of depth 1
+  // serves them one after another, so the k-th waits for the k before it.
   const auto dir = testing::temp_dir("controller-replay");
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                          " --set host.queue_depth=4 -w trace:" + std::string(SSDLAB_SOURCE_DIR) +
-                          "/traces/examples/synthetic.csv -o " + (dir / "out").string());
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_THAT(result.output, HasSubstr("host.queue_depth = 4"));
-  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "io.csv"));
+  std::string lines;
+  for (int k = 0; k < 4; ++k)
+    lines += fmt::format("128166372003061629,hm,0,Write,{},4096,26\n", k * 4096);
+  const auto trace = testing::write_file(dir / "t.csv", lines);
+  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                                          " --set host.queue_depth=1 -w trace:" + trace.string() +
+                                          " -o " + (dir / "out").string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto rows = testing::csv_rows(testing::read_file(dir / "out" / "io.csv"));
+  ASSERT_EQ(rows.size(), 4u);
+  const double first = std::stod(rows[0][5]);
+  for (int k = 1; k < 4; ++k) EXPECT_DOUBLE_EQ(std::stod(rows[k][5]), (k + 1) * first) << k;
 }
 
 TEST(ControllerCli, PrintsTheCleaningSplitAndTheBufferCounters) {
