@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "sim/config.h"
+#include "sim/controller/config.h"
 
 namespace ssdlab::bench {
 

@@ -9,7 +9,7 @@
 
 #include "bench/bench_support.h"
 #include "common/units.h"
-#include "sim/event_queue.h"
+#include "sim/engine/event_queue.h"
 
 namespace ssdlab::bench {
 namespace {

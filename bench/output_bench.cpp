@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "bench/bench_support.h"
-#include "sim/output.h"
-#include "sim/run_samples.h"
+#include "sim/results/output.h"
+#include "sim/results/run_samples.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::bench {

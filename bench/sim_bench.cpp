@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "bench/bench_support.h"
-#include "sim/precondition.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/precondition.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::bench {

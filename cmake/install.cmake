@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 # The libraries an out-of-tree FTL links, and the name each is exported as.
 set(SSDLAB_EXPORTED_LIBRARIES ssdlab_common ssdlab_flash ssdlab_ftl ssdlab_workloads
-    ssdlab_traces ssdlab_sim)
+    ssdlab_traces ssdlab_results ssdlab_config ssdlab_sim ssdlab_analysis ssdlab_commands)
 foreach(library IN LISTS SSDLAB_EXPORTED_LIBRARIES)
   string(REPLACE "ssdlab_" "" short ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${short})
@@ -23,14 +23,8 @@ target_include_directories(ssdlab_common INTERFACE
 
 # ssdlab::cli: the command line as a library, main() included, so that an
 # executable of its own (ssdlab plus an out-of-tree FTL) needs no main.
-# (main.cpp is found wherever it lives under sim/, e.g. sim/cli/main.cpp.)
-file(GLOB_RECURSE SSDLAB_MAIN_SOURCE ${PROJECT_SOURCE_DIR}/sim/main.cpp)
-list(LENGTH SSDLAB_MAIN_SOURCE count)
-if(NOT count EQUAL 1)
-  message(FATAL_ERROR "ssdlab::cli: expected one sim/**/main.cpp, found: ${SSDLAB_MAIN_SOURCE}")
-endif()
-add_library(ssdlab_cli STATIC ${SSDLAB_MAIN_SOURCE})
-target_link_libraries(ssdlab_cli PUBLIC ssdlab_sim PRIVATE CLI11::CLI11)
+add_library(ssdlab_cli STATIC ${PROJECT_SOURCE_DIR}/sim/cli/main.cpp)
+target_link_libraries(ssdlab_cli PUBLIC ssdlab_commands PRIVATE CLI11::CLI11)
 target_compile_definitions(ssdlab_cli PRIVATE SSDLAB_VERSION="${PROJECT_VERSION}")
 set_target_properties(ssdlab_cli PROPERTIES EXPORT_NAME cli)
 
@@ -38,7 +32,7 @@ install(TARGETS ssdlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${SSDLAB_EXPORTED_LIBRARIES} ssdlab_cli EXPORT ssdlabTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdlab)
-foreach(folder common flash ftl sim workloads traces)
+foreach(folder common flash ftl sim analysis workloads traces)
   install(DIRECTORY ${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdlab/${folder}
     FILES_MATCHING PATTERN "*.h")
 endforeach()

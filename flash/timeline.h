@@ -47,7 +47,7 @@ class FlashTimeline {
   // the time the command completes.
   TimeNs schedule(const Command& command, TimeNs ready);
 
-  // Power cut (sim/power_cut.h): every reservation is abandoned; all
+  // Power cut (sim/state/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.
   void restart_at(TimeNs t);
 

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "sim/precondition.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/precondition.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

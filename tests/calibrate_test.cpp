@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "sim/config.h"
+#include "sim/controller/config.h"
 #include "test_support.h"
 
 namespace {

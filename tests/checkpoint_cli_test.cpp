@@ -9,7 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "sim/output.h"
+#include "sim/results/output.h"
 #include "test_support.h"
 
 namespace {

@@ -1,8 +1,8 @@
-// Checkpoints (sim/checkpoint.h): the state of every FTL survives a save and
+// Checkpoints (sim/state/checkpoint.h): the state of every FTL survives a save and
 // a load exactly (the same bytes saved again, the same invariants, the same
 // completion times and state after the same later requests), and every kind
 // of bad file is refused with one line naming it.
-#include "sim/checkpoint.h"
+#include "sim/state/checkpoint.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 
 #include "common/rng.h"
 #include "common/state_io.h"
-#include "sim/ssd.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 
 namespace {

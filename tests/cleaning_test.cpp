@@ -13,9 +13,9 @@
 #include "ftl/pools.h"
 #include "ftl/verifier.h"
 #include "ftl/victim_buckets.h"
-#include "sim/precondition.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/precondition.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/output.h"
+#include "sim/results/output.h"
 #include "test_support.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // The readers behind `ssdlab compare`: io.csv read back, fio latency logs and
 // fio JSON output, on small hand-written samples (shared/FORMATS.md).
-#include "sim/fio_import.h"
+#include "analysis/fio_import.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "sim/fio_export.h"
-#include "sim/io_csv.h"
+#include "analysis/fio_export.h"
+#include "analysis/io_csv.h"
 #include "test_support.h"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "flash/timeline.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

@@ -1,4 +1,4 @@
-// The one host loop (sim/simulator.h): what traces gained by sharing it with
+// The one host loop (sim/engine/simulator.h): what traces gained by sharing it with
 // plans (idle periods, trims), and trims from every source, through the CLI.
 #include <fmt/format.h>
 #include <gtest/gtest.h>

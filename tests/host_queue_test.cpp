@@ -1,15 +1,15 @@
 // The host queue (host.queue_depth, host.scheduling): the device accepts a
 // bounded number of requests, the rest wait, and the policy picks the next.
-#include "sim/host_queue.h"
+#include "sim/controller/host_queue.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/io_csv.h"
-#include "sim/output.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "analysis/io_csv.h"
+#include "sim/results/output.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "power_cut_support.h"
-#include "sim/power_cut.h"
-#include "sim/power_cut_plan.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/power_cut.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/power_cut.h"
-#include "sim/power_cut_plan.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/power_cut.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim::testing_power {

@@ -1,7 +1,7 @@
 // Power-loss simulation: every FTL mounts again from its OOB alone and loses
 // no acknowledged write; the scan time follows its formula; a recovery that
 // ignores sequence numbers is caught; bad --power-cut-at values are refused.
-#include "sim/power_cut.h"
+#include "sim/state/power_cut.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "power_cut_support.h"
-#include "sim/power_cut_plan.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

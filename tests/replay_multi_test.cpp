@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay.h"
+#include "sim/engine/replay.h"
 #include "test_support.h"
 #include "trace_support.h"
 

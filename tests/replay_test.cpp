@@ -1,7 +1,7 @@
 // The replay loop: open loop submits at trace times (scaled by the speed
 // factor) whatever is outstanding; closed loop keeps queue_depth outstanding
 // and ignores trace times. Checked on the io.csv rows it writes.
-#include "sim/replay.h"
+#include "sim/engine/replay.h"
 
 #include <gtest/gtest.h>
 

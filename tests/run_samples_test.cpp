@@ -1,7 +1,7 @@
 // RunSamples keeps a run's I/Os in 8 bytes each; its statistics must be those
 // of a plain computation over the full samples (summarize_run below), bit for
 // bit.
-#include "sim/run_samples.h"
+#include "sim/results/run_samples.h"
 
 #include <gtest/gtest.h>
 

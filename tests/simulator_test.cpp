@@ -1,6 +1,6 @@
 // The simulator loop: queue depth, processes, ignored I/Os, determinism, and
 // two simulators in one process.
-#include "sim/simulator.h"
+#include "sim/engine/simulator.h"
 
 #include <gtest/gtest.h>
 

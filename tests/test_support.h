@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/config.h"
+#include "sim/controller/config.h"
 
 #ifdef SSDLAB_BINARY
 #define SSDLAB_BINARY_PATH SSDLAB_BINARY

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "flash/timeline.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

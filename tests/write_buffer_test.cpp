@@ -1,15 +1,15 @@
 // The controller's DRAM write buffer (controller.write_buffer): its
 // bookkeeping, read hits, coalescing, flush-on-full timing, write-through, and
 // verified runs on every FTL with the buffer on.
-#include "sim/write_buffer.h"
+#include "sim/controller/write_buffer.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "block_ftl_support.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

@@ -2,10 +2,10 @@
 // zero lost acknowledged writes (README "Power loss and recovery").
 #include <gtest/gtest.h>
 
-#include "sim/config.h"
-#include "sim/power_cut_plan.h"
-#include "sim/simulator.h"
-#include "sim/ssd.h"
+#include "sim/controller/config.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {

@@ -1,0 +1,196 @@
+#include "analysis/calibrate.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <toml++/toml.h>
+
+#include <Eigen/Dense>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "common/error.h"
+#include "sim/controller/config.h"
+#include "sim/results/output.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Point {
+  std::string name;
+  std::string pattern;
+  std::uint64_t size;
+  double mean_us;
+  bool read() const { return pattern == "SR" || pattern == "RR"; }
+};
+
+nlohmann::json read_summary(const fs::path& dir) {
+  const fs::path path = dir / "summary.json";
+  if (!fs::is_regular_file(path))
+    throw make_error("{}: no summary.json (is it an ssdlab output folder?)", dir.string());
+  return read_json_file(path);
+}
+
+// Experiments that measure the cost of one I/O alone.
+std::vector<Point> usable_points(const nlohmann::json& summary, const fs::path& dir) {
+  std::vector<Point> points;
+  if (!summary.contains("experiments") || !summary["experiments"].is_array())
+    throw make_error("{}/summary.json: no experiments", dir.string());
+  for (const auto& e : summary["experiments"]) {
+    const auto number = [&e](const char* key, double otherwise) {
+      return e.contains(key) && e[key].is_number() ? e[key].get<double>() : otherwise;
+    };
+    if (number("queue_depth", 1) != 1 || number("processes", 1) != 1 || e.contains("mix") ||
+        number("pause_us", 0) != 0 || number("io_shift", 0) != 0 || number("increment", 1) != 1 ||
+        number("partitions", 1) != 1 || !e.contains("runs") || e["runs"].empty())
+      continue;
+    points.push_back({e.at("name").get<std::string>(), e.at("pattern").get<std::string>(),
+                      e.at("io_size").get<std::uint64_t>(), mean_over_runs(e, "mean_us")});
+  }
+  return points;
+}
+
+}  // namespace
+
+void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
+  const fs::path measured(options.measured);
+  const nlohmann::json summary = read_summary(measured);
+  const DeviceConfig base = load_config(options.config, options.overrides);
+  const auto& g = base.geometry;
+  const double transfer_bytes = g.page_size + g.oob_size;
+  const double command_us = static_cast<double>(base.timing.command_ns) / 1000.0;
+
+  std::vector<Point> points = usable_points(summary, measured);
+  std::vector<Point> fitted;
+  for (const auto& p : points)
+    if (p.read() || p.pattern == "SW") fitted.push_back(p);
+  const bool reads = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return p.read(); });
+  const bool writes = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return !p.read(); });
+  if (!reads || !writes)
+    throw make_error(
+        "{}: calibration needs queue-depth-1 reads (SR or RR) and sequential writes (SW) of one "
+        "process; found {} usable experiments (try -w uflip:granularity with probe)",
+        measured.string(), fitted.size());
+
+  const auto rounds = [&](std::uint64_t size) {
+    const std::uint64_t pages = (size + g.page_size - 1) / g.page_size;
+    return static_cast<double>((pages + g.channels - 1) / g.channels);
+  };
+  // Two least-squares fits, both on relative errors. Reads give read_us and
+  // the bus (an unloaded read is array time plus transfers, nothing else);
+  // with one transfer count only, the bus cannot be told from the array
+  // time: keep the base's. Writes then give program_us at that bus.
+  std::vector<const Point*> read_points, write_points;
+  std::map<double, int> read_rounds;
+  for (const auto& p : fitted) {
+    (p.read() ? read_points : write_points).push_back(&p);
+    if (p.read()) read_rounds[rounds(p.size)]++;
+  }
+  const bool fit_bus = read_rounds.size() >= 2;
+  const double base_bus = static_cast<double>(base.timing.bus_ps_per_byte) / 1000.0;
+  const auto bus_term = [&](const Point& p) { return rounds(p.size) * transfer_bytes / 1000.0; };
+  double read_us = 0, program_us = 0, bus = base_bus;
+  {
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(read_points.size()), fit_bus ? 2 : 1);
+    Eigen::VectorXd b(a.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const Point& p = *read_points[static_cast<std::size_t>(i)];
+      a(i, 0) = 1 / p.mean_us;
+      if (fit_bus) a(i, 1) = bus_term(p) / p.mean_us;
+      b(i) = (p.mean_us - command_us - (fit_bus ? 0 : bus_term(p) * base_bus)) / p.mean_us;
+    }
+    const Eigen::VectorXd theta = a.colPivHouseholderQr().solve(b);
+    read_us = theta(0);
+    if (fit_bus) bus = theta(1);
+  }
+  {
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(write_points.size()), 1);
+    Eigen::VectorXd b(a.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const Point& p = *write_points[static_cast<std::size_t>(i)];
+      a(i, 0) = 1 / p.mean_us;
+      b(i) = (p.mean_us - command_us - bus_term(p) * std::max(bus, 0.001)) / p.mean_us;
+    }
+    program_us = a.colPivHouseholderQr().solve(b)(0);
+  }
+  std::vector<std::string> clamped;
+  const auto floor_at = [&clamped](double& value, double minimum, const char* name) {
+    if (value < minimum) value = minimum, clamped.push_back(name);
+  };
+  floor_at(read_us, 0.1, "read_us");
+  floor_at(program_us, 0.1, "program_us");
+  floor_at(bus, 0.001, "bus_ns_per_byte");
+
+  const auto predict = [&](const Point& p) {
+    return command_us + (p.read() ? read_us : program_us) +
+           rounds(p.size) * transfer_bytes * bus / 1000.0;
+  };
+  fmt::print(out, "calibrating {} against {} ({} experiments fitted, {} channels)\n",
+             options.config, measured.string(), fitted.size(), g.channels);
+  fmt::print(out, "  {:<36} {:>12} {:>12} {:>8}\n", "experiment", "measured_us", "model_us",
+             "error");
+  double squares = 0;
+  for (const auto& p : fitted) {
+    const double model = predict(p);
+    const double error = (model - p.mean_us) / p.mean_us;
+    squares += error * error;
+    fmt::print(out, "  {:<36} {:>12.3f} {:>12.3f} {:>7.1f}%\n", p.name, p.mean_us, model,
+               error * 100);
+  }
+  const double rms = std::sqrt(squares / static_cast<double>(fitted.size()));
+  fmt::print(out,
+             "  fitted: read_us = {:.3f}, program_us = {:.3f}, bus_ns_per_byte = {:.4f}{}\n"
+             "  (base: {:.3f}, {:.3f}, {:.4f}); RMS relative error {:.1f}%\n",
+             read_us, program_us, bus, fit_bus ? "" : " (kept: one transfer size only)",
+             base.timing.read_ns / 1000.0, base.timing.program_ns / 1000.0, base_bus, rms * 100);
+  if (!clamped.empty())
+    fmt::print(out,
+               "  clamped at their minimum (the measurements want less than the model can "
+               "give): {}\n",
+               fmt::join(clamped, ", "));
+
+  // Ajwani et al.'s write penalty: random write over random read, per size.
+  std::map<std::uint64_t, std::pair<double, double>> penalty;  // size -> (RR, RW)
+  for (const auto& p : points) {
+    if (p.pattern == "RR") penalty[p.size].first = p.mean_us;
+    if (p.pattern == "RW") penalty[p.size].second = p.mean_us;
+  }
+  nlohmann::json factors = nlohmann::json::object();
+  for (const auto& [size, costs] : penalty)
+    if (costs.first > 0 && costs.second > 0) {
+      factors[std::to_string(size)] = costs.second / costs.first;
+      fmt::print(out,
+                 "  write penalty c_W at {} B: {:.2f} (random write {:.1f} us / read {:.1f} us)\n",
+                 size, costs.second / costs.first, costs.second, costs.first);
+    }
+
+  // The fitted config: the base with the timing replaced.
+  toml::table root;
+  try {
+    root = toml::parse_file(options.config);
+  } catch (const toml::parse_error& error) {
+    throw make_error("{}: {}", options.config, error.description());
+  }
+  if (!root.contains("timing")) root.insert("timing", toml::table{});
+  toml::table& timing = *root["timing"].as_table();
+  const auto rounded = [](double value, double scale) { return std::round(value * scale) / scale; };
+  timing.insert_or_assign("read_us", rounded(read_us, 1000));
+  timing.insert_or_assign("program_us", rounded(program_us, 1000));
+  timing.insert_or_assign("bus_ns_per_byte", rounded(bus, 10000));
+  std::ostringstream text;
+  text << "# Fitted by `ssdlab calibrate` to " << measured.string() << " from " << options.config
+       << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
+       << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
+       << root << "\n";
+  write_file_atomically(options.output, text.str());
+  load_config(options.output);  // what we wrote must load
+  fmt::print(out, "  wrote {}\n", options.output);
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,266 @@
+#include "analysis/compare.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <ostream>
+
+#include "common/error.h"
+#include "analysis/fio_import.h"
+#include "analysis/io_csv.h"
+#include "sim/results/output.h"
+#include "analysis/plot.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw make_error("{}: cannot open", path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
+  const nlohmann::json summary = parse_json(read_text(path), 0, path.string());
+  if (!summary.is_object() || !summary.contains("experiments") ||
+      !summary["experiments"].is_array())
+    throw make_error("{}: no experiments[]: not an ssdlab summary.json", path.string());
+  std::vector<ExperimentFigures> experiments;
+  const auto& list = summary["experiments"];
+  for (std::size_t e = 0; e < list.size(); ++e) {
+    const auto& experiment = list[e];
+    const std::string where = fmt::format("{}: experiments[{}]", path.string(), e);
+    if (!experiment.contains("name") || !experiment["name"].is_string())
+      throw make_error("{}: no name", where);
+    if (!experiment.contains("runs") || !experiment["runs"].is_array())
+      throw make_error("{}: no runs[]", where);
+    ExperimentFigures figures{experiment["name"].get<std::string>(), {}};
+    for (std::size_t r = 0; r < experiment["runs"].size(); ++r) {
+      const auto& run = experiment["runs"][r];
+      const auto number = [&](const char* key) {
+        if (!run.contains(key) || !run[key].is_number())
+          throw make_error("{}.runs[{}]: no {}", where, r, key);
+        return run[key].get<double>();
+      };
+      figures.runs.push_back({number("mean_us"), number("p50_us"), number("p99_us"),
+                              static_cast<std::uint64_t>(number("count") - number("ignored"))});
+    }
+    if (!figures.runs.empty()) experiments.push_back(std::move(figures));
+  }
+  return experiments;
+}
+
+struct Figures {
+  double mean = 0, p50 = 0, p99 = 0;
+};
+
+// The mean over runs of each run's figures.
+Figures average(const ExperimentFigures& experiment) {
+  Figures sum;
+  for (const auto& run : experiment.runs) {
+    sum.mean += run.mean_us;
+    sum.p50 += run.p50_us;
+    sum.p99 += run.p99_us;
+  }
+  const auto runs = static_cast<double>(experiment.runs.size());
+  return {sum.mean / runs, sum.p50 / runs, sum.p99 / runs};
+}
+
+struct Row {
+  std::string name;
+  Figures a, b;
+};
+
+// B/A, or NaN where A is 0 (no ratio to speak of).
+double ratio(double a, double b) {
+  return a > 0 ? b / a : std::nan("");
+}
+
+struct Totals {
+  Figures geometric_mean;  // of the ratios
+  double mean_error = 0;   // mean of |B-A|/A over the means
+};
+
+Totals totals(const std::vector<Row>& rows) {
+  const auto geometric = [&rows](auto figure) {
+    double logs = 0;
+    std::size_t n = 0;
+    for (const auto& row : rows) {
+      const double r = ratio(figure(row.a), figure(row.b));
+      if (std::isfinite(r) && r > 0) logs += std::log(r), ++n;
+    }
+    return n ? std::exp(logs / static_cast<double>(n)) : std::nan("");
+  };
+  Totals t;
+  t.geometric_mean = {geometric([](const Figures& f) { return f.mean; }),
+                      geometric([](const Figures& f) { return f.p50; }),
+                      geometric([](const Figures& f) { return f.p99; })};
+  double errors = 0;
+  std::size_t n = 0;
+  for (const auto& row : rows)
+    if (row.a.mean > 0) errors += std::abs(row.b.mean - row.a.mean) / row.a.mean, ++n;
+  t.mean_error = n ? errors / static_cast<double>(n) : std::nan("");
+  return t;
+}
+
+std::string ratio_text(double r, int decimals) {
+  return std::isfinite(r) ? fmt::format("{:.{}f}", r, decimals) : "-";
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string to_csv(const std::vector<Row>& rows, const Totals& t) {
+  std::string csv =
+      "experiment,a_mean_us,b_mean_us,mean_ratio,a_p50_us,b_p50_us,p50_ratio,a_p99_us,b_p99_us,"
+      "p99_ratio,mean_error\n";
+  const auto cell = [](double r) { return std::isfinite(r) ? fmt::format("{:.6f}", r) : ""; };
+  for (const auto& row : rows) {
+    csv += fmt::format(
+        "{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{}\n", csv_field(row.name),
+        row.a.mean, row.b.mean, cell(ratio(row.a.mean, row.b.mean)), row.a.p50, row.b.p50,
+        cell(ratio(row.a.p50, row.b.p50)), row.a.p99, row.b.p99, cell(ratio(row.a.p99, row.b.p99)),
+        cell(row.a.mean > 0 ? std::abs(row.b.mean - row.a.mean) / row.a.mean : std::nan("")));
+  }
+  csv += fmt::format("(total),,,{},,,{},,,{},{}\n", cell(t.geometric_mean.mean),
+                     cell(t.geometric_mean.p50), cell(t.geometric_mean.p99), cell(t.mean_error));
+  return csv;
+}
+
+void print_table(std::ostream& out, const std::vector<Row>& rows, const Totals& t) {
+  std::size_t width = 10;
+  for (const auto& row : rows) width = std::max(width, row.name.size());
+  fmt::print(out, "  {:<{}} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7}\n",
+             "experiment", width, "mean_us A", "mean_us B", "B/A", "p50_us A", "p50_us B", "B/A",
+             "p99_us A", "p99_us B", "B/A");
+  for (const auto& row : rows)
+    fmt::print(out,
+               "  {:<{}} {:>11.3f} {:>11.3f} {:>7} {:>11.3f} {:>11.3f} {:>7} {:>11.3f} {:>11.3f} "
+               "{:>7}\n",
+               row.name, width, row.a.mean, row.b.mean,
+               ratio_text(ratio(row.a.mean, row.b.mean), 3), row.a.p50, row.b.p50,
+               ratio_text(ratio(row.a.p50, row.b.p50), 3), row.a.p99, row.b.p99,
+               ratio_text(ratio(row.a.p99, row.b.p99), 3));
+  fmt::print(out, "  geometric mean of B/A over {} experiment{}: mean {}, p50 {}, p99 {}\n",
+             rows.size(), rows.size() == 1 ? "" : "s", ratio_text(t.geometric_mean.mean, 3),
+             ratio_text(t.geometric_mean.p50, 3), ratio_text(t.geometric_mean.p99, 3));
+  fmt::print(out, "  mean absolute relative error of the means, |B-A|/A: {}{}\n",
+             ratio_text(t.mean_error, 4),
+             std::isfinite(t.mean_error) ? fmt::format(" ({:.2f}%)", t.mean_error * 100) : "");
+}
+
+std::string names_only_in(const CompareSide& side, const CompareSide& other) {
+  std::string names;
+  for (const auto& experiment : side.experiments) {
+    bool shared = false;
+    for (const auto& theirs : other.experiments) shared = shared || theirs.name == experiment.name;
+    if (!shared) names += (names.empty() ? "" : ", ") + experiment.name;
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<ExperimentFigures> figures_from_io_csv(const std::string& path) {
+  IoCsvReader reader(path);
+  std::vector<std::string> order;
+  std::map<std::string, std::map<std::uint32_t, std::vector<TimeNs>>> responses;
+  IoRow row;
+  while (reader.next(row)) {
+    auto [experiment, inserted] = responses.try_emplace(row.experiment);
+    if (inserted) order.push_back(row.experiment);
+    experiment->second[row.run].push_back(row.response_ns);
+  }
+  if (order.empty()) throw make_error("{}: no I/Os", path);
+  std::vector<ExperimentFigures> experiments;
+  for (const auto& name : order) {
+    ExperimentFigures figures{name, {}};
+    for (auto& [run, times] : responses[name]) figures.runs.push_back(run_figures(times));
+    experiments.push_back(std::move(figures));
+  }
+  return experiments;
+}
+
+CompareSide load_side(const std::string& path, const std::string& log_name) {
+  std::error_code error;
+  const auto status = fs::status(path, error);
+  if (!fs::exists(status)) throw make_error("{}: no such file or folder", path);
+  if (fs::is_directory(status)) {
+    const fs::path dir(path);
+    if (fs::is_regular_file(dir / "summary.json"))
+      return {path, "ssdlab output, summary.json", figures_from_summary(dir / "summary.json")};
+    if (fs::is_regular_file(dir / "io.csv"))
+      return {path, "ssdlab output, io.csv (no summary.json: every I/O counted)",
+              figures_from_io_csv((dir / "io.csv").string())};
+    throw make_error("{}: no summary.json or io.csv: not an ssdlab output folder", path);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw make_error("{}: cannot open", path);
+  const bool json = fs::path(path).extension() == ".json" || in.peek() == '{';
+  if (json) return {path, "fio JSON", read_fio_json(path)};
+  const std::string name = log_name.empty() ? fio_log_job_name(path) : log_name;
+  return {path, "fio latency log", {read_fio_lat_log(path, name)}};
+}
+
+int run_compare(const CompareOptions& options, std::ostream& out) {
+  if (!options.plot.empty()) {
+    const auto extension = fs::path(options.plot).extension();
+    if (extension != ".png" && extension != ".svg")
+      throw make_error("--plot {}: expected a .png or .svg file name", options.plot);
+  }
+  const CompareSide a = load_side(options.a, options.name);
+  const CompareSide b = load_side(options.b, options.name);
+  for (const CompareSide* side : {&a, &b})
+    if (side->experiments.empty()) throw make_error("{}: no experiment with runs", side->path);
+  std::vector<Row> rows;
+  for (const auto& ours : a.experiments)
+    for (const auto& theirs : b.experiments)
+      if (ours.name == theirs.name) rows.push_back({ours.name, average(ours), average(theirs)});
+  if (rows.empty())
+    throw make_error("{} and {} have no experiment in common (A: {}; B: {})", a.path, b.path,
+                     a.experiments.front().name + (a.experiments.size() > 1 ? ", ..." : ""),
+                     b.experiments.front().name + (b.experiments.size() > 1 ? ", ..." : ""));
+  const Totals t = totals(rows);
+  fmt::print(out, "A: {} ({})\nB: {} ({})\n", a.path, a.kind, b.path, b.kind);
+  print_table(out, rows, t);
+  if (const auto only = names_only_in(a, b); !only.empty())
+    fmt::print(out, "  only in A: {}\n", only);
+  if (const auto only = names_only_in(b, a); !only.empty())
+    fmt::print(out, "  only in B: {}\n", only);
+  const std::string csv = to_csv(rows, t);
+  if (!options.csv.empty()) {
+    write_file_atomically(options.csv, csv);
+    fmt::print(out, "  csv: {}\n", options.csv);
+  }
+  if (options.plot.empty()) return 0;
+  // The script reads the table from a CSV file: --csv's, or a private one.
+  std::string table = options.csv;
+  if (table.empty()) {
+    table = (fs::temp_directory_path() / "ssdlab-compare-XXXXXX").string();
+    const int fd = mkstemp(table.data());
+    if (fd < 0) throw make_error("{}: cannot create a temporary file", table);
+    close(fd);
+    write_file_atomically(table, csv);
+  }
+  out.flush();  // before the script's own lines
+  const int status = run_plot_script({"--compare", table, options.plot, a.path, b.path});
+  if (options.csv.empty()) {
+    std::error_code ignored;
+    fs::remove(table, ignored);
+  }
+  return status;
+}
+
+}  // namespace ssdlab::sim

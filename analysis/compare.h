@@ -1,0 +1,42 @@
+// `ssdlab compare A B`: response-time figures of two result sets side by
+// side, per experiment, with B/A ratios. Either side is an output folder
+// (ssdlab sim or probe), a fio latency log or fio's JSON output.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "analysis/figures.h"
+
+namespace ssdlab::sim {
+
+struct CompareOptions {
+  std::string a, b;
+  std::string csv;   // --csv FILE: the table as CSV
+  std::string plot;  // --plot FILE.png|FILE.svg
+  std::string name;  // --name: the experiment of a fio latency log side
+};
+
+// One side of a comparison, as read.
+struct CompareSide {
+  std::string path;
+  std::string kind;  // what it was read from, for the header lines
+  std::vector<ExperimentFigures> experiments;
+};
+
+// Reads `path`: a folder (summary.json, or io.csv when there is none), a
+// file named *.json or starting with '{' (fio JSON), or else a fio latency
+// log whose experiment is `log_name`, or its job name when that is empty.
+CompareSide load_side(const std::string& path, const std::string& log_name);
+
+// The experiments of one io.csv: per (experiment, run) the figures of every
+// row, with output.cpp's definitions. Experiments in order of first row.
+std::vector<ExperimentFigures> figures_from_io_csv(const std::string& path);
+
+// Prints the table to `out`, writes --csv and --plot. Throws ssdlab::Error
+// on bad input or when the sides have no experiment in common. Returns the
+// exit status (that of the plot script, where it fails).
+int run_compare(const CompareOptions& options, std::ostream& out);
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,36 @@
+// Response-time figures of an experiment, whatever they were read from: an
+// output folder's summary.json or io.csv, a fio latency log or fio's JSON.
+// `ssdlab compare` puts two sets of them side by side.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/units.h"
+#include "sim/results/output.h"
+
+namespace ssdlab::sim {
+
+// One run's figures in microseconds, as summary.json holds them.
+struct RunFigures {
+  double mean_us = 0, p50_us = 0, p99_us = 0;
+  std::uint64_t count = 0;  // I/Os measured
+};
+
+struct ExperimentFigures {
+  std::string name;
+  std::vector<RunFigures> runs;
+};
+
+// The figures of `responses` (reordered) with output.cpp's definitions
+// (nearest-rank percentiles) and summary.json's rounding, so that a run read
+// back from io.csv gives exactly the numbers the simulator wrote.
+inline RunFigures run_figures(std::vector<TimeNs>& responses) {
+  const auto count = responses.size();
+  const nlohmann::json stats = to_json(compute_stats(responses, count, 0, 0));
+  return {stats["mean_us"].get<double>(), stats["p50_us"].get<double>(),
+          stats["p99_us"].get<double>(), count};
+}
+
+}  // namespace ssdlab::sim

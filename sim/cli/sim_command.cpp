@@ -1,0 +1,177 @@
+#include "sim/cli/sim_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "sim/state/checkpoint.h"
+#include "sim/controller/config.h"
+#include "analysis/fio_export.h"
+#include "common/log.h"
+#include "sim/results/output.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/state/precondition.h"
+#include "sim/results/report.h"
+#include "sim/run/run_session.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
+#include "sim/results/uflip_report.h"
+#include "workloads/generator.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The state a plan's runs start from: --precondition wins over the state the
+// plan asks for (uFLIP plans: "uflip").
+PreconditionSpec initial_state(const SimOptions& options, const workloads::Plan& plan) {
+  if (!options.precondition.empty()) return parse_precondition(options.precondition);
+  if (plan.state.empty()) return {};
+  try {
+    return parse_precondition(plan.state);
+  } catch (const Error&) {
+    throw make_error("{}: state '{}': expected seq[:N], random[:N], uflip[:N] or none", plan.source,
+                     plan.state);
+  }
+}
+
+// What a lifetime run reports; `stopped` once a run ended early.
+nlohmann::json lifetime_json(const SimOptions& options) {
+  return {{"until_expired", options.until_expired}, {"stopped", false}, {"end_of_life", false}};
+}
+
+void print_plan_header(std::ostream& out, bool benchmarks) {
+  if (benchmarks)
+    print_experiment_header(out);
+  else
+    print_run_header(out);
+}
+
+void print_lifetime(std::ostream& out, const nlohmann::json& lifetime) {
+  if (!lifetime["stopped"].get<bool>()) return;
+  fmt::print(out, "  {}: {} after {} host pages written (experiment {}, run {})\n",
+             lifetime["end_of_life"].get<bool>() ? "DEVICE END OF LIFE" : "lifetime run stopped",
+             lifetime["reason"].get<std::string>(),
+             lifetime["host_pages_written"].get<std::uint64_t>(),
+             lifetime["experiment"].get<std::string>(), lifetime["run"].get<std::uint32_t>());
+}
+
+// Runs every run of `spec` on the session's host loop; adds them to
+// `experiment` and returns the I/Os they completed. Records an early stop in
+// `lifetime`.
+std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
+                             const workloads::ExperimentSpec& spec, bool benchmarks,
+                             nlohmann::json& experiment, nlohmann::json& lifetime,
+                             std::ostream& out) {
+  nlohmann::json runs = nlohmann::json::array();
+  std::uint64_t ios = 0;
+  for (std::uint32_t run = 0; run < spec.runs; ++run) {
+    const RunResult result = session.simulator().run(spec, run, seed_of(spec, options.seed));
+    nlohmann::json entry = run_json(result);
+    if (spec.io_ignore_auto) entry["startup_ios"] = result.startup;
+    runs.push_back(std::move(entry));
+    if (!benchmarks) print_run(out, spec.name, result);
+    ios += result.stats.count;
+    if (!result.stopped.empty()) {
+      lifetime["stopped"] = true;
+      lifetime["end_of_life"] = result.end_of_life;
+      lifetime["reason"] = result.stopped;
+      lifetime["experiment"] = spec.name;
+      lifetime["run"] = run;
+      lifetime["ios_completed"] = result.stats.count;
+      break;
+    }
+    if (options.verify) session.ssd().ftl().check_invariants();
+  }
+  experiment["runs"] = std::move(runs);
+  return ios;
+}
+
+}  // namespace
+
+void run_sim(const SimOptions& options, std::ostream& out) {
+  auto log = logger("sim");
+  RunSession session(options, out);
+  Ssd& ssd = session.ssd();
+  const DeviceConfig& config = session.config();
+  const workloads::DeviceInfo device{
+      ssd.logical_bytes(), config.sector_size,
+      std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
+  // No workload: only the preconditioning, for --save-state.
+  const workloads::Plan plan = options.workload.empty()
+                                   ? workloads::Plan{"none", {}, ""}
+                                   : workloads::load_plan(options.workload, device);
+  for (const auto& spec : plan.experiments)
+    workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
+  // A loaded state replaces the first preconditioning (later state resets of
+  // a uFLIP plan still happen, seeded as they would have been).
+  const PreconditionSpec preconditioning = initial_state(options, plan);
+  if (!session.loaded_state()) session.precondition(preconditioning, "preconditioned");
+
+  const bool experiments_given = !plan.experiments.empty();  // else: preconditioning only
+  std::uint64_t planned_ios = 0;
+  for (const auto& spec : plan.experiments) planned_ios += spec.count * spec.processes * spec.runs;
+  session.start(experiments_given, planned_ios);
+  nlohmann::json lifetime = lifetime_json(options);
+  nlohmann::json experiments = nlohmann::json::array();
+  std::uint64_t prefilled = 0, total_ios = 0;
+  if (experiments_given)
+    fmt::print(out, "{} on {} ({} logical)\n", plan.source, config.source,
+               format_size(ssd.logical_bytes()));
+  const bool benchmarks = std::any_of(plan.experiments.begin(), plan.experiments.end(),
+                                      [](const auto& spec) { return !spec.benchmark.empty(); });
+  if (experiments_given) print_plan_header(out, benchmarks);
+  for (const auto& spec : plan.experiments) {
+    nlohmann::json experiment = experiment_json(spec, ssd.logical_bytes(), options.seed);
+    if (spec.reset_state_before)  // uFLIP §4.2: the sequential-write target spaces are used up
+      experiment["state_reset"] = session.precondition(preconditioning, "state enforced again");
+    // Reading never-written data would measure nothing: fill the read target
+    // first, functionally (no simulated time passes), and say so.
+    if (workloads::reads(spec)) {
+      const std::uint64_t pages =
+          ssd.prefill(spec.target_offset, experiment["target_size"].get<std::uint64_t>());
+      if (pages)
+        log->info("{}: prefilled {} never-written logical pages of the read target", spec.name,
+                  pages);
+      experiment["prefilled_pages"] = pages;
+      prefilled += pages;
+    }
+    total_ios += run_experiment(session, options, spec, benchmarks, experiment, lifetime, out);
+    if (benchmarks) print_experiment(out, experiment);
+    experiments.push_back(std::move(experiment));
+    if (lifetime["stopped"].get<bool>()) break;  // later experiments would find it worn out
+  }
+  nlohmann::json tables = benchmark_tables(experiments, config.ftl.logical_page_size);
+  nlohmann::json summary = {{"prefilled_pages", prefilled},
+                            {"experiments", std::move(experiments)},
+                            {"benchmarks", tables}};
+  lifetime["host_pages_written"] = ssd.ftl().stats().host_pages_written;
+  lifetime["simulated_us"] = session.simulator().now() / 1000.0;
+  summary["lifetime"] = lifetime;
+  session.finish(summary, plan.source, lifetime["end_of_life"].get<bool>());
+
+  print_benchmark_tables(out, tables);
+  print_wear(out, summary["wear"]);
+  print_controller(out, sum_run_counters(summary["experiments"]));
+  print_lifetime(out, lifetime);
+  session.print_closing(summary, total_ios);
+}
+
+void run_config(const std::string& path, const std::vector<std::string>& overrides,
+                std::ostream& out) {
+  const DeviceConfig config = load_config(path, overrides);
+  const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
+  out << describe(config, ftl->logical_pages());
+}
+
+}  // namespace ssdlab::sim

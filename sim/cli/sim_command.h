@@ -1,0 +1,45 @@
+// `ssdlab sim`: run a workload against a device model and write OUTDIR/io.csv
+// and OUTDIR/summary.json.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/views/teaching.h"
+
+namespace ssdlab::sim {
+
+struct SimOptions {
+  std::string config;
+  std::string workload;
+  std::string outdir;
+  std::vector<std::string> overrides;  // --set table.key=value
+  std::uint64_t seed = 1;
+  bool verify = false;                 // check every read against the latest write
+  bool io_log = true;                  // write io.csv
+  std::string precondition;            // "", seq, random[:N], uflip[:N]
+  std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
+  std::string fio_lat_log;             // --fio-lat-log PREFIX (analysis/fio_export.h)
+  // Lifetime run: stop once this many flash blocks have worn out (0: no
+  // limit; the device's end of life always stops the run).
+  std::uint64_t until_expired = 0;
+  TeachingOptions teaching;             // --timeline, --trace-ftl
+  std::vector<std::string> power_cuts;  // --power-cut-at (sim/state/power_cut_plan.h)
+  // Checkpoints (sim/state/checkpoint.h): start from this saved state instead of
+  // preconditioning; save the state here at the end of the run (with no
+  // workload, right after preconditioning).
+  std::string load_state;
+  std::string save_state;
+};
+
+// Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error
+// on bad input; nothing that looks complete is left in outdir on failure.
+void run_sim(const SimOptions& options, std::ostream& out);
+
+// `ssdlab config FILE`: validates and prints the derived geometry.
+void run_config(const std::string& path, const std::vector<std::string>& overrides,
+                std::ostream& out);
+
+}  // namespace ssdlab::sim

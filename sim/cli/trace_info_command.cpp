@@ -1,0 +1,233 @@
+#include "sim/cli/trace_info_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "ftl/ftl.h"
+#include "sim/controller/config.h"
+#include "sim/results/output.h"
+#include "sim/cli/replay_command.h"
+#include "traces/formats.h"
+#include "traces/profile.h"
+#include "traces/trace_file.h"
+
+namespace ssdlab::sim {
+namespace {
+
+struct Info {
+  std::string format;
+  std::optional<traces::Detection> detection;  // when detected
+  std::string compression;
+  traces::ReadCounts counts;
+  std::vector<std::string> bad_examples;
+  std::optional<std::uint32_t> device_filter;
+  std::optional<std::uint64_t> device_bytes;
+  traces::TraceProfile profile;
+  std::vector<std::string> warnings;
+};
+
+std::string device_name(const Info& info, std::uint32_t device) {
+  if (info.format == "blkparse") return fmt::format("{},{}", device >> 20, device & 0xfffff);
+  return std::to_string(device);
+}
+
+// "reads 20 of the first 20 lines; next best: spc, 3"
+std::string detection_reason(const traces::Detection& detection) {
+  std::string reason = "detected: ";
+  const std::pair<std::string, std::size_t>* runner_up = nullptr;
+  for (const auto& score : detection.scores) {
+    if (score.first == detection.format) {
+      reason +=
+          fmt::format("its reader takes {} of the first {} lines", score.second, detection.sample);
+    } else if (!runner_up || score.second > runner_up->second) {
+      runner_up = &score;
+    }
+  }
+  if (runner_up) reason += fmt::format("; next best {}, {}", runner_up->first, runner_up->second);
+  return reason;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return fmt::format("{:.1f} %",
+                     whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+}
+
+nlohmann::json to_json(const Info& info, const std::string& path) {
+  const auto& p = info.profile;
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& [device, count] : p.devices)
+    devices.push_back({{"device", device_name(info, device)}, {"requests", count}});
+  nlohmann::json sizes = nlohmann::json::array();
+  for (std::size_t k = 0; k < p.sizes.size(); ++k)
+    if (p.sizes[k])
+      sizes.push_back({{"from_bytes", std::uint64_t{1} << k},
+                       {"below_bytes", std::uint64_t{1} << (k + 1)},
+                       {"requests", p.sizes[k]}});
+  nlohmann::json detection;
+  if (info.detection) {
+    detection = {{"sample_lines", info.detection->sample}, {"scores", nlohmann::json::object()}};
+    for (const auto& [name, score] : info.detection->scores) detection["scores"][name] = score;
+  }
+  const std::uint64_t pages = p.footprint.pages();
+  return {
+      {"file", path},
+      {"format", info.format},
+      {"format_detected", info.detection.has_value()},
+      {"detection", detection},
+      {"compression", info.compression},
+      {"lines", info.counts.lines},
+      {"records", info.counts.records},
+      {"skipped_lines", info.counts.skipped_lines},
+      {"bad_lines", info.counts.bad_lines},
+      {"bad_examples", info.bad_examples},
+      {"zero_size", info.counts.zero_size},
+      {"device_filter", info.device_filter ? nlohmann::json(device_name(info, *info.device_filter))
+                                           : nlohmann::json()},
+      {"other_device", p.other_device},
+      {"devices", devices},
+      {"devices_not_listed", p.devices_not_listed},
+      {"requests", p.requests},
+      {"first_ns", p.first_time_ns},
+      {"last_ns", p.last_time_ns},
+      {"span_ns", p.span_ns()},
+      {"decreasing_timestamps", p.decreasing},
+      {"requests_per_s", p.requests_per_second()},
+      {"mb_per_s", p.bytes_per_second() / 1e6},
+      {"reads", {{"requests", p.reads}, {"bytes", p.read_bytes}}},
+      {"writes", {{"requests", p.writes}, {"bytes", p.write_bytes}}},
+      {"trims", {{"requests", p.trims}}},
+      {"size_histogram", sizes},
+      {"min_offset", p.min_offset},
+      {"max_end", p.max_end},
+      {"footprint",
+       {{"pages", pages},
+        {"page_bytes", traces::PageFootprint::kPageBytes},
+        {"bytes", pages * traces::PageFootprint::kPageBytes},
+        {"method", p.footprint.exact() ? "exact bitmap" : "HyperLogLog estimate"},
+        {"relative_error", p.footprint.exact() ? 0.0 : traces::PageFootprint::kEstimateError}}},
+      {"unaligned_512", p.unaligned_512},
+      {"unaligned_4096", p.unaligned_4096},
+      {"sizes_not_512", p.sizes_not_512},
+      {"device_bytes", info.device_bytes ? nlohmann::json(*info.device_bytes) : nlohmann::json()},
+      {"warnings", info.warnings},
+  };
+}
+
+std::string duration(std::int64_t ns) {
+  return fmt::format("{:.6f} s", static_cast<double>(ns) / 1e9);
+}
+
+void print(std::ostream& out, const Info& info, const std::string& path) {
+  const auto& p = info.profile;
+  const auto& c = info.counts;
+  fmt::print(out, "trace-info: {}\n", path);
+  fmt::print(out, "  format        {} ({})\n", info.format,
+             info.detection ? detection_reason(*info.detection) : "given");
+  fmt::print(out, "  compression   {}\n", info.compression);
+  fmt::print(out, "  lines         {}: {} requests, {} skipped, {} bad, {} zero-size\n", c.lines,
+             c.records, c.skipped_lines, c.bad_lines, c.zero_size);
+  for (const auto& example : info.bad_examples) fmt::print(out, "    bad: {}\n", example);
+  std::string devices;
+  for (const auto& [device, count] : p.devices)
+    devices +=
+        fmt::format("{}{}: {}", devices.empty() ? "" : ", ", device_name(info, device), count);
+  if (p.devices_not_listed) devices += fmt::format(", more: {}", p.devices_not_listed);
+  fmt::print(out, "  devices       {}\n", devices.empty() ? "none" : devices);
+  if (info.device_filter)
+    fmt::print(out, "  selected      device {}: {} requests ({} on other devices)\n",
+               device_name(info, *info.device_filter), p.requests, p.other_device);
+  fmt::print(
+      out, "  time span     {} (first {}, last {}), {} timestamps earlier than the one before\n",
+      duration(p.span_ns()), duration(p.first_time_ns), duration(p.last_time_ns), p.decreasing);
+  fmt::print(out, "  arrival rate  {:.1f} requests/s, {:.3f} MB/s\n", p.requests_per_second(),
+             p.bytes_per_second() / 1e6);
+  fmt::print(out, "  reads         {} ({}), {}\n", p.reads, percent(p.reads, p.requests),
+             format_size(p.read_bytes));
+  fmt::print(out, "  writes        {} ({}), {}\n", p.writes, percent(p.writes, p.requests),
+             format_size(p.write_bytes));
+  if (p.trims) fmt::print(out, "  trims         {} ({})\n", p.trims, percent(p.trims, p.requests));
+  const char* label = "  sizes       ";
+  for (std::size_t k = 0; k < p.sizes.size(); ++k) {
+    if (!p.sizes[k]) continue;
+    fmt::print(out, "{} {:>9} ..< {:<9} {:>10}  {:>7}\n", label, format_size(std::uint64_t{1} << k),
+               format_size(std::uint64_t{1} << (k + 1)), p.sizes[k],
+               percent(p.sizes[k], p.requests));
+    label = "              ";
+  }
+  fmt::print(out, "  addresses     {} .. {} (lowest offset, highest offset + size: {})\n",
+             p.min_offset, p.max_end, format_size(p.max_end));
+  const std::uint64_t pages = p.footprint.pages();
+  fmt::print(out, "  footprint     {} pages of 4 KiB ({}), {}\n", pages,
+             format_size(pages * traces::PageFootprint::kPageBytes),
+             p.footprint.exact() ? "exact (bitmap)"
+                                 : fmt::format("estimated (HyperLogLog, +-{:.1f} %)",
+                                               100 * traces::PageFootprint::kEstimateError));
+  fmt::print(out, "  unaligned     {} not on 512 B, {} not on 4 KiB (offset or size)\n",
+             p.unaligned_512, p.unaligned_4096);
+  if (info.device_bytes)
+    fmt::print(out, "  device        {} B ({}) logical\n", *info.device_bytes,
+               format_size(*info.device_bytes));
+  for (const auto& warning : info.warnings) fmt::print(out, "warning: {}\n", warning);
+  if (info.warnings.empty()) fmt::print(out, "no warnings\n");
+}
+
+}  // namespace
+
+void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(options.path, error))
+    throw make_error("{}: no such trace file", options.path);
+  Info info;
+  if (!options.config.empty()) {
+    const DeviceConfig config = load_config(options.config);
+    const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
+    info.device_bytes = ftl->logical_pages() * ftl->logical_page_size();
+  }
+  traces::ReadOptions read;
+  if (!options.time_unit.empty())
+    read.parser.mqsim_time_unit_ns = parse_time_unit(options.time_unit);
+  if (!options.blk_event.empty()) {
+    if (options.blk_event != "D" && options.blk_event != "Q")
+      throw make_error("--blk-event '{}': expected D (issue) or Q (queue)", options.blk_event);
+    read.parser.blkparse_action = options.blk_event[0];
+  }
+  if (!options.device.empty()) info.device_filter = parse_trace_device(options.device);
+  read.skip_bad = true;  // a dry run counts bad lines rather than stopping at the first
+  info.format = options.format.empty() ? "auto" : options.format;
+  if (info.format == "auto") {
+    info.detection = traces::detect_format_scored(options.path, read.parser);
+    info.format = info.detection->format;
+  }
+  read.format = info.format;
+
+  traces::TraceFile file(options.path, read);
+  auto& profile = info.profile;
+  while (auto record = file.next()) {
+    profile.add_device(record->device);
+    if (info.device_filter && record->device != *info.device_filter) {
+      ++profile.other_device;
+      continue;
+    }
+    profile.add(*record);
+  }
+  info.compression = file.compression();
+  info.counts = file.counts();
+  info.bad_examples = file.bad_examples();
+  info.warnings = traces::profile_warnings(profile, info.format, info.device_bytes);
+  if (profile.requests == 0) info.warnings.insert(info.warnings.begin(), "no requests");
+
+  print(out, info, options.path);
+  if (!options.json.empty()) {
+    write_file_atomically(options.json, to_json(info, options.path).dump(2) + "\n");
+    fmt::print(out, "json: {}\n", options.json);
+  }
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,378 @@
+#include "sim/controller/config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "ftl/pools.h"
+#include "sim/controller/config_reader.h"
+
+namespace ssdlab::sim {
+namespace {
+
+using config_detail::Reader;
+
+toml::table parse(const std::string& path) {
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& error) {
+    if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
+    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+  }
+}
+
+// Applies "table.key=value" overrides; returns where each came from.
+std::map<std::string, std::string> apply_overrides(toml::table& root,
+                                                   const std::vector<std::string>& overrides) {
+  std::map<std::string, std::string> origins;
+  for (const auto& text : overrides) {
+    const std::string origin = fmt::format("--set {}", text);
+    const auto equals = text.find('=');
+    const auto dot = text.find('.');
+    if (equals == std::string::npos || dot == std::string::npos || dot > equals)
+      throw make_error("{}: expected table.key=value, e.g. timing.read_us=30", origin);
+    const std::string table = text.substr(0, dot), key = text.substr(dot + 1, equals - dot - 1);
+    toml::table parsed;
+    try {
+      parsed = toml::parse("value = " + text.substr(equals + 1));
+    } catch (const toml::parse_error& error) {
+      // A bare word is taken as a string: --set ftl.allocation_pool=die
+      try {
+        parsed = toml::parse("value = \"" + text.substr(equals + 1) + "\"");
+      } catch (const toml::parse_error&) {
+        throw make_error("{}: the value is not TOML: {}", origin, error.description());
+      }
+    }
+    auto* target = root[table].as_table();
+    if (!target) target = root.insert_or_assign(table, toml::table{}).first->second.as_table();
+    target->insert_or_assign(key, *parsed.get("value"));
+    origins[table + "." + key] = origin;
+  }
+  return origins;
+}
+
+// Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
+// the channels and, for a synchronous gang, turns the geometry into its
+// lockstep view (flash/geometry.h, Gang::kSharedControlSync).
+void read_gang(Reader& r, flash::Geometry& g) {
+  std::string name = flash::gang_name(g.gang);
+  r.string("geometry", "gang", name);
+  if (!flash::parse_gang(name, g.gang)) {
+    const auto [node, dotted] = r.find("geometry", "gang");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a gang organisation (none, shared-bus, shared-control-async, "
+                       "shared-control-sync)",
+                       name));
+  }
+  const toml::node* size_node = r.find("geometry", "gang_size").first;
+  if (g.gang == flash::Gang::kSharedBus && !size_node) g.gang_size = g.packages_per_channel;
+  r.integer("geometry", "gang_size", g.gang_size, 1, 1024);
+  // Points at gang_size, or at gang where the size was left out.
+  const auto fail_size = [&r, size_node](const std::string& what) {
+    if (size_node) r.fail("geometry.gang_size", size_node, what);
+    r.fail("geometry.gang", r.find("geometry", "gang").first, what);
+  };
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      if (g.gang_size != 1)
+        fail_size(
+            fmt::format("{} packages per gang need a gang organisation: set geometry.gang "
+                        "(shared-bus, shared-control-async or shared-control-sync)",
+                        g.gang_size));
+      return;
+    case flash::Gang::kSharedBus:
+      // The model's channel is a shared bus: the gang is its packages.
+      if (g.gang_size < 2 || g.gang_size != g.packages_per_channel)
+        fail_size(
+            fmt::format("a shared-bus gang is the packages of one bus: gang_size {} must "
+                        "equal packages_per_channel {} and be at least 2 (for {} packages "
+                        "in gangs of N: channels = {} / N, packages_per_channel = N)",
+                        g.gang_size, g.packages_per_channel, g.packages(), g.packages()));
+      return;
+    case flash::Gang::kSharedControlAsync:
+    case flash::Gang::kSharedControlSync:
+      if (!size_node)
+        fail_size("a shared-control gang needs geometry.gang_size (packages per gang)");
+      if (g.packages_per_channel != 1)
+        fail_size(
+            fmt::format("a shared-control gang's packages each have their own data path: "
+                        "packages_per_channel must be 1 (got {})",
+                        g.packages_per_channel));
+      if (g.gang_size < 2 || g.channels % g.gang_size != 0)
+        fail_size(fmt::format("gang_size {} must be at least 2 and divide the {} channels",
+                              g.gang_size, g.channels));
+      break;
+  }
+  if (g.gang != flash::Gang::kSharedControlSync) return;
+  if (std::uint64_t{g.page_size} * g.gang_size > (1u << 24))
+    fail_size(fmt::format("a gang page of {} x {} bytes is over the 16 MiB ssdlab supports",
+                          g.gang_size, g.page_size));
+  // Lockstep: one unit per gang, its page the members' pages side by side.
+  g.channels /= g.gang_size;
+  g.page_size *= g.gang_size;
+  g.oob_size *= g.gang_size;
+}
+
+void read_geometry(Reader& r, flash::Geometry& g) {
+  r.integer("geometry", "channels", g.channels, 1, 1024);
+  r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
+  r.integer("geometry", "dies_per_package", g.dies_per_package, 1, 16);
+  r.integer("geometry", "planes_per_die", g.planes_per_die, 1, 16);
+  r.integer("geometry", "blocks_per_plane", g.blocks_per_plane, 1, 1 << 20);
+  r.integer("geometry", "pages_per_block", g.pages_per_block, 1, 4096);
+  r.size("geometry", "page_size", g.page_size, 512, 1 << 16);
+  r.size("geometry", "oob_size", g.oob_size, 0, 1 << 13);
+  r.integer("geometry", "pe_cycles", g.pe_cycles, 1, 1'000'000'000);
+  if (g.page_size % 512 != 0) {
+    const auto [node, dotted] = r.find("geometry", "page_size");
+    r.fail(dotted, node, fmt::format("{} is not a multiple of 512", g.page_size));
+  }
+  const auto [pairs_node, pairs_key] = r.find("geometry", "two_plane_pairs");
+  if (pairs_node) {
+    const toml::array* pairs = pairs_node->as_array();
+    if (!pairs)
+      r.fail(pairs_key, pairs_node, "expected an array of plane pairs, e.g. [[0, 1], [2, 3]]");
+    g.two_plane_pairs.clear();
+    for (const toml::node& pair : *pairs) {
+      const toml::array* two = pair.as_array();
+      std::optional<std::int64_t> a, b;
+      if (two && two->size() == 2)
+        a = (*two)[0].value_exact<std::int64_t>(), b = (*two)[1].value_exact<std::int64_t>();
+      if (!a || !b || *a < 0 || *b < 0 || *a >= g.planes_per_die || *b >= g.planes_per_die ||
+          *a == *b)
+        r.fail(pairs_key, pairs_node,
+               fmt::format("each pair is two different planes of a die, 0 to {}",
+                           g.planes_per_die - 1));
+      g.two_plane_pairs.emplace_back(static_cast<std::uint32_t>(*a),
+                                     static_cast<std::uint32_t>(*b));
+    }
+  } else if (g.planes_per_die < 4) {
+    // The Samsung default pairs 0&1, 2&3 only where those planes exist.
+    std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
+  }
+  read_gang(r, g);
+  // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
+  const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
+                              g.dies_per_package * g.planes_per_die * g.blocks_per_plane *
+                              g.pages_per_block;
+  if (pages >= flash::kNoPage) {
+    const auto [node, dotted] = r.find("geometry", "blocks_per_plane");
+    r.fail(dotted, node,
+           fmt::format("the device has {} pages; ssdlab addresses fewer than 2^32 "
+                       "(use larger pages or fewer blocks)",
+                       pages));
+  }
+}
+
+void read_timing(Reader& r, flash::Timing& t) {
+  r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
+  r.scaled("timing", "bus_ns_per_byte", t.bus_ps_per_byte, 1000.0, 0.0, 1e6, false);
+  r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
+}
+
+// Keys of the block-mapped and hybrid FTLs (block-mapped, bast, fast).
+void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
+  r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
+  if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
+  const std::uint32_t width = f.virtual_block_size / flash_block;
+  if (f.virtual_block_size % flash_block != 0 || g.planes() % width != 0) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} must be a whole number of {}-byte flash blocks, and that number must "
+                       "divide the {} planes",
+                       f.virtual_block_size, flash_block, g.planes()));
+  }
+  r.integer("ftl", "log_blocks", f.log_blocks, 1, 1 << 20);
+  if (!ftl::is_block_based(f.type)) return;
+  if (f.logical_page_size != g.page_size) {
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} FTL maps whole flash pages: logical_page_size must be {} (got {})",
+                       f.type, g.page_size, f.logical_page_size));
+  }
+  // Log blocks and the blocks merges need must leave room for data.
+  // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
+  // plus 1, FAST the logs plus 2.)
+  const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
+  if (f.type == "block-mapped" && virtual_blocks <= 2) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
+                       "for data, one open, one spare)",
+                       f.virtual_block_size, virtual_blocks));
+  }
+  if (f.type != "block-mapped" && f.log_blocks + 2 >= virtual_blocks) {
+    const auto [node, dotted] = r.find("ftl", "log_blocks");
+    r.fail(dotted, node,
+           fmt::format("{} log blocks leave no room for data: the device has {} virtual blocks "
+                       "of {} bytes",
+                       f.log_blocks, virtual_blocks, f.virtual_block_size));
+  }
+}
+
+// Wear leveling (Agrawal et al. §5): the mode and its thresholds.
+void read_wear(Reader& r, ftl::WearConfig& w) {
+  std::string mode = ftl::wear_mode_name(w.mode);
+  r.string("ftl", "wear_leveling", mode);
+  if (!ftl::parse_wear_mode(mode, w.mode)) {
+    const auto [node, dotted] = r.find("ftl", "wear_leveling");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a wear-leveling mode (none, rate-limit, migration)", mode));
+  }
+  r.real("ftl", "wear_age_variance", w.age_variance, 0.0, 1.0, false);
+  r.real("ftl", "wear_retirement_age", w.retirement_age, 0.0, 1.0, false);
+  r.real("ftl", "wear_cold_age", w.cold_age, 0.0, 1e6);
+  // §5: "retirementAge should be less than ageVariance of average remaining
+  // lifetime so that cold data can be migrated into a worn out block before
+  // rate-limiting kicks in".
+  if (w.migration() && w.retirement_age <= 1.0 - w.age_variance) {
+    const auto [node, dotted] = r.find("ftl", "wear_retirement_age");
+    r.fail(dotted, node,
+           fmt::format("{} must be above 1 - wear_age_variance = {}: migration must start before "
+                       "rate-limiting (Agrawal et al. §5)",
+                       w.retirement_age, 1.0 - w.age_variance));
+  }
+}
+
+void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+  r.string("ftl", "type", f.type);
+  {
+    const auto names = ftl::ftl_names();
+    if (std::find(names.begin(), names.end(), f.type) == names.end()) {
+      const auto [node, dotted] = r.find("ftl", "type");
+      r.fail(dotted, node,
+             fmt::format("unknown FTL '{}' (known: {})", f.type, fmt::join(names, ", ")));
+    }
+  }
+  r.size("ftl", "logical_page_size", f.logical_page_size, 512, 1u << 30);
+  r.size("ftl", "stripe_size", f.stripe_size, 512, 1u << 30);
+  std::string pool = ftl::pool_scope_name(f.pool);
+  r.string("ftl", "allocation_pool", pool);
+  bool known_pool = false;
+  for (auto scope : {ftl::PoolScope::kSsd, ftl::PoolScope::kChannel, ftl::PoolScope::kPackage,
+                     ftl::PoolScope::kDie, ftl::PoolScope::kPlane}) {
+    if (pool == ftl::pool_scope_name(scope)) f.pool = scope, known_pool = true;
+  }
+  if (!known_pool) {
+    const auto [node, dotted] = r.find("ftl", "allocation_pool");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a pool scope (ssd, channel, package, die, plane)", pool));
+  }
+  r.real("ftl", "overprovisioning", f.overprovisioning, 0.0, 0.9);
+  r.boolean("ftl", "two_plane", f.two_plane);
+  r.boolean("ftl", "copy_back", f.copy_back);
+  r.real("ftl", "clean_low_water", f.clean_low_water, 0.0, 0.5, false);
+  r.boolean("ftl", "cleaning_blocks_writes", f.cleaning_blocks_writes);
+  if (r.real("ftl", "clean_high_water", f.clean_high_water, 0.0, 0.9) && f.clean_high_water > 0 &&
+      f.clean_high_water <= f.clean_low_water) {
+    const auto [node, dotted] = r.find("ftl", "clean_high_water");
+    r.fail(dotted, node,
+           fmt::format("{} must be 0 (off) or above clean_low_water {}", f.clean_high_water,
+                       f.clean_low_water));
+  }
+
+  if (g.lanes() > 1 && f.logical_page_size % g.page_size != 0) {
+    // Agrawal et al. §4: "a 8-wide gang would have a page size of 32KB".
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} is not a multiple of the {}-byte gang page: a shared-control-sync "
+                       "gang moves {} pages of {} bytes in lockstep",
+                       f.logical_page_size, g.page_size, g.lanes(), g.page_size / g.lanes()));
+  }
+  if (f.logical_page_size % g.page_size != 0 ||
+      g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} must be a whole number of {}-byte pages that divides the "
+                       "{}-page block",
+                       f.logical_page_size, g.page_size, g.pages_per_block));
+  }
+  if (f.stripe_size % f.logical_page_size != 0) {
+    const auto [node, dotted] = r.find("ftl", "stripe_size");
+    r.fail(dotted, node,
+           fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
+                       f.logical_page_size));
+  }
+  read_wear(r, f.wear);
+  read_block_ftl(r, g, f);
+}
+
+// Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
+void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
+  r.integer("host", "queue_depth", c.queue_depth, 0, 65536);
+  std::string scheduling = scheduling_name(c.scheduling);
+  r.string("host", "scheduling", scheduling);
+  if (scheduling == "fifo")
+    c.scheduling = Scheduling::kFifo;
+  else if (scheduling == "reads-first")
+    c.scheduling = Scheduling::kReadsFirst;
+  else {
+    const auto [node, dotted] = r.find("host", "scheduling");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (fifo, reads-first)", scheduling));
+  }
+  r.size("controller", "write_buffer", c.write_buffer_bytes, 0, std::uint64_t{1} << 40);
+  if (c.write_buffer_bytes % f.logical_page_size != 0) {
+    const auto [node, dotted] = r.find("controller", "write_buffer");
+    r.fail(dotted, node,
+           fmt::format("{} is not a whole number of {}-byte logical pages (0: off)",
+                       c.write_buffer_bytes, f.logical_page_size));
+  }
+  std::string policy = c.write_through ? "write-through" : "write-back";
+  r.string("controller", "write_buffer_policy", policy);
+  if (policy != "write-back" && policy != "write-through") {
+    const auto [node, dotted] = r.find("controller", "write_buffer_policy");
+    r.fail(dotted, node, fmt::format("'{}' is not a policy (write-back, write-through)", policy));
+  }
+  c.write_through = policy == "write-through";
+  r.real("controller", "write_buffer_high_water", c.flush_high_water, 0.0, 1.0, false);
+  r.real("controller", "write_buffer_low_water", c.flush_low_water, 0.0, 1.0);
+  if (c.flush_low_water >= c.flush_high_water) {
+    const auto [node, dotted] = r.find("controller", "write_buffer_low_water");
+    r.fail(dotted, node,
+           fmt::format("{} must be below write_buffer_high_water {}", c.flush_low_water,
+                       c.flush_high_water));
+  }
+  r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
+  r.boolean("controller", "write_buffer_power_protected", c.buffer_power_protected);
+  r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
+}
+
+}  // namespace
+
+const char* scheduling_name(Scheduling scheduling) {
+  return scheduling == Scheduling::kReadsFirst ? "reads-first" : "fifo";
+}
+
+DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  toml::table root = parse(path);
+  Reader r(root, path, apply_overrides(root, overrides));
+  DeviceConfig config;
+  config.source = path;
+  r.string("device", "name", config.name);
+  read_geometry(r, config.geometry);
+  read_timing(r, config.timing);
+  read_ftl(r, config.geometry, config.ftl);
+  r.integer("host", "sector_size", config.sector_size, 512, 65536);
+  if (config.sector_size & (config.sector_size - 1) ||
+      config.ftl.logical_page_size % config.sector_size) {
+    const auto [node, dotted] = r.find("host", "sector_size");
+    r.fail(dotted, node,
+           fmt::format("{} must be a power of two dividing the logical page size",
+                       config.sector_size));
+  }
+  read_controller(r, config.ftl, config.controller);
+  r.reject_unknown();
+  return config;
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,332 @@
+#include "sim/controller/ssd.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "common/error.h"
+#include "ftl/pools.h"
+
+namespace ssdlab::sim {
+
+Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
+    : config_(config),
+      ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
+      timeline_(config.geometry, config.timing),
+      logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
+      check_every_(check_every) {
+  if (verify) verifier_.emplace(config.geometry, ftl_->logical_pages(), config.ftl.copy_back);
+  if (config.ftl.clean_high_water > 0) {
+    const ftl::PoolLayout layout(config.geometry, config.ftl.pool);
+    for (std::uint32_t pool = 0; pool < layout.pools(); ++pool) {
+      std::set<std::uint32_t> dies;
+      for (const std::uint32_t plane : layout.planes(pool))
+        dies.insert(config.geometry.die_of_plane(plane));
+      pool_dies_.emplace_back(dies.begin(), dies.end());
+    }
+  }
+  commands_.reserve(1024);
+  const ControllerConfig& controller = config.controller;
+  preempt_ = controller.preempt_background_cleaning && !pool_dies_.empty();
+  if (preempt_) rounds_.resize(pool_dies_.size());
+  if (controller.write_buffer_bytes) {
+    const std::uint64_t pages = controller.write_buffer_bytes / ftl_->logical_page_size();
+    buffer_.emplace(pages);
+    buffer_high_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_high_water);
+    buffer_low_ =
+        static_cast<std::uint64_t>(static_cast<double>(pages) * controller.flush_low_water);
+  }
+}
+
+ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
+  const std::uint64_t page = ftl_->logical_page_size();
+  const std::uint64_t end = offset + size;
+  ftl::PageRange range;
+  range.first = static_cast<ftl::Lpn>(offset / page);
+  range.count = static_cast<std::uint32_t>((end + page - 1) / page - offset / page);
+  range.partial_first = offset % page != 0 || (range.count == 1 && end % page != 0);
+  range.partial_last = end % page != 0;
+  return range;
+}
+
+TimeNs Ssd::schedule_power_safe(TimeNs now, bool background) {
+  TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
+  bool cleaning = false;
+  int stage = -1;
+  for (std::uint32_t i = 0; i < commands_.size(); ++i) {
+    const flash::Command& command = commands_[i];
+    if (command.stage != stage) {  // a new stage waits for everything before it
+      stage_ready = list_done;
+      stage = command.stage;
+    }
+    const TimeNs end = schedule_recorded(command, power_->batch_id(i), stage_ready);
+    list_done = std::max(list_done, end);
+    done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
+    cleaning = cleaning || command.cleaning;
+  }
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    count_cleaning(now, done[1], background);
+  }
+  return done[0];
+}
+
+TimeNs Ssd::schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready) {
+  if (command.op == flash::Op::kErase) ready = std::max(ready, programs_done_);
+  const TimeNs end = timeline_.schedule(command, ready);
+  power_->completes(id, end);
+  if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
+    programs_done_ = std::max(programs_done_, end);
+  return end;
+}
+
+TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
+  if (power_) return schedule_power_safe(now, background);
+  // Commands in stage order, list order within a stage (a counting sort, so
+  // that lists with many stages, such as a hybrid FTL's merges, stay linear).
+  // Only stages up to the highest one used are touched (most lists use
+  // stages 0 and 1): the per-request cost does not pay for 256 stages.
+  std::array<std::uint32_t, 257> stage_start;
+  std::size_t stages = 0;  // highest stage used + 1
+  for (const flash::Command& command : commands_)
+    stages = std::max<std::size_t>(stages, command.stage + 1u);
+  std::fill_n(stage_start.begin(), stages + 1, 0u);
+  bool cleaning = false;
+  for (const flash::Command& command : commands_) {
+    ++stage_start[command.stage + 1];
+    cleaning = cleaning || command.cleaning;
+  }
+  for (std::size_t stage = 1; stage <= stages; ++stage)
+    stage_start[stage] += stage_start[stage - 1];
+  stage_order_.resize(commands_.size());
+  std::array<std::uint32_t, 256> next;
+  std::copy_n(stage_start.begin(), stages, next.begin());
+  for (std::uint32_t i = 0; i < commands_.size(); ++i) stage_order_[next[commands_[i].stage]++] = i;
+  // done[0]: host chain, done[1]: cleaning chain. A stage starts when every
+  // earlier stage of its chain has completed.
+  TimeNs done[2] = {now, now};
+  auto run_stages = [&](bool host, bool clean) {
+    for (std::size_t stage = 0; stage < stages; ++stage) {
+      if (stage_start[stage] == stage_start[stage + 1]) continue;
+      const TimeNs ready[2] = {done[0], done[1]};
+      for (std::uint32_t i = stage_start[stage]; i < stage_start[stage + 1]; ++i) {
+        const flash::Command& command = commands_[stage_order_[i]];
+        if (command.cleaning ? !clean : !host) continue;
+        const int chain = command.cleaning ? 1 : 0;
+        done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
+      }
+    }
+  };
+  if (cleaning && host_waits) {
+    run_stages(false, true);
+    done[0] = done[1];
+    run_stages(true, false);
+  } else {
+    run_stages(true, true);
+  }
+  if (cleaning) {
+    cleaning_done_ = done[1];
+    count_cleaning(now, done[1], background);
+  }
+  return done[0];
+}
+
+bool Ssd::pool_idle(std::uint32_t pool, TimeNs now) const {
+  const auto& dies = pool_dies_[pool];
+  return std::all_of(dies.begin(), dies.end(),
+                     [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
+}
+
+bool Ssd::clean_idle_pools(TimeNs now) {
+  bool cleaned = false;
+  for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
+    if (!pool_idle(pool, now) || !ftl_->wants_background_cleaning(pool)) continue;
+    commands_.clear();
+    ftl_->clean_in_background(pool, commands_);
+    if (verifier_) verifier_->background(commands_);
+    record(nullptr);
+    if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
+    schedule(now, false, true);
+    cleaned = true;
+  }
+  return cleaned;
+}
+
+void Ssd::idle(TimeNs from, TimeNs until) {
+  if (buffer_ && !config_.controller.write_through && buffer_->held() > 0)
+    flush(buffer_->held(), from);
+  if (preempt_) return idle_preemptible(from, until);
+  TimeNs now = from;
+  while (now < until && clean_idle_pools(now)) {
+    // The next moment a pool is idle again: its busiest die frees up.
+    TimeNs next = until;
+    for (const auto& dies : pool_dies_) {
+      TimeNs free = now;
+      for (std::uint32_t die : dies) free = std::max(free, timeline_.die_free_at(die));
+      if (free > now) next = std::min(next, free);
+    }
+    if (next <= now) break;
+    now = next;
+  }
+}
+
+void Ssd::after_request() {
+  ++requests_;
+  if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
+}
+
+TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, bool from_buffer) {
+  commands_.clear();
+  if (write) {
+    ftl_->write(range, commands_);
+    if (verifier_) verifier_->host_write(range, commands_);
+  } else {
+    ftl_->read(range, commands_);
+    if (verifier_) verifier_->host_read(range, commands_);
+  }
+  record(write ? &range : nullptr);
+  if (!observers_.empty())
+    notify(write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
+  if (preempt_) finish_conflicting_rounds();
+  const TimeNs done = schedule(now, write && config_.ftl.cleaning_blocks_writes);
+  if (power_ && write) power_->host_write_done(done, from_buffer);
+  return done;
+}
+
+TimeNs Ssd::trim_request(const ftl::PageRange& range, TimeNs now) {
+  if (buffer_) {  // a buffered copy of a trimmed page must not reach flash later
+    const ftl::Lpn first = range.first + (range.partial_first ? 1 : 0);
+    const ftl::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+    for (ftl::Lpn lpn = first; lpn < end; ++lpn) buffer_->drop(lpn);
+  }
+  commands_.clear();
+  ftl_->trim(range, commands_);
+  if (verifier_) verifier_->host_trim(range, commands_);
+  record(nullptr);
+  if (power_) power_->trimmed(range);
+  if (!observers_.empty()) notify(CommandSource::kHostWrite, &range);
+  if (preempt_) finish_conflicting_rounds();
+  return schedule(now);
+}
+
+TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
+  if (power_) power_->settle(now);
+  // Background work that would have started before this request did.
+  if (preempt_) advance_rounds(now);
+  const ftl::PageRange range = to_range(request.offset, request.size);
+  const bool write = request.mode == IoMode::kWrite;
+  const TimeNs done = request.mode == IoMode::kTrim ? trim_request(range, now)
+                      : !buffer_                    ? flash_request(range, write, now)
+                      : write                       ? buffered_write(range, request.size, now)
+                                                    : buffered_read(range, request.size, now);
+  for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
+  // Pools the request left idle may clean in the background (after the
+  // request's own reservations, so that it never waits for this cleaning).
+  if (preempt_)
+    start_rounds(now);
+  else if (!pool_dies_.empty())
+    clean_idle_pools(now);
+  after_request();
+  return done;
+}
+
+void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
+  const ftl::PageRange range = to_range(offset, size);
+  if (buffer_)  // a buffered copy would now be stale
+    for (ftl::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) buffer_->drop(lpn);
+  commands_.clear();
+  ftl_->write(range, commands_);
+  if (verifier_) verifier_->host_write(range, commands_);
+  record(&range, true);
+  if (!observers_.empty()) notify(CommandSource::kFunctional, &range);
+  after_request();
+}
+
+void Ssd::record(const ftl::PageRange* range, bool functional) {
+  if (power_)
+    power_->apply(range, commands_, ftl_->flash_for_power_cut()->take_erased_images(), functional);
+}
+
+void Ssd::enable_power_cuts() {
+  if (!ftl_->flash_for_power_cut())
+    throw make_error("FTL '{}' cannot recover from a power cut", ftl_->name());
+  if (verifier_)
+    throw make_error(
+        "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
+        "is wrong; every cut checks each acknowledged write itself");
+  if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
+  ftl_->flash_for_power_cut()->record_sequence_numbers();
+  power_ = std::make_unique<PowerCutRecorder>(
+      config_.geometry, ftl_->logical_pages(),
+      config_.ftl.logical_page_size / config_.geometry.page_size);
+}
+
+PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
+  if (!power_) throw std::logic_error("power_cut() without enable_power_cuts()");
+  PowerCutReport report;
+  report.at = at;
+  const TimeNs off = hold_up(at);
+  report.hold_up_ns = off - at;
+  // Controller RAM: pending cleaning rounds (their unreserved commands are
+  // undone below, as in flight) and the buffer's contents.
+  for (PendingRound& round : rounds_) round = PendingRound{};
+  std::vector<ftl::Lpn> buffered = discard_write_buffer();
+  buffer_admit_ = 0;
+  flash::NandArray& nand = *ftl_->flash_for_power_cut();
+  power_->cut(off, nand, report, std::move(buffered));
+  const ScanCost scan = scan_cost(nand, config_.timing);
+  report.pages_scanned = scan.pages_read;
+  report.scan_ns = scan.scan_ns;
+  commands_.clear();
+  ftl::RecoveryReport recovery;
+  ftl_->recover(policy, commands_, recovery);
+  if (recovery.pages_read != scan.pages_read)
+    throw std::logic_error(fmt::format("the FTL's scan read {} pages, the scan model counts {}",
+                                       recovery.pages_read, scan.pages_read));
+  report.mount_commands = commands_.size();
+  record(nullptr);
+  const TimeNs scanned = off + scan.scan_ns;
+  timeline_.restart_at(scanned);
+  programs_done_ = scanned;
+  schedule(scanned);
+  TimeNs done = scanned;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    done = std::max(done, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    done = std::max(done, timeline_.die_free_at(die));
+  report.merge_ns = done - scanned;
+  report.mount_done = done;
+  power_->settle(done);
+  power_->check(*ftl_, report);
+  ftl_->check_invariants();
+  return report;
+}
+
+TimeNs Ssd::hold_up(TimeNs at) {
+  if (!buffer_ || !config_.controller.buffer_power_protected) return at;
+  if (!config_.controller.write_through && buffer_->held() > 0) flush(buffer_->held(), at);
+  TimeNs off = at;
+  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
+    off = std::max(off, timeline_.bus_free_at(channel));
+  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
+    off = std::max(off, timeline_.die_free_at(die));
+  return off;
+}
+
+std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
+  const ftl::PageRange whole = to_range(offset, size);
+  const std::uint64_t page = ftl_->logical_page_size();
+  std::uint64_t written = 0;
+  for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
+    // (A page the write buffer holds is written already, just not on flash.)
+    if (ftl_->is_mapped(lpn) || (buffer_ && buffer_->contains(lpn))) continue;
+    write_functionally(lpn * page, page);
+    ++written;
+  }
+  return written;
+}
+
+}  // namespace ssdlab::sim

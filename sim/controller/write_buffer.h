@@ -1,0 +1,84 @@
+// The controller's DRAM write buffer (Agrawal et al. §3, Figure 3: the
+// buffer manager "holds pending and satisfied requests"), as bookkeeping of
+// logical pages: which pages it holds, in what age order, and how much of its
+// space is still taken by pages being flushed to flash.
+//
+// It decides nothing about time by itself: Ssd asks it what to flush and
+// tells it when flushes complete. Iteration order is insertion order (a list),
+// never hash order, so runs stay deterministic.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "common/state_io.h"
+#include "common/units.h"
+#include "ftl/ftl.h"
+
+namespace ssdlab::sim {
+
+struct WriteBufferStats {
+  std::uint64_t write_pages = 0;      // host pages written into the buffer
+  std::uint64_t coalesced_pages = 0;  // of those, overwrites of a page it still held
+  std::uint64_t read_hit_pages = 0;   // host pages read from the buffer
+  std::uint64_t read_miss_pages = 0;  // host pages read from flash
+  std::uint64_t flushed_pages = 0;    // pages written to flash by flushes
+  std::uint64_t flushes = 0;
+  std::uint64_t full_waits = 0;  // writes that waited for a flush to free space
+  TimeNs full_wait_ns = 0;       // their summed wait
+};
+
+class WriteBuffer {
+ public:
+  explicit WriteBuffer(std::uint64_t capacity_pages) : capacity_(capacity_pages) {}
+
+  std::uint64_t capacity() const { return capacity_; }
+  std::uint64_t held() const { return order_.size(); }
+  // Pages held plus pages whose flush has not completed yet.
+  std::uint64_t occupied() const { return order_.size() + in_flight_pages_; }
+  bool contains(ftl::Lpn lpn) const { return where_.count(lpn) != 0; }
+
+  // Stores `lpn` as the newest page; returns false if it was already held
+  // (an overwrite coalesced in DRAM).
+  bool put(ftl::Lpn lpn);
+  // Forgets `lpn` if held (a newer copy went to flash another way).
+  void drop(ftl::Lpn lpn);
+  // Removes the `count` oldest pages and appends them to `out`.
+  void take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out);
+  // The pages held, oldest first: acknowledged writes not yet on flash when
+  // the buffer is write-back (what a power cut loses unless the DRAM is
+  // protected).
+  std::vector<ftl::Lpn> contents() const { return {order_.begin(), order_.end()}; }
+  void clear();
+
+  // `pages` taken out for a flush keep their space until `done`.
+  void flushing(TimeNs done, std::uint64_t pages);
+  // Frees the space of flushes complete at `now`.
+  void release(TimeNs now);
+  // The earliest time >= now at which `pages` more fit, releasing the
+  // flushes that complete by then; `now` if they fit already. Flushes in
+  // flight must be able to free enough (the caller flushes first).
+  TimeNs room_for(std::uint64_t pages, TimeNs now);
+
+  // Checkpoints (sim/state/checkpoint.h): the pages held in age order, the
+  // flushes in flight and the counters. load_state() expects an empty buffer
+  // of the same capacity.
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+
+  WriteBufferStats& stats() { return stats_; }
+  const WriteBufferStats& stats() const { return stats_; }
+
+ private:
+  std::uint64_t capacity_;
+  std::list<ftl::Lpn> order_;  // oldest first
+  std::unordered_map<ftl::Lpn, std::list<ftl::Lpn>::iterator> where_;
+  std::multimap<TimeNs, std::uint64_t> in_flight_;  // flush completion -> pages
+  std::uint64_t in_flight_pages_ = 0;
+  WriteBufferStats stats_;
+};
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,61 @@
+// Where the host's I/Os come from: a plan's uFLIP processes, a trace, or
+// several traces at once. Every source feeds the one host loop
+// (sim/engine/simulator.h), so that every host-side feature (host queue, write
+// buffer, idle periods, power cuts, lifetime stop, start-up detection) works
+// the same whatever drives the device.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/io_mode.h"
+#include "common/units.h"
+
+namespace ssdlab::sim {
+
+// One host I/O as its source produces it.
+struct SourceIo {
+  std::uint64_t offset = 0;  // bytes, sector aligned, inside the device
+  std::uint32_t size = 0;    // bytes, sector aligned, > 0
+  IoMode mode = IoMode::kRead;
+  // Closed loop: the pause before it is submitted, counted from when its slot
+  // frees (uFLIP's pause and burst time functions). Open loop: its arrival,
+  // from the start of the run; never earlier than the previous arrival of the
+  // same source.
+  TimeNs time = 0;
+};
+
+// A stream of host I/Os, pulled one at a time (a trace is never held in
+// memory). Errors of the underlying input (a bad trace line) propagate as
+// ssdlab::Error.
+class IoSource {
+ public:
+  virtual ~IoSource() = default;
+  // The next I/O, or nullopt once the stream has ended.
+  virtual std::optional<SourceIo> next() = 0;
+};
+
+// One stream of a run and how the host drives it.
+struct HostStream {
+  IoSource* source = nullptr;
+  std::uint32_t group = 0;    // its statistics group (RunGroup index)
+  std::uint32_t process = 0;  // the io.csv `process` column
+  // Closed loop: this many I/Os outstanding, each completion frees a slot for
+  // the next. 0: open loop, each I/O arrives at its time whatever is
+  // outstanding.
+  std::uint32_t slots = 0;
+};
+
+// The I/Os counted together: one io.csv `experiment` and one set of
+// statistics (an experiment's run, over all its processes; or one trace).
+struct RunGroup {
+  std::string name;       // the io.csv `experiment` column
+  std::uint32_t run = 0;  // the io.csv `run` column
+  // I/Os of the run (over every stream of the group); 0: as many as complete.
+  std::uint64_t count = 0;
+  std::uint64_t io_ignore = 0;  // per stream: its first I/Os are not measured
+  bool io_ignore_auto = false;  // detect the start-up phase instead
+};
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,57 @@
+#include "sim/engine/replay.h"
+
+#include <cmath>
+#include <memory>
+
+namespace ssdlab::sim {
+
+const char* replay_mode_name(ReplayMode mode) {
+  return mode == ReplayMode::kOpen ? "open" : "closed";
+}
+
+std::optional<SourceIo> TraceSource::next() {
+  const std::optional<traces::TraceRecord> record = trace_.next();
+  if (!record) return std::nullopt;
+  if (counts_.requests == 0) counts_.trace_start_ns = record->time_ns;
+  counts_.trace_end_ns = record->time_ns;
+  ++counts_.requests;
+  counts_.trims += record->mode == IoMode::kTrim;
+  SourceIo io{record->offset, record->size, record->mode, 0};
+  if (!open_) return io;  // closed loop: trace times are ignored
+  const TimeNs since_first = record->time_ns - counts_.trace_start_ns;
+  TimeNs arrival =
+      speed_ == 1.0 ? since_first : std::llround(static_cast<double>(since_first) / speed_);
+  if (arrival < last_arrival_) {  // trace times going backwards: submit with the previous one
+    ++counts_.out_of_order;
+    arrival = last_arrival_;
+  }
+  last_arrival_ = io.time = arrival;
+  return io;
+}
+
+std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplaySource>& sources,
+                                 const ReplaySettings& settings) {
+  std::vector<std::unique_ptr<TraceSource>> traces;
+  std::vector<HostStream> streams;
+  std::vector<RunGroup> groups;
+  const bool open = settings.mode == ReplayMode::kOpen;
+  for (std::uint32_t k = 0; k < sources.size(); ++k) {
+    traces.push_back(std::make_unique<TraceSource>(*sources[k].trace, settings.mode, settings.speed));
+    streams.push_back(HostStream{traces.back().get(), k, 0, open ? 0 : settings.queue_depth});
+    groups.push_back(RunGroup{sources[k].experiment, 0, 0, 0, false});
+  }
+  std::vector<RunResult> runs = simulator.run(streams, groups);
+  std::vector<ReplayResult> results;
+  for (std::size_t k = 0; k < sources.size(); ++k) {
+    ReplayResult& result = results.emplace_back(traces[k]->counts());
+    result.run = std::move(runs[k]);
+  }
+  return results;
+}
+
+ReplayResult replay(Simulator& simulator, traces::TraceReader& trace,
+                    const ReplaySettings& settings) {
+  return std::move(replay(simulator, {ReplaySource{&trace, settings.experiment}}, settings).front());
+}
+
+}  // namespace ssdlab::sim

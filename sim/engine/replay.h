@@ -1,0 +1,84 @@
+// Trace replay: the records of one or more traces as I/O sources of the one
+// host loop (sim/engine/simulator.h).
+//
+// Open loop (the default for traces): every request arrives at its trace
+// time (from the trace's first replayed request, divided by the speed
+// factor), whatever is still outstanding: the SSD queues it. Closed loop:
+// `queue_depth` requests outstanding per trace, each completion submits the
+// next, trace times are ignored. Records are pulled from the reader one at a
+// time, so memory does not grow with the trace (only with the requests in
+// flight, and the 8 bytes per request that exact percentiles need).
+//
+// Several traces replayed together share the SSD: their requests are merged
+// by time, each trace's time counted from its own first request (so that
+// they all start at the run's start); equal arrival times go in the order
+// the traces were given.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/engine/io_source.h"
+#include "sim/engine/simulator.h"
+#include "traces/trace.h"
+
+namespace ssdlab::sim {
+
+enum class ReplayMode { kOpen, kClosed };
+const char* replay_mode_name(ReplayMode mode);
+
+struct ReplaySettings {
+  std::string experiment;  // the io.csv `experiment` column
+  ReplayMode mode = ReplayMode::kOpen;
+  std::uint32_t queue_depth = 1;  // closed loop
+  double speed = 1.0;             // open loop: 2 = gaps between requests halved
+};
+
+struct ReplayResult {
+  RunResult run;                   // run 0: statistics and device counters, as for plans
+  std::uint64_t requests = 0;      // requests replayed (io.csv rows)
+  std::uint64_t trims = 0;         // of which trims (discards)
+  std::uint64_t out_of_order = 0;  // open loop: earlier than the previous one, submitted with it
+  TimeNs trace_start_ns = 0;       // trace time of the first replayed request
+  TimeNs trace_end_ns = 0;         // and of the last one
+};
+
+// One of several traces replayed together.
+struct ReplaySource {
+  traces::TraceReader* trace;
+  std::string experiment;  // its io.csv `experiment` column
+};
+
+// One trace as an I/O source: its records (already selected and mapped onto
+// the device: sector-aligned, inside its logical space) with their arrival
+// times in open loop.
+class TraceSource final : public IoSource {
+ public:
+  TraceSource(traces::TraceReader& trace, ReplayMode mode, double speed)
+      : trace_(trace), open_(mode == ReplayMode::kOpen), speed_(speed) {}
+  std::optional<SourceIo> next() override;
+  // What was read so far (requests, trims, out of order, trace times).
+  const ReplayResult& counts() const { return counts_; }
+
+ private:
+  traces::TraceReader& trace_;
+  bool open_;
+  double speed_;
+  TimeNs last_arrival_ = 0;
+  ReplayResult counts_;
+};
+
+// Replays `sources` together on `simulator`'s device from its now(), with
+// the mode, queue depth and speed of `settings` (its experiment is not
+// used); one result per source, each with its own statistics and io
+// indices, and the device counters of the whole run (the device is shared:
+// they cannot be told apart by trace). Reader errors (ssdlab::Error)
+// propagate.
+std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplaySource>& sources,
+                                 const ReplaySettings& settings);
+// The same for one trace, named settings.experiment.
+ReplayResult replay(Simulator& simulator, traces::TraceReader& trace,
+                    const ReplaySettings& settings);
+
+}  // namespace ssdlab::sim

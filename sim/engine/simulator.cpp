@@ -1,0 +1,308 @@
+#include "sim/engine/simulator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "sim/results/run_samples.h"
+#include "workloads/generator.h"
+
+namespace ssdlab::sim {
+
+std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
+                                      std::span<const RunGroup> groups) {
+  const TimeNs start = start_ = now_;
+  const DeviceCounters before = DeviceCounters::of(ssd_);
+  groups_ = groups.data();
+  // Every completion in order, so that the start-up phase can be cut after
+  // the fact (8 bytes per I/O: run_samples.h).
+  std::vector<RunSamples> samples;
+  samples.reserve(groups.size());
+  for (const RunGroup& group : groups) samples.emplace_back(group);
+  begin(streams);
+
+  std::string stopped;
+  bool end_of_life = false;
+  while (!queue_.empty()) {
+    if (const auto at = next_cut(); at && queue_.next_time() > *at) {
+      cut_power(*at);
+      continue;
+    }
+    auto entry = queue_.pop();
+    now_ = entry.time;
+    try {
+      handle(entry.event, samples, start);
+      if (outstanding_ == 0) idle_until_next_arrival();
+    } catch (const ftl::EndOfLife& error) {
+      // The I/O that hit it never completes; those outstanding are dropped.
+      stopped = error.what();
+      end_of_life = true;
+      while (!queue_.empty()) queue_.pop();
+      host_queue_.clear();
+      outstanding_ = 0;
+    }
+  }
+  if (expired_ && !end_of_life)
+    stopped = fmt::format("{} blocks expired (lifetime limit {})",
+                          ssd_.ftl().stats().blocks_retired, expired_limit_);
+
+  const DeviceCounters device = DeviceCounters::of(ssd_) - before;
+  std::vector<RunResult> results;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    RunResult& result = results.emplace_back();
+    result.stats = samples[g].summarize(&result.startup);
+    if (!stopped.empty()) {
+      // Stopped early: the run is the I/Os that completed, not its count.
+      const std::uint64_t measured = result.stats.count - result.stats.ignored;
+      result.stats.count = samples[g].completed();
+      result.stats.ignored = samples[g].completed() - measured;
+    }
+    result.run = groups[g].run;
+    result.start_ns = start;
+    result.end_ns = now_;
+    result.device = device;
+    result.stopped = stopped;
+    result.end_of_life = end_of_life;
+  }
+  streams_.clear();
+  groups_ = nullptr;
+  return results;
+}
+
+void Simulator::begin(std::span<const HostStream> streams) {
+  streams_.clear();
+  for (const HostStream& spec : streams) streams_.push_back(Stream{spec, std::nullopt, 0});
+  host_queue_.clear();
+  outstanding_ = 0;
+  expired_ = false;
+  bool open = false;
+  for (std::uint32_t s = 0; s < streams_.size(); ++s) {
+    if (streams_[s].spec.slots == 0) {
+      open = true;
+      read_next(streams_[s]);
+    }
+    for (std::uint32_t q = 0; q < streams_[s].spec.slots; ++q)
+      queue_.push(now_, Arrival{s, Arrival::Kind::kSlot});
+  }
+  if (open) schedule_next_arrival();
+}
+
+void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, TimeNs start) {
+  if (const auto* arrival = std::get_if<Arrival>(&event)) return arrive(*arrival);
+  const auto& done = std::get<Completion>(event);
+  --outstanding_;
+  const Stream& stream = streams_[done.stream];
+  const RunGroup& group = groups_[stream.spec.group];
+  const TimeNs response = now_ - done.submitted;
+  if (log_)
+    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
+              done.mode, done.offset, done.size);
+  samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
+  const bool closed = stream.spec.slots > 0;
+  if (host_queue_.unlimited()) {
+    if (closed) submit_next(done.stream);
+    return;
+  }
+  // The slot frees first; the stream's next I/O then queues behind those
+  // waiting, and the policy picks among all of them.
+  host_queue_.complete();
+  if (closed) submit_next(done.stream);
+  dispatch_waiting();
+}
+
+void Simulator::arrive(const Arrival& arrival) {
+  switch (arrival.kind) {
+    case Arrival::Kind::kSlot:
+      return submit_next(arrival.stream);
+    case Arrival::Kind::kGiven:
+      return submit(arrival.stream, arrival.io, arrival.retry);
+    case Arrival::Kind::kOpen: {
+      Stream& stream = streams_[arrival.stream];
+      const SourceIo io = *stream.pending;
+      if (expired()) {
+        stream.pending.reset();  // no more arrivals from any stream
+      } else {
+        submit(arrival.stream, io);
+        read_next(stream);
+      }
+      return schedule_next_arrival();
+    }
+  }
+}
+
+bool Simulator::expired() {
+  if (expired_limit_ && ssd_.ftl().stats().blocks_retired >= expired_limit_) expired_ = true;
+  return expired_;
+}
+
+void Simulator::submit_next(std::uint32_t index) {
+  if (expired()) return;
+  const std::optional<SourceIo> io = streams_[index].spec.source->next();
+  if (!io) return;
+  if (io->time > 0) {
+    // Time function pause/burst: the slot idles (and, if nothing else is
+    // outstanding, so does the device: see idle_until_next_arrival()).
+    SourceIo given = *io;
+    given.time = 0;
+    queue_.push(now_ + io->time, Arrival{index, Arrival::Kind::kGiven, given});
+    return;
+  }
+  submit(index, *io);
+}
+
+void Simulator::read_next(Stream& stream) {
+  stream.pending = stream.spec.source->next();
+}
+
+void Simulator::schedule_next_arrival() {
+  // One arrival is queued at a time, the earliest of all open streams (the
+  // first stream on ties), so that merging does not depend on when each
+  // source was read.
+  const Stream* earliest = nullptr;
+  std::uint32_t index = 0;
+  for (std::uint32_t i = 0; i < streams_.size(); ++i) {
+    const Stream& s = streams_[i];
+    if (s.pending && (!earliest || s.pending->time < earliest->pending->time)) {
+      earliest = &s;
+      index = i;
+    }
+  }
+  if (earliest)
+    queue_.push(std::max(now_, start_ + earliest->pending->time),
+                Arrival{index, Arrival::Kind::kOpen});
+}
+
+void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t retry) {
+  const bool fresh = retry == kFresh;
+  Stream& stream = streams_[index];
+  const workloads::IoRequest request{io.offset, io.size, io.mode, 0};
+  const QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, request, !fresh};
+  if (host_queue_.unlimited()) return dispatch(queued);
+  host_queue_.arrive(queued);
+  dispatch_waiting();
+}
+
+void Simulator::dispatch(const QueuedRequest& r) {
+  const workloads::IoRequest& io = r.request;
+  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+  ++outstanding_;
+  if (!r.resubmitted) plan_cut_during(done);
+  // The response time counts the wait in the host queue.
+  queue_.push(done, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode});
+}
+
+void Simulator::dispatch_waiting() {
+  while (auto request = host_queue_.dispatch()) dispatch(*request);
+}
+
+void Simulator::idle_until_next_arrival() {
+  if (queue_.empty() || queue_.next_time() <= now_) return;
+  ssd_.idle(now_, queue_.next_time());
+}
+
+void Simulator::plan_cut_during(TimeNs done) {
+  if (next_io_cut_ < cut_plan_.ios.size() && cut_plan_.ios[next_io_cut_].io == submitted_) {
+    const double fraction = cut_plan_.ios[next_io_cut_++].fraction;
+    io_cuts_at_.push_back(now_ + static_cast<TimeNs>(fraction * static_cast<double>(done - now_)));
+  }
+  ++submitted_;
+}
+
+void Simulator::plan_power_cuts(PowerCutPlan plan) {
+  if (!ssd_.power_cuts_enabled())
+    throw std::logic_error("power cuts planned on an Ssd without them");
+  cut_plan_ = std::move(plan);
+  std::sort(cut_plan_.times.begin(), cut_plan_.times.end());
+  std::sort(cut_plan_.ios.begin(), cut_plan_.ios.end(),
+            [](const auto& a, const auto& b) { return a.io < b.io; });
+}
+
+std::uint64_t Simulator::power_cuts_not_reached() const {
+  return (cut_plan_.times.size() - next_time_cut_) + (cut_plan_.ios.size() - next_io_cut_) +
+         io_cuts_at_.size();
+}
+
+std::optional<TimeNs> Simulator::next_cut() const {
+  std::optional<TimeNs> at;
+  if (!io_cuts_at_.empty()) at = *std::min_element(io_cuts_at_.begin(), io_cuts_at_.end());
+  if (next_time_cut_ < cut_plan_.times.size())
+    at = std::min(at.value_or(cut_plan_.times[next_time_cut_]), cut_plan_.times[next_time_cut_]);
+  if (at) at = std::max(*at, mounted_at_);  // no cut while mounting
+  return at;
+}
+
+void Simulator::cut_power(TimeNs at) {
+  const auto earliest = std::min_element(io_cuts_at_.begin(), io_cuts_at_.end());
+  if (earliest != io_cuts_at_.end() && std::max(*earliest, mounted_at_) == at)
+    io_cuts_at_.erase(earliest);
+  else
+    ++next_time_cut_;
+  PowerCutReport report = ssd_.power_cut(at);
+  mounted_at_ = report.mount_done;
+  // What is left in the queue lies after the cut: completions of I/Os in
+  // flight (not acknowledged: resubmitted once mounted) and arrivals (none
+  // before the mount ends).
+  std::vector<EventQueue<Event>::Entry> later;
+  while (!queue_.empty()) later.push_back(queue_.pop());
+  for (auto& entry : later) {
+    if (const auto* done = std::get_if<Completion>(&entry.event)) {
+      --outstanding_;
+      if (!host_queue_.unlimited()) host_queue_.complete();  // its slot frees at the cut
+      const SourceIo io{done->offset, done->size, done->mode, 0};
+      queue_.push(report.mount_done, Arrival{done->stream, Arrival::Kind::kGiven, io, done->io});
+      ++report.requests_resubmitted;
+    } else {
+      queue_.push(std::max(entry.time, report.mount_done), std::move(entry.event));
+    }
+  }
+  cuts_.push_back(report);
+  if (!report.recovered())
+    throw ftl::VerificationError(fmt::format(
+        "power cut {} at {} us: {} acknowledged page writes lost, {} trimmed pages back; first: {}",
+        cuts_.size(), format_us(at), report.lost_writes, report.resurrected_pages,
+        report.first_problem));
+}
+
+namespace {
+
+// A uFLIP process of a plan's experiment: `count` I/Os of its generator.
+class PlanProcess final : public IoSource {
+ public:
+  PlanProcess(workloads::IoGenerator generator, std::uint64_t count)
+      : generator_(std::move(generator)), count_(count) {}
+  std::optional<SourceIo> next() override {
+    if (issued_ >= count_) return std::nullopt;
+    ++issued_;
+    const workloads::IoRequest io = generator_.next();
+    return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
+  }
+
+ private:
+  workloads::IoGenerator generator_;
+  std::uint64_t count_;
+  std::uint64_t issued_ = 0;
+};
+
+}  // namespace
+
+RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
+                         std::uint64_t seed) {
+  if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
+    ssd_.idle(now_, now_ + spec.run_pause_ns);
+    now_ += spec.run_pause_ns;
+  }
+  std::vector<std::unique_ptr<PlanProcess>> processes;
+  std::vector<HostStream> streams;
+  for (std::uint32_t p = 0; p < spec.processes; ++p) {
+    processes.push_back(std::make_unique<PlanProcess>(
+        workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
+        spec.count));
+    streams.push_back(HostStream{processes.back().get(), 0, p, spec.queue_depth});
+  }
+  const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
+                       spec.io_ignore_auto};
+  return std::move(this->run(streams, std::span(&group, 1)).front());
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,168 @@
+// The one host loop: the discrete-event loop of host I/Os against one SSD,
+// whatever drives it (sim/engine/io_source.h): a plan's uFLIP processes, a trace,
+// several traces at once.
+//
+// A stream is driven closed loop (`slots` I/Os outstanding; each completion
+// submits the stream's next I/O at the completion time, or after the pause it
+// asks for) or open loop (each I/O arrives at its own time, whatever is
+// outstanding). Arrivals go through the host queue (host.queue_depth,
+// sim/controller/host_queue.h) to the Ssd. Whenever nothing is outstanding and the next
+// arrival lies ahead, the device is idle until then (Ssd::idle: write-buffer
+// flushes and background cleaning). Runs follow one another on the same
+// device, whose state carries over as on real hardware. A Simulator is a
+// plain value: two can run in one process.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/results/device_counters.h"
+#include "sim/engine/event_queue.h"
+#include "sim/controller/host_queue.h"
+#include "sim/engine/io_source.h"
+#include "sim/results/output.h"
+#include "sim/controller/ssd.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+
+class RunSamples;
+
+// When to cut the power (power_cut.h), sorted: at simulated times (from the
+// start of the first run), and during given I/Os (0-based index over every
+// I/O the workload issues, all experiments and runs, in submission order; the
+// cut falls at `fraction` of that I/O's service time).
+struct PowerCutPlan {
+  std::vector<TimeNs> times;
+  struct During {
+    std::uint64_t io;
+    double fraction;
+  };
+  std::vector<During> ios;
+  bool empty() const { return times.empty() && ios.empty(); }
+};
+
+// One group's run: its statistics and the device counters during the run.
+struct RunResult {
+  std::uint32_t run = 0;
+  std::uint64_t startup = 0;  // I/Os the start-up detection cut (io_ignore = "auto")
+  RunStats stats;
+  TimeNs start_ns = 0, end_ns = 0;  // simulated time of the run
+  DeviceCounters device;            // device counters during the run (shared by its groups)
+  // Why the run stopped before its count: the device's end of life
+  // (ftl::EndOfLife), or the lifetime limit of stop_when_expired(); empty if
+  // it ran to the end.
+  std::string stopped;
+  bool end_of_life = false;
+};
+
+class Simulator {
+ public:
+  // `log` may be null: no per-I/O output.
+  Simulator(Ssd& ssd, IoLog* log)
+      : ssd_(ssd),
+        log_(log),
+        host_queue_(ssd.config().controller.queue_depth, ssd.config().controller.scheduling) {}
+
+  // Runs `streams` together from now() until every one has ended and every
+  // I/O has completed; one result per group of `groups`, in order. Errors of
+  // a source propagate (ssdlab::Error).
+  std::vector<RunResult> run(std::span<const HostStream> streams, std::span<const RunGroup> groups);
+  // One run of a plan's experiment: its processes as closed-loop streams,
+  // after the idle time `run_pause_ns` asks for.
+  RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
+
+  TimeNs now() const { return now_; }
+  // Continues from simulated time `now` (a loaded checkpoint's clock: the
+  // flash timelines hold absolute times). Only before the first run.
+  void resume_at(TimeNs now) { now_ = now; }
+  // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
+  // stream submits another I/O; those outstanding complete. 0: no limit.
+  void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }
+  // Power cuts (the Ssd must have them enabled). At a cut, I/Os in flight
+  // are not acknowledged: the host resubmits each once the device has
+  // mounted (same io number; its response time counts from the resubmission).
+  // Arrivals due during the mount wait for its end. A cut that finds an
+  // acknowledged write lost throws ftl::VerificationError.
+  void plan_power_cuts(PowerCutPlan plan);
+  const std::vector<PowerCutReport>& power_cuts() const { return cuts_; }
+  // Cuts of the plan the workload never reached (past its end).
+  std::uint64_t power_cuts_not_reached() const;
+
+ private:
+  static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
+  struct Arrival {
+    enum class Kind : std::uint8_t {
+      kSlot,   // closed loop: a slot is free for the stream's next I/O
+      kOpen,   // open loop: the stream's pending I/O arrives
+      kGiven,  // `io` arrives: after its pause, or resubmitted after a cut
+    };
+    std::uint32_t stream;
+    Kind kind = Kind::kSlot;
+    SourceIo io{};
+    std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
+  };
+  struct Completion {
+    std::uint32_t stream;
+    std::uint32_t size;
+    std::uint64_t io;
+    std::uint64_t offset;
+    TimeNs submitted;
+    IoMode mode;
+  };
+  using Event = std::variant<Arrival, Completion>;
+
+  // A stream during a run.
+  struct Stream {
+    HostStream spec;
+    std::optional<SourceIo> pending;  // open loop: its next arrival
+    std::uint64_t next_io = 0;        // io number of its next fresh submission
+  };
+
+  void begin(std::span<const HostStream> streams);
+  void handle(const Event& event, std::vector<RunSamples>& samples, TimeNs start);
+  void arrive(const Arrival& arrival);
+  // Closed loop: the stream's next I/O, now or after its pause.
+  void submit_next(std::uint32_t stream);
+  // Open loop: reads the stream's next I/O; queues the earliest arrival.
+  void read_next(Stream& stream);
+  void schedule_next_arrival();
+  void submit(std::uint32_t stream, const SourceIo& io, std::uint64_t retry = kFresh);
+  // Sends `request` to the device now; it completes at the time the Ssd says.
+  void dispatch(const QueuedRequest& request);
+  // Dispatches waiting requests while the device has room (host.queue_depth).
+  void dispatch_waiting();
+  // Nothing outstanding and the next arrival ahead: the device idles.
+  void idle_until_next_arrival();
+  bool expired();
+  // A fresh I/O was dispatched now and completes at `done`: plans the cut
+  // the plan puts during it, if any (counted in dispatch order).
+  void plan_cut_during(TimeNs done);
+  // The next planned cut, if any (no earlier than the last mount's end).
+  std::optional<TimeNs> next_cut() const;
+  void cut_power(TimeNs at);
+
+  Ssd& ssd_;
+  IoLog* log_;
+  HostQueue host_queue_;
+  EventQueue<Event> queue_;
+  TimeNs now_ = 0;
+  std::vector<Stream> streams_;
+  const RunGroup* groups_ = nullptr;  // of the run in progress
+  TimeNs start_ = 0;                  // and its start
+  std::uint64_t outstanding_ = 0;     // dispatched to the device, not complete
+  std::uint64_t expired_limit_ = 0;
+  bool expired_ = false;  // the limit was reached
+  PowerCutPlan cut_plan_;
+  std::size_t next_time_cut_ = 0, next_io_cut_ = 0;
+  std::vector<TimeNs> io_cuts_at_;  // cuts during I/Os already submitted
+  std::uint64_t submitted_ = 0;     // fresh I/Os submitted, all runs
+  TimeNs mounted_at_ = 0;
+  std::vector<PowerCutReport> cuts_;
+};
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,106 @@
+#include "sim/results/device_counters.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/controller/ssd.h"
+
+namespace ssdlab::sim {
+namespace {
+
+// Combines `a` with `b` counter by counter: op(a's, b's), into a.
+template <typename Op>
+void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
+  ftl::FtlStats& fa = a.ftl;
+  const ftl::FtlStats& fb = b.ftl;
+  std::vector<std::uint64_t> values;
+  ftl::each_counter(fb, [&](const char*, const std::uint64_t& v) { values.push_back(v); });
+  std::size_t index = 0;
+  ftl::each_counter(fa, [&](const char*, std::uint64_t& v) { v = op(v, values[index++]); });
+  const auto per_pool = [&](std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
+    if (x.size() != y.size()) throw std::logic_error("per-pool counters of different devices");
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = op(x[i], y[i]);
+  };
+  per_pool(fa.blocks_cleaned_per_pool, fb.blocks_cleaned_per_pool);
+  per_pool(fa.wear_migrations_per_pool, fb.wear_migrations_per_pool);
+  a.cleaning_ns = op(a.cleaning_ns, b.cleaning_ns);
+  a.background_cleaning_ns = op(a.background_cleaning_ns, b.background_cleaning_ns);
+  a.two_plane_commands = op(a.two_plane_commands, b.two_plane_commands);
+  a.bus_busy_ns = op(a.bus_busy_ns, b.bus_busy_ns);
+  a.die_busy_ns = op(a.die_busy_ns, b.die_busy_ns);
+  if (a.buffer.has_value() != b.buffer.has_value())
+    throw std::logic_error("write-buffer counters of different devices");
+  if (a.buffer) {
+    WriteBufferStats& x = *a.buffer;
+    const WriteBufferStats& y = *b.buffer;
+    for (auto field : {&WriteBufferStats::write_pages, &WriteBufferStats::coalesced_pages,
+                       &WriteBufferStats::read_hit_pages, &WriteBufferStats::read_miss_pages,
+                       &WriteBufferStats::flushed_pages, &WriteBufferStats::flushes,
+                       &WriteBufferStats::full_waits})
+      x.*field = op(x.*field, y.*field);
+    x.full_wait_ns = op(x.full_wait_ns, y.full_wait_ns);
+  }
+}
+
+double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
+
+}  // namespace
+
+DeviceCounters DeviceCounters::of(const Ssd& ssd) {
+  DeviceCounters c;
+  c.ftl = ssd.ftl().stats();
+  c.cleaning_ns = ssd.cleaning_ns();
+  c.background_cleaning_ns = ssd.background_cleaning_ns();
+  const flash::TimelineStats& t = ssd.timeline().stats();
+  c.two_plane_commands = t.two_plane_commands;
+  c.bus_busy_ns = t.bus_busy_ns;
+  c.die_busy_ns = t.die_busy_ns;
+  if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();
+  c.pages_per_block = ssd.config().geometry.pages_per_block;
+  return c;
+}
+
+DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before) {
+  DeviceCounters delta = after;
+  combine(delta, before, [](auto a, auto b) { return a - b; });
+  return delta;
+}
+
+DeviceCounters& operator+=(DeviceCounters& sum, const DeviceCounters& more) {
+  combine(sum, more, [](auto a, auto b) { return a + b; });
+  return sum;
+}
+
+void to_json(nlohmann::json& json, const DeviceCounters& c) {
+  const ftl::FtlStats& f = c.ftl;
+  json = nlohmann::json::object();
+  ftl::each_counter(f, [&json](const char* name, const std::uint64_t& v) { json[name] = v; });
+  json["pages_moved"] = f.copy_backs + f.inter_plane_moves;
+  json["blocks_cleaned_per_pool"] = f.blocks_cleaned_per_pool;
+  json["wear_migrations_per_pool"] = f.wear_migrations_per_pool;
+  json["cleaning_time_us"] = us(c.cleaning_ns);
+  // Agrawal et al. §3.3: what background cleaning takes off the host's
+  // path. Foreground: started by host writes and flushes.
+  json["foreground_blocks_cleaned"] = f.blocks_cleaned - f.background_blocks_cleaned;
+  json["foreground_cleaning_time_us"] = us(c.cleaning_ns - c.background_cleaning_ns);
+  json["background_cleaning_time_us"] = us(c.background_cleaning_ns);
+  json["two_plane_commands"] = c.two_plane_commands;
+  json["bus_busy_us"] = us(c.bus_busy_ns);
+  json["die_busy_us"] = us(c.die_busy_ns);
+  if (c.buffer) {
+    const WriteBufferStats& b = *c.buffer;
+    json["write_buffer_write_pages"] = b.write_pages;
+    json["write_buffer_coalesced_pages"] = b.coalesced_pages;
+    json["write_buffer_read_hit_pages"] = b.read_hit_pages;
+    json["write_buffer_read_miss_pages"] = b.read_miss_pages;
+    json["write_buffer_flushed_pages"] = b.flushed_pages;
+    json["write_buffer_flushes"] = b.flushes;
+    json["write_buffer_full_waits"] = b.full_waits;
+    json["write_buffer_full_wait_us"] = us(b.full_wait_ns);
+  }
+  json["write_amplification"] = c.write_amplification();
+  json["cleaning_efficiency"] = c.cleaning_efficiency();
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,168 @@
+#include "sim/results/output.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "common/error.h"
+
+namespace ssdlab::sim {
+namespace {
+constexpr std::size_t kBufferBytes = 1 << 20;
+// Room for the numeric fields of one row: 8 numbers of at most 22 characters
+// (a sign, 20 digits, a decimal point) and their separators.
+constexpr std::size_t kMaxRowNumbers = 8 * 24;
+}  // namespace
+
+IoLog::IoLog(std::filesystem::path path)
+    : path_(std::move(path)), temporary_(path_.string() + ".partial") {
+  file_ = std::fopen(temporary_.c_str(), "wb");
+  if (!file_) throw make_error("{}: cannot create: {}", temporary_.string(), std::strerror(errno));
+  buffer_.resize(kBufferBytes);
+  used_ = std::copy(kIoCsvHeader.begin(), kIoCsvHeader.end(), buffer_.data()) - buffer_.data();
+  buffer_[used_++] = '\n';
+}
+
+IoLog::~IoLog() {
+  if (file_) {
+    std::fclose(file_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+  }
+}
+
+void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
+                std::uint64_t io, TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset,
+                std::uint32_t size) {
+  // Formatted straight into the buffer through a raw pointer: one capacity
+  // check per row instead of one per field. A row is the experiment name plus
+  // at most 8 numbers of 20 digits and their separators.
+  const std::size_t room = experiment.size() + kMaxRowNumbers;
+  if (used_ + room > buffer_.size()) {
+    flush();
+    if (room > buffer_.size()) buffer_.resize(room);  // a very long experiment name
+  }
+  char* out = buffer_.data() + used_;
+  out = std::copy(experiment.begin(), experiment.end(), out);
+  *out++ = ',';
+  auto number = [&out](std::uint64_t value, char separator) {
+    out = std::to_chars(out, out + 20, value).ptr;
+    *out++ = separator;
+  };
+  number(run, ',');
+  number(process, ',');
+  number(io, ',');
+  out = format_us(submit, out);
+  *out++ = ',';
+  out = format_us(response, out);
+  *out++ = ',';
+  *out++ = io_mode_letter(mode);
+  *out++ = ',';
+  number(offset, ',');
+  number(size, '\n');
+  used_ = static_cast<std::size_t>(out - buffer_.data());
+  ++rows_;
+}
+
+void IoLog::flush() {
+  if (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file_) != used_)
+    throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
+  used_ = 0;
+}
+
+void IoLog::commit() {
+  flush();
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!closed) throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
+  std::filesystem::rename(temporary_, path_);
+}
+
+RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
+                       std::uint64_t bytes) {
+  RunStats stats;
+  stats.count = count;
+  stats.ignored = count - responses.size();
+  if (responses.empty()) return stats;
+  const auto n = responses.size();
+  auto rank = [&responses, n](double fraction) {
+    const auto k = static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(n)));
+    auto nth = responses.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(k, 1) - 1);
+    std::nth_element(responses.begin(), nth, responses.end());
+    return *nth;
+  };
+  stats.p50_ns = rank(0.50);
+  stats.p99_ns = rank(0.99);
+  const auto [min, max] = std::minmax_element(responses.begin(), responses.end());
+  stats.min_ns = *min;
+  stats.max_ns = *max;
+  double sum = 0;
+  for (TimeNs r : responses) sum += static_cast<double>(r);
+  stats.mean_ns = sum / static_cast<double>(n);
+  double squares = 0;
+  for (TimeNs r : responses) squares += (r - stats.mean_ns) * (r - stats.mean_ns);
+  stats.stddev_ns = std::sqrt(squares / static_cast<double>(n));
+  if (span > 0) {
+    const double seconds = static_cast<double>(span) * 1e-9;
+    stats.iops = static_cast<double>(n) / seconds;
+    stats.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
+  }
+  return stats;
+}
+
+nlohmann::json to_json(const RunStats& s) {
+  auto us = [](double ns) { return std::round(ns) / 1000.0; };
+  return {{"count", s.count},
+          {"ignored", s.ignored},
+          {"min_us", us(static_cast<double>(s.min_ns))},
+          {"max_us", us(static_cast<double>(s.max_ns))},
+          {"mean_us", us(s.mean_ns)},
+          {"stddev_us", us(s.stddev_ns)},
+          {"p50_us", us(static_cast<double>(s.p50_ns))},
+          {"p99_us", us(static_cast<double>(s.p99_ns))},
+          {"iops", std::round(s.iops * 10) / 10},
+          {"mb_per_s", std::round(s.mb_per_s * 1000) / 1000}};
+}
+
+nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path) {
+  try {
+    return nlohmann::json::parse(text.begin() + static_cast<std::ptrdiff_t>(start), text.end());
+  } catch (const nlohmann::json::parse_error& error) {
+    // error.byte is 1-based, past the end at an unexpected end of input.
+    const std::size_t at = std::min(text.size(), start + (error.byte ? error.byte - 1 : 0));
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw make_error("{}:{}: malformed JSON", path, line);
+  }
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw make_error("{}: cannot open", path.string());
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parse_json(text, 0, path.string());
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path temporary = path.string() + ".partial";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw make_error("{}: write failed", temporary.string());
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+double mean_over_runs(const nlohmann::json& experiment, const char* key) {
+  const auto& runs = experiment.at("runs");
+  double sum = 0;
+  for (const auto& run : runs) sum += run.at(key).get<double>();
+  return runs.empty() ? 0.0 : sum / static_cast<double>(runs.size());
+}
+
+}  // namespace ssdlab::sim

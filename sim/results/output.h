@@ -1,0 +1,77 @@
+// Outputs of a run (a contract, DESIGN.md): io.csv, one row per I/O, and the
+// statistics that go into summary.json.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/io_mode.h"
+#include "common/units.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+
+inline constexpr std::string_view kIoCsvHeader =
+    "experiment,run,process,io,submit_us,rt_us,mode,offset,size";
+
+// Writes io.csv rows through a large buffer. The file is written under a
+// temporary name and only renamed to its final name by commit(), so a run that
+// fails never leaves an io.csv that looks complete.
+class IoLog {
+ public:
+  explicit IoLog(std::filesystem::path path);
+  ~IoLog();  // removes the temporary file unless committed
+  IoLog(const IoLog&) = delete;
+  IoLog& operator=(const IoLog&) = delete;
+
+  void row(std::string_view experiment, std::uint32_t run, std::uint32_t process, std::uint64_t io,
+           TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset, std::uint32_t size);
+  void commit();
+  std::uint64_t rows() const { return rows_; }
+
+ private:
+  void flush();
+
+  std::filesystem::path path_;
+  std::filesystem::path temporary_;
+  std::FILE* file_ = nullptr;
+  std::vector<char> buffer_;  // rows not yet written; its size is its capacity
+  std::size_t used_ = 0;      // bytes of buffer_ in use
+  std::uint64_t rows_ = 0;
+};
+
+// Response-time statistics of one run, after the ignored I/Os.
+struct RunStats {
+  std::uint64_t count = 0;    // I/Os in the run
+  std::uint64_t ignored = 0;  // excluded from the figures below
+  TimeNs min_ns = 0, max_ns = 0, p50_ns = 0, p99_ns = 0;
+  double mean_ns = 0, stddev_ns = 0;
+  double iops = 0, mb_per_s = 0;  // measured I/Os over their span, MB = 10^6 bytes
+};
+
+// `responses` is reordered. Percentiles use the nearest-rank definition;
+// stddev is the population standard deviation. `span` is from the first
+// measured submission to the last completion; `bytes` the measured bytes.
+RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
+                       std::uint64_t bytes);
+nlohmann::json to_json(const RunStats& stats);
+
+// Parses the JSON in `text` from byte `start` on; a syntax error is an
+// ssdlab::Error "path:line: malformed JSON", the line counted in `text`.
+nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);
+// Reads and parses a JSON file: "path: cannot open", or parse_json's error.
+nlohmann::json read_json_file(const std::filesystem::path& path);
+
+// The mean over an experiment's runs (summary.json) of one run figure, such
+// as "mean_us"; 0 without runs.
+double mean_over_runs(const nlohmann::json& experiment, const char* key);
+
+// Writes `text` to `path` through a temporary file and a rename.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,173 @@
+#include "sim/results/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "sim/controller/config.h"
+#include "sim/results/device_counters.h"
+#include "sim/controller/ssd.h"
+#include "sim/results/wear_buckets.h"
+#include "workloads/generator.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+void prepare_outdir(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir))
+    throw make_error("{}: cannot create the output folder: {}", dir.string(),
+                     error ? error.message() : "not a directory");
+  // Outputs of an earlier run must not pass for this run's.
+  for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
+}
+
+std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed) {
+  return spec.seed.value_or(workloads::experiment_seed(seed, spec.name));
+}
+
+
+void print_experiment_header(std::ostream& out) {
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
+             "mean_us", "", "max p99_us");
+}
+
+// Runs of a micro-benchmark experiment, summarised on one line.
+void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
+  double p99 = 0;
+  std::uint64_t count = 0;
+  for (const auto& run : experiment["runs"]) {
+    p99 = std::max(p99, run["p99_us"].get<double>());
+    count += run["count"].get<std::uint64_t>();
+  }
+  const auto runs = experiment["runs"].size();
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
+             experiment["name"].get<std::string>(), runs, count,
+             mean_over_runs(experiment, "mean_us"), "", p99);
+}
+
+nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
+                               std::uint64_t seed) {
+  nlohmann::json experiment = {
+      {"name", spec.name},
+      {"pattern", workloads::pattern_name(spec.pattern)},
+      {"io_size", spec.io_size},
+      {"count", spec.count},
+      {"target_offset", spec.target_offset},
+      {"target_size", spec.target_size ? spec.target_size : logical_bytes - spec.target_offset},
+      {"queue_depth", spec.queue_depth},
+      {"processes", spec.processes},
+      {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
+      {"seed", seed_of(spec, seed)},
+      {"io_shift", spec.io_shift},
+      {"increment", spec.increment},
+      {"partitions", spec.partitions},
+      {"pause_us", spec.pause_ns / 1000.0},
+      {"burst", spec.burst},
+      {"run_pause_us", spec.run_pause_ns / 1000.0}};
+  if (spec.mix_pattern)
+    experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
+                         {"ratio", spec.mix_ratio}};
+  if (!spec.benchmark.empty()) {
+    experiment["benchmark"] = spec.benchmark;
+    experiment["column"] = spec.column;
+    experiment["parameter"] = spec.parameter;
+    experiment["value"] = spec.value;
+  }
+  return experiment;
+}
+
+void print_run_header(std::ostream& out) {
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6}\n", "experiment",
+             "run", "count", "mean_us", "p50_us", "p99_us", "IOPS", "MB/s", "WA");
+}
+
+void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
+  const RunStats& s = r.stats;
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f}\n", name, r.run,
+             s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns), format_us(s.p99_ns),
+             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
+             r.device.write_amplification());
+}
+
+void print_wear(std::ostream& out, const nlohmann::json& wear) {
+  const auto& h = wear["remaining_life_histogram"];
+  fmt::print(
+      out,
+      "  wear ({}, {} P/E rated): remaining life mean {:.2f} stddev {:.2f} min {}; "
+      "expired {}\n"
+      "    vs mean (Table 8): <40% {}  <80% {}  <100% {}  >=100% {}\n"
+      "    rate-limit deferrals {}; migrations {} ({} pages, {:.0f} us of flash time)\n",
+      wear["wear_leveling"].get<std::string>(), wear["rated_cycles"].get<std::uint32_t>(),
+      wear["remaining_life_mean"].get<double>(), wear["remaining_life_stddev"].get<double>(),
+      wear["remaining_life_min"].get<std::uint64_t>(), wear["blocks_expired"].get<std::uint64_t>(),
+      h["below_40pct_of_mean"].get<std::uint64_t>(), h["below_80pct_of_mean"].get<std::uint64_t>(),
+      h["below_100pct_of_mean"].get<std::uint64_t>(), h["at_or_above_mean"].get<std::uint64_t>(),
+      wear["rate_limit_deferrals"].get<std::uint64_t>(), wear["migrations"].get<std::uint64_t>(),
+      wear["migrated_pages"].get<std::uint64_t>(), wear["migration_flash_us"].get<double>());
+}
+
+nlohmann::json sum_run_counters(const nlohmann::json& experiments) {
+  nlohmann::json sums = nlohmann::json::object();
+  for (const auto& experiment : experiments)
+    for (const auto& run : experiment["runs"])
+      for (const auto& [key, value] : run["device"].items()) {
+        if (value.is_number_unsigned())
+          sums[key] = sums.value(key, std::uint64_t{0}) + value.get<std::uint64_t>();
+        else if (value.is_number_float())
+          sums[key] = sums.value(key, 0.0) + value.get<double>();
+      }
+  return sums;
+}
+
+void print_controller(std::ostream& out, const nlohmann::json& device) {
+  if (!device.contains("blocks_cleaned")) return;
+  const auto blocks = device["blocks_cleaned"].get<std::uint64_t>();
+  if (blocks > 0)
+    fmt::print(out,
+               "  cleaning in the runs: foreground {} blocks, {:.0f} us; background {} blocks, "
+               "{:.0f} us\n",
+               device["foreground_blocks_cleaned"].get<std::uint64_t>(),
+               device["foreground_cleaning_time_us"].get<double>(),
+               device["background_blocks_cleaned"].get<std::uint64_t>(),
+               device["background_cleaning_time_us"].get<double>());
+  if (!device.contains("write_buffer_write_pages")) return;
+  const double hits = device["write_buffer_read_hit_pages"].get<double>();
+  const double reads = hits + device["write_buffer_read_miss_pages"].get<double>();
+  fmt::print(
+      out,
+      "  write buffer in the runs: {} pages written ({} coalesced), {} flushed in {} flushes; "
+      "read hits {:.1f}%; {} writes waited for space ({:.0f} us)\n",
+      device["write_buffer_write_pages"].get<std::uint64_t>(),
+      device["write_buffer_coalesced_pages"].get<std::uint64_t>(),
+      device["write_buffer_flushed_pages"].get<std::uint64_t>(),
+      device["write_buffer_flushes"].get<std::uint64_t>(), reads > 0 ? 100.0 * hits / reads : 0.0,
+      device["write_buffer_full_waits"].get<std::uint64_t>(),
+      device["write_buffer_full_wait_us"].get<double>());
+}
+
+nlohmann::json run_json(const RunResult& result) {
+  nlohmann::json entry = to_json(result.stats);
+  entry["run"] = result.run;
+  entry["start_us"] = result.start_ns / 1000.0;
+  entry["end_us"] = result.end_ns / 1000.0;
+  entry["device"] = result.device;  // sim/results/device_counters.h
+  if (!result.stopped.empty()) entry["stopped"] = result.stopped;
+  return entry;
+}
+
+void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
+  summary["device"] = DeviceCounters::of(ssd);
+  summary["wear"] = wear_report(ssd);
+  summary["wear"]["remaining_life_buckets"] = remaining_life_buckets(ssd.ftl().nand());
+  summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};
+  summary["config"] = to_json(ssd.config());
+}
+
+}  // namespace ssdlab::sim

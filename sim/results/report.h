@@ -1,0 +1,52 @@
+// What `sim` and `probe` share in presenting a run: the output folder, the
+// experiment's description in summary.json, and the lines on the terminal.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+
+#include "sim/engine/simulator.h"
+#include "workloads/plan.h"
+
+namespace ssdlab::sim {
+
+// Creates `dir` and removes outputs of an earlier run from it, so that they
+// cannot pass for this run's if this one fails.
+void prepare_outdir(const std::filesystem::path& dir);
+
+// The experiment's keys as summary.json records them; `seed` is the run's.
+nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
+                               std::uint64_t seed);
+
+// The seed an experiment runs with: its own, or one derived from its name.
+std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed);
+
+// The runs of a micro-benchmark experiment, summarised on one line, and the
+// header above such lines.
+void print_experiment_header(std::ostream& out);
+void print_experiment(std::ostream& out, const nlohmann::json& experiment);
+
+// One simulated run per line, and the header above such lines.
+void print_run_header(std::ostream& out);
+void print_run(std::ostream& out, const std::string& name, const RunResult& result);
+
+// The wear of summary.json ("wear", wear_report()) as a table like Agrawal
+// et al. Tables 7 and 8.
+void print_wear(std::ostream& out, const nlohmann::json& wear);
+// The device counters of every run of `experiments` (summary.json) added up:
+// the runs without preconditioning.
+nlohmann::json sum_run_counters(const nlohmann::json& experiments);
+// Cleaning split (foreground/background) and write buffer counters of
+// device_counters() or sum_run_counters(), where there are any.
+void print_controller(std::ostream& out, const nlohmann::json& device);
+
+// A simulated run in summary.json: its statistics, span and device counters.
+nlohmann::json run_json(const RunResult& result);
+
+// Adds what a simulated device reports at the end to `summary`: device
+// totals, wear, verification and the config.
+void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify);
+
+}  // namespace ssdlab::sim

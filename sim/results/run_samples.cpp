@@ -1,0 +1,102 @@
+#include "sim/results/run_samples.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <span>
+#include <stdexcept>
+
+#include "workloads/methodology.h"
+
+namespace ssdlab::sim {
+namespace {
+
+constexpr int kResponseBits = 36;
+constexpr std::uint64_t kResponseMask = (std::uint64_t{1} << kResponseBits) - 1;
+constexpr std::uint64_t kGapLimit = std::uint64_t{1} << (64 - kResponseBits);
+constexpr std::uint64_t kEscaped = ~std::uint64_t{0};  // both fields all ones
+
+}  // namespace
+
+RunSamples::RunSamples(const RunGroup& group)
+    : count_(group.count), io_ignore_(group.io_ignore), io_ignore_auto_(group.io_ignore_auto) {
+  // The plan keys make "auto" imply io_ignore = 0; the start-up cut below
+  // relies on every I/O being kept then.
+  if (io_ignore_auto_ && io_ignore_ != 0)
+    throw std::logic_error("io_ignore = \"auto\" with a count of I/Os to ignore");
+  packed_.reserve(static_cast<std::size_t>(group.count));
+}
+
+void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size) {
+  ++completed_;
+  if (io < io_ignore_) return;  // never measured (io_ignore = N; 0 for "auto")
+  if (!io_ignore_auto_) {
+    bytes_ += size;
+  } else {
+    if (packed_.empty() && sizes_.empty()) size_ = size;
+    if (size != size_ && sizes_.empty()) sizes_.assign(packed_.size(), size_);
+    if (!sizes_.empty()) sizes_.push_back(size);
+  }
+  const TimeNs completion = submitted + response;
+  const TimeNs gap = completion - last_completion_;
+  if (response >= 0 && static_cast<std::uint64_t>(response) < kResponseMask && gap >= 0 &&
+      static_cast<std::uint64_t>(gap) < kGapLimit - 1) {
+    packed_.push_back(std::bit_cast<TimeNs>(static_cast<std::uint64_t>(gap) << kResponseBits |
+                                            static_cast<std::uint64_t>(response)));
+  } else {
+    packed_.push_back(std::bit_cast<TimeNs>(kEscaped));
+    escapes_.push_back({response, completion, last_completion_});
+  }
+  last_completion_ = completion;
+}
+
+RunStats RunSamples::summarize(std::uint64_t* startup) {
+  const std::size_t n = packed_.size();
+  // The start-up cut is 0 or a multiple of the detector's batch (at most half
+  // the run): the tail aggregates are recorded at those positions only.
+  const std::size_t batch = io_ignore_auto_ ? workloads::startup_batch(n) : n + 1;
+  std::vector<Tail> tails(n / batch + 1, Tail{std::numeric_limits<TimeNs>::max(), TimeNs{0}});
+  // Backwards: completions are rebuilt from the last one, each word is
+  // unpacked in place into its response time, and the tail aggregates are
+  // carried along.
+  std::vector<TimeNs>& responses = packed_;
+  Tail tail{std::numeric_limits<TimeNs>::max(), 0};
+  TimeNs completion = last_completion_;
+  for (std::size_t i = n; i-- > 0;) {
+    const auto word = std::bit_cast<std::uint64_t>(packed_[i]);
+    TimeNs response, previous;
+    if (word == kEscaped) {
+      const Escape& escape = escapes_.back();
+      response = escape.response;
+      completion = escape.completion;
+      previous = escape.previous_completion;
+      escapes_.pop_back();
+    } else {
+      response = static_cast<TimeNs>(word & kResponseMask);
+      previous = completion - static_cast<TimeNs>(word >> kResponseBits);
+    }
+    tail.first_submitted = std::min(tail.first_submitted, completion - response);
+    tail.last_completion = std::max(tail.last_completion, completion);
+    if (i % batch == 0) tails[i / batch] = tail;
+    responses[i] = response;
+    completion = previous;
+  }
+  const std::size_t first = io_ignore_auto_ ? workloads::detect_startup(responses) : 0;
+  if (first % batch != 0) throw std::logic_error("start-up cut off the detector's batches");
+  if (startup) *startup = first;
+  // Without the start-up cut every kept I/O is measured, counted as it came.
+  std::uint64_t bytes = bytes_;
+  if (io_ignore_auto_ && sizes_.empty()) {
+    bytes = std::uint64_t{size_} * (n - first);
+  } else if (io_ignore_auto_) {
+    for (std::size_t i = first; i < n; ++i) bytes += sizes_[i];
+  }
+  const Tail measured = tails[first / batch];
+  responses.erase(responses.begin(), responses.begin() + static_cast<std::ptrdiff_t>(first));
+  return compute_stats(
+      responses, count_ ? count_ : completed_,
+      measured.last_completion - std::min(measured.first_submitted, measured.last_completion),
+      bytes);
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,65 @@
+// The completed I/Os of one run (simulated or probed), kept compactly until the run ends
+// and its statistics are computed (the start-up cut of io_ignore = "auto" is
+// only known then).
+//
+// The simulator and probe both summarise their runs through it. The test
+// (run_samples_test.cpp) checks it field for field, bit for bit, against a
+// plain computation over all the I/Os.
+//
+// Memory: 8 bytes per completed I/O, also at the peak while summarize()
+// runs; I/Os that io_ignore = N excludes are not kept at all. Each I/O is its
+// response time (36 bits of ns) and the time since the previous completion
+// (28 bits of ns) in one word. Rare I/Os that do not fit (a response above
+// 68 s, a gap between completions above 268 ms, as in uFLIP's pause
+// experiments) take 24 more bytes; with io_ignore = "auto", a run whose I/O
+// sizes vary takes 4 more bytes per I/O (plans use one size; traces, whose
+// sizes vary, have no start-up cut and keep a running byte count instead).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/units.h"
+#include "sim/engine/io_source.h"
+#include "sim/results/output.h"
+
+namespace ssdlab::sim {
+
+class RunSamples {
+ public:
+  explicit RunSamples(const RunGroup& group);
+
+  // One more completed I/O: `io` its index within its process, `submitted`
+  // from the run's start. Completions come in time order.
+  void add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size);
+  // I/Os completed so far, those io_ignore excludes included.
+  std::uint64_t completed() const { return completed_; }
+
+  // The run's statistics (the test's summarize_run gives the plain
+  // definition); *startup receives the start-up length. Consumes the
+  // samples: call once.
+  RunStats summarize(std::uint64_t* startup);
+
+ private:
+  struct Escape {  // an I/O whose times do not fit in one word
+    TimeNs response, completion, previous_completion;
+  };
+  // Aggregates of the I/Os from a candidate start-up cut to the end.
+  struct Tail {
+    TimeNs first_submitted, last_completion;
+  };
+
+  std::uint64_t count_, io_ignore_;
+  bool io_ignore_auto_;
+  // One word per kept I/O (bit patterns of the fields above), unpacked into
+  // plain response times in place by summarize().
+  std::vector<TimeNs> packed_;
+  std::vector<Escape> escapes_;
+  std::vector<std::uint32_t> sizes_;  // only with io_ignore_auto_, once sizes differ
+  std::uint32_t size_ = 0;            // the size of every kept I/O, while they agree
+  std::uint64_t bytes_ = 0;           // of the kept I/Os, without io_ignore_auto_
+  TimeNs last_completion_ = 0;
+  std::uint64_t completed_ = 0;
+};
+
+}  // namespace ssdlab::sim

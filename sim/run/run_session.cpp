@@ -1,0 +1,108 @@
+#include "sim/run/run_session.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "analysis/fio_export.h"
+#include "sim/state/power_cut_plan.h"
+#include "sim/results/report.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+RunSession::RunSession(const SimOptions& options, std::ostream& out)
+    : options_(options), out_(out), outdir_(options.outdir) {
+  prepare_outdir(outdir_);
+  config_ = load_config(options.config, options.overrides);
+  ssd_ = std::make_unique<Ssd>(config_, options.verify, options.check_every);
+  if (!options.power_cuts.empty()) ssd_->enable_power_cuts();  // before the first write
+  views_ = std::make_unique<TeachingViews>(*ssd_, options.teaching);
+  if (!options.load_state.empty()) {
+    checkpoint_["loaded"] = load_checkpoint(options.load_state, *ssd_, position_);
+    print_loaded(out, checkpoint_["loaded"]);
+  }
+}
+
+RunSession::~RunSession() = default;
+
+nlohmann::json RunSession::precondition(const PreconditionSpec& spec, const char* what) {
+  const nlohmann::json done =
+      sim::precondition(*ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++);
+  if (!done.is_null())
+    fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+               what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),
+               done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
+  if (!enforced_ && !loaded_state()) preconditioned_ = done;  // the initial state
+  enforced_ = true;
+  return done;
+}
+
+Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
+  if (io_log && options_.io_log) io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
+  simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
+  simulator_->resume_at(position_.now);
+  simulator_->stop_when_expired(options_.until_expired);
+  if (!options_.power_cuts.empty())
+    simulator_->plan_power_cuts(parse_power_cuts(options_.power_cuts, total_ios, options_.seed));
+  // The speed printed at the end covers the simulation only (not loading or
+  // preconditioning), up to io.csv being complete on disk. CPU time too: on
+  // a shared machine it is the steadier figure.
+  wall_start_ = std::chrono::steady_clock::now();
+  cpu_start_ = std::clock();
+  return *simulator_;
+}
+
+void RunSession::finish(nlohmann::json& summary, const std::string& workload, bool end_of_life) {
+  summary["ssdlab"] = {{"version", SSDLAB_VERSION}};
+  summary["workload"] = workload;
+  summary["seed"] = options_.seed;
+  summary["logical_bytes"] = ssd_->logical_bytes();
+  summary["precondition"] = preconditioned_;
+  summary["simulated_us"] = simulator_->now() / 1000.0;
+  add_device_summary(summary, *ssd_, options_.verify);
+  if (!options_.power_cuts.empty()) summary["power_cuts"] = power_cuts_json(*simulator_);
+  if (!options_.save_state.empty()) {
+    position_.now = simulator_->now();
+    checkpoint_["saved"] =
+        save_run_state(options_, *ssd_, position_, workload, preconditioned_, end_of_life);
+  }
+  if (!checkpoint_.empty()) summary["checkpoint"] = checkpoint_;
+  if (io_log_) io_log_->commit();
+  wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+  cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
+  write_file_atomically(outdir_ / "summary.json", summary.dump(2) + "\n");
+  views_->commit(out_);
+}
+
+void RunSession::print_closing(const nlohmann::json& summary, std::uint64_t ios) const {
+  fmt::print(out_,
+             "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
+             "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second), {:.2f} s of CPU "
+             "time ({:.0f} per CPU second)\n",
+             summary["device"]["write_amplification"].get<double>(), ios, wall_,
+             wall_ > 0 ? static_cast<double>(ios) / wall_ : 0.0, cpu_,
+             cpu_ > 0 ? static_cast<double>(ios) / cpu_ : 0.0);
+  if (options_.verify)
+    fmt::print(out_,
+               "  verification: {} page reads checked against the latest write, all correct\n",
+               ssd_->verified_pages());
+  if (!options_.power_cuts.empty()) {
+    const nlohmann::json& cuts = summary["power_cuts"];
+    fmt::print(
+        out_,
+        "  power cuts: {} ({} recovered, {} acknowledged writes lost, {} buffered writes "
+        "lost, {} not reached); OOB scan {} pages, mount time mean {:.1f} us, max {:.1f} us\n",
+        cuts["count"].get<std::uint64_t>(), cuts["recovered"].get<std::uint64_t>(),
+        cuts["lost_writes"].get<std::uint64_t>(), cuts["buffered_writes_lost"].get<std::uint64_t>(),
+        cuts["not_reached"].get<std::uint64_t>(), cuts["scan_pages"].get<std::uint64_t>(),
+        cuts["mean_mount_time_us"].get<double>(), cuts["max_mount_time_us"].get<double>());
+  }
+  print_saved(out_, checkpoint_);
+  if (io_log_) fmt::print(out_, "  io.csv:       {}\n", (outdir_ / "io.csv").string());
+  if (!options_.fio_lat_log.empty() && io_log_) run_export_fio(outdir_, options_.fio_lat_log, out_);
+  fmt::print(out_, "  summary.json: {}\n", (outdir_ / "summary.json").string());
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,91 @@
+// The run driver every `ssdlab sim` run goes through, plans and traces
+// alike: the output folder, the device config, the Ssd and its teaching
+// views, a loaded checkpoint, preconditioning, the io.csv log, the one host
+// loop with its power cuts and lifetime stop, and at the end the device's
+// part of summary.json, a saved checkpoint, the outputs committed together
+// and the closing lines. What differs between plans and traces (how the
+// experiments run, what summary.json says of each) is the caller's.
+//
+//   RunSession session(options, out);      // folder, config, Ssd, checkpoint
+//   session.precondition(spec, "preconditioned");
+//   Simulator& host = session.start(io_log, total_ios);
+//   ... runs on host ...
+//   session.finish(summary, workload, end_of_life);  // outputs, closing lines
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "sim/state/checkpoint.h"
+#include "sim/controller/config.h"
+#include "sim/results/output.h"
+#include "sim/state/precondition.h"
+#include "sim/cli/sim_command.h"
+#include "sim/engine/simulator.h"
+#include "sim/controller/ssd.h"
+#include "sim/views/teaching.h"
+
+namespace ssdlab::sim {
+
+class RunSession {
+ public:
+  // Prepares the output folder (first: an earlier run's outputs must not
+  // survive a failure), loads the config, builds the Ssd (with power cuts if
+  // asked for) and the teaching views, and loads options.load_state. Throws
+  // ssdlab::Error on bad input.
+  RunSession(const SimOptions& options, std::ostream& out);
+  ~RunSession();
+
+  Ssd& ssd() { return *ssd_; }
+  const DeviceConfig& config() const { return config_; }
+  const std::filesystem::path& outdir() const { return outdir_; }
+  bool loaded_state() const { return !options_.load_state.empty(); }
+  std::uint64_t seed() const { return options_.seed; }
+
+  // Brings the device to `spec`'s state (seeded by the run's seed and the
+  // number of state enforcements so far); prints a line starting with
+  // `what`. Returns what it did (null for none).
+  nlohmann::json precondition(const PreconditionSpec& spec, const char* what);
+
+  // Starts the measured part: the io.csv log (if `io_log` and not
+  // --no-io-log), the host loop at the loaded clock, the lifetime limit and
+  // the power cuts over `total_ios` I/Os (random:K draws among them). The
+  // wall and CPU clocks of the closing line start here.
+  Simulator& start(bool io_log, std::uint64_t total_ios);
+  Simulator& simulator() { return *simulator_; }
+
+  // Completes `summary` with what every run reports (simulated time, device
+  // totals, wear, verification, config, power cuts, checkpoints), saves the
+  // state if asked (not after the device's end of life), writes io.csv and
+  // summary.json, and the teaching views.
+  void finish(nlohmann::json& summary, const std::string& workload, bool end_of_life);
+  // The closing lines: write amplification, speed (wall and CPU), the
+  // verification, power cuts, checkpoint and output files.
+  void print_closing(const nlohmann::json& summary, std::uint64_t ios) const;
+
+ private:
+  const SimOptions& options_;
+  std::ostream& out_;
+  std::filesystem::path outdir_;
+  DeviceConfig config_;
+  std::unique_ptr<Ssd> ssd_;
+  std::unique_ptr<TeachingViews> views_;
+  RunPosition position_;
+  nlohmann::json checkpoint_ = nlohmann::json::object();
+  nlohmann::json preconditioned_;  // the initial preconditioning's figures
+  bool enforced_ = false;          // a state was enforced
+  std::unique_ptr<IoLog> io_log_;
+  std::unique_ptr<Simulator> simulator_;
+  std::chrono::steady_clock::time_point wall_start_;
+  std::clock_t cpu_start_ = 0;
+  double wall_ = 0, cpu_ = 0;  // of the measured part, once finished
+};
+
+}  // namespace ssdlab::sim

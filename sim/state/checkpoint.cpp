@@ -1,0 +1,313 @@
+#include "sim/state/checkpoint.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+#include "common/error.h"
+#include "common/state_io.h"
+#include "sim/controller/config.h"
+#include "common/log.h"
+
+namespace ssdlab::sim {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'S', 'D', 'L', 'A', 'B', 'C', 'K'};
+// magic, version, state bytes, info bytes
+constexpr std::uint64_t kHeaderBytes = 8 + 4 + 8 + 4;
+constexpr std::uint32_t kMaxInfoBytes = 1 << 20;
+// Tables whose keys define the state: a checkpoint loads only into the same.
+constexpr const char* kStateTables[] = {"geometry", "ftl"};
+constexpr const char* kOtherTables[] = {"timing", "host"};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The config as saved: without where it came from, which is not state.
+nlohmann::json config_json(const DeviceConfig& config) {
+  nlohmann::json json = to_json(config);
+  json.erase("source");
+  json.erase("name");
+  return json;
+}
+
+void write_state(StateWriter& out, const Ssd& ssd, const RunPosition& position) {
+  ssd.save_state(out);
+  out.section("RUNP", 1);
+  out.i64(position.now);
+  out.u32(position.state_resets);
+}
+
+void read_state(StateReader& in, Ssd& ssd, RunPosition& position) {
+  ssd.load_state(in);
+  in.section("RUNP", 1);
+  position.now = in.i64();
+  position.state_resets = in.u32();
+  if (position.now < 0) throw make_error("corrupt: the clock is {} ns", position.now);
+}
+
+// Refuses a checkpoint of another device; returns the other keys that differ.
+nlohmann::json compare_config(const nlohmann::json& saved, const nlohmann::json& current) {
+  for (const char* table : kStateTables)
+    for (const auto& [key, value] : current.at(table).items()) {
+      if (!saved.contains(table) || !saved.at(table).contains(key))
+        throw make_error("was saved without {}.{}: by another ssdlab build", table, key);
+      const nlohmann::json& old = saved.at(table).at(key);
+      if (old != value)
+        throw make_error(
+            "was saved from a device with {}.{} = {}, but the config has {}: a checkpoint loads "
+            "only into the geometry and FTL it was saved from",
+            table, key, old.dump(), value.dump());
+    }
+  nlohmann::json differs = nlohmann::json::array();
+  for (const char* table : kOtherTables)
+    for (const auto& [key, value] : current.at(table).items())
+      if (!saved.contains(table) || !saved.at(table).contains(key) ||
+          saved.at(table).at(key) != value)
+        differs.push_back(fmt::format("{}.{}", table, key));
+  return differs;
+}
+
+// Reads `bytes` at the stream's position; "truncated" if the file ends first.
+void read_exactly(std::istream& in, void* data, std::size_t bytes, std::uint64_t file_size) {
+  in.read(static_cast<char*>(data), static_cast<std::streamsize>(bytes));
+  if (static_cast<std::size_t>(in.gcount()) != bytes)
+    throw make_error("truncated: {} bytes, too short for a checkpoint header", file_size);
+}
+
+// The CRC-32 of the first `bytes` bytes of `in`, read in large blocks.
+std::uint32_t checksum(std::istream& in, std::uint64_t bytes) {
+  Crc32 crc;
+  std::vector<char> buffer(1 << 20);
+  in.seekg(0);
+  while (bytes > 0) {
+    const std::size_t chunk = std::min<std::uint64_t>(bytes, buffer.size());
+    in.read(buffer.data(), static_cast<std::streamsize>(chunk));
+    if (static_cast<std::size_t>(in.gcount()) != chunk)
+      throw make_error("could not read the file to its end");
+    crc.update(buffer.data(), chunk);
+    bytes -= chunk;
+  }
+  return crc.value();
+}
+
+}  // namespace
+
+nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPosition& position,
+                               const nlohmann::json& provenance) {
+  const auto start = std::chrono::steady_clock::now();
+  const nlohmann::json info_json = {{"ssdlab_version", SSDLAB_VERSION},
+                                    {"format", kCheckpointFormat},
+                                    {"config", config_json(ssd.config())},
+                                    {"provenance", provenance}};
+  const std::string info = info_json.dump();
+  StateWriter counter(nullptr);  // sizes the state first, so the header can hold its length
+  write_state(counter, ssd, position);
+
+  const fs::path temporary = path.string() + ".tmp";
+  std::vector<char> buffer(1 << 20);
+  std::ofstream file;
+  file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  file.open(temporary, std::ios::binary | std::ios::trunc);
+  if (!file) throw make_error("{}: cannot write the checkpoint", path.string());
+  StateWriter out(&file);
+  out.bytes(kMagic, sizeof kMagic);
+  out.u32(kCheckpointFormat);
+  out.u64(counter.written());
+  out.u32(static_cast<std::uint32_t>(info.size()));
+  out.bytes(info.data(), info.size());
+  write_state(out, ssd, position);
+  std::uint32_t crc = out.crc();
+  if constexpr (std::endian::native != std::endian::little) crc = byte_swapped(crc);
+  file.write(reinterpret_cast<const char*>(&crc), sizeof crc);
+  file.close();
+  std::error_code error;
+  if (!file) {
+    fs::remove(temporary, error);
+    throw make_error("{}: writing the checkpoint failed (disk full?)", path.string());
+  }
+  fs::rename(temporary, path, error);
+  if (error) {
+    fs::remove(temporary, error);
+    throw make_error("{}: cannot rename the checkpoint into place: {}", path.string(),
+                     error.message());
+  }
+  return {{"file", path.string()},
+          {"bytes", out.written() + sizeof crc},
+          {"seconds", std::round(seconds_since(start) * 1000) / 1000}};
+}
+
+namespace {
+
+// A checkpoint whose header, length and checksum are checked: its size, the
+// length of its info block, and the info.
+struct CheckedFile {
+  std::uint64_t size = 0;
+  std::uint32_t info_bytes = 0;
+  nlohmann::json info;
+};
+
+// Opens `path` into `file` and checks it; throws ssdlab::Error (without the
+// file name) on the first thing wrong.
+CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
+  CheckedFile checked;
+  std::error_code error;
+  const std::uint64_t size = checked.size = fs::file_size(path, error);
+  if (error) throw make_error("cannot open the checkpoint: {}", error.message());
+  file.open(path, std::ios::binary);
+  if (!file) throw make_error("cannot open the checkpoint");
+
+  char magic[sizeof kMagic] = {};
+  file.read(magic, sizeof magic);
+  if (file.gcount() != sizeof magic || std::memcmp(magic, kMagic, sizeof magic) != 0)
+    throw make_error("not an ssdlab checkpoint (it does not start with SSDLABCK)");
+  if (size < kHeaderBytes)
+    throw make_error("truncated: {} bytes, too short for a checkpoint header", size);
+  StateReader header(file, sizeof magic);
+  const std::uint32_t format = header.u32();
+  if (format != kCheckpointFormat)
+    throw make_error("checkpoint format version {}; this ssdlab ({}) reads version {}", format,
+                     SSDLAB_VERSION, kCheckpointFormat);
+  const std::uint64_t state_bytes = header.u64();
+  const std::uint32_t info_bytes = checked.info_bytes = header.u32();
+  if (info_bytes > kMaxInfoBytes || state_bytes > (std::uint64_t{1} << 48))
+    throw make_error("corrupt: the header gives {} bytes of info and {} of state", info_bytes,
+                     state_bytes);
+  const std::uint64_t expected = kHeaderBytes + info_bytes + state_bytes + 4;
+  if (size < expected)
+    throw make_error("truncated: {} bytes, but the header says the checkpoint has {}", size,
+                     expected);
+  if (size > expected)
+    throw make_error("corrupt: {} bytes, but the header says the checkpoint has {}", size,
+                     expected);
+  std::uint32_t stored = 0;
+  file.seekg(static_cast<std::streamoff>(size - 4));
+  read_exactly(file, &stored, sizeof stored, size);
+  if constexpr (std::endian::native != std::endian::little) stored = byte_swapped(stored);
+  const std::uint32_t computed = checksum(file, size - 4);
+  if (stored != computed)
+    throw make_error(
+        "checksum mismatch (CRC-32 {:08x} stored, {:08x} computed): the file is corrupt", stored,
+        computed);
+
+  std::string info(info_bytes, '\0');
+  file.seekg(static_cast<std::streamoff>(kHeaderBytes));
+  read_exactly(file, info.data(), info.size(), size);
+  checked.info = nlohmann::json::parse(info, nullptr, false);
+  if (checked.info.is_discarded() || !checked.info.contains("config"))
+    throw make_error("corrupt: the info block is not the JSON a checkpoint holds");
+  return checked;
+}
+
+}  // namespace
+
+nlohmann::json checkpoint_info(const fs::path& path) {
+  try {
+    std::ifstream file;
+    CheckedFile checked = open_checked(path, file);
+    checked.info["file"] = path.string();
+    checked.info["bytes"] = checked.size;
+    return checked.info;
+  } catch (const Error& error) {
+    throw make_error("{}: {}", path.string(), error.what());
+  }
+}
+
+nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    std::vector<char> buffer(1 << 20);
+    std::ifstream file;
+    file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    CheckedFile checked = open_checked(path, file);
+    const std::uint64_t size = checked.size;
+    const std::uint32_t info_bytes = checked.info_bytes;
+    nlohmann::json& result = checked.info;
+    const nlohmann::json differs = compare_config(result["config"], config_json(ssd.config()));
+
+    StateReader in(file, kHeaderBytes + info_bytes);
+    read_state(in, ssd, position);
+    if (in.read() != size - 4)
+      throw make_error("corrupt: the state ends at byte {}, the header says {}", in.read(),
+                       size - 4);
+    if (!differs.empty())
+      logger("sim")->warn("{}: loaded into a device whose {} differ from the saved one's",
+                          path.string(), differs.dump());
+    result["file"] = path.string();
+    result["bytes"] = size;
+    result["config_differs"] = differs;
+    result["seconds"] = std::round(seconds_since(start) * 1000) / 1000;
+    return std::move(result);
+  } catch (const std::logic_error& error) {
+    // With --verify the loaded state's invariants are checked: one that
+    // passes its checksum but breaks them was saved by a faulty build.
+    throw make_error("{}: inconsistent state: {}", path.string(), error.what());
+  } catch (const Error& error) {
+    throw make_error("{}: {}", path.string(), error.what());
+  }
+}
+
+void run_state_info(const std::string& path, std::ostream& out) {
+  const nlohmann::json info = checkpoint_info(path);
+  const nlohmann::json& made = info["provenance"];
+  fmt::print(out,
+             "{}: ssdlab checkpoint, format {}, saved by ssdlab {}, {} bytes, checksum correct\n",
+             path, info.value("format", 0), info.value("ssdlab_version", std::string("?")),
+             info["bytes"].get<std::uint64_t>());
+  fmt::print(out,
+             "  saved after {} ({} us simulated); it loads into a device with these geometry "
+             "and ftl keys:\n",
+             made.value("saved_after", std::string("?")), made.value("simulated_us", 0.0));
+  fmt::print(out, "{}\n", info.dump(2));
+}
+
+void print_loaded(std::ostream& out, const nlohmann::json& loaded) {
+  const nlohmann::json& made = loaded["provenance"];
+  fmt::print(out, "loaded state {} ({:.1f} MB in {:.2f} s): saved after {}, {} us simulated\n",
+             loaded["file"].get<std::string>(), loaded["bytes"].get<double>() / 1e6,
+             loaded["seconds"].get<double>(), made.value("saved_after", std::string("?")),
+             made.value("simulated_us", 0.0));
+}
+
+void print_saved(std::ostream& out, const nlohmann::json& checkpoint) {
+  if (!checkpoint.contains("saved")) return;
+  const nlohmann::json& saved = checkpoint["saved"];
+  if (saved.contains("skipped")) {
+    fmt::print(out, "  state not saved: {}\n", saved["skipped"].get<std::string>());
+    return;
+  }
+  fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n", saved["file"].get<std::string>(),
+             saved["bytes"].get<double>() / 1e6, saved["seconds"].get<double>());
+}
+
+nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
+                              const RunPosition& position, const std::string& workload,
+                              const nlohmann::json& preconditioned, bool end_of_life) {
+  // An FTL stopped by its end of life may be half-way through a request.
+  if (end_of_life) return {{"skipped", "the device reached its end of life during the run"}};
+  nlohmann::json provenance = {
+      {"saved_after", workload == "none" ? "preconditioning" : "run"},
+      {"workload", workload},
+      {"seed", options.seed},
+      {"config", options.config},
+      {"sets", options.overrides},
+      {"precondition", preconditioned.is_null() ? nlohmann::json() : preconditioned["mode"]},
+      {"loaded_from",
+       options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
+      {"simulated_us", position.now / 1000.0},
+      {"host_pages_written", ssd.ftl().stats().host_pages_written}};
+  return save_checkpoint(options.save_state, ssd, position, provenance);
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,78 @@
+// Checkpoints (README, "Checkpoints"): the complete state of a simulated
+// SSD in one file, so that a later run starts where an earlier one stopped
+// (typically: after minutes of preconditioning) and continues exactly as that
+// run would have: the same io.csv rows.
+//
+// File layout, little-endian:
+//   "SSDLABCK"          magic, 8 bytes
+//   u32 version         kCheckpointFormat
+//   u64 state bytes     length of the state below
+//   u32 info bytes      length of the info below
+//   info                JSON: ssdlab version, the device config it was saved
+//                       from, and what made the state (provenance)
+//   state               sections (common/state_io.h): the FTL's (its own,
+//                       NAND array, victim buckets, wear leveler, counters),
+//                       the flash timelines, the controller, the run position
+//   u32 CRC-32          of every byte before it
+// Loading refuses, with one line naming the file and what is wrong, a file
+// that is not a checkpoint, of another format version, truncated, with bytes
+// after its end, failing its checksum, or saved from a device config whose
+// geometry or FTL keys differ (naming the key). Timing and host keys may
+// differ: they are not state, and a warning says so.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+
+#include "common/units.h"
+#include "sim/cli/sim_command.h"
+#include "sim/controller/ssd.h"
+
+namespace ssdlab::sim {
+
+inline constexpr std::uint32_t kCheckpointFormat = 1;
+
+// Where the run stood, besides the device.
+struct RunPosition {
+  TimeNs now = 0;                  // simulated clock (the timelines hold absolute times)
+  std::uint32_t state_resets = 0;  // preconditionings so far (they seed the next one)
+};
+
+// Writes the state of `ssd` and `position` to `path`, through a temporary file
+// renamed at the end. `provenance` (what made the state) goes into the info.
+// Returns {"file", "bytes", "seconds"}. Throws ssdlab::Error if it cannot
+// write.
+nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
+                               const RunPosition& position, const nlohmann::json& provenance);
+
+// Loads `path` into `ssd`, freshly built from the run's device config, and
+// sets `position`. Returns the file's info plus {"file", "bytes", "seconds",
+// "config_differs"}. Throws ssdlab::Error "PATH: what is wrong" (with
+// verification on, also for a state that breaks the FTL's invariants); `ssd`
+// must then be discarded.
+nlohmann::json load_checkpoint(const std::filesystem::path& path, Ssd& ssd, RunPosition& position);
+
+// Checks `path` (header, length, checksum) without loading it; returns its
+// info plus {"file", "bytes"}. Throws ssdlab::Error "PATH: what is wrong".
+nlohmann::json checkpoint_info(const std::filesystem::path& path);
+
+// `ssdlab state-info FILE`: checks a checkpoint and prints what it holds
+// (provenance, the device config it loads into).
+void run_state_info(const std::string& path, std::ostream& out);
+
+// What `ssdlab sim` saves at the end of a run (--save-state): the state with
+// its provenance (workload, seed, config, preconditioning, simulated time).
+// `workload` "none": saved right after preconditioning. Not saved if the
+// device reached its end of life (an FTL may stop half-way through a
+// request): the result then says why under "skipped".
+nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
+                              const RunPosition& position, const std::string& workload,
+                              const nlohmann::json& preconditioned, bool end_of_life);
+
+// One line each on what was loaded / saved (`checkpoint`: summary.json's).
+void print_loaded(std::ostream& out, const nlohmann::json& loaded);
+void print_saved(std::ostream& out, const nlohmann::json& checkpoint);
+
+}  // namespace ssdlab::sim

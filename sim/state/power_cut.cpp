@@ -1,0 +1,262 @@
+#include "sim/state/power_cut.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ssdlab::sim {
+
+using flash::Op;
+using flash::Ppn;
+
+ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing) {
+  const flash::Geometry& g = nand.geometry();
+  std::vector<std::uint64_t> die_pages(g.dies(), 0);
+  ScanCost cost;
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    const std::uint32_t written = nand.write_pointer(block);
+    const std::uint64_t pages = written + (written < g.pages_per_block ? 1 : 0);
+    die_pages[g.die_of_plane(g.plane_of_block(block))] += pages;
+    cost.pages_read += pages;
+  }
+  const TimeNs oob_ns = timing.transfer_ns(g.oob_size);
+  for (std::uint32_t channel = 0; channel < g.channels; ++channel) {
+    TimeNs busiest_die = 0;
+    std::uint64_t channel_pages = 0;
+    for (std::uint32_t die = 0; die < g.dies(); ++die) {
+      if (g.channel_of_die(die) != channel) continue;
+      channel_pages += die_pages[die];
+      busiest_die = std::max(
+          busiest_die, static_cast<TimeNs>(die_pages[die]) * (timing.command_ns + timing.read_ns));
+    }
+    if (channel_pages == 0) continue;
+    const TimeNs bus = static_cast<TimeNs>(channel_pages) * oob_ns;
+    cost.scan_ns = std::max(cost.scan_ns, std::max(busiest_die, bus) + oob_ns);
+  }
+  return cost;
+}
+
+PowerCutRecorder::PowerCutRecorder(const flash::Geometry& geometry, std::uint64_t logical_pages,
+                                   std::uint32_t pages_per_lpn)
+    : geometry_(geometry),
+      pages_per_lpn_(pages_per_lpn),
+      content_(geometry.pages(), 0),
+      version_(logical_pages, 0),
+      acknowledged_(logical_pages, 0),
+      floor_(logical_pages, 0) {}
+
+void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool host_data) {
+  switch (op) {
+    case Op::kRead:
+      break;
+    case Op::kProgram:
+      if (lpn == flash::kNoLpn) {  // padding
+        content_[ppn] = 0;
+        break;
+      }
+      if (writing_ && lpn >= writing_->first && lpn < writing_->first + writing_->count &&
+          !written_[lpn - writing_->first]) {
+        written_[lpn - writing_->first] = true;
+        version_[lpn] = next_version_++;
+        current_.versions.emplace_back(lpn, version_[lpn]);
+      }
+      content_[ppn] = version_[lpn];
+      break;
+    case Op::kCopyBack:
+    case Op::kMove:
+      content_[ppn] = content_[src];
+      // A synchronous gang's copy-back merge with the host's data
+      // (flash/command.h): the page holds the host's new version.
+      if (host_data) apply_one(ppn, lpn, Op::kProgram, flash::kNoPage, false);
+      break;
+    case Op::kErase:
+      std::fill_n(content_.begin() + geometry_.first_page(geometry_.block_of(ppn)),
+                  geometry_.pages_per_block, 0);
+      break;
+  }
+}
+
+std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
+                                      const flash::CommandList& commands,
+                                      std::vector<flash::NandArray::BlockImage> erased,
+                                      bool functional) {
+  writing_ = range;
+  if (range) {
+    current_ = PendingWrite{};
+    written_.assign(range->count, false);
+  }
+  batch_start_ = popped_ + pending_.size();
+  std::size_t next_image = 0;
+  for (const flash::Command& command : commands) {
+    Pending pending{command, kNotScheduled, {}, {}};
+    if (command.op == Op::kErase) {
+      const flash::BlockId block = geometry_.block_of(command.ppn);
+      if (next_image >= erased.size() || erased[next_image].block != block)
+        throw std::logic_error(
+            fmt::format("power cut: the erase of block {} left no image on the NAND array", block));
+      pending.image = std::move(erased[next_image++]);
+      const auto first = content_.begin() + geometry_.first_page(block);
+      pending.content.assign(first, first + geometry_.pages_per_block);
+    }
+    apply_one(command.ppn, command.lpn, command.op, command.src, command.host_data);
+    if (command.two_plane())
+      apply_one(command.ppn2, command.lpn2, command.op, command.src, command.host_data);
+    if (!functional) pending_.push_back(std::move(pending));
+  }
+  writing_ = nullptr;
+  // Every page of a host write gets its new version from some command (a
+  // program, or a copy-back merging the host's data): else the check could
+  // not see it lost.
+  if (range && std::find(written_.begin(), written_.end(), false) != written_.end())
+    throw std::logic_error(fmt::format(
+        "power cut: the host write of logical pages {}+{} left a page without its new version",
+        range->first, range->count));
+  if (functional && range) acknowledge(current_);
+  return batch_start_;
+}
+
+void PowerCutRecorder::trimmed(const ftl::PageRange& range) {
+  if (range.count == 0) return;
+  const flash::Lpn first = range.first + (range.partial_first ? 1 : 0);
+  const flash::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
+  for (flash::Lpn lpn = first; lpn < end; ++lpn) {
+    acknowledged_[lpn] = 0;
+    floor_[lpn] = next_version_;
+  }
+}
+
+void PowerCutRecorder::completes(std::uint64_t id, TimeNs end) {
+  if (id < popped_) throw std::logic_error("power cut: a settled command completes again");
+  pending_.at(id - popped_).end = end;
+}
+
+void PowerCutRecorder::host_write_done(TimeNs done, bool from_buffer) {
+  current_.done = done;
+  current_.from_buffer = from_buffer;
+  writes_.push_back(std::move(current_));
+  current_ = PendingWrite{};
+}
+
+void PowerCutRecorder::acknowledge(const PendingWrite& write) {
+  for (const auto& [lpn, version] : write.versions)
+    acknowledged_[lpn] = std::max(acknowledged_[lpn], version);
+}
+
+void PowerCutRecorder::settle(TimeNs now) {
+  while (!pending_.empty() && pending_.front().end <= now) {
+    pending_.pop_front();
+    ++popped_;
+  }
+  std::erase_if(writes_, [&](const PendingWrite& write) {
+    if (write.done > now) return false;
+    acknowledge(write);
+    return true;
+  });
+}
+
+void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
+                            PowerCutReport& report) {
+  const flash::Command& command = pending.command;
+  switch (command.op) {
+    case Op::kRead:
+      return;
+    case Op::kErase: {
+      nand.restore(pending.image);
+      std::copy(pending.content.begin(), pending.content.end(),
+                content_.begin() + geometry_.first_page(pending.image.block));
+      ++report.erases_undone;
+      return;
+    }
+    case Op::kProgram:
+    case Op::kCopyBack:
+    case Op::kMove:
+      for (const Ppn ppn : {command.ppn, command.ppn2}) {
+        if (ppn == flash::kNoPage) continue;
+        nand.tear(ppn);
+        content_[ppn] = 0;
+        ++report.torn_pages;
+      }
+      return;
+  }
+}
+
+void PowerCutRecorder::cut(TimeNs at, flash::NandArray& nand, PowerCutReport& report,
+                           std::vector<flash::Lpn> buffered) {
+  settle(at);
+  for (auto it = pending_.rbegin(); it != pending_.rend(); ++it)
+    if (it->end > at) undo(*it, nand, report);
+  popped_ += pending_.size();
+  pending_.clear();
+  batch_start_ = popped_;
+  buffered_at_cut_.clear();
+  for (const flash::Lpn lpn : buffered) buffered_at_cut_.emplace_back(lpn, 0);
+  for (const PendingWrite& write : writes_) {
+    if (!write.from_buffer) {
+      ++report.writes_in_flight;
+      continue;
+    }
+    for (const auto& entry : write.versions) buffered_at_cut_.push_back(entry);
+  }
+  writes_.clear();
+}
+
+void PowerCutRecorder::check_page(flash::Lpn lpn, Ppn ppn, PowerCutReport& report) const {
+  const std::uint32_t acknowledged = acknowledged_[lpn];
+  auto problem = [&](std::uint64_t& counter, const std::string& what) {
+    ++counter;
+    if (report.first_problem.empty()) report.first_problem = what;
+  };
+  if (ppn == flash::kNoPage) {
+    if (acknowledged != 0)
+      problem(report.lost_writes,
+              fmt::format("logical page {} (acknowledged version {}) is not mapped after the mount",
+                          lpn, acknowledged));
+    return;
+  }
+  const std::uint32_t found = content_[ppn];
+  for (std::uint32_t i = 1; i < pages_per_lpn_; ++i)
+    if (content_[ppn + i] != found)
+      return problem(report.lost_writes,
+                     fmt::format("logical page {} reads back a mix of versions", lpn));
+  if (found == 0 || found > version_[lpn])
+    return problem(report.lost_writes,
+                   fmt::format("logical page {} reads back garbage (page {})", lpn, ppn));
+  if (found < acknowledged)
+    return problem(report.lost_writes,
+                   fmt::format("logical page {} reads back version {}, but version {} was "
+                               "acknowledged",
+                               lpn, found, acknowledged));
+  if (found < floor_[lpn])
+    problem(report.resurrected_pages,
+            fmt::format("logical page {} reads back version {}, trimmed after it", lpn, found));
+}
+
+void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) {
+  // A volatile buffer's page is lost unless a flush in flight put the
+  // version the host last gave it on flash anyway. The newest entry of a
+  // page is the one the host last wrote (the buffer's own copy: never).
+  const auto newest_last = [](const std::pair<flash::Lpn, std::uint32_t>& e) {
+    return std::pair{e.first, e.second == 0 ? ~std::uint32_t{0} : e.second};
+  };
+  std::sort(buffered_at_cut_.begin(), buffered_at_cut_.end(),
+            [&](const auto& a, const auto& b) { return newest_last(a) < newest_last(b); });
+  for (std::size_t i = 0; i < buffered_at_cut_.size(); ++i) {
+    if (i + 1 < buffered_at_cut_.size() &&
+        buffered_at_cut_[i + 1].first == buffered_at_cut_[i].first)
+      continue;  // an older entry of the same page
+    const auto [lpn, version] = buffered_at_cut_[i];
+    const Ppn ppn = ftl.locate(lpn);
+    if (version == 0 || ppn == flash::kNoPage || content_[ppn] < version)
+      ++report.buffered_writes_lost;
+  }
+  buffered_at_cut_.clear();
+  for (flash::Lpn lpn = 0; lpn < acknowledged_.size(); ++lpn) {
+    const Ppn ppn = ftl.locate(lpn);
+    check_page(lpn, ppn, report);
+    ++report.pages_checked;
+    if (ppn != flash::kNoPage) acknowledged_[lpn] = std::max(acknowledged_[lpn], content_[ppn]);
+  }
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,124 @@
+#include "sim/views/ftl_trace.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/units.h"
+#include "sim/controller/ssd.h"
+
+namespace ssdlab::sim {
+
+using flash::Op;
+
+FtlTrace::FtlTrace(std::ostream& out, const flash::Geometry& geometry, std::uint64_t logical_pages,
+                   std::uint64_t ios)
+    : out_(out), geometry_(geometry), ios_(ios), location_(logical_pages, flash::kNoPage) {}
+
+std::string FtlTrace::where(flash::Ppn ppn) const {
+  const flash::PageAddress a = flash::decode(geometry_, ppn);
+  return fmt::format("page {} [ch{} die{} plane{} block {} page {}]", ppn, a.channel, a.die,
+                     geometry_.plane_in_die(a.plane), a.block, a.page);
+}
+
+void FtlTrace::line(const std::string& text) {
+  out_ << "  " << text << '\n';
+  ++lines_;
+}
+
+void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn lpn, bool print) {
+  const bool known = lpn != flash::kNoLpn && lpn < location_.size();
+  switch (command.op) {
+    case Op::kRead:
+      if (print) line(fmt::format("read       lpn {} at {}", lpn, where(ppn)));
+      break;
+    case Op::kProgram:
+      if (!known) {
+        if (print) line(fmt::format("pad        {} (no data)", where(ppn)));
+        break;
+      }
+      if (print) line(fmt::format("allocate   lpn {} -> {}", lpn, where(ppn)));
+      if (location_[lpn] != flash::kNoPage && print)
+        line(fmt::format("invalidate {} (held lpn {})", where(location_[lpn]), lpn));
+      location_[lpn] = ppn;
+      break;
+    case Op::kCopyBack:
+    case Op::kMove: {
+      if (print) {
+        const flash::BlockId from = geometry_.block_of(command.src);
+        if (command.cleaning && std::find(victims_announced_.begin(), victims_announced_.end(),
+                                          from) == victims_announced_.end()) {
+          // The victim's valid pages are the moves out of it in this list.
+          victims_announced_.push_back(from);
+          line(fmt::format(
+              "pick victim block {} [ch{} die{} plane{}]: {} valid pages to move", from,
+              flash::decode(geometry_, command.src).channel, geometry_.die_of(command.src),
+              geometry_.plane_in_die(geometry_.plane_of(command.src)), victim_moves_[from]));
+        }
+        if (command.host_data)
+          line(fmt::format("merge      lpn {}: {} -> {} (copy-back with the host's data)", lpn,
+                           where(command.src), where(ppn)));
+        else
+          line(fmt::format("move       lpn {}: {} -> {} ({})", lpn, where(command.src), where(ppn),
+                           command.op == Op::kCopyBack ? "copy-back" : "inter-plane move"));
+      }
+      if (known) location_[lpn] = ppn;
+      break;
+    }
+    case Op::kErase: {
+      const flash::BlockId block = geometry_.block_of(ppn);
+      if (print && command.cleaning &&
+          std::find(victims_announced_.begin(), victims_announced_.end(), block) ==
+              victims_announced_.end()) {
+        victims_announced_.push_back(block);
+        line(fmt::format("pick victim block {} [ch{} die{} plane{}]: 0 valid pages to move", block,
+                         flash::decode(geometry_, ppn).channel, geometry_.die_of(ppn),
+                         geometry_.plane_in_die(geometry_.plane_of(ppn))));
+      }
+      if (print)
+        line(fmt::format("erase      block {} [ch{} die{} plane{}]{}", block,
+                         flash::decode(geometry_, ppn).channel, geometry_.die_of(ppn),
+                         geometry_.plane_in_die(geometry_.plane_of(ppn)),
+                         command.cleaning ? " (cleaning)" : ""));
+      break;
+    }
+  }
+}
+
+void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
+                        const flash::CommandList& commands) {
+  if (!logging()) return;
+  const bool print = source != CommandSource::kFunctional;
+  if (print) {
+    if (range)
+      out_ << fmt::format("io {}: {} lpn {}..{}\n", requests_,
+                          source == CommandSource::kHostWrite ? "write" : "read", range->first,
+                          range->first + range->count - 1);
+    else
+      out_ << "background cleaning:\n";
+    // Moves out of each cleaned block, counted first so that the victim's
+    // line can say how many valid pages it had.
+    victims_announced_.clear();
+    victim_moves_.clear();
+    for (const flash::Command& command : commands)
+      if (command.cleaning && (command.op == Op::kCopyBack || command.op == Op::kMove))
+        ++victim_moves_[geometry_.block_of(command.src)];
+  }
+  for (const flash::Command& command : commands) {
+    follow(command, command.ppn, command.lpn, print);
+    if (command.two_plane() && command.op != Op::kErase)
+      follow(command, command.ppn2, command.lpn2, print);
+    else if (command.two_plane() && print)
+      follow(command, command.ppn2, flash::kNoLpn, print);
+  }
+}
+
+void FtlTrace::request_done(const HostRequest& /*request*/, TimeNs submitted, TimeNs done) {
+  if (!logging()) return;
+  out_ << fmt::format("  done       submitted at {} us, response {} us\n", format_us(submitted),
+                      format_us(done - submitted));
+  ++requests_;
+  if (!logging()) out_.flush();
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,52 @@
+// --trace-ftl N: the FTL's decisions for the first N host I/Os, one readable
+// line each (allocate, invalidate, read, pick victim, move, erase), for
+// students stepping through an FTL.
+//
+// The decisions are derived from the command lists the FTL emits, so any FTL
+// is traced without hooks of its own: a program of logical page L allocates
+// its page, and invalidates the page that held L before (known from a shadow
+// map that follows every command, preconditioning included); a cleaning erase
+// names its victim, whose valid pages are the moves out of that block.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "flash/geometry.h"
+#include "sim/controller/ssd_observer.h"
+
+namespace ssdlab::sim {
+
+class FtlTrace final : public SsdObserver {
+ public:
+  // Writes to `out` (which must outlive the trace).
+  FtlTrace(std::ostream& out, const flash::Geometry& geometry, std::uint64_t logical_pages,
+           std::uint64_t ios);
+
+  void commands(CommandSource source, const ftl::PageRange* range,
+                const flash::CommandList& commands) override;
+  void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
+
+  std::uint64_t lines() const { return lines_; }
+
+ private:
+  bool logging() const { return requests_ < ios_; }
+  std::string where(flash::Ppn ppn) const;  // page 123 [ch0 die1 plane2 block 3 page 4]
+  void line(const std::string& text);
+  // Follows (and, when logging, prints) one command.
+  void follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn lpn, bool print);
+
+  std::ostream& out_;
+  flash::Geometry geometry_;
+  std::uint64_t ios_;
+  std::uint64_t requests_ = 0;
+  std::uint64_t lines_ = 0;
+  std::vector<flash::Ppn> location_;  // logical page -> physical page, from the commands
+  std::vector<flash::BlockId> victims_announced_;         // scratch, per command list
+  std::map<flash::BlockId, std::uint32_t> victim_moves_;  // scratch: moves out of each block
+};
+
+}  // namespace ssdlab::sim

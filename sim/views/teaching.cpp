@@ -1,0 +1,63 @@
+#include "sim/views/teaching.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <iostream>
+
+#include "common/error.h"
+
+namespace ssdlab::sim {
+
+TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
+    : ssd_(ssd), trace_ftl_file_(options.trace_ftl_file) {
+  const flash::Geometry& geometry = ssd.config().geometry;
+  if (options.timeline.empty() && (!options.timeline_window.empty() || options.timeline_ios))
+    throw make_error("--timeline-window and --timeline-ios need --timeline FILE.json");
+  if (!options.trace_ftl_file.empty() && options.trace_ftl == 0)
+    throw make_error("--trace-ftl-file needs --trace-ftl N");
+  if (!options.timeline.empty()) {
+    timeline_ = std::make_unique<TimelineTrace>(
+        options.timeline, geometry,
+        parse_timeline_bound(options.timeline_window, options.timeline_ios));
+    ssd.add_observer(timeline_.get());
+    ssd.observe_flash(timeline_.get());
+  }
+  if (options.trace_ftl > 0) {
+    std::ostream* out = &std::cerr;
+    if (!options.trace_ftl_file.empty()) {
+      trace_file_.open(options.trace_ftl_file);
+      if (!trace_file_)
+        throw make_error("--trace-ftl-file {}: cannot create the file", options.trace_ftl_file);
+      out = &trace_file_;
+    }
+    ftl_trace_ =
+        std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(), options.trace_ftl);
+    ssd.add_observer(ftl_trace_.get());
+  }
+}
+
+TeachingViews::~TeachingViews() {
+  if (timeline_) {
+    ssd_.observe_flash(nullptr);
+    ssd_.remove_observer(timeline_.get());
+  }
+  if (ftl_trace_) ssd_.remove_observer(ftl_trace_.get());
+}
+
+void TeachingViews::commit(std::ostream& out) {
+  if (timeline_) {
+    timeline_->commit();
+    fmt::print(out, "  timeline:     {} ({} flash and host events; open in ui.perfetto.dev)\n",
+               timeline_->path().string(), timeline_->events());
+  }
+  if (ftl_trace_) {
+    std::cerr.flush();
+    if (!trace_ftl_file_.empty()) {
+      trace_file_.flush();
+      fmt::print(out, "  FTL trace:    {} ({} decisions)\n", trace_ftl_file_, ftl_trace_->lines());
+    }
+  }
+}
+
+}  // namespace ssdlab::sim

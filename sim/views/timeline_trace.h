@@ -1,0 +1,80 @@
+// --timeline: every flash operation of part of a run as Chrome/Perfetto
+// trace-event JSON (FORMATS.md, "Chrome / Perfetto trace events"), for
+// Perfetto UI (ui.perfetto.dev) and chrome://tracing.
+//
+// One process per channel holds one track (thread) for its bus, one per die
+// (the whole command, waits included) and one per plane (the array
+// operation); a "Host" process holds the host requests, in as many lanes as
+// overlap. Cleaning work is named "... [cleaning]" and has category
+// "cleaning". The file is written under a temporary name and renamed by
+// commit(), so a failed run leaves none that looks complete.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "flash/geometry.h"
+#include "flash/timeline_observer.h"
+#include "sim/controller/ssd_observer.h"
+
+namespace ssdlab::sim {
+
+// Which part of a run is recorded: operations that overlap the window
+// [start_ns, end_ns) and belong to the first `ios` host I/Os.
+struct TimelineBound {
+  TimeNs start_ns = 0;
+  TimeNs end_ns = std::numeric_limits<TimeNs>::max();
+  std::uint64_t ios = std::numeric_limits<std::uint64_t>::max();
+};
+
+// From --timeline-window START:END (simulated µs, either side may be empty)
+// and --timeline-ios N (0: not given). Neither given: the first 1000 I/Os.
+// Throws ssdlab::Error on a malformed window.
+TimelineBound parse_timeline_bound(const std::string& window, std::uint64_t ios);
+
+class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
+ public:
+  TimelineTrace(std::filesystem::path path, const flash::Geometry& geometry, TimelineBound bound);
+  ~TimelineTrace() override;  // removes the temporary file unless committed
+  TimelineTrace(const TimelineTrace&) = delete;
+  TimelineTrace& operator=(const TimelineTrace&) = delete;
+
+  void phase(flash::Resource resource, std::uint32_t index, flash::Phase phase, TimeNs start,
+             TimeNs end, const flash::Command& command) override;
+  void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
+
+  // Closes the JSON and renames the file into place.
+  void commit();
+  std::uint64_t events() const { return events_; }
+  const std::filesystem::path& path() const { return path_; }
+
+  // Track ids (Chrome "tid"s are unique over the whole file).
+  static constexpr std::uint32_t kHostPid = 1;
+
+ private:
+  bool in_bound(TimeNs start, TimeNs end) const {
+    return recording_ && end > bound_.start_ns && start < bound_.end_ns;
+  }
+  void write_metadata();
+  void name_track(std::uint32_t pid, std::uint32_t tid, const std::string& name,
+                  std::uint32_t sort_index);
+  void event(const char* name, const char* suffix, const char* category, std::uint32_t pid,
+             std::uint32_t tid, TimeNs start, TimeNs end, const std::string& args);
+  std::string command_args(const flash::Command& command) const;
+
+  std::filesystem::path path_, temporary_;
+  flash::Geometry geometry_;
+  TimelineBound bound_;
+  std::FILE* file_ = nullptr;
+  bool recording_ = true;  // false after the first bound_.ios host I/Os
+  bool first_event_ = true;
+  std::uint64_t requests_ = 0;
+  std::uint64_t events_ = 0;
+  std::vector<TimeNs> lane_free_;  // host lanes: when each is free again
+};
+
+}  // namespace ssdlab::sim
