@@ -6,7 +6,8 @@ include(CMakePackageConfigHelpers)
 
 # The libraries an out-of-tree FTL links, and the name each is exported as.
 set(SSDLAB_EXPORTED_LIBRARIES ssdlab_common ssdlab_flash ssdlab_ftl ssdlab_workloads
-    ssdlab_traces ssdlab_results ssdlab_config ssdlab_sim ssdlab_analysis ssdlab_commands)
+    ssdlab_traces ssdlab_results ssdlab_config ssdlab_sim ssdlab_analysis ssdlab_commands
+    ssdlab_cli_commands)
 foreach(library IN LISTS SSDLAB_EXPORTED_LIBRARIES)
   string(REPLACE "ssdlab_" "" short ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${short})
@@ -24,7 +25,7 @@ target_include_directories(ssdlab_common INTERFACE
 # ssdlab::cli: the command line as a library, main() included, so that an
 # executable of its own (ssdlab plus an out-of-tree FTL) needs no main.
 add_library(ssdlab_cli STATIC ${PROJECT_SOURCE_DIR}/sim/cli/main.cpp)
-target_link_libraries(ssdlab_cli PUBLIC ssdlab_commands PRIVATE CLI11::CLI11)
+target_link_libraries(ssdlab_cli PUBLIC ssdlab_cli_commands)
 target_compile_definitions(ssdlab_cli PRIVATE SSDLAB_VERSION="${PROJECT_VERSION}")
 set_target_properties(ssdlab_cli PROPERTIES EXPORT_NAME cli)
 

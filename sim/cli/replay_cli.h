@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/cli/replay_command.h"
+#include "sim/run/trace_run.h"
 
 namespace ssdlab::sim {
 

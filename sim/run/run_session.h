@@ -27,7 +27,7 @@
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"
-#include "sim/cli/sim_command.h"
+#include "sim/run/plan_run.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
 #include "sim/views/teaching.h"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "sim/engine/replay.h"
-#include "sim/cli/replay_command.h"
+#include "sim/run/trace_run.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
 

@@ -27,7 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/units.h"
-#include "sim/cli/sim_command.h"
+#include "sim/run/plan_run.h"
 #include "sim/controller/ssd.h"
 
 namespace ssdlab::sim {

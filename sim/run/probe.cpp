@@ -1,4 +1,4 @@
-#include "sim/cli/probe_command.h"
+#include "sim/run/probe.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

@@ -1,4 +1,4 @@
-#include "sim/cli/sweep_command.h"
+#include "sim/run/sweep.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -17,9 +17,9 @@
 
 #include "common/error.h"
 #include "sim/results/output.h"
-#include "sim/cli/replay_command.h"
+#include "sim/run/trace_run.h"
 #include "sim/results/report.h"
-#include "sim/cli/sim_command.h"
+#include "sim/run/plan_run.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;

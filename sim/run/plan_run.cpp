@@ -1,4 +1,4 @@
-#include "sim/cli/sim_command.h"
+#include "sim/run/plan_run.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/cli/sim_command.h"
+#include "sim/run/plan_run.h"
 
 namespace ssdlab::sim {
 

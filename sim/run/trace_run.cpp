@@ -1,4 +1,4 @@
-#include "sim/cli/replay_command.h"
+#include "sim/run/trace_run.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>

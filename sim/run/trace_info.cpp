@@ -1,4 +1,4 @@
-#include "sim/cli/trace_info_command.h"
+#include "sim/run/trace_info.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -13,7 +13,7 @@
 #include "ftl/ftl.h"
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
-#include "sim/cli/replay_command.h"
+#include "sim/run/trace_run.h"
 #include "traces/formats.h"
 #include "traces/profile.h"
 #include "traces/trace_file.h"

@@ -1,0 +1,24 @@
+// `ssdlab compare`: two result sets side by side.
+#include <memory>
+
+#include "analysis/compare.h"
+#include "sim/cli/command.h"
+
+namespace ssdlab::cli {
+
+Command make_compare_command(CLI::App& app, GlobalOptions&) {
+  auto o = std::make_shared<sim::CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare",
+      "Response times of two result sets side by side: output folders, fio logs or JSON");
+  command->add_option("A", o->a, "Output folder, fio latency log or fio JSON")->required();
+  command->add_option("B", o->b, "The same, compared against A (ratios B/A)")->required();
+  command->add_option("--csv", o->csv, "Also write the table as CSV");
+  command->add_option("--plot", o->plot,
+                      "Draw the comparison into FILE.png or FILE.svg (needs matplotlib)");
+  command->add_option("--name", o->name,
+                      "Experiment name of a fio latency log (default: its job name)");
+  return {command, [o](std::ostream& out) { return sim::run_compare(*o, out); }};
+}
+
+}  // namespace ssdlab::cli

@@ -1,0 +1,91 @@
+// `ssdlab sim`: a workload (plan, inline experiment or traces) against a
+// device model.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/cli/command.h"
+#include "sim/cli/replay_cli.h"
+#include "sim/cli/teaching_cli.h"
+#include "sim/run/plan_run.h"
+#include "sim/run/trace_run.h"
+
+namespace ssdlab::cli {
+
+Command make_sim_command(CLI::App& app, GlobalOptions& global) {
+  struct Options {
+    sim::SimOptions sim;
+    std::vector<std::string> workloads;  // -w: one plan, or one or more traces
+    sim::TraceOptions trace;
+  };
+  auto o = std::make_shared<Options>();
+  sim::SimOptions& sim = o->sim;
+  CLI::App* command = app.add_subcommand("sim", "Run a workload against a device model");
+  command
+      ->add_option("-c,--config", sim.config,
+                   "Device config (TOML), e.g. configs/agrawal-baseline.toml")
+      ->required();
+  // Required unless --save-state is given (checked after parsing).
+  CLI::Option* workload = command->add_option(
+      "-w,--workload", o->workloads,
+      "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
+      "or trace:FILE (repeatable for traces: replayed together)");
+  command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
+      ->required();
+  command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
+  command->add_option("--seed", sim.seed, "Seed of every random choice")->capture_default_str();
+  command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
+  CLI::Option* no_io_log =
+      command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
+  command
+      ->add_option("--fio-lat-log", sim.fio_lat_log,
+                   "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
+      ->excludes(no_io_log);
+  command->add_option("--log-level", global.log_level, "trace, debug, info, warn, error or off");
+  CLI::Option* precondition =
+      command->add_option("--precondition", sim.precondition,
+                          "Bring the device to a used state first, without simulated time: "
+                          "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+  CLI::Option* save_state = command->add_option(
+      "--save-state", sim.save_state,
+      "Save the device's complete state to FILE at the end of the run; without -w, right "
+      "after --precondition (docs: checkpoints)");
+  CLI::Option* load_state =
+      command
+          ->add_option("--load-state", sim.load_state,
+                       "Start from a state saved with --save-state instead of preconditioning")
+          ->excludes(precondition);
+  command
+      ->add_option("--check-every", sim.check_every,
+                   "With --verify: check the FTL's invariants every N requests (0: only "
+                   "after each run)")
+      ->capture_default_str();
+  command
+      ->add_option("--until-expired", sim.until_expired,
+                   "Lifetime run: stop once N flash blocks have worn out (reached "
+                   "geometry.pe_cycles); the experiment's count is the write budget")
+      ->check(CLI::NonNegativeNumber);
+  CLI::Option* power_cuts = command->add_option(
+      "--power-cut-at", sim.power_cuts,
+      "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
+      "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
+  sim::add_trace_options(*command, o->trace);
+  sim::add_teaching_options(*command, sim.teaching);
+
+  return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
+            if (workload->count() == 0 && save_state->count() == 0)
+              throw UsageError(
+                  "--workload is required (or --save-state FILE alone: precondition and save)");
+            if (power_cuts->count() > 0 && (save_state->count() > 0 || load_state->count() > 0))
+              // A checkpoint holds no power-cut state (OOB sequence numbers, the
+              // recorder's data versions), so a split run could not check its cuts.
+              throw UsageError(
+                  "--power-cut-at cannot be combined with --save-state or --load-state: a "
+                  "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
+                  "versions)");
+            sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);
+            return 0;
+          }};
+}
+
+}  // namespace ssdlab::cli
