@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -30,29 +31,19 @@ struct Point {
   bool read() const { return pattern == "SR" || pattern == "RR"; }
 };
 
-nlohmann::json read_summary(const fs::path& dir) {
+SummaryRecord measured_summary(const fs::path& dir) {
   const fs::path path = dir / "summary.json";
   if (!fs::is_regular_file(path))
     throw make_error("{}: no summary.json (is it an ssdlab output folder?)", dir.string());
-  return read_json_file(path);
+  return read_summary(path);
 }
 
 // Experiments that measure the cost of one I/O alone.
-std::vector<Point> usable_points(const nlohmann::json& summary, const fs::path& dir) {
+std::vector<Point> usable_points(const SummaryRecord& summary) {
   std::vector<Point> points;
-  if (!summary.contains("experiments") || !summary["experiments"].is_array())
-    throw make_error("{}/summary.json: no experiments", dir.string());
-  for (const auto& e : summary["experiments"]) {
-    const auto number = [&e](const char* key, double otherwise) {
-      return e.contains(key) && e[key].is_number() ? e[key].get<double>() : otherwise;
-    };
-    if (number("queue_depth", 1) != 1 || number("processes", 1) != 1 || e.contains("mix") ||
-        number("pause_us", 0) != 0 || number("io_shift", 0) != 0 || number("increment", 1) != 1 ||
-        number("partitions", 1) != 1 || !e.contains("runs") || e["runs"].empty())
-      continue;
-    points.push_back({e.at("name").get<std::string>(), e.at("pattern").get<std::string>(),
-                      e.at("io_size").get<std::uint64_t>(), mean_over_runs(e, "mean_us")});
-  }
+  for (const ExperimentRecord& e : summary.experiments)
+    if (e.single_stream() && !e.runs.empty())
+      points.push_back({e.name, e.pattern, e.io_size, e.mean_over_runs(&RunRecord::mean_us)});
   return points;
 }
 
@@ -60,13 +51,13 @@ std::vector<Point> usable_points(const nlohmann::json& summary, const fs::path& 
 
 void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   const fs::path measured(options.measured);
-  const nlohmann::json summary = read_summary(measured);
+  const SummaryRecord summary = measured_summary(measured);
   const DeviceConfig base = load_config(options.config, options.overrides);
   const auto& g = base.geometry;
   const double transfer_bytes = g.page_size + g.oob_size;
   const double command_us = static_cast<double>(base.timing.command_ns) / 1000.0;
 
-  std::vector<Point> points = usable_points(summary, measured);
+  std::vector<Point> points = usable_points(summary);
   std::vector<Point> fitted;
   for (const auto& p : points)
     if (p.read() || p.pattern == "SW") fitted.push_back(p);

@@ -15,6 +15,7 @@
 #include "analysis/fio_import.h"
 #include "analysis/io_csv.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 #include "analysis/plot.h"
 
 namespace ssdlab::sim {
@@ -29,30 +30,13 @@ std::string read_text(const fs::path& path) {
 }
 
 std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
-  const nlohmann::json summary = parse_json(read_text(path), 0, path.string());
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array())
-    throw make_error("{}: no experiments[]: not an ssdlab summary.json", path.string());
+  const SummaryRecord summary = read_summary(path);
   std::vector<ExperimentFigures> experiments;
-  const auto& list = summary["experiments"];
-  for (std::size_t e = 0; e < list.size(); ++e) {
-    const auto& experiment = list[e];
-    const std::string where = fmt::format("{}: experiments[{}]", path.string(), e);
-    if (!experiment.contains("name") || !experiment["name"].is_string())
-      throw make_error("{}: no name", where);
-    if (!experiment.contains("runs") || !experiment["runs"].is_array())
-      throw make_error("{}: no runs[]", where);
-    ExperimentFigures figures{experiment["name"].get<std::string>(), {}};
-    for (std::size_t r = 0; r < experiment["runs"].size(); ++r) {
-      const auto& run = experiment["runs"][r];
-      const auto number = [&](const char* key) {
-        if (!run.contains(key) || !run[key].is_number())
-          throw make_error("{}.runs[{}]: no {}", where, r, key);
-        return run[key].get<double>();
-      };
-      figures.runs.push_back({number("mean_us"), number("p50_us"), number("p99_us"),
-                              static_cast<std::uint64_t>(number("count") - number("ignored"))});
-    }
+  for (const ExperimentRecord& experiment : summary.experiments) {
+    ExperimentFigures figures{experiment.name, {}};
+    for (const RunRecord& run : experiment.runs)
+      figures.runs.push_back(
+          {run.mean_us, run.p50_us, run.p99_us, run.measured()});
     if (!figures.runs.empty()) experiments.push_back(std::move(figures));
   }
   return experiments;

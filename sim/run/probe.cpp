@@ -21,6 +21,7 @@
 #include "sim/state/precondition.h"
 #include "sim/results/report.h"
 #include "sim/results/run_samples.h"
+#include "sim/results/summary.h"
 #include "sim/results/uflip_report.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
@@ -217,6 +218,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   }
   const nlohmann::json tables = benchmark_tables(experiments, target.sector_size());
   const nlohmann::json summary = {
+      {"schema_version", kSummarySchemaVersion},
       {"ssdlab", {{"version", SSDLAB_VERSION}}},
       {"workload", plan.source},
       {"seed", options.seed},

@@ -8,6 +8,7 @@
 #include "analysis/fio_export.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/results/report.h"
+#include "sim/results/summary.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -55,6 +56,7 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
 }
 
 void RunSession::finish(nlohmann::json& summary, const std::string& workload, bool end_of_life) {
+  summary["schema_version"] = kSummarySchemaVersion;
   summary["ssdlab"] = {{"version", SSDLAB_VERSION}};
   summary["workload"] = workload;
   summary["seed"] = options_.seed;

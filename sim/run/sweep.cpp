@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 #include "sim/run/trace_run.h"
 #include "sim/results/report.h"
 #include "sim/run/plan_run.h"
@@ -305,30 +306,26 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
                  summary_path.string());
       continue;
     }
-    const nlohmann::json summary = read_json_file(summary_path);
+    const SummaryRecord summary = read_summary(summary_path);
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
-    for (const auto& experiment : summary.at("experiments")) {
-      const auto& runs = experiment.at("runs");
-      const double mean = mean_over_runs(experiment, "mean_us");
-      const double p50 = mean_over_runs(experiment, "p50_us");
-      const double p99 = mean_over_runs(experiment, "p99_us");
-      const double iops = mean_over_runs(experiment, "iops");
+    for (const ExperimentRecord& experiment : summary.experiments) {
+      const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
+      const double p50 = experiment.mean_over_runs(&RunRecord::p50_us);
+      const double p99 = experiment.mean_over_runs(&RunRecord::p99_us);
+      const double iops = experiment.mean_over_runs(&RunRecord::iops);
       double wa = 0;  // a probe's runs have no device counters
-      for (const auto& run : runs)
-        if (run.contains("device")) wa += run["device"].value("write_amplification", 0.0);
-      if (!runs.empty()) wa /= static_cast<double>(runs.size());
+      for (const RunRecord& run : experiment.runs) wa += run.write_amplification.value_or(0.0);
+      if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
       csv << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
                          csv_field(sets), csv_field(job.at("workload")),
-                         job.at("seed").get<std::uint64_t>(),
-                         csv_field(experiment.at("name").get<std::string>()), runs.size(), mean,
-                         p50, p99, iops, wa);
+                         job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
+                         experiment.runs.size(), mean, p50, p99, iops, wa);
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,
-                 job.at("seed").get<std::uint64_t>(), experiment.at("name").get<std::string>(),
-                 mean, p99, wa);
+                 job.at("seed").get<std::uint64_t>(), experiment.name, mean, p99, wa);
       ++rows;
     }
   }
