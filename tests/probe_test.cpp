@@ -89,6 +89,22 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
   }
 }
 
+TEST_F(ProbeTest, TrimsPunchHolesInAFileTarget) {
+  // The created target is filled; trims of whole 4 KiB pages punch holes, so
+  // the file keeps its size but no longer has every block allocated.
+  const auto result = Probe("RW:io_size=4096,count=400,trim_share=0.5");
+  if (result.exit_code != 0 && result.output.find("Operation not supported") != std::string::npos)
+    GTEST_SKIP() << "this filesystem cannot punch holes: " << result.output;
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto rows = support::csv_rows(support::read_file(dir_ / "out" / "io.csv"));
+  const auto trims = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r[6] == "T"; });
+  EXPECT_NEAR(static_cast<double>(trims), 200, 40);
+  struct stat info {};
+  ASSERT_EQ(::stat((dir_ / "target.img").c_str(), &info), 0);
+  EXPECT_EQ(info.st_size, 8 << 20);
+  EXPECT_LT(static_cast<std::uint64_t>(info.st_blocks) * 512, 8u << 20);
+}
+
 TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {
   const auto result = Probe("uflip:order:count=16,runs=1,run_pause_us=0");
   ASSERT_EQ(result.exit_code, 0) << result.output;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "workloads/device_runner.h"
+
 namespace ssdlab::workloads {
 
 struct TargetOptions {
@@ -16,7 +18,7 @@ struct TargetOptions {
   bool buffered = false;           // without O_DIRECT (filesystems that lack it)
 };
 
-class RealTarget {
+class RealTarget final : public IoTarget {
  public:
   // Opens (or creates and fills) the target; throws ssdlab::Error naming the
   // path and what is wrong. A block device opens read-only unless
@@ -27,7 +29,7 @@ class RealTarget {
   RealTarget& operator=(const RealTarget&) = delete;
 
   const std::string& path() const { return path_; }
-  std::uint64_t bytes() const { return bytes_; }
+  std::uint64_t bytes() const override { return bytes_; }
   // Offsets and sizes must be multiples of this (O_DIRECT's alignment).
   std::uint32_t sector_size() const { return sector_size_; }
   bool block_device() const { return block_device_; }
@@ -40,12 +42,12 @@ class RealTarget {
 
   // Whole-buffer I/O; `buffer` aligned to kBufferAlignment. Throw
   // ssdlab::Error with the offset, size and the system's reason.
-  void read(std::uint64_t offset, void* buffer, std::uint32_t size) const;
-  void write(std::uint64_t offset, const void* buffer, std::uint32_t size) const;
+  void read(std::uint64_t offset, void* buffer, std::uint32_t size) const override;
+  void write(std::uint64_t offset, const void* buffer, std::uint32_t size) const override;
   // Trims (discards) the range: BLKDISCARD on a block device, a punched hole
   // (the size kept) in a file. Throws ssdlab::Error naming the target if the
   // device or the filesystem cannot.
-  void trim(std::uint64_t offset, std::uint32_t size) const;
+  void trim(std::uint64_t offset, std::uint32_t size) const override;
 
   static constexpr std::size_t kBufferAlignment = 4096;
 

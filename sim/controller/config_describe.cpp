@@ -131,11 +131,51 @@ void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::stri
   }
 }
 
+// Wear leveling, timing and the controller (host queue, write buffer,
+// background cleaning), and the unloaded page costs.
+template <typename Out>
+void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
+  const auto& g = c.geometry;
+  const auto& t = c.timing;
+  const auto& w = c.ftl.wear;
+  fmt::format_to(it, "  wear        {} P/E cycles rated; leveling {}", g.pe_cycles,
+                 ftl::wear_mode_name(w.mode));
+  if (w.rate_limit())
+    fmt::format_to(it, " (rate-limit below {:.0f}% of mean remaining life",
+                   (1 - w.age_variance) * 100);
+  if (w.migration())
+    fmt::format_to(it, ", migration below {:.0f}%, cold after {} x pool blocks erases",
+                   w.retirement_age * 100, w.cold_age);
+  fmt::format_to(it, "{}\n", w.rate_limit() ? ")" : "");
+  fmt::format_to(
+      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+      format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
+      t.bus_ps_per_byte / 1000.0, t.command_ns);
+  const ControllerConfig& k = c.controller;
+  fmt::format_to(it, "  host queue  {}, {}\n",
+                 k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
+                 scheduling_name(k.scheduling));
+  if (k.write_buffer_bytes)
+    fmt::format_to(it,
+                   "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
+                   "{} ns/B to the host\n",
+                   format_size(k.write_buffer_bytes),
+                   k.write_through ? "write-through" : "write-back", k.flush_high_water * 100,
+                   k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
+  else
+    fmt::format_to(it, "  buffer      none\n");
+  if (c.ftl.clean_high_water > 0)
+    fmt::format_to(it, "  background  cleaning {} host requests\n",
+                   k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
+  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
+                 format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
+                 format_us(t.page_program_latency(g)));
+}
+
 }  // namespace
 
 std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   const auto& g = c.geometry;
-  const auto& t = c.timing;
   const std::uint32_t pools = ftl::PoolLayout::pool_count(g, c.ftl.pool);
   const std::uint64_t logical_bytes = logical_pages * c.ftl.logical_page_size;
   std::string out;
@@ -181,39 +221,7 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
         c.ftl.clean_high_water > 0
             ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
             : std::string("off"));
-  const auto& w = c.ftl.wear;
-  fmt::format_to(it, "  wear        {} P/E cycles rated; leveling {}", g.pe_cycles,
-                 ftl::wear_mode_name(w.mode));
-  if (w.rate_limit())
-    fmt::format_to(it, " (rate-limit below {:.0f}% of mean remaining life",
-                   (1 - w.age_variance) * 100);
-  if (w.migration())
-    fmt::format_to(it, ", migration below {:.0f}%, cold after {} x pool blocks erases",
-                   w.retirement_age * 100, w.cold_age);
-  fmt::format_to(it, "{}\n", w.rate_limit() ? ")" : "");
-  fmt::format_to(
-      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
-      format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
-      t.bus_ps_per_byte / 1000.0, t.command_ns);
-  const ControllerConfig& k = c.controller;
-  fmt::format_to(it, "  host queue  {}, {}\n",
-                 k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
-                 scheduling_name(k.scheduling));
-  if (k.write_buffer_bytes)
-    fmt::format_to(it,
-                   "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
-                   "{} ns/B to the host\n",
-                   format_size(k.write_buffer_bytes),
-                   k.write_through ? "write-through" : "write-back", k.flush_high_water * 100,
-                   k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
-  else
-    fmt::format_to(it, "  buffer      none\n");
-  if (c.ftl.clean_high_water > 0)
-    fmt::format_to(it, "  background  cleaning {} host requests\n",
-                   k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
-  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
-                 format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
-                 format_us(t.page_program_latency(g)));
+  describe_wear_timing_controller(c, it);
   return out;
 }
 

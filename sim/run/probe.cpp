@@ -25,6 +25,7 @@
 #include "sim/results/uflip_report.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
+#include "workloads/device_runner.h"
 #include "workloads/real_target.h"
 
 namespace ssdlab::sim {
@@ -40,89 +41,6 @@ constexpr std::uint64_t kFlashBlockGuess = 128 * 1024;
 
 TimeNs since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-}
-
-struct Completed {
-  TimeNs submitted, response;
-  std::uint64_t io, offset;
-  std::uint32_t size, process;
-  IoMode mode;
-};
-
-// One run of `spec` on the target: processes x queue_depth threads, each a
-// closed loop. Returns the I/Os in completion order.
-std::vector<Completed> run_on_target(const workloads::RealTarget& target,
-                                     const workloads::ExperimentSpec& spec, std::uint32_t run,
-                                     std::uint64_t seed) {
-  struct Process {
-    explicit Process(workloads::IoGenerator g) : generator(std::move(g)) {}
-    workloads::IoGenerator generator;
-    std::mutex mutex;
-    std::uint64_t issued = 0;
-  };
-  std::vector<std::unique_ptr<Process>> processes;
-  for (std::uint32_t p = 0; p < spec.processes; ++p)
-    processes.push_back(std::make_unique<Process>(
-        workloads::IoGenerator(spec, p, target.bytes(), workloads::stream_seed(seed, run, p))));
-
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  std::vector<std::vector<Completed>> done(std::size_t{spec.processes} * spec.queue_depth);
-  const auto start = Clock::now();
-  const auto slot = [&](std::uint32_t process, std::size_t index) {
-    try {
-      workloads::AlignedBuffer buffer(spec.io_size);
-      Rng fill(seed ^ index);  // incompressible data, whatever the device does with it
-      for (std::size_t i = 0; i < buffer.size(); ++i)
-        buffer.data()[i] = static_cast<unsigned char>(fill.next());
-      Process& p = *processes[process];
-      auto& mine = done[index];
-      while (!failed.load(std::memory_order_relaxed)) {
-        workloads::IoRequest io;
-        std::uint64_t number;
-        {
-          std::lock_guard lock(p.mutex);
-          if (p.issued >= spec.count) break;
-          io = p.generator.next();
-          number = p.issued++;
-        }
-        if (io.delay_ns > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(io.delay_ns));
-        const TimeNs submitted = since(start);
-        if (io.mode == IoMode::kWrite)
-          target.write(io.offset, buffer.data(), io.size);
-        else if (io.mode == IoMode::kTrim)
-          target.trim(io.offset, io.size);
-        else
-          target.read(io.offset, buffer.data(), io.size);
-        // io.csv holds microseconds with three decimals; a response is never 0.
-        const TimeNs response = std::max<TimeNs>(1, since(start) - submitted);
-        mine.push_back({submitted, response, number, io.offset, io.size, process, io.mode});
-      }
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (std::uint32_t p = 0; p < spec.processes; ++p)
-      for (std::uint32_t q = 0; q < spec.queue_depth; ++q)
-        threads.emplace_back(slot, p, std::size_t{p} * spec.queue_depth + q);
-  }
-  if (error) std::rethrow_exception(error);
-
-  std::vector<Completed> all;
-  for (auto& part : done) all.insert(all.end(), part.begin(), part.end());
-  std::sort(all.begin(), all.end(), [](const Completed& a, const Completed& b) {
-    const TimeNs ea = a.submitted + a.response, eb = b.submitted + b.response;
-    if (ea != eb) return ea < eb;
-    return a.process != b.process ? a.process < b.process : a.io < b.io;
-  });
-  // The io number is the order of submission within a process: threads of
-  // one process draw I/Os in order but may start them out of order.
-  return all;
 }
 
 nlohmann::json enforce_state(const workloads::RealTarget& target, const PreconditionSpec& spec,
@@ -148,6 +66,42 @@ nlohmann::json enforce_state(const workloads::RealTarget& target, const Precondi
           {"bytes_written", bytes},
           {"writes", writes},
           {"wall_seconds", std::round(seconds * 1000) / 1000}};
+}
+
+// The runs of `spec` on the target, each summarised as summary.json holds
+// it; their I/Os go to `io_log` (if any) in completion order.
+nlohmann::json probe_runs(const workloads::RealTarget& target, const workloads::ExperimentSpec& spec,
+                          std::uint64_t seed, IoLog* io_log) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (std::uint32_t run = 0; run < spec.runs; ++run) {
+    if (spec.run_pause_ns > 0)
+      std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
+    const auto ios = workloads::run_on_target(target, workloads::system_clock(), spec, run,
+                                              seed_of(spec, seed));
+    RunSamples samples(RunGroup{spec.name, run, spec.count * spec.processes, spec.io_ignore,
+                                spec.io_ignore_auto});
+    for (const workloads::CompletedIo& io : ios) {
+      if (io_log)
+        io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.mode,
+                    io.offset, io.size);
+      samples.add(io.submitted, io.response, io.io, io.size);
+    }
+    std::uint64_t startup = 0;
+    nlohmann::json entry = to_json(samples.summarize(&startup));
+    entry["run"] = run;
+    if (spec.io_ignore_auto) entry["startup_ios"] = startup;
+    runs.push_back(std::move(entry));
+  }
+  return runs;
+}
+
+nlohmann::json target_json(const workloads::RealTarget& target) {
+  return {{"path", target.path()},
+          {"kind", target.block_device() ? "block device" : "file"},
+          {"bytes", target.bytes()},
+          {"sector_size", target.sector_size()},
+          {"direct", target.direct()},
+          {"created", target.created()}};
 }
 
 }  // namespace
@@ -193,26 +147,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   for (const auto& spec : plan.experiments) {
     nlohmann::json experiment = experiment_json(spec, target.bytes(), options.seed);
     if (spec.reset_state_before) experiment["state_reset"] = enforce("state enforced again");
-    nlohmann::json runs = nlohmann::json::array();
-    for (std::uint32_t run = 0; run < spec.runs; ++run) {
-      if (spec.run_pause_ns > 0)
-        std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
-      const auto ios = run_on_target(target, spec, run, seed_of(spec, options.seed));
-      RunSamples samples(RunGroup{spec.name, run, spec.count * spec.processes, spec.io_ignore,
-                                  spec.io_ignore_auto});  // in completion order, as run_on_target returns them
-      for (const Completed& io : ios) {
-        if (io_log)
-          io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.mode,
-                      io.offset, io.size);
-        samples.add(io.submitted, io.response, io.io, io.size);
-      }
-      std::uint64_t startup = 0;
-      nlohmann::json entry = to_json(samples.summarize(&startup));
-      entry["run"] = run;
-      if (spec.io_ignore_auto) entry["startup_ios"] = startup;
-      runs.push_back(std::move(entry));
-    }
-    experiment["runs"] = std::move(runs);
+    experiment["runs"] = probe_runs(target, spec, options.seed, io_log.get());
     print_experiment(out, experiment);
     experiments.push_back(std::move(experiment));
   }
@@ -226,13 +161,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
       {"precondition", preconditioned},
       {"experiments", experiments},
       {"benchmarks", tables},
-      {"target",
-       {{"path", target.path()},
-        {"kind", target.block_device() ? "block device" : "file"},
-        {"bytes", target.bytes()},
-        {"sector_size", target.sector_size()},
-        {"direct", target.direct()},
-        {"created", target.created()}}},
+      {"target", target_json(target)},
   };
   if (io_log) io_log->commit();
   write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");

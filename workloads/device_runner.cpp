@@ -1,0 +1,110 @@
+#include "workloads/device_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "common/rng.h"
+#include "workloads/generator.h"
+#include "workloads/real_target.h"
+
+namespace ssdlab::workloads {
+namespace {
+
+class SteadyClock final : public IoClock {
+ public:
+  TimeNs now() const override {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  void sleep(TimeNs duration) const override {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(duration));
+  }
+};
+
+}  // namespace
+
+const IoClock& system_clock() {
+  static const SteadyClock clock;
+  return clock;
+}
+
+std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& clock,
+                                       const ExperimentSpec& spec, std::uint32_t run,
+                                       std::uint64_t seed) {
+  struct Process {
+    explicit Process(IoGenerator g) : generator(std::move(g)) {}
+    IoGenerator generator;
+    std::mutex mutex;
+    std::uint64_t issued = 0;
+  };
+  std::vector<std::unique_ptr<Process>> processes;
+  for (std::uint32_t p = 0; p < spec.processes; ++p)
+    processes.push_back(std::make_unique<Process>(
+        IoGenerator(spec, p, target.bytes(), stream_seed(seed, run, p))));
+
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  std::vector<std::vector<CompletedIo>> done(std::size_t{spec.processes} * spec.queue_depth);
+  const TimeNs start = clock.now();
+  const auto slot = [&](std::uint32_t process, std::size_t index) {
+    try {
+      AlignedBuffer buffer(spec.io_size);
+      Rng fill(seed ^ index);  // incompressible data, whatever the device does with it
+      for (std::size_t i = 0; i < buffer.size(); ++i)
+        buffer.data()[i] = static_cast<unsigned char>(fill.next());
+      Process& p = *processes[process];
+      auto& mine = done[index];
+      while (!failed.load(std::memory_order_relaxed)) {
+        IoRequest io;
+        std::uint64_t number;
+        {
+          std::lock_guard lock(p.mutex);
+          if (p.issued >= spec.count) break;
+          io = p.generator.next();
+          number = p.issued++;
+        }
+        if (io.delay_ns > 0) clock.sleep(io.delay_ns);
+        const TimeNs submitted = clock.now() - start;
+        if (io.mode == IoMode::kWrite)
+          target.write(io.offset, buffer.data(), io.size);
+        else if (io.mode == IoMode::kTrim)
+          target.trim(io.offset, io.size);
+        else
+          target.read(io.offset, buffer.data(), io.size);
+        const TimeNs response = std::max<TimeNs>(1, clock.now() - start - submitted);
+        mine.push_back({submitted, response, number, io.offset, io.size, process, io.mode});
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::uint32_t p = 0; p < spec.processes; ++p)
+      for (std::uint32_t q = 0; q < spec.queue_depth; ++q)
+        threads.emplace_back(slot, p, std::size_t{p} * spec.queue_depth + q);
+  }
+  if (error) std::rethrow_exception(error);
+
+  std::vector<CompletedIo> all;
+  for (auto& part : done) all.insert(all.end(), part.begin(), part.end());
+  std::sort(all.begin(), all.end(), [](const CompletedIo& a, const CompletedIo& b) {
+    const TimeNs ea = a.submitted + a.response, eb = b.submitted + b.response;
+    if (ea != eb) return ea < eb;
+    return a.process != b.process ? a.process < b.process : a.io < b.io;
+  });
+  // The io number is the order of submission within a process: threads of
+  // one process draw I/Os in order but may start them out of order.
+  return all;
+}
+
+}  // namespace ssdlab::workloads
