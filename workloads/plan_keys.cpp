@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "common/error.h"
 #include "common/units.h"
@@ -65,17 +66,22 @@ std::int64_t as_integer(const KeyValue& kv, std::int64_t min, std::int64_t max) 
   return *i;
 }
 
+// A number: an integer, a float, or its text (the inline form); nullopt if
+// the value is none of these.
+std::optional<double> as_real(const KeyValue& kv) {
+  if (const auto* i = std::get_if<std::int64_t>(&kv.value)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&kv.value)) return *d;
+  if (const auto* s = std::get_if<std::string>(&kv.value)) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
+    if (error == std::errc() && end == s->data() + s->size()) return value;
+  }
+  return std::nullopt;
+}
+
 // Microseconds, integer or fractional, to nanoseconds.
 TimeNs as_duration_us(const KeyValue& kv) {
-  double us = -1;
-  if (const auto* i = std::get_if<std::int64_t>(&kv.value))
-    us = static_cast<double>(*i);
-  else if (const auto* d = std::get_if<double>(&kv.value))
-    us = *d;
-  else if (const auto* s = std::get_if<std::string>(&kv.value)) {
-    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), us);
-    if (error != std::errc() || end != s->data() + s->size()) us = -1;
-  }
+  const double us = as_real(kv).value_or(-1);
   constexpr double kMaxUs = 1e12;  // 11.6 days: far beyond any pause
   if (!(us >= 0 && us <= kMaxUs))
     fail(kv, fmt::format("expected microseconds from 0 to {:.0f}, such as 100 or 0.5 (got {})",
@@ -83,17 +89,9 @@ TimeNs as_duration_us(const KeyValue& kv) {
   return static_cast<TimeNs>(std::llround(us * 1000));
 }
 
-// A fraction from 0 to 1: a number, or its text (the inline form).
+// A fraction from 0 to 1.
 double as_fraction(const KeyValue& kv) {
-  double value = -1;
-  if (const auto* i = std::get_if<std::int64_t>(&kv.value))
-    value = static_cast<double>(*i);
-  else if (const auto* d = std::get_if<double>(&kv.value))
-    value = *d;
-  else if (const auto* s = std::get_if<std::string>(&kv.value)) {
-    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
-    if (error != std::errc() || end != s->data() + s->size()) value = -1;
-  }
+  const double value = as_real(kv).value_or(-1);
   if (!(value >= 0 && value <= 1))
     fail(kv, fmt::format("expected a fraction from 0 to 1, such as 0.25 (got {})", show(kv)));
   return value;
