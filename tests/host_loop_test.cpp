@@ -5,8 +5,11 @@
 
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 
+#include "sim/results/summary.h"
+#include "sim/run/trace_run.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -109,3 +112,30 @@ TEST(HostLoop, TraceGapsCleanInTheBackground) {
 
 }  // namespace
 }  // namespace ssdlab
+
+namespace ssdlab::sim {
+namespace {
+
+TEST(RunDriver, RunsPlansAndTracesInProcess) {
+  // The library behind `ssdlab sim`, called without spawning the binary.
+  const auto dir = testing::temp_dir_for_this_test("run-driver-");
+  SimOptions options;
+  options.config = testing::preset("tiny");
+  options.outdir = (dir / "plan").string();
+  std::ostringstream out;
+  run_sim_or_replay(options, {"RW:count=500"}, TraceOptions{}, out);
+  EXPECT_EQ(testing::csv_rows(testing::read_file(dir / "plan" / "io.csv")).size(), 500u);
+  EXPECT_NE(out.str().find("500 I/Os simulated"), std::string::npos) << out.str();
+
+  options.outdir = (dir / "trace").string();
+  const std::string trace =
+      "trace:" + std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
+  run_sim_or_replay(options, {trace, trace}, TraceOptions{}, out);
+  const auto summary = nlohmann::json::parse(testing::read_file(dir / "trace" / "summary.json"));
+  ASSERT_EQ(summary["experiments"].size(), 2u);  // the second named "synthetic-2"
+  EXPECT_EQ(summary["experiments"][1]["name"], "synthetic-2");
+  EXPECT_EQ(summary["schema_version"], kSummarySchemaVersion);
+}
+
+}  // namespace
+}  // namespace ssdlab::sim
