@@ -50,8 +50,16 @@ std::vector<Point> usable_points(const nlohmann::json& summary, const fs::path& 
         number("pause_us", 0) != 0 || number("io_shift", 0) != 0 || number("increment", 1) != 1 ||
         number("partitions", 1) != 1 || !e.contains("runs") || e["runs"].empty())
       continue;
-    points.push_back({e.at("name").get<std::string>(), e.at("pattern").get<std::string>(),
-                      e.at("io_size").get<std::uint64_t>(), mean_over_runs(e, "mean_us")});
+    Point point{e.at("name").get<std::string>(), e.at("pattern").get<std::string>(),
+                e.at("io_size").get<std::uint64_t>(), mean_over_runs(e, "mean_us")};
+    // The fit divides by the mean: a zero, negative or non-finite mean is
+    // not a measurement, and would give a config full of NaN.
+    if (!std::isfinite(point.mean_us) || point.mean_us <= 0)
+      throw make_error(
+          "{}/summary.json: experiment {}: mean_us {} is not a measured response time (must be "
+          "greater than 0)",
+          dir.string(), point.name, point.mean_us);
+    points.push_back(std::move(point));
   }
   return points;
 }
@@ -126,6 +134,10 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   floor_at(read_us, 0.1, "read_us");
   floor_at(program_us, 0.1, "program_us");
   floor_at(bus, 0.001, "bus_ns_per_byte");
+  if (!std::isfinite(read_us) || !std::isfinite(program_us) || !std::isfinite(bus))
+    throw make_error("{}: the measurements give no finite fit (read_us {}, program_us {}, "
+                     "bus_ns_per_byte {}); nothing written",
+                     measured.string(), read_us, program_us, bus);
 
   const auto predict = [&](const Point& p) {
     return command_us + (p.read() ? read_us : program_us) +
@@ -188,8 +200,16 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
        << root << "\n";
+  check_output_path(options.output, "calibrated config");
   write_file_atomically(options.output, text.str());
-  load_config(options.output);  // what we wrote must load
+  try {
+    load_config(options.output);  // what we wrote must load
+  } catch (const Error& error) {
+    std::error_code ignored;
+    fs::remove(options.output, ignored);
+    throw make_error("internal error: the fitted config does not load ({}); removed it",
+                     error.what());
+  }
   fmt::print(out, "  wrote {}\n", options.output);
 }
 
