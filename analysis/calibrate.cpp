@@ -39,11 +39,20 @@ SummaryRecord measured_summary(const fs::path& dir) {
 }
 
 // Experiments that measure the cost of one I/O alone.
-std::vector<Point> usable_points(const SummaryRecord& summary) {
+std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& dir) {
   std::vector<Point> points;
-  for (const ExperimentRecord& e : summary.experiments)
-    if (e.single_stream() && !e.runs.empty())
-      points.push_back({e.name, e.pattern, e.io_size, e.mean_over_runs(&RunRecord::mean_us)});
+  for (const ExperimentRecord& e : summary.experiments) {
+    if (!e.single_stream() || e.runs.empty()) continue;
+    Point point{e.name, e.pattern, e.io_size, e.mean_over_runs(&RunRecord::mean_us)};
+    // The fit divides by the mean: a zero, negative or non-finite mean is
+    // not a measurement, and would give a config full of NaN.
+    if (!std::isfinite(point.mean_us) || point.mean_us <= 0)
+      throw make_error(
+          "{}/summary.json: experiment {}: mean_us {} is not a measured response time (must be "
+          "greater than 0)",
+          dir.string(), point.name, point.mean_us);
+    points.push_back(std::move(point));
+  }
   return points;
 }
 
@@ -57,7 +66,7 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   const double transfer_bytes = g.page_size + g.oob_size;
   const double command_us = static_cast<double>(base.timing.command_ns) / 1000.0;
 
-  std::vector<Point> points = usable_points(summary);
+  std::vector<Point> points = usable_points(summary, measured);
   std::vector<Point> fitted;
   for (const auto& p : points)
     if (p.read() || p.pattern == "SW") fitted.push_back(p);
@@ -117,6 +126,10 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   floor_at(read_us, 0.1, "read_us");
   floor_at(program_us, 0.1, "program_us");
   floor_at(bus, 0.001, "bus_ns_per_byte");
+  if (!std::isfinite(read_us) || !std::isfinite(program_us) || !std::isfinite(bus))
+    throw make_error("{}: the measurements give no finite fit (read_us {}, program_us {}, "
+                     "bus_ns_per_byte {}); nothing written",
+                     measured.string(), read_us, program_us, bus);
 
   const auto predict = [&](const Point& p) {
     return command_us + (p.read() ? read_us : program_us) +
@@ -179,8 +192,16 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
        << root << "\n";
+  check_output_path(options.output, "calibrated config");
   write_file_atomically(options.output, text.str());
-  load_config(options.output);  // what we wrote must load
+  try {
+    load_config(options.output);  // what we wrote must load
+  } catch (const Error& error) {
+    std::error_code ignored;
+    fs::remove(options.output, ignored);
+    throw make_error("internal error: the fitted config does not load ({}); removed it",
+                     error.what());
+  }
   fmt::print(out, "  wrote {}\n", options.output);
 }
 

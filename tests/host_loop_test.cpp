@@ -66,8 +66,9 @@ TEST(HostLoop, BlkparseDiscardsAreReplayedAsTrimsAndLowerWriteAmplification) {
   EXPECT_LT(a["device"]["write_amplification"].get<double>(),
             b["device"]["write_amplification"].get<double>());
   EXPECT_EQ(a["device"]["host_pages_written"], b["device"]["host_pages_written"]);
-  if (const auto check = testing::check_output(trimmed))
+  if (const auto check = testing::check_output(trimmed)) {
     EXPECT_EQ(check->exit_code, 0) << check->output;  // mode T meets the contract
+  }
 }
 
 TEST(HostLoop, PlanTrimShareSendsThatShareOfTrimsAndVerifiesOnEveryFtl) {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang and runs each for SECONDS (default
-# 60), starting from seed corpora made of the repository's own configs, plans
-# and example traces. Any crash, hang (-timeout) or sanitizer report fails.
+# 60), starting from seed corpora made of the repository's own configs, plans,
+# example traces, a saved checkpoint and sweep files. Any crash, hang
+# (-timeout) or sanitizer report fails. The parsers (config, plan, trace) and
+# the simulator (replay of traces, checkpoint loading, sweeps) each get
+# SECONDS; TARGETS="replay checkpoint" runs only those.
 #   tools/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +15,8 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
 cmake --build "$build" -j2
 
 corpus="$build/corpus"
-rm -rf "$corpus" && mkdir -p "$corpus/config" "$corpus/plan" "$corpus/trace"
+rm -rf "$corpus" && mkdir -p "$corpus/config" "$corpus/plan" "$corpus/trace" "$corpus/replay" \
+  "$corpus/checkpoint" "$corpus/sweep"
 cp configs/*.toml "$corpus/config/"
 cp workloads/plans/*.toml "$corpus/plan/"
 printf 'RW:io_size=4096,count=100' > "$corpus/plan/inline"
@@ -27,7 +31,24 @@ for f in traces/examples/*; do
   i=$((i + 1))
 done
 
-for target in config plan trace; do
+# Replay: the same traces, the selector byte also picking the loop and checks.
+for f in traces/examples/*; do
+  for selector in 15 31 175 207 79; do
+    { printf "\\x$(printf %02x $selector)"; head -c 4096 "$f"; } > "$corpus/replay/$(basename "$f")-$selector"
+  done
+done
+# Checkpoints of the tiny device (a fresh one and one after a run).
+state_out=$(mktemp -d)
+"$build/sim/ssdlab" sim -c configs/tiny.toml --precondition seq \
+  --save-state "$corpus/checkpoint/seq.ssd" -o "$state_out/a" > /dev/null
+"$build/sim/ssdlab" sim -c configs/tiny.toml -w RW:count=2000 --no-io-log \
+  --save-state "$corpus/checkpoint/run.ssd" -o "$state_out/b" > /dev/null
+rm -rf "$state_out"
+cp configs/sweeps/*.toml "$corpus/sweep/"
+printf 'configs = ["%s/configs/tiny.toml"]\nworkloads = ["RW:count=10", "uflip:granularity"]\nseeds = [1, 2]\nsets = [["ftl.overprovisioning=0.2"], []]\nprecondition = "seq"\n' \
+  "$PWD" > "$corpus/sweep/tiny.toml"
+
+for target in ${TARGETS:-config plan trace replay checkpoint sweep}; do
   echo "== ${target}_fuzz for ${seconds} s"
   "$build/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 "$corpus/$target" 2>&1 | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY" || true

@@ -76,18 +76,34 @@ class LineInput::Source {
         throw make_error("{}: read error after line {}: {}", path_, line, std::strerror(errno));
       return n;
     }
+    // Corrupt or truncated compressed data: the lines decoded before it are
+    // delivered first, so that the error names the line it follows. Reads
+    // go in pieces, so that a failure loses only the piece it happens in.
+    if (!failure_.empty())
+      throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, failure_);
+    std::size_t done = 0;
     try {
-      stream_.read(data, static_cast<std::streamsize>(size));
-      return static_cast<std::size_t>(stream_.gcount());
+      while (done < size) {
+        const std::size_t piece = std::min<std::size_t>(size - done, kPieceBytes);
+        stream_.read(data + done, static_cast<std::streamsize>(piece));
+        const auto got = static_cast<std::size_t>(stream_.gcount());
+        done += got;
+        if (got < piece) break;
+      }
     } catch (const std::exception& error) {
-      throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, error.what());
+      failure_ = error.what();
+      if (done == 0)
+        throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, failure_);
     }
+    return done;
   }
 
  private:
+  static constexpr std::size_t kPieceBytes = 4096;
   std::string path_;
   std::FILE* file_ = nullptr;
   io::filtering_istream stream_;
+  std::string failure_;  // a decompression error not yet reported
 };
 
 LineInput::LineInput(const std::string& path)
@@ -137,6 +153,9 @@ bool LineInput::next(std::string_view& line) {
     searched = begin_ + pending;
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // A UTF-8 byte order mark (Windows editors write one) is not part of the
+  // first line.
+  if (line_number_ == 0 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
   ++line_number_;
   return true;
 }

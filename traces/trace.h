@@ -10,6 +10,13 @@
 
 namespace ssdlab::traces {
 
+// The simulated clock holds times up to 2^63 ns; trace times are refused
+// beyond 2^62 ns (about 146 years) after the trace's zero, and before
+// -2^61 ns, so that differences of trace times and the response times
+// added to them cannot overflow.
+inline constexpr std::int64_t kMaxTraceTimeNs = std::int64_t{1} << 62;
+inline constexpr std::int64_t kMinTraceTimeNs = -(std::int64_t{1} << 61);
+
 struct TraceRecord {
   std::int64_t time_ns = 0;  // arrival time from the trace start
   std::uint64_t offset = 0;  // bytes

@@ -41,6 +41,12 @@ std::optional<TraceRecord> TraceFile::next() {
       case LineParser::Result::kRecord:
         break;
     }
+    if (record.time_ns > kMaxTraceTimeNs || record.time_ns < kMinTraceTimeNs) {
+      bad_line(fmt::format("time {} ns is beyond what the simulated clock holds (-2^61 to 2^62 ns, "
+                           "about 146 years)",
+                           record.time_ns));
+      continue;
+    }
     if (record.size == 0) {
       if (options_.zero_size_is_bad)
         bad_line("zero-size request (--zero-size skip skips them)");

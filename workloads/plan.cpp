@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
 
 #include "common/error.h"
 #include "common/units.h"
@@ -167,6 +168,15 @@ Plan parse_plan_file(const std::string& path, const DeviceInfo& device) {
     }
     if (plan.state.empty()) plan.state = std::string(kUflipState);
     arrange_sequential_writes(plan, device);
+  }
+  // io.csv and summary.json key rows by experiment name.
+  std::map<std::string, const ExperimentSpec*> names;
+  for (const auto& spec : plan.experiments) {
+    const auto [it, fresh] = names.emplace(spec.name, &spec);
+    if (!fresh)
+      throw make_error("{}: experiment name '{}' is already used (at {}); names must be unique",
+                       spec.origin.empty() ? path : spec.origin, spec.name,
+                       it->second->origin.empty() ? path : it->second->origin);
   }
   return plan;
 }

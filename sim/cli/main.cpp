@@ -7,6 +7,7 @@
 // verification.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 #include <stdexcept>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "common/log.h"
 #include "ftl/verifier.h"
 #include "sim/cli/command.h"
+#include "sim/results/output.h"
 
 namespace {
 
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
               << "' is not one of trace, debug, info, warn, error, off\n";
     return 1;
   }
+  // A signal mid-run leaves no temporary output behind.
+  ssdlab::sim::install_signal_cleanup();
   try {
     for (const auto& command : commands)
       if (command.app->parsed()) return command.run(std::cout);
@@ -57,6 +61,10 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const ssdlab::Error& error) {
     std::cerr << "ssdlab: " << error.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ssdlab: out of memory: the device model (or the input) needs more memory "
+                 "than this machine has; try a smaller device or fewer requests\n";
     return 1;
   } catch (const ssdlab::ftl::VerificationError& error) {
     std::cerr << "ssdlab: verification failed: " << error.what() << "\n";

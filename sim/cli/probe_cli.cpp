@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/cli/command.h"
+#include "sim/cli/validators.h"
 #include "sim/run/probe.h"
 
 namespace ssdlab::cli {
@@ -32,7 +33,9 @@ Command make_probe_command(CLI::App& app, GlobalOptions&) {
   command->add_option("--precondition", probe.precondition,
                       "State enforcement before measuring: seq, random[:N], uflip[:N], none "
                       "(default: the plan's state)");
-  command->add_option("--seed", probe.seed, "Seed of every random choice")->capture_default_str();
+  command->add_option("--seed", probe.seed, "Seed of every random choice")
+      ->check(any_unsigned())
+      ->capture_default_str();
   command->add_flag("!--no-io-log", probe.io_log, "Do not write io.csv (summary.json only)");
   return {command, [o](std::ostream& out) {
             if (!o->size.empty()) {

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "sim/cli/validators.h"
+
 #include "sim/run/trace_run.h"
 
 namespace ssdlab::sim {
@@ -18,13 +20,13 @@ inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
                  "open (default): submit at trace times; closed: --qd outstanding")
       ->group(group);
   sim.add_option("--qd", trace.queue_depth, "Closed loop: requests outstanding (default 1)")
-      ->check(CLI::PositiveNumber)
+      ->check(cli::integer_in(1, UINT32_MAX))
       ->group(group);
   sim.add_option("--speed", trace.speed, "Open loop: time speed-up, 2 = twice as fast (default 1)")
-      ->check(CLI::PositiveNumber)
+      ->check(cli::positive_number(kMinSpeed, kMaxSpeed))
       ->group(group);
   sim.add_option("--limit", trace.limit, "Replay at most N requests")
-      ->check(CLI::PositiveNumber)
+      ->check(cli::positive_integer())
       ->group(group);
   sim.add_option("--start", trace.start,
                  "Skip the first N requests, or those before a trace time such as 10s, 500ms")

@@ -1,12 +1,15 @@
 // `ssdlab sim`: a workload (plan, inline experiment or traces) against a
 // device model.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "sim/cli/command.h"
 #include "sim/cli/replay_cli.h"
 #include "sim/cli/teaching_cli.h"
+#include "sim/cli/validators.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/trace_run.h"
 
@@ -33,7 +36,9 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
-  command->add_option("--seed", sim.seed, "Seed of every random choice")->capture_default_str();
+  command->add_option("--seed", sim.seed, "Seed of every random choice")
+      ->check(any_unsigned())
+      ->capture_default_str();
   command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
   CLI::Option* no_io_log =
       command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
@@ -64,7 +69,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
       ->add_option("--until-expired", sim.until_expired,
                    "Lifetime run: stop once N flash blocks have worn out (reached "
                    "geometry.pe_cycles); the experiment's count is the write budget")
-      ->check(CLI::NonNegativeNumber);
+      ->check(any_unsigned());
   CLI::Option* power_cuts = command->add_option(
       "--power-cut-at", sim.power_cuts,
       "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
@@ -73,6 +78,13 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   sim::add_teaching_options(*command, sim.teaching);
 
   return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
+            // -w '' would otherwise run nothing and exit 0.
+            if (workload->count() > 0 &&
+                (o->workloads.empty() ||
+                 std::any_of(o->workloads.begin(), o->workloads.end(),
+                             [](const std::string& w) { return w.empty(); })))
+              throw Error("-w: empty workload (give a plan file, an inline experiment such as "
+                          "'RW:count=1000', or trace:FILE)");
             if (workload->count() == 0 && save_state->count() == 0)
               throw UsageError(
                   "--workload is required (or --save-state FILE alone: precondition and save)");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/cli/command.h"
+#include "sim/cli/validators.h"
 #include "sim/run/sweep.h"
 
 namespace ssdlab::cli {
@@ -19,8 +20,10 @@ Command make_sweep_command(CLI::App& app, GlobalOptions&) {
   command->add_option("SWEEP", o->sweep.plan, "Sweep file (TOML)")->required();
   command->add_option("-o,--out", o->sweep.outdir, "Folder for the job folders and sweep.csv")
       ->required();
-  command->add_option("-j,--jobs", o->sweep.jobs, "Parallel jobs (default: one per core)");
-  CLI::Option* job = command->add_option("--job", o->job, "Run only job N (a Slurm array task)");
+  command->add_option("-j,--jobs", o->sweep.jobs, "Parallel jobs (default: one per core)")
+      ->check(integer_in(0, 4096));
+  CLI::Option* job = command->add_option("--job", o->job, "Run only job N (a Slurm array task)")
+                         ->check(any_unsigned());
   command->add_option("--slurm", o->sweep.slurm,
                       "Write a Slurm job-array script here instead of running");
   return {command, [o, job](std::ostream& out) {

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/units.h"
 #include "ftl/pools.h"
 #include "sim/controller/config_reader.h"
@@ -20,6 +22,13 @@ namespace {
 using config_detail::Reader;
 
 toml::table parse(const std::string& path) {
+  // toml++ reads a directory, a device or an empty file as an empty table,
+  // which would silently be the default device.
+  if (const std::string problem = not_a_regular_file(path); !problem.empty())
+    throw make_error("{}: {}", path, problem == "no such file" ? "no such config file" : problem);
+  std::error_code error;
+  if (std::filesystem::file_size(path, error) == 0 && !error)
+    throw make_error("{}: empty config file", path);
   try {
     return toml::parse_file(path);
   } catch (const toml::parse_error& error) {
@@ -353,8 +362,85 @@ const char* scheduling_name(Scheduling scheduling) {
   return scheduling == Scheduling::kReadsFirst ? "reads-first" : "fifo";
 }
 
+namespace {
+
+DeviceConfig read_config(toml::table& root, const std::string& path,
+                         const std::vector<std::string>& overrides);
+
+// JSON arrays of to_json() (two_plane_pairs) as TOML; false for what a
+// config cannot hold.
+bool toml_array(const nlohmann::json& value, toml::array& into) {
+  for (const auto& element : value) {
+    if (element.is_boolean()) {
+      into.push_back(element.get<bool>());
+    } else if (element.is_number_integer()) {
+      into.push_back(element.get<std::int64_t>());
+    } else if (element.is_number_float()) {
+      into.push_back(element.get<double>());
+    } else if (element.is_string()) {
+      into.push_back(element.get<std::string>());
+    } else if (element.is_array()) {
+      toml::array inner;
+      if (!toml_array(element, inner)) return false;
+      into.push_back(std::move(inner));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// One JSON value of to_json() inserted as TOML; false for what a config
+// cannot hold.
+bool insert_toml(toml::table& table, const std::string& key, const nlohmann::json& value) {
+  if (value.is_boolean()) {
+    table.insert(key, value.get<bool>());
+  } else if (value.is_number_integer()) {
+    table.insert(key, value.get<std::int64_t>());
+  } else if (value.is_number_float()) {
+    table.insert(key, value.get<double>());
+  } else if (value.is_string()) {
+    table.insert(key, value.get<std::string>());
+  } else if (value.is_array()) {
+    toml::array array;
+    if (!toml_array(value, array)) return false;
+    table.insert(key, std::move(array));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+DeviceConfig config_from_json(const nlohmann::json& json, const std::string& origin) {
+  if (!json.is_object()) throw make_error("{}: the config is not a JSON object", origin);
+  toml::table root;
+  for (const auto& tables : json.items()) {
+    const std::string table = tables.key();
+    const nlohmann::json& keys = tables.value();
+    if (table == "source" || table == "name") continue;
+    if (!keys.is_object()) throw make_error("{}: config.{} is not a table", origin, table);
+    toml::table entries;
+    for (const auto& item : keys.items()) {
+      const std::string key = item.key();
+      if (!insert_toml(entries, key, item.value()))
+        throw make_error("{}: config.{}.{} is not a config value", origin, table, key);
+    }
+    root.insert(table, std::move(entries));
+  }
+  return read_config(root, origin, {});
+}
+
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   toml::table root = parse(path);
+  return read_config(root, path, overrides);
+}
+
+namespace {
+
+DeviceConfig read_config(toml::table& root, const std::string& path,
+                         const std::vector<std::string>& overrides) {
   Reader r(root, path, apply_overrides(root, overrides));
   DeviceConfig config;
   config.source = path;
@@ -374,5 +460,7 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
   r.reject_unknown();
   return config;
 }
+
+}  // namespace
 
 }  // namespace ssdlab::sim

@@ -59,6 +59,10 @@ struct DeviceConfig {
 // (the value is TOML: numbers, true/false, "strings", [arrays]).
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 
+// The config that to_json() echoed (as summary.json and checkpoints hold
+// it), loaded and validated again; `origin` names it in errors.
+DeviceConfig config_from_json(const nlohmann::json& json, const std::string& origin);
+
 // The config as JSON (echoed into summary.json).
 nlohmann::json to_json(const DeviceConfig& config);
 

@@ -99,13 +99,22 @@ void Ssd::load_state(StateReader& in) {
     round.stage_done = in.i64();
     const std::uint64_t blocks = in.count(geometry.blocks(), "blocks of a cleaning round");
     round.blocks.resize(blocks);
-    for (flash::BlockId& block : round.blocks) block = in.u32();
+    for (flash::BlockId& block : round.blocks) {
+      block = in.u32();
+      if (block >= geometry.blocks())
+        throw Error(fmt::format("a background cleaning round names block {} of {}", block,
+                                geometry.blocks()));
+    }
+    if (round.started < 0 || round.stage_ready < 0 || round.stage_done < 0)
+      throw Error("a background cleaning round has a negative time");
   }
-  if (!verifier_) return;
-  // A file can pass its checksum and still hold a state no FTL reaches (a
-  // buggy build saved it): with verification, find out before any request.
+  if (cleaning_ns_ < 0 || background_cleaning_ns_ < 0 || cleaning_done_ < 0 || buffer_admit_ < 0)
+    throw Error("a controller clock or counter is negative");
+  // A file can pass its checksum (recomputed by whoever altered it) and still
+  // hold a state no FTL reaches: whatever the flags, find out before any
+  // request, rather than crash on it later.
   ftl_->check_invariants();
-  verifier_->adopt(ftl_->nand());
+  if (verifier_) verifier_->adopt(ftl_->nand());
 }
 
 }  // namespace ssdlab::sim

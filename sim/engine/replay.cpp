@@ -3,6 +3,8 @@
 #include <cmath>
 #include <memory>
 
+#include "common/error.h"
+
 namespace ssdlab::sim {
 
 const char* replay_mode_name(ReplayMode mode) {
@@ -19,8 +21,13 @@ std::optional<SourceIo> TraceSource::next() {
   SourceIo io{record->offset, record->size, record->mode, 0};
   if (!open_) return io;  // closed loop: trace times are ignored
   const TimeNs since_first = record->time_ns - counts_.trace_start_ns;
-  TimeNs arrival =
-      speed_ == 1.0 ? since_first : std::llround(static_cast<double>(since_first) / speed_);
+  const double scaled = static_cast<double>(since_first) / speed_;
+  if (!(scaled <= static_cast<double>(traces::kMaxTraceTimeNs)))
+    throw make_error(
+        "trace request {}: time {} ns after the first at --speed {} is beyond what the "
+        "simulated clock holds (2^62 ns, about 146 years)",
+        counts_.requests, since_first, speed_);
+  TimeNs arrival = speed_ == 1.0 ? since_first : std::llround(scaled);
   if (arrival < last_arrival_) {  // trace times going backwards: submit with the previous one
     ++counts_.out_of_order;
     arrival = last_arrival_;

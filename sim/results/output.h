@@ -22,16 +22,22 @@ inline constexpr std::string_view kIoCsvHeader =
 // Writes io.csv rows through a large buffer. The file is written under a
 // temporary name and only renamed to its final name by commit(), so a run that
 // fails never leaves an io.csv that looks complete.
+//
+// A run's outputs are committed together, last: finish() completes the
+// temporary file (every write checked), publish() renames it into place.
+// commit() is both.
 class IoLog {
  public:
   explicit IoLog(std::filesystem::path path);
-  ~IoLog();  // removes the temporary file unless committed
+  ~IoLog();  // removes the temporary file unless published
   IoLog(const IoLog&) = delete;
   IoLog& operator=(const IoLog&) = delete;
 
   void row(std::string_view experiment, std::uint32_t run, std::uint32_t process, std::uint64_t io,
            TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset, std::uint32_t size);
   void commit();
+  void finish();
+  void publish();
   std::uint64_t rows() const { return rows_; }
 
  private:
@@ -43,6 +49,7 @@ class IoLog {
   std::vector<char> buffer_;  // rows not yet written; its size is its capacity
   std::size_t used_ = 0;      // bytes of buffer_ in use
   std::uint64_t rows_ = 0;
+  bool published_ = false;
 };
 
 // Response-time statistics of one run, after the ignored I/Os.
@@ -71,7 +78,56 @@ nlohmann::json read_json_file(const std::filesystem::path& path);
 // as "mean_us"; 0 without runs.
 double mean_over_runs(const nlohmann::json& experiment, const char* key);
 
-// Writes `text` to `path` through a temporary file and a rename.
+// Writes `text` to `path` through a temporary file and a rename. Refuses a
+// `path` that is a directory; on any failure (reported with the OS error)
+// nothing is left behind.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// write_file_atomically in two steps, for outputs committed together: a
+// PendingFile writes the complete temporary file at once, publish() renames
+// it; destroyed unpublished, it removes the temporary file.
+class PendingFile {
+ public:
+  PendingFile(std::filesystem::path path, const std::string& text);
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  void publish();
+
+ private:
+  std::filesystem::path path_, temporary_;
+  bool published_ = false;
+};
+
+// Refuses an output `path` that is an existing directory (or anything but a
+// regular file), with a message naming it and `what` it was meant to be.
+void check_output_path(const std::filesystem::path& path, const char* what = "output file");
+
+// Exclusive ownership of an output folder for one run: an flock on
+// DIR/.ssdlab.lock, held until destroyed. A second run into the same folder
+// is refused ("DIR: another ssdlab run is writing into this folder").
+class OutputLock {
+ public:
+  OutputLock() = default;
+  explicit OutputLock(const std::filesystem::path& dir);
+  ~OutputLock();
+  OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  OutputLock& operator=(OutputLock&& other) noexcept;
+
+ private:
+  int fd_ = -1;
+};
+
+// Temporary files a signal (SIGINT, SIGTERM, SIGHUP) must not leave behind:
+// IoLog and PendingFile register theirs; the handler installed by
+// install_signal_cleanup() unlinks them (async-signal-safe) and re-raises.
+void register_temporary(const std::filesystem::path& path);
+void unregister_temporary(const std::filesystem::path& path);
+void install_signal_cleanup();
+
+// For tests of a full disk: with SSDLAB_TEST_FAIL_WRITE=NAME in the
+// environment, writing the output file named NAME (io.csv, summary.json,
+// ...) fails as if the disk were full (ENOSPC).
+bool write_fails_for_test(const std::filesystem::path& path);
 
 }  // namespace ssdlab::sim

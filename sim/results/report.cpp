@@ -18,14 +18,17 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
-void prepare_outdir(const fs::path& dir) {
+OutputLock prepare_outdir(const fs::path& dir) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error || !fs::is_directory(dir))
     throw make_error("{}: cannot create the output folder: {}", dir.string(),
                      error ? error.message() : "not a directory");
+  OutputLock lock(dir);
+  for (const char* name : {"io.csv", "summary.json"}) check_output_path(dir / name, name);
   // Outputs of an earlier run must not pass for this run's.
   for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
+  return lock;
 }
 
 std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed) {

@@ -8,13 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/simulator.h"
+#include "sim/results/output.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
 
-// Creates `dir` and removes outputs of an earlier run from it, so that they
-// cannot pass for this run's if this one fails.
-void prepare_outdir(const std::filesystem::path& dir);
+// Creates `dir`, takes it for this run (a second run into it is refused
+// while the returned lock lives) and removes outputs of an earlier run from
+// it, so that they cannot pass for this run's if this one fails. An output
+// name taken by a directory is refused before anything is written.
+[[nodiscard]] OutputLock prepare_outdir(const std::filesystem::path& dir);
 
 // The experiment's keys as summary.json records them; `seed` is the run's.
 nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,

@@ -1,5 +1,6 @@
 #include "sim/results/summary.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
@@ -59,8 +60,9 @@ RunRecord run_from_json(const Fields& f) {
   if (r.count < r.ignored)
     throw make_error("{}: ignored ({}) exceeds count ({})", f.where(), r.ignored, r.count);
   r.mean_us = f.number("mean_us");
-  r.p50_us = f.number("p50_us");
-  r.p99_us = f.number("p99_us");
+  // Percentiles may be missing from hand-made files: not a number then.
+  r.p50_us = f.number("p50_us", std::nan(""));
+  r.p99_us = f.number("p99_us", std::nan(""));
   r.min_us = f.number("min_us", 0);
   r.max_us = f.number("max_us", 0);
   r.stddev_us = f.number("stddev_us", 0);

@@ -1,5 +1,9 @@
 #include "sim/run/probe.h"
 
+#include <sys/statvfs.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -104,11 +108,36 @@ nlohmann::json target_json(const workloads::RealTarget& target) {
           {"created", target.created()}};
 }
 
+// A FILE target to be created must fit in its filesystem's free space (with
+// room to spare), checked before anything is created: a mistyped size would
+// otherwise write until the disk is full.
+void check_target_size(const ProbeOptions& options) {
+  if (options.size == 0) return;
+  std::error_code error;
+  if (fs::exists(options.target, error)) return;  // RealTarget checks the size of what exists
+  fs::path parent = fs::path(options.target).parent_path();
+  if (parent.empty()) parent = ".";
+  struct statvfs info {};
+  if (::statvfs(parent.c_str(), &info) != 0)
+    throw make_error("{}: cannot create the target: {}: {}", options.target, parent.string(),
+                     std::strerror(errno));
+  const unsigned __int128 free_bytes =
+      static_cast<unsigned __int128>(info.f_bavail) * info.f_frsize;
+  // Keep 1% of the free space (at least 64 MiB) for the outputs.
+  const unsigned __int128 spare = std::max<unsigned __int128>(free_bytes / 100, 64ull << 20);
+  if (options.size + spare > free_bytes)
+    throw make_error("--size {}: {} has only {} free; give a smaller --size", format_size(options.size),
+                     parent.string(),
+                     format_size(static_cast<std::uint64_t>(
+                         std::min<unsigned __int128>(free_bytes, UINT64_MAX))));
+}
+
 }  // namespace
 
 void run_probe(const ProbeOptions& options, std::ostream& out) {
   const fs::path outdir(options.outdir);
-  prepare_outdir(outdir);
+  check_target_size(options);
+  const OutputLock lock = prepare_outdir(outdir);
   if (options.workload.starts_with("trace:"))
     throw make_error("-w '{}': probe runs plans; trace replay is for the simulator",
                      options.workload);
@@ -163,8 +192,10 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
       {"benchmarks", tables},
       {"target", target_json(target)},
   };
-  if (io_log) io_log->commit();
-  write_file_atomically(outdir / "summary.json", summary.dump(2) + "\n");
+  if (io_log) io_log->finish();
+  PendingFile summary_file(outdir / "summary.json", summary.dump(2) + "\n");
+  if (io_log) io_log->publish();
+  summary_file.publish();
   print_benchmark_tables(out, tables);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());

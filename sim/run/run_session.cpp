@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <new>
 #include <ostream>
+
+#include "common/error.h"
 
 #include "analysis/fio_export.h"
 #include "sim/state/power_cut_plan.h"
@@ -13,11 +16,41 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
+namespace {
+
+// --save-state into one of the run's own outputs would be overwritten by it
+// after "checkpoint saved" was printed.
+void refuse_state_over_outputs(const SimOptions& options) {
+  if (options.save_state.empty()) return;
+  std::error_code error;
+  const fs::path state = fs::weakly_canonical(options.save_state, error);
+  const fs::path outdir = fs::weakly_canonical(options.outdir, error);
+  for (const char* name : {"io.csv", "summary.json", "io.csv.partial", "summary.json.partial",
+                           ".ssdlab.lock"})
+    if (state == outdir / name)
+      throw make_error("--save-state {}: is the run's own {} (-o {}); save the state elsewhere",
+                       options.save_state, name, options.outdir);
+  if (state == outdir)
+    throw make_error("--save-state {}: is the output folder; give a file name",
+                     options.save_state);
+}
+
+}  // namespace
+
 RunSession::RunSession(const SimOptions& options, std::ostream& out)
     : options_(options), out_(out), outdir_(options.outdir) {
-  prepare_outdir(outdir_);
+  refuse_state_over_outputs(options);
+  lock_ = prepare_outdir(outdir_);
   config_ = load_config(options.config, options.overrides);
-  ssd_ = std::make_unique<Ssd>(config_, options.verify, options.check_every);
+  try {
+    ssd_ = std::make_unique<Ssd>(config_, options.verify, options.check_every);
+  } catch (const std::bad_alloc&) {
+    const auto& g = config_.geometry;
+    throw make_error(
+        "{}: out of memory building the device: {} flash pages in {} blocks need at least "
+        "{} MiB of state (maps, page states, OOB) and more was not available",
+        options.config, g.pages(), g.blocks(), g.pages() * 16 / (1024 * 1024));
+  }
   if (!options.power_cuts.empty()) ssd_->enable_power_cuts();  // before the first write
   views_ = std::make_unique<TeachingViews>(*ssd_, options.teaching);
   if (!options.load_state.empty()) {
@@ -71,10 +104,20 @@ void RunSession::finish(nlohmann::json& summary, const std::string& workload, bo
         save_run_state(options_, *ssd_, position_, workload, preconditioned_, end_of_life);
   }
   if (!checkpoint_.empty()) summary["checkpoint"] = checkpoint_;
-  if (io_log_) io_log_->commit();
+  // io.csv and summary.json are complete before either is renamed into
+  // place, so a failure (a full disk) leaves neither.
+  if (io_log_) io_log_->finish();
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
-  write_file_atomically(outdir_ / "summary.json", summary.dump(2) + "\n");
+  PendingFile summary_file(outdir_ / "summary.json", summary.dump(2) + "\n");
+  if (io_log_) io_log_->publish();
+  try {
+    summary_file.publish();
+  } catch (const Error&) {
+    std::error_code ignored;
+    fs::remove(outdir_ / "io.csv", ignored);
+    throw;
+  }
   views_->commit(out_);
 }
 

@@ -74,6 +74,7 @@ class RunSession {
   const SimOptions& options_;
   std::ostream& out_;
   std::filesystem::path outdir_;
+  OutputLock lock_;  // the output folder is this run's
   DeviceConfig config_;
   std::unique_ptr<Ssd> ssd_;
   std::unique_ptr<TeachingViews> views_;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -16,6 +17,11 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/file_kind.h"
+#include "sim/controller/config.h"
+#include "sim/state/checkpoint.h"
+#include "sim/state/precondition.h"
+#include "workloads/plan.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_run.h"
@@ -61,6 +67,64 @@ std::vector<std::string> strings(const std::string& path, const toml::table& roo
     items.push_back(*text);
   }
   return items;
+}
+
+// Where the `index`th element of the list `key` is, or the file's first line.
+std::string where_item(const std::string& path, const toml::table& root, const char* key,
+                       std::size_t index) {
+  const toml::node* node = root.get(key);
+  const toml::array* array = node ? node->as_array() : nullptr;
+  if (array && index < array->size()) return where(path, *array->get(index));
+  return node ? where(path, *node) : path + ":1";
+}
+
+// Every mistake a job would make on its own (a bad precondition, a missing
+// checkpoint or config, a bad set or workload) found before the first job
+// runs and anything is written, with the sweep file's line.
+template <typename Resolve>
+void validate(const std::string& path, const toml::table& root, const Resolve& resolve,
+              const std::vector<std::string>& configs,
+              const std::vector<std::vector<std::string>>& sets,
+              const std::vector<std::string>& workload_list, const std::string& precondition,
+              const std::string& load_state) {
+  const auto wrap = [](const std::string& at, const char* key, auto&& check) {
+    try {
+      check();
+    } catch (const Error& error) {
+      throw make_error("{}: {}: {}", at, key, error.what());
+    }
+  };
+  if (!precondition.empty())
+    wrap(where(path, *root.get("precondition")), "precondition",
+         [&] { (void)parse_precondition(precondition); });
+  if (!load_state.empty())
+    wrap(where(path, *root.get("load_state")), "load_state",
+         [&] { (void)checkpoint_info(resolve(load_state)); });
+  std::optional<DeviceConfig> first;
+  for (std::size_t c = 0; c < configs.size(); ++c)
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      const std::string at = sets[s].empty() ? where_item(path, root, "configs", c)
+                                             : where_item(path, root, "sets", s);
+      wrap(at, sets[s].empty() ? "configs" : "sets", [&] {
+        DeviceConfig config = load_config(resolve(configs[c]), sets[s]);
+        if (!first) first = std::move(config);
+      });
+    }
+  const auto& g = first->geometry;
+  const workloads::DeviceInfo device{g.capacity_bytes(), first->sector_size,
+                                     std::uint64_t{g.pages_per_block} * g.page_size};
+  for (std::size_t w = 0; w < workload_list.size(); ++w)
+    wrap(where_item(path, root, "workloads", w), "workloads", [&] {
+      const std::string& workload = workload_list[w];
+      if (workload.starts_with("trace:")) {
+        const std::string file = workload.substr(6);
+        if (const std::string problem = not_a_regular_file(file); !problem.empty())
+          throw make_error("'{}': {}", file, problem);
+        return;
+      }
+      (void)workloads::load_plan(workload.ends_with(".toml") ? resolve(workload) : workload,
+                                 device);
+    });
 }
 
 // The grid, in a fixed order: configs, then sets, then workloads, then seeds.
@@ -147,6 +211,7 @@ std::vector<Job> expand(const std::string& path) {
     if (p.is_absolute() || fs::exists(p)) return file;
     return (base / p).string();
   };
+  validate(path, root, resolve, configs, sets, workloads, precondition, load_state);
   std::vector<Job> jobs;
   for (const auto& config : configs)
     for (const auto& set : sets)
@@ -287,7 +352,24 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   return failed || collected != 0 ? 1 : 0;
 }
 
+namespace {
+int collect(const std::string& outdir_text, std::ostream& out);
+}  // namespace
+
 int run_collect(const std::string& outdir_text, std::ostream& out) {
+  try {
+    return collect(outdir_text, out);
+  } catch (const nlohmann::json::exception& error) {
+    // A jobs.json or summary.json of another shape than a sweep writes.
+    throw make_error("{}: not a sweep folder ssdlab wrote: jobs.json or a job's summary.json "
+                     "lacks what a sweep writes ({})",
+                     outdir_text, error.what());
+  }
+}
+
+namespace {
+
+int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
   if (!fs::is_regular_file(outdir / "jobs.json"))
     throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
@@ -334,5 +416,7 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
              missing ? fmt::format(" ({} missing)", missing) : "", (outdir / "sweep.csv").string());
   return missing ? 1 : 0;
 }
+
+}  // namespace
 
 }  // namespace ssdlab::sim

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
 #include "sim/controller/config.h"
@@ -181,9 +182,9 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
 }  // namespace
 
 void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(options.path, error))
-    throw make_error("{}: no such trace file", options.path);
+  if (const std::string problem = not_a_regular_file(options.path); !problem.empty())
+    throw make_error("{}: {}", options.path,
+                     problem == "no such file" ? "no such trace file" : problem);
   Info info;
   if (!options.config.empty()) {
     const DeviceConfig config = load_config(options.config);

@@ -13,13 +13,18 @@
 
 namespace ssdlab::sim {
 
+// The range of --speed: beyond it, trace times scaled to nanoseconds lose
+// all meaning (1e-300 overflows the clock; 1e300 submits everything at 0).
+inline constexpr double kMinSpeed = 1e-6;
+inline constexpr double kMaxSpeed = 1e6;
+
 // As given on the command line; empty / zero means "not given". Checked by
 // run_replay, so that bad values are input errors (exit 1) naming the option.
 struct TraceOptions {
   std::string format;             // --format: auto (default) or a format name
   std::string mode;               // --mode: open (default) or closed
   std::uint32_t queue_depth = 0;  // --qd: closed loop (default 1)
-  double speed = 0;               // --speed: open loop (default 1)
+  double speed = 0;               // --speed: open loop (default 1), kMinSpeed..kMaxSpeed
   std::uint64_t limit = 0;        // --limit: requests (default all)
   std::string start;              // --start: N requests, or a trace time such as 10s, 500ms
   bool skip_bad = false;          // --skip-bad

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/file_kind.h"
 #include "common/units.h"
 #include "sim/controller/config.h"
 #include "common/log.h"
@@ -98,9 +100,9 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
   s.workload = workload;
   s.path = workload.substr(std::string_view("trace:").size());
   if (s.path.empty()) throw make_error("-w 'trace:': no trace file after 'trace:'");
-  std::error_code error;
-  if (!fs::is_regular_file(s.path, error))
-    throw make_error("-w '{}': no such trace file", workload);
+  if (const std::string problem = not_a_regular_file(s.path); !problem.empty())
+    throw make_error("-w '{}': {}", workload,
+                     problem == "no such file" ? "no such trace file" : problem);
 
   auto& parser = s.read.parser;
   if (!trace.blk_event.empty()) {
@@ -148,6 +150,10 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
   if (replay.mode == ReplayMode::kClosed && trace.speed > 0)
     throw make_error("--speed applies to --mode open (closed-loop replay ignores trace times)");
   replay.queue_depth = trace.queue_depth ? trace.queue_depth : 1;
+  if (trace.speed != 0 &&
+      (!std::isfinite(trace.speed) || trace.speed < kMinSpeed || trace.speed > kMaxSpeed))
+    throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
+                     kMaxSpeed);
   replay.speed = trace.speed > 0 ? trace.speed : 1.0;
   replay.experiment = experiment_name(s.path);
   return s;

@@ -260,9 +260,19 @@ nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& posi
 
 void run_state_info(const std::string& path, std::ostream& out) {
   const nlohmann::json info = checkpoint_info(path);
+  // A correct checksum is not a correct state (whoever altered the file may
+  // have recomputed it): load it into a fresh device of the saved config,
+  // with every check a run's load makes.
+  {
+    const DeviceConfig config = config_from_json(info["config"], path + ": the saved config");
+    Ssd ssd(config, false);
+    RunPosition position;
+    load_checkpoint(path, ssd, position);
+  }
   const nlohmann::json& made = info["provenance"];
   fmt::print(out,
-             "{}: ssdlab checkpoint, format {}, saved by ssdlab {}, {} bytes, checksum correct\n",
+             "{}: ssdlab checkpoint, format {}, saved by ssdlab {}, {} bytes, checksum correct, "
+             "state consistent (loaded into a fresh device)\n",
              path, info.value("format", 0), info.value("ssdlab_version", std::string("?")),
              info["bytes"].get<std::uint64_t>());
   fmt::print(out,
