@@ -85,6 +85,13 @@ def make_fixtures(t, ssdlab, src):
     flipped = bytearray(state)
     flipped[len(flipped) // 2] ^= 0xFF
     write("flipped.ssd", bytes(flipped), "wb")
+    # Page map entry 5 pointed elsewhere, the CRC recomputed: passes the
+    # checksum, breaks the FTL's invariants.
+    forged = bytearray(state)
+    info_bytes = struct.unpack_from("<I", forged, 20)[0]
+    forged[24 + info_bytes + 8 + 8 + 4 * 5] ^= 1
+    struct.pack_into("<I", forged, len(forged) - 4, zlib.crc32(bytes(forged[:-4])) & 0xFFFFFFFF)
+    write("forged.ssd", bytes(forged), "wb")
     measured = {"experiments": [
         {"name": n, "pattern": p, "io_size": 4096, "queue_depth": 1, "processes": 1,
          "runs": [{"mean_us": 0.0}]} for n, p in (("sr", "SR"), ("rr", "RR"), ("sw", "SW"))]}

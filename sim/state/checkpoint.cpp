@@ -54,7 +54,9 @@ void read_state(StateReader& in, Ssd& ssd, RunPosition& position) {
   in.section("RUNP", 1);
   position.now = in.i64();
   position.state_resets = in.u32();
-  if (position.now < 0) throw make_error("corrupt: the clock is {} ns", position.now);
+  // The clock leaves room for trace times (traces::kMaxTraceTimeNs) on top.
+  if (position.now < 0 || position.now > (std::int64_t{1} << 61))
+    throw make_error("corrupt: the clock is {} ns", position.now);
 }
 
 // Refuses a checkpoint of another device; returns the other keys that differ.
