@@ -98,7 +98,8 @@ nlohmann::json to_json(const Info& info, const std::string& path) {
       {"last_ns", p.last_time_ns},
       {"span_ns", p.span_ns()},
       {"decreasing_timestamps", p.decreasing},
-      {"requests_per_s", p.requests_per_second()},
+      {"requests_per_s", p.span_ns() == 0 && p.requests > 1 ? nlohmann::json()
+                                                              : nlohmann::json(p.requests_per_second())},
       {"mb_per_s", p.bytes_per_second() / 1e6},
       {"reads", {{"requests", p.reads}, {"bytes", p.read_bytes}}},
       {"writes", {{"requests", p.writes}, {"bytes", p.write_bytes}}},
@@ -146,8 +147,11 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
   fmt::print(
       out, "  time span     {} (first {}, last {}), {} timestamps earlier than the one before\n",
       duration(p.span_ns()), duration(p.first_time_ns), duration(p.last_time_ns), p.decreasing);
-  fmt::print(out, "  arrival rate  {:.1f} requests/s, {:.3f} MB/s\n", p.requests_per_second(),
-             p.bytes_per_second() / 1e6);
+  if (p.span_ns() == 0 && p.requests > 1)
+    fmt::print(out, "  arrival rate  - (all requests at one time: no timing in the trace)\n");
+  else
+    fmt::print(out, "  arrival rate  {:.1f} requests/s, {:.3f} MB/s\n", p.requests_per_second(),
+               p.bytes_per_second() / 1e6);
   fmt::print(out, "  reads         {} ({}), {}\n", p.reads, percent(p.reads, p.requests),
              format_size(p.read_bytes));
   fmt::print(out, "  writes        {} ({}), {}\n", p.writes, percent(p.writes, p.requests),
