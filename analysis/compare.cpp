@@ -260,7 +260,7 @@ CompareSide load_side(const std::string& path, const std::string& log_name) {
     // A job name (logs/seq for logs/seq_clat.1.log, ...) or a pattern.
     const auto logs = fio_job_logs(path);
     if (!logs.empty()) return pooled_logs(path, logs, log_name);
-    throw make_error("{}: no such file or folder (nor fio logs {}_clat.N.log)", path, path);
+    throw make_error("{}: no such file or folder", path);
   }
   if (fs::is_directory(status)) {
     const fs::path dir(path);

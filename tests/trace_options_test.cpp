@@ -48,12 +48,16 @@ class TraceOptionsTest : public ::testing::Test {
   nlohmann::json Summary(const std::string& out = "out") {
     return nlohmann::json::parse(support::read_file(dir_ / out / "summary.json"));
   }
-  // experiment -> its io.csv rows (offset, submit_us)
+  // experiment -> its io.csv rows (offset, submit_us) by io index (io.csv
+  // is in completion order)
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>> Rows(
       const std::string& out = "out") {
-    std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>> rows;
+    std::map<std::string, std::map<std::uint64_t, std::pair<std::uint64_t, std::string>>> by_io;
     for (const auto& f : support::csv_rows(support::read_file(dir_ / out / "io.csv")))
-      rows[f[0]].emplace_back(std::stoull(f[7]), f[4]);
+      by_io[f[0]][std::stoull(f[3])] = {std::stoull(f[7]), f[4]};
+    std::map<std::string, std::vector<std::pair<std::uint64_t, std::string>>> rows;
+    for (const auto& [experiment, ios] : by_io)
+      for (const auto& [io, row] : ios) rows[experiment].push_back(row);
     return rows;
   }
 
