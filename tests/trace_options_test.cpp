@@ -107,6 +107,17 @@ TEST_F(TraceOptionsTest, BadKeysAreNamed) {
   EXPECT_THAT(result.output, HasSubstr("--map 'fold': expected modulo or scale"));
 }
 
+TEST_F(TraceOptionsTest, HelpListsTheKeys) {
+  const auto result = support::run_ssdlab("sim --help");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::string help = result.output;  // CLI11 wraps lines: compare without them
+  std::string flat;
+  for (char c : help)
+    if (c != '\n' && !(c == ' ' && !flat.empty() && flat.back() == ' ')) flat += c;
+  EXPECT_THAT(flat, HasSubstr("keys: " + trace_key_names()));
+  EXPECT_THAT(flat, HasSubstr("--devices"));
+}
+
 TEST_F(TraceOptionsTest, AFileWithACommaInItsNameTakesNoKeys) {
   const auto trace = Write("a,b.csv", Filetime(0) + ",h,0,Write,0,4096,1\n");
   std::string path;
