@@ -126,6 +126,13 @@ TEST_F(FioDetect, JobsOfOneNameWithoutHistogramsAreRefused) {
               HasSubstr("2 jobs named seq (numjobs without group_reporting)"));
 }
 
+TEST(FindFioJson, BracesInsideStringsDoNotEndTheObject) {
+  const std::string text = "note: x\n{\"jobs\" : [{\"jobname\" : \"a}b{\\\"\"}]}\nafter {\n";
+  const auto [begin, end] = ssdlab::sim::find_fio_json(text, "f");
+  EXPECT_EQ(begin, 8u);
+  EXPECT_EQ(text.substr(end), "\nafter {\n");
+}
+
 TEST_F(FioDetect, LatencyLogToldByItsLinesWhateverItsName) {
   const auto path = Write("latencies.json", "1, 250000, 1, 4096, 0, 0\n2, 350000, 1, 4096, 0, 0\n");
   const auto side = load_side(path, "x");

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "sim/run/trace_settings.h"
+#include "traces/selection.h"
 #include "test_support.h"
 #include "trace_support.h"
 
@@ -259,6 +260,28 @@ TEST_F(TraceDevices, OneDeviceNeedsASelection) {
   EXPECT_THAT(chosen.output, HasSubstr("1 on other devices"));
   const auto both = Sim(Trace(TwoAsus(), ",device=1,devices=shared"), "both");
   EXPECT_EQ(both.exit_code, 1) << both.output;
+}
+
+TEST(SideBySide, BasesFollowTheSpansInDeviceOrderInWholeUnits) {
+  std::uint64_t total = 0;
+  const auto bases = traces::side_by_side_bases({{7, 5000}, {2, 4096}, {9, 1}}, 4096, total);
+  EXPECT_EQ(bases.at(2), 0u);
+  EXPECT_EQ(bases.at(7), 4096u);
+  EXPECT_EQ(bases.at(9), 4096u + 8192);
+  EXPECT_EQ(total, 4096u + 8192 + 4096);
+}
+
+TEST(SideBySide, SelectionMovesEachDeviceToItsBaseBeforeTheMap) {
+  support::VectorReader reader({{0, 512, 512, IoMode::kWrite, 0},
+                                {1, 512, 512, IoMode::kWrite, 1},
+                                {2, 512, 512, IoMode::kWrite, 5}});  // device 5: no base
+  traces::SelectionOptions options;
+  options.device_base = {{0, 0}, {1, 8192}};
+  traces::Selection selection(reader, options, 1 << 20, 512);
+  EXPECT_EQ(selection.next()->offset, 512u);
+  EXPECT_EQ(selection.next()->offset, 8192u + 512);
+  EXPECT_EQ(selection.next()->offset, 512u);
+  EXPECT_EQ(selection.counts().remapped, 0u);  // moving a device is not wrapping
 }
 
 TEST_F(TraceOptionsTest, StandardInputIsATrace) {
