@@ -250,6 +250,15 @@ TEST_F(TraceDevices, SideBySideGivesEachDeviceItsOwnRange) {
   EXPECT_EQ(Summary()["experiments"][0]["trace"]["device_bases"]["1"], 8192);
 }
 
+TEST_F(TraceDevices, BlkparseDevicesAreNamedMajorMinor) {
+  const auto trace = Write("two.blk",
+                           "  8,16   1        1     0.000000000  42  D   W 4096 + 8 [db]\n"
+                           "  8,32   1        2     0.000300000  42  D   W 4096 + 8 [db]\n");
+  const auto result = Sim(Trace(trace, ",format=blkparse"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("2 devices (8,16, 8,32) share one address space"));
+}
+
 TEST_F(TraceDevices, OneDeviceNeedsASelection) {
   const auto refused = Sim(Trace(TwoAsus(), ",devices=one"), "refused");
   EXPECT_EQ(refused.exit_code, 1) << refused.output;

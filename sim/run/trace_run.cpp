@@ -159,8 +159,13 @@ FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
   return pass;
 }
 
-std::string device_list(const std::set<std::uint32_t>& devices) {
-  return fmt::format("{}{}", fmt::join(devices, ", "), devices.size() >= 64 ? ", ..." : "");
+// The devices as the format names them (blkparse: MAJ,MIN).
+std::string device_list(const std::set<std::uint32_t>& devices, const std::string& format) {
+  std::vector<std::string> names;
+  for (const std::uint32_t device : devices)
+    names.push_back(format == "blkparse" ? fmt::format("{},{}", device >> 20, device & 0xfffff)
+                                         : std::to_string(device));
+  return fmt::format("{}{}", fmt::join(names, ", "), devices.size() >= 64 ? ", ..." : "");
 }
 
 // The warnings of one trace after the first pass (console and summary.json);
@@ -172,13 +177,13 @@ std::vector<std::string> trace_warnings(const TraceSettings& s, const FirstPass&
     throw make_error(
         "{}: --devices one: the trace has several devices ({}); choose one with --trace-device N "
         "(or device=N in -w trace:FILE,device=N)",
-        s.shown_path, device_list(pass.devices));
+        s.shown_path, device_list(pass.devices, s.format));
   if (several && s.devices == DeviceLayout::kAuto)
     warnings.push_back(fmt::format(
         "{} devices ({}) share one address space: block B of each lands on the same page; "
         "choose --devices side-by-side (each device its own range), --trace-device N (one "
         "device) or --devices shared (this, without the warning)",
-        pass.devices.size(), device_list(pass.devices)));
+        pass.devices.size(), device_list(pass.devices, s.format)));
   for (auto& warning : traces::time_warnings(pass.times, s.format))
     warnings.push_back(std::move(warning) +
                        (s.format == "mqsim" || s.format == "disksim"
