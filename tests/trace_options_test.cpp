@@ -105,7 +105,8 @@ TEST_F(TraceOptionsTest, BadKeysAreNamed) {
   const auto trace = Write("t.csv", Filetime(0) + ",h,0,Read,0,4096,1\n");
   const auto result = Sim(Trace(trace, ",map=fold"));
   EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_THAT(result.output, HasSubstr("--map 'fold': expected modulo or scale"));
+  EXPECT_THAT(result.output, HasSubstr("-w 'trace:" + trace.string() +
+                                       ",map=fold': --map 'fold': expected modulo or scale"));
 }
 
 TEST_F(TraceOptionsTest, HelpListsTheKeys) {

@@ -269,7 +269,17 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
                       std::uint64_t logical_bytes, std::uint64_t page) {
   auto log = logger("trace");
   Traces t;
-  for (const auto& workload : workloads) t.all.push_back(resolve(workload, trace, log));
+  for (const auto& workload : workloads) {
+    try {
+      t.all.push_back(resolve(workload, trace, log));
+    } catch (const Error& error) {
+      // A bad value of a key (map=fold) is reported as its option (--map):
+      // say which -w it came from.
+      const std::string_view message = error.what();
+      if (workload.find(',') == std::string::npos || message.starts_with("-w ")) throw;
+      throw make_error("-w '{}': {}", workload, message);
+    }
+  }
   make_names_unique(t.all);
   if (!trace.layout.empty() && trace.layout != "shared" && trace.layout != "partitioned")
     throw make_error("--layout '{}': expected shared or partitioned", trace.layout);
