@@ -315,6 +315,16 @@ TEST_F(TraceOptionsTest, StandardInputIsATrace) {
   EXPECT_THAT(twice.output, HasSubstr("standard input can be read by one trace only"));
 }
 
+TEST_F(TraceOptionsTest, TraceInfoReadsStandardInput) {
+  const auto trace = Write("t.txt", "0 0 0 8 0\n1000 0 8 8 1\n2000 0 16 8 0\n");
+  const auto result = support::run_shell(std::string(SSDLAB_BINARY) +
+                                         " trace-info - --format mqsim < " +
+                                         support::shell_quote(trace));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("trace-info: -\n"));
+  EXPECT_THAT(result.output, HasSubstr("3 requests"));
+}
+
 TEST_F(TraceOptionsTest, BlkparseWithoutTheChosenEventsSaysSo) {
   const auto trace = Write("d.txt",
                            "  8,16   1        1     0.000000000  42  D   W 4096 + 8 [db]\n"

@@ -14,6 +14,7 @@
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/run/trace_run.h"
+#include "sim/run/trace_settings.h"
 #include "traces/formats.h"
 #include "traces/profile.h"
 #include "traces/trace_file.h"
@@ -184,7 +185,10 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
 
 }  // namespace
 
-void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
+void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
+  TraceInfoOptions options = given;
+  std::shared_ptr<const void> stdin_copy;  // "-": standard input, read once into a file
+  if (options.path == "-") stdin_copy = copy_standard_input(options.path);
   std::error_code error;
   if (!std::filesystem::is_regular_file(options.path, error))
     throw make_error("{}: no such trace file", options.path);
@@ -227,9 +231,9 @@ void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
   info.warnings = traces::profile_warnings(profile, info.format, info.device_bytes);
   if (profile.requests == 0) info.warnings.insert(info.warnings.begin(), "no requests");
 
-  print(out, info, options.path);
+  print(out, info, given.path);
   if (!options.json.empty()) {
-    write_file_atomically(options.json, to_json(info, options.path).dump(2) + "\n");
+    write_file_atomically(options.json, to_json(info, given.path).dump(2) + "\n");
     fmt::print(out, "json: {}\n", options.json);
   }
 }

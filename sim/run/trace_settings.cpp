@@ -91,7 +91,8 @@ const std::vector<TraceKey>& text_keys() {
   return kKeys;
 }
 
-// Standard input copied to a temporary file, removed with the last owner.
+}  // namespace
+
 std::shared_ptr<const void> copy_standard_input(std::string& path) {
   std::string name = (fs::temp_directory_path() / "ssdlab-stdin-XXXXXX").string();
   const int fd = mkstemp(name.data());
@@ -116,8 +117,6 @@ std::shared_ptr<const void> copy_standard_input(std::string& path) {
   path = name;
   return owner;
 }
-
-}  // namespace
 
 const char* device_layout_name(DeviceLayout layout) {
   switch (layout) {

@@ -39,6 +39,10 @@ struct TraceSettings {
   std::shared_ptr<const void> stdin_copy;  // removes the copy of standard input
 };
 
+// Copies standard input to a temporary file, whose name goes to `path`;
+// the file is removed with the last copy of the result. Throws ssdlab::Error.
+std::shared_ptr<const void> copy_standard_input(std::string& path);
+
 // The keys of -w trace:FILE,key=value,...: each overrides the option of the
 // same meaning for this trace only ("format, time_unit, ...").
 std::string trace_key_names();
