@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
-#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <memory>
