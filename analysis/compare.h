@@ -25,9 +25,12 @@ struct CompareSide {
   std::vector<ExperimentFigures> experiments;
 };
 
-// Reads `path`: a folder (summary.json, or io.csv when there is none), a
-// file named *.json or starting with '{' (fio JSON), or else a fio latency
-// log whose experiment is `log_name`, or its job name when that is empty.
+// Reads `path`, told by its content, not its name: a folder (summary.json,
+// or io.csv when there is none); a file: an io.csv (by its header), a fio
+// latency log (its first line 'time, value, ddir, bs[, ...]'), else fio JSON
+// (possibly after notes or normal-format text); a path that does not exist:
+// the per-job fio logs it names (PATH_clat.N.log, or a '*' pattern), pooled.
+// A log's experiment is `log_name`, or its job name when that is empty.
 CompareSide load_side(const std::string& path, const std::string& log_name);
 
 // The experiments of one io.csv: per (experiment, run) the figures of every

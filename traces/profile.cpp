@@ -80,6 +80,7 @@ void TraceProfile::add(const TraceRecord& record) {
     ++decreasing;
   }
   last_time_ns = record.time_ns;
+  not_whole_ms += record.time_ns % 1000000 != 0;
   min_time_ns = std::min(min_time_ns, record.time_ns);
   max_time_ns = std::max(max_time_ns, record.time_ns);
   ++requests;
@@ -143,12 +144,11 @@ std::string seconds(std::int64_t ns) {
 
 }  // namespace
 
-std::vector<std::string> profile_warnings(const TraceProfile& profile, std::string_view format,
-                                          std::optional<std::uint64_t> device_bytes) {
+std::vector<std::string> time_warnings(const TraceProfile& profile, std::string_view format) {
   std::vector<std::string> warnings;
   const std::string unit = time_unit_of(format);
   const std::int64_t span = profile.span_ns();
-  if (profile.requests > kShortSpanRequests && span < kShortSpanNs)
+  if (profile.requests > kShortSpanRequests && span > 0 && span < kShortSpanNs)
     warnings.push_back(fmt::format(
         "time span {} for {} requests is implausibly short: {} times are read as {}; are they "
         "in a coarser unit (e.g. seconds)?",
@@ -158,6 +158,15 @@ std::vector<std::string> profile_warnings(const TraceProfile& profile, std::stri
         "time span {:.1f} days is implausibly long (over a year): {} times are read as {}; are "
         "they in a finer unit (e.g. us where ms are expected)?",
         static_cast<double>(span) / 86400e9, format, unit));
+  // MQSim's integer times (ns) read by mistake as DiskSim's (ms with
+  // decimals): 0.14 s becomes 39 hours, too short for the year's warning.
+  if (format == "disksim" && profile.requests > 1 && span > 0 && span <= kLongSpanNs &&
+      profile.not_whole_ms == 0)
+    warnings.push_back(fmt::format(
+        "every time is a whole number, as in MQSim traces (integer ns), where DiskSim writes ms "
+        "with decimals: read as DiskSim ms the trace spans {}, as MQSim ns it would span {}; if "
+        "it is an MQSim trace, give --format mqsim",
+        seconds(span), seconds(span / 1000000)));
   if (span > 0 && profile.requests > 1) {
     const double iops = profile.requests_per_second();
     const double bytes = profile.bytes_per_second();
@@ -167,6 +176,17 @@ std::vector<std::string> profile_warnings(const TraceProfile& profile, std::stri
           "100 GB/s): {} times are read as {}; check their unit",
           iops, bytes / 1e9, format, unit));
   }
+  if (span == 0 && profile.requests > 1)
+    warnings.push_back(fmt::format(
+        "all {} requests have the same time: the trace carries no timing{} (an arrival rate "
+        "cannot be told); open-loop replay submits them all at once: replay with --mode closed",
+        profile.requests, format == "fio" ? " (a fio v2 iolog without wait lines)" : ""));
+  return warnings;
+}
+
+std::vector<std::string> profile_warnings(const TraceProfile& profile, std::string_view format,
+                                          std::optional<std::uint64_t> device_bytes) {
+  std::vector<std::string> warnings = time_warnings(profile, format);
   if (profile.requests > 0 && profile.sizes_not_512 * 2 > profile.requests)
     warnings.push_back(fmt::format(
         "{} of {} request sizes ({:.0f} %) are not multiples of 512 B: are they in sectors or "

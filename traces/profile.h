@@ -65,6 +65,7 @@ struct TraceProfile {
   std::int64_t first_time_ns = 0, last_time_ns = 0;  // of the first and last request in the file
   std::int64_t min_time_ns = 0, max_time_ns = 0;
   std::uint64_t decreasing = 0;  // requests earlier than the one before them
+  std::uint64_t not_whole_ms = 0;  // times that are not a whole number of milliseconds
   SizeHistogram sizes{};
   std::uint64_t min_offset = 0, max_end = 0;       // bytes; end = offset + size
   std::uint64_t unaligned_512 = 0;                 // offset or size not a multiple of 512
@@ -96,6 +97,11 @@ std::string time_unit_of(std::string_view format);
 // `device_bytes` (the simulated device's logical space, when known).
 std::vector<std::string> profile_warnings(const TraceProfile& profile, std::string_view format,
                                           std::optional<std::uint64_t> device_bytes);
+
+// The time warnings of profile_warnings alone (span, arrival rate, all
+// requests at one time): what replay prints on its console, from the
+// requests it replays (requests, min/max time and bytes of `profile`).
+std::vector<std::string> time_warnings(const TraceProfile& profile, std::string_view format);
 
 // Thresholds of the warnings.
 inline constexpr std::uint64_t kShortSpanRequests = 1000;  // more requests than this ...

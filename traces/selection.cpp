@@ -41,6 +41,10 @@ std::optional<TraceRecord> Selection::next() {
       started_ = true;
     }
     ++returned_;
+    if (!options_.device_base.empty()) {
+      const auto base = options_.device_base.find(record->device);
+      if (base != options_.device_base.end()) record->offset += base->second;
+    }
     return place(*record);
   }
   return std::nullopt;
@@ -78,6 +82,27 @@ std::uint64_t address_span(TraceReader& reader, std::optional<std::uint32_t> dev
   while (auto record = reader.next())
     if (!device || record->device == *device) span = std::max(span, record->offset + record->size);
   return span;
+}
+
+std::map<std::uint32_t, std::uint64_t> device_spans(TraceReader& reader) {
+  std::map<std::uint32_t, std::uint64_t> spans;
+  while (auto record = reader.next()) {
+    auto& span = spans[record->device];
+    span = std::max(span, record->offset + record->size);
+  }
+  return spans;
+}
+
+std::map<std::uint32_t, std::uint64_t> side_by_side_bases(
+    const std::map<std::uint32_t, std::uint64_t>& spans, std::uint64_t align,
+    std::uint64_t& total) {
+  std::map<std::uint32_t, std::uint64_t> bases;
+  total = 0;
+  for (const auto& [device, span] : spans) {
+    bases[device] = total;
+    total += (span + align - 1) / align * align;
+  }
+  return bases;
 }
 
 }  // namespace ssdlab::traces

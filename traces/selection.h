@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -35,6 +36,10 @@ struct SelectionOptions {
   std::uint64_t limit = 0;               // at most this many requests; 0: all
   AddressMap map = AddressMap::kModulo;
   std::uint64_t trace_span = 0;  // kScale: largest offset + size in the trace
+  // Devices side by side: each device's offsets are moved up by its base
+  // (before the map), so that devices of one trace get disjoint address
+  // ranges; devices not listed keep their offsets. Empty: devices share.
+  std::map<std::uint32_t, std::uint64_t> device_base;
 };
 
 struct SelectionCounts {
@@ -70,5 +75,14 @@ class Selection final : public TraceReader {
 // The span (largest offset + size) of `reader`'s records on `device` (all
 // devices if unset), reading it to the end: what AddressMap::kScale needs.
 std::uint64_t address_span(TraceReader& reader, std::optional<std::uint32_t> device);
+
+// The span of each device's records (largest offset + size), reading
+// `reader` to the end: what devices side by side need.
+std::map<std::uint32_t, std::uint64_t> device_spans(TraceReader& reader);
+
+// Bases that put `spans` one after the other in device order, each range
+// rounded up to whole `align`-byte units; `total` gets the end of the last.
+std::map<std::uint32_t, std::uint64_t> side_by_side_bases(
+    const std::map<std::uint32_t, std::uint64_t>& spans, std::uint64_t align, std::uint64_t& total);
 
 }  // namespace ssdlab::traces

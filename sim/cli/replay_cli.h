@@ -10,8 +10,10 @@
 
 namespace ssdlab::sim {
 
+// Each option is the default of every trace; -w trace:FILE,key=value,...
+// overrides it for one trace (keys: sim/run/trace_settings.h).
 inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
-  const std::string group = "Trace replay (-w trace:FILE)";
+  const std::string group = "Trace replay (-w trace:FILE[,key=value...])";
   sim.add_option("--format", trace.format,
                  "Trace format: auto (default: from the first lines), msr, disksim, mqsim, spc, "
                  "blkparse, fio")
@@ -46,6 +48,10 @@ inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
   sim.add_option("--layout", trace.layout,
                  "Several -w trace:FILE: shared (default; each on the whole device) or "
                  "partitioned (trace k of N on range k of N)")
+      ->group(group);
+  sim.add_option("--devices", trace.devices,
+                 "A trace of several devices: one (with --trace-device), side-by-side (each "
+                 "device its own address range) or shared (one address space; warned)")
       ->group(group);
   sim.add_option("--zero-size", trace.zero_size,
                  "Zero-size requests: skip (default, counted) or error (a bad line)")

@@ -32,7 +32,9 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   CLI::Option* workload = command->add_option(
       "-w,--workload", o->workloads,
       "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
-      "or trace:FILE (repeatable for traces: replayed together)");
+      "or trace:FILE[,key=value...] (keys: format, time_unit, device, devices, map, blk_event, "
+      "start, zero_size, limit, speed, name; FILE '-': standard input; repeatable for traces: "
+      "replayed together)");
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");

@@ -43,7 +43,8 @@ std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplayS
   std::vector<RunGroup> groups;
   const bool open = settings.mode == ReplayMode::kOpen;
   for (std::uint32_t k = 0; k < sources.size(); ++k) {
-    traces.push_back(std::make_unique<TraceSource>(*sources[k].trace, settings.mode, settings.speed));
+    const double speed = sources[k].speed > 0 ? sources[k].speed : settings.speed;
+    traces.push_back(std::make_unique<TraceSource>(*sources[k].trace, settings.mode, speed));
     streams.push_back(HostStream{traces.back().get(), k, 0, open ? 0 : settings.queue_depth});
     groups.push_back(RunGroup{sources[k].experiment, 0, 0, 0, false});
   }

@@ -48,6 +48,7 @@ struct ReplayResult {
 struct ReplaySource {
   traces::TraceReader* trace;
   std::string experiment;  // its io.csv `experiment` column
+  double speed = 0;        // open loop: this trace's speed factor; 0: the settings' one
 };
 
 // One trace as an I/O source: its records (already selected and mapped onto

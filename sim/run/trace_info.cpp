@@ -15,6 +15,7 @@
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/run/trace_run.h"
+#include "sim/run/trace_settings.h"
 #include "traces/formats.h"
 #include "traces/profile.h"
 #include "traces/trace_file.h"
@@ -99,7 +100,8 @@ nlohmann::json to_json(const Info& info, const std::string& path) {
       {"last_ns", p.last_time_ns},
       {"span_ns", p.span_ns()},
       {"decreasing_timestamps", p.decreasing},
-      {"requests_per_s", p.requests_per_second()},
+      {"requests_per_s", p.span_ns() == 0 && p.requests > 1 ? nlohmann::json()
+                                                              : nlohmann::json(p.requests_per_second())},
       {"mb_per_s", p.bytes_per_second() / 1e6},
       {"reads", {{"requests", p.reads}, {"bytes", p.read_bytes}}},
       {"writes", {{"requests", p.writes}, {"bytes", p.write_bytes}}},
@@ -147,8 +149,11 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
   fmt::print(
       out, "  time span     {} (first {}, last {}), {} timestamps earlier than the one before\n",
       duration(p.span_ns()), duration(p.first_time_ns), duration(p.last_time_ns), p.decreasing);
-  fmt::print(out, "  arrival rate  {:.1f} requests/s, {:.3f} MB/s\n", p.requests_per_second(),
-             p.bytes_per_second() / 1e6);
+  if (p.span_ns() == 0 && p.requests > 1)
+    fmt::print(out, "  arrival rate  - (all requests at one time: no timing in the trace)\n");
+  else
+    fmt::print(out, "  arrival rate  {:.1f} requests/s, {:.3f} MB/s\n", p.requests_per_second(),
+               p.bytes_per_second() / 1e6);
   fmt::print(out, "  reads         {} ({}), {}\n", p.reads, percent(p.reads, p.requests),
              format_size(p.read_bytes));
   fmt::print(out, "  writes        {} ({}), {}\n", p.writes, percent(p.writes, p.requests),
@@ -181,7 +186,10 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
 
 }  // namespace
 
-void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
+void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
+  TraceInfoOptions options = given;
+  std::shared_ptr<const void> stdin_copy;  // "-": standard input, read once into a file
+  if (options.path == "-") stdin_copy = copy_standard_input(options.path);
   if (const std::string problem = not_a_regular_file(options.path); !problem.empty())
     throw make_error("{}: {}", options.path,
                      problem == "no such file" ? "no such trace file" : problem);
@@ -224,9 +232,9 @@ void run_trace_info(const TraceInfoOptions& options, std::ostream& out) {
   info.warnings = traces::profile_warnings(profile, info.format, info.device_bytes);
   if (profile.requests == 0) info.warnings.insert(info.warnings.begin(), "no requests");
 
-  print(out, info, options.path);
+  print(out, info, given.path);
   if (!options.json.empty()) {
-    write_file_atomically(options.json, to_json(info, options.path).dump(2) + "\n");
+    write_file_atomically(options.json, to_json(info, given.path).dump(2) + "\n");
     fmt::print(out, "json: {}\n", options.json);
   }
 }

@@ -29,6 +29,7 @@
 #include "traces/fields.h"
 #include "traces/formats.h"
 #include "traces/parsers.h"
+#include "traces/profile.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
 
@@ -77,14 +78,15 @@ struct Partition {
 };
 
 nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
-                          const ReplayResult& result, const std::optional<Partition>& partition) {
+                          const ReplayResult& result, const std::optional<Partition>& partition,
+                          const std::vector<std::string>& warnings) {
   const auto& file = placed.file();
   const auto& read = file.counts();
   const auto& selected = placed.selection().counts();
   const bool open = s.replay.mode == ReplayMode::kOpen;
   const bool scale = s.selection.map == traces::AddressMap::kScale;
   nlohmann::json json = {
-      {"file", s.path},
+      {"file", s.shown_path},
       {"format", s.format},
       {"format_detected", s.detected},
       {"compression", file.compression()},
@@ -114,6 +116,13 @@ nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
       {"trace_end_us", result.trace_end_ns / 1000.0},
   };
   if (partition) json["partition"] = {{"offset", partition->base}, {"bytes", partition->bytes}};
+  json["devices"] = device_layout_name(s.devices);
+  if (!s.selection.device_base.empty()) {
+    nlohmann::json bases = nlohmann::json::object();
+    for (const auto& [device, base] : s.selection.device_base) bases[std::to_string(device)] = base;
+    json["device_bases"] = std::move(bases);
+  }
+  json["warnings"] = warnings;
   return json;
 }
 
@@ -121,18 +130,66 @@ nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
 // replay, a streamed pass writes every never-written page that the trace reads,
 // functionally (no simulated time; not in the run's counters). It counts the
 // requests too (--power-cut-at random:K draws among them).
+// The same pass gathers what the warnings need: the devices seen and the
+// time span of the requests replayed.
 struct FirstPass {
   std::uint64_t prefilled_pages = 0, requests = 0;
+  std::set<std::uint32_t> devices;  // the first few
+  traces::TraceProfile times;       // requests, times and bytes only
 };
 FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
                               const Partition& partition) {
   PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
   FirstPass pass;
+  auto& times = pass.times;
   while (auto record = placed.next()) {
-    ++pass.requests;
-    if (record->mode == IoMode::kRead) pass.prefilled_pages += ssd.prefill(record->offset, record->size);
+    if (pass.devices.size() < 64) pass.devices.insert(record->device);
+    if (pass.requests++ == 0) times.min_time_ns = times.max_time_ns = record->time_ns;
+    times.not_whole_ms += record->time_ns % 1000000 != 0;
+    times.min_time_ns = std::min(times.min_time_ns, record->time_ns);
+    times.max_time_ns = std::max(times.max_time_ns, record->time_ns);
+    if (record->mode == IoMode::kRead) {
+      times.read_bytes += record->size;
+      pass.prefilled_pages += ssd.prefill(record->offset, record->size);
+    } else if (record->mode == IoMode::kWrite) {
+      times.write_bytes += record->size;
+    }
   }
+  times.requests = pass.requests;
   return pass;
+}
+
+// The devices as the format names them (blkparse: MAJ,MIN).
+std::string device_list(const std::set<std::uint32_t>& devices, const std::string& format) {
+  std::vector<std::string> names;
+  for (const std::uint32_t device : devices)
+    names.push_back(format == "blkparse" ? fmt::format("{},{}", device >> 20, device & 0xfffff)
+                                         : std::to_string(device));
+  return fmt::format("{}{}", fmt::join(names, ", "), devices.size() >= 64 ? ", ..." : "");
+}
+
+// The warnings of one trace after the first pass (console and summary.json);
+// throws where the trace's devices contradict --devices one.
+std::vector<std::string> trace_warnings(const TraceSettings& s, const FirstPass& pass) {
+  std::vector<std::string> warnings;
+  const bool several = pass.devices.size() > 1;
+  if (several && s.devices == DeviceLayout::kOne)
+    throw make_error(
+        "{}: --devices one: the trace has several devices ({}); choose one with --trace-device N "
+        "(or device=N in -w trace:FILE,device=N)",
+        s.shown_path, device_list(pass.devices, s.format));
+  if (several && s.devices == DeviceLayout::kAuto)
+    warnings.push_back(fmt::format(
+        "{} devices ({}) share one address space: block B of each lands on the same page; "
+        "choose --devices side-by-side (each device its own range), --trace-device N (one "
+        "device) or --devices shared (this, without the warning)",
+        pass.devices.size(), device_list(pass.devices, s.format)));
+  for (auto& warning : traces::time_warnings(pass.times, s.format))
+    warnings.push_back(std::move(warning) +
+                       (s.format == "mqsim" || s.format == "disksim"
+                            ? " (per trace: -w trace:FILE,format=...,time_unit=...)"
+                            : ""));
+  return warnings;
 }
 
 // Traces with the same io.csv name get "-2", "-3", ... in the order given.
@@ -167,6 +224,7 @@ std::string TraceOptions::given() const {
   add(!time_unit.empty(), "--time-unit");
   add(!zero_size.empty(), "--zero-size");
   add(!layout.empty(), "--layout");
+  add(!devices.empty(), "--devices");
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
@@ -204,22 +262,43 @@ struct Traces {
   std::vector<TraceSettings> all;
   std::vector<Partition> partitions;
   bool partitioned = false;
+  std::vector<std::vector<std::string>> warnings;  // per trace, from the first pass
 };
 
 Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOptions& trace,
                       std::uint64_t logical_bytes, std::uint64_t page) {
   auto log = logger("trace");
   Traces t;
-  for (const auto& workload : workloads) t.all.push_back(resolve(workload, trace, log));
+  for (const auto& workload : workloads) {
+    try {
+      t.all.push_back(resolve(workload, trace, log));
+    } catch (const Error& error) {
+      // A bad value of a key (map=fold) is reported as its option (--map):
+      // say which -w it came from.
+      const std::string_view message = error.what();
+      if (workload.find(',') == std::string::npos || message.starts_with("-w ")) throw;
+      throw make_error("-w '{}': {}", workload, message);
+    }
+  }
   make_names_unique(t.all);
   if (!trace.layout.empty() && trace.layout != "shared" && trace.layout != "partitioned")
     throw make_error("--layout '{}': expected shared or partitioned", trace.layout);
   t.partitioned = trace.layout == "partitioned";
-  for (auto& settings : t.all)
-    if (settings.selection.map == traces::AddressMap::kScale) {
+  for (auto& settings : t.all) {
+    std::uint64_t side_by_side_span = 0;
+    if (settings.devices == DeviceLayout::kSideBySide) {
+      traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
+      settings.selection.device_base =
+          traces::side_by_side_bases(traces::device_spans(pass), page, side_by_side_span);
+    }
+    if (settings.selection.map != traces::AddressMap::kScale) continue;
+    if (settings.devices == DeviceLayout::kSideBySide) {
+      settings.selection.trace_span = side_by_side_span;
+    } else {
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
       settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
     }
+  }
   t.partitions.assign(t.all.size(), Partition{0, logical_bytes});
   if (t.partitioned) {
     const std::uint64_t bytes = logical_bytes / t.all.size() / page * page;
@@ -227,6 +306,10 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
       throw make_error("--layout partitioned: {} traces on too small a device", t.all.size());
     for (std::size_t k = 0; k < t.all.size(); ++k) t.partitions[k] = Partition{k * bytes, bytes};
   }
+  if (std::count_if(t.all.begin(), t.all.end(),
+                    [](const TraceSettings& s) { return s.shown_path == "-"; }) > 1)
+    throw make_error("-w trace:-: standard input can be read by one trace only");
+  t.warnings.resize(t.all.size());
   return t;
 }
 
@@ -240,12 +323,19 @@ nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrac
   if (result.requests == 0)
     throw make_error(
         "{}: no requests to replay ({} lines: {} requests, {} on other devices, {} before "
-        "--start, {} skipped lines, {} bad, {} zero-size)",
-        settings.path, read.lines, read.records, placed.selection().counts().other_device,
+        "--start, {} skipped lines, {} bad, {} zero-size){}",
+        settings.shown_path, read.lines, read.records, placed.selection().counts().other_device,
         placed.selection().counts().before_start, read.skipped_lines, read.bad_lines,
-        read.zero_size);
+        read.zero_size,
+        settings.format == "blkparse" && read.records == 0
+            ? fmt::format("; the trace has no {} events (--blk-event {} replays those; try {})",
+                          settings.read.parser.blkparse_action,
+                          settings.read.parser.blkparse_action,
+                          settings.read.parser.blkparse_action == 'Q' ? "D" : "Q")
+            : "");
   for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
-  if (read.bad_lines) log->warn("{}: {} bad lines skipped (--skip-bad)", settings.path, read.bad_lines);
+  if (read.bad_lines)
+    log->warn("{}: {} bad lines skipped (--skip-bad)", settings.shown_path, read.bad_lines);
   return {{"name", settings.replay.experiment},
           {"pattern", "trace"},
           {"count", result.requests},
@@ -255,7 +345,8 @@ nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrac
           {"processes", 1},
           {"io_ignore", 0},
           {"trace", trace_json(settings, placed, result,
-                               t.partitioned ? std::optional(t.partitions[k]) : std::nullopt)},
+                               t.partitioned ? std::optional(t.partitions[k]) : std::nullopt,
+                               t.warnings[k])},
           {"runs", nlohmann::json::array({run_json(result.run)})}};
 }
 
@@ -292,8 +383,17 @@ void print_traces(std::ostream& out, const Traces& t,
     if (read.bad_lines) fmt::print(out, ", {} bad lines skipped", read.bad_lines);
     if (read.zero_size) fmt::print(out, ", {} zero-size skipped", read.zero_size);
     if (selected.other_device) fmt::print(out, ", {} on other devices", selected.other_device);
+    if (selected.before_start) fmt::print(out, ", {} skipped before --start", selected.before_start);
+    if (selected.realigned) fmt::print(out, ", {} widened to whole sectors", selected.realigned);
+    if (selected.remapped)
+      fmt::print(out, ", {} remapped (--map {}{})", selected.remapped,
+                 traces::address_map_name(t.all[k].selection.map),
+                 t.all[k].selection.map == traces::AddressMap::kModulo ? ": wrapped" : "");
     if (results[k].out_of_order) fmt::print(out, ", {} out of order", results[k].out_of_order);
     fmt::print(out, "\n");
+    for (const auto& warning : t.warnings[k])
+      fmt::print(out, "  warning: {}{}\n", several ? t.all[k].replay.experiment + ": " : "",
+                 warning);
   }
 }
 
@@ -304,7 +404,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   auto log = logger("trace");
   RunSession session(options, out);
   Ssd& ssd = session.ssd();
-  const Traces t =
+  Traces t =
       resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
   if (!session.loaded_state())
     session.precondition(options.precondition.empty() ? PreconditionSpec{}
@@ -315,9 +415,10 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
     const FirstPass pass = prefill_read_ranges(ssd, t.all[k], t.partitions[k]);
     if (pass.prefilled_pages)
       log->info("{}: prefilled {} never-written logical pages that the trace reads",
-                t.all[k].path, pass.prefilled_pages);
+                t.all[k].shown_path, pass.prefilled_pages);
     prefilled += pass.prefilled_pages;
     requests += pass.requests;
+    t.warnings[k] = trace_warnings(t.all[k], pass);
   }
 
   std::vector<std::unique_ptr<PlacedTrace>> placed;
@@ -325,7 +426,8 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   for (std::size_t k = 0; k < t.all.size(); ++k) {
     placed.push_back(std::make_unique<PlacedTrace>(t.all[k], t.partitions[k].base,
                                                    t.partitions[k].bytes, session.config().sector_size));
-    sources.push_back(ReplaySource{placed.back().get(), t.all[k].replay.experiment});
+    sources.push_back(
+        ReplaySource{placed.back().get(), t.all[k].replay.experiment, t.all[k].replay.speed});
   }
   Simulator& simulator = session.start(true, requests);
   const std::vector<ReplayResult> results = replay(simulator, sources, t.all.front().replay);

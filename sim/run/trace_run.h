@@ -34,6 +34,8 @@ struct TraceOptions {
   std::string time_unit;          // --time-unit: MQSim time unit, ns (default), us, ms, s
   std::string zero_size;          // --zero-size: skip (default) or error
   std::string layout;             // --layout: several traces share the device or partition it
+  std::string devices;            // --devices: one, side-by-side or shared (several in one trace)
+  std::string name;               // name= of -w trace:FILE,name=...: the io.csv experiment
 
   // The options given, e.g. "--mode, --qd" ("" if none).
   std::string given() const;

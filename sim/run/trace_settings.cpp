@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -71,7 +74,115 @@ std::string experiment_name(const std::string& path) {
   return name.empty() ? "trace" : name;
 }
 
+// One -w trace: key: its name and the option it overrides.
+struct TraceKey {
+  std::string_view name;
+  std::string TraceOptions::*text = nullptr;  // text options
+};
+
+constexpr std::string_view kNumberKeys[] = {"limit", "speed"};
+
+const std::vector<TraceKey>& text_keys() {
+  static const std::vector<TraceKey> kKeys = {
+      {"format", &TraceOptions::format},       {"time_unit", &TraceOptions::time_unit},
+      {"device", &TraceOptions::device},       {"devices", &TraceOptions::devices},
+      {"map", &TraceOptions::map},             {"blk_event", &TraceOptions::blk_event},
+      {"start", &TraceOptions::start},         {"zero_size", &TraceOptions::zero_size},
+  };
+  return kKeys;
+}
+
 }  // namespace
+
+std::shared_ptr<const void> copy_standard_input(std::string& path) {
+  std::string name = (fs::temp_directory_path() / "ssdlab-stdin-XXXXXX").string();
+  const int fd = mkstemp(name.data());
+  if (fd < 0) throw make_error("trace:-: cannot create a temporary file in {}", name);
+  std::FILE* out = fdopen(fd, "wb");
+  std::vector<char> buffer(1 << 20);
+  bool ok = out != nullptr;
+  while (ok) {
+    const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), stdin);
+    if (n == 0) break;
+    ok = std::fwrite(buffer.data(), 1, n, out) == n;
+  }
+  ok = ok && !std::ferror(stdin);
+  if (out) ok = std::fclose(out) == 0 && ok;
+  auto remove = [](const std::string* file) {
+    std::error_code ignored;
+    fs::remove(*file, ignored);
+    delete file;
+  };
+  std::shared_ptr<const std::string> owner(new std::string(name), remove);
+  if (!ok) throw make_error("trace:-: cannot copy standard input to {}", name);
+  path = name;
+  return owner;
+}
+
+const char* device_layout_name(DeviceLayout layout) {
+  switch (layout) {
+    case DeviceLayout::kOne: return "one";
+    case DeviceLayout::kSideBySide: return "side-by-side";
+    case DeviceLayout::kShared: return "shared";
+    case DeviceLayout::kAuto: break;
+  }
+  return "auto";
+}
+
+std::string trace_key_names() {
+  std::vector<std::string_view> names;
+  for (const auto& key : text_keys()) names.push_back(key.name);
+  for (const auto name : kNumberKeys) names.push_back(name);
+  names.push_back("name");
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+TraceOptions trace_options_of(const std::string& workload, const TraceOptions& defaults,
+                              std::string& path) {
+  TraceOptions options = defaults;
+  const std::string rest = workload.substr(std::string_view("trace:").size());
+  std::error_code error;
+  const std::size_t comma = rest.find(',');
+  if (comma == std::string::npos || fs::exists(rest, error)) {
+    path = rest;
+    return options;
+  }
+  path = rest.substr(0, comma);
+  std::string_view keys = std::string_view(rest).substr(comma + 1);
+  while (!keys.empty()) {
+    const std::size_t end = std::min(keys.find(','), keys.size());
+    const std::string_view item = keys.substr(0, end);
+    keys.remove_prefix(std::min(end + 1, keys.size()));
+    const std::size_t equals = item.find('=');
+    if (equals == std::string_view::npos || equals == 0)
+      throw make_error("-w '{}': '{}': expected key=value (keys: {})", workload, item,
+                       trace_key_names());
+    const std::string_view key = item.substr(0, equals);
+    const std::string value(item.substr(equals + 1));
+    if (value.empty()) throw make_error("-w '{}': {}: no value", workload, key);
+    const auto text = std::find_if(text_keys().begin(), text_keys().end(),
+                                   [&](const TraceKey& k) { return k.name == key; });
+    if (text != text_keys().end()) {
+      options.*(text->text) = value;
+    } else if (key == "limit") {
+      if (!traces::parse_uint(value, options.limit) || options.limit == 0)
+        throw make_error("-w '{}': limit '{}': expected a positive request count", workload, value);
+    } else if (key == "speed") {
+      char* end_of_number = nullptr;
+      options.speed = std::strtod(value.c_str(), &end_of_number);
+      if (*end_of_number != '\0' || !(options.speed > 0) || !std::isfinite(options.speed))
+        throw make_error("-w '{}': speed '{}': expected a positive number", workload, value);
+    } else if (key == "name") {
+      if (!std::all_of(value.begin(), value.end(), workloads::is_name_char))
+        throw make_error("-w '{}': name '{}': use letters, digits, '-', '_', '.', '/', '='",
+                         workload, value);
+      options.name = value;
+    } else {
+      throw make_error("-w '{}': unknown key '{}' (keys: {})", workload, key, trace_key_names());
+    }
+  }
+  return options;
+}
 
 std::uint32_t parse_trace_device(const std::string& text) {
   const std::size_t comma = text.find(',');
@@ -94,15 +205,19 @@ std::int64_t parse_time_unit(const std::string& text) {
   return unit->second;
 }
 
-TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
+TraceSettings resolve(const std::string& workload, const TraceOptions& options,
                       std::shared_ptr<spdlog::logger> log) {
   TraceSettings s;
   s.workload = workload;
-  s.path = workload.substr(std::string_view("trace:").size());
-  if (s.path.empty()) throw make_error("-w 'trace:': no trace file after 'trace:'");
-  if (const std::string problem = not_a_regular_file(s.path); !problem.empty())
+  const TraceOptions trace = trace_options_of(workload, options, s.path);
+  s.shown_path = s.path;
+  if (s.path.empty()) throw make_error("-w '{}': no trace file after 'trace:'", workload);
+  if (s.path == "-") {
+    s.stdin_copy = copy_standard_input(s.path);
+  } else if (const std::string problem = not_a_regular_file(s.path); !problem.empty()) {
     throw make_error("-w '{}': {}", workload,
                      problem == "no such file" ? "no such trace file" : problem);
+  }
 
   auto& parser = s.read.parser;
   if (!trace.blk_event.empty()) {
@@ -118,9 +233,13 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
 
   s.format = trace.format.empty() ? "auto" : trace.format;
   if (s.format == "auto") {
-    s.format = traces::detect_format(s.path, parser);
+    try {
+      s.format = traces::detect_format(s.path, parser);
+    } catch (const Error& error) {  // "give --format": per trace, format= does too
+      throw make_error("{} (or format=NAME in -w trace:FILE,format=NAME)", error.what());
+    }
     s.detected = true;
-    log->info("{}: detected trace format {}", s.path, s.format);
+    log->info("{}: detected trace format {}", s.shown_path, s.format);
   } else {
     traces::make_parser(s.format, parser);  // throws naming the known formats
   }
@@ -141,6 +260,21 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
     selection.map = *map;
   }
 
+  if (trace.devices.empty()) {
+    s.devices = selection.device ? DeviceLayout::kOne : DeviceLayout::kAuto;
+  } else if (trace.devices == "one") {
+    s.devices = DeviceLayout::kOne;
+  } else if (trace.devices == "side-by-side") {
+    s.devices = DeviceLayout::kSideBySide;
+  } else if (trace.devices == "shared") {
+    s.devices = DeviceLayout::kShared;
+  } else {
+    throw make_error("--devices '{}': expected one, side-by-side or shared", trace.devices);
+  }
+  if (selection.device && s.devices != DeviceLayout::kOne)
+    throw make_error("--devices {}: a trace with --trace-device (device=) replays one device",
+                     trace.devices);
+
   auto& replay = s.replay;
   if (!trace.mode.empty() && trace.mode != "open" && trace.mode != "closed")
     throw make_error("--mode '{}': expected open or closed", trace.mode);
@@ -155,7 +289,9 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& trace,
     throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
                      kMaxSpeed);
   replay.speed = trace.speed > 0 ? trace.speed : 1.0;
-  replay.experiment = experiment_name(s.path);
+  replay.experiment = !trace.name.empty() ? trace.name
+                      : s.shown_path == "-" ? std::string("stdin")
+                                            : experiment_name(s.path);
   return s;
 }
 
