@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
-    "mix_ratio, run_pause_us";
+    "mix_ratio, run_pause_us, hot_fraction, hot_access, zipf";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -81,6 +81,24 @@ TimeNs as_duration_us(const KeyValue& kv) {
     fail(kv, fmt::format("expected microseconds from 0 to {:.0f}, such as 100 or 0.5 (got {})",
                          kMaxUs, show(kv)));
   return static_cast<TimeNs>(std::llround(us * 1000));
+}
+
+// A real number in (min, max) (exclusive), given as a number or as text
+// (the inline form keeps "0.2" as text).
+double as_real(const KeyValue& kv, double min, double max) {
+  double value = std::numeric_limits<double>::quiet_NaN();
+  if (const auto* i = std::get_if<std::int64_t>(&kv.value))
+    value = static_cast<double>(*i);
+  else if (const auto* d = std::get_if<double>(&kv.value))
+    value = *d;
+  else if (const auto* s = std::get_if<std::string>(&kv.value)) {
+    const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
+    if (error != std::errc() || end != s->data() + s->size())
+      value = std::numeric_limits<double>::quiet_NaN();
+  }
+  if (!(value > min && value < max))
+    fail(kv, fmt::format("expected a number above {} and below {} (got {})", min, max, show(kv)));
+  return value;
 }
 
 Pattern as_pattern(const KeyValue& kv) {
@@ -185,6 +203,12 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.mix_ratio = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
   } else if (key == "run_pause_us") {
     spec.run_pause_ns = as_duration_us(kv);
+  } else if (key == "hot_fraction") {
+    spec.hot_fraction = as_real(kv, 0.0, 1.0);
+  } else if (key == "hot_access") {
+    spec.hot_access = as_real(kv, 0.0, 1.0);
+  } else if (key == "zipf") {
+    spec.zipf = as_real(kv, 0.0, 100.0);
   } else {
     fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
   }
@@ -238,6 +262,17 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
     throw make_error("{}: burst {} needs pause_us, the pause between bursts", o, spec.burst);
   if (spec.mix_ratio != 1 && !spec.mix_pattern)
     throw make_error("{}: mix_ratio needs mix_pattern, the pattern it is mixed with", o);
+  if ((spec.hot_fraction > 0) != (spec.hot_access > 0))
+    throw make_error("{}: hot_fraction and hot_access go together (e.g. hot_fraction = 0.2, "
+                     "hot_access = 0.8)",
+                     o);
+  if (spec.hot_fraction > 0 && spec.zipf > 0)
+    throw make_error("{}: zipf and hot_fraction are two address distributions; give one of them",
+                     o);
+  const bool random = is_random(spec.pattern) || (spec.mix_pattern && is_random(*spec.mix_pattern));
+  if ((spec.hot_fraction > 0 || spec.zipf > 0) && !random)
+    throw make_error("{}: {} applies to random patterns (RR, RW), not {}", o,
+                     spec.zipf > 0 ? "zipf" : "hot_fraction", pattern_name(spec.pattern));
   if (spec.io_ignore >= spec.count)
     throw make_error("{}: io_ignore ({}) must be smaller than count ({})", spec.origin,
                      spec.io_ignore, spec.count);
