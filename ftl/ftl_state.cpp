@@ -37,21 +37,27 @@ void each_counter(Stats& s, Visit visit) {
                         &s.blocks_retired,
                         &s.wear_deferrals,
                         &s.wear_migrations,
-                        &s.wear_migrated_pages})
+                        &s.wear_migrated_pages,
+                        // version 2: DFTL
+                        &s.map_cache_hits,
+                        &s.map_cache_misses,
+                        &s.translation_pages_read,
+                        &s.translation_pages_written,
+                        &s.translation_blocks_cleaned})
     visit(*counter);
 }
 
 }  // namespace
 
 void save_stats(StateWriter& out, const FtlStats& stats) {
-  out.section("STAT", 1);
+  out.section("STAT", 2);
   each_counter(stats, [&out](const std::uint64_t& counter) { out.u64(counter); });
   out.vector(stats.blocks_cleaned_per_pool);
   out.vector(stats.wear_migrations_per_pool);
 }
 
 void load_stats(StateReader& in, FtlStats& stats) {
-  in.section("STAT", 1);
+  in.section("STAT", 2);
   each_counter(stats, [&in](std::uint64_t& counter) { counter = in.u64(); });
   in.vector(stats.blocks_cleaned_per_pool, stats.blocks_cleaned_per_pool.size(),
             "the per-pool cleaning counts");

@@ -14,6 +14,7 @@ std::unique_ptr<Ftl> make_block_mapped_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_bast_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_fast_ftl(const FtlContext& context);
 std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context);
+std::unique_ptr<Ftl> make_dftl_ftl(const FtlContext& context);
 
 namespace {
 
@@ -27,6 +28,7 @@ constexpr Entry kFtls[] = {
     {"block-mapped", &make_block_mapped_ftl},
     {"bast", &make_bast_ftl},
     {"fast", &make_fast_ftl},
+    {"dftl", &make_dftl_ftl},  // page-mapped with a cached map (Gupta et al. 2009)
     {"example", &make_example_ftl},  // teaching skeleton, docs/assignment.md
 };
 

@@ -233,6 +233,13 @@ nlohmann::json device_counters(const Ssd& ssd) {
       {"two_plane_commands", t.two_plane_commands},
       {"bus_busy_us", t.bus_busy_ns / 1000.0},
       {"die_busy_us", t.die_busy_ns / 1000.0}};
+  // --- DFTL (ftl/dftl.cpp; 0 for the other FTLs); the hit ratio: add_ratios ---
+  counters["map_cache_hits"] = f.map_cache_hits;
+  counters["map_cache_misses"] = f.map_cache_misses;
+  counters["translation_pages_read"] = f.translation_pages_read;
+  counters["translation_pages_written"] = f.translation_pages_written;
+  counters["translation_blocks_cleaned"] = f.translation_blocks_cleaned;
+  // --- end DFTL ---
   if (const WriteBuffer* buffer = ssd.write_buffer()) {
     const WriteBufferStats& b = buffer->stats();
     counters["write_buffer_write_pages"] = b.write_pages;
@@ -255,6 +262,11 @@ void add_ratios(nlohmann::json& counters, std::uint32_t pages_per_block) {
   const double cleaned = counters["blocks_cleaned"].get<double>();
   const double reclaimed = counters["pages_reclaimed"].get<double>();
   counters["cleaning_efficiency"] = cleaned > 0 ? reclaimed / (cleaned * pages_per_block) : 0.0;
+  // DFTL: lookups that found their map entry cached.
+  const double lookups =
+      counters["map_cache_hits"].get<double>() + counters["map_cache_misses"].get<double>();
+  counters["map_cache_hit_ratio"] =
+      lookups > 0 ? counters["map_cache_hits"].get<double>() / lookups : 0.0;
 }
 
 nlohmann::json counters_delta(const nlohmann::json& before, const nlohmann::json& after,

@@ -1,0 +1,167 @@
+// DFTL (Gupta, Kim, Urgaonkar, "DFTL: a flash translation layer employing
+// demand-based selective caching of page-level address mappings", ASPLOS
+// 2009): page-level mapping whose map does not fit the controller's DRAM.
+//
+// The full map is stored in translation pages on flash (entries_per_page =
+// page size / 4 entries each), located through the global translation
+// directory (GTD, in SRAM: one entry per translation page). A cached mapping
+// table (MapCache, dftl_map_cache.h) holds `ftl.map_cache_entries` entries.
+// A host request looks up each of its pages first: a hit costs nothing; a
+// miss reads the entry's translation page (if it was ever written), after
+// evicting the replacement victim; a dirty victim's translation page is
+// rewritten (read, then program to a new place), with every dirty cached
+// entry of that page (batched). These are flash commands in the request's
+// own list, before its data commands (stages 0 and 1; the data from stage 2).
+// A miss also loads the next `ftl.map_cache_prefetch` - 1 entries of the
+// translation page it read, at the cold end (no extra flash read; 1: the
+// paper's DFTL), which keeps the hit ratio of sequential access high.
+//
+// The data path, cleaning, victim policies, wear leveling, checkpoints and
+// power-cut recovery are the page-mapped FTL's (page_mapped.h): this FTL is
+// that class with a map cache. Translation pages are logical pages numbered
+// after the host's (logical_pages() + translation page), so the OOB of every
+// page tells a translation page from a data page, and the OOB scan of a
+// mount finds both (the GTD is the map of the high numbers). They are
+// written into translation blocks (one active block per plane beside the
+// host and cleaning ones); cleaning picks victims among all sealed blocks
+// and moves a translation page into a translation block, updating the GTD.
+// When cleaning moves a data page, its cached entry is updated in place (the
+// paper's lazy copying); an uncached one enters the cache dirty at its cold
+// end, so that the translation page is rewritten at the next miss, batched
+// with its neighbours (the paper rewrites it at once, batched per page).
+//
+// Capacity: translation pages and the translation block per plane come out
+// of the spare space; the host sees the page-mapped FTL's capacity (unless
+// the translation pages would not fit below the cleaning reserve). Restrictions: one flash
+// page per logical page, and no synchronous gang.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "ftl/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) {
+  if (pages_per_lpn_ != 1)
+    throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
+                     geometry_.page_size, config_.logical_page_size);
+  if (geometry_.lanes() > 1)
+    throw make_error("dftl is not modelled on a shared-control-sync gang");
+  entries_per_translation_page_ = geometry_.page_size / 4;  // 4-byte physical page numbers
+  const auto translation_pages = [this] {
+    return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;
+  };
+  // The translation pages are data that cleaning must keep: they must fit
+  // beside the host's below the page-mapped FTL's cleaning reserve. (The
+  // translation block each plane fills comes out of the spare space, like
+  // the translation pages: the host keeps the page-mapped capacity.)
+  const std::uint64_t reserve_blocks =
+      std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
+  const std::uint64_t workable =
+      geometry_.blocks() > reserve_blocks
+          ? (geometry_.blocks() - reserve_blocks) * geometry_.pages_per_block
+          : 0;
+  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_} * layout_.pools();
+  while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
+    logical_pages_ -= stripe_round;
+  if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");
+  if (capacity_entries == 0) capacity_entries = std::max<std::uint64_t>(1, logical_pages_ / 50);
+  cache_ = std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_,
+                                      capacity_entries);
+  return translation_pages();
+}
+
+void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
+  if (cache_->touch(lpn)) {
+    ++stats_.map_cache_hits;
+    return;
+  }
+  ++stats_.map_cache_misses;
+  make_room(out);
+  const Lpn translation = static_cast<Lpn>(logical_pages_ + cache_->translation_page_of(lpn));
+  const bool just_written = std::find(request_written_.begin(), request_written_.end(),
+                                      translation) != request_written_.end();
+  if (map_[translation] != kNoPage && !just_written) {  // never written: all unmapped
+    out.push_back(flash::page_command(Op::kRead, map_[translation], translation, 0));
+    ++stats_.translation_pages_read;
+    request_written_.push_back(translation);
+  }
+  cache_->insert(lpn);
+  // Prefetch: the entries after it in the translation page just read (cold,
+  // so that unused ones leave first). Evicting for them may write back.
+  const std::uint32_t page = cache_->translation_page_of(lpn);
+  for (std::uint32_t i = 1; i < config_.map_cache_prefetch; ++i) {
+    const Lpn next = lpn + i;
+    if (next >= logical_pages_ || cache_->translation_page_of(next) != page) break;
+    if (cache_->contains(next)) continue;
+    make_room(out);
+    cache_->insert_cold(next);
+  }
+}
+
+void PageMappedFtl::make_room(CommandList& out) {
+  while (cache_->size() >= cache_->capacity()) {
+    const MapCache::Evicted victim = cache_->evict();
+    if (victim.dirty) write_back(cache_->translation_page_of(victim.lpn), out);
+  }
+}
+
+void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
+  const Lpn translation = static_cast<Lpn>(logical_pages_ + page);
+  // Allocation first: the cleaning it may run can move the old translation page.
+  const Ppn target = allocate_translation(pool_of(translation), out);
+  const Ppn old = map_[translation];
+  if (old != kNoPage) {
+    // The entries not cached come from the old version.
+    out.push_back(flash::page_command(Op::kRead, old, translation, 0));
+    ++stats_.translation_pages_read;
+    supersede(old);
+  }
+  program(target, translation);
+  out.push_back(flash::page_command(Op::kProgram, target, translation, 1));
+  map_[translation] = target;
+  cache_->cleaned(page);
+  request_written_.push_back(translation);
+  ++stats_.translation_pages_written;
+  ++stats_.flash_pages_written;
+}
+
+Ppn PageMappedFtl::allocate_translation(std::uint32_t pool, CommandList& out) {
+  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);  // foreground cleaning
+  const auto& order = layout_.planes(pool);
+  std::uint32_t& cursor = cursors_[pool];
+  for (std::size_t tried = 0; tried < order.size(); ++tried) {
+    const std::uint32_t plane = order[cursor];
+    cursor = (cursor + 1) % order.size();
+    if (has_room(planes_[plane].map_active, plane)) return take_room(planes_[plane].map_active, plane);
+  }
+  throw std::logic_error(fmt::format("pool {} has no room for a translation page", pool));
+}
+
+Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane) {
+  if (has_room(planes_[victim_plane].map_active, victim_plane))
+    return take_room(planes_[victim_plane].map_active, victim_plane);
+  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
+    if (has_room(planes_[plane].map_active, plane)) return take_room(planes_[plane].map_active, plane);
+  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
+  if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for a translation page");
+  throw std::logic_error(
+      fmt::format("cleaning found no room for a translation page near plane {}", victim_plane));
+}
+
+void PageMappedFtl::note_moved(Lpn lpn) {
+  // A translation page's new place is in the GTD (map_) already.
+  if (!is_translation(lpn)) cache_->moved(lpn);
+}
+
+}  // namespace ssdlab::ftl::page_mapped
+
+namespace ssdlab::ftl {
+
+std::unique_ptr<Ftl> make_dftl_ftl(const FtlContext& context) {
+  return std::make_unique<page_mapped::PageMappedFtl>(context, true);
+}
+
+}  // namespace ssdlab::ftl
