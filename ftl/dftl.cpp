@@ -79,7 +79,7 @@ void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
     return;
   }
   ++stats_.map_cache_misses;
-  make_room(out);
+  make_room(out, 1);
   const Lpn translation = static_cast<Lpn>(logical_pages_ + cache_->translation_page_of(lpn));
   const bool just_written = std::find(request_written_.begin(), request_written_.end(),
                                       translation) != request_written_.end();
@@ -89,20 +89,26 @@ void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
     request_written_.push_back(translation);
   }
   cache_->insert(lpn);
-  // Prefetch: the entries after it in the translation page just read (cold,
-  // so that unused ones leave first). Evicting for them may write back.
+  // Prefetch: the entries after it in the translation page just read, at
+  // the cold end (unused ones leave first), room made for all of them first
+  // (evicting may write back), then the nearest inserted last (coldest: it
+  // is used first).
   const std::uint32_t page = cache_->translation_page_of(lpn);
-  for (std::uint32_t i = 1; i < config_.map_cache_prefetch; ++i) {
-    const Lpn next = lpn + i;
-    if (next >= logical_pages_ || cache_->translation_page_of(next) != page) break;
-    if (cache_->contains(next)) continue;
-    make_room(out);
-    cache_->insert_cold(next);
+  Lpn end = lpn + 1;
+  std::uint64_t absent = 0;
+  while (end - lpn < config_.map_cache_prefetch && end < logical_pages_ &&
+         cache_->translation_page_of(end) == page && absent + 1 < cache_->capacity()) {
+    absent += cache_->contains(end) ? 0 : 1;
+    ++end;
   }
+  if (absent == 0) return;
+  make_room(out, absent);
+  for (Lpn next = end; next-- > lpn + 1;)
+    if (!cache_->contains(next)) cache_->insert_cold(next);
 }
 
-void PageMappedFtl::make_room(CommandList& out) {
-  while (cache_->size() >= cache_->capacity()) {
+void PageMappedFtl::make_room(CommandList& out, std::uint64_t entries) {
+  while (cache_->size() + entries > cache_->capacity() && cache_->size() > 0) {
     const MapCache::Evicted victim = cache_->evict();
     if (victim.dirty) write_back(cache_->translation_page_of(victim.lpn), out);
   }

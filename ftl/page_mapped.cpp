@@ -198,7 +198,6 @@ bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
 
 void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   if (range.count == 0) return;
-  const std::size_t start = out.size();
   if (cache_) {
     // Every map entry of the request first (DFTL): misses read translation
     // pages, evictions write them back (and may clean), all before the data
@@ -206,6 +205,9 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     request_written_.clear();
     for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
   }
+  // Two-plane merging covers the data commands only: merging a translation
+  // page's read with a later one could put it after that page's rewrite.
+  const std::size_t start = out.size();
   // Read-modify-write: the old contents of partly written logical pages are
   // read first (stage 0); every program waits for them (stage 1). On a
   // synchronous gang, a copy-back with the host's data instead.
@@ -250,11 +252,11 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
 }
 
 void PageMappedFtl::read(const PageRange& range, CommandList& out) {
-  const std::size_t start = out.size();
   if (cache_) {
     request_written_.clear();
     for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
   }
+  const std::size_t start = out.size();  // data commands only (see write())
   for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
     if (map_[lpn] == kNoPage) {
       stats_.unmapped_pages_read += pages_per_lpn_;

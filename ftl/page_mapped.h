@@ -119,6 +119,9 @@ class PageMappedFtl final : public Ftl {
   // The victim policy's choice for `pool`, after rate-limiting (§5) passed
   // over some.
   BlockId choose_victim(std::uint32_t pool);
+  // Pages cleaning can still write in `pool`: its free blocks and what is
+  // left of its cleaning (and translation) blocks.
+  std::uint64_t cleaning_room(std::uint32_t pool) const;
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold
   // block of its pool and erases that one. False if no block is cold.
   bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
@@ -147,8 +150,8 @@ class PageMappedFtl final : public Ftl {
   void translate(Lpn lpn, CommandList& out);
   // Writes translation page `page` (read-modify-write) with its cached entries.
   void write_back(std::uint32_t page, CommandList& out);
-  // Evicts until the cache has room for one more entry.
-  void make_room(CommandList& out);
+  // Evicts until the cache has room for `entries` more.
+  void make_room(CommandList& out, std::uint64_t entries);
   Ppn allocate_translation(std::uint32_t pool, CommandList& out);
   Ppn allocate_translation_for_cleaning(std::uint32_t victim_plane);
   // Cleaning moved logical page `lpn` (data or translation page) to `target`.

@@ -27,8 +27,21 @@ void PageMappedFtl::prefetch_map_entries(Ppn first) const {
     if (nand_.is_valid(first + page)) prefetch_for_write(&map_[nand_.lpn_at(first + page)]);
 }
 
+std::uint64_t PageMappedFtl::cleaning_room(std::uint32_t pool) const {
+  std::uint64_t room = std::uint64_t{free_blocks_[pool]} * geometry_.pages_per_block;
+  for (const std::uint32_t plane : layout_.planes(pool))
+    for (const BlockId active : {planes_[plane].clean_active, planes_[plane].map_active})
+      if (active != kNoBlock) room += geometry_.pages_per_block - nand_.write_pointer(active);
+  return room;
+}
+
 BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
   BlockId victim = policy_->choose(pool, buckets_, clock());
+  // A policy other than greedy may pick a block with more valid pages than
+  // the pool has room to move (after a mount that left few free blocks):
+  // greedy's choice then, which needs the least room.
+  if (victim != VictimBuckets::kNone && buckets_.valid(victim) > cleaning_room(pool))
+    victim = buckets_.fewest_valid(pool);
   if (!wear_.config().rate_limit()) return victim;
   // §5 rate-limiting: a worn victim is recycled only with a probability
   // falling linearly with its remaining life; otherwise the next greedy
