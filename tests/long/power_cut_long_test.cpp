@@ -41,7 +41,7 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, ThousandCuts,
                          ::testing::Values("page-mapped", "block-mapped", "bast", "fast",
-                                           "example"));
+                                           "example", "dftl"));
 
 }  // namespace
 }  // namespace ssdlab::sim
