@@ -183,7 +183,8 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
   EXPECT_EQ(InlineError("RW:count=5,bogus=1"),
             "-w 'RW:count=5,bogus=1': bogus: unknown key (known: name, pattern, io_size, count, "
             "target_offset, target_size, queue_depth, processes, runs, io_ignore, seed, io_shift, "
-            "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us)");
+            "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
+            "hot_fraction, hot_access, zipf)");
 }
 
 TEST_F(PlanTest, PlanFileUnknownKeyNamesFileLineAndKey) {

@@ -58,7 +58,7 @@ TEST_P(EveryPolicy, PassesVerificationWithWearLeveling) {
   }
 }
 
-// The same seed gives the same cleaning; random policies differ by seed.
+// The same seed gives the same cleaning.
 TEST_P(EveryPolicy, IsDeterministicBySeed) {
   const auto config = tiny_with({std::string("ftl.victim_policy=\"") + GetParam() + "\""});
   auto uniform = [](ftl::Lpn pages) {
