@@ -1,9 +1,18 @@
 // FIFO and cost-benefit victim policies (victim_policy.h): sealed blocks in
-// ordered sets by seal sequence, one set per pool (FIFO) or per pool and
-// valid count (cost-benefit). The seal sequence is a counter of seals, so it
+// min-heaps by seal sequence, one per pool (FIFO) or per pool and valid
+// count (cost-benefit). The seal sequence is a counter of seals, so it
 // orders blocks by seal time and breaks ties between blocks sealed at the
 // same logical time in the order they were sealed.
-#include <set>
+//
+// The heaps are lazy: a block that leaves one (cleaned, or a page of it
+// superseded, which moves it to the next valid count) leaves its entry
+// behind, and an entry whose block no longer belongs there is dropped when
+// it reaches the top. A heap is rebuilt from its live entries once stale
+// ones outnumber them, so memory stays within a constant of the blocks. A
+// superseded page then costs one push on a contiguous array (O(log n)),
+// about a third of an ordered set's erase and insert.
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -21,7 +30,7 @@ class OrderedPolicy final : public VictimPolicy {
       : cost_benefit_(cost_benefit),
         pages_per_block_(pages_per_block),
         sets_per_pool_(cost_benefit ? pages_per_block + 1 : 1),
-        sets_(std::size_t{pools} * sets_per_pool_),
+        heaps_(std::size_t{pools} * sets_per_pool_),
         blocks_(blocks) {}
 
   void sealed(flash::BlockId block, std::uint32_t pool, std::uint32_t valid,
@@ -35,7 +44,7 @@ class OrderedPolicy final : public VictimPolicy {
   void removed(flash::BlockId block) override {
     Record& record = blocks_[block];
     if (!record.member) throw std::logic_error("victim policy: removing an absent block");
-    sets_[set_of(record)].erase({record.sequence, block});
+    --heaps_[set_of(record)].live;  // its entry goes stale
     record.member = false;
   }
 
@@ -45,7 +54,7 @@ class OrderedPolicy final : public VictimPolicy {
     record.pool = pool;
     record.valid = valid;
     record.member = true;
-    sets_[set_of(record)].insert({record.sequence, block});
+    push(set_of(record), block);
   }
 
   bool tracks_valid_counts() const override { return cost_benefit_; }
@@ -54,17 +63,16 @@ class OrderedPolicy final : public VictimPolicy {
     Record& record = blocks_[block];
     if (!record.member || record.valid != valid_before || valid_before == 0)
       throw std::logic_error("victim policy: valid count out of step with the buckets");
-    sets_[set_of(record)].erase({record.sequence, block});
+    --heaps_[set_of(record)].live;
     --record.valid;
-    sets_[set_of(record)].insert({record.sequence, block});
+    push(set_of(record), block);
   }
 
   flash::BlockId choose(std::uint32_t pool, const VictimBuckets& buckets,
                         std::uint64_t now) override {
     if (!cost_benefit_) {
-      const auto& set = sets_[pool];
-      if (set.empty()) return VictimBuckets::kNone;
-      const flash::BlockId oldest = set.begin()->second;
+      const flash::BlockId oldest = oldest_in(pool);
+      if (oldest == VictimBuckets::kNone) return VictimBuckets::kNone;
       // A block full of valid data frees nothing: greedy's choice instead.
       return buckets.valid(oldest) < pages_per_block_ ? oldest : buckets.fewest_valid(pool);
     }
@@ -72,9 +80,8 @@ class OrderedPolicy final : public VictimPolicy {
     flash::BlockId best = VictimBuckets::kNone;
     double best_score = 0.0;
     for (std::uint32_t valid = 0; valid < pages_per_block_; ++valid) {
-      const auto& set = sets_[std::size_t{pool} * sets_per_pool_ + valid];
-      if (set.empty()) continue;
-      const flash::BlockId oldest = set.begin()->second;
+      const flash::BlockId oldest = oldest_in(std::size_t{pool} * sets_per_pool_ + valid);
+      if (oldest == VictimBuckets::kNone) continue;
       if (valid == 0) return oldest;  // nothing to move: infinite benefit
       const double u = static_cast<double>(valid) / pages_per_block_;
       const double age = static_cast<double>(now - blocks_[oldest].sealed_at);
@@ -86,7 +93,7 @@ class OrderedPolicy final : public VictimPolicy {
   }
 
   void clear() override {
-    for (auto& set : sets_) set.clear();
+    for (Heap& heap : heaps_) heap = Heap{};
     for (Record& record : blocks_) record = Record{};
     next_sequence_ = 0;
   }
@@ -124,7 +131,7 @@ class OrderedPolicy final : public VictimPolicy {
     in.vector(pool, n, "the victim policy pools");
     in.vector(valid, n, "the victim policy valid counts");
     in.vector(member, n, "the victim policy members");
-    const std::size_t pools = sets_.size() / sets_per_pool_;
+    const std::size_t pools = heaps_.size() / sets_per_pool_;
     for (std::size_t b = 0; b < n; ++b) {
       blocks_[b].sealed_at = sealed_at[b];
       blocks_[b].sequence = sequence[b];
@@ -147,10 +154,43 @@ class OrderedPolicy final : public VictimPolicy {
     return std::size_t{record.pool} * sets_per_pool_ + (cost_benefit_ ? record.valid : 0);
   }
 
+  using Entry = std::pair<std::uint64_t, flash::BlockId>;  // (seal sequence, block)
+  struct Heap {
+    std::vector<Entry> entries;  // a min-heap (std::greater), stale entries included
+    std::uint64_t live = 0;
+  };
+  bool is_live(const Entry& entry, std::size_t heap) const {
+    const Record& record = blocks_[entry.second];
+    return record.member && record.sequence == entry.first && set_of(record) == heap;
+  }
+  void push(std::size_t heap, flash::BlockId block) {
+    Heap& h = heaps_[heap];
+    h.entries.emplace_back(blocks_[block].sequence, block);
+    std::push_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+    ++h.live;
+    if (h.entries.size() > 2 * h.live + 64) {
+      // Rebuild from the live entries (a block restored after rate-limiting
+      // may have two: keep one).
+      std::erase_if(h.entries, [&](const Entry& e) { return !is_live(e, heap); });
+      std::sort(h.entries.begin(), h.entries.end(), std::greater<>{});
+      h.entries.erase(std::unique(h.entries.begin(), h.entries.end()), h.entries.end());
+      std::make_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+    }
+  }
+  // The live block with the smallest seal sequence, or kNone.
+  flash::BlockId oldest_in(std::size_t heap) {
+    Heap& h = heaps_[heap];
+    while (!h.entries.empty() && !is_live(h.entries.front(), heap)) {
+      std::pop_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+      h.entries.pop_back();
+    }
+    return h.entries.empty() ? VictimBuckets::kNone : h.entries.front().second;
+  }
+
   bool cost_benefit_;
   std::uint32_t pages_per_block_;
   std::uint32_t sets_per_pool_;
-  std::vector<std::set<std::pair<std::uint64_t, flash::BlockId>>> sets_;
+  std::vector<Heap> heaps_;
   std::vector<Record> blocks_;
   std::uint64_t next_sequence_ = 0;
 };
