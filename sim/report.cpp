@@ -141,6 +141,19 @@ void print_controller(std::ostream& out, const nlohmann::json& device) {
                device["foreground_cleaning_time_us"].get<double>(),
                device["background_blocks_cleaned"].get<std::uint64_t>(),
                device["background_cleaning_time_us"].get<double>());
+  // --- DFTL (ftl/dftl.cpp) ---
+  if (device.value("map_cache_hits", std::uint64_t{0}) + device.value("map_cache_misses", std::uint64_t{0}) > 0)
+    fmt::print(out,
+               "  map cache in the runs: hit ratio {:.1f}% ({} hits, {} misses); translation pages "
+               "read {}, written {}; translation blocks cleaned {}\n",
+               100.0 * device["map_cache_hits"].get<double>() /
+                   (device["map_cache_hits"].get<double>() + device["map_cache_misses"].get<double>()),
+               device["map_cache_hits"].get<std::uint64_t>(),
+               device["map_cache_misses"].get<std::uint64_t>(),
+               device["translation_pages_read"].get<std::uint64_t>(),
+               device["translation_pages_written"].get<std::uint64_t>(),
+               device["translation_blocks_cleaned"].get<std::uint64_t>());
+  // --- end DFTL ---
   if (!device.contains("write_buffer_write_pages")) return;
   const double hits = device["write_buffer_read_hit_pages"].get<double>();
   const double reads = hits + device["write_buffer_read_miss_pages"].get<double>();
