@@ -39,13 +39,7 @@ std::uint32_t MapCache::allocate(flash::Lpn lpn) {
     node = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
   }
-  Node& n = nodes_[node];
-  n.lpn = lpn;
-  // Into its translation page's list (order there does not matter).
-  const std::uint32_t page = translation_page_of(lpn);
-  n.tnext = page_head_[page];
-  if (n.tnext != kNil) nodes_[n.tnext].tprev = node;
-  page_head_[page] = node;
+  nodes_[node].lpn = lpn;
   index_[lpn] = node;
   ++size_;
   return node;
@@ -79,14 +73,34 @@ void MapCache::unlink(std::uint32_t node) {
   if (n.segment == kProtected) --protected_size_;
 }
 
-void MapCache::remove(std::uint32_t node) {
-  unlink(node);
+void MapCache::set_dirty(std::uint32_t node) {
   Node& n = nodes_[node];
+  if (n.dirty) return;
+  n.dirty = true;
+  // Into its translation page's dirty list (order there does not matter).
+  const std::uint32_t page = translation_page_of(n.lpn);
+  n.tprev = kNil;
+  n.tnext = page_head_[page];
+  if (n.tnext != kNil) nodes_[n.tnext].tprev = node;
+  page_head_[page] = node;
+}
+
+void MapCache::unlink_dirty(std::uint32_t node) {
+  Node& n = nodes_[node];
+  if (!n.dirty) return;
   if (n.tprev == kNil)
     page_head_[translation_page_of(n.lpn)] = n.tnext;
   else
     nodes_[n.tprev].tnext = n.tnext;
   if (n.tnext != kNil) nodes_[n.tnext].tprev = n.tprev;
+  n.tprev = n.tnext = kNil;
+  n.dirty = false;
+}
+
+void MapCache::remove(std::uint32_t node) {
+  unlink(node);
+  unlink_dirty(node);
+  Node& n = nodes_[node];
   index_[n.lpn] = kNil;
   free_nodes_.push_back(node);
   --size_;
@@ -118,12 +132,12 @@ void MapCache::insert_cold(flash::Lpn lpn) {
 
 void MapCache::mark_dirty(flash::Lpn lpn) {
   if (index_[lpn] == kNil) link_hot(allocate(lpn), kProbation);
-  nodes_[index_[lpn]].dirty = true;
+  set_dirty(index_[lpn]);
 }
 
 void MapCache::moved(flash::Lpn lpn) {
   if (index_[lpn] == kNil) link_cold(allocate(lpn), kProbation);
-  nodes_[index_[lpn]].dirty = true;
+  set_dirty(index_[lpn]);
 }
 
 MapCache::Evicted MapCache::evict() {
@@ -136,8 +150,7 @@ MapCache::Evicted MapCache::evict() {
 }
 
 void MapCache::cleaned(std::uint32_t page) {
-  for (std::uint32_t node = page_head_[page]; node != kNil; node = nodes_[node].tnext)
-    nodes_[node].dirty = false;
+  while (page_head_[page] != kNil) unlink_dirty(page_head_[page]);
 }
 
 std::uint64_t MapCache::dirty_entries() const {
@@ -166,12 +179,13 @@ void MapCache::check_invariants() const {
   std::uint64_t in_pages = 0;
   for (std::uint32_t page = 0; page < page_head_.size(); ++page)
     for (std::uint32_t node = page_head_[page]; node != kNil; node = nodes_[node].tnext) {
-      if (translation_page_of(nodes_[node].lpn) != page)
-        fail(fmt::format("logical page {} listed under translation page {}", nodes_[node].lpn,
-                         page));
+      if (translation_page_of(nodes_[node].lpn) != page || !nodes_[node].dirty ||
+          index_[nodes_[node].lpn] != node)
+        fail(fmt::format("logical page {} listed dirty under translation page {}",
+                         nodes_[node].lpn, page));
       if (++in_pages > size_) fail("translation page lists hold more entries than counted");
     }
-  if (in_pages != size_) fail("translation page lists miss entries");
+  if (in_pages != dirty_entries()) fail("the dirty lists miss dirty entries");
 }
 
 void MapCache::save_state(StateWriter& out) const {
@@ -204,7 +218,7 @@ void MapCache::load_state(StateReader& in) {
         throw make_error("corrupt: the map cache lists logical page {}", lpn);
       const std::uint32_t node = allocate(lpn);
       link_hot(node, segment);
-      nodes_[node].dirty = dirty;
+      if (dirty) set_dirty(node);
     }
   }
 }

@@ -19,7 +19,8 @@
 // page, before its own entry comes in (dftl.cpp).
 //
 // Memory: a 4-byte index per logical page, 24 bytes per cached entry, 4 per
-// translation page. The map values themselves are the FTL's map (the model
+// translation page. Each translation page lists its dirty cached entries, so
+// a write-back cleans them without walking the rest of the cache. The map values themselves are the FTL's map (the model
 // keeps the whole map for correctness; this class models what is cached).
 #pragma once
 
@@ -81,7 +82,7 @@ class MapCache {
   struct Node {
     flash::Lpn lpn = flash::kNoLpn;
     std::uint32_t prev = kNil, next = kNil;    // segment list, circular through its sentinel
-    std::uint32_t tprev = kNil, tnext = kNil;  // entries of the same translation page
+    std::uint32_t tprev = kNil, tnext = kNil;  // dirty entries of the same translation page
     std::uint8_t segment = 0;
     bool dirty = false;
   };
@@ -91,6 +92,8 @@ class MapCache {
   void link_cold(std::uint32_t node, std::uint32_t segment);  // least recent end
   void unlink(std::uint32_t node);
   void remove(std::uint32_t node);
+  void set_dirty(std::uint32_t node);    // into its translation page's dirty list
+  void unlink_dirty(std::uint32_t node);
 
   std::uint32_t entries_per_page_;
   std::uint64_t capacity_;
@@ -98,7 +101,7 @@ class MapCache {
   std::uint64_t size_ = 0;
   std::uint64_t protected_size_ = 0;
   std::vector<std::uint32_t> index_;       // per logical page: its node, or kNil
-  std::vector<std::uint32_t> page_head_;   // per translation page: first cached entry
+  std::vector<std::uint32_t> page_head_;   // per translation page: first dirty entry
   std::vector<Node> nodes_;                // [0], [1]: the segments' sentinels
   std::vector<std::uint32_t> free_nodes_;
 };
