@@ -5,9 +5,14 @@
 // over dies and planes.
 //
 // Cleaning: when a pool's free blocks fall below the low-water mark, the
-// sealed block with the fewest valid pages (greedy) is cleaned: its valid pages
-// move to the cleaning block of the same plane by copy-back where allowed, by
-// an inter-plane move (read, bus, program) otherwise, then it is erased.
+// sealed block the victim policy picks (victim_policy.h; by default greedy:
+// the fewest valid pages) is cleaned: its valid pages move to the cleaning
+// block of the same plane by copy-back where allowed, by an inter-plane move
+// (read, bus, program) otherwise, then it is erased.
+//
+// DFTL (dftl.cpp) is this class with a map cache (`demand_mapped`): the map
+// then also holds the translation pages' locations, and each plane has a
+// third active block for translation pages.
 //
 // A logical page may span several physical pages (logical_page_size a multiple
 // of the page size); they are then consecutive pages of one block. Writing part
@@ -28,8 +33,9 @@
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
 // trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
-// leveling, end of life), page_mapped_state.cpp (checkpoints) and
-// page_mapped_recovery.cpp (mount after a power cut). Internal to ftl/: the
+// leveling, end of life), page_mapped_state.cpp (checkpoints),
+// page_mapped_recovery.cpp (mount after a power cut) and dftl.cpp (DFTL's
+// translation pages and map cache). Internal to ftl/: the
 // registry makes it by name.
 #pragma once
 
