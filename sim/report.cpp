@@ -78,6 +78,11 @@ nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint6
   if (spec.mix_pattern)
     experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
                          {"ratio", spec.mix_ratio}};
+  // Skewed random addresses (workloads/skew.h).
+  if (spec.hot_fraction > 0)
+    experiment["hot_cold"] = {{"hot_fraction", spec.hot_fraction},
+                              {"hot_access", spec.hot_access}};
+  if (spec.zipf > 0) experiment["zipf"] = spec.zipf;
   if (!spec.benchmark.empty()) {
     experiment["benchmark"] = spec.benchmark;
     experiment["column"] = spec.column;

@@ -40,6 +40,7 @@ TEST_P(EverySetup, PassesAVerifiedRun) {
                                 "hot_access=0.8",
                                 GetParam(), dir / "out");
   EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 0u);
+  EXPECT_DOUBLE_EQ(summary["experiments"][0]["hot_cold"]["hot_access"].get<double>(), 0.8);
 }
 
 // 40 random power cuts on a full device: every acknowledged write survives.
