@@ -21,7 +21,9 @@
 // that class with a map cache. Translation pages are logical pages numbered
 // after the host's (logical_pages() + translation page), so the OOB of every
 // page tells a translation page from a data page, and the OOB scan of a
-// mount finds both (the GTD is the map of the high numbers). They are
+// mount finds both (the GTD is the map of the high numbers); the mount then
+// rewrites the translation pages older than their data (the dirty entries
+// the cut lost). They are
 // written into translation blocks (one active block per plane beside the
 // host and cleaning ones); cleaning picks victims among all sealed blocks
 // and moves a translation page into a translation block, updating the GTD.
@@ -155,6 +157,34 @@ Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane)
   if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for a translation page");
   throw std::logic_error(
       fmt::format("cleaning found no room for a translation page near plane {}", victim_plane));
+}
+
+void PageMappedFtl::rewrite_stale_translation_pages(CommandList& out) {
+  // The scan found every data page's latest version, so the map is right;
+  // what the cut lost is the dirty cache entries, which show as translation
+  // pages older (by sequence number) than a data page or a trim of their
+  // range. The mount rewrites those, as a real DFTL must before it can
+  // serve misses from its translation pages.
+  const std::uint64_t translation_pages = map_.size() - logical_pages_;
+  std::vector<std::uint8_t> stale(translation_pages, 0);
+  std::vector<std::uint64_t> written(translation_pages, 0);
+  for (std::uint64_t page = 0; page < translation_pages; ++page) {
+    const Ppn at = map_[logical_pages_ + page];
+    written[page] = at == kNoPage ? 0 : nand_.sequence_at(at);
+  }
+  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
+    const std::uint32_t page = cache_->translation_page_of(lpn);
+    if (map_[lpn] != kNoPage && nand_.sequence_at(map_[lpn]) > written[page]) stale[page] = 1;
+  }
+  for (const flash::NandArray::TrimRecord& trim : nand_.trims())
+    for (Lpn lpn = trim.first; lpn < trim.end && lpn < logical_pages_;
+         lpn += entries_per_translation_page_ - lpn % entries_per_translation_page_) {
+      const std::uint32_t page = cache_->translation_page_of(lpn);
+      if (trim.sequence > written[page]) stale[page] = 1;
+    }
+  request_written_.clear();
+  for (std::uint32_t page = 0; page < translation_pages; ++page)
+    if (stale[page]) write_back(page, out);
 }
 
 void PageMappedFtl::note_moved(Lpn lpn) {

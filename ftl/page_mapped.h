@@ -162,6 +162,9 @@ class PageMappedFtl final : public Ftl {
   Ppn allocate_translation_for_cleaning(std::uint32_t victim_plane);
   // Cleaning moved logical page `lpn` (data or translation page) to `target`.
   void note_moved(Lpn lpn);
+  // Mount: rewrites every translation page older than a data page or trim
+  // of its range (the dirty cache entries the cut lost).
+  void rewrite_stale_translation_pages(CommandList& out);
   // Host data commands come after the request's translation reads and writes.
   std::uint8_t data_stage(std::uint8_t stage) const {
     return cache_ ? static_cast<std::uint8_t>(stage + kTranslationStages) : stage;

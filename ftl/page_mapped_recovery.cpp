@@ -18,6 +18,7 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
       for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) nand_.revalidate(map_[lpn] + i);
   const std::size_t before = out.size();
   adopt_blocks(out);
+  if (cache_) rewrite_stale_translation_pages(out);  // DFTL
   report.mount_commands = out.size() - before;
 }
 
