@@ -49,8 +49,7 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
   if (pages_per_lpn_ != 1)
     throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
                      geometry_.page_size, config_.logical_page_size);
-  if (geometry_.lanes() > 1)
-    throw make_error("dftl is not modelled on a shared-control-sync gang");
+  if (geometry_.lanes() > 1) throw make_error("dftl is not modelled on a shared-control-sync gang");
   entries_per_translation_page_ = geometry_.page_size / 4;  // 4-byte physical page numbers
   const auto translation_pages = [this] {
     return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;
@@ -70,8 +69,8 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
     logical_pages_ -= stripe_round;
   if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");
   if (capacity_entries == 0) capacity_entries = std::max<std::uint64_t>(1, logical_pages_ / 50);
-  cache_ = std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_,
-                                      capacity_entries);
+  cache_ =
+      std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_, capacity_entries);
   return translation_pages();
 }
 
@@ -143,7 +142,8 @@ Ppn PageMappedFtl::allocate_translation(std::uint32_t pool, CommandList& out) {
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
     const std::uint32_t plane = order[cursor];
     cursor = (cursor + 1) % order.size();
-    if (has_room(planes_[plane].map_active, plane)) return take_room(planes_[plane].map_active, plane);
+    if (has_room(planes_[plane].map_active, plane))
+      return take_room(planes_[plane].map_active, plane);
   }
   throw std::logic_error(fmt::format("pool {} has no room for a translation page", pool));
 }
@@ -152,7 +152,8 @@ Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane)
   if (has_room(planes_[victim_plane].map_active, victim_plane))
     return take_room(planes_[victim_plane].map_active, victim_plane);
   for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
-    if (has_room(planes_[plane].map_active, plane)) return take_room(planes_[plane].map_active, plane);
+    if (has_room(planes_[plane].map_active, plane))
+      return take_room(planes_[plane].map_active, plane);
   const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
   if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for a translation page");
   throw std::logic_error(

@@ -181,8 +181,8 @@ void MapCache::check_invariants() const {
     for (std::uint32_t node = page_head_[page]; node != kNil; node = nodes_[node].tnext) {
       if (translation_page_of(nodes_[node].lpn) != page || !nodes_[node].dirty ||
           index_[nodes_[node].lpn] != node)
-        fail(fmt::format("logical page {} listed dirty under translation page {}",
-                         nodes_[node].lpn, page));
+        fail(fmt::format("logical page {} listed dirty under translation page {}", nodes_[node].lpn,
+                         page));
       if (++in_pages > size_) fail("translation page lists hold more entries than counted");
     }
   if (in_pages != dirty_entries()) fail("the dirty lists miss dirty entries");

@@ -20,8 +20,9 @@
 //
 // Memory: a 4-byte index per logical page, 24 bytes per cached entry, 4 per
 // translation page. Each translation page lists its dirty cached entries, so
-// a write-back cleans them without walking the rest of the cache. The map values themselves are the FTL's map (the model
-// keeps the whole map for correctness; this class models what is cached).
+// a write-back cleans them without walking the rest of the cache. The map
+// values themselves are the FTL's map (the model keeps the whole map for
+// correctness; this class models what is cached).
 #pragma once
 
 #include <cstdint>
@@ -92,7 +93,7 @@ class MapCache {
   void link_cold(std::uint32_t node, std::uint32_t segment);  // least recent end
   void unlink(std::uint32_t node);
   void remove(std::uint32_t node);
-  void set_dirty(std::uint32_t node);    // into its translation page's dirty list
+  void set_dirty(std::uint32_t node);  // into its translation page's dirty list
   void unlink_dirty(std::uint32_t node);
 
   std::uint32_t entries_per_page_;
@@ -100,9 +101,9 @@ class MapCache {
   std::uint64_t protected_capacity_;
   std::uint64_t size_ = 0;
   std::uint64_t protected_size_ = 0;
-  std::vector<std::uint32_t> index_;       // per logical page: its node, or kNil
-  std::vector<std::uint32_t> page_head_;   // per translation page: first dirty entry
-  std::vector<Node> nodes_;                // [0], [1]: the segments' sentinels
+  std::vector<std::uint32_t> index_;      // per logical page: its node, or kNil
+  std::vector<std::uint32_t> page_head_;  // per translation page: first dirty entry
+  std::vector<Node> nodes_;               // [0], [1]: the segments' sentinels
   std::vector<std::uint32_t> free_nodes_;
 };
 

@@ -28,7 +28,7 @@ constexpr Entry kFtls[] = {
     {"block-mapped", &make_block_mapped_ftl},
     {"bast", &make_bast_ftl},
     {"fast", &make_fast_ftl},
-    {"dftl", &make_dftl_ftl},  // page-mapped with a cached map (Gupta et al. 2009)
+    {"dftl", &make_dftl_ftl},        // page-mapped with a cached map (Gupta et al. 2009)
     {"example", &make_example_ftl},  // teaching skeleton, docs/assignment.md
 };
 

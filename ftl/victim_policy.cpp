@@ -61,7 +61,9 @@ std::string victim_policy_names() {
   return names;
 }
 
-std::unique_ptr<VictimPolicy> make_greedy_policy() { return std::make_unique<GreedyPolicy>(); }
+std::unique_ptr<VictimPolicy> make_greedy_policy() {
+  return std::make_unique<GreedyPolicy>();
+}
 
 std::unique_ptr<VictimPolicy> make_victim_policy(const VictimPolicyConfig& config,
                                                  std::uint32_t blocks, std::uint32_t pools,

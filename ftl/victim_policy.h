@@ -84,8 +84,7 @@ class VictimPolicy {
 
 std::unique_ptr<VictimPolicy> make_victim_policy(const VictimPolicyConfig& config,
                                                  std::uint32_t blocks, std::uint32_t pools,
-                                                 std::uint32_t pages_per_block,
-                                                 std::uint64_t seed);
+                                                 std::uint32_t pages_per_block, std::uint64_t seed);
 
 // Implementations (victim_policy_*.cpp).
 std::unique_ptr<VictimPolicy> make_greedy_policy();

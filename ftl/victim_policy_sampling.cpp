@@ -29,7 +29,8 @@ class SamplingPolicy final : public VictimPolicy {
   }
 
   void removed(flash::BlockId block) override {
-    if (position_[block] == kAbsent) throw std::logic_error("victim policy: removing an absent block");
+    if (position_[block] == kAbsent)
+      throw std::logic_error("victim policy: removing an absent block");
     auto& members = members_[pool_[block]];
     const std::uint32_t at = position_[block];
     members[at] = members.back();

@@ -249,8 +249,8 @@ void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
   const bool page_level = f.type == "page-mapped" || f.type == "dftl";
   const auto only_page_level = [&](const char* key) {
     if (const auto [node, dotted] = r.find("ftl", key); node && !page_level)
-      r.fail(dotted, node, fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)",
-                                       f.type));
+      r.fail(dotted, node,
+             fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)", f.type));
   };
   only_page_level("victim_policy");
   only_page_level("victim_choices");
@@ -258,14 +258,16 @@ void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
   r.string("ftl", "victim_policy", policy);
   if (!ftl::parse_victim_policy(policy, f.victim.kind)) {
     const auto [node, dotted] = r.find("ftl", "victim_policy");
-    r.fail(dotted, node, fmt::format("'{}' is not a victim policy (allowed: {})", policy,
-                                     ftl::victim_policy_names()));
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a victim policy (allowed: {})", policy,
+                       ftl::victim_policy_names()));
   }
   r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
   const auto [entries_node, entries_key] = r.find("ftl", "map_cache_entries");
   const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
   const auto [prefetch_node, prefetch_key] = r.find("ftl", "map_cache_prefetch");
-  for (const auto& [node, dotted] : {std::pair{entries_node, entries_key}, {bytes_node, bytes_key},
+  for (const auto& [node, dotted] : {std::pair{entries_node, entries_key},
+                                     {bytes_node, bytes_key},
                                      {prefetch_node, prefetch_key}})
     if (node && f.type != "dftl")
       r.fail(dotted, node, fmt::format("only the dftl FTL uses it ('{}' does not)", f.type));

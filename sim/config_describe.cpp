@@ -177,16 +177,14 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
                    c.ftl.copy_back ? "on" : "off");
   }
   // --- victim policy and DFTL (ftl/victim_policy.h, ftl/dftl.cpp) ---
-  const std::string policy =
-      c.ftl.victim.kind == ftl::VictimPolicyKind::kDChoices
-          ? fmt::format("d-choices (d = {})", c.ftl.victim.choices)
-          : std::string(ftl::victim_policy_name(c.ftl.victim.kind));
+  const std::string policy = c.ftl.victim.kind == ftl::VictimPolicyKind::kDChoices
+                                 ? fmt::format("d-choices (d = {})", c.ftl.victim.choices)
+                                 : std::string(ftl::victim_policy_name(c.ftl.victim.kind));
   if (c.ftl.type == "dftl") {
     const std::uint64_t entries = c.ftl.map_cache_entries
                                       ? c.ftl.map_cache_entries
                                       : std::max<std::uint64_t>(1, logical_pages / 50);
-    fmt::format_to(it,
-                   "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
+    fmt::format_to(it, "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
                    entries, format_size(entries * ftl::kDftlCacheEntryBytes),
                    100.0 * static_cast<double>(entries) / static_cast<double>(logical_pages),
                    c.ftl.map_cache_prefetch);
@@ -194,8 +192,7 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
   // --- end victim policy and DFTL ---
   if (!ftl::is_block_based(c.ftl.type))
     fmt::format_to(
-        it,
-        "  cleaning    {}; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
+        it, "  cleaning    {}; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
         policy, c.ftl.clean_low_water * 100,
         c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
         c.ftl.clean_high_water > 0

@@ -80,8 +80,7 @@ nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint6
                          {"ratio", spec.mix_ratio}};
   // Skewed random addresses (workloads/skew.h).
   if (spec.hot_fraction > 0)
-    experiment["hot_cold"] = {{"hot_fraction", spec.hot_fraction},
-                              {"hot_access", spec.hot_access}};
+    experiment["hot_cold"] = {{"hot_fraction", spec.hot_fraction}, {"hot_access", spec.hot_access}};
   if (spec.zipf > 0) experiment["zipf"] = spec.zipf;
   if (!spec.benchmark.empty()) {
     experiment["benchmark"] = spec.benchmark;
@@ -147,15 +146,14 @@ void print_controller(std::ostream& out, const nlohmann::json& device) {
                device["background_blocks_cleaned"].get<std::uint64_t>(),
                device["background_cleaning_time_us"].get<double>());
   // --- DFTL (ftl/dftl.cpp) ---
-  if (device.value("map_cache_hits", std::uint64_t{0}) + device.value("map_cache_misses", std::uint64_t{0}) > 0)
+  const auto map_hits = device.value("map_cache_hits", std::uint64_t{0});
+  const auto map_misses = device.value("map_cache_misses", std::uint64_t{0});
+  if (map_hits + map_misses > 0)
     fmt::print(out,
                "  map cache in the runs: hit ratio {:.1f}% ({} hits, {} misses); translation pages "
                "read {}, written {}; translation blocks cleaned {}\n",
-               100.0 * device["map_cache_hits"].get<double>() /
-                   (device["map_cache_hits"].get<double>() + device["map_cache_misses"].get<double>()),
-               device["map_cache_hits"].get<std::uint64_t>(),
-               device["map_cache_misses"].get<std::uint64_t>(),
-               device["translation_pages_read"].get<std::uint64_t>(),
+               100.0 * static_cast<double>(map_hits) / static_cast<double>(map_hits + map_misses),
+               map_hits, map_misses, device["translation_pages_read"].get<std::uint64_t>(),
                device["translation_pages_written"].get<std::uint64_t>(),
                device["translation_blocks_cleaned"].get<std::uint64_t>());
   // --- end DFTL ---

@@ -40,12 +40,12 @@ TEST(Dftl, WholeMapCachedHasThePageMappedWriteAmplification) {
 }
 
 double random_write_hit_ratio(std::uint64_t cache_entries, std::uint64_t* translation_writes) {
-  const auto config = dftl_tiny({"ftl.map_cache_entries=" + std::to_string(cache_entries),
-                                 "ftl.map_cache_prefetch=1"});
+  const auto config = dftl_tiny(
+      {"ftl.map_cache_entries=" + std::to_string(cache_entries), "ftl.map_cache_prefetch=1"});
   auto ftl = make_ftl_from(config);
   const std::uint64_t pages = ftl->logical_pages();
-  steady_write_amplification(*ftl, [pages](Rng& rng) { return uniform_lpn(rng, pages); }, 0,
-                             4 * pages);
+  steady_write_amplification(
+      *ftl, [pages](Rng& rng) { return uniform_lpn(rng, pages); }, 0, 4 * pages);
   *translation_writes = ftl->stats().translation_pages_written;
   EXPECT_NO_THROW(ftl->check_invariants());
   return ftl->stats().map_cache_hit_ratio();
@@ -71,16 +71,15 @@ TEST(Dftl, HitRatioFallsAsTheCacheShrinksUnderRandomWrites) {
 
 TEST(Dftl, HitRatioStaysHighUnderSequentialWrites) {
   const std::uint32_t prefetch = 8;
-  const auto config = dftl_tiny({"ftl.map_cache_entries=16",
-                                 "ftl.map_cache_prefetch=" + std::to_string(prefetch)});
+  const auto config =
+      dftl_tiny({"ftl.map_cache_entries=16", "ftl.map_cache_prefetch=" + std::to_string(prefetch)});
   auto ftl = make_ftl_from(config);
   const std::uint64_t pages = ftl->logical_pages();
   std::uint64_t next = 0;
-  steady_write_amplification(*ftl, [&](Rng&) { return static_cast<ftl::Lpn>(next++ % pages); },
-                             0, 3 * pages);
+  steady_write_amplification(
+      *ftl, [&](Rng&) { return static_cast<ftl::Lpn>(next++ % pages); }, 0, 3 * pages);
   // One miss loads `prefetch` consecutive entries: the next prefetch - 1 hit.
-  EXPECT_GE(ftl->stats().map_cache_hit_ratio(),
-            1.0 - 1.0 / prefetch - 0.01);
+  EXPECT_GE(ftl->stats().map_cache_hit_ratio(), 1.0 - 1.0 / prefetch - 0.01);
 }
 
 TEST(Dftl, TranslationTrafficIsFlashCommands) {
@@ -108,8 +107,8 @@ TEST(Dftl, TranslationTrafficIsFlashCommands) {
 
 TEST(Dftl, PassesVerificationUnderAMixWithEveryPolicy) {
   for (const char* policy : {"greedy", "cost-benefit", "random", "fifo", "d-choices"}) {
-    const auto config = dftl_tiny({"ftl.map_cache_entries=40",
-                                   std::string("ftl.victim_policy=\"") + policy + "\""});
+    const auto config = dftl_tiny(
+        {"ftl.map_cache_entries=40", std::string("ftl.victim_policy=\"") + policy + "\""});
     auto ftl = make_ftl_from(config);
     ftl::Verifier verifier(config.geometry, ftl->logical_pages(), config.ftl.copy_back);
     const auto counts = run_random_mix(*ftl, verifier, 20000, 9);
@@ -167,7 +166,8 @@ TEST(Dftl, MountRewritesTheTranslationPagesTheCutLeftStale) {
   // flash, so its translation pages are stale; no cleaning yet.
   const std::uint64_t written = pages / 2;
   ftl::Lpn next = 0;
-  steady_write_amplification(*ftl, [&](Rng&) { return next++; }, 0, written);
+  steady_write_amplification(
+      *ftl, [&](Rng&) { return next++; }, 0, written);
   ASSERT_EQ(ftl->stats().translation_pages_written, 0u);
   ASSERT_EQ(ftl->stats().blocks_cleaned, 0u);
   std::vector<flash::Ppn> before(pages);

@@ -16,11 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kSetups[] = {
-    "ftl.victim_policy=greedy",       "ftl.victim_policy=cost-benefit",
-    "ftl.victim_policy=random",       "ftl.victim_policy=fifo",
-    "ftl.victim_policy=d-choices",    "ftl.type=dftl",
-    "ftl.type=dftl --set ftl.victim_policy=cost-benefit"};
+const char* const kSetups[] = {"ftl.victim_policy=greedy",
+                               "ftl.victim_policy=cost-benefit",
+                               "ftl.victim_policy=random",
+                               "ftl.victim_policy=fifo",
+                               "ftl.victim_policy=d-choices",
+                               "ftl.type=dftl",
+                               "ftl.type=dftl --set ftl.victim_policy=cost-benefit"};
 
 class EverySetup : public ::testing::TestWithParam<const char*> {};
 
@@ -28,7 +30,8 @@ nlohmann::json simulate(const std::string& workload, const std::string& set, con
   const auto result = run_ssdlab("sim -c " + preset("tiny") + " -w " + shell_quote(workload) +
                                  " -o " + shell_quote(out) +
                                  " --precondition random --verify --check-every 100 --no-io-log "
-                                 "--set " + set);
+                                 "--set " +
+                                 set);
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("all correct"), std::string::npos) << result.output;
   return nlohmann::json::parse(read_file(out / "summary.json"));
@@ -36,9 +39,10 @@ nlohmann::json simulate(const std::string& workload, const std::string& set, con
 
 TEST_P(EverySetup, PassesAVerifiedRun) {
   const fs::path dir = temp_dir_for_this_test("policy-cli-");
-  const auto summary = simulate("RW:io_size=8192,count=3000,queue_depth=4,hot_fraction=0.2,"
-                                "hot_access=0.8",
-                                GetParam(), dir / "out");
+  const auto summary = simulate(
+      "RW:io_size=8192,count=3000,queue_depth=4,hot_fraction=0.2,"
+      "hot_access=0.8",
+      GetParam(), dir / "out");
   EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 0u);
   EXPECT_DOUBLE_EQ(summary["experiments"][0]["hot_cold"]["hot_access"].get<double>(), 0.8);
 }

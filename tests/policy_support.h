@@ -29,10 +29,14 @@ inline std::unique_ptr<ftl::Ftl> make_ftl_from(const sim::DeviceConfig& config,
 // One pool of one plane, 1,024 blocks of 64 pages, cleaning reserve at its
 // minimum (2 blocks): the device Desnoyers' single-frontier model describes.
 inline std::vector<std::string> one_pool_device(const std::string& policy) {
-  return {"geometry.channels=1",         "geometry.dies_per_package=1",
-          "geometry.planes_per_die=1",   "geometry.blocks_per_plane=1024",
-          "geometry.pages_per_block=64", "geometry.two_plane_pairs=[]",
-          "ftl.allocation_pool=\"ssd\"", "ftl.clean_low_water=0.001",
+  return {"geometry.channels=1",
+          "geometry.dies_per_package=1",
+          "geometry.planes_per_die=1",
+          "geometry.blocks_per_plane=1024",
+          "geometry.pages_per_block=64",
+          "geometry.two_plane_pairs=[]",
+          "ftl.allocation_pool=\"ssd\"",
+          "ftl.clean_low_water=0.001",
           "ftl.victim_policy=\"" + policy + "\""};
 }
 

@@ -37,8 +37,9 @@ TEST(VictimPolicyConfig, BlockBasedFtlsRefuseTheKey) {
 
 TEST(VictimPolicyConfig, ChoicesOutOfRangeAreRefused) {
   EXPECT_THROW(tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=0"}), Error);
-  EXPECT_EQ(tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=3"}).ftl.victim.choices,
-            3u);
+  EXPECT_EQ(
+      tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=3"}).ftl.victim.choices,
+      3u);
 }
 
 class EveryPolicy : public ::testing::TestWithParam<const char*> {};
@@ -47,9 +48,9 @@ class EveryPolicy : public ::testing::TestWithParam<const char*> {};
 // trims, with rate-limiting and migration acting on its victims.
 TEST_P(EveryPolicy, PassesVerificationWithWearLeveling) {
   for (const char* wear : {"none", "migration"}) {
-    const auto config = tiny_with({std::string("ftl.victim_policy=\"") + GetParam() + "\"",
-                                   std::string("ftl.wear_leveling=\"") + wear + "\"",
-                                   "ftl.wear_cold_age=0.01"});
+    const auto config =
+        tiny_with({std::string("ftl.victim_policy=\"") + GetParam() + "\"",
+                   std::string("ftl.wear_leveling=\"") + wear + "\"", "ftl.wear_cold_age=0.01"});
     auto ftl = make_ftl_from(config);
     ftl::Verifier verifier(config.geometry, ftl->logical_pages(), config.ftl.copy_back);
     run_random_mix(*ftl, verifier, 20000, 5);

@@ -263,9 +263,10 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
   if (spec.mix_ratio != 1 && !spec.mix_pattern)
     throw make_error("{}: mix_ratio needs mix_pattern, the pattern it is mixed with", o);
   if ((spec.hot_fraction > 0) != (spec.hot_access > 0))
-    throw make_error("{}: hot_fraction and hot_access go together (e.g. hot_fraction = 0.2, "
-                     "hot_access = 0.8)",
-                     o);
+    throw make_error(
+        "{}: hot_fraction and hot_access go together (e.g. hot_fraction = 0.2, "
+        "hot_access = 0.8)",
+        o);
   if (spec.hot_fraction > 0 && spec.zipf > 0)
     throw make_error("{}: zipf and hot_fraction are two address distributions; give one of them",
                      o);

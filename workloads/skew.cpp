@@ -17,14 +17,16 @@ double expm1_over_x(double x) {
 
 }  // namespace
 
-ZipfSampler::ZipfSampler(std::uint64_t n, double theta) : n_(std::max<std::uint64_t>(n, 1)),
-                                                          theta_(theta) {
+ZipfSampler::ZipfSampler(std::uint64_t n, double theta)
+    : n_(std::max<std::uint64_t>(n, 1)), theta_(theta) {
   h_integral_x1_ = h_integral(1.5) - 1.0;
   h_integral_n_ = h_integral(static_cast<double>(n_) + 0.5);
   s_ = 2.0 - h_integral_inverse(h_integral(2.5) - h(2.0));
 }
 
-double ZipfSampler::h(double x) const { return std::exp(-theta_ * std::log(x)); }
+double ZipfSampler::h(double x) const {
+  return std::exp(-theta_ * std::log(x));
+}
 
 // The integral of h from 1 to x, up to a constant: (x^(1-theta) - 1)/(1-theta),
 // or log(x) for theta = 1.
