@@ -17,6 +17,7 @@
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
+#include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 
 namespace ssdlab::ftl {
@@ -59,7 +60,22 @@ struct FtlConfig {
   // Wear leveling (Agrawal et al. §5; wear_leveler.h). Blocks that reach the
   // rated cycles (geometry pe_cycles) are retired whatever the mode.
   WearConfig wear;
+  // Page-mapped and DFTL: which sealed block cleaning recycles
+  // (victim_policy.h; `ftl.victim_policy`, `ftl.victim_choices`).
+  VictimPolicyConfig victim;
+  // DFTL (dftl.h): logical pages whose map entries the controller's DRAM
+  // caches; 0: the FTL's default (2% of the map). `ftl.map_cache_entries`,
+  // or `ftl.map_cache_bytes` at kDftlCacheEntryBytes per entry.
+  std::uint64_t map_cache_entries = 0;
+  // DFTL: entries a miss loads from the translation page it reads: the
+  // missed one and those after it in the same page (`ftl.map_cache_prefetch`;
+  // 1 is the paper's DFTL, which loads only the missed entry).
+  std::uint32_t map_cache_prefetch = 8;
 };
+
+// Bytes of DRAM one cached DFTL map entry takes (logical and physical page
+// number, 4 bytes each, as in Gupta et al.'s Cached Mapping Table).
+constexpr std::uint64_t kDftlCacheEntryBytes = 8;
 
 // Logical pages [first, first + count). A partial page is one the host request
 // covers only in part: writing it is a read-modify-write.
@@ -106,6 +122,22 @@ struct FtlStats {
   std::uint64_t wear_migrations = 0;
   std::uint64_t wear_migrated_pages = 0;
   std::vector<std::uint64_t> wear_migrations_per_pool;
+  // DFTL (Gupta et al. 2009; dftl.h): map lookups that found their entry in
+  // the cached mapping table or not, translation pages read (misses and the
+  // read half of write-backs) and written (write-backs of dirty entries,
+  // batched per translation page), and cleaned blocks that held translation
+  // pages. Translation pages written are also in flash_pages_written, and
+  // translation pages moved by cleaning in copy_backs/inter_plane_moves.
+  std::uint64_t map_cache_hits = 0;
+  std::uint64_t map_cache_misses = 0;
+  std::uint64_t translation_pages_read = 0;
+  std::uint64_t translation_pages_written = 0;
+  std::uint64_t translation_blocks_cleaned = 0;
+
+  double map_cache_hit_ratio() const {
+    const std::uint64_t lookups = map_cache_hits + map_cache_misses;
+    return lookups == 0 ? 0.0 : static_cast<double>(map_cache_hits) / static_cast<double>(lookups);
+  }
 
   // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
   double cleaning_efficiency(std::uint32_t pages_per_block) const {
@@ -147,6 +179,12 @@ void each_counter(Stats& s, Visit visit) {
   visit("wear_deferrals", s.wear_deferrals);
   visit("wear_migrations", s.wear_migrations);
   visit("wear_migrated_pages", s.wear_migrated_pages);
+  // Checkpoint section STAT version 2: DFTL.
+  visit("map_cache_hits", s.map_cache_hits);
+  visit("map_cache_misses", s.map_cache_misses);
+  visit("translation_pages_read", s.translation_pages_read);
+  visit("translation_pages_written", s.translation_pages_written);
+  visit("translation_blocks_cleaned", s.translation_blocks_cleaned);
 }
 
 // How recovery picks a logical page's latest instance in the OOB scan:

@@ -14,14 +14,14 @@ void Ftl::load_state(StateReader& /*in*/) {
 
 
 void save_stats(StateWriter& out, const FtlStats& stats) {
-  out.section("STAT", 1);
+  out.section("STAT", 2);
   each_counter(stats, [&out](const char*, const std::uint64_t& counter) { out.u64(counter); });
   out.vector(stats.blocks_cleaned_per_pool);
   out.vector(stats.wear_migrations_per_pool);
 }
 
 void load_stats(StateReader& in, FtlStats& stats) {
-  in.section("STAT", 1);
+  in.section("STAT", 2);
   each_counter(stats, [&in](const char*, std::uint64_t& counter) { counter = in.u64(); });
   in.vector(stats.blocks_cleaned_per_pool, stats.blocks_cleaned_per_pool.size(),
             "the per-pool cleaning counts");

@@ -15,12 +15,15 @@ std::vector<std::uint32_t> pool_of_blocks(const flash::Geometry& geometry,
 
 }  // namespace
 
-PageMappedFtl::PageMappedFtl(const FtlContext& context)
+PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
     : geometry_(context.geometry),
       config_(context.config),
       nand_(context.geometry),
       layout_(context.geometry, context.config.pool),
       buckets_(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block),
+      policy_(make_victim_policy(config_.victim, geometry_.blocks(), layout_.pools(),
+                                 geometry_.pages_per_block, context.seed)),
+      policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
@@ -57,10 +60,13 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context)
         "not one stripe over all {} pools is left",
         layout_.pools());
   if (logical_pages_ >= flash::kNoLpn) throw make_error("the device has too many logical pages");
-  map_.assign(logical_pages_, kNoPage);
+  const std::uint64_t translation_pages =
+      demand_mapped ? set_up_translation(config_.map_cache_entries) : 0;
+  map_.assign(logical_pages_ + translation_pages, kNoPage);
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
-  const std::uint64_t pool_pages = logical_pages_ / layout_.pools() * pages_per_lpn_;
+  const std::uint64_t pool_pages =
+      (logical_pages_ + translation_pages) / layout_.pools() * pages_per_lpn_;
   needed_blocks_ = static_cast<std::uint32_t>((pool_pages + geometry_.pages_per_block - 1) /
                                                   geometry_.pages_per_block +
                                               reserve_blocks / layout_.pools());
@@ -123,16 +129,35 @@ void PageMappedFtl::program(Ppn ppn, Lpn lpn) {
 void PageMappedFtl::seal(BlockId block) {
   // A full block is sealed: it can now be chosen for cleaning, and it is no
   // longer any plane's active block.
-  buckets_.insert(block, pool_of_block(block), nand_.valid_pages(block));
+  insert_sealed(block, pool_of_block(block));
   PlaneState& state = planes_[geometry_.plane_of_block(block)];
   if (state.host_active == block) state.host_active = kNoBlock;
   if (state.clean_active == block) state.clean_active = kNoBlock;
+  if (state.map_active == block) state.map_active = kNoBlock;
+}
+
+void PageMappedFtl::insert_sealed(BlockId block, std::uint32_t pool) {
+  buckets_.insert(block, pool, nand_.valid_pages(block));
+  policy_->sealed(block, pool, nand_.valid_pages(block), clock());
+}
+
+void PageMappedFtl::restore_sealed(BlockId block, std::uint32_t pool) {
+  buckets_.insert(block, pool, nand_.valid_pages(block));
+  policy_->restored(block, pool, nand_.valid_pages(block));
+}
+
+void PageMappedFtl::remove_sealed(BlockId block) {
+  buckets_.remove(block);
+  policy_->removed(block);
 }
 
 void PageMappedFtl::supersede(Ppn ppn) {
   nand_.invalidate(ppn);
   const BlockId block = geometry_.block_of(ppn);
-  if (buckets_.contains(block)) buckets_.decrement(block);
+  if (buckets_.contains(block)) {
+    if (policy_tracks_valid_) policy_->superseded(block, buckets_.valid(block));
+    buckets_.decrement(block);
+  }
 }
 
 void PageMappedFtl::unmap(Lpn lpn) {
@@ -173,6 +198,15 @@ bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
 
 void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   if (range.count == 0) return;
+  if (cache_) {
+    // Every map entry of the request first (DFTL): misses read translation
+    // pages, evictions write them back (and may clean), all before the data
+    // commands are chosen.
+    request_written_.clear();
+    for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
+  }
+  // Two-plane merging covers the data commands only: merging a translation
+  // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
   // Read-modify-write: the old contents of partly written logical pages are
   // read first (stage 0); every program waits for them (stage 1). On a
@@ -183,7 +217,7 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
       range.partial_last && map_[last] != kNoPage && (last != range.first || !range.partial_first);
   std::uint8_t program_stage = 0;
   auto read_old = [&](Lpn lpn) {
-    append_reads(lpn, 0, out);
+    append_reads(lpn, data_stage(0), out);
     stats_.rmw_pages_read += pages_per_lpn_;
   };
   if (!rmw_by_copy_back_ && (rmw_first || rmw_last)) {
@@ -191,12 +225,13 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     if (rmw_last) read_old(last);
     program_stage = 1;
   }
+  program_stage = data_stage(program_stage);
   for (Lpn lpn = range.first; lpn <= last; ++lpn) {
     std::uint8_t stage = program_stage;
     if (rmw_by_copy_back_ && ((lpn == range.first && rmw_first) || (lpn == last && rmw_last))) {
       if (rewrite_by_copy_back(lpn, out)) continue;
       read_old(lpn);  // no room in its plane: through the controller
-      stage = 1;
+      stage = data_stage(1);
     }
     // The map entry is a cache miss: let it load while allocation (and any
     // cleaning it runs) works.
@@ -208,6 +243,7 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
       out.push_back(flash::page_command(Op::kProgram, first + i, lpn, stage));
     }
     map_[lpn] = first;
+    if (cache_) cache_->mark_dirty(lpn);
   }
   const std::uint64_t pages = std::uint64_t{range.count} * pages_per_lpn_;
   stats_.host_pages_written += pages;
@@ -216,26 +252,35 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
 }
 
 void PageMappedFtl::read(const PageRange& range, CommandList& out) {
-  const std::size_t start = out.size();
+  if (cache_) {
+    request_written_.clear();
+    for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
+  }
+  const std::size_t start = out.size();  // data commands only (see write())
   for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
     if (map_[lpn] == kNoPage) {
       stats_.unmapped_pages_read += pages_per_lpn_;
       continue;
     }
-    append_reads(lpn, 0, out);
+    append_reads(lpn, data_stage(0), out);
   }
   stats_.host_pages_read += std::uint64_t{range.count} * pages_per_lpn_;
   if (config_.two_plane) merge_two_plane(geometry_, out, start);
 }
 
-void PageMappedFtl::trim(const PageRange& range, CommandList& /*out*/) {
+void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
   if (range.count == 0) return;
   // Only whole logical pages can be forgotten; a partly trimmed one keeps data.
   const Lpn first = range.first + (range.partial_first ? 1 : 0);
   const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
   nand_.record_trim(first, end);
+  request_written_.clear();
   for (Lpn lpn = first; lpn < end; ++lpn) {
     if (map_[lpn] == kNoPage) continue;
+    if (cache_) {
+      translate(lpn, out);  // DFTL: the entry is now "unmapped", written back later
+      cache_->mark_dirty(lpn);
+    }
     unmap(lpn);
     stats_.trimmed_pages += pages_per_lpn_;
   }
@@ -246,7 +291,7 @@ void PageMappedFtl::check_invariants() const {
   nand_.check_invariants();
   // Map and reverse map (the OOB logical page) agree.
   std::uint64_t mapped_pages = 0;
-  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
+  for (Lpn lpn = 0; lpn < map_.size(); ++lpn) {  // DFTL: translation pages too
     const Ppn first = map_[lpn];
     if (first == kNoPage) continue;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
@@ -271,7 +316,8 @@ void PageMappedFtl::check_invariants() const {
                         plane, block));
       ++free_per_pool[layout_.pool_of_plane(plane)];
     }
-    for (const BlockId active : {planes_[plane].host_active, planes_[plane].clean_active}) {
+    for (const BlockId active :
+         {planes_[plane].host_active, planes_[plane].clean_active, planes_[plane].map_active}) {
       if (active == kNoBlock) continue;
       if (seen[active]++ || nand_.is_full(active) || geometry_.plane_of_block(active) != plane)
         fail(fmt::format("plane {}: active block {} is free, full, shared or foreign", plane,
@@ -299,6 +345,7 @@ void PageMappedFtl::check_invariants() const {
     fail(fmt::format("{} valid pages but {} mapped", valid_pages, mapped_pages));
   if (free_per_pool != free_blocks_)
     fail("free block counts per pool disagree with the free lists");
+  if (cache_) cache_->check_invariants();
 }
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -5,9 +5,14 @@
 // over dies and planes.
 //
 // Cleaning: when a pool's free blocks fall below the low-water mark, the
-// sealed block with the fewest valid pages (greedy) is cleaned: its valid pages
-// move to the cleaning block of the same plane by copy-back where allowed, by
-// an inter-plane move (read, bus, program) otherwise, then it is erased.
+// sealed block the victim policy picks (victim_policy.h; by default greedy:
+// the fewest valid pages) is cleaned: its valid pages move to the cleaning
+// block of the same plane by copy-back where allowed, by an inter-plane move
+// (read, bus, program) otherwise, then it is erased.
+//
+// DFTL (dftl.cpp) is this class with a map cache (`demand_mapped`): the map
+// then also holds the translation pages' locations, and each plane has a
+// third active block for translation pages.
 //
 // A logical page may span several physical pages (logical_page_size a multiple
 // of the page size); they are then consecutive pages of one block. Writing part
@@ -28,8 +33,9 @@
 //
 // The class is split over page_mapped.cpp (mapping, host writes, reads,
 // trim, invariants), page_mapped_cleaning.cpp (victims, cleaning, wear
-// leveling, end of life), page_mapped_state.cpp (checkpoints) and
-// page_mapped_recovery.cpp (mount after a power cut). Internal to ftl/: the
+// leveling, end of life), page_mapped_state.cpp (checkpoints),
+// page_mapped_recovery.cpp (mount after a power cut) and dftl.cpp (DFTL's
+// translation pages and map cache). Internal to ftl/: the
 // registry makes it by name.
 #pragma once
 
@@ -42,9 +48,11 @@
 #include "common/error.h"
 #include "common/huge_pages.h"
 #include "common/prefetch.h"
+#include "ftl/dftl_map_cache.h"
 #include "ftl/ftl.h"
 #include "ftl/pools.h"
 #include "ftl/victim_buckets.h"
+#include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -59,9 +67,10 @@ constexpr BlockId kNoBlock = ~BlockId{0};
 
 class PageMappedFtl final : public Ftl {
  public:
-  explicit PageMappedFtl(const FtlContext& context);
+  // `demand_mapped`: DFTL (dftl.cpp) rather than the plain page-mapped FTL.
+  explicit PageMappedFtl(const FtlContext& context, bool demand_mapped = false);
 
-  std::string_view name() const override { return "page-mapped"; }
+  std::string_view name() const override { return cache_ ? "dftl" : "page-mapped"; }
   std::uint64_t logical_pages() const override { return logical_pages_; }
   void write(const PageRange& range, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
@@ -84,6 +93,7 @@ class PageMappedFtl final : public Ftl {
   struct PlaneState {
     BlockId host_active = kNoBlock;
     BlockId clean_active = kNoBlock;
+    BlockId map_active = kNoBlock;  // DFTL: translation pages (host and cleaning)
     // Erased blocks, first in first out: a block erased by cleaning is reused
     // after the older free blocks of its plane.
     std::deque<BlockId> free_blocks;
@@ -112,12 +122,23 @@ class PageMappedFtl final : public Ftl {
   // Starts loading the map entries of the valid pages of the block whose
   // first page is `first` (a cleaning victim) into the cache.
   void prefetch_map_entries(Ppn first) const;
-  // Greedy victim of `pool`, after rate-limiting (§5) passed over some.
+  // The victim policy's choice for `pool`, after rate-limiting (§5) passed
+  // over some.
   BlockId choose_victim(std::uint32_t pool);
+  // Pages cleaning can still write in `pool`: its free blocks and what is
+  // left of its cleaning (and translation) blocks.
+  std::uint64_t cleaning_room(std::uint32_t pool) const;
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold
   // block of its pool and erases that one. False if no block is cold.
   bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
   void seal(BlockId block);
+  // A sealed block enters or leaves the victim candidates (buckets and policy).
+  void insert_sealed(BlockId block, std::uint32_t pool);
+  void remove_sealed(BlockId block);
+  // A block set aside by rate-limiting comes back (keeping its seal time).
+  void restore_sealed(BlockId block, std::uint32_t pool);
+  // The victim policy's logical clock (victim_policy.h): host pages written.
+  std::uint64_t clock() const { return stats_.host_pages_written; }
   // The block just erased wore out: it is out of service for good (in no
   // free list); throws EndOfLife if the pool can no longer hold its data.
   void retire(std::uint32_t pool);
@@ -125,11 +146,38 @@ class PageMappedFtl final : public Ftl {
   void adopt_blocks(CommandList& out);
   [[noreturn]] void end_of_life(std::uint32_t pool, const std::string& why) const;
 
+  // DFTL (dftl.cpp): demand-based mapping over this FTL's data path.
+  // Capacity: translation pages and their active blocks out of the spare
+  // space; returns the number of translation pages.
+  std::uint64_t set_up_translation(std::uint64_t capacity_entries);
+  bool is_translation(Lpn lpn) const { return lpn != flash::kNoLpn && lpn >= logical_pages_; }
+  // The map lookup of a host request for `lpn`: a cache hit, or a miss that
+  // evicts (writing back dirty translation pages) and reads its translation page.
+  void translate(Lpn lpn, CommandList& out);
+  // Writes translation page `page` (read-modify-write) with its cached entries.
+  void write_back(std::uint32_t page, CommandList& out);
+  // Evicts until the cache has room for `entries` more.
+  void make_room(CommandList& out, std::uint64_t entries);
+  Ppn allocate_translation(std::uint32_t pool, CommandList& out);
+  Ppn allocate_translation_for_cleaning(std::uint32_t victim_plane);
+  // Cleaning moved logical page `lpn` (data or translation page) to `target`.
+  void note_moved(Lpn lpn);
+  // Mount: rewrites every translation page older than a data page or trim
+  // of its range (the dirty cache entries the cut lost).
+  void rewrite_stale_translation_pages(CommandList& out);
+  // Host data commands come after the request's translation reads and writes.
+  std::uint8_t data_stage(std::uint8_t stage) const {
+    return cache_ ? static_cast<std::uint8_t>(stage + kTranslationStages) : stage;
+  }
+  static constexpr std::uint8_t kTranslationStages = 2;  // reads, then writes
+
   flash::Geometry geometry_;
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;
   VictimBuckets buckets_;
+  std::unique_ptr<VictimPolicy> policy_;
+  bool policy_tracks_valid_;
   std::uint32_t pages_per_lpn_;
   std::uint32_t stripe_lpns_;
   // Partial writes of a logical page are copy-backs with the host's data
@@ -138,7 +186,14 @@ class PageMappedFtl final : public Ftl {
   std::uint32_t low_water_blocks_;   // per pool
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   std::uint64_t logical_pages_;
-  HugeVector<Ppn> map_;  // lpn -> first physical page, or kNoPage (in huge pages)
+  // lpn -> first physical page, or kNoPage (in huge pages). DFTL: then one
+  // entry per translation page, its global translation directory (GTD).
+  HugeVector<Ppn> map_;
+  std::unique_ptr<MapCache> cache_;  // DFTL only
+  std::uint32_t entries_per_translation_page_ = 0;
+  // Translation pages the current request read or wrote: the controller
+  // still holds them, so a later miss on one reads no flash (per request).
+  std::vector<Lpn> request_written_;
   std::vector<PlaneState> planes_;
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order

@@ -27,8 +27,21 @@ void PageMappedFtl::prefetch_map_entries(Ppn first) const {
     if (nand_.is_valid(first + page)) prefetch_for_write(&map_[nand_.lpn_at(first + page)]);
 }
 
+std::uint64_t PageMappedFtl::cleaning_room(std::uint32_t pool) const {
+  std::uint64_t room = std::uint64_t{free_blocks_[pool]} * geometry_.pages_per_block;
+  for (const std::uint32_t plane : layout_.planes(pool))
+    for (const BlockId active : {planes_[plane].clean_active, planes_[plane].map_active})
+      if (active != kNoBlock) room += geometry_.pages_per_block - nand_.write_pointer(active);
+  return room;
+}
+
 BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
-  BlockId victim = buckets_.fewest_valid(pool);
+  BlockId victim = policy_->choose(pool, buckets_, clock());
+  // A policy other than greedy may pick a block with more valid pages than
+  // the pool has room to move (after a mount that left few free blocks):
+  // greedy's choice then, which needs the least room.
+  if (victim != VictimBuckets::kNone && buckets_.valid(victim) > cleaning_room(pool))
+    victim = buckets_.fewest_valid(pool);
   if (!wear_.config().rate_limit()) return victim;
   // §5 rate-limiting: a worn victim is recycled only with a probability
   // falling linearly with its remaining life; otherwise the next greedy
@@ -37,8 +50,8 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
   while (victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block &&
          deferred_.size() < kMaxDeferrals && !wear_.may_reuse(victim)) {
     deferred_.push_back(victim);
-    buckets_.remove(victim);
-    victim = buckets_.fewest_valid(pool);
+    remove_sealed(victim);
+    victim = policy_->choose(pool, buckets_, clock());
   }
   if (!deferred_.empty() &&
       (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block ||
@@ -46,9 +59,9 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
     // Nothing else frees space, or too many worn blocks: clean the best one.
     victim = deferred_.front();
     deferred_.erase(deferred_.begin());
-    buckets_.insert(victim, pool, nand_.valid_pages(victim));
+    restore_sealed(victim, pool);
   }
-  for (const BlockId block : deferred_) buckets_.insert(block, pool, nand_.valid_pages(block));
+  for (const BlockId block : deferred_) restore_sealed(block, pool);
   stats_.wear_deferrals += deferred_.size();
   return victim;
 }
@@ -62,15 +75,18 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
         "(more over-provisioning is needed)",
         pool);
   }
-  buckets_.remove(victim);
+  remove_sealed(victim);
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
   const std::uint32_t valid = nand_.valid_pages(victim);
   prefetch_map_entries(first);
+  if (is_translation(nand_.lpn_at(first))) ++stats_.translation_blocks_cleaned;  // DFTL
   for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
     if (!nand_.is_valid(first + page)) continue;
     const Lpn lpn = nand_.lpn_at(first + page);
-    const Ppn target = allocate_for_cleaning(plane);
+    // DFTL: translation pages stay in translation blocks.
+    const Ppn target = is_translation(lpn) ? allocate_translation_for_cleaning(plane)
+                                           : allocate_for_cleaning(plane);
     const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(first + page + i);
@@ -81,6 +97,7 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
       out.push_back(move);
     }
     map_[lpn] = target;
+    if (cache_) note_moved(lpn);
     (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
     stats_.flash_pages_written += pages_per_lpn_;
   }
@@ -115,7 +132,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   BlockId cold = cold_in(true);
   if (cold == kNoBlock) cold = cold_in(false);
   if (cold == kNoBlock) return false;
-  buckets_.remove(cold);
+  remove_sealed(cold);
   // Stages after the cleaning's own (moves 0, erase 1): the worn block is
   // programmed after its erase, the cold block erased after it is copied.
   const Ppn from = geometry_.first_page(cold);
@@ -134,6 +151,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
       out.push_back(move);
     }
     map_[lpn] = target;
+    if (cache_) note_moved(lpn);
     moved += pages_per_lpn_;
   }
   // The rest of the worn block stays unwritten until its next erase (closed,

@@ -6,20 +6,25 @@
 namespace ssdlab::ftl::page_mapped {
 
 void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) {
-  const OobScan scan = scan_oob(nand_, logical_pages_, pages_per_lpn_, policy);
+  // DFTL: translation pages are logical pages after the host's, so the scan
+  // finds the GTD too; the map cache (DRAM) starts empty.
+  const OobScan scan = scan_oob(nand_, map_.size(), pages_per_lpn_, policy);
   report.pages_read = scan.pages_read;
   nand_.forget_valid_pages();
   map_.assign(scan.latest.begin(), scan.latest.end());
-  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn)
+  if (cache_) cache_->clear();
+  for (Lpn lpn = 0; lpn < map_.size(); ++lpn)
     if (map_[lpn] != kNoPage)
       for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) nand_.revalidate(map_[lpn] + i);
   const std::size_t before = out.size();
   adopt_blocks(out);
+  if (cache_) rewrite_stale_translation_pages(out);  // DFTL
   report.mount_commands = out.size() - before;
 }
 
 void PageMappedFtl::adopt_blocks(CommandList& out) {
   buckets_ = VictimBuckets(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block);
+  policy_->clear();
   planes_.assign(geometry_.planes(), PlaneState{});
   std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
   std::fill(cursors_.begin(), cursors_.end(), 0);
@@ -40,7 +45,10 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
         ++free_blocks_[pool];
       }
     } else if (nand_.is_full(block)) {
-      buckets_.insert(block, pool, nand_.valid_pages(block));
+      insert_sealed(block, pool);
+    } else if (cache_ && is_translation(nand_.lpn_at(geometry_.first_page(block))) &&
+               state.map_active == kNoBlock) {
+      state.map_active = block;  // DFTL: a translation block being filled
     } else if (state.host_active == kNoBlock) {
       // A partly written block was an active block before the cut; which
       // kind (host or cleaning) only mattered for hot/cold separation.
@@ -57,7 +65,7 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
         pad.cleaning = true;
         out.push_back(pad);
       }
-      buckets_.insert(block, pool, nand_.valid_pages(block));
+      insert_sealed(block, pool);
     }
   }
 }

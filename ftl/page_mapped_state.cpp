@@ -7,7 +7,9 @@
 namespace ssdlab::ftl::page_mapped {
 namespace {
 
-constexpr std::uint32_t kStateVersion = 1;
+// 2: each plane's translation block (DFTL), the victim policy's section
+// "VPOL" after the victim buckets, and DFTL's map cache "DMAP" at the end.
+constexpr std::uint32_t kStateVersion = 2;
 
 }  // namespace
 
@@ -18,6 +20,7 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   for (const PlaneState& plane : planes_) {
     out.u32(plane.host_active);
     out.u32(plane.clean_active);
+    out.u32(plane.map_active);
     out.deque(plane.free_blocks);
   }
   out.vector(free_blocks_);
@@ -25,13 +28,15 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   out.vector(retired_);
   nand_.save_state(out);
   buckets_.save_state(out);
+  policy_->save_state(out);
   wear_.save_state(out);
   save_stats(out, stats_);
+  if (cache_) cache_->save_state(out);
 }
 
 void PageMappedFtl::load_state(StateReader& in) {
   in.section("PMAP", kStateVersion);
-  in.vector(map_, logical_pages_, "the page map");
+  in.vector(map_, map_.size(), "the page map");
   const std::uint64_t pages = geometry_.pages();
   for (const Ppn ppn : map_)
     if (ppn != kNoPage && ppn >= pages)
@@ -45,9 +50,11 @@ void PageMappedFtl::load_state(StateReader& in) {
   for (PlaneState& plane : planes_) {
     plane.host_active = in.u32();
     plane.clean_active = in.u32();
+    plane.map_active = in.u32();
     in.deque(plane.free_blocks, geometry_.blocks_per_plane, "a free block list");
     check_block(plane.host_active);
     check_block(plane.clean_active);
+    check_block(plane.map_active);
     for (const BlockId block : plane.free_blocks) check_block(block);
   }
   const std::size_t pools = layout_.pools();
@@ -59,8 +66,10 @@ void PageMappedFtl::load_state(StateReader& in) {
   in.vector(retired_, pools, "the retired block counts");
   nand_.load_state(in);
   buckets_.load_state(in);
+  policy_->load_state(in);
   wear_.load_state(in);
   load_stats(in, stats_);
+  if (cache_) cache_->load_state(in);
 }
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -18,6 +18,7 @@
   X("block-mapped", make_block_mapped_ftl)                                      \
   X("bast", make_bast_ftl)                                                      \
   X("fast", make_fast_ftl)                                                      \
+  X("dftl", make_dftl_ftl) /* page-mapped with a cached map (Gupta et al. 2009) */ \
   X("example", make_example_ftl)                                                \
   /* new FTLs above this line */
 

@@ -15,18 +15,21 @@ Verifier::Verifier(const flash::Geometry& geometry, std::uint64_t logical_pages,
       version_(logical_pages, 0),
       content_(geometry.pages(), 0) {}
 
+std::uint32_t& Verifier::version_of(flash::Lpn lpn) {
+  return lpn < version_.size() ? version_[lpn] : metadata_version_[lpn];
+}
+
 void Verifier::expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what) {
   ++pages_checked_;
-  if (lpn >= version_.size())
-    throw VerificationError(
-        fmt::format("{} of page {} names logical page {} beyond the device", what, ppn, lpn));
-  if (version_[lpn] == 0)
+  if (lpn == flash::kNoLpn)
+    throw VerificationError(fmt::format("{} of page {} names no logical page", what, ppn));
+  if (version_of(lpn) == 0)
     throw VerificationError(
         fmt::format("{} of page {} for logical page {}, which holds no data", what, ppn, lpn));
-  if (content_[ppn] != version_[lpn])
+  if (content_[ppn] != version_of(lpn))
     throw VerificationError(fmt::format(
         "{} of page {} for logical page {} finds version {}, but the latest write is version {}",
-        what, ppn, lpn, content_[ppn], version_[lpn]));
+        what, ppn, lpn, content_[ppn], version_of(lpn)));
 }
 
 void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src, bool host_data) {
@@ -46,10 +49,12 @@ void Verifier::apply_one(flash::Ppn ppn, flash::Lpn lpn, Op op, flash::Ppn src, 
         written_[lpn - writing_->first] = true;
         version_[lpn] = next_version_++;
       }
-      if (lpn >= version_.size() || version_[lpn] == 0)
+      // FTL metadata (DFTL's translation pages): every program is its latest version.
+      if (lpn >= version_.size()) metadata_version_[lpn] = next_version_++;
+      if (version_of(lpn) == 0)
         throw VerificationError(
             fmt::format("program of page {} for logical page {} that holds no data", ppn, lpn));
-      content_[ppn] = version_[lpn];
+      content_[ppn] = version_of(lpn);
       break;
     case Op::kCopyBack:
     case Op::kMove:
@@ -118,14 +123,14 @@ void Verifier::host_trim(const PageRange& range, const CommandList& commands) {
 
 void Verifier::adopt(const flash::NandArray& nand) {
   std::fill(version_.begin(), version_.end(), 0);
+  metadata_version_.clear();
   std::fill(content_.begin(), content_.end(), 0);
   for (flash::Ppn ppn = 0; ppn < content_.size(); ++ppn) {
     if (!nand.is_valid(ppn)) continue;
     const flash::Lpn lpn = nand.lpn_at(ppn);
-    if (lpn >= version_.size())
-      throw VerificationError(
-          fmt::format("adopted page {} holds logical page {}, beyond the device", ppn, lpn));
-    version_[lpn] = 1;
+    if (lpn == flash::kNoLpn)
+      throw VerificationError(fmt::format("adopted valid page {} holds no logical page", ppn));
+    version_of(lpn) = 1;
     content_[ppn] = 1;
   }
   next_version_ = 2;

@@ -11,11 +11,16 @@
 // logical page it names. A host read must read every written page of its
 // range, and must not touch flash for a never-written one. The first violation
 // throws VerificationError. Memory: 4 bytes per physical and per logical page.
+//
+// Logical pages beyond the host's (an FTL's own metadata in flash pages, such
+// as DFTL's translation pages) are checked the same way, except that each
+// program of one is its new latest version (no host write announces it).
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "flash/command.h"
@@ -52,10 +57,12 @@ class Verifier {
   // `host_data`: a copy-back that merges the host's new data (Command).
   void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
   void expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what);
+  std::uint32_t& version_of(flash::Lpn lpn);
 
   flash::Geometry geometry_;
   bool copy_back_allowed_;
   std::vector<std::uint32_t> version_;  // per logical page; 0 = never written or trimmed
+  std::unordered_map<flash::Lpn, std::uint32_t> metadata_version_;  // beyond the host's pages
   std::vector<std::uint32_t> content_;  // per physical page: version it holds; 0 = erased
   std::vector<flash::Lpn> read_lpns_;   // scratch
   const PageRange* writing_ = nullptr;  // the host write being applied, if any

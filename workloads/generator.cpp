@@ -3,17 +3,19 @@
 namespace ssdlab::workloads {
 
 LbaFunction::LbaFunction(Pattern pattern, std::int64_t increment, std::uint32_t partitions,
-                         std::uint64_t slots, std::uint64_t seed)
+                         std::uint64_t slots, std::uint64_t seed, const Skew& skew)
     : random_(is_random(pattern)),
       increment_(increment),
       partitions_(partitions),
       slots_(slots),
       partition_slots_(slots / partitions),
-      rng_(seed) {}
+      rng_(seed) {
+  if (random_ && skew.any()) skewed_.emplace(skew, slots);
+}
 
 std::uint64_t LbaFunction::slot(std::uint64_t i) {
   // Rnd: random(TargetSize / IOSize).
-  if (random_) return rng_.uniform(slots_);
+  if (random_) return skewed_ ? skewed_->slot(rng_) : rng_.uniform(slots_);
   // Partitioned: P_i x PS + O_i with P_i = i mod Partitions and
   // O_i = (i / Partitions) x IOSize mod PS, in slots.
   if (partitions_ > 1)
@@ -44,6 +46,10 @@ std::uint64_t share_base(const ExperimentSpec& spec, std::uint64_t device_bytes,
   return spec.target_offset + target / spec.processes * process + spec.io_shift;
 }
 
+Skew skew_of(const ExperimentSpec& spec) {
+  return Skew{spec.hot_fraction, spec.hot_access, spec.zipf};
+}
+
 }  // namespace
 
 IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
@@ -51,11 +57,11 @@ IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
     : io_size_(static_cast<std::uint32_t>(spec.io_size)),
       base_(share_base(spec, device_bytes, process)),
       slots_(share_slots(spec, device_bytes)),
-      first_{is_write(spec.pattern),
-             LbaFunction(spec.pattern, spec.increment, spec.partitions, slots_, seed)},
+      first_{is_write(spec.pattern), LbaFunction(spec.pattern, spec.increment, spec.partitions,
+                                                 slots_, seed, skew_of(spec))},
       second_{spec.mix_pattern && is_write(*spec.mix_pattern),
               LbaFunction(spec.mix_pattern.value_or(spec.pattern), spec.increment, spec.partitions,
-                          slots_, seed ^ 0x6d6978ULL)},
+                          slots_, seed ^ 0x6d6978ULL, skew_of(spec))},
       ratio_(spec.mix_pattern ? spec.mix_ratio : 0),
       pause_ns_(spec.pause_ns),
       burst_(spec.burst),

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "common/io_mode.h"
 #include "common/rng.h"
 #include "common/units.h"
 #include "workloads/plan.h"
+#include "workloads/skew.h"
 
 namespace ssdlab::workloads {
 
@@ -24,8 +26,9 @@ struct IoRequest {
 // in-place included), partitioned, or random.
 class LbaFunction {
  public:
+  // `skew`: how random patterns spread over the slots (uniform if none).
   LbaFunction(Pattern pattern, std::int64_t increment, std::uint32_t partitions,
-              std::uint64_t slots, std::uint64_t seed);
+              std::uint64_t slots, std::uint64_t seed, const Skew& skew = {});
   // Slot of the stream's i-th I/O; call with i = 0, 1, 2, ...
   std::uint64_t slot(std::uint64_t i);
 
@@ -36,6 +39,7 @@ class LbaFunction {
   std::uint64_t slots_;
   std::uint64_t partition_slots_;  // PS / IOSize
   Rng rng_;
+  std::optional<SkewedSlots> skewed_;
 };
 
 class IoGenerator {

@@ -69,6 +69,12 @@ struct ExperimentSpec {
   // the range it would have read or written, chosen at random by the seed.
   double trim_share = 0;
 
+  // Skewed random addresses (skew.h), random patterns only: hot_fraction of
+  // the target gets hot_access of the I/Os, or Zipf(zipf) over its slots.
+  double hot_fraction = 0.0;
+  double hot_access = 0.0;
+  double zipf = 0.0;
+
   TimeNs run_pause_ns = 0;  // idle time before each run (uFLIP §4.3, no interference)
 
   // Set by the built-in uFLIP plans: which micro-benchmark, the column (a

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
-    "mix_ratio, run_pause_us, trim_share";
+    "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -94,6 +94,14 @@ double as_fraction(const KeyValue& kv) {
   const double value = as_real(kv).value_or(-1);
   if (!(value >= 0 && value <= 1))
     fail(kv, fmt::format("expected a fraction from 0 to 1, such as 0.25 (got {})", show(kv)));
+  return value;
+}
+
+// A real number in (min, max) (exclusive).
+double as_real(const KeyValue& kv, double min, double max) {
+  const double value = as_real(kv).value_or(std::numeric_limits<double>::quiet_NaN());
+  if (!(value > min && value < max))
+    fail(kv, fmt::format("expected a number above {} and below {} (got {})", min, max, show(kv)));
   return value;
 }
 
@@ -201,6 +209,12 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.run_pause_ns = as_duration_us(kv);
   } else if (key == "trim_share") {
     spec.trim_share = as_fraction(kv);
+  } else if (key == "hot_fraction") {
+    spec.hot_fraction = as_real(kv, 0.0, 1.0);
+  } else if (key == "hot_access") {
+    spec.hot_access = as_real(kv, 0.0, 1.0);
+  } else if (key == "zipf") {
+    spec.zipf = as_real(kv, 0.0, 100.0);
   } else {
     fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
   }
@@ -254,6 +268,18 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
     throw make_error("{}: burst {} needs pause_us, the pause between bursts", o, spec.burst);
   if (spec.mix_ratio != 1 && !spec.mix_pattern)
     throw make_error("{}: mix_ratio needs mix_pattern, the pattern it is mixed with", o);
+  if ((spec.hot_fraction > 0) != (spec.hot_access > 0))
+    throw make_error(
+        "{}: hot_fraction and hot_access go together (e.g. hot_fraction = 0.2, "
+        "hot_access = 0.8)",
+        o);
+  if (spec.hot_fraction > 0 && spec.zipf > 0)
+    throw make_error("{}: zipf and hot_fraction are two address distributions; give one of them",
+                     o);
+  const bool random = is_random(spec.pattern) || (spec.mix_pattern && is_random(*spec.mix_pattern));
+  if ((spec.hot_fraction > 0 || spec.zipf > 0) && !random)
+    throw make_error("{}: {} applies to random patterns (RR, RW), not {}", o,
+                     spec.zipf > 0 ? "zipf" : "hot_fraction", pattern_name(spec.pattern));
   if (spec.io_ignore >= spec.count)
     throw make_error("{}: io_ignore ({}) must be smaller than count ({})", spec.origin,
                      spec.io_ignore, spec.count);

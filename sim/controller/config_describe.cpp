@@ -19,7 +19,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
   const auto& f = c.ftl;
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [a, b] : g.two_plane_pairs) pairs.push_back({a, b});
-  return {
+  nlohmann::json json = {
       {"source", c.source},
       {"name", c.name},
       // As written: a synchronous gang's lockstep view is undone.
@@ -72,6 +72,17 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"write_buffer_power_protected", c.controller.buffer_power_protected},
         {"background_cleaning_preempt", c.controller.preempt_background_cleaning}}},
   };
+  // Keys only some FTLs read (the config loader refuses them elsewhere, so the
+  // echo, which checkpoints and state-info load back, leaves them out too).
+  if (f.type == "page-mapped" || f.type == "dftl") {
+    json["ftl"]["victim_policy"] = ftl::victim_policy_name(f.victim.kind);
+    json["ftl"]["victim_choices"] = f.victim.choices;
+  }
+  if (f.type == "dftl") {
+    json["ftl"]["map_cache_entries"] = f.map_cache_entries;
+    json["ftl"]["map_cache_prefetch"] = f.map_cache_prefetch;
+  }
+  return json;
 }
 
 namespace {
@@ -212,11 +223,24 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
     fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
                    c.ftl.copy_back ? "on" : "off");
   }
+  // --- victim policy and DFTL (ftl/victim_policy.h, ftl/dftl.cpp) ---
+  const std::string policy = c.ftl.victim.kind == ftl::VictimPolicyKind::kDChoices
+                                 ? fmt::format("d-choices (d = {})", c.ftl.victim.choices)
+                                 : std::string(ftl::victim_policy_name(c.ftl.victim.kind));
+  if (c.ftl.type == "dftl") {
+    const std::uint64_t entries = c.ftl.map_cache_entries
+                                      ? c.ftl.map_cache_entries
+                                      : std::max<std::uint64_t>(1, logical_pages / 50);
+    fmt::format_to(it, "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
+                   entries, format_size(entries * ftl::kDftlCacheEntryBytes),
+                   100.0 * static_cast<double>(entries) / static_cast<double>(logical_pages),
+                   c.ftl.map_cache_prefetch);
+  }
+  // --- end victim policy and DFTL ---
   if (!ftl::is_block_based(c.ftl.type))
     fmt::format_to(
-        it,
-        "  cleaning    greedy; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
-        c.ftl.clean_low_water * 100,
+        it, "  cleaning    {}; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
+        policy, c.ftl.clean_low_water * 100,
         c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
         c.ftl.clean_high_water > 0
             ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)

@@ -101,6 +101,9 @@ void to_json(nlohmann::json& json, const DeviceCounters& c) {
   }
   json["write_amplification"] = c.write_amplification();
   json["cleaning_efficiency"] = c.cleaning_efficiency();
+  // DFTL: lookups that found their map entry cached.
+  const double lookups = static_cast<double>(f.map_cache_hits + f.map_cache_misses);
+  json["map_cache_hit_ratio"] = lookups > 0 ? static_cast<double>(f.map_cache_hits) / lookups : 0.0;
 }
 
 }  // namespace ssdlab::sim

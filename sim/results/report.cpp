@@ -77,6 +77,10 @@ nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint6
   if (spec.mix_pattern)
     experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
                          {"ratio", spec.mix_ratio}};
+  // Skewed random addresses (workloads/skew.h).
+  if (spec.hot_fraction > 0)
+    experiment["hot_cold"] = {{"hot_fraction", spec.hot_fraction}, {"hot_access", spec.hot_access}};
+  if (spec.zipf > 0) experiment["zipf"] = spec.zipf;
   if (!spec.benchmark.empty()) {
     experiment["benchmark"] = spec.benchmark;
     experiment["column"] = spec.column;
@@ -140,6 +144,18 @@ void print_controller(std::ostream& out, const nlohmann::json& device) {
                device["foreground_cleaning_time_us"].get<double>(),
                device["background_blocks_cleaned"].get<std::uint64_t>(),
                device["background_cleaning_time_us"].get<double>());
+  // --- DFTL (ftl/dftl.cpp) ---
+  const auto map_hits = device.value("map_cache_hits", std::uint64_t{0});
+  const auto map_misses = device.value("map_cache_misses", std::uint64_t{0});
+  if (map_hits + map_misses > 0)
+    fmt::print(out,
+               "  map cache in the runs: hit ratio {:.1f}% ({} hits, {} misses); translation pages "
+               "read {}, written {}; translation blocks cleaned {}\n",
+               100.0 * static_cast<double>(map_hits) / static_cast<double>(map_hits + map_misses),
+               map_hits, map_misses, device["translation_pages_read"].get<std::uint64_t>(),
+               device["translation_pages_written"].get<std::uint64_t>(),
+               device["translation_blocks_cleaned"].get<std::uint64_t>());
+  // --- end DFTL ---
   if (!device.contains("write_buffer_write_pages")) return;
   const double hits = device["write_buffer_read_hit_pages"].get<double>();
   const double reads = hits + device["write_buffer_read_miss_pages"].get<double>();

@@ -61,7 +61,9 @@ void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool h
         version_[lpn] = next_version_++;
         current_.versions.emplace_back(lpn, version_[lpn]);
       }
-      content_[ppn] = version_[lpn];
+      // An FTL's own metadata (DFTL's translation pages, beyond the host's
+      // logical pages) holds no host data to check.
+      content_[ppn] = lpn < version_.size() ? version_[lpn] : 0;
       break;
     case Op::kCopyBack:
     case Op::kMove:

@@ -40,8 +40,8 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, ThousandCuts,
-                         ::testing::Values("page-mapped", "block-mapped", "bast", "fast",
-                                           "example"));
+                         ::testing::Values("page-mapped", "block-mapped", "bast", "fast", "example",
+                                           "dftl"));
 
 }  // namespace
 }  // namespace ssdlab::sim

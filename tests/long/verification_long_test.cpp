@@ -41,6 +41,22 @@ TEST(LongVerification, NoCopyBackPlanePoolsAndLargeLogicalPages) {
   verify_mix(config, 2000000, 3);
 }
 
+// Every victim policy, on page-mapped and on DFTL with a small map cache
+// (translation pages written, cleaned and recovered from all along).
+TEST(LongVerification, EveryVictimPolicyAndDftl) {
+  for (const char* type : {"page-mapped", "dftl"})
+    for (const auto kind : {ftl::VictimPolicyKind::kGreedy, ftl::VictimPolicyKind::kCostBenefit,
+                            ftl::VictimPolicyKind::kRandom, ftl::VictimPolicyKind::kFifo,
+                            ftl::VictimPolicyKind::kDChoices}) {
+      SCOPED_TRACE(std::string(type) + " " + ftl::victim_policy_name(kind));
+      auto config = testing::load_preset("tiny");
+      config.ftl.type = type;
+      config.ftl.victim.kind = kind;
+      config.ftl.map_cache_entries = 64;
+      verify_mix(config, 1000000, 4);
+    }
+}
+
 }  // namespace
 }  // namespace ssdlab
 

@@ -1,0 +1,204 @@
+// DFTL (Gupta, Kim, Urgaonkar, "DFTL: a flash translation layer employing
+// demand-based selective caching of page-level address mappings", ASPLOS
+// 2009): page-level mapping whose map does not fit the controller's DRAM.
+//
+// The full map is stored in translation pages on flash (entries_per_page =
+// page size / 4 entries each), located through the global translation
+// directory (GTD, in SRAM: one entry per translation page). A cached mapping
+// table (MapCache, dftl_map_cache.h) holds `ftl.map_cache_entries` entries.
+// A host request looks up each of its pages first: a hit costs nothing; a
+// miss reads the entry's translation page (if it was ever written), after
+// evicting the replacement victim; a dirty victim's translation page is
+// rewritten (read, then program to a new place), with every dirty cached
+// entry of that page (batched). These are flash commands in the request's
+// own list, before its data commands (stages 0 and 1; the data from stage 2).
+// A miss also loads the next `ftl.map_cache_prefetch` - 1 entries of the
+// translation page it read, at the cold end (no extra flash read; 1: the
+// paper's DFTL), which keeps the hit ratio of sequential access high.
+//
+// The data path, cleaning, victim policies, wear leveling, checkpoints and
+// power-cut recovery are the page-mapped FTL's (page_mapped.h): this FTL is
+// that class with a map cache. Translation pages are logical pages numbered
+// after the host's (logical_pages() + translation page), so the OOB of every
+// page tells a translation page from a data page, and the OOB scan of a
+// mount finds both (the GTD is the map of the high numbers); the mount then
+// rewrites the translation pages older than their data (the dirty entries
+// the cut lost). They are
+// written into translation blocks (one active block per plane beside the
+// host and cleaning ones); cleaning picks victims among all sealed blocks
+// and moves a translation page into a translation block, updating the GTD.
+// When cleaning moves a data page, its cached entry is updated in place (the
+// paper's lazy copying); an uncached one enters the cache dirty at its cold
+// end, so that the translation page is rewritten at the next miss, batched
+// with its neighbours (the paper rewrites it at once, batched per page).
+//
+// Capacity: translation pages and the translation block per plane come out
+// of the spare space; the host sees the page-mapped FTL's capacity (unless
+// the translation pages would not fit below the cleaning reserve). Restrictions: one flash
+// page per logical page, and no synchronous gang.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "ftl/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) {
+  if (pages_per_lpn_ != 1)
+    throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
+                     geometry_.page_size, config_.logical_page_size);
+  if (geometry_.lanes() > 1) throw make_error("dftl is not modelled on a shared-control-sync gang");
+  entries_per_translation_page_ = geometry_.page_size / 4;  // 4-byte physical page numbers
+  const auto translation_pages = [this] {
+    return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;
+  };
+  // The translation pages are data that cleaning must keep: they must fit
+  // beside the host's below the page-mapped FTL's cleaning reserve. (The
+  // translation block each plane fills comes out of the spare space, like
+  // the translation pages: the host keeps the page-mapped capacity.)
+  const std::uint64_t reserve_blocks =
+      std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
+  const std::uint64_t workable =
+      geometry_.blocks() > reserve_blocks
+          ? (geometry_.blocks() - reserve_blocks) * geometry_.pages_per_block
+          : 0;
+  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_} * layout_.pools();
+  while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
+    logical_pages_ -= stripe_round;
+  if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");
+  if (capacity_entries == 0) capacity_entries = std::max<std::uint64_t>(1, logical_pages_ / 50);
+  cache_ =
+      std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_, capacity_entries);
+  return translation_pages();
+}
+
+void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
+  if (cache_->touch(lpn)) {
+    ++stats_.map_cache_hits;
+    return;
+  }
+  ++stats_.map_cache_misses;
+  make_room(out, 1);
+  const Lpn translation = static_cast<Lpn>(logical_pages_ + cache_->translation_page_of(lpn));
+  const bool just_written = std::find(request_written_.begin(), request_written_.end(),
+                                      translation) != request_written_.end();
+  if (map_[translation] != kNoPage && !just_written) {  // never written: all unmapped
+    out.push_back(flash::page_command(Op::kRead, map_[translation], translation, 0));
+    ++stats_.translation_pages_read;
+    request_written_.push_back(translation);
+  }
+  cache_->insert(lpn);
+  // Prefetch: the entries after it in the translation page just read, at
+  // the cold end (unused ones leave first), room made for all of them first
+  // (evicting may write back), then the nearest inserted last (coldest: it
+  // is used first).
+  const std::uint32_t page = cache_->translation_page_of(lpn);
+  Lpn end = lpn + 1;
+  std::uint64_t absent = 0;
+  while (end - lpn < config_.map_cache_prefetch && end < logical_pages_ &&
+         cache_->translation_page_of(end) == page && absent + 1 < cache_->capacity()) {
+    absent += cache_->contains(end) ? 0 : 1;
+    ++end;
+  }
+  if (absent == 0) return;
+  make_room(out, absent);
+  for (Lpn next = end; next-- > lpn + 1;)
+    if (!cache_->contains(next)) cache_->insert_cold(next);
+}
+
+void PageMappedFtl::make_room(CommandList& out, std::uint64_t entries) {
+  while (cache_->size() + entries > cache_->capacity() && cache_->size() > 0) {
+    const MapCache::Evicted victim = cache_->evict();
+    if (victim.dirty) write_back(cache_->translation_page_of(victim.lpn), out);
+  }
+}
+
+void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
+  const Lpn translation = static_cast<Lpn>(logical_pages_ + page);
+  // Allocation first: the cleaning it may run can move the old translation page.
+  const Ppn target = allocate_translation(pool_of(translation), out);
+  const Ppn old = map_[translation];
+  if (old != kNoPage) {
+    // The entries not cached come from the old version.
+    out.push_back(flash::page_command(Op::kRead, old, translation, 0));
+    ++stats_.translation_pages_read;
+    supersede(old);
+  }
+  program(target, translation);
+  out.push_back(flash::page_command(Op::kProgram, target, translation, 1));
+  map_[translation] = target;
+  cache_->cleaned(page);
+  request_written_.push_back(translation);
+  ++stats_.translation_pages_written;
+  ++stats_.flash_pages_written;
+}
+
+Ppn PageMappedFtl::allocate_translation(std::uint32_t pool, CommandList& out) {
+  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);  // foreground cleaning
+  const auto& order = layout_.planes(pool);
+  std::uint32_t& cursor = cursors_[pool];
+  for (std::size_t tried = 0; tried < order.size(); ++tried) {
+    const std::uint32_t plane = order[cursor];
+    cursor = (cursor + 1) % order.size();
+    if (has_room(planes_[plane].map_active, plane))
+      return take_room(planes_[plane].map_active, plane);
+  }
+  throw std::logic_error(fmt::format("pool {} has no room for a translation page", pool));
+}
+
+Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane) {
+  if (has_room(planes_[victim_plane].map_active, victim_plane))
+    return take_room(planes_[victim_plane].map_active, victim_plane);
+  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
+    if (has_room(planes_[plane].map_active, plane))
+      return take_room(planes_[plane].map_active, plane);
+  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
+  if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for a translation page");
+  throw std::logic_error(
+      fmt::format("cleaning found no room for a translation page near plane {}", victim_plane));
+}
+
+void PageMappedFtl::rewrite_stale_translation_pages(CommandList& out) {
+  // The scan found every data page's latest version, so the map is right;
+  // what the cut lost is the dirty cache entries, which show as translation
+  // pages older (by sequence number) than a data page or a trim of their
+  // range. The mount rewrites those, as a real DFTL must before it can
+  // serve misses from its translation pages.
+  const std::uint64_t translation_pages = map_.size() - logical_pages_;
+  std::vector<std::uint8_t> stale(translation_pages, 0);
+  std::vector<std::uint64_t> written(translation_pages, 0);
+  for (std::uint64_t page = 0; page < translation_pages; ++page) {
+    const Ppn at = map_[logical_pages_ + page];
+    written[page] = at == kNoPage ? 0 : nand_.sequence_at(at);
+  }
+  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) {
+    const std::uint32_t page = cache_->translation_page_of(lpn);
+    if (map_[lpn] != kNoPage && nand_.sequence_at(map_[lpn]) > written[page]) stale[page] = 1;
+  }
+  for (const flash::NandArray::TrimRecord& trim : nand_.trims())
+    for (Lpn lpn = trim.first; lpn < trim.end && lpn < logical_pages_;
+         lpn += entries_per_translation_page_ - lpn % entries_per_translation_page_) {
+      const std::uint32_t page = cache_->translation_page_of(lpn);
+      if (trim.sequence > written[page]) stale[page] = 1;
+    }
+  request_written_.clear();
+  for (std::uint32_t page = 0; page < translation_pages; ++page)
+    if (stale[page]) write_back(page, out);
+}
+
+void PageMappedFtl::note_moved(Lpn lpn) {
+  // A translation page's new place is in the GTD (map_) already.
+  if (!is_translation(lpn)) cache_->moved(lpn);
+}
+
+}  // namespace ssdlab::ftl::page_mapped
+
+namespace ssdlab::ftl {
+
+std::unique_ptr<Ftl> make_dftl_ftl(const FtlContext& context) {
+  return std::make_unique<page_mapped::PageMappedFtl>(context, true);
+}
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,206 @@
+// FIFO and cost-benefit victim policies (victim_policy.h): sealed blocks in
+// min-heaps by seal sequence, one per pool (FIFO) or per pool and valid
+// count (cost-benefit). The seal sequence is a counter of seals, so it
+// orders blocks by seal time and breaks ties between blocks sealed at the
+// same logical time in the order they were sealed.
+//
+// The heaps are lazy: a block that leaves one (cleaned, or a page of it
+// superseded, which moves it to the next valid count) leaves its entry
+// behind, and an entry whose block no longer belongs there is dropped when
+// it reaches the top. A heap is rebuilt from its live entries once stale
+// ones outnumber them, so memory stays within a constant of the blocks. A
+// superseded page then costs one push on a contiguous array (O(log n)),
+// about a third of an ordered set's erase and insert.
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "common/error.h"
+#include "ftl/victim_policy.h"
+
+namespace ssdlab::ftl {
+namespace {
+
+class OrderedPolicy final : public VictimPolicy {
+ public:
+  OrderedPolicy(bool cost_benefit, std::uint32_t blocks, std::uint32_t pools,
+                std::uint32_t pages_per_block)
+      : cost_benefit_(cost_benefit),
+        pages_per_block_(pages_per_block),
+        sets_per_pool_(cost_benefit ? pages_per_block + 1 : 1),
+        heaps_(std::size_t{pools} * sets_per_pool_),
+        blocks_(blocks) {}
+
+  void sealed(flash::BlockId block, std::uint32_t pool, std::uint32_t valid,
+              std::uint64_t now) override {
+    Record& record = blocks_[block];
+    record.sealed_at = now;
+    record.sequence = next_sequence_++;
+    restored(block, pool, valid);
+  }
+
+  void removed(flash::BlockId block) override {
+    Record& record = blocks_[block];
+    if (!record.member) throw std::logic_error("victim policy: removing an absent block");
+    --heaps_[set_of(record)].live;  // its entry goes stale
+    record.member = false;
+  }
+
+  void restored(flash::BlockId block, std::uint32_t pool, std::uint32_t valid) override {
+    Record& record = blocks_[block];
+    if (record.member) throw std::logic_error("victim policy: block inserted twice");
+    record.pool = pool;
+    record.valid = valid;
+    record.member = true;
+    push(set_of(record), block);
+  }
+
+  bool tracks_valid_counts() const override { return cost_benefit_; }
+
+  void superseded(flash::BlockId block, std::uint32_t valid_before) override {
+    Record& record = blocks_[block];
+    if (!record.member || record.valid != valid_before || valid_before == 0)
+      throw std::logic_error("victim policy: valid count out of step with the buckets");
+    --heaps_[set_of(record)].live;
+    --record.valid;
+    push(set_of(record), block);
+  }
+
+  flash::BlockId choose(std::uint32_t pool, const VictimBuckets& buckets,
+                        std::uint64_t now) override {
+    if (!cost_benefit_) {
+      const flash::BlockId oldest = oldest_in(pool);
+      if (oldest == VictimBuckets::kNone) return VictimBuckets::kNone;
+      // A block full of valid data frees nothing: greedy's choice instead.
+      return buckets.valid(oldest) < pages_per_block_ ? oldest : buckets.fewest_valid(pool);
+    }
+    // Cost-benefit: for each valid count only the oldest block can win.
+    flash::BlockId best = VictimBuckets::kNone;
+    double best_score = 0.0;
+    for (std::uint32_t valid = 0; valid < pages_per_block_; ++valid) {
+      const flash::BlockId oldest = oldest_in(std::size_t{pool} * sets_per_pool_ + valid);
+      if (oldest == VictimBuckets::kNone) continue;
+      if (valid == 0) return oldest;  // nothing to move: infinite benefit
+      const double u = static_cast<double>(valid) / pages_per_block_;
+      const double age = static_cast<double>(now - blocks_[oldest].sealed_at);
+      const double score = age * (1.0 - u) / (2.0 * u);
+      if (best == VictimBuckets::kNone || score > best_score) best = oldest, best_score = score;
+    }
+    // All ages 0 (everything sealed just now): greedy decides.
+    return best != VictimBuckets::kNone && best_score > 0.0 ? best : buckets.fewest_valid(pool);
+  }
+
+  void clear() override {
+    for (Heap& heap : heaps_) heap = Heap{};
+    for (Record& record : blocks_) record = Record{};
+    next_sequence_ = 0;
+  }
+
+  void save_state(StateWriter& out) const override {
+    out.section("VPOL", 1);
+    out.u64(next_sequence_);
+    std::vector<std::uint64_t> sealed_at(blocks_.size()), sequence(blocks_.size());
+    std::vector<std::uint32_t> pool(blocks_.size()), valid(blocks_.size());
+    std::vector<std::uint8_t> member(blocks_.size());
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      sealed_at[b] = blocks_[b].sealed_at;
+      sequence[b] = blocks_[b].sequence;
+      pool[b] = blocks_[b].pool;
+      valid[b] = blocks_[b].valid;
+      member[b] = blocks_[b].member ? 1 : 0;
+    }
+    out.vector(sealed_at);
+    out.vector(sequence);
+    out.vector(pool);
+    out.vector(valid);
+    out.vector(member);
+  }
+
+  void load_state(StateReader& in) override {
+    in.section("VPOL", 1);
+    clear();
+    next_sequence_ = in.u64();
+    const std::size_t n = blocks_.size();
+    std::vector<std::uint64_t> sealed_at, sequence;
+    std::vector<std::uint32_t> pool, valid;
+    std::vector<std::uint8_t> member;
+    in.vector(sealed_at, n, "the seal times");
+    in.vector(sequence, n, "the seal sequence");
+    in.vector(pool, n, "the victim policy pools");
+    in.vector(valid, n, "the victim policy valid counts");
+    in.vector(member, n, "the victim policy members");
+    const std::size_t pools = heaps_.size() / sets_per_pool_;
+    for (std::size_t b = 0; b < n; ++b) {
+      blocks_[b].sealed_at = sealed_at[b];
+      blocks_[b].sequence = sequence[b];
+      if (!member[b]) continue;
+      if (pool[b] >= pools || valid[b] > pages_per_block_)
+        throw make_error("corrupt: victim policy entry of block {} is out of range", b);
+      restored(static_cast<flash::BlockId>(b), pool[b], valid[b]);
+    }
+  }
+
+ private:
+  struct Record {
+    std::uint64_t sealed_at = 0;
+    std::uint64_t sequence = 0;
+    std::uint32_t pool = 0;
+    std::uint32_t valid = 0;
+    bool member = false;
+  };
+  std::size_t set_of(const Record& record) const {
+    return std::size_t{record.pool} * sets_per_pool_ + (cost_benefit_ ? record.valid : 0);
+  }
+
+  using Entry = std::pair<std::uint64_t, flash::BlockId>;  // (seal sequence, block)
+  struct Heap {
+    std::vector<Entry> entries;  // a min-heap (std::greater), stale entries included
+    std::uint64_t live = 0;
+  };
+  bool is_live(const Entry& entry, std::size_t heap) const {
+    const Record& record = blocks_[entry.second];
+    return record.member && record.sequence == entry.first && set_of(record) == heap;
+  }
+  void push(std::size_t heap, flash::BlockId block) {
+    Heap& h = heaps_[heap];
+    h.entries.emplace_back(blocks_[block].sequence, block);
+    std::push_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+    ++h.live;
+    if (h.entries.size() > 2 * h.live + 64) {
+      // Rebuild from the live entries (a block restored after rate-limiting
+      // may have two: keep one).
+      std::erase_if(h.entries, [&](const Entry& e) { return !is_live(e, heap); });
+      std::sort(h.entries.begin(), h.entries.end(), std::greater<>{});
+      h.entries.erase(std::unique(h.entries.begin(), h.entries.end()), h.entries.end());
+      std::make_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+    }
+  }
+  // The live block with the smallest seal sequence, or kNone.
+  flash::BlockId oldest_in(std::size_t heap) {
+    Heap& h = heaps_[heap];
+    while (!h.entries.empty() && !is_live(h.entries.front(), heap)) {
+      std::pop_heap(h.entries.begin(), h.entries.end(), std::greater<>{});
+      h.entries.pop_back();
+    }
+    return h.entries.empty() ? VictimBuckets::kNone : h.entries.front().second;
+  }
+
+  bool cost_benefit_;
+  std::uint32_t pages_per_block_;
+  std::uint32_t sets_per_pool_;
+  std::vector<Heap> heaps_;
+  std::vector<Record> blocks_;
+  std::uint64_t next_sequence_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<VictimPolicy> make_ordered_policy(bool cost_benefit, std::uint32_t blocks,
+                                                  std::uint32_t pools,
+                                                  std::uint32_t pages_per_block) {
+  return std::make_unique<OrderedPolicy>(cost_benefit, blocks, pools, pages_per_block);
+}
+
+}  // namespace ssdlab::ftl
