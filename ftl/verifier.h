@@ -1,14 +1,12 @@
 // Verification mode: checks, from the command stream alone, that every read
 // returns the latest write.
 //
-// The verifier knows nothing of an FTL's internals. It keeps a version number
-// per logical page (bumped on each host write) and a shadow of what version
-// each physical page holds, and interprets every command an FTL emits:
-// a program stores the logical page's current version (a padding program, with
-// no logical page, stores nothing readable), a copy-back or move
-// carries the source's version, an erase clears the block, and every read
-// (host, read-modify-write or cleaning) must find the latest version of the
-// logical page it names. A host read must read every written page of its
+// The verifier knows nothing of an FTL's internals. It follows the command
+// stream in a version shadow (ftl/version_shadow.h, shared with the
+// power-cut recorder: a version per logical page, bumped on each host write,
+// and the version each physical page holds), and every read (host,
+// read-modify-write or cleaning), copy-back or move must find the latest
+// version of the logical page it names. A host read must read every written page of its
 // range, and must not touch flash for a never-written one. The first violation
 // throws VerificationError. Memory: 4 bytes per physical and per logical page.
 //
@@ -20,12 +18,12 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "ftl/ftl.h"
+#include "ftl/version_shadow.h"
 
 namespace ssdlab::ftl {
 
@@ -57,17 +55,11 @@ class Verifier {
   // `host_data`: a copy-back that merges the host's new data (Command).
   void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
   void expect_latest(flash::Ppn ppn, flash::Lpn lpn, const char* what);
-  std::uint32_t& version_of(flash::Lpn lpn);
 
   flash::Geometry geometry_;
   bool copy_back_allowed_;
-  std::vector<std::uint32_t> version_;  // per logical page; 0 = never written or trimmed
-  std::unordered_map<flash::Lpn, std::uint32_t> metadata_version_;  // beyond the host's pages
-  std::vector<std::uint32_t> content_;  // per physical page: version it holds; 0 = erased
-  std::vector<flash::Lpn> read_lpns_;   // scratch
-  const PageRange* writing_ = nullptr;  // the host write being applied, if any
-  std::vector<bool> written_;           // its pages programmed so far
-  std::uint32_t next_version_ = 1;
+  VersionShadow shadow_;
+  std::vector<flash::Lpn> read_lpns_;  // scratch
   std::uint64_t pages_checked_ = 0;
 };
 

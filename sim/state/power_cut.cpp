@@ -41,53 +41,23 @@ PowerCutRecorder::PowerCutRecorder(const flash::Geometry& geometry, std::uint64_
                                    std::uint32_t pages_per_lpn)
     : geometry_(geometry),
       pages_per_lpn_(pages_per_lpn),
-      content_(geometry.pages(), 0),
-      version_(logical_pages, 0),
+      shadow_(geometry, logical_pages, /*version_metadata=*/false),
       acknowledged_(logical_pages, 0),
       floor_(logical_pages, 0) {}
 
 void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool host_data) {
-  switch (op) {
-    case Op::kRead:
-      break;
-    case Op::kProgram:
-      if (lpn == flash::kNoLpn) {  // padding
-        content_[ppn] = 0;
-        break;
-      }
-      if (writing_ && lpn >= writing_->first && lpn < writing_->first + writing_->count &&
-          !written_[lpn - writing_->first]) {
-        written_[lpn - writing_->first] = true;
-        version_[lpn] = next_version_++;
-        current_.versions.emplace_back(lpn, version_[lpn]);
-      }
-      // An FTL's own metadata (DFTL's translation pages, beyond the host's
-      // logical pages) holds no host data to check.
-      content_[ppn] = lpn < version_.size() ? version_[lpn] : 0;
-      break;
-    case Op::kCopyBack:
-    case Op::kMove:
-      content_[ppn] = content_[src];
-      // A synchronous gang's copy-back merge with the host's data
-      // (flash/command.h): the page holds the host's new version.
-      if (host_data) apply_one(ppn, lpn, Op::kProgram, flash::kNoPage, false);
-      break;
-    case Op::kErase:
-      std::fill_n(content_.begin() + geometry_.first_page(geometry_.block_of(ppn)),
-                  geometry_.pages_per_block, 0);
-      break;
-  }
+  // An FTL's own metadata (DFTL's translation pages, beyond the host's
+  // logical pages) holds no host data to check: the shadow leaves it out.
+  if (const std::uint32_t fresh = shadow_.apply(ppn, lpn, op, src, host_data))
+    current_.versions.emplace_back(lpn, fresh);
 }
 
 std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
                                       const flash::CommandList& commands,
                                       std::vector<flash::NandArray::BlockImage> erased,
                                       bool functional) {
-  writing_ = range;
-  if (range) {
-    current_ = PendingWrite{};
-    written_.assign(range->count, false);
-  }
+  shadow_.begin_write(range);
+  if (range) current_ = PendingWrite{};
   batch_start_ = popped_ + pending_.size();
   std::size_t next_image = 0;
   for (const flash::Command& command : commands) {
@@ -98,19 +68,19 @@ std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
         throw std::logic_error(
             fmt::format("power cut: the erase of block {} left no image on the NAND array", block));
       pending.image = std::move(erased[next_image++]);
-      const auto first = content_.begin() + geometry_.first_page(block);
-      pending.content.assign(first, first + geometry_.pages_per_block);
+      const Ppn first = geometry_.first_page(block);
+      for (Ppn ppn = first; ppn < first + geometry_.pages_per_block; ++ppn)
+        pending.content.push_back(shadow_.content(ppn));
     }
     apply_one(command.ppn, command.lpn, command.op, command.src, command.host_data);
     if (command.two_plane())
       apply_one(command.ppn2, command.lpn2, command.op, command.src, command.host_data);
     if (!functional) pending_.push_back(std::move(pending));
   }
-  writing_ = nullptr;
   // Every page of a host write gets its new version from some command (a
   // program, or a copy-back merging the host's data): else the check could
   // not see it lost.
-  if (range && std::find(written_.begin(), written_.end(), false) != written_.end())
+  if (shadow_.end_write())
     throw std::logic_error(fmt::format(
         "power cut: the host write of logical pages {}+{} left a page without its new version",
         range->first, range->count));
@@ -124,7 +94,7 @@ void PowerCutRecorder::trimmed(const ftl::PageRange& range) {
   const flash::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
   for (flash::Lpn lpn = first; lpn < end; ++lpn) {
     acknowledged_[lpn] = 0;
-    floor_[lpn] = next_version_;
+    floor_[lpn] = shadow_.next_version();
   }
 }
 
@@ -165,8 +135,9 @@ void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
       return;
     case Op::kErase: {
       nand.restore(pending.image);
-      std::copy(pending.content.begin(), pending.content.end(),
-                content_.begin() + geometry_.first_page(pending.image.block));
+      const Ppn first = geometry_.first_page(pending.image.block);
+      for (std::size_t i = 0; i < pending.content.size(); ++i)
+        shadow_.set_content(first + i, pending.content[i]);
       ++report.erases_undone;
       return;
     }
@@ -176,7 +147,7 @@ void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
       for (const Ppn ppn : {command.ppn, command.ppn2}) {
         if (ppn == flash::kNoPage) continue;
         nand.tear(ppn);
-        content_[ppn] = 0;
+        shadow_.set_content(ppn, 0);
         ++report.torn_pages;
       }
       return;
@@ -216,12 +187,12 @@ void PowerCutRecorder::check_page(flash::Lpn lpn, Ppn ppn, PowerCutReport& repor
                           lpn, acknowledged));
     return;
   }
-  const std::uint32_t found = content_[ppn];
+  const std::uint32_t found = shadow_.content(ppn);
   for (std::uint32_t i = 1; i < pages_per_lpn_; ++i)
-    if (content_[ppn + i] != found)
+    if (shadow_.content(ppn + i) != found)
       return problem(report.lost_writes,
                      fmt::format("logical page {} reads back a mix of versions", lpn));
-  if (found == 0 || found > version_[lpn])
+  if (found == 0 || found > shadow_.version(lpn))
     return problem(report.lost_writes,
                    fmt::format("logical page {} reads back garbage (page {})", lpn, ppn));
   if (found < acknowledged)
@@ -249,7 +220,7 @@ void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) {
       continue;  // an older entry of the same page
     const auto [lpn, version] = buffered_at_cut_[i];
     const Ppn ppn = ftl.locate(lpn);
-    if (version == 0 || ppn == flash::kNoPage || content_[ppn] < version)
+    if (version == 0 || ppn == flash::kNoPage || shadow_.content(ppn) < version)
       ++report.buffered_writes_lost;
   }
   buffered_at_cut_.clear();
@@ -257,7 +228,8 @@ void PowerCutRecorder::check(const ftl::Ftl& ftl, PowerCutReport& report) {
     const Ppn ppn = ftl.locate(lpn);
     check_page(lpn, ppn, report);
     ++report.pages_checked;
-    if (ppn != flash::kNoPage) acknowledged_[lpn] = std::max(acknowledged_[lpn], content_[ppn]);
+    if (ppn != flash::kNoPage)
+      acknowledged_[lpn] = std::max(acknowledged_[lpn], shadow_.content(ppn));
   }
 }
 

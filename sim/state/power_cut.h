@@ -33,6 +33,7 @@
 #include "flash/nand_array.h"
 #include "flash/timing.h"
 #include "ftl/ftl.h"
+#include "ftl/version_shadow.h"
 
 namespace ssdlab::sim {
 
@@ -134,22 +135,18 @@ class PowerCutRecorder {
 
   flash::Geometry geometry_;
   std::uint32_t pages_per_lpn_;
-  std::vector<std::uint32_t> content_;       // per physical page: data version; 0 none
-  std::vector<std::uint32_t> version_;       // per logical page: latest version issued
+  ftl::VersionShadow shadow_;                // data versions, as the verifier follows them
   std::vector<std::uint32_t> acknowledged_;  // per logical page: latest acknowledged
   // Per logical page: versions below this are older than an acknowledged
   // trim and must not come back.
   std::vector<std::uint32_t> floor_;
-  std::uint32_t next_version_ = 1;
   std::deque<Pending> pending_;    // functional order
   std::uint64_t popped_ = 0;       // id of pending_.front()
   std::uint64_t batch_start_ = 0;  // id of the list last applied's first
   // At the last cut: logical pages a volatile write buffer lost (held, or
   // flushed in flight with the version flushed; 0 if never flushed).
   std::vector<std::pair<flash::Lpn, std::uint32_t>> buffered_at_cut_;
-  std::vector<PendingWrite> writes_;         // host writes not yet acknowledged
-  const ftl::PageRange* writing_ = nullptr;  // apply(): the host write being applied
-  std::vector<bool> written_;
+  std::vector<PendingWrite> writes_;  // host writes not yet acknowledged
   PendingWrite current_;
 };
 
