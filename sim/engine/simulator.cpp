@@ -51,7 +51,9 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
-    result.stats = samples[g].summarize(&result.startup);
+    result.stats = percentiles_.empty()
+                       ? samples[g].summarize(&result.startup)
+                       : samples[g].summarize(&result.startup, percentiles_);
     if (!stopped.empty()) {
       // Stopped early: the run is the I/Os that completed, not its count.
       const std::uint64_t measured = result.stats.count - result.stats.ignored;
@@ -99,6 +101,8 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
               done.mode, done.offset, done.size);
   samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
+  ++completed_;
+  if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
   if (host_queue_.unlimited()) {
     if (closed) submit_next(done.stream);

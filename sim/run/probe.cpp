@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/progress.h"
 #include "common/rng.h"
 #include "common/units.h"
 #include "sim/results/output.h"
@@ -125,7 +126,7 @@ std::vector<Completed> run_on_target(const workloads::RealTarget& target,
 }
 
 nlohmann::json enforce_state(const workloads::RealTarget& target, const PreconditionSpec& spec,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, bool quiet) {
   if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
   target.require_writable("state enforcement (--precondition, or the plan's state)");
   const auto start = Clock::now();
@@ -137,11 +138,18 @@ nlohmann::json enforce_state(const workloads::RealTarget& target, const Precondi
   const StateGeometry geometry{
       target.bytes() / target.sector_size() * target.sector_size(), kFlashBlockGuess,
       std::max<std::uint64_t>(4096, target.sector_size()), target.sector_size()};
+  Progress progress = Progress::on_terminal(
+      quiet, "state enforcement (" + spec.text + ")",
+      geometry.capacity +
+          static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity)),
+      "bytes");
   state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
     target.write(offset, buffer.data(), static_cast<std::uint32_t>(size));
     bytes += size;
     ++writes;
+    progress.update(bytes);  // real writes: a clock read each costs nothing in comparison
   });
+  progress.finish();
   const double seconds = static_cast<double>(since(start)) * 1e-9;
   return {{"mode", spec.text},
           {"bytes_written", bytes},
@@ -176,7 +184,8 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
              target.direct() ? ", O_DIRECT" : ", buffered");
   std::uint32_t resets = 0;
   const auto enforce = [&](const char* what) {
-    const nlohmann::json done = enforce_state(target, state, options.seed + 0x9e37 * resets++);
+    const nlohmann::json done = enforce_state(target, state, options.seed + 0x9e37 * resets++,
+                                                options.quiet);
     if (!done.is_null())
       fmt::print(out, "{} ({}): {} written in {:.2f} s\n", what, state.text,
                  format_size(done["bytes_written"].get<std::uint64_t>()),
@@ -206,7 +215,9 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
         samples.add(io.submitted, io.response, io.io, io.size);
       }
       std::uint64_t startup = 0;
-      nlohmann::json entry = to_json(samples.summarize(&startup));
+      nlohmann::json entry = to_json(options.percentiles.empty()
+                                         ? samples.summarize(&startup)
+                                         : samples.summarize(&startup, options.percentiles));
       entry["run"] = run;
       if (spec.io_ignore_auto) entry["startup_ios"] = startup;
       runs.push_back(std::move(entry));

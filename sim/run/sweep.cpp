@@ -6,9 +6,11 @@
 #include <toml++/toml.h>
 
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -16,6 +18,9 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/progress.h"
+#include "common/suggest.h"
+#include "common/units.h"
 #include "sim/results/output.h"
 #include "sim/run/trace_run.h"
 #include "sim/results/report.h"
@@ -62,7 +67,64 @@ std::vector<std::string> strings(const std::string& path, const toml::table& roo
   return items;
 }
 
-// The grid, in a fixed order: configs, then sets, then workloads, then seeds.
+// A grid value as --set writes it: strings as they are, numbers and
+// booleans as TOML prints them.
+std::optional<std::string> grid_value(const toml::node& item) {
+  if (const auto text = item.value_exact<std::string>()) return *text;
+  if (const auto integer = item.value_exact<std::int64_t>()) return fmt::format("{}", *integer);
+  if (const auto number = item.value_exact<double>()) return fmt::format("{}", *number);
+  if (const auto flag = item.value_exact<bool>()) return *flag ? "true" : "false";
+  return std::nullopt;
+}
+
+// [grid] "table.key" = [values] ...: every combination of the axes (the
+// first key, in the table's key order, varies slowest), each appended to
+// each of `sets`.
+std::vector<std::vector<std::string>> cross_grid(const std::string& path, const toml::node& node,
+                                                 const std::vector<std::vector<std::string>>& sets) {
+  const toml::table* grid = node.as_table();
+  if (!grid || grid->empty())
+    throw make_error("{}: grid: expected a table of \"table.key\" = [values]", where(path, node));
+  std::vector<std::vector<std::string>> axes;  // "key=value" per axis
+  for (const auto& [key, values] : *grid) {
+    const toml::array* array = values.as_array();
+    if (!array || array->empty())
+      throw make_error("{}: grid.\"{}\": expected a non-empty list of values",
+                       where(path, values), key.str());
+    if (key.str().find('.') == std::string_view::npos)
+      throw make_error("{}: grid: '{}': expected a config key \"table.key\"", where(path, values),
+                       key.str());
+    std::vector<std::string>& axis = axes.emplace_back();
+    for (const toml::node& item : *array) {
+      const auto value = grid_value(item);
+      if (!value)
+        throw make_error("{}: grid.\"{}\": expected strings, numbers or booleans",
+                         where(path, item), key.str());
+      axis.push_back(fmt::format("{}={}", key.str(), *value));
+    }
+  }
+  std::vector<std::vector<std::string>> crossed;
+  for (const auto& set : sets) {
+    std::vector<std::size_t> at(axes.size(), 0);  // an odometer over the axes
+    for (bool more = true; more;) {
+      std::vector<std::string> overrides = set;
+      for (std::size_t a = 0; a < axes.size(); ++a) overrides.push_back(axes[a][at[a]]);
+      crossed.push_back(std::move(overrides));
+      more = false;
+      for (std::size_t a = axes.size(); a-- > 0;) {
+        if (++at[a] < axes[a].size()) {
+          more = true;
+          break;
+        }
+        at[a] = 0;
+      }
+    }
+  }
+  return crossed;
+}
+
+// The grid, in a fixed order: configs, then sets (crossed with the [grid]
+// axes), then workloads, then seeds.
 std::vector<Job> expand(const std::string& path) {
   toml::table root;
   try {
@@ -72,10 +134,10 @@ std::vector<Job> expand(const std::string& path) {
   }
   for (const auto& [key, node] : root) {
     static const std::vector<std::string_view> kKeys = {
-        "configs", "workloads", "seeds", "sets", "precondition", "load_state", "io_log"};
+        "configs", "workloads", "seeds", "sets", "grid", "precondition", "load_state", "io_log"};
     if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
-      throw make_error("{}: unknown key '{}' (known: {})", where(path, node), key.str(),
-                       fmt::join(kKeys, ", "));
+      throw make_error("{}: unknown key '{}'{} (known: {})", where(path, node), key.str(),
+                       did_you_mean(key.str(), kKeys), fmt::join(kKeys, ", "));
   }
   const auto configs = strings(path, root, "configs", true);
   const auto workloads = strings(path, root, "workloads", true);
@@ -115,6 +177,7 @@ std::vector<Job> expand(const std::string& path) {
       sets.push_back(std::move(overrides));
     }
   }
+  if (const toml::node* node = root.get("grid")) sets = cross_grid(path, *node, sets);
   std::string precondition;
   if (const toml::node* node = root.get("precondition")) {
     const auto text = node->value_exact<std::string>();
@@ -181,6 +244,7 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.precondition = job.precondition;
   options.load_state = job.load_state;
   options.io_log = job.io_log;
+  options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
   std::ostringstream log;
   std::string error;
   try {
@@ -206,6 +270,31 @@ std::string csv_field(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+// The swept settings of a job: "table.key=value" of its sets, in order.
+std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const auto& set : job.at("sets")) {
+    const std::string text = set.get<std::string>();
+    const std::size_t equals = text.find('=');
+    if (equals != std::string::npos)
+      settings.emplace_back(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return settings;
+}
+
+// A swept value as a typed CSV field: numbers as numbers, sizes ("128MiB")
+// in bytes, anything else as quoted-if-needed text; so that the column
+// sorts and loads (pandas) as numbers.
+std::string typed_field(std::string text) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
+  double number = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
+  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
+  return csv_field(text);
 }
 
 // This binary, so that the cluster runs the same build (on a shared
@@ -265,6 +354,8 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   std::mutex print;
   std::vector<std::string> failures(jobs.size());
   const auto started = std::chrono::steady_clock::now();
+  Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
+  std::size_t done = 0;
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
@@ -272,11 +363,15 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
         for (std::size_t i; (i = next++) < jobs.size();) {
           failures[i] = run_job(jobs[i], outdir);
           std::lock_guard lock(print);
+          progress.clear();
           fmt::print(out, "  {} {}\n", jobs[i].dir(),
                      failures[i].empty() ? "done" : "failed: " + failures[i]);
+          out.flush();
+          progress.update(++done);
         }
       });
   }
+  progress.finish();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fmt::print(out, "{} jobs in {:.1f} s of wall time\n", jobs.size(), wall);
@@ -291,9 +386,15 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
   if (!fs::is_regular_file(outdir / "jobs.json"))
     throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
   const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
+  // One typed column per swept key (sets and grid axes), in first-seen order.
+  std::vector<std::string> keys;
+  for (const auto& job : manifest.at("jobs"))
+    for (const auto& [key, value] : swept(job))
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
   std::ostringstream csv;
-  csv << "job,config,sets,workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,"
-         "write_amplification\n";
+  csv << "job,config,sets,";
+  for (const std::string& key : keys) csv << csv_field(key) << ',';
+  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification\n";
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
@@ -309,6 +410,13 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
+    std::string values;  // the swept columns; empty where a job does not set the key
+    const auto settings = swept(job);
+    for (const std::string& key : keys) {
+      const auto it = std::find_if(settings.begin(), settings.end(),
+                                   [&key](const auto& setting) { return setting.first == key; });
+      values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
+    }
     for (const auto& experiment : summary.at("experiments")) {
       const auto& runs = experiment.at("runs");
       const double mean = mean_over_runs(experiment, "mean_us");
@@ -319,9 +427,9 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
       for (const auto& run : runs)
         if (run.contains("device")) wa += run["device"].value("write_amplification", 0.0);
       if (!runs.empty()) wa /= static_cast<double>(runs.size());
-      csv << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
+      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
-                         csv_field(sets), csv_field(job.at("workload")),
+                         csv_field(sets), values, csv_field(job.at("workload")),
                          job.at("seed").get<std::uint64_t>(),
                          csv_field(experiment.at("name").get<std::string>()), runs.size(), mean,
                          p50, p99, iops, wa);
