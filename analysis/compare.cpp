@@ -182,7 +182,15 @@ std::string to_csv(const std::vector<Row>& rows, const Totals& t) {
   }
   csv += fmt::format("(total),,,{},,,{},,,{},{}", cell(t.geometric_mean.mean),
                      cell(t.geometric_mean.p50), cell(t.geometric_mean.p99), cell(t.mean_error));
-  for (std::size_t i = 0; i < tail.size(); ++i) csv += ",,,";
+  for (const double percent : tail) {  // the geometric mean of the ratios, as above
+    double logs = 0;
+    std::size_t n = 0;
+    for (const auto& row : rows) {
+      const double r = ratio(row.a.tail.at(percent), row.b.tail.at(percent));
+      if (std::isfinite(r) && r > 0) logs += std::log(r), ++n;
+    }
+    csv += ",,," + cell(n ? std::exp(logs / static_cast<double>(n)) : std::nan(""));
+  }
   csv += "\n";
   return csv;
 }

@@ -16,7 +16,7 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit, Sin
       total_(total),
       sink_(std::move(sink)),
       clock_(std::move(clock)) {
-  if (sink_) start_ = last_ = clock_();
+  if (sink_) start_ = last_ = window_start_ = clock_();
 }
 
 Progress::~Progress() { finish(); }
@@ -33,6 +33,9 @@ Progress& Progress::operator=(Progress&& other) noexcept {
   clock_ = std::move(other.clock_);
   start_ = other.start_;
   last_ = other.last_;
+  window_start_ = other.window_start_;
+  window_done_ = other.window_done_;
+  window_rate_ = other.window_rate_;
   calls_ = other.calls_;
   shown_ = std::exchange(other.shown_, 0);
   return *this;
@@ -55,7 +58,14 @@ void Progress::update(std::uint64_t done) {
   const auto now = clock_();
   if (now - last_ < kInterval) return;
   last_ = now;
-  const std::string text = line(done, std::chrono::duration<double>(now - start_).count());
+  if (now - window_start_ >= kRateWindow && done >= window_done_) {
+    window_rate_ = static_cast<double>(done - window_done_) /
+                   std::chrono::duration<double>(now - window_start_).count();
+    window_start_ = now;
+    window_done_ = done;
+  }
+  const std::string text =
+      line(done, std::chrono::duration<double>(now - start_).count(), window_rate_);
   // Pad over what a longer earlier line left on screen.
   const std::size_t pad = shown_ > text.size() ? shown_ - text.size() : 0;
   sink_("\r" + text + std::string(pad, ' '));
@@ -80,10 +90,22 @@ std::string format_eta(double seconds) {
   return fmt::format("{}s", s);
 }
 
-std::string Progress::line(std::uint64_t done, double seconds) const {
+namespace {
+
+// Counts as people read them: 4096, 153.6M, 1.25G.
+std::string count_text(double n) {
+  if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
+  if (n >= 1e6) return fmt::format("{:.1f}M", n / 1e6);
+  return fmt::format("{:.0f}", n);
+}
+
+}  // namespace
+
+std::string Progress::line(std::uint64_t done, double seconds, double rate) const {
   const bool bytes = unit_ == "bytes";
   const auto amount = [bytes](std::uint64_t n) {
-    return bytes ? fmt::format("{:.1f}", static_cast<double>(n) / (1 << 20)) : fmt::format("{}", n);
+    return bytes ? fmt::format("{:.1f}", static_cast<double>(n) / (1 << 20))
+                 : count_text(static_cast<double>(n));
   };
   const std::string unit = bytes ? "MiB" : unit_;
   std::string text = label_ + ": " + amount(done);
@@ -92,10 +114,10 @@ std::string Progress::line(std::uint64_t done, double seconds) const {
                         100.0 * static_cast<double>(done) / static_cast<double>(total_));
   else
     text += " " + unit;
-  if (seconds > 0 && done > 0) {
-    const double rate = static_cast<double>(done) / seconds;
+  if (rate < 0 && seconds > 0) rate = static_cast<double>(done) / seconds;
+  if (rate > 0) {
     text += bytes ? fmt::format(", {:.1f} MiB/s", rate / (1 << 20))
-                  : fmt::format(", {:.0f} {}/s", rate, unit);
+                  : fmt::format(", {} {}/s", count_text(rate), unit);
     if (total_ > done)
       text += ", ETA " + format_eta(static_cast<double>(total_ - done) / rate);
   }

@@ -59,8 +59,14 @@ class Progress {
   // Erases the line if one was printed; later calls do nothing.
   void finish();
 
-  // The line for `done` items after `seconds` (no "\r"): exposed for tests.
-  std::string line(std::uint64_t done, double seconds) const;
+  // The line for `done` items after `seconds` (no "\r"), at `rate` items
+  // per second (negative: the average, done / seconds). Exposed for tests.
+  std::string line(std::uint64_t done, double seconds, double rate = -1) const;
+
+  // The rate shown is that of the last whole window of this length (work
+  // slows down as it goes: preconditioning starts sequential and ends
+  // cleaning), the average until one has passed.
+  static constexpr std::chrono::seconds kRateWindow{5};
 
  private:
   std::string label_, unit_;
@@ -69,6 +75,9 @@ class Progress {
   Clock clock_;
   std::chrono::steady_clock::time_point start_{}, last_{};
   std::uint64_t calls_ = 0;
+  std::chrono::steady_clock::time_point window_start_{};
+  std::uint64_t window_done_ = 0;
+  double window_rate_ = -1;  // of the last whole window; negative: none yet
   std::size_t shown_ = 0;  // length of the line on screen, 0: none
 };
 

@@ -10,8 +10,8 @@
 
 namespace ssdlab {
 
-// Levenshtein distance (insertions, deletions, substitutions), ASCII
-// case-insensitive.
+// Edit distance (insertions, deletions, substitutions and transpositions of
+// adjacent letters, each 1), ASCII case-insensitive.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidate closest to `word`, if its distance is at most a third of

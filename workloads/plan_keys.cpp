@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/suggest.h"
 #include "common/units.h"
 
 namespace ssdlab::workloads {
@@ -204,7 +205,14 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
   } else if (key == "trim_share") {
     spec.trim_share = as_fraction(kv);
   } else {
-    fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
+    // The known names, split out of the list above, for "did you mean".
+    std::vector<std::string> names;
+    for (std::string_view rest = kKnownKeys; !rest.empty();) {
+      const std::size_t comma = std::min(rest.find(", "), rest.size());
+      names.emplace_back(rest.substr(0, comma));
+      rest.remove_prefix(std::min(comma + 2, rest.size()));
+    }
+    fail(kv, fmt::format("unknown key{} (known: {})", did_you_mean(kv.key, names), kKnownKeys));
   }
 }
 

@@ -82,14 +82,17 @@ Command make_help_command(CLI::App& app, GlobalOptions&) {
   ssdlab help
   ssdlab help sim)");
   return {command, [&app, topic](std::ostream& out) {
+            // The formatter directly: App::help() would print the help of
+            // the subcommand parsed (this one).
             if (topic->empty()) {
-              out << app.help();
+              out << app.get_formatter()->make_help(&app, "", CLI::AppFormatMode::Normal);
               return 0;
             }
             const std::vector<std::string> names = subcommand_names(app);
             for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
               if (sub->get_name() == *topic) {
-                out << sub->help(app.get_name());
+                out << sub->get_formatter()->make_help(
+                    sub, app.get_name() + " " + sub->get_name(), CLI::AppFormatMode::Normal);
                 return 0;
               }
             throw UsageError(fmt::format("ssdlab help: unknown subcommand '{}'{}", *topic,
@@ -105,8 +108,8 @@ Command make_completion_command(CLI::App& app, GlobalOptions&) {
       ->check(CLI::IsMember({"bash"}))
       ->capture_default_str();
   command->footer(R"(Examples:
-  source <(ssdlab completion bash)
-  ssdlab completion bash > ~/.local/share/bash-completion/completions/ssdlab)");
+  ssdlab completion bash > ~/.local/share/bash-completion/completions/ssdlab
+  source <(ssdlab completion bash))");
   return {command, [&app](std::ostream& out) {
             out << bash_completion(app);
             return 0;

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "ftl/verifier.h"
+#include "sim/engine/ftl_failure.h"
 #include "sim/cli/command.h"
 
 namespace {
@@ -70,6 +71,12 @@ and examples. Start with:
     return 1;
   } catch (const ssdlab::ftl::VerificationError& error) {
     std::cerr << "ssdlab: verification failed: " << error.what() << "\n";
+    return 3;
+  } catch (const ssdlab::sim::FtlFailure& error) {
+    // Not bad input: the FTL broke during a run (the message names the FTL,
+    // the phase and the request).
+    std::cerr << "ssdlab: " << error.what()
+              << "\n(an FTL bug, or the simulator's: please report it with the command line)\n";
     return 3;
   } catch (const std::exception& error) {
     std::cerr << "ssdlab: internal error: " << error.what() << "\n";

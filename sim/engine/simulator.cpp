@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/engine/ftl_failure.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
@@ -189,7 +190,18 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 
 void Simulator::dispatch(const QueuedRequest& r) {
   const workloads::IoRequest& io = r.request;
-  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+  TimeNs done = 0;
+  try {
+    done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+  } catch (...) {
+    const Stream& stream = streams_[r.stream];
+    const RunGroup& group = groups_[stream.spec.group];
+    rethrow_as_ftl_failure(
+        ssd_.config().ftl.type, "run",
+        fmt::format("experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
+                    group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode),
+                    io.size, io.offset, format_us(now_ - start_)));
+  }
   ++outstanding_;
   if (!r.resubmitted) plan_cut_during(done);
   // The response time counts the wait in the host queue.
@@ -202,7 +214,16 @@ void Simulator::dispatch_waiting() {
 
 void Simulator::idle_until_next_arrival() {
   if (queue_.empty() || queue_.next_time() <= now_) return;
-  ssd_.idle(now_, queue_.next_time());
+  idle(now_, queue_.next_time());
+}
+
+void Simulator::idle(TimeNs from, TimeNs until) {
+  try {
+    ssd_.idle(from, until);
+  } catch (...) {
+    rethrow_as_ftl_failure(ssd_.config().ftl.type, "idle cleaning",
+                           fmt::format("idle from {} us to {} us", format_us(from), format_us(until)));
+  }
 }
 
 void Simulator::plan_cut_during(TimeNs done) {
@@ -242,7 +263,13 @@ void Simulator::cut_power(TimeNs at) {
     io_cuts_at_.erase(earliest);
   else
     ++next_time_cut_;
-  PowerCutReport report = ssd_.power_cut(at);
+  PowerCutReport report;
+  try {
+    report = ssd_.power_cut(at);
+  } catch (...) {
+    rethrow_as_ftl_failure(ssd_.config().ftl.type, "recovery",
+                           fmt::format("power cut {} at {} us", cuts_.size() + 1, format_us(at)));
+  }
   mounted_at_ = report.mount_done;
   // What is left in the queue lies after the cut: completions of I/Os in
   // flight (not acknowledged: resubmitted once mounted) and arrivals (none
@@ -293,7 +320,7 @@ class PlanProcess final : public IoSource {
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
                          std::uint64_t seed) {
   if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
-    ssd_.idle(now_, now_ + spec.run_pause_ns);
+    idle(now_, now_ + spec.run_pause_ns);
     now_ += spec.run_pause_ns;
   }
   std::vector<std::unique_ptr<PlanProcess>> processes;

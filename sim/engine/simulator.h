@@ -143,6 +143,8 @@ class Simulator {
   void dispatch_waiting();
   // Nothing outstanding and the next arrival ahead: the device idles.
   void idle_until_next_arrival();
+  // Ssd::idle, a failure inside the FTL named (ftl_failure.h).
+  void idle(TimeNs from, TimeNs until);
   bool expired();
   // A fresh I/O was dispatched now and completes at `done`: plans the cut
   // the plan puts during it, if any (counted in dispatch order).

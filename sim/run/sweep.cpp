@@ -78,8 +78,8 @@ std::optional<std::string> grid_value(const toml::node& item) {
 }
 
 // [grid] "table.key" = [values] ...: every combination of the axes (the
-// first key, in the table's key order, varies slowest), each appended to
-// each of `sets`.
+// keys sorted by name, as toml++ keeps a table; the first varies slowest),
+// each appended to each of `sets`.
 std::vector<std::vector<std::string>> cross_grid(const std::string& path, const toml::node& node,
                                                  const std::vector<std::vector<std::string>>& sets) {
   const toml::table* grid = node.as_table();

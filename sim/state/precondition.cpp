@@ -1,5 +1,7 @@
 #include "sim/state/precondition.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -7,6 +9,7 @@
 #include "common/error.h"
 #include "common/progress.h"
 #include "common/rng.h"
+#include "sim/engine/ftl_failure.h"
 
 namespace ssdlab::sim {
 
@@ -87,7 +90,13 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
   state_writes(spec, geometry, seed,
                [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset,
                                                                  std::uint64_t size) {
-                 ssd.write_functionally(offset, size);
+                 try {
+                   ssd.write_functionally(offset, size);
+                 } catch (...) {
+                   rethrow_as_ftl_failure(
+                       ssd.config().ftl.type, "preconditioning",
+                       fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
+                 }
                  written += size;
                  progress.tick(written / page);
                });
