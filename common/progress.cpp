@@ -55,8 +55,13 @@ Progress Progress::on_terminal(bool quiet, std::string label, std::uint64_t tota
 
 void Progress::update(std::uint64_t done) {
   if (!sink_) return;
+  if (clock_() - last_ < kInterval) return;
+  draw(done);
+}
+
+void Progress::draw(std::uint64_t done) {
+  if (!sink_) return;
   const auto now = clock_();
-  if (now - last_ < kInterval) return;
   last_ = now;
   if (now - window_start_ >= kRateWindow && done >= window_done_) {
     window_rate_ = static_cast<double>(done - window_done_) /
@@ -94,6 +99,7 @@ namespace {
 
 // Counts as people read them: 4096, 153.6M, 1.25G.
 std::string count_text(double n) {
+  if (n < 10 && n != std::floor(n)) return fmt::format("{:.2f}", n);  // 0.05 jobs/s
   if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
   if (n >= 1e6) return fmt::format("{:.1f}M", n / 1e6);
   return fmt::format("{:.0f}", n);

@@ -51,8 +51,12 @@ class Progress {
   void tick(std::uint64_t done) {
     if (sink_ && ++calls_ % kCheckEvery == 0) update(done);
   }
-  // Reads the clock now (for slow items such as sweep jobs).
+  // Reads the clock now (for slow items such as sweep jobs); redraws if the
+  // last line is at least kInterval old.
   void update(std::uint64_t done);
+  // Draws the line now, whatever the interval (slow items: a sweep's first
+  // line, before any job is done, and after each job's own output line).
+  void draw(std::uint64_t done);
   // Erases the line (before other output goes to the terminal); the next
   // update() draws it again.
   void clear();

@@ -104,6 +104,16 @@ TEST(Progress, FinishErasesTheLineAndADisabledOneWritesNothing) {
   disabled.finish();
 }
 
+TEST(Progress, DrawIgnoresTheIntervalAndSlowRatesKeepTheirDecimals) {
+  FakeTerminal terminal;
+  Progress progress = terminal.progress(6, "jobs");
+  progress.draw(0);  // at once, before anything is done
+  EXPECT_EQ(terminal.written, "\rpreconditioning: 0/6 jobs (0%)");
+  terminal.now += std::chrono::seconds(20);
+  progress.draw(1);
+  EXPECT_THAT(terminal.written, HasSubstr("1/6 jobs (17%), 0.05 jobs/s, ETA 1m40s"));
+}
+
 TEST(Progress, TheRateIsThatOfTheLastFiveSecondsOnceTheyHavePassed) {
   FakeTerminal terminal;
   Progress progress = terminal.progress(10000000);

@@ -356,6 +356,7 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   const auto started = std::chrono::steady_clock::now();
   Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
   std::size_t done = 0;
+  progress.draw(0);
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
@@ -367,7 +368,7 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
           fmt::print(out, "  {} {}\n", jobs[i].dir(),
                      failures[i].empty() ? "done" : "failed: " + failures[i]);
           out.flush();
-          progress.update(++done);
+          progress.draw(++done);
         }
       });
   }
