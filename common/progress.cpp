@@ -9,8 +9,7 @@
 
 namespace ssdlab {
 
-Progress::Progress(std::string label, std::uint64_t total, std::string unit, Sink sink,
-                   Clock clock)
+Progress::Progress(std::string label, std::uint64_t total, std::string unit, Sink sink, Clock clock)
     : label_(std::move(label)),
       unit_(std::move(unit)),
       total_(total),
@@ -19,9 +18,13 @@ Progress::Progress(std::string label, std::uint64_t total, std::string unit, Sin
   if (sink_) start_ = last_ = window_start_ = clock_();
 }
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
-Progress::Progress(Progress&& other) noexcept { *this = std::move(other); }
+Progress::Progress(Progress&& other) noexcept {
+  *this = std::move(other);
+}
 
 Progress& Progress::operator=(Progress&& other) noexcept {
   if (this == &other) return *this;
@@ -124,8 +127,7 @@ std::string Progress::line(std::uint64_t done, double seconds, double rate) cons
   if (rate > 0) {
     text += bytes ? fmt::format(", {:.1f} MiB/s", rate / (1 << 20))
                   : fmt::format(", {} {}/s", count_text(rate), unit);
-    if (total_ > done)
-      text += ", ETA " + format_eta(static_cast<double>(total_ - done) / rate);
+    if (total_ > done) text += ", ETA " + format_eta(static_cast<double>(total_ - done) / rate);
   }
   return text;
 }

@@ -43,8 +43,7 @@ class Progress {
   Progress& operator=(Progress&&) noexcept;
 
   // Enabled only if stderr is a terminal and not `quiet`; writes to stderr.
-  static Progress on_terminal(bool quiet, std::string label, std::uint64_t total,
-                              std::string unit);
+  static Progress on_terminal(bool quiet, std::string label, std::uint64_t total, std::string unit);
 
   bool enabled() const { return static_cast<bool>(sink_); }
   // `done` items so far; cheap: the clock is read every kCheckEvery calls.
@@ -82,7 +81,7 @@ class Progress {
   std::chrono::steady_clock::time_point window_start_{};
   std::uint64_t window_done_ = 0;
   double window_rate_ = -1;  // of the last whole window; negative: none yet
-  std::size_t shown_ = 0;  // length of the line on screen, 0: none
+  std::size_t shown_ = 0;    // length of the line on screen, 0: none
 };
 
 // "1h02m", "3m05s", "42s": a duration for the ETA.

@@ -49,8 +49,7 @@ TEST(Progress, LineShowsCountRateAndEta) {
   FakeTerminal terminal;
   const Progress progress = terminal.progress(1000);
   // 250 of 1000 in 5 s: 50 per second, 750 left: 15 s.
-  EXPECT_EQ(progress.line(250, 5.0),
-            "preconditioning: 250/1000 pages (25%), 50 pages/s, ETA 15s");
+  EXPECT_EQ(progress.line(250, 5.0), "preconditioning: 250/1000 pages (25%), 50 pages/s, ETA 15s");
   EXPECT_EQ(progress.line(0, 0.0), "preconditioning: 0/1000 pages (0%)");
   // Large counts in millions; a given rate (the last window's) wins.
   const Progress big = terminal.progress(456340272);
@@ -251,9 +250,9 @@ TEST(Percentiles, SimWritesThemAndTheHistogramIntoEveryRun) {
   std::uint64_t counted = 0;
   for (const auto& count : run["histogram"]["counts"]) counted += count.get<std::uint64_t>();
   EXPECT_EQ(counted, run["count"].get<std::uint64_t>() - run["ignored"].get<std::uint64_t>());
-  const auto bad = support::run_ssdlab("sim -c " + shell_quote(support::preset("tiny")) +
-                                       " -w RW:count=10 --percentiles 50,200 -o " +
-                                       shell_quote(dir / "bad"));
+  const auto bad =
+      support::run_ssdlab("sim -c " + shell_quote(support::preset("tiny")) +
+                          " -w RW:count=10 --percentiles 50,200 -o " + shell_quote(dir / "bad"));
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_THAT(bad.output, HasSubstr("--percentiles '50,200': '200' is not a percent"));
 }
@@ -273,9 +272,9 @@ TEST(Suggest, ClosestNameByEditDistance) {
 TEST(Help, HelpCommandAndMistypedSubcommands) {
   const auto help = support::run_ssdlab("help sim");
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_THAT(help.output, AllOf(HasSubstr("--precondition"), HasSubstr("uflip:NAME"),
-                                 HasSubstr("seq[:N]"), HasSubstr("none"), HasSubstr("trace:FILE"),
-                                 HasSubstr("Examples:")));
+  EXPECT_THAT(help.output,
+              AllOf(HasSubstr("--precondition"), HasSubstr("uflip:NAME"), HasSubstr("seq[:N]"),
+                    HasSubstr("none"), HasSubstr("trace:FILE"), HasSubstr("Examples:")));
   EXPECT_EQ(support::run_ssdlab("sim --help").output, help.output);
   const auto top = support::run_ssdlab("help");
   EXPECT_EQ(top.exit_code, 0);
@@ -288,8 +287,8 @@ TEST(Help, HelpCommandAndMistypedSubcommands) {
   EXPECT_THAT(unknown_topic.output, HasSubstr("did you mean 'compare'?"));
   const auto nothing_close = support::run_ssdlab("--log-level warn frobnicate");
   EXPECT_EQ(nothing_close.exit_code, 2);
-  EXPECT_THAT(nothing_close.output, AllOf(HasSubstr("unknown subcommand 'frobnicate'"),
-                                          Not(HasSubstr("did you mean"))));
+  EXPECT_THAT(nothing_close.output,
+              AllOf(HasSubstr("unknown subcommand 'frobnicate'"), Not(HasSubstr("did you mean"))));
 }
 
 TEST(Suggest, MistypedConfigAndPlanKeysGetTheClosestName) {
@@ -302,8 +301,8 @@ TEST(Suggest, MistypedConfigAndPlanKeysGetTheClosestName) {
   EXPECT_EQ(table.exit_code, 1);
   EXPECT_THAT(table.output, HasSubstr("unknown table 'timign'; did you mean 'timing'?"));
   const fs::path dir = support::temp_dir_for_this_test("suggest-");
-  const auto plan = support::run_ssdlab("sim -c " + tiny + " -w 'RW:cuont=5' -o " +
-                                        shell_quote(dir / "out"));
+  const auto plan =
+      support::run_ssdlab("sim -c " + tiny + " -w 'RW:cuont=5' -o " + shell_quote(dir / "out"));
   EXPECT_EQ(plan.exit_code, 1);
   EXPECT_THAT(plan.output, HasSubstr("cuont: unknown key; did you mean 'count'?"));
 }
@@ -351,8 +350,8 @@ TEST(SweepGrid, AxesCrossAndSweepCsvHasATypedColumnPerKey) {
                              "\"ftl.overprovisioning\" = [0.1, 0.25]\n"
                              "\"ftl.type\" = [\"page-mapped\", \"fast\"]\n"
                              "\"controller.write_buffer\" = [\"128KiB\", \"32KiB\"]\n");
-  const auto result = support::run_ssdlab("sweep " + shell_quote(sweep) + " -j 2 -o " +
-                                          shell_quote(dir / "out"));
+  const auto result =
+      support::run_ssdlab("sweep " + shell_quote(sweep) + " -j 2 -o " + shell_quote(dir / "out"));
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("8 jobs on 2 threads"));
   const auto rows = support::csv_rows(support::read_file(dir / "out" / "sweep.csv"));
@@ -373,8 +372,8 @@ TEST(SweepGrid, AxesCrossAndSweepCsvHasATypedColumnPerKey) {
   EXPECT_EQ(rows[7][5], "fast");
   const auto manifest = nlohmann::json::parse(support::read_file(dir / "out" / "jobs.json"));
   EXPECT_EQ(manifest["jobs"][7]["sets"],
-            nlohmann::json({"controller.write_buffer=32KiB", "ftl.overprovisioning=0.25",
-                            "ftl.type=fast"}));
+            nlohmann::json(
+                {"controller.write_buffer=32KiB", "ftl.overprovisioning=0.25", "ftl.type=fast"}));
 }
 
 TEST(SweepGrid, BadGridsAndUnknownKeysAreNamed) {
@@ -436,7 +435,8 @@ std::unique_ptr<ftl::Ftl> MakeFailingFtl(const ftl::FtlContext& context) {
 class FtlFailureTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (!ftl::find_registered_ftl("test-failing")) ftl::register_ftl("test-failing", MakeFailingFtl);
+    if (!ftl::find_registered_ftl("test-failing"))
+      ftl::register_ftl("test-failing", MakeFailingFtl);
   }
   std::string RunExpectingFailure(const std::string& precondition) {
     sim::SimOptions options;

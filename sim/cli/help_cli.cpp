@@ -91,8 +91,8 @@ Command make_help_command(CLI::App& app, GlobalOptions&) {
             const std::vector<std::string> names = subcommand_names(app);
             for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
               if (sub->get_name() == *topic) {
-                out << sub->get_formatter()->make_help(
-                    sub, app.get_name() + " " + sub->get_name(), CLI::AppFormatMode::Normal);
+                out << sub->get_formatter()->make_help(sub, app.get_name() + " " + sub->get_name(),
+                                                       CLI::AppFormatMode::Normal);
                 return 0;
               }
             throw UsageError(fmt::format("ssdlab help: unknown subcommand '{}'{}", *topic,
@@ -102,8 +102,7 @@ Command make_help_command(CLI::App& app, GlobalOptions&) {
 
 Command make_completion_command(CLI::App& app, GlobalOptions&) {
   auto shell = std::make_shared<std::string>("bash");
-  CLI::App* command =
-      app.add_subcommand("completion", "Print a shell completion script (bash)");
+  CLI::App* command = app.add_subcommand("completion", "Print a shell completion script (bash)");
   command->add_option("SHELL", *shell, "bash (the only one so far)")
       ->check(CLI::IsMember({"bash"}))
       ->capture_default_str();
