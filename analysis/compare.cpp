@@ -57,7 +57,8 @@ std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
                      static_cast<std::uint64_t>(number("count") - number("ignored"))});
       if (run.contains("percentiles") && run["percentiles"].is_object())
         for (const auto& [percent, us] : run["percentiles"].items())
-          if (us.is_number()) figures_of_run.percentiles.emplace_back(std::stod(percent), us.get<double>());
+          if (us.is_number())
+            figures_of_run.percentiles.emplace_back(std::stod(percent), us.get<double>());
     }
     if (!figures.runs.empty()) experiments.push_back(std::move(figures));
   }
@@ -170,8 +171,8 @@ std::string to_csv(const std::vector<Row>& rows, const Totals& t) {
   const auto cell = [](double r) { return std::isfinite(r) ? fmt::format("{:.6f}", r) : ""; };
   for (const auto& row : rows) {
     csv += fmt::format(
-        "{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{}", csv_field(row.name),
-        row.a.mean, row.b.mean, cell(ratio(row.a.mean, row.b.mean)), row.a.p50, row.b.p50,
+        "{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{}", csv_field(row.name), row.a.mean,
+        row.b.mean, cell(ratio(row.a.mean, row.b.mean)), row.a.p50, row.b.p50,
         cell(ratio(row.a.p50, row.b.p50)), row.a.p99, row.b.p99, cell(ratio(row.a.p99, row.b.p99)),
         cell(row.a.mean > 0 ? std::abs(row.b.mean - row.a.mean) / row.a.mean : std::nan("")));
     for (const double percent : tail) {
@@ -295,8 +296,8 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
   const CompareSide b = load_side(options.b, options.name);
   for (const CompareSide* side : {&a, &b})
     if (side->experiments.empty()) throw make_error("{}: no experiment with runs", side->path);
-  const std::vector<MatchedPair> pairs = match_experiments(
-      a.experiments, b.experiments, parse_match(options.match), options.maps);
+  const std::vector<MatchedPair> pairs =
+      match_experiments(a.experiments, b.experiments, parse_match(options.match), options.maps);
   std::vector<Row> rows;
   for (const MatchedPair& pair : pairs)
     rows.push_back({pair.label, average(a.experiments[pair.a]), average(b.experiments[pair.b])});

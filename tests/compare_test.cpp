@@ -165,9 +165,10 @@ TEST_F(CompareTest, ExperimentsInOneSideOnlyAreListed) {
   ASSERT_EQ(Sim("RW:count=10", dir_ / "b").exit_code, 0);
   const auto result = Compare(dir_ / "a", dir_ / "b");
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "a").string() + " and " + (dir_ / "b").string() +
-                               " have no experiment in common (A: rw, ...; B: RW); pair them with --match "
-                               "order or --map A-NAME=B-NAME\n");
+  EXPECT_EQ(result.output,
+            "ssdlab: " + (dir_ / "a").string() + " and " + (dir_ / "b").string() +
+                " have no experiment in common (A: rw, ...; B: RW); pair them with --match "
+                "order or --map A-NAME=B-NAME\n");
   const fs::path plan2 =
       support::write_file(dir_ / "plan2.toml",
                           "[[experiment]]\nname = \"rw\"\npattern = \"RW\"\ncount = 10\n\n"
@@ -194,7 +195,7 @@ TEST_F(CompareTest, IoCsvAloneGivesTheSummaryFigures) {
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[1][1], rows[1][2]);  // mean, to the nanosecond
   EXPECT_EQ(rows[1][4], rows[1][5]);  // p50
-  EXPECT_EQ(rows[1][7], rows[1][8]);    // p99
+  EXPECT_EQ(rows[1][7], rows[1][8]);  // p99
   EXPECT_EQ(rows[1][11], rows[1][12]);  // p99.9, read back from io.csv as summary.json has it
   EXPECT_EQ(rows[2], (std::vector<std::string>{"(total)", "", "", "1.000000", "", "", "1.000000",
                                                "", "", "1.000000", "0.000000", "", "", "1.000000",
@@ -338,7 +339,7 @@ class CompareMatchTest : public CompareTest {
  protected:
   void SetUp() override {
     CompareTest::SetUp();
-    ASSERT_EQ(Sim(Plan(), dir_ / "a").exit_code, 0);                  // rw, sr
+    ASSERT_EQ(Sim(Plan(), dir_ / "a").exit_code, 0);                // rw, sr
     ASSERT_EQ(Sim("RW:count=40,runs=2", dir_ / "b").exit_code, 0);  // RW/runs=2
   }
 };
@@ -347,9 +348,8 @@ TEST_F(CompareMatchTest, ByOrderPairsTheIthExperiments) {
   const auto result = Compare(dir_ / "a", dir_ / "b", "--match order");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   // The same writes on the same fresh device: 305.6 us on both sides.
-  EXPECT_THAT(result.output,
-              AllOf(HasSubstr("  rw ~ RW/runs=2     305.600     305.600   1.000"),
-                    HasSubstr("  only in A: sr\n"), Not(HasSubstr("only in B"))));
+  EXPECT_THAT(result.output, AllOf(HasSubstr("  rw ~ RW/runs=2     305.600     305.600   1.000"),
+                                   HasSubstr("  only in A: sr\n"), Not(HasSubstr("only in B"))));
 }
 
 TEST_F(CompareMatchTest, AnExplicitMapPairsNamesHoldingEqualsSigns) {

@@ -21,9 +21,10 @@ Command make_probe_command(CLI::App& app, GlobalOptions&) {
   CLI::App* command = app.add_subcommand(
       "probe", "Run a workload against a real file or block device (same outputs as sim)");
   command->add_option("--target", probe.target, "File or block device")->required();
-  command->add_option("-w,--workload", probe.workload,
-                      "Plan file, built-in uflip:NAME (uflip:granularity, ..., uflip:all) or one "
-                      "inline experiment such as 'RW:io_size=4096,count=10000'")
+  command
+      ->add_option("-w,--workload", probe.workload,
+                   "Plan file, built-in uflip:NAME (uflip:granularity, ..., uflip:all) or one "
+                   "inline experiment such as 'RW:io_size=4096,count=10000'")
       ->required();
   command->add_option("-o,--out", probe.outdir, "Output folder for io.csv and summary.json")
       ->required();

@@ -99,7 +99,8 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
                   "--power-cut-at cannot be combined with --save-state or --load-state: a "
                   "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
                   "versions)");
-            if (!o->percentiles.empty()) o->sim.percentiles = sim::parse_percentiles(o->percentiles);
+            if (!o->percentiles.empty())
+              o->sim.percentiles = sim::parse_percentiles(o->percentiles);
             sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);
             return 0;
           }};

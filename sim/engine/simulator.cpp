@@ -52,9 +52,8 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
-    result.stats = percentiles_.empty()
-                       ? samples[g].summarize(&result.startup)
-                       : samples[g].summarize(&result.startup, percentiles_);
+    result.stats = percentiles_.empty() ? samples[g].summarize(&result.startup)
+                                        : samples[g].summarize(&result.startup, percentiles_);
     if (!stopped.empty()) {
       // Stopped early: the run is the I/Os that completed, not its count.
       const std::uint64_t measured = result.stats.count - result.stats.ignored;
@@ -198,9 +197,10 @@ void Simulator::dispatch(const QueuedRequest& r) {
     const RunGroup& group = groups_[stream.spec.group];
     rethrow_as_ftl_failure(
         ssd_.config().ftl.type, "run",
-        fmt::format("experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
-                    group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode),
-                    io.size, io.offset, format_us(now_ - start_)));
+        fmt::format(
+            "experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
+            group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode), io.size,
+            io.offset, format_us(now_ - start_)));
   }
   ++outstanding_;
   if (!r.resubmitted) plan_cut_during(done);
@@ -221,8 +221,9 @@ void Simulator::idle(TimeNs from, TimeNs until) {
   try {
     ssd_.idle(from, until);
   } catch (...) {
-    rethrow_as_ftl_failure(ssd_.config().ftl.type, "idle cleaning",
-                           fmt::format("idle from {} us to {} us", format_us(from), format_us(until)));
+    rethrow_as_ftl_failure(
+        ssd_.config().ftl.type, "idle cleaning",
+        fmt::format("idle from {} us to {} us", format_us(from), format_us(until)));
   }
 }
 

@@ -129,17 +129,16 @@ TimeNs LatencyHistogram::lower_bound(std::uint32_t index) {
 namespace {
 
 LatencyHistogram histogram_of(const std::vector<TimeNs>& responses) {
-  std::vector<std::uint64_t> counts(LatencyHistogram::index_of(
-                                        std::numeric_limits<TimeNs>::max()) + 1);
+  std::vector<std::uint64_t> counts(LatencyHistogram::index_of(std::numeric_limits<TimeNs>::max()) +
+                                    1);
   for (TimeNs r : responses) ++counts[LatencyHistogram::index_of(r)];
   LatencyHistogram histogram;
   for (std::uint32_t i = 0; i < counts.size(); ++i)
     if (counts[i])
-      histogram.buckets.push_back(
-          {LatencyHistogram::lower_bound(i),
-           i + 1 < counts.size() ? LatencyHistogram::lower_bound(i + 1)
-                                 : std::numeric_limits<TimeNs>::max(),
-           counts[i]});
+      histogram.buckets.push_back({LatencyHistogram::lower_bound(i),
+                                   i + 1 < counts.size() ? LatencyHistogram::lower_bound(i + 1)
+                                                         : std::numeric_limits<TimeNs>::max(),
+                                   counts[i]});
   return histogram;
 }
 
@@ -158,14 +157,15 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
     // have few decimals, so a true fractional part is far above 1e-7.
     const double exact = fraction * static_cast<double>(n);
     const auto k = static_cast<std::size_t>(std::ceil(exact - 1e-7));
-    auto nth = responses.begin() +
-               static_cast<std::ptrdiff_t>(std::min<std::size_t>(std::max<std::size_t>(k, 1), n) - 1);
+    auto nth = responses.begin() + static_cast<std::ptrdiff_t>(
+                                       std::min<std::size_t>(std::max<std::size_t>(k, 1), n) - 1);
     std::nth_element(responses.begin(), nth, responses.end());
     return *nth;
   };
   stats.p50_ns = rank(0.50);
   stats.p99_ns = rank(0.99);
-  for (const double percent : percentiles) stats.percentiles.push_back({percent, rank(percent / 100)});
+  for (const double percent : percentiles)
+    stats.percentiles.push_back({percent, rank(percent / 100)});
   const auto [min, max] = std::minmax_element(responses.begin(), responses.end());
   stats.min_ns = *min;
   stats.max_ns = *max;
@@ -209,8 +209,8 @@ nlohmann::json to_json(const RunStats& s) {
     to.push_back(us(static_cast<double>(bucket.to_ns)));
     counts.push_back(bucket.count);
   }
-  json["histogram"] = {{"from_us", std::move(from)}, {"to_us", std::move(to)},
-                       {"counts", std::move(counts)}};
+  json["histogram"] = {
+      {"from_us", std::move(from)}, {"to_us", std::move(to)}, {"counts", std::move(counts)}};
   return json;
 }
 

@@ -184,8 +184,8 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
              target.direct() ? ", O_DIRECT" : ", buffered");
   std::uint32_t resets = 0;
   const auto enforce = [&](const char* what) {
-    const nlohmann::json done = enforce_state(target, state, options.seed + 0x9e37 * resets++,
-                                                options.quiet);
+    const nlohmann::json done =
+        enforce_state(target, state, options.seed + 0x9e37 * resets++, options.quiet);
     if (!done.is_null())
       fmt::print(out, "{} ({}): {} written in {:.2f} s\n", what, state.text,
                  format_size(done["bytes_written"].get<std::uint64_t>()),
@@ -215,9 +215,9 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
         samples.add(io.submitted, io.response, io.io, io.size);
       }
       std::uint64_t startup = 0;
-      nlohmann::json entry = to_json(options.percentiles.empty()
-                                         ? samples.summarize(&startup)
-                                         : samples.summarize(&startup, options.percentiles));
+      nlohmann::json entry =
+          to_json(options.percentiles.empty() ? samples.summarize(&startup)
+                                              : samples.summarize(&startup, options.percentiles));
       entry["run"] = run;
       if (spec.io_ignore_auto) entry["startup_ios"] = startup;
       runs.push_back(std::move(entry));

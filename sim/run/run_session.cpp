@@ -28,9 +28,8 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
 RunSession::~RunSession() = default;
 
 nlohmann::json RunSession::precondition(const PreconditionSpec& spec, const char* what) {
-  const nlohmann::json done =
-      sim::precondition(*ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++,
-                        options_.quiet);
+  const nlohmann::json done = sim::precondition(
+      *ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++, options_.quiet);
   if (!done.is_null())
     fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
                what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),

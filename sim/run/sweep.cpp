@@ -80,8 +80,9 @@ std::optional<std::string> grid_value(const toml::node& item) {
 // [grid] "table.key" = [values] ...: every combination of the axes (the
 // keys sorted by name, as toml++ keeps a table; the first varies slowest),
 // each appended to each of `sets`.
-std::vector<std::vector<std::string>> cross_grid(const std::string& path, const toml::node& node,
-                                                 const std::vector<std::vector<std::string>>& sets) {
+std::vector<std::vector<std::string>> cross_grid(
+    const std::string& path, const toml::node& node,
+    const std::vector<std::vector<std::string>>& sets) {
   const toml::table* grid = node.as_table();
   if (!grid || grid->empty())
     throw make_error("{}: grid: expected a table of \"table.key\" = [values]", where(path, node));
@@ -89,8 +90,8 @@ std::vector<std::vector<std::string>> cross_grid(const std::string& path, const 
   for (const auto& [key, values] : *grid) {
     const toml::array* array = values.as_array();
     if (!array || array->empty())
-      throw make_error("{}: grid.\"{}\": expected a non-empty list of values",
-                       where(path, values), key.str());
+      throw make_error("{}: grid.\"{}\": expected a non-empty list of values", where(path, values),
+                       key.str());
     if (key.str().find('.') == std::string_view::npos)
       throw make_error("{}: grid: '{}': expected a config key \"table.key\"", where(path, values),
                        key.str());

@@ -87,19 +87,19 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
   Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
                                             total_bytes / geometry.page, "pages");
   std::uint64_t written = 0;
-  state_writes(spec, geometry, seed,
-               [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset,
-                                                                 std::uint64_t size) {
-                 try {
-                   ssd.write_functionally(offset, size);
-                 } catch (...) {
-                   rethrow_as_ftl_failure(
-                       ssd.config().ftl.type, "preconditioning",
-                       fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
-                 }
-                 written += size;
-                 progress.tick(written / page);
-               });
+  state_writes(
+      spec, geometry, seed,
+      [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset, std::uint64_t size) {
+        try {
+          ssd.write_functionally(offset, size);
+        } catch (...) {
+          rethrow_as_ftl_failure(
+              ssd.config().ftl.type, "preconditioning",
+              fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
+        }
+        written += size;
+        progress.tick(written / page);
+      });
   progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
