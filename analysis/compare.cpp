@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <regex>
 
 #include "common/error.h"
+#include "analysis/compare_match.h"
 #include "analysis/fio_import.h"
 #include "analysis/io_csv.h"
 #include "sim/results/output.h"
@@ -35,9 +37,11 @@ std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
   std::vector<ExperimentFigures> experiments;
   for (const ExperimentRecord& experiment : summary.experiments) {
     ExperimentFigures figures{experiment.name, {}};
-    for (const RunRecord& run : experiment.runs)
-      figures.runs.push_back(
-          {run.mean_us, run.p50_us, run.p99_us, run.measured()});
+    for (const RunRecord& run : experiment.runs) {
+      RunFigures& figures_of_run = figures.runs.emplace_back(
+          RunFigures{run.mean_us, run.p50_us, run.p99_us, run.measured()});
+      figures_of_run.percentiles = run.percentiles;
+    }
     if (!figures.runs.empty()) experiments.push_back(std::move(figures));
   }
   return experiments;
@@ -45,24 +49,51 @@ std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
 
 struct Figures {
   double mean = 0, p50 = 0, p99 = 0;
+  std::map<double, double> tail;  // percentiles above p99 that every run has: percent -> us
 };
 
 // The mean over runs of each run's figures.
 Figures average(const ExperimentFigures& experiment) {
   Figures sum;
+  std::map<double, std::size_t> runs_with;
   for (const auto& run : experiment.runs) {
     sum.mean += run.mean_us;
     sum.p50 += run.p50_us;
     sum.p99 += run.p99_us;
+    for (const auto& [percent, us] : run.percentiles)
+      if (percent > 99) sum.tail[percent] += us, ++runs_with[percent];
   }
   const auto runs = static_cast<double>(experiment.runs.size());
-  return {sum.mean / runs, sum.p50 / runs, sum.p99 / runs};
+  Figures mean{sum.mean / runs, sum.p50 / runs, sum.p99 / runs, {}};
+  for (const auto& [percent, total] : sum.tail)
+    if (runs_with[percent] == experiment.runs.size()) mean.tail[percent] = total / runs;
+  return mean;
 }
 
 struct Row {
   std::string name;
   Figures a, b;
 };
+
+// The percentiles above p99 both sides of every row have.
+std::vector<double> shared_tail(const std::vector<Row>& rows) {
+  std::vector<double> percents;
+  if (rows.empty()) return percents;
+  for (const auto& [percent, us] : rows.front().a.tail) {
+    bool everywhere = true;
+    for (const Row& row : rows)
+      everywhere = everywhere && row.a.tail.contains(percent) && row.b.tail.contains(percent);
+    if (everywhere) percents.push_back(percent);
+  }
+  return percents;
+}
+
+// "p99.9" for the table's headers, "p99_9" for the CSV's.
+std::string tail_name(double percent, bool csv) {
+  std::string text = fmt::format("p{}", percent);
+  if (csv) std::replace(text.begin(), text.end(), '.', '_');
+  return text;
+}
 
 // B/A, or NaN where A is 0 (no ratio to speak of).
 double ratio(double a, double b) {
@@ -108,36 +139,71 @@ std::string csv_field(const std::string& text) {
 }
 
 std::string to_csv(const std::vector<Row>& rows, const Totals& t) {
+  // The columns of percentiles above p99 come last, so that readers of the
+  // first columns are unaffected.
+  const std::vector<double> tail = shared_tail(rows);
   std::string csv =
       "experiment,a_mean_us,b_mean_us,mean_ratio,a_p50_us,b_p50_us,p50_ratio,a_p99_us,b_p99_us,"
-      "p99_ratio,mean_error\n";
+      "p99_ratio,mean_error";
+  for (const double percent : tail) {
+    const std::string name = tail_name(percent, true);
+    csv += fmt::format(",a_{0}_us,b_{0}_us,{0}_ratio", name);
+  }
+  csv += "\n";
   const auto cell = [](double r) { return std::isfinite(r) ? fmt::format("{:.6f}", r) : ""; };
   for (const auto& row : rows) {
     csv += fmt::format(
-        "{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{}\n", csv_field(row.name),
-        row.a.mean, row.b.mean, cell(ratio(row.a.mean, row.b.mean)), row.a.p50, row.b.p50,
+        "{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{:.3f},{:.3f},{},{}", csv_field(row.name), row.a.mean,
+        row.b.mean, cell(ratio(row.a.mean, row.b.mean)), row.a.p50, row.b.p50,
         cell(ratio(row.a.p50, row.b.p50)), row.a.p99, row.b.p99, cell(ratio(row.a.p99, row.b.p99)),
         cell(row.a.mean > 0 ? std::abs(row.b.mean - row.a.mean) / row.a.mean : std::nan("")));
+    for (const double percent : tail) {
+      const double x = row.a.tail.at(percent), y = row.b.tail.at(percent);
+      csv += fmt::format(",{:.3f},{:.3f},{}", x, y, cell(ratio(x, y)));
+    }
+    csv += "\n";
   }
-  csv += fmt::format("(total),,,{},,,{},,,{},{}\n", cell(t.geometric_mean.mean),
+  csv += fmt::format("(total),,,{},,,{},,,{},{}", cell(t.geometric_mean.mean),
                      cell(t.geometric_mean.p50), cell(t.geometric_mean.p99), cell(t.mean_error));
+  for (const double percent : tail) {  // the geometric mean of the ratios, as above
+    double logs = 0;
+    std::size_t n = 0;
+    for (const auto& row : rows) {
+      const double r = ratio(row.a.tail.at(percent), row.b.tail.at(percent));
+      if (std::isfinite(r) && r > 0) logs += std::log(r), ++n;
+    }
+    csv += ",,," + cell(n ? std::exp(logs / static_cast<double>(n)) : std::nan(""));
+  }
+  csv += "\n";
   return csv;
 }
 
 void print_table(std::ostream& out, const std::vector<Row>& rows, const Totals& t) {
   std::size_t width = 10;
   for (const auto& row : rows) width = std::max(width, row.name.size());
-  fmt::print(out, "  {:<{}} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7}\n",
+  const std::vector<double> tail = shared_tail(rows);
+  fmt::print(out, "  {:<{}} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7} {:>11} {:>11} {:>7}",
              "experiment", width, "mean_us A", "mean_us B", "B/A", "p50_us A", "p50_us B", "B/A",
              "p99_us A", "p99_us B", "B/A");
-  for (const auto& row : rows)
+  for (const double percent : tail) {
+    const std::string name = tail_name(percent, false);
+    fmt::print(out, " {:>11} {:>11} {:>7}", name + "_us A", name + "_us B", "B/A");
+  }
+  fmt::print(out, "\n");
+  for (const auto& row : rows) {
     fmt::print(out,
                "  {:<{}} {:>11.3f} {:>11.3f} {:>7} {:>11.3f} {:>11.3f} {:>7} {:>11.3f} {:>11.3f} "
-               "{:>7}\n",
+               "{:>7}",
                row.name, width, row.a.mean, row.b.mean,
                ratio_text(ratio(row.a.mean, row.b.mean), 3), row.a.p50, row.b.p50,
                ratio_text(ratio(row.a.p50, row.b.p50), 3), row.a.p99, row.b.p99,
                ratio_text(ratio(row.a.p99, row.b.p99), 3));
+    for (const double percent : tail) {
+      const double x = row.a.tail.at(percent), y = row.b.tail.at(percent);
+      fmt::print(out, " {:>11.3f} {:>11.3f} {:>7}", x, y, ratio_text(ratio(x, y), 3));
+    }
+    fmt::print(out, "\n");
+  }
   fmt::print(out, "  geometric mean of B/A over {} experiment{}: mean {}, p50 {}, p99 {}\n",
              rows.size(), rows.size() == 1 ? "" : "s", ratio_text(t.geometric_mean.mean, 3),
              ratio_text(t.geometric_mean.p50, 3), ratio_text(t.geometric_mean.p99, 3));
@@ -146,12 +212,15 @@ void print_table(std::ostream& out, const std::vector<Row>& rows, const Totals& 
              std::isfinite(t.mean_error) ? fmt::format(" ({:.2f}%)", t.mean_error * 100) : "");
 }
 
-std::string names_only_in(const CompareSide& side, const CompareSide& other) {
+// The experiments of `side` no pair uses (`first`: side A's indices).
+std::string names_unmatched(const CompareSide& side, const std::vector<MatchedPair>& pairs,
+                            bool first) {
   std::string names;
-  for (const auto& experiment : side.experiments) {
-    bool shared = false;
-    for (const auto& theirs : other.experiments) shared = shared || theirs.name == experiment.name;
-    if (!shared) names += (names.empty() ? "" : ", ") + experiment.name;
+  for (std::size_t i = 0; i < side.experiments.size(); ++i) {
+    const bool matched = std::any_of(pairs.begin(), pairs.end(), [&](const MatchedPair& pair) {
+      return (first ? pair.a : pair.b) == i;
+    });
+    if (!matched) names += (names.empty() ? "" : ", ") + side.experiments[i].name;
   }
   return names;
 }
@@ -268,20 +337,23 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
   const CompareSide b = load_side(options.b, options.name);
   for (const CompareSide* side : {&a, &b})
     if (side->experiments.empty()) throw make_error("{}: no experiment with runs", side->path);
+  const std::vector<MatchedPair> pairs =
+      match_experiments(a.experiments, b.experiments, parse_match(options.match), options.maps);
   std::vector<Row> rows;
-  for (const auto& ours : a.experiments)
-    for (const auto& theirs : b.experiments)
-      if (ours.name == theirs.name) rows.push_back({ours.name, average(ours), average(theirs)});
+  for (const MatchedPair& pair : pairs)
+    rows.push_back({pair.label, average(a.experiments[pair.a]), average(b.experiments[pair.b])});
   if (rows.empty())
-    throw make_error("{} and {} have no experiment in common (A: {}; B: {})", a.path, b.path,
-                     a.experiments.front().name + (a.experiments.size() > 1 ? ", ..." : ""),
-                     b.experiments.front().name + (b.experiments.size() > 1 ? ", ..." : ""));
+    throw make_error(
+        "{} and {} have no experiment in common (A: {}; B: {}); pair them with --match order "
+        "or --map A-NAME=B-NAME",
+        a.path, b.path, a.experiments.front().name + (a.experiments.size() > 1 ? ", ..." : ""),
+        b.experiments.front().name + (b.experiments.size() > 1 ? ", ..." : ""));
   const Totals t = totals(rows);
   fmt::print(out, "A: {} ({})\nB: {} ({})\n", a.path, a.kind, b.path, b.kind);
   print_table(out, rows, t);
-  if (const auto only = names_only_in(a, b); !only.empty())
+  if (const auto only = names_unmatched(a, pairs, true); !only.empty())
     fmt::print(out, "  only in A: {}\n", only);
-  if (const auto only = names_only_in(b, a); !only.empty())
+  if (const auto only = names_unmatched(b, pairs, false); !only.empty())
     fmt::print(out, "  only in B: {}\n", only);
   const std::string csv = to_csv(rows, t);
   if (!options.csv.empty()) {

@@ -16,6 +16,10 @@ struct CompareOptions {
   std::string csv;   // --csv FILE: the table as CSV
   std::string plot;  // --plot FILE.png|FILE.svg
   std::string name;  // --name: the experiment of a fio latency log side
+  // Which experiments pair up (analysis/compare_match.h): --match name|order
+  // and --map A-NAME=B-NAME (repeatable).
+  std::string match = "name";
+  std::vector<std::string> maps;
 };
 
 // One side of a comparison, as read.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -16,6 +17,9 @@ namespace ssdlab::sim {
 struct RunFigures {
   double mean_us = 0, p50_us = 0, p99_us = 0;
   std::uint64_t count = 0;  // I/Os measured
+  // Further percentiles where the source has them (summary.json's
+  // "percentiles", io.csv): (percent, us), e.g. (99.9, 812.5).
+  std::vector<std::pair<double, double>> percentiles = {};
 };
 
 struct ExperimentFigures {
@@ -28,9 +32,13 @@ struct ExperimentFigures {
 // back from io.csv gives exactly the numbers the simulator wrote.
 inline RunFigures run_figures(std::vector<TimeNs>& responses) {
   const auto count = responses.size();
-  const nlohmann::json stats = to_json(compute_stats(responses, count, 0, 0));
-  return {stats["mean_us"].get<double>(), stats["p50_us"].get<double>(),
-          stats["p99_us"].get<double>(), count};
+  const RunStats computed = compute_stats(responses, count, 0, 0);
+  const nlohmann::json stats = to_json(computed);
+  RunFigures figures{stats["mean_us"].get<double>(), stats["p50_us"].get<double>(),
+                     stats["p99_us"].get<double>(), count};
+  for (const Percentile& p : computed.percentiles)
+    figures.percentiles.emplace_back(p.percent, stats[percentile_key(p.percent)].get<double>());
+  return figures;
 }
 
 }  // namespace ssdlab::sim

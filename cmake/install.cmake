@@ -77,3 +77,15 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-matplotlib, python3-pandas")
 include(CPack)
+
+# Bash completion, generated from the command table by the binary itself
+# (`ssdlab completion bash`), so that it names exactly the options built in.
+set(SSDLAB_COMPLETION ${CMAKE_CURRENT_BINARY_DIR}/ssdlab-completion.bash)
+add_custom_command(OUTPUT ${SSDLAB_COMPLETION}
+  COMMAND sh -c "\"$1\" completion bash > \"$2\"" sh $<TARGET_FILE:ssdlab> ${SSDLAB_COMPLETION}
+  DEPENDS ssdlab
+  COMMENT "Generating the bash completion of ssdlab"
+  VERBATIM)
+add_custom_target(ssdlab_completion ALL DEPENDS ${SSDLAB_COMPLETION})
+install(FILES ${SSDLAB_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+  RENAME ssdlab)

@@ -32,11 +32,13 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
       {"M", 1048576.0},
       {"G", 1073741824.0},
       {"T", 1099511627776.0},
-      {"KB", 1e3},
-      {"kB", 1e3},
-      {"MB", 1e6},
-      {"GB", 1e9},
-      {"TB", 1e12},
+      // As fio reads them (its default kb_base=1024): "4KB" is 4096 bytes, so
+      // that a size copied from a fio job means the same here.
+      {"KB", 1024.0},
+      {"kB", 1024.0},
+      {"MB", 1048576.0},
+      {"GB", 1073741824.0},
+      {"TB", 1099511627776.0},
   };
   for (const auto& candidate : kUnits) {
     if (unit != candidate.name) continue;

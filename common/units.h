@@ -12,8 +12,9 @@ namespace ssdlab {
 using TimeNs = std::int64_t;
 
 // Parses a byte count: a plain integer, or a number followed by one of
-// B, KiB, MiB, GiB, TiB (binary) or KB, MB, GB, TB (decimal), also k/K/M/G/T
-// as binary shorthands. Returns nullopt when the text is not a size.
+// B, KiB, MiB, GiB, TiB, also KB, MB, GB, TB and k/K/M/G/T, all binary (as
+// fio reads them with its default kb_base=1024: "4KB" is 4096 bytes).
+// Returns nullopt when the text is not a size.
 std::optional<std::uint64_t> parse_size(std::string_view text);
 
 // "4 KiB", "1.5 GiB", "27.2 GiB" for human-readable output.

@@ -23,9 +23,12 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// Percentiles above p99 that both sides have (summary.json's defaults
+// p99.9 and p99.99) come last.
 constexpr const char* kCsvHeader =
     "experiment,a_mean_us,b_mean_us,mean_ratio,a_p50_us,b_p50_us,p50_ratio,a_p99_us,b_p99_us,"
-    "p99_ratio,mean_error";
+    "p99_ratio,mean_error,a_p99_9_us,b_p99_9_us,p99_9_ratio,a_p99_99_us,b_p99_99_us,"
+    "p99_99_ratio";
 
 // Two experiments on a fresh device: writes cost a program, reads do not.
 constexpr const char* kPlan = R"([[experiment]]
@@ -103,10 +106,10 @@ TEST_F(CompareTest, IdenticalRunsHaveRatiosOfOneAndNoError) {
   EXPECT_EQ(support::read_file(dir_ / "c.csv"),
             std::string(kCsvHeader) +
                 "\nrw,305.600,305.600,1.000000,305.600,305.600,1.000000,305.600,305.600,1.000000,"
-                "0.000000\n"
+                "0.000000,305.600,305.600,1.000000,305.600,305.600,1.000000\n"
                 "sr,130.600,130.600,1.000000,130.600,130.600,1.000000,130.600,130.600,1.000000,"
-                "0.000000\n"
-                "(total),,,1.000000,,,1.000000,,,1.000000,0.000000\n");
+                "0.000000,130.600,130.600,1.000000,130.600,130.600,1.000000\n"
+                "(total),,,1.000000,,,1.000000,,,1.000000,0.000000,,,1.000000,,,1.000000\n");
 }
 
 TEST_F(CompareTest, SlowerProgramsShowInTheWriteRatioOnly) {
@@ -120,10 +123,10 @@ TEST_F(CompareTest, SlowerProgramsShowInTheWriteRatioOnly) {
   EXPECT_EQ(support::read_file(dir_ / "c.csv"),
             std::string(kCsvHeader) +
                 "\nrw,305.600,405.600,1.327225,305.600,405.600,1.327225,305.600,405.600,1.327225,"
-                "0.327225\n"
+                "0.327225,305.600,405.600,1.327225,305.600,405.600,1.327225\n"
                 "sr,130.600,130.600,1.000000,130.600,130.600,1.000000,130.600,130.600,1.000000,"
-                "0.000000\n"
-                "(total),,,1.152053,,,1.152053,,,1.152053,0.163613\n");
+                "0.000000,130.600,130.600,1.000000,130.600,130.600,1.000000\n"
+                "(total),,,1.152053,,,1.152053,,,1.152053,0.163613,,,1.152053,,,1.152053\n");
   EXPECT_THAT(result.output,
               AllOf(HasSubstr("A: " + (dir_ / "a").string() + " (ssdlab output, summary.json)\n"),
                     HasSubstr("mean 1.152, p50 1.152, p99 1.152"), HasSubstr("0.1636 (16.36%)")));
@@ -162,8 +165,10 @@ TEST_F(CompareTest, ExperimentsInOneSideOnlyAreListed) {
   ASSERT_EQ(Sim("RW:count=10", dir_ / "b").exit_code, 0);
   const auto result = Compare(dir_ / "a", dir_ / "b");
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "a").string() + " and " + (dir_ / "b").string() +
-                               " have no experiment in common (A: rw, ...; B: RW)\n");
+  EXPECT_EQ(result.output,
+            "ssdlab: " + (dir_ / "a").string() + " and " + (dir_ / "b").string() +
+                " have no experiment in common (A: rw, ...; B: RW); pair them with --match "
+                "order or --map A-NAME=B-NAME\n");
   const fs::path plan2 =
       support::write_file(dir_ / "plan2.toml",
                           "[[experiment]]\nname = \"rw\"\npattern = \"RW\"\ncount = 10\n\n"
@@ -191,8 +196,10 @@ TEST_F(CompareTest, IoCsvAloneGivesTheSummaryFigures) {
   EXPECT_EQ(rows[1][1], rows[1][2]);  // mean, to the nanosecond
   EXPECT_EQ(rows[1][4], rows[1][5]);  // p50
   EXPECT_EQ(rows[1][7], rows[1][8]);  // p99
+  EXPECT_EQ(rows[1][11], rows[1][12]);  // p99.9, read back from io.csv as summary.json has it
   EXPECT_EQ(rows[2], (std::vector<std::string>{"(total)", "", "", "1.000000", "", "", "1.000000",
-                                               "", "", "1.000000", "0.000000"}));
+                                               "", "", "1.000000", "0.000000", "", "", "1.000000",
+                                               "", "", "1.000000"}));
 }
 
 TEST_F(CompareTest, MalformedIoCsvNamesFileAndLine) {
@@ -265,14 +272,16 @@ TEST_F(CompareTest, SimRunExportedAsFioLogComparesEqualToItself) {
   const auto rows = ReadCsv(dir_ / "c.csv");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[2], (std::vector<std::string>{"(total)", "", "", "1.000000", "", "", "1.000000",
-                                               "", "", "1.000000", "0.000000"}));
+                                               "", "", "1.000000", "0.000000", "", "", "1.000000",
+                                               "", "", "1.000000"}));
   EXPECT_NE(rows[1][1], rows[1][4]);  // cleaning: the mean is not the median
   // Without --name, the log's experiment is its job name: nothing in common.
   const auto unnamed = Compare(dir_ / "a", log);
   EXPECT_EQ(unnamed.exit_code, 1);
   EXPECT_EQ(unnamed.output, "ssdlab: " + (dir_ / "a").string() + " and " + log.string() +
                                 " have no experiment in common (A: RW/queue_depth=2; B: "
-                                "sim-RW_queue_depth=2-run0)\n");
+                                "sim-RW_queue_depth=2-run0); pair them with --match order or "
+                                "--map A-NAME=B-NAME\n");
 }
 
 TEST_F(CompareTest, ExportFioWritesALogPerProcess) {
@@ -323,3 +332,63 @@ TEST_F(CompareTest, PlotDrawsTheComparison) {
 }
 
 }  // namespace
+
+// Matching (analysis/compare_match.h): a fio job or another plan's names
+// against uFLIP experiments.
+class CompareMatchTest : public CompareTest {
+ protected:
+  void SetUp() override {
+    CompareTest::SetUp();
+    ASSERT_EQ(Sim(Plan(), dir_ / "a").exit_code, 0);                // rw, sr
+    ASSERT_EQ(Sim("RW:count=40,runs=2", dir_ / "b").exit_code, 0);  // RW/runs=2
+  }
+};
+
+TEST_F(CompareMatchTest, ByOrderPairsTheIthExperiments) {
+  const auto result = Compare(dir_ / "a", dir_ / "b", "--match order");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  // The same writes on the same fresh device: 305.6 us on both sides.
+  EXPECT_THAT(result.output, AllOf(HasSubstr("  rw ~ RW/runs=2     305.600     305.600   1.000"),
+                                   HasSubstr("  only in A: sr\n"), Not(HasSubstr("only in B"))));
+}
+
+TEST_F(CompareMatchTest, AnExplicitMapPairsNamesHoldingEqualsSigns) {
+  const auto result = Compare(dir_ / "a", dir_ / "b",
+                              "--map rw=RW/runs=2 --csv " + shell_quote((dir_ / "c.csv").string()));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto rows = ReadCsv(dir_ / "c.csv");
+  ASSERT_EQ(rows.size(), 3u);  // header, the pair, totals
+  EXPECT_EQ(rows[1][0], "rw ~ RW/runs=2");
+  EXPECT_EQ(rows[1][1], "305.600");
+  EXPECT_EQ(rows[1][3], "1.000000");
+  EXPECT_THAT(result.output, HasSubstr("  only in A: sr\n"));
+}
+
+TEST_F(CompareMatchTest, AMapNamingNoExperimentSuggestsTheClosest) {
+  const auto result = Compare(dir_ / "a", dir_ / "b", "--map rw=RW/run=2");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.output,
+            "ssdlab: --map 'rw=RW/run=2': B has no experiment 'RW/run=2'; did you mean "
+            "'RW/runs=2'?\n");
+  const auto twice = Compare(dir_ / "a", dir_ / "b", "--map rw=RW/runs=2 --map sr=RW/runs=2");
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_THAT(twice.output, HasSubstr("'RW/runs=2' is already mapped"));
+  const auto bad = Compare(dir_ / "a", dir_ / "b", "--match size");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.output, HasSubstr("--match 'size': expected name or order"));
+}
+
+TEST_F(CompareMatchTest, PercentilesAboveP99ShowWhereBothSidesHaveThem) {
+  const auto result = Compare(dir_ / "a", dir_ / "b", "--match order");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, AllOf(HasSubstr("p99.9_us A"), HasSubstr("p99.99_us B")));
+  // A side read from a summary without them (an older ssdlab): no such columns.
+  auto summary = nlohmann::json::parse(support::read_file(dir_ / "b" / "summary.json"));
+  for (auto& experiment : summary["experiments"])
+    for (auto& run : experiment["runs"]) run.erase("percentiles");
+  fs::create_directories(dir_ / "old");
+  support::write_file(dir_ / "old" / "summary.json", summary.dump());
+  const auto old = Compare(dir_ / "a", dir_ / "old", "--match order");
+  ASSERT_EQ(old.exit_code, 0) << old.output;
+  EXPECT_THAT(old.output, Not(HasSubstr("p99.9_us")));
+}

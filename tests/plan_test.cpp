@@ -133,7 +133,7 @@ TEST_F(PlanTest, InlineAcceptsEveryKey) {
 TEST_F(PlanTest, SizesAcceptUnits) {
   const std::pair<const char*, std::uint64_t> cases[] = {
       {"4096", 4096}, {"4KiB", 4096},     {"4k", 4096},       {"1.5KiB", 1536},
-      {"4KB", 4000},  {"2MiB", 2u << 20}, {"1GiB", 1u << 30}, {"512B", 512},
+      {"4KB", 4096},  {"2MiB", 2u << 20}, {"1GiB", 1u << 30}, {"512B", 512},
   };
   for (const auto& [text, bytes] : cases) {
     SCOPED_TRACE(text);

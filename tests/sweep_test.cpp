@@ -83,9 +83,10 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   const auto unknown = support::run_ssdlab("sweep " + support::shell_quote(bad) + " -o " +
                                            support::shell_quote(dir_ / "o"));
   EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_EQ(unknown.output, "ssdlab: " + bad.string() +
-                                ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, "
-                                "precondition, load_state, io_log)\n");
+  EXPECT_EQ(unknown.output,
+            "ssdlab: " + bad.string() +
+                ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
+                "precondition, load_state, io_log)\n");
   const fs::path none = support::write_file(dir_ / "none.toml", "workloads = [\"RW\"]\n");
   const auto missing = support::run_ssdlab("sweep " + support::shell_quote(none) + " -o " +
                                            support::shell_quote(dir_ / "o"));

@@ -7,13 +7,18 @@
 namespace ssdlab {
 namespace {
 
-TEST(Units, ParsesSizesWithBinaryAndDecimalUnits) {
+TEST(Units, ParsesSizesWithBinaryUnitsAsFioDoes) {
   EXPECT_EQ(parse_size("4096"), 4096u);
   EXPECT_EQ(parse_size("32KiB"), 32768u);
   EXPECT_EQ(parse_size("1GiB"), 1073741824u);
   EXPECT_EQ(parse_size("1.5 MiB"), 1572864u);
   EXPECT_EQ(parse_size("4k"), 4096u);
-  EXPECT_EQ(parse_size("1MB"), 1000000u);
+  // fio's default kb_base=1024: KB is KiB, MB is MiB.
+  EXPECT_EQ(parse_size("4KB"), 4096u);
+  EXPECT_EQ(parse_size("4kB"), 4096u);
+  EXPECT_EQ(parse_size("1MB"), 1048576u);
+  EXPECT_EQ(parse_size("2GB"), 2147483648u);
+  EXPECT_EQ(parse_size("1TB"), 1099511627776u);
   EXPECT_FALSE(parse_size("abc"));
   EXPECT_FALSE(parse_size("-1"));
   EXPECT_FALSE(parse_size("4 KiBs"));

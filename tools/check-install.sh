@@ -15,7 +15,8 @@ echo "== cmake --install $build --prefix $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 for f in bin/ssdlab share/ssdlab/configs/agrawal-baseline.toml share/ssdlab/configs/tiny.toml \
          share/ssdlab/ssdlab_plot.py share/man/man1/ssdlab.1 lib/cmake/ssdlab/ssdlabConfig.cmake \
-         include/ssdlab/ftl/register.h share/doc/ssdlab/LICENSE; do
+         include/ssdlab/ftl/register.h share/doc/ssdlab/LICENSE \
+         share/bash-completion/completions/ssdlab; do
   [ -e "$work/prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 "$work/prefix/bin/ssdlab" config "$work/prefix/share/ssdlab/configs/tiny.toml" > /dev/null
@@ -41,7 +42,7 @@ dpkg-deb -I "$deb" | grep -E 'Package|Version|Depends|Architecture'
 dpkg-deb -c "$deb" > "$work/contents"
 for f in ./usr/bin/ssdlab ./usr/share/ssdlab/configs/agrawal-baseline.toml \
          ./usr/share/man/man1/ssdlab.1 ./usr/lib/cmake/ssdlab/ssdlabConfig.cmake \
-         ./usr/share/doc/ssdlab/LICENSE; do
+         ./usr/share/doc/ssdlab/LICENSE ./usr/share/bash-completion/completions/ssdlab; do
   grep -q " $f\$" "$work/contents" || { echo "missing in $deb: $f"; exit 1; }
 done
 if [ "${SSDLAB_DPKG_INSTALL:-0}" = 1 ] && [ "$(id -u)" = 0 ]; then

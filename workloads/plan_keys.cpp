@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/suggest.h"
 #include "common/units.h"
 
 namespace ssdlab::workloads {
@@ -216,7 +217,14 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
   } else if (key == "zipf") {
     spec.zipf = as_real(kv, 0.0, 100.0);
   } else {
-    fail(kv, fmt::format("unknown key (known: {})", kKnownKeys));
+    // The known names, split out of the list above, for "did you mean".
+    std::vector<std::string> names;
+    for (std::string_view rest = kKnownKeys; !rest.empty();) {
+      const std::size_t comma = std::min(rest.find(", "), rest.size());
+      names.emplace_back(rest.substr(0, comma));
+      rest.remove_prefix(std::min(comma + 2, rest.size()));
+    }
+    fail(kv, fmt::format("unknown key{} (known: {})", did_you_mean(kv.key, names), kKnownKeys));
   }
 }
 

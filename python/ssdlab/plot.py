@@ -534,24 +534,36 @@ def runs_write_amplification(summary):
     return flash / host if host else None
 
 
+def exported_capacity(summary):
+    """The logical capacity the run's device exported (summary.json
+    logical_bytes), as text, or None if the summary lacks it."""
+    nbytes = summary.get("logical_bytes")
+    return format_bytes(nbytes) if isinstance(nbytes, (int, float)) and nbytes > 0 else None
+
+
 def plot_runs_write_amplification(path, runs):
-    labels, values = [], []
+    """A bar per run; beside each WA the capacity its device exported, since
+    FTLs and over-provisioning settings export different capacities and a
+    lower WA may come from a smaller exported space."""
+    labels, values, capacities = [], [], []
     for _, summary, label in runs:
         wa = runs_write_amplification(summary)
         if wa:
             labels.append(label)
             values.append(wa)
+            capacities.append(exported_capacity(summary))
     if not values:
         return False
     fig, axes = figure(figsize=(max(6, 1.5 + 1.2 * len(values)), 4.5))
     axes.bar(range(len(values)), values, width=0.6)
-    for x, value in enumerate(values):
-        axes.annotate(f"{value:.2f}", (x, value), ha="center", va="bottom")
+    for x, (value, capacity) in enumerate(zip(values, capacities)):
+        text = f"{value:.2f}" + (f"\n{capacity} exported" if capacity else "")
+        axes.annotate(text, (x, value), ha="center", va="bottom", fontsize=8)
     axes.axhline(1, color="black", linewidth=0.5)
     axes.set_xticks(range(len(values)))
     axes.set_xticklabels(labels, rotation=30 if len(values) > 2 else 0,
                          ha="right" if len(values) > 2 else "center")
-    axes.set_ylim(0, max(values) * 1.15)
+    axes.set_ylim(0, max(values) * 1.25)
     axes.set_ylabel("Flash pages / host pages written")
     axes.set_title(f"Write amplification of the runs (preconditioning excluded)\n"
                    f"{common_title(runs)}")

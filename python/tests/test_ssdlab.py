@@ -94,6 +94,23 @@ class SsdlabPackageTest(unittest.TestCase):
         for path in written:
             self.assertGreater(os.path.getsize(path), 10000)
 
+    def test_write_amplification_figure_shows_each_runs_exported_capacity(self):
+        # The FTLs export different capacities of the same flash: each bar
+        # says which, beside its WA.
+        capacities = {ftl: plot.exported_capacity(plot.load_summary(run.outdir))
+                      for ftl, run in self.runs.items()}
+        for ftl, capacity in capacities.items():
+            summary = plot.load_summary(self.runs[ftl].outdir)
+            self.assertEqual(capacity, plot.format_bytes(summary["logical_bytes"]))
+        self.assertIsNone(plot.exported_capacity({}))
+        path = os.path.join(self.dir, "wa.svg")
+        self.assertTrue(plot.plot_runs_write_amplification(
+            path, plot.collect_runs([r.outdir for r in self.runs.values()])))
+        with open(path) as f:
+            text = f.read()
+        for capacity in set(capacities.values()):
+            self.assertIn(f"{capacity} exported", text)
+
     def test_labels_name_ftl_and_config_and_tell_equal_runs_apart(self):
         labels = [label for _, _, label in plot.collect_runs(
             [self.runs["fast"].outdir, self.runs["fast"].outdir])]

@@ -10,6 +10,8 @@ Command make_calibrate_command(CLI::App& app, GlobalOptions&) {
   auto o = std::make_shared<sim::CalibrateOptions>();
   CLI::App* command = app.add_subcommand(
       "calibrate", "Fit the model's timing to measured response times (e.g. from probe)");
+  command->footer(R"(Examples:
+  ssdlab calibrate out/real -c configs/agrawal-baseline.toml -o fitted.toml)");
   command->add_option("OUTDIR", o->measured, "Output folder of the measurement")->required();
   command->add_option("-c,--config", o->config, "Base device config")->required();
   command->add_option("-o,--out", o->output, "Fitted config to write")->required();

@@ -44,5 +44,12 @@ Command make_state_info_command(CLI::App& app, GlobalOptions& global);
 Command make_plot_command(CLI::App& app, GlobalOptions& global);
 Command make_compare_command(CLI::App& app, GlobalOptions& global);
 Command make_export_fio_command(CLI::App& app, GlobalOptions& global);
+Command make_help_command(CLI::App& app, GlobalOptions& global);
+Command make_completion_command(CLI::App& app, GlobalOptions& global);
+
+// The error line for a first word that names no subcommand, with the
+// closest one ("unknown subcommand 'smi'; did you mean 'sim'?"); empty if
+// the command line has a known subcommand or none (help_cli.cpp).
+std::string unknown_subcommand(const CLI::App& app, int argc, char** argv);
 
 }  // namespace ssdlab::cli

@@ -14,6 +14,8 @@ Command make_export_fio_command(CLI::App& app, GlobalOptions&) {
   auto o = std::make_shared<Options>();
   CLI::App* command =
       app.add_subcommand("export-fio", "Write an output folder's io.csv as fio latency logs");
+  command->footer(R"(Examples:
+  ssdlab export-fio out/rw out/rw-fio)");
   command->add_option("OUTDIR", o->outdir, "Output folder with io.csv")->required();
   command->add_option("PREFIX", o->prefix, "Log files: PREFIX-EXPERIMENT-runR_lat.P.log")
       ->required();

@@ -4,7 +4,8 @@
 // Exit status: 0 success; 1 bad input (config, plan, command line values),
 // with one error line naming file, line and what is wrong; 2 command-line
 // usage error; 3 an internal error (a bug: please report it), or a failed
-// verification.
+// verification, or a failure inside the FTL during a run (naming the FTL,
+// the phase and the I/O).
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
@@ -14,18 +15,20 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "ftl/verifier.h"
+#include "sim/engine/ftl_failure.h"
 #include "sim/cli/command.h"
 #include "sim/results/output.h"
 
 namespace {
 
 constexpr ssdlab::cli::MakeCommand kCommands[] = {
-    ssdlab::cli::make_sim_command,         ssdlab::cli::make_config_command,
-    ssdlab::cli::make_probe_command,       ssdlab::cli::make_calibrate_command,
-    ssdlab::cli::make_sweep_command,       ssdlab::cli::make_collect_command,
-    ssdlab::cli::make_trace_info_command,  ssdlab::cli::make_state_info_command,
-    ssdlab::cli::make_plot_command,        ssdlab::cli::make_compare_command,
-    ssdlab::cli::make_export_fio_command,
+    ssdlab::cli::make_sim_command,        ssdlab::cli::make_config_command,
+    ssdlab::cli::make_probe_command,      ssdlab::cli::make_calibrate_command,
+    ssdlab::cli::make_sweep_command,      ssdlab::cli::make_collect_command,
+    ssdlab::cli::make_trace_info_command, ssdlab::cli::make_state_info_command,
+    ssdlab::cli::make_plot_command,       ssdlab::cli::make_compare_command,
+    ssdlab::cli::make_export_fio_command, ssdlab::cli::make_help_command,
+    ssdlab::cli::make_completion_command,
 };
 
 }  // namespace
@@ -40,6 +43,14 @@ int main(int argc, char** argv) {
   std::vector<ssdlab::cli::Command> commands;
   for (const auto make : kCommands) commands.push_back(make(app, global));
 
+  app.footer(R"(Run `ssdlab help COMMAND` or `ssdlab COMMAND --help` for a subcommand's options
+and examples. Start with:
+  ssdlab sim -c configs/agrawal-baseline.toml -w 'RW:io_size=4096,count=100000' -o out/rw)");
+  if (const std::string unknown = ssdlab::cli::unknown_subcommand(app, argc, argv);
+      !unknown.empty()) {
+    std::cerr << unknown << "\nRun `ssdlab help` for the list of subcommands.\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -68,6 +79,12 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const ssdlab::ftl::VerificationError& error) {
     std::cerr << "ssdlab: verification failed: " << error.what() << "\n";
+    return 3;
+  } catch (const ssdlab::sim::FtlFailure& error) {
+    // Not bad input: the FTL broke during a run (the message names the FTL,
+    // the phase and the request).
+    std::cerr << "ssdlab: " << error.what()
+              << "\n(an FTL bug, or the simulator's: please report it with the command line)\n";
     return 3;
   } catch (const std::exception& error) {
     std::cerr << "ssdlab: internal error: " << error.what() << "\n";

@@ -19,6 +19,9 @@ Command make_plot_command(CLI::App& app, GlobalOptions&) {
       "plot",
       "Draw the figures of output folders into OUTDIR/plots (several folders: one set of figures, "
       "a line per run), or of a timeline file beside it (needs python3-matplotlib)");
+  command->footer(R"(Examples:
+  ssdlab plot out/rw
+  ssdlab plot out/page-mapped out/bast out/fast)");
   command
       ->add_option("OUTDIR", o->outdirs,
                    "Output or sweep folder(s) of ssdlab sim, or a --timeline FILE.json")

@@ -10,6 +10,7 @@
 #include "sim/cli/replay_cli.h"
 #include "sim/cli/teaching_cli.h"
 #include "sim/cli/validators.h"
+#include "sim/results/output.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/trace_run.h"
 
@@ -20,6 +21,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
     sim::SimOptions sim;
     std::vector<std::string> workloads;  // -w: one plan, or one or more traces
     sim::TraceOptions trace;
+    std::string percentiles;
   };
   auto o = std::make_shared<Options>();
   sim::SimOptions& sim = o->sim;
@@ -31,10 +33,10 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   // Required unless --save-state is given (checked after parsing).
   CLI::Option* workload = command->add_option(
       "-w,--workload", o->workloads,
-      "Plan file, or one inline experiment such as 'RW:io_size=4096,count=100000', "
-      "or trace:FILE[,key=value...] (keys: format, time_unit, device, devices, map, blk_event, "
-      "start, zero_size, limit, speed, name; FILE '-': standard input; repeatable for traces: "
-      "replayed together)");
+      "Plan file, built-in uflip:NAME (uflip:granularity, ..., uflip:all), one inline "
+      "experiment such as 'RW:io_size=4096,count=100000', or trace:FILE[,key=value...] (keys: "
+      "format, time_unit, device, devices, map, blk_event, start, zero_size, limit, speed, name; "
+      "FILE '-': standard input; repeatable for traces: replayed together)");
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
@@ -52,7 +54,8 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   CLI::Option* precondition =
       command->add_option("--precondition", sim.precondition,
                           "Bring the device to a used state first, without simulated time: "
-                          "seq, random[:N] or uflip[:N] (N capacities of random writes)");
+                          "seq[:N], random[:N], uflip[:N] (N capacities written after the "
+                          "sequential fill) or none (not even the state a uFLIP plan asks for)");
   CLI::Option* save_state = command->add_option(
       "--save-state", sim.save_state,
       "Save the device's complete state to FILE at the end of the run; without -w, right "
@@ -76,6 +79,18 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
       "--power-cut-at", sim.power_cuts,
       "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
       "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
+  command->add_flag("-q,--quiet", sim.quiet,
+                    "No progress line on the terminal (there is none when stderr is not one)");
+  command->add_option("--percentiles", o->percentiles,
+                      "Response-time percentiles of each run in summary.json (default "
+                      "50,90,99,99.9,99.99; p50 and p99 always)");
+  command->footer(R"(Examples:
+  ssdlab sim -c configs/agrawal-baseline.toml -w 'RW:io_size=4096,count=100000' -o out/rw
+  ssdlab sim -c configs/agrawal-baseline.toml -w uflip:granularity -o out/gran
+  ssdlab sim -c configs/agrawal-1tib.toml --precondition random -w RW:count=1000 -o out/big
+  ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
+  ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
+  ssdlab sim ... --percentiles 50,99,99.9 --quiet)");
   sim::add_trace_options(*command, o->trace);
   sim::add_teaching_options(*command, sim.teaching);
 
@@ -97,6 +112,8 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
                   "--power-cut-at cannot be combined with --save-state or --load-state: a "
                   "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
                   "versions)");
+            if (!o->percentiles.empty())
+              o->sim.percentiles = sim::parse_percentiles(o->percentiles);
             sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);
             return 0;
           }};

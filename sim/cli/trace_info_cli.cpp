@@ -10,7 +10,11 @@ Command make_trace_info_command(CLI::App& app, GlobalOptions&) {
   auto o = std::make_shared<sim::TraceInfoOptions>();
   CLI::App* command = app.add_subcommand(
       "trace-info", "Read a whole trace and report what it holds, with warnings (a dry run)");
-  command->add_option("FILE", o->path, "Trace file (may be compressed; - for standard input)")->required();
+  command->footer(R"(Examples:
+  ssdlab trace-info traces/examples/synthetic.csv
+  ssdlab trace-info traces/examples/web-server.csv.gz)");
+  command->add_option("FILE", o->path, "Trace file (may be compressed; - for standard input)")
+      ->required();
   command->add_option("--format", o->format,
                       "auto (default), msr, disksim, mqsim, spc, blkparse, fio");
   command->add_option("--trace-device", o->device,

@@ -11,8 +11,10 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
+#include "common/suggest.h"
 #include "common/units.h"
 
 namespace ssdlab::sim::config_detail {
@@ -134,10 +136,11 @@ class Reader {
         std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
         for (const auto& [dotted, set] : set_origins_)
           if (dotted.starts_with(table + ".")) origin = set;
+        const std::vector<std::string> tables(kTables.begin(), kTables.end());
         throw make_error(
-            "{}: unknown table '{}' (known: device, geometry, timing, ftl, host, "
+            "{}: unknown table '{}'{} (known: device, geometry, timing, ftl, host, "
             "controller)",
-            origin, table);
+            origin, table, did_you_mean(table, tables));
       }
       if (!table_node.is_table())
         throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
@@ -146,11 +149,14 @@ class Reader {
         const std::string dotted = fmt::format("{}.{}", table, key.str());
         if (!read_.count(dotted)) {
           std::string known;
+          std::vector<std::string> names;
           for (const auto& name : read_)
-            if (name.starts_with(table + "."))
+            if (name.starts_with(table + ".")) {
               known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
-          throw make_error("{}: unknown key '{}' (known in [{}]: {})", where(dotted, &node), dotted,
-                           table, known);
+              names.push_back(name);
+            }
+          throw make_error("{}: unknown key '{}'{} (known in [{}]: {})", where(dotted, &node),
+                           dotted, did_you_mean(dotted, names), table, known);
         }
       }
     }

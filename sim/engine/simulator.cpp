@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "sim/engine/ftl_failure.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
@@ -51,7 +52,8 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
-    result.stats = samples[g].summarize(&result.startup);
+    result.stats = percentiles_.empty() ? samples[g].summarize(&result.startup)
+                                        : samples[g].summarize(&result.startup, percentiles_);
     if (!stopped.empty()) {
       // Stopped early: the run is the I/Os that completed, not its count.
       const std::uint64_t measured = result.stats.count - result.stats.ignored;
@@ -99,6 +101,8 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
               done.mode, done.offset, done.size);
   samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
+  ++completed_;
+  if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
   if (host_queue_.unlimited()) {
     if (closed) submit_next(done.stream);
@@ -185,7 +189,19 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 
 void Simulator::dispatch(const QueuedRequest& r) {
   const workloads::IoRequest& io = r.request;
-  const TimeNs done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+  TimeNs done = 0;
+  try {
+    done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+  } catch (...) {
+    const Stream& stream = streams_[r.stream];
+    const RunGroup& group = groups_[stream.spec.group];
+    rethrow_as_ftl_failure(
+        ssd_.config().ftl.type, "run",
+        fmt::format(
+            "experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
+            group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode), io.size,
+            io.offset, format_us(now_ - start_)));
+  }
   ++outstanding_;
   if (!r.resubmitted) plan_cut_during(done);
   // The response time counts the wait in the host queue.
@@ -198,7 +214,17 @@ void Simulator::dispatch_waiting() {
 
 void Simulator::idle_until_next_arrival() {
   if (queue_.empty() || queue_.next_time() <= now_) return;
-  ssd_.idle(now_, queue_.next_time());
+  idle(now_, queue_.next_time());
+}
+
+void Simulator::idle(TimeNs from, TimeNs until) {
+  try {
+    ssd_.idle(from, until);
+  } catch (...) {
+    rethrow_as_ftl_failure(
+        ssd_.config().ftl.type, "idle cleaning",
+        fmt::format("idle from {} us to {} us", format_us(from), format_us(until)));
+  }
 }
 
 void Simulator::plan_cut_during(TimeNs done) {
@@ -238,7 +264,13 @@ void Simulator::cut_power(TimeNs at) {
     io_cuts_at_.erase(earliest);
   else
     ++next_time_cut_;
-  PowerCutReport report = ssd_.power_cut(at);
+  PowerCutReport report;
+  try {
+    report = ssd_.power_cut(at);
+  } catch (...) {
+    rethrow_as_ftl_failure(ssd_.config().ftl.type, "recovery",
+                           fmt::format("power cut {} at {} us", cuts_.size() + 1, format_us(at)));
+  }
   mounted_at_ = report.mount_done;
   // What is left in the queue lies after the cut: completions of I/Os in
   // flight (not acknowledged: resubmitted once mounted) and arrivals (none
@@ -289,7 +321,7 @@ class PlanProcess final : public IoSource {
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
                          std::uint64_t seed) {
   if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
-    ssd_.idle(now_, now_ + spec.run_pause_ns);
+    idle(now_, now_ + spec.run_pause_ns);
     now_ += spec.run_pause_ns;
   }
   std::vector<std::unique_ptr<PlanProcess>> processes;

@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/progress.h"
 #include "sim/results/device_counters.h"
 #include "sim/engine/event_queue.h"
 #include "sim/controller/host_queue.h"
@@ -77,6 +78,10 @@ class Simulator {
   RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
 
   TimeNs now() const { return now_; }
+  // Counts every completion, all runs, into `progress` (null: none).
+  void show_progress(Progress* progress) { progress_ = progress; }
+  // The percentiles of each run's statistics (empty: kDefaultPercentiles).
+  void set_percentiles(std::vector<double> percents) { percentiles_ = std::move(percents); }
   // Continues from simulated time `now` (a loaded checkpoint's clock: the
   // flash timelines hold absolute times). Only before the first run.
   void resume_at(TimeNs now) { now_ = now; }
@@ -138,6 +143,8 @@ class Simulator {
   void dispatch_waiting();
   // Nothing outstanding and the next arrival ahead: the device idles.
   void idle_until_next_arrival();
+  // Ssd::idle, a failure inside the FTL named (ftl_failure.h).
+  void idle(TimeNs from, TimeNs until);
   bool expired();
   // A fresh I/O was dispatched now and completes at `done`: plans the cut
   // the plan puts during it, if any (counted in dispatch order).
@@ -163,6 +170,9 @@ class Simulator {
   std::uint64_t submitted_ = 0;     // fresh I/Os submitted, all runs
   TimeNs mounted_at_ = 0;
   std::vector<PowerCutReport> cuts_;
+  Progress* progress_ = nullptr;
+  std::vector<double> percentiles_;
+  std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
 };
 
 }  // namespace ssdlab::sim

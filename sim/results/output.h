@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,32 @@ class IoLog {
   bool published_ = false;
 };
 
+// The percentiles summary.json reports by default (fio reports up to p99.99).
+inline constexpr double kDefaultPercentiles[] = {50, 90, 99, 99.9, 99.99};
+
+// Parses "50,90,99,99.9": percents in (0, 100], at most 16; throws
+// ssdlab::Error naming --percentiles.
+std::vector<double> parse_percentiles(std::string_view text);
+
+struct Percentile {
+  double percent;  // 99.9
+  TimeNs ns;
+};
+
+// A log-spaced latency histogram: 4 buckets per doubling of the response
+// time (edges 1, 1.19, 1.41, 1.68, 2 x a power of two ns; below 4 ns one
+// bucket per ns). Only non-empty buckets are kept, in increasing order.
+struct LatencyHistogram {
+  struct Bucket {
+    TimeNs from_ns, to_ns;  // from_ns <= response < to_ns
+    std::uint64_t count;
+  };
+  std::vector<Bucket> buckets;
+  // The bucket `ns` falls in (its index and bounds).
+  static std::uint32_t index_of(TimeNs ns);
+  static TimeNs lower_bound(std::uint32_t index);
+};
+
 // Response-time statistics of one run, after the ignored I/Os.
 struct RunStats {
   std::uint64_t count = 0;    // I/Os in the run
@@ -59,14 +86,24 @@ struct RunStats {
   TimeNs min_ns = 0, max_ns = 0, p50_ns = 0, p99_ns = 0;
   double mean_ns = 0, stddev_ns = 0;
   double iops = 0, mb_per_s = 0;  // measured I/Os over their span, MB = 10^6 bytes
+  std::vector<Percentile> percentiles;  // those asked for, in their order
+  LatencyHistogram histogram;
 };
 
-// `responses` is reordered. Percentiles use the nearest-rank definition;
-// stddev is the population standard deviation. `span` is from the first
-// measured submission to the last completion; `bytes` the measured bytes.
+// `responses` is reordered. Percentiles use the nearest-rank definition (the
+// smallest response with at least p% of the responses at or below it);
+// p50 and p99 always, and each of `percentiles` (percents). stddev is the
+// population standard deviation. `span` is from the first measured
+// submission to the last completion; `bytes` the measured bytes.
 RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
-                       std::uint64_t bytes);
+                       std::uint64_t bytes,
+                       std::span<const double> percentiles = kDefaultPercentiles);
+// p50_us and p99_us always (compatibility), p90_us, p99_9_us, ... for each
+// percentile asked for, "percentiles": {"50": us, "99.9": us, ...} and
+// "histogram": {"from_us": [...], "to_us": [...], "counts": [...]}.
 nlohmann::json to_json(const RunStats& stats);
+// The key of a percentile in a run: 99.9 -> "p99_9_us".
+std::string percentile_key(double percent);
 
 // Parses the JSON in `text` from byte `start` on; a syntax error is an
 // ssdlab::Error "path:line: malformed JSON", the line counted in `text`.

@@ -50,7 +50,7 @@ void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::u
   last_completion_ = completion;
 }
 
-RunStats RunSamples::summarize(std::uint64_t* startup) {
+RunStats RunSamples::summarize(std::uint64_t* startup, std::span<const double> percentiles) {
   const std::size_t n = packed_.size();
   // The start-up cut is 0 or a multiple of the detector's batch (at most half
   // the run): the tail aggregates are recorded at those positions only.
@@ -96,7 +96,7 @@ RunStats RunSamples::summarize(std::uint64_t* startup) {
   return compute_stats(
       responses, count_ ? count_ : completed_,
       measured.last_completion - std::min(measured.first_submitted, measured.last_completion),
-      bytes);
+      bytes, percentiles);
 }
 
 }  // namespace ssdlab::sim

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/units.h"
@@ -38,7 +39,8 @@ class RunSamples {
   // The run's statistics (the test's summarize_run gives the plain
   // definition); *startup receives the start-up length. Consumes the
   // samples: call once.
-  RunStats summarize(std::uint64_t* startup);
+  RunStats summarize(std::uint64_t* startup,
+                     std::span<const double> percentiles = kDefaultPercentiles);
 
  private:
   struct Escape {  // an I/O whose times do not fit in one word

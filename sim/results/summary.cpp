@@ -1,5 +1,6 @@
 #include "sim/results/summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -46,6 +47,7 @@ class Fields {
     return value;
   }
   const std::string& where() const { return where_; }
+  const nlohmann::json& json() const { return json_; }
 
  private:
   const nlohmann::json& json_;
@@ -69,6 +71,22 @@ RunRecord run_from_json(const Fields& f) {
   r.iops = f.number("iops", 0);
   r.mb_per_s = f.number("mb_per_s", 0);
   r.stopped = f.text("stopped", "");
+  if (const auto& json = f.json(); json.contains("percentiles")) {
+    const auto& map = json["percentiles"];
+    if (!map.is_object()) throw make_error("{}: percentiles: not an object", f.where());
+    for (const auto& [percent, us] : map.items()) {
+      if (!us.is_number())
+        throw make_error("{}: percentiles.{}: not a number", f.where(), percent);
+      double value = 0;
+      try {
+        value = std::stod(percent);
+      } catch (const std::exception&) {
+        throw make_error("{}: percentiles: '{}' is not a percent", f.where(), percent);
+      }
+      r.percentiles.emplace_back(value, us.get<double>());
+    }
+    std::sort(r.percentiles.begin(), r.percentiles.end());
+  }
   return r;
 }
 

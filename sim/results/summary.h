@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/results/output.h"
@@ -31,6 +32,9 @@ struct RunRecord {
   std::uint64_t count = 0, ignored = 0;
   double min_us = 0, max_us = 0, mean_us = 0, stddev_us = 0, p50_us = 0, p99_us = 0;
   double iops = 0, mb_per_s = 0;
+  // Every percentile summary.json holds ("percentiles": percent -> us), in
+  // increasing percent; p50 and p99 are also above.
+  std::vector<std::pair<double, double>> percentiles;
   std::optional<double> write_amplification;  // runs of ssdlab sim
   std::string stopped;                         // why it stopped early, if it did
 

@@ -80,6 +80,7 @@ std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
     nlohmann::json entry = run_json(result);
     if (spec.io_ignore_auto) entry["startup_ios"] = result.startup;
     runs.push_back(std::move(entry));
+    session.clear_progress();
     if (!benchmarks) print_run(out, spec.name, result);
     ios += result.stats.count;
     if (!result.stopped.empty()) {
@@ -147,6 +148,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
       prefilled += pages;
     }
     total_ios += run_experiment(session, options, spec, benchmarks, experiment, lifetime, out);
+    session.clear_progress();
     if (benchmarks) print_experiment(out, experiment);
     experiments.push_back(std::move(experiment));
     if (lifetime["stopped"].get<bool>()) break;  // later experiments would find it worn out

@@ -32,6 +32,12 @@ struct SimOptions {
   // workload, right after preconditioning).
   std::string load_state;
   std::string save_state;
+  // No progress line on the terminal (common/progress.h); off a terminal
+  // there is none anyway.
+  bool quiet = false;
+  // Response-time percentiles of each run in summary.json, in percent
+  // (sim/results/output.h; empty: the default list).
+  std::vector<double> percentiles;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/progress.h"
 #include "common/rng.h"
 #include "common/units.h"
 #include "sim/results/output.h"
@@ -48,7 +49,7 @@ TimeNs since(Clock::time_point start) {
 }
 
 nlohmann::json enforce_state(const workloads::RealTarget& target, const PreconditionSpec& spec,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, bool quiet) {
   if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
   target.require_writable("state enforcement (--precondition, or the plan's state)");
   const auto start = Clock::now();
@@ -60,11 +61,18 @@ nlohmann::json enforce_state(const workloads::RealTarget& target, const Precondi
   const StateGeometry geometry{
       target.bytes() / target.sector_size() * target.sector_size(), kFlashBlockGuess,
       std::max<std::uint64_t>(4096, target.sector_size()), target.sector_size()};
+  Progress progress = Progress::on_terminal(
+      quiet, "state enforcement (" + spec.text + ")",
+      geometry.capacity +
+          static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity)),
+      "bytes");
   state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
     target.write(offset, buffer.data(), static_cast<std::uint32_t>(size));
     bytes += size;
     ++writes;
+    progress.update(bytes);  // real writes: a clock read each costs nothing in comparison
   });
+  progress.finish();
   const double seconds = static_cast<double>(since(start)) * 1e-9;
   return {{"mode", spec.text},
           {"bytes_written", bytes},
@@ -75,7 +83,8 @@ nlohmann::json enforce_state(const workloads::RealTarget& target, const Precondi
 // The runs of `spec` on the target, each summarised as summary.json holds
 // it; their I/Os go to `io_log` (if any) in completion order.
 nlohmann::json probe_runs(const workloads::RealTarget& target, const workloads::ExperimentSpec& spec,
-                          std::uint64_t seed, IoLog* io_log) {
+                          std::uint64_t seed, const std::vector<double>& percentiles,
+                          IoLog* io_log) {
   nlohmann::json runs = nlohmann::json::array();
   for (std::uint32_t run = 0; run < spec.runs; ++run) {
     if (spec.run_pause_ns > 0)
@@ -91,7 +100,8 @@ nlohmann::json probe_runs(const workloads::RealTarget& target, const workloads::
       samples.add(io.submitted, io.response, io.io, io.size);
     }
     std::uint64_t startup = 0;
-    nlohmann::json entry = to_json(samples.summarize(&startup));
+    nlohmann::json entry = to_json(percentiles.empty() ? samples.summarize(&startup)
+                                                       : samples.summarize(&startup, percentiles));
     entry["run"] = run;
     if (spec.io_ignore_auto) entry["startup_ios"] = startup;
     runs.push_back(std::move(entry));
@@ -160,7 +170,8 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
              target.direct() ? ", O_DIRECT" : ", buffered");
   std::uint32_t resets = 0;
   const auto enforce = [&](const char* what) {
-    const nlohmann::json done = enforce_state(target, state, options.seed + 0x9e37 * resets++);
+    const nlohmann::json done =
+        enforce_state(target, state, options.seed + 0x9e37 * resets++, options.quiet);
     if (!done.is_null())
       fmt::print(out, "{} ({}): {} written in {:.2f} s\n", what, state.text,
                  format_size(done["bytes_written"].get<std::uint64_t>()),
@@ -176,7 +187,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   for (const auto& spec : plan.experiments) {
     nlohmann::json experiment = experiment_json(spec, target.bytes(), options.seed);
     if (spec.reset_state_before) experiment["state_reset"] = enforce("state enforced again");
-    experiment["runs"] = probe_runs(target, spec, options.seed, io_log.get());
+    experiment["runs"] = probe_runs(target, spec, options.seed, options.percentiles, io_log.get());
     print_experiment(out, experiment);
     experiments.push_back(std::move(experiment));
   }

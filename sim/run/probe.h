@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace ssdlab::sim {
 
@@ -26,6 +27,8 @@ struct ProbeOptions {
   std::string precondition;  // as for sim; default: the plan's state
   std::uint64_t seed = 1;
   bool io_log = true;
+  bool quiet = false;               // no progress line (common/progress.h)
+  std::vector<double> percentiles;  // of each run in summary.json (empty: the default)
 };
 
 void run_probe(const ProbeOptions& options, std::ostream& out);

@@ -62,8 +62,8 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
 RunSession::~RunSession() = default;
 
 nlohmann::json RunSession::precondition(const PreconditionSpec& spec, const char* what) {
-  const nlohmann::json done =
-      sim::precondition(*ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++);
+  const nlohmann::json done = sim::precondition(
+      *ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++, options_.quiet);
   if (!done.is_null())
     fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
                what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),
@@ -77,6 +77,9 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   if (io_log && options_.io_log) io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
   simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
   simulator_->resume_at(position_.now);
+  progress_ = Progress::on_terminal(options_.quiet, "simulating", total_ios, "I/Os");
+  simulator_->show_progress(&progress_);
+  simulator_->set_percentiles(options_.percentiles);
   simulator_->stop_when_expired(options_.until_expired);
   if (!options_.power_cuts.empty())
     simulator_->plan_power_cuts(parse_power_cuts(options_.power_cuts, total_ios, options_.seed));
@@ -89,6 +92,8 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
 }
 
 void RunSession::finish(nlohmann::json& summary, const std::string& workload, bool end_of_life) {
+  progress_.finish();
+  simulator_->show_progress(nullptr);
   summary["schema_version"] = kSummarySchemaVersion;
   summary["ssdlab"] = {{"version", SSDLAB_VERSION}};
   summary["workload"] = workload;

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "common/progress.h"
 #include "sim/state/checkpoint.h"
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
@@ -60,6 +61,9 @@ class RunSession {
   // wall and CPU clocks of the closing line start here.
   Simulator& start(bool io_log, std::uint64_t total_ios);
   Simulator& simulator() { return *simulator_; }
+  // Erases the progress line before printing to the terminal; it comes back
+  // at its next update.
+  void clear_progress() { progress_.clear(); }
 
   // Completes `summary` with what every run reports (simulated time, device
   // totals, wear, verification, config, power cuts, checkpoints), saves the
@@ -83,6 +87,7 @@ class RunSession {
   nlohmann::json preconditioned_;  // the initial preconditioning's figures
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;
+  Progress progress_;  // of the measured part; declared before the simulator it observes
   std::unique_ptr<Simulator> simulator_;
   std::chrono::steady_clock::time_point wall_start_;
   std::clock_t cpu_start_ = 0;

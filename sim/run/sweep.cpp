@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <atomic>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -22,6 +23,9 @@
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
 #include "workloads/plan.h"
+#include "common/progress.h"
+#include "common/suggest.h"
+#include "common/units.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_run.h"
@@ -127,23 +131,67 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
     });
 }
 
-// The grid, in a fixed order: configs, then sets, then workloads, then seeds.
-std::vector<Job> expand(const std::string& path) {
-  toml::table root;
-  try {
-    root = toml::parse_file(path);
-  } catch (const toml::parse_error& error) {
-    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+// A grid value as --set writes it: strings as they are, numbers and
+// booleans as TOML prints them.
+std::optional<std::string> grid_value(const toml::node& item) {
+  if (const auto text = item.value_exact<std::string>()) return *text;
+  if (const auto integer = item.value_exact<std::int64_t>()) return fmt::format("{}", *integer);
+  if (const auto number = item.value_exact<double>()) return fmt::format("{}", *number);
+  if (const auto flag = item.value_exact<bool>()) return *flag ? "true" : "false";
+  return std::nullopt;
+}
+
+// [grid] "table.key" = [values] ...: every combination of the axes (the
+// keys sorted by name, as toml++ keeps a table; the first varies slowest),
+// each appended to each of `sets`.
+std::vector<std::vector<std::string>> cross_grid(
+    const std::string& path, const toml::node& node,
+    const std::vector<std::vector<std::string>>& sets) {
+  const toml::table* grid = node.as_table();
+  if (!grid || grid->empty())
+    throw make_error("{}: grid: expected a table of \"table.key\" = [values]", where(path, node));
+  std::vector<std::vector<std::string>> axes;  // "key=value" per axis
+  for (const auto& [key, values] : *grid) {
+    const toml::array* array = values.as_array();
+    if (!array || array->empty())
+      throw make_error("{}: grid.\"{}\": expected a non-empty list of values", where(path, values),
+                       key.str());
+    if (key.str().find('.') == std::string_view::npos)
+      throw make_error("{}: grid: '{}': expected a config key \"table.key\"", where(path, values),
+                       key.str());
+    std::vector<std::string>& axis = axes.emplace_back();
+    for (const toml::node& item : *array) {
+      const auto value = grid_value(item);
+      if (!value)
+        throw make_error("{}: grid.\"{}\": expected strings, numbers or booleans",
+                         where(path, item), key.str());
+      axis.push_back(fmt::format("{}={}", key.str(), *value));
+    }
   }
-  for (const auto& [key, node] : root) {
-    static const std::vector<std::string_view> kKeys = {
-        "configs", "workloads", "seeds", "sets", "precondition", "load_state", "io_log"};
-    if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
-      throw make_error("{}: unknown key '{}' (known: {})", where(path, node), key.str(),
-                       fmt::join(kKeys, ", "));
+  std::vector<std::vector<std::string>> crossed;
+  for (const auto& set : sets) {
+    std::vector<std::size_t> at(axes.size(), 0);  // an odometer over the axes
+    for (bool more = true; more;) {
+      std::vector<std::string> overrides = set;
+      for (std::size_t a = 0; a < axes.size(); ++a) overrides.push_back(axes[a][at[a]]);
+      crossed.push_back(std::move(overrides));
+      more = false;
+      for (std::size_t a = axes.size(); a-- > 0;) {
+        if (++at[a] < axes[a].size()) {
+          more = true;
+          break;
+        }
+        at[a] = 0;
+      }
+    }
   }
-  const auto configs = strings(path, root, "configs", true);
-  const auto workloads = strings(path, root, "workloads", true);
+  return crossed;
+}
+
+// The grid, in a fixed order: configs, then sets (crossed with the [grid]
+// axes), then workloads, then seeds.
+// seeds = [...]: non-negative integers (default: 1).
+std::vector<std::uint64_t> read_seeds(const std::string& path, const toml::table& root) {
   std::vector<std::uint64_t> seeds;
   if (const toml::node* node = root.get("seeds")) {
     const toml::array* array = node->as_array();
@@ -158,6 +206,11 @@ std::vector<Job> expand(const std::string& path) {
   } else {
     seeds.push_back(1);
   }
+  return seeds;
+}
+
+// sets = [["table.key=value", ...], ...] (default: one empty set).
+std::vector<std::vector<std::string>> read_sets(const std::string& path, const toml::table& root) {
   std::vector<std::vector<std::string>> sets{{}};
   if (const toml::node* node = root.get("sets")) {
     const toml::array* array = node->as_array();
@@ -180,6 +233,28 @@ std::vector<Job> expand(const std::string& path) {
       sets.push_back(std::move(overrides));
     }
   }
+  return sets;
+}
+
+std::vector<Job> expand(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& error) {
+    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+  }
+  for (const auto& [key, node] : root) {
+    static const std::vector<std::string_view> kKeys = {
+        "configs", "workloads", "seeds", "sets", "grid", "precondition", "load_state", "io_log"};
+    if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
+      throw make_error("{}: unknown key '{}'{} (known: {})", where(path, node), key.str(),
+                       did_you_mean(key.str(), kKeys), fmt::join(kKeys, ", "));
+  }
+  const auto configs = strings(path, root, "configs", true);
+  const auto workloads = strings(path, root, "workloads", true);
+  const std::vector<std::uint64_t> seeds = read_seeds(path, root);
+  std::vector<std::vector<std::string>> sets = read_sets(path, root);
+  if (const toml::node* node = root.get("grid")) sets = cross_grid(path, *node, sets);
   std::string precondition;
   if (const toml::node* node = root.get("precondition")) {
     const auto text = node->value_exact<std::string>();
@@ -247,6 +322,7 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.precondition = job.precondition;
   options.load_state = job.load_state;
   options.io_log = job.io_log;
+  options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
   std::ostringstream log;
   std::string error;
   try {
@@ -272,6 +348,31 @@ std::string csv_field(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+// The swept settings of a job: "table.key=value" of its sets, in order.
+std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const auto& set : job.at("sets")) {
+    const std::string text = set.get<std::string>();
+    const std::size_t equals = text.find('=');
+    if (equals != std::string::npos)
+      settings.emplace_back(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return settings;
+}
+
+// A swept value as a typed CSV field: numbers as numbers, sizes ("128MiB")
+// in bytes, anything else as quoted-if-needed text; so that the column
+// sorts and loads (pandas) as numbers.
+std::string typed_field(std::string text) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
+  double number = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
+  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
+  return csv_field(text);
 }
 
 // This binary, so that the cluster runs the same build (on a shared
@@ -331,6 +432,9 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   std::mutex print;
   std::vector<std::string> failures(jobs.size());
   const auto started = std::chrono::steady_clock::now();
+  Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
+  std::size_t done = 0;
+  progress.draw(0);
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
@@ -338,11 +442,15 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
         for (std::size_t i; (i = next++) < jobs.size();) {
           failures[i] = run_job(jobs[i], outdir);
           std::lock_guard lock(print);
+          progress.clear();
           fmt::print(out, "  {} {}\n", jobs[i].dir(),
                      failures[i].empty() ? "done" : "failed: " + failures[i]);
+          out.flush();
+          progress.draw(++done);
         }
       });
   }
+  progress.finish();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fmt::print(out, "{} jobs in {:.1f} s of wall time\n", jobs.size(), wall);
@@ -374,9 +482,15 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   if (!fs::is_regular_file(outdir / "jobs.json"))
     throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
   const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
+  // One typed column per swept key (sets and grid axes), in first-seen order.
+  std::vector<std::string> keys;
+  for (const auto& job : manifest.at("jobs"))
+    for (const auto& [key, value] : swept(job))
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
   std::ostringstream csv;
-  csv << "job,config,sets,workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,"
-         "write_amplification\n";
+  csv << "job,config,sets,";
+  for (const std::string& key : keys) csv << csv_field(key) << ',';
+  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification\n";
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
@@ -392,6 +506,13 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
+    std::string values;  // the swept columns; empty where a job does not set the key
+    const auto settings = swept(job);
+    for (const std::string& key : keys) {
+      const auto it = std::find_if(settings.begin(), settings.end(),
+                                   [&key](const auto& setting) { return setting.first == key; });
+      values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
+    }
     for (const ExperimentRecord& experiment : summary.experiments) {
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
       const double p50 = experiment.mean_over_runs(&RunRecord::p50_us);
@@ -400,9 +521,9 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification.value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
+      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
-                         csv_field(sets), csv_field(job.at("workload")),
+                         csv_field(sets), values, csv_field(job.at("workload")),
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
                          experiment.runs.size(), mean, p50, p99, iops, wa);
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",

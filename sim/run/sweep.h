@@ -9,6 +9,9 @@
 //   workloads = ["RW:io_size=4096,count=100000"]       # required
 //   seeds     = [1, 2, 3]                              # default [1]
 //   sets      = [["ftl.overprovisioning=0.07"], ["ftl.overprovisioning=0.28"]]
+//   [grid]                                             # axes crossed (cartesian product),
+//   "ftl.overprovisioning" = [0.07, 0.15, 0.28]        # and with each of sets
+//   "ftl.type" = ["page-mapped", "bast"]
 //   precondition = "random"                            # as sim --precondition
 //   io_log    = false                                  # io.csv per job (default false)
 #pragma once
@@ -26,13 +29,16 @@ struct SweepOptions {
   unsigned jobs = 0;                 // parallel jobs; 0: one per core
   std::optional<std::uint64_t> job;  // run only this job (a Slurm array task)
   std::string slurm;                 // write a job-array script here instead of running
+  bool quiet = false;                // no progress line (jobs done) on the terminal
 };
 
 // Returns the exit status: 0 if every job ran, 1 if any failed (each failure
 // is reported on its own line and recorded in its folder).
 int run_sweep(const SweepOptions& options, std::ostream& out);
 
-// Builds OUTDIR/sweep.csv from the job folders and prints it.
+// Builds OUTDIR/sweep.csv from the job folders and prints it: a row per job
+// and experiment, with one typed column per swept key (numbers as numbers,
+// sizes in bytes) besides the `sets` text.
 int run_collect(const std::string& outdir, std::ostream& out);
 
 }  // namespace ssdlab::sim

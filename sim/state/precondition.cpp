@@ -1,11 +1,15 @@
 #include "sim/state/precondition.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <chrono>
 #include <cmath>
 
 #include "common/error.h"
+#include "common/progress.h"
 #include "common/rng.h"
+#include "sim/engine/ftl_failure.h"
 
 namespace ssdlab::sim {
 
@@ -66,7 +70,8 @@ void state_writes(const PreconditionSpec& spec, const StateGeometry& g, std::uin
   }
 }
 
-nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed) {
+nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed,
+                            bool quiet) {
   if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
   const auto start = std::chrono::steady_clock::now();
   const ftl::FtlStats before = ssd.ftl().stats();
@@ -74,9 +79,28 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
       ssd.logical_bytes(),
       std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size,
       ssd.ftl().logical_page_size(), ssd.config().sector_size};
-  state_writes(spec, geometry, seed, [&ssd](std::uint64_t offset, std::uint64_t size) {
-    ssd.write_functionally(offset, size);
-  });
+  // The fill plus the overwrites, in pages (the sequential passes round up
+  // to whole chunks: the count may pass the total slightly).
+  const std::uint64_t total_bytes =
+      geometry.capacity +
+      static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity));
+  Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
+                                            total_bytes / geometry.page, "pages");
+  std::uint64_t written = 0;
+  state_writes(
+      spec, geometry, seed,
+      [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset, std::uint64_t size) {
+        try {
+          ssd.write_functionally(offset, size);
+        } catch (...) {
+          rethrow_as_ftl_failure(
+              ssd.config().ftl.type, "preconditioning",
+              fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
+        }
+        written += size;
+        progress.tick(written / page);
+      });
+  progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const ftl::FtlStats& after = ssd.ftl().stats();
