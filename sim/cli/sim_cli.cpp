@@ -16,6 +16,55 @@
 
 namespace ssdlab::cli {
 
+namespace {
+
+// The options that shape a run rather than name its inputs: invariant checks,
+// lifetime, power cuts, progress, percentiles. Returns --power-cut-at.
+CLI::Option* add_run_options(CLI::App* command, sim::SimOptions& sim, std::string& percentiles) {
+  command
+      ->add_option("--check-every", sim.check_every,
+                   "With --verify: check the FTL's invariants every N requests (0: only "
+                   "after each run)")
+      ->capture_default_str();
+  command
+      ->add_option("--until-expired", sim.until_expired,
+                   "Lifetime run: stop once N flash blocks have worn out (reached "
+                   "geometry.pe_cycles); the experiment's count is the write budget")
+      ->check(any_unsigned());
+  CLI::Option* power_cuts = command->add_option(
+      "--power-cut-at", sim.power_cuts,
+      "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
+      "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
+  command->add_flag("-q,--quiet", sim.quiet,
+                    "No progress line on the terminal (there is none when stderr is not one)");
+  command->add_option("--percentiles", percentiles,
+                      "Response-time percentiles of each run in summary.json (default "
+                      "50,90,99,99.9,99.99; p50 and p99 always)");
+  return power_cuts;
+}
+
+// How a sim command line that parsed can still not make sense.
+void check_usage(const std::vector<std::string>& workloads, const CLI::Option* workload,
+                 const CLI::Option* save_state, const CLI::Option* load_state,
+                 const CLI::Option* power_cuts) {
+  // -w '' would otherwise run nothing and exit 0.
+  if (workload->count() > 0 &&
+      (workloads.empty() || std::any_of(workloads.begin(), workloads.end(),
+                                        [](const std::string& w) { return w.empty(); })))
+    throw Error("-w: empty workload (give a plan file, an inline experiment such as "
+                "'RW:count=1000', or trace:FILE)");
+  if (workload->count() == 0 && save_state->count() == 0)
+    throw UsageError("--workload is required (or --save-state FILE alone: precondition and save)");
+  if (power_cuts->count() > 0 && (save_state->count() > 0 || load_state->count() > 0))
+    // A checkpoint holds no power-cut state (OOB sequence numbers, the
+    // recorder's data versions), so a split run could not check its cuts.
+    throw UsageError(
+        "--power-cut-at cannot be combined with --save-state or --load-state: a checkpoint does "
+        "not hold the power-cut state (OOB sequence numbers, data versions)");
+}
+
+}  // namespace
+
 Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   struct Options {
     sim::SimOptions sim;
@@ -65,25 +114,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
           ->add_option("--load-state", sim.load_state,
                        "Start from a state saved with --save-state instead of preconditioning")
           ->excludes(precondition);
-  command
-      ->add_option("--check-every", sim.check_every,
-                   "With --verify: check the FTL's invariants every N requests (0: only "
-                   "after each run)")
-      ->capture_default_str();
-  command
-      ->add_option("--until-expired", sim.until_expired,
-                   "Lifetime run: stop once N flash blocks have worn out (reached "
-                   "geometry.pe_cycles); the experiment's count is the write budget")
-      ->check(any_unsigned());
-  CLI::Option* power_cuts = command->add_option(
-      "--power-cut-at", sim.power_cuts,
-      "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
-      "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
-  command->add_flag("-q,--quiet", sim.quiet,
-                    "No progress line on the terminal (there is none when stderr is not one)");
-  command->add_option("--percentiles", o->percentiles,
-                      "Response-time percentiles of each run in summary.json (default "
-                      "50,90,99,99.9,99.99; p50 and p99 always)");
+  CLI::Option* power_cuts = add_run_options(command, sim, o->percentiles);
   command->footer(R"(Examples:
   ssdlab sim -c configs/agrawal-baseline.toml -w 'RW:io_size=4096,count=100000' -o out/rw
   ssdlab sim -c configs/agrawal-baseline.toml -w uflip:granularity -o out/gran
@@ -95,23 +126,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   sim::add_teaching_options(*command, sim.teaching);
 
   return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
-            // -w '' would otherwise run nothing and exit 0.
-            if (workload->count() > 0 &&
-                (o->workloads.empty() ||
-                 std::any_of(o->workloads.begin(), o->workloads.end(),
-                             [](const std::string& w) { return w.empty(); })))
-              throw Error("-w: empty workload (give a plan file, an inline experiment such as "
-                          "'RW:count=1000', or trace:FILE)");
-            if (workload->count() == 0 && save_state->count() == 0)
-              throw UsageError(
-                  "--workload is required (or --save-state FILE alone: precondition and save)");
-            if (power_cuts->count() > 0 && (save_state->count() > 0 || load_state->count() > 0))
-              // A checkpoint holds no power-cut state (OOB sequence numbers, the
-              // recorder's data versions), so a split run could not check its cuts.
-              throw UsageError(
-                  "--power-cut-at cannot be combined with --save-state or --load-state: a "
-                  "checkpoint does not hold the power-cut state (OOB sequence numbers, data "
-                  "versions)");
+            check_usage(o->workloads, workload, save_state, load_state, power_cuts);
             if (!o->percentiles.empty())
               o->sim.percentiles = sim::parse_percentiles(o->percentiles);
             sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);

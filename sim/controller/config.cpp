@@ -20,6 +20,7 @@ namespace ssdlab::sim {
 namespace {
 
 using config_detail::Reader;
+using config_detail::read_victim_policy_and_dftl;
 
 toml::table parse(const std::string& path) {
   // toml++ reads a directory, a device or an empty file as an empty table,
@@ -253,42 +254,6 @@ void read_wear(Reader& r, ftl::WearConfig& w) {
   }
 }
 
-// --- Victim policy and DFTL keys (ftl/victim_policy.h, ftl/dftl.h) ---
-void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
-  const bool page_level = f.type == "page-mapped" || f.type == "dftl";
-  const auto only_page_level = [&](const char* key) {
-    if (const auto [node, dotted] = r.find("ftl", key); node && !page_level)
-      r.fail(dotted, node,
-             fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)", f.type));
-  };
-  only_page_level("victim_policy");
-  only_page_level("victim_choices");
-  std::string policy = ftl::victim_policy_name(f.victim.kind);
-  r.string("ftl", "victim_policy", policy);
-  if (!ftl::parse_victim_policy(policy, f.victim.kind)) {
-    const auto [node, dotted] = r.find("ftl", "victim_policy");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a victim policy (allowed: {})", policy,
-                       ftl::victim_policy_names()));
-  }
-  r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
-  const auto [entries_node, entries_key] = r.find("ftl", "map_cache_entries");
-  const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
-  const auto [prefetch_node, prefetch_key] = r.find("ftl", "map_cache_prefetch");
-  for (const auto& [node, dotted] : {std::pair{entries_node, entries_key},
-                                     {bytes_node, bytes_key},
-                                     {prefetch_node, prefetch_key}})
-    if (node && f.type != "dftl")
-      r.fail(dotted, node, fmt::format("only the dftl FTL uses it ('{}' does not)", f.type));
-  if (entries_node && bytes_node)
-    r.fail(bytes_key, bytes_node, "give map_cache_entries or map_cache_bytes, not both");
-  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 1, std::int64_t{1} << 40);
-  std::uint64_t bytes = 0;
-  r.size("ftl", "map_cache_bytes", bytes, ftl::kDftlCacheEntryBytes, std::uint64_t{1} << 44);
-  if (bytes_node) f.map_cache_entries = bytes / ftl::kDftlCacheEntryBytes;
-  r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
-}
-// --- end of victim policy and DFTL keys ---
 
 void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
@@ -400,82 +365,12 @@ const char* scheduling_name(Scheduling scheduling) {
   return scheduling == Scheduling::kReadsFirst ? "reads-first" : "fifo";
 }
 
-namespace {
-
-DeviceConfig read_config(toml::table& root, const std::string& path,
-                         const std::vector<std::string>& overrides);
-
-// JSON arrays of to_json() (two_plane_pairs) as TOML; false for what a
-// config cannot hold.
-bool toml_array(const nlohmann::json& value, toml::array& into) {
-  for (const auto& element : value) {
-    if (element.is_boolean()) {
-      into.push_back(element.get<bool>());
-    } else if (element.is_number_integer()) {
-      into.push_back(element.get<std::int64_t>());
-    } else if (element.is_number_float()) {
-      into.push_back(element.get<double>());
-    } else if (element.is_string()) {
-      into.push_back(element.get<std::string>());
-    } else if (element.is_array()) {
-      toml::array inner;
-      if (!toml_array(element, inner)) return false;
-      into.push_back(std::move(inner));
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-// One JSON value of to_json() inserted as TOML; false for what a config
-// cannot hold.
-bool insert_toml(toml::table& table, const std::string& key, const nlohmann::json& value) {
-  if (value.is_boolean()) {
-    table.insert(key, value.get<bool>());
-  } else if (value.is_number_integer()) {
-    table.insert(key, value.get<std::int64_t>());
-  } else if (value.is_number_float()) {
-    table.insert(key, value.get<double>());
-  } else if (value.is_string()) {
-    table.insert(key, value.get<std::string>());
-  } else if (value.is_array()) {
-    toml::array array;
-    if (!toml_array(value, array)) return false;
-    table.insert(key, std::move(array));
-  } else {
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-DeviceConfig config_from_json(const nlohmann::json& json, const std::string& origin) {
-  if (!json.is_object()) throw make_error("{}: the config is not a JSON object", origin);
-  toml::table root;
-  for (const auto& tables : json.items()) {
-    const std::string table = tables.key();
-    const nlohmann::json& keys = tables.value();
-    if (table == "source" || table == "name") continue;
-    if (!keys.is_object()) throw make_error("{}: config.{} is not a table", origin, table);
-    toml::table entries;
-    for (const auto& item : keys.items()) {
-      const std::string key = item.key();
-      if (!insert_toml(entries, key, item.value()))
-        throw make_error("{}: config.{}.{} is not a config value", origin, table, key);
-    }
-    root.insert(table, std::move(entries));
-  }
-  return read_config(root, origin, {});
-}
-
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   toml::table root = parse(path);
-  return read_config(root, path, overrides);
+  return config_detail::read_config(root, path, overrides);
 }
 
-namespace {
+namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
@@ -499,6 +394,6 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   return config;
 }
 
-}  // namespace
+}  // namespace config_detail
 
 }  // namespace ssdlab::sim

@@ -16,6 +16,8 @@
 #include "common/error.h"
 #include "common/suggest.h"
 #include "common/units.h"
+#include "ftl/ftl.h"
+#include "sim/controller/config.h"
 
 namespace ssdlab::sim::config_detail {
 
@@ -168,5 +170,13 @@ class Reader {
   std::map<std::string, std::string> set_origins_;
   std::set<std::string> read_;
 };
+
+// The config in `root` (a TOML file's, or a JSON echo's as TOML), with
+// --set `overrides` applied; `path` names it in errors. (config.cpp)
+DeviceConfig read_config(toml::table& root, const std::string& path,
+                         const std::vector<std::string>& overrides);
+
+// The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
+void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
 
 }  // namespace ssdlab::sim::config_detail

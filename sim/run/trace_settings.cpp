@@ -205,6 +205,65 @@ std::int64_t parse_time_unit(const std::string& text) {
   return unit->second;
 }
 
+namespace {
+
+// Which of the trace's requests are replayed, and where they land.
+void resolve_selection(const TraceOptions& trace, TraceSettings& s) {
+  auto& selection = s.selection;
+  if (!trace.device.empty()) selection.device = parse_trace_device(trace.device);
+  if (!trace.start.empty()) {
+    selection.start_ns = parse_start_time(trace.start);
+    if (!selection.start_ns && !traces::parse_uint(trace.start, selection.start_requests))
+      throw make_error("--start '{}': expected a request count or a time such as 10s, 500ms",
+                       trace.start);
+  }
+  selection.limit = trace.limit;
+  if (!trace.map.empty()) {
+    const auto map = traces::parse_address_map(trace.map);
+    if (!map) throw make_error("--map '{}': expected modulo or scale", trace.map);
+    selection.map = *map;
+  }
+
+  if (trace.devices.empty()) {
+    s.devices = selection.device ? DeviceLayout::kOne : DeviceLayout::kAuto;
+  } else if (trace.devices == "one") {
+    s.devices = DeviceLayout::kOne;
+  } else if (trace.devices == "side-by-side") {
+    s.devices = DeviceLayout::kSideBySide;
+  } else if (trace.devices == "shared") {
+    s.devices = DeviceLayout::kShared;
+  } else {
+    throw make_error("--devices '{}': expected one, side-by-side or shared", trace.devices);
+  }
+  if (selection.device && s.devices != DeviceLayout::kOne)
+    throw make_error("--devices {}: a trace with --trace-device (device=) replays one device",
+                     trace.devices);
+
+}
+
+// Open or closed loop, queue depth, speed and the io.csv name.
+void resolve_replay(const TraceOptions& trace, TraceSettings& s) {
+  auto& replay = s.replay;
+  if (!trace.mode.empty() && trace.mode != "open" && trace.mode != "closed")
+    throw make_error("--mode '{}': expected open or closed", trace.mode);
+  replay.mode = trace.mode == "closed" ? ReplayMode::kClosed : ReplayMode::kOpen;
+  if (replay.mode == ReplayMode::kOpen && trace.queue_depth)
+    throw make_error("--qd applies to --mode closed (open-loop replay follows the trace times)");
+  if (replay.mode == ReplayMode::kClosed && trace.speed > 0)
+    throw make_error("--speed applies to --mode open (closed-loop replay ignores trace times)");
+  replay.queue_depth = trace.queue_depth ? trace.queue_depth : 1;
+  if (trace.speed != 0 &&
+      (!std::isfinite(trace.speed) || trace.speed < kMinSpeed || trace.speed > kMaxSpeed))
+    throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
+                     kMaxSpeed);
+  replay.speed = trace.speed > 0 ? trace.speed : 1.0;
+  replay.experiment = !trace.name.empty() ? trace.name
+                      : s.shown_path == "-" ? std::string("stdin")
+                                            : experiment_name(s.path);
+}
+
+}  // namespace
+
 TraceSettings resolve(const std::string& workload, const TraceOptions& options,
                       std::shared_ptr<spdlog::logger> log) {
   TraceSettings s;
@@ -245,53 +304,8 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   }
   s.read.format = s.format;
 
-  auto& selection = s.selection;
-  if (!trace.device.empty()) selection.device = parse_trace_device(trace.device);
-  if (!trace.start.empty()) {
-    selection.start_ns = parse_start_time(trace.start);
-    if (!selection.start_ns && !traces::parse_uint(trace.start, selection.start_requests))
-      throw make_error("--start '{}': expected a request count or a time such as 10s, 500ms",
-                       trace.start);
-  }
-  selection.limit = trace.limit;
-  if (!trace.map.empty()) {
-    const auto map = traces::parse_address_map(trace.map);
-    if (!map) throw make_error("--map '{}': expected modulo or scale", trace.map);
-    selection.map = *map;
-  }
-
-  if (trace.devices.empty()) {
-    s.devices = selection.device ? DeviceLayout::kOne : DeviceLayout::kAuto;
-  } else if (trace.devices == "one") {
-    s.devices = DeviceLayout::kOne;
-  } else if (trace.devices == "side-by-side") {
-    s.devices = DeviceLayout::kSideBySide;
-  } else if (trace.devices == "shared") {
-    s.devices = DeviceLayout::kShared;
-  } else {
-    throw make_error("--devices '{}': expected one, side-by-side or shared", trace.devices);
-  }
-  if (selection.device && s.devices != DeviceLayout::kOne)
-    throw make_error("--devices {}: a trace with --trace-device (device=) replays one device",
-                     trace.devices);
-
-  auto& replay = s.replay;
-  if (!trace.mode.empty() && trace.mode != "open" && trace.mode != "closed")
-    throw make_error("--mode '{}': expected open or closed", trace.mode);
-  replay.mode = trace.mode == "closed" ? ReplayMode::kClosed : ReplayMode::kOpen;
-  if (replay.mode == ReplayMode::kOpen && trace.queue_depth)
-    throw make_error("--qd applies to --mode closed (open-loop replay follows the trace times)");
-  if (replay.mode == ReplayMode::kClosed && trace.speed > 0)
-    throw make_error("--speed applies to --mode open (closed-loop replay ignores trace times)");
-  replay.queue_depth = trace.queue_depth ? trace.queue_depth : 1;
-  if (trace.speed != 0 &&
-      (!std::isfinite(trace.speed) || trace.speed < kMinSpeed || trace.speed > kMaxSpeed))
-    throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
-                     kMaxSpeed);
-  replay.speed = trace.speed > 0 ? trace.speed : 1.0;
-  replay.experiment = !trace.name.empty() ? trace.name
-                      : s.shown_path == "-" ? std::string("stdin")
-                                            : experiment_name(s.path);
+  resolve_selection(trace, s);
+  resolve_replay(trace, s);
   return s;
 }
 

@@ -1,0 +1,46 @@
+// The keys of the victim policies and DFTL (ftl/victim_policy.h,
+// ftl/dftl.h), read where those FTLs' keys are declared.
+#include <fmt/format.h>
+
+#include "ftl/ftl.h"
+#include "ftl/victim_policy.h"
+#include "sim/controller/config_reader.h"
+
+namespace ssdlab::sim::config_detail {
+
+void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
+  const bool page_level = f.type == "page-mapped" || f.type == "dftl";
+  const auto only_page_level = [&](const char* key) {
+    if (const auto [node, dotted] = r.find("ftl", key); node && !page_level)
+      r.fail(dotted, node,
+             fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)", f.type));
+  };
+  only_page_level("victim_policy");
+  only_page_level("victim_choices");
+  std::string policy = ftl::victim_policy_name(f.victim.kind);
+  r.string("ftl", "victim_policy", policy);
+  if (!ftl::parse_victim_policy(policy, f.victim.kind)) {
+    const auto [node, dotted] = r.find("ftl", "victim_policy");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a victim policy (allowed: {})", policy,
+                       ftl::victim_policy_names()));
+  }
+  r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
+  const auto [entries_node, entries_key] = r.find("ftl", "map_cache_entries");
+  const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
+  const auto [prefetch_node, prefetch_key] = r.find("ftl", "map_cache_prefetch");
+  for (const auto& [node, dotted] : {std::pair{entries_node, entries_key},
+                                     {bytes_node, bytes_key},
+                                     {prefetch_node, prefetch_key}})
+    if (node && f.type != "dftl")
+      r.fail(dotted, node, fmt::format("only the dftl FTL uses it ('{}' does not)", f.type));
+  if (entries_node && bytes_node)
+    r.fail(bytes_key, bytes_node, "give map_cache_entries or map_cache_bytes, not both");
+  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 1, std::int64_t{1} << 40);
+  std::uint64_t bytes = 0;
+  r.size("ftl", "map_cache_bytes", bytes, ftl::kDftlCacheEntryBytes, std::uint64_t{1} << 44);
+  if (bytes_node) f.map_cache_entries = bytes / ftl::kDftlCacheEntryBytes;
+  r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
+}
+
+}  // namespace ssdlab::sim::config_detail
