@@ -1,0 +1,79 @@
+// The traces of one replay placed on the device, and what the replay reports
+// of each (summary.json's experiment, the console lines). Internal to
+// sim/run (trace_run.cpp, trace_report.cpp).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "sim/controller/config.h"
+#include "sim/engine/replay.h"
+#include "sim/run/trace_settings.h"
+#include "traces/selection.h"
+#include "traces/trace_file.h"
+
+namespace ssdlab::sim {
+
+// A trace's records selected and placed on the device, or on its partition of
+// it (`bytes` from `base`); a request that cannot be placed is an error naming
+// the trace's file and line.
+class PlacedTrace final : public traces::TraceReader {
+ public:
+  PlacedTrace(const TraceSettings& settings, std::uint64_t base, std::uint64_t bytes,
+              std::uint32_t sector)
+      : file_(settings.path, settings.read),
+        selection_(file_, settings.selection, bytes, sector),
+        base_(base) {}
+
+  std::optional<traces::TraceRecord> next() override {
+    try {
+      auto record = selection_.next();
+      if (record) record->offset += base_;
+      return record;
+    } catch (const traces::RequestError& error) {
+      throw make_error("{}: {}", file_.where(), error.what());
+    }
+  }
+  const traces::TraceFile& file() const { return file_; }
+  const traces::Selection& selection() const { return selection_; }
+
+ private:
+  traces::TraceFile file_;
+  traces::Selection selection_;
+  std::uint64_t base_;
+};
+
+// Where each trace goes: the whole device (shared), or range k of N equal
+// ranges, whole logical pages each (partitioned).
+struct Partition {
+  std::uint64_t base = 0, bytes = 0;
+};
+
+// The traces of a replay, resolved, with their place on the device.
+struct Traces {
+  std::vector<TraceSettings> all;
+  std::vector<Partition> partitions;
+  bool partitioned = false;
+  std::vector<std::vector<std::string>> warnings;  // per trace, from the first pass
+};
+
+// summary.json's "trace" block of one trace.
+nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
+                          const ReplayResult& result, const std::optional<Partition>& partition,
+                          const std::vector<std::string>& warnings);
+// summary.json's experiment for trace `k`; throws if it replayed nothing.
+nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
+                                const ReplayResult& result);
+// The console lines of a replay: the traces, their runs and their counts.
+void print_traces(std::ostream& out, const Traces& t,
+                  const std::vector<std::unique_ptr<PlacedTrace>>& placed,
+                  const std::vector<ReplayResult>& results, const DeviceConfig& config,
+                  std::uint64_t logical_bytes);
+
+}  // namespace ssdlab::sim
