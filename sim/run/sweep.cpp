@@ -18,6 +18,7 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/toml_text.h"
 #include "sim/controller/config.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
@@ -130,7 +131,7 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
 std::vector<Job> expand(const std::string& path) {
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(read_toml_text(path), path);
   } catch (const toml::parse_error& error) {
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
   }
