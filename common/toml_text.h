@@ -16,23 +16,35 @@
 namespace ssdlab {
 
 // The 1-based line of the first non-ASCII byte outside strings and
-// comments, 0 if none.
+// comments, or of a control character anywhere (TOML allows none but tab),
+// 0 if none. Conservative: a quote opens a string only where TOML's can (at
+// the start of a line or after '=', '[', '{', ',' or '.', spaces aside), as
+// the parser sees it; elsewhere what follows is still checked.
 inline std::size_t non_ascii_outside_strings(std::string_view text) {
   enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
   std::size_t line = 1;
+  char previous = '\n';  // the last character in code that is not a space or a tab
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7f) return line;
     const auto next = [&](std::string_view s) { return text.substr(i, s.size()) == s; };
     if (c == '\n') {
       ++line;
+      previous = '\n';
       if (in == In::kComment || in == In::kBasic || in == In::kLiteral) in = In::kCode;
       continue;
     }
     switch (in) {
-      case In::kCode:
-        if (static_cast<unsigned char>(c) >= 0x80) return line;
+      case In::kCode: {
+        if (byte >= 0x80) return line;
+        const bool opens = previous == '\n' || previous == '=' || previous == '[' ||
+                           previous == '{' || previous == ',' || previous == '.';
+        if (c != ' ' && c != '\t') previous = c;
         if (c == '#') {
           in = In::kComment;
+        } else if (!opens) {
+          break;
         } else if (next("\"\"\"")) {
           in = In::kMultiBasic, i += 2;
         } else if (next("'''")) {
@@ -43,25 +55,43 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
           in = In::kLiteral;
         }
         break;
+      }
       case In::kComment:
         break;
       case In::kBasic:
-        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') ++i;
-        else if (c == '"') in = In::kCode;
+        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+          // An escaped non-ASCII character is invalid, and the parser tests it.
+          if (static_cast<unsigned char>(text[i + 1]) >= 0x80) return line;
+          ++i;
+        } else if (c == '"') {
+          in = In::kCode, previous = c;
+        }
         break;
       case In::kLiteral:
-        if (c == '\'') in = In::kCode;
+        if (c == '\'') in = In::kCode, previous = c;
         break;
       case In::kMultiBasic:
         if (c == '\\' && i + 1 < text.size()) {
-          if (text[i + 1] == '\n') ++line;
-          ++i;
+          // A line-ending backslash: the parser skips the whitespace after it
+          // testing every character, a non-ASCII one too.
+          std::size_t j = i + 1;
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+          if (j < text.size() && text[j] == '\n') {
+            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' ||
+                                       text[j] == '\n'))
+              line += text[j++] == '\n';
+            if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80) return line;
+            i = j - 1;
+          } else {
+            if (static_cast<unsigned char>(text[i + 1]) >= 0x80) return line;
+            ++i;
+          }
         } else if (next("\"\"\"")) {
-          in = In::kCode, i += 2;
+          in = In::kCode, i += 2, previous = c;
         }
         break;
       case In::kMultiLiteral:
-        if (next("'''")) in = In::kCode, i += 2;
+        if (next("'''")) in = In::kCode, i += 2, previous = c;
         break;
     }
   }
@@ -72,8 +102,8 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
 inline void check_toml_text(std::string_view text, const std::string& origin) {
   if (const std::size_t line = non_ascii_outside_strings(text))
     throw make_error(
-        "{}:{}: a non-ASCII character outside a string or a comment (TOML allows them only "
-        "there)",
+        "{}:{}: a control character, or a non-ASCII one outside a string or a comment (TOML "
+        "allows non-ASCII only there, control characters but tab nowhere)",
         origin, line);
 }
 
