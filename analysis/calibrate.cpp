@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/toml_text.h"
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
@@ -177,7 +178,7 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   // The fitted config: the base with the timing replaced.
   toml::table root;
   try {
-    root = toml::parse_file(options.config);
+    root = toml::parse(read_toml_text(options.config), options.config);
   } catch (const toml::parse_error& error) {
     throw make_error("{}: {}", options.config, error.description());
   }

@@ -7,6 +7,8 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -34,13 +36,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& path = ssdlab::fuzz::write_input(file.data(), file.size(), ".ssd");
   ssdlab::sim::SimOptions options;
   options.config = std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml";
-  options.outdir = ssdlab::fuzz::input_path(".out");
+  options.outdir = ssdlab::fuzz::private_path(".out");
   options.io_log = false;
   options.load_state = path;
   std::ostringstream out;
   try {
     ssdlab::sim::run_sim_or_replay(options, {"RW:count=64"}, ssdlab::sim::TraceOptions{}, out);
-  } catch (const ssdlab::Error&) {
+  } catch (const ssdlab::Error& error) {
+    if (std::getenv("SSDLAB_FUZZ_DEBUG")) std::fprintf(stderr, "error: %s\n", error.what());
   }
   return 0;
 }

@@ -19,6 +19,13 @@ inline const std::string& input_path(const char* suffix) {
   return path;
 }
 
+// Another private path of this process (an output folder, say): unlike
+// input_path(), computed for each `suffix`.
+inline std::string private_path(const char* suffix) {
+  const char* dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+  return std::string(dir) + "/ssdlab-fuzz-" + std::to_string(getpid()) + suffix;
+}
+
 inline const std::string& write_input(const std::uint8_t* data, std::size_t size,
                                       const char* suffix) {
   const std::string& path = input_path(suffix);

@@ -4,6 +4,8 @@
 // configs/tiny.toml through the same run driver as `ssdlab sim -w
 // trace:FILE`, at most 256 requests. One ssdlab::Error or a summary, never a
 // crash, hang, sanitizer report or failed verification.
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "common/error.h"
@@ -17,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& path = ssdlab::fuzz::write_input(data + 1, size - 1, ".trace");
   ssdlab::sim::SimOptions options;
   options.config = std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml";
-  options.outdir = ssdlab::fuzz::input_path(".out");
+  options.outdir = ssdlab::fuzz::private_path(".out");
   options.io_log = false;
   options.verify = (selector & 0x40) != 0;
   ssdlab::sim::TraceOptions trace;
@@ -35,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ostringstream out;
   try {
     ssdlab::sim::run_sim_or_replay(options, {"trace:" + path}, trace, out);
-  } catch (const ssdlab::Error&) {
+  } catch (const ssdlab::Error& error) {
+    if (std::getenv("SSDLAB_FUZZ_DEBUG")) std::fprintf(stderr, "error: %s\n", error.what());
   }
   return 0;
 }

@@ -64,6 +64,10 @@ def make_fixtures(t, ssdlab, src):
     os.mkfifo(t / "fifo")
     write("bad-channels.toml", "[geometry]\nchannels = 0\n")
     write("broken.toml", "[geometry\n")
+    # toml++ 3.3 reaches __builtin_unreachable on such a character (fuzz/sweep_fuzz).
+    write("accent.toml", '[device]\nname = "caf\u00e9"\n[geometry]\n\u00e9 = 1\n')
+    write("sweep-accent.toml", 'configs = [\u0288"x"]\n')
+    write("control.toml", "[geometry]\nchannels = 2\x01\n")
     write("dup.toml", '[[experiment]]\nname = "a"\npattern = "RW"\ncount = 10\n'
           '[[experiment]]\nname = "a"\npattern = "SW"\ncount = 10\n')
     write("neg.toml", '[[experiment]]\npattern = "RW"\nio_size = -4096\n')

@@ -33,15 +33,15 @@ def check(condition, what):
 
 def two_runs(ssdlab, tiny, t):
     out = t / "cc"
-    # The first run takes seconds (the 32 GiB baseline filled by
-    # --precondition random before its I/Os); it locks the folder before
-    # loading anything.
-    baseline = str(pathlib.Path(tiny).parent / "agrawal-baseline.toml")
-    first = subprocess.Popen([ssdlab, "sim", "-c", baseline, "--precondition", "random",
-                              "-w", "RW:count=300000", "--seed", "1",
+    count = 1000000
+    first = subprocess.Popen([ssdlab, "sim", "-c", tiny, "-w", f"RW:count={count}", "--seed", "1",
                               "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
-    second = subprocess.run([ssdlab, "sim", "-c", tiny, "-w", "RW:count=300000", "--seed", "2",
+    # Once the first writes its io log it holds the folder (it locks before
+    # loading anything), however loaded the machine.
+    deadline = time.time() + 60
+    while time.time() < deadline and not (out / "io.csv.partial").exists():
+        time.sleep(0.01)
+    second = subprocess.run([ssdlab, "sim", "-c", tiny, "-w", f"RW:count={count}", "--seed", "2",
                              "-o", out], capture_output=True, text=True)
     stdout, stderr = first.communicate(timeout=300)
     check(second.returncode == 1, f"second run into a busy folder: exit {second.returncode}")
@@ -51,7 +51,8 @@ def two_runs(ssdlab, tiny, t):
     summary = (out / "summary.json").read_text()
     check('"seed": 1' in summary, "summary.json is the first run's")
     rows = (out / "io.csv").read_text().count("\n") - 1
-    check(rows == 300000, f"io.csv has {rows} rows, the first run's 300000")
+    check(rows == count, f"io.csv has {rows} rows, the first run's {count}")
+    check(first.poll() is not None, "the first run ended")
     check(not list(out.glob("*.partial")), "no temporary files after the runs")
 
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/toml_text.h"
 #include "common/units.h"
 #include "workloads/plan_keys.h"
 #include "workloads/uflip.h"
@@ -103,7 +104,7 @@ std::vector<KeyValue> array_keys(const std::string& path, const toml::table& tab
 Plan parse_plan_file(const std::string& path, const DeviceInfo& device) {
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(read_toml_text(path), path);
   } catch (const toml::parse_error& error) {
     if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());

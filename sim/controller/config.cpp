@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/toml_text.h"
 #include "common/units.h"
 #include "ftl/pools.h"
 #include "sim/controller/config_reader.h"
@@ -31,7 +32,7 @@ toml::table parse(const std::string& path) {
   if (std::filesystem::file_size(path, error) == 0 && !error)
     throw make_error("{}: empty config file", path);
   try {
-    return toml::parse_file(path);
+    return toml::parse(read_toml_text(path), path);
   } catch (const toml::parse_error& error) {
     if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
@@ -50,8 +51,12 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
       throw make_error("{}: expected table.key=value, e.g. timing.read_us=30", origin);
     const std::string table = text.substr(0, dot), key = text.substr(dot + 1, equals - dot - 1);
     toml::table parsed;
+    const std::string value = "value = " + text.substr(equals + 1);
+    if (non_ascii_outside_strings(value) || non_ascii_outside_strings(table + key))
+      throw make_error("{}: a non-ASCII character outside a string (quote a string value)",
+                       origin);
     try {
-      parsed = toml::parse("value = " + text.substr(equals + 1));
+      parsed = toml::parse(value);
     } catch (const toml::parse_error& error) {
       // A bare word is taken as a string: --set ftl.allocation_pool=die
       try {

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/file_kind.h"
 #include "common/suggest.h"
+#include "common/toml_text.h"
 #include "sim/controller/config.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
@@ -213,7 +214,7 @@ std::vector<std::vector<std::string>> read_sets(const std::string& path, const t
 std::vector<Job> expand(const std::string& path) {
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(read_toml_text(path), path);
   } catch (const toml::parse_error& error) {
     throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
   }
