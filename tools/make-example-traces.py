@@ -3,7 +3,7 @@
 
   synthetic.{csv,disksim,mqsim,spc,blkparse,iolog}: the same 200 requests in
       each format (MSR, DiskSim, MQSim, SPC, blkparse, fio iolog v2), so that
-      replaying any of them gives the same io.csv (tests/replay_cli_test.cpp).
+      replaying any of them gives the same io.csv (tests/sim/replay_cli_test.cpp).
   web-server.csv.gz: an MSR-style trace of a made-up web server, two disks,
       bursty, mostly reads, for the README.
   --lines N --out FILE: a large MSR trace for benchmarks (not committed).
