@@ -131,15 +131,15 @@ void check_target_size(const ProbeOptions& options) {
   if (::statvfs(parent.c_str(), &info) != 0)
     throw make_error("{}: cannot create the target: {}: {}", options.target, parent.string(),
                      std::strerror(errno));
-  const unsigned __int128 free_bytes =
-      static_cast<unsigned __int128>(info.f_bavail) * info.f_frsize;
+  const Uint128 free_bytes =
+      static_cast<Uint128>(info.f_bavail) * info.f_frsize;
   // Keep 1% of the free space (at least 64 MiB) for the outputs.
-  const unsigned __int128 spare = std::max<unsigned __int128>(free_bytes / 100, 64ull << 20);
+  const Uint128 spare = std::max<Uint128>(free_bytes / 100, 64ull << 20);
   if (options.size + spare > free_bytes)
     throw make_error("--size {}: {} has only {} free; give a smaller --size", format_size(options.size),
                      parent.string(),
                      format_size(static_cast<std::uint64_t>(
-                         std::min<unsigned __int128>(free_bytes, UINT64_MAX))));
+                         std::min<Uint128>(free_bytes, UINT64_MAX))));
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ TEST(HostLoop, BlkparseDiscardsAreReplayedAsTrimsAndLowerWriteAmplification) {
 
 TEST(HostLoop, PlanTrimShareSendsThatShareOfTrimsAndVerifiesOnEveryFtl) {
   const auto dir = testing::temp_dir_for_this_test("host-loop-");
-  for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast"}) {
+  for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast", "dftl"}) {
     const auto out = sim_tiny(dir, ftl,
                               fmt::format("--set ftl.type={} --verify --precondition seq "
                                           "-w RW:io_size=8192,count=4000,trim_share=0.25",
