@@ -33,7 +33,7 @@ grep -q 'all correct' "$work/run.log"
 # The built-ins are all still there.
 { "$work/example/my-ssdlab" sim -c "$work/prefix/share/ssdlab/configs/tiny.toml" \
   --set ftl.type=nonesuch -w 'RW:count=10' -o "$work/bad" 2>&1 || true; } |
-  grep -q 'known: page-mapped, block-mapped, bast, fast, example.*plain-page-mapped' 
+  grep -q 'known: page-mapped, block-mapped, bast, fast, dftl, example.*plain-page-mapped' 
 
 echo "== cpack -G DEB"
 (cd "$build" && cpack -G DEB > "$work/cpack.log")

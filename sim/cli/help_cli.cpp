@@ -109,7 +109,8 @@ Command make_completion_command(CLI::App& app, GlobalOptions&) {
   command->footer(R"(Examples:
   ssdlab completion bash > ~/.local/share/bash-completion/completions/ssdlab
   source <(ssdlab completion bash))");
-  return {command, [&app](std::ostream& out) {
+  // The lambda owns `shell`: CLI11 writes the parsed value into it.
+  return {command, [&app, shell](std::ostream& out) {
             out << bash_completion(app);
             return 0;
           }};
