@@ -136,28 +136,11 @@ void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
 }
 
 Ppn PageMappedFtl::allocate_translation(std::uint32_t pool, CommandList& out) {
-  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);  // foreground cleaning
-  const auto& order = layout_.planes(pool);
-  std::uint32_t& cursor = cursors_[pool];
-  for (std::size_t tried = 0; tried < order.size(); ++tried) {
-    const std::uint32_t plane = order[cursor];
-    cursor = (cursor + 1) % order.size();
-    if (has_room(planes_[plane].map_active, plane))
-      return take_room(planes_[plane].map_active, plane);
-  }
-  throw std::logic_error(fmt::format("pool {} has no room for a translation page", pool));
+  return allocate_in_turn(pool, out, &PlaneState::map_active, "a translation page");
 }
 
 Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane) {
-  if (has_room(planes_[victim_plane].map_active, victim_plane))
-    return take_room(planes_[victim_plane].map_active, victim_plane);
-  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
-    if (has_room(planes_[plane].map_active, plane))
-      return take_room(planes_[plane].map_active, plane);
-  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
-  if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for a translation page");
-  throw std::logic_error(
-      fmt::format("cleaning found no room for a translation page near plane {}", victim_plane));
+  return allocate_near(victim_plane, &PlaneState::map_active, "a translation page");
 }
 
 void PageMappedFtl::rewrite_stale_translation_pages(CommandList& out) {

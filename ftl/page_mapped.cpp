@@ -92,7 +92,8 @@ Ppn PageMappedFtl::take_room(BlockId& active, std::uint32_t plane) {
   return geometry_.first_page(active) + nand_.write_pointer(active);
 }
 
-Ppn PageMappedFtl::allocate_host(std::uint32_t pool, CommandList& out) {
+Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
+                                    BlockId PlaneState::*active, const char* what) {
   while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);  // foreground cleaning
   const auto& order = layout_.planes(pool);
   std::uint32_t& cursor = cursors_[pool];
@@ -100,24 +101,31 @@ Ppn PageMappedFtl::allocate_host(std::uint32_t pool, CommandList& out) {
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
     const std::uint32_t plane = order[cursor];
     cursor = (cursor + 1) % order.size();
-    if (has_room(planes_[plane].host_active, plane))
-      return take_room(planes_[plane].host_active, plane);
+    if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
   }
-  throw std::logic_error(fmt::format("pool {} has no room above its cleaning reserve", pool));
+  throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
+}
+
+Ppn PageMappedFtl::allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active,
+                                 const char* what) {
+  if (has_room(planes_[victim_plane].*active, victim_plane))
+    return take_room(planes_[victim_plane].*active, victim_plane);
+  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
+    if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
+  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
+  if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
+  throw std::logic_error(
+      fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
+}
+
+Ppn PageMappedFtl::allocate_host(std::uint32_t pool, CommandList& out) {
+  return allocate_in_turn(pool, out, &PlaneState::host_active, "host data above its reserve");
 }
 
 Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
   // The victim's own plane first, so that copy-back applies (Agrawal §3.2);
   // another plane of the pool only when that plane is out of room.
-  if (has_room(planes_[victim_plane].clean_active, victim_plane))
-    return take_room(planes_[victim_plane].clean_active, victim_plane);
-  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
-    if (has_room(planes_[plane].clean_active, plane))
-      return take_room(planes_[plane].clean_active, plane);
-  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
-  if (retired_[pool] > 0) end_of_life(pool, "cleaning found no room for the valid pages it moves");
-  throw std::logic_error(
-      fmt::format("cleaning found no room in the pool of plane {}", victim_plane));
+  return allocate_near(victim_plane, &PlaneState::clean_active, "the valid pages it moves");
 }
 
 void PageMappedFtl::program(Ppn ppn, Lpn lpn) {

@@ -110,6 +110,13 @@ class PageMappedFtl final : public Ftl {
   Ppn take_room(BlockId& active, std::uint32_t plane);
   Ppn allocate_host(std::uint32_t pool, CommandList& out);
   Ppn allocate_for_cleaning(std::uint32_t victim_plane);
+  // The two ways of taking a page from one kind of active block (`active`):
+  // after foreground cleaning, round robin over the pool's planes (host
+  // writes, DFTL's translation writes); or the victim's plane first, then
+  // its pool's (cleaning moves). `what` names it in the errors.
+  Ppn allocate_in_turn(std::uint32_t pool, CommandList& out, BlockId PlaneState::*active,
+                       const char* what);
+  Ppn allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active, const char* what);
   void program(Ppn ppn, Lpn lpn);
   void supersede(Ppn ppn);
   void unmap(Lpn lpn);
