@@ -21,57 +21,9 @@ namespace ssdlab::sim {
 namespace {
 
 using config_detail::Reader;
+using config_detail::apply_overrides;
 using config_detail::read_victim_policy_and_dftl;
 
-toml::table parse(const std::string& path) {
-  // toml++ reads a directory, a device or an empty file as an empty table,
-  // which would silently be the default device.
-  if (const std::string problem = not_a_regular_file(path); !problem.empty())
-    throw make_error("{}: {}", path, problem == "no such file" ? "no such config file" : problem);
-  std::error_code error;
-  if (std::filesystem::file_size(path, error) == 0 && !error)
-    throw make_error("{}: empty config file", path);
-  try {
-    return toml::parse(read_toml_text(path), path);
-  } catch (const toml::parse_error& error) {
-    if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
-    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
-  }
-}
-
-// Applies "table.key=value" overrides; returns where each came from.
-std::map<std::string, std::string> apply_overrides(toml::table& root,
-                                                   const std::vector<std::string>& overrides) {
-  std::map<std::string, std::string> origins;
-  for (const auto& text : overrides) {
-    const std::string origin = fmt::format("--set {}", text);
-    const auto equals = text.find('=');
-    const auto dot = text.find('.');
-    if (equals == std::string::npos || dot == std::string::npos || dot > equals)
-      throw make_error("{}: expected table.key=value, e.g. timing.read_us=30", origin);
-    const std::string table = text.substr(0, dot), key = text.substr(dot + 1, equals - dot - 1);
-    toml::table parsed;
-    const std::string value = "value = " + text.substr(equals + 1);
-    if (non_ascii_outside_strings(value) || non_ascii_outside_strings(table + key))
-      throw make_error("{}: a non-ASCII character outside a string (quote a string value)",
-                       origin);
-    try {
-      parsed = toml::parse(value);
-    } catch (const toml::parse_error& error) {
-      // A bare word is taken as a string: --set ftl.allocation_pool=die
-      try {
-        parsed = toml::parse("value = \"" + text.substr(equals + 1) + "\"");
-      } catch (const toml::parse_error&) {
-        throw make_error("{}: the value is not TOML: {}", origin, error.description());
-      }
-    }
-    auto* target = root[table].as_table();
-    if (!target) target = root.insert_or_assign(table, toml::table{}).first->second.as_table();
-    target->insert_or_assign(key, *parsed.get("value"));
-    origins[table + "." + key] = origin;
-  }
-  return origins;
-}
 
 // Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
 // the channels and, for a synchronous gang, turns the geometry into its
@@ -371,7 +323,7 @@ const char* scheduling_name(Scheduling scheduling) {
 }
 
 DeviceConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  toml::table root = parse(path);
+  toml::table root = config_detail::parse_config_file(path);
   return config_detail::read_config(root, path, overrides);
 }
 

@@ -171,6 +171,13 @@ class Reader {
   std::set<std::string> read_;
 };
 
+// The TOML of the config file at `path`; a directory, device, empty file or
+// TOML error is an ssdlab::Error naming the file (and line). (config_file.cpp)
+toml::table parse_config_file(const std::string& path);
+// Applies "table.key=value" overrides to `root`; returns where each came from.
+std::map<std::string, std::string> apply_overrides(toml::table& root,
+                                                   const std::vector<std::string>& overrides);
+
 // The config in `root` (a TOML file's, or a JSON echo's as TOML), with
 // --set `overrides` applied; `path` names it in errors. (config.cpp)
 DeviceConfig read_config(toml::table& root, const std::string& path,

@@ -1,0 +1,68 @@
+// Checkpoints of the block store and the block-based FTLs over it (the
+// counterpart of page_mapped_state.cpp): what is saved, and every loaded
+// field checked against the device before it is used.
+#include "common/error.h"
+#include "ftl/block_store.h"
+
+namespace ssdlab::ftl {
+
+using flash::kNoPage;
+using flash::Ppn;
+
+void BlockStore::save_state(StateWriter& out) const {
+  out.section("BSTO", 1);
+  out.vector(written_);
+  out.vector(copied_out_);
+  for (const auto& free : free_) out.deque(free);
+  out.u32(free_count_);
+  out.vector(data_);
+  out.vector(log_ppn_);
+  out.u8(next_merge_stage_);
+  out.u32(retired_);
+  nand_.save_state(out);
+  wear_.save_state(out);
+  save_stats(out, stats_);
+}
+
+void BlockStore::check_block(VBlock block) const {
+  if (block != kNone && block >= virtual_blocks())
+    throw make_error("corrupt: {} names virtual block {} of {}", name_, block, virtual_blocks());
+}
+
+void BlockStore::load_state(StateReader& in) {
+  in.section("BSTO", 1);
+  const std::uint32_t total = virtual_blocks();
+  in.vector(written_, total, "the virtual write pointers");
+  in.vector(copied_out_, total, "the virtual copy counts");
+  for (VBlock block = 0; block < total; ++block)
+    if (written_[block] > block_pages_ || copied_out_[block] > block_pages_)
+      throw make_error("corrupt: virtual block {} has {} pages written", block, written_[block]);
+  for (auto& free : free_) {
+    in.deque(free, geometry_.blocks_per_plane, "a free list");
+    for (const VBlock block : free) check_block(block);
+  }
+  free_count_ = in.u32();
+  in.vector(data_, logical_blocks_, "the block map");
+  for (const VBlock block : data_) check_block(block);
+  in.vector(log_ppn_, logical_pages(), "the log index");
+  for (const Ppn ppn : log_ppn_)
+    if (ppn != kNoPage && ppn >= geometry_.pages())
+      throw make_error("corrupt: the log index points at page {}", ppn);
+  next_merge_stage_ = in.u8();
+  retired_ = in.u32();
+  nand_.load_state(in);
+  wear_.load_state(in);
+  load_stats(in, stats_);
+}
+
+void BlockStoreFtl::save_state(StateWriter& out) const {
+  store_.save_state(out);
+  save_logs(out);
+}
+
+void BlockStoreFtl::load_state(StateReader& in) {
+  store_.load_state(in);
+  load_logs(in);
+}
+
+}  // namespace ssdlab::ftl
