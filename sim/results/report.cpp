@@ -120,55 +120,35 @@ void print_wear(std::ostream& out, const nlohmann::json& wear) {
       wear["migrated_pages"].get<std::uint64_t>(), wear["migration_flash_us"].get<double>());
 }
 
-nlohmann::json sum_run_counters(const nlohmann::json& experiments) {
-  nlohmann::json sums = nlohmann::json::object();
-  for (const auto& experiment : experiments)
-    for (const auto& run : experiment["runs"])
-      for (const auto& [key, value] : run["device"].items()) {
-        if (value.is_number_unsigned())
-          sums[key] = sums.value(key, std::uint64_t{0}) + value.get<std::uint64_t>();
-        else if (value.is_number_float())
-          sums[key] = sums.value(key, 0.0) + value.get<double>();
-      }
-  return sums;
-}
-
-void print_controller(std::ostream& out, const nlohmann::json& device) {
-  if (!device.contains("blocks_cleaned")) return;
-  const auto blocks = device["blocks_cleaned"].get<std::uint64_t>();
-  if (blocks > 0)
+void print_controller(std::ostream& out, const DeviceCounters& device) {
+  const ftl::FtlStats& f = device.ftl;
+  if (f.blocks_cleaned > 0)
     fmt::print(out,
                "  cleaning in the runs: foreground {} blocks, {:.0f} us; background {} blocks, "
                "{:.0f} us\n",
-               device["foreground_blocks_cleaned"].get<std::uint64_t>(),
-               device["foreground_cleaning_time_us"].get<double>(),
-               device["background_blocks_cleaned"].get<std::uint64_t>(),
-               device["background_cleaning_time_us"].get<double>());
-  // --- DFTL (ftl/dftl.cpp) ---
-  const auto map_hits = device.value("map_cache_hits", std::uint64_t{0});
-  const auto map_misses = device.value("map_cache_misses", std::uint64_t{0});
-  if (map_hits + map_misses > 0)
+               f.blocks_cleaned - f.background_blocks_cleaned,
+               static_cast<double>(device.cleaning_ns - device.background_cleaning_ns) / 1000.0,
+               f.background_blocks_cleaned,
+               static_cast<double>(device.background_cleaning_ns) / 1000.0);
+  // DFTL (ftl/dftl.cpp).
+  const std::uint64_t lookups = f.map_cache_hits + f.map_cache_misses;
+  if (lookups > 0)
     fmt::print(out,
                "  map cache in the runs: hit ratio {:.1f}% ({} hits, {} misses); translation pages "
                "read {}, written {}; translation blocks cleaned {}\n",
-               100.0 * static_cast<double>(map_hits) / static_cast<double>(map_hits + map_misses),
-               map_hits, map_misses, device["translation_pages_read"].get<std::uint64_t>(),
-               device["translation_pages_written"].get<std::uint64_t>(),
-               device["translation_blocks_cleaned"].get<std::uint64_t>());
-  // --- end DFTL ---
-  if (!device.contains("write_buffer_write_pages")) return;
-  const double hits = device["write_buffer_read_hit_pages"].get<double>();
-  const double reads = hits + device["write_buffer_read_miss_pages"].get<double>();
+               100.0 * static_cast<double>(f.map_cache_hits) / static_cast<double>(lookups),
+               f.map_cache_hits, f.map_cache_misses, f.translation_pages_read,
+               f.translation_pages_written, f.translation_blocks_cleaned);
+  if (!device.buffer) return;
+  const WriteBufferStats& b = *device.buffer;
+  const double reads = static_cast<double>(b.read_hit_pages + b.read_miss_pages);
   fmt::print(
       out,
       "  write buffer in the runs: {} pages written ({} coalesced), {} flushed in {} flushes; "
       "read hits {:.1f}%; {} writes waited for space ({:.0f} us)\n",
-      device["write_buffer_write_pages"].get<std::uint64_t>(),
-      device["write_buffer_coalesced_pages"].get<std::uint64_t>(),
-      device["write_buffer_flushed_pages"].get<std::uint64_t>(),
-      device["write_buffer_flushes"].get<std::uint64_t>(), reads > 0 ? 100.0 * hits / reads : 0.0,
-      device["write_buffer_full_waits"].get<std::uint64_t>(),
-      device["write_buffer_full_wait_us"].get<double>());
+      b.write_pages, b.coalesced_pages, b.flushed_pages, b.flushes,
+      reads > 0 ? 100.0 * static_cast<double>(b.read_hit_pages) / reads : 0.0, b.full_waits,
+      static_cast<double>(b.full_wait_ns) / 1000.0);
 }
 
 nlohmann::json run_json(const RunResult& result) {

@@ -38,12 +38,10 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& resu
 // The wear of summary.json ("wear", wear_report()) as a table like Agrawal
 // et al. Tables 7 and 8.
 void print_wear(std::ostream& out, const nlohmann::json& wear);
-// The device counters of every run of `experiments` (summary.json) added up:
-// the runs without preconditioning.
-nlohmann::json sum_run_counters(const nlohmann::json& experiments);
-// Cleaning split (foreground/background) and write buffer counters of
-// device_counters() or sum_run_counters(), where there are any.
-void print_controller(std::ostream& out, const nlohmann::json& device);
+// Cleaning split (foreground/background), DFTL's map cache and the write
+// buffer counters of `device` (the runs' counters added up), where there are
+// any.
+void print_controller(std::ostream& out, const DeviceCounters& device);
 
 // A simulated run in summary.json: its statistics, span and device counters.
 nlohmann::json run_json(const RunResult& result);

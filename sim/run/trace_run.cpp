@@ -264,7 +264,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   session.finish(summary, fmt::format("{}", fmt::join(workloads, " ")),
                  results.front().run.end_of_life);
   print_traces(out, t, placed, results, session.config(), ssd.logical_bytes());
-  print_controller(out, sum_run_counters(summary["experiments"]));
+  print_controller(out, results.front().run.device);  // the traces share the device
   session.print_closing(summary, replayed);
 }
 
