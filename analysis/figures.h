@@ -10,6 +10,7 @@
 
 #include "common/units.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 
 namespace ssdlab::sim {
 
@@ -32,12 +33,9 @@ struct ExperimentFigures {
 // back from io.csv gives exactly the numbers the simulator wrote.
 inline RunFigures run_figures(std::vector<TimeNs>& responses) {
   const auto count = responses.size();
-  const RunStats computed = compute_stats(responses, count, 0, 0);
-  const nlohmann::json stats = to_json(computed);
-  RunFigures figures{stats["mean_us"].get<double>(), stats["p50_us"].get<double>(),
-                     stats["p99_us"].get<double>(), count};
-  for (const Percentile& p : computed.percentiles)
-    figures.percentiles.emplace_back(p.percent, stats[percentile_key(p.percent)].get<double>());
+  const RunRecord run = RunRecord::of(0, compute_stats(responses, count, 0, 0));
+  RunFigures figures{run.mean_us, run.p50_us, run.p99_us, count};
+  figures.percentiles = run.percentiles;
   return figures;
 }
 

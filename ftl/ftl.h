@@ -151,6 +151,8 @@ struct FtlStats {
                ? 0.0
                : static_cast<double>(flash_pages_written) / static_cast<double>(host_pages_written);
   }
+
+  bool operator==(const FtlStats&) const = default;
 };
 
 // Every scalar counter of FtlStats with its summary.json name, in a fixed

@@ -29,6 +29,8 @@ struct WriteBufferStats {
   std::uint64_t flushes = 0;
   std::uint64_t full_waits = 0;  // writes that waited for a flush to free space
   TimeNs full_wait_ns = 0;       // their summed wait
+
+  bool operator==(const WriteBufferStats&) const = default;
 };
 
 class WriteBuffer {

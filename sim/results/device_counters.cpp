@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/controller/ssd.h"
+#include <cmath>
 
 namespace ssdlab::sim {
 namespace {
@@ -46,20 +46,6 @@ void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
 double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
 
 }  // namespace
-
-DeviceCounters DeviceCounters::of(const Ssd& ssd) {
-  DeviceCounters c;
-  c.ftl = ssd.ftl().stats();
-  c.cleaning_ns = ssd.cleaning_ns();
-  c.background_cleaning_ns = ssd.background_cleaning_ns();
-  const flash::TimelineStats& t = ssd.timeline().stats();
-  c.two_plane_commands = t.two_plane_commands;
-  c.bus_busy_ns = t.bus_busy_ns;
-  c.die_busy_ns = t.die_busy_ns;
-  if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();
-  c.pages_per_block = ssd.config().geometry.pages_per_block;
-  return c;
-}
 
 DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before) {
   DeviceCounters delta = after;
@@ -104,6 +90,39 @@ void to_json(nlohmann::json& json, const DeviceCounters& c) {
   // DFTL: lookups that found their map entry cached.
   const double lookups = static_cast<double>(f.map_cache_hits + f.map_cache_misses);
   json["map_cache_hit_ratio"] = lookups > 0 ? static_cast<double>(f.map_cache_hits) / lookups : 0.0;
+}
+
+// Counters a file of an older ssdlab lacks read as 0.
+DeviceCounters device_counters_from_json(const nlohmann::json& json) {
+  const auto count = [&json](const char* key) { return json.value(key, std::uint64_t{0}); };
+  const auto time = [&json](const char* key) {
+    return json.contains(key) ? std::llround(json[key].get<double>() * 1000.0) : TimeNs{0};
+  };
+  const auto list = [&json](const char* key) {
+    return json.value(key, std::vector<std::uint64_t>{});
+  };
+  DeviceCounters c;
+  ftl::FtlStats& f = c.ftl;
+  ftl::each_counter(f, [&count](const char* name, std::uint64_t& v) { v = count(name); });
+  f.blocks_cleaned_per_pool = list("blocks_cleaned_per_pool");
+  f.wear_migrations_per_pool = list("wear_migrations_per_pool");
+  c.cleaning_ns = time("cleaning_time_us");
+  c.background_cleaning_ns = time("background_cleaning_time_us");
+  c.two_plane_commands = count("two_plane_commands");
+  c.bus_busy_ns = time("bus_busy_us");
+  c.die_busy_ns = time("die_busy_us");
+  if (json.contains("write_buffer_write_pages")) {
+    WriteBufferStats& b = c.buffer.emplace();
+    b.write_pages = count("write_buffer_write_pages");
+    b.coalesced_pages = count("write_buffer_coalesced_pages");
+    b.read_hit_pages = count("write_buffer_read_hit_pages");
+    b.read_miss_pages = count("write_buffer_read_miss_pages");
+    b.flushed_pages = count("write_buffer_flushed_pages");
+    b.flushes = count("write_buffer_flushes");
+    b.full_waits = count("write_buffer_full_waits");
+    b.full_wait_ns = time("write_buffer_full_wait_us");
+  }
+  return c;
 }
 
 }  // namespace ssdlab::sim

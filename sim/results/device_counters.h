@@ -32,14 +32,20 @@ struct DeviceCounters {
   double write_amplification() const { return ftl.write_amplification(); }
   // Superseded pages over all pages of the cleaned blocks (Agrawal §3.2).
   double cleaning_efficiency() const { return ftl.cleaning_efficiency(pages_per_block); }
+
+  bool operator==(const DeviceCounters&) const = default;
 };
 
 // What happened between two snapshots of one device, and the sum of such
-// differences (per-pool counts element by element).
+// differences (per-pool counts element by element). DeviceCounters::of is
+// the simulator's (device_snapshot.cpp); the rest is in ssdlab_results.
 DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before);
 DeviceCounters& operator+=(DeviceCounters& sum, const DeviceCounters& more);
 
-// summary.json's form: counts, times in microseconds, and the ratios.
+// summary.json's form: counts, times in microseconds, and the ratios; and
+// back (the ratios are derived, pages_per_block is left 0: the config has
+// it). Throws nlohmann::json::exception on another shape.
 void to_json(nlohmann::json& json, const DeviceCounters& counters);
+DeviceCounters device_counters_from_json(const nlohmann::json& json);
 
 }  // namespace ssdlab::sim

@@ -264,11 +264,4 @@ void PendingFile::publish() {
   unregister_temporary(temporary_);
 }
 
-double mean_over_runs(const nlohmann::json& experiment, const char* key) {
-  const auto& runs = experiment.at("runs");
-  double sum = 0;
-  for (const auto& run : runs) sum += run.at(key).get<double>();
-  return runs.empty() ? 0.0 : sum / static_cast<double>(runs.size());
-}
-
 }  // namespace ssdlab::sim

@@ -98,10 +98,8 @@ struct RunStats {
 RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
                        std::uint64_t bytes,
                        std::span<const double> percentiles = kDefaultPercentiles);
-// p50_us and p99_us always (compatibility), p90_us, p99_9_us, ... for each
-// percentile asked for, "percentiles": {"50": us, "99.9": us, ...} and
-// "histogram": {"from_us": [...], "to_us": [...], "counts": [...]}.
-nlohmann::json to_json(const RunStats& stats);
+// summary.json holds a run's statistics as RunRecord::of(stats)
+// (sim/results/summary.h).
 // The key of a percentile in a run: 99.9 -> "p99_9_us".
 std::string percentile_key(double percent);
 
@@ -110,10 +108,6 @@ std::string percentile_key(double percent);
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);
 // Reads and parses a JSON file: "path: cannot open", or parse_json's error.
 nlohmann::json read_json_file(const std::filesystem::path& path);
-
-// The mean over an experiment's runs (summary.json) of one run figure, such
-// as "mean_us"; 0 without runs.
-double mean_over_runs(const nlohmann::json& experiment, const char* key);
 
 // Writes `text` to `path` through a temporary file and a rename. Refuses a
 // `path` that is a directory; on any failure (reported with the OS error)

@@ -42,52 +42,48 @@ void print_experiment_header(std::ostream& out) {
 }
 
 // Runs of a micro-benchmark experiment, summarised on one line.
-void print_experiment(std::ostream& out, const nlohmann::json& experiment) {
+void print_experiment(std::ostream& out, const ExperimentRecord& experiment) {
   double p99 = 0;
   std::uint64_t count = 0;
-  for (const auto& run : experiment["runs"]) {
-    p99 = std::max(p99, run["p99_us"].get<double>());
-    count += run["count"].get<std::uint64_t>();
+  for (const RunRecord& run : experiment.runs) {
+    p99 = std::max(p99, run.p99_us);
+    count += run.count;
   }
-  const auto runs = experiment["runs"].size();
-  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n",
-             experiment["name"].get<std::string>(), runs, count,
-             mean_over_runs(experiment, "mean_us"), "", p99);
+  fmt::print(out, "  {:<40} {:>3} {:>9} {:>10.3f} {:>10} {:>10.3f}\n", experiment.name,
+             experiment.runs.size(), count, experiment.mean_over_runs(&RunRecord::mean_us), "",
+             p99);
 }
 
-nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
-                               std::uint64_t seed) {
-  nlohmann::json experiment = {
-      {"name", spec.name},
-      {"pattern", workloads::pattern_name(spec.pattern)},
-      {"io_size", spec.io_size},
-      {"count", spec.count},
-      {"target_offset", spec.target_offset},
-      {"target_size", spec.target_size ? spec.target_size : logical_bytes - spec.target_offset},
-      {"queue_depth", spec.queue_depth},
-      {"processes", spec.processes},
-      {"io_ignore", spec.io_ignore_auto ? nlohmann::json("auto") : nlohmann::json(spec.io_ignore)},
-      {"seed", seed_of(spec, seed)},
-      {"io_shift", spec.io_shift},
-      {"increment", spec.increment},
-      {"partitions", spec.partitions},
-      {"pause_us", spec.pause_ns / 1000.0},
-      {"burst", spec.burst},
-      {"run_pause_us", spec.run_pause_ns / 1000.0}};
-  if (spec.mix_pattern)
-    experiment["mix"] = {{"pattern", workloads::pattern_name(*spec.mix_pattern)},
-                         {"ratio", spec.mix_ratio}};
+ExperimentRecord experiment_record(const workloads::ExperimentSpec& spec,
+                                   std::uint64_t logical_bytes, std::uint64_t seed) {
+  ExperimentRecord e;
+  e.name = spec.name;
+  e.pattern = workloads::pattern_name(spec.pattern);
+  e.io_size = spec.io_size;
+  e.count = spec.count;
+  e.target_offset = spec.target_offset;
+  e.target_size = spec.target_size ? spec.target_size : logical_bytes - spec.target_offset;
+  e.queue_depth = spec.queue_depth;
+  e.processes = spec.processes;
+  e.io_ignore = {spec.io_ignore_auto, spec.io_ignore_auto ? 0 : spec.io_ignore};
+  e.seed = seed_of(spec, seed);
+  e.io_shift = spec.io_shift;
+  e.increment = spec.increment;
+  e.partitions = spec.partitions;
+  e.pause_us = spec.pause_ns / 1000.0;
+  e.burst = spec.burst;
+  e.run_pause_us = spec.run_pause_ns / 1000.0;
+  if (spec.mix_pattern) e.mix = MixRecord{workloads::pattern_name(*spec.mix_pattern), spec.mix_ratio};
   // Skewed random addresses (workloads/skew.h).
-  if (spec.hot_fraction > 0)
-    experiment["hot_cold"] = {{"hot_fraction", spec.hot_fraction}, {"hot_access", spec.hot_access}};
-  if (spec.zipf > 0) experiment["zipf"] = spec.zipf;
+  if (spec.hot_fraction > 0) e.hot_cold = HotColdRecord{spec.hot_fraction, spec.hot_access};
+  if (spec.zipf > 0) e.zipf = spec.zipf;
   if (!spec.benchmark.empty()) {
-    experiment["benchmark"] = spec.benchmark;
-    experiment["column"] = spec.column;
-    experiment["parameter"] = spec.parameter;
-    experiment["value"] = spec.value;
+    e.benchmark = spec.benchmark;
+    e.column = spec.column;
+    e.parameter = spec.parameter;
+    e.value = spec.value;
   }
-  return experiment;
+  return e;
 }
 
 void print_run_header(std::ostream& out) {
@@ -103,21 +99,18 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
              r.device.write_amplification());
 }
 
-void print_wear(std::ostream& out, const nlohmann::json& wear) {
-  const auto& h = wear["remaining_life_histogram"];
+void print_wear(std::ostream& out, const WearRecord& wear) {
+  const LifeHistogram& h = wear.remaining_life_histogram;
   fmt::print(
       out,
       "  wear ({}, {} P/E rated): remaining life mean {:.2f} stddev {:.2f} min {}; "
       "expired {}\n"
       "    vs mean (Table 8): <40% {}  <80% {}  <100% {}  >=100% {}\n"
       "    rate-limit deferrals {}; migrations {} ({} pages, {:.0f} us of flash time)\n",
-      wear["wear_leveling"].get<std::string>(), wear["rated_cycles"].get<std::uint32_t>(),
-      wear["remaining_life_mean"].get<double>(), wear["remaining_life_stddev"].get<double>(),
-      wear["remaining_life_min"].get<std::uint64_t>(), wear["blocks_expired"].get<std::uint64_t>(),
-      h["below_40pct_of_mean"].get<std::uint64_t>(), h["below_80pct_of_mean"].get<std::uint64_t>(),
-      h["below_100pct_of_mean"].get<std::uint64_t>(), h["at_or_above_mean"].get<std::uint64_t>(),
-      wear["rate_limit_deferrals"].get<std::uint64_t>(), wear["migrations"].get<std::uint64_t>(),
-      wear["migrated_pages"].get<std::uint64_t>(), wear["migration_flash_us"].get<double>());
+      wear.wear_leveling, wear.rated_cycles, wear.remaining_life_mean, wear.remaining_life_stddev,
+      wear.remaining_life_min, wear.blocks_expired, h.below_40pct_of_mean, h.below_80pct_of_mean,
+      h.below_100pct_of_mean, h.at_or_above_mean, wear.rate_limit_deferrals, wear.migrations,
+      wear.migrated_pages, wear.migration_flash_us);
 }
 
 void print_controller(std::ostream& out, const DeviceCounters& device) {
@@ -151,22 +144,20 @@ void print_controller(std::ostream& out, const DeviceCounters& device) {
       static_cast<double>(b.full_wait_ns) / 1000.0);
 }
 
-nlohmann::json run_json(const RunResult& result) {
-  nlohmann::json entry = to_json(result.stats);
-  entry["run"] = result.run;
-  entry["start_us"] = result.start_ns / 1000.0;
-  entry["end_us"] = result.end_ns / 1000.0;
-  entry["device"] = result.device;  // sim/results/device_counters.h
-  if (!result.stopped.empty()) entry["stopped"] = result.stopped;
-  return entry;
+RunRecord run_record(const RunResult& result) {
+  RunRecord run = RunRecord::of(result.run, result.stats);
+  run.start_us = result.start_ns / 1000.0;
+  run.end_us = result.end_ns / 1000.0;
+  run.device = result.device;  // sim/results/device_counters.h
+  if (!result.stopped.empty()) run.stopped = result.stopped;
+  return run;
 }
 
-void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
-  summary["device"] = DeviceCounters::of(ssd);
-  summary["wear"] = wear_report(ssd);
-  summary["wear"]["remaining_life_buckets"] = remaining_life_buckets(ssd.ftl().nand());
-  summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};
-  summary["config"] = to_json(ssd.config());
+void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
+  summary.device = DeviceCounters::of(ssd);
+  summary.wear = wear_report(ssd);
+  summary.verification = VerificationRecord{verify, ssd.verified_pages()};
+  summary.config = ssd.config();
 }
 
 }  // namespace ssdlab::sim

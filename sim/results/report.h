@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
-#include <nlohmann/json.hpp>
 
 #include "sim/engine/simulator.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -20,8 +20,8 @@ namespace ssdlab::sim {
 [[nodiscard]] OutputLock prepare_outdir(const std::filesystem::path& dir);
 
 // The experiment's keys as summary.json records them; `seed` is the run's.
-nlohmann::json experiment_json(const workloads::ExperimentSpec& spec, std::uint64_t logical_bytes,
-                               std::uint64_t seed);
+ExperimentRecord experiment_record(const workloads::ExperimentSpec& spec,
+                                   std::uint64_t logical_bytes, std::uint64_t seed);
 
 // The seed an experiment runs with: its own, or one derived from its name.
 std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed);
@@ -29,7 +29,7 @@ std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed)
 // The runs of a micro-benchmark experiment, summarised on one line, and the
 // header above such lines.
 void print_experiment_header(std::ostream& out);
-void print_experiment(std::ostream& out, const nlohmann::json& experiment);
+void print_experiment(std::ostream& out, const ExperimentRecord& experiment);
 
 // One simulated run per line, and the header above such lines.
 void print_run_header(std::ostream& out);
@@ -37,17 +37,17 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& resu
 
 // The wear of summary.json ("wear", wear_report()) as a table like Agrawal
 // et al. Tables 7 and 8.
-void print_wear(std::ostream& out, const nlohmann::json& wear);
+void print_wear(std::ostream& out, const WearRecord& wear);
 // Cleaning split (foreground/background), DFTL's map cache and the write
 // buffer counters of `device` (the runs' counters added up), where there are
 // any.
 void print_controller(std::ostream& out, const DeviceCounters& device);
 
 // A simulated run in summary.json: its statistics, span and device counters.
-nlohmann::json run_json(const RunResult& result);
+RunRecord run_record(const RunResult& result);
 
 // Adds what a simulated device reports at the end to `summary`: device
 // totals, wear, verification and the config.
-void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify);
+void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify);
 
 }  // namespace ssdlab::sim

@@ -1,5 +1,5 @@
 // Response-time statistics of a run (RunStats in output.h): percentiles,
-// the latency histogram, and their summary.json form.
+// the latency histogram (summary.json holds them as RunRecord::of).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -111,36 +111,6 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
     stats.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
   }
   return stats;
-}
-
-nlohmann::json to_json(const RunStats& s) {
-  auto us = [](double ns) { return std::round(ns) / 1000.0; };
-  nlohmann::json json = {{"count", s.count},
-                         {"ignored", s.ignored},
-                         {"min_us", us(static_cast<double>(s.min_ns))},
-                         {"max_us", us(static_cast<double>(s.max_ns))},
-                         {"mean_us", us(s.mean_ns)},
-                         {"stddev_us", us(s.stddev_ns)},
-                         {"p50_us", us(static_cast<double>(s.p50_ns))},
-                         {"p99_us", us(static_cast<double>(s.p99_ns))},
-                         {"iops", std::round(s.iops * 10) / 10},
-                         {"mb_per_s", std::round(s.mb_per_s * 1000) / 1000}};
-  nlohmann::json percentiles = nlohmann::json::object();
-  for (const Percentile& p : s.percentiles) {
-    json[percentile_key(p.percent)] = us(static_cast<double>(p.ns));
-    percentiles[fmt::format("{}", p.percent)] = us(static_cast<double>(p.ns));
-  }
-  json["percentiles"] = std::move(percentiles);
-  nlohmann::json from = nlohmann::json::array(), to = nlohmann::json::array(),
-                 counts = nlohmann::json::array();
-  for (const auto& bucket : s.histogram.buckets) {
-    from.push_back(us(static_cast<double>(bucket.from_ns)));
-    to.push_back(us(static_cast<double>(bucket.to_ns)));
-    counts.push_back(bucket.count);
-  }
-  json["histogram"] = {
-      {"from_us", std::move(from)}, {"to_us", std::move(to)}, {"counts", std::move(counts)}};
-  return json;
 }
 
 }  // namespace ssdlab::sim

@@ -5,15 +5,18 @@
 #pragma once
 
 #include <iosfwd>
-#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "sim/results/summary.h"
 
 namespace ssdlab::sim {
 
-// `experiments` is summary.json's experiments array; returns the
-// "benchmarks" array (empty if no experiment belongs to a micro-benchmark).
-// The mean of an experiment is the mean of its runs' means.
-nlohmann::json benchmark_tables(const nlohmann::json& experiments, std::uint64_t logical_page_size);
+// The tables of the experiments that belong to a micro-benchmark (summary.json's
+// "benchmarks"; none if none does). The mean of an experiment is the mean of
+// its runs' means.
+std::vector<BenchmarkTable> benchmark_tables(const std::vector<ExperimentRecord>& experiments,
+                                             std::uint64_t logical_page_size);
 
-void print_benchmark_tables(std::ostream& out, const nlohmann::json& tables);
+void print_benchmark_tables(std::ostream& out, const std::vector<BenchmarkTable>& tables);
 
 }  // namespace ssdlab::sim

@@ -8,7 +8,7 @@
 
 namespace ssdlab::sim {
 
-nlohmann::json remaining_life_buckets(const flash::NandArray& nand) {
+EraseBuckets remaining_life_buckets(const flash::NandArray& nand) {
   const flash::Geometry& g = nand.geometry();
   std::vector<std::uint64_t> edges{0};
   for (std::uint64_t edge = 1; edge < g.pe_cycles; edge *= 2) edges.push_back(edge);
@@ -20,10 +20,10 @@ nlohmann::json remaining_life_buckets(const flash::NandArray& nand) {
     const auto bucket = std::upper_bound(edges.begin(), edges.end(), erases) - edges.begin() - 1;
     ++blocks[static_cast<std::size_t>(bucket)];
   }
-  return {{"rated_cycles", g.pe_cycles}, {"erases_from", edges}, {"blocks", blocks}};
+  return {g.pe_cycles, std::move(edges), std::move(blocks)};
 }
 
-nlohmann::json wear_report(const Ssd& ssd) {
+WearRecord wear_report(const Ssd& ssd) {
   const flash::NandArray& nand = ssd.ftl().nand();
   const auto& g = nand.geometry();
   double sum = 0, squares = 0;
@@ -55,23 +55,22 @@ nlohmann::json wear_report(const Ssd& ssd) {
       (static_cast<double>(f.wear_migrated_pages) * static_cast<double>(t.read_ns + t.program_ns) +
        static_cast<double>(f.wear_migrations) * static_cast<double>(t.erase_ns)) /
       1000.0;
-  return {{"rated_cycles", g.pe_cycles},
-          {"wear_leveling", ftl::wear_mode_name(w.mode)},
-          {"remaining_life_mean", mean},
-          {"remaining_life_stddev", std::sqrt(std::max(0.0, squares / n - mean * mean))},
-          {"remaining_life_min", min_life},
-          {"blocks_expired", expired},
-          {"blocks_retired", f.blocks_retired},
-          {"remaining_life_histogram",
-           {{"below_40pct_of_mean", bins[0]},
-            {"below_80pct_of_mean", bins[1]},
-            {"below_100pct_of_mean", bins[2]},
-            {"at_or_above_mean", bins[3]}}},
-          {"rate_limit_deferrals", f.wear_deferrals},
-          {"migrations", f.wear_migrations},
-          {"migrations_per_pool", f.wear_migrations_per_pool},
-          {"migrated_pages", f.wear_migrated_pages},
-          {"migration_flash_us", migration_us}};
+  WearRecord wear;
+  wear.rated_cycles = g.pe_cycles;
+  wear.wear_leveling = ftl::wear_mode_name(w.mode);
+  wear.remaining_life_mean = mean;
+  wear.remaining_life_stddev = std::sqrt(std::max(0.0, squares / n - mean * mean));
+  wear.remaining_life_min = min_life;
+  wear.blocks_expired = expired;
+  wear.blocks_retired = f.blocks_retired;
+  wear.remaining_life_histogram = {bins[0], bins[1], bins[2], bins[3]};
+  wear.remaining_life_buckets = remaining_life_buckets(nand);
+  wear.rate_limit_deferrals = f.wear_deferrals;
+  wear.migrations = f.wear_migrations;
+  wear.migrations_per_pool = f.wear_migrations_per_pool;
+  wear.migrated_pages = f.wear_migrated_pages;
+  wear.migration_flash_us = migration_us;
+  return wear;
 }
 
 }  // namespace ssdlab::sim

@@ -6,9 +6,8 @@
 // bucket. `ssdlab plot` draws it as wear.png.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "flash/nand_array.h"
+#include "sim/results/summary_blocks.h"
 
 namespace ssdlab::sim {
 
@@ -17,11 +16,11 @@ class Ssd;
 // Wear of every block (Agrawal et al. §5, Tables 7 and 8): remaining life
 // mean/stddev/min, blocks expired, remaining life relative to the mean in
 // Table 8's bins, and the wear-leveling counters.
-nlohmann::json wear_report(const Ssd& ssd);
+WearRecord wear_report(const Ssd& ssd);
 
-// {"rated_cycles": R, "erases_from": [0, 1, 2, 4, ..., R], "blocks": [...]}:
+// rated_cycles R, erases_from [0, 1, 2, 4, ..., R], blocks [...]:
 // bucket i holds the blocks with erases_from[i] <= erases < erases_from[i + 1]
 // (the last: erases >= R).
-nlohmann::json remaining_life_buckets(const flash::NandArray& nand);
+EraseBuckets remaining_life_buckets(const flash::NandArray& nand);
 
 }  // namespace ssdlab::sim

@@ -46,11 +46,6 @@ PreconditionSpec initial_state(const SimOptions& options, const workloads::Plan&
   }
 }
 
-// What a lifetime run reports; `stopped` once a run ended early.
-nlohmann::json lifetime_json(const SimOptions& options) {
-  return {{"until_expired", options.until_expired}, {"stopped", false}, {"end_of_life", false}};
-}
-
 void print_plan_header(std::ostream& out, bool benchmarks) {
   if (benchmarks)
     print_experiment_header(out);
@@ -58,25 +53,22 @@ void print_plan_header(std::ostream& out, bool benchmarks) {
     print_run_header(out);
 }
 
-void print_lifetime(std::ostream& out, const nlohmann::json& lifetime) {
-  if (!lifetime["stopped"].get<bool>()) return;
+void print_lifetime(std::ostream& out, const LifetimeRecord& lifetime) {
+  if (!lifetime.stopped) return;
   fmt::print(out, "  {}: {} after {} host pages written (experiment {}, run {})\n",
-             lifetime["end_of_life"].get<bool>() ? "DEVICE END OF LIFE" : "lifetime run stopped",
-             lifetime["reason"].get<std::string>(),
-             lifetime["host_pages_written"].get<std::uint64_t>(),
-             lifetime["experiment"].get<std::string>(), lifetime["run"].get<std::uint32_t>());
+             lifetime.end_of_life ? "DEVICE END OF LIFE" : "lifetime run stopped",
+             lifetime.reason.value_or(""), lifetime.host_pages_written,
+             lifetime.experiment.value_or(""), lifetime.run.value_or(0));
 }
 
 // Runs every run of `spec` on the session's host loop; adds them to
 // `experiment` and their device counters to `in_runs`, and returns the I/Os
-// they completed. Records an early stop in
-// `lifetime`.
+// they completed. Records an early stop in `lifetime`.
 std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
                              std::optional<DeviceCounters>& in_runs,
                              const workloads::ExperimentSpec& spec, bool benchmarks,
-                             nlohmann::json& experiment, nlohmann::json& lifetime,
+                             ExperimentRecord& experiment, LifetimeRecord& lifetime,
                              std::ostream& out) {
-  nlohmann::json runs = nlohmann::json::array();
   std::uint64_t ios = 0;
   for (std::uint32_t run = 0; run < spec.runs; ++run) {
     const RunResult result = session.simulator().run(spec, run, seed_of(spec, options.seed));
@@ -84,24 +76,22 @@ std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
       *in_runs += result.device;
     else
       in_runs = result.device;
-    nlohmann::json entry = run_json(result);
-    if (spec.io_ignore_auto) entry["startup_ios"] = result.startup;
-    runs.push_back(std::move(entry));
+    RunRecord& entry = experiment.runs.emplace_back(run_record(result));
+    if (spec.io_ignore_auto) entry.startup_ios = result.startup;
     session.clear_progress();
     if (!benchmarks) print_run(out, spec.name, result);
     ios += result.stats.count;
     if (!result.stopped.empty()) {
-      lifetime["stopped"] = true;
-      lifetime["end_of_life"] = result.end_of_life;
-      lifetime["reason"] = result.stopped;
-      lifetime["experiment"] = spec.name;
-      lifetime["run"] = run;
-      lifetime["ios_completed"] = result.stats.count;
+      lifetime.stopped = true;
+      lifetime.end_of_life = result.end_of_life;
+      lifetime.reason = result.stopped;
+      lifetime.experiment = spec.name;
+      lifetime.run = run;
+      lifetime.ios_completed = result.stats.count;
       break;
     }
     if (options.verify) session.ssd().ftl().check_invariants();
   }
-  experiment["runs"] = std::move(runs);
   return ios;
 }
 
@@ -130,8 +120,9 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   std::uint64_t planned_ios = 0;
   for (const auto& spec : plan.experiments) planned_ios += spec.count * spec.processes * spec.runs;
   session.start(experiments_given, planned_ios);
-  nlohmann::json lifetime = lifetime_json(options);
-  nlohmann::json experiments = nlohmann::json::array();
+  SummaryRecord summary;
+  LifetimeRecord& lifetime = summary.lifetime.emplace();
+  lifetime.until_expired = options.until_expired;
   std::uint64_t prefilled = 0, total_ios = 0;
   std::optional<DeviceCounters> in_runs;  // the counters of every run, added up
   if (experiments_given)
@@ -141,38 +132,34 @@ void run_sim(const SimOptions& options, std::ostream& out) {
                                       [](const auto& spec) { return !spec.benchmark.empty(); });
   if (experiments_given) print_plan_header(out, benchmarks);
   for (const auto& spec : plan.experiments) {
-    nlohmann::json experiment = experiment_json(spec, ssd.logical_bytes(), options.seed);
+    ExperimentRecord experiment = experiment_record(spec, ssd.logical_bytes(), options.seed);
     if (spec.reset_state_before)  // uFLIP §4.2: the sequential-write target spaces are used up
-      experiment["state_reset"] = session.precondition(preconditioning, "state enforced again");
+      experiment.state_reset.emplace(session.precondition(preconditioning, "state enforced again"));
     // Reading never-written data would measure nothing: fill the read target
     // first, functionally (no simulated time passes), and say so.
     if (workloads::reads(spec)) {
-      const std::uint64_t pages =
-          ssd.prefill(spec.target_offset, experiment["target_size"].get<std::uint64_t>());
+      const std::uint64_t pages = ssd.prefill(spec.target_offset, experiment.target_size);
       if (pages)
         log->info("{}: prefilled {} never-written logical pages of the read target", spec.name,
                   pages);
-      experiment["prefilled_pages"] = pages;
+      experiment.prefilled_pages = pages;
       prefilled += pages;
     }
     total_ios += run_experiment(session, options, in_runs, spec, benchmarks, experiment, lifetime,
                                 out);
     session.clear_progress();
     if (benchmarks) print_experiment(out, experiment);
-    experiments.push_back(std::move(experiment));
-    if (lifetime["stopped"].get<bool>()) break;  // later experiments would find it worn out
+    summary.experiments.push_back(std::move(experiment));
+    if (lifetime.stopped) break;  // later experiments would find it worn out
   }
-  nlohmann::json tables = benchmark_tables(experiments, config.ftl.logical_page_size);
-  nlohmann::json summary = {{"prefilled_pages", prefilled},
-                            {"experiments", std::move(experiments)},
-                            {"benchmarks", tables}};
-  lifetime["host_pages_written"] = ssd.ftl().stats().host_pages_written;
-  lifetime["simulated_us"] = session.simulator().now() / 1000.0;
-  summary["lifetime"] = lifetime;
-  session.finish(summary, plan.source, lifetime["end_of_life"].get<bool>());
+  summary.prefilled_pages = prefilled;
+  summary.benchmarks = benchmark_tables(summary.experiments, config.ftl.logical_page_size);
+  lifetime.host_pages_written = ssd.ftl().stats().host_pages_written;
+  lifetime.simulated_us = session.simulator().now() / 1000.0;
+  session.finish(summary, plan.source, lifetime.end_of_life);
 
-  print_benchmark_tables(out, tables);
-  print_wear(out, summary["wear"]);
+  print_benchmark_tables(out, *summary.benchmarks);
+  print_wear(out, *summary.wear);
   if (in_runs) print_controller(out, *in_runs);
   print_lifetime(out, lifetime);
   session.print_closing(summary, total_ios);

@@ -48,9 +48,10 @@ TimeNs since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
 }
 
-nlohmann::json enforce_state(const workloads::RealTarget& target, const PreconditionSpec& spec,
-                             std::uint64_t seed, bool quiet) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
+std::optional<StateRecord> enforce_state(const workloads::RealTarget& target,
+                                         const PreconditionSpec& spec, std::uint64_t seed,
+                                         bool quiet) {
+  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
   target.require_writable("state enforcement (--precondition, or the plan's state)");
   const auto start = Clock::now();
   workloads::AlignedBuffer buffer(kFlashBlockGuess);
@@ -74,18 +75,20 @@ nlohmann::json enforce_state(const workloads::RealTarget& target, const Precondi
   });
   progress.finish();
   const double seconds = static_cast<double>(since(start)) * 1e-9;
-  return {{"mode", spec.text},
-          {"bytes_written", bytes},
-          {"writes", writes},
-          {"wall_seconds", std::round(seconds * 1000) / 1000}};
+  StateRecord done;
+  done.mode = spec.text;
+  done.bytes_written = bytes;
+  done.writes = writes;
+  done.wall_seconds = std::round(seconds * 1000) / 1000;
+  return done;
 }
 
 // The runs of `spec` on the target, each summarised as summary.json holds
 // it; their I/Os go to `io_log` (if any) in completion order.
-nlohmann::json probe_runs(const workloads::RealTarget& target, const workloads::ExperimentSpec& spec,
-                          std::uint64_t seed, const std::vector<double>& percentiles,
-                          IoLog* io_log) {
-  nlohmann::json runs = nlohmann::json::array();
+std::vector<RunRecord> probe_runs(const workloads::RealTarget& target,
+                                  const workloads::ExperimentSpec& spec, std::uint64_t seed,
+                                  const std::vector<double>& percentiles, IoLog* io_log) {
+  std::vector<RunRecord> runs;
   for (std::uint32_t run = 0; run < spec.runs; ++run) {
     if (spec.run_pause_ns > 0)
       std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
@@ -100,22 +103,17 @@ nlohmann::json probe_runs(const workloads::RealTarget& target, const workloads::
       samples.add(io.submitted, io.response, io.io, io.size);
     }
     std::uint64_t startup = 0;
-    nlohmann::json entry = to_json(percentiles.empty() ? samples.summarize(&startup)
-                                                       : samples.summarize(&startup, percentiles));
-    entry["run"] = run;
-    if (spec.io_ignore_auto) entry["startup_ios"] = startup;
-    runs.push_back(std::move(entry));
+    RunRecord& entry = runs.emplace_back(RunRecord::of(
+        run, percentiles.empty() ? samples.summarize(&startup)
+                                 : samples.summarize(&startup, percentiles)));
+    if (spec.io_ignore_auto) entry.startup_ios = startup;
   }
   return runs;
 }
 
-nlohmann::json target_json(const workloads::RealTarget& target) {
-  return {{"path", target.path()},
-          {"kind", target.block_device() ? "block device" : "file"},
-          {"bytes", target.bytes()},
-          {"sector_size", target.sector_size()},
-          {"direct", target.direct()},
-          {"created", target.created()}};
+TargetRecord target_record(const workloads::RealTarget& target) {
+  return {target.path(), target.block_device() ? "block device" : "file", target.bytes(),
+          target.sector_size(), target.direct(), target.created()};
 }
 
 // A FILE target to be created must fit in its filesystem's free space (with
@@ -170,44 +168,38 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
              target.direct() ? ", O_DIRECT" : ", buffered");
   std::uint32_t resets = 0;
   const auto enforce = [&](const char* what) {
-    const nlohmann::json done =
+    std::optional<StateRecord> done =
         enforce_state(target, state, options.seed + 0x9e37 * resets++, options.quiet);
-    if (!done.is_null())
+    if (done)
       fmt::print(out, "{} ({}): {} written in {:.2f} s\n", what, state.text,
-                 format_size(done["bytes_written"].get<std::uint64_t>()),
-                 done["wall_seconds"].get<double>());
+                 format_size(done->bytes_written.value_or(0)), done->wall_seconds);
     return done;
   };
-  const nlohmann::json preconditioned = enforce("state enforced");
+  SummaryRecord summary;
+  summary.precondition = enforce("state enforced");
 
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
   print_experiment_header(out);
-  nlohmann::json experiments = nlohmann::json::array();
   for (const auto& spec : plan.experiments) {
-    nlohmann::json experiment = experiment_json(spec, target.bytes(), options.seed);
-    if (spec.reset_state_before) experiment["state_reset"] = enforce("state enforced again");
-    experiment["runs"] = probe_runs(target, spec, options.seed, options.percentiles, io_log.get());
+    ExperimentRecord experiment = experiment_record(spec, target.bytes(), options.seed);
+    if (spec.reset_state_before) experiment.state_reset.emplace(enforce("state enforced again"));
+    experiment.runs = probe_runs(target, spec, options.seed, options.percentiles, io_log.get());
     print_experiment(out, experiment);
-    experiments.push_back(std::move(experiment));
+    summary.experiments.push_back(std::move(experiment));
   }
-  const nlohmann::json tables = benchmark_tables(experiments, target.sector_size());
-  const nlohmann::json summary = {
-      {"schema_version", kSummarySchemaVersion},
-      {"ssdlab", {{"version", SSDLAB_VERSION}}},
-      {"workload", plan.source},
-      {"seed", options.seed},
-      {"logical_bytes", target.bytes()},
-      {"precondition", preconditioned},
-      {"experiments", experiments},
-      {"benchmarks", tables},
-      {"target", target_json(target)},
-  };
+  summary.benchmarks = benchmark_tables(summary.experiments, target.sector_size());
+  summary.schema_version = kSummarySchemaVersion;
+  summary.ssdlab_version = SSDLAB_VERSION;
+  summary.workload = plan.source;
+  summary.seed = options.seed;
+  summary.logical_bytes = target.bytes();
+  summary.target = target_record(target);
   if (io_log) io_log->finish();
-  PendingFile summary_file(outdir / "summary.json", summary.dump(2) + "\n");
+  PendingFile summary_file(outdir / "summary.json", summary.text());
   if (io_log) io_log->publish();
   summary_file.publish();
-  print_benchmark_tables(out, tables);
+  print_benchmark_tables(out, *summary.benchmarks);
   if (io_log) fmt::print(out, "  io.csv:       {}\n", (outdir / "io.csv").string());
   fmt::print(out, "  summary.json: {}\n", (outdir / "summary.json").string());
 }

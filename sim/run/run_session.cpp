@@ -54,20 +54,21 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
   if (!options.power_cuts.empty()) ssd_->enable_power_cuts();  // before the first write
   views_ = std::make_unique<TeachingViews>(*ssd_, options.teaching);
   if (!options.load_state.empty()) {
-    checkpoint_["loaded"] = load_checkpoint(options.load_state, *ssd_, position_);
-    print_loaded(out, checkpoint_["loaded"]);
+    checkpoint_.loaded = load_checkpoint(options.load_state, *ssd_, position_);
+    print_loaded(out, *checkpoint_.loaded);
   }
 }
 
 RunSession::~RunSession() = default;
 
-nlohmann::json RunSession::precondition(const PreconditionSpec& spec, const char* what) {
-  const nlohmann::json done = sim::precondition(
+std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec,
+                                                   const char* what) {
+  std::optional<StateRecord> done = sim::precondition(
       *ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++, options_.quiet);
-  if (!done.is_null())
+  if (done)
     fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-               what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),
-               done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
+               what, spec.text, done->flash_pages_written.value_or(0), done->wall_seconds,
+               done->write_amplification.value_or(0));
   if (!enforced_ && !loaded_state()) preconditioned_ = done;  // the initial state
   enforced_ = true;
   return done;
@@ -91,30 +92,30 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   return *simulator_;
 }
 
-void RunSession::finish(nlohmann::json& summary, const std::string& workload, bool end_of_life) {
+void RunSession::finish(SummaryRecord& summary, const std::string& workload, bool end_of_life) {
   progress_.finish();
   simulator_->show_progress(nullptr);
-  summary["schema_version"] = kSummarySchemaVersion;
-  summary["ssdlab"] = {{"version", SSDLAB_VERSION}};
-  summary["workload"] = workload;
-  summary["seed"] = options_.seed;
-  summary["logical_bytes"] = ssd_->logical_bytes();
-  summary["precondition"] = preconditioned_;
-  summary["simulated_us"] = simulator_->now() / 1000.0;
+  summary.schema_version = kSummarySchemaVersion;
+  summary.ssdlab_version = SSDLAB_VERSION;
+  summary.workload = workload;
+  summary.seed = options_.seed;
+  summary.logical_bytes = ssd_->logical_bytes();
+  summary.precondition = preconditioned_;
+  summary.simulated_us = simulator_->now() / 1000.0;
   add_device_summary(summary, *ssd_, options_.verify);
-  if (!options_.power_cuts.empty()) summary["power_cuts"] = power_cuts_json(*simulator_);
+  if (!options_.power_cuts.empty()) summary.power_cuts = power_cuts_record(*simulator_);
   if (!options_.save_state.empty()) {
     position_.now = simulator_->now();
-    checkpoint_["saved"] =
+    checkpoint_.saved =
         save_run_state(options_, *ssd_, position_, workload, preconditioned_, end_of_life);
   }
-  if (!checkpoint_.empty()) summary["checkpoint"] = checkpoint_;
+  if (checkpoint_.loaded || checkpoint_.saved) summary.checkpoint = checkpoint_;
   // io.csv and summary.json are complete before either is renamed into
   // place, so a failure (a full disk) leaves neither.
   if (io_log_) io_log_->finish();
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
-  PendingFile summary_file(outdir_ / "summary.json", summary.dump(2) + "\n");
+  PendingFile summary_file(outdir_ / "summary.json", summary.text());
   if (io_log_) io_log_->publish();
   try {
     summary_file.publish();
@@ -126,12 +127,12 @@ void RunSession::finish(nlohmann::json& summary, const std::string& workload, bo
   views_->commit(out_);
 }
 
-void RunSession::print_closing(const nlohmann::json& summary, std::uint64_t ios) const {
+void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) const {
   fmt::print(out_,
              "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second), {:.2f} s of CPU "
              "time ({:.0f} per CPU second)\n",
-             summary["device"]["write_amplification"].get<double>(), ios, wall_,
+             summary.write_amplification().value_or(0), ios, wall_,
              wall_ > 0 ? static_cast<double>(ios) / wall_ : 0.0, cpu_,
              cpu_ > 0 ? static_cast<double>(ios) / cpu_ : 0.0);
   if (options_.verify)
@@ -139,17 +140,15 @@ void RunSession::print_closing(const nlohmann::json& summary, std::uint64_t ios)
                "  verification: {} page reads checked against the latest write, all correct\n",
                ssd_->verified_pages());
   if (!options_.power_cuts.empty()) {
-    const nlohmann::json& cuts = summary["power_cuts"];
+    const PowerCutsRecord& cuts = *summary.power_cuts;
     fmt::print(
         out_,
         "  power cuts: {} ({} recovered, {} acknowledged writes lost, {} buffered writes "
         "lost, {} not reached); OOB scan {} pages, mount time mean {:.1f} us, max {:.1f} us\n",
-        cuts["count"].get<std::uint64_t>(), cuts["recovered"].get<std::uint64_t>(),
-        cuts["lost_writes"].get<std::uint64_t>(), cuts["buffered_writes_lost"].get<std::uint64_t>(),
-        cuts["not_reached"].get<std::uint64_t>(), cuts["scan_pages"].get<std::uint64_t>(),
-        cuts["mean_mount_time_us"].get<double>(), cuts["max_mount_time_us"].get<double>());
+        cuts.count, cuts.recovered, cuts.lost_writes, cuts.buffered_writes_lost, cuts.not_reached,
+        cuts.scan_pages, cuts.mean_mount_time_us, cuts.max_mount_time_us);
   }
-  print_saved(out_, checkpoint_);
+  print_saved(out_, checkpoint_.saved);
   if (io_log_) fmt::print(out_, "  io.csv:       {}\n", (outdir_ / "io.csv").string());
   if (!options_.fio_lat_log.empty() && io_log_) run_export_fio(outdir_, options_.fio_lat_log, out_);
   fmt::print(out_, "  summary.json: {}\n", (outdir_ / "summary.json").string());

@@ -10,7 +10,7 @@
 //   session.precondition(spec, "preconditioned");
 //   Simulator& host = session.start(io_log, total_ios);
 //   ... runs on host ...
-//   session.finish(summary, workload, end_of_life);  // outputs, closing lines
+//   session.finish(summary, workload, end_of_life);  // a SummaryRecord: outputs
 #pragma once
 
 #include <chrono>
@@ -19,7 +19,6 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -27,6 +26,7 @@
 #include "sim/state/checkpoint.h"
 #include "sim/controller/config.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 #include "sim/state/precondition.h"
 #include "sim/run/plan_run.h"
 #include "sim/engine/simulator.h"
@@ -52,8 +52,8 @@ class RunSession {
 
   // Brings the device to `spec`'s state (seeded by the run's seed and the
   // number of state enforcements so far); prints a line starting with
-  // `what`. Returns what it did (null for none).
-  nlohmann::json precondition(const PreconditionSpec& spec, const char* what);
+  // `what`. Returns what it did (nothing for none).
+  std::optional<StateRecord> precondition(const PreconditionSpec& spec, const char* what);
 
   // Starts the measured part: the io.csv log (if `io_log` and not
   // --no-io-log), the host loop at the loaded clock, the lifetime limit and
@@ -69,10 +69,10 @@ class RunSession {
   // totals, wear, verification, config, power cuts, checkpoints), saves the
   // state if asked (not after the device's end of life), writes io.csv and
   // summary.json, and the teaching views.
-  void finish(nlohmann::json& summary, const std::string& workload, bool end_of_life);
+  void finish(SummaryRecord& summary, const std::string& workload, bool end_of_life);
   // The closing lines: write amplification, speed (wall and CPU), the
   // verification, power cuts, checkpoint and output files.
-  void print_closing(const nlohmann::json& summary, std::uint64_t ios) const;
+  void print_closing(const SummaryRecord& summary, std::uint64_t ios) const;
 
  private:
   const SimOptions& options_;
@@ -83,8 +83,8 @@ class RunSession {
   std::unique_ptr<Ssd> ssd_;
   std::unique_ptr<TeachingViews> views_;
   RunPosition position_;
-  nlohmann::json checkpoint_ = nlohmann::json::object();
-  nlohmann::json preconditioned_;  // the initial preconditioning's figures
+  CheckpointRecord checkpoint_;
+  std::optional<StateRecord> preconditioned_;  // the initial preconditioning's figures
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;
   Progress progress_;  // of the measured part; declared before the simulator it observes

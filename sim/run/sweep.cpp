@@ -258,7 +258,7 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       const double p99 = experiment.mean_over_runs(&RunRecord::p99_us);
       const double iops = experiment.mean_over_runs(&RunRecord::iops);
       double wa = 0;  // a probe's runs have no device counters
-      for (const RunRecord& run : experiment.runs) wa += run.write_amplification.value_or(0.0);
+      for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
       csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +13,7 @@
 #include "common/error.h"
 #include "sim/controller/config.h"
 #include "sim/engine/replay.h"
+#include "sim/results/summary.h"
 #include "sim/run/trace_settings.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
@@ -64,12 +64,12 @@ struct Traces {
 };
 
 // summary.json's "trace" block of one trace.
-nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
-                          const ReplayResult& result, const std::optional<Partition>& partition,
-                          const std::vector<std::string>& warnings);
+TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
+                         const ReplayResult& result, const std::optional<Partition>& partition,
+                         const std::vector<std::string>& warnings);
 // summary.json's experiment for trace `k`; throws if it replayed nothing.
-nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
-                                const ReplayResult& result);
+ExperimentRecord trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
+                                  const ReplayResult& result);
 // The console lines of a replay: the traces, their runs and their counts.
 void print_traces(std::ostream& out, const Traces& t,
                   const std::vector<std::unique_ptr<PlacedTrace>>& placed,

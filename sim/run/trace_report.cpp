@@ -9,65 +9,51 @@
 #include "sim/run/trace_placement.h"
 
 namespace ssdlab::sim {
-namespace {
-
-nlohmann::json optional_json(bool present, nlohmann::json value) {
-  return present ? std::move(value) : nlohmann::json();
-}
-
-}  // namespace
-
-nlohmann::json trace_json(const TraceSettings& s, const PlacedTrace& placed,
-                          const ReplayResult& result, const std::optional<Partition>& partition,
-                          const std::vector<std::string>& warnings) {
-  const auto& file = placed.file();
-  const auto& read = file.counts();
+TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
+                         const ReplayResult& result, const std::optional<Partition>& partition,
+                         const std::vector<std::string>& warnings) {
+  const auto& read = placed.file().counts();
   const auto& selected = placed.selection().counts();
   const bool open = s.replay.mode == ReplayMode::kOpen;
-  const bool scale = s.selection.map == traces::AddressMap::kScale;
-  nlohmann::json json = {
-      {"file", s.shown_path},
-      {"format", s.format},
-      {"format_detected", s.detected},
-      {"compression", file.compression()},
-      {"mode", replay_mode_name(s.replay.mode)},
-      {"queue_depth", optional_json(!open, s.replay.queue_depth)},
-      {"speed", optional_json(open, s.replay.speed)},
-      {"map", traces::address_map_name(s.selection.map)},
-      {"trace_span_bytes", optional_json(scale, s.selection.trace_span)},
-      {"device_filter",
-       optional_json(s.selection.device.has_value(), s.selection.device.value_or(0))},
-      {"start_requests", s.selection.start_requests},
-      {"start_us",
-       optional_json(s.selection.start_ns.has_value(), s.selection.start_ns.value_or(0) / 1000.0)},
-      {"limit", s.selection.limit},
-      {"lines", read.lines},
-      {"records", read.records},
-      {"skipped_lines", read.skipped_lines},
-      {"bad_lines_skipped", read.bad_lines},
-      {"zero_size_skipped", read.zero_size},
-      {"other_device", selected.other_device},
-      {"before_start", selected.before_start},
-      {"realigned", selected.realigned},
-      {"remapped", selected.remapped},
-      {"out_of_order", result.out_of_order},
-      {"replayed", result.requests},
-      {"trace_start_us", result.trace_start_ns / 1000.0},
-      {"trace_end_us", result.trace_end_ns / 1000.0},
-  };
-  if (partition) json["partition"] = {{"offset", partition->base}, {"bytes", partition->bytes}};
-  json["devices"] = device_layout_name(s.devices);
+  TraceRecord t;
+  t.file = s.shown_path;
+  t.format = s.format;
+  t.format_detected = s.detected;
+  t.compression = placed.file().compression();
+  t.mode = replay_mode_name(s.replay.mode);
+  if (!open) t.queue_depth = s.replay.queue_depth;
+  if (open) t.speed = s.replay.speed;
+  t.map = traces::address_map_name(s.selection.map);
+  if (s.selection.map == traces::AddressMap::kScale) t.trace_span_bytes = s.selection.trace_span;
+  t.device_filter = s.selection.device;
+  t.start_requests = s.selection.start_requests;
+  if (s.selection.start_ns) t.start_us = *s.selection.start_ns / 1000.0;
+  t.limit = s.selection.limit;
+  t.lines = read.lines;
+  t.records = read.records;
+  t.skipped_lines = read.skipped_lines;
+  t.bad_lines_skipped = read.bad_lines;
+  t.zero_size_skipped = read.zero_size;
+  t.other_device = selected.other_device;
+  t.before_start = selected.before_start;
+  t.realigned = selected.realigned;
+  t.remapped = selected.remapped;
+  t.out_of_order = result.out_of_order;
+  t.replayed = result.requests;
+  t.trace_start_us = result.trace_start_ns / 1000.0;
+  t.trace_end_us = result.trace_end_ns / 1000.0;
+  if (partition) t.partition = TraceRecord::Partition{partition->base, partition->bytes};
+  t.devices = device_layout_name(s.devices);
   if (!s.selection.device_base.empty()) {
-    nlohmann::json bases = nlohmann::json::object();
+    auto& bases = t.device_bases.emplace();
     for (const auto& [device, base] : s.selection.device_base) bases[std::to_string(device)] = base;
-    json["device_bases"] = std::move(bases);
   }
-  json["warnings"] = warnings;
-  return json;
+  t.warnings = warnings;
+  return t;
 }
 
-nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
-                                const ReplayResult& result) {
+ExperimentRecord trace_experiment(const Traces& t, std::size_t k, const PlacedTrace& placed,
+                                  const ReplayResult& result) {
   auto log = logger("trace");
   const auto& settings = t.all[k];
   const auto& file = placed.file();
@@ -88,18 +74,18 @@ nlohmann::json trace_experiment(const Traces& t, std::size_t k, const PlacedTrac
   for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
   if (read.bad_lines)
     log->warn("{}: {} bad lines skipped (--skip-bad)", settings.shown_path, read.bad_lines);
-  return {{"name", settings.replay.experiment},
-          {"pattern", "trace"},
-          {"count", result.requests},
-          {"trims", result.trims},
-          {"queue_depth",
-           optional_json(settings.replay.mode == ReplayMode::kClosed, settings.replay.queue_depth)},
-          {"processes", 1},
-          {"io_ignore", 0},
-          {"trace", trace_json(settings, placed, result,
-                               t.partitioned ? std::optional(t.partitions[k]) : std::nullopt,
-                               t.warnings[k])},
-          {"runs", nlohmann::json::array({run_json(result.run)})}};
+  ExperimentRecord e;
+  e.name = settings.replay.experiment;
+  e.pattern = "trace";
+  e.count = result.requests;
+  e.trims = result.trims;
+  if (settings.replay.mode == ReplayMode::kClosed) e.trace_queue_depth = settings.replay.queue_depth;
+  e.queue_depth = e.trace_queue_depth.value_or(1);  // as summary_from_json reads it back
+  e.trace = trace_record(settings, placed, result,
+                         t.partitioned ? std::optional(t.partitions[k]) : std::nullopt,
+                         t.warnings[k]);
+  e.runs.push_back(run_record(result.run));
+  return e;
 }
 
 void print_traces(std::ostream& out, const Traces& t,

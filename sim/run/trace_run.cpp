@@ -253,14 +253,14 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   Simulator& simulator = session.start(true, requests);
   const std::vector<ReplayResult> results = replay(simulator, sources, t.all.front().replay);
   if (options.verify) ssd.ftl().check_invariants();
-  nlohmann::json experiments = nlohmann::json::array();
+  SummaryRecord summary;
   std::uint64_t replayed = 0;
   for (std::size_t k = 0; k < t.all.size(); ++k) {
-    experiments.push_back(trace_experiment(t, k, *placed[k], results[k]));
+    summary.experiments.push_back(trace_experiment(t, k, *placed[k], results[k]));
     replayed += results[k].requests;
   }
-  nlohmann::json summary = {{"prefilled_pages", prefilled}, {"experiments", std::move(experiments)}};
-  if (t.all.size() > 1) summary["layout"] = t.partitioned ? "partitioned" : "shared";
+  summary.prefilled_pages = prefilled;
+  if (t.all.size() > 1) summary.layout = t.partitioned ? "partitioned" : "shared";
   session.finish(summary, fmt::format("{}", fmt::join(workloads, " ")),
                  results.front().run.end_of_life);
   print_traces(out, t, placed, results, session.config(), ssd.logical_bytes());

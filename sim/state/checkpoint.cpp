@@ -292,20 +292,21 @@ void print_loaded(std::ostream& out, const nlohmann::json& loaded) {
              made.value("simulated_us", 0.0));
 }
 
-void print_saved(std::ostream& out, const nlohmann::json& checkpoint) {
-  if (!checkpoint.contains("saved")) return;
-  const nlohmann::json& saved = checkpoint["saved"];
-  if (saved.contains("skipped")) {
-    fmt::print(out, "  state not saved: {}\n", saved["skipped"].get<std::string>());
+void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved) {
+  if (!saved) return;
+  if (saved->contains("skipped")) {
+    fmt::print(out, "  state not saved: {}\n", (*saved)["skipped"].get<std::string>());
     return;
   }
-  fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n", saved["file"].get<std::string>(),
-             saved["bytes"].get<double>() / 1e6, saved["seconds"].get<double>());
+  fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n",
+             (*saved)["file"].get<std::string>(), (*saved)["bytes"].get<double>() / 1e6,
+             (*saved)["seconds"].get<double>());
 }
 
 nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
                               const RunPosition& position, const std::string& workload,
-                              const nlohmann::json& preconditioned, bool end_of_life) {
+                              const std::optional<StateRecord>& preconditioned,
+                              bool end_of_life) {
   // An FTL stopped by its end of life may be half-way through a request.
   if (end_of_life) return {{"skipped", "the device reached its end of life during the run"}};
   nlohmann::json provenance = {
@@ -314,7 +315,7 @@ nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
       {"seed", options.seed},
       {"config", options.config},
       {"sets", options.overrides},
-      {"precondition", preconditioned.is_null() ? nlohmann::json() : preconditioned["mode"]},
+      {"precondition", preconditioned ? nlohmann::json(preconditioned->mode) : nlohmann::json()},
       {"loaded_from",
        options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
       {"simulated_us", position.now / 1000.0},

@@ -25,10 +25,12 @@
 #include <filesystem>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/units.h"
 #include "sim/run/plan_run.h"
 #include "sim/controller/ssd.h"
+#include "sim/results/summary_blocks.h"
 
 namespace ssdlab::sim {
 
@@ -69,10 +71,11 @@ void run_state_info(const std::string& path, std::ostream& out);
 // request): the result then says why under "skipped".
 nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
                               const RunPosition& position, const std::string& workload,
-                              const nlohmann::json& preconditioned, bool end_of_life);
+                              const std::optional<StateRecord>& preconditioned,
+                              bool end_of_life);
 
 // One line each on what was loaded / saved (`checkpoint`: summary.json's).
 void print_loaded(std::ostream& out, const nlohmann::json& loaded);
-void print_saved(std::ostream& out, const nlohmann::json& checkpoint);
+void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved);
 
 }  // namespace ssdlab::sim

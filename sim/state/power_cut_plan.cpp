@@ -78,48 +78,43 @@ PowerCutPlan parse_power_cuts(const std::vector<std::string>& specs, std::uint64
   return plan;
 }
 
-nlohmann::json power_cuts_json(const Simulator& simulator) {
-  nlohmann::json cuts = nlohmann::json::array();
-  std::uint64_t recovered = 0, lost = 0, scanned = 0, resubmitted = 0, buffered_lost = 0;
+PowerCutsRecord power_cuts_record(const Simulator& simulator) {
+  PowerCutsRecord r;
   TimeNs scan = 0, mount = 0, longest = 0, hold_up = 0;
   for (const PowerCutReport& cut : simulator.power_cuts()) {
-    recovered += cut.recovered();
-    lost += cut.lost_writes + cut.resurrected_pages;
-    scanned += cut.pages_scanned;
+    r.recovered += cut.recovered();
+    r.lost_writes += cut.lost_writes + cut.resurrected_pages;
+    r.scan_pages += cut.pages_scanned;
     scan += cut.scan_ns;
     mount += cut.mount_done - cut.at;
     longest = std::max(longest, cut.mount_done - cut.at);
-    resubmitted += cut.requests_resubmitted;
-    buffered_lost += cut.buffered_writes_lost;
+    r.requests_resubmitted += cut.requests_resubmitted;
+    r.buffered_writes_lost += cut.buffered_writes_lost;
     hold_up += cut.hold_up_ns;
-    cuts.push_back({{"at_us", cut.at / 1000.0},
-                    {"scan_pages", cut.pages_scanned},
-                    {"scan_time_us", cut.scan_ns / 1000.0},
-                    {"mount_merge_time_us", cut.merge_ns / 1000.0},
-                    {"hold_up_time_us", cut.hold_up_ns / 1000.0},
-                    {"mount_time_us", (cut.mount_done - cut.at) / 1000.0},
-                    {"mount_commands", cut.mount_commands},
-                    {"torn_pages", cut.torn_pages},
-                    {"erases_undone", cut.erases_undone},
-                    {"writes_in_flight", cut.writes_in_flight},
-                    {"requests_resubmitted", cut.requests_resubmitted},
-                    {"pages_checked", cut.pages_checked},
-                    {"lost_writes", cut.lost_writes + cut.resurrected_pages},
-                    {"buffered_writes_lost", cut.buffered_writes_lost}});
+    PowerCutRecord& c = r.cuts.emplace_back();
+    c.at_us = cut.at / 1000.0;
+    c.scan_pages = cut.pages_scanned;
+    c.scan_time_us = cut.scan_ns / 1000.0;
+    c.mount_merge_time_us = cut.merge_ns / 1000.0;
+    c.hold_up_time_us = cut.hold_up_ns / 1000.0;
+    c.mount_time_us = (cut.mount_done - cut.at) / 1000.0;
+    c.mount_commands = cut.mount_commands;
+    c.torn_pages = cut.torn_pages;
+    c.erases_undone = cut.erases_undone;
+    c.writes_in_flight = cut.writes_in_flight;
+    c.requests_resubmitted = cut.requests_resubmitted;
+    c.pages_checked = cut.pages_checked;
+    c.lost_writes = cut.lost_writes + cut.resurrected_pages;
+    c.buffered_writes_lost = cut.buffered_writes_lost;
   }
-  const double n = std::max<double>(1.0, static_cast<double>(cuts.size()));
-  return {{"count", cuts.size()},
-          {"recovered", recovered},
-          {"lost_writes", lost},
-          {"buffered_writes_lost", buffered_lost},
-          {"not_reached", simulator.power_cuts_not_reached()},
-          {"scan_pages", scanned},
-          {"scan_time_us", scan / 1000.0},
-          {"hold_up_time_us", hold_up / 1000.0},
-          {"mean_mount_time_us", static_cast<double>(mount) / 1000.0 / n},
-          {"max_mount_time_us", longest / 1000.0},
-          {"requests_resubmitted", resubmitted},
-          {"cuts", std::move(cuts)}};
+  r.count = r.cuts.size();
+  r.not_reached = simulator.power_cuts_not_reached();
+  r.scan_time_us = scan / 1000.0;
+  r.hold_up_time_us = hold_up / 1000.0;
+  r.mean_mount_time_us =
+      static_cast<double>(mount) / 1000.0 / std::max<double>(1.0, static_cast<double>(r.count));
+  r.max_mount_time_us = longest / 1000.0;
+  return r;
 }
 
 }  // namespace ssdlab::sim

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/engine/simulator.h"
+#include "sim/results/summary_blocks.h"
 
 namespace ssdlab::sim {
 
@@ -21,6 +22,6 @@ PowerCutPlan parse_power_cuts(const std::vector<std::string>& specs, std::uint64
                               std::uint64_t seed);
 
 // summary.json's "power_cuts" section and the printed line.
-nlohmann::json power_cuts_json(const Simulator& simulator);
+PowerCutsRecord power_cuts_record(const Simulator& simulator);
 
 }  // namespace ssdlab::sim

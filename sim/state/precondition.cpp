@@ -70,9 +70,9 @@ void state_writes(const PreconditionSpec& spec, const StateGeometry& g, std::uin
   }
 }
 
-nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed,
-                            bool quiet) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return nullptr;
+std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
+                                       std::uint64_t seed, bool quiet) {
+  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
   const ftl::FtlStats before = ssd.ftl().stats();
   const StateGeometry geometry{
@@ -106,15 +106,15 @@ nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_
   const ftl::FtlStats& after = ssd.ftl().stats();
   const std::uint64_t host = after.host_pages_written - before.host_pages_written;
   const std::uint64_t flash = after.flash_pages_written - before.flash_pages_written;
-  return {
-      {"mode", spec.text},
-      {"host_pages_written", host},
-      {"flash_pages_written", flash},
-      {"blocks_cleaned", after.blocks_cleaned - before.blocks_cleaned},
-      {"write_amplification", host ? static_cast<double>(flash) / static_cast<double>(host) : 0.0},
-      {"wall_seconds", std::round(seconds * 1000) / 1000},
-      {"flash_pages_per_second",
-       seconds > 0 ? std::round(static_cast<double>(flash) / seconds) : 0.0}};
+  StateRecord done;
+  done.mode = spec.text;
+  done.host_pages_written = host;
+  done.flash_pages_written = flash;
+  done.blocks_cleaned = after.blocks_cleaned - before.blocks_cleaned;
+  done.write_amplification = host ? static_cast<double>(flash) / static_cast<double>(host) : 0.0;
+  done.wall_seconds = std::round(seconds * 1000) / 1000;
+  done.flash_pages_per_second = seconds > 0 ? std::round(static_cast<double>(flash) / seconds) : 0.0;
+  return done;
 }
 
 }  // namespace ssdlab::sim

@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "sim/results/summary_blocks.h"
 #include <string>
 #include <string_view>
 
@@ -45,10 +47,11 @@ void state_writes(const PreconditionSpec& spec, const StateGeometry& geometry, s
                   const std::function<void(std::uint64_t, std::uint64_t)>& write);
 
 // Runs it on `ssd` with randomness from `seed`; returns what it did (pages
-// written by the host and the flash, wall time, pages per second). Unless
+// written by the host and the flash, wall time, pages per second), nothing
+// for none. Unless
 // `quiet`, shows its progress on a terminal (common/progress.h): logical
 // pages written of those the state writes.
-nlohmann::json precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed,
-                            bool quiet = true);
+std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed,
+                                       bool quiet = true);
 
 }  // namespace ssdlab::sim

@@ -18,6 +18,7 @@
 #include "ftl/register.h"
 #include "sim/engine/ftl_failure.h"
 #include "sim/results/output.h"
+#include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
 #include "test_support.h"
 
@@ -174,7 +175,7 @@ TEST(Percentiles, NearestRankOfOneToAThousandMicroseconds) {
   }
   EXPECT_EQ(stats.p50_ns, 500000);
   EXPECT_EQ(stats.p99_ns, 990000);
-  const nlohmann::json json = sim::to_json(stats);
+  const nlohmann::json json = sim::RunRecord::of(0, stats);
   EXPECT_EQ(json["p50_us"], 500.0);
   EXPECT_EQ(json["p90_us"], 900.0);
   EXPECT_EQ(json["p99_us"], 990.0);
@@ -194,7 +195,7 @@ TEST(Percentiles, TenSamplesAndAChosenList) {
   EXPECT_EQ(stats.percentiles[0].ns, 30000);   // rank ceil(2.5) = 3
   EXPECT_EQ(stats.percentiles[1].ns, 100000);  // rank ceil(9.99) = 10
   EXPECT_EQ(stats.p50_ns, 50000);              // always, for compatibility
-  const nlohmann::json json = sim::to_json(stats);
+  const nlohmann::json json = sim::RunRecord::of(0, stats);
   EXPECT_EQ(json["p25_us"], 30.0);
   EXPECT_FALSE(json.contains("p90_us"));
 }
@@ -228,7 +229,7 @@ TEST(LatencyHistogram, FourLogSpacedBucketsPerDoubling) {
   EXPECT_EQ(H::lower_bound(36), 1024);
   std::vector<TimeNs> responses = {1000, 900, 8, 9, 10};
   const sim::RunStats stats = sim::compute_stats(responses, 5, 0, 0);
-  const nlohmann::json histogram = sim::to_json(stats)["histogram"];
+  const nlohmann::json histogram = nlohmann::json(sim::RunRecord::of(0, stats))["histogram"];
   EXPECT_EQ(histogram["counts"], nlohmann::json({2, 1, 2}));
   EXPECT_EQ(histogram["from_us"], nlohmann::json({0.008, 0.01, 0.896}));
   EXPECT_EQ(histogram["to_us"], nlohmann::json({0.01, 0.012, 1.024}));

@@ -41,7 +41,7 @@ TEST(Summary, ReadsBackWhatARunWrote) {
     EXPECT_DOUBLE_EQ(e.runs[r].mean_us, run["mean_us"].get<double>());
     EXPECT_DOUBLE_EQ(e.runs[r].p99_us, run["p99_us"].get<double>());
     EXPECT_DOUBLE_EQ(e.runs[r].iops, run["iops"].get<double>());
-    EXPECT_DOUBLE_EQ(*e.runs[r].write_amplification,
+    EXPECT_DOUBLE_EQ(*e.runs[r].write_amplification(),
                      run["device"]["write_amplification"].get<double>());
   }
   EXPECT_DOUBLE_EQ(e.mean_over_runs(&RunRecord::mean_us),
@@ -80,7 +80,7 @@ TEST(Summary, ReadsFilesWrittenBeforeTheSchemaVersion) {
   const SummaryRecord summary = summary_from_json(json, "old.json");
   EXPECT_EQ(summary.schema_version, 1);
   EXPECT_EQ(summary.experiments[0].runs[0].measured(), 3u);
-  EXPECT_FALSE(summary.experiments[0].runs[0].write_amplification.has_value());
+  EXPECT_FALSE(summary.experiments[0].runs[0].write_amplification().has_value());
 }
 
 }  // namespace

@@ -1,0 +1,23 @@
+// DeviceCounters::of: a snapshot of a simulated device's counters (the
+// simulator's part of sim/results/device_counters.h; the rest, which
+// summary.json's reader needs, is in ssdlab_results).
+#include "sim/controller/ssd.h"
+#include "sim/results/device_counters.h"
+
+namespace ssdlab::sim {
+
+DeviceCounters DeviceCounters::of(const Ssd& ssd) {
+  DeviceCounters c;
+  c.ftl = ssd.ftl().stats();
+  c.cleaning_ns = ssd.cleaning_ns();
+  c.background_cleaning_ns = ssd.background_cleaning_ns();
+  const flash::TimelineStats& t = ssd.timeline().stats();
+  c.two_plane_commands = t.two_plane_commands;
+  c.bus_busy_ns = t.bus_busy_ns;
+  c.die_busy_ns = t.die_busy_ns;
+  if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();
+  c.pages_per_block = ssd.config().geometry.pages_per_block;
+  return c;
+}
+
+}  // namespace ssdlab::sim

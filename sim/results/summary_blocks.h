@@ -1,0 +1,167 @@
+// The blocks of summary.json besides the experiments and their runs
+// (sim/results/summary.h): each a typed record that the run code fills in and
+// that summary_json.cpp writes and reads through its one field list. Units
+// are those of the file (microseconds, seconds); a std::optional is a key
+// present only when it applies, or a JSON null where the file says so.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ssdlab::sim {
+
+// A state brought about before the runs ("precondition", an experiment's
+// "state_reset"): by the simulator (functional writes) or by probe (real
+// writes). Fields of the other kind are absent.
+struct StateRecord {
+  std::string mode;  // the --precondition text: "random", "uflip:2", ...
+  double wall_seconds = 0;
+  // ssdlab sim (sim/state/precondition.cpp).
+  std::optional<std::uint64_t> host_pages_written, flash_pages_written, blocks_cleaned;
+  std::optional<double> write_amplification, flash_pages_per_second;
+  // ssdlab probe (sim/run/probe.cpp).
+  std::optional<std::uint64_t> bytes_written, writes;
+
+  bool operator==(const StateRecord&) const = default;
+};
+
+// Blocks by remaining life relative to the mean (Agrawal et al. Table 8).
+struct LifeHistogram {
+  std::uint64_t below_40pct_of_mean = 0, below_80pct_of_mean = 0, below_100pct_of_mean = 0,
+                at_or_above_mean = 0;
+  bool operator==(const LifeHistogram&) const = default;
+};
+
+// Blocks by erase count: blocks[i] have erase counts from erases_from[i] up
+// to the next edge.
+struct EraseBuckets {
+  std::uint64_t rated_cycles = 0;
+  std::vector<std::uint64_t> erases_from, blocks;
+  bool operator==(const EraseBuckets&) const = default;
+};
+
+// Wear at the end of the run (sim/results/wear_buckets.cpp).
+struct WearRecord {
+  std::uint64_t rated_cycles = 0;
+  std::string wear_leveling;
+  double remaining_life_mean = 0, remaining_life_stddev = 0;
+  std::uint64_t remaining_life_min = 0, blocks_expired = 0, blocks_retired = 0;
+  LifeHistogram remaining_life_histogram;
+  EraseBuckets remaining_life_buckets;
+  std::uint64_t rate_limit_deferrals = 0, migrations = 0, migrated_pages = 0;
+  std::vector<std::uint64_t> migrations_per_pool;
+  double migration_flash_us = 0;
+  bool operator==(const WearRecord&) const = default;
+};
+
+struct VerificationRecord {
+  bool enabled = false;
+  std::uint64_t pages_checked = 0;
+  bool operator==(const VerificationRecord&) const = default;
+};
+
+// One power cut and its recovery (sim/state/power_cut_plan.cpp).
+struct PowerCutRecord {
+  double at_us = 0, scan_time_us = 0, mount_merge_time_us = 0, hold_up_time_us = 0,
+         mount_time_us = 0;
+  std::uint64_t scan_pages = 0, mount_commands = 0, torn_pages = 0, erases_undone = 0,
+                writes_in_flight = 0, requests_resubmitted = 0, pages_checked = 0,
+                lost_writes = 0, buffered_writes_lost = 0;
+  bool operator==(const PowerCutRecord&) const = default;
+};
+
+// Every power cut of a run (--power-cut-at) and their totals.
+struct PowerCutsRecord {
+  std::uint64_t count = 0, recovered = 0, lost_writes = 0, buffered_writes_lost = 0,
+                not_reached = 0, scan_pages = 0, requests_resubmitted = 0;
+  double scan_time_us = 0, hold_up_time_us = 0, mean_mount_time_us = 0, max_mount_time_us = 0;
+  std::vector<PowerCutRecord> cuts;
+  bool operator==(const PowerCutsRecord&) const = default;
+};
+
+// --load-state and --save-state: what sim/state/checkpoint.cpp reports of the
+// checkpoint file, whose header (config echo, provenance) is its own JSON
+// format (DESIGN.md, checkpoints) and is echoed as it is.
+struct CheckpointRecord {
+  std::optional<nlohmann::json> loaded, saved;
+  bool operator==(const CheckpointRecord&) const = default;
+};
+
+// A plan's lifetime stop (--until-expired, the device's end of life).
+struct LifetimeRecord {
+  std::uint64_t until_expired = 0;
+  bool stopped = false, end_of_life = false;
+  // Where it stopped, once it did.
+  std::optional<std::string> reason, experiment;
+  std::optional<std::uint32_t> run;
+  std::optional<std::uint64_t> ios_completed;
+  std::uint64_t host_pages_written = 0;
+  double simulated_us = 0;
+  bool operator==(const LifetimeRecord&) const = default;
+};
+
+// The fixed and per-KiB cost fitted to a granularity table's column.
+struct LinearCostRecord {
+  double fixed_us = 0, per_kib_us = 0, r_squared = 0;
+  std::size_t points = 0;
+  bool operator==(const LinearCostRecord&) const = default;
+};
+
+// One uFLIP micro-benchmark as a table (sim/results/uflip_report.cpp): mean
+// response time by parameter value (rows) and pattern or mix (columns).
+struct BenchmarkTable {
+  struct Row {
+    std::string value;
+    std::map<std::string, double> mean_us;  // by column
+    bool operator==(const Row&) const = default;
+  };
+  std::string name, parameter;
+  std::vector<std::string> columns;
+  std::vector<Row> rows;
+  std::optional<std::map<std::string, LinearCostRecord>> linear_cost;  // io_size tables
+  bool operator==(const BenchmarkTable&) const = default;
+};
+
+// ssdlab probe's device or file.
+struct TargetRecord {
+  std::string path, kind;  // "file" or "block device"
+  std::uint64_t bytes = 0, sector_size = 0;
+  bool direct = false, created = false;
+  bool operator==(const TargetRecord&) const = default;
+};
+
+// A replayed trace: its options and what reading and placing it counted
+// (sim/run/trace_report.cpp). Absent values are written as null.
+struct TraceRecord {
+  struct Partition {
+    std::uint64_t offset = 0, bytes = 0;
+    bool operator==(const Partition&) const = default;
+  };
+  std::string file, format;
+  bool format_detected = false;
+  std::string compression, mode;
+  std::optional<std::uint32_t> queue_depth;  // closed loop
+  std::optional<double> speed;               // open loop
+  std::string map;
+  std::optional<std::uint64_t> trace_span_bytes;  // --map scale
+  std::optional<std::uint32_t> device_filter;
+  std::uint64_t start_requests = 0;
+  std::optional<double> start_us;
+  std::uint64_t limit = 0;
+  std::uint64_t lines = 0, records = 0, skipped_lines = 0, bad_lines_skipped = 0,
+                zero_size_skipped = 0, other_device = 0, before_start = 0, realigned = 0,
+                remapped = 0, out_of_order = 0, replayed = 0;
+  double trace_start_us = 0, trace_end_us = 0;
+  std::optional<Partition> partition;  // --layout partitioned
+  std::string devices;
+  std::optional<std::map<std::string, std::uint64_t>> device_bases;  // by device number
+  std::vector<std::string> warnings;
+  bool operator==(const TraceRecord&) const = default;
+};
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,278 @@
+// summary.json's one typed model (sim/results/summary.h) round trip: a record
+// written by to_json and read back by summary_from_json is the same record,
+// for every kind of block (plan, uFLIP tables, traces, probe, power cuts,
+// checkpoints); and the files real runs write read back into records that
+// write the same bytes again.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/results/summary.h"
+#include "test_support.h"
+
+namespace ssdlab::sim {
+namespace {
+
+// Every member compared; the config (no operator==) by its echo.
+void expect_same(const SummaryRecord& a, const SummaryRecord& b) {
+  EXPECT_EQ(a.schema_version, b.schema_version);
+  EXPECT_EQ(a.ssdlab_version, b.ssdlab_version);
+  EXPECT_EQ(a.workload, b.workload);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.logical_bytes, b.logical_bytes);
+  EXPECT_EQ(a.precondition, b.precondition);
+  EXPECT_EQ(a.simulated_us, b.simulated_us);
+  EXPECT_EQ(a.prefilled_pages, b.prefilled_pages);
+  EXPECT_EQ(a.experiments, b.experiments);
+  EXPECT_EQ(a.benchmarks, b.benchmarks);
+  EXPECT_EQ(a.lifetime, b.lifetime);
+  EXPECT_EQ(a.layout, b.layout);
+  EXPECT_EQ(a.target, b.target);
+  EXPECT_EQ(a.device, b.device);
+  EXPECT_EQ(a.wear, b.wear);
+  EXPECT_EQ(a.verification, b.verification);
+  ASSERT_EQ(a.config.has_value(), b.config.has_value());
+  if (a.config) EXPECT_EQ(to_json(*a.config), to_json(*b.config));
+  EXPECT_EQ(a.power_cuts, b.power_cuts);
+  EXPECT_EQ(a.checkpoint, b.checkpoint);
+}
+
+// struct -> json -> struct, and the JSON of both the same.
+void expect_round_trip(const SummaryRecord& record) {
+  const nlohmann::json json = record;
+  const SummaryRecord back = summary_from_json(json, "record");
+  expect_same(record, back);
+  EXPECT_EQ(back.text(), record.text());
+}
+
+RunRecord run(std::uint32_t number, double mean_us) {
+  RunRecord r;
+  r.run = number;
+  r.count = 100 + number;
+  r.ignored = number;
+  r.min_us = mean_us / 2;
+  r.max_us = mean_us * 3;
+  r.mean_us = mean_us;
+  r.stddev_us = 1.25;
+  r.p50_us = mean_us;
+  r.p99_us = mean_us * 2;
+  r.iops = 1234.5;
+  r.mb_per_s = 5.055;
+  r.percentiles = {{50, mean_us}, {99.9, mean_us * 2.5}};
+  r.histogram = {{0.008, 1.024}, {0.01, 1.28}, {3, 7}};
+  return r;
+}
+
+// A simulated run: its span and device counters, with a write buffer.
+RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
+  RunRecord r = run(number, 80.5);
+  r.start_us = 10.0 * number;
+  r.end_us = 10.0 * number + 7.5;
+  DeviceCounters& d = r.device.emplace();
+  d.ftl.host_pages_written = 40 + number;
+  d.ftl.flash_pages_written = 90;
+  d.ftl.blocks_cleaned = 3;
+  d.ftl.background_blocks_cleaned = 1;
+  d.ftl.pages_reclaimed = 100;
+  d.ftl.blocks_cleaned_per_pool = {3};
+  d.ftl.wear_migrations_per_pool = {0};
+  d.cleaning_ns = 123456;
+  d.background_cleaning_ns = 456;
+  d.bus_busy_ns = 777000;
+  d.buffer = WriteBufferStats{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
+  return r;
+}
+
+// What ssdlab sim adds at the end, on the tiny preset.
+void add_device(SummaryRecord& s) {
+  s.schema_version = kSummarySchemaVersion;
+  s.ssdlab_version = "9.9.9";
+  s.seed = 7;
+  s.logical_bytes = 1 << 20;
+  s.simulated_us = 1234.5;
+  s.prefilled_pages = 12;
+  s.config = testing::load_preset("tiny");
+  s.device = simulated_run(0, *s.config).device;
+  WearRecord& w = s.wear.emplace();
+  w.rated_cycles = 3000;
+  w.wear_leveling = "none";
+  w.remaining_life_mean = 2999.5;
+  w.remaining_life_buckets = {3000, {0, 1, 2, 3000}, {10, 4, 2, 0}};
+  w.remaining_life_histogram = {0, 1, 2, 13};
+  w.migrations_per_pool = {0};
+  s.verification = VerificationRecord{true, 4096};
+  s.precondition = StateRecord{"random", 0.25, 10, 20, 1, 2.0, 80.0, {}, {}};
+}
+
+ExperimentRecord plan_experiment(const std::string& name, const DeviceConfig& config) {
+  ExperimentRecord e;
+  e.name = name;
+  e.pattern = "RW";
+  e.count = 100;
+  e.io_size = 4096;
+  e.target_size = 1 << 20;
+  e.seed = 42;
+  e.increment = -2;
+  e.pause_us = 2.5;
+  e.io_ignore = {true, 0};
+  for (std::uint32_t r = 0; r < 2; ++r) e.runs.push_back(simulated_run(r, config));
+  e.runs[0].startup_ios = 3;
+  return e;
+}
+
+TEST(SummaryRoundTrip, PlanWithMixSkewLifetimeAndStateResets) {
+  SummaryRecord s;
+  add_device(s);
+  s.workload = "RW:count=100";
+  ExperimentRecord e = plan_experiment("rw", *s.config);
+  e.mix = MixRecord{"SR", 3};
+  e.hot_cold = HotColdRecord{0.2, 0.8};
+  e.zipf = 0.9;
+  e.state_reset.emplace(std::nullopt);  // state enforcement of "none": null
+  e.prefilled_pages = 5;
+  e.runs[1].stopped = "lifetime limit";
+  s.experiments.push_back(e);
+  e.name = "rw-2";
+  e.state_reset.emplace(s.precondition);
+  e.io_ignore = {false, 7};
+  s.experiments.push_back(e);
+  s.benchmarks.emplace();
+  s.lifetime = LifetimeRecord{4, true, false, "lifetime limit", "rw", 1, 101, 4000, 99.5};
+  expect_round_trip(s);
+}
+
+TEST(SummaryRoundTrip, UflipTablesWithLinearCost) {
+  SummaryRecord s;
+  add_device(s);
+  for (const char* value : {"4096", "8192"}) {
+    ExperimentRecord e = plan_experiment(std::string("granularity-") + value, *s.config);
+    e.benchmark = "granularity";
+    e.column = "SW";
+    e.parameter = "io_size";
+    e.value = value;
+    s.experiments.push_back(e);
+  }
+  BenchmarkTable table{"granularity", "io_size", {"SR", "SW"}, {}, {}};
+  table.rows = {{"4096", {{"SW", 80.5}}}, {"8192", {{"SR", 1.5}, {"SW", 90.25}}}};
+  table.linear_cost.emplace()["SW"] = LinearCostRecord{70.75, 4.938, 0.9999, 2};
+  s.benchmarks = {table, BenchmarkTable{"locality", "target_size", {"RW"}, {}, {}}};
+  s.lifetime.emplace();
+  expect_round_trip(s);
+}
+
+TraceRecord trace_block(bool open) {
+  TraceRecord t;
+  t.file = "traces/examples/synthetic.csv";
+  t.format = "msr";
+  t.format_detected = true;
+  t.compression = "none";
+  t.mode = open ? "open" : "closed";
+  if (open)
+    t.speed = 2.0;
+  else
+    t.queue_depth = 4;
+  t.map = "scale";
+  t.trace_span_bytes = 1 << 30;
+  t.device_filter = 2;
+  t.start_us = 1500.5;
+  t.lines = 10;
+  t.records = 9;
+  t.replayed = 8;
+  t.trace_end_us = 99.25;
+  t.devices = "side-by-side";
+  t.device_bases = std::map<std::string, std::uint64_t>{{"1", 0}, {"10", 4096}};
+  t.warnings = {"a warning"};
+  return t;
+}
+
+TEST(SummaryRoundTrip, OneAndSeveralTracesOpenAndClosed) {
+  SummaryRecord s;
+  add_device(s);
+  for (const bool open : {true, false}) {
+    ExperimentRecord e;
+    e.name = open ? "open" : "closed";
+    e.pattern = "trace";
+    e.count = 8;
+    e.trims = 2;
+    if (!open) e.trace_queue_depth = 4;
+    e.queue_depth = e.trace_queue_depth.value_or(1);
+    e.io_ignore = {false, 0};
+    e.trace = trace_block(open);
+    if (!open) e.trace->partition = TraceRecord::Partition{4096, 8192};
+    e.runs.push_back(simulated_run(0, *s.config));
+    s.experiments.push_back(e);
+  }
+  expect_round_trip(s);
+  s.layout = "partitioned";
+  expect_round_trip(s);
+}
+
+TEST(SummaryRoundTrip, ProbeOnAFile) {
+  SummaryRecord s;
+  s.schema_version = kSummarySchemaVersion;
+  s.workload = "RW:count=10";
+  s.logical_bytes = 16 << 20;
+  s.precondition = StateRecord{"seq", 0.5, {}, {}, {}, {}, {}, 16 << 20, 128};
+  ExperimentRecord e;
+  e.name = "rw";
+  e.pattern = "RW";
+  e.runs = {run(0, 50), run(1, 60)};
+  e.state_reset.emplace(s.precondition);
+  s.experiments.push_back(e);
+  s.benchmarks.emplace();
+  s.target = TargetRecord{"/tmp/probe.img", "file", 16 << 20, 512, true, true};
+  expect_round_trip(s);
+}
+
+TEST(SummaryRoundTrip, PowerCutsAndCheckpoints) {
+  SummaryRecord s;
+  add_device(s);
+  s.experiments.push_back(plan_experiment("rw", *s.config));
+  PowerCutsRecord& cuts = s.power_cuts.emplace();
+  cuts.count = 2;
+  cuts.recovered = 2;
+  cuts.not_reached = 1;
+  cuts.mean_mount_time_us = 12.5;
+  for (int i = 1; i <= 2; ++i) {
+    PowerCutRecord cut;
+    cut.at_us = 100.5 * i;
+    cut.torn_pages = i;
+    cut.mount_time_us = 12.5;
+    cuts.cuts.push_back(cut);
+  }
+  s.checkpoint = CheckpointRecord{
+      nlohmann::json{{"file", "a.state"}, {"bytes", 1000}, {"provenance", {{"seed", 1}}}},
+      nlohmann::json{{"skipped", "the device reached its end of life during the run"}}};
+  expect_round_trip(s);
+  s.checkpoint = CheckpointRecord{std::nullopt, nlohmann::json{{"file", "b.state"}}};
+  expect_round_trip(s);
+}
+
+// Real runs of each kind: the file read back writes the same bytes.
+TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
+  const auto dir = testing::temp_dir_for_this_test("summary-round-trip-");
+  const std::string tiny = "sim -c " + testing::preset("tiny") + " --quiet ";
+  const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"plan", tiny + "-w RW:count=500,runs=2,io_ignore=auto --percentiles 50,99.9"},
+      {"uflip", tiny + "-w uflip:granularity:count=16,runs=1"},
+      {"trace", tiny + "-w trace:" + trace + " -w trace:" + trace + " --layout partitioned"},
+      {"power", tiny + "-w RW:count=3000 --power-cut-at random:2 --verify"},
+      {"checkpoint", tiny + "-w RW:count=300 --save-state " + (dir / "s.state").string()},
+      {"probe", "probe --quiet --target " + (dir / "probe.img").string() +
+                    " --size 4MiB -w RW:count=50,runs=2"}};
+  for (const auto& [name, command] : runs) {
+    SCOPED_TRACE(name);
+    const auto out = dir / name;
+    const auto result = testing::run_ssdlab(command + " -o " + out.string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string text = testing::read_file(out / "summary.json");
+    const SummaryRecord record = read_summary(out / "summary.json");
+    EXPECT_EQ(record.text(), text);
+    expect_round_trip(record);
+  }
+}
+
+}  // namespace
+}  // namespace ssdlab::sim
