@@ -258,8 +258,10 @@ TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
       {"plan", tiny + "-w RW:count=500,runs=2,io_ignore=auto --percentiles 50,99.9"},
       {"uflip", tiny + "-w uflip:granularity:count=16,runs=1"},
       {"trace", tiny + "-w trace:" + trace + " -w trace:" + trace + " --layout partitioned"},
-      {"power", tiny + "-w RW:count=3000 --power-cut-at random:2 --verify"},
+      {"power", tiny + "-w RW:count=3000 --power-cut-at random:2"},
+      {"verify", tiny + "-w RW:count=300 --verify --precondition random"},
       {"checkpoint", tiny + "-w RW:count=300 --save-state " + (dir / "s.state").string()},
+      {"loaded", tiny + "-w RR:count=300 --load-state " + (dir / "s.state").string()},
       {"probe", "probe --quiet --target " + (dir / "probe.img").string() +
                     " --size 4MiB -w RW:count=50,runs=2"}};
   for (const auto& [name, command] : runs) {
