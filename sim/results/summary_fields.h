@@ -6,7 +6,9 @@
 //   v(key, member)           always written; read if present (else the default)
 //   v.required(key, member)  always written; an error if missing when read
 //   v.optional(key, member)  a std::optional: written only if it holds a value
-//   v.writing                true when writing (for keys of one kind of record)
+//   v.version, v.percentiles the two keys of a special shape ({"version": ...};
+//                            a percentile's own key p99_9_us besides the object)
+// A std::optional member given to v(...) is written as null when it is empty.
 //
 // Keys are written in nlohmann::json's order (sorted), whatever the order here.
 #pragma once

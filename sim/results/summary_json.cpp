@@ -40,7 +40,6 @@ void put(nlohmann::json& json, const T& value);
 
 class JsonWriter {
  public:
-  static constexpr bool writing = true;
   explicit JsonWriter(nlohmann::json& json) : json_(json) { json_ = nlohmann::json::object(); }
 
   template <typename T>
@@ -113,7 +112,6 @@ void get(const nlohmann::json& json, T& value, const std::string& where);
 
 class JsonReader {
  public:
-  static constexpr bool writing = false;
   JsonReader(const nlohmann::json& json, std::string where) : json_(json), where_(std::move(where)) {
     if (!json_.is_object()) throw make_error("{}: not a JSON object", where_);
   }
@@ -136,10 +134,9 @@ class JsonReader {
     if (json_.contains(key) && json_[key].is_object()) (*this)(key, version, "version");
   }
   void percentiles(const char* key, std::vector<std::pair<double, double>>& percentiles);
-  const std::string& where() const { return where_; }
 
  private:
-  // A run is "where.runs[0]", a key "where: key".
+  // A key is "where: key".
   std::string at(const char* key) const { return fmt::format("{}: {}", where_, key); }
   void operator()(const char* key, std::string& value, const char* inner) {
     JsonReader(json_[key], at(key))(inner, value);
@@ -167,17 +164,10 @@ void JsonReader::percentiles(const char* key, std::vector<std::pair<double, doub
   std::sort(percentiles.begin(), percentiles.end());
 }
 
-// The element `i` of a list read at `where`: "where[i]", or for a list of
-// experiments or runs (named by their key) "experiments[i]".
-std::string element(const std::string& where, std::size_t i) {
-  const std::size_t colon = where.rfind(": ");
-  if (colon != std::string::npos &&
-      (where.ends_with(": runs") || where.ends_with(": experiments"))) {
-    const std::string owner = where.substr(0, colon), list = where.substr(colon + 2);
-    // Runs continue their experiment's path with a dot.
-    return list == "runs" ? fmt::format("{}.runs[{}]", owner, i)
-                          : fmt::format("{}: {}[{}]", owner, list, i);
-  }
+// The element `i` of a list read at `where`: "where[i]"; runs continue
+// their experiment's path with a dot ("file: experiments[0].runs[1]").
+std::string element(std::string where, std::size_t i) {
+  if (where.ends_with(": runs")) where.replace(where.size() - 6, 2, ".");
   return fmt::format("{}[{}]", where, i);
 }
 
