@@ -21,7 +21,7 @@ namespace {
 // argv: report.json, plots folder. One figure of the value rows (ssdlab
 // against the paper, in percent, with each tolerance), one per other row.
 constexpr const char* kScript = R"PY(
-import json, os, re, sys
+import json, os, re, sys, textwrap
 try:
     import matplotlib
     matplotlib.use("Agg")
@@ -58,8 +58,8 @@ for r in report["rows"]:
         ax.bar(range(len(ys)), ys)
     ax.set_xticks(range(len(ys)))
     ax.set_xticklabels(labels, rotation=30, fontsize=7)
-    ax.set_ylabel(r["quantity"], fontsize=8)
-    ax.set_title("%s (%s): %s" % (r["figure"], r["check"], r["verdict"]), fontsize=9)
+    ax.set_ylabel("\n".join(textwrap.wrap(r["quantity"], 40)), fontsize=7)
+    ax.set_title("%s\n%s (%s): %s" % (r["id"], r["figure"], r["check"], r["verdict"]), fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(out, re.sub(r"[^A-Za-z0-9_.-]", "_", r["id"]) + ".png"), dpi=120)
     plt.close(fig)

@@ -62,8 +62,10 @@ double read_metric(const nlohmann::json& summary, const Measure& measure,
     case Metric::kWearMean:
       return wear.at("remaining_life_mean").get<double>();
     case Metric::kWearBelow80: {
+      // Disjoint bins (Table 8): below 40%, and from 40% to below 80%.
       const auto& histogram = wear.at("remaining_life_histogram");
-      return histogram.at(0).get<double>() + histogram.at(1).get<double>();
+      return histogram.at("below_40pct_of_mean").get<double>() +
+             histogram.at("below_80pct_of_mean").get<double>();
     }
   }
   return 0;
