@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/error.h"
 #include "common/rng.h"
 #include "workloads/generator.h"
 #include "workloads/real_target.h"
@@ -37,6 +38,12 @@ const IoClock& system_clock() {
 std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& clock,
                                        const ExperimentSpec& spec, std::uint32_t run,
                                        std::uint64_t seed) {
+  // The runner's buffers and threads assume one size and closed loops.
+  if (spec.synthetic.any())
+    throw make_error(
+        "{}: interarrival_us, size_distribution, sequential_share and read_share run on the "
+        "simulator only (ssdlab sim), not against a real target",
+        spec.origin);
   struct Process {
     explicit Process(IoGenerator g) : generator(std::move(g)) {}
     IoGenerator generator;

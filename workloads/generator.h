@@ -11,6 +11,7 @@
 #include "common/units.h"
 #include "workloads/plan.h"
 #include "workloads/skew.h"
+#include "workloads/synthetic.h"
 
 namespace ssdlab::workloads {
 
@@ -18,7 +19,9 @@ struct IoRequest {
   std::uint64_t offset = 0;  // bytes
   std::uint32_t size = 0;    // bytes
   IoMode mode = IoMode::kRead;
-  TimeNs delay_ns = 0;  // idle time after the previous I/O completes (time function)
+  // Closed loop: idle time after the previous I/O completes (time function).
+  // Open loop (interarrival_us): the time since the previous arrival.
+  TimeNs delay_ns = 0;
 };
 
 // The LBA function of one baseline pattern over a target (Table 1), in units
@@ -76,6 +79,7 @@ class IoGenerator {
   // from a stream of their own (so that the addresses do not change with it).
   double trim_share_;
   Rng trims_;
+  std::optional<SyntheticStream> synthetic_;  // the synthetic keys replace the above
 };
 
 // Seed of one (experiment, run, process), derived so that every stream differs.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "workloads/synthetic.h"
 
 namespace ssdlab::workloads {
 
@@ -74,6 +75,10 @@ struct ExperimentSpec {
   double hot_fraction = 0.0;
   double hot_access = 0.0;
   double zipf = 0.0;
+
+  // DiskSim-style synthetic keys (synthetic.h): open-loop arrivals, random
+  // sizes, a sequential share and a read share.
+  SyntheticKeys synthetic;
 
   TimeNs run_pause_ns = 0;  // idle time before each run (uFLIP §4.3, no interference)
 

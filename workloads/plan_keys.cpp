@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/suggest.h"
 #include "common/units.h"
+#include "workloads/synthetic.h"
 
 namespace ssdlab::workloads {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
-    "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf";
+    "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf, interarrival_us, "
+    "size_distribution, sequential_share, read_share";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -216,6 +218,8 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.hot_access = as_real(kv, 0.0, 1.0);
   } else if (key == "zipf") {
     spec.zipf = as_real(kv, 0.0, 100.0);
+  } else if (apply_synthetic_key(spec, kv)) {
+    // synthetic.cpp: interarrival_us, size_distribution, sequential_share, read_share
   } else {
     // The known names, split out of the list above, for "did you mean".
     std::vector<std::string> names;
@@ -288,6 +292,7 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
   if ((spec.hot_fraction > 0 || spec.zipf > 0) && !random)
     throw make_error("{}: {} applies to random patterns (RR, RW), not {}", o,
                      spec.zipf > 0 ? "zipf" : "hot_fraction", pattern_name(spec.pattern));
+  check_synthetic(spec);
   if (spec.io_ignore >= spec.count)
     throw make_error("{}: io_ignore ({}) must be smaller than count ({})", spec.origin,
                      spec.io_ignore, spec.count);

@@ -46,6 +46,7 @@ Command make_compare_command(CLI::App& app, GlobalOptions& global);
 Command make_export_fio_command(CLI::App& app, GlobalOptions& global);
 Command make_help_command(CLI::App& app, GlobalOptions& global);
 Command make_completion_command(CLI::App& app, GlobalOptions& global);
+Command make_reproduce_command(CLI::App& app, GlobalOptions& global);
 
 // The error line for a first word that names no subcommand, with the
 // closest one ("unknown subcommand 'smi'; did you mean 'sim'?"); empty if

@@ -299,21 +299,27 @@ void Simulator::cut_power(TimeNs at) {
 namespace {
 
 // A uFLIP process of a plan's experiment: `count` I/Os of its generator.
+// Open loop (interarrival_us): each I/O's time is its arrival, the sum of
+// the gaps so far.
 class PlanProcess final : public IoSource {
  public:
-  PlanProcess(workloads::IoGenerator generator, std::uint64_t count)
-      : generator_(std::move(generator)), count_(count) {}
+  PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop)
+      : generator_(std::move(generator)), count_(count), open_loop_(open_loop) {}
   std::optional<SourceIo> next() override {
     if (issued_ >= count_) return std::nullopt;
     ++issued_;
     const workloads::IoRequest io = generator_.next();
-    return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
+    if (!open_loop_) return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
+    arrival_ += io.delay_ns;
+    return SourceIo{io.offset, io.size, io.mode, arrival_};
   }
 
  private:
   workloads::IoGenerator generator_;
   std::uint64_t count_;
+  bool open_loop_;
   std::uint64_t issued_ = 0;
+  TimeNs arrival_ = 0;
 };
 
 }  // namespace
@@ -326,11 +332,13 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   }
   std::vector<std::unique_ptr<PlanProcess>> processes;
   std::vector<HostStream> streams;
+  const bool open_loop = spec.synthetic.open_loop();
   for (std::uint32_t p = 0; p < spec.processes; ++p) {
     processes.push_back(std::make_unique<PlanProcess>(
         workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
-        spec.count));
-    streams.push_back(HostStream{processes.back().get(), 0, p, spec.queue_depth});
+        spec.count, open_loop));
+    // Slots 0: an open-loop stream (io_source.h).
+    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth});
   }
   const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
                        spec.io_ignore_auto};

@@ -184,7 +184,8 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
             "-w 'RW:count=5,bogus=1': bogus: unknown key (known: name, pattern, io_size, count, "
             "target_offset, target_size, queue_depth, processes, runs, io_ignore, seed, io_shift, "
             "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
-            "trim_share, hot_fraction, hot_access, zipf)");
+            "trim_share, hot_fraction, hot_access, zipf, interarrival_us, size_distribution, "
+            "sequential_share, read_share)");
 }
 
 TEST_F(PlanTest, PlanFileUnknownKeyNamesFileLineAndKey) {

@@ -1,0 +1,116 @@
+// `ssdlab reproduce`'s experiment table and verdicts (repro/), without
+// running the experiments: ssdlab_repro's judge() on hand-made values, and
+// the table's own consistency.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "common/error.h"
+#include "repro/reproduce.h"
+
+namespace ssdlab::repro {
+namespace {
+
+Row value_row(double paper, double tolerance) {
+  Row row;
+  row.id = "test/value";
+  row.paper_value = paper;
+  row.tolerance = tolerance;
+  row.measures.resize(1);
+  return row;
+}
+
+TEST(ReproduceJudge, AValueWithinItsToleranceOfThePaperPasses) {
+  const Row row = value_row(433, 0.10);
+  EXPECT_TRUE(judge(row, {433 * 1.099}).pass);
+  EXPECT_TRUE(judge(row, {433 * 0.901}).pass);
+  EXPECT_FALSE(judge(row, {433 * 1.101}).pass);
+  EXPECT_EQ(judge(row, {433 * 2.15}).verdict, "miss");
+  EXPECT_NE(judge(row, {433 * 2.15}).detail.find("+115.0%"), std::string::npos);
+}
+
+TEST(ReproduceJudge, ATrendPassesInItsDirectionWithinItsSlack) {
+  Row row;
+  row.check = Check::kIncreasing;
+  row.tolerance = 0.02;
+  row.measures.resize(3);
+  EXPECT_TRUE(judge(row, {1, 2, 3}).pass);
+  EXPECT_TRUE(judge(row, {1, 0.99, 3}).pass);   // a 1% dip: within the slack
+  EXPECT_FALSE(judge(row, {1, 0.9, 3}).pass);   // a 10% dip: not monotone
+  EXPECT_FALSE(judge(row, {3, 2, 1}).pass);
+  EXPECT_FALSE(judge(row, {1, 1, 1}).pass);     // must end higher
+  row.check = Check::kDecreasing;
+  EXPECT_TRUE(judge(row, {3, 2, 0}).pass);
+  EXPECT_FALSE(judge(row, {0, 0, 1}).pass);
+}
+
+TEST(ReproduceJudge, ARatioIsComparedWithThePapersBound) {
+  Row row;
+  row.check = Check::kAtMost;
+  row.bound = 2;
+  row.measures.resize(2);
+  EXPECT_TRUE(judge(row, {3, 1.5}).pass);
+  EXPECT_FALSE(judge(row, {3.1, 1.5}).pass);
+  row.check = Check::kAtLeast;
+  EXPECT_TRUE(judge(row, {3.1, 1.5}).pass);
+  EXPECT_FALSE(judge(row, {2.9, 1.5}).pass);
+}
+
+TEST(ReproduceTable, EveryRowIsWellFormed) {
+  std::set<std::string> ids;
+  for (const Row& row : all_rows()) {
+    SCOPED_TRACE(row.id);
+    EXPECT_TRUE(ids.insert(row.id).second) << "duplicate id";
+    EXPECT_EQ(row.id.rfind(row.paper + "/", 0), 0u);
+    EXPECT_FALSE(row.figure.empty());
+    EXPECT_FALSE(row.published.empty());
+    EXPECT_FALSE(row.note.empty());
+    switch (row.check) {
+      case Check::kValue:
+        EXPECT_TRUE(row.paper_value.has_value());
+        EXPECT_EQ(row.measures.size(), 1u);
+        break;
+      case Check::kAtLeast:
+      case Check::kAtMost:
+        EXPECT_FALSE(row.paper_value.has_value());
+        EXPECT_EQ(row.measures.size(), 2u);
+        break;
+      default:
+        EXPECT_FALSE(row.paper_value.has_value());
+        EXPECT_GE(row.measures.size(), 2u);
+    }
+    for (const Measure& m : row.measures) EXPECT_FALSE(m.run.config.empty());
+  }
+  // Table 3: all six rows, latency and IO/s (issue 21).
+  for (const char* r : {"seq-read", "random-read", "seq-write", "random-write",
+                        "seq-write-cleaning", "random-write-cleaning"})
+    for (const char* q : {"latency", "iops"})
+      EXPECT_TRUE(ids.count(std::string("agrawal/table3/") + r + "/" + q)) << r << " " << q;
+}
+
+TEST(ReproduceTable, PapersSelectTheirRowsAndUnknownNamesAreErrors) {
+  std::size_t total = 0;
+  for (const auto& paper : paper_names()) {
+    const auto rows = select_rows(paper);
+    EXPECT_FALSE(rows.empty()) << paper;
+    for (const Row* row : rows) EXPECT_EQ(row->paper, paper);
+    total += rows.size();
+  }
+  EXPECT_EQ(total, select_rows("all").size());
+  EXPECT_THROW(select_rows("agrawl"), Error);
+}
+
+TEST(ReproduceTable, TheCommandOfARunIsTheSimCommandLine) {
+  const SimRun run{"agrawal-baseline.toml", "RW:io_size=4096,count=10", "seq",
+                   {"ftl.copy_back=false"}, "RW:io_size=4096,count=5", {}};
+  ReproduceOptions options;
+  EXPECT_EQ(sim_command(run, options, "out/r/000"),
+            "ssdlab sim -c configs/agrawal-baseline.toml -w RW:io_size=4096,count=10 "
+            "--precondition seq --set ftl.copy_back=false --no-io-log -o out/r/000");
+  options.quick = true;
+  EXPECT_NE(sim_command(run, options, "x").find("count=5"), std::string::npos);
+  EXPECT_NE(run.key(false), run.key(true));
+}
+
+}  // namespace
+}  // namespace ssdlab::repro
