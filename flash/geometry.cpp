@@ -26,6 +26,27 @@ bool parse_gang(std::string_view name, Gang& out) {
   return false;
 }
 
+const char* interleaving_name(Interleaving interleaving) {
+  switch (interleaving) {
+    case Interleaving::kNone:
+      return "none";
+    case Interleaving::kDies:
+      return "dies";
+    case Interleaving::kPlanes:
+      return "planes";
+  }
+  return "?";
+}
+
+bool parse_interleaving(std::string_view name, Interleaving& out) {
+  for (const Interleaving i : {Interleaving::kNone, Interleaving::kDies, Interleaving::kPlanes})
+    if (name == interleaving_name(i)) {
+      out = i;
+      return true;
+    }
+  return false;
+}
+
 bool Geometry::is_two_plane_pair(std::uint32_t a, std::uint32_t b) const {
   if (a == b || die_of_plane(a) != die_of_plane(b)) return false;
   const std::uint32_t pa = plane_in_die(a), pb = plane_in_die(b);

@@ -45,6 +45,16 @@ const char* gang_name(Gang gang);
 // Sets `out` and returns true if `name` is a gang organisation's name.
 bool parse_gang(std::string_view name, Gang& out);
 
+// How commands on the dies and planes of one package may overlap (Agrawal et
+// al. §2.2 and Figure 6: None / Dies / Plane-pairs). The flash scheduler
+// (flash/scheduler.h) serves one command at a time per package (kNone), per
+// die (kDies), or per die and also joins single-plane commands of different
+// queued requests into two-plane commands on an allowed pair (kPlanes).
+enum class Interleaving : std::uint8_t { kNone, kDies, kPlanes };
+const char* interleaving_name(Interleaving interleaving);
+// Sets `out` and returns true if `name` is an interleaving's name.
+bool parse_interleaving(std::string_view name, Interleaving& out);
+
 struct Geometry {
   std::uint32_t channels = 8;
   std::uint32_t packages_per_channel = 1;
@@ -60,6 +70,7 @@ struct Geometry {
   std::uint32_t pe_cycles = 100000;  // rated program/erase cycles per block (Table 1)
   Gang gang = Gang::kNone;
   std::uint32_t gang_size = 1;  // packages per gang (1: no gang)
+  Interleaving interleaving = Interleaving::kDies;
 
   std::uint32_t packages() const { return channels * packages_per_channel; }
   std::uint32_t dies() const { return packages() * dies_per_package; }

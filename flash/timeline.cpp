@@ -10,11 +10,14 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       page_transfer_ns_(timing.page_transfer_ns(geometry)),
       bus_free_(geometry.channels, 0),
       control_free_(geometry.shared_control_bus() ? geometry.control_buses() : 0, 0),
-      die_free_(geometry.dies(), 0) {}
+      dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
+      die_free_(geometry.dies() / dies_per_unit_, 0),
+      register_free_(die_free_.size(), 0) {}
 
 void FlashTimeline::restart_at(TimeNs t) {
   std::fill(bus_free_.begin(), bus_free_.end(), t);
   std::fill(die_free_.begin(), die_free_.end(), t);
+  std::fill(register_free_.begin(), register_free_.end(), t);
   std::fill(control_free_.begin(), control_free_.end(), t);
 }
 
@@ -50,23 +53,33 @@ void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
 }
 
 // Command, array read into the page registers, then every page out over the bus.
+// With a cache register, the page moves to it once the previous page has
+// left (cache read): the array is then free for the next command while this
+// page crosses the bus.
 TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
-  const TimeNs start = std::max(ready, die_free_[die]);
+  const std::uint32_t unit = unit_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[unit]);
   TimeNs t = issue_command(channel, start);
   report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
   t += timing_.read_ns;
+  if (timing_.cache_register) t = std::max(t, register_free_[unit]);
+  const TimeNs array_free = t;
   t = use_bus(channel, t, page_transfer_ns_ * pages, Phase::kDataOut);
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
-  die_free_[die] = t;
+  die_free_[unit] = timing_.cache_register ? array_free : t;
+  register_free_[unit] = t;
   return t;
 }
 
 // Command and every page in over the bus, then one array program for all.
+// With a cache register, the data comes in while the previous program still
+// runs (cache program); the array takes it once free.
 TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
-  const TimeNs start = std::max(ready, die_free_[die]);
+  const std::uint32_t unit = unit_of_die(die);
+  const TimeNs start = std::max(ready, register_free_[unit]);
   // Command cycles and data are one bus reservation, unless the command goes
   // over a shared control bus first.
   TimeNs t =
@@ -74,11 +87,13 @@ TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t 
           ? use_bus(channel, issue_command(channel, start), page_transfer_ns_ * pages,
                     Phase::kDataIn)
           : use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages, Phase::kDataIn);
+  t = std::max(t, die_free_[unit]);  // (only later with a cache register)
   report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
+  register_free_[unit] = timing_.cache_register ? t : t + timing_.program_ns;
   t += timing_.program_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
-  die_free_[die] = t;
+  die_free_[unit] = t;
   return t;
 }
 
@@ -86,13 +101,15 @@ TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t 
 TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns,
                                  Phase array_phase) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
-  const TimeNs start = std::max(ready, die_free_[die]);
+  const std::uint32_t unit = unit_of_die(die);
+  const TimeNs start = std::max(ready, die_free_[unit]);
   TimeNs t = issue_command(channel, start);
   report_planes(array_phase, t, t + array_ns);
   t += array_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
-  die_free_[die] = t;
+  // (The die is busy, cache register or not: only reads and programs pipeline.)
+  die_free_[unit] = register_free_[unit] = t;
   return t;
 }
 
@@ -100,7 +117,8 @@ TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_n
 // in over the bus, then the program (a read-modify-write by copy-back).
 TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
-  const TimeNs start = std::max(ready, die_free_[die]);
+  const std::uint32_t unit = unit_of_die(die);
+  const TimeNs start = std::max({ready, die_free_[unit], register_free_[unit]});
   TimeNs t = issue_command(channel, start);
   report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
   t = use_bus(channel, t + timing_.read_ns, page_transfer_ns_, Phase::kDataIn);
@@ -108,7 +126,7 @@ TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   t += timing_.program_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
-  die_free_[die] = t;
+  die_free_[unit] = register_free_[unit] = t;
   return t;
 }
 
@@ -139,9 +157,12 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
 
 void FlashTimeline::save_state(StateWriter& out) const {
   // Version 2: the shared control buses of asynchronous shared-control gangs.
-  out.section("TIME", 2);
+  // Version 3: per interleaving unit (a package without interleaving), and
+  // the cache registers.
+  out.section("TIME", 3);
   out.vector(bus_free_);
   out.vector(die_free_);
+  out.vector(register_free_);
   out.vector(control_free_);
   out.array(stats_.commands);
   out.u64(stats_.two_plane_commands);
@@ -151,9 +172,10 @@ void FlashTimeline::save_state(StateWriter& out) const {
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 2);
+  in.section("TIME", 3);
   in.vector(bus_free_, geometry_.channels, "the bus timelines");
-  in.vector(die_free_, geometry_.dies(), "the die timelines");
+  in.vector(die_free_, die_free_.size(), "the die timelines");
+  in.vector(register_free_, register_free_.size(), "the cache register timelines");
   in.vector(control_free_, control_free_.size(), "the control bus timelines");
   in.array(stats_.commands);
   stats_.two_plane_commands = in.u64();

@@ -11,13 +11,17 @@
 //  - die: one array operation at a time, single- or two-plane. A die is held
 //    from its first phase to its last (its page registers hold the data), but
 //    dies of one package interleave: while one transfers, another's array works
-//    (Agrawal et al. §2.2).
+//    (Agrawal et al. §2.2). Without interleaving (Geometry::interleaving) the
+//    package is held instead; with a cache register (Timing::cache_register)
+//    the array is free for the next command while a page crosses the bus.
 // A read is command, array read, transfer out; a program is command plus
-// transfer in, then array program (DESIGN.md). Commands are reserved in the
-// order they are scheduled (first come, first served on each resource), so
-// phases need no events of their own.
+// transfer in, then array program (DESIGN.md). The flash scheduler
+// (flash/scheduler.h) decides which command a die takes next; once taken, a
+// command's phases are reserved here at once (first come, first served on
+// each bus), so phases need no events of their own.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -54,7 +58,25 @@ class FlashTimeline {
   const TimelineStats& stats() const { return stats_; }
   TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
   TimeNs control_free_at(std::uint32_t control_bus) const { return control_free_[control_bus]; }
-  TimeNs die_free_at(std::uint32_t die) const { return die_free_[die]; }
+  // When `die` can take its next command: its array (with a cache register,
+  // the earlier of array and register); without interleaving, its package's.
+  TimeNs die_free_at(std::uint32_t die) const {
+    const std::uint32_t unit = unit_of_die(die);
+    return std::min(die_free_[unit], register_free_[unit]);
+  }
+  // When every command reserved on `die` (its package without interleaving)
+  // has completed.
+  TimeNs die_done_at(std::uint32_t die) const {
+    const std::uint32_t unit = unit_of_die(die);
+    return std::max(die_free_[unit], register_free_[unit]);
+  }
+  TimeNs unit_free_at(std::uint32_t unit) const {
+    return std::min(die_free_[unit], register_free_[unit]);
+  }
+  // What serves one command at a time: a die, or a package without interleaving.
+  std::uint32_t unit_of_die(std::uint32_t die) const { return die / dies_per_unit_; }
+  std::uint32_t units() const { return static_cast<std::uint32_t>(die_free_.size()); }
+  const Geometry& geometry() const { return geometry_; }
 
   // Reports every phase to `observer` from now on (null: no reports). The
   // observer must outlive the timeline or be detached first.
@@ -89,7 +111,9 @@ class FlashTimeline {
   TimeNs page_transfer_ns_;
   std::vector<TimeNs> bus_free_;      // per channel
   std::vector<TimeNs> control_free_;  // per shared control bus (empty without)
-  std::vector<TimeNs> die_free_;      // per die
+  std::uint32_t dies_per_unit_;       // 1, or a package's dies without interleaving
+  std::vector<TimeNs> die_free_;      // per unit: its array (and page register)
+  std::vector<TimeNs> register_free_;  // per unit: its cache register (= die_free_ without)
   TimelineStats stats_;
   TimelineObserver* observer_ = nullptr;
   const Command* current_ = nullptr;  // the command schedule() is reserving

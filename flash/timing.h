@@ -14,6 +14,11 @@ struct Timing {
   TimeNs erase_ns = 1'500'000;            // block erase
   std::int64_t bus_ps_per_byte = 25'000;  // serial bus: 25 ns per byte
   TimeNs command_ns = 0;                  // command/address cycles on the bus per command
+  // Cache-register pipelining (cache read / cache program), a flash-part
+  // capability: a die's next array operation overlaps the bus transfer of
+  // the current page through a second page register (Agrawal et al. §2.2:
+  // "interleaving within a die", reads at the bus rate instead of 7,657/s).
+  bool cache_register = false;
 
   // Bus time to move `bytes`, rounded up to whole nanoseconds.
   TimeNs transfer_ns(std::uint64_t bytes) const {

@@ -125,6 +125,13 @@ void read_geometry(Reader& r, flash::Geometry& g) {
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
   read_gang(r, g);
+  std::string interleaving = flash::interleaving_name(g.interleaving);
+  r.string("geometry", "interleaving", interleaving);
+  if (!flash::parse_interleaving(interleaving, g.interleaving)) {
+    const auto [node, dotted] = r.find("geometry", "interleaving");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not an interleaving (none, dies, planes)", interleaving));
+  }
   // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
   const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
                               g.dies_per_package * g.planes_per_die * g.blocks_per_plane *
@@ -144,6 +151,7 @@ void read_timing(Reader& r, flash::Timing& t) {
   r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
   r.scaled("timing", "bus_ns_per_byte", t.bus_ps_per_byte, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
+  r.boolean("timing", "cache_register", t.cache_register);
 }
 
 // Keys of the block-mapped and hybrid FTLs (block-mapped, bast, fast).
@@ -314,6 +322,15 @@ void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
   r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
   r.boolean("controller", "write_buffer_power_protected", c.buffer_power_protected);
   r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
+  std::string order = flash::dispatch_order_name(c.dispatch_order);
+  r.string("controller", "dispatch_order", order);
+  if (!flash::parse_dispatch_order(order, c.dispatch_order)) {
+    const auto [node, dotted] = r.find("controller", "dispatch_order");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a dispatch order: fifo, or read, write and cleaning in "
+                       "priority order joined by '>' (e.g. read>write>cleaning)",
+                       order));
+  }
 }
 
 }  // namespace

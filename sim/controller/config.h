@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flash/geometry.h"
+#include "flash/scheduler.h"
 #include "flash/timing.h"
 #include "ftl/ftl.h"
 
@@ -43,6 +44,9 @@ struct ControllerConfig {
   // Background cleaning yields to host requests between page moves and
   // erases; false: a round runs to completion once started.
   bool preempt_background_cleaning = false;
+  // Which queued command a die takes next (flash/scheduler.h): the oldest,
+  // or by class (host reads, host writes, cleaning).
+  flash::DispatchOrder dispatch_order;
 };
 
 struct DeviceConfig {

@@ -14,7 +14,8 @@ namespace ssdlab::sim {
 Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     : config_(config),
       ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
-      timeline_(config.geometry, config.timing),
+      scheduler_(config.geometry, config.timing, config.controller.dispatch_order),
+      timeline_(scheduler_.timeline()),
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
       check_every_(check_every) {
   if (verify) verifier_.emplace(config.geometry, ftl_->logical_pages(), config.ftl.copy_back);
@@ -28,6 +29,7 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
     }
   }
   commands_.reserve(1024);
+  scheduler_.set_listener(this);
   const ControllerConfig& controller = config.controller;
   preempt_ = controller.preempt_background_cleaning && !pool_dies_.empty();
   if (preempt_) rounds_.resize(pool_dies_.size());
@@ -83,55 +85,39 @@ TimeNs Ssd::schedule_recorded(const flash::Command& command, std::uint64_t id, T
   return end;
 }
 
-TimeNs Ssd::schedule(TimeNs now, bool host_waits, bool background) {
+std::optional<TimeNs> Ssd::schedule(TimeNs now, bool host_waits, bool background,
+                                    flash::WorkClass work, std::uint64_t tag) {
   if (power_) return schedule_power_safe(now, background);
-  // Commands in stage order, list order within a stage (a counting sort, so
-  // that lists with many stages, such as a hybrid FTL's merges, stay linear).
-  // Only stages up to the highest one used are touched (most lists use
-  // stages 0 and 1): the per-request cost does not pay for 256 stages.
-  std::array<std::uint32_t, 257> stage_start;
-  std::size_t stages = 0;  // highest stage used + 1
-  for (const flash::Command& command : commands_)
-    stages = std::max<std::size_t>(stages, command.stage + 1u);
-  std::fill_n(stage_start.begin(), stages + 1, 0u);
-  bool cleaning = false;
-  for (const flash::Command& command : commands_) {
-    ++stage_start[command.stage + 1];
-    cleaning = cleaning || command.cleaning;
+  // (Background cleaning has no host commands: its tag only marks its time.)
+  const std::uint64_t job = background ? kBackground : tag;
+  if (tag != kSync) return scheduler_.submit(commands_, now, work, host_waits, job);
+  sync_done_.reset();
+  const std::optional<TimeNs> done = scheduler_.submit(commands_, now, work, host_waits, job);
+  if (!scheduler_.idle()) scheduler_.drain();
+  if (done) return done;
+  // The host chain ended in the drain (or there was none: the cleaning ended).
+  return sync_done_ ? *sync_done_ : now;
+}
+
+void Ssd::host_done(std::uint64_t tag, TimeNs at) {
+  if (tag == kSync)
+    sync_done_ = at;
+  else if (tag != kBackground)
+    completions_.push_back(Completed{tag, at});
+  if (const auto it = observed_.find(tag); it != observed_.end()) {
+    for (SsdObserver* observer : observers_)
+      observer->request_done(it->second.first, it->second.second, at);
+    observed_.erase(it);
   }
-  for (std::size_t stage = 1; stage <= stages; ++stage)
-    stage_start[stage] += stage_start[stage - 1];
-  stage_order_.resize(commands_.size());
-  std::array<std::uint32_t, 256> next;
-  std::copy_n(stage_start.begin(), stages, next.begin());
-  for (std::uint32_t i = 0; i < commands_.size(); ++i) stage_order_[next[commands_[i].stage]++] = i;
-  // done[0]: host chain, done[1]: cleaning chain. A stage starts when every
-  // earlier stage of its chain has completed.
-  TimeNs done[2] = {now, now};
-  auto run_stages = [&](bool host, bool clean) {
-    for (std::size_t stage = 0; stage < stages; ++stage) {
-      if (stage_start[stage] == stage_start[stage + 1]) continue;
-      const TimeNs ready[2] = {done[0], done[1]};
-      for (std::uint32_t i = stage_start[stage]; i < stage_start[stage + 1]; ++i) {
-        const flash::Command& command = commands_[stage_order_[i]];
-        if (command.cleaning ? !clean : !host) continue;
-        const int chain = command.cleaning ? 1 : 0;
-        done[chain] = std::max(done[chain], timeline_.schedule(command, ready[chain]));
-      }
-    }
-  };
-  if (cleaning && host_waits) {
-    run_stages(false, true);
-    done[0] = done[1];
-    run_stages(true, false);
-  } else {
-    run_stages(true, true);
-  }
-  if (cleaning) {
-    cleaning_done_ = done[1];
-    count_cleaning(now, done[1], background);
-  }
-  return done[0];
+}
+
+void Ssd::cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) {
+  cleaning_done_ = end;
+  count_cleaning(start, end, tag == kBackground);
+}
+
+void Ssd::settle() {
+  if (!scheduler_.idle()) scheduler_.drain();
 }
 
 bool Ssd::pool_idle(std::uint32_t pool, TimeNs now) const {
@@ -140,7 +126,7 @@ bool Ssd::pool_idle(std::uint32_t pool, TimeNs now) const {
                      [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
 }
 
-bool Ssd::clean_idle_pools(TimeNs now) {
+bool Ssd::clean_idle_pools(TimeNs now, bool sync) {
   bool cleaned = false;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
     if (!pool_idle(pool, now) || !ftl_->wants_background_cleaning(pool)) continue;
@@ -149,7 +135,7 @@ bool Ssd::clean_idle_pools(TimeNs now) {
     if (verifier_) verifier_->background(commands_);
     record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
-    schedule(now, false, true);
+    schedule(now, false, true, flash::WorkClass::kCleaning, sync ? kSync : kBackground);
     cleaned = true;
   }
   return cleaned;
@@ -158,9 +144,10 @@ bool Ssd::clean_idle_pools(TimeNs now) {
 void Ssd::idle(TimeNs from, TimeNs until) {
   if (buffer_ && !config_.controller.write_through && buffer_->held() > 0)
     flush(buffer_->held(), from);
+  settle();
   if (preempt_) return idle_preemptible(from, until);
   TimeNs now = from;
-  while (now < until && clean_idle_pools(now)) {
+  while (now < until && clean_idle_pools(now, true)) {
     // The next moment a pool is idle again: its busiest die frees up.
     TimeNs next = until;
     for (const auto& dies : pool_dies_) {
@@ -178,7 +165,8 @@ void Ssd::after_request() {
   if (verifier_ && check_every_ && requests_ % check_every_ == 0) ftl_->check_invariants();
 }
 
-TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, bool from_buffer) {
+std::optional<TimeNs> Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now,
+                                         bool from_buffer, std::uint64_t tag) {
   commands_.clear();
   if (write) {
     ftl_->write(range, commands_);
@@ -191,12 +179,15 @@ TimeNs Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now, b
   if (!observers_.empty())
     notify(write ? CommandSource::kHostWrite : CommandSource::kHostRead, &range);
   if (preempt_) finish_conflicting_rounds();
-  const TimeNs done = schedule(now, write && config_.ftl.cleaning_blocks_writes);
-  if (power_ && write) power_->host_write_done(done, from_buffer);
+  const auto work = write ? flash::WorkClass::kHostWrite : flash::WorkClass::kHostRead;
+  const std::optional<TimeNs> done =
+      schedule(now, write && config_.ftl.cleaning_blocks_writes, false, work, tag);
+  if (power_ && write) power_->host_write_done(*done, from_buffer);
   return done;
 }
 
-TimeNs Ssd::trim_request(const ftl::PageRange& range, TimeNs now) {
+std::optional<TimeNs> Ssd::trim_request(const ftl::PageRange& range, TimeNs now,
+                                        std::uint64_t tag) {
   if (buffer_) {  // a buffered copy of a trimmed page must not reach flash later
     const ftl::Lpn first = range.first + (range.partial_first ? 1 : 0);
     const ftl::Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
@@ -209,26 +200,39 @@ TimeNs Ssd::trim_request(const ftl::PageRange& range, TimeNs now) {
   if (power_) power_->trimmed(range);
   if (!observers_.empty()) notify(CommandSource::kHostWrite, &range);
   if (preempt_) finish_conflicting_rounds();
-  return schedule(now);
+  return schedule(now, false, false, flash::WorkClass::kHostWrite, tag);
 }
 
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {
+  return *serve(request, now, kSync);
+}
+
+std::optional<TimeNs> Ssd::start(const HostRequest& request, TimeNs now, std::uint64_t tag) {
+  if (!queues_flash()) throw std::logic_error("Ssd::start() needs queues_flash()");
+  return serve(request, now, tag);
+}
+
+std::optional<TimeNs> Ssd::serve(const HostRequest& request, TimeNs now, std::uint64_t tag) {
   if (power_) power_->settle(now);
   // Background work that would have started before this request did.
   if (preempt_) advance_rounds(now);
   const ftl::PageRange range = to_range(request.offset, request.size);
   const bool write = request.mode == IoMode::kWrite;
-  const TimeNs done = request.mode == IoMode::kTrim ? trim_request(range, now)
-                      : !buffer_                    ? flash_request(range, write, now)
-                      : write                       ? buffered_write(range, request.size, now)
-                                                    : buffered_read(range, request.size, now);
-  for (SsdObserver* observer : observers_) observer->request_done(request, now, done);
+  const std::optional<TimeNs> done =
+      request.mode == IoMode::kTrim ? trim_request(range, now, tag)
+      : !buffer_                    ? flash_request(range, write, now, false, tag)
+      : write                       ? buffered_write(range, request.size, now)
+                                    : buffered_read(range, request.size, now);
+  if (done)
+    for (SsdObserver* observer : observers_) observer->request_done(request, now, *done);
+  else if (!observers_.empty())
+    observed_.emplace(tag, std::pair{request, now});
   // Pools the request left idle may clean in the background (after the
-  // request's own reservations, so that it never waits for this cleaning).
+  // request's own commands, so that it never waits for this cleaning).
   if (preempt_)
     start_rounds(now);
   else if (!pool_dies_.empty())
-    clean_idle_pools(now);
+    clean_idle_pools(now, tag == kSync);
   after_request();
   return done;
 }
@@ -291,12 +295,12 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   const TimeNs scanned = off + scan.scan_ns;
   timeline_.restart_at(scanned);
   programs_done_ = scanned;
-  schedule(scanned);
+  schedule(scanned);  // (power-cut runs reserve in list order: schedule_power_safe)
   TimeNs done = scanned;
   for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
     done = std::max(done, timeline_.bus_free_at(channel));
   for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
-    done = std::max(done, timeline_.die_free_at(die));
+    done = std::max(done, timeline_.die_done_at(die));
   report.merge_ns = done - scanned;
   report.mount_done = done;
   power_->settle(done);
@@ -312,7 +316,7 @@ TimeNs Ssd::hold_up(TimeNs at) {
   for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
     off = std::max(off, timeline_.bus_free_at(channel));
   for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
-    off = std::max(off, timeline_.die_free_at(die));
+    off = std::max(off, timeline_.die_done_at(die));
   return off;
 }
 

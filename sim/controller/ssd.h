@@ -14,10 +14,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/io_mode.h"
 #include "common/units.h"
+#include "flash/scheduler.h"
 #include "flash/timeline.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
@@ -34,7 +37,7 @@ struct HostRequest {
   IoMode mode = IoMode::kRead;
 };
 
-class Ssd {
+class Ssd : private flash::FlashScheduler::Listener {
  public:
   // With `verify`, every command list goes through the verifier, which throws
   // ftl::VerificationError on the first read that misses the latest write, and
@@ -46,6 +49,7 @@ class Ssd {
   const DeviceConfig& config() const { return config_; }
   const ftl::Ftl& ftl() const { return *ftl_; }
   const flash::FlashTimeline& timeline() const { return timeline_; }
+  const flash::FlashScheduler& scheduler() const { return scheduler_; }
   std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
   // Simulated time during which cleaning was in progress, summed over
   // cleaning batches (foreground and background).
@@ -64,7 +68,30 @@ class Ssd {
   // Starts `request` at `now`; returns when it completes (>= now). A trim
   // forgets the whole logical pages it covers (a partly covered page keeps
   // its data); it completes once the commands its FTL needs, if any, have.
+  // The flash scheduler runs ahead until every queued command is reserved,
+  // so the request is served first come, first served behind them.
   TimeNs submit(const HostRequest& request, TimeNs now);
+
+  // Queued dispatch (flash/scheduler.h), for a host loop that interleaves the
+  // flash scheduler's events with its own: start() queues `request` at `now`
+  // and returns its completion if every command was dispatched at once;
+  // else the completion appears in completions() (under `tag`) once
+  // advance_flash() has dispatched its last command. Only where
+  // queues_flash(): without a write buffer, power cuts or preemptible
+  // background cleaning, which need completion times at once and run
+  // through submit().
+  bool queues_flash() const { return !buffer_ && !power_ && !preempt_; }
+  std::optional<TimeNs> start(const HostRequest& request, TimeNs now, std::uint64_t tag);
+  TimeNs next_flash_event() const { return scheduler_.next_event(); }
+  void advance_flash(TimeNs until) { scheduler_.advance(until); }
+  struct Completed {
+    std::uint64_t tag;
+    TimeNs at;
+  };
+  // Completions reported since the caller last cleared it.
+  std::vector<Completed>& completions() { return completions_; }
+  // Reserves every queued command (the end of a run, an idle period).
+  void settle();
 
   // Writes every never-written logical page in [offset, offset + size)
   // functionally: maps and flash state change, no time passes. Returns the
@@ -110,10 +137,20 @@ class Ssd {
 
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
-  // Schedules commands_ from `now`: host commands and cleaning commands are two
-  // chains of stages, the host chain starting after the cleaning chain if
-  // `host_waits`, else independent. Returns when the host commands complete.
-  TimeNs schedule(TimeNs now, bool host_waits = false, bool background = false);
+  // Hands commands_ to the flash scheduler from `now`: host commands (of
+  // class `work`) and cleaning commands are two chains of stages, the host
+  // chain starting after the cleaning chain if `host_waits`, else
+  // independent. With kSync, every queued command is then reserved and the
+  // result is when the host commands complete; with a host loop's tag, the
+  // result is that time only if known at once (see start()).
+  static constexpr std::uint64_t kSync = ~std::uint64_t{0};
+  static constexpr std::uint64_t kBackground = kSync - 1;
+  std::optional<TimeNs> schedule(TimeNs now, bool host_waits = false, bool background = false,
+                                 flash::WorkClass work = flash::WorkClass::kHostWrite,
+                                 std::uint64_t tag = kSync);
+  // The scheduler's reports (Listener).
+  void host_done(std::uint64_t tag, TimeNs at) override;
+  void cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) override;
   // With power cuts on, schedule() runs commands_ in list order instead, a
   // stage at a time (the FTL's own order), and an erase waits until every
   // program issued before it has completed: otherwise a cut could find the
@@ -131,14 +168,19 @@ class Ssd {
   // erase no earlier than every program reserved before it; returns its end.
   TimeNs schedule_recorded(const flash::Command& command, std::uint64_t id, TimeNs ready);
   // Offers idle pools to the FTL for background cleaning; true if any cleaned.
-  bool clean_idle_pools(TimeNs now);
+  // `sync`: its commands are reserved at once (idle periods).
+  bool clean_idle_pools(TimeNs now, bool sync);
   bool pool_idle(std::uint32_t pool, TimeNs now) const;
   // One host read or write of `range` on flash, from `now`; returns when done.
   // `from_buffer`: a write-back buffer's flush (power-cut runs count its
   // pages as the buffer's if a cut interrupts it).
-  TimeNs flash_request(const ftl::PageRange& range, bool write, TimeNs now,
-                       bool from_buffer = false);
-  TimeNs trim_request(const ftl::PageRange& range, TimeNs now);
+  // With a tag, as schedule(): the completion only if known at once.
+  std::optional<TimeNs> flash_request(const ftl::PageRange& range, bool write, TimeNs now,
+                                      bool from_buffer = false, std::uint64_t tag = kSync);
+  std::optional<TimeNs> trim_request(const ftl::PageRange& range, TimeNs now,
+                                     std::uint64_t tag = kSync);
+  // submit() and start(): the request on flash or through the buffer.
+  std::optional<TimeNs> serve(const HostRequest& request, TimeNs now, std::uint64_t tag);
 
   // Write buffer (ssd_buffer.cpp).
   TimeNs buffered_write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
@@ -185,7 +227,8 @@ class Ssd {
 
   DeviceConfig config_;
   std::unique_ptr<ftl::Ftl> ftl_;
-  flash::FlashTimeline timeline_;
+  flash::FlashScheduler scheduler_;
+  flash::FlashTimeline& timeline_;  // the scheduler's
   std::optional<ftl::Verifier> verifier_;
   std::uint64_t logical_bytes_;
   std::uint64_t check_every_;
@@ -205,6 +248,10 @@ class Ssd {
   std::vector<SsdObserver*> observers_;
   std::unique_ptr<PowerCutRecorder> power_;  // power-cut runs only
   TimeNs programs_done_ = 0;                 // schedule_power_safe(): last program's end
+  std::vector<Completed> completions_;       // start(): reported by the scheduler
+  std::optional<TimeNs> sync_done_;          // schedule(kSync): the host chain's end
+  // start() with observers: requests whose completion comes later, by tag.
+  std::unordered_map<std::uint64_t, std::pair<HostRequest, TimeNs>> observed_;
 };
 
 }  // namespace ssdlab::sim

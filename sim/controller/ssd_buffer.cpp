@@ -33,7 +33,7 @@ void Ssd::flush(std::uint64_t count, TimeNs now) {
     while (j < flush_pages_.size() && flush_pages_[j] == flush_pages_[j - 1] + 1) ++j;
     const ftl::PageRange run{flush_pages_[i], static_cast<std::uint32_t>(j - i), false, false};
     const TimeNs cleaning = cleaning_ns_ - background_cleaning_ns_;
-    buffer_->flushing(flash_request(run, true, now, true), j - i);
+    buffer_->flushing(*flash_request(run, true, now, true), j - i);
     if (cleaning_ns_ - background_cleaning_ns_ != cleaning)
       cleaning_end = std::max(cleaning_end, cleaning_done_);
     i = j;
@@ -51,7 +51,7 @@ TimeNs Ssd::buffered_write(const ftl::PageRange& range, std::uint32_t bytes, Tim
   if (config_.controller.write_through || range.count > buffer_->capacity()) {
     // To flash now; write-through keeps a copy for reads (oldest dropped).
     // A write larger than the buffer bypasses it and supersedes what it held.
-    const TimeNs done = flash_request(range, true, now);
+    const TimeNs done = *flash_request(range, true, now);
     for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) {
       if (config_.controller.write_through)
         buffer_->put(lpn);
@@ -69,7 +69,7 @@ TimeNs Ssd::buffered_write(const ftl::PageRange& range, std::uint32_t bytes, Tim
   TimeNs start = now;
   const auto fill = [&](ftl::Lpn lpn) {
     if (!buffer_->contains(lpn))
-      start = std::max(start, flash_request(ftl::PageRange{lpn, 1, false, false}, false, now));
+      start = std::max(start, *flash_request(ftl::PageRange{lpn, 1, false, false}, false, now));
   };
   if (range.partial_first) fill(range.first);
   if (range.partial_last && (range.count > 1 || !range.partial_first)) fill(end - 1);
@@ -118,7 +118,7 @@ TimeNs Ssd::buffered_read(const ftl::PageRange& range, std::uint32_t bytes, Time
     while (last < end && !buffer_->contains(last)) ++last;
     const ftl::PageRange miss{lpn, last - lpn, lpn == range.first && range.partial_first,
                               last == end && range.partial_last};
-    done = std::max(done, flash_request(miss, false, now));
+    done = std::max(done, *flash_request(miss, false, now));
     lpn = last;
   }
   stats.read_hit_pages += hits;

@@ -5,6 +5,8 @@
 // never stopped.
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "sim/controller/ssd.h"
 
 namespace ssdlab::sim {
@@ -42,6 +44,10 @@ flash::Command load_command(StateReader& in, const flash::Geometry& geometry) {
 }  // namespace
 
 void Ssd::save_state(StateWriter& out) const {
+  // A run settles the scheduler at its end (Simulator::run), so a checkpoint
+  // holds no queued command: the busy-until times carry everything queued.
+  if (!scheduler_.idle())
+    throw std::logic_error("Ssd::save_state() with flash commands queued: settle() first");
   ftl_->save_state(out);
   timeline_.save_state(out);
   out.section("SSDC", 2);

@@ -25,7 +25,9 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
 
   std::string stopped;
   bool end_of_life = false;
-  while (!queue_.empty()) {
+  while (!queue_.empty() || ssd_.next_flash_event() != flash::kNever) {
+    advance_flash();
+    if (queue_.empty()) continue;
     if (const auto at = next_cut(); at && queue_.next_time() > *at) {
       cut_power(*at);
       continue;
@@ -40,10 +42,12 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
       stopped = error.what();
       end_of_life = true;
       while (!queue_.empty()) queue_.pop();
+      drop_flash();
       host_queue_.clear();
       outstanding_ = 0;
     }
   }
+  ssd_.settle();  // cleaning still queued is reserved, as it would run
   if (expired_ && !end_of_life)
     stopped = fmt::format("{} blocks expired (lifetime limit {})",
                           ssd_.ftl().stats().blocks_retired, expired_limit_);
@@ -189,9 +193,17 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 
 void Simulator::dispatch(const QueuedRequest& r) {
   const workloads::IoRequest& io = r.request;
-  TimeNs done = 0;
+  std::optional<TimeNs> done;
+  // The tag under which a queued request's completion comes back.
+  const std::uint32_t tag =
+      free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
   try {
-    done = ssd_.submit(HostRequest{io.offset, io.size, io.mode}, now_);
+    const HostRequest request{io.offset, io.size, io.mode};
+    if (ssd_.queues_flash()) {
+      done = ssd_.start(request, now_, tag);
+    } else {
+      done = ssd_.submit(request, now_);
+    }
   } catch (...) {
     const Stream& stream = streams_[r.stream];
     const RunGroup& group = groups_[stream.spec.group];
@@ -203,9 +215,40 @@ void Simulator::dispatch(const QueuedRequest& r) {
             io.offset, format_us(now_ - start_)));
   }
   ++outstanding_;
-  if (!r.resubmitted) plan_cut_during(done);
   // The response time counts the wait in the host queue.
-  queue_.push(done, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode});
+  const Completion completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode};
+  if (!done) {  // queued in the flash scheduler
+    if (free_tags_.empty()) {
+      in_flight_.push_back(completion);
+    } else {
+      free_tags_.pop_back();
+      in_flight_[tag] = completion;
+    }
+    return;
+  }
+  if (!r.resubmitted) plan_cut_during(*done);
+  queue_.push(*done, completion);
+}
+
+void Simulator::advance_flash() {
+  for (;;) {
+    const TimeNs next = ssd_.next_flash_event();
+    if (next == flash::kNever || (!queue_.empty() && next > queue_.next_time())) return;
+    ssd_.advance_flash(next);
+    for (const Ssd::Completed& done : ssd_.completions()) {
+      const auto tag = static_cast<std::uint32_t>(done.tag);
+      queue_.push(std::max(done.at, now_), in_flight_[tag]);
+      free_tags_.push_back(tag);
+    }
+    ssd_.completions().clear();
+  }
+}
+
+void Simulator::drop_flash() {
+  ssd_.settle();
+  ssd_.completions().clear();
+  in_flight_.clear();
+  free_tags_.clear();
 }
 
 void Simulator::dispatch_waiting() {

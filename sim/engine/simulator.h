@@ -137,8 +137,13 @@ class Simulator {
   void read_next(Stream& stream);
   void schedule_next_arrival();
   void submit(std::uint32_t stream, const SourceIo& io, std::uint64_t retry = kFresh);
-  // Sends `request` to the device now; it completes at the time the Ssd says.
+  // Sends `request` to the device now; it completes at the time the Ssd says
+  // (at once, or later from the flash scheduler: complete_flash()).
   void dispatch(const QueuedRequest& request);
+  // Processes the flash scheduler's events due no later than the next host
+  // event; each completion it reports becomes a Completion event.
+  void advance_flash();
+  void drop_flash();
   // Dispatches waiting requests while the device has room (host.queue_depth).
   void dispatch_waiting();
   // Nothing outstanding and the next arrival ahead: the device idles.
@@ -173,6 +178,9 @@ class Simulator {
   Progress* progress_ = nullptr;
   std::vector<double> percentiles_;
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
+  // Requests queued in the flash scheduler (Ssd::start()), by tag.
+  std::vector<Completion> in_flight_;
+  std::vector<std::uint32_t> free_tags_;
 };
 
 }  // namespace ssdlab::sim

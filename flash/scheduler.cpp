@@ -1,0 +1,255 @@
+#include "flash/scheduler.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ssdlab::flash {
+
+namespace {
+
+constexpr std::array<const char*, kWorkClasses> kClassNames = {"read", "write", "cleaning"};
+
+}  // namespace
+
+const char* work_class_name(WorkClass work) { return kClassNames[static_cast<std::size_t>(work)]; }
+
+std::string dispatch_order_name(const DispatchOrder& order) {
+  if (order.fifo) return "fifo";
+  std::string name;
+  for (const WorkClass work : order.order) {
+    if (!name.empty()) name += '>';
+    name += work_class_name(work);
+  }
+  return name;
+}
+
+bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
+  if (name == "fifo") {
+    out = DispatchOrder{};
+    return true;
+  }
+  DispatchOrder order;
+  order.fifo = false;
+  std::size_t filled = 0;
+  std::array<bool, kWorkClasses> seen{};
+  for (;;) {
+    const std::size_t end = std::min(name.find('>'), name.size());
+    const auto it = std::find(kClassNames.begin(), kClassNames.end(), name.substr(0, end));
+    if (it == kClassNames.end() || filled == kWorkClasses) return false;
+    const auto index = static_cast<std::size_t>(it - kClassNames.begin());
+    if (seen[index]) return false;
+    seen[index] = true;
+    order.order[filled++] = static_cast<WorkClass>(index);
+    if (end == name.size()) break;
+    name.remove_prefix(end + 1);
+  }
+  if (filled != kWorkClasses) return false;
+  out = order;
+  return true;
+}
+
+FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order)
+    : timeline_(geometry, timing),
+      order_(order),
+      join_planes_(geometry.interleaving == Interleaving::kPlanes),
+      queues_(timeline_.units()),
+      wake_at_(timeline_.units(), kNever) {}
+
+std::uint32_t FlashScheduler::new_job() {
+  ++live_jobs_;
+  if (!free_jobs_.empty()) {
+    const std::uint32_t id = free_jobs_.back();
+    free_jobs_.pop_back();
+    return id;
+  }
+  jobs_.emplace_back();
+  return static_cast<std::uint32_t>(jobs_.size() - 1);
+}
+
+std::optional<TimeNs> FlashScheduler::submit(const CommandList& commands, TimeNs now,
+                                             WorkClass host_class, bool host_waits,
+                                             std::uint64_t tag) {
+  const std::uint32_t id = new_job();
+  Job& job = jobs_[id];
+  job.commands.assign(commands.begin(), commands.end());
+  job.tag = tag;
+  job.host_class = host_class;
+  // The host chain, then the cleaning chain, each in stage order (stable).
+  job.order.resize(commands.size());
+  std::uint32_t host = 0;
+  for (const Command& command : commands) host += command.cleaning ? 0 : 1;
+  std::uint32_t next[2] = {0, host};
+  for (std::uint32_t i = 0; i < commands.size(); ++i)
+    job.order[next[commands[i].cleaning ? 1 : 0]++] = i;
+  const auto by_stage = [&job](std::uint32_t a, std::uint32_t b) {
+    return job.commands[a].stage < job.commands[b].stage;
+  };
+  const bool sorted_host = std::is_sorted(job.order.begin(), job.order.begin() + host, by_stage);
+  if (!sorted_host) std::stable_sort(job.order.begin(), job.order.begin() + host, by_stage);
+  std::stable_sort(job.order.begin() + host, job.order.end(), by_stage);
+  const auto size = static_cast<std::uint32_t>(commands.size());
+  job.chains[0] = Chain{0, host, 0, now, now, host > 0};
+  job.chains[1] = Chain{host, size, 0, now, now, size > host};
+  job.host_waits = host_waits && job.chains[1].active;
+  job.inline_done = true;
+  inline_host_done_.reset();
+  if (job.chains[1].active) release(id, 1, now);
+  if (job.chains[0].active && !job.host_waits) release(id, 0, now);
+  Job& after = jobs_[id];  // (no job is added meanwhile: the reference holds)
+  after.inline_done = false;
+  std::optional<TimeNs> done = inline_host_done_;
+  if (!after.chains[0].active && host == 0) done = now;
+  if (!after.chains[0].active && !after.chains[1].active) free_job(id);
+  return done;
+}
+
+void FlashScheduler::free_job(std::uint32_t id) {
+  --live_jobs_;
+  free_jobs_.push_back(id);
+}
+
+void FlashScheduler::release(std::uint32_t id, int chain_index, TimeNs t) {
+  Job& job = jobs_[id];
+  Chain& chain = job.chains[chain_index];
+  const std::uint8_t stage = job.commands[job.order[chain.next]].stage;
+  std::uint32_t end = chain.next;
+  while (end < chain.end && job.commands[job.order[end]].stage == stage) ++end;
+  chain.queued = end - chain.next;
+  chain.stage_done = t;
+  const std::uint32_t first = chain.next;
+  chain.next = end;
+  for (std::uint32_t i = first; i < end; ++i) {
+    const std::uint32_t index = jobs_[id].order[i];
+    const Command& command = jobs_[id].commands[index];
+    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
+    const std::uint32_t unit = timeline_.unit_of_die(timeline_.geometry().die_of(page));
+    const WorkClass work = class_of(jobs_[id], command);
+    auto& queues = queues_[unit];
+    const bool empty = queues[0].empty() && queues[1].empty() && queues[2].empty();
+    const Entry entry{id, index, next_seq_++};
+    if (empty && timeline_.unit_free_at(unit) <= t) {
+      // Nothing queued and the unit free: taken at once, as it arrives.
+      dispatched(entry, timeline_.schedule(command, t));
+      continue;
+    }
+    queues[static_cast<std::size_t>(work)].push_back(entry);
+    wake(unit, std::max(t, timeline_.unit_free_at(unit)));
+  }
+}
+
+void FlashScheduler::dispatched(const Entry& entry, TimeNs end) {
+  Job& job = jobs_[entry.job];
+  const int chain_index = job.commands[entry.command].cleaning ? 1 : 0;
+  Chain& chain = job.chains[chain_index];
+  chain.stage_done = std::max(chain.stage_done, end);
+  if (--chain.queued > 0) return;
+  if (chain.next < chain.end)
+    push(chain.stage_done, entry.job, static_cast<std::uint8_t>(chain_index));
+  else
+    finish_chain(entry.job, chain_index, chain.stage_done);
+}
+
+void FlashScheduler::finish_chain(std::uint32_t id, int chain_index, TimeNs end) {
+  Job& job = jobs_[id];
+  job.chains[chain_index].active = false;
+  if (chain_index == 0) {
+    if (job.inline_done)
+      inline_host_done_ = end;
+    else if (listener_)
+      listener_->host_done(job.tag, end);
+  } else {
+    if (listener_) listener_->cleaning_done(job.tag, job.chains[1].start, end);
+    if (job.host_waits) {
+      job.chains[0].start = end;
+      push(end, id, 0);  // the host chain starts when cleaning is done
+      return;
+    }
+  }
+  if (!job.chains[0].active && !job.chains[1].active && !job.inline_done) free_job(id);
+}
+
+void FlashScheduler::advance(TimeNs until) {
+  while (!events_.empty() && events_.top().at <= until) {
+    const Event event = events_.top();
+    events_.pop();
+    clock_ = std::max(clock_, event.at);
+    if (event.chain == kWake) {
+      if (wake_at_[event.index] != event.at) continue;  // superseded
+      wake_at_[event.index] = kNever;
+      dispatch(event.index, event.at);
+    } else {
+      release(event.index, event.chain, event.at);
+    }
+  }
+}
+
+void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
+  if (wake_at_[unit] <= at) return;  // an earlier wake-up looks again then
+  wake_at_[unit] = at;
+  push(at, unit, kWake);
+}
+
+bool FlashScheduler::queued(std::uint32_t unit) const {
+  const auto& queues = queues_[unit];
+  return !queues[0].empty() || !queues[1].empty() || !queues[2].empty();
+}
+
+void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
+  while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
+    const Entry entry = take(unit);
+    Command command = jobs_[entry.job].commands[entry.command];
+    std::optional<Entry> partner;
+    if (join_planes_ && !command.two_plane() &&
+        (command.op == Op::kRead || command.op == Op::kProgram))
+      partner = take_partner(unit, command);
+    const TimeNs end = timeline_.schedule(command, t);
+    dispatched(entry, end);
+    if (partner) dispatched(*partner, end);
+  }
+  if (queued(unit)) wake(unit, std::max(t, timeline_.unit_free_at(unit)));
+}
+
+FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
+  auto& queues = queues_[unit];
+  std::deque<Entry>* from = nullptr;
+  if (order_.fifo) {
+    for (auto& queue : queues)
+      if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;
+  } else {
+    for (const WorkClass work : order_.order) {
+      auto& queue = queues[static_cast<std::size_t>(work)];
+      if (!queue.empty()) {
+        from = &queue;
+        break;
+      }
+    }
+  }
+  const Entry entry = from->front();
+  from->pop_front();
+  return entry;
+}
+
+std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
+                                                                  Command& command) {
+  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
+  // of one die and the same page offset in both blocks.
+  const Geometry& g = timeline_.geometry();
+  const std::uint32_t plane = g.plane_of(command.ppn);
+  const std::uint32_t offset = g.page_in_block(command.ppn);
+  for (auto& queue : queues_[unit]) {
+    for (auto it = queue.begin(); it != queue.end(); ++it) {
+      const Command& other = jobs_[it->job].commands[it->command];
+      if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
+          g.page_in_block(other.ppn) != offset || !g.is_two_plane_pair(plane, g.plane_of(other.ppn)))
+        continue;
+      const Entry partner = *it;
+      queue.erase(it);
+      command.ppn2 = other.ppn;
+      command.lpn2 = other.lpn;
+      return partner;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ssdlab::flash

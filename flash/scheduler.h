@@ -1,0 +1,169 @@
+// The flash scheduler: per-die command queues, decided at dispatch time.
+//
+// Agrawal et al. §2.2 and §4.3: the simulator "accounts for interleaving by
+// noticing when two requests are queued on a flash package that can proceed
+// concurrently according to the hardware constraints". Each unit that serves
+// one command at a time (a die, or a package without interleaving:
+// Geometry::interleaving) has a queue per class of work. When the unit can
+// take a command (flash/timeline.h: its array, or its cache register, is
+// free), the scheduler picks the next one by the dispatch order (oldest first,
+// or by class: host reads, host writes, cleaning) and reserves its phases on
+// the timelines. With plane interleaving it joins the picked single-plane read
+// or program with a queued one of the same kind on an allowed plane pair at
+// the same page offset (another request's, too) into one two-plane command.
+//
+// A job is one command list (flash/command.h): host commands form one chain
+// of stages and cleaning commands another; a stage's commands are queued when
+// every command of the stage before has completed. The host chain may wait
+// for the cleaning chain (`host_waits`). When nothing has to wait, a job is
+// dispatched at once and costs what the timeline's arithmetic costs: the
+// events below exist only for queued commands and later stages.
+//
+// Time moves only through advance(): the owner (the Ssd, driven by the host
+// loop) processes the scheduler's events in time order with its own. A job
+// submitted at `now` behind events still pending before `now` is first come,
+// first served behind them (run_until_done() runs ahead, for the controller
+// paths that need a completion time at once: buffer flushes, power cuts).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "common/units.h"
+#include "flash/command.h"
+#include "flash/timeline.h"
+
+namespace ssdlab::flash {
+
+inline constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+
+// Classes of flash work at dispatch.
+enum class WorkClass : std::uint8_t { kHostRead, kHostWrite, kCleaning };
+inline constexpr std::size_t kWorkClasses = 3;
+const char* work_class_name(WorkClass work);
+
+// Which queued command a unit takes next: the oldest (`fifo`), or the oldest
+// of the first class in `order` that has one.
+struct DispatchOrder {
+  bool fifo = true;
+  std::array<WorkClass, kWorkClasses> order = {WorkClass::kHostRead, WorkClass::kHostWrite,
+                                               WorkClass::kCleaning};
+};
+// "fifo", or the three classes in order joined by '>' ("read>write>cleaning").
+std::string dispatch_order_name(const DispatchOrder& order);
+// Parses what dispatch_order_name() writes; false if `name` is neither.
+bool parse_dispatch_order(std::string_view name, DispatchOrder& out);
+
+class FlashScheduler {
+ public:
+  // What a job's chains did, for the owner.
+  struct Listener {
+    virtual ~Listener() = default;
+    // The host chain of the job submitted with `tag` completes at `at`
+    // (reported once its last command is dispatched, possibly before `at`).
+    virtual void host_done(std::uint64_t tag, TimeNs at) = 0;
+    // The cleaning chain of a job submitted at `start` completes at `end`.
+    virtual void cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) = 0;
+  };
+
+  FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order);
+
+  FlashTimeline& timeline() { return timeline_; }
+  const FlashTimeline& timeline() const { return timeline_; }
+  void set_listener(Listener* listener) { listener_ = listener; }
+
+  // Queues `commands` from `now`. Host commands are of class `host_class`
+  // (cleaning commands are kCleaning). Returns the host chain's completion
+  // time if every host command was dispatched at once (the listener is not
+  // told then), else nothing: the listener's host_done() reports it under
+  // `tag`. A list without host commands completes at `now`.
+  std::optional<TimeNs> submit(const CommandList& commands, TimeNs now, WorkClass host_class,
+                               bool host_waits, std::uint64_t tag);
+
+  // The time of the next pending event, or kNever.
+  TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
+  // Processes every event up to `until` (dispatches, later stages).
+  void advance(TimeNs until);
+  // Processes events until nothing is queued (every command reserved).
+  void drain() { advance(kNever - 1); }
+  bool idle() const { return live_jobs_ == 0; }
+  TimeNs clock() const { return clock_; }
+
+ private:
+  struct Chain {
+    std::uint32_t next = 0, end = 0;  // order_ range not yet queued; end of the chain
+    std::uint32_t queued = 0;         // commands of its current stage not yet dispatched
+    TimeNs stage_done = 0;            // when its dispatched commands complete
+    TimeNs start = 0;
+    bool active = false;
+  };
+  struct Job {
+    CommandList commands;
+    std::vector<std::uint32_t> order;  // commands by chain (host, cleaning), then stage
+    std::array<Chain, 2> chains;       // 0: host, 1: cleaning
+    std::uint64_t tag = 0;
+    WorkClass host_class = WorkClass::kHostWrite;
+    bool host_waits = false;
+    bool inline_done = false;  // submit() is still dispatching it
+  };
+  struct Entry {
+    std::uint32_t job, command;
+    std::uint64_t seq;
+  };
+  struct Event {
+    TimeNs at;
+    std::uint64_t seq;
+    std::uint32_t index;  // unit to wake, or job
+    std::uint8_t chain;   // 0/1: release the job's chain's next stage; 2: wake a unit
+    bool operator>(const Event& other) const {
+      return at != other.at ? at > other.at : seq > other.seq;
+    }
+  };
+  static constexpr std::uint8_t kWake = 2;
+
+  std::uint32_t new_job();
+  void free_job(std::uint32_t id);
+  bool queued(std::uint32_t unit) const;
+  // Queues the chain's next stage at `t` and dispatches what can start now.
+  void release(std::uint32_t job, int chain, TimeNs t);
+  void chain_stage_done(std::uint32_t job, int chain, TimeNs t);
+  void finish_chain(std::uint32_t job, int chain, TimeNs end);
+  // The unit takes commands while it is free at `t`.
+  void dispatch(std::uint32_t unit, TimeNs t);
+  // The entry the unit takes next; removes it from its queue.
+  Entry take(std::uint32_t unit);
+  // kPlanes: a queued single-plane command that joins `command` (same op, an
+  // allowed pair, same page offset) into a two-plane command; removed from
+  // its queue if found.
+  std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
+  void dispatched(const Entry& entry, TimeNs end);
+  void wake(std::uint32_t unit, TimeNs at);
+  void push(TimeNs at, std::uint32_t index, std::uint8_t chain) {
+    events_.push(Event{at, next_seq_++, index, chain});
+  }
+  WorkClass class_of(const Job& job, const Command& command) const {
+    return command.cleaning ? WorkClass::kCleaning : job.host_class;
+  }
+
+  FlashTimeline timeline_;
+  DispatchOrder order_;
+  bool join_planes_;
+  Listener* listener_ = nullptr;
+  std::vector<Job> jobs_;
+  std::vector<std::uint32_t> free_jobs_;
+  std::uint32_t live_jobs_ = 0;
+  // Per unit, per class: ready commands in queue order.
+  std::vector<std::array<std::deque<Entry>, kWorkClasses>> queues_;
+  std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::uint64_t next_seq_ = 0;
+  TimeNs clock_ = 0;
+  std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once
+};
+
+}  // namespace ssdlab::flash
