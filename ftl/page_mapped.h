@@ -72,6 +72,12 @@ class PageMappedFtl final : public Ftl {
 
   std::string_view name() const override { return cache_ ? "dftl" : "page-mapped"; }
   std::uint64_t logical_pages() const override { return logical_pages_; }
+  // A host and a cleaning block open per plane (DFTL: and a translation
+  // block), and the low-water free blocks of every pool.
+  SpareBlocks spare_blocks() const override {
+    return {std::uint64_t{geometry_.planes()} * (cache_ ? 3 : 2),
+            std::uint64_t{low_water_blocks_} * layout_.pools()};
+  }
   void write(const PageRange& range, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "common/units.h"
+#include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
 #include "sim/results/device_counters.h"
 #include "sim/controller/ssd.h"
@@ -167,6 +168,8 @@ void add_device_summary(nlohmann::json& summary, const Ssd& ssd, bool verify) {
   summary["wear"]["remaining_life_buckets"] = remaining_life_buckets(ssd.ftl().nand());
   summary["verification"] = {{"enabled", verify}, {"pages_checked", ssd.verified_pages()}};
   summary["config"] = to_json(ssd.config());
+  // Derived, not a key: the spare the exported capacity leaves in fact.
+  summary["config"]["capacity"] = spare_capacity(ssd.config(), ssd.ftl());
 }
 
 }  // namespace ssdlab::sim
