@@ -128,10 +128,13 @@ void RunSession::finish(nlohmann::json& summary, const std::string& workload, bo
 
 void RunSession::print_closing(const nlohmann::json& summary, std::uint64_t ios) const {
   fmt::print(out_,
-             "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
+             "  device write amplification (all writes, preconditioning included) {:.3f} by "
+             "pages (flash pages / host-touched pages), {:.3f} by bytes (flash bytes / host "
+             "bytes)\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second), {:.2f} s of CPU "
              "time ({:.0f} per CPU second)\n",
-             summary["device"]["write_amplification"].get<double>(), ios, wall_,
+             summary["device"]["write_amplification"].get<double>(),
+             summary["device"]["write_amplification_bytes"].get<double>(), ios, wall_,
              wall_ > 0 ? static_cast<double>(ios) / wall_ : 0.0, cpu_,
              cpu_ > 0 ? static_cast<double>(ios) / cpu_ : 0.0);
   if (options_.verify)
