@@ -59,9 +59,9 @@ struct DeviceCounters {
 
  private:
   double per_block_us(TimeNs ns) const {
-    return ftl.blocks_cleaned == 0 ? 0.0
-                                   : static_cast<double>(ns) / 1000.0 /
-                                         static_cast<double>(ftl.blocks_cleaned);
+    return ftl.blocks_cleaned == 0
+               ? 0.0
+               : static_cast<double>(ns) / 1000.0 / static_cast<double>(ftl.blocks_cleaned);
   }
 };
 

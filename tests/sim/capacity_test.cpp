@@ -2,16 +2,16 @@
 // (sim/controller/capacity.h): the exported capacity is capped by the
 // cleaning reserve, and open and kept-free blocks hold no superseded data.
 // Expectations follow from the page-mapped FTL's rules and the geometry.
-#include <gtest/gtest.h>
+#include "sim/controller/capacity.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "ftl/ftl.h"
-#include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
 #include "test_support.h"
 
@@ -32,8 +32,8 @@ Expected expected_for(const sim::DeviceConfig& c, std::uint32_t pools) {
       2, static_cast<std::uint64_t>(std::ceil(c.ftl.clean_low_water * pool_blocks)));
   const std::uint64_t planes_per_pool = g.planes() / pools;
   const std::uint64_t reserve = pools * (low_water + 2 * planes_per_pool + 1);
-  const auto usable = static_cast<std::uint64_t>(static_cast<double>(g.pages()) *
-                                                 (1.0 - c.ftl.overprovisioning));
+  const auto usable =
+      static_cast<std::uint64_t>(static_cast<double>(g.pages()) * (1.0 - c.ftl.overprovisioning));
   const std::uint64_t workable = (g.blocks() - reserve) * g.pages_per_block;
   return {std::min(usable, workable) / pools * pools, std::uint64_t{g.planes()} * 2,
           low_water * pools};
@@ -55,18 +55,18 @@ TEST(SpareCapacity, TinyAtSevenPercentIsCappedByTheCleaningReserve) {
   const double block = g.pages_per_block;
   EXPECT_DOUBLE_EQ(spare.less_open_blocks(),
                    (pages - static_cast<double>(e.logical_pages) - e.open_blocks * block) / pages);
-  EXPECT_DOUBLE_EQ(spare.less_open_and_free_blocks(),
-                   (pages - static_cast<double>(e.logical_pages) -
-                    (e.open_blocks + e.kept_free) * block) /
-                       pages);
+  EXPECT_DOUBLE_EQ(
+      spare.less_open_and_free_blocks(),
+      (pages - static_cast<double>(e.logical_pages) - (e.open_blocks + e.kept_free) * block) /
+          pages);
 }
 
 TEST(SpareCapacity, ConfigPrintsTheEffectiveFiguresBesideTheNominalOne) {
   const auto config = sim::load_config(testing::preset("tiny"), {"ftl.overprovisioning=0.07"});
   const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
   const auto spare = sim::spare_capacity(config, *ftl);
-  const auto result = testing::run_ssdlab("config " + testing::preset("tiny") +
-                                          " --set ftl.overprovisioning=0.07");
+  const auto result =
+      testing::run_ssdlab("config " + testing::preset("tiny") + " --set ftl.overprovisioning=0.07");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::string line = fmt::format(
       "7.0% nominal (ftl.overprovisioning); {:.1f}% in fact beyond the exported capacity, {:.1f}% "
@@ -78,9 +78,9 @@ TEST(SpareCapacity, ConfigPrintsTheEffectiveFiguresBesideTheNominalOne) {
 
 TEST(SpareCapacity, SummaryEchoesItAndTheEchoStillLoadsAsAConfig) {
   const auto dir = testing::temp_dir_for_this_test("capacity");
-  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                                          " -w 'RW:io_size=4096,count=100' --no-io-log -o " +
-                                          dir.string());
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                          " -w 'RW:io_size=4096,count=100' --no-io-log -o " + dir.string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
   const auto config = sim::load_config(testing::preset("tiny"));

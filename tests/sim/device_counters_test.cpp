@@ -2,13 +2,14 @@
 // write amplification by bytes as well as by pages, and Table 5's cleaning
 // time per cleaned block as serial flash time as well as wall time. Every
 // expectation follows from the config's parameters.
+#include "sim/results/device_counters.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "common/rng.h"
 #include "sim/controller/ssd.h"
-#include "sim/results/device_counters.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -99,7 +100,8 @@ TEST(DeviceCountersCli, SummaryAndPrintoutGiveBothWriteAmplificationsAndCleaning
   const auto config = testing::load_preset("tiny");
   const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
                                           " --precondition seq -w 'RW:io_size=512,count=6000' "
-                                          "--no-io-log -o " + dir.string());
+                                          "--no-io-log -o " +
+                                          dir.string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("by bytes (flash bytes / host bytes)"), std::string::npos)
       << result.output;
@@ -112,10 +114,10 @@ TEST(DeviceCountersCli, SummaryAndPrintoutGiveBothWriteAmplificationsAndCleaning
   EXPECT_EQ(device["host_bytes_written"].get<std::uint64_t>(), 6000u * 512u);
   EXPECT_NEAR(device["write_amplification_bytes"].get<double>(),
               device["write_amplification"].get<double>() * ratio, 1e-9);
-  EXPECT_NEAR(device["cleaning_flash_time_per_block_us"].get<double>(),
-              device["cleaning_flash_time_us"].get<double>() /
-                  device["blocks_cleaned"].get<double>(),
-              1e-6);
+  EXPECT_NEAR(
+      device["cleaning_flash_time_per_block_us"].get<double>(),
+      device["cleaning_flash_time_us"].get<double>() / device["blocks_cleaned"].get<double>(),
+      1e-6);
 }
 
 }  // namespace
