@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/error.h"
+
 namespace ssdlab::flash {
 
 FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
@@ -130,8 +132,28 @@ TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   return t;
 }
 
+TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
+  const TimeNs transfer = page_transfer_ns_ * (command.two_plane() ? 2 : 1);
+  const TimeNs cycles = timing_.command_ns;
+  switch (command.op) {
+    case Op::kRead:
+      return cycles + timing_.read_ns + transfer;
+    case Op::kProgram:
+      return cycles + transfer + timing_.program_ns;
+    case Op::kErase:
+      return cycles + timing_.erase_ns;
+    case Op::kCopyBack:
+      return cycles + timing_.read_ns + (command.host_data ? page_transfer_ns_ : 0) +
+             timing_.program_ns;
+    case Op::kMove:
+      return 2 * cycles + timing_.read_ns + 2 * page_transfer_ns_ + timing_.program_ns;
+  }
+  return 0;
+}
+
 TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
+  if (command.cleaning) stats_.cleaning_flash_ns += unloaded_ns(command);
   const std::uint32_t pages = command.two_plane() ? 2 : 1;
   if (pages == 2) ++stats_.two_plane_commands;
   const std::uint32_t die = geometry_.die_of(command.ppn);
@@ -156,9 +178,9 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
 }
 
 void FlashTimeline::save_state(StateWriter& out) const {
-  // Version 2: the shared control buses of asynchronous shared-control gangs.
-  // Version 3: per interleaving unit (a package without interleaving), and
-  // the cache registers.
+  // Version 2: the shared control buses of asynchronous shared-control gangs;
+  // 3: per interleaving unit (a package without interleaving), the cache
+  // registers, and the serial flash time of cleaning.
   out.section("TIME", 3);
   out.vector(bus_free_);
   out.vector(die_free_);
@@ -169,6 +191,7 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.bus_busy_ns);
   out.i64(stats_.die_busy_ns);
   out.i64(stats_.control_busy_ns);
+  out.i64(stats_.cleaning_flash_ns);
 }
 
 void FlashTimeline::load_state(StateReader& in) {
@@ -182,6 +205,8 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.bus_busy_ns = in.i64();
   stats_.die_busy_ns = in.i64();
   stats_.control_busy_ns = in.i64();
+  stats_.cleaning_flash_ns = in.i64();
+  if (stats_.cleaning_flash_ns < 0) throw Error("the cleaning flash time is negative");
 }
 
 const char* phase_name(Phase phase) {

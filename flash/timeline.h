@@ -41,6 +41,11 @@ struct TimelineStats {
   TimeNs bus_busy_ns = 0;      // summed over channels
   TimeNs control_busy_ns = 0;  // summed over shared control buses
   TimeNs die_busy_ns = 0;      // summed over dies
+  // Commands marked `cleaning` (victims' moves and erases, and wear-leveling
+  // migrations): the sum of each one's unloaded_ns(), as if they had run one
+  // after another with nothing else on the flash (serial flash time; the
+  // controller's cleaning_ns is the wall time of overlapping batches).
+  TimeNs cleaning_flash_ns = 0;
 };
 
 class FlashTimeline {
@@ -50,6 +55,11 @@ class FlashTimeline {
   // Reserves what `command` needs, starting no earlier than `ready`; returns
   // the time the command completes.
   TimeNs schedule(const Command& command, TimeNs ready);
+
+  // How long `command` takes on an idle device: its phases back to back
+  // (command cycles, array operations, bus transfers; a move's read then its
+  // program; a two-plane command's two transfers and one array operation).
+  TimeNs unloaded_ns(const Command& command) const;
 
   // Power cut (sim/state/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.

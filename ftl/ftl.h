@@ -208,6 +208,18 @@ class Ftl {
   // Logical pages exported to the host (capacity after over-provisioning).
   virtual std::uint64_t logical_pages() const = 0;
   std::uint32_t logical_page_size() const { return config().logical_page_size; }
+  // Flash blocks that hold no superseded data in steady state besides the
+  // exported capacity's: `open`, the partly written blocks the FTL writes
+  // into (page-mapped: a host and a cleaning block per plane), and
+  // `kept_free`, the free blocks cleaning keeps in reserve (its low-water
+  // mark). Over-provisioning beyond them is what cleaning can use. Zeros
+  // where an FTL does not say (the block-based FTLs, whose spare is their
+  // log blocks).
+  struct SpareBlocks {
+    std::uint64_t open = 0;
+    std::uint64_t kept_free = 0;
+  };
+  virtual SpareBlocks spare_blocks() const { return {}; }
 
   // Appends the commands for a host write, read or trim of `range`, which lies
   // inside [0, logical_pages()). Reads of never-written pages append nothing.

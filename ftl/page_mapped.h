@@ -72,6 +72,12 @@ class PageMappedFtl final : public Ftl {
 
   std::string_view name() const override { return cache_ ? "dftl" : "page-mapped"; }
   std::uint64_t logical_pages() const override { return logical_pages_; }
+  // A host and a cleaning block open per plane (DFTL: and a translation
+  // block), and the low-water free blocks of every pool.
+  SpareBlocks spare_blocks() const override {
+    return {std::uint64_t{geometry_.planes()} * (cache_ ? 3 : 2),
+            std::uint64_t{low_water_blocks_} * layout_.pools()};
+  }
   void write(const PageRange& range, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;
@@ -130,8 +136,15 @@ class PageMappedFtl final : public Ftl {
   // first page is `first` (a cleaning victim) into the cache.
   void prefetch_map_entries(Ppn first) const;
   // The victim policy's choice for `pool`, after rate-limiting (§5) passed
-  // over some.
+  // over some. With WearOrder::kMigrationFirst a worn candidate that can
+  // receive cold data is taken without rate-limiting (§5's order).
   BlockId choose_victim(std::uint32_t pool);
+  // §5: true if `victim` is below retirementAge and a cold block of `pool`
+  // is there to refill it (migration-first order only).
+  bool receives_cold_data(BlockId victim, std::uint32_t pool);
+  // The cold block whose data would refill the worn block `worn`, or kNoBlock
+  // (WearConfig::order says which rules pick it).
+  BlockId find_cold_block(BlockId worn, std::uint32_t pool);
   // Pages cleaning can still write in `pool`: its free blocks and what is
   // left of its cleaning (and translation) blocks.
   std::uint64_t cleaning_room(std::uint32_t pool) const;

@@ -47,8 +47,12 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
   // falling linearly with its remaining life; otherwise the next greedy
   // choice is tried. Passed-over blocks go back to their buckets after.
   deferred_.clear();
+  // §5 order (migration-first): a worn victim that can receive cold data is
+  // migrated, not rate-limited; rate-limiting then only meets victims that
+  // cannot (no cold block is there).
   while (victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block &&
-         deferred_.size() < kMaxDeferrals && !wear_.may_reuse(victim)) {
+         deferred_.size() < kMaxDeferrals && !receives_cold_data(victim, pool) &&
+         !wear_.may_reuse(victim)) {
     deferred_.push_back(victim);
     remove_sealed(victim);
     victim = policy_->choose(pool, buckets_, clock());
@@ -76,6 +80,11 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
         pool);
   }
   remove_sealed(victim);
+  // Migration-first (§5): "If the remaining lifetime in the chosen block is
+  // below retirementAge": decided on the chosen block, before its erase.
+  // Rate-limit-first (ssdlab 0.1) asks after the erase, below.
+  const bool migration_first = wear_.config().migration_first();
+  const bool worn = migration_first && wear_.wants_cold_data(victim);
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
   const std::uint32_t valid = nand_.valid_pages(victim);
@@ -111,26 +120,46 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
   stats_.pages_reclaimed += geometry_.pages_per_block - valid;
   if (wear_.erased(victim)) {
     retire(pool);
-  } else if (!wear_.wants_cold_data(victim) || !migrate_cold_data(victim, pool, out)) {
+  } else if (!(migration_first ? worn : wear_.wants_cold_data(victim)) ||
+             !migrate_cold_data(victim, pool, out)) {
     planes_[plane].free_blocks.push_back(victim);
     ++free_blocks_[pool];
   }
 }
 
-bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out) {
-  // The coldest block of the victim's plane first (copy-back), then of the pool.
+bool PageMappedFtl::receives_cold_data(BlockId victim, std::uint32_t pool) {
+  return wear_.config().migration_first() && wear_.wants_cold_data(victim) &&
+         find_cold_block(victim, pool) != kNoBlock;
+}
+
+BlockId PageMappedFtl::find_cold_block(BlockId worn, std::uint32_t pool) {
   const std::uint32_t plane = geometry_.plane_of_block(worn);
+  const bool rate_limit_first = wear_.config().order == WearOrder::kRateLimitFirst;
   const auto cold_in = [&](bool same_plane) {
     return wear_.find_least_recently_erased(pool, kColdSearch, kNoBlock, [&](BlockId block) {
-      return block != worn && (!same_plane || geometry_.plane_of_block(block) == plane) &&
-             buckets_.contains(block) && wear_.is_cold(block) &&
-             // At least half full of data: a mostly empty worn block would
-             // soon be greedy's victim again.
+      // A sealed block (holding data, not being written) past the thresholds
+      // of remaining life and time since its last erase, with data to give.
+      if (block == worn || !buckets_.contains(block) || !wear_.is_cold(block) ||
+          buckets_.valid(block) == 0)
+        return false;
+      if (!rate_limit_first) return true;
+      // ssdlab 0.1's extra conditions: at least half full of data (a mostly
+      // empty worn block would soon be greedy's victim again), on the
+      // victim's plane when `same_plane`.
+      return (!same_plane || geometry_.plane_of_block(block) == plane) &&
              2 * buckets_.valid(block) >= geometry_.pages_per_block;
     });
   };
-  BlockId cold = cold_in(true);
-  if (cold == kNoBlock) cold = cold_in(false);
+  // §5: "recycle the head block of the queue": the least recently erased.
+  if (!rate_limit_first) return cold_in(false);
+  // ssdlab 0.1: the coldest block of the victim's plane first (copy-back).
+  const BlockId cold = cold_in(true);
+  return cold != kNoBlock ? cold : cold_in(false);
+}
+
+bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out) {
+  const std::uint32_t plane = geometry_.plane_of_block(worn);
+  const BlockId cold = find_cold_block(worn, pool);
   if (cold == kNoBlock) return false;
   remove_sealed(cold);
   // Stages after the cleaning's own (moves 0, erase 1): the worn block is

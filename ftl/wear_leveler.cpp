@@ -27,6 +27,19 @@ bool parse_wear_mode(std::string_view text, WearMode& mode) {
   return false;
 }
 
+const char* wear_order_name(WearOrder order) {
+  return order == WearOrder::kMigrationFirst ? "migration-first" : "rate-limit-first";
+}
+
+bool parse_wear_order(std::string_view text, WearOrder& order) {
+  for (const WearOrder o : {WearOrder::kMigrationFirst, WearOrder::kRateLimitFirst})
+    if (text == wear_order_name(o)) {
+      order = o;
+      return true;
+    }
+  return false;
+}
+
 WearLeveler::WearLeveler(const WearConfig& config, std::uint32_t rated_cycles,
                          std::vector<std::uint32_t> domain_of_block, std::uint32_t domains,
                          std::uint64_t seed)

@@ -41,13 +41,30 @@ const char* wear_mode_name(WearMode mode);
 // Parses "none", "rate-limit" or "migration"; false if `text` is none of them.
 bool parse_wear_mode(std::string_view text, WearMode& mode);
 
+// With migration on, which rule a worn greedy victim meets first.
+//  - kMigrationFirst (§5's summary, the default): a victim below
+//    retirementAge receives cold data if a cold block is there to give it,
+//    before rate-limiting is considered; the cold block is the least
+//    recently erased one that passes the thresholds (§5: "recycle the head
+//    block of the queue").
+//  - kRateLimitFirst (ssdlab 0.1): the victim is rate-limited first and only
+//    a victim that passes receives cold data; the cold block must also be at
+//    least half full of valid data, and one on the victim's plane is
+//    preferred (copy-back).
+enum class WearOrder { kMigrationFirst, kRateLimitFirst };
+const char* wear_order_name(WearOrder order);
+// Parses "migration-first" or "rate-limit-first"; false if neither.
+bool parse_wear_order(std::string_view text, WearOrder& order);
+
 struct WearConfig {
   WearMode mode = WearMode::kNone;
   double age_variance = 0.20;    // §5.1: ageVariance 20%
   double retirement_age = 0.85;  // §5.1: retirementAge 85%
   double cold_age = 1.0;         // erases of the domain since the last, in domain sizes
+  WearOrder order = WearOrder::kMigrationFirst;
   bool rate_limit() const { return mode != WearMode::kNone; }
   bool migration() const { return mode == WearMode::kMigration; }
+  bool migration_first() const { return migration() && order == WearOrder::kMigrationFirst; }
 };
 
 class WearLeveler {

@@ -196,13 +196,32 @@ void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
 }
 
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
-void read_wear(Reader& r, ftl::WearConfig& w) {
+void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
   std::string mode = ftl::wear_mode_name(w.mode);
   r.string("ftl", "wear_leveling", mode);
   if (!ftl::parse_wear_mode(mode, w.mode)) {
     const auto [node, dotted] = r.find("ftl", "wear_leveling");
     r.fail(dotted, node,
            fmt::format("'{}' is not a wear-leveling mode (none, rate-limit, migration)", mode));
+  }
+  // The block-based FTLs pick no cleaning victims: there is no worn victim to
+  // refill with cold data (§5's migration), only the free list's order, which
+  // rate-limiting covers. Refused, rather than run as rate-limit under the
+  // name "migration".
+  if (w.migration() && ftl::is_block_based(type)) {
+    const auto [node, dotted] = r.find("ftl", "wear_leveling");
+    r.fail(dotted, node,
+           fmt::format("'migration' is not supported by the {} FTL (only page-mapped and dftl "
+                       "migrate cold data); use 'rate-limit' or 'none'",
+                       type));
+  }
+  std::string order = ftl::wear_order_name(w.order);
+  r.string("ftl", "wear_order", order);
+  if (!ftl::parse_wear_order(order, w.order)) {
+    const auto [node, dotted] = r.find("ftl", "wear_order");
+    r.fail(dotted, node,
+           fmt::format("'{}' is not a wear-leveling order (migration-first, rate-limit-first)",
+                       order));
   }
   r.real("ftl", "wear_age_variance", w.age_variance, 0.0, 1.0, false);
   r.real("ftl", "wear_retirement_age", w.retirement_age, 0.0, 1.0, false);
@@ -279,7 +298,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
            fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
                        f.logical_page_size));
   }
-  read_wear(r, f.wear);
+  read_wear(r, f.type, f.wear);
   read_block_ftl(r, g, f);
   read_victim_policy_and_dftl(r, f);
 }

@@ -70,7 +70,10 @@ DeviceConfig config_from_json(const nlohmann::json& json, const std::string& ori
 // The config as JSON (echoed into summary.json).
 nlohmann::json to_json(const DeviceConfig& config);
 
-// Human-readable derived geometry: capacity, pages, blocks, pools, latencies.
-std::string describe(const DeviceConfig& config, std::uint64_t logical_pages);
+struct SpareCapacity;  // sim/controller/capacity.h
+
+// Human-readable derived geometry: capacity (with the spare it leaves in
+// fact), pages, blocks, pools, latencies.
+std::string describe(const DeviceConfig& config, const SpareCapacity& spare);
 
 }  // namespace ssdlab::sim

@@ -9,6 +9,7 @@
 
 #include "common/units.h"
 #include "ftl/pools.h"
+#include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
 
 namespace ssdlab::sim {
@@ -58,7 +59,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"wear_leveling", ftl::wear_mode_name(f.wear.mode)},
         {"wear_age_variance", f.wear.age_variance},
         {"wear_retirement_age", f.wear.retirement_age},
-        {"wear_cold_age", f.wear.cold_age}}},
+        {"wear_cold_age", f.wear.cold_age},
+        {"wear_order", ftl::wear_order_name(f.wear.order)}}},
       {"host",
        {{"sector_size", c.sector_size},
         {"queue_depth", c.controller.queue_depth},
@@ -183,12 +185,29 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                  format_us(t.page_program_latency(g)));
 }
 
+// Nominal over-provisioning beside the spare the device has in fact.
+template <typename Out>
+void describe_spare(const SpareCapacity& spare, Out it) {
+  fmt::format_to(it,
+                 "  spare       {:.1f}% nominal (ftl.overprovisioning); {:.1f}% in fact beyond "
+                 "the exported capacity",
+                 spare.nominal * 100, spare.effective() * 100);
+  if (spare.open_blocks > 0)
+    fmt::format_to(it, ", {:.1f}% less the {} open blocks", spare.less_open_blocks() * 100,
+                   spare.open_blocks);
+  if (spare.kept_free_blocks > 0)
+    fmt::format_to(it, ", {:.1f}% less also the {} free blocks cleaning keeps",
+                   spare.less_open_and_free_blocks() * 100, spare.kept_free_blocks);
+  fmt::format_to(it, "\n");
+}
+
 }  // namespace
 
-std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
+std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
   const auto& g = c.geometry;
   const std::uint32_t pools = ftl::PoolLayout::pool_count(g, c.ftl.pool);
-  const std::uint64_t logical_bytes = logical_pages * c.ftl.logical_page_size;
+  const std::uint64_t logical_bytes = spare.logical_bytes;
+  const std::uint64_t logical_pages = logical_bytes / c.ftl.logical_page_size;
   std::string out;
   auto it = std::back_inserter(out);
   fmt::format_to(it, "{}{}\n", c.source, c.name.empty() ? "" : " — " + c.name);
@@ -213,6 +232,7 @@ std::string describe(const DeviceConfig& c, std::uint64_t logical_pages) {
       it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
       format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
       format_size(c.ftl.logical_page_size));
+  describe_spare(spare, it);
   if (ftl::is_block_based(c.ftl.type)) {
     describe_block_ftl(c, it);
   } else {

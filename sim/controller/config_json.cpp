@@ -64,7 +64,8 @@ DeviceConfig config_from_json(const nlohmann::json& json, const std::string& ori
   for (const auto& tables : json.items()) {
     const std::string table = tables.key();
     const nlohmann::json& keys = tables.value();
-    if (table == "source" || table == "name") continue;
+    // `capacity` is derived from the config (summary.json's echo), not read.
+    if (table == "source" || table == "name" || table == "capacity") continue;
     if (!keys.is_object()) throw make_error("{}: config.{} is not a table", origin, table);
     toml::table entries;
     for (const auto& item : keys.items()) {

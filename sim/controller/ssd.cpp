@@ -218,6 +218,7 @@ std::optional<TimeNs> Ssd::serve(const HostRequest& request, TimeNs now, std::ui
   if (preempt_) advance_rounds(now);
   const ftl::PageRange range = to_range(request.offset, request.size);
   const bool write = request.mode == IoMode::kWrite;
+  if (write) host_bytes_written_ += request.size;
   const std::optional<TimeNs> done =
       request.mode == IoMode::kTrim ? trim_request(range, now, tag)
       : !buffer_                    ? flash_request(range, write, now, false, tag)
@@ -239,6 +240,7 @@ std::optional<TimeNs> Ssd::serve(const HostRequest& request, TimeNs now, std::ui
 
 void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange range = to_range(offset, size);
+  host_bytes_written_ += size;
   if (buffer_)  // a buffered copy would now be stale
     for (ftl::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) buffer_->drop(lpn);
   commands_.clear();

@@ -58,6 +58,11 @@ class Ssd : private flash::FlashScheduler::Listener {
   // (foreground) or idle pools (background).
   TimeNs foreground_cleaning_ns() const { return cleaning_ns_ - background_cleaning_ns_; }
   TimeNs background_cleaning_ns() const { return background_cleaning_ns_; }
+  // Bytes the host asked to write: the sizes of its write requests and of
+  // functional (preconditioning) writes, whatever the write buffer and the
+  // FTL made of them. The denominator of byte-based write amplification
+  // (flash bytes programmed / host bytes written; DeviceCounters).
+  std::uint64_t host_bytes_written() const { return host_bytes_written_; }
 
   // The DRAM write buffer, or null if there is none. Power-loss models: with
   // a write-back buffer, contents() are acknowledged writes not yet on flash;
@@ -236,6 +241,7 @@ class Ssd : private flash::FlashScheduler::Listener {
   std::vector<std::vector<std::uint32_t>> pool_dies_;  // with background cleaning only
   TimeNs cleaning_ns_ = 0;
   TimeNs background_cleaning_ns_ = 0;
+  std::uint64_t host_bytes_written_ = 0;
   TimeNs cleaning_done_ = 0;          // when the cleaning chain of the last schedule() ended
   bool preempt_ = false;              // background cleaning yields to the host
   std::vector<PendingRound> rounds_;  // per pool, with preempt_ only

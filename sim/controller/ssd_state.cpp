@@ -50,9 +50,11 @@ void Ssd::save_state(StateWriter& out) const {
     throw std::logic_error("Ssd::save_state() with flash commands queued: settle() first");
   ftl_->save_state(out);
   timeline_.save_state(out);
-  out.section("SSDC", 2);
+  // Version 3: host bytes written (byte-based write amplification).
+  out.section("SSDC", 3);
   out.i64(cleaning_ns_);
   out.i64(background_cleaning_ns_);
+  out.u64(host_bytes_written_);
   out.i64(cleaning_done_);
   out.i64(buffer_admit_);
   out.u64(requests_);
@@ -74,9 +76,10 @@ void Ssd::save_state(StateWriter& out) const {
 void Ssd::load_state(StateReader& in) {
   ftl_->load_state(in);
   timeline_.load_state(in);
-  in.section("SSDC", 2);
+  in.section("SSDC", 3);
   cleaning_ns_ = in.i64();
   background_cleaning_ns_ = in.i64();
+  host_bytes_written_ = in.u64();
   cleaning_done_ = in.i64();
   buffer_admit_ = in.i64();
   requests_ = in.u64();

@@ -13,6 +13,9 @@ DeviceCounters DeviceCounters::of(const Ssd& ssd) {
   c.background_cleaning_ns = ssd.background_cleaning_ns();
   const flash::TimelineStats& t = ssd.timeline().stats();
   c.two_plane_commands = t.two_plane_commands;
+  c.cleaning_flash_ns = t.cleaning_flash_ns;
+  c.host_bytes_written = ssd.host_bytes_written();
+  c.page_size = ssd.config().geometry.page_size;
   c.bus_busy_ns = t.bus_busy_ns;
   c.die_busy_ns = t.die_busy_ns;
   if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
@@ -131,6 +132,8 @@ struct SummaryRecord {
   std::optional<WearRecord> wear;
   std::optional<VerificationRecord> verification;
   std::optional<DeviceConfig> config;
+  // Derived from the config, echoed as config.capacity (not a config key).
+  std::optional<SpareCapacity> capacity;
   std::optional<PowerCutsRecord> power_cuts;
   std::optional<CheckpointRecord> checkpoint;
 

@@ -226,6 +226,7 @@ void get(const nlohmann::json& json, DeviceCounters& counters, const std::string
 void to_json(nlohmann::json& json, const SummaryRecord& summary) {
   JsonWriter writer(json);
   fields(writer, summary);
+  if (summary.capacity && json.contains("config")) json["config"]["capacity"] = *summary.capacity;
 }
 
 void to_json(nlohmann::json& json, const RunRecord& run) { put(json, run); }
@@ -252,6 +253,8 @@ SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& w
     }
   }
   if (s.device && s.config) s.device->pages_per_block = s.config->geometry.pages_per_block;
+  if (s.config && json.contains("config") && json["config"].contains("capacity"))
+    s.capacity = spare_capacity_from_json(json["config"]["capacity"], *s.config);
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/state/checkpoint.h"
+#include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
 #include "analysis/fio_export.h"
 #include "common/log.h"
@@ -169,7 +170,7 @@ void run_config(const std::string& path, const std::vector<std::string>& overrid
                 std::ostream& out) {
   const DeviceConfig config = load_config(path, overrides);
   const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
-  out << describe(config, ftl->logical_pages());
+  out << describe(config, spare_capacity(config, *ftl));
 }
 
 }  // namespace ssdlab::sim

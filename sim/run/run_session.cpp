@@ -129,10 +129,13 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
 
 void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) const {
   fmt::print(out_,
-             "  device write amplification (all writes, preconditioning included) {:.3f}\n  {} "
+             "  device write amplification (all writes, preconditioning included) {:.3f} by "
+             "pages (flash pages / host-touched pages), {:.3f} by bytes (flash bytes / host "
+             "bytes)\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second), {:.2f} s of CPU "
              "time ({:.0f} per CPU second)\n",
-             summary.write_amplification().value_or(0), ios, wall_,
+             summary.write_amplification().value_or(0),
+             summary.device ? summary.device->write_amplification_bytes() : 0.0, ios, wall_,
              wall_ > 0 ? static_cast<double>(ios) / wall_ : 0.0, cpu_,
              cpu_ > 0 ? static_cast<double>(ios) / cpu_ : 0.0);
   if (options_.verify)

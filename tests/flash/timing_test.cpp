@@ -183,5 +183,46 @@ TEST_F(TimelineTest, CommandCyclesOccupyTheBus) {
   EXPECT_EQ(timeline.bus_free_at(0), 1000);
 }
 
+// FlashTimeline::unloaded_ns: a command alone on an idle device takes what
+// schedule() gives it from time 0, and that is the sum of its phases.
+TEST(UnloadedTime, EachCommandsPhasesBackToBackAsScheduledOnAnIdleDevice) {
+  auto config = testing::load_preset("agrawal-baseline");
+  config.timing.command_ns = 300;  // command cycles counted too
+  const auto& g = config.geometry;
+  const auto& t = config.timing;
+  const TimeNs transfer = t.page_transfer_ns(g);
+  const flash::Ppn page = 5 * g.pages_per_block;
+  const flash::Ppn other_die = page + g.pages_per_block * g.blocks_per_plane * g.planes_per_die;
+  struct Case {
+    Command command;
+    TimeNs expected;
+  };
+  Command two_plane = flash::page_command(Op::kProgram, page, 1);
+  two_plane.ppn2 = page + g.pages_per_block * g.blocks_per_plane;  // the next plane
+  Command with_data = flash::page_command(Op::kCopyBack, page + 1, 1, 0, page);
+  with_data.host_data = true;
+  const Case cases[] = {
+      {flash::page_command(Op::kRead, page, 1), t.command_ns + t.read_ns + transfer},
+      {flash::page_command(Op::kProgram, page, 1), t.command_ns + transfer + t.program_ns},
+      {two_plane, t.command_ns + 2 * transfer + t.program_ns},
+      {flash::page_command(Op::kErase, page, flash::kNoLpn), t.command_ns + t.erase_ns},
+      {flash::page_command(Op::kCopyBack, page + 1, 1, 0, page),
+       t.command_ns + t.read_ns + t.program_ns},
+      {with_data, t.command_ns + t.read_ns + transfer + t.program_ns},
+      {flash::page_command(Op::kMove, other_die, 1, 0, page),
+       t.page_read_latency(g) + t.page_program_latency(g)},
+  };
+  for (const Case& c : cases) {
+    flash::FlashTimeline timeline(g, t);
+    EXPECT_EQ(timeline.unloaded_ns(c.command), c.expected) << static_cast<int>(c.command.op);
+    EXPECT_EQ(timeline.schedule(c.command, 0), c.expected) << static_cast<int>(c.command.op);
+    EXPECT_EQ(timeline.stats().cleaning_flash_ns, 0);  // not cleaning
+    Command cleaning = c.command;
+    cleaning.cleaning = true;
+    timeline.schedule(cleaning, 0);
+    EXPECT_EQ(timeline.stats().cleaning_flash_ns, c.expected);
+  }
+}
+
 }  // namespace
 }  // namespace ssdlab

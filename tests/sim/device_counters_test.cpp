@@ -1,0 +1,124 @@
+// What DeviceCounters reports beside its page counts (issue 21, audit):
+// write amplification by bytes as well as by pages, and Table 5's cleaning
+// time per cleaned block as serial flash time as well as wall time. Every
+// expectation follows from the config's parameters.
+#include "sim/results/device_counters.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "common/rng.h"
+#include "sim/controller/ssd.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+// `count` writes of `size` bytes at random `size`-aligned offsets, one at a
+// time (queue depth 1).
+void random_writes(sim::Ssd& ssd, std::uint32_t size, std::uint64_t count, std::uint64_t seed) {
+  Rng rng(seed);
+  const std::uint64_t slots = ssd.logical_bytes() / size;
+  TimeNs now = 0;
+  for (std::uint64_t i = 0; i < count; ++i)
+    now = ssd.submit({rng.uniform(slots) * size, size, IoMode::kWrite}, now);
+}
+
+TEST(WriteAmplification, SubPageWritesCountWholePagesByPagesAndHostBytesByBytes) {
+  const auto config = testing::load_preset("tiny");
+  const std::uint32_t io = config.sector_size;  // 512 B
+  const std::uint32_t page = config.geometry.page_size;
+  sim::Ssd ssd(config, true);
+  // Far fewer writes than free pages: no cleaning, each write programs the
+  // one whole flash page it touches.
+  random_writes(ssd, io, 200, 3);
+  const auto c = sim::DeviceCounters::of(ssd);
+  ASSERT_EQ(c.ftl.blocks_cleaned, 0u);
+  EXPECT_DOUBLE_EQ(c.write_amplification(), 1.0);
+  EXPECT_EQ(c.host_bytes_written, 200u * io);
+  EXPECT_EQ(c.flash_bytes_written(), c.ftl.flash_pages_written * page);
+  EXPECT_DOUBLE_EQ(c.write_amplification_bytes(), static_cast<double>(page) / io);
+}
+
+TEST(WriteAmplification, WithCleaningBytesAreThePageFigureTimesPageOverWriteSize) {
+  const auto config = testing::load_preset("tiny");
+  const std::uint32_t io = config.sector_size;
+  sim::Ssd ssd(config, false);
+  ssd.prefill(0, ssd.logical_bytes());
+  const auto before = sim::DeviceCounters::of(ssd);
+  random_writes(ssd, io, 20000, 5);
+  const auto run = sim::DeviceCounters::of(ssd) - before;
+  ASSERT_GT(run.ftl.blocks_cleaned, 0u);
+  ASSERT_GT(run.write_amplification(), 1.0);
+  // Every write touches exactly one page: host bytes are io / page of the
+  // host-touched pages' bytes.
+  EXPECT_NEAR(run.write_amplification_bytes(),
+              run.write_amplification() * config.geometry.page_size / io, 1e-9);
+}
+
+// The unloaded time of each kind of cleaning command, from Table 1's timing.
+struct CommandCosts {
+  TimeNs copy_back, move, erase;
+};
+CommandCosts costs_of(const sim::DeviceConfig& config) {
+  const auto& t = config.timing;
+  const auto& g = config.geometry;
+  return {t.command_ns + t.read_ns + t.program_ns,
+          t.page_read_latency(g) + t.page_program_latency(g), t.command_ns + t.erase_ns};
+}
+
+TEST(CleaningTime, SerialFlashTimeSumsEveryCleaningCommandsUnloadedTime) {
+  for (const bool copy_back : {true, false}) {
+    auto config = testing::load_preset("tiny");
+    config.ftl.copy_back = copy_back;
+    config.ftl.two_plane = false;  // one command per moved page
+    sim::Ssd ssd(config, false);
+    ssd.prefill(0, ssd.logical_bytes());
+    const auto before = sim::DeviceCounters::of(ssd);
+    random_writes(ssd, 4096, 8000, 7);
+    const auto run = sim::DeviceCounters::of(ssd) - before;
+    ASSERT_GT(run.ftl.blocks_cleaned, 0u);
+    EXPECT_GT(copy_back ? run.ftl.copy_backs : run.ftl.inter_plane_moves, 0u);
+    const CommandCosts cost = costs_of(config);
+    // Without wear leveling every erase is a cleaned victim's.
+    EXPECT_EQ(run.ftl.erases, run.ftl.blocks_cleaned);
+    const TimeNs expected = static_cast<TimeNs>(run.ftl.copy_backs) * cost.copy_back +
+                            static_cast<TimeNs>(run.ftl.inter_plane_moves) * cost.move +
+                            static_cast<TimeNs>(run.ftl.erases) * cost.erase;
+    EXPECT_EQ(run.cleaning_flash_ns, expected) << "copy_back " << copy_back;
+    const double blocks = static_cast<double>(run.ftl.blocks_cleaned);
+    EXPECT_DOUBLE_EQ(run.cleaning_flash_time_per_block_us(),
+                     static_cast<double>(expected) / 1000.0 / blocks);
+    EXPECT_DOUBLE_EQ(run.cleaning_time_per_block_us(),
+                     static_cast<double>(run.cleaning_ns) / 1000.0 / blocks);
+  }
+}
+
+TEST(DeviceCountersCli, SummaryAndPrintoutGiveBothWriteAmplificationsAndCleaningTimes) {
+  const auto dir = testing::temp_dir_for_this_test("counters");
+  const auto config = testing::load_preset("tiny");
+  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
+                                          " --precondition seq -w 'RW:io_size=512,count=6000' "
+                                          "--no-io-log -o " +
+                                          dir.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("by bytes (flash bytes / host bytes)"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("WA_bytes"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("us of serial flash time"), std::string::npos) << result.output;
+  const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+  const auto& device = summary["experiments"][0]["runs"][0]["device"];
+  const double ratio = static_cast<double>(config.geometry.page_size) / 512.0;
+  ASSERT_GT(device["blocks_cleaned"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(device["host_bytes_written"].get<std::uint64_t>(), 6000u * 512u);
+  EXPECT_NEAR(device["write_amplification_bytes"].get<double>(),
+              device["write_amplification"].get<double>() * ratio, 1e-9);
+  EXPECT_NEAR(
+      device["cleaning_flash_time_per_block_us"].get<double>(),
+      device["cleaning_flash_time_us"].get<double>() / device["blocks_cleaned"].get<double>(),
+      1e-6);
+}
+
+}  // namespace
+}  // namespace ssdlab
