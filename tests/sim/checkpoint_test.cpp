@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/crc.hpp>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -104,9 +105,19 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
 
 // The tiny device with FTL `type`; the page-mapped one with migration wear
 // leveling and short life, so that the wear state and its generator matter.
-DeviceConfig config_for(const std::string& type) {
+// "FTL+incremental" (issue 26): per-plane incremental cleaning, one page move
+// per page written, so that a victim is nearly always in progress when the
+// state is saved.
+DeviceConfig config_for(const std::string& param) {
   DeviceConfig config = support::load_preset("tiny");
+  const std::string type = param.substr(0, param.find('+'));
   config.ftl.type = type;
+  if (type != param) {
+    config.ftl.clean_scope = ssdlab::ftl::CleanScope::kPlane;
+    config.ftl.clean_granularity = ssdlab::ftl::CleanGranularity::kIncremental;
+    config.ftl.clean_incremental_pages = 1;
+    return config;
+  }
   if (type == "page-mapped") {
     config.geometry.pe_cycles = 30;
     config.ftl.wear.mode = ssdlab::ftl::WearMode::kMigration;
@@ -183,10 +194,12 @@ TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
 
 INSTANTIATE_TEST_SUITE_P(EveryFtl, FtlStateRoundTrip,
                          ::testing::Values("page-mapped", "block-mapped", "bast", "fast",
-                                           "example"),
+                                           "example", "page-mapped+incremental",
+                                           "dftl+incremental"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
+                           std::replace(name.begin(), name.end(), '+', '_');
                            return name;
                          });
 
