@@ -158,6 +158,16 @@ class PageMappedFtl final : public Ftl {
     return plane_scope_ ? static_cast<std::uint32_t>(planes_[group].free_blocks.size())
                         : free_blocks_[group];
   }
+  // page_mapped_trigger.cpp: can `group` free a block (a victim in progress,
+  // or a sealed block not full of valid data)?
+  bool cleanable(std::uint32_t group) const;
+  // Cleans in `group`: a whole victim (kWholeBlocks) or up to `budget` page
+  // moves (their number in `moved`). With the plane scope, a plane that
+  // cannot free a block has the pool's best plane clean one victim instead:
+  // false then.
+  bool clean_step(std::uint32_t group, std::uint32_t budget, CommandList& out,
+                  std::uint32_t* moved = nullptr);
+  static constexpr std::uint32_t kWholeBlocks = ~std::uint32_t{0};
   // Cleans one whole victim of `group` (the one in progress, if any).
   void clean_one(std::uint32_t group, CommandList& out);
   // Takes the victim policy's choice for `group` out of the candidates as the

@@ -232,11 +232,6 @@ std::uint32_t PageMappedFtl::background_group(std::uint32_t pool) const {
   // The pool itself, or with the plane scope the plane of the pool with the
   // fewest free blocks that has something to clean (a victim in progress
   // first: it is finished before another is started).
-  const auto cleanable = [&](std::uint32_t group) {
-    if (in_progress_[group].victim != kNoBlock) return true;
-    const BlockId victim = buckets_.fewest_valid(group);
-    return victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block;
-  };
   if (!plane_scope_) return cleanable(pool) ? pool : kNoBlock;
   std::uint32_t best = kNoBlock;
   for (const std::uint32_t plane : layout_.planes(pool))

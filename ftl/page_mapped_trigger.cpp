@@ -24,6 +24,40 @@
 
 namespace ssdlab::ftl::page_mapped {
 
+bool PageMappedFtl::cleanable(std::uint32_t group) const {
+  if (in_progress_[group].victim != kNoBlock) return true;
+  const BlockId victim = buckets_.fewest_valid(group);
+  return victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block;
+}
+
+bool PageMappedFtl::clean_step(std::uint32_t group, std::uint32_t budget, CommandList& out,
+                               std::uint32_t* moved) {
+  if (plane_scope_ && !cleanable(group)) {
+    // Every sealed block of this plane is full of valid data: clean the
+    // pool's plane with the best victim instead, once; the write's page goes
+    // to a plane with room (allocate_in_turn skips full ones).
+    std::uint32_t best = group;
+    for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(group))) {
+      if (!cleanable(plane)) continue;
+      if (best == group || in_progress_[plane].victim != kNoBlock ||
+          (in_progress_[best].victim == kNoBlock &&
+           buckets_.valid(buckets_.fewest_valid(plane)) <
+               buckets_.valid(buckets_.fewest_valid(best))))
+        best = plane;
+    }
+    clean_one(best, out);  // throws if nothing in the pool can be freed
+    return false;
+  }
+  if (budget == kWholeBlocks) {
+    clean_one(group, out);
+  } else {
+    if (in_progress_[group].victim == kNoBlock) start_victim(group);
+    const std::uint32_t pages = continue_victim(group, budget, out);
+    if (moved) *moved = pages;
+  }
+  return true;
+}
+
 void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
                                        CommandList& out) {
   const std::uint32_t group = plane_scope_ ? plane : pool;
@@ -31,10 +65,11 @@ void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
   const std::uint32_t floor = plane_scope_ ? plane_floor_ : pool_floor_;
   switch (granularity_) {
     case CleanGranularity::kUntilMark:
-      while (free_in_group(group) < mark) clean_one(group, out);
+      while (free_in_group(group) < mark)
+        if (!clean_step(group, kWholeBlocks, out)) return;
       return;
     case CleanGranularity::kOneVictim:
-      if (free_in_group(group) < mark) clean_one(group, out);
+      if (free_in_group(group) < mark && !clean_step(group, kWholeBlocks, out)) return;
       break;
     case CleanGranularity::kIncremental: {
       std::uint32_t budget = incremental_pages_;
@@ -43,13 +78,15 @@ void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
       // budget) or erases a victim.
       while (budget >= pages_per_lpn_ &&
              (in_progress_[group].victim != kNoBlock || free_in_group(group) < mark)) {
-        if (in_progress_[group].victim == kNoBlock) start_victim(group);
-        budget -= continue_victim(group, budget, out);
+        std::uint32_t moved = 0;
+        if (!clean_step(group, budget, out, &moved)) return;
+        budget -= moved;
       }
       break;
     }
   }
-  while (free_in_group(group) < floor) clean_one(group, out);  // the emergency floor
+  while (free_in_group(group) < floor)  // the emergency floor
+    if (!clean_step(group, kWholeBlocks, out)) return;
 }
 
 }  // namespace ssdlab::ftl::page_mapped

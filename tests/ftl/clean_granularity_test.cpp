@@ -136,8 +136,9 @@ TEST(CleanGranularity, OneVictimErasesAtMostOneBlockPerPageWritten) {
       erases += work.erases;
       // The plane scope cleans the plane the write goes to: its moves are
       // copy-backs there, and so is its erase.
-      if (std::string(scope) == "plane" && work.erases == 1)
+      if (std::string(scope) == "plane" && work.erases == 1) {
         EXPECT_EQ(work.erased_planes.front(), work.host_plane);
+      }
     }
     // Three capacities of writes clean at least a block's worth of pages per
     // block of pages written.
@@ -163,7 +164,7 @@ TEST(CleanGranularity, UntilMarkMayEraseSeveralBlocksForOneWriteOneVictimNever) 
 
 TEST(CleanGranularity, IncrementalMovesAtMostItsBudgetPerPageWritten) {
   for (const char* scope : {"pool", "plane"}) {
-    for (const std::uint32_t budget : {1u, 4u}) {
+    for (const std::uint32_t budget : {4u, 8u}) {
       SCOPED_TRACE(fmt::format("{} {}", scope, budget));
       // 30% over-provisioning: victims hold few valid pages, so the budget
       // keeps up and the emergency floor is never reached.

@@ -105,7 +105,8 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
 
 // The tiny device with FTL `type`; the page-mapped one with migration wear
 // leveling and short life, so that the wear state and its generator matter.
-// "FTL+incremental" (issue 26): per-plane incremental cleaning, one page move
+// "FTL+incremental" (issue 26): incremental cleaning (per plane for the
+// page-mapped FTL, per pool for DFTL), one page move
 // per page written, so that a victim is nearly always in progress when the
 // state is saved.
 DeviceConfig config_for(const std::string& param) {
@@ -113,7 +114,10 @@ DeviceConfig config_for(const std::string& param) {
   const std::string type = param.substr(0, param.find('+'));
   config.ftl.type = type;
   if (type != param) {
-    config.ftl.clean_scope = ssdlab::ftl::CleanScope::kPlane;
+    // DFTL per pool: tiny's 32-block planes are too small for per-plane
+    // cleaning beside DFTL's third active block per plane.
+    config.ftl.clean_scope =
+        type == "dftl" ? ssdlab::ftl::CleanScope::kPool : ssdlab::ftl::CleanScope::kPlane;
     config.ftl.clean_granularity = ssdlab::ftl::CleanGranularity::kIncremental;
     config.ftl.clean_incremental_pages = 1;
     return config;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "power_cut_support.h"
 #include "sim/controller/config.h"
@@ -26,10 +27,13 @@ TEST_P(EveryCleaning, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
   std::istringstream words(GetParam());
   std::string ftl, scope, granularity;
   words >> ftl >> scope >> granularity;
-  Ssd ssd(load_config(testing::preset("tiny"),
-                      {"ftl.type=\"" + ftl + "\"", "ftl.clean_scope=\"" + scope + "\"",
-                       "ftl.clean_granularity=\"" + granularity + "\""}),
-          false);
+  // DFTL per plane needs more than tiny's 32 blocks per plane beside its
+  // third active block per plane.
+  std::vector<std::string> overrides = {"ftl.type=\"" + ftl + "\"",
+                                        "ftl.clean_scope=\"" + scope + "\"",
+                                        "ftl.clean_granularity=\"" + granularity + "\""};
+  if (ftl == "dftl" && scope == "plane") overrides.push_back("geometry.blocks_per_plane=128");
+  Ssd ssd(load_config(testing::preset("tiny"), overrides), false);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());  // cleaning from the start
   const CutTotals totals = run_with_cuts(ssd, "RW:io_size=12288,count=3000,queue_depth=4", 40, 5);
