@@ -79,7 +79,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
     json["ftl"]["victim_choices"] = f.victim.choices;
     json["ftl"]["clean_scope"] = ftl::clean_scope_name(f.clean_scope);
   }
-  json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
+  if (f.type == "page-mapped" || f.type == "dftl" || ftl::is_block_based(f.type))
+    json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
   if (f.clean_granularity == ftl::CleanGranularity::kIncremental)
     json["ftl"]["clean_incremental_pages"] = f.clean_incremental_pages;
   if (f.type == "dftl") {

@@ -48,15 +48,20 @@ void read_cleaning(Reader& r, ftl::FtlConfig& f) {
   const bool page_level = f.type == "page-mapped" || f.type == "dftl";
   // The block-based FTLs merge one logical block (or reclaim one log block)
   // per write that needs a block: one victim per trigger, their only mode.
-  if (!page_level) f.clean_granularity = ftl::CleanGranularity::kOneVictim;
+  const bool block_based = ftl::is_block_based(f.type);
+  if (block_based) f.clean_granularity = ftl::CleanGranularity::kOneVictim;
   std::string scope = ftl::clean_scope_name(f.clean_scope);
   r.string("ftl", "clean_scope", scope);
   if (const auto [node, dotted] = r.find("ftl", "clean_scope"); node) {
     if (!page_level)
       r.fail(dotted, node,
-             fmt::format("only the page-mapped and dftl FTLs use it ('{}' merges one logical "
-                         "block at a time and has no per-plane cleaning)",
-                         f.type));
+                 block_based ? fmt::format("only the page-mapped and dftl FTLs use it ('{}' "
+                                           "merges one logical block at a time and has no "
+                                           "per-plane cleaning)",
+                                           f.type)
+                             : fmt::format("only the page-mapped and dftl FTLs use it ('{}' "
+                                           "does not)",
+                                           f.type));
     if (!ftl::parse_clean_scope(scope, f.clean_scope))
       r.fail(dotted, node, fmt::format("'{}' is not a cleaning scope (allowed: pool, plane)", scope));
   }
@@ -68,10 +73,14 @@ void read_cleaning(Reader& r, ftl::FtlConfig& f) {
              fmt::format("'{}' is not a cleaning granularity (allowed: until-mark, one-victim, "
                          "incremental)",
                          granularity));
-    if (!page_level && f.clean_granularity != ftl::CleanGranularity::kOneVictim)
+    if (block_based && f.clean_granularity != ftl::CleanGranularity::kOneVictim)
       r.fail(dotted, node,
              fmt::format("'{}' merges one logical block per write that needs a block: it takes "
                          "only \"one-victim\"",
+                         f.type));
+    if (!page_level && !block_based)
+      r.fail(dotted, node,
+             fmt::format("only the page-mapped, dftl and block-based FTLs use it ('{}' does not)",
                          f.type));
   }
   if (const auto [node, dotted] = r.find("ftl", "clean_incremental_pages");
