@@ -45,6 +45,10 @@ bool PageMappedFtl::clean_step(std::uint32_t group, std::uint32_t budget, Comman
                buckets_.valid(buckets_.fewest_valid(best))))
         best = plane;
     }
+    // Nothing in the pool to clean while its other planes still have free
+    // blocks (valid data drifted into this plane): the writes go there.
+    const std::uint32_t pool = layout_.pool_of_plane(group);
+    if (best == group && free_blocks_[pool] >= pool_floor_) return false;
     clean_one(best, out);  // throws if nothing in the pool can be freed
     return false;
   }
