@@ -31,6 +31,22 @@ using flash::Lpn;
 enum class PoolScope { kSsd, kChannel, kPackage, kDie, kPlane };
 const char* pool_scope_name(PoolScope scope);
 
+// Where foreground cleaning keeps its low-water mark and chooses its victims
+// (`ftl.clean_scope`): per allocation pool, or per plane (Agrawal et al.
+// §3.2: "if an active block and cleaning state per plane is maintained, then
+// cleaning operations within the same plane can be arranged", so that moves
+// are copy-backs; docs/dftl-and-cleaning-policies.md).
+enum class CleanScope { kPool, kPlane };
+// How much one trigger cleans (`ftl.clean_granularity`): until the pool (or
+// plane) is back at its mark; one victim per trigger (per parallel unit:
+// the write's plane, or the pool); or at most `clean_incremental_pages`
+// page moves per host write, whole blocks only below an emergency floor.
+enum class CleanGranularity { kUntilMark, kOneVictim, kIncremental };
+const char* clean_scope_name(CleanScope scope);
+const char* clean_granularity_name(CleanGranularity granularity);
+bool parse_clean_scope(const std::string& name, CleanScope& out);
+bool parse_clean_granularity(const std::string& name, CleanGranularity& out);
+
 struct FtlConfig {
   std::string type = "page-mapped";
   std::uint32_t logical_page_size = 4096;  // bytes mapped by one map entry
@@ -49,6 +65,13 @@ struct FtlConfig {
   // "additional delay is introduced to account for it")? If not, cleaning
   // only competes with host commands for buses and dies.
   bool cleaning_blocks_writes = true;
+  // Page-mapped and DFTL: scope and granularity of foreground cleaning (see
+  // CleanScope, CleanGranularity). The block-based FTLs merge one logical
+  // block per write that needs one: one-victim, the only value they take.
+  CleanScope clean_scope = CleanScope::kPool;
+  CleanGranularity clean_granularity = CleanGranularity::kUntilMark;
+  // Incremental granularity: most page moves one host page write runs.
+  std::uint32_t clean_incremental_pages = 4;
   // Block-mapped and hybrid FTLs: bytes of one virtual block, the unit they
   // map and erase: a whole number of flash blocks, one per plane of a plane
   // group, striped page by page (Desnoyers §3, §4: the effective erase block).

@@ -20,13 +20,16 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       config_(context.config),
       nand_(context.geometry),
       layout_(context.geometry, context.config.pool),
-      buckets_(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block),
-      policy_(make_victim_policy(config_.victim, geometry_.blocks(), layout_.pools(),
+      plane_scope_(config_.clean_scope == CleanScope::kPlane),
+      buckets_(geometry_.blocks(), groups(), geometry_.pages_per_block),
+      policy_(make_victim_policy(config_.victim, geometry_.blocks(), groups(),
                                  geometry_.pages_per_block, context.seed)),
       policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
+      granularity_(config_.clean_granularity),
+      incremental_pages_(config_.clean_incremental_pages),
       planes_(geometry_.planes()),
       free_blocks_(layout_.pools(), 0),
       cursors_(layout_.pools(), 0),
@@ -36,6 +39,18 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   low_water_blocks_ = std::max<std::uint32_t>(
       2, static_cast<std::uint32_t>(std::ceil(config_.clean_low_water * pool_blocks)));
+  // The plane scope splits the pool's mark over its planes (rounded down, so
+  // that the reserve below, and with it the exported capacity, is the same
+  // whatever the scope). The emergency floor: half the mark, at least the 2
+  // blocks one victim's moves and the next host page may need.
+  plane_low_water_ = std::max<std::uint32_t>(2, low_water_blocks_ / layout_.planes_per_pool());
+  pool_floor_ = std::min(low_water_blocks_, std::max<std::uint32_t>(2, low_water_blocks_ / 2));
+  plane_floor_ = std::min(plane_low_water_, std::max<std::uint32_t>(2, plane_low_water_ / 2));
+  in_progress_.assign(groups(), InProgress{});
+  if (granularity_ == CleanGranularity::kIncremental && incremental_pages_ < pages_per_lpn_)
+    throw make_error(
+        "ftl.clean_incremental_pages = {} cannot move one logical page ({} flash pages)",
+        incremental_pages_, pages_per_lpn_);
   high_water_blocks_ =
       config_.clean_high_water > 0
           ? static_cast<std::uint32_t>(std::ceil(config_.clean_high_water * pool_blocks))
@@ -94,9 +109,9 @@ Ppn PageMappedFtl::take_room(BlockId& active, std::uint32_t plane) {
 
 Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
                                     BlockId PlaneState::*active, const char* what) {
-  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);  // foreground cleaning
   const auto& order = layout_.planes(pool);
   std::uint32_t& cursor = cursors_[pool];
+  clean_before_write(pool, order[cursor], out);  // foreground cleaning
   // Round-robin over the pool's planes, skipping planes that are full.
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
     const std::uint32_t plane = order[cursor];
@@ -137,21 +152,23 @@ void PageMappedFtl::program(Ppn ppn, Lpn lpn) {
 void PageMappedFtl::seal(BlockId block) {
   // A full block is sealed: it can now be chosen for cleaning, and it is no
   // longer any plane's active block.
-  insert_sealed(block, pool_of_block(block));
+  insert_sealed(block);
   PlaneState& state = planes_[geometry_.plane_of_block(block)];
   if (state.host_active == block) state.host_active = kNoBlock;
   if (state.clean_active == block) state.clean_active = kNoBlock;
   if (state.map_active == block) state.map_active = kNoBlock;
 }
 
-void PageMappedFtl::insert_sealed(BlockId block, std::uint32_t pool) {
-  buckets_.insert(block, pool, nand_.valid_pages(block));
-  policy_->sealed(block, pool, nand_.valid_pages(block), clock());
+void PageMappedFtl::insert_sealed(BlockId block) {
+  const std::uint32_t group = group_of_block(block);
+  buckets_.insert(block, group, nand_.valid_pages(block));
+  policy_->sealed(block, group, nand_.valid_pages(block), clock());
 }
 
-void PageMappedFtl::restore_sealed(BlockId block, std::uint32_t pool) {
-  buckets_.insert(block, pool, nand_.valid_pages(block));
-  policy_->restored(block, pool, nand_.valid_pages(block));
+void PageMappedFtl::restore_sealed(BlockId block) {
+  const std::uint32_t group = group_of_block(block);
+  buckets_.insert(block, group, nand_.valid_pages(block));
+  policy_->restored(block, group, nand_.valid_pages(block));
 }
 
 void PageMappedFtl::remove_sealed(BlockId block) {
@@ -189,7 +206,7 @@ void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) 
 bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
   const std::uint32_t pool = pool_of(lpn);
   // Cleaning first: it may move the old page, which is then read where it went.
-  while (free_blocks_[pool] < low_water_blocks_) clean_one(pool, out);
+  clean_before_write(pool, geometry_.plane_of(map_[lpn]), out);
   const Ppn old = map_[lpn];
   const std::uint32_t plane = geometry_.plane_of(old);
   if (!has_room(planes_[plane].host_active, plane)) return false;
@@ -331,6 +348,13 @@ void PageMappedFtl::check_invariants() const {
         fail(fmt::format("plane {}: active block {} is free, full, shared or foreign", plane,
                          active));
     }
+  }
+  for (std::uint32_t group = 0; group < in_progress_.size(); ++group) {
+    const BlockId victim = in_progress_[group].victim;
+    if (victim == kNoBlock) continue;
+    if (seen[victim]++ || !nand_.is_full(victim) || buckets_.contains(victim) ||
+        group_of_block(victim) != group)
+      fail(fmt::format("victim in progress {} is free, active, sealed or of another group", victim));
   }
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
     valid_pages += nand_.valid_pages(block);

@@ -18,6 +18,12 @@
 // of the page size); they are then consecutive pages of one block. Writing part
 // of a logical page is a read-modify-write.
 //
+// Scope and granularity (ftl.clean_scope, ftl.clean_granularity; see
+// page_mapped_trigger.cpp): the mark and the victim choice per pool or per
+// plane; each trigger cleans until back at the mark, one victim, or at most
+// clean_incremental_pages page moves of a victim kept in progress between
+// writes (checkpointed), whole blocks only below an emergency floor.
+//
 // Wear leveling (Agrawal et al. §5, wear_leveler.h): a greedy victim may be
 // passed over by rate-limiting; a worn victim, once erased, may receive the
 // data of a cold block, which is erased and freed in its place (migration);
@@ -105,6 +111,15 @@ class PageMappedFtl final : public Ftl {
     std::deque<BlockId> free_blocks;
   };
 
+  // A victim being cleaned a few pages at a time (incremental granularity):
+  // out of the victim candidates, its pages before `next` done (`moved` of
+  // them moved, the others superseded).
+  struct InProgress {
+    BlockId victim = kNoBlock;
+    std::uint32_t next = 0;
+    std::uint32_t moved = 0;
+  };
+
   std::uint32_t pool_of(Lpn lpn) const { return (lpn / stripe_lpns_) % layout_.pools(); }
   std::uint32_t pool_of_block(BlockId block) const {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
@@ -131,14 +146,52 @@ class PageMappedFtl final : public Ftl {
   // part, by one copy-back with the host's data into its own plane. False
   // (and nothing done but cleaning) if that plane has no room.
   bool rewrite_by_copy_back(Lpn lpn, CommandList& out);
-  void clean_one(std::uint32_t pool, CommandList& out);
+  // page_mapped_trigger.cpp: the cleaning a page allocation in `pool` runs
+  // first, at the configured scope and granularity; `plane` is the plane the
+  // page will go to (the plane scope cleans there).
+  void clean_before_write(std::uint32_t pool, std::uint32_t plane, CommandList& out);
+  // Victim groups: the unit that keeps a mark and chooses victims (a pool,
+  // or with the plane scope a plane).
+  std::uint32_t group_of_block(BlockId block) const {
+    const std::uint32_t plane = geometry_.plane_of_block(block);
+    return plane_scope_ ? plane : layout_.pool_of_plane(plane);
+  }
+  std::uint32_t groups() const { return plane_scope_ ? geometry_.planes() : layout_.pools(); }
+  std::uint32_t pool_of_group(std::uint32_t group) const {
+    return plane_scope_ ? layout_.pool_of_plane(group) : group;
+  }
+  std::uint32_t free_in_group(std::uint32_t group) const {
+    return plane_scope_ ? static_cast<std::uint32_t>(planes_[group].free_blocks.size())
+                        : free_blocks_[group];
+  }
+  // page_mapped_trigger.cpp: can `group` free a block (a victim in progress,
+  // or a sealed block not full of valid data)?
+  bool cleanable(std::uint32_t group) const;
+  // Cleans in `group`: a whole victim (kWholeBlocks) or up to `budget` page
+  // moves (their number in `moved`). With the plane scope, a plane that
+  // cannot free a block has the pool's best plane clean one victim instead:
+  // false then.
+  bool clean_step(std::uint32_t group, std::uint32_t budget, CommandList& out,
+                  std::uint32_t* moved = nullptr);
+  static constexpr std::uint32_t kWholeBlocks = ~std::uint32_t{0};
+  // Cleans one whole victim of `group` (the one in progress, if any).
+  void clean_one(std::uint32_t group, CommandList& out);
+  // Takes the victim policy's choice for `group` out of the candidates as the
+  // victim in progress. Throws if nothing can be freed.
+  void start_victim(std::uint32_t group);
+  // Moves up to `budget` valid pages of `group`'s victim in progress; erases
+  // it when none is left. Returns the pages moved.
+  std::uint32_t continue_victim(std::uint32_t group, std::uint32_t budget, CommandList& out);
+  void erase_victim(BlockId victim, std::uint32_t moved, CommandList& out);
+  // Background cleaning: the group of `pool` to clean next, or kNoBlock.
+  std::uint32_t background_group(std::uint32_t pool) const;
   // Starts loading the map entries of the valid pages of the block whose
   // first page is `first` (a cleaning victim) into the cache.
   void prefetch_map_entries(Ppn first) const;
   // The victim policy's choice for `pool`, after rate-limiting (§5) passed
   // over some. With WearOrder::kMigrationFirst a worn candidate that can
   // receive cold data is taken without rate-limiting (§5's order).
-  BlockId choose_victim(std::uint32_t pool);
+  BlockId choose_victim(std::uint32_t group);
   // §5: true if `victim` is below retirementAge and a cold block of `pool`
   // is there to refill it (migration-first order only).
   bool receives_cold_data(BlockId victim, std::uint32_t pool);
@@ -153,10 +206,10 @@ class PageMappedFtl final : public Ftl {
   bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
   void seal(BlockId block);
   // A sealed block enters or leaves the victim candidates (buckets and policy).
-  void insert_sealed(BlockId block, std::uint32_t pool);
+  void insert_sealed(BlockId block);
   void remove_sealed(BlockId block);
   // A block set aside by rate-limiting comes back (keeping its seal time).
-  void restore_sealed(BlockId block, std::uint32_t pool);
+  void restore_sealed(BlockId block);
   // The victim policy's logical clock (victim_policy.h): host pages written.
   std::uint64_t clock() const { return stats_.host_pages_written; }
   // The block just erased wore out: it is out of service for good (in no
@@ -195,6 +248,7 @@ class PageMappedFtl final : public Ftl {
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;
+  bool plane_scope_;  // ftl.clean_scope = "plane" (before buckets_: groups())
   VictimBuckets buckets_;
   std::unique_ptr<VictimPolicy> policy_;
   bool policy_tracks_valid_;
@@ -203,7 +257,15 @@ class PageMappedFtl final : public Ftl {
   // Partial writes of a logical page are copy-backs with the host's data
   // (a synchronous gang, copy-back on, one gang page per logical page).
   bool rmw_by_copy_back_;
+  CleanGranularity granularity_;
+  std::uint32_t incremental_pages_;
   std::uint32_t low_water_blocks_;   // per pool
+  std::uint32_t plane_low_water_;    // per plane (plane scope)
+  // Below these free blocks, every granularity cleans whole blocks until
+  // back at them (the emergency floor: cleaning always has room to work).
+  std::uint32_t pool_floor_;
+  std::uint32_t plane_floor_;
+  std::vector<InProgress> in_progress_;  // per victim group
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   std::uint64_t logical_pages_;
   // lpn -> first physical page, or kNoPage (in huge pages). DFTL: then one

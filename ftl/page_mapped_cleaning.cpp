@@ -35,13 +35,14 @@ std::uint64_t PageMappedFtl::cleaning_room(std::uint32_t pool) const {
   return room;
 }
 
-BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
-  BlockId victim = policy_->choose(pool, buckets_, clock());
+BlockId PageMappedFtl::choose_victim(std::uint32_t group) {
+  const std::uint32_t pool = pool_of_group(group);
+  BlockId victim = policy_->choose(group, buckets_, clock());
   // A policy other than greedy may pick a block with more valid pages than
   // the pool has room to move (after a mount that left few free blocks):
   // greedy's choice then, which needs the least room.
   if (victim != VictimBuckets::kNone && buckets_.valid(victim) > cleaning_room(pool))
-    victim = buckets_.fewest_valid(pool);
+    victim = buckets_.fewest_valid(group);
   if (!wear_.config().rate_limit()) return victim;
   // §5 rate-limiting: a worn victim is recycled only with a probability
   // falling linearly with its remaining life; otherwise the next greedy
@@ -55,7 +56,7 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
          !wear_.may_reuse(victim)) {
     deferred_.push_back(victim);
     remove_sealed(victim);
-    victim = policy_->choose(pool, buckets_, clock());
+    victim = policy_->choose(group, buckets_, clock());
   }
   if (!deferred_.empty() &&
       (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block ||
@@ -63,45 +64,56 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t pool) {
     // Nothing else frees space, or too many worn blocks: clean the best one.
     victim = deferred_.front();
     deferred_.erase(deferred_.begin());
-    restore_sealed(victim, pool);
+    restore_sealed(victim);
   }
-  for (const BlockId block : deferred_) restore_sealed(block, pool);
+  for (const BlockId block : deferred_) restore_sealed(block);
   stats_.wear_deferrals += deferred_.size();
   return victim;
 }
 
-void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
-  const BlockId victim = choose_victim(pool);
+void PageMappedFtl::clean_one(std::uint32_t group, CommandList& out) {
+  if (in_progress_[group].victim == kNoBlock) start_victim(group);
+  continue_victim(group, ~std::uint32_t{0}, out);
+}
+
+void PageMappedFtl::start_victim(std::uint32_t group) {
+  const std::uint32_t pool = pool_of_group(group);
+  const BlockId victim = choose_victim(group);
   if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block) {
     if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
     throw make_error(
-        "allocation pool {} is full of valid data: cleaning cannot free a block "
+        "{} {} is full of valid data: cleaning cannot free a block "
         "(more over-provisioning is needed)",
-        pool);
+        plane_scope_ ? "plane" : "allocation pool", group);
   }
   remove_sealed(victim);
-  // Migration-first (§5): "If the remaining lifetime in the chosen block is
-  // below retirementAge": decided on the chosen block, before its erase.
-  // Rate-limit-first (ssdlab 0.1) asks after the erase, below.
-  const bool migration_first = wear_.config().migration_first();
-  const bool worn = migration_first && wear_.wants_cold_data(victim);
+  in_progress_[group] = {victim, 0};
+  prefetch_map_entries(geometry_.first_page(victim));
+  if (is_translation(nand_.lpn_at(geometry_.first_page(victim))))
+    ++stats_.translation_blocks_cleaned;  // DFTL
+}
+
+std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t budget,
+                                             CommandList& out) {
+  InProgress& cleaning = in_progress_[group];
+  const BlockId victim = cleaning.victim;
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
-  const std::uint32_t valid = nand_.valid_pages(victim);
-  prefetch_map_entries(first);
-  if (is_translation(nand_.lpn_at(first))) ++stats_.translation_blocks_cleaned;  // DFTL
-  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
-    if (!nand_.is_valid(first + page)) continue;
-    const Lpn lpn = nand_.lpn_at(first + page);
+  std::uint32_t moved = 0;
+  for (; cleaning.next < geometry_.pages_per_block; cleaning.next += pages_per_lpn_) {
+    const Ppn from = first + cleaning.next;
+    if (!nand_.is_valid(from)) continue;
+    if (moved + pages_per_lpn_ > budget) return moved;  // the rest at the next write
+    const Lpn lpn = nand_.lpn_at(from);
     // DFTL: translation pages stay in translation blocks.
     const Ppn target = is_translation(lpn) ? allocate_translation_for_cleaning(plane)
                                            : allocate_for_cleaning(plane);
     const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
-      nand_.invalidate(first + page + i);
+      nand_.invalidate(from + i);
       program(target + i, lpn);
-      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0,
-                                         first + page + i);
+      Command move =
+          flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0, from + i);
       move.cleaning = true;
       out.push_back(move);
     }
@@ -109,15 +121,32 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
     if (cache_) note_moved(lpn);
     (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
     stats_.flash_pages_written += pages_per_lpn_;
+    moved += pages_per_lpn_;
+    cleaning.moved += pages_per_lpn_;
   }
+  const std::uint32_t moved_in_all = cleaning.moved;
+  cleaning = InProgress{};
+  erase_victim(victim, moved_in_all, out);
+  return moved;
+}
+
+void PageMappedFtl::erase_victim(BlockId victim, std::uint32_t moved, CommandList& out) {
+  const std::uint32_t pool = pool_of_block(victim);
+  const std::uint32_t plane = geometry_.plane_of_block(victim);
+  // Migration-first (§5): "If the remaining lifetime in the chosen block is
+  // below retirementAge": decided on the chosen block, before its erase.
+  // Rate-limit-first (ssdlab 0.1) asks after the erase, below.
+  const bool migration_first = wear_.config().migration_first();
+  const bool worn = migration_first && wear_.wants_cold_data(victim);
   nand_.erase(victim);
-  Command erase = flash::page_command(Op::kErase, first, flash::kNoLpn, 1);  // after every move
+  Command erase = flash::page_command(Op::kErase, geometry_.first_page(victim), flash::kNoLpn,
+                                      1);  // after every move
   erase.cleaning = true;
   out.push_back(erase);
   ++stats_.erases;
   ++stats_.blocks_cleaned;
   ++stats_.blocks_cleaned_per_pool[pool];
-  stats_.pages_reclaimed += geometry_.pages_per_block - valid;
+  stats_.pages_reclaimed += geometry_.pages_per_block - moved;  // superseded, never moved
   if (wear_.erased(victim)) {
     retire(pool);
   } else if (!(migration_first ? worn : wear_.wants_cold_data(victim)) ||
@@ -225,12 +254,23 @@ void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) cons
 
 bool PageMappedFtl::wants_background_cleaning(std::uint32_t pool) const {
   if (free_blocks_[pool] >= high_water_blocks_) return false;
-  const BlockId victim = buckets_.fewest_valid(pool);
-  return victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block;
+  return background_group(pool) != kNoBlock;
+}
+
+std::uint32_t PageMappedFtl::background_group(std::uint32_t pool) const {
+  // The pool itself, or with the plane scope the plane of the pool with the
+  // fewest free blocks that has something to clean (a victim in progress
+  // first: it is finished before another is started).
+  if (!plane_scope_) return cleanable(pool) ? pool : kNoBlock;
+  std::uint32_t best = kNoBlock;
+  for (const std::uint32_t plane : layout_.planes(pool))
+    if (cleanable(plane) && (best == kNoBlock || free_in_group(plane) < free_in_group(best)))
+      best = plane;
+  return best;
 }
 
 void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
-  clean_one(pool, out);
+  clean_one(background_group(pool), out);
   ++stats_.background_blocks_cleaned;
 }
 

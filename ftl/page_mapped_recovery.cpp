@@ -23,8 +23,10 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
 }
 
 void PageMappedFtl::adopt_blocks(CommandList& out) {
-  buckets_ = VictimBuckets(geometry_.blocks(), layout_.pools(), geometry_.pages_per_block);
+  buckets_ = VictimBuckets(geometry_.blocks(), groups(), geometry_.pages_per_block);
   policy_->clear();
+  // A victim cleaned in part before the cut is a full block again: sealed.
+  in_progress_.assign(groups(), InProgress{});
   planes_.assign(geometry_.planes(), PlaneState{});
   std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
   std::fill(cursors_.begin(), cursors_.end(), 0);
@@ -45,7 +47,7 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
         ++free_blocks_[pool];
       }
     } else if (nand_.is_full(block)) {
-      insert_sealed(block, pool);
+      insert_sealed(block);
     } else if (cache_ && is_translation(nand_.lpn_at(geometry_.first_page(block))) &&
                state.map_active == kNoBlock) {
       state.map_active = block;  // DFTL: a translation block being filled
@@ -65,7 +67,7 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
         pad.cleaning = true;
         out.push_back(pad);
       }
-      insert_sealed(block, pool);
+      insert_sealed(block);
     }
   }
 }

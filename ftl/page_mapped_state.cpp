@@ -9,7 +9,8 @@ namespace {
 
 // 2: each plane's translation block (DFTL), the victim policy's section
 // "VPOL" after the victim buckets, and DFTL's map cache "DMAP" at the end.
-constexpr std::uint32_t kStateVersion = 2;
+// 3: the victims in progress (incremental cleaning), one per victim group.
+constexpr std::uint32_t kStateVersion = 3;
 
 }  // namespace
 
@@ -26,6 +27,12 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   out.vector(free_blocks_);
   out.vector(cursors_);
   out.vector(retired_);
+  out.u64(in_progress_.size());
+  for (const InProgress& cleaning : in_progress_) {
+    out.u32(cleaning.victim);
+    out.u32(cleaning.next);
+    out.u32(cleaning.moved);
+  }
   nand_.save_state(out);
   buckets_.save_state(out);
   policy_->save_state(out);
@@ -64,6 +71,18 @@ void PageMappedFtl::load_state(StateReader& in) {
     if (cursors_[pool] >= layout_.planes(static_cast<std::uint32_t>(pool)).size())
       throw make_error("corrupt: allocation cursor {} of pool {}", cursors_[pool], pool);
   in.vector(retired_, pools, "the retired block counts");
+  if (in.count(in_progress_.size(), "the victims in progress") != in_progress_.size())
+    throw make_error("corrupt: the config's cleaning scope has {} victim groups",
+                     in_progress_.size());
+  for (InProgress& cleaning : in_progress_) {
+    cleaning.victim = in.u32();
+    cleaning.next = in.u32();
+    cleaning.moved = in.u32();
+    check_block(cleaning.victim);
+    if (cleaning.next > geometry_.pages_per_block || cleaning.moved > cleaning.next)
+      throw make_error("corrupt: a victim in progress at page {} ({} moved)", cleaning.next,
+                       cleaning.moved);
+  }
   nand_.load_state(in);
   buckets_.load_state(in);
   policy_->load_state(in);

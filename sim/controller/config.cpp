@@ -23,6 +23,7 @@ namespace {
 using config_detail::Reader;
 using config_detail::apply_overrides;
 using config_detail::read_victim_policy_and_dftl;
+using config_detail::read_cleaning;
 
 
 // Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
@@ -301,6 +302,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   read_wear(r, f.type, f.wear);
   read_block_ftl(r, g, f);
   read_victim_policy_and_dftl(r, f);
+  read_cleaning(r, f);
 }
 
 // Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.

@@ -79,7 +79,12 @@ nlohmann::json to_json(const DeviceConfig& c) {
   if (f.type == "page-mapped" || f.type == "dftl") {
     json["ftl"]["victim_policy"] = ftl::victim_policy_name(f.victim.kind);
     json["ftl"]["victim_choices"] = f.victim.choices;
+    json["ftl"]["clean_scope"] = ftl::clean_scope_name(f.clean_scope);
   }
+  if (f.type == "page-mapped" || f.type == "dftl" || ftl::is_block_based(f.type))
+    json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
+  if (f.clean_granularity == ftl::CleanGranularity::kIncremental)
+    json["ftl"]["clean_incremental_pages"] = f.clean_incremental_pages;
   if (f.type == "dftl") {
     json["ftl"]["map_cache_entries"] = f.map_cache_entries;
     json["ftl"]["map_cache_prefetch"] = f.map_cache_prefetch;
@@ -257,14 +262,24 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
                    c.ftl.map_cache_prefetch);
   }
   // --- end victim policy and DFTL ---
-  if (!ftl::is_block_based(c.ftl.type))
+  if (!ftl::is_block_based(c.ftl.type)) {
     fmt::format_to(
-        it, "  cleaning    {}; foreground below {:.1f}% free blocks per pool ({}); background {}\n",
-        policy, c.ftl.clean_low_water * 100,
+        it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
+        policy, c.ftl.clean_low_water * 100, ftl::clean_scope_name(c.ftl.clean_scope),
         c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
         c.ftl.clean_high_water > 0
             ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
             : std::string("off"));
+    const ftl::CleanGranularity g = c.ftl.clean_granularity;
+    fmt::format_to(it, "  granularity {}\n",
+                   g == ftl::CleanGranularity::kUntilMark ? "until-mark: each trigger cleans "
+                                                            "until back at the mark"
+                   : g == ftl::CleanGranularity::kOneVictim
+                       ? "one-victim: one block per trigger"
+                       : fmt::format("incremental: at most {} page moves per host page write "
+                                     "(whole blocks below the emergency floor)",
+                                     c.ftl.clean_incremental_pages));
+  }
   describe_wear_timing_controller(c, it);
   return out;
 }

@@ -1,5 +1,6 @@
-// The keys of the victim policies and DFTL (ftl/victim_policy.h,
-// ftl/dftl.h), read where those FTLs' keys are declared.
+// The keys of the victim policies, of cleaning's scope and granularity, and
+// of DFTL (ftl/victim_policy.h, ftl/ftl.h, ftl/dftl.h), read where those
+// FTLs' keys are declared.
 #include <fmt/format.h>
 
 #include "ftl/ftl.h"
@@ -41,6 +42,51 @@ void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
   r.size("ftl", "map_cache_bytes", bytes, ftl::kDftlCacheEntryBytes, std::uint64_t{1} << 44);
   if (bytes_node) f.map_cache_entries = bytes / ftl::kDftlCacheEntryBytes;
   r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
+}
+
+void read_cleaning(Reader& r, ftl::FtlConfig& f) {
+  const bool page_level = f.type == "page-mapped" || f.type == "dftl";
+  // The block-based FTLs merge one logical block (or reclaim one log block)
+  // per write that needs a block: one victim per trigger, their only mode.
+  const bool block_based = ftl::is_block_based(f.type);
+  if (block_based) f.clean_granularity = ftl::CleanGranularity::kOneVictim;
+  std::string scope = ftl::clean_scope_name(f.clean_scope);
+  r.string("ftl", "clean_scope", scope);
+  if (const auto [node, dotted] = r.find("ftl", "clean_scope"); node) {
+    if (!page_level)
+      r.fail(dotted, node,
+                 block_based ? fmt::format("only the page-mapped and dftl FTLs use it ('{}' "
+                                           "merges one logical block at a time and has no "
+                                           "per-plane cleaning)",
+                                           f.type)
+                             : fmt::format("only the page-mapped and dftl FTLs use it ('{}' "
+                                           "does not)",
+                                           f.type));
+    if (!ftl::parse_clean_scope(scope, f.clean_scope))
+      r.fail(dotted, node, fmt::format("'{}' is not a cleaning scope (allowed: pool, plane)", scope));
+  }
+  std::string granularity = ftl::clean_granularity_name(f.clean_granularity);
+  r.string("ftl", "clean_granularity", granularity);
+  if (const auto [node, dotted] = r.find("ftl", "clean_granularity"); node) {
+    if (!ftl::parse_clean_granularity(granularity, f.clean_granularity))
+      r.fail(dotted, node,
+             fmt::format("'{}' is not a cleaning granularity (allowed: until-mark, one-victim, "
+                         "incremental)",
+                         granularity));
+    if (block_based && f.clean_granularity != ftl::CleanGranularity::kOneVictim)
+      r.fail(dotted, node,
+             fmt::format("'{}' merges one logical block per write that needs a block: it takes "
+                         "only \"one-victim\"",
+                         f.type));
+    if (!page_level && !block_based)
+      r.fail(dotted, node,
+             fmt::format("only the page-mapped, dftl and block-based FTLs use it ('{}' does not)",
+                         f.type));
+  }
+  if (const auto [node, dotted] = r.find("ftl", "clean_incremental_pages");
+      node && f.clean_granularity != ftl::CleanGranularity::kIncremental)
+    r.fail(dotted, node, "only clean_granularity = \"incremental\" uses it");
+  r.integer("ftl", "clean_incremental_pages", f.clean_incremental_pages, 1, 1 << 16);
 }
 
 }  // namespace ssdlab::sim::config_detail

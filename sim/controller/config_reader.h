@@ -185,5 +185,6 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
 
 // The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
 void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
+void read_cleaning(Reader& r, ftl::FtlConfig& f);
 
 }  // namespace ssdlab::sim::config_detail

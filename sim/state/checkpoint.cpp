@@ -10,6 +10,8 @@
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/error.h"
@@ -61,8 +63,16 @@ void read_state(StateReader& in, Ssd& ssd, RunPosition& position) {
 
 // Refuses a checkpoint of another device; returns the other keys that differ.
 nlohmann::json compare_config(const nlohmann::json& saved, const nlohmann::json& current) {
+  // A table's `type` first (ftl.type): other keys' defaults follow from it.
+  const auto type_first = [](const nlohmann::json& keys) {
+    std::vector<std::pair<std::string, nlohmann::json>> ordered;
+    if (keys.contains("type")) ordered.emplace_back("type", keys.at("type"));
+    for (const auto& [key, value] : keys.items())
+      if (key != "type") ordered.emplace_back(key, value);
+    return ordered;
+  };
   for (const char* table : kStateTables)
-    for (const auto& [key, value] : current.at(table).items()) {
+    for (const auto& [key, value] : type_first(current.at(table))) {
       if (!saved.contains(table) || !saved.at(table).contains(key))
         throw make_error("was saved without {}.{}: by another ssdlab build", table, key);
       const nlohmann::json& old = saved.at(table).at(key);

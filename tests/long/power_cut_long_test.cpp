@@ -2,6 +2,11 @@
 // zero lost acknowledged writes (README "Power loss and recovery").
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "sim/controller/config.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
@@ -13,10 +18,22 @@ namespace {
 
 class ThousandCuts : public ::testing::TestWithParam<std::string> {};
 
+// A parameter is an FTL, or (issue 26) "FTL scope granularity": a cleaning
+// setting of a page-level FTL.
 TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
-  const bool example = GetParam() == "example";
-  const DeviceConfig config = load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml",
-                                          {"ftl.type=\"" + GetParam() + "\""});
+  std::istringstream words(GetParam());
+  std::string type, scope, granularity;
+  words >> type >> scope >> granularity;
+  const bool example = type == "example";
+  std::vector<std::string> overrides = {"ftl.type=\"" + type + "\""};
+  if (!scope.empty()) {
+    overrides.push_back("ftl.clean_scope=\"" + scope + "\"");
+    overrides.push_back("ftl.clean_granularity=\"" + granularity + "\"");
+    // DFTL per plane needs more than tiny's 32 blocks per plane.
+    if (type == "dftl" && scope == "plane") overrides.push_back("geometry.blocks_per_plane=128");
+  }
+  const DeviceConfig config =
+      load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
   Ssd ssd(config, false);
   ssd.enable_power_cuts();
   if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges all along
@@ -42,6 +59,20 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
 INSTANTIATE_TEST_SUITE_P(PowerCut, ThousandCuts,
                          ::testing::Values("page-mapped", "block-mapped", "bast", "fast", "example",
                                            "dftl"));
+
+INSTANTIATE_TEST_SUITE_P(
+    CleaningPowerCut, ThousandCuts,
+    ::testing::Values("page-mapped pool one-victim", "page-mapped pool incremental",
+                      "page-mapped plane until-mark", "page-mapped plane one-victim",
+                      "page-mapped plane incremental", "dftl pool one-victim",
+                      "dftl pool incremental", "dftl plane until-mark", "dftl plane one-victim",
+                      "dftl plane incremental"),
+    [](const auto& info) {
+      std::string name = info.param;
+      std::replace(name.begin(), name.end(), ' ', '_');
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
 
 }  // namespace
 }  // namespace ssdlab::sim

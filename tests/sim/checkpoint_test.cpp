@@ -108,10 +108,23 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
 // "page-mapped:rate-limit-first": ssdlab 0.1's wear order, which rate-limits
 // (draws from the generator) before it migrates; §5's order (the default)
 // migrates instead wherever a cold block is there.
+// "FTL+incremental" (issue 26): incremental cleaning (per plane for the
+// page-mapped FTL, per pool for DFTL), one page move
+// per page written, so that a victim is nearly always in progress when the
+// state is saved.
 DeviceConfig config_for(const std::string& param) {
   DeviceConfig config = support::load_preset("tiny");
-  const std::string type = param.substr(0, param.find(':'));
+  const std::string type = param.substr(0, param.find_first_of(":+"));
   config.ftl.type = type;
+  if (param.find('+') != std::string::npos) {
+    // DFTL per pool: tiny's 32-block planes are too small for per-plane
+    // cleaning beside DFTL's third active block per plane.
+    config.ftl.clean_scope =
+        type == "dftl" ? ssdlab::ftl::CleanScope::kPool : ssdlab::ftl::CleanScope::kPlane;
+    config.ftl.clean_granularity = ssdlab::ftl::CleanGranularity::kIncremental;
+    config.ftl.clean_incremental_pages = 1;
+    return config;
+  }
   if (type == "page-mapped") {
     config.geometry.pe_cycles = 30;
     config.ftl.wear.mode = ssdlab::ftl::WearMode::kMigration;
@@ -190,11 +203,13 @@ TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
 
 INSTANTIATE_TEST_SUITE_P(EveryFtl, FtlStateRoundTrip,
                          ::testing::Values("page-mapped", "page-mapped:rate-limit-first",
-                                           "block-mapped", "bast", "fast", "example"),
+                                           "block-mapped", "bast", "fast", "example",
+                                           "page-mapped+incremental", "dftl+incremental"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
                            std::replace(name.begin(), name.end(), ':', '_');
+                           std::replace(name.begin(), name.end(), '+', '_');
                            return name;
                          });
 
