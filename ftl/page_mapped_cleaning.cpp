@@ -80,7 +80,8 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
   const Ppn first = geometry_.first_page(victim);
   const std::uint32_t valid = nand_.valid_pages(victim);
   prefetch_map_entries(first);
-  if (is_translation(nand_.lpn_at(first))) ++stats_.translation_blocks_cleaned;  // DFTL
+  FtlStats& stats = counters(pool);
+  if (is_translation(nand_.lpn_at(first))) ++stats.translation_blocks_cleaned;  // DFTL
   for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
     if (!nand_.is_valid(first + page)) continue;
     const Lpn lpn = nand_.lpn_at(first + page);
@@ -98,17 +99,17 @@ void PageMappedFtl::clean_one(std::uint32_t pool, CommandList& out) {
     }
     map_[lpn] = target;
     if (cache_) note_moved(lpn);
-    (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
-    stats_.flash_pages_written += pages_per_lpn_;
+    (copy_back ? stats.copy_backs : stats.inter_plane_moves) += pages_per_lpn_;
+    stats.flash_pages_written += pages_per_lpn_;
   }
   nand_.erase(victim);
   Command erase = flash::page_command(Op::kErase, first, flash::kNoLpn, 1);  // after every move
   erase.cleaning = true;
   out.push_back(erase);
-  ++stats_.erases;
-  ++stats_.blocks_cleaned;
-  ++stats_.blocks_cleaned_per_pool[pool];
-  stats_.pages_reclaimed += geometry_.pages_per_block - valid;
+  ++stats.erases;
+  ++stats.blocks_cleaned;
+  ++stats.blocks_cleaned_per_pool[pool];
+  stats.pages_reclaimed += geometry_.pages_per_block - valid;
   if (wear_.erased(victim)) {
     retire(pool);
   } else if (!wear_.wants_cold_data(victim) || !migrate_cold_data(victim, pool, out)) {
@@ -179,7 +180,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
 
 void PageMappedFtl::retire(std::uint32_t pool) {
   ++retired_[pool];
-  ++stats_.blocks_retired;
+  ++counters(pool).blocks_retired;
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   if (pool_blocks - retired_[pool] < needed_blocks_)
     end_of_life(pool, fmt::format("{} of its {} blocks are worn out; it needs {} for its share of "

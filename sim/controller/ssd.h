@@ -79,6 +79,13 @@ class Ssd {
   // Writes [offset, offset + size) functionally (including any cleaning it
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
+  // Preconditioning on several threads (sim/state/precondition.h): the FTL,
+  // if functional writes need nothing else of the controller (no verifier,
+  // power cuts, observers or buffered data), else null. Writes may then go
+  // to it directly; count_functional_writes() adds the write_functionally()
+  // calls they stand for to the request count.
+  ftl::Ftl* ftl_for_direct_writes();
+  void count_functional_writes(std::uint64_t writes) { requests_ += writes; }
 
   // Power-loss simulation (power_cut.h). Call before the first request;
   // throws ssdlab::Error if the FTL cannot recover from a cut or --verify is
