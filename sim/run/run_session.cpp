@@ -12,6 +12,7 @@
 #include "sim/state/power_cut_plan.h"
 #include "sim/results/report.h"
 #include "sim/results/summary.h"
+#include "sim/state/state_cache.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -61,13 +62,37 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
 
 RunSession::~RunSession() = default;
 
+bool RunSession::may_use_state_cache() const {
+  // Power cuts record every write, teaching views watch them: both need the
+  // preconditioning done, not loaded. Later state resets are not cached.
+  return options_.state_cache && options_.power_cuts.empty() &&
+         options_.teaching.timeline.empty() && options_.teaching.trace_ftl == 0 &&
+         !loaded_state() && position_.state_resets == 0 && !state_cache_dir().empty();
+}
+
 nlohmann::json RunSession::precondition(const PreconditionSpec& spec, const char* what) {
-  const nlohmann::json done = sim::precondition(
-      *ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++, options_.quiet);
-  if (!done.is_null())
-    fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-               what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),
-               done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
+  const std::uint64_t seed = options_.seed + 0x9e37 * position_.state_resets;
+  const bool cache = spec.kind != PreconditionSpec::Kind::kNone && may_use_state_cache();
+  const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
+  nlohmann::json done;
+  if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
+                          : std::nullopt) {
+    done = std::move(*cached);
+    fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
+               done["load_seconds"].get<double>(), done["state_file"].get<std::string>());
+  } else {
+    done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads);
+    ++position_.state_resets;
+    if (cache)
+      done["state_cache"] =
+          store_cached_state(state_cache_dir(), key, *ssd_, position_, done) ? "stored"
+                                                                               : "not stored";
+    if (!done.is_null())
+      fmt::print(out_,
+                 "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+                 what, spec.text, done["flash_pages_written"].get<std::uint64_t>(),
+                 done["wall_seconds"].get<double>(), done["write_amplification"].get<double>());
+  }
   if (!enforced_ && !loaded_state()) preconditioned_ = done;  // the initial state
   enforced_ = true;
   return done;
