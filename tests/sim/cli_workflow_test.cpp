@@ -310,7 +310,7 @@ TEST(Suggest, MistypedConfigAndPlanKeysGetTheClosestName) {
 TEST(Help, EverySubcommandHasExamples) {
   for (const char* command :
        {"sim", "config", "probe", "calibrate", "sweep", "collect", "trace-info", "state-info",
-        "plot", "compare", "export-fio", "help", "completion"}) {
+        "plot", "compare", "export-fio", "help", "completion", "cache"}) {
     SCOPED_TRACE(command);
     const auto help = support::run_ssdlab(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0);
