@@ -335,7 +335,7 @@ TEST(Help, BashCompletionNamesSubcommandsAndTheirOptions) {
                   " && COMP_WORDS=(ssdlab sim --prec) COMP_CWORD=2 && _ssdlab && "
                   "echo \"${COMPREPLY[@]}\""));
   EXPECT_EQ(completed.exit_code, 0) << completed.output;
-  EXPECT_EQ(completed.output, "sweep\n--precondition\n");
+  EXPECT_EQ(completed.output, "sweep\n--precondition --precondition-threads\n");
 }
 
 // ---- Sweeps as grids --------------------------------------------------------

@@ -4,6 +4,7 @@
 // threads and however the pools are cut.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 #include "ftl/pools.h"
@@ -61,7 +62,13 @@ TEST_P(PreconditionThreads, StateIsTheSerialOneWhateverTheThreads) {
 
 INSTANTIATE_TEST_SUITE_P(PoolsAndSpecs, PreconditionThreads,
                          ::testing::Values(Case{"package", "random"}, Case{"die", "random:2"},
-                                           Case{"plane", "random:0.5"}, Case{"die", "seq:2"}));
+                                           Case{"plane", "random:0.5"}, Case{"die", "seq:2"}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name = info.param.pool + "_" + info.param.spec;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 TEST(PreconditionThreadsChoice, UflipAndWearLevelingGoOneAfterAnother) {
   {  // uFLIP's writes cover parts of pages: read-modify-write

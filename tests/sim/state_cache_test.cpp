@@ -126,6 +126,7 @@ TEST_F(StateCache, ListAndClear) {
 }
 
 TEST_F(StateCache, UnwritableFolderCostsAWarningNotTheRun) {
+  fs::create_directories(cache_);
   support::write_file(cache_ / "ssdlab", "a file where the folder should be");
   const auto run = Sim("out");
   ASSERT_EQ(run.exit_code, 0) << run.output;
