@@ -65,7 +65,7 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
       free_[group].push_back(group * geometry_.blocks_per_plane + b);
   free_count_ = total;
   data_.assign(logical_blocks_, kNone);
-  log_ppn_.assign(logical_pages(), kNoPage);
+  log_index_.reset(logical_pages());
   stats_.blocks_cleaned_per_pool.assign(groups_, 0);
   stats_.wear_migrations_per_pool.assign(groups_, 0);
   // The plane groups are known only now (the initializer built a placeholder).
@@ -95,7 +95,7 @@ BlockStore::VBlock BlockStore::vblock_of(Ppn ppn) const {
 }
 
 Ppn BlockStore::location(Lpn lpn) const {
-  if (log_ppn_[lpn] != kNoPage) return log_ppn_[lpn];
+  if (log_index_.contains(lpn)) return log_index_.get(lpn);
   const VBlock block = data_[lbn_of(lpn)];
   if (block == kNone || offset_of(lpn) >= written_[block]) return kNoPage;
   const Ppn page = ppn(block, offset_of(lpn));
@@ -147,7 +147,7 @@ void BlockStore::program_page(VBlock block, Lpn lpn, bool log) {
   const Ppn target = ppn(block, written_[block]);
   nand_.program(target, lpn);
   ++written_[block];
-  if (log) log_ppn_[lpn] = target;
+  if (log) log_index_.set(lpn, target);
   ++stats_.flash_pages_written;
 }
 
@@ -166,7 +166,7 @@ void BlockStore::copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& o
         fmt::format("{}: copy of logical page {} which holds no data", name_, lpn));
   const Ppn target = ppn(block, written_[block]);
   nand_.invalidate(source);
-  log_ppn_[lpn] = kNoPage;
+  log_index_.erase(lpn);
   ++copied_out_[vblock_of(source)];
   program_page(block, lpn, log);
   const bool copy_back =
@@ -217,7 +217,7 @@ void BlockStore::supersede(Lpn lpn) {
   const Ppn old = location(lpn);
   if (old == kNoPage) return;
   nand_.invalidate(old);
-  log_ppn_[lpn] = kNoPage;
+  log_index_.erase(lpn);
 }
 
 BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
@@ -231,7 +231,7 @@ BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
           "{}: block {} cannot become the data block of logical block {}: page {} holds "
           "logical page {}",
           name_, block, lbn, offset, lpn));
-    if (log_ppn_[lpn] == page) log_ppn_[lpn] = kNoPage;
+    if (log_index_.contains(lpn) && log_index_.get(lpn) == page) log_index_.erase(lpn);
   }
   const VBlock previous = data_[lbn];
   data_[lbn] = block;
@@ -375,7 +375,7 @@ void BlockStore::check_invariants(const std::vector<VBlock>& logs) const {
     const Ppn p = location(lpn);
     if (p == kNoPage) continue;
     ++mapped;
-    if (log_ppn_[lpn] != kNoPage && role[vblock_of(p)] != kLog)
+    if (log_index_.contains(lpn) && role[vblock_of(p)] != kLog)
       fail(fmt::format("logical page {} is indexed as a log page outside the log blocks", lpn));
   }
   if (mapped != valid) fail(fmt::format("{} valid pages but {} mapped", valid, mapped));

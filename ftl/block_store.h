@@ -18,8 +18,8 @@
 // N the pages of a virtual block. Block mapping: a logical block has at most
 // one data block, where its page at offset i sits at page i. Newer versions
 // may sit in log blocks (any page, any order); `location()` finds the latest.
-// The simulator keeps a per-page index into the logs for speed; the modelled
-// device only needs it for its few log blocks.
+// The index into the logs (log_index.h) holds the log blocks' pages only, as
+// the modelled device's table does.
 //
 // Commands. A copy stays inside its plane as a copy-back where allowed
 // (Agrawal §2.2: copy-back only "within the same flash plane"); a virtual
@@ -48,6 +48,7 @@
 
 #include "flash/nand_array.h"
 #include "ftl/ftl.h"
+#include "ftl/log_index.h"
 
 namespace ssdlab::ftl {
 
@@ -91,7 +92,7 @@ class BlockStore {
   VBlock data(std::uint32_t lbn) const { return data_[lbn]; }
   // Physical page holding the latest version of `lpn`, or kNoPage.
   flash::Ppn location(Lpn lpn) const;
-  bool in_log(Lpn lpn) const { return log_ppn_[lpn] != flash::kNoPage; }
+  bool in_log(Lpn lpn) const { return log_index_.contains(lpn); }
   // Valid pages of logical block `lbn`, wherever they are. O(N).
   std::uint32_t valid_pages(std::uint32_t lbn) const;
 
@@ -197,7 +198,7 @@ class BlockStore {
   std::vector<std::deque<VBlock>> free_;     // per group
   std::uint32_t free_count_ = 0;
   std::vector<VBlock> data_;         // per logical block
-  std::vector<flash::Ppn> log_ppn_;  // per logical page: its latest version in a log block
+  LogIndex log_index_;  // the pages whose latest version is in a log block
   std::uint8_t next_merge_stage_ = 0;
   std::uint32_t reserve_;
   WearLeveler wear_;  // per virtual block, domain = plane group

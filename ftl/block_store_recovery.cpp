@@ -34,10 +34,10 @@ void BlockStore::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport
   choose_data_blocks(scan.latest);
   // Every page found outside its logical block's data block is a log page
   // until the merges below.
-  log_ppn_.assign(logical_pages(), kNoPage);
+  log_index_.reset(logical_pages());
   for (Lpn lpn = 0; lpn < logical_pages(); ++lpn) {
     const Ppn ppn = scan.latest[lpn];
-    if (ppn != kNoPage && vblock_of(ppn) != data_[lbn_of(lpn)]) log_ppn_[lpn] = ppn;
+    if (ppn != kNoPage && vblock_of(ppn) != data_[lbn_of(lpn)]) log_index_.set(lpn, ppn);
   }
   const std::size_t before = out.size();
   begin_request();
@@ -130,14 +130,14 @@ void BlockStore::release_if_empty(VBlock block, Work work, CommandList& out) {
 void BlockStore::merge_found_logs(CommandList& out) {
   std::vector<std::uint32_t> lbns;
   for (Lpn lpn = 0; lpn < logical_pages(); ++lpn)
-    if (log_ppn_[lpn] != kNoPage && (lbns.empty() || lbns.back() != lbn_of(lpn)))
+    if (log_index_.contains(lpn) && (lbns.empty() || lbns.back() != lbn_of(lpn)))
       lbns.push_back(lbn_of(lpn));
   // Merges in place first: they free blocks that full merges need.
   auto in_place = [&](std::uint32_t lbn) {
     const VBlock data = data_[lbn];
     if (data == kNone) return false;
     for (std::uint32_t offset = 0; offset < written_[data]; ++offset)
-      if (log_ppn_[lpn_of(lbn, offset)] != kNoPage) return false;
+      if (log_index_.contains(lpn_of(lbn, offset))) return false;
     return true;
   };
   std::stable_partition(lbns.begin(), lbns.end(), in_place);
@@ -145,8 +145,8 @@ void BlockStore::merge_found_logs(CommandList& out) {
   for (const std::uint32_t lbn : lbns) {
     sources.clear();
     for (std::uint32_t offset = 0; offset < block_pages_; ++offset)
-      if (log_ppn_[lpn_of(lbn, offset)] != kNoPage)
-        sources.push_back(vblock_of(log_ppn_[lpn_of(lbn, offset)]));
+      if (log_index_.contains(lpn_of(lbn, offset)))
+        sources.push_back(vblock_of(log_index_.get(lpn_of(lbn, offset))));
     const Work work = merge_work();
     if (in_place(lbn)) {
       fill(data_[lbn], lbn, block_pages_, false, work, out);

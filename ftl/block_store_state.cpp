@@ -10,13 +10,16 @@ using flash::kNoPage;
 using flash::Ppn;
 
 void BlockStore::save_state(StateWriter& out) const {
-  out.section("BSTO", 1);
+  out.section("BSTO", 2);
   out.vector(written_);
   out.vector(copied_out_);
   for (const auto& free : free_) out.deque(free);
   out.u32(free_count_);
   out.vector(data_);
-  out.vector(log_ppn_);
+  // Version 2: the log index as (logical page, page) pairs, in page order.
+  const auto entries = log_index_.sorted();
+  out.u64(entries.size());
+  for (const auto& [lpn, ppn] : entries) out.u32(lpn), out.u32(ppn);
   out.u8(next_merge_stage_);
   out.u32(retired_);
   nand_.save_state(out);
@@ -30,7 +33,7 @@ void BlockStore::check_block(VBlock block) const {
 }
 
 void BlockStore::load_state(StateReader& in) {
-  in.section("BSTO", 1);
+  in.section("BSTO", 2);
   const std::uint32_t total = virtual_blocks();
   in.vector(written_, total, "the virtual write pointers");
   in.vector(copied_out_, total, "the virtual copy counts");
@@ -44,10 +47,18 @@ void BlockStore::load_state(StateReader& in) {
   free_count_ = in.u32();
   in.vector(data_, logical_blocks_, "the block map");
   for (const VBlock block : data_) check_block(block);
-  in.vector(log_ppn_, logical_pages(), "the log index");
-  for (const Ppn ppn : log_ppn_)
-    if (ppn != kNoPage && ppn >= geometry_.pages())
-      throw make_error("corrupt: the log index points at page {}", ppn);
+  log_index_.reset(logical_pages());
+  const std::uint64_t entries = in.u64();
+  if (entries > logical_pages())
+    throw make_error("corrupt: the log index has {} entries for {} logical pages", entries,
+                     logical_pages());
+  for (std::uint64_t i = 0; i < entries; ++i) {
+    const Lpn lpn = in.u32();
+    const Ppn ppn = in.u32();
+    if (lpn >= logical_pages() || ppn >= geometry_.pages() || log_index_.contains(lpn))
+      throw make_error("corrupt: the log index maps logical page {} to page {}", lpn, ppn);
+    log_index_.set(lpn, ppn);
+  }
   next_merge_stage_ = in.u8();
   retired_ = in.u32();
   nand_.load_state(in);

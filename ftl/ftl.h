@@ -264,6 +264,17 @@ class Ftl {
 
   virtual const FtlStats& stats() const = 0;
   virtual const FtlConfig& config() const = 0;
+
+  // Preconditioning on several threads (sim/state/precondition.h). Non-zero
+  // (the number of pools) if, as configured, writes of whole logical pages of
+  // different pools (pool_of_page()) touch disjoint state, so that between
+  // set_pool_parallel(true) and set_pool_parallel(false) each pool's writes
+  // may run on a thread of their own, one page per write(), and leave
+  // exactly the state (counters included) that the same writes leave one
+  // after another. 0: this FTL cannot; the defaults.
+  virtual std::uint32_t parallel_pools() const { return 0; }
+  virtual std::uint32_t pool_of_page(Lpn /*lpn*/) const { return 0; }
+  virtual void set_pool_parallel(bool /*on*/) {}
   virtual const flash::NandArray& nand() const = 0;
 
   // Power-loss simulation (sim/state/power_cut.h). The NAND array a cut acts on:
@@ -295,6 +306,8 @@ class Ftl {
 // The counters of every FTL as section "STAT" (shared by all of them).
 void save_stats(StateWriter& out, const FtlStats& stats);
 void load_stats(StateReader& in, FtlStats& stats);
+// Adds every counter of `from` (per-pool ones element by element) to `into`.
+void add_counters(FtlStats& into, const FtlStats& from);
 
 // The device can no longer keep its logical capacity: too many blocks are
 // retired (worn out). Not a bug: the end of a lifetime run. The FTL's state

@@ -29,4 +29,17 @@ void load_stats(StateReader& in, FtlStats& stats) {
             "the per-pool migration counts");
 }
 
+void add_counters(FtlStats& into, const FtlStats& from) {
+  std::vector<std::uint64_t> values;
+  each_counter(from, [&values](const char*, const std::uint64_t& value) { values.push_back(value); });
+  std::size_t i = 0;
+  each_counter(into, [&values, &i](const char*, std::uint64_t& counter) { counter += values[i++]; });
+  auto add = [](std::vector<std::uint64_t>& sums, const std::vector<std::uint64_t>& more) {
+    if (sums.size() < more.size()) sums.resize(more.size(), 0);
+    for (std::size_t pool = 0; pool < more.size(); ++pool) sums[pool] += more[pool];
+  };
+  add(into.blocks_cleaned_per_pool, from.blocks_cleaned_per_pool);
+  add(into.wear_migrations_per_pool, from.wear_migrations_per_pool);
+}
+
 }  // namespace ssdlab::ftl

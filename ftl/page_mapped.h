@@ -97,6 +97,9 @@ class PageMappedFtl final : public Ftl {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
+  std::uint32_t parallel_pools() const override;
+  std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
+  void set_pool_parallel(bool on) override;
   // page_mapped_state.cpp
   void save_state(StateWriter& out) const override;
   void load_state(StateReader& in) override;
@@ -120,6 +123,10 @@ class PageMappedFtl final : public Ftl {
     std::uint32_t moved = 0;
   };
 
+  // The counters `pool`'s work adds to: its own during parallel writes.
+  FtlStats& counters(std::uint32_t pool) {
+    return pool_stats_.empty() ? stats_ : pool_stats_[pool];
+  }
   std::uint32_t pool_of(Lpn lpn) const { return (lpn / stripe_lpns_) % layout_.pools(); }
   std::uint32_t pool_of_block(BlockId block) const {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
@@ -284,6 +291,7 @@ class PageMappedFtl final : public Ftl {
   std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
   std::vector<BlockId> deferred_;       // choose_victim() scratch
   FtlStats stats_;
+  std::vector<FtlStats> pool_stats_;  // per pool, between set_pool_parallel(true) and (false)
 };
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -90,7 +90,7 @@ void PageMappedFtl::start_victim(std::uint32_t group) {
   in_progress_[group] = {victim, 0};
   prefetch_map_entries(geometry_.first_page(victim));
   if (is_translation(nand_.lpn_at(geometry_.first_page(victim))))
-    ++stats_.translation_blocks_cleaned;  // DFTL
+    ++counters(pool).translation_blocks_cleaned;  // DFTL
 }
 
 std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t budget,
@@ -119,8 +119,9 @@ std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t 
     }
     map_[lpn] = target;
     if (cache_) note_moved(lpn);
-    (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += pages_per_lpn_;
-    stats_.flash_pages_written += pages_per_lpn_;
+    FtlStats& stats = counters(pool_of_block(victim));
+    (copy_back ? stats.copy_backs : stats.inter_plane_moves) += pages_per_lpn_;
+    stats.flash_pages_written += pages_per_lpn_;
     moved += pages_per_lpn_;
     cleaning.moved += pages_per_lpn_;
   }
@@ -143,10 +144,11 @@ void PageMappedFtl::erase_victim(BlockId victim, std::uint32_t moved, CommandLis
                                       1);  // after every move
   erase.cleaning = true;
   out.push_back(erase);
-  ++stats_.erases;
-  ++stats_.blocks_cleaned;
-  ++stats_.blocks_cleaned_per_pool[pool];
-  stats_.pages_reclaimed += geometry_.pages_per_block - moved;  // superseded, never moved
+  FtlStats& stats = counters(pool);
+  ++stats.erases;
+  ++stats.blocks_cleaned;
+  ++stats.blocks_cleaned_per_pool[pool];
+  stats.pages_reclaimed += geometry_.pages_per_block - moved;  // superseded, never moved
   if (wear_.erased(victim)) {
     retire(pool);
   } else if (!(migration_first ? worn : wear_.wants_cold_data(victim)) ||
@@ -237,7 +239,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
 
 void PageMappedFtl::retire(std::uint32_t pool) {
   ++retired_[pool];
-  ++stats_.blocks_retired;
+  ++counters(pool).blocks_retired;
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   if (pool_blocks - retired_[pool] < needed_blocks_)
     end_of_life(pool, fmt::format("{} of its {} blocks are worn out; it needs {} for its share of "

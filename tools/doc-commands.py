@@ -158,7 +158,10 @@ def main():
             continue
         root = workspace(source, build)
         env = dict(os.environ, PATH=os.path.join(root, "bin") + os.pathsep + os.environ["PATH"],
-                   SSDLAB=os.path.join(build, "sim", "ssdlab"), MPLBACKEND="Agg")
+                   SSDLAB=os.path.join(build, "sim", "ssdlab"), MPLBACKEND="Agg",
+                   # the page's preconditioned states (and its `ssdlab cache clear`)
+                   # stay in its folder, never the user's cache
+                   XDG_CACHE_HOME=os.path.join(root, "cache"))
         try:
             for line, command in todo:
                 begin = time.monotonic()

@@ -7,6 +7,7 @@
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
 mkdir -p "$work"
+export XDG_CACHE_HOME="$work/state-cache"  # preconditioned states: not into the user's cache
 cd "$(dirname "$0")/../.."
 cases=(
   "baseline-rw|-c configs/agrawal-baseline.toml --precondition random -w RW:io_size=4096,count=20000"

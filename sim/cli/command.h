@@ -41,6 +41,7 @@ Command make_sweep_command(CLI::App& app, GlobalOptions& global);
 Command make_collect_command(CLI::App& app, GlobalOptions& global);
 Command make_trace_info_command(CLI::App& app, GlobalOptions& global);
 Command make_state_info_command(CLI::App& app, GlobalOptions& global);
+Command make_cache_command(CLI::App& app, GlobalOptions& global);
 Command make_plot_command(CLI::App& app, GlobalOptions& global);
 Command make_compare_command(CLI::App& app, GlobalOptions& global);
 Command make_export_fio_command(CLI::App& app, GlobalOptions& global);

@@ -29,6 +29,7 @@ constexpr ssdlab::cli::MakeCommand kCommands[] = {
     ssdlab::cli::make_plot_command,       ssdlab::cli::make_compare_command,
     ssdlab::cli::make_export_fio_command, ssdlab::cli::make_reproduce_command,
     ssdlab::cli::make_help_command,       ssdlab::cli::make_completion_command,
+    ssdlab::cli::make_cache_command,
 };
 
 }  // namespace

@@ -105,6 +105,14 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
                           "Bring the device to a used state first, without simulated time: "
                           "seq[:N], random[:N], uflip[:N] (N capacities written after the "
                           "sequential fill) or none (not even the state a uFLIP plan asks for)");
+  command->add_flag("!--no-state-cache", sim.state_cache,
+                    "Neither reuse nor save the preconditioned state in the cache folder "
+                    "($XDG_CACHE_HOME/ssdlab or ~/.cache/ssdlab; 'ssdlab cache clear')");
+  command
+      ->add_option("--precondition-threads", sim.precondition_threads,
+                   "Threads preconditioning may use (0: one per hardware thread); the state is "
+                   "the same whatever the number")
+      ->capture_default_str();
   CLI::Option* save_state = command->add_option(
       "--save-state", sim.save_state,
       "Save the device's complete state to FILE at the end of the run; without -w, right "

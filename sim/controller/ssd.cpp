@@ -251,6 +251,11 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   after_request();
 }
 
+ftl::Ftl* Ssd::ftl_for_direct_writes() {
+  const bool buffered = buffer_ && buffer_->held() > 0;
+  return verifier_ || power_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
+}
+
 void Ssd::record(const ftl::PageRange* range, bool functional) {
   if (power_)
     power_->apply(range, commands_, ftl_->flash_for_power_cut()->take_erased_images(), functional);

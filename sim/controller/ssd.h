@@ -111,6 +111,16 @@ class Ssd : private flash::FlashScheduler::Listener {
   // Writes [offset, offset + size) functionally (including any cleaning it
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
+  // Preconditioning on several threads (sim/state/precondition.h): the FTL,
+  // if functional writes need nothing else of the controller (no verifier,
+  // power cuts, observers or buffered data), else null. Writes may then go
+  // to it directly; count_functional_writes() adds the write_functionally()
+  // calls they stand for (and their bytes) to the request count.
+  ftl::Ftl* ftl_for_direct_writes();
+  void count_functional_writes(std::uint64_t writes, std::uint64_t bytes) {
+    requests_ += writes;
+    host_bytes_written_ += bytes;
+  }
 
   // Power-loss simulation (power_cut.h). Call before the first request;
   // throws ssdlab::Error if the FTL cannot recover from a cut or --verify is

@@ -146,6 +146,9 @@ struct SummaryRecord {
 // The one serialiser and the one parser of summary.json (summary_json.cpp).
 void to_json(nlohmann::json& json, const SummaryRecord& summary);
 void to_json(nlohmann::json& json, const RunRecord& run);  // one run, as in the file
+// A precondition block alone (the state cache keeps it with the state).
+void to_json(nlohmann::json& json, const StateRecord& state);
+StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where);
 // Throws ssdlab::Error naming `where` and what is missing or of the wrong
 // type, or a schema newer than this build reads.
 SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& where);

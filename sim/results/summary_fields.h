@@ -26,6 +26,10 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, StateRec
   v.optional("blocks_cleaned", s.blocks_cleaned);
   v.optional("write_amplification", s.write_amplification);
   v.optional("flash_pages_per_second", s.flash_pages_per_second);
+  v.optional("threads", s.threads);
+  v.optional("state_cache", s.state_cache);
+  v.optional("state_file", s.state_file);
+  v.optional("load_seconds", s.load_seconds);
   v.optional("bytes_written", s.bytes_written);
   v.optional("writes", s.writes);
 }

@@ -231,6 +231,14 @@ void to_json(nlohmann::json& json, const SummaryRecord& summary) {
 
 void to_json(nlohmann::json& json, const RunRecord& run) { put(json, run); }
 
+void to_json(nlohmann::json& json, const StateRecord& state) { put(json, state); }
+
+StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where) {
+  StateRecord state;
+  get(json, state, where);
+  return state;
+}
+
 SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& where) {
   SummaryRecord s;
   JsonReader reader(json, where);

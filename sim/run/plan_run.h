@@ -20,6 +20,12 @@ struct SimOptions {
   bool verify = false;                 // check every read against the latest write
   bool io_log = true;                  // write io.csv
   std::string precondition;            // "", seq, random[:N], uflip[:N]
+  // Reuse a preconditioned state from the user's cache folder, and save one
+  // there (sim/state/state_cache.h); --no-state-cache turns it off.
+  bool state_cache = true;
+  // Threads preconditioning may use (0: one per hardware thread); the state
+  // is the same whatever the number (sim/state/precondition.h).
+  unsigned precondition_threads = 0;
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
   std::string fio_lat_log;             // --fio-lat-log PREFIX (analysis/fio_export.h)
   // Lifetime run: stop once this many flash blocks have worn out (0: no

@@ -12,6 +12,7 @@
 #include "sim/state/power_cut_plan.h"
 #include "sim/results/report.h"
 #include "sim/results/summary.h"
+#include "sim/state/state_cache.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -61,14 +62,38 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
 
 RunSession::~RunSession() = default;
 
+bool RunSession::may_use_state_cache() const {
+  // Power cuts record every write, teaching views watch them: both need the
+  // preconditioning done, not loaded. Later state resets are not cached.
+  return options_.state_cache && options_.power_cuts.empty() &&
+         options_.teaching.timeline.empty() && options_.teaching.trace_ftl == 0 &&
+         !loaded_state() && position_.state_resets == 0 && !state_cache_dir().empty();
+}
+
 std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec,
                                                    const char* what) {
-  std::optional<StateRecord> done = sim::precondition(
-      *ssd_, spec, options_.seed + 0x9e37 * position_.state_resets++, options_.quiet);
-  if (done)
-    fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
-               what, spec.text, done->flash_pages_written.value_or(0), done->wall_seconds,
-               done->write_amplification.value_or(0));
+  const std::uint64_t seed = options_.seed + 0x9e37 * position_.state_resets;
+  const bool cache = spec.kind != PreconditionSpec::Kind::kNone && may_use_state_cache();
+  const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
+  std::optional<StateRecord> done;
+  if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
+                          : std::nullopt) {
+    done = state_record_from_json(*cached, "the state cache");
+    fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
+               done->load_seconds.value_or(0), done->state_file.value_or(""));
+  } else {
+    done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads);
+    ++position_.state_resets;
+    if (cache && done)
+      done->state_cache = store_cached_state(state_cache_dir(), key, *ssd_, position_,
+                                             nlohmann::json(*done))
+                              ? "stored"
+                              : "not stored";
+    if (done)
+      fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
+                 what, spec.text, done->flash_pages_written.value_or(0), done->wall_seconds,
+                 done->write_amplification.value_or(0));
+  }
   if (!enforced_ && !loaded_state()) preconditioned_ = done;  // the initial state
   enforced_ = true;
   return done;

@@ -52,7 +52,9 @@ class RunSession {
 
   // Brings the device to `spec`'s state (seeded by the run's seed and the
   // number of state enforcements so far); prints a line starting with
-  // `what`. Returns what it did (nothing for none).
+  // `what`. Returns what it did (nothing for none). The first one loads the
+  // state from the state cache, or saves it there (sim/state/state_cache.h),
+  // where the run allows.
   std::optional<StateRecord> precondition(const PreconditionSpec& spec, const char* what);
 
   // Starts the measured part: the io.csv log (if `io_log` and not
@@ -75,6 +77,8 @@ class RunSession {
   void print_closing(const SummaryRecord& summary, std::uint64_t ios) const;
 
  private:
+  bool may_use_state_cache() const;
+
   const SimOptions& options_;
   std::ostream& out_;
   std::filesystem::path outdir_;

@@ -236,19 +236,18 @@ nlohmann::json checkpoint_info(const fs::path& path) {
   }
 }
 
-nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
-  const auto start = std::chrono::steady_clock::now();
+namespace {
+
+// Loads the state of the checked `file` into `ssd`; the rest of load_checkpoint().
+nlohmann::json load_checked(const fs::path& path, std::ifstream& file, CheckedFile& checked,
+                            Ssd& ssd, RunPosition& position,
+                            std::chrono::steady_clock::time_point start) {
   try {
-    std::vector<char> buffer(1 << 20);
-    std::ifstream file;
-    file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    CheckedFile checked = open_checked(path, file);
     const std::uint64_t size = checked.size;
-    const std::uint32_t info_bytes = checked.info_bytes;
     nlohmann::json& result = checked.info;
     const nlohmann::json differs = compare_config(result["config"], config_json(ssd.config()));
 
-    StateReader in(file, kHeaderBytes + info_bytes);
+    StateReader in(file, kHeaderBytes + checked.info_bytes);
     read_state(in, ssd, position);
     if (in.read() != size - 4)
       throw make_error("corrupt: the state ends at byte {}, the header says {}", in.read(),
@@ -268,6 +267,31 @@ nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& posi
   } catch (const Error& error) {
     throw make_error("{}: {}", path.string(), error.what());
   }
+}
+
+}  // namespace
+
+nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
+  std::string why;
+  nlohmann::json loaded = try_load_checkpoint(path, ssd, position, why);
+  if (loaded.is_null()) throw Error(why);
+  return loaded;
+}
+
+nlohmann::json try_load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position,
+                                   std::string& why) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<char> buffer(1 << 20);
+  std::ifstream file;
+  file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  CheckedFile checked;
+  try {
+    checked = open_checked(path, file);
+  } catch (const Error& error) {
+    why = fmt::format("{}: {}", path.string(), error.what());
+    return nullptr;
+  }
+  return load_checked(path, file, checked, ssd, position, start);
 }
 
 void run_state_info(const std::string& path, std::ostream& out) {

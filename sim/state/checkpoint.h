@@ -56,6 +56,13 @@ nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd
 // must then be discarded.
 nlohmann::json load_checkpoint(const std::filesystem::path& path, Ssd& ssd, RunPosition& position);
 
+// As load_checkpoint(), but a file that cannot be used at all (missing, not a
+// checkpoint, another format, truncated, failing its checksum: all found
+// before any state is read) returns null, with `why` ("PATH: what is wrong"),
+// and leaves `ssd` untouched. What goes wrong later throws as there.
+nlohmann::json try_load_checkpoint(const std::filesystem::path& path, Ssd& ssd,
+                                   RunPosition& position, std::string& why);
+
 // Checks `path` (header, length, checksum) without loading it; returns its
 // info plus {"file", "bytes"}. Throws ssdlab::Error "PATH: what is wrong".
 nlohmann::json checkpoint_info(const std::filesystem::path& path);

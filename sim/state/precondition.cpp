@@ -5,6 +5,9 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <thread>
+#include <vector>
 
 #include "common/error.h"
 #include "common/progress.h"
@@ -70,22 +73,11 @@ void state_writes(const PreconditionSpec& spec, const StateGeometry& g, std::uin
   }
 }
 
-std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
-                                       std::uint64_t seed, bool quiet) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
-  const auto start = std::chrono::steady_clock::now();
-  const ftl::FtlStats before = ssd.ftl().stats();
-  const StateGeometry geometry{
-      ssd.logical_bytes(),
-      std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size,
-      ssd.ftl().logical_page_size(), ssd.config().sector_size};
-  // The fill plus the overwrites, in pages (the sequential passes round up
-  // to whole chunks: the count may pass the total slightly).
-  const std::uint64_t total_bytes =
-      geometry.capacity +
-      static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity));
-  Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
-                                            total_bytes / geometry.page, "pages");
+namespace {
+
+// The writes of `spec` through write_functionally(), one after another.
+void write_serially(Ssd& ssd, const PreconditionSpec& spec, const StateGeometry& geometry,
+                    std::uint64_t seed, Progress& progress) {
   std::uint64_t written = 0;
   state_writes(
       spec, geometry, seed,
@@ -100,6 +92,89 @@ std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
         written += size;
         progress.tick(written / page);
       });
+}
+
+// The writes of `spec` straight to `ftl`, on `threads` threads, each owning
+// the pools p with p % threads == its number: every thread walks the whole
+// (seeded) sequence and writes the pages of its pools, one page per write(),
+// so each pool sees its writes in the serial order and the state is the
+// serial one whatever the number of threads (Ftl::parallel_pools()). Thread
+// 0 (this one) shows the progress.
+void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const PreconditionSpec& spec,
+                       const StateGeometry& geometry, std::uint64_t seed, unsigned threads,
+                       Progress& progress) {
+  std::vector<std::exception_ptr> failures(threads);
+  std::uint64_t calls = 0, bytes = 0;
+  auto work = [&](unsigned self) {
+    ftl::CommandList commands;
+    std::uint64_t written = 0;
+    try {
+      state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
+        const ftl::Lpn first = offset / geometry.page;
+        for (ftl::Lpn lpn = first; lpn < first + size / geometry.page; ++lpn) {
+          if (ftl.pool_of_page(lpn) % threads != self) continue;
+          commands.clear();
+          ftl.write({lpn, 1, false, false}, commands);
+        }
+        written += size;
+        if (self == 0) ++calls, bytes += size, progress.tick(written / geometry.page);
+      });
+    } catch (...) {
+      failures[self] = std::current_exception();
+    }
+  };
+  ftl.set_pool_parallel(true);
+  std::vector<std::thread> others;
+  for (unsigned self = 1; self < threads; ++self) others.emplace_back(work, self);
+  work(0);
+  for (std::thread& thread : others) thread.join();
+  ftl.set_pool_parallel(false);
+  ssd.count_functional_writes(calls, bytes);
+  for (unsigned self = 0; self < threads; ++self) {
+    if (!failures[self]) continue;
+    try {
+      std::rethrow_exception(failures[self]);
+    } catch (...) {
+      rethrow_as_ftl_failure(ssd.config().ftl.type, "preconditioning",
+                             fmt::format("a write of thread {} of {}", self, threads));
+    }
+  }
+}
+
+}  // namespace
+
+unsigned precondition_threads(Ssd& ssd, const PreconditionSpec& spec, unsigned requested) {
+  const ftl::Ftl* ftl = ssd.ftl_for_direct_writes();
+  const std::uint32_t pools = ftl ? ftl->parallel_pools() : 0;
+  // uFLIP's writes cover parts of pages (read-modify-write): one after another.
+  const bool whole_pages = spec.kind != PreconditionSpec::Kind::kUflip &&
+                           ssd.ftl().logical_page_size() == ssd.config().geometry.page_size;
+  if (pools == 0 || !whole_pages) return 0;
+  const unsigned wanted = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  return std::min<unsigned>(wanted, pools);
+}
+
+std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
+                                       std::uint64_t seed, bool quiet, unsigned threads) {
+  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
+  const ftl::FtlStats before = ssd.ftl().stats();
+  const StateGeometry geometry{
+      ssd.logical_bytes(),
+      std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size,
+      ssd.ftl().logical_page_size(), ssd.config().sector_size};
+  // The fill plus the overwrites, in pages (the sequential passes round up
+  // to whole chunks: the count may pass the total slightly).
+  const std::uint64_t total_bytes =
+      geometry.capacity +
+      static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity));
+  Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
+                                            total_bytes / geometry.page, "pages");
+  const unsigned used = precondition_threads(ssd, spec, threads);
+  if (used > 0)
+    write_in_parallel(ssd, *ssd.ftl_for_direct_writes(), spec, geometry, seed, used, progress);
+  else
+    write_serially(ssd, spec, geometry, seed, progress);
   progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -112,6 +187,7 @@ std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
   done.flash_pages_written = flash;
   done.blocks_cleaned = after.blocks_cleaned - before.blocks_cleaned;
   done.write_amplification = host ? static_cast<double>(flash) / static_cast<double>(host) : 0.0;
+  done.threads = std::max(used, 1u);
   done.wall_seconds = std::round(seconds * 1000) / 1000;
   done.flash_pages_per_second = seconds > 0 ? std::round(static_cast<double>(flash) / seconds) : 0.0;
   return done;

@@ -47,11 +47,23 @@ void state_writes(const PreconditionSpec& spec, const StateGeometry& geometry, s
                   const std::function<void(std::uint64_t, std::uint64_t)>& write);
 
 // Runs it on `ssd` with randomness from `seed`; returns what it did (pages
-// written by the host and the flash, wall time, pages per second), nothing
-// for none. Unless
-// `quiet`, shows its progress on a terminal (common/progress.h): logical
-// pages written of those the state writes.
+// written by the host and the flash, threads, wall time, pages per second).
+// Unless `quiet`, shows its progress on a terminal (common/progress.h):
+// logical pages written of those the state writes.
+//
+// On up to `threads` threads (0: one per hardware thread) where the FTL's
+// allocation pools are independent (ftl::Ftl::parallel_pools(): the
+// page-mapped FTL with greedy cleaning and no wear leveling) and nothing
+// else watches the writes (no --verify, power cuts, teaching views): each
+// thread writes the pages of its own pools, in the order of the sequence.
+// The state is then byte for byte the one the writes leave one after
+// another, whatever the number of threads.
+// Nothing for none.
 std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec, std::uint64_t seed,
-                                       bool quiet = true);
+                                       bool quiet = true, unsigned threads = 1);
+
+// The number of threads precondition() uses for `requested` (0: hardware
+// concurrency); 0 if the writes go one after another through the controller.
+unsigned precondition_threads(Ssd& ssd, const PreconditionSpec& spec, unsigned requested);
 
 }  // namespace ssdlab::sim

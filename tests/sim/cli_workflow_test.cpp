@@ -311,7 +311,7 @@ TEST(Suggest, MistypedConfigAndPlanKeysGetTheClosestName) {
 TEST(Help, EverySubcommandHasExamples) {
   for (const char* command :
        {"sim", "config", "probe", "calibrate", "sweep", "collect", "trace-info", "state-info",
-        "plot", "compare", "export-fio", "reproduce", "help", "completion"}) {
+        "plot", "compare", "export-fio", "reproduce", "help", "completion", "cache"}) {
     SCOPED_TRACE(command);
     const auto help = support::run_ssdlab(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0);
@@ -336,7 +336,7 @@ TEST(Help, BashCompletionNamesSubcommandsAndTheirOptions) {
                   " && COMP_WORDS=(ssdlab sim --prec) COMP_CWORD=2 && _ssdlab && "
                   "echo \"${COMPREPLY[@]}\""));
   EXPECT_EQ(completed.exit_code, 0) << completed.output;
-  EXPECT_EQ(completed.output, "sweep\n--precondition\n");
+  EXPECT_EQ(completed.output, "sweep\n--precondition --precondition-threads\n");
 }
 
 // ---- Sweeps as grids --------------------------------------------------------
