@@ -24,14 +24,14 @@ struct StateRecord {
   // ssdlab sim (sim/state/precondition.cpp).
   std::optional<std::uint64_t> host_pages_written, flash_pages_written, blocks_cleaned;
   std::optional<double> write_amplification, flash_pages_per_second;
+  // ssdlab probe (sim/run/probe.cpp).
+  std::optional<std::uint64_t> bytes_written, writes;
   std::optional<std::uint32_t> threads;  // that wrote it (sim/state/precondition.h)
   // The state cache (sim/state/state_cache.h): "hit", "stored" or "not
   // stored"; on a hit, the file and how long loading it took (the other
   // figures are those of the run that made the state).
   std::optional<std::string> state_cache, state_file;
   std::optional<double> load_seconds;
-  // ssdlab probe (sim/run/probe.cpp).
-  std::optional<std::uint64_t> bytes_written, writes;
 
   bool operator==(const StateRecord&) const = default;
 };
