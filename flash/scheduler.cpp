@@ -66,28 +66,50 @@ std::uint32_t FlashScheduler::new_job() {
   return static_cast<std::uint32_t>(jobs_.size() - 1);
 }
 
-std::optional<TimeNs> FlashScheduler::submit(const CommandList& commands, TimeNs now,
+bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, TimeNs& done) {
+  constexpr std::size_t kMost = 8;
+  if (commands.size() > kMost) return false;
+  std::array<std::uint32_t, kMost> units;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const Command& command = commands[i];
+    if (command.cleaning || command.stage != commands[0].stage) return false;
+    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
+    units[i] = timeline_.unit_of_die(timeline_.geometry().die_of(page));
+    if (queued(units[i]) || timeline_.unit_free_at(units[i]) > now) return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (units[j] == units[i]) return false;
+  }
+  done = now;
+  for (const Command& command : commands) done = std::max(done, timeline_.schedule(command, now));
+  return true;
+}
+
+std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
                                              WorkClass host_class, bool host_waits,
                                              std::uint64_t tag) {
+  // The common case first: one stage of host commands on free dies, each on
+  // its own (what release() below would do, without a job).
+  if (TimeNs done = now; dispatch_at_once(commands, now, done)) return done;
   const std::uint32_t id = new_job();
   Job& job = jobs_[id];
-  job.commands.assign(commands.begin(), commands.end());
+  job.commands.swap(commands);  // (its old storage goes back to the caller)
+  const CommandList& list = job.commands;
   job.tag = tag;
   job.host_class = host_class;
   // The host chain, then the cleaning chain, each in stage order (stable).
-  job.order.resize(commands.size());
+  job.order.resize(list.size());
   std::uint32_t host = 0;
-  for (const Command& command : commands) host += command.cleaning ? 0 : 1;
+  for (const Command& command : list) host += command.cleaning ? 0 : 1;
   std::uint32_t next[2] = {0, host};
-  for (std::uint32_t i = 0; i < commands.size(); ++i)
-    job.order[next[commands[i].cleaning ? 1 : 0]++] = i;
+  for (std::uint32_t i = 0; i < list.size(); ++i)
+    job.order[next[list[i].cleaning ? 1 : 0]++] = i;
   const auto by_stage = [&job](std::uint32_t a, std::uint32_t b) {
     return job.commands[a].stage < job.commands[b].stage;
   };
   const bool sorted_host = std::is_sorted(job.order.begin(), job.order.begin() + host, by_stage);
   if (!sorted_host) std::stable_sort(job.order.begin(), job.order.begin() + host, by_stage);
   std::stable_sort(job.order.begin() + host, job.order.end(), by_stage);
-  const auto size = static_cast<std::uint32_t>(commands.size());
+  const auto size = static_cast<std::uint32_t>(list.size());
   job.chains[0] = Chain{0, host, 0, now, now, host > 0};
   job.chains[1] = Chain{host, size, 0, now, now, size > host};
   job.host_waits = host_waits && job.chains[1].active;
@@ -155,8 +177,10 @@ void FlashScheduler::finish_chain(std::uint32_t id, int chain_index, TimeNs end)
   if (chain_index == 0) {
     if (job.inline_done)
       inline_host_done_ = end;
-    else if (listener_)
+    else if (listener_) {
+      earliest_report_ = std::min(earliest_report_, end);
       listener_->host_done(job.tag, end);
+    }
   } else {
     if (listener_) listener_->cleaning_done(job.tag, job.chains[1].start, end);
     if (job.host_waits) {
@@ -168,7 +192,9 @@ void FlashScheduler::finish_chain(std::uint32_t id, int chain_index, TimeNs end)
   if (!job.chains[0].active && !job.chains[1].active && !job.inline_done) free_job(id);
 }
 
-void FlashScheduler::advance(TimeNs until) {
+void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
+  horizon_ = horizon;
+  earliest_report_ = kNever;
   while (!events_.empty() && events_.top().at <= until) {
     const Event event = events_.top();
     events_.pop();
@@ -181,6 +207,7 @@ void FlashScheduler::advance(TimeNs until) {
       release(event.index, event.chain, event.at);
     }
   }
+  horizon_ = 0;
 }
 
 void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
@@ -195,23 +222,32 @@ bool FlashScheduler::queued(std::uint32_t unit) const {
 }
 
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
-  while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
-    const Entry entry = take(unit);
-    Command command = jobs_[entry.job].commands[entry.command];
-    std::optional<Entry> partner;
-    if (join_planes_ && !command.two_plane() &&
-        (command.op == Op::kRead || command.op == Op::kProgram))
-      partner = take_partner(unit, command);
-    const TimeNs end = timeline_.schedule(command, t);
-    dispatched(entry, end);
-    if (partner) dispatched(*partner, end);
+  for (;;) {
+    while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
+      const Entry entry = take(unit);
+      Command command = jobs_[entry.job].commands[entry.command];
+      std::optional<Entry> partner;
+      if (join_planes_ && !command.two_plane() &&
+          (command.op == Op::kRead || command.op == Op::kProgram))
+        partner = take_partner(unit, command);
+      const TimeNs end = timeline_.schedule(command, t);
+      dispatched(entry, end);
+      if (partner) dispatched(*partner, end);
+    }
+    if (!queued(unit)) return;
+    const TimeNs next = std::max(t, timeline_.unit_free_at(unit));
+    // Nothing can happen before `next` (no event of ours or the owner's, no
+    // completion the owner has yet to handle): go on without the event.
+    if (next > horizon_ || next >= earliest_report_ ||
+        (!events_.empty() && next >= events_.top().at))
+      return wake(unit, next);
+    t = clock_ = next;
   }
-  if (queued(unit)) wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
 
 FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
   auto& queues = queues_[unit];
-  std::deque<Entry>* from = nullptr;
+  EntryQueue* from = nullptr;
   if (order_.fifo) {
     for (auto& queue : queues)
       if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;

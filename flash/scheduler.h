@@ -28,7 +28,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -82,15 +81,20 @@ class FlashScheduler {
   // time if every host command was dispatched at once (the listener is not
   // told then), else nothing: the listener's host_done() reports it under
   // `tag`. A list without host commands completes at `now`.
-  std::optional<TimeNs> submit(const CommandList& commands, TimeNs now, WorkClass host_class,
+  // `commands` is taken (left empty or with another list's contents).
+  std::optional<TimeNs> submit(CommandList& commands, TimeNs now, WorkClass host_class,
                                bool host_waits, std::uint64_t tag);
 
   // The time of the next pending event, or kNever.
   TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
   // Processes every event up to `until` (dispatches, later stages).
-  void advance(TimeNs until);
+  // No event of the owner's comes before `horizon` (and none of the
+  // listener's completions reported meanwhile, which the owner handles
+  // first): a unit may then take its next queued command at once when it
+  // frees, without an event, as the event would have done.
+  void advance(TimeNs until, TimeNs horizon = 0);
   // Processes events until nothing is queued (every command reserved).
-  void drain() { advance(kNever - 1); }
+  void drain() { advance(kNever - 1, kNever); }
   bool idle() const { return live_jobs_ == 0; }
   TimeNs clock() const { return clock_; }
 
@@ -125,7 +129,31 @@ class FlashScheduler {
     }
   };
   static constexpr std::uint8_t kWake = 2;
+  // A FIFO of entries that keeps its storage (a unit's queue empties and
+  // fills again all the time; std::deque would allocate and free blocks).
+  class EntryQueue {
+   public:
+    bool empty() const { return head_ == items_.size(); }
+    const Entry& front() const { return items_[head_]; }
+    void push_back(const Entry& entry) { items_.push_back(entry); }
+    void pop_front() {
+      if (++head_ == items_.size()) items_.clear(), head_ = 0;
+    }
+    auto begin() { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
+    auto end() { return items_.end(); }
+    void erase(std::vector<Entry>::iterator it) {
+      items_.erase(it);
+      if (head_ == items_.size()) items_.clear(), head_ = 0;
+    }
 
+   private:
+    std::vector<Entry> items_;
+    std::size_t head_ = 0;
+  };
+
+  // Dispatches `commands` now if they form one stage of host commands, each
+  // on its own free unit with nothing queued; `done`: when they complete.
+  bool dispatch_at_once(const CommandList& commands, TimeNs now, TimeNs& done);
   std::uint32_t new_job();
   void free_job(std::uint32_t id);
   bool queued(std::uint32_t unit) const;
@@ -158,11 +186,13 @@ class FlashScheduler {
   std::vector<std::uint32_t> free_jobs_;
   std::uint32_t live_jobs_ = 0;
   // Per unit, per class: ready commands in queue order.
-  std::vector<std::array<std::deque<Entry>, kWorkClasses>> queues_;
+  std::vector<std::array<EntryQueue, kWorkClasses>> queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t next_seq_ = 0;
   TimeNs clock_ = 0;
+  TimeNs horizon_ = 0;                 // advance(): see there
+  TimeNs earliest_report_ = kNever;    // advance(): the earliest host_done() reported
   std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once
 };
 

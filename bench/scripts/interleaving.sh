@@ -51,8 +51,8 @@ for dies in 1 2; do
       geometry=("${ONE_DIE[@]}")
       [ "$dies" = 2 ] && geometry=("${TWO_DIES[@]}")
       sets=("${geometry[@]}" --set "geometry.interleaving=\"$il\"" --set "timing.cache_register=$cache")
-      run r tiny configs/tiny.toml 'RR:io_size=4096,count=20000,queue_depth=8' "${sets[@]}"
-      run w tiny configs/tiny.toml 'SW:io_size=4096,count=4000,queue_depth=8' "${sets[@]}"
+      run r configs/tiny.toml 'RR:io_size=4096,count=20000,queue_depth=8' "${sets[@]}"
+      run w configs/tiny.toml 'SW:io_size=4096,count=600,queue_depth=8' "${sets[@]}"
       echo "| $dies | $il | $cache | $(field r iops) | $(field w iops) |"
     done
   done

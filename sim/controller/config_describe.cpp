@@ -36,13 +36,15 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"two_plane_pairs", pairs},
         {"pe_cycles", g.pe_cycles},
         {"gang", flash::gang_name(g.gang)},
-        {"gang_size", g.gang_size}}},
+        {"gang_size", g.gang_size},
+        {"interleaving", flash::interleaving_name(g.interleaving)}}},
       {"timing",
        {{"read_us", t.read_ns / 1000.0},
         {"program_us", t.program_ns / 1000.0},
         {"erase_us", t.erase_ns / 1000.0},
         {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
-        {"command_ns", t.command_ns}}},
+        {"command_ns", t.command_ns},
+        {"cache_register", t.cache_register}}},
       {"ftl",
        {{"type", f.type},
         {"logical_page_size", f.logical_page_size},
@@ -72,7 +74,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"write_buffer_low_water", c.controller.flush_low_water},
         {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
         {"write_buffer_power_protected", c.controller.buffer_power_protected},
-        {"background_cleaning_preempt", c.controller.preempt_background_cleaning}}},
+        {"background_cleaning_preempt", c.controller.preempt_background_cleaning},
+        {"dispatch_order", flash::dispatch_order_name(c.controller.dispatch_order)}}},
   };
   // Keys only some FTLs read (the config loader refuses them elsewhere, so the
   // echo, which checkpoints and state-info load back, leaves them out too).

@@ -88,7 +88,9 @@ class Ssd : private flash::FlashScheduler::Listener {
   bool queues_flash() const { return !buffer_ && !power_ && !preempt_; }
   std::optional<TimeNs> start(const HostRequest& request, TimeNs now, std::uint64_t tag);
   TimeNs next_flash_event() const { return scheduler_.next_event(); }
-  void advance_flash(TimeNs until) { scheduler_.advance(until); }
+  // Processes the scheduler's events up to `until`; the caller has nothing
+  // of its own before `horizon` (flash/scheduler.h, advance()).
+  void advance_flash(TimeNs until, TimeNs horizon) { scheduler_.advance(until, horizon); }
   struct Completed {
     std::uint64_t tag;
     TimeNs at;

@@ -234,7 +234,7 @@ void Simulator::advance_flash() {
   for (;;) {
     const TimeNs next = ssd_.next_flash_event();
     if (next == flash::kNever || (!queue_.empty() && next > queue_.next_time())) return;
-    ssd_.advance_flash(next);
+    ssd_.advance_flash(next, queue_.empty() ? flash::kNever : queue_.next_time());
     for (const Ssd::Completed& done : ssd_.completions()) {
       const auto tag = static_cast<std::uint32_t>(done.tag);
       queue_.push(std::max(done.at, now_), in_flight_[tag]);

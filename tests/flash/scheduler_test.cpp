@@ -43,7 +43,7 @@ class Scheduled {
   // Submits one single-command job; records an inline completion too.
   void submit(std::uint64_t tag, const Command& command, TimeNs now,
               WorkClass work = WorkClass::kHostRead) {
-    const CommandList list{command};
+    CommandList list{command};
     if (const auto done = scheduler.submit(list, now, work, false, tag)) recorder.done[tag] = *done;
   }
   TimeNs last() const {
@@ -199,7 +199,7 @@ TEST(FlashScheduler, AHostChainThatWaitsStartsWhenTheCleaningChainEnds) {
   Scheduled s(g, t);
   Command erase = page_command(Op::kErase, page(g, 0, 2, 0), 0);
   erase.cleaning = true;
-  const CommandList list{erase, program_of(page(g, 2, 0, 0))};  // the program on the other die
+  CommandList list{erase, program_of(page(g, 2, 0, 0))};  // the program on the other die
   EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, true, 3));
   s.scheduler.drain();
   EXPECT_EQ(s.recorder.done[3], t.erase_ns + transfer + t.program_ns);
@@ -211,7 +211,7 @@ TEST(FlashScheduler, AJobOnFreeDiesCompletesAtOnce) {
   const Geometry g = small_geometry(2, Interleaving::kDies);
   const Timing t;
   Scheduled s(g, t);
-  const CommandList list{program_of(page(g, 0, 0, 0)), program_of(page(g, 2, 0, 0))};
+  CommandList list{program_of(page(g, 0, 0, 0)), program_of(page(g, 2, 0, 0))};
   const auto done = s.scheduler.submit(list, 100, WorkClass::kHostWrite, false, 1);
   ASSERT_TRUE(done);
   EXPECT_EQ(*done, 100 + 2 * t.page_transfer_ns(g) + t.program_ns);

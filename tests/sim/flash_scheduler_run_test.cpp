@@ -1,0 +1,89 @@
+// The flash scheduler in whole runs (flash/scheduler.h through the host
+// loop): every FTL verifies with commands queued and reordered; queue depth
+// 1 is the same whatever the interleaving; the §2.2 single-die rates.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "flash/timing.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+nlohmann::json summary_of(const std::filesystem::path& out) {
+  return nlohmann::json::parse(testing::read_file(out / "summary.json"));
+}
+
+std::filesystem::path sim_tiny(const std::filesystem::path& dir, const std::string& name,
+                               const std::string& arguments) {
+  const auto out = dir / name;
+  const auto result = testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                                          " " + arguments + " -o " + testing::shell_quote(out));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return out;
+}
+
+TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
+  const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
+  for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast", "dftl"}) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"planes", "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true "
+                   "--set 'controller.dispatch_order=\"read>write>cleaning\"'"},
+        {"none", "--set 'geometry.interleaving=\"none\"' "
+                 "--set 'controller.dispatch_order=\"cleaning>write>read\"'"}};
+    for (const auto& [name, settings] : cases) {
+      const auto out = sim_tiny(
+          dir, fmt::format("{}-{}", ftl, name),
+          fmt::format("--set ftl.type={} {} --verify --precondition seq "
+                      "-w RR:io_size=8192,count=3000,queue_depth=8,mix_pattern=RW,mix_ratio=1",
+                      ftl, settings));
+      const auto summary = summary_of(out);
+      EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 0u) << ftl;
+      EXPECT_GT(summary["device"]["blocks_cleaned"].get<std::uint64_t>() +
+                    summary["device"].value("merges", std::uint64_t{0}) +
+                    summary["device"].value("full_merges", std::uint64_t{0}),
+                0u)
+          << ftl << ": the run should clean or merge, so that cleaning is queued too";
+    }
+  }
+}
+
+TEST(FlashSchedulerRun, QueueDepthOneIsTheSameWhateverTheInterleaving) {
+  const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
+  std::string first;
+  for (const char* interleaving : {"none", "dies", "planes"}) {
+    const auto out = sim_tiny(dir, interleaving,
+                              fmt::format("--set geometry.interleaving=\\\"{}\\\" "
+                                          "-w RR:io_size=4096,count=2000",
+                                          interleaving));
+    const std::string csv = testing::read_file(out / "io.csv");
+    if (first.empty())
+      first = csv;
+    else
+      EXPECT_EQ(csv, first) << interleaving;
+  }
+}
+
+// Agrawal et al. §2.2: one die with 8 reads outstanding serves array read +
+// transfer per page without a cache register, the transfer alone with one.
+TEST(FlashSchedulerRun, OneDieReadsAtTheRatesOfSection22) {
+  const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
+  const flash::Timing timing;  // tiny's timing is the baseline's (Table 1)
+  const double transfer_ns = (4096 + 128) * (timing.bus_ps_per_byte / 1000.0);
+  for (const bool cache : {false, true}) {
+    const auto out = sim_tiny(
+        dir, cache ? "cache" : "plain",
+        fmt::format("--set geometry.channels=1 --set geometry.dies_per_package=1 "
+                    "--set timing.cache_register={} -w RR:io_size=4096,count=4000,queue_depth=8",
+                    cache));
+    const double iops = summary_of(out)["experiments"][0]["runs"][0]["iops"].get<double>();
+    const double expected = 1e9 / (cache ? transfer_ns : timing.read_ns + transfer_ns);
+    EXPECT_NEAR(iops, expected, expected * 0.005) << cache;
+  }
+}
+
+}  // namespace
+}  // namespace ssdlab
