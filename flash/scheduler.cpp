@@ -96,19 +96,20 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   const CommandList& list = job.commands;
   job.tag = tag;
   job.host_class = host_class;
-  // The host chain, then the cleaning chain, each in stage order (stable).
+  // The host chain, then the cleaning chain, each in stage order and in
+  // list order within a stage: a counting sort by (chain, stage), which
+  // allocates nothing (a cleaning list interleaves its victims' stages).
+  std::array<std::uint32_t, 2 * 256 + 1> first{};
+  for (const Command& command : list) ++first[(command.cleaning ? 256u : 0u) + command.stage + 1];
+  const std::uint32_t host = [&first] {
+    std::uint32_t n = 0;
+    for (std::size_t i = 1; i <= 256; ++i) n += first[i];
+    return n;
+  }();
+  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
   job.order.resize(list.size());
-  std::uint32_t host = 0;
-  for (const Command& command : list) host += command.cleaning ? 0 : 1;
-  std::uint32_t next[2] = {0, host};
   for (std::uint32_t i = 0; i < list.size(); ++i)
-    job.order[next[list[i].cleaning ? 1 : 0]++] = i;
-  const auto by_stage = [&job](std::uint32_t a, std::uint32_t b) {
-    return job.commands[a].stage < job.commands[b].stage;
-  };
-  const bool sorted_host = std::is_sorted(job.order.begin(), job.order.begin() + host, by_stage);
-  if (!sorted_host) std::stable_sort(job.order.begin(), job.order.begin() + host, by_stage);
-  std::stable_sort(job.order.begin() + host, job.order.end(), by_stage);
+    job.order[first[(list[i].cleaning ? 256u : 0u) + list[i].stage]++] = i;
   const auto size = static_cast<std::uint32_t>(list.size());
   job.chains[0] = Chain{0, host, 0, now, now, host > 0};
   job.chains[1] = Chain{host, size, 0, now, now, size > host};
