@@ -241,6 +241,10 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
       format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
       format_size(c.ftl.logical_page_size));
   describe_spare(spare, it);
+  // The flash scheduler (flash/scheduler.h).
+  fmt::format_to(it, "  scheduler   interleaving {}; cache register {}; dispatch {}\n",
+                 flash::interleaving_name(g.interleaving), c.timing.cache_register ? "on" : "off",
+                 flash::dispatch_order_name(c.controller.dispatch_order));
   if (ftl::is_block_based(c.ftl.type)) {
     describe_block_ftl(c, it);
   } else {
