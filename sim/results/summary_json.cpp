@@ -128,7 +128,9 @@ class JsonReader {
   template <typename T>
   void optional(const char* key, std::optional<T>& value) {
     value.reset();
-    if (json_.contains(key)) get(json_[key], value.emplace(), at(key));
+    if (!json_.contains(key)) return;
+    value = T();  // (not emplace(): clang 14 rejects it for a nested aggregate)
+    get(json_[key], *value, at(key));
   }
   void version(const char* key, std::string& version) {
     if (json_.contains(key) && json_[key].is_object()) (*this)(key, version, "version");
