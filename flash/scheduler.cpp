@@ -73,8 +73,7 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
   for (std::size_t i = 0; i < commands.size(); ++i) {
     const Command& command = commands[i];
     if (command.cleaning || command.stage != commands[0].stage) return false;
-    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
-    units[i] = timeline_.unit_of_die(timeline_.geometry().die_of(page));
+    units[i] = unit_of(command);
     if (queued(units[i]) || timeline_.unit_free_at(units[i]) > now) return false;
     for (std::size_t j = 0; j < i; ++j)
       if (units[j] == units[i]) return false;
@@ -144,18 +143,14 @@ void FlashScheduler::release(std::uint32_t id, int chain_index, TimeNs t) {
   for (std::uint32_t i = first; i < end; ++i) {
     const std::uint32_t index = jobs_[id].order[i];
     const Command& command = jobs_[id].commands[index];
-    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
-    const std::uint32_t unit = timeline_.unit_of_die(timeline_.geometry().die_of(page));
-    const WorkClass work = class_of(jobs_[id], command);
-    auto& queues = queues_[unit];
-    const bool empty = queues[0].empty() && queues[1].empty() && queues[2].empty();
+    const std::uint32_t unit = unit_of(command);
     const Entry entry{id, index, next_seq_++};
-    if (empty && timeline_.unit_free_at(unit) <= t) {
+    if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
       // Nothing queued and the unit free: taken at once, as it arrives.
       dispatched(entry, timeline_.schedule(command, t));
       continue;
     }
-    queues[static_cast<std::size_t>(work)].push_back(entry);
+    queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
     wake(unit, std::max(t, timeline_.unit_free_at(unit)));
   }
 }
@@ -199,7 +194,6 @@ void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
   while (!events_.empty() && events_.top().at <= until) {
     const Event event = events_.top();
     events_.pop();
-    clock_ = std::max(clock_, event.at);
     if (event.chain == kWake) {
       if (wake_at_[event.index] != event.at) continue;  // superseded
       wake_at_[event.index] = kNever;
@@ -242,7 +236,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
     if (next > horizon_ || next >= earliest_report_ ||
         (!events_.empty() && next >= events_.top().at))
       return wake(unit, next);
-    t = clock_ = next;
+    t = next;
   }
 }
 

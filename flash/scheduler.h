@@ -96,7 +96,6 @@ class FlashScheduler {
   // Processes events until nothing is queued (every command reserved).
   void drain() { advance(kNever - 1, kNever); }
   bool idle() const { return live_jobs_ == 0; }
-  TimeNs clock() const { return clock_; }
 
  private:
   struct Chain {
@@ -157,6 +156,11 @@ class FlashScheduler {
   std::uint32_t new_job();
   void free_job(std::uint32_t id);
   bool queued(std::uint32_t unit) const;
+  // The unit a command queues on: its die's (a move's source die's).
+  std::uint32_t unit_of(const Command& command) const {
+    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
+    return timeline_.unit_of_die(timeline_.geometry().die_of(page));
+  }
   // Queues the chain's next stage at `t` and dispatches what can start now.
   void release(std::uint32_t job, int chain, TimeNs t);
   void chain_stage_done(std::uint32_t job, int chain, TimeNs t);
@@ -190,7 +194,6 @@ class FlashScheduler {
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t next_seq_ = 0;
-  TimeNs clock_ = 0;
   TimeNs horizon_ = 0;                 // advance(): see there
   TimeNs earliest_report_ = kNever;    // advance(): the earliest host_done() reported
   std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once

@@ -23,6 +23,13 @@ void FlashTimeline::restart_at(TimeNs t) {
   std::fill(control_free_.begin(), control_free_.end(), t);
 }
 
+TimeNs FlashTimeline::all_done_at(TimeNs t) const {
+  for (const TimeNs free : bus_free_) t = std::max(t, free);
+  for (std::uint32_t unit = 0; unit < units(); ++unit)
+    t = std::max({t, die_free_[unit], register_free_[unit]});
+  return t;
+}
+
 TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase) {
   const TimeNs start = std::max(t, bus_free_[channel]);
   bus_free_[channel] = start + duration;

@@ -70,16 +70,7 @@ class FlashTimeline {
   TimeNs control_free_at(std::uint32_t control_bus) const { return control_free_[control_bus]; }
   // When `die` can take its next command: its array (with a cache register,
   // the earlier of array and register); without interleaving, its package's.
-  TimeNs die_free_at(std::uint32_t die) const {
-    const std::uint32_t unit = unit_of_die(die);
-    return std::min(die_free_[unit], register_free_[unit]);
-  }
-  // When every command reserved on `die` (its package without interleaving)
-  // has completed.
-  TimeNs die_done_at(std::uint32_t die) const {
-    const std::uint32_t unit = unit_of_die(die);
-    return std::max(die_free_[unit], register_free_[unit]);
-  }
+  TimeNs die_free_at(std::uint32_t die) const { return unit_free_at(unit_of_die(die)); }
   TimeNs unit_free_at(std::uint32_t unit) const {
     return std::min(die_free_[unit], register_free_[unit]);
   }
@@ -87,6 +78,9 @@ class FlashTimeline {
   std::uint32_t unit_of_die(std::uint32_t die) const { return die / dies_per_unit_; }
   std::uint32_t units() const { return static_cast<std::uint32_t>(die_free_.size()); }
   const Geometry& geometry() const { return geometry_; }
+  // When every reservation on every bus and die has completed (no earlier
+  // than `t`).
+  TimeNs all_done_at(TimeNs t) const;
 
   // Reports every phase to `observer` from now on (null: no reports). The
   // observer must outlive the timeline or be detached first.

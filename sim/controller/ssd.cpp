@@ -93,7 +93,7 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, bool host_waits, bool background
   if (tag != kSync) return scheduler_.submit(commands_, now, work, host_waits, job);
   sync_done_.reset();
   const std::optional<TimeNs> done = scheduler_.submit(commands_, now, work, host_waits, job);
-  if (!scheduler_.idle()) scheduler_.drain();
+  settle();
   if (done) return done;
   // The host chain ended in the drain (or there was none: the cleaning ended).
   return sync_done_ ? *sync_done_ : now;
@@ -303,11 +303,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   timeline_.restart_at(scanned);
   programs_done_ = scanned;
   schedule(scanned);  // (power-cut runs reserve in list order: schedule_power_safe)
-  TimeNs done = scanned;
-  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
-    done = std::max(done, timeline_.bus_free_at(channel));
-  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
-    done = std::max(done, timeline_.die_done_at(die));
+  const TimeNs done = timeline_.all_done_at(scanned);
   report.merge_ns = done - scanned;
   report.mount_done = done;
   power_->settle(done);
@@ -319,12 +315,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
 TimeNs Ssd::hold_up(TimeNs at) {
   if (!buffer_ || !config_.controller.buffer_power_protected) return at;
   if (!config_.controller.write_through && buffer_->held() > 0) flush(buffer_->held(), at);
-  TimeNs off = at;
-  for (std::uint32_t channel = 0; channel < config_.geometry.channels; ++channel)
-    off = std::max(off, timeline_.bus_free_at(channel));
-  for (std::uint32_t die = 0; die < config_.geometry.dies(); ++die)
-    off = std::max(off, timeline_.die_done_at(die));
-  return off;
+  return timeline_.all_done_at(at);
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
