@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -110,6 +112,22 @@ inline std::optional<CommandResult> check_output(const std::filesystem::path& ou
       std::filesystem::path(SSDLAB_SOURCE_DIR) / ".." / "shared" / "tools" / "check-output";
   if (!std::filesystem::is_regular_file(checker)) return std::nullopt;
   return run_shell("python3 " + shell_quote(checker) + " " + shell_quote(outdir));
+}
+
+// The summary.json of an output folder, parsed.
+inline nlohmann::json summary_of(const std::filesystem::path& outdir) {
+  return nlohmann::json::parse(read_file(outdir / "summary.json"));
+}
+
+// `ssdlab sim` on the tiny preset with `arguments`, into dir/name; expects
+// it to succeed and returns the folder.
+inline std::filesystem::path sim_tiny(const std::filesystem::path& dir, const std::string& name,
+                                      const std::string& arguments) {
+  const auto out = dir / name;
+  const auto result = run_ssdlab("sim -c " + shell_quote(preset("tiny")) + " " + arguments +
+                                 " -o " + shell_quote(out));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return out;
 }
 
 // Whether Debian's python3 can draw (ssdlab plot needs python3-matplotlib).

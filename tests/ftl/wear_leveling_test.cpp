@@ -311,9 +311,7 @@ TEST(WearConfig, MigrationMustStartBeforeRateLimiting) {
   EXPECT_DOUBLE_EQ(ok.ftl.wear.retirement_age, 0.85);
 }
 
-nlohmann::json summary_of(const std::filesystem::path& dir) {
-  return nlohmann::json::parse(testing::read_file(dir / "summary.json"));
-}
+using testing::summary_of;
 
 TEST(WearCli, EndOfLifeStopsTheRunWithAMessageAndASummary) {
   const auto dir = testing::temp_dir_for_this_test("wear");

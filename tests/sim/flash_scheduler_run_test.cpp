@@ -13,18 +13,8 @@
 namespace ssdlab {
 namespace {
 
-nlohmann::json summary_of(const std::filesystem::path& out) {
-  return nlohmann::json::parse(testing::read_file(out / "summary.json"));
-}
-
-std::filesystem::path sim_tiny(const std::filesystem::path& dir, const std::string& name,
-                               const std::string& arguments) {
-  const auto out = dir / name;
-  const auto result = testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                                          " " + arguments + " -o " + testing::shell_quote(out));
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return out;
-}
+using testing::sim_tiny;
+using testing::summary_of;
 
 TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
