@@ -8,6 +8,7 @@ namespace ssdlab::flash {
 namespace {
 
 constexpr std::array<const char*, kWorkClasses> kClassNames = {"read", "write", "cleaning"};
+constexpr std::array<const char*, 3> kHostWaitNames = {"none", "package", "request"};
 
 }  // namespace
 
@@ -21,6 +22,17 @@ std::string dispatch_order_name(const DispatchOrder& order) {
     name += work_class_name(work);
   }
   return name;
+}
+
+const char* host_wait_name(HostWait wait) {
+  return kHostWaitNames[static_cast<std::size_t>(wait)];
+}
+
+bool parse_host_wait(std::string_view name, HostWait& out) {
+  const auto it = std::find(kHostWaitNames.begin(), kHostWaitNames.end(), name);
+  if (it == kHostWaitNames.end()) return false;
+  out = static_cast<HostWait>(it - kHostWaitNames.begin());
+  return true;
 }
 
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
@@ -84,7 +96,7 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
 }
 
 std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
-                                             WorkClass host_class, bool host_waits,
+                                             WorkClass host_class, HostWait host_wait,
                                              std::uint64_t tag) {
   // The common case first: one stage of host commands on free dies, each on
   // its own (what release() below would do, without a job).
@@ -112,16 +124,31 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   const auto size = static_cast<std::uint32_t>(list.size());
   job.chains[0] = Chain{0, host, 0, now, now, host > 0};
   job.chains[1] = Chain{host, size, 0, now, now, size > host};
-  job.host_waits = host_waits && job.chains[1].active;
+  job.host_wait = job.chains[1].active && job.chains[0].active ? host_wait : HostWait::kNone;
+  job.holding = job.host_wait == HostWait::kPackage;
+  if (job.holding) {
+    // The packages the cleaning chain uses (a move's source and target): few.
+    job.cleaning_packages.clear();
+    auto add = [&job](std::uint32_t package) {
+      if (std::find(job.cleaning_packages.begin(), job.cleaning_packages.end(), package) ==
+          job.cleaning_packages.end())
+        job.cleaning_packages.push_back(package);
+    };
+    for (std::uint32_t i = host; i < size; ++i) {
+      const Command& command = list[job.order[i]];
+      add(package_of(command.ppn));
+      if (command.op == Op::kMove) add(package_of(command.src));
+    }
+  }
   job.inline_done = true;
   inline_host_done_.reset();
   if (job.chains[1].active) release(id, 1, now);
-  if (job.chains[0].active && !job.host_waits) release(id, 0, now);
+  if (job.chains[0].active && job.host_wait != HostWait::kRequest) release(id, 0, now);
   Job& after = jobs_[id];  // (no job is added meanwhile: the reference holds)
   after.inline_done = false;
   std::optional<TimeNs> done = inline_host_done_;
   if (!after.chains[0].active && host == 0) done = now;
-  if (!after.chains[0].active && !after.chains[1].active) free_job(id);
+  if (!after.chains[0].active && !after.chains[1].active && !after.holding) free_job(id);
   return done;
 }
 
@@ -142,17 +169,43 @@ void FlashScheduler::release(std::uint32_t id, int chain_index, TimeNs t) {
   chain.next = end;
   for (std::uint32_t i = first; i < end; ++i) {
     const std::uint32_t index = jobs_[id].order[i];
-    const Command& command = jobs_[id].commands[index];
-    const std::uint32_t unit = unit_of(command);
-    const Entry entry{id, index, next_seq_++};
-    if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
-      // Nothing queued and the unit free: taken at once, as it arrives.
-      dispatched(entry, timeline_.schedule(command, t));
+    if (chain_index == 0 && jobs_[id].holding &&
+        held_back(jobs_[id], jobs_[id].commands[index])) {
+      jobs_[id].held.push_back(index);  // (still counted in chain.queued)
       continue;
     }
-    queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
-    wake(unit, std::max(t, timeline_.unit_free_at(unit)));
+    enqueue(id, index, t);
   }
+}
+
+void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t index, TimeNs t) {
+  const Command& command = jobs_[id].commands[index];
+  const std::uint32_t unit = unit_of(command);
+  const Entry entry{id, index, next_seq_++};
+  if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
+    // Nothing queued and the unit free: taken at once, as it arrives.
+    dispatched(entry, timeline_.schedule(command, t));
+    return;
+  }
+  queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
+  wake(unit, std::max(t, timeline_.unit_free_at(unit)));
+}
+
+bool FlashScheduler::held_back(const Job& job, const Command& command) const {
+  const std::uint32_t package = package_of(command.ppn);
+  return std::find(job.cleaning_packages.begin(), job.cleaning_packages.end(), package) !=
+         job.cleaning_packages.end();
+}
+
+void FlashScheduler::unhold(std::uint32_t id, TimeNs t) {
+  // (The job stays `holding`, so that completing its host chain here does
+  // not free it; the indices are walked from a scratch copy.)
+  held_scratch_.swap(jobs_[id].held);
+  for (const std::uint32_t index : held_scratch_) enqueue(id, index, t);
+  held_scratch_.clear();
+  Job& job = jobs_[id];
+  job.holding = false;
+  if (!job.chains[0].active && !job.chains[1].active && !job.inline_done) free_job(id);
 }
 
 void FlashScheduler::dispatched(const Entry& entry, TimeNs end) {
@@ -179,13 +232,15 @@ void FlashScheduler::finish_chain(std::uint32_t id, int chain_index, TimeNs end)
     }
   } else {
     if (listener_) listener_->cleaning_done(job.tag, job.chains[1].start, end);
-    if (job.host_waits) {
+    if (job.host_wait == HostWait::kRequest) {
       job.chains[0].start = end;
       push(end, id, 0);  // the host chain starts when cleaning is done
       return;
     }
+    if (job.holding) return push(end, id, kUnhold);  // (the job lives until then)
   }
-  if (!job.chains[0].active && !job.chains[1].active && !job.inline_done) free_job(id);
+  if (!job.chains[0].active && !job.chains[1].active && !job.inline_done && !job.holding)
+    free_job(id);
 }
 
 void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
@@ -198,6 +253,8 @@ void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
       if (wake_at_[event.index] != event.at) continue;  // superseded
       wake_at_[event.index] = kNever;
       dispatch(event.index, event.at);
+    } else if (event.chain == kUnhold) {
+      unhold(event.index, event.at);
     } else {
       release(event.index, event.chain, event.at);
     }

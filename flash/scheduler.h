@@ -14,8 +14,9 @@
 //
 // A job is one command list (flash/command.h): host commands form one chain
 // of stages and cleaning commands another; a stage's commands are queued when
-// every command of the stage before has completed. The host chain may wait
-// for the cleaning chain (`host_waits`). When nothing has to wait, a job is
+// every command of the stage before has completed. Host commands may wait for
+// the cleaning chain (HostWait): those on a package the cleaning uses, or the
+// whole host chain. When nothing has to wait, a job is
 // dispatched at once and costs what the timeline's arithmetic costs: the
 // events below exist only for queued commands and later stages.
 //
@@ -45,6 +46,14 @@ inline constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
 enum class WorkClass : std::uint8_t { kHostRead, kHostWrite, kCleaning };
 inline constexpr std::size_t kWorkClasses = 3;
 const char* work_class_name(WorkClass work);
+
+// Which host commands of a job wait for its cleaning chain to complete.
+// Agrawal et al. §4.1: cleaning delays the write that triggers it, and "only
+// the element that cleans" delays its part of the request (kPackage); the
+// rest of the device goes on serving. kRequest holds the whole host chain.
+enum class HostWait : std::uint8_t { kNone, kPackage, kRequest };
+const char* host_wait_name(HostWait wait);
+bool parse_host_wait(std::string_view name, HostWait& out);
 
 // Which queued command a unit takes next: the oldest (`fifo`), or the oldest
 // of the first class in `order` that has one.
@@ -83,7 +92,7 @@ class FlashScheduler {
   // `tag`. A list without host commands completes at `now`.
   // `commands` is taken (left empty or with another list's contents).
   std::optional<TimeNs> submit(CommandList& commands, TimeNs now, WorkClass host_class,
-                               bool host_waits, std::uint64_t tag);
+                               HostWait host_wait, std::uint64_t tag);
 
   // The time of the next pending event, or kNever.
   TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
@@ -111,8 +120,13 @@ class FlashScheduler {
     std::array<Chain, 2> chains;       // 0: host, 1: cleaning
     std::uint64_t tag = 0;
     WorkClass host_class = WorkClass::kHostWrite;
-    bool host_waits = false;
+    HostWait host_wait = HostWait::kNone;
     bool inline_done = false;  // submit() is still dispatching it
+    // kPackage: the packages the cleaning chain uses, while it runs, and the
+    // host commands on them it holds back.
+    std::vector<std::uint32_t> cleaning_packages;
+    std::vector<std::uint32_t> held;
+    bool holding = false;
   };
   struct Entry {
     std::uint32_t job, command;
@@ -122,12 +136,14 @@ class FlashScheduler {
     TimeNs at;
     std::uint64_t seq;
     std::uint32_t index;  // unit to wake, or job
-    std::uint8_t chain;   // 0/1: release the job's chain's next stage; 2: wake a unit
+    std::uint8_t chain;   // 0/1: release the job's chain's next stage; 2: wake a
+                          // unit; 3: the job's cleaning is done, queue what it held
     bool operator>(const Event& other) const {
       return at != other.at ? at > other.at : seq > other.seq;
     }
   };
   static constexpr std::uint8_t kWake = 2;
+  static constexpr std::uint8_t kUnhold = 3;
   // A FIFO of entries that keeps its storage (a unit's queue empties and
   // fills again all the time; std::deque would allocate and free blocks).
   class EntryQueue {
@@ -163,6 +179,17 @@ class FlashScheduler {
   }
   // Queues the chain's next stage at `t` and dispatches what can start now.
   void release(std::uint32_t job, int chain, TimeNs t);
+  // Queues the job's command `index` at `t`, or dispatches it if its unit is
+  // free and has nothing queued.
+  void enqueue(std::uint32_t job, std::uint32_t index, TimeNs t);
+  // kPackage: does the job's running cleaning hold back this host command?
+  bool held_back(const Job& job, const Command& command) const;
+  // The job's cleaning completed at `t`: queues the host commands it held.
+  void unhold(std::uint32_t job, TimeNs t);
+  std::uint32_t package_of(Ppn page) const {
+    const Geometry& g = timeline_.geometry();
+    return g.package_of_die(g.die_of(page));
+  }
   void chain_stage_done(std::uint32_t job, int chain, TimeNs t);
   void finish_chain(std::uint32_t job, int chain, TimeNs end);
   // The unit takes commands while it is free at `t`.
@@ -197,6 +224,7 @@ class FlashScheduler {
   TimeNs horizon_ = 0;                 // advance(): see there
   TimeNs earliest_report_ = kNever;    // advance(): the earliest host_done() reported
   std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once
+  std::vector<std::uint32_t> held_scratch_;  // unhold(): the indices it queues
 };
 
 }  // namespace ssdlab::flash

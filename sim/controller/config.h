@@ -47,6 +47,10 @@ struct ControllerConfig {
   // Which queued command a die takes next (flash/scheduler.h): the oldest,
   // or by class (host reads, host writes, cleaning).
   flash::DispatchOrder dispatch_order;
+  // With ftl.cleaning_blocks_writes: which part of a write waits for the
+  // cleaning it triggers: the part on the packages that clean (Agrawal §4.1),
+  // or the whole request.
+  flash::HostWait cleaning_wait = flash::HostWait::kPackage;
 };
 
 struct DeviceConfig {

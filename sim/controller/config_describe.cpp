@@ -75,6 +75,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
         {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
         {"write_buffer_power_protected", c.controller.buffer_power_protected},
         {"background_cleaning_preempt", c.controller.preempt_background_cleaning},
+        {"cleaning_wait", flash::host_wait_name(c.controller.cleaning_wait)},
         {"dispatch_order", flash::dispatch_order_name(c.controller.dispatch_order)}}},
   };
   // Keys only some FTLs read (the config loader refuses them elsewhere, so the
@@ -273,7 +274,11 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
     fmt::format_to(
         it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
         policy, c.ftl.clean_low_water * 100, ftl::clean_scope_name(c.ftl.clean_scope),
-        c.ftl.cleaning_blocks_writes ? "writes wait for it" : "in parallel with writes",
+        c.ftl.cleaning_blocks_writes
+            ? (c.controller.cleaning_wait == flash::HostWait::kPackage
+                   ? "the part of a write on a cleaning package waits for it"
+                   : "writes wait for it")
+            : "in parallel with writes",
         c.ftl.clean_high_water > 0
             ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
             : std::string("off"));

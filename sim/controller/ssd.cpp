@@ -85,14 +85,14 @@ TimeNs Ssd::schedule_recorded(const flash::Command& command, std::uint64_t id, T
   return end;
 }
 
-std::optional<TimeNs> Ssd::schedule(TimeNs now, bool host_waits, bool background,
+std::optional<TimeNs> Ssd::schedule(TimeNs now, flash::HostWait host_wait, bool background,
                                     flash::WorkClass work, std::uint64_t tag) {
   if (power_) return schedule_power_safe(now, background);
   // (Background cleaning has no host commands: its tag only marks its time.)
   const std::uint64_t job = background ? kBackground : tag;
-  if (tag != kSync) return scheduler_.submit(commands_, now, work, host_waits, job);
+  if (tag != kSync) return scheduler_.submit(commands_, now, work, host_wait, job);
   sync_done_.reset();
-  const std::optional<TimeNs> done = scheduler_.submit(commands_, now, work, host_waits, job);
+  const std::optional<TimeNs> done = scheduler_.submit(commands_, now, work, host_wait, job);
   settle();
   if (done) return done;
   // The host chain ended in the drain (or there was none: the cleaning ended).
@@ -135,7 +135,7 @@ bool Ssd::clean_idle_pools(TimeNs now, bool sync) {
     if (verifier_) verifier_->background(commands_);
     record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
-    schedule(now, false, true, flash::WorkClass::kCleaning, sync ? kSync : kBackground);
+    schedule(now, flash::HostWait::kNone, true, flash::WorkClass::kCleaning, sync ? kSync : kBackground);
     cleaned = true;
   }
   return cleaned;
@@ -181,7 +181,10 @@ std::optional<TimeNs> Ssd::flash_request(const ftl::PageRange& range, bool write
   if (preempt_) finish_conflicting_rounds();
   const auto work = write ? flash::WorkClass::kHostWrite : flash::WorkClass::kHostRead;
   const std::optional<TimeNs> done =
-      schedule(now, write && config_.ftl.cleaning_blocks_writes, false, work, tag);
+      schedule(now,
+               write && config_.ftl.cleaning_blocks_writes ? config_.controller.cleaning_wait
+                                                           : flash::HostWait::kNone,
+               false, work, tag);
   if (power_ && write) power_->host_write_done(*done, from_buffer);
   return done;
 }
@@ -200,7 +203,7 @@ std::optional<TimeNs> Ssd::trim_request(const ftl::PageRange& range, TimeNs now,
   if (power_) power_->trimmed(range);
   if (!observers_.empty()) notify(CommandSource::kHostWrite, &range);
   if (preempt_) finish_conflicting_rounds();
-  return schedule(now, false, false, flash::WorkClass::kHostWrite, tag);
+  return schedule(now, flash::HostWait::kNone, false, flash::WorkClass::kHostWrite, tag);
 }
 
 TimeNs Ssd::submit(const HostRequest& request, TimeNs now) {

@@ -155,14 +155,15 @@ class Ssd : private flash::FlashScheduler::Listener {
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
   // Hands commands_ to the flash scheduler from `now`: host commands (of
-  // class `work`) and cleaning commands are two chains of stages, the host
-  // chain starting after the cleaning chain if `host_waits`, else
-  // independent. With kSync, every queued command is then reserved and the
+  // class `work`) and cleaning commands are two chains of stages; host
+  // commands wait for the cleaning chain as `host_wait` says (the ones on
+  // its packages, all, or none). With kSync, every queued command is then reserved and the
   // result is when the host commands complete; with a host loop's tag, the
   // result is that time only if known at once (see start()).
   static constexpr std::uint64_t kSync = ~std::uint64_t{0};
   static constexpr std::uint64_t kBackground = kSync - 1;
-  std::optional<TimeNs> schedule(TimeNs now, bool host_waits = false, bool background = false,
+  std::optional<TimeNs> schedule(TimeNs now, flash::HostWait host_wait = flash::HostWait::kNone,
+                                 bool background = false,
                                  flash::WorkClass work = flash::WorkClass::kHostWrite,
                                  std::uint64_t tag = kSync);
   // The scheduler's reports (Listener).

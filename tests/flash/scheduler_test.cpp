@@ -44,7 +44,8 @@ class Scheduled {
   void submit(std::uint64_t tag, const Command& command, TimeNs now,
               WorkClass work = WorkClass::kHostRead) {
     CommandList list{command};
-    if (const auto done = scheduler.submit(list, now, work, false, tag)) recorder.done[tag] = *done;
+    if (const auto done = scheduler.submit(list, now, work, HostWait::kNone, tag))
+      recorder.done[tag] = *done;
   }
   TimeNs last() const {
     TimeNs last = 0;
@@ -185,7 +186,7 @@ TEST(FlashScheduler, LaterStagesWaitForEveryCommandOfTheStageBefore) {
   Scheduled s(g, t);
   CommandList list{read_of(page(g, 0, 0, 0)), read_of(page(g, 2, 0, 0)),
                    page_command(Op::kProgram, page(g, 2, 1, 0), 0, 1)};
-  EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, false, 7));
+  EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, HostWait::kNone, 7));
   s.scheduler.drain();
   // Both reads' arrays overlap, their transfers follow one another, then
   // the program's transfer and array.
@@ -200,11 +201,60 @@ TEST(FlashScheduler, AHostChainThatWaitsStartsWhenTheCleaningChainEnds) {
   Command erase = page_command(Op::kErase, page(g, 0, 2, 0), 0);
   erase.cleaning = true;
   CommandList list{erase, program_of(page(g, 2, 0, 0))};  // the program on the other die
-  EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, true, 3));
+  EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, HostWait::kRequest, 3));
   s.scheduler.drain();
   EXPECT_EQ(s.recorder.done[3], t.erase_ns + transfer + t.program_ns);
   ASSERT_EQ(s.recorder.cleaning.size(), 1u);
   EXPECT_EQ(s.recorder.cleaning[0], std::make_pair(TimeNs{0}, t.erase_ns));
+}
+
+// Agrawal et al. §4.1: only the element that cleans delays its part of the
+// request. Two packages of one die each (on two channels): the erase cleans
+// package 0; the request writes a page on each package.
+TEST(FlashScheduler, OnlyThePartOfARequestOnTheCleaningPackageWaits) {
+  Geometry g = small_geometry(1, Interleaving::kDies);
+  g.channels = 2;
+  const Timing t;
+  const TimeNs transfer = t.page_transfer_ns(g);
+  const TimeNs write = transfer + t.program_ns;
+  const Ppn on_package_1 = page(g, 2, 0, 0);
+  Command erase = page_command(Op::kErase, page(g, 0, 2, 0), 0);
+  erase.cleaning = true;
+  for (const HostWait wait : {HostWait::kPackage, HostWait::kRequest}) {
+    Scheduled s(g, t);
+    CommandList list{erase, program_of(page(g, 1, 0, 0)), program_of(on_package_1)};
+    EXPECT_FALSE(s.scheduler.submit(list, 0, WorkClass::kHostWrite, wait, 3));
+    // A later request on package 1 only, while package 0 cleans.
+    s.scheduler.advance(10);
+    const auto later = [&] {
+      CommandList second{program_of(page(g, 3, 0, 1))};
+      return s.scheduler.submit(second, 10, WorkClass::kHostWrite, HostWait::kNone, 4);
+    }();
+    s.scheduler.drain();
+    if (wait == HostWait::kPackage) {
+      // Package 1's page is written at once; package 0's after the erase.
+      EXPECT_EQ(s.recorder.done[3], t.erase_ns + write);
+      // Package 1's die took the first request's page, then this one.
+      ASSERT_FALSE(later);
+      EXPECT_EQ(s.recorder.done[4], 2 * write);
+    } else {
+      EXPECT_EQ(s.recorder.done[3], t.erase_ns + write);
+      // Package 1 was idle: the later request did not wait behind cleaning.
+      ASSERT_TRUE(later);
+      EXPECT_EQ(*later, 10 + write);
+    }
+    EXPECT_TRUE(s.scheduler.idle());
+  }
+}
+
+TEST(HostWait, NamesRoundTrip) {
+  for (const HostWait wait : {HostWait::kNone, HostWait::kPackage, HostWait::kRequest}) {
+    HostWait parsed = HostWait::kNone;
+    ASSERT_TRUE(parse_host_wait(host_wait_name(wait), parsed));
+    EXPECT_EQ(parsed, wait);
+  }
+  HostWait parsed = HostWait::kNone;
+  EXPECT_FALSE(parse_host_wait("die", parsed));
 }
 
 TEST(FlashScheduler, AJobOnFreeDiesCompletesAtOnce) {
@@ -212,7 +262,7 @@ TEST(FlashScheduler, AJobOnFreeDiesCompletesAtOnce) {
   const Timing t;
   Scheduled s(g, t);
   CommandList list{program_of(page(g, 0, 0, 0)), program_of(page(g, 2, 0, 0))};
-  const auto done = s.scheduler.submit(list, 100, WorkClass::kHostWrite, false, 1);
+  const auto done = s.scheduler.submit(list, 100, WorkClass::kHostWrite, HostWait::kNone, 1);
   ASSERT_TRUE(done);
   EXPECT_EQ(*done, 100 + 2 * t.page_transfer_ns(g) + t.program_ns);
   EXPECT_TRUE(s.scheduler.idle());
