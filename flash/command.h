@@ -21,8 +21,10 @@ enum class Op : std::uint8_t {
   kRead,      // array read of `ppn` (and `ppn2` if two-plane), then bus transfer out
   kProgram,   // bus transfer in, then program `ppn` (and `ppn2` if two-plane)
   kErase,     // erase the block whose first page is `ppn` (and `ppn2`'s block)
-  kCopyBack,  // internal copy `src` -> `ppn`, same plane, no bus transfer (but see host_data)
-  kMove,      // read `src`, transfer out and in over the buses, program `ppn`
+  kCopyBack,  // internal copy `src` -> `ppn`, same plane, no bus transfer (but see host_data);
+              // two-plane: and `src2` -> `ppn2` on the paired plane, at the same time
+  kMove,      // read `src`, transfer out and in over the buses, program `ppn` (two-plane:
+              // `src2` with `src` in one two-plane read, `ppn2` with `ppn` in one program)
 };
 const char* op_name(Op op);
 
@@ -38,6 +40,7 @@ struct Command {
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove
+  Ppn src2 = kNoPage;  // source of `ppn2` in a two-plane copy-back or move
   Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there); a program
                        // with kNoLpn is padding: a page filled with no data
   Lpn lpn2 = kNoLpn;   // logical page at `ppn2`

@@ -279,8 +279,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       const Entry entry = take(unit);
       Command command = jobs_[entry.job].commands[entry.command];
       std::optional<Entry> partner;
-      if (join_planes_ && !command.two_plane() &&
-          (command.op == Op::kRead || command.op == Op::kProgram))
+      if (join_planes_ && !command.two_plane() && !command.host_data)
         partner = take_partner(unit, command);
       const TimeNs end = timeline_.schedule(command, t);
       dispatched(entry, end);
@@ -319,25 +318,45 @@ FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
 
 std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
                                                                   Command& command) {
-  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
-  // of one die and the same page offset in both blocks.
-  const Geometry& g = timeline_.geometry();
-  const std::uint32_t plane = g.plane_of(command.ppn);
-  const std::uint32_t offset = g.page_in_block(command.ppn);
   for (auto& queue : queues_[unit]) {
     for (auto it = queue.begin(); it != queue.end(); ++it) {
       const Command& other = jobs_[it->job].commands[it->command];
-      if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
-          g.page_in_block(other.ppn) != offset || !g.is_two_plane_pair(plane, g.plane_of(other.ppn)))
-        continue;
+      if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
       command.ppn2 = other.ppn;
       command.lpn2 = other.lpn;
+      command.src2 = other.src;
       return partner;
     }
   }
   return std::nullopt;
+}
+
+bool FlashScheduler::pairs_with(const Command& command, const Command& other) const {
+  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
+  // of one die and the same page offset in both blocks. Two copy-backs "may
+  // themselves be interleaved on different planes" (§2.2): their sources
+  // and their targets each form such a pair (a copy-back stays in its
+  // plane); so do a move's sources (one two-plane read) and its targets
+  // (one two-plane program). An erase pairs any two blocks of a plane pair.
+  const Geometry& g = timeline_.geometry();
+  if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
+      other.host_data)
+    return false;
+  auto paired = [&g](Ppn a, Ppn b) {
+    return g.page_in_block(a) == g.page_in_block(b) && g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
+  };
+  switch (command.op) {
+    case Op::kRead:
+    case Op::kProgram:
+    case Op::kErase:
+      return paired(command.ppn, other.ppn);
+    case Op::kCopyBack:
+    case Op::kMove:
+      return paired(command.ppn, other.ppn) && paired(command.src, other.src);
+  }
+  return false;
 }
 
 }  // namespace ssdlab::flash

@@ -10,7 +10,8 @@
 // or by class: host reads, host writes, cleaning) and reserves its phases on
 // the timelines. With plane interleaving it joins the picked single-plane read
 // or program with a queued one of the same kind on an allowed plane pair at
-// the same page offset (another request's, too) into one two-plane command.
+// the same page offset (another request's, too) into one two-plane command;
+// so too cleaning's copy-backs, moves and erases (pairs_with()).
 //
 // A job is one command list (flash/command.h): host commands form one chain
 // of stages and cleaning commands another; a stage's commands are queued when
@@ -196,10 +197,11 @@ class FlashScheduler {
   void dispatch(std::uint32_t unit, TimeNs t);
   // The entry the unit takes next; removes it from its queue.
   Entry take(std::uint32_t unit);
-  // kPlanes: a queued single-plane command that joins `command` (same op, an
-  // allowed pair, same page offset) into a two-plane command; removed from
-  // its queue if found.
+  // kPlanes: a queued single-plane command that joins `command` into a
+  // two-plane command (pairs_with()); removed from its queue if found.
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
+  // Can `other` join `command` into one two-plane command?
+  bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);
   void wake(std::uint32_t unit, TimeNs at);
   void push(TimeNs at, std::uint32_t index, std::uint8_t chain) {

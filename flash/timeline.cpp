@@ -53,12 +53,13 @@ TimeNs FlashTimeline::issue_command(std::uint32_t channel, TimeNs t) {
 // The array phase on the command's plane, and on its pair's in a two-plane command.
 void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
   if (!observer_) return;
-  // A move reads its source page, then programs its destination.
-  const Ppn page =
-      current_->op == Op::kMove && phase == Phase::kArrayRead ? current_->src : current_->ppn;
-  report(Resource::kPlane, geometry_.plane_of(page), phase, start, end);
+  // A move reads its source pages, then programs its destinations.
+  const bool source = current_->op == Op::kMove && phase == Phase::kArrayRead;
+  report(Resource::kPlane, geometry_.plane_of(source ? current_->src : current_->ppn), phase,
+         start, end);
   if (current_->two_plane())
-    report(Resource::kPlane, geometry_.plane_of(current_->ppn2), phase, start, end);
+    report(Resource::kPlane, geometry_.plane_of(source ? current_->src2 : current_->ppn2), phase,
+           start, end);
 }
 
 // Command, array read into the page registers, then every page out over the bus.
@@ -153,7 +154,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
       return cycles + timing_.read_ns + (command.host_data ? page_transfer_ns_ : 0) +
              timing_.program_ns;
     case Op::kMove:
-      return 2 * cycles + timing_.read_ns + 2 * page_transfer_ns_ + timing_.program_ns;
+      return 2 * cycles + timing_.read_ns + 2 * transfer + timing_.program_ns;
   }
   return 0;
 }
@@ -177,8 +178,8 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
       return array_only(die, ready, timing_.read_ns + timing_.program_ns, Phase::kCopyBack);
     case Op::kMove: {
       // Read on the source die, through the controller, program on the target.
-      const TimeNs data_out = read_out(geometry_.die_of(command.src), ready, 1);
-      return program_in(die, data_out, 1);
+      const TimeNs data_out = read_out(geometry_.die_of(command.src), ready, pages);
+      return program_in(die, data_out, pages);
     }
   }
   return ready;

@@ -247,6 +247,37 @@ TEST(FlashScheduler, OnlyThePartOfARequestOnTheCleaningPackageWaits) {
   }
 }
 
+// Agrawal et al. §2.2: two copy-backs "may themselves be interleaved on
+// different planes". Two cleaning jobs queue a copy-back each on the planes
+// of one pair behind a busy die; with plane interleaving they run as one
+// two-plane copy-back when their sources and their targets share offsets.
+TEST(FlashScheduler, QueuedCopyBacksOfAPlanePairJoinAtTheSameOffsets) {
+  const Timing t;
+  const TimeNs copy = t.read_ns + t.program_ns;
+  for (const Interleaving interleaving : {Interleaving::kDies, Interleaving::kPlanes}) {
+    for (const std::uint32_t target_offset : {5u, 6u}) {
+      const Geometry g = small_geometry(1, interleaving);
+      Scheduled s(g, t);
+      s.submit(0, read_of(page(g, 0, 0, 0)), 0);  // the die is busy until this read ends
+      const TimeNs busy = t.read_ns + t.page_transfer_ns(g);
+      for (std::uint32_t plane = 0; plane < 2; ++plane) {
+        Command move = page_command(Op::kCopyBack, page(g, plane, 1, plane == 0 ? 5 : target_offset),
+                                    0, 0, page(g, plane, 2, 3));
+        move.cleaning = true;
+        CommandList list{move};
+        EXPECT_TRUE(s.scheduler.submit(list, 1, WorkClass::kHostWrite, HostWait::kNone, 1 + plane));
+      }
+      std::vector<std::pair<TimeNs, TimeNs>>& cleaning = s.recorder.cleaning;
+      s.scheduler.drain();
+      ASSERT_EQ(cleaning.size(), 2u);
+      const bool joined = interleaving == Interleaving::kPlanes && target_offset == 5;
+      EXPECT_EQ(cleaning[0].second, busy + copy);
+      EXPECT_EQ(cleaning[1].second, busy + (joined ? copy : 2 * copy));
+      EXPECT_EQ(s.scheduler.timeline().stats().two_plane_commands, joined ? 1u : 0u);
+    }
+  }
+}
+
 TEST(HostWait, NamesRoundTrip) {
   for (const HostWait wait : {HostWait::kNone, HostWait::kPackage, HostWait::kRequest}) {
     HostWait parsed = HostWait::kNone;
