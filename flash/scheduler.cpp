@@ -110,17 +110,19 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   // The host chain, then the cleaning chain, each in stage order and in
   // list order within a stage: a counting sort by (chain, stage), which
   // allocates nothing (a cleaning list interleaves its victims' stages).
-  std::array<std::uint32_t, 2 * 256 + 1> first{};
-  for (const Command& command : list) ++first[(command.cleaning ? 256u : 0u) + command.stage + 1];
-  const std::uint32_t host = [&first] {
-    std::uint32_t n = 0;
-    for (std::size_t i = 1; i <= 256; ++i) n += first[i];
-    return n;
-  }();
-  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+  // Only the stages the list uses are counted (a list with incremental
+  // cleaning comes with nearly every write: no zero-filling 513 counters).
+  std::uint32_t top = 0;  // the highest stage, plus one
+  for (const Command& command : list) top = std::max<std::uint32_t>(top, command.stage + 1u);
+  std::array<std::uint32_t, 2 * 256 + 1> first;
+  std::fill_n(first.begin(), 2 * top + 1, 0u);
+  for (const Command& command : list) ++first[(command.cleaning ? top : 0u) + command.stage + 1];
+  std::uint32_t host = 0;
+  for (std::size_t i = 1; i <= top; ++i) host += first[i];
+  for (std::size_t i = 1; i <= 2 * top; ++i) first[i] += first[i - 1];
   job.order.resize(list.size());
   for (std::uint32_t i = 0; i < list.size(); ++i)
-    job.order[first[(list[i].cleaning ? 256u : 0u) + list[i].stage]++] = i;
+    job.order[first[(list[i].cleaning ? top : 0u) + list[i].stage]++] = i;
   const auto size = static_cast<std::uint32_t>(list.size());
   job.chains[0] = Chain{0, host, 0, now, now, host > 0};
   job.chains[1] = Chain{host, size, 0, now, now, size > host};
