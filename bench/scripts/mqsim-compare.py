@@ -46,8 +46,10 @@ def set_args(sets):
 def resolved_config(ssdlab, config, sets, work):
     """The device as ssdlab resolves it: summary.json's "config" of a one-write run."""
     out = os.path.join(work, "config-probe")
-    subprocess.run([ssdlab, "sim", "-c", config, "-w", "RW:count=1", "--no-io-log", "-q",
-                    "-o", out] + set_args(sets), check=True, stdout=subprocess.DEVNULL)
+    probe = subprocess.run([ssdlab, "sim", "-c", config, "-w", "RW:count=1", "--no-io-log", "-q",
+                            "-o", out] + set_args(sets), stdout=subprocess.DEVNULL)
+    if probe.returncode != 0:
+        fail(f"{ssdlab} could not run {config} (its error is above)")
     with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
         return json.load(f)["config"]
 
@@ -224,8 +226,11 @@ def run_ssdlab(args, folder, count, precondition, extra, cache):
 def build_mqsim(checkout):
     binary = os.path.join(checkout, "MQSim")
     if not os.path.exists(binary):
+        if not os.path.exists(os.path.join(checkout, "Makefile")):
+            fail(f"{checkout}: neither an MQSim binary nor a Makefile (is it an MQSim checkout?)")
         print(f"building MQSim in {checkout} (make -j2) ...", file=sys.stderr)
-        subprocess.run(["make", "-C", checkout, "-j2"], check=True, stdout=subprocess.DEVNULL)
+        if subprocess.run(["make", "-C", checkout, "-j2"], stdout=subprocess.DEVNULL).returncode:
+            fail(f"building MQSim in {checkout} failed (make's errors are above)")
     return binary
 
 
@@ -289,10 +294,17 @@ def main():
     for name in args.variants.split(","):
         if name not in ("preconditioned", "empty"):
             fail(f"--variants: unknown variant '{name}' (preconditioned, empty)")
+    if not (os.path.isfile(args.ssdlab) and os.access(args.ssdlab, os.X_OK)):
+        fail(f"{args.ssdlab}: not an executable (the ssdlab binary, e.g. build/sim/ssdlab)")
+    if not os.path.isfile(args.config):
+        fail(f"--config {args.config}: no such file")
+    if args.count < 1:
+        fail("--count must be at least 1")
     args.out = os.path.abspath(args.out)
     os.makedirs(args.out, exist_ok=True)
     args.mqsim_binary = build_mqsim(os.path.abspath(args.mqsim))
     c = resolved_config(args.ssdlab, args.config, args.set, args.out)
+    check_matchable(c)
     if args.io_size % c["geometry"]["page_size"]:
         fail("--io-size must be whole flash pages")
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
