@@ -63,6 +63,8 @@ def check_matchable(c):
         fail(f"ftl.victim_policy = {ftl['victim_policy']}: only greedy is matched here")
     if ftl["logical_page_size"] != g["page_size"]:
         fail("ftl.logical_page_size differs from geometry.page_size: MQSim maps flash pages")
+    if g["gang_size"] != 1:
+        fail(f"geometry gang of {g['gang_size']} packages: MQSim has no ganged packages")
     if ftl["wear_leveling"] != "none":
         fail(f"ftl.wear_leveling = {ftl['wear_leveling']}: matched only with none")
     rate = 1000.0 / t["bus_ns_per_byte"]
