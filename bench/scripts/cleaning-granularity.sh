@@ -87,8 +87,8 @@ PY
 
 speed_of() {  # NAME SETS...
   local name=$1; shift
-  local rep
-  for rep in 1 2 3; do
+  local _
+  for _ in 1 2 3; do
     sim --precondition random -w "RW:io_size=4096,count=$speed" -o "$out/$name-speed" "$@" \
       | sed -n 's/.*, \([0-9.]*\) s of CPU time.*/\1/p'
     rm -f "$out/$name-speed/io.csv"
