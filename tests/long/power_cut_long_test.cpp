@@ -29,8 +29,11 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
   if (!scope.empty()) {
     overrides.push_back("ftl.clean_scope=\"" + scope + "\"");
     overrides.push_back("ftl.clean_granularity=\"" + granularity + "\"");
-    // DFTL per plane needs more than tiny's 32 blocks per plane.
-    if (type == "dftl" && scope == "plane") overrides.push_back("geometry.blocks_per_plane=128");
+    // DFTL per plane needs more than tiny's 32 blocks per plane; and there a
+    // plane's mark is its emergency floor (2 blocks), where incremental
+    // cleaning would clean whole blocks.
+    if (scope == "plane" && (type == "dftl" || granularity == "incremental"))
+      overrides.push_back("geometry.blocks_per_plane=128");
   }
   const DeviceConfig config =
       load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);

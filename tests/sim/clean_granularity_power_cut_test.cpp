@@ -28,11 +28,13 @@ TEST_P(EveryCleaning, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
   std::string ftl, scope, granularity;
   words >> ftl >> scope >> granularity;
   // DFTL per plane needs more than tiny's 32 blocks per plane beside its
-  // third active block per plane.
+  // third active block per plane; and there a plane's mark is its emergency
+  // floor (2 blocks), where incremental cleaning would clean whole blocks.
   std::vector<std::string> overrides = {"ftl.type=\"" + ftl + "\"",
                                         "ftl.clean_scope=\"" + scope + "\"",
                                         "ftl.clean_granularity=\"" + granularity + "\""};
-  if (ftl == "dftl" && scope == "plane") overrides.push_back("geometry.blocks_per_plane=128");
+  if (scope == "plane" && (ftl == "dftl" || granularity == "incremental"))
+    overrides.push_back("geometry.blocks_per_plane=128");
   Ssd ssd(load_config(testing::preset("tiny"), overrides), false);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());  // cleaning from the start

@@ -1,0 +1,108 @@
+// A checkpoint taken while incremental cleaning has a victim half moved
+// (issue 26): `ssdlab sim --save-state` after the first experiment and
+// `--load-state` for the second write the same io.csv rows and device totals
+// as the run that went on without one. The split point is chosen so that the
+// first experiment's last write moved pages and erased nothing: its victim
+// is still in progress when the state is saved.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/results/output.h"
+#include "test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace support = ssdlab::testing;
+using support::shell_quote;
+
+std::string experiment(const char* name, int count) {
+  return fmt::format(
+      "[[experiment]]\nname = \"{}\"\npattern = \"RW\"\nio_size = 4096\ncount = {}\n", name, count);
+}
+
+// "FTL scope": incremental cleaning, one page move per page written. Per
+// plane with 128 blocks per plane: on tiny's 32, a plane's mark is its
+// emergency floor (2 blocks), so whole victims are cleaned and none stays in
+// progress.
+class CheckpointMidIncrementalClean : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { dir_ = support::temp_dir_for_this_test("checkpoint-incremental-"); }
+
+  support::CommandResult Sim(const std::string& extra) {
+    std::istringstream words(GetParam());
+    std::string ftl, scope;
+    words >> ftl >> scope;
+    return support::run_ssdlab(
+        "sim -c " + shell_quote(support::preset("tiny")) + " --set 'ftl.type=\"" + ftl +
+        "\"' --set 'ftl.clean_scope=\"" + scope +
+        "\"' --set 'ftl.clean_granularity=\"incremental\"' --set ftl.clean_incremental_pages=1 " +
+        (scope == "plane" ? "--set geometry.blocks_per_plane=128 " : "") + extra);
+  }
+  // The device counters after the first `count` writes alone.
+  nlohmann::json DeviceAfter(int count) {
+    const fs::path plan = support::write_file(dir_ / "probe.toml", experiment("first", count));
+    const fs::path out = dir_ / fmt::format("probe-{}", count);
+    const auto result = Sim("--precondition random --no-io-log -w " + shell_quote(plan) + " -o " +
+                            shell_quote(out));
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    return ssdlab::sim::read_json_file(out / "summary.json")["device"];
+  }
+  std::string Rows(const std::string& run) {
+    const std::string text = support::read_file(dir_ / run / "io.csv");
+    return text.substr(text.find('\n') + 1);
+  }
+
+  fs::path dir_;
+};
+
+TEST_P(CheckpointMidIncrementalClean, RunSplitWithAVictimInProgressWritesTheSameRows) {
+  // The first split point from 1,500 writes on whose last write moved pages
+  // and erased no block.
+  int split = 0;
+  nlohmann::json before = DeviceAfter(1499);
+  for (int count = 1500; count < 1530 && split == 0; ++count) {
+    const nlohmann::json after = DeviceAfter(count);
+    if (after["pages_moved"] > before["pages_moved"] && after["erases"] == before["erases"])
+      split = count;
+    before = after;
+  }
+  ASSERT_NE(split, 0) << "no write among 1,500-1,529 left a victim in progress";
+
+  const fs::path first = support::write_file(dir_ / "first.toml", experiment("first", split));
+  const fs::path second = support::write_file(dir_ / "second.toml", experiment("second", 2000));
+  const fs::path both = support::write_file(
+      dir_ / "both.toml", experiment("first", split) + "\n" + experiment("second", 2000));
+  const auto whole =
+      Sim("--precondition random -w " + shell_quote(both) + " -o " + shell_quote(dir_ / "whole"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const auto saved =
+      Sim("--precondition random -w " + shell_quote(first) + " -o " + shell_quote(dir_ / "part1") +
+          " --save-state " + shell_quote(dir_ / "mid.ckpt"));
+  ASSERT_EQ(saved.exit_code, 0) << saved.output;
+  const auto loaded = Sim("--verify --load-state " + shell_quote(dir_ / "mid.ckpt") + " -w " +
+                          shell_quote(second) + " -o " + shell_quote(dir_ / "part2"));
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.output;
+
+  ASSERT_GT(Rows("part2").size(), 0u);
+  EXPECT_EQ(Rows("part1") + Rows("part2"), Rows("whole"));
+  const auto resumed = ssdlab::sim::read_json_file(dir_ / "part2" / "summary.json");
+  const auto uninterrupted = ssdlab::sim::read_json_file(dir_ / "whole" / "summary.json");
+  for (const char* counter : {"flash_pages_written", "pages_moved", "erases", "copy_backs"})
+    EXPECT_EQ(resumed["device"][counter], uninterrupted["device"][counter]) << counter;
+  EXPECT_EQ(resumed["simulated_us"], uninterrupted["simulated_us"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cleaning, CheckpointMidIncrementalClean,
+                         ::testing::Values("page-mapped pool", "page-mapped plane", "dftl pool"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), ' ', '_');
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
