@@ -71,8 +71,8 @@ LatencyHistogram histogram_from(const std::vector<std::uint64_t>& counts) {
 }
 
 std::vector<std::uint64_t> coarse_counts() {
-  return std::vector<std::uint64_t>(
-      LatencyHistogram::index_of(std::numeric_limits<TimeNs>::max()) + 1);
+  return std::vector<std::uint64_t>(LatencyHistogram::index_of(std::numeric_limits<TimeNs>::max()) +
+                                    1);
 }
 
 LatencyHistogram histogram_of(const std::vector<TimeNs>& responses) {

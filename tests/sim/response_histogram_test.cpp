@@ -27,7 +27,8 @@ std::vector<TimeNs> log_uniform(std::size_t n, std::uint64_t seed) {
 TEST(ResponseHistogram, EveryValueLiesInItsBucketOfBoundedWidth) {
   for (const TimeNs v : log_uniform(200'000, 1)) {
     const std::uint32_t i = ResponseHistogram::index_of(v);
-    const TimeNs from = ResponseHistogram::lower_bound(i), to = ResponseHistogram::lower_bound(i + 1);
+    const TimeNs from = ResponseHistogram::lower_bound(i),
+                 to = ResponseHistogram::lower_bound(i + 1);
     ASSERT_LE(from, v);
     ASSERT_LT(v, to);
     // Width over lower edge at most 2^-kSubBits (1 ns below 2^kSubBits).
