@@ -53,9 +53,15 @@ std::optional<TraceRecord> Selection::next() {
 TraceRecord Selection::place(TraceRecord record) {
   // Widen to whole sectors: the first and the last sector touched.
   const std::uint64_t begin = record.offset / sector_ * sector_;
-  const Uint128 end_exact = static_cast<Uint128>(record.offset) + record.size;
-  const Uint128 end = (end_exact + sector_ - 1) / sector_ * sector_;
-  const auto size = static_cast<std::uint64_t>(end - begin);
+  std::uint64_t size;
+  if (record.offset < (std::uint64_t{1} << 62)) {  // no 128-bit division (__udivti3)
+    const std::uint64_t end = (record.offset + record.size + sector_ - 1) / sector_ * sector_;
+    size = end - begin;
+  } else {
+    const Uint128 end_exact = static_cast<Uint128>(record.offset) + record.size;
+    const Uint128 end = (end_exact + sector_ - 1) / sector_ * sector_;
+    size = static_cast<std::uint64_t>(end - begin);
+  }
   if (size > device_bytes_ || size > UINT32_MAX)
     throw RequestError(fmt::format(
         "a request of {} bytes at offset {} is larger than the simulated device ({} bytes)",
@@ -64,7 +70,7 @@ TraceRecord Selection::place(TraceRecord record) {
 
   std::uint64_t offset = begin;
   if (options_.map == AddressMap::kModulo) {
-    offset = begin % device_bytes_;
+    offset = begin < device_bytes_ ? begin : begin % device_bytes_;
   } else if (options_.trace_span > device_bytes_) {
     const Uint128 scaled = static_cast<Uint128>(begin) * device_bytes_ / options_.trace_span;
     offset = static_cast<std::uint64_t>(scaled) / sector_ * sector_;

@@ -7,7 +7,8 @@
 // `queue_depth` requests outstanding per trace, each completion submits the
 // next, trace times are ignored. Records are pulled from the reader one at a
 // time, so memory does not grow with the trace (only with the requests in
-// flight, and the 8 bytes per request that exact percentiles need).
+// flight, and the 8 bytes per request that exact percentiles need, up to
+// --exact-samples: beyond, a histogram of bounded size; run_samples.h).
 //
 // Several traces replayed together share the SSD: their requests are merged
 // by time, each trace's time counted from its own first request (so that

@@ -17,10 +17,10 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   const DeviceCounters before = DeviceCounters::of(ssd_);
   groups_ = groups.data();
   // Every completion in order, so that the start-up phase can be cut after
-  // the fact (8 bytes per I/O: run_samples.h).
+  // the fact (8 bytes per I/O up to the exact limit: run_samples.h).
   std::vector<RunSamples> samples;
   samples.reserve(groups.size());
-  for (const RunGroup& group : groups) samples.emplace_back(group);
+  for (const RunGroup& group : groups) samples.emplace_back(group, exact_samples_);
   begin(streams);
 
   std::string stopped;

@@ -82,6 +82,8 @@ class Simulator {
   void show_progress(Progress* progress) { progress_ = progress; }
   // The percentiles of each run's statistics (empty: kDefaultPercentiles).
   void set_percentiles(std::vector<double> percents) { percentiles_ = std::move(percents); }
+  // Response times kept per run for exact percentiles (RunSamples).
+  void set_exact_samples(std::uint64_t limit) { exact_samples_ = limit; }
   // Continues from simulated time `now` (a loaded checkpoint's clock: the
   // flash timelines hold absolute times). Only before the first run.
   void resume_at(TimeNs now) { now_ = now; }
@@ -177,6 +179,7 @@ class Simulator {
   std::vector<PowerCutReport> cuts_;
   Progress* progress_ = nullptr;
   std::vector<double> percentiles_;
+  std::uint64_t exact_samples_ = kDefaultExactSamples;
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;

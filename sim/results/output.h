@@ -55,10 +55,15 @@ class IoLog {
 
 // The percentiles summary.json reports by default (fio reports up to p99.99).
 inline constexpr double kDefaultPercentiles[] = {50, 90, 99, 99.9, 99.99};
+// The I/Os per run whose response times are kept for exact percentiles
+// (8 bytes each: 256 MiB); beyond, a histogram (sim/results/run_samples.h).
+inline constexpr std::uint64_t kDefaultExactSamples = std::uint64_t{1} << 25;
 
 // Parses "50,90,99,99.9": percents in (0, 100], at most 16; throws
 // ssdlab::Error naming --percentiles.
 std::vector<double> parse_percentiles(std::string_view text);
+
+class ResponseHistogram;
 
 struct Percentile {
   double percent;  // 99.9
@@ -88,6 +93,9 @@ struct RunStats {
   double iops = 0, mb_per_s = 0;  // measured I/Os over their span, MB = 10^6 bytes
   std::vector<Percentile> percentiles;  // those asked for, in their order
   LatencyHistogram histogram;
+  // 0: the percentiles are exact; else they came from a histogram and are
+  // within this relative error (ResponseHistogram::kRelativeError).
+  double percentile_error = 0;
 };
 
 // `responses` is reordered. Percentiles use the nearest-rank definition (the
@@ -98,6 +106,13 @@ struct RunStats {
 RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, TimeNs span,
                        std::uint64_t bytes,
                        std::span<const double> percentiles = kDefaultPercentiles);
+// The statistics of a run kept as a histogram (RunSamples past its limit of
+// exact samples): min, max, mean and stddev are given (tracked as the I/Os
+// came); the percentiles (same ranks as compute_stats) are the middles of
+// their buckets, clamped to [min, max]; the LatencyHistogram is exact.
+RunStats histogram_stats(const ResponseHistogram& histogram, std::uint64_t count, TimeNs min,
+                         TimeNs max, double mean, double stddev, TimeNs span, std::uint64_t bytes,
+                         std::span<const double> percentiles = kDefaultPercentiles);
 // summary.json holds a run's statistics as RunRecord::of(stats)
 // (sim/results/summary.h).
 // The key of a percentile in a run: 99.9 -> "p99_9_us".

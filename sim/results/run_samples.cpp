@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -18,13 +19,16 @@ constexpr std::uint64_t kEscaped = ~std::uint64_t{0};  // both fields all ones
 
 }  // namespace
 
-RunSamples::RunSamples(const RunGroup& group)
-    : count_(group.count), io_ignore_(group.io_ignore), io_ignore_auto_(group.io_ignore_auto) {
+RunSamples::RunSamples(const RunGroup& group, std::uint64_t exact_limit)
+    : count_(group.count),
+      io_ignore_(group.io_ignore),
+      exact_limit_(group.io_ignore_auto ? std::numeric_limits<std::uint64_t>::max() : exact_limit),
+      io_ignore_auto_(group.io_ignore_auto) {
   // The plan keys make "auto" imply io_ignore = 0; the start-up cut below
   // relies on every I/O being kept then.
   if (io_ignore_auto_ && io_ignore_ != 0)
     throw std::logic_error("io_ignore = \"auto\" with a count of I/Os to ignore");
-  packed_.reserve(static_cast<std::size_t>(group.count));
+  packed_.reserve(static_cast<std::size_t>(std::min(group.count, exact_limit_)));
 }
 
 void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size) {
@@ -38,6 +42,12 @@ void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::u
     if (!sizes_.empty()) sizes_.push_back(size);
   }
   const TimeNs completion = submitted + response;
+  if (!folded_ && packed_.size() >= exact_limit_) fold();
+  if (folded_) {
+    record(submitted, response, completion);
+    last_completion_ = completion;
+    return;
+  }
   const TimeNs gap = completion - last_completion_;
   if (response >= 0 && static_cast<std::uint64_t>(response) < kResponseMask && gap >= 0 &&
       static_cast<std::uint64_t>(gap) < kGapLimit - 1) {
@@ -50,7 +60,56 @@ void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::u
   last_completion_ = completion;
 }
 
+void RunSamples::record(TimeNs submitted, TimeNs response, TimeNs completion) {
+  const std::uint64_t n = histogram_.count();
+  histogram_.add(response);
+  const auto r = static_cast<double>(response);
+  sum_ += r;  // in completion order, as compute_stats adds them
+  const double delta = r - welford_mean_;
+  welford_mean_ += delta / static_cast<double>(n + 1);
+  welford_m2_ += delta * (r - welford_mean_);
+  min_ = n == 0 ? response : std::min(min_, response);
+  max_ = n == 0 ? response : std::max(max_, response);
+  first_submitted_ = n == 0 ? submitted : std::min(first_submitted_, submitted);
+  last_completion_ = std::max(last_completion_, completion);
+}
+
+void RunSamples::fold() {
+  // Forwards: each completion is the previous one plus its gap.
+  TimeNs completion = 0;
+  std::size_t escape = 0;
+  const TimeNs last = last_completion_;
+  last_completion_ = 0;
+  for (const TimeNs packed : packed_) {
+    const auto word = std::bit_cast<std::uint64_t>(packed);
+    TimeNs response;
+    if (word == kEscaped) {
+      response = escapes_[escape].response;
+      completion = escapes_[escape++].completion;
+    } else {
+      response = static_cast<TimeNs>(word & kResponseMask);
+      completion += static_cast<TimeNs>(word >> kResponseBits);
+    }
+    record(completion - response, response, completion);
+  }
+  if (completion != last) throw std::logic_error("RunSamples: folded completions do not add up");
+  std::vector<TimeNs>().swap(packed_);
+  std::vector<Escape>().swap(escapes_);
+  folded_ = true;
+}
+
+RunStats RunSamples::summarize_folded(std::span<const double> percentiles) const {
+  const auto n = static_cast<double>(histogram_.count());
+  const TimeNs span = last_completion_ - std::min(first_submitted_, last_completion_);
+  return histogram_stats(histogram_, count_ ? count_ : completed_, min_, max_, sum_ / n,
+                         std::sqrt(welford_m2_ / n), span, bytes_, percentiles);
+}
+
 RunStats RunSamples::summarize(std::uint64_t* startup, std::span<const double> percentiles) {
+  if (folded_) {
+    if (startup) *startup = 0;
+    return summarize_folded(percentiles);
+  }
   const std::size_t n = packed_.size();
   // The start-up cut is 0 or a multiple of the detector's batch (at most half
   // the run): the tail aggregates are recorded at those positions only.

@@ -7,7 +7,14 @@
 // plain computation over all the I/Os.
 //
 // Memory: 8 bytes per completed I/O, also at the peak while summarize()
-// runs; I/Os that io_ignore = N excludes are not kept at all. Each I/O is its
+// runs, up to `exact_limit` I/Os (kDefaultExactSamples: 256 MiB); I/Os that
+// io_ignore = N excludes are not kept at all. Past the limit the samples are
+// folded into a ResponseHistogram (response_histogram.h: at most 115 KiB)
+// and every later I/O goes there: percentiles within 0.2% instead of exact
+// (RunStats::percentile_error says which); count, min, max, mean, the
+// histogram, IOPS and MB/s stay exact, stddev is computed in one pass
+// (Welford). Runs with io_ignore = "auto" keep every sample whatever the
+// limit: the start-up cut is found on the whole series after the run. Each I/O is its
 // response time (36 bits of ns) and the time since the previous completion
 // (28 bits of ns) in one word. Rare I/Os that do not fit (a response above
 // 68 s, a gap between completions above 268 ms, as in uFLIP's pause
@@ -23,18 +30,21 @@
 #include "common/units.h"
 #include "sim/engine/io_source.h"
 #include "sim/results/output.h"
+#include "sim/results/response_histogram.h"
 
 namespace ssdlab::sim {
 
 class RunSamples {
  public:
-  explicit RunSamples(const RunGroup& group);
+  explicit RunSamples(const RunGroup& group, std::uint64_t exact_limit = kDefaultExactSamples);
 
   // One more completed I/O: `io` its index within its process, `submitted`
   // from the run's start. Completions come in time order.
   void add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size);
   // I/Os completed so far, those io_ignore excludes included.
   std::uint64_t completed() const { return completed_; }
+  // Whether the samples went into the histogram (past the exact limit).
+  bool folded() const { return folded_; }
 
   // The run's statistics (the test's summarize_run gives the plain
   // definition); *startup receives the start-up length. Consumes the
@@ -51,8 +61,18 @@ class RunSamples {
     TimeNs first_submitted, last_completion;
   };
 
-  std::uint64_t count_, io_ignore_;
+  // Past the limit: the samples so far into the histogram, packed_ freed.
+  void fold();
+  void record(TimeNs submitted, TimeNs response, TimeNs completion);
+  RunStats summarize_folded(std::span<const double> percentiles) const;
+
+  std::uint64_t count_, io_ignore_, exact_limit_;
   bool io_ignore_auto_;
+  bool folded_ = false;
+  // Once folded: the histogram and the exact aggregates of the kept I/Os.
+  ResponseHistogram histogram_;
+  TimeNs min_ = 0, max_ = 0, first_submitted_ = 0;
+  double sum_ = 0, welford_mean_ = 0, welford_m2_ = 0;
   // One word per kept I/O (bit patterns of the fields above), unpacked into
   // plain response times in place by summarize().
   std::vector<TimeNs> packed_;

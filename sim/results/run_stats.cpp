@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "sim/results/output.h"
+#include "sim/results/response_histogram.h"
 
 namespace ssdlab::sim {
 
@@ -57,10 +58,8 @@ TimeNs LatencyHistogram::lower_bound(std::uint32_t index) {
 
 namespace {
 
-LatencyHistogram histogram_of(const std::vector<TimeNs>& responses) {
-  std::vector<std::uint64_t> counts(LatencyHistogram::index_of(std::numeric_limits<TimeNs>::max()) +
-                                    1);
-  for (TimeNs r : responses) ++counts[LatencyHistogram::index_of(r)];
+// LatencyHistogram from counts by its bucket index.
+LatencyHistogram histogram_from(const std::vector<std::uint64_t>& counts) {
   LatencyHistogram histogram;
   for (std::uint32_t i = 0; i < counts.size(); ++i)
     if (counts[i])
@@ -69,6 +68,34 @@ LatencyHistogram histogram_of(const std::vector<TimeNs>& responses) {
                                                          : std::numeric_limits<TimeNs>::max(),
                                    counts[i]});
   return histogram;
+}
+
+std::vector<std::uint64_t> coarse_counts() {
+  return std::vector<std::uint64_t>(LatencyHistogram::index_of(std::numeric_limits<TimeNs>::max()) +
+                                    1);
+}
+
+LatencyHistogram histogram_of(const std::vector<TimeNs>& responses) {
+  std::vector<std::uint64_t> counts = coarse_counts();
+  for (TimeNs r : responses) ++counts[LatencyHistogram::index_of(r)];
+  return histogram_from(counts);
+}
+
+// The nearest rank of `fraction` among n: rounding of fraction x n must not
+// push an exact rank up by one (p99.9 of 1000 responses is rank 999, not
+// 999.0000000001 rounded up): percents have few decimals, so a true
+// fractional part is far above 1e-7.
+std::uint64_t nearest_rank(double fraction, std::uint64_t n) {
+  const double exact = fraction * static_cast<double>(n);
+  const auto k = static_cast<std::uint64_t>(std::ceil(exact - 1e-7));
+  return std::min<std::uint64_t>(std::max<std::uint64_t>(k, 1), n);
+}
+
+void set_rates(RunStats& stats, std::uint64_t n, TimeNs span, std::uint64_t bytes) {
+  if (span <= 0) return;
+  const double seconds = static_cast<double>(span) * 1e-9;
+  stats.iops = static_cast<double>(n) / seconds;
+  stats.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
 }
 
 }  // namespace
@@ -81,13 +108,7 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
   if (responses.empty()) return stats;
   const auto n = responses.size();
   auto rank = [&responses, n](double fraction) {
-    // Rounding of fraction x n must not push an exact rank up by one (p99.9
-    // of 1000 responses is rank 999, not 999.0000000001 rounded up): percents
-    // have few decimals, so a true fractional part is far above 1e-7.
-    const double exact = fraction * static_cast<double>(n);
-    const auto k = static_cast<std::size_t>(std::ceil(exact - 1e-7));
-    auto nth = responses.begin() + static_cast<std::ptrdiff_t>(
-                                       std::min<std::size_t>(std::max<std::size_t>(k, 1), n) - 1);
+    auto nth = responses.begin() + static_cast<std::ptrdiff_t>(nearest_rank(fraction, n) - 1);
     std::nth_element(responses.begin(), nth, responses.end());
     return *nth;
   };
@@ -105,11 +126,37 @@ RunStats compute_stats(std::vector<TimeNs>& responses, std::uint64_t count, Time
   for (TimeNs r : responses) squares += (r - stats.mean_ns) * (r - stats.mean_ns);
   stats.stddev_ns = std::sqrt(squares / static_cast<double>(n));
   stats.histogram = histogram_of(responses);
-  if (span > 0) {
-    const double seconds = static_cast<double>(span) * 1e-9;
-    stats.iops = static_cast<double>(n) / seconds;
-    stats.mb_per_s = static_cast<double>(bytes) / seconds / 1e6;
-  }
+  set_rates(stats, n, span, bytes);
+  return stats;
+}
+
+RunStats histogram_stats(const ResponseHistogram& histogram, std::uint64_t count, TimeNs min,
+                         TimeNs max, double mean, double stddev, TimeNs span, std::uint64_t bytes,
+                         std::span<const double> percentiles) {
+  RunStats stats;
+  stats.count = count;
+  const std::uint64_t n = histogram.count();
+  stats.ignored = count - n;
+  stats.percentile_error = ResponseHistogram::kRelativeError;
+  if (n == 0) return stats;
+  auto rank = [&](double fraction) {
+    return std::clamp(histogram.at_rank(nearest_rank(fraction, n)), min, max);
+  };
+  stats.p50_ns = rank(0.50);
+  stats.p99_ns = rank(0.99);
+  for (const double percent : percentiles)
+    stats.percentiles.push_back({percent, rank(percent / 100)});
+  stats.min_ns = min;
+  stats.max_ns = max;
+  stats.mean_ns = mean;
+  stats.stddev_ns = stddev;
+  // Each fine bucket lies inside one coarse bucket (response_histogram.h).
+  std::vector<std::uint64_t> counts = coarse_counts();
+  const auto& fine = histogram.counts();
+  for (std::uint32_t i = 0; i < fine.size(); ++i)
+    if (fine[i]) counts[LatencyHistogram::index_of(ResponseHistogram::lower_bound(i))] += fine[i];
+  stats.histogram = histogram_from(counts);
+  set_rates(stats, n, span, bytes);
   return stats;
 }
 

@@ -2,6 +2,8 @@
 // the fields themselves are written and read in summary_json.cpp.
 #include "sim/results/summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +31,9 @@ RunRecord RunRecord::of(std::uint32_t run, const RunStats& s) {
   r.percentiles.erase(std::unique(r.percentiles.begin(), r.percentiles.end(),
                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
                       r.percentiles.end());
+  if (s.percentile_error > 0)
+    r.percentile_method =
+        fmt::format("histogram, relative error <= {:.3g}%", s.percentile_error * 100);
   for (const auto& bucket : s.histogram.buckets) {
     r.histogram.from_us.push_back(us(static_cast<double>(bucket.from_ns)));
     r.histogram.to_us.push_back(us(static_cast<double>(bucket.to_ns)));

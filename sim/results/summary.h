@@ -46,6 +46,10 @@ struct RunRecord {
   // also written as its own key (p99_9_us). Read back in increasing percent.
   std::vector<std::pair<double, double>> percentiles;
   HistogramRecord histogram;
+  // "exact", or "histogram, relative error <= 0.195%" for a run past the
+  // limit of exact samples (sim/results/run_samples.h). Missing when read:
+  // exact (files from before it).
+  std::string percentile_method = "exact";
   std::optional<std::uint64_t> startup_ios;  // io_ignore = "auto": I/Os the detection cut
   std::optional<double> start_us, end_us;     // runs of ssdlab sim
   std::optional<DeviceCounters> device;       // runs of ssdlab sim

@@ -236,6 +236,7 @@ void fields(V& v, R& r) requires std::is_same_v<std::remove_const_t<R>, RunRecor
   v("mb_per_s", r.mb_per_s);
   v.percentiles("percentiles", r.percentiles);
   v("histogram", r.histogram);
+  v("percentile_method", r.percentile_method);
   v.optional("startup_ios", r.startup_ios);
   v.optional("start_us", r.start_us);
   v.optional("end_us", r.end_us);

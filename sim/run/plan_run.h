@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/results/output.h"
 #include "sim/views/teaching.h"
 
 namespace ssdlab::sim {
@@ -44,6 +45,9 @@ struct SimOptions {
   // Response-time percentiles of each run in summary.json, in percent
   // (sim/results/output.h; empty: the default list).
   std::vector<double> percentiles;
+  // Per run: response times kept for exact percentiles, beyond which a
+  // histogram takes over (sim/results/run_samples.h).
+  std::uint64_t exact_samples = kDefaultExactSamples;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -106,6 +106,7 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   progress_ = Progress::on_terminal(options_.quiet, "simulating", total_ios, "I/Os");
   simulator_->show_progress(&progress_);
   simulator_->set_percentiles(options_.percentiles);
+  simulator_->set_exact_samples(options_.exact_samples);
   simulator_->stop_when_expired(options_.until_expired);
   if (!options_.power_cuts.empty())
     simulator_->plan_power_cuts(parse_power_cuts(options_.power_cuts, total_ios, options_.seed));

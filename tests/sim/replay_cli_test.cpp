@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/results/response_histogram.h"
 #include "test_support.h"
 #include "trace_support.h"
 
@@ -231,6 +232,35 @@ TEST_F(ReplayCli, NothingToReplayIsAnInputError) {
                                         ": no requests to replay (201 lines: 200 requests, 200 "
                                         "on other devices"));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv"));
+}
+
+}  // namespace
+
+namespace {
+
+// --exact-samples: past it the run's percentiles come from the histogram,
+// within its stated error of the exact run's, and summary.json says which;
+// io.csv is the same either way.
+TEST_F(ReplayCli, ATinyExactSampleLimitGivesPercentilesWithinTheHistogramsError) {
+  ASSERT_EQ(Replay(Example("synthetic.csv"), "exact").exit_code, 0);
+  const auto result = Replay(Example("synthetic.csv"), "folded", "--exact-samples 20");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(IoCsv("folded"), IoCsv("exact"));
+  const auto exact = Summary("exact")["experiments"][0]["runs"][0];
+  const auto folded = Summary("folded")["experiments"][0]["runs"][0];
+  EXPECT_EQ(exact["percentile_method"], "exact");
+  EXPECT_THAT(folded["percentile_method"].get<std::string>(),
+              StartsWith("histogram, relative error <= 0.195%"));
+  // summary.json rounds to 1 ns, hence the 0.001 us beside the relative bound.
+  const double bound = ssdlab::sim::ResponseHistogram::kRelativeError;
+  for (const auto& [percent, us] : exact["percentiles"].items())
+    EXPECT_NEAR(folded["percentiles"][percent].get<double>(), us.get<double>(),
+                bound * us.get<double>() + 0.001)
+        << "p" << percent;
+  for (const char* key : {"count", "min_us", "max_us", "mean_us", "iops", "histogram"})
+    EXPECT_EQ(folded[key], exact[key]) << key;
+  if (const auto checked = support::check_output(dir_ / "folded"))
+    EXPECT_EQ(checked->exit_code, 0) << checked->output;
 }
 
 }  // namespace

@@ -167,6 +167,80 @@ TEST(RunSamples, CountsBytesOfVaryingSizes) {
   expect_same_stats(spec_for(shape, true, 0), closed_loop(shape, 5));
 }
 
+// Past the exact limit: the same figures, percentiles within the
+// histogram's error; the limit is ignored with io_ignore = "auto".
+void expect_folded_close_to_exact(const workloads::ExperimentSpec& spec,
+                                  const std::vector<IoSample>& samples, std::uint64_t limit) {
+  const RunGroup group{spec.name, 0, spec.count * spec.processes, spec.io_ignore,
+                       spec.io_ignore_auto};
+  RunSamples exact(group), folded(group, limit);
+  for (const IoSample& s : samples) {
+    exact.add(s.submitted, s.response, s.io, s.size);
+    folded.add(s.submitted, s.response, s.io, s.size);
+  }
+  ASSERT_FALSE(exact.folded());
+  ASSERT_TRUE(folded.folded());
+  std::uint64_t startup = 1;
+  const RunStats want = exact.summarize(nullptr), got = folded.summarize(&startup);
+  EXPECT_EQ(startup, 0u);
+  EXPECT_EQ(want.percentile_error, 0);
+  EXPECT_EQ(got.percentile_error, ResponseHistogram::kRelativeError);
+  EXPECT_EQ(got.count, want.count);
+  EXPECT_EQ(got.ignored, want.ignored);
+  EXPECT_EQ(got.min_ns, want.min_ns);
+  EXPECT_EQ(got.max_ns, want.max_ns);
+  EXPECT_EQ(got.mean_ns, want.mean_ns);  // same sum in the same order
+  EXPECT_NEAR(got.stddev_ns, want.stddev_ns, 1e-9 * want.stddev_ns);  // one pass vs two
+  EXPECT_EQ(got.iops, want.iops);
+  EXPECT_EQ(got.mb_per_s, want.mb_per_s);
+  ASSERT_EQ(got.histogram.buckets.size(), want.histogram.buckets.size());
+  for (std::size_t b = 0; b < want.histogram.buckets.size(); ++b) {
+    EXPECT_EQ(got.histogram.buckets[b].from_ns, want.histogram.buckets[b].from_ns);
+    EXPECT_EQ(got.histogram.buckets[b].count, want.histogram.buckets[b].count);
+  }
+  auto close = [](TimeNs a, TimeNs b) {
+    return std::abs(static_cast<double>(a - b)) <=
+           ResponseHistogram::kRelativeError * static_cast<double>(b);
+  };
+  EXPECT_TRUE(close(got.p50_ns, want.p50_ns)) << got.p50_ns << " vs " << want.p50_ns;
+  EXPECT_TRUE(close(got.p99_ns, want.p99_ns)) << got.p99_ns << " vs " << want.p99_ns;
+  ASSERT_EQ(got.percentiles.size(), want.percentiles.size());
+  for (std::size_t p = 0; p < want.percentiles.size(); ++p)
+    EXPECT_TRUE(close(got.percentiles[p].ns, want.percentiles[p].ns))
+        << "p" << want.percentiles[p].percent << ": " << got.percentiles[p].ns << " vs "
+        << want.percentiles[p].ns;
+}
+
+TEST(RunSamples, FoldsIntoAHistogramPastTheExactLimit) {
+  Shape shape;
+  shape.slots = 3;
+  shape.varying_sizes = true;
+  const auto samples = closed_loop(shape, 6);
+  expect_folded_close_to_exact(spec_for(shape, false, 0), samples, shape.count / 10);
+  expect_folded_close_to_exact(spec_for(shape, false, 20), samples, 1);
+  expect_folded_close_to_exact(spec_for(shape, false, 0), samples, 0);
+}
+
+TEST(RunSamples, FoldsTimesThatDoNotFitInOneWord) {
+  Shape shape;
+  shape.slots = 2;
+  shape.pause_ns = 300'000'000;
+  shape.huge_response_ns = 70'000'000'000;
+  expect_folded_close_to_exact(spec_for(shape, false, 0), closed_loop(shape, 7), 1000);
+}
+
+TEST(RunSamples, KeepsEverySampleForTheStartUpCut) {
+  Shape shape;
+  shape.startup_ns = 600'000;
+  const auto spec = spec_for(shape, true, 0);
+  RunSamples samples(RunGroup{spec.name, 0, spec.count, 0, true}, 10);
+  for (const IoSample& s : closed_loop(shape, 8)) samples.add(s.submitted, s.response, s.io, s.size);
+  EXPECT_FALSE(samples.folded());
+  std::uint64_t startup = 0;
+  EXPECT_EQ(samples.summarize(&startup).percentile_error, 0);
+  EXPECT_GT(startup, 0u);
+}
+
 TEST(RunSamples, SummarizesAnEmptyRun) {
   Shape shape;
   shape.count = 0;

@@ -132,6 +132,7 @@ TEST(SummaryRoundTrip, PlanWithMixSkewLifetimeAndStateResets) {
   e.state_reset.emplace(std::nullopt);  // state enforcement of "none": null
   e.prefilled_pages = 5;
   e.runs[1].stopped = "lifetime limit";
+  e.runs[1].percentile_method = "histogram, relative error <= 0.195%";
   s.experiments.push_back(e);
   e.name = "rw-2";
   e.state_reset.emplace(s.precondition);

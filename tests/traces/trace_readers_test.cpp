@@ -54,6 +54,42 @@ TEST_F(TraceReaders, MsrConvertsFiletimeToNanosecondsFromTheFirstRecord) {
   EXPECT_EQ(records[1].size, 8192u);
 }
 
+// The reader parses plain lines in one pass and hands the others (blanks,
+// signs, long numbers) to the general path: both give the same records, and
+// a bad line is reported the same either way.
+TEST_F(TraceReaders, MsrPlainAndUnusualLinesGiveTheSameRecords) {
+  const std::string plain =
+      "128166372003061629,hm,0,Write,7014912,4096,26\n"
+      "128166372003061630,hm,2,Read,512,8192,41\n"
+      "128166372013061629,h m,4294967295,Read,18446744073709551615,4294967295,3\n";
+  const std::string unusual =
+      "128166372003061629 , hm,0,Write,7014912,4096,26\r\n"
+      "00000128166372003061630,hm,\t2,Read, 512,8192,41\n"
+      "128166372013061629,h m,4294967295,Read ,18446744073709551615,4294967295, 3\n";
+  const auto a = support::read_all(File("plain.csv", plain), "msr");
+  const auto b = support::read_all(File("unusual.csv", unusual), "msr");
+  ASSERT_EQ(a.size(), 3u);
+  ASSERT_EQ(b.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].time_ns, b[i].time_ns) << i;
+    EXPECT_EQ(a[i].offset, b[i].offset) << i;
+    EXPECT_EQ(a[i].size, b[i].size) << i;
+    EXPECT_EQ(a[i].device, b[i].device) << i;
+    EXPECT_EQ(a[i].mode, b[i].mode) << i;
+  }
+  EXPECT_EQ(a[2].device, 4294967295u);
+  const auto big = File("big.csv", "1,hm,4294967296,Read,0,512,3\n");
+  EXPECT_EQ(ErrorOf(big, "msr"), big.string() + ":1: DiskNumber '4294967296' is not a number");
+  const auto huge = File("huge.csv", "1,hm,0,Read,0,4294967296,3\n");
+  EXPECT_EQ(ErrorOf(huge, "msr"),
+            huge.string() + ":1: Size '4294967296' is not a byte count below 4 GiB");
+  const auto extra = File("extra.csv", "1,hm,0,Read,0,512,3,9\n");
+  EXPECT_EQ(ErrorOf(extra, "msr"),
+            extra.string() +
+                ":1: 8 fields, expected 7 (Timestamp,Hostname,DiskNumber,Type,Offset,Size,"
+                "ResponseTime)");
+}
+
 TEST_F(TraceReaders, DiskSimConvertsMillisecondsBlocksAndFlags) {
   const auto path = File("t.disksim",
                          "13.191135\t30\t7\t5\t1\n"
