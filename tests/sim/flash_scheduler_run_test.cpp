@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -23,7 +24,8 @@ TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
         {"planes", "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true "
                    "--set 'controller.dispatch_order=\"read>write>cleaning\"'"},
         {"none", "--set 'geometry.interleaving=\"none\"' "
-                 "--set 'controller.dispatch_order=\"cleaning>write>read\"'"}};
+                 "--set 'controller.dispatch_order=\"cleaning>write>read\"' "
+                 "--set 'controller.cleaning_wait=\"request\"'"}};
     for (const auto& [name, settings] : cases) {
       const auto out = sim_tiny(
           dir, fmt::format("{}-{}", ftl, name),
@@ -39,6 +41,43 @@ TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
           << ftl << ": the run should clean or merge, so that cleaning is queued too";
     }
   }
+}
+
+// Agrawal et al. §4.1: only the element that cleans delays its part of a
+// request. Writes striped over every package, with cleaning: the same FTL
+// work either way, but with `package` the other packages' pages (and later
+// requests) do not wait for the cleaning package.
+TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
+  const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
+  std::map<std::string, nlohmann::json> runs;
+  for (const char* wait : {"package", "request"}) {
+    const auto out = sim_tiny(
+        dir, wait,
+        fmt::format("--set 'controller.cleaning_wait=\"{}\"' --precondition random "
+                    "-w RW:io_size=65536,count=3000,queue_depth=4",
+                    wait));
+    runs[wait] = summary_of(out);
+  }
+  const auto& package = runs["package"];
+  const auto& request = runs["request"];
+  EXPECT_GT(request["device"]["blocks_cleaned"].get<std::uint64_t>(), 0u);
+  EXPECT_EQ(package["device"]["blocks_cleaned"], request["device"]["blocks_cleaned"]);
+  EXPECT_EQ(package["device"]["pages_moved"], request["device"]["pages_moved"]);
+  const auto mean = [](const nlohmann::json& s) {
+    return s["experiments"][0]["runs"][0]["mean_us"].get<double>();
+  };
+  EXPECT_LT(mean(package), mean(request));
+  EXPECT_EQ(package["config"]["controller"]["cleaning_wait"], "package");
+}
+
+TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
+  const auto result = testing::run_ssdlab(
+      "config " + testing::shell_quote(testing::preset("tiny")) +
+      " --set 'controller.cleaning_wait=\"die\"'");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.output.find("controller.cleaning_wait: 'die' is not a cleaning wait"),
+            std::string::npos)
+      << result.output;
 }
 
 TEST(FlashSchedulerRun, QueueDepthOneIsTheSameWhateverTheInterleaving) {
