@@ -80,6 +80,40 @@ TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
       << result.output;
 }
 
+// A checkpoint saved after a run with commands queued at the dies (queue
+// depth 8, cleaning, plane joins, a cache register) restarts into the same
+// io.csv rows as the run that went on: every run ends with its queues
+// settled, so the state saved holds no queued command to lose.
+TEST(FlashSchedulerRun, ACheckpointAfterQueuedWorkRestartsIntoTheSameRows) {
+  const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
+  const auto experiment = [](const char* name) {
+    return fmt::format(
+        "[[experiment]]\nname = \"{}\"\npattern = \"RW\"\nio_size = 8192\ncount = 2500\n"
+        "queue_depth = 8\nmix_pattern = \"RR\"\nmix_ratio = 1\n",
+        name);
+  };
+  const auto first = testing::write_file(dir / "first.toml", experiment("first"));
+  const auto second = testing::write_file(dir / "second.toml", experiment("second"));
+  const auto both =
+      testing::write_file(dir / "both.toml", experiment("first") + "\n" + experiment("second"));
+  const std::string device =
+      "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true ";
+  const auto q = [](const std::filesystem::path& p) { return testing::shell_quote(p); };
+  const auto whole = sim_tiny(dir, "whole", device + "--precondition random -w " + q(both));
+  sim_tiny(dir, "part1",
+           device + "--precondition random -w " + q(first) + " --save-state " + q(dir / "ckpt"));
+  const auto part2 =
+      sim_tiny(dir, "part2", device + "--verify --load-state " + q(dir / "ckpt") + " -w " + q(second));
+  const auto rows = [](const std::filesystem::path& out) {
+    const std::string text = testing::read_file(out / "io.csv");
+    return text.substr(text.find('\n') + 1);
+  };
+  EXPECT_GT(summary_of(whole)["device"]["blocks_cleaned"].get<std::uint64_t>(), 0u);
+  ASSERT_FALSE(rows(part2).empty());
+  EXPECT_EQ(rows(dir / "part1") + rows(part2), rows(whole));
+  EXPECT_EQ(summary_of(part2)["simulated_us"], summary_of(whole)["simulated_us"]);
+}
+
 TEST(FlashSchedulerRun, QueueDepthOneIsTheSameWhateverTheInterleaving) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   std::string first;
