@@ -110,3 +110,23 @@ for order in fifo 'read>write>cleaning'; do
     --set "controller.dispatch_order=\"$order\""
   echo "| $order | $(percentile m R 50) | $(percentile m R 99) | $(percentile m W 50) | $(percentile m W 99) |"
 done
+echo
+
+# device NAME KEY: a device counter (or figure) from summary.json.
+device() {
+  /usr/bin/python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['device'][sys.argv[2]])" \
+    "$OUT/$1/summary.json" "$2"
+}
+
+echo "## Cleaning on the scheduler: 16 KB random writes and reads 1:1, 8 outstanding, agrawal-baseline after --precondition random"
+echo
+echo "| interleaving | cleaning_wait | mean (us) | p99 (us) | IO/s | two-plane commands | pages moved* | blocks cleaned* |"
+echo "|---|---|---|---|---|---|---|---|"
+for setting in 'dies package' 'planes package' 'planes request'; do
+  read -r il wait <<< "$setting"
+  run c configs/agrawal-baseline.toml 'RW:io_size=16384,count=40000,queue_depth=8,mix_pattern=RR,mix_ratio=1' \
+    --precondition random --set "geometry.interleaving=\"$il\"" --set "controller.cleaning_wait=\"$wait\""
+  echo "| $il | $wait | $(field c mean_us) | $(field c p99_us) | $(field c iops) | $(device c two_plane_commands) | $(device c pages_moved) | $(device c blocks_cleaned) |"
+done
+echo
+echo "*: the device's totals, preconditioning included."
