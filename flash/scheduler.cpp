@@ -180,13 +180,13 @@ void FlashScheduler::release(std::uint32_t id, int chain_index, TimeNs t) {
   }
 }
 
-void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t index, TimeNs t) {
-  const Command& command = jobs_[id].commands[index];
-  const std::uint32_t unit = unit_of(command);
-  const Entry entry{id, index, next_seq_++};
+void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
+  const Entry entry{id, slot, next_seq_++};
+  const Command& command = jobs_[id].commands[index_of(entry)];
+  const std::uint32_t unit = unit_of(entry, command);
   if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
     // Nothing queued and the unit free: taken at once, as it arrives.
-    dispatched(entry, timeline_.schedule(command, t));
+    start(entry, command, t);
     return;
   }
   queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
@@ -210,9 +210,16 @@ void FlashScheduler::unhold(std::uint32_t id, TimeNs t) {
   if (!job.chains[0].active && !job.chains[1].active && !job.inline_done) free_job(id);
 }
 
+void FlashScheduler::start(const Entry& entry, const Command& command, TimeNs t) {
+  if (program_half(entry)) return dispatched(entry, timeline_.schedule_move_program(command, t));
+  if (command.op == Op::kMove && !command.two_plane())
+    return push(timeline_.schedule_move_read(command, t), entry.job, kMoveProgram, entry.command);
+  dispatched(entry, timeline_.schedule(command, t));
+}
+
 void FlashScheduler::dispatched(const Entry& entry, TimeNs end) {
   Job& job = jobs_[entry.job];
-  const int chain_index = job.commands[entry.command].cleaning ? 1 : 0;
+  const int chain_index = job.commands[index_of(entry)].cleaning ? 1 : 0;
   Chain& chain = job.chains[chain_index];
   chain.stage_done = std::max(chain.stage_done, end);
   if (--chain.queued > 0) return;
@@ -257,6 +264,8 @@ void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
       dispatch(event.index, event.at);
     } else if (event.chain == kUnhold) {
       unhold(event.index, event.at);
+    } else if (event.chain == kMoveProgram) {
+      enqueue(event.index, event.command | kProgramHalf, event.at);
     } else {
       release(event.index, event.chain, event.at);
     }
@@ -279,13 +288,18 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
     while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
       const Entry entry = take(unit);
-      Command command = jobs_[entry.job].commands[entry.command];
+      Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
-      if (join_planes_ && !command.two_plane() && !command.host_data)
+      if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data)
         partner = take_partner(unit, command);
+      if (!partner) {
+        start(entry, command, t);
+        continue;
+      }
+      // A two-plane command (a move's two halves reserved together).
       const TimeNs end = timeline_.schedule(command, t);
       dispatched(entry, end);
-      if (partner) dispatched(*partner, end);
+      dispatched(*partner, end);
     }
     if (!queued(unit)) return;
     const TimeNs next = std::max(t, timeline_.unit_free_at(unit));
@@ -322,7 +336,8 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
                                                                   Command& command) {
   for (auto& queue : queues_[unit]) {
     for (auto it = queue.begin(); it != queue.end(); ++it) {
-      const Command& other = jobs_[it->job].commands[it->command];
+      if (program_half(*it)) continue;
+      const Command& other = jobs_[it->job].commands[index_of(*it)];
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);

@@ -130,21 +130,27 @@ class FlashScheduler {
     bool holding = false;
   };
   struct Entry {
-    std::uint32_t job, command;
-    std::uint64_t seq;
+    std::uint32_t job, command;  // command: its index, with kProgramHalf for a move's
+    std::uint64_t seq;           // second half (see start())
   };
+  static constexpr std::uint32_t kProgramHalf = 1u << 31;
+  static std::uint32_t index_of(const Entry& entry) { return entry.command & ~kProgramHalf; }
+  static bool program_half(const Entry& entry) { return (entry.command & kProgramHalf) != 0; }
   struct Event {
     TimeNs at;
     std::uint64_t seq;
     std::uint32_t index;  // unit to wake, or job
+    std::uint32_t command;  // kMoveProgram: the move's index in the job
     std::uint8_t chain;   // 0/1: release the job's chain's next stage; 2: wake a
-                          // unit; 3: the job's cleaning is done, queue what it held
+                          // unit; 3: the job's cleaning is done, queue what it held;
+                          // 4: see kMoveProgram
     bool operator>(const Event& other) const {
       return at != other.at ? at > other.at : seq > other.seq;
     }
   };
   static constexpr std::uint8_t kWake = 2;
   static constexpr std::uint8_t kUnhold = 3;
+  static constexpr std::uint8_t kMoveProgram = 4;  // a move's read is done: queue its program
   // A FIFO of entries that keeps its storage (a unit's queue empties and
   // fills again all the time; std::deque would allocate and free blocks).
   class EntryQueue {
@@ -182,7 +188,16 @@ class FlashScheduler {
   void release(std::uint32_t job, int chain, TimeNs t);
   // Queues the job's command `index` at `t`, or dispatches it if its unit is
   // free and has nothing queued.
-  void enqueue(std::uint32_t job, std::uint32_t index, TimeNs t);
+  // `slot`: the index, with kProgramHalf for a move's program half.
+  void enqueue(std::uint32_t job, std::uint32_t slot, TimeNs t);
+  // Reserves the entry's command on its unit from `t`. An inter-plane move
+  // (single-plane) reserves its read half only; its program half is queued
+  // on the target die when the data is out (so it waits its turn there).
+  void start(const Entry& entry, const Command& command, TimeNs t);
+  std::uint32_t unit_of(const Entry& entry, const Command& command) const {
+    return program_half(entry) ? timeline_.unit_of_die(timeline_.geometry().die_of(command.ppn))
+                               : unit_of(command);
+  }
   // kPackage: does the job's running cleaning hold back this host command?
   bool held_back(const Job& job, const Command& command) const;
   // The job's cleaning completed at `t`: queues the host commands it held.
@@ -204,8 +219,8 @@ class FlashScheduler {
   bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);
   void wake(std::uint32_t unit, TimeNs at);
-  void push(TimeNs at, std::uint32_t index, std::uint8_t chain) {
-    events_.push(Event{at, next_seq_++, index, chain});
+  void push(TimeNs at, std::uint32_t index, std::uint8_t chain, std::uint32_t command = 0) {
+    events_.push(Event{at, next_seq_++, index, command, chain});
   }
   WorkClass class_of(const Job& job, const Command& command) const {
     return command.cleaning ? WorkClass::kCleaning : job.host_class;

@@ -159,11 +159,29 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
   return 0;
 }
 
-TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
+void FlashTimeline::count(const Command& command) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
   if (command.cleaning) stats_.cleaning_flash_ns += unloaded_ns(command);
+  if (command.two_plane()) ++stats_.two_plane_commands;
+}
+
+TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
+  count(move);
+  current_ = &move;
+  return read_out(geometry_.die_of(move.src), ready, move.two_plane() ? 2 : 1);
+}
+
+TimeNs FlashTimeline::schedule_move_program(const Command& move, TimeNs ready) {
+  current_ = &move;
+  return program_in(geometry_.die_of(move.ppn), ready, move.two_plane() ? 2 : 1);
+}
+
+TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
+  // Read on the source die, through the controller, program on the target.
+  if (command.op == Op::kMove)
+    return schedule_move_program(command, schedule_move_read(command, ready));
+  count(command);
   const std::uint32_t pages = command.two_plane() ? 2 : 1;
-  if (pages == 2) ++stats_.two_plane_commands;
   const std::uint32_t die = geometry_.die_of(command.ppn);
   current_ = &command;
   switch (command.op) {
@@ -176,11 +194,8 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
     case Op::kCopyBack:
       if (command.host_data) return copy_back_with_data(die, ready);
       return array_only(die, ready, timing_.read_ns + timing_.program_ns, Phase::kCopyBack);
-    case Op::kMove: {
-      // Read on the source die, through the controller, program on the target.
-      const TimeNs data_out = read_out(geometry_.die_of(command.src), ready, pages);
-      return program_in(die, data_out, pages);
-    }
+    case Op::kMove:
+      break;  // (above)
   }
   return ready;
 }

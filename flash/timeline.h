@@ -55,6 +55,12 @@ class FlashTimeline {
   // Reserves what `command` needs, starting no earlier than `ready`; returns
   // the time the command completes.
   TimeNs schedule(const Command& command, TimeNs ready);
+  // An inter-plane move (Op::kMove) in its two halves, for the flash
+  // scheduler: the read on the source die and the transfer out, then, when
+  // the target die takes it, the transfer in and the program. schedule()
+  // reserves the second right after the first.
+  TimeNs schedule_move_read(const Command& move, TimeNs ready);
+  TimeNs schedule_move_program(const Command& move, TimeNs ready);
 
   // How long `command` takes on an idle device: its phases back to back
   // (command cycles, array operations, bus transfers; a move's read then its
@@ -100,6 +106,8 @@ class FlashTimeline {
   // Command/address cycles for a die on `channel` from no earlier than `t`;
   // returns their end (`t` if they take no time).
   TimeNs issue_command(std::uint32_t channel, TimeNs t);
+  // Counts a command about to be reserved (stats_).
+  void count(const Command& command);
   TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
   TimeNs program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages);
   TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);

@@ -278,6 +278,31 @@ TEST(FlashScheduler, QueuedCopyBacksOfAPlanePairJoinAtTheSameOffsets) {
   }
 }
 
+// An inter-plane move (cleaning without copy-back) reads on its source die,
+// then waits its turn in the target die's queue for its program: a host
+// program queued there first goes first.
+TEST(FlashScheduler, AMovesProgramWaitsInTheTargetDiesQueue) {
+  const Geometry g = small_geometry(2, Interleaving::kDies);
+  const Timing t;
+  const TimeNs transfer = t.page_transfer_ns(g);
+  Scheduled s(g, t);
+  s.submit(1, program_of(page(g, 2, 0, 0)), 0, WorkClass::kHostWrite);  // die 1, at once
+  s.submit(2, program_of(page(g, 3, 0, 0)), 0, WorkClass::kHostWrite);  // queued behind it
+  Command move = page_command(Op::kMove, page(g, 2, 3, 0), 0, 0, page(g, 0, 1, 5));
+  move.cleaning = true;
+  CommandList list{move};
+  s.scheduler.submit(list, 0, WorkClass::kHostWrite, HostWait::kNone, 3);
+  s.scheduler.drain();
+  // The move's read (die 0) waits for the bus behind program 1's transfer;
+  // its data is out at 2 transfers, while die 1 still programs. Die 1 then
+  // takes program 2 (queued first), then the move's program.
+  EXPECT_EQ(s.recorder.done[1], transfer + t.program_ns);
+  EXPECT_EQ(s.recorder.done[2], 2 * (transfer + t.program_ns));
+  ASSERT_EQ(s.recorder.cleaning.size(), 1u);
+  EXPECT_EQ(s.recorder.cleaning[0].second, 3 * (transfer + t.program_ns));
+  EXPECT_TRUE(s.scheduler.idle());
+}
+
 TEST(HostWait, NamesRoundTrip) {
   for (const HostWait wait : {HostWait::kNone, HostWait::kPackage, HostWait::kRequest}) {
     HostWait parsed = HostWait::kNone;
