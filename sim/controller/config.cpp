@@ -343,24 +343,16 @@ void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
   r.scaled("controller", "write_buffer_ns_per_byte", c.buffer_ps_per_byte, 1000.0, 0.0, 1e6);
   r.boolean("controller", "write_buffer_power_protected", c.buffer_power_protected);
   r.boolean("controller", "background_cleaning_preempt", c.preempt_background_cleaning);
-  std::string wait = flash::host_wait_name(c.cleaning_wait);
-  r.string("controller", "cleaning_wait", wait);
-  if (!flash::parse_host_wait(wait, c.cleaning_wait) || c.cleaning_wait == flash::HostWait::kNone) {
-    const auto [node, dotted] = r.find("controller", "cleaning_wait");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a cleaning wait (package, request; ftl.cleaning_blocks_writes "
-                       "= false for none)",
-                       wait));
-  }
-  std::string order = flash::dispatch_order_name(c.dispatch_order);
-  r.string("controller", "dispatch_order", order);
-  if (!flash::parse_dispatch_order(order, c.dispatch_order)) {
-    const auto [node, dotted] = r.find("controller", "dispatch_order");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a dispatch order: fifo, or read, write and cleaning in "
-                       "priority order joined by '>' (e.g. read>write>cleaning)",
-                       order));
-  }
+  r.named(
+      "controller", "cleaning_wait", c.cleaning_wait, flash::host_wait_name(c.cleaning_wait),
+      [](std::string_view name, flash::HostWait& out) {
+        return flash::parse_host_wait(name, out) && out != flash::HostWait::kNone;
+      },
+      "a cleaning wait (package, request; ftl.cleaning_blocks_writes = false for none)");
+  r.named("controller", "dispatch_order", c.dispatch_order,
+          flash::dispatch_order_name(c.dispatch_order), flash::parse_dispatch_order,
+          "a dispatch order: fifo, or read, write and cleaning in priority order joined by '>' "
+          "(e.g. read>write>cleaning)");
 }
 
 }  // namespace

@@ -106,6 +106,17 @@ class Reader {
     out = *value;
   }
 
+  // A string key whose value `parse(value, out)` accepts; `current` is its
+  // default. Else one error: "'VALUE' is not WHAT".
+  template <typename T, typename Parse>
+  void named(const char* table, const char* key, T& out, std::string current, Parse parse,
+             std::string_view what) {
+    string(table, key, current);
+    if (parse(current, out)) return;
+    const auto [node, dotted] = find(table, key);
+    fail(dotted, node, fmt::format("'{}' is not {}", current, what));
+  }
+
   // Returns the node and marks it read; nullptr if absent.
   std::pair<const toml::node*, std::string> find(const char* table, const char* key) {
     const std::string dotted = fmt::format("{}.{}", table, key);
