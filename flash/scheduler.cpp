@@ -132,9 +132,7 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
     // The packages the cleaning chain uses (a move's source and target): few.
     job.cleaning_packages.clear();
     auto add = [&job](std::uint32_t package) {
-      if (std::find(job.cleaning_packages.begin(), job.cleaning_packages.end(), package) ==
-          job.cleaning_packages.end())
-        job.cleaning_packages.push_back(package);
+      if (!cleans(job, package)) job.cleaning_packages.push_back(package);
     };
     for (std::uint32_t i = host; i < size; ++i) {
       const Command& command = list[job.order[i]];
@@ -171,8 +169,9 @@ void FlashScheduler::release(std::uint32_t id, int chain_index, TimeNs t) {
   chain.next = end;
   for (std::uint32_t i = first; i < end; ++i) {
     const std::uint32_t index = jobs_[id].order[i];
+    // kPackage: host commands on a package that cleans wait for the cleaning.
     if (chain_index == 0 && jobs_[id].holding &&
-        held_back(jobs_[id], jobs_[id].commands[index])) {
+        cleans(jobs_[id], package_of(jobs_[id].commands[index].ppn))) {
       jobs_[id].held.push_back(index);  // (still counted in chain.queued)
       continue;
     }
@@ -191,12 +190,6 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   }
   queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
-}
-
-bool FlashScheduler::held_back(const Job& job, const Command& command) const {
-  const std::uint32_t package = package_of(command.ppn);
-  return std::find(job.cleaning_packages.begin(), job.cleaning_packages.end(), package) !=
-         job.cleaning_packages.end();
 }
 
 void FlashScheduler::unhold(std::uint32_t id, TimeNs t) {
@@ -362,7 +355,8 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
       other.host_data)
     return false;
   auto paired = [&g](Ppn a, Ppn b) {
-    return g.page_in_block(a) == g.page_in_block(b) && g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
+    return g.page_in_block(a) == g.page_in_block(b) &&
+           g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
   };
   switch (command.op) {
     case Op::kRead:

@@ -28,6 +28,7 @@
 // paths that need a completion time at once: buffer flushes, power cuts).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -141,9 +142,9 @@ class FlashScheduler {
     std::uint64_t seq;
     std::uint32_t index;  // unit to wake, or job
     std::uint32_t command;  // kMoveProgram: the move's index in the job
-    std::uint8_t chain;   // 0/1: release the job's chain's next stage; 2: wake a
-                          // unit; 3: the job's cleaning is done, queue what it held;
-                          // 4: see kMoveProgram
+    std::uint8_t chain;     // 0/1: release the job's chain's next stage; 2: wake a
+                            // unit; 3: the job's cleaning is done, queue what it held;
+                            // 4: see kMoveProgram
     bool operator>(const Event& other) const {
       return at != other.at ? at > other.at : seq > other.seq;
     }
@@ -179,27 +180,32 @@ class FlashScheduler {
   std::uint32_t new_job();
   void free_job(std::uint32_t id);
   bool queued(std::uint32_t unit) const;
+  std::uint32_t unit_of_page(Ppn page) const {
+    return timeline_.unit_of_die(timeline_.geometry().die_of(page));
+  }
   // The unit a command queues on: its die's (a move's source die's).
   std::uint32_t unit_of(const Command& command) const {
-    const Ppn page = command.op == Op::kMove ? command.src : command.ppn;
-    return timeline_.unit_of_die(timeline_.geometry().die_of(page));
+    return unit_of_page(command.op == Op::kMove ? command.src : command.ppn);
   }
   // Queues the chain's next stage at `t` and dispatches what can start now.
   void release(std::uint32_t job, int chain, TimeNs t);
-  // Queues the job's command `index` at `t`, or dispatches it if its unit is
-  // free and has nothing queued.
-  // `slot`: the index, with kProgramHalf for a move's program half.
+  // Queues the job's command `slot` (its index, with kProgramHalf for a
+  // move's program half) at `t`, or starts it if its unit is free and has
+  // nothing queued.
   void enqueue(std::uint32_t job, std::uint32_t slot, TimeNs t);
   // Reserves the entry's command on its unit from `t`. An inter-plane move
   // (single-plane) reserves its read half only; its program half is queued
   // on the target die when the data is out (so it waits its turn there).
   void start(const Entry& entry, const Command& command, TimeNs t);
+  // The unit an entry queues on: a move's program half on its target die's.
   std::uint32_t unit_of(const Entry& entry, const Command& command) const {
-    return program_half(entry) ? timeline_.unit_of_die(timeline_.geometry().die_of(command.ppn))
-                               : unit_of(command);
+    return program_half(entry) ? unit_of_page(command.ppn) : unit_of(command);
   }
-  // kPackage: does the job's running cleaning hold back this host command?
-  bool held_back(const Job& job, const Command& command) const;
+  // kPackage: does the job's cleaning chain use `package`?
+  static bool cleans(const Job& job, std::uint32_t package) {
+    return std::find(job.cleaning_packages.begin(), job.cleaning_packages.end(), package) !=
+           job.cleaning_packages.end();
+  }
   // The job's cleaning completed at `t`: queues the host commands it held.
   void unhold(std::uint32_t job, TimeNs t);
   std::uint32_t package_of(Ppn page) const {
@@ -238,8 +244,8 @@ class FlashScheduler {
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t next_seq_ = 0;
-  TimeNs horizon_ = 0;                 // advance(): see there
-  TimeNs earliest_report_ = kNever;    // advance(): the earliest host_done() reported
+  TimeNs horizon_ = 0;                      // advance(): see there
+  TimeNs earliest_report_ = kNever;         // advance(): the earliest host_done() reported
   std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once
   std::vector<std::uint32_t> held_scratch_;  // unhold(): the indices it queues
 };

@@ -55,8 +55,8 @@ void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
   if (!observer_) return;
   // A move reads its source pages, then programs its destinations.
   const bool source = current_->op == Op::kMove && phase == Phase::kArrayRead;
-  report(Resource::kPlane, geometry_.plane_of(source ? current_->src : current_->ppn), phase,
-         start, end);
+  report(Resource::kPlane, geometry_.plane_of(source ? current_->src : current_->ppn), phase, start,
+         end);
   if (current_->two_plane())
     report(Resource::kPlane, geometry_.plane_of(source ? current_->src2 : current_->ppn2), phase,
            start, end);

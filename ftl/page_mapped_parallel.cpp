@@ -20,7 +20,8 @@ std::uint32_t PageMappedFtl::parallel_pools() const {
 
 void PageMappedFtl::set_pool_parallel(bool on) {
   if (on) {
-    if (parallel_pools() == 0) throw std::logic_error("set_pool_parallel() where pools share state");
+    if (parallel_pools() == 0)
+      throw std::logic_error("set_pool_parallel() where pools share state");
     FtlStats empty;
     empty.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
     empty.wear_migrations_per_pool.assign(layout_.pools(), 0);

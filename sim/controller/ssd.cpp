@@ -135,7 +135,8 @@ bool Ssd::clean_idle_pools(TimeNs now, bool sync) {
     if (verifier_) verifier_->background(commands_);
     record(nullptr);
     if (!observers_.empty()) notify(CommandSource::kBackground, nullptr);
-    schedule(now, flash::HostWait::kNone, true, flash::WorkClass::kCleaning, sync ? kSync : kBackground);
+    schedule(now, flash::HostWait::kNone, true, flash::WorkClass::kCleaning,
+             sync ? kSync : kBackground);
     cleaned = true;
   }
   return cleaned;

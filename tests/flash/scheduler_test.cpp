@@ -261,8 +261,9 @@ TEST(FlashScheduler, QueuedCopyBacksOfAPlanePairJoinAtTheSameOffsets) {
       s.submit(0, read_of(page(g, 0, 0, 0)), 0);  // the die is busy until this read ends
       const TimeNs busy = t.read_ns + t.page_transfer_ns(g);
       for (std::uint32_t plane = 0; plane < 2; ++plane) {
-        Command move = page_command(Op::kCopyBack, page(g, plane, 1, plane == 0 ? 5 : target_offset),
-                                    0, 0, page(g, plane, 2, 3));
+        Command move =
+            page_command(Op::kCopyBack, page(g, plane, 1, plane == 0 ? 5 : target_offset), 0, 0,
+                         page(g, plane, 2, 3));
         move.cleaning = true;
         CommandList list{move};
         EXPECT_TRUE(s.scheduler.submit(list, 1, WorkClass::kHostWrite, HostWait::kNone, 1 + plane));

@@ -21,11 +21,13 @@ TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast", "dftl"}) {
     const std::pair<const char*, const char*> cases[] = {
-        {"planes", "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true "
-                   "--set 'controller.dispatch_order=\"read>write>cleaning\"'"},
-        {"none", "--set 'geometry.interleaving=\"none\"' "
-                 "--set 'controller.dispatch_order=\"cleaning>write>read\"' "
-                 "--set 'controller.cleaning_wait=\"request\"'"}};
+        {"planes",
+         "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true "
+         "--set 'controller.dispatch_order=\"read>write>cleaning\"'"},
+        {"none",
+         "--set 'geometry.interleaving=\"none\"' "
+         "--set 'controller.dispatch_order=\"cleaning>write>read\"' "
+         "--set 'controller.cleaning_wait=\"request\"'"}};
     for (const auto& [name, settings] : cases) {
       const auto out = sim_tiny(
           dir, fmt::format("{}-{}", ftl, name),
@@ -51,11 +53,11 @@ TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   std::map<std::string, nlohmann::json> runs;
   for (const char* wait : {"package", "request"}) {
-    const auto out = sim_tiny(
-        dir, wait,
-        fmt::format("--set 'controller.cleaning_wait=\"{}\"' --precondition random "
-                    "-w RW:io_size=65536,count=3000,queue_depth=4",
-                    wait));
+    const auto out =
+        sim_tiny(dir, wait,
+                 fmt::format("--set 'controller.cleaning_wait=\"{}\"' --precondition random "
+                             "-w RW:io_size=65536,count=3000,queue_depth=4",
+                             wait));
     runs[wait] = summary_of(out);
   }
   const auto& package = runs["package"];
@@ -71,9 +73,9 @@ TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
 }
 
 TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
-  const auto result = testing::run_ssdlab(
-      "config " + testing::shell_quote(testing::preset("tiny")) +
-      " --set 'controller.cleaning_wait=\"die\"'");
+  const auto result =
+      testing::run_ssdlab("config " + testing::shell_quote(testing::preset("tiny")) +
+                          " --set 'controller.cleaning_wait=\"die\"'");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.output.find("controller.cleaning_wait: 'die' is not a cleaning wait"),
             std::string::npos)
@@ -102,8 +104,8 @@ TEST(FlashSchedulerRun, ACheckpointAfterQueuedWorkRestartsIntoTheSameRows) {
   const auto whole = sim_tiny(dir, "whole", device + "--precondition random -w " + q(both));
   sim_tiny(dir, "part1",
            device + "--precondition random -w " + q(first) + " --save-state " + q(dir / "ckpt"));
-  const auto part2 =
-      sim_tiny(dir, "part2", device + "--verify --load-state " + q(dir / "ckpt") + " -w " + q(second));
+  const auto part2 = sim_tiny(
+      dir, "part2", device + "--verify --load-state " + q(dir / "ckpt") + " -w " + q(second));
   const auto rows = [](const std::filesystem::path& out) {
     const std::string text = testing::read_file(out / "io.csv");
     return text.substr(text.find('\n') + 1);
