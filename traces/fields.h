@@ -50,18 +50,29 @@ inline std::size_t split_blanks(std::string_view line, std::string_view* fields,
   }
 }
 
+// The decimal digits from `p` on (up to `end` or the first other character)
+// into `value`; returns where they stop. Exact for up to 19 digits (no
+// overflow of 64 bits); the caller checks the count.
+inline const char* scan_digits(const char* p, const char* end, std::uint64_t& value) {
+  std::uint64_t v = 0;
+  for (; p != end; ++p) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    if (digit > 9) break;
+    v = v * 10 + digit;
+  }
+  value = v;
+  return p;
+}
+
 // The whole field as an unsigned integer (base 10 or 16); false if it is not one.
 template <typename T>
 bool parse_uint(std::string_view field, T& value, int base = 10) {
   if (base == 10 && !field.empty() && field.size() <= 19) {
     // The common case, inline (std::from_chars is an out-of-line call and
-    // was 8% of a trace replay): 19 digits cannot overflow 64 bits.
+    // was 8% of a trace replay).
+    const char* end = field.data() + field.size();
     std::uint64_t v = 0;
-    for (const char c : field) {
-      const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
-      if (digit > 9) return false;
-      v = v * 10 + digit;
-    }
+    if (scan_digits(field.data(), end, v) != end) return false;
     if (v > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return false;
     value = static_cast<T>(v);
     return true;

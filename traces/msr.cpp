@@ -20,10 +20,8 @@ constexpr std::int64_t kNsPerTick = 100;
 // the field is anything else (blanks, signs, empty, longer): the general
 // path then parses the line and names what is wrong.
 inline bool take_digits(const char*& at, const char* end, char separator, std::uint64_t& value) {
-  const char* p = at;
   std::uint64_t v = 0;
-  while (p != end && static_cast<unsigned>(static_cast<unsigned char>(*p) - '0') <= 9)
-    v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  const char* p = scan_digits(at, end, v);
   if (p == at || p - at > 19) return false;
   if (separator == '\0') {
     if (p != end) return false;
