@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,19 @@ inline std::string read_file(const std::filesystem::path& path) {
 }
 
 // Single-quotes `text` for the shell.
+// A test name from a string parameter of words ("page-mapped plane
+// incremental" -> "page_mapped_plane_incremental"), for
+// INSTANTIATE_TEST_SUITE_P's name generator.
+struct WordsParamName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    std::string name = info.param;
+    std::replace(name.begin(), name.end(), ' ', '_');
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+  }
+};
+
 inline std::string shell_quote(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -11,6 +11,7 @@
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
+#include "test_support.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -70,12 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "page-mapped plane incremental", "dftl pool one-victim",
                       "dftl pool incremental", "dftl plane until-mark", "dftl plane one-victim",
                       "dftl plane incremental"),
-    [](const auto& info) {
-      std::string name = info.param;
-      std::replace(name.begin(), name.end(), ' ', '_');
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
-    });
+    ssdlab::testing::WordsParamName());
 
 }  // namespace
 }  // namespace ssdlab::sim

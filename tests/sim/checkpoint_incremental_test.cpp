@@ -98,11 +98,6 @@ TEST_P(CheckpointMidIncrementalClean, RunSplitWithAVictimInProgressWritesTheSame
 
 INSTANTIATE_TEST_SUITE_P(Cleaning, CheckpointMidIncrementalClean,
                          ::testing::Values("page-mapped pool", "page-mapped plane", "dftl pool"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), ' ', '_');
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         support::WordsParamName());
 
 }  // namespace

@@ -53,12 +53,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "page-mapped pool incremental", "page-mapped plane until-mark",
                       "page-mapped plane one-victim", "page-mapped plane incremental",
                       "dftl pool one-victim", "dftl plane until-mark", "dftl plane incremental"),
-    [](const auto& info) {
-      std::string name = info.param;
-      std::replace(name.begin(), name.end(), ' ', '_');
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
-    });
+    ssdlab::testing::WordsParamName());
 
 }  // namespace
 }  // namespace ssdlab::sim
