@@ -127,26 +127,40 @@ std::vector<Row> table3_rows() {
 std::vector<Row> gang_rows() {
   // Table 4 used the Exchange trace, which is not available: the stand-in
   // is workloads/plans/gang.toml (docs/model.md, "A Table 4-style comparison").
-  auto gang = [](const char* label, const char* config) {
-    // Full size in --quick too: at 1/8 of the blocks the 8-gang's cleaning
-    // differs enough to put it above the 16-gang.
-    return Measure{label, SimRun{config, "workloads/plans/gang.toml", "", {}, "", {}}, "w4k-qd8",
-                   Metric::kMeanUs};
+  // Ganging scales capacity without scaling pins (§3.3): the three columns
+  // are compared at the same 16 packages (64 GiB), so a wider gang means
+  // fewer buses: 16 buses, two 8-gangs (2 buses), one 16-gang (1 bus).
+  auto gang = [](const char* label, const char* config, std::vector<std::string> overrides) {
+    // --quick: 1/8 of the blocks (8 GiB), where the order still holds with
+    // smaller steps (cleaning is the same work in all three).
+    return Measure{label,
+                   SimRun{config, "workloads/plans/gang.toml", "", std::move(overrides), "",
+                          {"geometry.blocks_per_plane=256"}},
+                   "w4k-qd8", Metric::kMeanUs};
   };
   return {Row{"agrawal", "agrawal/table4/shared-bus-latency", "Table 4",
-              "mean response time (µs), 4 KiB 4:1 random writes:reads, 8 outstanding",
+              "mean response time (µs), 4 KiB 4:1 random writes:reads, 8 outstanding, "
+              "16 packages (64 GiB) on 16, 2 and 1 buses",
               "Exchange: 237, 553, 746 µs (no gang, 8-gang, 16-gang)", std::nullopt,
               Check::kIncreasing, 0.02, 1.0,
-              {gang("no gang", "agrawal-baseline.toml"),
-               gang("8-gang", "agrawal-gang8-shared-bus.toml"),
-               gang("16-gang", "agrawal-gang16-shared-bus.toml")},
+              {gang("no gang", "agrawal-baseline.toml", {"geometry.channels=16"}),
+               gang("8-gang", "agrawal-gang8-shared-bus.toml", {"geometry.channels=2"}),
+               gang("16-gang", "agrawal-gang16-shared-bus.toml", {})},
               "Trend only: the Exchange trace is not available; workloads/plans/gang.toml "
-              "stands in. Not modelled: in the paper a gang is one queued element whose "
-              "accesses span its width (8-wide 32 KB, 16-wide 64 KB, §4.3), so a wider gang "
-              "serves each request longer. ssdlab's shared-bus gang is packages behind one "
-              "bus, each with its own die queues: the one bus limits the 8-gang and the "
-              "16-gang alike, and the 16-gang's twice larger capacity (64 GiB) cleans less "
-              "per write, so it comes out faster."}};
+              "stands in. Ganging scales capacity without scaling pins (§3.3), so the "
+              "columns are compared at equal package count: 16 packages (64 GiB) on 16 "
+              "buses (agrawal-baseline, geometry.channels=16), on 2 buses as two 8-gangs "
+              "(agrawal-gang8-shared-bus, geometry.channels=2) and on 1 bus as one 16-gang "
+              "(agrawal-gang16-shared-bus); the wider gang has fewer buses and the same "
+              "cleaning work. Each step rises by a few percent (+2% to +4% from no gang to "
+              "8-gang, +5% to +7% from 8-gang to 16-gang over --seed 1, 2, 3, 7); the check "
+              "lets a step fall by up to 2% and asks only that the 16-gang end above no "
+              "gang, so the order holds with some margin, not a large one. The rise is far "
+              "smaller than the paper's (x2.3, x3.1) because cleaning, mostly copy-backs "
+              "inside the packages that need no bus, dominates these response times. Not "
+              "modelled: in the paper a gang is one queued element whose accesses span its "
+              "width (8-wide 32 KB, 16-wide 64 KB, §4.3); here a shared-bus gang is "
+              "packages behind one bus, each with its own die queues."}};
 }
 
 // Figure 6: the same queued workload with interleaving none, dies, planes
