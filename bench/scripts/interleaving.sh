@@ -91,13 +91,30 @@ for workload in 'RR:io_size=4096,count=20000' 'SR:io_size=4096,count=20000' \
 done
 echo
 
+# packages_and_buses NAME: "packages | buses" of a run's geometry (shared-bus
+# gangs and no gang: one bus per channel).
+packages_and_buses() {
+  /usr/bin/python3 - "$OUT/$1/summary.json" << 'EOF'
+import json, sys
+g = json.load(open(sys.argv[1]))["config"]["geometry"]
+print(f'{g["channels"] * g["packages_per_channel"]} | {g["channels"]}')
+EOF
+}
+
 echo "## Table 4 trend under load: random 4 KB writes, 32 outstanding (mean response, us)"
 echo
-echo "| config | mean (us) | IO/s |"
-echo "|---|---|---|"
-for config in agrawal-baseline agrawal-gang8-shared-bus agrawal-gang16-shared-bus; do
-  run g "configs/$config.toml" 'RW:io_size=4096,count=40000,queue_depth=32'
-  echo "| $config | $(field g mean_us) | $(field g iops) |"
+# Each preset at its own size, then 16 packages on 16, 2 and 1 buses: ganging
+# scales capacity without scaling pins (§3.3), so at equal package count a
+# wider gang means fewer buses.
+echo "| config | packages | buses | mean (us) | IO/s |"
+echo "|---|---|---|---|---|"
+for setting in agrawal-baseline agrawal-gang8-shared-bus 'agrawal-baseline geometry.channels=16' \
+               'agrawal-gang8-shared-bus geometry.channels=2' agrawal-gang16-shared-bus; do
+  read -r config override <<< "$setting"
+  sets=()
+  [ -n "$override" ] && sets=(--set "$override")
+  run g "configs/$config.toml" 'RW:io_size=4096,count=40000,queue_depth=32' "${sets[@]}"
+  echo "| $config${override:+ \`--set $override\`} | $(packages_and_buses g) | $(field g mean_us) | $(field g iops) |"
 done
 echo
 
