@@ -134,7 +134,11 @@ std::vector<Row> gang_rows() {
     // --quick: 1/8 of the blocks (8 GiB), where the order still holds with
     // smaller steps (cleaning is the same work in all three).
     return Measure{label,
-                   SimRun{config, "workloads/plans/gang.toml", "", std::move(overrides), "",
+                   SimRun{config,
+                          "workloads/plans/gang.toml",
+                          "",
+                          std::move(overrides),
+                          "",
                           {"geometry.blocks_per_plane=256"}},
                    "w4k-qd8", Metric::kMeanUs};
   };
@@ -146,21 +150,21 @@ std::vector<Row> gang_rows() {
               {gang("no gang", "agrawal-baseline.toml", {"geometry.channels=16"}),
                gang("8-gang", "agrawal-gang8-shared-bus.toml", {"geometry.channels=2"}),
                gang("16-gang", "agrawal-gang16-shared-bus.toml", {})},
-              "Trend only: the Exchange trace is not available; workloads/plans/gang.toml "
-              "stands in. Ganging scales capacity without scaling pins (§3.3), so the "
-              "columns are compared at equal package count: 16 packages (64 GiB) on 16 "
-              "buses (agrawal-baseline, geometry.channels=16), on 2 buses as two 8-gangs "
+              "Trend only: the Exchange trace is not available; workloads/plans/gang.toml stands "
+              "in. Ganging scales capacity without scaling pins (§3.3), so the columns are "
+              "compared at equal package count: 16 packages (64 GiB) on 16 buses "
+              "(agrawal-baseline, geometry.channels=16), on 2 buses as two 8-gangs "
               "(agrawal-gang8-shared-bus, geometry.channels=2) and on 1 bus as one 16-gang "
-              "(agrawal-gang16-shared-bus); the wider gang has fewer buses and the same "
-              "cleaning work. Each step rises by a few percent (+2% to +4% from no gang to "
-              "8-gang, +5% to +7% from 8-gang to 16-gang over --seed 1, 2, 3, 7); the check "
-              "lets a step fall by up to 2% and asks only that the 16-gang end above no "
-              "gang, so the order holds with some margin, not a large one. The rise is far "
-              "smaller than the paper's (x2.3, x3.1) because cleaning, mostly copy-backs "
-              "inside the packages that need no bus, dominates these response times. Not "
-              "modelled: in the paper a gang is one queued element whose accesses span its "
-              "width (8-wide 32 KB, 16-wide 64 KB, §4.3); here a shared-bus gang is "
-              "packages behind one bus, each with its own die queues."}};
+              "(agrawal-gang16-shared-bus); the wider gang has fewer buses and the same cleaning "
+              "work. Each step rises by a few percent (+2% to +4% from no gang to 8-gang, +5% to "
+              "+7% from 8-gang to 16-gang with `ssdlab reproduce agrawal --seed N`, N = 1, 2, 3, "
+              "7); the check lets a step fall by up to 2% and asks only that the 16-gang end "
+              "above no gang, so the order holds with some margin, not a large one. The rise is "
+              "far smaller than the paper's (x1.08 from no gang to 16-gang against x3.1) because "
+              "cleaning, mostly copy-backs inside the packages that need no bus, dominates these "
+              "response times. Not modelled: in the paper a gang is one queued element whose "
+              "accesses span its width (8-wide 32 KB, 16-wide 64 KB, §4.3); here a shared-bus "
+              "gang is packages behind one bus, each with its own die queues."}};
 }
 
 // Figure 6: the same queued workload with interleaving none, dies, planes
