@@ -1,12 +1,16 @@
-// A plan's process as an I/O source (sim/engine/plan_process.h): reading
-// ahead for peek() must not change the I/Os next() returns, nor their count.
+// I/O sources that read ahead for peek() (sim/engine/read_ahead.h): a plan's
+// process (sim/engine/plan_process.h) and a trace (sim/engine/replay.h).
+// Reading ahead must not change the I/Os next() returns, their count, nor
+// what a trace source counts.
 #include "sim/engine/plan_process.h"
+#include "sim/engine/replay.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "trace_support.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -75,6 +79,43 @@ TEST(PlanProcess, ZeroIosEndAtOnce) {
                       false);
   EXPECT_FALSE(process.next().has_value());
   EXPECT_EQ(process.peek(0), nullptr);
+}
+
+traces::TraceRecord record(TimeNs time, std::uint64_t offset, IoMode mode) {
+  return traces::TraceRecord{time, offset, 4096, mode, 0};
+}
+
+TEST(TraceSourceReadAhead, PeekShowsTheNextRecordsAndCountsFollowNext) {
+  // Times go back once (the third record): open loop submits it with the
+  // previous one and counts it out of order when next() gives it.
+  testing::VectorReader reader({record(1000, 0, IoMode::kWrite), record(3000, 4096, IoMode::kRead),
+                                record(2000, 8192, IoMode::kTrim),
+                                record(5000, 12288, IoMode::kWrite)});
+  TraceSource source(reader, ReplayMode::kOpen, 1.0);
+  const std::optional<SourceIo> first = source.next();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->time, 0);
+  // Two records read ahead, none of them counted yet.
+  ASSERT_NE(source.peek(0), nullptr);
+  EXPECT_EQ(source.peek(0)->offset, 4096u);
+  ASSERT_NE(source.peek(1), nullptr);
+  EXPECT_EQ(source.peek(1)->offset, 8192u);
+  EXPECT_EQ(source.counts().requests, 1u);
+  EXPECT_EQ(source.counts().trims, 0u);
+  EXPECT_EQ(source.counts().out_of_order, 0u);
+  EXPECT_EQ(source.next()->time, 2000);
+  const std::optional<SourceIo> third = source.next();
+  EXPECT_EQ(third->time, 2000);  // 1000 after the first, but not before the second
+  EXPECT_EQ(third->mode, IoMode::kTrim);
+  EXPECT_EQ(source.counts().out_of_order, 1u);
+  EXPECT_EQ(source.counts().trims, 1u);
+  EXPECT_EQ(source.counts().trace_end_ns, 2000);
+  EXPECT_EQ(source.peek(1), nullptr);  // past the end
+  EXPECT_EQ(source.next()->time, 4000);
+  EXPECT_FALSE(source.next().has_value());
+  EXPECT_EQ(source.counts().requests, 4u);
+  EXPECT_EQ(source.counts().trace_start_ns, 1000);
+  EXPECT_EQ(source.counts().trace_end_ns, 5000);
 }
 
 }  // namespace
