@@ -82,7 +82,7 @@ class TraceSource final : public IoSource {
   bool open_;
   double speed_;
   std::optional<TimeNs> first_time_;  // of the first record read
-  std::uint64_t records_ = 0;        // records read
+  std::uint64_t records_ = 0;         // records read
   TimeNs last_arrival_ = 0;
   ReplayResult counts_;
   ReadAhead<Read, 2> ahead_;

@@ -2,14 +2,13 @@
 // process (sim/engine/plan_process.h) and a trace (sim/engine/replay.h).
 // Reading ahead must not change the I/Os next() returns, their count, nor
 // what a trace source counts.
-#include "sim/engine/plan_process.h"
-#include "sim/engine/replay.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "sim/engine/plan_process.h"
+#include "sim/engine/replay.h"
 #include "trace_support.h"
 #include "workloads/plan.h"
 
@@ -75,8 +74,7 @@ TEST(PlanProcess, OpenLoopArrivalsAreTheSumsOfTheGaps) {
 }
 
 TEST(PlanProcess, ZeroIosEndAtOnce) {
-  PlanProcess process(workloads::IoGenerator(spec_of("RW:io_size=4096"), 0, kDevice, 5), 0,
-                      false);
+  PlanProcess process(workloads::IoGenerator(spec_of("RW:io_size=4096"), 0, kDevice, 5), 0, false);
   EXPECT_FALSE(process.next().has_value());
   EXPECT_EQ(process.peek(0), nullptr);
 }
