@@ -247,6 +247,12 @@ class Ftl {
   // Appends the commands for a host write, read or trim of `range`, which lies
   // inside [0, logical_pages()). Reads of never-written pages append nothing.
   virtual void write(const PageRange& range, CommandList& out) = 0;
+  // A hint: the host accesses `soon` next and `later` after it (kNoLpn:
+  // unknown). Starts loading the state they will touch into the cache (the
+  // map entry of `later`, and what `soon`'s entry, loaded by the hint
+  // before, points to), so that the two dependent cache misses of an access
+  // overlap with the work before it. Changes nothing.
+  virtual void prefetch(Lpn /*soon*/, Lpn /*later*/) const {}
   virtual void read(const PageRange& range, CommandList& out) = 0;
   virtual void trim(const PageRange& range, CommandList& out) = 0;
   // True if `lpn` holds data (written and not trimmed since).

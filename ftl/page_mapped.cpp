@@ -185,6 +185,16 @@ void PageMappedFtl::supersede(Ppn ppn) {
   }
 }
 
+void PageMappedFtl::prefetch(Lpn soon, Lpn later) const {
+  if (cache_) return;  // DFTL: the map's state is the cache's, not one array
+  if (later < map_.size()) prefetch_for_read(&map_[later]);
+  if (soon >= map_.size()) return;
+  const Ppn old = map_[soon];
+  if (old == kNoPage) return;
+  nand_.prefetch(old);
+  buckets_.prefetch(geometry_.block_of(old));
+}
+
 void PageMappedFtl::unmap(Lpn lpn) {
   const Ppn old = map_[lpn];
   if (old == kNoPage) return;

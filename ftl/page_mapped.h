@@ -77,6 +77,7 @@ class PageMappedFtl final : public Ftl {
   explicit PageMappedFtl(const FtlContext& context, bool demand_mapped = false);
 
   std::string_view name() const override { return cache_ ? "dftl" : "page-mapped"; }
+  void prefetch(Lpn soon, Lpn later) const override;
   std::uint64_t logical_pages() const override { return logical_pages_; }
   // A host and a cleaning block open per plane (DFTL: and a translation
   // block), and the low-water free blocks of every pool.

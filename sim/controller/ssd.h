@@ -46,6 +46,12 @@ class Ssd : private flash::FlashScheduler::Listener {
   Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every = 100000);
 
   std::uint64_t logical_bytes() const { return logical_bytes_; }
+  // A hint: the host accesses these I/Os next (nullptr: unknown); the FTL
+  // starts loading their state into the cache (ftl::Ftl::prefetch).
+  template <class Io>
+  void prefetch(const Io* soon, const Io* later) const {
+    ftl_->prefetch(first_lpn(soon), first_lpn(later));
+  }
   const DeviceConfig& config() const { return config_; }
   const ftl::Ftl& ftl() const { return *ftl_; }
   const flash::FlashTimeline& timeline() const { return timeline_; }
@@ -154,6 +160,12 @@ class Ssd : private flash::FlashScheduler::Listener {
 
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
+  template <class Io>
+  ftl::Lpn first_lpn(const Io* io) const {
+    return io && io->offset < logical_bytes_
+               ? static_cast<ftl::Lpn>(io->offset / ftl_->logical_page_size())
+               : flash::kNoLpn;
+  }
   // Hands commands_ to the flash scheduler from `now`: host commands (of
   // class `work`) and cleaning commands are two chains of stages; host
   // commands wait for the cleaning chain as `host_wait` says (the ones on

@@ -34,6 +34,11 @@ class IoSource {
   virtual ~IoSource() = default;
   // The next I/O, or nullopt once the stream has ended.
   virtual std::optional<SourceIo> next() = 0;
+  // The I/O `ahead` places after the one next() returned last (0: the one
+  // it returns next), if the source already holds it; else nullptr. A hint
+  // for prefetching the device state it will touch (Ssd::prefetch): a
+  // source that reads ahead must not change what next() returns.
+  virtual const SourceIo* peek(std::size_t /*ahead*/) const { return nullptr; }
 };
 
 // One stream of a run and how the host drives it.

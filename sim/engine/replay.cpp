@@ -12,28 +12,37 @@ const char* replay_mode_name(ReplayMode mode) {
 }
 
 std::optional<SourceIo> TraceSource::next() {
+  const std::optional<Read> read = ahead_.next([this] { return this->read(); });
+  if (!read) return std::nullopt;
+  if (counts_.requests == 0) counts_.trace_start_ns = read->trace_time;
+  counts_.trace_end_ns = read->trace_time;
+  ++counts_.requests;
+  counts_.trims += read->io.mode == IoMode::kTrim;
+  counts_.out_of_order += read->out_of_order;
+  return read->io;
+}
+
+std::optional<TraceSource::Read> TraceSource::read() {
   const std::optional<traces::TraceRecord> record = trace_.next();
   if (!record) return std::nullopt;
-  if (counts_.requests == 0) counts_.trace_start_ns = record->time_ns;
-  counts_.trace_end_ns = record->time_ns;
-  ++counts_.requests;
-  counts_.trims += record->mode == IoMode::kTrim;
-  SourceIo io{record->offset, record->size, record->mode, 0};
-  if (!open_) return io;  // closed loop: trace times are ignored
-  const TimeNs since_first = record->time_ns - counts_.trace_start_ns;
+  ++records_;
+  if (!first_time_) first_time_ = record->time_ns;
+  Read read{SourceIo{record->offset, record->size, record->mode, 0}, record->time_ns, false};
+  if (!open_) return read;  // closed loop: trace times are ignored
+  const TimeNs since_first = record->time_ns - *first_time_;
   const double scaled = static_cast<double>(since_first) / speed_;
   if (!(scaled <= static_cast<double>(traces::kMaxTraceTimeNs)))
     throw make_error(
         "trace request {}: time {} ns after the first at --speed {} is beyond what the "
         "simulated clock holds (2^62 ns, about 146 years)",
-        counts_.requests, since_first, speed_);
+        records_, since_first, speed_);
   TimeNs arrival = speed_ == 1.0 ? since_first : std::llround(scaled);
   if (arrival < last_arrival_) {  // trace times going backwards: submit with the previous one
-    ++counts_.out_of_order;
+    read.out_of_order = true;
     arrival = last_arrival_;
   }
-  last_arrival_ = io.time = arrival;
-  return io;
+  last_arrival_ = read.io.time = arrival;
+  return read;
 }
 
 std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplaySource>& sources,

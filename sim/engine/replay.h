@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/engine/io_source.h"
+#include "sim/engine/read_ahead.h"
 #include "sim/engine/simulator.h"
 #include "traces/trace.h"
 
@@ -59,16 +60,32 @@ class TraceSource final : public IoSource {
  public:
   TraceSource(traces::TraceReader& trace, ReplayMode mode, double speed)
       : trace_(trace), open_(mode == ReplayMode::kOpen), speed_(speed) {}
+  // Records are read two ahead of next(), for peek(); a bad record's error
+  // comes when it is read.
   std::optional<SourceIo> next() override;
-  // What was read so far (requests, trims, out of order, trace times).
+  const SourceIo* peek(std::size_t ahead) const override {
+    const Read* read = ahead_.peek(ahead);
+    return read ? &read->io : nullptr;
+  }
+  // What next() gave so far (requests, trims, out of order, trace times).
   const ReplayResult& counts() const { return counts_; }
 
  private:
+  struct Read {
+    SourceIo io;
+    TimeNs trace_time = 0;
+    bool out_of_order = false;
+  };
+  std::optional<Read> read();
+
   traces::TraceReader& trace_;
   bool open_;
   double speed_;
+  std::optional<TimeNs> first_time_;  // of the first record read
+  std::uint64_t records_ = 0;         // records read
   TimeNs last_arrival_ = 0;
   ReplayResult counts_;
+  ReadAhead<Read, 2> ahead_;
 };
 
 // Replays `sources` together on `simulator`'s device from its now(), with

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "sim/engine/ftl_failure.h"
+#include "sim/engine/plan_process.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
@@ -184,6 +185,10 @@ void Simulator::schedule_next_arrival() {
 void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t retry) {
   const bool fresh = retry == kFresh;
   Stream& stream = streams_[index];
+  // The map entries of the stream's next I/Os are cache misses: let them
+  // load while this one is served.
+  const IoSource& source = *stream.spec.source;
+  if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
   const workloads::IoRequest request{io.offset, io.size, io.mode, 0};
   const QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, request, !fresh};
   if (host_queue_.unlimited()) return dispatch(queued);
@@ -338,34 +343,6 @@ void Simulator::cut_power(TimeNs at) {
         cuts_.size(), format_us(at), report.lost_writes, report.resurrected_pages,
         report.first_problem));
 }
-
-namespace {
-
-// A uFLIP process of a plan's experiment: `count` I/Os of its generator.
-// Open loop (interarrival_us): each I/O's time is its arrival, the sum of
-// the gaps so far.
-class PlanProcess final : public IoSource {
- public:
-  PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop)
-      : generator_(std::move(generator)), count_(count), open_loop_(open_loop) {}
-  std::optional<SourceIo> next() override {
-    if (issued_ >= count_) return std::nullopt;
-    ++issued_;
-    const workloads::IoRequest io = generator_.next();
-    if (!open_loop_) return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
-    arrival_ += io.delay_ns;
-    return SourceIo{io.offset, io.size, io.mode, arrival_};
-  }
-
- private:
-  workloads::IoGenerator generator_;
-  std::uint64_t count_;
-  bool open_loop_;
-  std::uint64_t issued_ = 0;
-  TimeNs arrival_ = 0;
-};
-
-}  // namespace
 
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
                          std::uint64_t seed) {

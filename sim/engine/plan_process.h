@@ -1,0 +1,44 @@
+// A uFLIP process of a plan's experiment as an I/O source (io_source.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "sim/engine/io_source.h"
+#include "sim/engine/read_ahead.h"
+#include "workloads/generator.h"
+
+namespace ssdlab::sim {
+
+// A uFLIP process of a plan's experiment: `count` I/Os of its generator.
+// Open loop (interarrival_us): each I/O's time is its arrival, the sum of
+// the gaps so far.
+class PlanProcess final : public IoSource {
+ public:
+  PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop)
+      : generator_(std::move(generator)), count_(count), open_loop_(open_loop) {}
+  // The generator runs two I/Os ahead of next(), so that peek() can tell
+  // the device what comes (the generator depends on nothing the run does).
+  std::optional<SourceIo> next() override {
+    return ahead_.next([this]() -> std::optional<SourceIo> {
+      if (made_ == count_) return std::nullopt;
+      ++made_;
+      const workloads::IoRequest io = generator_.next();
+      if (!open_loop_) return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
+      arrival_ += io.delay_ns;
+      return SourceIo{io.offset, io.size, io.mode, arrival_};
+    });
+  }
+  const SourceIo* peek(std::size_t ahead) const override { return ahead_.peek(ahead); }
+
+ private:
+  workloads::IoGenerator generator_;
+  std::uint64_t count_;
+  bool open_loop_;
+  std::uint64_t made_ = 0;  // I/Os the generator made
+  TimeNs arrival_ = 0;
+  ReadAhead<SourceIo, 2> ahead_;
+};
+
+}  // namespace ssdlab::sim
