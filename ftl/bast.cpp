@@ -198,8 +198,7 @@ void BastFtl::check_invariants() const {
   std::vector<VBlock> blocks;
   for (std::uint32_t i = 0; i < logs_.size(); ++i) {
     const Log& log = logs_[i];
-    if (log_of(log.lbn) != i)
-      throw std::logic_error("bast: the log index disagrees with the logs");
+    if (log_of(log.lbn) != i) throw std::logic_error("bast: the log index disagrees with the logs");
     blocks.push_back(log.block);
     // A log holds pages of its own logical block only; a sequential one holds
     // them at their own offsets.

@@ -175,8 +175,8 @@ class BlockStore {
   void check_invariants(const std::vector<VBlock>& logs) const;
 
   // Checkpoints: section "BSTO" (copy counts, free lists, block map, log
-  // index, retired count; the write pointers are the NAND array's), then the NAND array, wear leveler
-  // and counters in their own sections.
+  // index, retired count; the write pointers are the NAND array's), then the
+  // NAND array, wear leveler and counters in their own sections.
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
   // Throws ssdlab::Error unless `block` is a virtual block (or kNone).

@@ -101,12 +101,11 @@ class WearLeveler {
   std::uint32_t blocks() const { return units() * blocks_per_plane_; }
   // The erase count of `block`: that of its most erased flash block.
   std::uint32_t erases(flash::BlockId block) const {
-    const std::uint32_t unit = block / blocks_per_plane_;
+    const std::uint32_t* planes = &blocks_.planes[block / blocks_per_plane_ * blocks_.width];
     const std::uint32_t index = block % blocks_per_plane_;
     std::uint32_t most = 0;
     for (std::uint32_t k = 0; k < blocks_.width; ++k)
-      most = std::max(most, blocks_.nand->erase_count(
-                                blocks_.planes[unit * blocks_.width + k] * blocks_per_plane_ + index));
+      most = std::max(most, blocks_.nand->erase_count(planes[k] * blocks_per_plane_ + index));
     return most;
   }
 
@@ -165,7 +164,7 @@ class WearLeveler {
   };
   // §5 migration's state, kept only with it on.
   struct Migration {
-    std::vector<std::uint64_t> last_erase;   // per block: domain sequence number
+    std::vector<std::uint64_t> last_erase;    // per block: domain sequence number
     std::vector<std::deque<Entry>> by_erase;  // per domain: least recently erased first
   };
   std::uint32_t units() const { return static_cast<std::uint32_t>(blocks_.domain.size()); }

@@ -1,9 +1,8 @@
 // Wear leveling (Agrawal et al. §5, Tables 7 and 8): rate-limited reuse of
 // worn blocks, migration of cold data into worn blocks, retirement at the
 // rated P/E cycles, the device's end of life, and verification with each on.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>

@@ -3,10 +3,9 @@
 // one (after preconditioning and between experiments, for plans and trace
 // replay), and bad checkpoints are refused with one line, exit status 1 and
 // no outputs.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <fmt/format.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
