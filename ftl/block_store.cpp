@@ -65,7 +65,7 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
       free_[group].push_back(group * geometry_.blocks_per_plane + b);
   free_count_ = total;
   data_.assign(logical_blocks_, kNone);
-  log_index_.reset(logical_pages(), block_pages_);
+  log_index_.reset(logical_pages());
   stats_.blocks_cleaned_per_pool.assign(groups_, 0);
   stats_.wear_migrations_per_pool.assign(groups_, 0);
   // The plane groups are known only now (the initializer built a placeholder):
@@ -94,8 +94,13 @@ BlockStore::VBlock BlockStore::vblock_of(Ppn ppn) const {
 Ppn BlockStore::location(Lpn lpn) const {
   if (const Ppn logged = log_index_.get(lpn); logged != kNoPage) return logged;
   const VBlock block = data_[lbn_of(lpn)];
-  if (block == kNone || offset_of(lpn) >= written(block)) return kNoPage;
-  const Ppn page = ppn(block, offset_of(lpn));
+  if (block == kNone) return kNoPage;
+  // Virtual pages go in order, so page `offset` is written if its flash
+  // block's write pointer is past it: one look, not the sum written().
+  const std::uint32_t offset = offset_of(lpn);
+  const flash::BlockId flash = flash_block(block, offset % width_);
+  if (offset / width_ >= nand_.write_pointer(flash)) return kNoPage;
+  const Ppn page = geometry_.first_page(flash) + offset / width_;
   return nand_.is_valid(page) ? page : kNoPage;
 }
 
@@ -137,21 +142,23 @@ BlockStore::Work BlockStore::merge_work() {
   return work;
 }
 
-void BlockStore::program_page(VBlock block, Lpn lpn, bool log) {
-  if (!log && written(block) != offset_of(lpn))
-    throw std::logic_error(fmt::format("{}: logical page {} programmed as data at page {}", name_,
-                                       lpn, written(block)));
-  const Ppn target = ppn(block, written(block));
+Ppn BlockStore::program_page(VBlock block, Lpn lpn, bool log) {
+  const std::uint32_t page = written(block);
+  if (!log && page != offset_of(lpn))
+    throw std::logic_error(
+        fmt::format("{}: logical page {} programmed as data at page {}", name_, lpn, page));
+  const Ppn target = ppn(block, page);
   nand_.program(target, lpn);
   if (log) log_index_.set(lpn, target);
   ++stats_.flash_pages_written;
+  return target;
 }
 
 void BlockStore::program(VBlock block, Lpn lpn, bool log, Work work, CommandList& out) {
   supersede(lpn);
-  Command command = flash::page_command(Op::kProgram, ppn(block, written(block)), lpn, work.stage);
+  Command command =
+      flash::page_command(Op::kProgram, program_page(block, lpn, log), lpn, work.stage);
   command.cleaning = work.cleaning;
-  program_page(block, lpn, log);
   out.push_back(command);
 }
 
@@ -160,11 +167,10 @@ void BlockStore::copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& o
   if (source == kNoPage)
     throw std::logic_error(
         fmt::format("{}: copy of logical page {} which holds no data", name_, lpn));
-  const Ppn target = ppn(block, written(block));
   nand_.invalidate(source);
   log_index_.erase(lpn);
   ++copied_out_[vblock_of(source)];
-  program_page(block, lpn, log);
+  const Ppn target = program_page(block, lpn, log);
   const bool copy_back =
       config_.copy_back && geometry_.plane_of(source) == geometry_.plane_of(target);
   Command command =
@@ -175,8 +181,8 @@ void BlockStore::copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& o
 }
 
 void BlockStore::pad(VBlock block, std::uint32_t end, Work work, CommandList& out) {
-  while (written(block) < end) {
-    const Ppn target = ppn(block, written(block));
+  for (std::uint32_t page = written(block); page < end; ++page) {
+    const Ppn target = ppn(block, page);
     nand_.pad(target);
     Command command = flash::page_command(Op::kProgram, target, flash::kNoLpn, work.stage);
     command.cleaning = work.cleaning;
@@ -188,15 +194,16 @@ void BlockStore::pad(VBlock block, std::uint32_t end, Work work, CommandList& ou
 
 std::uint32_t BlockStore::fill(VBlock block, std::uint32_t lbn, std::uint32_t end, bool log,
                                Work work, CommandList& out) {
+  const std::uint32_t from = written(block);
   std::uint32_t last = end;  // the last offset below `end` with data, if any
-  for (std::uint32_t offset = end; offset > written(block); --offset)
+  for (std::uint32_t offset = end; offset > from; --offset)
     if (location(lpn_of(lbn, offset - 1)) != kNoPage) {
       last = offset - 1;
       break;
     }
   if (last == end) return 0;
   std::uint32_t copied = 0;
-  for (std::uint32_t offset = written(block); offset <= last; ++offset) {
+  for (std::uint32_t offset = from; offset <= last; ++offset) {
     const Lpn lpn = lpn_of(lbn, offset);
     if (location(lpn) == kNoPage) {
       pad(block, offset + 1, work, out);

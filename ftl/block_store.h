@@ -191,7 +191,8 @@ class BlockStore {
   void choose_data_blocks(const std::vector<flash::Ppn>& latest);
   void release_if_empty(VBlock block, Work work, CommandList& out);
   void merge_found_logs(CommandList& out);
-  void program_page(VBlock block, Lpn lpn, bool log);
+  // Programs `lpn` at the write pointer of `block`; returns the page.
+  flash::Ppn program_page(VBlock block, Lpn lpn, bool log);
 
   flash::Geometry geometry_;
   FtlConfig config_;

@@ -34,7 +34,7 @@ void BlockStore::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport
   choose_data_blocks(scan.latest);
   // Every page found outside its logical block's data block is a log page
   // until the merges below.
-  log_index_.reset(logical_pages(), block_pages_);
+  log_index_.reset(logical_pages());
   for (Lpn lpn = 0; lpn < logical_pages(); ++lpn) {
     const Ppn ppn = scan.latest[lpn];
     if (ppn != kNoPage && vblock_of(ppn) != data_[lbn_of(lpn)]) log_index_.set(lpn, ppn);

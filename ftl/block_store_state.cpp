@@ -47,7 +47,7 @@ void BlockStore::load_state(StateReader& in) {
   free_count_ = in.u32();
   in.vector(data_, logical_blocks_, "the block map");
   for (const VBlock block : data_) check_block(block);
-  log_index_.reset(logical_pages(), block_pages_);
+  log_index_.reset(logical_pages());
   const std::uint64_t entries = in.u64();
   if (entries > logical_pages())
     throw make_error("corrupt: the log index has {} entries for {} logical pages", entries,
