@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "ftl/block_store.h"
 #include "ftl/ftl.h"
@@ -37,8 +38,7 @@ class BastFtl final : public BlockStoreFtl {
  public:
   // Held back: the log blocks, and the fresh block of a full merge.
   explicit BastFtl(const FtlContext& context)
-      : BlockStoreFtl(context, context.config.log_blocks + 1, "bast"),
-        log_of_(store_.logical_blocks(), kNoLog) {}
+      : BlockStoreFtl(context, context.config.log_blocks + 1, "bast") {}
 
   void write(const PageRange& range, CommandList& out) override;
   void check_invariants() const override;
@@ -47,7 +47,7 @@ class BastFtl final : public BlockStoreFtl {
   void release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) override;
   void forget_logs() override {
     logs_.clear();
-    std::fill(log_of_.begin(), log_of_.end(), kNoLog);
+    log_of_.clear();
   }
   void save_logs(StateWriter& out) const override;
   void load_logs(StateReader& in) override;
@@ -64,9 +64,16 @@ class BastFtl final : public BlockStoreFtl {
   // Merges logs_[index] into its logical block's data block and drops it.
   void merge(std::uint32_t index, CommandList& out);
   void drop(std::uint32_t index);
+  // Index into logs_ of `lbn`'s log, or kNoLog.
+  std::uint32_t log_of(std::uint32_t lbn) const {
+    const auto it = log_of_.find(lbn);
+    return it == log_of_.end() ? kNoLog : it->second;
+  }
 
   std::vector<Log> logs_;
-  std::vector<std::uint32_t> log_of_;  // per logical block: index into logs_, or kNoLog
+  // The logical blocks with a log: index into logs_ (bounded by the log
+  // blocks, not a word per logical block).
+  std::unordered_map<std::uint32_t, std::uint32_t> log_of_;
   std::uint64_t clock_ = 0;
 };
 
@@ -86,8 +93,10 @@ void BastFtl::write(const PageRange& range, CommandList& out) {
 }
 
 BastFtl::Log& BastFtl::log_for(std::uint32_t lbn, std::uint32_t first_offset, CommandList& out) {
-  if (log_of_[lbn] != kNoLog && store_.is_full(logs_[log_of_[lbn]].block)) merge(log_of_[lbn], out);
-  if (log_of_[lbn] != kNoLog) return logs_[log_of_[lbn]];
+  if (const std::uint32_t index = log_of(lbn); index != kNoLog) {
+    if (!store_.is_full(logs_[index].block)) return logs_[index];
+    merge(index, out);
+  }
   if (logs_.size() == store_.config().log_blocks) {
     std::uint32_t victim = 0;
     for (std::uint32_t i = 1; i < logs_.size(); ++i)
@@ -132,7 +141,7 @@ void BastFtl::merge(std::uint32_t index, CommandList& out) {
 }
 
 void BastFtl::drop(std::uint32_t index) {
-  log_of_[logs_[index].lbn] = kNoLog;
+  log_of_.erase(logs_[index].lbn);
   if (index + 1 != logs_.size()) {
     logs_[index] = logs_.back();
     log_of_[logs_[index].lbn] = index;
@@ -141,14 +150,16 @@ void BastFtl::drop(std::uint32_t index) {
 }
 
 void BastFtl::release_logs(std::uint32_t lbn, const BlockStore::Work& work, CommandList& out) {
-  if (log_of_[lbn] == kNoLog) return;
-  const VBlock block = logs_[log_of_[lbn]].block;
-  drop(log_of_[lbn]);
+  const std::uint32_t index = log_of(lbn);
+  if (index == kNoLog) return;
+  const VBlock block = logs_[index].block;
+  drop(index);
   store_.release(block, work, out);
 }
 
 void BastFtl::save_logs(StateWriter& out) const {
-  out.section("BAST", 1);
+  // Version 2: no log map (it follows from the logs).
+  out.section("BAST", 2);
   out.u64(logs_.size());
   for (const Log& log : logs_) {
     out.u32(log.lbn);
@@ -156,14 +167,14 @@ void BastFtl::save_logs(StateWriter& out) const {
     out.boolean(log.sequential);
     out.u64(log.last_used);
   }
-  out.vector(log_of_);
   out.u64(clock_);
 }
 
 void BastFtl::load_logs(StateReader& in) {
-  in.section("BAST", 1);
+  in.section("BAST", 2);
   const std::uint64_t count = in.count(store_.config().log_blocks, "the BAST log blocks");
   logs_.clear();
+  log_of_.clear();
   for (std::uint64_t i = 0; i < count; ++i) {
     Log log{};
     log.lbn = in.u32();
@@ -173,12 +184,10 @@ void BastFtl::load_logs(StateReader& in) {
     if (log.lbn >= store_.logical_blocks() || log.block == kNone)
       throw make_error("corrupt: BAST log of logical block {}", log.lbn);
     store_.check_block(log.block);
+    if (!log_of_.emplace(log.lbn, static_cast<std::uint32_t>(i)).second)
+      throw make_error("corrupt: two BAST logs of logical block {}", log.lbn);
     logs_.push_back(log);
   }
-  in.vector(log_of_, store_.logical_blocks(), "the BAST log map");
-  for (const std::uint32_t index : log_of_)
-    if (index != kNoLog && index >= logs_.size())
-      throw make_error("corrupt: the BAST log map names log {} of {}", index, logs_.size());
   clock_ = in.u64();
 }
 
@@ -189,8 +198,7 @@ void BastFtl::check_invariants() const {
   std::vector<VBlock> blocks;
   for (std::uint32_t i = 0; i < logs_.size(); ++i) {
     const Log& log = logs_[i];
-    if (log_of_[log.lbn] != i)
-      throw std::logic_error("bast: the log index disagrees with the logs");
+    if (log_of(log.lbn) != i) throw std::logic_error("bast: the log index disagrees with the logs");
     blocks.push_back(log.block);
     // A log holds pages of its own logical block only; a sequential one holds
     // them at their own offsets.

@@ -22,7 +22,8 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
       nand_(context.geometry),
       name_(ftl_name),
       reserve_(reserve),
-      wear_(context.config.wear, context.geometry.pe_cycles, {}, 1, context.seed) {
+      wear_(context.config.wear, context.geometry.pe_cycles, WearBlocks{&nand_, 1, {}, {}, 1},
+            context.seed) {
   const std::uint32_t flash_block_bytes = geometry_.pages_per_block * geometry_.page_size;
   if (config_.virtual_block_size == 0) config_.virtual_block_size = flash_block_bytes;
   width_ = config_.virtual_block_size / flash_block_bytes;
@@ -57,7 +58,6 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
   if (logical_pages() >= flash::kNoLpn)
     throw make_error("{}: the device has too many logical pages", ftl_name);
 
-  written_.assign(total, 0);
   copied_out_.assign(total, 0);
   free_.resize(groups_);
   for (std::uint32_t group = 0; group < groups_; ++group)
@@ -68,20 +68,17 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
   log_index_.reset(logical_pages());
   stats_.blocks_cleaned_per_pool.assign(groups_, 0);
   stats_.wear_migrations_per_pool.assign(groups_, 0);
-  // The plane groups are known only now (the initializer built a placeholder).
-  wear_ = WearLeveler(config_.wear, geometry_.pe_cycles, group_of_blocks(), groups_, context.seed);
-}
-
-std::vector<std::uint32_t> BlockStore::group_of_blocks() const {
-  std::vector<std::uint32_t> groups(virtual_blocks());
-  for (VBlock block = 0; block < virtual_blocks(); ++block) groups[block] = group_of(block);
-  return groups;
-}
-
-flash::BlockId BlockStore::flash_block(VBlock block, std::uint32_t k) const {
-  const std::uint32_t group = block / geometry_.blocks_per_plane;
-  const std::uint32_t plane = group_planes_[group * width_ + k];
-  return plane * geometry_.blocks_per_plane + block % geometry_.blocks_per_plane;
+  // The plane groups are known only now (the initializer built a placeholder):
+  // virtual block b is block b % blocks_per_plane of its group's planes, its
+  // domain the group. Migration is not modelled here (block_store.h): the
+  // leveler keeps no migration state.
+  WearConfig wear = config_.wear;
+  if (wear.migration()) wear.mode = WearMode::kRateLimit;
+  std::vector<std::uint32_t> domains(groups_);
+  for (std::uint32_t group = 0; group < groups_; ++group) domains[group] = group;
+  wear_ = WearLeveler(wear, geometry_.pe_cycles,
+                      WearBlocks{&nand_, width_, group_planes_, std::move(domains), groups_},
+                      context.seed);
 }
 
 Ppn BlockStore::ppn(VBlock block, std::uint32_t page) const {
@@ -95,10 +92,15 @@ BlockStore::VBlock BlockStore::vblock_of(Ppn ppn) const {
 }
 
 Ppn BlockStore::location(Lpn lpn) const {
-  if (log_index_.contains(lpn)) return log_index_.get(lpn);
+  if (const Ppn logged = log_index_.get(lpn); logged != kNoPage) return logged;
   const VBlock block = data_[lbn_of(lpn)];
-  if (block == kNone || offset_of(lpn) >= written_[block]) return kNoPage;
-  const Ppn page = ppn(block, offset_of(lpn));
+  if (block == kNone) return kNoPage;
+  // Virtual pages go in order, so page `offset` is written if its flash
+  // block's write pointer is past it: one look, not the sum written().
+  const std::uint32_t offset = offset_of(lpn);
+  const flash::BlockId flash = flash_block(block, offset % width_);
+  if (offset / width_ >= nand_.write_pointer(flash)) return kNoPage;
+  const Ppn page = geometry_.first_page(flash) + offset / width_;
   return nand_.is_valid(page) ? page : kNoPage;
 }
 
@@ -140,22 +142,23 @@ BlockStore::Work BlockStore::merge_work() {
   return work;
 }
 
-void BlockStore::program_page(VBlock block, Lpn lpn, bool log) {
-  if (!log && written_[block] != offset_of(lpn))
-    throw std::logic_error(fmt::format("{}: logical page {} programmed as data at page {}", name_,
-                                       lpn, written_[block]));
-  const Ppn target = ppn(block, written_[block]);
+Ppn BlockStore::program_page(VBlock block, Lpn lpn, bool log) {
+  const std::uint32_t page = written(block);
+  if (!log && page != offset_of(lpn))
+    throw std::logic_error(
+        fmt::format("{}: logical page {} programmed as data at page {}", name_, lpn, page));
+  const Ppn target = ppn(block, page);
   nand_.program(target, lpn);
-  ++written_[block];
   if (log) log_index_.set(lpn, target);
   ++stats_.flash_pages_written;
+  return target;
 }
 
 void BlockStore::program(VBlock block, Lpn lpn, bool log, Work work, CommandList& out) {
   supersede(lpn);
-  Command command = flash::page_command(Op::kProgram, ppn(block, written_[block]), lpn, work.stage);
+  Command command =
+      flash::page_command(Op::kProgram, program_page(block, lpn, log), lpn, work.stage);
   command.cleaning = work.cleaning;
-  program_page(block, lpn, log);
   out.push_back(command);
 }
 
@@ -164,11 +167,10 @@ void BlockStore::copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& o
   if (source == kNoPage)
     throw std::logic_error(
         fmt::format("{}: copy of logical page {} which holds no data", name_, lpn));
-  const Ppn target = ppn(block, written_[block]);
   nand_.invalidate(source);
   log_index_.erase(lpn);
   ++copied_out_[vblock_of(source)];
-  program_page(block, lpn, log);
+  const Ppn target = program_page(block, lpn, log);
   const bool copy_back =
       config_.copy_back && geometry_.plane_of(source) == geometry_.plane_of(target);
   Command command =
@@ -179,10 +181,9 @@ void BlockStore::copy(Lpn lpn, VBlock block, bool log, Work work, CommandList& o
 }
 
 void BlockStore::pad(VBlock block, std::uint32_t end, Work work, CommandList& out) {
-  while (written_[block] < end) {
-    const Ppn target = ppn(block, written_[block]);
+  for (std::uint32_t page = written(block); page < end; ++page) {
+    const Ppn target = ppn(block, page);
     nand_.pad(target);
-    ++written_[block];
     Command command = flash::page_command(Op::kProgram, target, flash::kNoLpn, work.stage);
     command.cleaning = work.cleaning;
     out.push_back(command);
@@ -193,15 +194,16 @@ void BlockStore::pad(VBlock block, std::uint32_t end, Work work, CommandList& ou
 
 std::uint32_t BlockStore::fill(VBlock block, std::uint32_t lbn, std::uint32_t end, bool log,
                                Work work, CommandList& out) {
+  const std::uint32_t from = written(block);
   std::uint32_t last = end;  // the last offset below `end` with data, if any
-  for (std::uint32_t offset = end; offset > written_[block]; --offset)
+  for (std::uint32_t offset = end; offset > from; --offset)
     if (location(lpn_of(lbn, offset - 1)) != kNoPage) {
       last = offset - 1;
       break;
     }
   if (last == end) return 0;
   std::uint32_t copied = 0;
-  for (std::uint32_t offset = written_[block]; offset <= last; ++offset) {
+  for (std::uint32_t offset = from; offset <= last; ++offset) {
     const Lpn lpn = lpn_of(lbn, offset);
     if (location(lpn) == kNoPage) {
       pad(block, offset + 1, work, out);
@@ -221,8 +223,8 @@ void BlockStore::supersede(Lpn lpn) {
 }
 
 BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
-  const std::uint32_t written = block == kNone ? 0 : written_[block];
-  for (std::uint32_t offset = 0; offset < written; ++offset) {
+  const std::uint32_t pages = block == kNone ? 0 : written(block);
+  for (std::uint32_t offset = 0; offset < pages; ++offset) {
     const Ppn page = ppn(block, offset);
     if (!nand_.is_valid(page)) continue;
     const Lpn lpn = nand_.lpn_at(page);
@@ -231,7 +233,7 @@ BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
           "{}: block {} cannot become the data block of logical block {}: page {} holds "
           "logical page {}",
           name_, block, lbn, offset, lpn));
-    if (log_index_.contains(lpn) && log_index_.get(lpn) == page) log_index_.erase(lpn);
+    if (log_index_.get(lpn) == page) log_index_.erase(lpn);
   }
   const VBlock previous = data_[lbn];
   data_[lbn] = block;
@@ -240,6 +242,8 @@ BlockStore::VBlock BlockStore::make_data(std::uint32_t lbn, VBlock block) {
 
 void BlockStore::release(VBlock block, Work work, CommandList& out) {
   const std::uint32_t group = group_of(block);
+  stats_.pages_reclaimed += written(block) - copied_out_[block];
+  copied_out_[block] = 0;
   bool erased = false;
   for (std::uint32_t k = 0; k < width_; ++k) {
     const flash::BlockId id = flash_block(block, k);
@@ -254,9 +258,6 @@ void BlockStore::release(VBlock block, Work work, CommandList& out) {
     ++stats_.blocks_cleaned;
     ++stats_.blocks_cleaned_per_pool[group];
   }
-  stats_.pages_reclaimed += written_[block] - copied_out_[block];
-  written_[block] = 0;
-  copied_out_[block] = 0;
   if (!erased || !wear_.erased(block)) {
     free_[group].push_back(block);
     ++free_count_;
@@ -328,7 +329,7 @@ void BlockStore::check_invariants(const std::vector<VBlock>& logs) const {
   std::uint32_t free_seen = 0;
   for (std::uint32_t group = 0; group < groups_; ++group)
     for (const VBlock block : free_[group]) {
-      if (group_of(block) != group || role[block] != kUnknown || written_[block] != 0)
+      if (group_of(block) != group || role[block] != kUnknown || written(block) != 0)
         fail(fmt::format("free block {} is in the wrong group, listed twice or written", block));
       for (std::uint32_t k = 0; k < width_; ++k)
         if (!nand_.is_erased(flash_block(block, k)))
@@ -351,13 +352,13 @@ void BlockStore::check_invariants(const std::vector<VBlock>& logs) const {
   }
   std::uint64_t valid = 0;
   for (VBlock block = 0; block < virtual_blocks(); ++block) {
-    if (role[block] == kUnknown && wear_.is_retired(block) && written_[block] == 0) continue;
+    if (role[block] == kUnknown && wear_.is_retired(block) && written(block) == 0) continue;
     if (role[block] == kUnknown)
       fail(fmt::format("virtual block {} is neither free, data nor log (leaked)", block));
     for (std::uint32_t k = 0; k < width_; ++k)
-      if (nand_.write_pointer(flash_block(block, k)) != (written_[block] + width_ - 1 - k) / width_)
+      if (nand_.write_pointer(flash_block(block, k)) != (written(block) + width_ - 1 - k) / width_)
         fail(fmt::format("virtual block {}: flash block {} is not at its write pointer", block, k));
-    for (std::uint32_t page = 0; page < written_[block]; ++page) {
+    for (std::uint32_t page = 0; page < written(block); ++page) {
       const Ppn p = ppn(block, page);
       if (!nand_.is_valid(p)) continue;
       ++valid;

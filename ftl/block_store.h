@@ -85,8 +85,20 @@ class BlockStore {
   flash::Ppn ppn(VBlock block, std::uint32_t page) const;
   VBlock vblock_of(flash::Ppn ppn) const;
   std::uint32_t group_of(VBlock block) const { return block / geometry_.blocks_per_plane; }
-  std::uint32_t written(VBlock block) const { return written_[block]; }  // the write pointer
-  bool is_full(VBlock block) const { return written_[block] == block_pages_; }
+  // The write pointer: the pages of its flash blocks' write pointers (kept by
+  // the NAND array, not here).
+  std::uint32_t written(VBlock block) const {
+    std::uint32_t pages = 0;
+    for (std::uint32_t k = 0; k < width_; ++k) pages += nand_.write_pointer(flash_block(block, k));
+    return pages;
+  }
+  bool is_full(VBlock block) const { return written(block) == block_pages_; }
+  // Flash block `k` (< width) of `block`.
+  flash::BlockId flash_block(VBlock block, std::uint32_t k) const {
+    const std::uint32_t group = block / geometry_.blocks_per_plane;
+    const std::uint32_t plane = group_planes_[group * width_ + k];
+    return plane * geometry_.blocks_per_plane + block % geometry_.blocks_per_plane;
+  }
 
   // The block map and where the latest versions are.
   VBlock data(std::uint32_t lbn) const { return data_[lbn]; }
@@ -162,16 +174,15 @@ class BlockStore {
   // OOB area, found by location(); data pages sit at their offsets.
   void check_invariants(const std::vector<VBlock>& logs) const;
 
-  // Checkpoints: section "BSTO" (write pointers, copy counts, free lists,
-  // block map, log index, retired count), then the NAND array, wear leveler
-  // and counters in their own sections.
+  // Checkpoints: section "BSTO" (copy counts, free lists, block map, log
+  // index, retired count; the write pointers are the NAND array's), then the
+  // NAND array, wear leveler and counters in their own sections.
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
   // Throws ssdlab::Error unless `block` is a virtual block (or kNone).
   void check_block(VBlock block) const;
 
  private:
-  flash::BlockId flash_block(VBlock block, std::uint32_t k) const;
   // Page index of `ppn` inside its virtual block.
   std::uint32_t page_in_vblock(flash::Ppn ppn) const;
   std::uint32_t vblock_valid(VBlock block) const;
@@ -180,8 +191,8 @@ class BlockStore {
   void choose_data_blocks(const std::vector<flash::Ppn>& latest);
   void release_if_empty(VBlock block, Work work, CommandList& out);
   void merge_found_logs(CommandList& out);
-  void program_page(VBlock block, Lpn lpn, bool log);
-  std::vector<std::uint32_t> group_of_blocks() const;
+  // Programs `lpn` at the write pointer of `block`; returns the page.
+  flash::Ppn program_page(VBlock block, Lpn lpn, bool log);
 
   flash::Geometry geometry_;
   FtlConfig config_;
@@ -193,7 +204,6 @@ class BlockStore {
   std::uint32_t logical_blocks_;
   std::vector<std::uint32_t> group_planes_;  // group * width + k -> flat plane
   std::vector<std::uint32_t> plane_slot_;    // flat plane -> group * width + k
-  std::vector<std::uint32_t> written_;       // per virtual block
   std::vector<std::uint32_t> copied_out_;    // per virtual block, since its last erase
   std::vector<std::deque<VBlock>> free_;     // per group
   std::uint32_t free_count_ = 0;

@@ -48,21 +48,13 @@ void BlockStore::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport
 }
 
 void BlockStore::adopt_free_blocks() {
-  std::vector<std::uint32_t> erases(virtual_blocks(), 0);
-  for (VBlock block = 0; block < virtual_blocks(); ++block) {
-    written_[block] = 0;
-    copied_out_[block] = 0;
-    for (std::uint32_t k = 0; k < width_; ++k) {
-      written_[block] += nand_.write_pointer(flash_block(block, k));
-      erases[block] = std::max(erases[block], nand_.erase_count(flash_block(block, k)));
-    }
-  }
-  wear_.restore_erase_counts(erases);  // from the block headers
+  std::fill(copied_out_.begin(), copied_out_.end(), 0);
+  wear_.restore_erase_counts();  // from the block headers: each virtual block's most erased
   for (auto& free : free_) free.clear();
   free_count_ = 0;
   retired_ = 0;
   for (VBlock block = 0; block < virtual_blocks(); ++block) {
-    if (written_[block] != 0) continue;
+    if (written(block) != 0) continue;
     if (wear_.is_retired(block)) {
       ++retired_;
       continue;
@@ -97,7 +89,7 @@ void BlockStore::choose_data_blocks(const std::vector<Ppn>& latest) {
   // Best: one whose write pointer lies before every page of its logical
   // block found elsewhere (completed in place); then the fullest.
   auto completable = [&](std::uint32_t lbn, VBlock block) {
-    for (std::uint32_t offset = 0; offset < written_[block]; ++offset) {
+    for (std::uint32_t offset = 0; offset < written(block); ++offset) {
       const Ppn ppn = latest[lpn_of(lbn, offset)];
       if (ppn != kNoPage && vblock_of(ppn) != block) return false;
     }
@@ -123,7 +115,7 @@ void BlockStore::choose_data_blocks(const std::vector<Ppn>& latest) {
 void BlockStore::release_if_empty(VBlock block, Work work, CommandList& out) {
   // Data blocks are never empty: they were chosen among blocks holding data,
   // and a merge's old data block is no longer one.
-  if (written_[block] == 0 || vblock_valid(block) != 0) return;
+  if (written(block) == 0 || vblock_valid(block) != 0) return;
   release(block, work, out);
 }
 
@@ -136,7 +128,7 @@ void BlockStore::merge_found_logs(CommandList& out) {
   auto in_place = [&](std::uint32_t lbn) {
     const VBlock data = data_[lbn];
     if (data == kNone) return false;
-    for (std::uint32_t offset = 0; offset < written_[data]; ++offset)
+    for (std::uint32_t offset = 0; offset < written(data); ++offset)
       if (log_index_.contains(lpn_of(lbn, offset))) return false;
     return true;
   };

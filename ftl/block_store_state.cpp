@@ -10,8 +10,8 @@ using flash::kNoPage;
 using flash::Ppn;
 
 void BlockStore::save_state(StateWriter& out) const {
-  out.section("BSTO", 2);
-  out.vector(written_);
+  // Version 3: no write pointers (the NAND section has them).
+  out.section("BSTO", 3);
   out.vector(copied_out_);
   for (const auto& free : free_) out.deque(free);
   out.u32(free_count_);
@@ -33,13 +33,13 @@ void BlockStore::check_block(VBlock block) const {
 }
 
 void BlockStore::load_state(StateReader& in) {
-  in.section("BSTO", 2);
+  in.section("BSTO", 3);
   const std::uint32_t total = virtual_blocks();
-  in.vector(written_, total, "the virtual write pointers");
   in.vector(copied_out_, total, "the virtual copy counts");
   for (VBlock block = 0; block < total; ++block)
-    if (written_[block] > block_pages_ || copied_out_[block] > block_pages_)
-      throw make_error("corrupt: virtual block {} has {} pages written", block, written_[block]);
+    if (copied_out_[block] > block_pages_)
+      throw make_error("corrupt: virtual block {} has {} pages copied out", block,
+                       copied_out_[block]);
   for (auto& free : free_) {
     in.deque(free, geometry_.blocks_per_plane, "a free list");
     for (const VBlock block : free) check_block(block);
@@ -62,6 +62,10 @@ void BlockStore::load_state(StateReader& in) {
   next_merge_stage_ = in.u8();
   retired_ = in.u32();
   nand_.load_state(in);
+  for (VBlock block = 0; block < total; ++block)
+    if (copied_out_[block] > written(block))
+      throw make_error("corrupt: virtual block {} has {} pages copied out of {} written", block,
+                       copied_out_[block], written(block));
   wear_.load_state(in);
   load_stats(in, stats_);
 }

@@ -1,9 +1,12 @@
 // Where the block-based FTLs' log blocks hold the latest version of a
 // logical page (block_store.h): only the pages in log blocks have an entry,
 // as in the modelled device, whose few log blocks need a small table
-// (Desnoyers §3, "RAM requirements"). A bit per logical page answers "in a
-// log?" without a lookup (0.125 bytes per page); the entries sit in a hash
-// map bounded by the log blocks' pages, instead of 4 bytes per logical page.
+// (Desnoyers §3, "RAM requirements"). The entries sit in a hash map bounded
+// by the log blocks' pages. In front of it, a count of entries per slot
+// (logical page modulo at most 2^16 slots, 256 KiB at most: a fixed size,
+// not a bit per logical page) answers "not in a log" for most pages with
+// one look into a table that stays in cache; a page whose slot holds
+// entries is looked up in the map.
 #pragma once
 
 #include <algorithm>
@@ -23,22 +26,30 @@ class LogIndex {
 
   // Empties the index for `logical_pages` pages.
   void reset(std::uint64_t logical_pages) {
-    bits_.assign((logical_pages + 63) / 64, 0);
+    std::uint64_t slots = 1;
+    while (slots < logical_pages && slots < kMaxSlots) slots <<= 1;
+    counts_.assign(slots, 0);
+    mask_ = slots - 1;
     where_.clear();
   }
-  bool contains(Lpn lpn) const { return (bits_[lpn >> 6] >> (lpn & 63)) & 1; }
+  bool contains(Lpn lpn) const { return maybe(lpn) && where_.contains(lpn); }
   // The log page holding `lpn`'s latest version, or kNoPage.
-  Ppn get(Lpn lpn) const { return contains(lpn) ? where_.find(lpn)->second : flash::kNoPage; }
+  Ppn get(Lpn lpn) const {
+    if (!maybe(lpn)) return flash::kNoPage;
+    const auto it = where_.find(lpn);
+    return it == where_.end() ? flash::kNoPage : it->second;
+  }
   // `ppn` kNoPage: the same as erase().
   void set(Lpn lpn, Ppn ppn) {
     if (ppn == flash::kNoPage) return erase(lpn);
-    bits_[lpn >> 6] |= std::uint64_t{1} << (lpn & 63);
-    where_[lpn] = ppn;
+    const auto [it, added] = where_.try_emplace(lpn, ppn);
+    if (added)
+      ++counts_[lpn & mask_];
+    else
+      it->second = ppn;
   }
   void erase(Lpn lpn) {
-    if (!contains(lpn)) return;
-    bits_[lpn >> 6] &= ~(std::uint64_t{1} << (lpn & 63));
-    where_.erase(lpn);
+    if (maybe(lpn) && where_.erase(lpn) != 0) --counts_[lpn & mask_];
   }
   std::size_t size() const { return where_.size(); }
   // The entries in logical page order (checkpoints: the same bytes whatever
@@ -48,16 +59,21 @@ class LogIndex {
     std::sort(entries.begin(), entries.end());
     return entries;
   }
-  // Bytes held (the memory report): the bits, and the hash map's nodes and
-  // buckets, counted as in libstdc++ (two pointers and the entry per node).
+  // Bytes held (the memory report): the slot counts, and the hash map's
+  // nodes and buckets, counted as in libstdc++ (two pointers and the entry
+  // per node).
   std::uint64_t bytes() const {
-    return bits_.capacity() * sizeof(std::uint64_t) +
+    return counts_.capacity() * sizeof(std::uint32_t) +
            where_.size() * (sizeof(std::pair<Lpn, Ppn>) + 2 * sizeof(void*)) +
            where_.bucket_count() * sizeof(void*);
   }
 
  private:
-  std::vector<std::uint64_t> bits_;
+  static constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << 16;
+  bool maybe(Lpn lpn) const { return counts_[lpn & mask_] != 0; }
+
+  std::uint64_t mask_ = 0;
+  std::vector<std::uint32_t> counts_;  // per slot: entries whose page falls in it
   std::unordered_map<Lpn, Ppn> where_;
 };
 

@@ -5,11 +5,11 @@
 namespace ssdlab::ftl::page_mapped {
 namespace {
 
-std::vector<std::uint32_t> pool_of_blocks(const flash::Geometry& geometry,
+std::vector<std::uint32_t> pool_of_planes(const flash::Geometry& geometry,
                                           const PoolLayout& layout) {
-  std::vector<std::uint32_t> pools(geometry.blocks());
-  for (BlockId block = 0; block < geometry.blocks(); ++block)
-    pools[block] = layout.pool_of_plane(geometry.plane_of_block(block));
+  std::vector<std::uint32_t> pools(geometry.planes());
+  for (std::uint32_t plane = 0; plane < geometry.planes(); ++plane)
+    pools[plane] = layout.pool_of_plane(plane);
   return pools;
 }
 
@@ -33,8 +33,9 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       planes_(geometry_.planes()),
       free_blocks_(layout_.pools(), 0),
       cursors_(layout_.pools(), 0),
-      wear_(context.config.wear, context.geometry.pe_cycles, pool_of_blocks(geometry_, layout_),
-            layout_.pools(), context.seed),
+      wear_(context.config.wear, context.geometry.pe_cycles,
+            WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
+            context.seed),
       retired_(layout_.pools(), 0) {
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   low_water_blocks_ = std::max<std::uint32_t>(

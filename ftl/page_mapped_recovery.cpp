@@ -31,10 +31,7 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
   std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
   std::fill(cursors_.begin(), cursors_.end(), 0);
   std::fill(retired_.begin(), retired_.end(), 0);
-  std::vector<std::uint32_t> erases(geometry_.blocks());
-  for (BlockId block = 0; block < geometry_.blocks(); ++block)
-    erases[block] = nand_.erase_count(block);
-  wear_.restore_erase_counts(erases);  // from the block headers
+  wear_.restore_erase_counts();  // from the block headers
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
     const std::uint32_t plane = geometry_.plane_of_block(block);
     const std::uint32_t pool = pool_of_block(block);

@@ -25,14 +25,17 @@
 // is separate from retirementAge, which only triggers migration.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 #include "common/rng.h"
 #include "common/state_io.h"
 #include "flash/geometry.h"
+#include "flash/nand_array.h"
 
 namespace ssdlab::ftl {
 
@@ -67,30 +70,63 @@ struct WearConfig {
   bool migration_first() const { return migration() && order == WearOrder::kMigrationFirst; }
 };
 
+// The blocks a WearLeveler levels and where their erase counts are: block b
+// of the leveler is, in each of `width` flash planes of its unit
+// u = b / blocks_per_plane, flash block b % blocks_per_plane of that plane
+// (`planes[u * width + k]`, k < width); its erase count is that of its most
+// erased flash block, read from `nand` (which keeps the counts in the block
+// headers: the leveler keeps no copy). Plain flash blocks: width 1, unit u
+// is plane u. `domain[u]`: the domain of unit u's blocks.
+struct WearBlocks {
+  const flash::NandArray* nand = nullptr;
+  std::uint32_t width = 1;
+  std::vector<std::uint32_t> planes;  // per unit, `width` each
+  std::vector<std::uint32_t> domain;  // per unit
+  std::uint32_t domains = 1;
+  // Plain flash blocks of `nand`, plane p in domain domain_of_plane[p].
+  static WearBlocks flash_blocks(const flash::NandArray& nand,
+                                 std::vector<std::uint32_t> domain_of_plane, std::uint32_t domains);
+};
+
 class WearLeveler {
  public:
-  // `domain_of_block[b]`: the domain (pool) of flash block b; `rated_cycles`:
-  // geometry pe_cycles.
-  WearLeveler(const WearConfig& config, std::uint32_t rated_cycles,
-              std::vector<std::uint32_t> domain_of_block, std::uint32_t domains,
+  // `rated_cycles`: geometry pe_cycles. With migration off, nothing is kept
+  // per block (migration's erase sequence numbers and queues are allocated
+  // only with it on).
+  WearLeveler(const WearConfig& config, std::uint32_t rated_cycles, WearBlocks blocks,
               std::uint64_t seed);
+  WearLeveler(WearLeveler&&) = default;
+  WearLeveler& operator=(WearLeveler&&) = default;
+
+  std::uint32_t blocks() const { return units() * blocks_per_plane_; }
+  // The erase count of `block`: that of its most erased flash block.
+  std::uint32_t erases(flash::BlockId block) const {
+    const std::uint32_t* planes = &blocks_.planes[block / blocks_per_plane_ * blocks_.width];
+    const std::uint32_t index = block % blocks_per_plane_;
+    std::uint32_t most = 0;
+    for (std::uint32_t k = 0; k < blocks_.width; ++k)
+      most = std::max(most, blocks_.nand->erase_count(planes[k] * blocks_per_plane_ + index));
+    return most;
+  }
 
   const WearConfig& config() const { return config_; }
   std::uint32_t rated_cycles() const { return rated_; }
 
   // Rated cycles less erases, 0 once worn out.
   std::uint32_t remaining_life(flash::BlockId block) const {
-    return erases_[block] >= rated_ ? 0 : rated_ - erases_[block];
+    const std::uint32_t erases = this->erases(block);
+    return erases >= rated_ ? 0 : rated_ - erases;
   }
   double mean_remaining_life(std::uint32_t domain) const;
-  bool is_retired(flash::BlockId block) const { return erases_[block] >= rated_; }
+  bool is_retired(flash::BlockId block) const { return erases(block) >= rated_; }
 
-  // Mount after a power cut: the erase counts read from the block headers
-  // (per block of this leveler); the erase-recency queues start over (that
-  // order was controller RAM).
-  void restore_erase_counts(const std::vector<std::uint32_t>& erases);
+  // Mount after a power cut: the domains' erase sums from the erase counts
+  // in the block headers; the erase-recency queues start over (that order
+  // was controller RAM).
+  void restore_erase_counts();
 
-  // Records an erase of `block`. Returns true if it has now reached its rated
+  // Records an erase of `block`, made on the NAND array just before (its
+  // count there has grown). Returns true if it has now reached its rated
   // cycles: the caller must retire it (never allocate it again).
   bool erased(flash::BlockId block);
 
@@ -113,9 +149,11 @@ class WearLeveler {
   flash::BlockId find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
                                             flash::BlockId none, Visit visit);
 
-  // Checkpoints (section "WEAR"): erase counts and sequence numbers, the
-  // least-recently-erased queues and the generator's state. The config and
-  // the domains come from the FTL that loads it.
+  // Checkpoints (section "WEAR", version 2): the domains' erase sums, with
+  // migration on the erase sequence numbers and the least-recently-erased
+  // queues, and the generator's state. The config and the domains come from
+  // the FTL that loads it; the erase counts are the NAND array's. Version 1
+  // (erase counts and sequence numbers for every mode) is refused.
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
@@ -124,29 +162,39 @@ class WearLeveler {
     flash::BlockId block;
     std::uint64_t sequence;  // the block's erase sequence number when queued
   };
+  // §5 migration's state, kept only with it on.
+  struct Migration {
+    std::vector<std::uint64_t> last_erase;    // per block: domain sequence number
+    std::vector<std::deque<Entry>> by_erase;  // per domain: least recently erased first
+  };
+  std::uint32_t units() const { return static_cast<std::uint32_t>(blocks_.domain.size()); }
+  std::uint32_t domain_of(flash::BlockId block) const {
+    return blocks_.domain[block / blocks_per_plane_];
+  }
   void compact(std::uint32_t domain);
 
   WearConfig config_;
   std::uint32_t rated_;
-  std::vector<std::uint32_t> domain_of_;
-  std::vector<std::uint32_t> erases_;         // per block (mirrors the NAND array)
-  std::vector<std::uint64_t> last_erase_;     // per block: domain sequence number
-  std::vector<std::uint64_t> domain_erases_;  // per domain: the sequence
+  WearBlocks blocks_;
+  std::uint32_t blocks_per_plane_;
+  std::vector<std::uint64_t> domain_erases_;  // per domain: erases (capped at rated), the sequence
   std::vector<std::uint64_t> domain_blocks_;  // per domain
-  std::vector<std::deque<Entry>> by_erase_;   // per domain: least recently erased first
+  std::unique_ptr<Migration> migration_;      // config_.migration() only
   Rng rng_;
 };
 
 template <typename Visit>
 flash::BlockId WearLeveler::find_least_recently_erased(std::uint32_t domain, std::uint32_t limit,
                                                        flash::BlockId none, Visit visit) {
-  auto& queue = by_erase_[domain];
+  if (!migration_) return none;
+  auto& queue = migration_->by_erase[domain];
+  const auto& last_erase = migration_->last_erase;
   // Entries of blocks erased again since they were queued are stale.
-  while (!queue.empty() && queue.front().sequence != last_erase_[queue.front().block])
+  while (!queue.empty() && queue.front().sequence != last_erase[queue.front().block])
     queue.pop_front();
   std::uint32_t seen = 0;
   for (const Entry& entry : queue) {
-    if (entry.sequence != last_erase_[entry.block]) continue;
+    if (entry.sequence != last_erase[entry.block]) continue;
     if (seen++ == limit) break;
     if (visit(entry.block)) return entry.block;
   }

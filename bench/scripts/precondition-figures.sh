@@ -98,16 +98,4 @@ echo
 echo "Bytes per physical page (agrawal-1tib, 2^28 pages, fresh, 100 000 random writes, --no-io-log;"
 echo "peak RSS less the same binary's peak RSS on tiny):"
 echo
-echo "| FTL | old | new |"
-echo "|---|---|---|"
-rss() { /usr/bin/time -o "$work/time" -f "%M" "$@" >/dev/null 2>&1; tail -1 "$work/time"; }
-for ftl in block-mapped bast fast; do
-  row="| $ftl |"
-  for bin in "$old" "$new"; do
-    small=$(rss "$bin" sim -c configs/tiny.toml --set ftl.type=$ftl -w RW:count=1000 --no-io-log -q -o "$work/m")
-    big=$(rss "$bin" sim -c configs/agrawal-1tib.toml --set ftl.type=$ftl \
-      -w RW:io_size=4096,count=100000 --no-io-log -q -o "$work/m")
-    row="$row $(python3 -c "print(f'{($big - $small) * 1024 / 2**28:.2f}')") |"
-  done
-  echo "$row"
-done
+bench/scripts/ftl-memory.sh "$old" "$new" block-mapped bast fast

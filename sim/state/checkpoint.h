@@ -34,7 +34,12 @@
 
 namespace ssdlab::sim {
 
-inline constexpr std::uint32_t kCheckpointFormat = 1;
+// Raised with any section version (common/state_io.h) as well: the state
+// cache is keyed by it (state_cache.h), so a build whose sections differ
+// never meets another build's cached file under the same name, and
+// --load-state refuses such a file by its header. 2: the wear leveler's
+// section WEAR 2, the block store's BSTO 3 and BAST 2.
+inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 // Where the run stood, besides the device.
 struct RunPosition {

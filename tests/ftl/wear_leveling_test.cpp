@@ -1,18 +1,20 @@
 // Wear leveling (Agrawal et al. §5, Tables 7 and 8): rate-limited reuse of
 // worn blocks, migration of cold data into worn blocks, retirement at the
 // rated P/E cycles, the device's end of life, and verification with each on.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "cleaning_support.h"
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/state_io.h"
+#include "flash/nand_array.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "ftl/wear_leveler.h"
@@ -23,27 +25,53 @@ namespace {
 
 using ftl::WearMode;
 
-ftl::WearLeveler one_domain(WearMode mode, std::uint32_t blocks, std::uint32_t rated) {
-  ftl::WearConfig config;
-  config.mode = mode;
-  return ftl::WearLeveler(config, rated, std::vector<std::uint32_t>(blocks, 0), 1, 7);
-}
+// A leveler over the `blocks` flash blocks of a one-plane array, in one
+// domain: an erase goes to the array, which keeps the counts, then to the
+// leveler.
+struct OneDomain {
+  static flash::Geometry one_plane(std::uint32_t blocks) {
+    flash::Geometry geometry;
+    geometry.channels = geometry.packages_per_channel = geometry.dies_per_package = 1;
+    geometry.planes_per_die = 1;
+    geometry.blocks_per_plane = blocks;
+    geometry.two_plane_pairs.clear();
+    return geometry;
+  }
+  static ftl::WearConfig config(WearMode mode) {
+    ftl::WearConfig config;
+    config.mode = mode;
+    return config;
+  }
+  OneDomain(WearMode mode, std::uint32_t blocks, std::uint32_t rated)
+      : nand(one_plane(blocks)),
+        wear(config(mode), rated, ftl::WearBlocks::flash_blocks(nand, {0}, 1), 7) {}
+  bool erased(flash::BlockId block) {
+    nand.erase(block);
+    return wear.erased(block);
+  }
+
+  flash::NandArray nand;
+  ftl::WearLeveler wear;
+};
 
 TEST(WearLeveler, ReuseProbabilityFallsLinearlyWithinTheAgeVarianceBand) {
-  auto wear = one_domain(WearMode::kRateLimit, 4, 100);
-  for (int i = 0; i < 67; ++i) wear.erased(0);
+  OneDomain d(WearMode::kRateLimit, 4, 100);
+  const auto& wear = d.wear;
+  for (int i = 0; i < 67; ++i) d.erased(0);
   // Mean remaining life 100 - 67/4 = 83.25; the band starts at 80% of it.
   EXPECT_DOUBLE_EQ(wear.mean_remaining_life(0), 83.25);
   EXPECT_NEAR(wear.reuse_probability(0), 33.0 / (0.8 * 83.25), 1e-12);
   EXPECT_DOUBLE_EQ(wear.reuse_probability(1), 1.0);  // above the band
-  for (int i = 0; i < 33; ++i) wear.erased(0);
+  for (int i = 0; i < 32; ++i) EXPECT_FALSE(d.erased(0));
+  EXPECT_TRUE(d.erased(0));  // the 100th erase retires it
   EXPECT_TRUE(wear.is_retired(0));
   EXPECT_DOUBLE_EQ(wear.reuse_probability(0), 0.0);  // no life left
 }
 
 TEST(WearLeveler, RateLimitingDefersReuseWithTheRightProbability) {
-  auto wear = one_domain(WearMode::kRateLimit, 4, 100);
-  for (int i = 0; i < 67; ++i) wear.erased(0);
+  OneDomain d(WearMode::kRateLimit, 4, 100);
+  auto& wear = d.wear;
+  for (int i = 0; i < 67; ++i) d.erased(0);
   const double p = wear.reuse_probability(0);  // about 0.4955
   constexpr int kDraws = 20000;
   int reused = 0;
@@ -54,16 +82,18 @@ TEST(WearLeveler, RateLimitingDefersReuseWithTheRightProbability) {
 }
 
 TEST(WearLeveler, WithoutRateLimitingEveryBlockIsReused) {
-  auto wear = one_domain(WearMode::kNone, 4, 100);
-  for (int i = 0; i < 90; ++i) wear.erased(0);
-  EXPECT_DOUBLE_EQ(wear.reuse_probability(0), 1.0);
-  EXPECT_FALSE(wear.wants_cold_data(0));
+  OneDomain d(WearMode::kNone, 4, 100);
+  for (int i = 0; i < 90; ++i) d.erased(0);
+  EXPECT_DOUBLE_EQ(d.wear.reuse_probability(0), 1.0);
+  EXPECT_FALSE(d.wear.wants_cold_data(0));
+  EXPECT_FALSE(d.wear.is_cold(2));  // no erase recency kept without migration
 }
 
 TEST(WearLeveler, MigrationWantsColdDataBelowRetirementAgeFromYoungIdleBlocks) {
-  auto wear = one_domain(WearMode::kMigration, 4, 100);
-  for (int i = 0; i < 40; ++i) wear.erased(0);  // mean 90, block 0 at 60 < 85% of 90
-  for (int i = 0; i < 4; ++i) wear.erased(1);   // mean 89, block 1 at 96
+  OneDomain d(WearMode::kMigration, 4, 100);
+  auto& wear = d.wear;
+  for (int i = 0; i < 40; ++i) d.erased(0);  // mean 90, block 0 at 60 < 85% of 90
+  for (int i = 0; i < 4; ++i) d.erased(1);   // mean 89, block 1 at 96
   EXPECT_TRUE(wear.wants_cold_data(0));
   EXPECT_FALSE(wear.wants_cold_data(1));
   // Cold: life at least the mean and unerased for cold_age (1) x 4 erases.
@@ -72,6 +102,50 @@ TEST(WearLeveler, MigrationWantsColdDataBelowRetirementAgeFromYoungIdleBlocks) {
   EXPECT_FALSE(wear.is_cold(1));  // erased just now
   const auto first = wear.find_least_recently_erased(0, 8, 99, [](flash::BlockId) { return true; });
   EXPECT_EQ(first, 2u);  // never erased, queued first among the current entries
+}
+
+TEST(WearLeveler, ErasesAreTheArraysAndAWideBlockCountsItsMostErasedFlashBlock) {
+  // Two planes of 4 blocks, one unit of width 2: leveler block b is flash
+  // blocks b and 4 + b.
+  auto geometry = OneDomain::one_plane(4);
+  geometry.planes_per_die = 2;
+  flash::NandArray nand(geometry);
+  ftl::WearLeveler wear(OneDomain::config(WearMode::kRateLimit), 10,
+                        ftl::WearBlocks{&nand, 2, {0, 1}, {0}, 1}, 7);
+  ASSERT_EQ(wear.blocks(), 4u);
+  for (int i = 0; i < 3; ++i) nand.erase(1);
+  for (int i = 0; i < 5; ++i) nand.erase(5);
+  EXPECT_EQ(wear.erases(1), 5u);
+  EXPECT_EQ(wear.remaining_life(1), 5u);
+  EXPECT_EQ(wear.erases(0), 0u);
+  // Mount: the domain's erase sum from the array (5 of 4 x 10 cycles).
+  wear.restore_erase_counts();
+  EXPECT_DOUBLE_EQ(wear.mean_remaining_life(0), 10.0 - 5.0 / 4);
+}
+
+TEST(WearLeveler, ACheckpointKeepsTheMigrationStateAndRefusesAnotherMode) {
+  OneDomain saved(WearMode::kMigration, 4, 100);
+  for (int i = 0; i < 6; ++i) saved.erased(i % 2);
+  std::stringstream bytes;
+  StateWriter out(&bytes);
+  saved.wear.save_state(out);
+
+  OneDomain loaded(WearMode::kMigration, 4, 100);
+  for (int i = 0; i < 6; ++i) loaded.nand.erase(i % 2);  // the array's own section
+  StateReader in(bytes);
+  loaded.wear.load_state(in);
+  EXPECT_DOUBLE_EQ(loaded.wear.mean_remaining_life(0), saved.wear.mean_remaining_life(0));
+  for (flash::BlockId b = 0; b < 4; ++b) EXPECT_EQ(loaded.wear.is_cold(b), saved.wear.is_cold(b));
+  const auto first = [](ftl::WearLeveler& wear) {
+    return wear.find_least_recently_erased(0, 8, 99, [](flash::BlockId) { return true; });
+  };
+  EXPECT_EQ(first(loaded.wear), first(saved.wear));
+
+  OneDomain other(WearMode::kRateLimit, 4, 100);
+  bytes.clear();
+  bytes.seekg(0);
+  StateReader again(bytes);
+  EXPECT_THROW(other.wear.load_state(again), Error);
 }
 
 // The tiny preset with life scaled down (Agrawal §5.1: 50 cycles) and room

@@ -3,6 +3,7 @@
 // one (after preconditioning and between experiments, for plans and trace
 // replay), and bad checkpoints are refused with one line, exit status 1 and
 // no outputs.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/results/output.h"
+#include "sim/state/checkpoint.h"
 #include "test_support.h"
 
 namespace {
@@ -210,8 +212,10 @@ TEST_F(CheckpointCliRefusal, OtherGeometryAndOtherFtl) {
 
 TEST_F(CheckpointCliRefusal, WrongVersionAndMissingFile) {
   std::string text = good_;
-  text[8] = 2;
-  EXPECT_THAT(Refusal(Write("v2.ckpt", text)), HasSubstr("format version 2"));
+  const std::uint32_t other = ssdlab::sim::kCheckpointFormat + 1;  // the next format
+  text[8] = static_cast<char>(other);
+  EXPECT_THAT(Refusal(Write("other.ckpt", text)),
+              HasSubstr(fmt::format("format version {}", other)));
   EXPECT_THAT(Refusal(dir_ / "missing.ckpt"), HasSubstr("cannot open"));
 }
 
