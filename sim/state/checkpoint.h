@@ -34,7 +34,10 @@
 
 namespace ssdlab::sim {
 
-inline constexpr std::uint32_t kCheckpointFormat = 1;
+// Raised whenever a section's layout changes, so that the state cache, whose
+// key holds it, never finds a file it cannot load (2: the bus timelines'
+// reservations, flash/bus_timeline.h).
+inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 // Where the run stood, besides the device.
 struct RunPosition {
