@@ -10,29 +10,28 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
     : geometry_(geometry),
       timing_(timing),
       page_transfer_ns_(timing.page_transfer_ns(geometry)),
-      bus_free_(geometry.channels, 0),
-      control_free_(geometry.shared_control_bus() ? geometry.control_buses() : 0, 0),
+      buses_(geometry.channels),
+      control_buses_(geometry.shared_control_bus() ? geometry.control_buses() : 0),
       dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
       die_free_(geometry.dies() / dies_per_unit_, 0),
       register_free_(die_free_.size(), 0) {}
 
 void FlashTimeline::restart_at(TimeNs t) {
-  std::fill(bus_free_.begin(), bus_free_.end(), t);
+  for (BusTimeline& bus : buses_) bus.restart_at(t);
+  for (BusTimeline& bus : control_buses_) bus.restart_at(t);
   std::fill(die_free_.begin(), die_free_.end(), t);
   std::fill(register_free_.begin(), register_free_.end(), t);
-  std::fill(control_free_.begin(), control_free_.end(), t);
 }
 
 TimeNs FlashTimeline::all_done_at(TimeNs t) const {
-  for (const TimeNs free : bus_free_) t = std::max(t, free);
+  for (const BusTimeline& bus : buses_) t = std::max(t, bus.free_at());
   for (std::uint32_t unit = 0; unit < units(); ++unit)
     t = std::max({t, die_free_[unit], register_free_[unit]});
   return t;
 }
 
 TimeNs FlashTimeline::use_bus(std::uint32_t channel, TimeNs t, TimeNs duration, Phase phase) {
-  const TimeNs start = std::max(t, bus_free_[channel]);
-  bus_free_[channel] = start + duration;
+  const TimeNs start = buses_[channel].reserve(t, duration);
   stats_.bus_busy_ns += duration;
   report(Resource::kBus, channel, phase, start, start + duration);
   return start + duration;
@@ -43,8 +42,7 @@ TimeNs FlashTimeline::issue_command(std::uint32_t channel, TimeNs t) {
   if (!geometry_.shared_control_bus())
     return use_bus(channel, t, timing_.command_ns, Phase::kCommandCycles);
   const std::uint32_t control = geometry_.control_bus_of_channel(channel);
-  const TimeNs start = std::max(t, control_free_[control]);
-  control_free_[control] = start + timing_.command_ns;
+  const TimeNs start = control_buses_[control].reserve(t, timing_.command_ns);
   stats_.control_busy_ns += timing_.command_ns;
   report(Resource::kControlBus, control, Phase::kCommandCycles, start, start + timing_.command_ns);
   return start + timing_.command_ns;
@@ -203,12 +201,14 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
 void FlashTimeline::save_state(StateWriter& out) const {
   // Version 2: the shared control buses of asynchronous shared-control gangs;
   // 3: per interleaving unit (a package without interleaving), the cache
-  // registers, and the serial flash time of cleaning.
-  out.section("TIME", 3);
-  out.vector(bus_free_);
+  // registers, and the serial flash time of cleaning; 4: each bus's
+  // reservations (BusTimeline) rather than when it is next free.
+  out.section("TIME", 4);
+  for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
-  out.vector(control_free_);
+  out.u64(control_buses_.size());
+  for (const BusTimeline& bus : control_buses_) bus.save_state(out);
   out.array(stats_.commands);
   out.u64(stats_.two_plane_commands);
   out.i64(stats_.bus_busy_ns);
@@ -218,11 +218,14 @@ void FlashTimeline::save_state(StateWriter& out) const {
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 3);
-  in.vector(bus_free_, geometry_.channels, "the bus timelines");
+  in.section("TIME", 4);
+  for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
-  in.vector(control_free_, control_free_.size(), "the control bus timelines");
+  if (const std::uint64_t count = in.u64(); count != control_buses_.size())
+    throw make_error("the state has {} control bus timelines; this config has {}", count,
+                     control_buses_.size());
+  for (BusTimeline& bus : control_buses_) bus.load_state(in, "a control bus timeline");
   in.array(stats_.commands);
   stats_.two_plane_commands = in.u64();
   stats_.bus_busy_ns = in.i64();

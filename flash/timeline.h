@@ -17,8 +17,10 @@
 // A read is command, array read, transfer out; a program is command plus
 // transfer in, then array program (DESIGN.md). The flash scheduler
 // (flash/scheduler.h) decides which command a die takes next; once taken, a
-// command's phases are reserved here at once (first come, first served on
-// each bus), so phases need no events of their own.
+// command's phases are reserved here at once, so phases need no events of
+// their own; on a bus, each phase takes the earliest gap that holds it
+// (flash/bus_timeline.h), so a phase reserved later may run before earlier
+// ones.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +30,7 @@
 
 #include "common/state_io.h"
 #include "common/units.h"
+#include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/timeline_observer.h"
@@ -72,8 +75,11 @@ class FlashTimeline {
   void restart_at(TimeNs t);
 
   const TimelineStats& stats() const { return stats_; }
-  TimeNs bus_free_at(std::uint32_t channel) const { return bus_free_[channel]; }
-  TimeNs control_free_at(std::uint32_t control_bus) const { return control_free_[control_bus]; }
+  // When every phase reserved on a bus is over.
+  TimeNs bus_free_at(std::uint32_t channel) const { return buses_[channel].free_at(); }
+  TimeNs control_free_at(std::uint32_t control_bus) const {
+    return control_buses_[control_bus].free_at();
+  }
   // When `die` can take its next command: its array (with a cache register,
   // the earlier of array and register); without interleaving, its package's.
   TimeNs die_free_at(std::uint32_t die) const { return unit_free_at(unit_of_die(die)); }
@@ -121,8 +127,8 @@ class FlashTimeline {
   Geometry geometry_;
   Timing timing_;
   TimeNs page_transfer_ns_;
-  std::vector<TimeNs> bus_free_;      // per channel
-  std::vector<TimeNs> control_free_;  // per shared control bus (empty without)
+  std::vector<BusTimeline> buses_;          // per channel
+  std::vector<BusTimeline> control_buses_;  // per shared control bus (empty without)
   std::uint32_t dies_per_unit_;       // 1, or a package's dies without interleaving
   std::vector<TimeNs> die_free_;      // per unit: its array (and page register)
   std::vector<TimeNs> register_free_;  // per unit: its cache register (= die_free_ without)

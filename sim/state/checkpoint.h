@@ -38,8 +38,9 @@ namespace ssdlab::sim {
 // cache is keyed by it (state_cache.h), so a build whose sections differ
 // never meets another build's cached file under the same name, and
 // --load-state refuses such a file by its header. 2: the wear leveler's
-// section WEAR 2, the block store's BSTO 3 and BAST 2.
-inline constexpr std::uint32_t kCheckpointFormat = 2;
+// section WEAR 2, the block store's BSTO 3 and BAST 2; 3: TIME 4, each
+// bus's reservations (flash/bus_timeline.h).
+inline constexpr std::uint32_t kCheckpointFormat = 3;
 
 // Where the run stood, besides the device.
 struct RunPosition {

@@ -183,6 +183,22 @@ TEST_F(TimelineTest, CommandCyclesOccupyTheBus) {
   EXPECT_EQ(timeline.bus_free_at(0), 1000);
 }
 
+// A bus phase ready while the bus is reserved for later goes into the gap
+// before it (flash/bus_timeline.h): die 0's read holds the bus for its
+// command cycles and, after the array read, its transfer out; die 1's erase,
+// submitted after the read, has its command cycles in between and starts its
+// array erase then, not after the read's transfer.
+TEST_F(TimelineTest, CommandCyclesGoIntoTheGapBeforeAReadsTransfer) {
+  auto t = config_.timing;
+  t.command_ns = 1000;
+  flash::FlashTimeline timeline(config_.geometry, t);
+  const TimeNs xfer = t.page_transfer_ns(config_.geometry);
+  ASSERT_GT(t.read_ns, t.command_ns);  // the gap holds the command cycles
+  EXPECT_EQ(timeline.schedule(make(Op::kRead, page(0, 0)), 0), 1000 + t.read_ns + xfer);
+  EXPECT_EQ(timeline.schedule(make(Op::kErase, page(1, 0)), 0), 2000 + t.erase_ns);
+  EXPECT_EQ(timeline.bus_free_at(0), 1000 + t.read_ns + xfer);
+}
+
 // FlashTimeline::unloaded_ns: a command alone on an idle device takes what
 // schedule() gives it from time 0, and that is the sum of its phases.
 TEST(UnloadedTime, EachCommandsPhasesBackToBackAsScheduledOnAnIdleDevice) {
