@@ -26,12 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw make_error("{}: cannot open", path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
   const SummaryRecord summary = read_summary(path);
   std::vector<ExperimentFigures> experiments;
@@ -118,7 +112,8 @@ Totals totals(const std::vector<Row>& rows) {
   Totals t;
   t.geometric_mean = {geometric([](const Figures& f) { return f.mean; }),
                       geometric([](const Figures& f) { return f.p50; }),
-                      geometric([](const Figures& f) { return f.p99; })};
+                      geometric([](const Figures& f) { return f.p99; }),
+                      {}};
   double errors = 0;
   std::size_t n = 0;
   for (const auto& row : rows)
