@@ -50,12 +50,16 @@ precondition_row() {
       row="| $label | $t | $(json "$work/p/summary.json" "s['precondition']['flash_pages_written']") |"
       row="$row $(json "$work/p/summary.json" "s['precondition']['wall_seconds']") |"
       row="$row $(python3 -c "print(f'{$rate/1e6:.1f} M')") |"
-      row="$row $(python3 -c "print(sum(map(float, '$cpu'.split())))") |"
+      row="$row $(python3 -c "print(f'{sum(map(float, \"$cpu\".split())):.2f}')") |"
     fi
   done
   echo "$row"
 }
-precondition_row old 1 "$old"
+# An old binary with a state cache must not use it (nor the new one's).
+old_cold=()
+old_help=$("$old" sim --help 2>&1 || true)
+[[ "$old_help" == *--no-state-cache* ]] && old_cold=(--no-state-cache)
+precondition_row old default "$old" "${old_cold[@]}"
 for t in 1 2; do precondition_row new $t "$new" --no-state-cache --precondition-threads $t; done
 echo
 echo "State after preconditioning, saved with \`--save-state\` (checkpoint bytes compared with cmp):"
@@ -86,7 +90,7 @@ echo
 e2e=(sim -c $base --precondition random -w RW:io_size=4096,count=1000000 -q -o "$work/e")
 echo "| run | wall s |"
 echo "|---|---|"
-echo "| old binary | $(min_wall "$old" "${e2e[@]}") |"
+echo "| old binary | $(min_wall "$old" "${e2e[@]}" "${old_cold[@]}") |"
 echo "| new, cold (\`--no-state-cache\`) | $(min_wall "$new" "${e2e[@]}" --no-state-cache) |"
 "$new" "${e2e[@]}" >/dev/null  # fills the cache
 cp "$work/e/io.csv" "$work/cold.csv"
