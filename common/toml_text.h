@@ -15,15 +15,119 @@
 
 namespace ssdlab {
 
+namespace detail {
+
+// Where the parser stands outside strings and comments, as far as it matters
+// for whether a quote opens a string. toml++ scans a bare value (a number, a
+// date, a boolean, or any mistyped value) up to the next value terminator,
+// testing every character on the way for whitespace, quotes and non-ASCII
+// ones included: in `x = +["é"` it reaches the undefined behaviour through
+// the `"é` that a scan looking only at the character before a quote took for
+// a string (found by fuzz/sweep_fuzz). So a quote opens a string only at the
+// start of a key or a value; any other character starts a bare token, and no
+// quote inside one opens a string.
+class TomlCode {
+ public:
+  // A character of code (not a newline, not non-ASCII): true if it is a quote
+  // that opens a string, which the caller then reads.
+  bool opens_string(char c) {
+    if (bare_ && !ends_bare(c)) return false;
+    bare_ = false;
+    const bool header_start = fresh_header_;
+    fresh_header_ = false;
+    switch (c) {
+      case ' ':
+      case '\t':
+      case '\r':
+        fresh_header_ = header_start;
+        return false;
+      case '"':
+      case '\'':
+        return at_start_ || (bare(), false);
+      case '=':
+        if (key_ && (nest_.empty() || nest_.back() == '{'))
+          key_ = false, at_start_ = true;
+        else
+          bare();
+        return false;
+      case '.':
+        if (key_)
+          at_start_ = true;  // the next part of a dotted key
+        else
+          bare();
+        return false;
+      case '[':
+        if (key_ && nest_.empty() && line_start_) {
+          nest_.push_back('h'), at_start_ = fresh_header_ = true;  // a table header
+        } else if (header_start) {
+          at_start_ = true;  // the second '[' of an array of tables' header
+        } else if (!key_ && at_start_) {
+          nest_.push_back('[');  // an array
+        } else {
+          bare();
+        }
+        line_start_ = false;
+        return false;
+      case '{':
+        if (!key_ && at_start_)
+          nest_.push_back('{'), key_ = at_start_ = true;
+        else
+          bare();
+        return false;
+      case ']':
+      case '}':
+        if (!nest_.empty() && (nest_.back() == '{') == (c == '}')) nest_.pop_back();
+        at_start_ = false;
+        return false;
+      case ',':
+        at_start_ = !nest_.empty() && nest_.back() != 'h';
+        if (at_start_) key_ = nest_.back() == '{';
+        return false;
+      default:
+        return bare(), false;
+    }
+  }
+  // The string that the last quote opened has closed.
+  void closed_string() { at_start_ = line_start_ = false; }
+  // A newline outside strings: the top level expects a key; inside a
+  // multi-line array the position stays as it was.
+  void newline() {
+    bare_ = false;
+    if (!nest_.empty() && nest_.back() == '[') return;
+    nest_.clear();
+    key_ = at_start_ = line_start_ = true;
+    fresh_header_ = false;
+  }
+
+ private:
+  void bare() { bare_ = true, at_start_ = line_start_ = false; }
+  // A bare key ends at any character a bare key cannot hold; a bare value
+  // only at a value terminator (toml++'s is_value_terminator).
+  bool ends_bare(char c) const {
+    if (key_)
+      return !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '-');
+    return c == ' ' || c == '\t' || c == '\r' || c == ']' || c == '}' || c == ',' || c == '#';
+  }
+
+  std::string nest_;  // '[' an array, '{' an inline table, 'h' a table header
+  bool key_ = true;   // a key stands here, else a value
+  bool at_start_ = true;
+  bool line_start_ = true;
+  bool bare_ = false;
+  bool fresh_header_ = false;  // just after a table header's '['
+};
+
+}  // namespace detail
+
 // The 1-based line of the first non-ASCII byte outside strings and
 // comments, or of a control character anywhere (TOML allows none but tab),
-// 0 if none. Conservative: a quote opens a string only where TOML's can (at
-// the start of a line or after '=', '[', '{', ',' or '.', spaces aside), as
-// the parser sees it; elsewhere what follows is still checked.
+// 0 if none. Conservative: a quote opens a string only where the parser
+// takes it for one (detail::TomlCode); elsewhere what follows is checked.
 inline std::size_t non_ascii_outside_strings(std::string_view text) {
   enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
   std::size_t line = 1;
-  char previous = '\n';  // the last character in code that is not a space or a tab
+  detail::TomlCode code;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
@@ -31,31 +135,26 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
     const auto next = [&](std::string_view s) { return text.substr(i, s.size()) == s; };
     if (c == '\n') {
       ++line;
-      previous = '\n';
       if (in == In::kComment || in == In::kBasic || in == In::kLiteral) in = In::kCode;
+      if (in == In::kCode) code.newline();
       continue;
     }
     switch (in) {
-      case In::kCode: {
+      case In::kCode:
         if (byte >= 0x80) return line;
-        const bool opens = previous == '\n' || previous == '=' || previous == '[' ||
-                           previous == '{' || previous == ',' || previous == '.';
-        if (c != ' ' && c != '\t') previous = c;
         if (c == '#') {
+          code.opens_string(' ');  // ends a bare token, as whitespace would
           in = In::kComment;
-        } else if (!opens) {
+        } else if (!code.opens_string(c)) {
           break;
         } else if (next("\"\"\"")) {
           in = In::kMultiBasic, i += 2;
         } else if (next("'''")) {
           in = In::kMultiLiteral, i += 2;
-        } else if (c == '"') {
-          in = In::kBasic;
-        } else if (c == '\'') {
-          in = In::kLiteral;
+        } else {
+          in = c == '"' ? In::kBasic : In::kLiteral;
         }
         break;
-      }
       case In::kComment:
         break;
       case In::kBasic:
@@ -64,11 +163,11 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
           if (static_cast<unsigned char>(text[i + 1]) >= 0x80) return line;
           ++i;
         } else if (c == '"') {
-          in = In::kCode, previous = c;
+          in = In::kCode, code.closed_string();
         }
         break;
       case In::kLiteral:
-        if (c == '\'') in = In::kCode, previous = c;
+        if (c == '\'') in = In::kCode, code.closed_string();
         break;
       case In::kMultiBasic:
         if (c == '\\' && i + 1 < text.size()) {
@@ -87,11 +186,11 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
             ++i;
           }
         } else if (next("\"\"\"")) {
-          in = In::kCode, i += 2, previous = c;
+          in = In::kCode, i += 2, code.closed_string();
         }
         break;
       case In::kMultiLiteral:
-        if (next("'''")) in = In::kCode, i += 2, previous = c;
+        if (next("'''")) in = In::kCode, i += 2, code.closed_string();
         break;
     }
   }

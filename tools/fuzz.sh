@@ -53,10 +53,15 @@ printf 'configs = ["%s/configs/tiny.toml"]\nworkloads = ["RW:count=10", "uflip:g
 for target in ${TARGETS:-config plan trace replay checkpoint sweep}; do
   echo "== ${target}_fuzz for ${seconds} s"
   "$build/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 "$corpus/$target" 2>&1 | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY" || true
-  # libFuzzer exits non-zero and writes crash-* files on a finding.
-  if ls crash-* leak-* timeout-* oom-* > /dev/null 2>&1; then
-    echo "fuzz: findings in $target:" crash-* leak-* timeout-* oom-* 2>/dev/null
+    -print_final_stats=1 "$corpus/$target" 2>&1 | grep -aE "stat::number_of_executed_units|Done|ERROR|SUMMARY" || true
+  # libFuzzer writes a crash-*, leak-*, timeout-* or oom-* file on a finding.
+  # (Each pattern on its own: `ls` of all four fails whenever one matches nothing.)
+  findings=""
+  for pattern in 'crash-*' 'leak-*' 'timeout-*' 'oom-*'; do
+    findings+=" $(compgen -G "$pattern" | tr '\n' ' ' || true)"
+  done
+  if [ -n "${findings// /}" ]; then
+    echo "fuzz: findings in $target:" $findings
     exit 1
   fi
 done
