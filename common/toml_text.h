@@ -171,20 +171,15 @@ inline std::size_t non_ascii_outside_strings(std::string_view text) {
         break;
       case In::kMultiBasic:
         if (c == '\\' && i + 1 < text.size()) {
-          // A line-ending backslash: the parser skips the whitespace after it
-          // testing every character, a non-ASCII one too.
+          // A backslash and whitespace (a line-ending backslash, or a bad
+          // escape): the parser skips the whitespace after it testing every
+          // character, a non-ASCII one too; an escaped one it tests as well.
           std::size_t j = i + 1;
-          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
-          if (j < text.size() && text[j] == '\n') {
-            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' ||
-                                       text[j] == '\n'))
-              line += text[j++] == '\n';
-            if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80) return line;
-            i = j - 1;
-          } else {
-            if (static_cast<unsigned char>(text[i + 1]) >= 0x80) return line;
-            ++i;
-          }
+          while (j < text.size() &&
+                 (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n'))
+            line += text[j++] == '\n';
+          if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80) return line;
+          i = j == i + 1 ? j : j - 1;
         } else if (next("\"\"\"")) {
           in = In::kCode, i += 2, code.closed_string();
         }

@@ -45,6 +45,7 @@ TEST(TomlText, RefusesNonAsciiThatTheParserScansAsCode) {
       {"x = 'a'\ny = 1 # ok\nz = é\n", 3},
       {"x = \"\\é\"\n", 1},
       {"x = \"a\x01\"\n", 1},
+      {"x = \"\"\"\n\"\"\"\n\"\"\"a\\ é\"\"\"\n", 3},  // found by the test below
   };
   for (const auto& [text, line] : refused) EXPECT_EQ(non_ascii_outside_strings(text), line) << text;
 }
