@@ -190,10 +190,7 @@ void PageMappedFtl::prefetch(Lpn soon, Lpn later) const {
   if (cache_) return;  // DFTL: the map's state is the cache's, not one array
   if (later < map_.size()) prefetch_for_read(&map_[later]);
   if (soon >= map_.size()) return;
-  const Ppn old = map_[soon];
-  if (old == kNoPage) return;
-  nand_.prefetch(old);
-  buckets_.prefetch(geometry_.block_of(old));
+  if (const Ppn old = map_[soon]; old != kNoPage) prefetch_page_state(old);
 }
 
 void PageMappedFtl::unmap(Lpn lpn) {
@@ -201,8 +198,7 @@ void PageMappedFtl::unmap(Lpn lpn) {
   if (old == kNoPage) return;
   // The old page's NAND state and its block's bucket entry are three more
   // random cache lines: ask for all of them at once rather than in turn.
-  nand_.prefetch(old);
-  buckets_.prefetch(geometry_.block_of(old));
+  prefetch_page_state(old);
   for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) supersede(old + i);
   map_[lpn] = kNoPage;
 }

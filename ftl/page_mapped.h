@@ -193,6 +193,12 @@ class PageMappedFtl final : public Ftl {
   void erase_victim(BlockId victim, std::uint32_t moved, CommandList& out);
   // Background cleaning: the group of `pool` to clean next, or kNoBlock.
   std::uint32_t background_group(std::uint32_t pool) const;
+  // Starts loading what superseding page `old` touches (its NAND state and
+  // its block's victim-bucket entry) into the cache.
+  void prefetch_page_state(Ppn old) const {
+    nand_.prefetch(old);
+    buckets_.prefetch(geometry_.block_of(old));
+  }
   // Starts loading the map entries of the valid pages of the block whose
   // first page is `first` (a cleaning victim) into the cache.
   void prefetch_map_entries(Ppn first) const;
