@@ -55,6 +55,16 @@ bool Geometry::is_two_plane_pair(std::uint32_t a, std::uint32_t b) const {
   return false;
 }
 
+FastGeometry::FastGeometry(const Geometry& geometry)
+    : Geometry(geometry),
+      per_block_(pages_per_block),
+      per_plane_(pages_per_plane()),
+      per_die_(pages_per_plane() * planes_per_die),
+      blocks_per_plane_(blocks_per_plane),
+      planes_per_die_(planes_per_die),
+      dies_per_package_(dies_per_package),
+      packages_per_channel_(packages_per_channel) {}
+
 PageAddress decode(const Geometry& g, Ppn ppn) {
   PageAddress address{};
   address.block = g.block_of(ppn);

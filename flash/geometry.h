@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/fast_div.h"
+
 namespace ssdlab::flash {
 
 using Ppn = std::uint32_t;      // physical page number (flat)
@@ -98,9 +100,9 @@ struct Geometry {
   std::uint32_t page_in_block(Ppn ppn) const { return ppn % pages_per_block; }
   Ppn first_page(BlockId block) const { return block * pages_per_block; }
   std::uint32_t plane_of_block(BlockId block) const { return block / blocks_per_plane; }
-  std::uint32_t plane_of(Ppn ppn) const { return plane_of_block(block_of(ppn)); }
+  std::uint32_t plane_of(Ppn ppn) const { return ppn / pages_per_plane(); }
   std::uint32_t die_of_plane(std::uint32_t plane) const { return plane / planes_per_die; }
-  std::uint32_t die_of(Ppn ppn) const { return die_of_plane(plane_of(ppn)); }
+  std::uint32_t die_of(Ppn ppn) const { return ppn / (pages_per_plane() * planes_per_die); }
   std::uint32_t package_of_die(std::uint32_t die) const { return die / dies_per_package; }
   std::uint32_t channel_of_package(std::uint32_t package) const {
     return package / packages_per_channel;
@@ -112,6 +114,38 @@ struct Geometry {
 
   // True if planes a and b (flat numbers) are an allowed two-plane pair.
   bool is_two_plane_pair(std::uint32_t a, std::uint32_t b) const;
+};
+
+// A Geometry whose address arithmetic is precomputed: block_of(), plane_of(),
+// die_of() and the rest give Geometry's results with multiplications instead
+// of divisions (common/fast_div.h). The classes on every command's path (the
+// NAND array, the timeline, the FTLs) keep their geometry as one; a function
+// that takes a `const Geometry&` gets Geometry's own arithmetic, with the same
+// results. Its dimensions must not change after construction (the classes
+// that keep one never change theirs).
+class FastGeometry : public Geometry {
+ public:
+  FastGeometry() : FastGeometry(Geometry{}) {}
+  FastGeometry(const Geometry& geometry);  // NOLINT(google-explicit-constructor): a view of it
+
+  BlockId block_of(Ppn ppn) const { return per_block_.quotient(ppn); }
+  std::uint32_t page_in_block(Ppn ppn) const { return per_block_.remainder(ppn); }
+  std::uint32_t plane_of_block(BlockId block) const { return blocks_per_plane_.quotient(block); }
+  std::uint32_t plane_of(Ppn ppn) const { return per_plane_.quotient(ppn); }
+  std::uint32_t die_of_plane(std::uint32_t plane) const { return planes_per_die_.quotient(plane); }
+  std::uint32_t die_of(Ppn ppn) const { return per_die_.quotient(ppn); }
+  std::uint32_t package_of_die(std::uint32_t die) const { return dies_per_package_.quotient(die); }
+  std::uint32_t channel_of_package(std::uint32_t package) const {
+    return packages_per_channel_.quotient(package);
+  }
+  std::uint32_t channel_of_die(std::uint32_t die) const {
+    return channel_of_package(package_of_die(die));
+  }
+  std::uint32_t plane_in_die(std::uint32_t plane) const { return planes_per_die_.remainder(plane); }
+
+ private:
+  FastDiv per_block_, per_plane_, per_die_;  // pages per block, plane, die
+  FastDiv blocks_per_plane_, planes_per_die_, dies_per_package_, packages_per_channel_;
 };
 
 // Decoded address, for printing and tests.

@@ -29,7 +29,7 @@ class NandArray {
  public:
   explicit NandArray(const Geometry& geometry);
 
-  const Geometry& geometry() const { return geometry_; }
+  const FastGeometry& geometry() const { return geometry_; }
 
   // Programs the next free page of `ppn`'s block with logical page `lpn`; the
   // page becomes valid. `ppn` must be that block's write pointer.
@@ -140,7 +140,7 @@ class NandArray {
     std::vector<BlockImage> erased;  // since take_erased_images()
   };
 
-  Geometry geometry_;
+  FastGeometry geometry_;
   std::unique_ptr<Persistent> persistent_;  // power-cut runs only
   // Huge pages (common/huge_pages.h): each host write touches them at random.
   HugeVector<Lpn> oob_lpn_;

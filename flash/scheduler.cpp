@@ -350,7 +350,7 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
   // and their targets each form such a pair (a copy-back stays in its
   // plane); so do a move's sources (one two-plane read) and its targets
   // (one two-plane program). An erase pairs any two blocks of a plane pair.
-  const Geometry& g = timeline_.geometry();
+  const FastGeometry& g = timeline_.geometry();
   if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
       other.host_data)
     return false;

@@ -209,7 +209,7 @@ class FlashScheduler {
   // The job's cleaning completed at `t`: queues the host commands it held.
   void unhold(std::uint32_t job, TimeNs t);
   std::uint32_t package_of(Ppn page) const {
-    const Geometry& g = timeline_.geometry();
+    const FastGeometry& g = timeline_.geometry();
     return g.package_of_die(g.die_of(page));
   }
   void chain_stage_done(std::uint32_t job, int chain, TimeNs t);

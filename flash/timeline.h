@@ -89,7 +89,7 @@ class FlashTimeline {
   // What serves one command at a time: a die, or a package without interleaving.
   std::uint32_t unit_of_die(std::uint32_t die) const { return die / dies_per_unit_; }
   std::uint32_t units() const { return static_cast<std::uint32_t>(die_free_.size()); }
-  const Geometry& geometry() const { return geometry_; }
+  const FastGeometry& geometry() const { return geometry_; }
   // When every reservation on every bus and die has completed (no earlier
   // than `t`).
   TimeNs all_done_at(TimeNs t) const;
@@ -124,7 +124,7 @@ class FlashTimeline {
   }
   void report_planes(Phase phase, TimeNs start, TimeNs end);
 
-  Geometry geometry_;
+  FastGeometry geometry_;
   Timing timing_;
   TimeNs page_transfer_ns_;
   std::vector<BusTimeline> buses_;          // per channel

@@ -67,7 +67,7 @@ class BlockStore {
   // and merges. Throws ssdlab::Error if nothing is left for data.
   BlockStore(const FtlContext& context, std::uint32_t reserve, std::string_view ftl_name);
 
-  const flash::Geometry& geometry() const { return geometry_; }
+  const flash::FastGeometry& geometry() const { return geometry_; }
   const FtlConfig& config() const { return config_; }
   const flash::NandArray& nand() const { return nand_; }
   FtlStats& stats() { return stats_; }
@@ -194,7 +194,7 @@ class BlockStore {
   // Programs `lpn` at the write pointer of `block`; returns the page.
   flash::Ppn program_page(VBlock block, Lpn lpn, bool log);
 
-  flash::Geometry geometry_;
+  flash::FastGeometry geometry_;
   FtlConfig config_;
   flash::NandArray nand_;
   std::string_view name_;

@@ -258,7 +258,7 @@ class PageMappedFtl final : public Ftl {
   }
   static constexpr std::uint8_t kTranslationStages = 2;  // reads, then writes
 
-  flash::Geometry geometry_;
+  flash::FastGeometry geometry_;
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;
