@@ -13,7 +13,7 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       buses_(geometry.channels),
       control_buses_(geometry.shared_control_bus() ? geometry.control_buses() : 0),
       dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
-      die_free_(geometry.dies() / dies_per_unit_, 0),
+      die_free_(geometry.dies() / dies_per_unit_.divisor(), 0),
       register_free_(die_free_.size(), 0) {}
 
 void FlashTimeline::restart_at(TimeNs t) {

@@ -87,7 +87,7 @@ class FlashTimeline {
     return std::min(die_free_[unit], register_free_[unit]);
   }
   // What serves one command at a time: a die, or a package without interleaving.
-  std::uint32_t unit_of_die(std::uint32_t die) const { return die / dies_per_unit_; }
+  std::uint32_t unit_of_die(std::uint32_t die) const { return dies_per_unit_.quotient(die); }
   std::uint32_t units() const { return static_cast<std::uint32_t>(die_free_.size()); }
   const FastGeometry& geometry() const { return geometry_; }
   // When every reservation on every bus and die has completed (no earlier
@@ -129,7 +129,7 @@ class FlashTimeline {
   TimeNs page_transfer_ns_;
   std::vector<BusTimeline> buses_;          // per channel
   std::vector<BusTimeline> control_buses_;  // per shared control bus (empty without)
-  std::uint32_t dies_per_unit_;       // 1, or a package's dies without interleaving
+  FastDiv dies_per_unit_;                   // 1, or a package's dies without interleaving
   std::vector<TimeNs> die_free_;      // per unit: its array (and page register)
   std::vector<TimeNs> register_free_;  // per unit: its cache register (= die_free_ without)
   TimelineStats stats_;

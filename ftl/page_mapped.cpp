@@ -27,6 +27,8 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
+      by_stripe_(stripe_lpns_),
+      by_pool_(layout_.pools()),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
       granularity_(config_.clean_granularity),
       incremental_pages_(config_.clean_incremental_pages),
@@ -116,7 +118,7 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
   // Round-robin over the pool's planes, skipping planes that are full.
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
     const std::uint32_t plane = order[cursor];
-    cursor = (cursor + 1) % order.size();
+    if (++cursor == order.size()) cursor = 0;
     if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
   }
   throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));

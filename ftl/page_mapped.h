@@ -128,7 +128,7 @@ class PageMappedFtl final : public Ftl {
   FtlStats& counters(std::uint32_t pool) {
     return pool_stats_.empty() ? stats_ : pool_stats_[pool];
   }
-  std::uint32_t pool_of(Lpn lpn) const { return (lpn / stripe_lpns_) % layout_.pools(); }
+  std::uint32_t pool_of(Lpn lpn) const { return by_pool_.remainder(by_stripe_.quotient(lpn)); }
   std::uint32_t pool_of_block(BlockId block) const {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
   }
@@ -268,6 +268,7 @@ class PageMappedFtl final : public Ftl {
   bool policy_tracks_valid_;
   std::uint32_t pages_per_lpn_;
   std::uint32_t stripe_lpns_;
+  FastDiv by_stripe_, by_pool_;  // pool_of() without divisions (common/fast_div.h)
   // Partial writes of a logical page are copy-backs with the host's data
   // (a synchronous gang, copy-back on, one gang page per logical page).
   bool rmw_by_copy_back_;

@@ -22,7 +22,10 @@ std::uint32_t PoolLayout::pool_count(const flash::Geometry& g, PoolScope scope) 
 }
 
 PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
-    : pools_(pool_count(g, scope)), planes_per_pool_(g.planes() / pools_), order_(pools_) {
+    : pools_(pool_count(g, scope)),
+      planes_per_pool_(g.planes() / pools_),
+      by_plane_(planes_per_pool_),
+      order_(pools_) {
   // Flat plane numbers are channel-major, so a pool's planes are contiguous.
   for (std::uint32_t pool = 0; pool < pools_; ++pool) {
     auto& order = order_[pool];
@@ -49,7 +52,7 @@ bool mergeable(const flash::Command& command) {
 
 }  // namespace
 
-void merge_two_plane(const flash::Geometry& g, flash::CommandList& commands, std::size_t from) {
+void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands, std::size_t from) {
   // Fast path (speed, not semantics): with fewer than two candidates nothing
   // can merge. That is every single-page request, whatever cleaning it
   // carries, so the common case pays one scan and no allocation.

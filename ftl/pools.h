@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/fast_div.h"
 #include "flash/geometry.h"
 #include "ftl/ftl.h"
 
@@ -19,7 +20,7 @@ class PoolLayout {
   std::uint32_t planes_per_pool() const { return planes_per_pool_; }
   // Planes of `pool` in allocation order.
   const std::vector<std::uint32_t>& planes(std::uint32_t pool) const { return order_[pool]; }
-  std::uint32_t pool_of_plane(std::uint32_t plane) const { return plane / planes_per_pool_; }
+  std::uint32_t pool_of_plane(std::uint32_t plane) const { return by_plane_.quotient(plane); }
 
   // Number of pools the scope gives on `geometry` (1 for the whole SSD).
   static std::uint32_t pool_count(const flash::Geometry& geometry, PoolScope scope);
@@ -27,6 +28,7 @@ class PoolLayout {
  private:
   std::uint32_t pools_;
   std::uint32_t planes_per_pool_;
+  FastDiv by_plane_;  // planes per pool (common/fast_div.h)
   std::vector<std::vector<std::uint32_t>> order_;
 };
 
@@ -35,7 +37,7 @@ class PoolLayout {
 // same page offset and in the same stage into two-plane commands. Keeps order
 // otherwise; the merged command takes the first one's place, and no merge
 // reaches across a cleaning command.
-void merge_two_plane(const flash::Geometry& geometry, flash::CommandList& commands,
+void merge_two_plane(const flash::FastGeometry& geometry, flash::CommandList& commands,
                      std::size_t from);
 
 }  // namespace ssdlab::ftl

@@ -46,11 +46,13 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   const std::uint64_t page = ftl_->logical_page_size();
   const std::uint64_t end = offset + size;
+  const std::uint64_t first = page_index(offset), past = page_index(end);
   ftl::PageRange range;
-  range.first = static_cast<ftl::Lpn>(offset / page);
-  range.count = static_cast<std::uint32_t>((end + page - 1) / page - offset / page);
-  range.partial_first = offset % page != 0 || (range.count == 1 && end % page != 0);
-  range.partial_last = end % page != 0;
+  range.first = static_cast<ftl::Lpn>(first);
+  range.partial_first = offset != first * page;
+  range.partial_last = end != past * page;
+  range.count = static_cast<std::uint32_t>(past - first + (range.partial_last ? 1 : 0));
+  range.partial_first = range.partial_first || (range.count == 1 && range.partial_last);
   return range;
 }
 

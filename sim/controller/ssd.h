@@ -11,6 +11,7 @@
 // to host requests between its page moves and erases (ssd_background.cpp).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,9 +26,9 @@
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "sim/controller/config.h"
-#include "sim/state/power_cut.h"
 #include "sim/controller/ssd_observer.h"
 #include "sim/controller/write_buffer.h"
+#include "sim/state/power_cut.h"
 
 namespace ssdlab::sim {
 
@@ -160,11 +161,17 @@ class Ssd : private flash::FlashScheduler::Listener {
 
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
+  // The logical page holding byte `offset`: on every request's path, so a
+  // shift where the page is a power of two bytes (every preset's), not a
+  // 64-bit division.
+  std::uint64_t page_index(std::uint64_t offset) const {
+    const std::uint64_t page = ftl_->logical_page_size();
+    return std::has_single_bit(page) ? offset >> std::countr_zero(page) : offset / page;
+  }
   template <class Io>
   ftl::Lpn first_lpn(const Io* io) const {
-    return io && io->offset < logical_bytes_
-               ? static_cast<ftl::Lpn>(io->offset / ftl_->logical_page_size())
-               : flash::kNoLpn;
+    return io && io->offset < logical_bytes_ ? static_cast<ftl::Lpn>(page_index(io->offset))
+                                             : flash::kNoLpn;
   }
   // Hands commands_ to the flash scheduler from `now`: host commands (of
   // class `work`) and cleaning commands are two chains of stages; host
