@@ -212,7 +212,6 @@ class FlashScheduler {
     const FastGeometry& g = timeline_.geometry();
     return g.package_of_die(g.die_of(page));
   }
-  void chain_stage_done(std::uint32_t job, int chain, TimeNs t);
   void finish_chain(std::uint32_t job, int chain, TimeNs end);
   // The unit takes commands while it is free at `t`.
   void dispatch(std::uint32_t unit, TimeNs t);
