@@ -53,7 +53,9 @@ TEST_P(PreconditionThreads, StateIsTheSerialOneWhateverTheThreads) {
     unsigned used = 0;
     const std::string state = StateAfter(ssd, threads, &used);
     EXPECT_GE(used, 1u) << "the page-mapped FTL's pools are independent";
-    if (threads > 0) EXPECT_EQ(used, std::min(threads, pools));
+    if (threads > 0) {
+      EXPECT_EQ(used, std::min(threads, pools));
+    }
     EXPECT_EQ(state.size(), reference.size());
     EXPECT_TRUE(state == reference) << threads << " threads, " << pools << " pools";
     EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u) << "cleaning ran while preconditioning";

@@ -259,8 +259,9 @@ TEST_F(ReplayCli, ATinyExactSampleLimitGivesPercentilesWithinTheHistogramsError)
         << "p" << percent;
   for (const char* key : {"count", "min_us", "max_us", "mean_us", "iops", "histogram"})
     EXPECT_EQ(folded[key], exact[key]) << key;
-  if (const auto checked = support::check_output(dir_ / "folded"))
+  if (const auto checked = support::check_output(dir_ / "folded")) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
+  }
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ void expect_same(const SummaryRecord& a, const SummaryRecord& b) {
   EXPECT_EQ(a.wear, b.wear);
   EXPECT_EQ(a.verification, b.verification);
   ASSERT_EQ(a.config.has_value(), b.config.has_value());
-  if (a.config) EXPECT_EQ(to_json(*a.config), to_json(*b.config));
+  if (a.config) {
+    EXPECT_EQ(to_json(*a.config), to_json(*b.config));
+  }
   EXPECT_EQ(a.power_cuts, b.power_cuts);
   EXPECT_EQ(a.checkpoint, b.checkpoint);
 }
@@ -102,7 +104,7 @@ void add_device(SummaryRecord& s) {
   w.remaining_life_histogram = {0, 1, 2, 13};
   w.migrations_per_pool = {0};
   s.verification = VerificationRecord{true, 4096};
-  s.precondition = StateRecord{"random", 0.25, 10, 20, 1, 2.0, 80.0, {}, {}};
+  s.precondition = StateRecord{"random", 0.25, 10, 20, 1, 2.0, 80.0, {}, {}, {}, {}, {}, {}};
 }
 
 ExperimentRecord plan_experiment(const std::string& name, const DeviceConfig& config) {
@@ -214,7 +216,7 @@ TEST(SummaryRoundTrip, ProbeOnAFile) {
   s.schema_version = kSummarySchemaVersion;
   s.workload = "RW:count=10";
   s.logical_bytes = 16 << 20;
-  s.precondition = StateRecord{"seq", 0.5, {}, {}, {}, {}, {}, 16 << 20, 128};
+  s.precondition = StateRecord{"seq", 0.5, {}, {}, {}, {}, {}, 16 << 20, 128, {}, {}, {}, {}};
   ExperimentRecord e;
   e.name = "rw";
   e.pattern = "RW";
