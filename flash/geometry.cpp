@@ -59,7 +59,7 @@ FastGeometry::FastGeometry(const Geometry& geometry)
     : Geometry(geometry),
       per_block_(pages_per_block),
       per_plane_(pages_per_plane()),
-      per_die_(pages_per_plane() * planes_per_die),
+      per_die_(pages_per_die()),
       blocks_per_plane_(blocks_per_plane),
       planes_per_die_(planes_per_die),
       dies_per_package_(dies_per_package),

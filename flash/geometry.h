@@ -81,6 +81,7 @@ struct Geometry {
   std::uint64_t pages() const { return std::uint64_t{blocks()} * pages_per_block; }
   std::uint64_t capacity_bytes() const { return pages() * page_size; }
   std::uint32_t pages_per_plane() const { return blocks_per_plane * pages_per_block; }
+  std::uint32_t pages_per_die() const { return pages_per_plane() * planes_per_die; }
   // Data paths of one channel that move a page together: a synchronous gang's
   // members, each carrying its own slice of the gang page (1 otherwise).
   std::uint32_t lanes() const { return gang == Gang::kSharedControlSync ? gang_size : 1; }
@@ -102,7 +103,7 @@ struct Geometry {
   std::uint32_t plane_of_block(BlockId block) const { return block / blocks_per_plane; }
   std::uint32_t plane_of(Ppn ppn) const { return ppn / pages_per_plane(); }
   std::uint32_t die_of_plane(std::uint32_t plane) const { return plane / planes_per_die; }
-  std::uint32_t die_of(Ppn ppn) const { return ppn / (pages_per_plane() * planes_per_die); }
+  std::uint32_t die_of(Ppn ppn) const { return ppn / pages_per_die(); }
   std::uint32_t package_of_die(std::uint32_t die) const { return die / dies_per_package; }
   std::uint32_t channel_of_package(std::uint32_t package) const {
     return package / packages_per_channel;

@@ -64,7 +64,7 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
       geometry_.blocks() > reserve_blocks
           ? (geometry_.blocks() - reserve_blocks) * geometry_.pages_per_block
           : 0;
-  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_} * layout_.pools();
+  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
   while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
     logical_pages_ -= stripe_round;
   if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");

@@ -27,8 +27,6 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
-      by_stripe_(stripe_lpns_),
-      by_pool_(layout_.pools()),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
       granularity_(config_.clean_granularity),
       incremental_pages_(config_.clean_incremental_pages),
@@ -62,7 +60,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   // Exported capacity: the physical pages less over-provisioning, less what
   // cleaning needs to work at all (the low-water reserve plus two partly
   // filled active blocks per plane), in whole stripes across all pools.
-  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_} * layout_.pools();
+  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
   const auto usable = static_cast<std::uint64_t>(static_cast<double>(geometry_.pages()) *
                                                  (1.0 - config_.overprovisioning));
   const std::uint64_t reserve_blocks =

@@ -128,7 +128,9 @@ class PageMappedFtl final : public Ftl {
   FtlStats& counters(std::uint32_t pool) {
     return pool_stats_.empty() ? stats_ : pool_stats_[pool];
   }
-  std::uint32_t pool_of(Lpn lpn) const { return by_pool_.remainder(by_stripe_.quotient(lpn)); }
+  std::uint32_t pool_of(Lpn lpn) const {
+    return layout_.pool_of_stripe(stripe_lpns_.quotient(lpn));
+  }
   std::uint32_t pool_of_block(BlockId block) const {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
   }
@@ -267,8 +269,7 @@ class PageMappedFtl final : public Ftl {
   std::unique_ptr<VictimPolicy> policy_;
   bool policy_tracks_valid_;
   std::uint32_t pages_per_lpn_;
-  std::uint32_t stripe_lpns_;
-  FastDiv by_stripe_, by_pool_;  // pool_of() without divisions (common/fast_div.h)
+  FastDiv stripe_lpns_;  // logical pages per stripe (a divisor: pool_of())
   // Partial writes of a logical page are copy-backs with the host's data
   // (a synchronous gang, copy-back on, one gang page per logical page).
   bool rmw_by_copy_back_;

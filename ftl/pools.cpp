@@ -23,14 +23,13 @@ std::uint32_t PoolLayout::pool_count(const flash::Geometry& g, PoolScope scope) 
 
 PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
     : pools_(pool_count(g, scope)),
-      planes_per_pool_(g.planes() / pools_),
-      by_plane_(planes_per_pool_),
-      order_(pools_) {
+      planes_per_pool_(g.planes() / pools_.divisor()),
+      order_(pools()) {
   // Flat plane numbers are channel-major, so a pool's planes are contiguous.
-  for (std::uint32_t pool = 0; pool < pools_; ++pool) {
+  for (std::uint32_t pool = 0; pool < pools(); ++pool) {
     auto& order = order_[pool];
-    for (std::uint32_t i = 0; i < planes_per_pool_; ++i)
-      order.push_back(pool * planes_per_pool_ + i);
+    for (std::uint32_t i = 0; i < planes_per_pool(); ++i)
+      order.push_back(pool * planes_per_pool() + i);
     // Fastest-varying first: channel, package, die, then plane in die.
     auto key = [&g](std::uint32_t plane) {
       const std::uint32_t die = g.die_of_plane(plane);

@@ -16,19 +16,23 @@ class PoolLayout {
  public:
   PoolLayout(const flash::Geometry& geometry, PoolScope scope);
 
-  std::uint32_t pools() const { return pools_; }
-  std::uint32_t planes_per_pool() const { return planes_per_pool_; }
+  std::uint32_t pools() const { return pools_.divisor(); }
+  std::uint32_t planes_per_pool() const { return planes_per_pool_.divisor(); }
   // Planes of `pool` in allocation order.
   const std::vector<std::uint32_t>& planes(std::uint32_t pool) const { return order_[pool]; }
-  std::uint32_t pool_of_plane(std::uint32_t plane) const { return by_plane_.quotient(plane); }
+  std::uint32_t pool_of_plane(std::uint32_t plane) const {
+    return planes_per_pool_.quotient(plane);
+  }
+  // The pool of the `stripe`-th stripe of logical pages: stripes go round the pools.
+  std::uint32_t pool_of_stripe(std::uint32_t stripe) const { return pools_.remainder(stripe); }
 
   // Number of pools the scope gives on `geometry` (1 for the whole SSD).
   static std::uint32_t pool_count(const flash::Geometry& geometry, PoolScope scope);
 
  private:
-  std::uint32_t pools_;
-  std::uint32_t planes_per_pool_;
-  FastDiv by_plane_;  // planes per pool (common/fast_div.h)
+  // Counts kept as divisors (common/fast_div.h): pool_of_plane() and
+  // pool_of_stripe() are on every write's path.
+  FastDiv pools_, planes_per_pool_;
   std::vector<std::vector<std::uint32_t>> order_;
 };
 
