@@ -47,12 +47,12 @@ ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
   const std::uint64_t page = ftl_->logical_page_size();
   const std::uint64_t end = offset + size;
   const std::uint64_t first = page_index(offset), past = page_index(end);
+  const bool starts_inside = offset != first * page, ends_inside = end != past * page;
   ftl::PageRange range;
   range.first = static_cast<ftl::Lpn>(first);
-  range.partial_first = offset != first * page;
-  range.partial_last = end != past * page;
-  range.count = static_cast<std::uint32_t>(past - first + (range.partial_last ? 1 : 0));
-  range.partial_first = range.partial_first || (range.count == 1 && range.partial_last);
+  range.count = static_cast<std::uint32_t>(past - first + (ends_inside ? 1 : 0));
+  range.partial_first = starts_inside || (range.count == 1 && ends_inside);
+  range.partial_last = ends_inside;
   return range;
 }
 
