@@ -170,6 +170,27 @@ struct CheckedFile {
   nlohmann::json info;
 };
 
+// Whether `info` has the fields its readers use, each of its type. A file
+// altered with its checksum recomputed must fail here, not where a field is
+// read (a missing "provenance" was read through a const operator[]).
+bool info_well_formed(const nlohmann::json& info) {
+  using Json = nlohmann::json;
+  const auto has = [](const Json& object, const char* key, bool (Json::*is)() const noexcept) {
+    return object.contains(key) && (object[key].*is)();
+  };
+  const auto may_have = [](const Json& object, const char* key, bool (Json::*is)() const noexcept) {
+    return !object.contains(key) || (object[key].*is)();
+  };
+  if (!has(info, "config", &Json::is_object) || !has(info, "provenance", &Json::is_object) ||
+      !may_have(info, "format", &Json::is_number) ||
+      !may_have(info, "ssdlab_version", &Json::is_string))
+    return false;
+  const Json& made = info["provenance"];
+  return may_have(made, "saved_after", &Json::is_string) &&
+         may_have(made, "simulated_us", &Json::is_number) &&
+         may_have(made, "figures", &Json::is_object);
+}
+
 // Opens `path` into `file` and checks it; throws ssdlab::Error (without the
 // file name) on the first thing wrong.
 CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
@@ -217,7 +238,7 @@ CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
   file.seekg(static_cast<std::streamoff>(kHeaderBytes));
   read_exactly(file, info.data(), info.size(), size);
   checked.info = nlohmann::json::parse(info, nullptr, false);
-  if (checked.info.is_discarded() || !checked.info.contains("config"))
+  if (checked.info.is_discarded() || !info_well_formed(checked.info))
     throw make_error("corrupt: the info block is not the JSON a checkpoint holds");
   return checked;
 }

@@ -330,6 +330,47 @@ TEST_F(CheckpointFile, EveryLoadRefusesAStateThatPassesItsChecksumButBreaksInvar
   }
 }
 
+// A forged info block (its lengths and CRC made to match) that lacks a field
+// the loader reads, or holds one of another type, is refused as corrupt: a
+// missing "provenance" was read out of bounds (found by checkpoint_fuzz).
+TEST_F(CheckpointFile, RefusesAForgedInfoBlockWithoutItsFieldsOrOfOtherTypes) {
+  std::uint32_t info_bytes = 0;
+  std::memcpy(&info_bytes, bytes_.data() + 20, 4);
+  const nlohmann::json info = nlohmann::json::parse(bytes_.substr(24, info_bytes));
+  const auto forged = [&](const nlohmann::json& replacement) {
+    const std::string text = replacement.dump();
+    std::string file = bytes_.substr(0, 20);
+    const auto size = static_cast<std::uint32_t>(text.size());
+    file.append(reinterpret_cast<const char*>(&size), 4);
+    file += text;
+    file += bytes_.substr(24 + info_bytes, bytes_.size() - 24 - info_bytes - 4);
+    ssdlab::Crc32 crc;
+    crc.update(file.data(), file.size());
+    const std::uint32_t value = crc.value();
+    file.append(reinterpret_cast<const char*>(&value), 4);
+    return file;
+  };
+  EXPECT_EQ(load_error(forged(info), config_), "");  // the forging itself is sound
+  const auto without = [&](const nlohmann::json::json_pointer& field) {
+    nlohmann::json copy = info;
+    copy[field.parent_pointer()].erase(field.back());
+    return copy;
+  };
+  const auto with = [&](const nlohmann::json::json_pointer& field, const nlohmann::json& value) {
+    nlohmann::json copy = info;
+    copy[field] = value;
+    return copy;
+  };
+  for (const nlohmann::json& bad :
+       {without("/provenance"_json_pointer), with("/provenance"_json_pointer, 3),
+        with("/provenance/saved_after"_json_pointer, 1),
+        with("/provenance/simulated_us"_json_pointer, "x"),
+        with("/provenance/figures"_json_pointer, nlohmann::json::array()),
+        with("/format"_json_pointer, "1"), with("/config"_json_pointer, "tiny"),
+        nlohmann::json::array({info})})
+    EXPECT_THAT(load_error(forged(bad), config_), HasSubstr("corrupt: the info block")) << bad;
+}
+
 TEST_F(CheckpointFile, LoadsIntoOtherTimingAndSaysSo) {
   DeviceConfig other = config_;
   other.timing.read_ns = 30'000;
