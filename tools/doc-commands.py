@@ -5,7 +5,8 @@ drift from the program.
 Convention (docs/layout.md, "Checking the documentation"):
 - Only fenced blocks opened with ```sh are looked at.
 - In them, a runnable command is a line (or a part of an `a && b` line) that
-  starts with `ssdlab `, `build/sim/ssdlab ` or `PYTHONPATH=python /usr/bin/python3 `.
+  starts with `ssdlab `, `build/sim/ssdlab ` or `PYTHONPATH=python /usr/bin/python3 `,
+  possibly after `SSDLAB_...=VALUE ` environment settings.
   Other lines (cmake, apt-get, tools/...) are shown to the reader, not run.
 - A block holding a line `# not run by the doc test: REASON` is skipped, and
   the reason is printed (a real block device, hours of device time, ...).
@@ -31,6 +32,7 @@ import tempfile
 import time
 
 RUNNABLE = ("ssdlab ", "build/sim/ssdlab ", "PYTHONPATH=python /usr/bin/python3 ")
+SSDLAB_ENV = re.compile(r"^(SSDLAB_[A-Z_]+=\S+ +)+")
 SKIP = re.compile(r"#\s*not run by the doc test:\s*(.+)")
 REPLACE = re.compile(r"#\s*doc test: replace '([^']*)' with '([^']*)'")
 LINKED = ("configs", "workloads", "traces", "tools", "python", "docs")
@@ -72,7 +74,7 @@ def commands(block):
     for line in block:
         for part in line.split(" && "):
             part = part.strip()
-            if part.startswith(RUNNABLE):
+            if SSDLAB_ENV.sub("", part).startswith(RUNNABLE):
                 for old, new in replacements:
                     part = part.replace(old, new)
                 found.append(part)

@@ -41,6 +41,8 @@ void refuse_state_over_outputs(const SimOptions& options) {
 RunSession::RunSession(const SimOptions& options, std::ostream& out)
     : options_(options), out_(out), outdir_(options.outdir) {
   refuse_state_over_outputs(options);
+  if (options.state_cache)
+    state_cache_limit_ = state_cache_limit();  // bad: refused before any output
   lock_ = prepare_outdir(outdir_);
   config_ = load_config(options.config, options.overrides);
   try {
@@ -86,7 +88,7 @@ std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec
     ++position_.state_resets;
     if (cache && done)
       done->state_cache = store_cached_state(state_cache_dir(), key, *ssd_, position_,
-                                             nlohmann::json(*done))
+                                             nlohmann::json(*done), state_cache_limit_)
                               ? "stored"
                               : "not stored";
     if (done)

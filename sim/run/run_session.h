@@ -88,6 +88,7 @@ class RunSession {
   std::unique_ptr<TeachingViews> views_;
   RunPosition position_;
   CheckpointRecord checkpoint_;
+  std::optional<std::uint64_t> state_cache_limit_;  // the most the state cache keeps
   std::optional<StateRecord> preconditioned_;  // the initial preconditioning's figures
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;

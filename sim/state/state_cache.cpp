@@ -1,5 +1,6 @@
 #include "sim/state/state_cache.h"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "common/units.h"
 #include "sim/controller/config.h"
 
 namespace ssdlab::sim {
@@ -52,6 +54,17 @@ fs::path state_cache_dir() {
   return {};
 }
 
+std::optional<std::uint64_t> state_cache_limit() {
+  const char* text = std::getenv("SSDLAB_STATE_CACHE_SIZE");
+  if (!text || !*text) return kDefaultStateCacheBytes;
+  if (std::string_view(text) == "unlimited") return std::nullopt;
+  if (const auto bytes = parse_size(text)) return *bytes;
+  throw make_error(
+      "SSDLAB_STATE_CACHE_SIZE={}: not a size (such as 20GiB) nor \"unlimited\" (the most the "
+      "preconditioned-state cache keeps)",
+      text);
+}
+
 nlohmann::json state_cache_key(const DeviceConfig& config, const PreconditionSpec& spec,
                                std::uint64_t seed) {
   nlohmann::json resolved = to_json(config);
@@ -78,6 +91,7 @@ std::optional<nlohmann::json> load_cached_state(const fs::path& dir, const nlohm
   std::string why;
   const nlohmann::json loaded = try_load_checkpoint(file, ssd, position, why);
   if (loaded.is_null()) {
+    if (!fs::exists(file, error)) return std::nullopt;  // trimmed by another run meanwhile
     logger("sim")->warn("state cache: ignoring an unusable file ({}); it will be replaced", why);
     return std::nullopt;
   }
@@ -92,11 +106,14 @@ std::optional<nlohmann::json> load_cached_state(const fs::path& dir, const nlohm
   figures["state_cache"] = "hit";
   figures["state_file"] = file.string();
   figures["load_seconds"] = loaded["seconds"];
+  fs::last_write_time(file, fs::file_time_type::clock::now(), error);  // its last use
   return figures;
 }
 
 bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ssd& ssd,
-                        const RunPosition& position, const nlohmann::json& figures) {
+                        const RunPosition& position, const nlohmann::json& figures,
+                        std::optional<std::uint64_t> limit) {
+  if (limit == 0u) return false;  // the cache keeps nothing
   const fs::path file = state_cache_file(dir, key);
   const fs::path part = private_name(file);
   std::error_code error;
@@ -113,6 +130,15 @@ bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ss
     save_checkpoint(part, ssd, position, provenance);
     fs::rename(part, file, error);
     if (error) throw make_error("{}: cannot rename into place: {}", file.string(), error.message());
+    if (!limit) return true;
+    if (const std::uint64_t bytes = fs::file_size(file, error); !error && bytes > *limit) {
+      fs::remove(file, error);
+      throw make_error(
+          "the state ({}) is larger than the cache's limit ({}, "
+          "SSDLAB_STATE_CACHE_SIZE)",
+          format_size(bytes), format_size(*limit));
+    }
+    trim_state_cache(dir, *limit, file);
     return true;
   } catch (const Error& failure) {
     fs::remove(part, error);
@@ -132,40 +158,101 @@ std::vector<fs::path> cache_files(const fs::path& dir) {
   return files;
 }
 
+struct StateFile {
+  fs::path path;
+  std::uint64_t bytes = 0;
+  fs::file_time_type used;  // its modification time: when it was stored or last loaded
+};
+
+// The states in `dir`, most recently used first (by name among equals).
+std::vector<StateFile> states_by_use(const fs::path& dir) {
+  std::vector<StateFile> states;
+  for (const fs::path& file : cache_files(dir)) {
+    if (!file.string().ends_with(kStateExtension)) continue;
+    std::error_code size_error, time_error;
+    StateFile state{file, fs::file_size(file, size_error), fs::last_write_time(file, time_error)};
+    if (!size_error && !time_error) states.push_back(std::move(state));  // (else removed meanwhile)
+  }
+  std::stable_sort(states.begin(), states.end(),
+                   [](const StateFile& a, const StateFile& b) { return a.used > b.used; });
+  return states;
+}
+
 void require_dir(const fs::path& dir) {
   if (dir.empty())
     throw Error("no cache folder: set XDG_CACHE_HOME or HOME (the cache is $XDG_CACHE_HOME/ssdlab)");
 }
 
+std::string limit_name(std::optional<std::uint64_t> limit) {
+  return limit ? format_size(*limit) : std::string("unlimited");
+}
+
 }  // namespace
+
+TrimResult trim_state_cache(const fs::path& dir, std::uint64_t limit, const fs::path& keep) {
+  const std::vector<StateFile> states = states_by_use(dir);
+  TrimResult result;
+  for (const StateFile& state : states) result.kept_bytes += state.bytes;
+  result.kept = states.size();
+  for (auto it = states.rbegin(); it != states.rend() && result.kept_bytes > limit; ++it) {
+    std::error_code error;
+    if (it->path.filename() == keep.filename() || !fs::remove(it->path, error)) continue;
+    ++result.removed;
+    --result.kept;
+    result.freed_bytes += it->bytes;
+    result.kept_bytes -= it->bytes;
+  }
+  return result;
+}
 
 void run_cache_list(const fs::path& dir, std::ostream& out) {
   require_dir(dir);
+  const std::optional<std::uint64_t> limit = state_cache_limit();
   std::uint64_t total = 0;
-  std::size_t states = 0;
+  const std::vector<StateFile> states = states_by_use(dir);
+  for (const StateFile& state : states) {
+    total += state.bytes;
+    const auto used =
+        std::chrono::floor<std::chrono::seconds>(std::chrono::file_clock::to_sys(state.used));
+    const std::string head =
+        fmt::format("{}  {}  last used {:%Y-%m-%d %H:%M:%S} UTC", state.path.filename().string(),
+                    format_size(state.bytes), used);
+    try {
+      const nlohmann::json info = checkpoint_info(state.path);
+      const nlohmann::json& key = info["provenance"]["state_cache_key"];
+      fmt::print(out, "{}  precondition {} seed {} on {}\n", head,
+                 key["precondition"].get<std::string>(), key["seed"].dump(),
+                 key["config"]["geometry"].dump());
+    } catch (const std::exception& e) {
+      fmt::print(out, "{}  unusable: {}\n", head, e.what());
+    }
+  }
   for (const fs::path& file : cache_files(dir)) {
+    if (file.string().ends_with(kStateExtension)) continue;
     std::error_code error;
     const std::uint64_t bytes = fs::file_size(file, error);
     total += error ? 0 : bytes;
-    if (!file.string().ends_with(kStateExtension)) {
-      fmt::print(out, "{}  {:.1f} MB  (a temporary file: being written, or left by a crash)\n",
-                 file.filename().string(), static_cast<double>(bytes) / 1e6);
-      continue;
-    }
-    ++states;
-    try {
-      const nlohmann::json info = checkpoint_info(file);
-      const nlohmann::json& key = info["provenance"]["state_cache_key"];
-      fmt::print(out, "{}  {:.1f} MB  precondition {} seed {} on {}\n", file.filename().string(),
-                 static_cast<double>(bytes) / 1e6, key["precondition"].get<std::string>(),
-                 key["seed"].dump(), key["config"]["geometry"].dump());
-    } catch (const std::exception& e) {
-      fmt::print(out, "{}  {:.1f} MB  unusable: {}\n", file.filename().string(),
-                 static_cast<double>(bytes) / 1e6, e.what());
-    }
+    fmt::print(out, "{}  {}  (a temporary file: being written, or left by a crash)\n",
+               file.filename().string(), format_size(error ? 0 : bytes));
   }
-  fmt::print(out, "{}: {} cached states, {:.1f} MB in all\n", dir.string(), states,
-             static_cast<double>(total) / 1e6);
+  fmt::print(out, "{}: {} cached states, {} in all; limit {} (SSDLAB_STATE_CACHE_SIZE)\n",
+             dir.string(), states.size(), format_size(total), limit_name(limit));
+}
+
+void run_cache_trim(const fs::path& dir, std::optional<std::uint64_t> limit, std::ostream& out) {
+  require_dir(dir);
+  if (!limit) limit = state_cache_limit();
+  if (!limit) {
+    fmt::print(out,
+               "{}: the cache has no limit (SSDLAB_STATE_CACHE_SIZE=unlimited); nothing "
+               "removed\n",
+               dir.string());
+    return;
+  }
+  const TrimResult trimmed = trim_state_cache(dir, *limit);
+  fmt::print(out, "{}: removed {} least recently used states, {}; kept {}, {} (limit {})\n",
+             dir.string(), trimmed.removed, format_size(trimmed.freed_bytes), trimmed.kept,
+             format_size(trimmed.kept_bytes), limit_name(limit));
 }
 
 void run_cache_clear(const fs::path& dir, std::ostream& out) {
@@ -179,8 +266,7 @@ void run_cache_clear(const fs::path& dir, std::ostream& out) {
     ++removed;
     if (!size_error) freed += bytes;
   }
-  fmt::print(out, "{}: removed {} files, {:.1f} MB\n", dir.string(), removed,
-             static_cast<double>(freed) / 1e6);
+  fmt::print(out, "{}: removed {} files, {}\n", dir.string(), removed, format_size(freed));
 }
 
 }  // namespace ssdlab::sim

@@ -10,6 +10,11 @@
 // miss, never a wrong state.
 //
 // Folder: $XDG_CACHE_HOME/ssdlab, else $HOME/.cache/ssdlab (none: no cache).
+// Size: the states it keeps total at most $SSDLAB_STATE_CACHE_SIZE (a size
+// such as 20GiB, or "unlimited"; 10 GiB if unset). Storing a state removes
+// the least recently used others (by their files' modification time, which
+// a hit renews) until the rest fits; a state larger than the limit alone is
+// not kept.
 // Several processes or sweep jobs may share it: a state is written to a
 // file of its own and renamed into place, so a reader sees a whole file or
 // none. A file that is unusable (truncated, failing its checksum, of another
@@ -32,6 +37,12 @@ namespace ssdlab::sim {
 // The cache folder (not created); empty if neither variable is set.
 std::filesystem::path state_cache_dir();
 
+// The most bytes of states the cache keeps (nullopt: no limit), from
+// $SSDLAB_STATE_CACHE_SIZE; throws ssdlab::Error naming the variable if it
+// is neither a size nor "unlimited".
+inline constexpr std::uint64_t kDefaultStateCacheBytes = std::uint64_t{10} << 30;
+std::optional<std::uint64_t> state_cache_limit();
+
 // What a cached state is keyed by (see above).
 nlohmann::json state_cache_key(const DeviceConfig& config, const PreconditionSpec& spec,
                                std::uint64_t seed);
@@ -49,15 +60,31 @@ std::optional<nlohmann::json> load_cached_state(const std::filesystem::path& dir
                                                 RunPosition& position);
 
 // Saves the state of `ssd` and `position` under `key`, with `figures` (what
-// precondition() returned); returns false (after a warning) if it could not.
-bool store_cached_state(const std::filesystem::path& dir, const nlohmann::json& key,
-                        const Ssd& ssd, const RunPosition& position,
-                        const nlohmann::json& figures);
+// precondition() returned), then trims the cache to `limit` sparing it;
+// returns false (after a warning) if it could not, or if the state alone is
+// larger than `limit` (a limit of 0: nothing is written, without a warning).
+bool store_cached_state(const std::filesystem::path& dir, const nlohmann::json& key, const Ssd& ssd,
+                        const RunPosition& position, const nlohmann::json& figures,
+                        std::optional<std::uint64_t> limit);
 
-// `ssdlab cache list` / `ssdlab cache clear`: the cached states in `dir`,
-// one line each (size, config, precondition, seed); removes them (and
-// leftover temporary files) and says how many bytes that freed.
+// Removes the least recently used states of `dir` (oldest modification time
+// first) until those left total at most `limit` bytes; never `keep`.
+// Temporary files (being written, or left by a crash) are neither counted nor
+// removed: `ssdlab cache clear` removes them.
+struct TrimResult {
+  std::size_t removed = 0, kept = 0;
+  std::uint64_t freed_bytes = 0, kept_bytes = 0;
+};
+TrimResult trim_state_cache(const std::filesystem::path& dir, std::uint64_t limit,
+                            const std::filesystem::path& keep = {});
+
+// `ssdlab cache list` / `clear` / `trim`: the cached states in `dir`, one
+// line each, most recently used first (size, config, precondition, seed),
+// and the limit; removes them all (and leftover temporary files); trims them
+// to `limit` (default: state_cache_limit()). Each says how many bytes.
 void run_cache_list(const std::filesystem::path& dir, std::ostream& out);
 void run_cache_clear(const std::filesystem::path& dir, std::ostream& out);
+void run_cache_trim(const std::filesystem::path& dir, std::optional<std::uint64_t> limit,
+                    std::ostream& out);
 
 }  // namespace ssdlab::sim

@@ -2,11 +2,14 @@
 // process, in a cache folder of the test's own (XDG_CACHE_HOME): a run
 // from a cached state writes the io.csv of a run that preconditioned; a
 // changed config or seed misses; a corrupt file is ignored with a warning
-// and replaced; --no-state-cache neither reads nor writes; `ssdlab cache
-// list` and `clear`.
+// and replaced; --no-state-cache neither reads nor writes; the size limit
+// (SSDLAB_STATE_CACHE_SIZE) drops the least recently used states; `ssdlab
+// cache list`, `trim` and `clear`.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -27,16 +30,36 @@ class StateCache : public ::testing::Test {
     cache_ = dir_ / "cache";
   }
 
-  support::CommandResult Ssdlab(const std::string& arguments) const {
-    return support::run_shell("XDG_CACHE_HOME=" + shell_quote(cache_) + " " +
+  // `limit`: SSDLAB_STATE_CACHE_SIZE, if not empty.
+  support::CommandResult Ssdlab(const std::string& arguments, const std::string& limit = "") const {
+    const std::string env = limit.empty() ? "" : "SSDLAB_STATE_CACHE_SIZE=" + shell_quote(limit);
+    return support::run_shell("XDG_CACHE_HOME=" + shell_quote(cache_) + " " + env + " " +
                               shell_quote(std::string(SSDLAB_BINARY_PATH)) + " " + arguments);
   }
 
   // A run on tiny after --precondition random into `out`; `extra` is quoted.
-  support::CommandResult Sim(const std::string& out, const std::string& extra = "") const {
+  support::CommandResult Sim(const std::string& out, const std::string& extra = "",
+                             const std::string& limit = "") const {
     return Ssdlab("sim -c " + shell_quote(support::preset("tiny")) +
-                  " --precondition random -w 'RW:io_size=4096,count=3000,queue_depth=4' -o " +
-                  shell_quote(dir_ / out) + " " + extra);
+                      " --precondition random -w 'RW:io_size=4096,count=3000,queue_depth=4' -o " +
+                      shell_quote(dir_ / out) + " " + extra,
+                  limit);
+  }
+
+  // Runs seeds 1, 2 and 3 and makes their states last used a minute apart,
+  // seed 1 the longest ago; returns their files.
+  std::vector<fs::path> ThreeStatesByAge() {
+    std::vector<fs::path> files;
+    for (int seed = 1; seed <= 3; ++seed) {
+      EXPECT_EQ(Sim("seed" + std::to_string(seed), "--seed " + std::to_string(seed)).exit_code, 0);
+      for (const fs::path& file : StateFiles())
+        if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    }
+    EXPECT_EQ(files.size(), 3u);
+    const auto now = fs::file_time_type::clock::now();
+    for (std::size_t i = 0; i < files.size(); ++i)
+      fs::last_write_time(files[i], now - std::chrono::minutes(10 - i));
+    return files;
   }
 
   std::string Cached(const std::string& out) const {
@@ -122,7 +145,76 @@ TEST_F(StateCache, ListAndClear) {
   ASSERT_EQ(clear.exit_code, 0) << clear.output;
   EXPECT_THAT(clear.output, HasSubstr("removed 1 files"));
   EXPECT_TRUE(StateFiles().empty());
-  EXPECT_NE(Ssdlab("cache prune").exit_code, 0);  // neither list nor clear
+  EXPECT_NE(Ssdlab("cache prune").exit_code, 0);  // not an action
+}
+
+// Storing a state trims the cache to its limit, the least recently used
+// first; a hit counts as a use.
+TEST_F(StateCache, StoringDropsTheLeastRecentlyUsedStatesBeyondTheLimit) {
+  const std::vector<fs::path> files = ThreeStatesByAge();
+  ASSERT_EQ(Sim("hit1", "--seed 1").exit_code, 0);  // seed 1: now the most recently used
+  EXPECT_EQ(Cached("hit1"), "hit");
+  // Room for three states: the fourth drops the least recently used, seed 2.
+  const std::uintmax_t three =
+      fs::file_size(files[0]) + fs::file_size(files[1]) + fs::file_size(files[2]) + 100;
+  const auto fourth = Sim("seed4", "--seed 4", std::to_string(three));
+  ASSERT_EQ(fourth.exit_code, 0) << fourth.output;
+  EXPECT_EQ(Cached("seed4"), "stored");
+  EXPECT_EQ(StateFiles().size(), 3u);
+  EXPECT_TRUE(fs::exists(files[0]));
+  EXPECT_FALSE(fs::exists(files[1]));
+  EXPECT_TRUE(fs::exists(files[2]));
+  ASSERT_EQ(Sim("again2", "--seed 2").exit_code, 0);
+  EXPECT_EQ(Cached("again2"), "stored");
+  EXPECT_TRUE(IoCsv("again2") == IoCsv("seed2"));
+}
+
+TEST_F(StateCache, AStateOverTheLimitIsNotKeptAndALimitOfZeroKeepsNone) {
+  const auto small = Sim("small", "", "1KiB");
+  ASSERT_EQ(small.exit_code, 0) << small.output;
+  EXPECT_THAT(small.output, HasSubstr("is larger than the cache's limit (1 KiB"));
+  EXPECT_EQ(Cached("small"), "not stored");
+  EXPECT_TRUE(StateFiles().empty());
+  const auto zero = Sim("zero", "", "0");
+  ASSERT_EQ(zero.exit_code, 0) << zero.output;
+  EXPECT_THAT(zero.output, Not(HasSubstr("state cache")));
+  EXPECT_EQ(Cached("zero"), "not stored");
+  EXPECT_TRUE(StateFiles().empty());
+  ASSERT_EQ(Sim("unlimited", "", "unlimited").exit_code, 0);
+  EXPECT_EQ(Cached("unlimited"), "stored");
+}
+
+TEST_F(StateCache, ABadLimitIsRefusedBeforeTheRunStarts) {
+  const auto bad = Sim("bad", "", "lots");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_THAT(bad.output, HasSubstr("SSDLAB_STATE_CACHE_SIZE=lots: not a size"));
+  EXPECT_FALSE(fs::exists(dir_ / "bad" / "summary.json"));
+  // Without the cache the variable is not read.
+  EXPECT_EQ(Sim("off", "--no-state-cache", "lots").exit_code, 0);
+}
+
+TEST_F(StateCache, ListShowsTheMostRecentlyUsedFirstAndTrimDropsTheOldest) {
+  const std::vector<fs::path> files = ThreeStatesByAge();
+  const auto list = Ssdlab("cache list", "1GiB");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  const auto at = [&](const fs::path& file) { return list.output.find(file.filename().string()); };
+  EXPECT_LT(at(files[2]), at(files[1]));
+  EXPECT_LT(at(files[1]), at(files[0]));
+  EXPECT_THAT(list.output, HasSubstr("3 cached states"));
+  EXPECT_THAT(list.output, HasSubstr("limit 1 GiB (SSDLAB_STATE_CACHE_SIZE)"));
+  const std::uintmax_t two = fs::file_size(files[1]) + fs::file_size(files[2]);
+  const auto trim = Ssdlab("cache trim --max " + std::to_string(two));
+  ASSERT_EQ(trim.exit_code, 0) << trim.output;
+  EXPECT_THAT(trim.output, HasSubstr("removed 1 least recently used states"));
+  EXPECT_FALSE(fs::exists(files[0]));
+  EXPECT_TRUE(fs::exists(files[1]) && fs::exists(files[2]));
+  // Without --max, to the limit.
+  const auto to_limit = Ssdlab("cache trim", "1B");
+  ASSERT_EQ(to_limit.exit_code, 0) << to_limit.output;
+  EXPECT_THAT(to_limit.output, HasSubstr("removed 2 least recently used states"));
+  EXPECT_TRUE(StateFiles().empty());
+  EXPECT_NE(Ssdlab("cache trim --max many").exit_code, 0);
+  EXPECT_NE(Ssdlab("cache list --max 1GiB").exit_code, 0);
 }
 
 TEST_F(StateCache, UnwritableFolderCostsAWarningNotTheRun) {
