@@ -164,10 +164,11 @@ struct StateFile {
   fs::file_time_type used;  // its modification time: when it was stored or last loaded
 };
 
-// The states in `dir`, most recently used first (by name among equals).
-std::vector<StateFile> states_by_use(const fs::path& dir) {
+// The states among `files` (cache_files()), most recently used first (by
+// name among equals).
+std::vector<StateFile> states_by_use(const std::vector<fs::path>& files) {
   std::vector<StateFile> states;
-  for (const fs::path& file : cache_files(dir)) {
+  for (const fs::path& file : files) {
     if (!file.string().ends_with(kStateExtension)) continue;
     std::error_code size_error, time_error;
     StateFile state{file, fs::file_size(file, size_error), fs::last_write_time(file, time_error)};
@@ -190,7 +191,7 @@ std::string limit_name(std::optional<std::uint64_t> limit) {
 }  // namespace
 
 TrimResult trim_state_cache(const fs::path& dir, std::uint64_t limit, const fs::path& keep) {
-  const std::vector<StateFile> states = states_by_use(dir);
+  const std::vector<StateFile> states = states_by_use(cache_files(dir));
   TrimResult result;
   for (const StateFile& state : states) result.kept_bytes += state.bytes;
   result.kept = states.size();
@@ -209,7 +210,8 @@ void run_cache_list(const fs::path& dir, std::ostream& out) {
   require_dir(dir);
   const std::optional<std::uint64_t> limit = state_cache_limit();
   std::uint64_t total = 0;
-  const std::vector<StateFile> states = states_by_use(dir);
+  const std::vector<fs::path> files = cache_files(dir);
+  const std::vector<StateFile> states = states_by_use(files);
   for (const StateFile& state : states) {
     total += state.bytes;
     const auto used =
@@ -227,7 +229,7 @@ void run_cache_list(const fs::path& dir, std::ostream& out) {
       fmt::print(out, "{}  unusable: {}\n", head, e.what());
     }
   }
-  for (const fs::path& file : cache_files(dir)) {
+  for (const fs::path& file : files) {
     if (file.string().ends_with(kStateExtension)) continue;
     std::error_code error;
     const std::uint64_t bytes = fs::file_size(file, error);
