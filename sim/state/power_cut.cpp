@@ -111,8 +111,14 @@ void PowerCutRecorder::host_write_done(TimeNs done, bool from_buffer) {
 }
 
 void PowerCutRecorder::acknowledge(const PendingWrite& write) {
+  // A version older than a trim of its page is not the host's data any
+  // more, however late its write completes: a write and a trim of one page
+  // in flight together take effect in the order the device took them (the
+  // FTL's, which the trim log's sequence numbers record), not in the order
+  // they complete. NVMe orders no two commands in flight; the mount rightly
+  // finds such a page trimmed.
   for (const auto& [lpn, version] : write.versions)
-    acknowledged_[lpn] = std::max(acknowledged_[lpn], version);
+    if (version >= floor_[lpn]) acknowledged_[lpn] = std::max(acknowledged_[lpn], version);
 }
 
 void PowerCutRecorder::settle(TimeNs now) {
@@ -169,7 +175,8 @@ void PowerCutRecorder::cut(TimeNs at, flash::NandArray& nand, PowerCutReport& re
       ++report.writes_in_flight;
       continue;
     }
-    for (const auto& entry : write.versions) buffered_at_cut_.push_back(entry);
+    for (const auto& entry : write.versions)  // (a page trimmed since is not the host's)
+      if (entry.second >= floor_[entry.first]) buffered_at_cut_.push_back(entry);
   }
   writes_.clear();
 }
