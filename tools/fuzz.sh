@@ -3,7 +3,8 @@
 # 60), starting from seed corpora made of the repository's own configs, plans,
 # example traces, a saved checkpoint and sweep files. Any crash, hang
 # (-timeout) or sanitizer report fails. The parsers (config, plan, trace) and
-# the simulator (replay of traces, checkpoint loading, sweeps) each get
+# the simulator (replay of traces, checkpoint loading, sweeps, power cuts
+# among trims at queue depth above 1) each get
 # SECONDS; TARGETS="replay checkpoint" runs only those.
 #   tools/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -16,7 +17,7 @@ cmake --build "$build" -j2
 
 corpus="$build/corpus"
 rm -rf "$corpus" && mkdir -p "$corpus/config" "$corpus/plan" "$corpus/trace" "$corpus/replay" \
-  "$corpus/checkpoint" "$corpus/sweep"
+  "$corpus/checkpoint" "$corpus/sweep" "$corpus/power_cut"
 cp configs/*.toml "$corpus/config/"
 cp workloads/plans/*.toml "$corpus/plan/"
 printf 'RW:io_size=4096,count=100' > "$corpus/plan/inline"
@@ -50,7 +51,23 @@ cp configs/sweeps/*.toml "$corpus/sweep/"
 printf 'configs = ["%s/configs/tiny.toml"]\nworkloads = ["RW:count=10", "uflip:granularity"]\nseeds = [1, 2]\nsets = [["ftl.overprovisioning=0.2"], []]\nprecondition = "seq"\n' \
   "$PWD" > "$corpus/sweep/tiny.toml"
 
-for target in ${TARGETS:-config plan trace replay checkpoint sweep}; do
+# Power cuts among trims (fuzz/power_cut_fuzz.cpp): every FTL, with and
+# without a write buffer, queue depth 4 and 8, 200 I/Os with a cut in every
+# sixteenth (seeded, so the corpus is the same on every run).
+python3 - "$corpus/power_cut" <<'EOF'
+import random, sys
+rng = random.Random(35)
+for ftl in range(6):
+    for flags in (0x00, 0x08, 0x18, 0x40):
+        ios = bytearray()
+        for k in range(200):
+            ios += bytes([rng.randrange(16) | (0x80 if k % 16 == 5 else 0), rng.randrange(64)])
+        depth = 3 if flags & 0x08 else 7
+        with open(f"{sys.argv[1]}/ftl{ftl}-{flags:02x}", "wb") as f:
+            f.write(bytes([ftl | flags, depth]) + ios)
+EOF
+
+for target in ${TARGETS:-config plan trace replay checkpoint sweep power_cut}; do
   echo "== ${target}_fuzz for ${seconds} s"
   "$build/fuzz/${target}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 "$corpus/$target" 2>&1 | grep -aE "stat::number_of_executed_units|Done|ERROR|SUMMARY" || true
