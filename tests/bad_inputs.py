@@ -120,6 +120,7 @@ def make_fixtures(t, ssdlab, src):
     write("fio-negative.json", fio_json("-305600.0", "50"))
     write("fio-count.json", fio_json("305600.0", "-1"))
     write("blank.csv", "\n\n")
+    write("plot-shape/summary.json", '{"experiments": 5}')
     write("toplevel.toml", "x = 1\n")
     sweep_head = f'configs = ["{src}/configs/tiny.toml"]\nworkloads = ["RW:count=10"]\n'
     write("sweep-grid-twice.toml",
