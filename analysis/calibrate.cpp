@@ -61,6 +61,7 @@ std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& d
 
 void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   const fs::path measured(options.measured);
+  check_output_path(options.output, "calibrated config");  // before any work
   const SummaryRecord summary = measured_summary(measured);
   const DeviceConfig base = load_config(options.config, options.overrides);
   const auto& g = base.geometry;
@@ -132,12 +133,18 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
     if (value >= low && value <= high) return;
     throw make_error(
         "{}: the timing model cannot fit these measurements: {} would be {:.6g} {}, outside "
-        "its range [{}, {:g}] {} ({}); nothing written",
+        "its range [{}, {:g}] {} ({}{}); nothing written",
         measured.string(), name, value, unit, low, high, unit,
         value < low ? "the response times are shorter than the model's fixed costs, command "
                       "and transfers, allow"
                     : "the response times are far longer than any flash operation takes: "
-                      "check their unit");
+                      "check their unit",
+        fit_bus || value >= low
+            ? ""
+            : fmt::format("; the bus is the base config's {} ns/B, as the reads have one "
+                          "transfer size only: measure several sizes, or lower "
+                          "timing.bus_ns_per_byte in the base config",
+                          base_bus));
   };
   check_range(read_us, 0.001, 1e6, "read_us", "us");
   check_range(program_us, 0.001, 1e6, "program_us", "us");
@@ -199,7 +206,6 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
        << root << "\n";
-  check_output_path(options.output, "calibrated config");
   write_file_atomically(options.output, text.str());
   try {
     load_config(options.output);  // what we wrote must load
