@@ -1,8 +1,8 @@
 // `ssdlab probe` against a temporary file: no root and no block device
 // needed. Its io.csv must match the simulator's column for column.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -170,9 +170,8 @@ TEST_F(ProbeTest, AFileThatMayOnlyBeReadServesAReadOnlyWorkload) {
     ~Restore() { SetImmutable(file, false); }
   } restore{target};
   const auto run = [&](const std::string& workload) {
-    const std::string base = "probe --target " + support::shell_quote(target) + " -w '" +
-                             workload + "' --precondition none -o " +
-                             support::shell_quote(dir_ / "ro");
+    const std::string base = "probe --target " + support::shell_quote(target) + " -w '" + workload +
+                             "' --precondition none -o " + support::shell_quote(dir_ / "ro");
     auto result = support::run_ssdlab(base);
     if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
       result = support::run_ssdlab(base + " --buffered");
