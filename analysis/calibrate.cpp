@@ -61,6 +61,7 @@ std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& d
 
 void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   const fs::path measured(options.measured);
+  check_output_path(options.output, "calibrated config");  // before any work
   const SummaryRecord summary = measured_summary(measured);
   const DeviceConfig base = load_config(options.config, options.overrides);
   const auto& g = base.geometry;
@@ -120,17 +121,34 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
     }
     program_us = a.colPivHouseholderQr().solve(b)(0);
   }
-  std::vector<std::string> clamped;
-  const auto floor_at = [&clamped](double& value, double minimum, const char* name) {
-    if (value < minimum) value = minimum, clamped.push_back(name);
-  };
-  floor_at(read_us, 0.1, "read_us");
-  floor_at(program_us, 0.1, "program_us");
-  floor_at(bus, 0.001, "bus_ns_per_byte");
   if (!std::isfinite(read_us) || !std::isfinite(program_us) || !std::isfinite(bus))
     throw make_error("{}: the measurements give no finite fit (read_us {}, program_us {}, "
                      "bus_ns_per_byte {}); nothing written",
                      measured.string(), read_us, program_us, bus);
+  // A fit outside what a config may hold is a measurement the model cannot
+  // explain (wrong units, a cache answering faster than any flash): said
+  // so, never clamped into range with a fitted config written anyway.
+  const auto check_range = [&](double value, double low, double high, const char* name,
+                               const char* unit) {
+    if (value >= low && value <= high) return;
+    throw make_error(
+        "{}: the timing model cannot fit these measurements: {} would be {:.6g} {}, outside "
+        "its range [{}, {:g}] {} ({}{}); nothing written",
+        measured.string(), name, value, unit, low, high, unit,
+        value < low ? "the response times are shorter than the model's fixed costs, command "
+                      "and transfers, allow"
+                    : "the response times are far longer than any flash operation takes: "
+                      "check their unit",
+        fit_bus || value >= low
+            ? ""
+            : fmt::format("; the bus is the base config's {} ns/B, as the reads have one "
+                          "transfer size only: measure several sizes, or lower "
+                          "timing.bus_ns_per_byte in the base config",
+                          base_bus));
+  };
+  check_range(read_us, 0.001, 1e6, "read_us", "us");
+  check_range(program_us, 0.001, 1e6, "program_us", "us");
+  check_range(bus, 0.001, 1e6, "bus_ns_per_byte", "ns/B");
 
   const auto predict = [&](const Point& p) {
     return command_us + (p.read() ? read_us : program_us) +
@@ -154,11 +172,6 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
              "  (base: {:.3f}, {:.3f}, {:.4f}); RMS relative error {:.1f}%\n",
              read_us, program_us, bus, fit_bus ? "" : " (kept: one transfer size only)",
              base.timing.read_ns / 1000.0, base.timing.program_ns / 1000.0, base_bus, rms * 100);
-  if (!clamped.empty())
-    fmt::print(out,
-               "  clamped at their minimum (the measurements want less than the model can "
-               "give): {}\n",
-               fmt::join(clamped, ", "));
 
   // Ajwani et al.'s write penalty: random write over random read, per size.
   std::map<std::uint64_t, std::pair<double, double>> penalty;  // size -> (RR, RW)
@@ -193,7 +206,6 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
        << root << "\n";
-  check_output_path(options.output, "calibrated config");
   write_file_atomically(options.output, text.str());
   try {
     load_config(options.output);  // what we wrote must load

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -13,13 +15,14 @@
 #include <ostream>
 #include <regex>
 
-#include "common/error.h"
 #include "analysis/compare_match.h"
 #include "analysis/fio_import.h"
 #include "analysis/io_csv.h"
+#include "analysis/plot.h"
+#include "common/error.h"
+#include "common/temp_folder.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
-#include "analysis/plot.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -359,9 +362,10 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
   // The script reads the table from a CSV file: --csv's, or a private one.
   std::string table = options.csv;
   if (table.empty()) {
-    table = (fs::temp_directory_path() / "ssdlab-compare-XXXXXX").string();
+    table = (temporary_folder("compare --plot") / "ssdlab-compare-XXXXXX").string();
     const int fd = mkstemp(table.data());
-    if (fd < 0) throw make_error("{}: cannot create a temporary file", table);
+    if (fd < 0)
+      throw make_error("{}: cannot create a temporary file: {}", table, std::strerror(errno));
     close(fd);
     write_file_atomically(table, csv);
   }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,13 +19,39 @@ namespace ssdlab::sim {
 // time_ms is the completion time from the run's start, truncated to whole
 // milliseconds as fio does; ddir 0 read, 1 write; prio 0. Rows keep io.csv's
 // (completion) order; every row is written, the ignored start-up I/Os too.
-// Logs are written under temporary names and renamed once all are complete.
-// Returns the files written, in the order they were first written to.
-std::vector<std::filesystem::path> export_fio_lat_logs(const std::filesystem::path& io_csv,
-                                                       const std::string& prefix);
+// Logs are written under temporary names (LOG.partial) and renamed once all
+// are complete. `what` names PREFIX in messages ("--fio-lat-log", or
+// "export-fio PREFIX"). Bad input throws ssdlab::Error; a log that cannot be
+// written (a full disk) ssdlab::OutputError, "LOG: write failed: OS error";
+// with SSDLAB_TEST_FAIL_WRITE naming a log, its writes fail so.
+class FioLatLogs {
+ public:
+  // Writes the complete logs of `io_csv` under their temporary names.
+  FioLatLogs(const std::filesystem::path& io_csv, const std::string& prefix,
+             const std::string& what);
+  ~FioLatLogs();  // removes the temporary files unless published
+  FioLatLogs(const FioLatLogs&) = delete;
+  FioLatLogs& operator=(const FioLatLogs&) = delete;
+  // Renames the logs into place. Returns them, in the order they were
+  // first written to.
+  std::vector<std::filesystem::path> publish();
 
-// `ssdlab export-fio OUTDIR PREFIX` and `ssdlab sim --fio-lat-log PREFIX`:
-// exports OUTDIR/io.csv and says on `out` how many logs it wrote.
+ private:
+  class Writer;
+  std::unique_ptr<Writer> writer_;
+};
+
+// FioLatLogs written and published at once.
+std::vector<std::filesystem::path> export_fio_lat_logs(const std::filesystem::path& io_csv,
+                                                       const std::string& prefix,
+                                                       const std::string& what = "--fio-lat-log");
+
+// The line a run or export-fio prints for the logs it wrote.
+void print_fio_lat_logs(std::ostream& out, const std::vector<std::filesystem::path>& logs,
+                        const std::string& prefix);
+
+// `ssdlab export-fio OUTDIR PREFIX`: exports OUTDIR/io.csv and says on `out`
+// how many logs it wrote.
 void run_export_fio(const std::filesystem::path& outdir, const std::string& prefix,
                     std::ostream& out);
 

@@ -117,7 +117,11 @@ double percentile_us(const nlohmann::json& stat, const std::string& key, double 
   const auto& percentiles = stat["percentile"];
   if (!percentiles.contains(key) || !percentiles[key].is_number())
     throw make_error("{}.percentile has no {} (fio's percentile_list leaves it out)", where, key);
-  return percentiles[key].get<double>() * scale;
+  const double value = percentiles[key].get<double>();
+  if (!(value >= 0) || !std::isfinite(value))
+    throw make_error("{}.percentile.{}: {} is not a latency (negative or not finite)", where, key,
+                     percentiles[key].dump());
+  return value * scale;
 }
 
 // fio's rule (stat.c, calc_clat_percentiles): the first bin whose cumulative
@@ -150,14 +154,24 @@ std::optional<LatencyStat> latency_stat(const nlohmann::json& job, const char* d
   const auto [stat, key] = use_lat ? lat : stat_of("clat");
   LatencyStat result;
   result.key = key;
-  if (stat && stat->contains("N") && (*stat)["N"].is_number_unsigned())
-    result.count = (*stat)["N"].get<std::uint64_t>();
-  else if (figures.contains("total_ios") && figures["total_ios"].is_number_unsigned())
-    result.count = figures["total_ios"].get<std::uint64_t>();
-  if (result.count == 0) return std::nullopt;
   const std::string stat_where = fmt::format("{}: {}.{}", where, direction, key);
+  // A count is a non-negative integer, as fio writes it; anything else is
+  // refused, as compare's io.csv reader refuses a negative time.
+  const auto count = [](const nlohmann::json& value, const std::string& at) {
+    if (!value.is_number_unsigned())
+      throw make_error("{}: {} is not a count (a non-negative integer)", at, value.dump());
+    return value.get<std::uint64_t>();
+  };
+  if (stat && stat->contains("N"))
+    result.count = count((*stat)["N"], stat_where + ".N");
+  else if (figures.contains("total_ios"))
+    result.count = count(figures["total_ios"], fmt::format("{}: {}.total_ios", where, direction));
+  if (result.count == 0) return std::nullopt;
   if (!stat || !stat->contains("mean") || !(*stat)["mean"].is_number())
     throw make_error("{}: no mean latency", stat_where);
+  if (const double mean = (*stat)["mean"].get<double>(); !(mean >= 0) || !std::isfinite(mean))
+    throw make_error("{}.mean: {} is not a latency (negative or not finite)", stat_where,
+                     (*stat)["mean"].dump());
   if (!stat->contains("percentile") || !(*stat)["percentile"].is_object())
     throw make_error("{}: no percentiles (fio ran with clat_percentiles=0?)", stat_where);
   result.scale = key.ends_with("_ns") ? 1e-3 : 1.0;

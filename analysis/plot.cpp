@@ -4,12 +4,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
 #include "common/error.h"
+#include "common/temp_folder.h"
 #include "plot_script.h"
 
 extern char** environ;
@@ -38,9 +41,10 @@ int run_plot_script(const std::vector<std::string>& arguments) {
   if (access(kPython, X_OK) != 0)
     throw make_error("plot needs {} (apt-get install python3 python3-matplotlib)", kPython);
   // The script goes to a private temporary file for the interpreter to read.
-  std::string script = (fs::temp_directory_path() / "ssdlab-plot-XXXXXX").string();
+  std::string script = (temporary_folder("plot") / "ssdlab-plot-XXXXXX").string();
   const int fd = mkstemp(script.data());
-  if (fd < 0) throw make_error("{}: cannot create a temporary file", script);
+  if (fd < 0)
+    throw make_error("{}: cannot create a temporary file: {}", script, std::strerror(errno));
   close(fd);
   {
     std::ofstream out(script, std::ios::binary);

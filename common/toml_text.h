@@ -210,4 +210,32 @@ inline std::string read_toml_text(const std::string& path) {
   return text;
 }
 
+// toml++'s description of a parse error at `line` (1-based) of `text`, made
+// readable where toml++ 3.3 garbles it: a key or table defined twice
+// ("Error while parsing key-value pair: cannot redefine existing array
+// '"titiming.read_us" '") becomes
+// "'KEY' is given twice (...)", KEY as the line writes it.
+inline std::string toml_error_description(std::string_view description, std::string_view text,
+                                          std::size_t line) {
+  if (description.find("cannot redefine existing") == std::string_view::npos || line == 0)
+    return std::string(description);
+  std::size_t begin = 0;
+  for (std::size_t n = 1; n < line && begin != std::string_view::npos; ++n) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  if (begin == std::string_view::npos) return std::string(description);
+  std::string_view key = text.substr(begin, text.find('\n', begin) - begin);
+  if (const auto equals = key.find('='); equals != std::string_view::npos)
+    key = key.substr(0, equals);  // key = value
+  const auto trim = [](std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r[");
+    if (first == std::string_view::npos) return std::string_view();
+    return s.substr(first, s.find_last_not_of(" \t\r]") + 1 - first);
+  };
+  key = trim(key);  // [table] and [[array]] headers too
+  if (key.empty()) return std::string(description);
+  return fmt::format("'{}' is given twice (a key or table may be defined only once)", key);
+}
+
 }  // namespace ssdlab

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "sim/results/output.h"
 #include "sim/run/plan_run.h"
 
 namespace ssdlab::repro {
@@ -159,7 +160,9 @@ int run_reproduce(const ReproduceOptions& options, std::ostream& out) {
   if (options.outdir.empty()) throw make_error("reproduce: -o OUTDIR is required");
   const auto rows = select_rows(options.paper);
   const auto started = std::chrono::steady_clock::now();
-  fs::create_directories(fs::path(options.outdir) / "runs");
+  if (std::error_code error;
+      !fs::create_directories(fs::path(options.outdir) / "runs", error) && error)
+    throw make_error("{}: cannot create the output folder: {}", options.outdir, error.message());
   // Each distinct run once, in the order rows first need it.
   std::map<std::string, std::string> folders;  // run key -> its output folder
   std::map<std::string, nlohmann::json> summaries;
@@ -185,8 +188,7 @@ int run_reproduce(const ReproduceOptions& options, std::ostream& out) {
         out.flush();
         std::ostringstream ignored;  // the run's own summary lines
         sim::run_sim(sim, ignored);
-        std::ifstream in(fs::path(folder) / "summary.json");
-        summaries[key] = nlohmann::json::parse(in);
+        summaries[key] = sim::read_json_file(fs::path(folder) / "summary.json");
         folders[key] = folder;
       }
       values.push_back(read_metric(summaries[key], measure, folders[key]));

@@ -104,7 +104,32 @@ def make_fixtures(t, ssdlab, src):
     for e, us in zip(measured["experiments"], (60.0, 70.0, 250.0)):
         e["runs"][0]["mean_us"] = us
     write("measured/summary.json", json.dumps(measured))
+    # Measurements the timing model cannot fit: a thousand million times too
+    # slow, a million times too fast.
+    for name, scale in (("slow", 1e9), ("fast", 1e-6)):
+        scaled = json.loads(json.dumps(measured))
+        for e in scaled["experiments"]:
+            e["runs"][0]["mean_us"] *= scale
+        write(f"{name}/summary.json", json.dumps(scaled))
     write("jobs5/jobs.json", '{"jobs":5}')
+    # fio JSON whose numbers are out of range or nonsensical.
+    def fio_json(mean, n):
+        return ('{"jobs": [{"jobname": "RW", "read": {"clat_ns": {"N": %s, "mean": %s, '
+                '"percentile": {"50.000000": 300000, "99.000000": 400000}}}}]}\n' % (n, mean))
+    write("fio-overflow.json", fio_json("1e400", "50"))
+    write("fio-negative.json", fio_json("-305600.0", "50"))
+    write("fio-count.json", fio_json("305600.0", "-1"))
+    write("blank.csv", "\n\n")
+    write("plot-shape/summary.json", '{"experiments": 5}')
+    write("toplevel.toml", "x = 1\n")
+    sweep_head = f'configs = ["{src}/configs/tiny.toml"]\nworkloads = ["RW:count=10"]\n'
+    write("sweep-grid-twice.toml",
+          sweep_head + '[grid]\n"timing.read_us" = [1, 2]\n"timing.read_us" = [3]\n')
+    write("sweep-grid-key.toml", sweep_head + '[grid]\n"timing.bogus" = [1]\n')
+    write("sweep-set-and-grid.toml", sweep_head + 'sets = [["timing.read_us=30"]]\n'
+          '[grid]\n"timing.read_us" = [1, 2]\n')
+    write("sweep-set-twice.toml",
+          sweep_head + 'sets = [["timing.read_us=30", "timing.read_us=40"]]\n')
     write("sweep-precondition.toml", f'configs = ["{src}/configs/tiny.toml"]\n'
           'workloads = ["RW:count=10"]\nprecondition = "bogus"\n')
     write("sweep-config.toml", 'configs = ["nope.toml"]\nworkloads = ["RW:count=10"]\n')

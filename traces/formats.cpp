@@ -93,12 +93,13 @@ Detection detect_format_scored(const std::string& path, const ParserOptions& opt
     return detection;
   }
   if (candidates.empty())
-    throw make_error(
+    throw FormatNotDetected(fmt::format(
         "{}: cannot tell the trace format: most of its first {} lines fit none of {}; give "
         "--format",
-        path, sample.size(), format_names());
-  throw make_error("{}: the trace format is ambiguous: its first {} lines fit {}; give --format",
-                   path, sample.size(), fmt::join(candidates, " and "));
+        path, sample.size(), format_names()));
+  throw FormatNotDetected(
+      fmt::format("{}: the trace format is ambiguous: its first {} lines fit {}; give --format",
+                  path, sample.size(), fmt::join(candidates, " and ")));
 }
 
 }  // namespace ssdlab::traces

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.h"
 #include "traces/line_parser.h"
 
 namespace ssdlab::traces {
@@ -36,10 +37,17 @@ struct Detection {
   std::vector<std::pair<std::string, std::size_t>> scores;
 };
 
+// Detection found no format, or several equally good: give the format.
+class FormatNotDetected : public Error {
+ public:
+  using Error::Error;
+};
+
 // The format of `path`, from its first kDetectionLines non-blank lines: the
 // one format whose parser reads the most of them (at least half) without
-// error. Throws ssdlab::Error when no format fits, or when several fit equally
-// well ("ambiguous", listing them).
+// error. Throws FormatNotDetected when no format fits, or when several fit
+// equally well ("ambiguous", listing them); ssdlab::Error when the file cannot
+// be read (an empty trace, corrupt compressed data).
 std::string detect_format(const std::string& path, const ParserOptions& options);
 // The same, with the scores behind the choice.
 Detection detect_format_scored(const std::string& path, const ParserOptions& options);

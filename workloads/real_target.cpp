@@ -70,6 +70,13 @@ RealTarget::RealTarget(const TargetOptions& options)
   int flags = (writable_ ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct_ ? O_DIRECT : 0);
   if (!exists) flags |= O_CREAT | O_EXCL;
   fd_ = ::open(path_.c_str(), flags, 0644);
+  if (fd_ < 0 && exists && writable_ && (errno == EROFS || errno == EACCES || errno == EPERM)) {
+    // A file that may only be read (a read-only filesystem): enough for a
+    // workload that only reads; require_writable() refuses the others.
+    read_only_reason_ = reason(errno);
+    writable_ = false;
+    fd_ = ::open(path_.c_str(), (flags & ~O_RDWR) | O_RDONLY, 0644);
+  }
   if (fd_ < 0) {
     const int error = errno;
     if (error == EINVAL && direct_)
@@ -121,6 +128,9 @@ RealTarget::~RealTarget() {
 }
 
 void RealTarget::require_writable(const std::string& why) const {
+  if (!writable_ && !read_only_reason_.empty())
+    throw make_error("{}: {} would write to it, but it opens only for reading ({})", path_, why,
+                     read_only_reason_);
   if (!writable_)
     throw make_error(
         "{}: is a block device and {} would overwrite its data; give --allow-destroy if that is "

@@ -22,7 +22,9 @@ class RealTarget final : public IoTarget {
  public:
   // Opens (or creates and fills) the target; throws ssdlab::Error naming the
   // path and what is wrong. A block device opens read-only unless
-  // allow_destroy; require_writable() then refuses writes clearly.
+  // allow_destroy, and so does an existing file that the OS lets only be
+  // read (a read-only filesystem); require_writable() then refuses writes
+  // clearly.
   explicit RealTarget(const TargetOptions& options);
   ~RealTarget();
   RealTarget(const RealTarget&) = delete;
@@ -36,8 +38,8 @@ class RealTarget final : public IoTarget {
   bool direct() const { return direct_; }
   bool created() const { return created_; }
 
-  // Throws unless writes are allowed (files always; block devices with
-  // allow_destroy).
+  // Throws unless writes are allowed (files the OS lets be written; block
+  // devices with allow_destroy).
   void require_writable(const std::string& why) const;
 
   // Whole-buffer I/O; `buffer` aligned to kBufferAlignment. Throw
@@ -58,6 +60,7 @@ class RealTarget final : public IoTarget {
   std::uint32_t sector_size_ = 512;
   bool block_device_ = false;
   bool writable_ = false;
+  std::string read_only_reason_;  // why a file opened read-only ("Read-only file system")
   bool direct_ = true;
   bool created_ = false;
 };

@@ -16,7 +16,15 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from . import plot  # noqa: F401  (ssdlab.plot: the figures of `ssdlab plot`)
+
+def __getattr__(name):
+    # ssdlab.plot (the figures of `ssdlab plot`, which needs matplotlib) is
+    # imported on first use, not with the package: `python3 -m ssdlab.plot`
+    # then runs it without runpy's "found in sys.modules" warning.
+    if name == "plot":
+        import importlib
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Run", "load_run", "read_io", "read_sweep", "run", "find_binary", "SsdlabError"]
 __version__ = "0.1.0"
@@ -57,6 +65,7 @@ class Run:
     @property
     def label(self):
         """'FTL on config', as the figures label it."""
+        from . import plot
         return plot.describe(self.summary)
 
     def io(self):
@@ -84,50 +93,105 @@ def _runs_frame(summary):
     return frame
 
 
+def _check_summary(path, summary):
+    """Raises SsdlabError unless `summary` has the shape ssdlab writes, as far
+    as the readers rely on it (plot.py's check_summary does the same)."""
+    def refuse(what):
+        raise SsdlabError(f"{path}: not an ssdlab summary.json: {what}")
+    if not isinstance(summary, dict):
+        refuse(f"a JSON {type(summary).__name__}, not an object")
+    for key in ("config", "device", "wear"):
+        if key in summary and not isinstance(summary[key], dict):
+            refuse(f"{key} is not an object")
+    if "ftl" in summary.get("config", {}) and not isinstance(summary["config"]["ftl"], dict):
+        refuse("config.ftl is not an object")
+    for key in ("experiments", "benchmarks"):
+        if not isinstance(summary.get(key, []), list):
+            refuse(f"{key} is not a list")
+    for i, experiment in enumerate(summary.get("experiments", [])):
+        if not isinstance(experiment, dict):
+            refuse(f"experiments[{i}] is not an object")
+        runs = experiment.get("runs", [])
+        if not isinstance(runs, list) or not all(isinstance(run, dict) for run in runs):
+            refuse(f"experiments[{i}].runs is not a list of objects")
+        for j, run in enumerate(runs):
+            if not isinstance(run.get("device", {}), dict):
+                refuse(f"experiments[{i}].runs[{j}].device is not an object")
+
+
 def load_run(outdir):
     """Reads OUTDIR/summary.json: a Run with .summary (the dict) and .runs
-    (a DataFrame, one row per experiment and run, device counters flattened)."""
+    (a DataFrame, one row per experiment and run, device counters flattened).
+    Raises SsdlabError (one line, naming the file) for a missing or
+    malformed summary.json."""
     path = os.path.join(outdir, "summary.json")
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             summary = json.load(f)
     except OSError as error:
         raise SsdlabError(f"{path}: {error.strerror}") from error
     except json.JSONDecodeError as error:
         raise SsdlabError(f"{path}:{error.lineno}: not JSON: {error.msg}") from error
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}: not text (UTF-8): byte {error.start}") from error
+    _check_summary(path, summary)
     return Run(outdir, summary, _runs_frame(summary))
 
 
 def read_io(outdir):
     """OUTDIR/io.csv as a DataFrame: experiment and mode categorical, run,
-    process, io, offset and size int64, submit_us and rt_us float64 (µs)."""
+    process, io, offset and size int64, submit_us and rt_us float64 (µs).
+    Raises SsdlabError (naming the file, and the line where known) for a
+    missing or malformed io.csv, a time that is negative or not a number
+    included."""
     pandas = _pandas()
     path = outdir if outdir.endswith(".csv") else os.path.join(outdir, "io.csv")
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             header = f.readline().strip().split(",")
     except OSError as error:
         raise SsdlabError(f"{path}: {error.strerror}") from error
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}:1: not text (UTF-8): not an ssdlab io.csv") from error
     if header != IO_COLUMNS:
         raise SsdlabError(f"{path}: not an ssdlab io.csv (header {header})")
     dtypes = {"experiment": "category", "run": "int64", "process": "int64", "io": "int64",
               "submit_us": "float64", "rt_us": "float64", "mode": "category",
               "offset": "int64", "size": "int64"}
     try:
-        return pandas.read_csv(path, dtype=dtypes)
-    except ValueError as error:
-        raise SsdlabError(f"{path}: {error}") from error
+        frame = pandas.read_csv(path, dtype=dtypes, encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}: not text (UTF-8) at byte {error.start}") from error
+    except ValueError as error:  # pandas' parser errors too
+        message = str(error).strip().splitlines()
+        raise SsdlabError(f"{path}: {message[-1] if message else error}") from error
+    # As compare reads io.csv: times are finite and not negative.
+    for column in ("submit_us", "rt_us"):
+        bad = ~(frame[column] >= 0) | (frame[column] == float("inf"))
+        if bad.any():
+            row = int(bad.to_numpy().argmax())
+            raise SsdlabError(f"{path}:{row + 2}: {column}: {frame[column].iloc[row]} is not a "
+                              "time (negative, infinite or nan)")
+    return frame
 
 
 def read_sweep(folder):
-    """FOLDER/sweep.csv (from `ssdlab sweep` or `ssdlab collect`) as a DataFrame."""
+    """FOLDER/sweep.csv (from `ssdlab sweep` or `ssdlab collect`) as a DataFrame.
+    Raises SsdlabError for a missing, empty or malformed sweep.csv."""
     pandas = _pandas()
     path = folder if folder.endswith(".csv") else os.path.join(folder, "sweep.csv")
     if not os.path.isfile(path):
         raise SsdlabError(f"{path}: no such file (is it an ssdlab sweep folder?)")
-    return pandas.read_csv(path, dtype={"sets": "string", "config": "string",
-                                        "workload": "string", "experiment": "string"},
-                           keep_default_na=False)
+    try:
+        return pandas.read_csv(path, dtype={"sets": "string", "config": "string",
+                                            "workload": "string", "experiment": "string"},
+                               keep_default_na=False, encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}: not text (UTF-8) at byte {error.start}") from error
+    except ValueError as error:  # an empty file, a malformed row
+        message = str(error).strip().splitlines()
+        raise SsdlabError(f"{path}: not an ssdlab sweep.csv: "
+                          f"{message[-1] if message else error}") from error
 
 
 def find_binary():

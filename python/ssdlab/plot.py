@@ -140,15 +140,45 @@ def describe(summary):
     return f"{ftl} on {stem}"
 
 
+def check_summary(path, summary):
+    """Fails unless `summary` has the shape ssdlab writes, as far as the
+    figures rely on it (the package's _check_summary does the same)."""
+    def refuse(what):
+        fail(f"{path}: not an ssdlab summary.json: {what}")
+    if not isinstance(summary, dict):
+        refuse(f"a JSON {type(summary).__name__}, not an object")
+    for key in ("config", "device", "wear"):
+        if key in summary and not isinstance(summary[key], dict):
+            refuse(f"{key} is not an object")
+    if "ftl" in summary.get("config", {}) and not isinstance(summary["config"]["ftl"], dict):
+        refuse("config.ftl is not an object")
+    for key in ("experiments", "benchmarks"):
+        if not isinstance(summary.get(key, []), list):
+            refuse(f"{key} is not a list")
+    for i, experiment in enumerate(summary.get("experiments", [])):
+        if not isinstance(experiment, dict) or not isinstance(experiment.get("name"), str):
+            refuse(f"experiments[{i}] is not an object with a name")
+        runs = experiment.get("runs", [])
+        if not isinstance(runs, list) or not all(isinstance(run, dict) for run in runs):
+            refuse(f"experiments[{i}].runs is not a list of objects")
+    for i, table in enumerate(summary.get("benchmarks", [])):
+        if not isinstance(table, dict) or not isinstance(table.get("name"), str):
+            refuse(f"benchmarks[{i}] is not an object with a name")
+
+
 def load_summary(outdir):
     path = os.path.join(outdir, "summary.json")
     try:
-        with open(path) as f:
-            return json.load(f)
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
     except OSError as error:
         fail(f"{path}: {error.strerror}")
     except json.JSONDecodeError as error:
         fail(f"{path}:{error.lineno}: not JSON: {error.msg}")
+    except UnicodeDecodeError as error:
+        fail(f"{path}: not text (UTF-8): byte {error.start}")
+    check_summary(path, summary)
+    return summary
 
 
 def running_average(values):
@@ -164,15 +194,39 @@ def check_header(io_csv, header):
         fail(f"{io_csv}: not an ssdlab io.csv (header {header})")
 
 
+def io_rows(io_csv):
+    """(experiment, run, submit_us, rt_us) of each row of an io.csv, checked
+    as compare checks them: a malformed row fails naming its line."""
+    try:
+        with open(io_csv, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f)
+            check_header(io_csv, next(reader, None))
+            for row in reader:
+                where = f"{io_csv}:{reader.line_num}"
+                if len(row) != len(IO_CSV_HEADER):
+                    fail(f"{where}: expected {len(IO_CSV_HEADER)} fields, got {len(row)}")
+                times = []
+                for column in (4, 5):
+                    try:
+                        value = float(row[column])
+                    except ValueError:
+                        value = math.nan
+                    if not 0 <= value < math.inf:
+                        fail(f"{where}: {IO_CSV_HEADER[column]}: '{row[column]}' is not a time")
+                    times.append(value)
+                yield row[0], row[1], times[0], times[1]
+    except UnicodeDecodeError as error:
+        fail(f"{io_csv}: not text (UTF-8) at byte {error.start}: not an ssdlab io.csv")
+    except csv.Error as error:
+        fail(f"{io_csv}: not an ssdlab io.csv: {error}")
+
+
 def read_series(io_csv, wanted):
     """Run 0's response times of each wanted experiment, in I/O order."""
     series = {name: [] for name in wanted}
-    with open(io_csv, newline="") as f:
-        reader = csv.reader(f)
-        check_header(io_csv, next(reader, None))
-        for row in reader:
-            if row[1] == "0" and row[0] in series:
-                series[row[0]].append((float(row[4]), float(row[5])))
+    for experiment, run, submit, rt in io_rows(io_csv):
+        if run == "0" and experiment in series:
+            series[experiment].append((submit, rt))
     # Submission order: with several processes, completions interleave.
     return {name: [rt for _, rt in sorted(rows)] for name, rows in series.items()}
 
@@ -180,12 +234,9 @@ def read_series(io_csv, wanted):
 def read_response_times(io_csv, wanted=None):
     """Response times (us) of every run of each wanted experiment (all if None)."""
     times = {}
-    with open(io_csv, newline="") as f:
-        reader = csv.reader(f)
-        check_header(io_csv, next(reader, None))
-        for row in reader:
-            if wanted is None or row[0] in wanted:
-                times.setdefault(row[0], []).append(float(row[5]))
+    for experiment, _, _, rt in io_rows(io_csv):
+        if wanted is None or experiment in wanted:
+            times.setdefault(experiment, []).append(rt)
     return times
 
 
@@ -791,6 +842,10 @@ def main(argv=None):
             print("\n".join(written))
     except PlotError as error:
         sys.stderr.write(f"ssdlab: {error}\n")
+        return 1
+    except OSError as error:  # a figure that cannot be written: OUTDIR/plots a file, a full disk
+        where = error.filename or "plot"
+        sys.stderr.write(f"ssdlab: {where}: {error.strerror or error}\n")
         return 1
     return 0
 

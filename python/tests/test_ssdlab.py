@@ -147,3 +147,89 @@ class ScaleTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+IO_HEADER = "experiment,run,process,io,submit_us,rt_us,mode,offset,size\n"
+GOOD_SUMMARY = '{"experiments": [{"name": "RW", "runs": [{"mean_us": 1.0}]}]}'
+
+
+class MalformedOutputsTest(unittest.TestCase):
+    """Every malformed output gives SsdlabError (the package) or one error line
+    and status 1 (plot.py as `ssdlab plot` runs it), naming the file."""
+
+    def setUp(self):
+        self.temp = tempfile.TemporaryDirectory(prefix="ssdlab-py-bad-")
+        self.dir = self.temp.name
+
+    def tearDown(self):
+        self.temp.cleanup()
+
+    def folder(self, name, summary=None, io=None):
+        path = os.path.join(self.dir, name)
+        os.makedirs(path)
+        if summary is not None:
+            with open(os.path.join(path, "summary.json"), "w") as f:
+                f.write(summary)
+        if io is not None:
+            with open(os.path.join(path, "io.csv"), "wb") as f:
+                f.write(io if isinstance(io, bytes) else io.encode())
+        return path
+
+    def test_load_run_refuses_summaries_of_another_shape(self):
+        for i, text in enumerate(['[1, 2, 3]', 'null', '{"experiments": 5}', '{"config": 5}',
+                                  '{"experiments": [{"name": "a", "runs": "x"}]}',
+                                  '{"experiments": [5]}']):
+            with self.subTest(summary=text):
+                path = self.folder(f"s{i}", summary=text)
+                with self.assertRaisesRegex(ssdlab.SsdlabError, "summary.json"):
+                    ssdlab.load_run(path)
+
+    def test_read_io_refuses_bytes_that_are_not_text(self):
+        path = self.folder("binary", io=IO_HEADER.encode() + b"\xff\xfe\x00\x81,1\n")
+        with self.assertRaisesRegex(ssdlab.SsdlabError, "io.csv"):
+            ssdlab.read_io(path)
+        path = self.folder("binary-header", io=b"\xff\xfe\x00\x81\n")
+        with self.assertRaisesRegex(ssdlab.SsdlabError, "io.csv"):
+            ssdlab.read_io(path)
+
+    def test_read_io_refuses_response_times_that_compare_refuses(self):
+        for i, rt in enumerate(["nan", "-1.0", "inf"]):
+            with self.subTest(rt_us=rt):
+                path = self.folder(f"rt{i}", io=IO_HEADER + "RW,0,0,0,0.0,1.0,W,0,4096\n"
+                                   f"RW,0,0,1,1.0,{rt},W,0,4096\n")
+                with self.assertRaisesRegex(ssdlab.SsdlabError, r"io.csv:3: rt_us"):
+                    ssdlab.read_io(path)
+
+    def test_read_sweep_refuses_an_empty_sweep_csv(self):
+        path = os.path.join(self.dir, "sweep")
+        os.makedirs(path)
+        open(os.path.join(path, "sweep.csv"), "w").close()
+        with self.assertRaisesRegex(ssdlab.SsdlabError, "sweep.csv"):
+            ssdlab.read_sweep(path)
+
+    def plot_error(self, outdir):
+        done = subprocess.run([sys.executable, plot.__file__, outdir, os.path.join(outdir, "plots"),
+                               "png"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, done.stderr)
+        return lines[0]
+
+    def test_plot_of_malformed_outputs_is_one_line_naming_the_file(self):
+        self.assertIn("summary.json", self.plot_error(self.folder("a", '{"experiments": 5}')))
+        self.assertIn("io.csv:2", self.plot_error(
+            self.folder("b", GOOD_SUMMARY, IO_HEADER + "RW,0,0,0,abc,def,W,0,4096\n")))
+        self.assertIn("io.csv", self.plot_error(
+            self.folder("c", GOOD_SUMMARY, IO_HEADER.encode() + b"RW,0,0,0,\xff\xfe,1,W,0,1\n")))
+        plots_file = self.folder("d", GOOD_SUMMARY, IO_HEADER + "RW,0,0,0,0.0,1.0,W,0,4096\n")
+        open(os.path.join(plots_file, "plots"), "w").close()
+        self.assertIn("plots", self.plot_error(plots_file))
+
+    def test_python_m_ssdlab_plot_prints_no_runpy_warning(self):
+        path = self.folder("m", GOOD_SUMMARY, IO_HEADER + "RW,0,0,0,0.0,1.0,W,0,4096\n")
+        done = subprocess.run([sys.executable, "-m", "ssdlab.plot", path, "-o",
+                               os.path.join(self.dir, "m-plots")],
+                              cwd=os.path.join(SOURCE, "python"), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("RuntimeWarning", done.stderr)

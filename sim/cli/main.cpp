@@ -2,11 +2,13 @@
 // each a thin file over the library (sim/cli/command.h).
 //
 // Exit status: 0 success; 1 bad input (config, plan, command line values),
-// with one error line naming file, line and what is wrong; 2 command-line
-// usage error; 3 an internal error (a bug: please report it), or a failed
+// with one error line naming file, line and what is wrong, or a file the OS
+// refuses (a full disk: the file and the OS error); 2 command-line usage
+// error; 3 an internal error (a bug: please report it), or a failed
 // verification, or a failure inside the FTL during a run (naming the FTL,
 // the phase and the I/O).
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -15,8 +17,8 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "ftl/verifier.h"
-#include "sim/engine/ftl_failure.h"
 #include "sim/cli/command.h"
+#include "sim/engine/ftl_failure.h"
 #include "sim/results/output.h"
 
 namespace {
@@ -87,6 +89,14 @@ and examples. Start with:
     std::cerr << "ssdlab: " << error.what()
               << "\n(an FTL bug, or the simulator's: please report it with the command line)\n";
     return 3;
+  } catch (const std::filesystem::filesystem_error& error) {
+    // A path the OS refused (missing, read-only, full) that no check caught
+    // before: the user's environment, not a bug.
+    if (error.path1().empty())
+      std::cerr << "ssdlab: " << error.what() << "\n";
+    else
+      std::cerr << "ssdlab: " << error.path1().string() << ": " << error.code().message() << "\n";
+    return 1;
   } catch (const std::exception& error) {
     std::cerr << "ssdlab: internal error: " << error.what() << "\n";
     return 3;

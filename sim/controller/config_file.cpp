@@ -23,11 +23,14 @@ toml::table parse_config_file(const std::string& path) {
   std::error_code error;
   if (std::filesystem::file_size(path, error) == 0 && !error)
     throw make_error("{}: empty config file", path);
+  const std::string text = read_toml_text(path);
   try {
-    return toml::parse(read_toml_text(path), path);
+    return toml::parse(text, path);
   } catch (const toml::parse_error& error) {
-    if (error.source().begin.line == 0) throw make_error("{}: {}", path, error.description());
-    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+    const std::size_t line = error.source().begin.line;
+    if (line == 0) throw make_error("{}: {}", path, error.description());
+    throw make_error("{}:{}: {}", path, line,
+                     toml_error_description(error.description(), text, line));
   }
 }
 

@@ -150,10 +150,11 @@ class Reader {
         for (const auto& [dotted, set] : set_origins_)
           if (dotted.starts_with(table + ".")) origin = set;
         const std::vector<std::string> tables(kTables.begin(), kTables.end());
+        // `x = 1` at the top level is a key, not a table.
         throw make_error(
-            "{}: unknown table '{}'{} (known: device, geometry, timing, ftl, host, "
+            "{}: unknown {} '{}'{} (known: device, geometry, timing, ftl, host, "
             "controller)",
-            origin, table, did_you_mean(table, tables));
+            origin, table_node.is_table() ? "table" : "key", table, did_you_mean(table, tables));
       }
       if (!table_node.is_table())
         throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "common/output_error.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 
@@ -18,6 +19,10 @@ void rethrow_as_ftl_failure(std::string_view ftl, std::string_view phase,
   } catch (const ftl::EndOfLife&) {
     throw;
   } catch (const FtlFailure&) {
+    throw;
+  } catch (const OutputError&) {
+    // An output of the run (--timeline, --trace-ftl-file) could not be
+    // written: the disk's doing, not the FTL's.
     throw;
   } catch (const Error& error) {
     // An FTL that reports a typed error (the example FTL's "out of free

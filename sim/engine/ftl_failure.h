@@ -21,7 +21,9 @@ class FtlFailure : public std::runtime_error {
 // or as ftl::VerificationError for one (--verify's findings keep their kind).
 // An ssdlab::Error the FTL threw on purpose (the example FTL's "out of free
 // pages") stays an Error (exit status 1), its message first and the context
-// after it. The device's end of life (ftl::EndOfLife), an FtlFailure already
+// after it. An OutputError (an output file that could not be written, such
+// as a full disk under --timeline) passes unchanged: it is no FTL's. The
+// device's end of life (ftl::EndOfLife), an FtlFailure already
 // rethrown and exceptions that are not std::exception pass unchanged.
 [[noreturn]] void rethrow_as_ftl_failure(std::string_view ftl, std::string_view phase,
                                          const std::string& request);

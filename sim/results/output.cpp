@@ -209,6 +209,13 @@ nlohmann::json parse_json(const std::string& text, std::size_t start, const std:
     const auto line =
         1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
     throw make_error("{}:{}: malformed JSON", path, line);
+  } catch (const nlohmann::json::exception& error) {
+    // The parser's other refusals: a number beyond a double (1e400), a
+    // nesting too deep. Its message without the "[json.exception...] " tag.
+    std::string what = error.what();
+    if (const auto tag = what.find("] "); what.starts_with("[json.exception") && tag != what.npos)
+      what.erase(0, tag + 2);
+    throw make_error("{}: malformed JSON: {}", path, what);
   }
 }
 

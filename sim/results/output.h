@@ -40,6 +40,9 @@ class IoLog {
   void finish();
   void publish();
   std::uint64_t rows() const { return rows_; }
+  // The temporary file: complete after finish(), for what is derived from
+  // io.csv before the outputs are committed (--fio-lat-log).
+  const std::filesystem::path& temporary_path() const { return temporary_; }
 
  private:
   void flush();
@@ -119,7 +122,9 @@ RunStats histogram_stats(const ResponseHistogram& histogram, std::uint64_t count
 std::string percentile_key(double percent);
 
 // Parses the JSON in `text` from byte `start` on; a syntax error is an
-// ssdlab::Error "path:line: malformed JSON", the line counted in `text`.
+// ssdlab::Error "path:line: malformed JSON", the line counted in `text`; any
+// other refusal of the parser (a number beyond a double: 1e400) is an
+// ssdlab::Error "path: malformed JSON: what".
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path);
 // Reads and parses a JSON file: "path: cannot open", or parse_json's error.
 nlohmann::json read_json_file(const std::filesystem::path& path);

@@ -129,6 +129,9 @@ void check_target_size(const ProbeOptions& options) {
   if (::statvfs(parent.c_str(), &info) != 0)
     throw make_error("{}: cannot create the target: {}: {}", options.target, parent.string(),
                      std::strerror(errno));
+  if (info.f_flag & ST_RDONLY)  // its free space is beside the point
+    throw make_error("{}: cannot create the target: {}: {}", options.target, parent.string(),
+                     std::strerror(EROFS));
   const Uint128 free_bytes =
       static_cast<Uint128>(info.f_bavail) * info.f_frsize;
   // Keep 1% of the free space (at least 64 MiB) for the outputs.

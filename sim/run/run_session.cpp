@@ -140,16 +140,24 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   if (checkpoint_.loaded || checkpoint_.saved) summary.checkpoint = checkpoint_;
   // io.csv and summary.json are complete before either is renamed into
   // place, so a failure (a full disk) leaves neither.
+  // So are the fio logs (derived from the complete io.csv) and the teaching
+  // views' files.
   if (io_log_) io_log_->finish();
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
+  std::optional<FioLatLogs> fio_logs;
+  if (io_log_ && !options_.fio_lat_log.empty())
+    fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log");
+  views_->finish();
   if (io_log_) io_log_->publish();
   try {
     summary_file.publish();
+    if (fio_logs) fio_lat_logs_ = fio_logs->publish();
   } catch (const Error&) {
     std::error_code ignored;
     fs::remove(outdir_ / "io.csv", ignored);
+    fs::remove(outdir_ / "summary.json", ignored);
     throw;
   }
   views_->commit(out_);
@@ -181,7 +189,7 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
   }
   print_saved(out_, checkpoint_.saved);
   if (io_log_) fmt::print(out_, "  io.csv:       {}\n", (outdir_ / "io.csv").string());
-  if (!options_.fio_lat_log.empty() && io_log_) run_export_fio(outdir_, options_.fio_lat_log, out_);
+  if (fio_lat_logs_) print_fio_lat_logs(out_, *fio_lat_logs_, options_.fio_lat_log);
   fmt::print(out_, "  summary.json: {}\n", (outdir_ / "summary.json").string());
 }
 

@@ -21,16 +21,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/progress.h"
-#include "sim/state/checkpoint.h"
 #include "sim/controller/config.h"
+#include "sim/controller/ssd.h"
+#include "sim/engine/simulator.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
-#include "sim/state/precondition.h"
 #include "sim/run/plan_run.h"
-#include "sim/engine/simulator.h"
-#include "sim/controller/ssd.h"
+#include "sim/state/checkpoint.h"
+#include "sim/state/precondition.h"
 #include "sim/views/teaching.h"
 
 namespace ssdlab::sim {
@@ -97,6 +98,7 @@ class RunSession {
   std::chrono::steady_clock::time_point wall_start_;
   std::clock_t cpu_start_ = 0;
   double wall_ = 0, cpu_ = 0;  // of the measured part, once finished
+  std::optional<std::vector<std::filesystem::path>> fio_lat_logs_;  // --fio-lat-log's, written
 };
 
 }  // namespace ssdlab::sim

@@ -55,6 +55,32 @@ std::string where_item(const std::string& path, const toml::table& root, const c
   return node ? where(path, *node) : path + ":1";
 }
 
+// A grid value as --set writes it: strings as they are, numbers and
+// booleans as TOML prints them.
+std::optional<std::string> grid_value(const toml::node& item) {
+  if (const auto text = item.value_exact<std::string>()) return *text;
+  if (const auto integer = item.value_exact<std::int64_t>()) return fmt::format("{}", *integer);
+  if (const auto number = item.value_exact<double>()) return fmt::format("{}", *number);
+  if (const auto flag = item.value_exact<bool>()) return *flag ? "true" : "false";
+  return std::nullopt;
+}
+
+// The number of value combinations of the [grid] axes (1 without a grid).
+std::size_t grid_combinations(const toml::table& root) {
+  std::size_t combinations = 1;
+  if (const toml::node* node = root.get("grid"))
+    for (const auto& [key, values] : *node->as_table()) combinations *= values.as_array()->size();
+  return combinations;
+}
+
+// The key of a "table.key=value" override, as written before the '='.
+std::string_view override_key(std::string_view text) {
+  std::string_view key = text.substr(0, text.find('='));
+  while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.remove_suffix(1);
+  while (!key.empty() && (key.front() == ' ' || key.front() == '\t')) key.remove_prefix(1);
+  return key;
+}
+
 // Every mistake a job would make on its own (a bad precondition, a missing
 // checkpoint or config, a bad set or workload) found before the first job
 // runs and anything is written, with the sweep file's line.
@@ -77,15 +103,35 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   if (!load_state.empty())
     wrap(where(path, *root.get("load_state")), "load_state",
          [&] { (void)checkpoint_info(resolve(load_state)); });
+  // Each [grid] value on its own first, so that a bad one is reported at its
+  // line, as the grid's.
+  const toml::table* grid = root.get("grid") ? root.get("grid")->as_table() : nullptr;
+  if (grid)
+    for (const auto& [key, values] : *grid)
+      for (const toml::node& item : *values.as_array()) {
+        const std::string set = fmt::format("{}={}", key.str(), *grid_value(item));
+        const std::string label = fmt::format("grid.\"{}\"", key.str());
+        for (const auto& config : configs)
+          wrap(where(path, item), label.c_str(),
+               [&] { (void)load_config(resolve(config), {set}); });
+      }
+  // sets[] crossed with the grid: `combinations` sets per entry of sets.
+  const std::size_t combinations = grid_combinations(root);
   std::optional<DeviceConfig> first;
   for (std::size_t c = 0; c < configs.size(); ++c)
     for (std::size_t s = 0; s < sets.size(); ++s) {
+      const bool listed = root.get("sets") != nullptr;
       const std::string at = sets[s].empty() ? where_item(path, root, "configs", c)
-                                             : where_item(path, root, "sets", s);
-      wrap(at, sets[s].empty() ? "configs" : "sets", [&] {
-        DeviceConfig config = load_config(resolve(configs[c]), sets[s]);
-        if (!first) first = std::move(config);
-      });
+                             : listed        ? where_item(path, root, "sets", s / combinations)
+                                             : where(path, *root.get("grid"));
+      wrap(at,
+           sets[s].empty() ? "configs"
+           : listed        ? "sets"
+                           : "grid",
+           [&] {
+             DeviceConfig config = load_config(resolve(configs[c]), sets[s]);
+             if (!first) first = std::move(config);
+           });
     }
   const auto& g = first->geometry;
   const workloads::DeviceInfo device{g.capacity_bytes(), first->sector_size,
@@ -102,16 +148,6 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
       (void)workloads::load_plan(workload.ends_with(".toml") ? resolve(workload) : workload,
                                  device);
     });
-}
-
-// A grid value as --set writes it: strings as they are, numbers and
-// booleans as TOML prints them.
-std::optional<std::string> grid_value(const toml::node& item) {
-  if (const auto text = item.value_exact<std::string>()) return *text;
-  if (const auto integer = item.value_exact<std::int64_t>()) return fmt::format("{}", *integer);
-  if (const auto number = item.value_exact<double>()) return fmt::format("{}", *number);
-  if (const auto flag = item.value_exact<bool>()) return *flag ? "true" : "false";
-  return std::nullopt;
 }
 
 // [grid] "table.key" = [values] ...: every combination of the axes (the
@@ -132,6 +168,13 @@ std::vector<std::vector<std::string>> cross_grid(
     if (key.str().find('.') == std::string_view::npos)
       throw make_error("{}: grid: '{}': expected a config key \"table.key\"", where(path, values),
                        key.str());
+    // A key both swept and set: one would silently win over the other, and
+    // sweep.csv's column would show the other.
+    for (const auto& set : sets)
+      for (const auto& text : set)
+        if (override_key(text) == key.str())
+          throw make_error("{}: grid.\"{}\": also given in sets ('{}'); give each key in one place",
+                           where(path, values), key.str(), text);
     std::vector<std::string>& axis = axes.emplace_back();
     for (const toml::node& item : *array) {
       const auto value = grid_value(item);
@@ -201,6 +244,11 @@ std::vector<std::vector<std::string>> read_sets(const std::string& path, const t
         const auto text = entry.value_exact<std::string>();
         if (!text || text->find('=') == std::string::npos)
           throw make_error("{}: sets: expected \"table.key=value\"", where(path, entry));
+        // The last would win, while sweep.csv's column showed the first.
+        for (const auto& earlier : overrides)
+          if (override_key(earlier) == override_key(*text))
+            throw make_error("{}: sets: '{}' is given twice in one set ('{}' and '{}')",
+                             where(path, entry), override_key(*text), earlier, *text);
         overrides.push_back(*text);
       }
       sets.push_back(std::move(overrides));
@@ -213,10 +261,13 @@ std::vector<std::vector<std::string>> read_sets(const std::string& path, const t
 
 std::vector<Job> expand(const std::string& path) {
   toml::table root;
+  const std::string text = read_toml_text(path);
   try {
-    root = toml::parse(read_toml_text(path), path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& error) {
-    throw make_error("{}:{}: {}", path, error.source().begin.line, error.description());
+    const std::size_t line = error.source().begin.line;
+    throw make_error("{}:{}: {}", path, line,
+                     toml_error_description(error.description(), text, line));
   }
   for (const auto& [key, node] : root) {
     static const std::vector<std::string_view> kKeys = {

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -20,6 +22,7 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/temp_folder.h"
 #include "common/units.h"
 #include "sim/controller/config.h"
 #include "common/log.h"
@@ -95,9 +98,11 @@ const std::vector<TraceKey>& text_keys() {
 }  // namespace
 
 std::shared_ptr<const void> copy_standard_input(std::string& path) {
-  std::string name = (fs::temp_directory_path() / "ssdlab-stdin-XXXXXX").string();
+  std::string name =
+      (temporary_folder("trace:-: a copy of standard input") / "ssdlab-stdin-XXXXXX").string();
   const int fd = mkstemp(name.data());
-  if (fd < 0) throw make_error("trace:-: cannot create a temporary file in {}", name);
+  if (fd < 0)
+    throw make_error("trace:-: cannot create a temporary file {}: {}", name, std::strerror(errno));
   std::FILE* out = fdopen(fd, "wb");
   std::vector<char> buffer(1 << 20);
   bool ok = out != nullptr;
@@ -294,7 +299,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   if (s.format == "auto") {
     try {
       s.format = traces::detect_format(s.path, parser);
-    } catch (const Error& error) {  // "give --format": per trace, format= does too
+    } catch (const traces::FormatNotDetected& error) {  // "give --format": format= does too
       throw make_error("{} (or format=NAME in -w trace:FILE,format=NAME)", error.what());
     }
     s.detected = true;

@@ -4,16 +4,36 @@
 
 #include <algorithm>
 
+#include "common/error.h"
+#include "common/output_error.h"
 #include "common/units.h"
 #include "sim/controller/ssd.h"
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
 
 using flash::Op;
 
 FtlTrace::FtlTrace(std::ostream& out, const flash::Geometry& geometry, std::uint64_t logical_pages,
-                   std::uint64_t ios)
-    : out_(out), geometry_(geometry), ios_(ios), location_(logical_pages, flash::kNoPage) {}
+                   std::uint64_t ios, std::string file)
+    : out_(out),
+      file_(std::move(file)),
+      fail_for_test_(!file_.empty() && write_fails_for_test(file_)),
+      geometry_(geometry),
+      ios_(ios),
+      location_(logical_pages, flash::kNoPage) {}
+
+void FtlTrace::check_written() {
+  if (file_.empty()) return;  // stderr: nothing to report a failure to
+  if (fail_for_test_) throw write_failed(file_, ENOSPC);
+  // errno is the failed write's: the stream sets badbit right after it.
+  if (!out_) throw write_failed(file_, errno);
+}
+
+void FtlTrace::flush() {
+  out_.flush();
+  check_written();
+}
 
 std::string FtlTrace::where(flash::Ppn ppn) const {
   const flash::PageAddress a = flash::decode(geometry_, ppn);
@@ -111,6 +131,7 @@ void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
     else if (command.two_plane() && print)
       follow(command, command.ppn2, flash::kNoLpn, print);
   }
+  if (print) check_written();
 }
 
 void FtlTrace::request_done(const HostRequest& /*request*/, TimeNs submitted, TimeNs done) {
@@ -119,6 +140,7 @@ void FtlTrace::request_done(const HostRequest& /*request*/, TimeNs submitted, Ti
                       format_us(done - submitted));
   ++requests_;
   if (!logging()) out_.flush();
+  check_written();
 }
 
 }  // namespace ssdlab::sim

@@ -22,24 +22,32 @@ namespace ssdlab::sim {
 
 class FtlTrace final : public SsdObserver {
  public:
-  // Writes to `out` (which must outlive the trace).
+  // Writes to `out` (which must outlive the trace). `file`, if not empty,
+  // is the file `out` writes to: a failed write of it (a full disk) throws
+  // ssdlab::OutputError naming it, as does flush(); with SSDLAB_TEST_FAIL_WRITE
+  // naming it, every write fails (sim/results/output.h).
   FtlTrace(std::ostream& out, const flash::Geometry& geometry, std::uint64_t logical_pages,
-           std::uint64_t ios);
+           std::uint64_t ios, std::string file = {});
 
   void commands(CommandSource source, const ftl::PageRange* range,
                 const flash::CommandList& commands) override;
   void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
 
   std::uint64_t lines() const { return lines_; }
+  // Flushes the log; throws OutputError if any write of the file failed.
+  void flush();
 
  private:
   bool logging() const { return requests_ < ios_; }
   std::string where(flash::Ppn ppn) const;  // page 123 [ch0 die1 plane2 block 3 page 4]
   void line(const std::string& text);
+  void check_written();  // throws OutputError once a write of file_ failed
   // Follows (and, when logging, prints) one command.
   void follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn lpn, bool print);
 
   std::ostream& out_;
+  std::string file_;  // the file out_ writes to, or empty
+  bool fail_for_test_ = false;
   flash::Geometry geometry_;
   std::uint64_t ios_;
   std::uint64_t requests_ = 0;

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "common/error.h"
+#include "common/output_error.h"
 
 namespace ssdlab::sim {
 
@@ -28,11 +31,12 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     if (!options.trace_ftl_file.empty()) {
       trace_file_.open(options.trace_ftl_file);
       if (!trace_file_)
-        throw make_error("--trace-ftl-file {}: cannot create the file", options.trace_ftl_file);
+        throw make_error("--trace-ftl-file {}: cannot create the file: {}", options.trace_ftl_file,
+                         std::strerror(errno));
       out = &trace_file_;
     }
-    ftl_trace_ =
-        std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(), options.trace_ftl);
+    ftl_trace_ = std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(),
+                                            options.trace_ftl, options.trace_ftl_file);
     ssd.add_observer(ftl_trace_.get());
   }
 }
@@ -45,18 +49,28 @@ TeachingViews::~TeachingViews() {
   if (ftl_trace_) ssd_.remove_observer(ftl_trace_.get());
 }
 
+void TeachingViews::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (timeline_) timeline_->finish();
+  if (ftl_trace_ && !trace_ftl_file_.empty()) {
+    ftl_trace_->flush();  // a full disk is an error, not a log silently cut
+    trace_file_.close();
+    if (!trace_file_) throw write_failed(trace_ftl_file_, errno);
+  }
+}
+
 void TeachingViews::commit(std::ostream& out) {
+  finish();
   if (timeline_) {
-    timeline_->commit();
+    timeline_->publish();
     fmt::print(out, "  timeline:     {} ({} flash and host events; open in ui.perfetto.dev)\n",
                timeline_->path().string(), timeline_->events());
   }
   if (ftl_trace_) {
     std::cerr.flush();
-    if (!trace_ftl_file_.empty()) {
-      trace_file_.flush();
+    if (!trace_ftl_file_.empty())
       fmt::print(out, "  FTL trace:    {} ({} decisions)\n", trace_ftl_file_, ftl_trace_->lines());
-    }
   }
 }
 

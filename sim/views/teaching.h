@@ -33,8 +33,11 @@ class TeachingViews {
   TeachingViews(const TeachingViews&) = delete;
   TeachingViews& operator=(const TeachingViews&) = delete;
 
-  // At the end of a successful run: renames the timeline into place and says
-  // where the views went.
+  // At the end of a successful run, before the run's outputs are committed:
+  // completes the views' files. Throws ssdlab::OutputError naming a file that
+  // could not be written (a full disk), so that the run fails as a whole.
+  void finish();
+  // Then: renames the timeline into place and says where the views went.
   void commit(std::ostream& out);
 
  private:
@@ -43,6 +46,7 @@ class TeachingViews {
   std::ofstream trace_file_;
   std::unique_ptr<FtlTrace> ftl_trace_;
   std::string trace_ftl_file_;
+  bool finished_ = false;
 };
 
 }  // namespace ssdlab::sim

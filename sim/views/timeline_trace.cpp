@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <optional>
 #include <string_view>
 
 #include "common/error.h"
+#include "common/output_error.h"
 #include "sim/controller/ssd.h"
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -79,32 +82,41 @@ TimelineTrace::TimelineTrace(fs::path path, const flash::Geometry& geometry, Tim
   std::error_code ignored;
   fs::remove(path_, ignored);  // an earlier run's must not pass for this one's
   file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_) throw make_error("--timeline {}: cannot create the file", path_.string());
-  std::fputs("{\"traceEvents\":[\n", file_);
+  if (!file_)
+    throw make_error("--timeline {}: cannot create the file: {}", path_.string(),
+                     std::strerror(errno));
+  fail_for_test_ = write_fails_for_test(path_);
+  print("{{\"traceEvents\":[\n");
   write_metadata();
 }
 
+void TimelineTrace::write() {
+  if (fail_for_test_) throw write_failed(path_.string(), ENOSPC);
+  if (buffer_.size() > 0 && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    throw write_failed(path_.string(), errno);
+  buffer_.clear();
+}
+
 TimelineTrace::~TimelineTrace() {
-  if (!file_) return;
-  std::fclose(file_);
+  if (file_) std::fclose(file_);
+  if (published_) return;
   std::error_code ignored;
   fs::remove(temporary_, ignored);
 }
 
 void TimelineTrace::name_track(std::uint32_t pid, std::uint32_t tid, const std::string& name,
                                std::uint32_t sort_index) {
-  fmt::print(file_,
-             "{}{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
-             "\"{}\"}}}},\n{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{},\"tid\":{},"
-             "\"args\":{{\"sort_index\":{}}}}}",
-             first_event_ ? "" : ",\n", pid, tid, name, pid, tid, sort_index);
+  print(
+      "{}{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":"
+      "\"{}\"}}}},\n{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{},\"tid\":{},"
+      "\"args\":{{\"sort_index\":{}}}}}",
+      first_event_ ? "" : ",\n", pid, tid, name, pid, tid, sort_index);
   first_event_ = false;
 }
 
 void TimelineTrace::write_metadata() {
   auto process = [&](std::uint32_t pid, const std::string& name) {
-    fmt::print(
-        file_,
+    print(
         "{}{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{},\"args\":{{\"name\":\"{}\"}}}}"
         ",\n{{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{},\"args\":{{"
         "\"sort_index\":{}}}}}",
@@ -148,10 +160,10 @@ void TimelineTrace::write_metadata() {
 void TimelineTrace::event(const char* name, const char* suffix, const char* category,
                           std::uint32_t pid, std::uint32_t tid, TimeNs start, TimeNs end,
                           const std::string& args) {
-  fmt::print(file_,
-             ",\n{{\"ph\":\"X\",\"name\":\"{}{}\",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},"
-             "\"dur\":{},\"args\":{{{}}}}}",
-             name, suffix, category, pid, tid, format_us(start), format_us(end - start), args);
+  print(
+      ",\n{{\"ph\":\"X\",\"name\":\"{}{}\",\"cat\":\"{}\",\"pid\":{},\"tid\":{},\"ts\":{},"
+      "\"dur\":{},\"args\":{{{}}}}}",
+      name, suffix, category, pid, tid, format_us(start), format_us(end - start), args);
   ++events_;
 }
 
@@ -223,17 +235,34 @@ void TimelineTrace::request_done(const HostRequest& request, TimeNs submitted, T
   if (requests_ >= bound_.ios) recording_ = false;
 }
 
-void TimelineTrace::commit() {
-  std::fputs("\n],\"displayTimeUnit\":\"ns\"}\n", file_);
-  const bool written = std::fflush(file_) == 0 && !std::ferror(file_);
+void TimelineTrace::finish() {
+  if (finished_) return;
+  print("\n],\"displayTimeUnit\":\"ns\"}}\n");
+  write();
+  const bool flushed = std::fflush(file_) == 0 && !std::ferror(file_);
+  const int flush_error = errno;
   const bool closed = std::fclose(file_) == 0;
+  const int close_error = errno;
   file_ = nullptr;
-  std::error_code error;
-  if (written && closed) fs::rename(temporary_, path_, error);
-  if (!written || !closed || error) {
-    fs::remove(temporary_, error);
-    throw make_error("--timeline {}: write failed", path_.string());
+  finished_ = true;
+  if (!flushed || !closed) {
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+    throw write_failed(path_.string(), flushed ? close_error : flush_error);
   }
+}
+
+void TimelineTrace::publish() {
+  finish();
+  std::error_code error;
+  fs::rename(temporary_, path_, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+    throw OutputError(fmt::format("--timeline {}: cannot rename into place: {}", path_.string(),
+                                  error.message()));
+  }
+  published_ = true;
 }
 
 }  // namespace ssdlab::sim

@@ -10,9 +10,12 @@
 // commit(), so a failed run leaves none that looks complete.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -47,8 +50,14 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
              TimeNs end, const flash::Command& command) override;
   void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
 
-  // Closes the JSON and renames the file into place.
-  void commit();
+  // Closes the JSON and completes the temporary file (finish), then renames
+  // it into place (publish; finishes first if needed); commit() is both. A
+  // failed write (a full disk), here or during the run, throws
+  // ssdlab::OutputError naming the file; with SSDLAB_TEST_FAIL_WRITE naming
+  // it, writes fail as on a full disk (sim/results/output.h).
+  void finish();
+  void publish();
+  void commit() { publish(); }
   std::uint64_t events() const { return events_; }
   const std::filesystem::path& path() const { return path_; }
 
@@ -59,6 +68,13 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
   bool in_bound(TimeNs start, TimeNs end) const {
     return recording_ && end > bound_.start_ns && start < bound_.end_ns;
   }
+  // Appends to the file through buffer_; write() empties it into the file.
+  template <typename... Args>
+  void print(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::format_to(std::back_inserter(buffer_), format, std::forward<Args>(args)...);
+    if (buffer_.size() >= kFlushBytes) write();
+  }
+  void write();
   void write_metadata();
   void name_track(std::uint32_t pid, std::uint32_t tid, const std::string& name,
                   std::uint32_t sort_index);
@@ -69,7 +85,12 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
   std::filesystem::path path_, temporary_;
   flash::Geometry geometry_;
   TimelineBound bound_;
+  static constexpr std::size_t kFlushBytes = 1 << 16;
   std::FILE* file_ = nullptr;
+  fmt::memory_buffer buffer_;
+  bool fail_for_test_ = false;  // SSDLAB_TEST_FAIL_WRITE names the file
+  bool finished_ = false;
+  bool published_ = false;
   bool recording_ = true;  // false after the first bound_.ios host I/Os
   bool first_event_ = true;
   std::uint64_t requests_ = 0;

@@ -73,5 +73,23 @@ TEST(TomlText, WhatItAcceptsTheParserReadsOrRefusesCleanly) {
   EXPECT_GT(accepted, 1000u);  // the property is tested on many texts
 }
 
+// toml++ 3.3 garbles a key given twice ('"titiming.read_us" '): the
+// description names the key as the line writes it.
+TEST(TomlText, AKeyGivenTwiceIsNamedAsTheLineWritesIt) {
+  const std::string text = "[grid]\n\"timing.read_us\" = [1, 2]\n\"timing.read_us\" = [3]\n";
+  try {
+    (void)toml::parse(text);
+    FAIL() << "toml++ accepted a key given twice";
+  } catch (const toml::parse_error& error) {
+    const std::size_t line = error.source().begin.line;
+    EXPECT_EQ(line, 3u);
+    EXPECT_EQ(toml_error_description(error.description(), text, line),
+              "'\"timing.read_us\"' is given twice (a key or table may be defined only once)");
+  }
+  EXPECT_EQ(toml_error_description("cannot redefine existing table 'a'", "[a]\nx = 1\n[a]\n", 3),
+            "'a' is given twice (a key or table may be defined only once)");
+  EXPECT_EQ(toml_error_description("expected '='", "x\n", 1), "expected '='");
+}
+
 }  // namespace
 }  // namespace ssdlab

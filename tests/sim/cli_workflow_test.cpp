@@ -4,7 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/output_error.h"
 #include "common/progress.h"
 #include "common/suggest.h"
 #include "ftl/register.h"
@@ -489,6 +492,48 @@ TEST(FtlFailure, AnErrorTheFtlThrowsOnPurposeKeepsItsKindAndGetsTheContext) {
   } catch (const ftl::EndOfLife& error) {
     EXPECT_STREQ(error.what(), "3 blocks retired");  // not a failure: the run's end
   }
+}
+
+// An output that cannot be written during a run (--timeline on a full disk)
+// is the disk's doing: it keeps its type and message, and is never reported
+// as an FTL failure ("... please report it").
+TEST(FtlFailure, AnOutputWriteErrorPassesUnchanged) {
+  try {
+    try {
+      throw write_failed("out/t.json", ENOSPC);
+    } catch (...) {
+      sim::rethrow_as_ftl_failure("page-mapped", "run", "experiment RW, run 0, process 0, io 71");
+    }
+  } catch (const sim::FtlFailure&) {
+    ADD_FAILURE() << "an output's write error became an FtlFailure";
+  } catch (const OutputError& error) {
+    EXPECT_STREQ(error.what(), "out/t.json: write failed: No space left on device");
+  }
+}
+
+// The same through a whole run: the timeline's writes fail as on a full
+// disk (SSDLAB_TEST_FAIL_WRITE) while the run goes on.
+TEST(FtlFailure, ATimelineOnAFullDiskFailsTheRunAsAnOutputError) {
+  const fs::path dir = support::temp_dir_for_this_test("timeline-full-");
+  sim::SimOptions options;
+  options.config = support::preset("tiny");
+  options.workload = "RW:count=3000";
+  options.outdir = (dir / "out").string();
+  options.teaching.timeline = (dir / "t.json").string();
+  ::setenv("SSDLAB_TEST_FAIL_WRITE", "t.json", 1);
+  std::ostringstream out;
+  try {
+    sim::run_sim(options, out);
+    ADD_FAILURE() << "the run did not fail";
+  } catch (const sim::FtlFailure& failure) {
+    ADD_FAILURE() << "reported as an FTL failure: " << failure.what();
+  } catch (const OutputError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("t.json: write failed: No space left on device"));
+  }
+  ::unsetenv("SSDLAB_TEST_FAIL_WRITE");
+  EXPECT_FALSE(fs::exists(dir / "out" / "io.csv"));
+  EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
+  EXPECT_FALSE(fs::exists(dir / "t.json"));
 }
 
 TEST_F(FtlFailureTest, DuringPreconditioningItNamesThePhaseAndTheWrite) {

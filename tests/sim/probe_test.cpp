@@ -1,8 +1,12 @@
 // `ssdlab probe` against a temporary file: no root and no block device
 // needed. Its io.csv must match the simulator's column for column.
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -139,6 +143,45 @@ TEST_F(ProbeTest, SizeThatDisagreesWithAnExistingFileIsAnError) {
                           " --size 4MiB -w SR:count=4 -o " + support::shell_quote(dir_ / "out"));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("exists with 8388608 bytes, but --size asks for 4194304"));
+}
+
+// Sets or clears a file's immutable flag (chattr +i: root, on ext4, xfs,
+// btrfs, ...): the OS then lets the file only be read, as on a read-only
+// filesystem, which a test cannot mount. False where it cannot.
+bool SetImmutable(const fs::path& file, bool immutable) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int flags = 0;
+  bool done = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  if (done) {
+    flags = immutable ? (flags | FS_IMMUTABLE_FL) : (flags & ~FS_IMMUTABLE_FL);
+    done = ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+  }
+  ::close(fd);
+  return done;
+}
+
+TEST_F(ProbeTest, AFileThatMayOnlyBeReadServesAReadOnlyWorkload) {
+  ASSERT_EQ(Probe("SR:count=4").exit_code, 0);
+  const fs::path target = dir_ / "target.img";
+  if (!SetImmutable(target, true)) GTEST_SKIP() << "cannot make a file immutable here";
+  struct Restore {
+    fs::path file;
+    ~Restore() { SetImmutable(file, false); }
+  } restore{target};
+  const auto run = [&](const std::string& workload) {
+    const std::string base = "probe --target " + support::shell_quote(target) + " -w '" + workload +
+                             "' --precondition none -o " + support::shell_quote(dir_ / "ro");
+    auto result = support::run_ssdlab(base);
+    if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
+      result = support::run_ssdlab(base + " --buffered");
+    return result;
+  };
+  const auto reads = run("SR:count=4");
+  EXPECT_EQ(reads.exit_code, 0) << reads.output;
+  const auto writes = run("SW:count=1");
+  EXPECT_EQ(writes.exit_code, 1);
+  EXPECT_THAT(writes.output, HasSubstr("would write to it, but it opens only for reading ("));
 }
 
 TEST_F(ProbeTest, WritingToABlockDeviceNeedsAllowDestroy) {
