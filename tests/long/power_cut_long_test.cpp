@@ -11,6 +11,7 @@
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
+#include "power_cut_support.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 
@@ -48,16 +49,11 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
   Simulator simulator(ssd, nullptr);
   simulator.plan_power_cuts(parse_power_cuts({"random:1000"}, spec.count, 1));
   simulator.run(spec, 0, 1);  // a lost write throws
-  std::uint64_t recovered = 0, lost = 0, torn = 0;
-  for (const PowerCutReport& cut : simulator.power_cuts()) {
-    recovered += cut.recovered();
-    lost += cut.lost_writes + cut.resurrected_pages;
-    torn += cut.torn_pages;
-  }
-  EXPECT_EQ(simulator.power_cuts().size(), 1000u);
-  EXPECT_EQ(recovered, 1000u);
-  EXPECT_EQ(lost, 0u);
-  EXPECT_GT(torn, 0u);
+  const testing_power::CutTotals totals = testing_power::totals_of(simulator);
+  EXPECT_EQ(totals.cuts, 1000u);
+  EXPECT_EQ(totals.recovered, 1000u);
+  EXPECT_EQ(totals.lost, 0u);
+  EXPECT_GT(totals.torn, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, ThousandCuts,

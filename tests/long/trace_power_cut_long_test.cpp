@@ -10,6 +10,7 @@
 #include "sim/engine/replay.h"
 #include "sim/engine/simulator.h"
 #include "sim/state/power_cut_plan.h"
+#include "tests/power_cut_support.h"
 #include "tests/trace_support.h"
 
 namespace ssdlab::sim {
@@ -49,14 +50,10 @@ TEST_P(TraceThousandCuts, LoseNoAcknowledgedWrite) {
   Simulator simulator(ssd, nullptr);
   simulator.plan_power_cuts(parse_power_cuts({"random:1000"}, count, 1));
   const ReplayResult result = replay(simulator, trace, ReplaySettings{"mixed"});  // a loss throws
-  std::uint64_t recovered = 0, lost = 0;
-  for (const PowerCutReport& cut : simulator.power_cuts()) {
-    recovered += cut.recovered();
-    lost += cut.lost_writes + cut.resurrected_pages;
-  }
-  EXPECT_EQ(simulator.power_cuts().size(), 1000u);
-  EXPECT_EQ(recovered, 1000u);
-  EXPECT_EQ(lost, 0u);
+  const testing_power::CutTotals totals = testing_power::totals_of(simulator);
+  EXPECT_EQ(totals.cuts, 1000u);
+  EXPECT_EQ(totals.recovered, 1000u);
+  EXPECT_EQ(totals.lost, 0u);
   EXPECT_EQ(result.run.stats.count, count);  // every request completed, cut ones resubmitted
   EXPECT_GT(result.trims, 0u);
 }

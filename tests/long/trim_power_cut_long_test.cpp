@@ -18,6 +18,7 @@
 #include "sim/engine/replay.h"
 #include "sim/engine/simulator.h"
 #include "sim/state/power_cut_plan.h"
+#include "tests/power_cut_support.h"
 #include "tests/trace_support.h"
 #include "workloads/plan.h"
 
@@ -75,16 +76,11 @@ TEST_P(TrimPowerCuts, LoseNoAcknowledgedWrite) {
                           .experiments.front();
     simulator.run(spec, 0, 35);  // a lost write throws
   }
-  std::uint64_t recovered = 0, lost = 0, torn = 0;
-  for (const PowerCutReport& cut : simulator.power_cuts()) {
-    recovered += cut.recovered();
-    lost += cut.lost_writes + cut.resurrected_pages;
-    torn += cut.torn_pages;
-  }
-  EXPECT_EQ(simulator.power_cuts().size(), kCuts);
-  EXPECT_EQ(recovered, kCuts);
-  EXPECT_EQ(lost, 0u);
-  EXPECT_GT(torn, 0u);
+  const testing_power::CutTotals totals = testing_power::totals_of(simulator);
+  EXPECT_EQ(totals.cuts, kCuts);
+  EXPECT_EQ(totals.recovered, kCuts);
+  EXPECT_EQ(totals.lost, 0u);
+  EXPECT_GT(totals.torn, 0u);
 }
 
 struct CaseName {

@@ -30,6 +30,20 @@ workloads::ExperimentSpec inline_spec(const std::string& text) {
   return workloads::parse_inline(text).experiments.front();
 }
 
+// Cuts the power at `at` under `ftl`, mounts it again (the OOB scan) and
+// checks every logical page against what `recorder` saw acknowledged.
+PowerCutReport cut_mount_and_check(ftl::Ftl& ftl, PowerCutRecorder& recorder, TimeNs at) {
+  flash::NandArray& nand = *ftl.flash_for_power_cut();
+  PowerCutReport report;
+  recorder.cut(at, nand, report);
+  flash::CommandList commands;
+  ftl::RecoveryReport recovery;
+  ftl.recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
+  recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+  recorder.check(ftl, report);
+  return report;
+}
+
 class EveryFtl : public ::testing::TestWithParam<std::string> {};
 
 // Random cuts during random multi-page writes at queue depth 4 on a device
@@ -168,13 +182,7 @@ TEST(PowerCut, TrimmedPagesStayTrimmedAfterRecovery) {
     recorder.apply(nullptr, commands, nand.take_erased_images(), true);
     recorder.trimmed(trimmed);
     write(12, 2);
-    PowerCutReport report;
-    recorder.cut(0, nand, report);
-    commands.clear();
-    ftl::RecoveryReport recovery;
-    ftl->recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
-    recorder.check(*ftl, report);
+    const PowerCutReport report = cut_mount_and_check(*ftl, recorder, 0);
     EXPECT_TRUE(report.recovered()) << report.first_problem;
     EXPECT_FALSE(ftl->is_mapped(9));
     EXPECT_FALSE(ftl->is_mapped(27));
@@ -209,13 +217,8 @@ TEST(PowerCut, AWriteCompletingAfterATrimOfItsPageIsNotExpectedBack) {
     recorder.apply(nullptr, commands, nand.take_erased_images(), true);
     recorder.trimmed(page);
     for (std::size_t i = 0; i < write_commands; ++i) recorder.completes(first + i, 3000);
-    PowerCutReport report;
-    recorder.cut(5000, nand, report);  // the write has completed: it settles before the cut
-    commands.clear();
-    ftl::RecoveryReport recovery;
-    ftl->recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
-    recorder.check(*ftl, report);
+    // The write has completed by the cut: it settles before the cut.
+    const PowerCutReport report = cut_mount_and_check(*ftl, recorder, 5000);
     EXPECT_TRUE(report.recovered()) << report.first_problem;
     EXPECT_FALSE(ftl->is_mapped(5));
     EXPECT_EQ(report.pages_checked, ftl->logical_pages());
