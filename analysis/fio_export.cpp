@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <set>
 
@@ -29,18 +30,16 @@ std::string file_safe(const std::string& name) {
 }
 
 // The logs being written: the open ones (those of the current experiment and
-// run) and the temporary names of all, removed unless committed.
+// run) and the temporary files of all, removed unless committed.
 class LogSet {
  public:
-  explicit LogSet(std::string prefix) : prefix_(std::move(prefix)) {}
+  LogSet(std::string prefix, std::vector<NamedPath> inputs)
+      : prefix_(std::move(prefix)), inputs_(std::move(inputs)) {}
   LogSet(const LogSet&) = delete;
   LogSet& operator=(const LogSet&) = delete;
   ~LogSet() {
     for (auto& [process, file] : open_)
       if (file) std::fclose(file);
-    std::error_code ignored;
-    if (!committed_)
-      for (const auto& path : paths_) fs::remove(partial(path), ignored);
   }
 
   std::FILE* file(const IoRow& row) {
@@ -58,22 +57,26 @@ class LogSet {
                          owner->second, row.experiment, safe);
       const fs::path path =
           fmt::format("{}-{}-run{}_lat.{}.log", prefix_, safe, row.run, row.process + 1);
-      const bool again = written_.contains(path);
-      file = std::fopen(partial(path).c_str(), again ? "ab" : "wb");
-      if (!file)
-        throw make_error("{}: cannot create: {}", partial(path).string(), std::strerror(errno));
-      if (!again) {
-        written_.insert(path);
+      auto& temporary = temporaries_[path];
+      if (!temporary) {
+        check_output_path(path, "fio latency log", inputs_);
+        temporary = std::make_unique<TemporaryFile>(path);
         paths_.push_back(path);
       }
+      // The temporary is this object's own fresh file; reopened to append
+      // when a later run of io.csv writes to the same log again.
+      file = std::fopen(temporary->path().c_str(), "ab");
+      if (!file)
+        throw make_error("{}: cannot create: {}", temporary->path().string(),
+                         std::strerror(errno));
+      temporary->close();
     }
     return file;
   }
 
   std::vector<fs::path> commit() {
     close_all();
-    for (const auto& path : paths_) fs::rename(partial(path), path);
-    committed_ = true;
+    for (const auto& path : paths_) temporaries_.at(path)->publish("the fio log");
     return paths_;
   }
 
@@ -87,21 +90,20 @@ class LogSet {
     if (failed) throw make_error("{}: fio log write failed: {}", prefix_, std::strerror(errno));
   }
 
-  static fs::path partial(const fs::path& path) { return path.string() + ".partial"; }
-
   std::string prefix_;
+  std::vector<NamedPath> inputs_;  // files no log may replace
   std::string experiment_;
   std::uint32_t run_ = 0;
   std::map<std::uint32_t, std::FILE*> open_;   // process -> its log
   std::map<std::string, std::string> owners_;  // file-safe name -> experiment
-  std::set<fs::path> written_;
+  std::map<fs::path, std::unique_ptr<TemporaryFile>> temporaries_;
   std::vector<fs::path> paths_;
-  bool committed_ = false;
 };
 
 }  // namespace
 
-std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::string& prefix) {
+std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::string& prefix,
+                                          std::span<const NamedPath> inputs) {
   if (prefix.empty()) throw make_error("--fio-lat-log: the prefix is empty");
   // Unlike fio, create the folder the prefix names: a run must not end in an
   // error for want of it.
@@ -111,8 +113,10 @@ std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::str
     if (error)
       throw make_error("{}: cannot create the folder: {}", folder.string(), error.message());
   }
+  std::vector<NamedPath> not_to_replace(inputs.begin(), inputs.end());
+  not_to_replace.push_back(command_input("its io.csv", io_csv));
   IoCsvReader reader(io_csv);
-  LogSet logs(prefix);
+  LogSet logs(prefix, std::move(not_to_replace));
   IoRow row;
   while (reader.next(row)) {
     std::FILE* file = logs.file(row);
@@ -123,12 +127,16 @@ std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::str
   return logs.commit();
 }
 
-void run_export_fio(const fs::path& outdir, const std::string& prefix, std::ostream& out) {
+void run_export_fio(const fs::path& outdir, const std::string& prefix, std::ostream& out,
+                    std::span<const NamedPath> inputs) {
   if (!fs::is_directory(outdir)) throw make_error("{}: no such output folder", outdir.string());
   const fs::path io_csv = outdir / "io.csv";
   if (!fs::is_regular_file(io_csv))
     throw make_error("{}: no io.csv to export (written with --no-io-log?)", outdir.string());
-  const auto logs = export_fio_lat_logs(io_csv, prefix);
+  check_outputs_complete(outdir);
+  std::vector<NamedPath> not_to_replace(inputs.begin(), inputs.end());
+  not_to_replace.push_back(command_input("the folder's summary.json", outdir / "summary.json"));
+  const auto logs = export_fio_lat_logs(io_csv, prefix, not_to_replace);
   fmt::print(out, "  fio lat logs: {} file{}, {}-*_lat.*.log\n", logs.size(),
              logs.size() == 1 ? "" : "s", prefix);
 }

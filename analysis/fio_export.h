@@ -4,8 +4,11 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
 
@@ -18,14 +21,18 @@ namespace ssdlab::sim {
 // time_ms is the completion time from the run's start, truncated to whole
 // milliseconds as fio does; ddir 0 read, 1 write; prio 0. Rows keep io.csv's
 // (completion) order; every row is written, the ignored start-up I/Os too.
-// Logs are written under temporary names and renamed once all are complete.
+// Logs are written under fresh temporary names (TemporaryFile) and renamed
+// once all are complete. A log that would replace io_csv or one of `inputs`
+// (check_output_path) is refused before it is written.
 // Returns the files written, in the order they were first written to.
 std::vector<std::filesystem::path> export_fio_lat_logs(const std::filesystem::path& io_csv,
-                                                       const std::string& prefix);
+                                                       const std::string& prefix,
+                                                       std::span<const NamedPath> inputs = {});
 
 // `ssdlab export-fio OUTDIR PREFIX` and `ssdlab sim --fio-lat-log PREFIX`:
-// exports OUTDIR/io.csv and says on `out` how many logs it wrote.
+// exports OUTDIR/io.csv and says on `out` how many logs it wrote. Refuses a
+// folder an unfinished run left (check_outputs_complete).
 void run_export_fio(const std::filesystem::path& outdir, const std::string& prefix,
-                    std::ostream& out);
+                    std::ostream& out, std::span<const NamedPath> inputs = {});
 
 }  // namespace ssdlab::sim

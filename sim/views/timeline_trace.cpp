@@ -73,23 +73,16 @@ TimelineBound parse_timeline_bound(const std::string& window, std::uint64_t ios)
 }
 
 TimelineTrace::TimelineTrace(fs::path path, const flash::Geometry& geometry, TimelineBound bound)
-    : path_(std::move(path)), geometry_(geometry), bound_(bound) {
-  temporary_ = path_;
-  temporary_ += ".tmp";
-  std::error_code ignored;
-  fs::remove(path_, ignored);  // an earlier run's must not pass for this one's
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_) throw make_error("--timeline {}: cannot create the file", path_.string());
-  std::fputs("{\"traceEvents\":[\n", file_);
+    : path_(std::move(path)), temporary_(path_), geometry_(geometry), bound_(bound) {
+  // An earlier timeline at path_ stays until commit() replaces it: a run
+  // that fails leaves it as it was, like a checkpoint.
+  file_ = temporary_.file();
+  std::fwrite(kTimelineStart.data(), 1, kTimelineStart.size(), file_);
+  std::fputc('\n', file_);
   write_metadata();
 }
 
-TimelineTrace::~TimelineTrace() {
-  if (!file_) return;
-  std::fclose(file_);
-  std::error_code ignored;
-  fs::remove(temporary_, ignored);
-}
+TimelineTrace::~TimelineTrace() = default;  // temporary_ removes itself unless committed
 
 void TimelineTrace::name_track(std::uint32_t pid, std::uint32_t tid, const std::string& name,
                                std::uint32_t sort_index) {
@@ -226,14 +219,10 @@ void TimelineTrace::request_done(const HostRequest& request, TimeNs submitted, T
 void TimelineTrace::commit() {
   std::fputs("\n],\"displayTimeUnit\":\"ns\"}\n", file_);
   const bool written = std::fflush(file_) == 0 && !std::ferror(file_);
-  const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  std::error_code error;
-  if (written && closed) fs::rename(temporary_, path_, error);
-  if (!written || !closed || error) {
-    fs::remove(temporary_, error);
+  if (!temporary_.close() || !written)
     throw make_error("--timeline {}: write failed", path_.string());
-  }
+  temporary_.publish("the timeline");
 }
 
 }  // namespace ssdlab::sim

@@ -15,13 +15,19 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flash/geometry.h"
 #include "flash/timeline_observer.h"
 #include "sim/controller/ssd_observer.h"
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
+
+// How every timeline file starts (an existing file that does not is not
+// replaced by --timeline).
+inline constexpr std::string_view kTimelineStart = "{\"traceEvents\":[";
 
 // Which part of a run is recorded: operations that overlap the window
 // [start_ns, end_ns) and belong to the first `ios` host I/Os.
@@ -66,10 +72,11 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
              std::uint32_t tid, TimeNs start, TimeNs end, const std::string& args);
   std::string command_args(const flash::Command& command) const;
 
-  std::filesystem::path path_, temporary_;
+  std::filesystem::path path_;
+  TemporaryFile temporary_;  // becomes path_ at commit()
   flash::Geometry geometry_;
   TimelineBound bound_;
-  std::FILE* file_ = nullptr;
+  std::FILE* file_ = nullptr;  // temporary_'s, until commit()
   bool recording_ = true;  // false after the first bound_.ios host I/Os
   bool first_event_ = true;
   std::uint64_t requests_ = 0;
