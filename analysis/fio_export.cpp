@@ -67,8 +67,7 @@ class LogSet {
       // when a later run of io.csv writes to the same log again.
       file = std::fopen(temporary->path().c_str(), "ab");
       if (!file)
-        throw make_error("{}: cannot create: {}", temporary->path().string(),
-                         std::strerror(errno));
+        throw make_error("{}: cannot create: {}", temporary->path().string(), std::strerror(errno));
       temporary->close();
     }
     return file;

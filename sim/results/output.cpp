@@ -257,14 +257,14 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 PendingFile::PendingFile(std::filesystem::path path, const std::string& text)
     : temporary_((check_output_path(path), std::move(path))) {
   const bool simulated = write_fails_for_test(temporary_.target());
-  const bool written = !simulated && std::fwrite(text.data(), 1, text.size(),
-                                                 temporary_.file()) == text.size();
+  const bool written =
+      !simulated && std::fwrite(text.data(), 1, text.size(), temporary_.file()) == text.size();
   const int write_errno = errno;
   const bool closed = temporary_.close();
   if (!written || !closed)
-    throw make_error("{}: write failed: {}", temporary_.path().string(),
-                     simulated ? std::strerror(ENOSPC)
-                               : std::strerror(written ? errno : write_errno));
+    throw make_error(
+        "{}: write failed: {}", temporary_.path().string(),
+        simulated ? std::strerror(ENOSPC) : std::strerror(written ? errno : write_errno));
 }
 
 PendingFile::~PendingFile() = default;
@@ -276,10 +276,9 @@ void PendingFile::publish() {
 TemporaryFile::TemporaryFile(std::filesystem::path target) : target_(std::move(target)) {
   // Random letters from the clock, the process and this object's address:
   // names differ between runs and threads; O_EXCL catches the rest.
-  std::uint64_t seed = static_cast<std::uint64_t>(
-                           std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                       (static_cast<std::uint64_t>(::getpid()) << 32) ^
-                       reinterpret_cast<std::uintptr_t>(this);
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(::getpid()) << 32) ^ reinterpret_cast<std::uintptr_t>(this);
   constexpr std::string_view kLetters =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   int fd = -1;
@@ -325,8 +324,7 @@ bool TemporaryFile::close() {
 
 void TemporaryFile::publish(std::string_view what) {
   if (published_) return;
-  if (!close())
-    throw make_error("{}: write failed: {}", path_.string(), std::strerror(errno));
+  if (!close()) throw make_error("{}: write failed: {}", path_.string(), std::strerror(errno));
   if (::rename(path_.c_str(), target_.c_str()) != 0) {
     const int error = errno;  // before anything else can change it
     throw make_error("{}: cannot rename {} into place: {}", target_.string(), what,

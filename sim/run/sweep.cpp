@@ -158,8 +158,8 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   // The folder is this sweep's, as a run's is (sim/results/output.h); the
   // array tasks of one Slurm sweep (--job N) share it, each job folder then
   // locked by its own run.
-  const OutputLock lock(outdir, options.job ? OutputLock::Mode::kShared
-                                            : OutputLock::Mode::kExclusive);
+  const OutputLock lock(outdir,
+                        options.job ? OutputLock::Mode::kShared : OutputLock::Mode::kExclusive);
   if (!options.job) remove_earlier_jobs(outdir);
   write_manifest(jobs, options.plan, outdir);
 

@@ -119,8 +119,7 @@ std::uint32_t checksum(std::istream& in, std::uint64_t bytes) {
 }  // namespace
 
 PendingCheckpoint write_checkpoint(const fs::path& path, const Ssd& ssd,
-                                   const RunPosition& position,
-                                   const nlohmann::json& provenance) {
+                                   const RunPosition& position, const nlohmann::json& provenance) {
   const auto start = std::chrono::steady_clock::now();
   const nlohmann::json info_json = {{"ssdlab_version", SSDLAB_VERSION},
                                     {"format", kCheckpointFormat},

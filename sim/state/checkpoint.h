@@ -70,8 +70,7 @@ struct PendingCheckpoint {
 // file beside it. `provenance` (what made the state) goes into the info.
 // Throws ssdlab::Error if it cannot write.
 PendingCheckpoint write_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
-                                   const RunPosition& position,
-                                   const nlohmann::json& provenance);
+                                   const RunPosition& position, const nlohmann::json& provenance);
 // write_checkpoint() and publish() at once. Returns {"file", "bytes",
 // "seconds"}.
 nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
@@ -106,9 +105,9 @@ void run_state_info(const std::string& path, std::ostream& out);
 // request): the result then says why under "skipped". The caller publishes
 // it with the run's outputs.
 PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
-                              const RunPosition& position, const std::string& workload,
-                              const std::optional<StateRecord>& preconditioned,
-                              bool end_of_life);
+                                 const RunPosition& position, const std::string& workload,
+                                 const std::optional<StateRecord>& preconditioned,
+                                 bool end_of_life);
 
 // One line each on what was loaded / saved (`checkpoint`: summary.json's).
 void print_loaded(std::ostream& out, const nlohmann::json& loaded);

@@ -71,7 +71,8 @@ TEST_F(OutputFileTest, AFailedRenameReportsItsOwnOsError) {
     FAIL() << "renamed over a non-empty directory";
   } catch (const ssdlab::Error& error) {
     const std::string message = error.what();
-    EXPECT_THAT(message, HasSubstr(target.string() + ": cannot rename the checkpoint into place: "));
+    EXPECT_THAT(message,
+                HasSubstr(target.string() + ": cannot rename the checkpoint into place: "));
     EXPECT_TRUE(message.ends_with(std::strerror(EISDIR)) ||
                 message.ends_with(std::strerror(ENOTEMPTY)))
         << message;
