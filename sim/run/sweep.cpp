@@ -151,6 +151,11 @@ void remove_earlier_jobs(const fs::path& outdir) {
 int run_sweep(const SweepOptions& options, std::ostream& out) {
   const std::vector<Job> jobs = expand(options.plan);
   const fs::path outdir(options.outdir);
+  if (!options.slurm.empty()) {
+    const NamedPath inputs[] = {command_input("the sweep file", options.plan),
+                                {"the sweep's own jobs.json", outdir / "jobs.json"}};
+    check_output_path(options.slurm, "Slurm script", inputs);
+  }
   std::error_code error;
   fs::create_directories(outdir, error);
   if (error)
