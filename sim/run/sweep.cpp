@@ -238,6 +238,13 @@ namespace {
 int collect(const std::string& outdir_text, std::ostream& out);
 }  // namespace
 
+int run_collect_alone(const std::string& outdir, std::ostream& out) {
+  if (!fs::is_regular_file(fs::path(outdir) / "jobs.json"))
+    throw make_error("{}: no jobs.json (not a sweep folder)", outdir);
+  const OutputLock lock(outdir, OutputLock::Mode::kShared);
+  return run_collect(outdir, out);
+}
+
 int run_collect(const std::string& outdir_text, std::ostream& out) {
   try {
     return collect(outdir_text, out);
