@@ -61,7 +61,10 @@ std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& d
 
 void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   const fs::path measured(options.measured);
-  check_output_path(options.output, "calibrated config");  // before any work
+  const NamedPath inputs[] = {command_input("-c", options.config),
+                              command_input("the measurement", measured / "summary.json"),
+                              command_input("the measurement", measured / "io.csv")};
+  check_output_path(options.output, "calibrated config", inputs);  // before any work
   const SummaryRecord summary = measured_summary(measured);
   const DeviceConfig base = load_config(options.config, options.overrides);
   const auto& g = base.geometry;

@@ -315,6 +315,7 @@ CompareSide load_side(const std::string& path, const std::string& log_name) {
   }
   if (fs::is_directory(status)) {
     const fs::path dir(path);
+    check_outputs_complete(dir);
     if (fs::is_regular_file(dir / "summary.json"))
       return {path, "ssdlab output, summary.json", figures_from_summary(dir / "summary.json")};
     if (fs::is_regular_file(dir / "io.csv"))
@@ -325,12 +326,34 @@ CompareSide load_side(const std::string& path, const std::string& log_name) {
   return load_file(path, log_name);
 }
 
+namespace {
+
+// The files compare reads: a side's file, or a folder's outputs.
+std::vector<NamedPath> compare_inputs(const CompareOptions& options) {
+  std::vector<NamedPath> inputs;
+  for (const std::string& side : {options.a, options.b}) {
+    std::error_code error;
+    if (!fs::is_directory(side, error)) {
+      inputs.push_back(command_input(side, side));
+      continue;
+    }
+    for (const char* name : {"summary.json", "io.csv"})
+      inputs.push_back(command_input(fmt::format("{} of {}", name, side), fs::path(side) / name));
+  }
+  return inputs;
+}
+
+}  // namespace
+
 int run_compare(const CompareOptions& options, std::ostream& out) {
   if (!options.plot.empty()) {
     const auto extension = fs::path(options.plot).extension();
     if (extension != ".png" && extension != ".svg")
       throw make_error("--plot {}: expected a .png or .svg file name", options.plot);
   }
+  const std::vector<NamedPath> inputs = compare_inputs(options);
+  if (!options.csv.empty()) check_output_path(options.csv, "output file", inputs);
+  if (!options.plot.empty()) check_output_path(options.plot, "plot", inputs);
   const CompareSide a = load_side(options.a, options.name);
   const CompareSide b = load_side(options.b, options.name);
   for (const CompareSide* side : {&a, &b})

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
-#include <set>
 
 #include "analysis/io_csv.h"
 #include "common/error.h"
@@ -34,18 +34,16 @@ std::string file_safe(const std::string& name) {
 }  // namespace
 
 // The logs being written: the open ones (those of the current experiment and
-// run) and the temporary names of all, removed unless committed.
+// run) and the temporary files of all, removed unless committed.
 class FioLatLogs::Writer {
  public:
-  explicit Writer(std::string prefix) : prefix_(std::move(prefix)) {}
+  Writer(std::string prefix, std::vector<NamedPath> inputs)
+      : prefix_(std::move(prefix)), inputs_(std::move(inputs)) {}
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
   ~Writer() {
     for (auto& [process, log] : open_)
       if (log.file) std::fclose(log.file);
-    std::error_code ignored;
-    if (!committed_)
-      for (const auto& path : paths_) fs::remove(partial(path), ignored);
   }
 
   void row(const IoRow& row) {
@@ -61,14 +59,7 @@ class FioLatLogs::Writer {
 
   std::vector<fs::path> commit() {
     close_all();
-    for (const auto& path : paths_) {
-      std::error_code error;
-      fs::rename(partial(path), path, error);
-      if (error)
-        throw OutputError(
-            fmt::format("{}: cannot rename into place: {}", path.string(), error.message()));
-    }
-    committed_ = true;
+    for (const auto& path : paths_) temporaries_.at(path)->publish("the fio log");
     return paths_;
   }
 
@@ -94,17 +85,21 @@ class FioLatLogs::Writer {
                          owner->second, row.experiment, safe);
       const fs::path path =
           fmt::format("{}-{}-run{}_lat.{}.log", prefix_, safe, row.run, row.process + 1);
-      const bool again = written_.contains(path);
-      log.file = std::fopen(partial(path).c_str(), again ? "ab" : "wb");
-      if (!log.file)
-        throw OutputError(
-            fmt::format("{}: cannot create: {}", partial(path).string(), std::strerror(errno)));
-      log.path = path;
-      log.fail_for_test = write_fails_for_test(path);
-      if (!again) {
-        written_.insert(path);
+      auto& temporary = temporaries_[path];
+      if (!temporary) {
+        check_output_path(path, "fio latency log", inputs_);
+        temporary = std::make_unique<TemporaryFile>(path);
         paths_.push_back(path);
       }
+      // The temporary is this object's own fresh file; reopened to append
+      // when a later run of io.csv writes to the same log again.
+      log.file = std::fopen(temporary->path().c_str(), "ab");
+      if (!log.file)
+        throw OutputError(fmt::format("{}: cannot create: {}", temporary->path().string(),
+                                      std::strerror(errno)));
+      temporary->close();
+      log.path = path;
+      log.fail_for_test = write_fails_for_test(path);
     }
     return log;
   }
@@ -119,19 +114,18 @@ class FioLatLogs::Writer {
     if (failed) throw *failed;
   }
 
-  static fs::path partial(const fs::path& path) { return path.string() + ".partial"; }
-
   std::string prefix_;
+  std::vector<NamedPath> inputs_;  // files no log may replace
   std::string experiment_;
   std::uint32_t run_ = 0;
   std::map<std::uint32_t, Log> open_;          // process -> its log
   std::map<std::string, std::string> owners_;  // file-safe name -> experiment
-  std::set<fs::path> written_;
-  std::vector<fs::path> paths_;
-  bool committed_ = false;
+  std::map<fs::path, std::unique_ptr<TemporaryFile>> temporaries_;
+  std::vector<fs::path> paths_;  // in the order first written to
 };
 
-FioLatLogs::FioLatLogs(const fs::path& io_csv, const std::string& prefix, const std::string& what) {
+FioLatLogs::FioLatLogs(const fs::path& io_csv, const std::string& prefix, const std::string& what,
+                       std::span<const NamedPath> inputs) {
   if (prefix.empty()) throw make_error("{}: the prefix is empty", what);
   // Unlike fio, create the folder the prefix names: a run must not end in an
   // error for want of it.
@@ -143,7 +137,9 @@ FioLatLogs::FioLatLogs(const fs::path& io_csv, const std::string& prefix, const 
           fmt::format("{}: cannot create the folder: {}", folder.string(), error.message()));
   }
   IoCsvReader reader(io_csv);
-  writer_ = std::make_unique<Writer>(prefix);
+  std::vector<NamedPath> not_to_replace(inputs.begin(), inputs.end());
+  not_to_replace.push_back(command_input("its io.csv", io_csv));
+  writer_ = std::make_unique<Writer>(prefix, std::move(not_to_replace));
   IoRow row;
   while (reader.next(row)) writer_->row(row);
 }
@@ -155,8 +151,9 @@ std::vector<fs::path> FioLatLogs::publish() {
 }
 
 std::vector<fs::path> export_fio_lat_logs(const fs::path& io_csv, const std::string& prefix,
-                                          const std::string& what) {
-  return FioLatLogs(io_csv, prefix, what).publish();
+                                          const std::string& what,
+                                          std::span<const NamedPath> inputs) {
+  return FioLatLogs(io_csv, prefix, what, inputs).publish();
 }
 
 void print_fio_lat_logs(std::ostream& out, const std::vector<fs::path>& logs,
@@ -170,7 +167,10 @@ void run_export_fio(const fs::path& outdir, const std::string& prefix, std::ostr
   const fs::path io_csv = outdir / "io.csv";
   if (!fs::is_regular_file(io_csv))
     throw make_error("{}: no io.csv to export (written with --no-io-log?)", outdir.string());
-  print_fio_lat_logs(out, export_fio_lat_logs(io_csv, prefix, "export-fio PREFIX"), prefix);
+  check_outputs_complete(outdir);
+  const NamedPath summary[] = {command_input("the folder's summary.json", outdir / "summary.json")};
+  print_fio_lat_logs(out, export_fio_lat_logs(io_csv, prefix, "export-fio PREFIX", summary),
+                     prefix);
 }
 
 }  // namespace ssdlab::sim

@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
 
@@ -19,8 +22,9 @@ namespace ssdlab::sim {
 // time_ms is the completion time from the run's start, truncated to whole
 // milliseconds as fio does; ddir 0 read, 1 write; prio 0. Rows keep io.csv's
 // (completion) order; every row is written, the ignored start-up I/Os too.
-// Logs are written under temporary names (LOG.partial) and renamed once all
-// are complete. `what` names PREFIX in messages ("--fio-lat-log", or
+// Logs are written under fresh temporary names (TemporaryFile) and renamed
+// once all are complete. A log that would replace io_csv or one of `inputs`
+// (check_output_path) is refused before it is written. `what` names PREFIX in messages ("--fio-lat-log", or
 // "export-fio PREFIX"). Bad input throws ssdlab::Error; a log that cannot be
 // written (a full disk) ssdlab::OutputError, "LOG: write failed: OS error";
 // with SSDLAB_TEST_FAIL_WRITE naming a log, its writes fail so.
@@ -28,7 +32,7 @@ class FioLatLogs {
  public:
   // Writes the complete logs of `io_csv` under their temporary names.
   FioLatLogs(const std::filesystem::path& io_csv, const std::string& prefix,
-             const std::string& what);
+             const std::string& what, std::span<const NamedPath> inputs = {});
   ~FioLatLogs();  // removes the temporary files unless published
   FioLatLogs(const FioLatLogs&) = delete;
   FioLatLogs& operator=(const FioLatLogs&) = delete;
@@ -44,14 +48,16 @@ class FioLatLogs {
 // FioLatLogs written and published at once.
 std::vector<std::filesystem::path> export_fio_lat_logs(const std::filesystem::path& io_csv,
                                                        const std::string& prefix,
-                                                       const std::string& what = "--fio-lat-log");
+                                                       const std::string& what = "--fio-lat-log",
+                                                       std::span<const NamedPath> inputs = {});
 
 // The line a run or export-fio prints for the logs it wrote.
 void print_fio_lat_logs(std::ostream& out, const std::vector<std::filesystem::path>& logs,
                         const std::string& prefix);
 
 // `ssdlab export-fio OUTDIR PREFIX`: exports OUTDIR/io.csv and says on `out`
-// how many logs it wrote.
+// how many logs it wrote. Refuses a folder an unfinished run left
+// (check_outputs_complete).
 void run_export_fio(const std::filesystem::path& outdir, const std::string& prefix,
                     std::ostream& out);
 

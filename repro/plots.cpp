@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "repro/reproduce.h"
+#include "sim/results/output.h"
 
 extern char** environ;
 
@@ -69,10 +70,7 @@ for r in report["rows"]:
 
 bool draw_plots(const std::string& outdir) {
   const fs::path script = fs::path(outdir) / "plots.py";
-  {
-    std::ofstream file(script);
-    file << kScript;
-  }
+  sim::write_file_atomically(script, kScript);
   // Debian's own interpreter, whatever else is first on PATH.
   const char* python = "/usr/bin/python3";
   std::vector<std::string> args{python, script.string(),

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "repro/reproduce.h"
+#include "sim/results/output.h"
 
 namespace ssdlab::repro {
 namespace fs = std::filesystem;
@@ -47,10 +48,9 @@ std::string cell(std::string text) {
   return escaped;
 }
 
+// Through a fresh temporary file renamed into place (sim/results/output.h).
 void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out.flush()) throw make_error("{}: write failed", path.string());
+  sim::write_file_atomically(path, text);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,6 +38,12 @@ std::uint32_t direct_alignment(int fd) {
   return 512;
 }
 
+// Whether `path` carries kCreatedMark (a file probe --size created).
+bool has_created_mark(const std::string& path) {
+  char value[64];
+  return ::getxattr(path.c_str(), kCreatedMark, value, sizeof value) > 0;
+}
+
 }  // namespace
 
 AlignedBuffer::AlignedBuffer(std::size_t size) : size_(size) {
@@ -66,7 +73,7 @@ RealTarget::RealTarget(const TargetOptions& options)
     throw make_error("{}: exists with {} bytes, but --size asks for {}", path_, info.st_size,
                      options.create_bytes);
 
-  writable_ = !block_device_ || options.allow_destroy;
+  writable_ = options.allow_destroy || !exists || (!block_device_ && has_created_mark(path_));
   int flags = (writable_ ? O_RDWR : O_RDONLY) | O_CLOEXEC | (direct_ ? O_DIRECT : 0);
   if (!exists) flags |= O_CREAT | O_EXCL;
   fd_ = ::open(path_.c_str(), flags, 0644);
@@ -115,6 +122,9 @@ RealTarget::RealTarget(const TargetOptions& options)
       for (std::uint64_t offset = 0; offset < bytes_; offset += chunk.size())
         write(offset, chunk.data(), static_cast<std::uint32_t>(chunk.size()));
       if (::fsync(fd_) != 0) throw make_error("{}: fsync: {}", path_, reason(errno));
+      // Not fatal: without the mark, a rerun asks for --allow-destroy.
+      static constexpr char kMarkValue[] = "created by ssdlab probe --size";
+      ::fsetxattr(fd_, kCreatedMark, kMarkValue, sizeof kMarkValue - 1, 0);
     } catch (...) {
       ::unlink(path_.c_str());
       throw;
@@ -128,14 +138,19 @@ RealTarget::~RealTarget() {
 }
 
 void RealTarget::require_writable(const std::string& why) const {
-  if (!writable_ && !read_only_reason_.empty())
+  if (writable_) return;
+  if (!read_only_reason_.empty())
     throw make_error("{}: {} would write to it, but it opens only for reading ({})", path_, why,
                      read_only_reason_);
-  if (!writable_)
+  if (block_device_)
     throw make_error(
         "{}: is a block device and {} would overwrite its data; give --allow-destroy if that is "
         "what you want",
         path_, why);
+  throw make_error(
+      "{}: was not created by ssdlab probe --size; give --allow-destroy if {} may overwrite its "
+      "data",
+      path_, why);
 }
 
 void RealTarget::read(std::uint64_t offset, void* buffer, std::uint32_t size) const {

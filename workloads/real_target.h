@@ -14,17 +14,27 @@ namespace ssdlab::workloads {
 struct TargetOptions {
   std::string path;
   std::uint64_t create_bytes = 0;  // create a missing FILE of this size (0: it must exist)
-  bool allow_destroy = false;      // writing to a block device destroys its data
+  // Writing destroys the data of a block device, or of an existing file that
+  // probe did not create (kCreatedMark): allowed only with this.
+  bool allow_destroy = false;
   bool buffered = false;           // without O_DIRECT (filesystems that lack it)
 };
 
+// The extended attribute that marks a file as created by probe --size, set
+// once the file is filled: such a file may be written again without
+// --allow-destroy. Any other existing file holds data that is not probe's
+// (a config, a user's image): it is opened read-only unless allow_destroy.
+// A filesystem without user extended attributes cannot hold the mark; a
+// rerun there needs --allow-destroy.
+inline constexpr const char* kCreatedMark = "user.ssdlab.probe-target";
+
 class RealTarget final : public IoTarget {
  public:
-  // Opens (or creates and fills) the target; throws ssdlab::Error naming the
-  // path and what is wrong. A block device opens read-only unless
-  // allow_destroy, and so does an existing file that the OS lets only be
-  // read (a read-only filesystem); require_writable() then refuses writes
-  // clearly.
+  // Opens (or creates, fills and marks) the target; throws ssdlab::Error
+  // naming the path and what is wrong. A block device, or an existing file
+  // without kCreatedMark, opens read-only unless allow_destroy, and so does
+  // an existing file that the OS lets only be read (a read-only
+  // filesystem); require_writable() then refuses writes clearly.
   explicit RealTarget(const TargetOptions& options);
   ~RealTarget();
   RealTarget(const RealTarget&) = delete;
@@ -38,8 +48,8 @@ class RealTarget final : public IoTarget {
   bool direct() const { return direct_; }
   bool created() const { return created_; }
 
-  // Throws unless writes are allowed (files the OS lets be written; block
-  // devices with allow_destroy).
+  // Throws unless writes are allowed (files probe created and the OS lets
+  // be written, or anything with allow_destroy that the OS lets be written).
   void require_writable(const std::string& why) const;
 
   // Whole-buffer I/O; `buffer` aligned to kBufferAlignment. Throw

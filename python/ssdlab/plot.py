@@ -486,10 +486,21 @@ def sweep_jobs(folder):
                 labels[int(row["job"])] = row.get("sets", "")
     except (OSError, KeyError, ValueError):
         pass
+    # Only the jobs the sweep lists (jobs.json, else sweep.csv): a job-*
+    # folder of an earlier sweep into the same folder is not one of them.
+    listed = None
+    try:
+        with open(os.path.join(folder, "jobs.json")) as f:
+            listed = [job["dir"] for job in json.load(f)["jobs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    if listed is None:
+        listed = [f"job-{number:05d}" for number in sorted(labels)]
     jobs = []
-    for name in sorted(os.listdir(folder)):
+    for name in map(str, listed):
         path = os.path.join(folder, name)
-        if name.startswith("job-") and os.path.isfile(os.path.join(path, "summary.json")):
+        if name.startswith("job-") and "/" not in name and \
+                os.path.isfile(os.path.join(path, "summary.json")):
             number = int(name[4:]) if name[4:].isdigit() else None
             jobs.append((path, labels.get(number, "")))
     if not jobs:

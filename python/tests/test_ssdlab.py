@@ -1,6 +1,8 @@
 """Tests of the Python package against real runs of the ssdlab binary on the
 tiny preset (found as ssdlab.find_binary() does; CTest sets $SSDLAB)."""
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -123,6 +125,17 @@ class SsdlabPackageTest(unittest.TestCase):
         written = plot.plot_outdir(self.runs["bast"].outdir, os.path.join(self.dir, "one"), "svg")
         with open([p for p in written if p.endswith("cdf.svg")][0]) as f:
             self.assertIn("bast on tiny", f.read())
+
+    def test_sweep_folder_gives_only_the_jobs_its_jobs_json_lists(self):
+        # A job folder of an earlier, larger sweep into the same folder is
+        # not one of this sweep's jobs (review M4).
+        sweep = os.path.join(self.dir, "stale-sweep")
+        for job in ("job-00000", "job-00002"):
+            shutil.copytree(self.runs["fast"].outdir, os.path.join(sweep, job))
+        with open(os.path.join(sweep, "jobs.json"), "w") as f:
+            json.dump({"sweep": "s.toml", "jobs": [{"id": 0, "dir": "job-00000"}]}, f)
+        runs = plot.collect_runs([sweep])
+        self.assertEqual([os.path.basename(outdir) for outdir, _, _ in runs], ["job-00000"])
 
     def test_bad_folder_is_one_error_line_and_status_1(self):
         status = subprocess.run([sys.executable, plot.__file__, os.path.join(self.dir, "none"),

@@ -32,7 +32,8 @@ Command make_probe_command(CLI::App& app, GlobalOptions&) {
   command->add_option("--size", o->size,
                       "Create a missing FILE target of this size (e.g. 1GiB), filled");
   command->add_flag("--allow-destroy", probe.allow_destroy,
-                    "Allow writing to a block device (its data is lost)");
+                    "Allow writing to a block device, or to an existing file that probe "
+                    "--size did not create (its data is lost)");
   command->add_flag("--buffered", probe.buffered,
                     "Without O_DIRECT, for filesystems that lack it (measures the cache)");
   command->add_option("--precondition", probe.precondition,

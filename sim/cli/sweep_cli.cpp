@@ -44,7 +44,7 @@ Command make_collect_command(CLI::App& app, GlobalOptions&) {
   command->footer(R"(Examples:
   ssdlab collect out/op)");
   command->add_option("OUTDIR", *outdir, "Folder of a sweep")->required();
-  return {command, [outdir](std::ostream& out) { return sim::run_collect(*outdir, out); }};
+  return {command, [outdir](std::ostream& out) { return sim::run_collect_alone(*outdir, out); }};
 }
 
 }  // namespace ssdlab::cli

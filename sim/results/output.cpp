@@ -13,10 +13,13 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
+#include <regex>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 
 #include "common/error.h"
 
@@ -75,21 +78,68 @@ bool write_fails_for_test(const std::filesystem::path& path) {
   return name && *name && path.filename() == name;
 }
 
-void check_output_path(const std::filesystem::path& path, const char* what) {
+NamedPath command_input(std::string_view what, const std::filesystem::path& path) {
+  return {fmt::format("also an input of this command ({})", what), path};
+}
+
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::equivalent(a, b, error)) return true;
+  if (fs::exists(a, error) && fs::exists(b, error)) return false;  // two files
+  const fs::path left = fs::weakly_canonical(fs::absolute(a, error), error);
+  const fs::path right = fs::weakly_canonical(fs::absolute(b, error), error);
+  return !left.empty() && left == right;
+}
+
+void check_output_path(const std::filesystem::path& path, std::string_view what,
+                       std::span<const NamedPath> others) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
   if (std::filesystem::is_directory(status))
     throw make_error("{}: is a directory; give the {} a file name", path.string(), what);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
     throw make_error("{}: not a regular file; give the {} a file name", path.string(), what);
+  for (const NamedPath& other : others)
+    if (!other.path.empty() && same_file(path, other.path))
+      throw make_error("{}: is {}; give the {} another name", path.string(), other.what, what);
 }
 
-OutputLock::OutputLock(const std::filesystem::path& dir) {
+void check_replaces_own_kind(const std::filesystem::path& path, std::string_view what,
+                             std::string_view start) {
+  // O_NOFOLLOW is not needed: check_output_path has refused all but regular files.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return;  // nothing there (or unreadable: the rename decides)
+  std::string head(start.size(), '\0');
+  const ssize_t got = ::read(fd, head.data(), head.size());
+  ::close(fd);
+  if (got == 0) return;  // an empty file holds nothing to lose
+  if (got != static_cast<ssize_t>(start.size()) || head != start)
+    throw make_error("{}: exists and is not an ssdlab {}; remove it or give another name",
+                     path.string(), what);
+}
+
+bool is_output_temporary(const std::string& name) {
+  static const std::regex kTemporary(R"((io\.csv|summary\.json)(\.[A-Za-z0-9]+)?\.partial)");
+  return std::regex_match(name, kTemporary);
+}
+
+void check_outputs_complete(const std::filesystem::path& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error))
+    if (is_output_temporary(entry.path().filename().string()))
+      throw make_error(
+          "{}: holds {}: the outputs of a run that did not finish, or is still running (rerun "
+          "it)",
+          dir.string(), entry.path().filename().string());
+}
+
+OutputLock::OutputLock(const std::filesystem::path& dir, Mode mode) {
   const std::filesystem::path lock = dir / ".ssdlab.lock";
   fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw make_error("{}: cannot lock the output folder: {}", dir.string(), std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+  if (::flock(fd_, (mode == Mode::kShared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
     const int error = errno;
     ::close(fd_);
     fd_ = -1;
@@ -115,27 +165,13 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
 }
 
 IoLog::IoLog(std::filesystem::path path)
-    : path_(std::move(path)), temporary_(path_.string() + ".partial") {
-  check_output_path(path_, "io log");
-  register_temporary(temporary_);
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_) {
-    unregister_temporary(temporary_);
-    throw make_error("{}: cannot create: {}", temporary_.string(), std::strerror(errno));
-  }
+    : path_((check_output_path(path, "io log"), std::move(path))), temporary_(path_) {
   buffer_.resize(kBufferBytes);
   used_ = std::copy(kIoCsvHeader.begin(), kIoCsvHeader.end(), buffer_.data()) - buffer_.data();
   buffer_[used_++] = '\n';
 }
 
-IoLog::~IoLog() {
-  if (file_) std::fclose(file_);
-  if (!published_) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-    unregister_temporary(temporary_);
-  }
-}
+IoLog::~IoLog() = default;  // the TemporaryFile removes itself unless published
 
 void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t process,
                 std::uint64_t io, TimeNs submit, TimeNs response, IoMode mode, std::uint64_t offset,
@@ -171,10 +207,11 @@ void IoLog::row(std::string_view experiment, std::uint32_t run, std::uint32_t pr
 }
 
 void IoLog::flush() {
-  if (!file_) throw make_error("{}: written after it was finished", temporary_.string());
+  std::FILE* file = temporary_.file();
+  if (!file) throw make_error("{}: written after it was finished", temporary_.path().string());
   const bool simulated = write_fails_for_test(path_);
-  if (simulated || (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file_) != used_))
-    throw make_error("{}: write failed: {}", temporary_.string(), write_error(simulated));
+  if (simulated || (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file) != used_))
+    throw make_error("{}: write failed: {}", temporary_.path().string(), write_error(simulated));
   used_ = 0;
 }
 
@@ -185,19 +222,13 @@ void IoLog::commit() {
 
 void IoLog::finish() {
   flush();
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (!closed) throw make_error("{}: write failed: {}", temporary_.string(), std::strerror(errno));
+  if (!temporary_.close())
+    throw make_error("{}: write failed: {}", temporary_.path().string(), std::strerror(errno));
 }
 
 void IoLog::publish() {
-  if (file_) finish();
-  std::error_code error;
-  std::filesystem::rename(temporary_, path_, error);
-  if (error)
-    throw make_error("{}: cannot rename into place: {}", path_.string(), error.message());
-  published_ = true;
-  unregister_temporary(temporary_);
+  if (temporary_.file()) finish();
+  temporary_.publish("io.csv");
 }
 
 nlohmann::json parse_json(const std::string& text, std::size_t start, const std::string& path) {
@@ -231,44 +262,83 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 }
 
 PendingFile::PendingFile(std::filesystem::path path, const std::string& text)
-    : path_(std::move(path)), temporary_(path_.string() + ".partial") {
-  check_output_path(path_);
-  register_temporary(temporary_);
-  std::FILE* file = std::fopen(temporary_.c_str(), "wb");
-  if (!file) {
-    const int error = errno;
-    unregister_temporary(temporary_);
-    throw make_error("{}: cannot create: {}", temporary_.string(), std::strerror(error));
-  }
-  const bool simulated = write_fails_for_test(path_);
+    : temporary_((check_output_path(path), std::move(path))) {
+  const bool simulated = write_fails_for_test(temporary_.target());
   const bool written =
-      !simulated && std::fwrite(text.data(), 1, text.size(), file) == text.size();
+      !simulated && std::fwrite(text.data(), 1, text.size(), temporary_.file()) == text.size();
   const int write_errno = errno;
-  const bool closed = std::fclose(file) == 0;
-  if (!written || !closed) {
-    const std::string what = simulated ? std::strerror(ENOSPC)
-                                       : std::strerror(written ? errno : write_errno);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-    unregister_temporary(temporary_);
-    throw make_error("{}: write failed: {}", temporary_.string(), what);
-  }
+  const bool closed = temporary_.close();
+  if (!written || !closed)
+    throw make_error(
+        "{}: write failed: {}", temporary_.path().string(),
+        simulated ? std::strerror(ENOSPC) : std::strerror(written ? errno : write_errno));
 }
 
-PendingFile::~PendingFile() {
-  if (published_) return;
-  std::error_code ignored;
-  std::filesystem::remove(temporary_, ignored);
-  unregister_temporary(temporary_);
-}
+PendingFile::~PendingFile() = default;
 
 void PendingFile::publish() {
-  std::error_code error;
-  std::filesystem::rename(temporary_, path_, error);
-  if (error)
-    throw make_error("{}: cannot rename into place: {}", path_.string(), error.message());
+  temporary_.publish();
+}
+
+TemporaryFile::TemporaryFile(std::filesystem::path target) : target_(std::move(target)) {
+  // Random letters from the clock, the process and this object's address:
+  // names differ between runs and threads; O_EXCL catches the rest.
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(::getpid()) << 32) ^ reinterpret_cast<std::uintptr_t>(this);
+  constexpr std::string_view kLetters =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  int fd = -1;
+  int error = 0;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    std::string letters;
+    for (int i = 0; i < 6; ++i) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      letters += kLetters[(seed >> 33) % kLetters.size()];
+    }
+    path_ = target_.string() + "." + letters + ".partial";
+    fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    error = errno;
+    if (fd < 0 && error != EEXIST) break;
+  }
+  if (fd >= 0) register_temporary(path_);  // only a file this object made
+  if (fd >= 0) file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    if (fd >= 0) {
+      error = errno;
+      ::close(fd);
+      ::unlink(path_.c_str());
+      unregister_temporary(path_);
+    }
+    throw make_error("{}: cannot create a temporary file beside it: {}", target_.string(),
+                     std::strerror(error));
+  }
+}
+
+TemporaryFile::~TemporaryFile() {
+  if (file_) std::fclose(file_);
+  if (published_) return;
+  ::unlink(path_.c_str());
+  unregister_temporary(path_);
+}
+
+bool TemporaryFile::close() {
+  if (!file_) return true;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  return closed;
+}
+
+void TemporaryFile::publish(std::string_view what) {
+  if (published_) return;
+  if (!close()) throw make_error("{}: write failed: {}", path_.string(), std::strerror(errno));
+  if (::rename(path_.c_str(), target_.c_str()) != 0) {
+    const int error = errno;  // before anything else can change it
+    throw make_error("{}: cannot rename {} into place: {}", target_.string(), what,
+                     std::strerror(error));
+  }
   published_ = true;
-  unregister_temporary(temporary_);
+  unregister_temporary(path_);
 }
 
 }  // namespace ssdlab::sim

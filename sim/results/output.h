@@ -20,6 +20,39 @@ namespace ssdlab::sim {
 inline constexpr std::string_view kIoCsvHeader =
     "experiment,run,process,io,submit_us,rt_us,mode,offset,size";
 
+// A temporary file that becomes `target` once complete. It is created fresh
+// beside `target` under a name no other file has (TARGET.XXXXXX.partial),
+// with O_CREAT|O_EXCL|O_NOFOLLOW: never an existing file, never through a
+// planted symlink, never shared with another run writing the same target.
+// It is registered for the signal cleanup below. publish() renames it over
+// `target` (atomic: readers see the old file or the new one); destroyed
+// unpublished, it is removed.
+class TemporaryFile {
+ public:
+  // Throws ssdlab::Error "TARGET: cannot create a temporary file beside it: ERR".
+  explicit TemporaryFile(std::filesystem::path target);
+  ~TemporaryFile();
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+  // Open for writing until close().
+  std::FILE* file() const { return file_; }
+  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& target() const { return target_; }
+  // Closes the file; false on a failed close (a full disk), errno set.
+  bool close();
+  // Closes the file if open and renames it over the target. Throws
+  // ssdlab::Error "TARGET: cannot rename WHAT into place: ERR", the OS error
+  // of the rename itself.
+  void publish(std::string_view what = "the file");
+  bool published() const { return published_; }
+
+ private:
+  std::filesystem::path target_, path_;
+  std::FILE* file_ = nullptr;
+  bool published_ = false;
+};
+
 // Writes io.csv rows through a large buffer. The file is written under a
 // temporary name and only renamed to its final name by commit(), so a run that
 // fails never leaves an io.csv that looks complete.
@@ -42,18 +75,16 @@ class IoLog {
   std::uint64_t rows() const { return rows_; }
   // The temporary file: complete after finish(), for what is derived from
   // io.csv before the outputs are committed (--fio-lat-log).
-  const std::filesystem::path& temporary_path() const { return temporary_; }
+  const std::filesystem::path& temporary_path() const { return temporary_.path(); }
 
  private:
   void flush();
 
   std::filesystem::path path_;
-  std::filesystem::path temporary_;
-  std::FILE* file_ = nullptr;
+  TemporaryFile temporary_;
   std::vector<char> buffer_;  // rows not yet written; its size is its capacity
   std::size_t used_ = 0;      // bytes of buffer_ in use
   std::uint64_t rows_ = 0;
-  bool published_ = false;
 };
 
 // The percentiles summary.json reports by default (fio reports up to p99.99).
@@ -146,21 +177,59 @@ class PendingFile {
   void publish();
 
  private:
-  std::filesystem::path path_, temporary_;
-  bool published_ = false;
+  TemporaryFile temporary_;
 };
 
-// Refuses an output `path` that is an existing directory (or anything but a
-// regular file), with a message naming it and `what` it was meant to be.
-void check_output_path(const std::filesystem::path& path, const char* what = "output file");
+// A file an output must not replace: an input of the command or another of
+// its outputs. `what` says which ("also an input of this command (-c)",
+// "the run's own io.csv (-o OUT)").
+struct NamedPath {
+  std::string what;
+  std::filesystem::path path;
+};
+// An input of the command, as a NamedPath: "also an input of this command (WHAT)".
+NamedPath command_input(std::string_view what, const std::filesystem::path& path);
 
-// Exclusive ownership of an output folder for one run: an flock on
-// DIR/.ssdlab.lock, held until destroyed. A second run into the same folder
-// is refused ("DIR: another ssdlab run is writing into this folder").
+// Whether `a` and `b` are one file: the same device and inode where both
+// exist, else the same path once resolved (symbolic links, "..").
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
+// The one check of every output path option, before anything is written:
+// refuses an output `path` that is an existing directory, anything but a
+// regular file (a FIFO or a device node is never replaced), or one of
+// `others` (same_file). The message names `path` and `what` it was meant to
+// be: "PATH: is a directory; give the WHAT a file name", "PATH: is also an
+// input of this command (-c); give the WHAT another name".
+void check_output_path(const std::filesystem::path& path, std::string_view what = "output file",
+                       std::span<const NamedPath> others = {});
+// For outputs with a recognisable start (a checkpoint's magic, a timeline's
+// JSON): refuses an existing non-empty `path` that does not start with
+// `start`, so a file ssdlab did not write is never replaced ("PATH: exists
+// and is not an ssdlab WHAT; remove it or give another name").
+void check_replaces_own_kind(const std::filesystem::path& path, std::string_view what,
+                             std::string_view start);
+
+// Whether `name` is the temporary file of io.csv or summary.json
+// (io.csv.XXXXXX.partial; io.csv.partial of older versions).
+bool is_output_temporary(const std::string& name);
+// For readers of an output folder: refuses a folder that holds a temporary
+// of io.csv or summary.json: a run into it did not finish (killed between
+// the renames: io.csv in place, summary.json not) or is still running. A
+// folder of io.csv alone (a copy) is read.
+void check_outputs_complete(const std::filesystem::path& dir);
+
+// Exclusive ownership of an output folder for one run (or one sweep): an
+// flock on DIR/.ssdlab.lock, held until destroyed. A second run into the
+// same folder is refused ("DIR: another ssdlab run is writing into this
+// folder"); shared locks (Mode::kShared) only exclude an exclusive one.
 class OutputLock {
  public:
+  enum class Mode {
+    kExclusive,  // a run, or a whole sweep
+    kShared,     // sweep --job N: array tasks of one sweep beside each other
+  };
   OutputLock() = default;
-  explicit OutputLock(const std::filesystem::path& dir);
+  explicit OutputLock(const std::filesystem::path& dir, Mode mode = Mode::kExclusive);
   ~OutputLock();
   OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   OutputLock& operator=(OutputLock&& other) noexcept;
@@ -170,7 +239,7 @@ class OutputLock {
 };
 
 // Temporary files a signal (SIGINT, SIGTERM, SIGHUP) must not leave behind:
-// IoLog and PendingFile register theirs; the handler installed by
+// TemporaryFile registers each; the handler installed by
 // install_signal_cleanup() unlinks them (async-signal-safe) and re-raises.
 void register_temporary(const std::filesystem::path& path);
 void unregister_temporary(const std::filesystem::path& path);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <regex>
 
 #include "common/error.h"
 #include "common/units.h"
@@ -27,9 +28,35 @@ OutputLock prepare_outdir(const fs::path& dir) {
                      error ? error.message() : "not a directory");
   OutputLock lock(dir);
   for (const char* name : {"io.csv", "summary.json"}) check_output_path(dir / name, name);
-  // Outputs of an earlier run must not pass for this run's.
-  for (const char* name : {"io.csv", "summary.json"}) fs::remove(dir / name, error);
   return lock;
+}
+
+namespace {
+
+// The names ssdlab writes into an output folder besides io.csv and
+// summary.json: their temporaries and fio latency logs
+// (PREFIX-EXPERIMENT-runR_lat.P.log, analysis/fio_export.h).
+bool is_stale_output_name(const std::string& name) {
+  static const std::regex kLatLog(R"(.+-run[0-9]+_lat\.[0-9]+\.log(\.[A-Za-z0-9]+\.partial)?)");
+  return is_output_temporary(name) || std::regex_match(name, kLatLog);
+}
+
+}  // namespace
+
+void clear_stale_outputs(const fs::path& dir) {
+  std::error_code error;
+  for (const char* name : {"summary.json", "io.csv"}) fs::remove(dir / name, error);
+  for (const auto& entry : fs::directory_iterator(dir, error))
+    if (!entry.is_directory() && is_stale_output_name(entry.path().filename().string()))
+      fs::remove(entry.path(), error);
+  const fs::path plots = dir / "plots";
+  if (fs::is_directory(fs::symlink_status(plots, error))) {
+    for (const auto& entry : fs::directory_iterator(plots, error))
+      if (entry.is_regular_file() &&
+          (entry.path().extension() == ".png" || entry.path().extension() == ".svg"))
+        fs::remove(entry.path(), error);
+    fs::remove(plots, error);  // only if nothing else is left in it
+  }
 }
 
 std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed) {

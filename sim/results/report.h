@@ -13,11 +13,19 @@
 
 namespace ssdlab::sim {
 
-// Creates `dir`, takes it for this run (a second run into it is refused
-// while the returned lock lives) and removes outputs of an earlier run from
-// it, so that they cannot pass for this run's if this one fails. An output
-// name taken by a directory is refused before anything is written.
+// Creates `dir` and takes it for this run (a second run into it is refused
+// while the returned lock lives). An output name taken by a directory is
+// refused before anything is written. Outputs of an earlier run stay until
+// clear_stale_outputs(): a run refused for a bad input leaves them alone.
 [[nodiscard]] OutputLock prepare_outdir(const std::filesystem::path& dir);
+
+// Once the inputs are read and valid, before the run writes anything:
+// removes from `dir` what an earlier run wrote there, so that it cannot pass
+// for this run's if this one fails: summary.json (first: a folder with
+// io.csv and no summary.json reads as unfinished), io.csv, their temporary
+// files (*.partial), fio latency logs (*-runN_lat.N.log) and plot images
+// (plots/*.png, *.svg). Nothing else: files a user put there stay.
+void clear_stale_outputs(const std::filesystem::path& dir);
 
 // The experiment's keys as summary.json records them; `seed` is the run's.
 ExperimentRecord experiment_record(const workloads::ExperimentSpec& spec,

@@ -39,6 +39,9 @@ struct SimOptions {
   // workload, right after preconditioning).
   std::string load_state;
   std::string save_state;
+  // The files of -w trace:FILE (set by run_replay): inputs that no output
+  // option may name.
+  std::vector<std::string> trace_files;
   // No progress line on the terminal (common/progress.h); off a terminal
   // there is none anyway.
   bool quiet = false;

@@ -165,6 +165,10 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
     state = parse_precondition(options.precondition);
   else if (!plan.state.empty())
     state = parse_precondition(plan.state);
+  if (state.kind != PreconditionSpec::Kind::kNone)
+    target.require_writable("state enforcement (--precondition, or the plan's state)");
+  // The inputs are valid: an earlier run's outputs go now.
+  clear_stale_outputs(outdir);
 
   fmt::print(out, "{} on {} ({}, {}{})\n", plan.source, target.path(), format_size(target.bytes()),
              target.block_device() ? "block device" : "file",

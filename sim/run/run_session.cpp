@@ -5,6 +5,7 @@
 
 #include <new>
 #include <ostream>
+#include <vector>
 
 #include "common/error.h"
 
@@ -13,34 +14,56 @@
 #include "sim/results/report.h"
 #include "sim/results/summary.h"
 #include "sim/state/state_cache.h"
+#include "sim/views/timeline_trace.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
 namespace {
 
-// --save-state into one of the run's own outputs would be overwritten by it
-// after "checkpoint saved" was printed.
-void refuse_state_over_outputs(const SimOptions& options) {
-  if (options.save_state.empty()) return;
+// What no output option of a run may name: the run's inputs (the config, a
+// plan file, the traces, a loaded state) and its own outputs.
+std::vector<NamedPath> files_not_to_replace(const SimOptions& options) {
+  std::vector<NamedPath> files = {command_input("-c", options.config)};
   std::error_code error;
-  const fs::path state = fs::weakly_canonical(options.save_state, error);
-  const fs::path outdir = fs::weakly_canonical(options.outdir, error);
-  for (const char* name : {"io.csv", "summary.json", "io.csv.partial", "summary.json.partial",
-                           ".ssdlab.lock"})
-    if (state == outdir / name)
-      throw make_error("--save-state {}: is the run's own {} (-o {}); save the state elsewhere",
-                       options.save_state, name, options.outdir);
-  if (state == outdir)
-    throw make_error("--save-state {}: is the output folder; give a file name",
-                     options.save_state);
+  if (!options.workload.empty() && fs::is_regular_file(options.workload, error))
+    files.push_back(command_input("-w", options.workload));
+  for (const std::string& trace : options.trace_files)
+    if (trace != "-") files.push_back(command_input("-w trace:" + trace, trace));
+  if (!options.load_state.empty())
+    files.push_back(command_input("--load-state", options.load_state));
+  const fs::path outdir(options.outdir);
+  for (const char* name : {"io.csv", "summary.json", ".ssdlab.lock"})
+    files.push_back({fmt::format("the run's own {} (-o {})", name, options.outdir), outdir / name});
+  return files;
+}
+
+// Every output file option of a run, checked before anything is written:
+// none may be a directory, a FIFO or device, an input or another output; a
+// checkpoint or timeline replaces only a file of its own kind.
+void check_run_outputs(const SimOptions& options) {
+  const std::vector<NamedPath> others = files_not_to_replace(options);
+  if (!options.save_state.empty()) {
+    if (same_file(options.save_state, options.outdir))
+      throw make_error("--save-state {}: is the output folder; give a file name",
+                       options.save_state);
+    check_output_path(options.save_state, "state file", others);
+    check_replaces_own_kind(options.save_state, "checkpoint", kCheckpointMagic);
+  }
+  const TeachingOptions& teaching = options.teaching;
+  if (!teaching.timeline.empty()) {
+    check_output_path(teaching.timeline, "timeline", others);
+    check_replaces_own_kind(teaching.timeline, "timeline", kTimelineStart);
+  }
+  if (!teaching.trace_ftl_file.empty())
+    check_output_path(teaching.trace_ftl_file, "FTL step log", others);
 }
 
 }  // namespace
 
 RunSession::RunSession(const SimOptions& options, std::ostream& out)
     : options_(options), out_(out), outdir_(options.outdir) {
-  refuse_state_over_outputs(options);
+  check_run_outputs(options);
   if (options.state_cache)
     state_cache_limit_ = state_cache_limit();  // bad: refused before any output
   lock_ = prepare_outdir(outdir_);
@@ -102,6 +125,8 @@ std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec
 }
 
 Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
+  // The inputs are read and valid: an earlier run's outputs go now.
+  clear_stale_outputs(outdir_);
   if (io_log && options_.io_log) io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
   simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
   simulator_->resume_at(position_.now);
@@ -132,28 +157,32 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   summary.simulated_us = simulator_->now() / 1000.0;
   add_device_summary(summary, *ssd_, options_.verify);
   if (!options_.power_cuts.empty()) summary.power_cuts = power_cuts_record(*simulator_);
+  PendingCheckpoint state;
   if (!options_.save_state.empty()) {
     position_.now = simulator_->now();
-    checkpoint_.saved =
-        save_run_state(options_, *ssd_, position_, workload, preconditioned_, end_of_life);
+    state = save_run_state(options_, *ssd_, position_, workload, preconditioned_, end_of_life);
+    checkpoint_.saved = state.saved;
   }
   if (checkpoint_.loaded || checkpoint_.saved) summary.checkpoint = checkpoint_;
-  // io.csv and summary.json are complete before either is renamed into
-  // place, so a failure (a full disk) leaves neither.
-  // So are the fio logs (derived from the complete io.csv) and the teaching
-  // views' files.
+  // The checkpoint, io.csv, the fio logs (derived from the complete io.csv),
+  // the teaching views' files and summary.json are complete before any is
+  // renamed into place, so a failure (a full disk) leaves none of them and
+  // an earlier checkpoint as it was. summary.json goes last: a folder with
+  // io.csv and no summary.json is an unfinished run's (check_outputs_complete).
   if (io_log_) io_log_->finish();
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
   std::optional<FioLatLogs> fio_logs;
   if (io_log_ && !options_.fio_lat_log.empty())
-    fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log");
+    fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log",
+                     files_not_to_replace(options_));
   views_->finish();
+  state.publish();
   if (io_log_) io_log_->publish();
   try {
-    summary_file.publish();
     if (fio_logs) fio_lat_logs_ = fio_logs->publish();
+    summary_file.publish();
   } catch (const Error&) {
     std::error_code ignored;
     fs::remove(outdir_ / "io.csv", ignored);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -71,8 +72,12 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   }
   std::error_code ignored;
   fs::create_directories(options.outdir, ignored);
-  std::ofstream(fs::path(options.outdir) / "sweep-job.txt")
-      << log.str() << (error.empty() ? "" : "error: " + error + "\n");
+  try {
+    write_file_atomically(fs::path(options.outdir) / "sweep-job.txt",
+                          log.str() + (error.empty() ? "" : "error: " + error + "\n"));
+  } catch (const Error& e) {
+    if (error.empty()) error = e.what();
+  }
   return error;
 }
 
@@ -122,15 +127,45 @@ std::string this_executable() {
   return error ? std::string("ssdlab") : self.string();
 }
 
+// Removes the job folders (job-NNNNN, nothing else) of an earlier sweep in
+// `outdir`: its results must not pass for this sweep's (plot, the Python
+// reader and collect go by jobs.json, but a folder listing would not).
+void remove_earlier_jobs(const fs::path& outdir) {
+  static const std::regex kJobFolder("job-[0-9]{5,}");
+  std::error_code error;
+  std::vector<fs::path> earlier;
+  for (const auto& entry : fs::directory_iterator(outdir, error))
+    if (entry.is_directory(error) && !entry.is_symlink(error) &&
+        std::regex_match(entry.path().filename().string(), kJobFolder))
+      earlier.push_back(entry.path());
+  for (const fs::path& folder : earlier) {
+    fs::remove_all(folder, error);
+    if (error)
+      throw make_error("{}: cannot remove the earlier sweep's job folder: {}", folder.string(),
+                       error.message());
+  }
+}
+
 }  // namespace
 
 int run_sweep(const SweepOptions& options, std::ostream& out) {
   const std::vector<Job> jobs = expand(options.plan);
   const fs::path outdir(options.outdir);
+  if (!options.slurm.empty()) {
+    const NamedPath inputs[] = {command_input("the sweep file", options.plan),
+                                {"the sweep's own jobs.json", outdir / "jobs.json"}};
+    check_output_path(options.slurm, "Slurm script", inputs);
+  }
   std::error_code error;
   fs::create_directories(outdir, error);
   if (error)
     throw make_error("{}: cannot create the output folder: {}", outdir.string(), error.message());
+  // The folder is this sweep's, as a run's is (sim/results/output.h); the
+  // array tasks of one Slurm sweep (--job N) share it, each job folder then
+  // locked by its own run.
+  const OutputLock lock(outdir,
+                        options.job ? OutputLock::Mode::kShared : OutputLock::Mode::kExclusive);
+  if (!options.job) remove_earlier_jobs(outdir);
   write_manifest(jobs, options.plan, outdir);
 
   if (!options.slurm.empty()) {
@@ -202,6 +237,13 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
 namespace {
 int collect(const std::string& outdir_text, std::ostream& out);
 }  // namespace
+
+int run_collect_alone(const std::string& outdir, std::ostream& out) {
+  if (!fs::is_regular_file(fs::path(outdir) / "jobs.json"))
+    throw make_error("{}: no jobs.json (not a sweep folder)", outdir);
+  const OutputLock lock(outdir, OutputLock::Mode::kShared);
+  return run_collect(outdir, out);
+}
 
 int run_collect(const std::string& outdir_text, std::ostream& out) {
   try {

@@ -40,5 +40,9 @@ int run_sweep(const SweepOptions& options, std::ostream& out);
 // and experiment, with one typed column per swept key (numbers as numbers,
 // sizes in bytes) besides the `sets` text.
 int run_collect(const std::string& outdir, std::ostream& out);
+// `ssdlab collect OUTDIR`: run_collect() holding the folder's lock shared,
+// so that it is refused while a whole sweep writes there (the array tasks of
+// a Slurm sweep share the lock and do not stop it).
+int run_collect_alone(const std::string& outdir, std::ostream& out);
 
 }  // namespace ssdlab::sim

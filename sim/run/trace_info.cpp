@@ -193,6 +193,11 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
   if (const std::string problem = not_a_regular_file(options.path); !problem.empty())
     throw make_error("{}: {}", options.path,
                      problem == "no such file" ? "no such trace file" : problem);
+  if (!options.json.empty()) {
+    const NamedPath inputs[] = {command_input("the trace", options.path),
+                                command_input("-c", options.config)};
+    check_output_path(options.json, "output file", inputs);
+  }
   Info info;
   if (!options.config.empty()) {
     const DeviceConfig config = load_config(options.config);

@@ -105,6 +105,13 @@ std::vector<std::string> trace_warnings(const TraceSettings& s, const FirstPass&
   return warnings;
 }
 
+// The file of -w trace:FILE[,key=value...], as the trace's settings read it.
+std::string trace_file(const std::string& workload) {
+  std::string path;
+  trace_options_of(workload, TraceOptions{}, path);
+  return path;
+}
+
 // Traces with the same io.csv name get "-2", "-3", ... in the order given.
 void make_names_unique(std::vector<TraceSettings>& traces) {
   std::set<std::string> used;
@@ -223,7 +230,9 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
 void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
                 const TraceOptions& trace, std::ostream& out) {
   auto log = logger("trace");
-  RunSession session(options, out);
+  SimOptions with_traces = options;
+  for (const auto& workload : workloads) with_traces.trace_files.push_back(trace_file(workload));
+  RunSession session(with_traces, out);
   Ssd& ssd = session.ssd();
   Traces t =
       resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());

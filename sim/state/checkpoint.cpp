@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ext/stdio_filebuf.h>
 #include <fstream>
 #include <ostream>
 #include <stdexcept>
@@ -25,6 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'S', 'S', 'D', 'L', 'A', 'B', 'C', 'K'};
+static_assert(kCheckpointMagic == std::string_view(kMagic, sizeof kMagic));
 // magic, version, state bytes, info bytes
 constexpr std::uint64_t kHeaderBytes = 8 + 4 + 8 + 4;
 constexpr std::uint32_t kMaxInfoBytes = 1 << 20;
@@ -116,8 +118,8 @@ std::uint32_t checksum(std::istream& in, std::uint64_t bytes) {
 
 }  // namespace
 
-nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPosition& position,
-                               const nlohmann::json& provenance) {
+PendingCheckpoint write_checkpoint(const fs::path& path, const Ssd& ssd,
+                                   const RunPosition& position, const nlohmann::json& provenance) {
   const auto start = std::chrono::steady_clock::now();
   const nlohmann::json info_json = {{"ssdlab_version", SSDLAB_VERSION},
                                     {"format", kCheckpointFormat},
@@ -127,37 +129,43 @@ nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPo
   StateWriter counter(nullptr);  // sizes the state first, so the header can hold its length
   write_state(counter, ssd, position);
 
-  const fs::path temporary = path.string() + ".tmp";
-  std::vector<char> buffer(1 << 20);
-  std::ofstream file;
-  file.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-  file.open(temporary, std::ios::binary | std::ios::trunc);
-  if (!file) throw make_error("{}: cannot write the checkpoint", path.string());
-  StateWriter out(&file);
-  out.bytes(kMagic, sizeof kMagic);
-  out.u32(kCheckpointFormat);
-  out.u64(counter.written());
-  out.u32(static_cast<std::uint32_t>(info.size()));
-  out.bytes(info.data(), info.size());
-  write_state(out, ssd, position);
-  std::uint32_t crc = out.crc();
-  if constexpr (std::endian::native != std::endian::little) crc = byte_swapped(crc);
-  file.write(reinterpret_cast<const char*>(&crc), sizeof crc);
-  file.close();
-  std::error_code error;
-  if (!file) {
-    fs::remove(temporary, error);
+  PendingCheckpoint pending;
+  pending.file = std::make_unique<TemporaryFile>(path);
+  std::uint64_t bytes = 0;
+  bool written = false;
+  {
+    // Written through the temporary's own descriptor, with a large buffer;
+    // the stream is gone before the file is closed.
+    __gnu_cxx::stdio_filebuf<char> buffer(pending.file->file(), std::ios::out | std::ios::binary,
+                                          1 << 20);
+    std::ostream file(&buffer);
+    StateWriter out(&file);
+    out.bytes(kMagic, sizeof kMagic);
+    out.u32(kCheckpointFormat);
+    out.u64(counter.written());
+    out.u32(static_cast<std::uint32_t>(info.size()));
+    out.bytes(info.data(), info.size());
+    write_state(out, ssd, position);
+    std::uint32_t crc = out.crc();
+    if constexpr (std::endian::native != std::endian::little) crc = byte_swapped(crc);
+    file.write(reinterpret_cast<const char*>(&crc), sizeof crc);
+    file.flush();
+    written = static_cast<bool>(file);
+    bytes = out.written() + sizeof crc;
+  }
+  if (!pending.file->close() || !written)
     throw make_error("{}: writing the checkpoint failed (disk full?)", path.string());
-  }
-  fs::rename(temporary, path, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw make_error("{}: cannot rename the checkpoint into place: {}", path.string(),
-                     error.message());
-  }
-  return {{"file", path.string()},
-          {"bytes", out.written() + sizeof crc},
-          {"seconds", std::round(seconds_since(start) * 1000) / 1000}};
+  pending.saved = {{"file", path.string()},
+                   {"bytes", bytes},
+                   {"seconds", std::round(seconds_since(start) * 1000) / 1000}};
+  return pending;
+}
+
+nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPosition& position,
+                               const nlohmann::json& provenance) {
+  PendingCheckpoint pending = write_checkpoint(path, ssd, position, provenance);
+  pending.publish();
+  return pending.saved;
 }
 
 namespace {
@@ -358,12 +366,13 @@ void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved) 
              (*saved)["seconds"].get<double>());
 }
 
-nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
-                              const RunPosition& position, const std::string& workload,
-                              const std::optional<StateRecord>& preconditioned,
-                              bool end_of_life) {
+PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
+                                 const RunPosition& position, const std::string& workload,
+                                 const std::optional<StateRecord>& preconditioned,
+                                 bool end_of_life) {
   // An FTL stopped by its end of life may be half-way through a request.
-  if (end_of_life) return {{"skipped", "the device reached its end of life during the run"}};
+  if (end_of_life)
+    return {nullptr, {{"skipped", "the device reached its end of life during the run"}}};
   nlohmann::json provenance = {
       {"saved_after", workload == "none" ? "preconditioning" : "run"},
       {"workload", workload},
@@ -375,7 +384,7 @@ nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
        options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
       {"simulated_us", position.now / 1000.0},
       {"host_pages_written", ssd.ftl().stats().host_pages_written}};
-  return save_checkpoint(options.save_state, ssd, position, provenance);
+  return write_checkpoint(options.save_state, ssd, position, provenance);
 }
 
 }  // namespace ssdlab::sim

@@ -24,12 +24,15 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "common/units.h"
 #include "sim/run/plan_run.h"
 #include "sim/controller/ssd.h"
+#include "sim/results/output.h"
 #include "sim/results/summary_blocks.h"
 
 namespace ssdlab::sim {
@@ -48,10 +51,28 @@ struct RunPosition {
   std::uint32_t state_resets = 0;  // preconditionings so far (they seed the next one)
 };
 
-// Writes the state of `ssd` and `position` to `path`, through a temporary file
-// renamed at the end. `provenance` (what made the state) goes into the info.
-// Returns {"file", "bytes", "seconds"}. Throws ssdlab::Error if it cannot
-// write.
+// The first bytes of every checkpoint file.
+inline constexpr std::string_view kCheckpointMagic = "SSDLABCK";
+
+// A checkpoint written completely to its temporary file (TemporaryFile,
+// sim/results/output.h), not yet in place: publish() renames it over its
+// path, so that a run commits it together with its other outputs; destroyed
+// unpublished, it is removed and an earlier file at the path stays.
+struct PendingCheckpoint {
+  std::unique_ptr<TemporaryFile> file;  // null: nothing to publish (skipped)
+  nlohmann::json saved;                 // {"file", "bytes", "seconds"} or {"skipped"}
+  void publish() {
+    if (file) file->publish("the checkpoint");
+  }
+};
+
+// Writes the state of `ssd` and `position` for `path` to a fresh temporary
+// file beside it. `provenance` (what made the state) goes into the info.
+// Throws ssdlab::Error if it cannot write.
+PendingCheckpoint write_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
+                                   const RunPosition& position, const nlohmann::json& provenance);
+// write_checkpoint() and publish() at once. Returns {"file", "bytes",
+// "seconds"}.
 nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
                                const RunPosition& position, const nlohmann::json& provenance);
 
@@ -81,11 +102,12 @@ void run_state_info(const std::string& path, std::ostream& out);
 // its provenance (workload, seed, config, preconditioning, simulated time).
 // `workload` "none": saved right after preconditioning. Not saved if the
 // device reached its end of life (an FTL may stop half-way through a
-// request): the result then says why under "skipped".
-nlohmann::json save_run_state(const SimOptions& options, const Ssd& ssd,
-                              const RunPosition& position, const std::string& workload,
-                              const std::optional<StateRecord>& preconditioned,
-                              bool end_of_life);
+// request): the result then says why under "skipped". The caller publishes
+// it with the run's outputs.
+PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
+                                 const RunPosition& position, const std::string& workload,
+                                 const std::optional<StateRecord>& preconditioned,
+                                 bool end_of_life);
 
 // One line each on what was loaded / saved (`checkpoint`: summary.json's).
 void print_loaded(std::ostream& out, const nlohmann::json& loaded);

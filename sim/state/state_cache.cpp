@@ -42,7 +42,8 @@ fs::path private_name(const fs::path& file) {
 
 bool is_cache_file(const fs::path& path) {
   const std::string name = path.filename().string();
-  return name.ends_with(kStateExtension) || name.ends_with(".part") || name.ends_with(".tmp");
+  return name.ends_with(kStateExtension) || name.ends_with(".part") || name.ends_with(".tmp") ||
+         name.ends_with(".partial");  // a TemporaryFile (sim/results/output.h)
 }
 
 }  // namespace

@@ -76,17 +76,12 @@ TimelineBound parse_timeline_bound(const std::string& window, std::uint64_t ios)
 }
 
 TimelineTrace::TimelineTrace(fs::path path, const flash::Geometry& geometry, TimelineBound bound)
-    : path_(std::move(path)), geometry_(geometry), bound_(bound) {
-  temporary_ = path_;
-  temporary_ += ".tmp";
-  std::error_code ignored;
-  fs::remove(path_, ignored);  // an earlier run's must not pass for this one's
-  file_ = std::fopen(temporary_.c_str(), "wb");
-  if (!file_)
-    throw make_error("--timeline {}: cannot create the file: {}", path_.string(),
-                     std::strerror(errno));
+    : path_(std::move(path)), temporary_(path_), geometry_(geometry), bound_(bound) {
+  // An earlier timeline at path_ stays until publish() replaces it: a run
+  // that fails leaves it as it was, like a checkpoint.
+  file_ = temporary_.file();
   fail_for_test_ = write_fails_for_test(path_);
-  print("{{\"traceEvents\":[\n");
+  print("{}\n", kTimelineStart);
   write_metadata();
 }
 
@@ -97,12 +92,7 @@ void TimelineTrace::write() {
   buffer_.clear();
 }
 
-TimelineTrace::~TimelineTrace() {
-  if (file_) std::fclose(file_);
-  if (published_) return;
-  std::error_code ignored;
-  fs::remove(temporary_, ignored);
-}
+TimelineTrace::~TimelineTrace() = default;  // temporary_ removes itself unless published
 
 void TimelineTrace::name_track(std::uint32_t pid, std::uint32_t tid, const std::string& name,
                                std::uint32_t sort_index) {
@@ -241,28 +231,16 @@ void TimelineTrace::finish() {
   write();
   const bool flushed = std::fflush(file_) == 0 && !std::ferror(file_);
   const int flush_error = errno;
-  const bool closed = std::fclose(file_) == 0;
+  const bool closed = temporary_.close();
   const int close_error = errno;
   file_ = nullptr;
   finished_ = true;
-  if (!flushed || !closed) {
-    std::error_code ignored;
-    fs::remove(temporary_, ignored);
-    throw write_failed(path_.string(), flushed ? close_error : flush_error);
-  }
+  if (!flushed || !closed) throw write_failed(path_.string(), flushed ? close_error : flush_error);
 }
 
 void TimelineTrace::publish() {
   finish();
-  std::error_code error;
-  fs::rename(temporary_, path_, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary_, ignored);
-    throw OutputError(fmt::format("--timeline {}: cannot rename into place: {}", path_.string(),
-                                  error.message()));
-  }
-  published_ = true;
+  temporary_.publish("the timeline");
 }
 
 }  // namespace ssdlab::sim

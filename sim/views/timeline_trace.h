@@ -18,13 +18,19 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flash/geometry.h"
 #include "flash/timeline_observer.h"
 #include "sim/controller/ssd_observer.h"
+#include "sim/results/output.h"
 
 namespace ssdlab::sim {
+
+// How every timeline file starts (an existing file that does not is not
+// replaced by --timeline).
+inline constexpr std::string_view kTimelineStart = "{\"traceEvents\":[";
 
 // Which part of a run is recorded: operations that overlap the window
 // [start_ns, end_ns) and belong to the first `ios` host I/Os.
@@ -82,15 +88,15 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
              std::uint32_t tid, TimeNs start, TimeNs end, const std::string& args);
   std::string command_args(const flash::Command& command) const;
 
-  std::filesystem::path path_, temporary_;
+  std::filesystem::path path_;
+  TemporaryFile temporary_;  // becomes path_ at publish()
   flash::Geometry geometry_;
   TimelineBound bound_;
   static constexpr std::size_t kFlushBytes = 1 << 16;
-  std::FILE* file_ = nullptr;
+  std::FILE* file_ = nullptr;  // temporary_'s, until finish()
   fmt::memory_buffer buffer_;
   bool fail_for_test_ = false;  // SSDLAB_TEST_FAIL_WRITE names the file
   bool finished_ = false;
-  bool published_ = false;
   bool recording_ = true;  // false after the first bound_.ios host I/Os
   bool first_event_ = true;
   std::uint64_t requests_ = 0;

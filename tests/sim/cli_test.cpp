@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -220,13 +221,26 @@ TEST_F(CliTest, FailedRunLeavesNoOutputs) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "summary.json"));
 }
 
-TEST_F(CliTest, FailedRunLeavesNoOutputsOfAnEarlierRun) {
+TEST_F(CliTest, RunRefusedForABadInputLeavesTheEarlierOutputsAlone) {
+  // The inputs are validated before the folder is touched (review M5).
+  ASSERT_EQ(Sim("RW:count=5", dir_ / "out").exit_code, 0);
+  const std::string io_csv = support::read_file(dir_ / "out" / "io.csv");
+  const std::string summary = support::read_file(dir_ / "out" / "summary.json");
+  const auto result = Sim("RW:count=0", dir_ / "out");
+  ASSERT_EQ(result.exit_code, 1);
+  EXPECT_EQ(support::read_file(dir_ / "out" / "io.csv"), io_csv);
+  EXPECT_EQ(support::read_file(dir_ / "out" / "summary.json"), summary);
+}
+
+TEST_F(CliTest, RunFailingAfterItStartedLeavesNoOutputsOfAnEarlierRun) {
   // Outputs of an earlier run must not pass for this run's (DESIGN.md: "no
   // partial output left that looks complete").
   ASSERT_EQ(Sim("RW:count=5", dir_ / "out").exit_code, 0);
   ASSERT_TRUE(fs::exists(dir_ / "out" / "io.csv"));
-  const auto result = Sim("RW:count=0", dir_ / "out");
-  ASSERT_EQ(result.exit_code, 1);
+  ::setenv("SSDLAB_TEST_FAIL_WRITE", "summary.json", 1);  // a full disk at the end
+  const auto result = Sim("RW:count=7", dir_ / "out");
+  ::unsetenv("SSDLAB_TEST_FAIL_WRITE");
+  ASSERT_EQ(result.exit_code, 1) << result.output;
   EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv"));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "summary.json"));
 }

@@ -143,19 +143,22 @@ TEST_F(ReplayCli, TraceDeviceSelectsOneDisk) {
   EXPECT_EQ(disk1["device_filter"], 1);
 }
 
-TEST_F(ReplayCli, BadLineIsOneLineWithFileAndLineAndLeavesNoOutputs) {
+TEST_F(ReplayCli, BadLineIsOneLineWithFileAndLineAndLeavesTheEarlierOutputsAlone) {
   const fs::path trace = support::write_file(dir_ / "bad.spc",
                                              "0,100,4096,W,0.1\n"
                                              "0,200,4096,R,0.2\n"
                                              "0,300,4096,Q,0.3\n"
                                              "0,400,4096,W,0.4\n");
   ASSERT_EQ(Replay(Example("synthetic.spc"), "out").exit_code, 0);  // outputs of an earlier run
+  const std::string io_csv = support::read_file(dir_ / "out" / "io.csv");
   const auto result = Replay(trace.string(), "out");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.output, "ssdlab: " + trace.string() + ":3: Opcode 'Q': expected R or W\n");
-  EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv"));
-  EXPECT_FALSE(fs::exists(dir_ / "out" / "io.csv.partial"));
-  EXPECT_FALSE(fs::exists(dir_ / "out" / "summary.json"));
+  // The bad line is found before the folder is touched (review M5).
+  EXPECT_EQ(support::read_file(dir_ / "out" / "io.csv"), io_csv);
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "summary.json"));
+  for (const auto& entry : fs::directory_iterator(dir_ / "out"))
+    EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();
 }
 
 TEST_F(ReplayCli, SkipBadCountsBadLinesInSummaryAndLog) {
