@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
@@ -45,6 +46,11 @@ std::optional<TraceRecord> TraceFile::next() {
       bad_line(fmt::format("time {} ns is beyond what the simulated clock holds (-2^61 to 2^62 ns, "
                            "about 146 years)",
                            record.time_ns));
+      continue;
+    }
+    if (!checked_add(record.offset, std::uint64_t{record.size})) {
+      bad_line(fmt::format("a request of {} bytes at offset {} ends beyond byte 2^64 - 1",
+                           record.size, record.offset));
       continue;
     }
     if (record.size == 0) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "common/toml_text.h"
 #include "common/units.h"
@@ -196,7 +197,9 @@ Plan parse_inline(std::string_view text) {
   return Plan{std::string(text), {std::move(spec)}, {}};
 }
 
-Plan load_plan(std::string_view workload, const DeviceInfo& device) {
+namespace {
+
+Plan read_plan(std::string_view workload, const DeviceInfo& device) {
   if (workload.empty()) throw make_error("-w: empty workload");
   const std::string text(workload);
   std::error_code ignored;
@@ -206,6 +209,48 @@ Plan load_plan(std::string_view workload, const DeviceInfo& device) {
     throw make_error("-w '{}': a trace is not a plan; `ssdlab sim` replays it", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
   return parse_inline(workload);
+}
+
+}  // namespace
+
+void check_plan_time(const Plan& plan) {
+  TimeNs total = 0;
+  for (const ExperimentSpec& spec : plan.experiments) {
+    // Per run: the idle time before it, each process's pauses (one before
+    // every burst-th I/O but the first) and its open-loop gaps (their mean;
+    // a drawn gap that passes the clock is refused where it is drawn).
+    const TimeNs mean_gap =
+        spec.synthetic.interarrival_ns
+            ? to_clock_ns(spec.synthetic.interarrival_ns->mean()).value_or(kClockLimitNs + 1)
+            : 0;
+    struct Part {
+      const char* key;
+      std::uint64_t times;
+      TimeNs each;
+    };
+    const Part parts[] = {
+        {"run_pause_us", spec.runs, spec.run_pause_ns},
+        {"pause_us", std::uint64_t{spec.runs} * ((spec.count - 1) / spec.burst), spec.pause_ns},
+        {"interarrival_us", std::uint64_t{spec.runs} * spec.count, mean_gap},
+    };
+    for (const Part& part : parts) {
+      const std::optional<TimeNs> time = clock_mul(part.times, part.each);
+      const std::optional<TimeNs> sum = time ? clock_add(total, *time) : std::nullopt;
+      if (!sum)
+        throw make_error(
+            "{}: {}: {} times {} us{} is beyond what the simulated clock holds (2^62 ns, about "
+            "146 years)",
+            spec.origin, part.key, part.times, format_us(part.each),
+            total > 0 ? ", after the plan's earlier pauses," : "");
+      total = *sum;
+    }
+  }
+}
+
+Plan load_plan(std::string_view workload, const DeviceInfo& device) {
+  Plan plan = read_plan(workload, device);
+  check_plan_time(plan);
+  return plan;
 }
 
 void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_bytes,

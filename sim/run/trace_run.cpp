@@ -193,8 +193,13 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
     std::uint64_t side_by_side_span = 0;
     if (settings.devices == DeviceLayout::kSideBySide) {
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
-      settings.selection.device_base =
-          traces::side_by_side_bases(traces::device_spans(pass), page, side_by_side_span);
+      const auto spans = traces::device_spans(pass);
+      try {
+        settings.selection.device_base =
+            traces::side_by_side_bases(spans, page, side_by_side_span);
+      } catch (const Error& error) {
+        throw make_error("{}: {}", settings.shown_path, error.what());
+      }
     }
     if (settings.selection.map != traces::AddressMap::kScale) continue;
     if (settings.devices == DeviceLayout::kSideBySide) {
