@@ -39,9 +39,12 @@ struct Detection {
 // The format of `path`, from its first kDetectionLines non-blank lines: the
 // one format whose parser reads the most of them (at least half) without
 // error. Throws ssdlab::Error when no format fits, or when several fit equally
-// well ("ambiguous", listing them).
-std::string detect_format(const std::string& path, const ParserOptions& options);
+// well ("ambiguous", listing them). Messages name the file `name` (its path
+// if empty).
+std::string detect_format(const std::string& path, const ParserOptions& options,
+                          const std::string& name = {});
 // The same, with the scores behind the choice.
-Detection detect_format_scored(const std::string& path, const ParserOptions& options);
+Detection detect_format_scored(const std::string& path, const ParserOptions& options,
+                               const std::string& name = {});
 
 }  // namespace ssdlab::traces

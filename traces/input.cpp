@@ -148,11 +148,12 @@ std::string detect_compression(const std::string& path) {
 // Plain files through stdio; compressed ones through a Boost filter chain.
 class LineInput::Source {
  public:
-  Source(const std::string& path, const std::string& compression)
-      : path_(path), zstd_(compression == "zstd") {
+  // `name`: the file in messages.
+  Source(const std::string& path, const std::string& name, const std::string& compression)
+      : path_(path), name_(name), zstd_(compression == "zstd") {
     if (compression == "none") {
       file_ = std::fopen(path.c_str(), "rb");
-      if (!file_) throw make_error("{}: cannot open: {}", path, std::strerror(errno));
+      if (!file_) throw make_error("{}: cannot open: {}", name, std::strerror(errno));
       return;
     }
     // 64 KiB filter buffers instead of Boost's 4 KiB: gzip'd MSR parses at
@@ -165,7 +166,7 @@ class LineInput::Source {
     if (compression == "xz") stream_.push(io::lzma_decompressor(kFilterBytes), kFilterBytes);
     if (compression == "zstd") stream_.push(io::zstd_decompressor(kFilterBytes), kFilterBytes);
     io::file_source file(path, std::ios::binary);
-    if (!file.is_open()) throw make_error("{}: cannot open: {}", path, std::strerror(errno));
+    if (!file.is_open()) throw make_error("{}: cannot open: {}", name, std::strerror(errno));
     stream_.push(file, kFilterBytes);
     stream_.exceptions(std::ios::badbit);
   }
@@ -178,14 +179,14 @@ class LineInput::Source {
     if (file_) {
       const std::size_t n = std::fread(data, 1, size, file_);
       if (n == 0 && std::ferror(file_))
-        throw make_error("{}: read error after line {}: {}", path_, line, std::strerror(errno));
+        throw make_error("{}: read error after line {}: {}", name_, line, std::strerror(errno));
       return n;
     }
     // Corrupt or truncated compressed data: the lines decoded before it are
     // delivered first, so that the error names the line it follows. Reads
     // go in pieces, so that a failure loses only the piece it happens in.
     if (!failure_.empty())
-      throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, failure_);
+      throw make_error("{}: corrupt compressed data after line {}: {}", name_, line, failure_);
     std::size_t done = 0;
     try {
       while (done < size) {
@@ -198,30 +199,31 @@ class LineInput::Source {
     } catch (const std::exception& error) {
       failure_ = error.what();
       if (done == 0)
-        throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, failure_);
+        throw make_error("{}: corrupt compressed data after line {}: {}", name_, line, failure_);
     }
     if (done == 0 && zstd_) {  // the end: was it the end of a frame?
       zstd_ = false;           // checked once
       failure_ = zstd_frames_problem(path_);
       if (!failure_.empty())
-        throw make_error("{}: corrupt compressed data after line {}: {}", path_, line, failure_);
+        throw make_error("{}: corrupt compressed data after line {}: {}", name_, line, failure_);
     }
     return done;
   }
 
  private:
   static constexpr std::size_t kPieceBytes = 4096;
-  std::string path_;
+  std::string path_, name_;
   bool zstd_ = false;  // zstd, its frames not yet checked (zstd_frames_problem)
   std::FILE* file_ = nullptr;
   io::filtering_istream stream_;
   std::string failure_;  // a decompression error not yet reported
 };
 
-LineInput::LineInput(const std::string& path)
+LineInput::LineInput(const std::string& path, const std::string& name)
     : path_(path),
+      name_(name.empty() ? path : name),
       compression_(detect_compression(path)),
-      source_(std::make_unique<Source>(path, compression_)),
+      source_(std::make_unique<Source>(path, name_, compression_)),
       buffer_(initial_buffer_bytes(path, compression_)) {}
 
 LineInput::~LineInput() = default;
@@ -235,7 +237,7 @@ bool LineInput::refill() {
   }
   if (end_ == buffer_.size()) {
     if (buffer_.size() >= kMaxLineBytes)
-      throw make_error("{}:{}: line longer than {} bytes", path_, line_number_ + 1, kMaxLineBytes);
+      throw make_error("{}:{}: line longer than {} bytes", name_, line_number_ + 1, kMaxLineBytes);
     buffer_.resize(std::min(buffer_.size() * 2, kMaxLineBytes));
   }
   const std::size_t n = source_->read(buffer_.data() + end_, buffer_.size() - end_, line_number_);

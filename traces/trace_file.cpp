@@ -4,20 +4,23 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/printable.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
 
 namespace ssdlab::traces {
 
 TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
-    : input_(path), parser_(make_parser(options.format, options.parser)), options_(options) {}
+    : input_(path, options.name), parser_(make_parser(options.format, options.parser)), options_(options) {}
 
 std::string TraceFile::where() const {
   return fmt::format("{}:{}", input_.path(), input_.line_number());
 }
 
 void TraceFile::bad_line(const std::string& reason) {
-  std::string message = fmt::format("{}: {}", where(), reason);
+  // The reason quotes the line's fields: bytes a terminal would act on, or
+  // a NUL that would cut the message short, are escaped.
+  std::string message = printable(fmt::format("{}: {}", where(), reason));
   if (!options_.skip_bad) throw Error(message);
   ++counts_.bad_lines;
   if (bad_examples_.size() < kBadExamples) bad_examples_.push_back(std::move(message));

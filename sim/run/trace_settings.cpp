@@ -273,6 +273,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   if (s.path.empty()) throw make_error("-w '{}': no trace file after 'trace:'", workload);
   if (s.path == "-") {
     s.stdin_copy = copy_standard_input(s.path);
+    s.read.name = "stdin";  // not the copy's temporary name
   } else if (const std::string problem = not_a_regular_file(s.path); !problem.empty()) {
     throw make_error("-w '{}': {}", workload,
                      problem == "no such file" ? "no such trace file" : problem);
@@ -293,7 +294,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   s.format = trace.format.empty() ? "auto" : trace.format;
   if (s.format == "auto") {
     try {
-      s.format = traces::detect_format(s.path, parser);
+      s.format = traces::detect_format(s.path, parser, s.read.name);
     } catch (const Error& error) {  // "give --format": per trace, format= does too
       throw make_error("{} (or format=NAME in -w trace:FILE,format=NAME)", error.what());
     }

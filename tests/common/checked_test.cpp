@@ -1,4 +1,5 @@
-// Checked time and address arithmetic (common/checked.h).
+// Checked time and address arithmetic (common/checked.h) and the escaping of
+// input bytes in messages (common/printable.h).
 #include "common/checked.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "common/printable.h"
 
 namespace ssdlab {
 namespace {
@@ -41,6 +43,15 @@ TEST(Checked, MicrosecondsConvertWithinTheClockOnly) {
   EXPECT_FALSE(us_to_ns(std::numeric_limits<double>::infinity()));
   EXPECT_FALSE(us_to_ns(std::numeric_limits<double>::quiet_NaN()));
   EXPECT_FALSE(to_clock_ns(static_cast<double>(kClockLimitNs) * 2));
+}
+
+TEST(Printable, EscapesControlBytesAndKeepsTextAndUtf8) {
+  EXPECT_EQ(printable("Type 'Erase'\tnext\nline"), "Type 'Erase'\tnext\nline");
+  EXPECT_EQ(printable(std::string("Wr\0ite", 6)), "Wr\\x00ite");
+  EXPECT_EQ(printable("\x1b[31mWrite\x7f"), "\\x1b[31mWrite\\x7f");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // UTF-8 stays
+  EXPECT_EQ(printable("\x9b" "2J \xc3"), "\\x9b2J \\xc3");  // not UTF-8: escaped
+  EXPECT_EQ(printable("\xc2\x9b"), "\\xc2\\x9b");          // a C1 control (CSI)
 }
 
 }  // namespace
