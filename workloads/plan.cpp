@@ -53,6 +53,15 @@ std::string default_inline_name(std::string_view pattern, const std::vector<KeyV
 
 namespace {
 
+// Adds `kv` to `keys`, refusing a key given twice: `mix.pattern` and
+// `mix_pattern` are one key written two ways.
+void add_key(std::vector<KeyValue>& keys, KeyValue kv) {
+  for (const KeyValue& earlier : keys)
+    if (earlier.key == kv.key)
+      throw make_error("{}: {}: given twice (also at {})", kv.where, kv.key, earlier.where);
+  keys.push_back(std::move(kv));
+}
+
 // The keys of one [[experiment]] or [[benchmark]] table; `mix` may be an
 // inline table { pattern = "SW", ratio = 4 }.
 std::vector<KeyValue> table_keys(const std::string& path, const toml::table& table,
@@ -66,11 +75,11 @@ std::vector<KeyValue> table_keys(const std::string& path, const toml::table& tab
         if (inner.str() != "pattern" && inner.str() != "ratio")
           throw make_error("{}: mix: unknown key '{}' (known: pattern, ratio)", where(path, value),
                            inner.str());
-        keys.push_back(to_key_value(path, "mix_" + std::string(inner.str()), value));
+        add_key(keys, to_key_value(path, "mix_" + std::string(inner.str()), value));
       }
       continue;
     }
-    keys.push_back(to_key_value(path, name, node));
+    add_key(keys, to_key_value(path, name, node));
   }
   return keys;
 }
@@ -199,12 +208,16 @@ Plan parse_inline(std::string_view text) {
 
 namespace {
 
+// The built-in (uflip:NAME) and inline (PATTERN[:keys]) forms come first: a
+// file of such a name is read as a plan only when written as a path
+// (./RW:count=10), so that a stray file never shadows them.
 Plan read_plan(std::string_view workload, const DeviceInfo& device) {
   if (workload.empty()) throw make_error("-w: empty workload");
   const std::string text(workload);
+  if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
+  if (parse_pattern(workload.substr(0, workload.find(':')))) return parse_inline(workload);
   std::error_code ignored;
   if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text, device);
-  if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
   if (workload.starts_with("trace:"))
     throw make_error("-w '{}': a trace is not a plan; `ssdlab sim` replays it", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);

@@ -149,6 +149,7 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
   }
   path = rest.substr(0, comma);
   std::string_view keys = std::string_view(rest).substr(comma + 1);
+  std::set<std::string_view, std::less<>> given;
   while (!keys.empty()) {
     const std::size_t end = std::min(keys.find(','), keys.size());
     const std::string_view item = keys.substr(0, end);
@@ -160,6 +161,7 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
     const std::string_view key = item.substr(0, equals);
     const std::string value(item.substr(equals + 1));
     if (value.empty()) throw make_error("-w '{}': {}: no value", workload, key);
+    if (!given.insert(key).second) throw make_error("-w '{}': {}: given twice", workload, key);
     const auto text = std::find_if(text_keys().begin(), text_keys().end(),
                                    [&](const TraceKey& k) { return k.name == key; });
     if (text != text_keys().end()) {

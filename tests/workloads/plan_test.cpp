@@ -391,4 +391,23 @@ TEST_F(PlanTest, PausesAddingUpPastTheClockAreRefusedNamingTheKey) {
               HasSubstr("interarrival_us: 4612 times 1000000000000.000 us is beyond"));
 }
 
+TEST_F(PlanTest, InlineAndBuiltInFormsAreNotShadowedByFiles) {
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  support::write_file(dir_ / "RW:count=10", "[[experiment]]\nname = \"file\"\npattern = \"SR\"\n");
+  const auto inline_plan = load_plan("RW:count=10", kTiny);
+  const auto file_plan = load_plan("./RW:count=10", kTiny);
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(inline_plan.experiments.size(), 1u);
+  EXPECT_EQ(inline_plan.experiments[0].name, "RW");
+  ASSERT_EQ(file_plan.experiments.size(), 1u);
+  EXPECT_EQ(file_plan.experiments[0].name, "file");
+}
+
+TEST_F(PlanTest, MixAndMixPatternInOneExperimentAreAKeyGivenTwice) {
+  EXPECT_THAT(FileError("[[experiment]]\npattern = \"SW\"\nmix = { pattern = \"SR\", ratio = 4 }\n"
+                        "mix_pattern = \"RR\"\n"),
+              HasSubstr("plan.toml:4: mix_pattern: given twice (also at "));
+}
+
 }  // namespace
