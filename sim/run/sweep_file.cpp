@@ -74,18 +74,32 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   if (!precondition.empty())
     wrap(where(path, *root.get("precondition")), "precondition",
          [&] { (void)parse_precondition(precondition); });
+  nlohmann::json checkpoint;
   if (!load_state.empty())
     wrap(where(path, *root.get("load_state")), "load_state",
-         [&] { (void)checkpoint_info(resolve(load_state)); });
+         [&] { checkpoint = checkpoint_info(resolve(load_state)); });
   std::optional<DeviceConfig> first;
   for (std::size_t c = 0; c < configs.size(); ++c)
     for (std::size_t s = 0; s < sets.size(); ++s) {
       const std::string at = sets[s].empty() ? where_item(path, root, "configs", c)
                                              : where_item(path, root, "sets", s);
-      wrap(at, sets[s].empty() ? "configs" : "sets", [&] {
-        DeviceConfig config = load_config(resolve(configs[c]), sets[s]);
-        if (!first) first = std::move(config);
-      });
+      std::optional<DeviceConfig> config;
+      wrap(at, sets[s].empty() ? "configs" : "sets",
+           [&] { config = load_config(resolve(configs[c]), sets[s]); });
+      // Every job's checkpoint against its device: a job of another
+      // geometry or FTL would fail only when it runs (on a cluster, later).
+      if (!load_state.empty())
+        wrap(at, "load_state", [&] {
+          try {
+            check_checkpoint_fits(checkpoint, *config);
+          } catch (const Error& error) {
+            throw make_error(
+                "{} does not load into {}{}: {}", load_state, configs[c],
+                sets[s].empty() ? "" : fmt::format(" with {}", fmt::join(sets[s], ", ")),
+                error.what());
+          }
+        });
+      if (!first) first = std::move(config);
     }
   const auto& g = first->geometry;
   const workloads::DeviceInfo device{g.capacity_bytes(), first->sector_size,
