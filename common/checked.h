@@ -51,8 +51,7 @@ constexpr std::optional<TimeNs> clock_add(TimeNs a, TimeNs b) {
 // if it passes kClockLimitNs.
 constexpr std::optional<TimeNs> clock_mul(std::uint64_t count, TimeNs each) {
   if (each < 0) return std::nullopt;
-  const std::optional<std::uint64_t> product =
-      checked_mul(count, static_cast<std::uint64_t>(each));
+  const std::optional<std::uint64_t> product = checked_mul(count, static_cast<std::uint64_t>(each));
   if (!product || *product > static_cast<std::uint64_t>(kClockLimitNs)) return std::nullopt;
   return static_cast<TimeNs>(*product);
 }
@@ -68,6 +67,8 @@ inline std::optional<TimeNs> to_clock_ns(double ns) {
 }
 
 // Microseconds (a plan's double) to nanoseconds, as to_clock_ns().
-inline std::optional<TimeNs> us_to_ns(double us) { return to_clock_ns(us * 1000); }
+inline std::optional<TimeNs> us_to_ns(double us) {
+  return to_clock_ns(us * 1000);
+}
 
 }  // namespace ssdlab

@@ -1,5 +1,7 @@
 #include "traces/input.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/iostreams/device/file.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>
@@ -12,8 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
-
-#include <fmt/format.h>
 
 #include "common/error.h"
 
@@ -56,9 +56,8 @@ std::string zstd_frames_problem(const std::string& path) {
   std::uint64_t frame = 0;  // where the frame being walked starts
   while (problem.empty()) {
     frame = at;
-    const std::size_t got = std::fseek(file, static_cast<long>(at), SEEK_SET) == 0
-                                ? std::fread(bytes, 1, 4, file)
-                                : 0;
+    const std::size_t got =
+        std::fseek(file, static_cast<long>(at), SEEK_SET) == 0 ? std::fread(bytes, 1, 4, file) : 0;
     if (got == 0) break;  // the end, between frames
     at += got;
     if (got < 4) {
@@ -107,8 +106,7 @@ std::string zstd_frames_problem(const std::string& path) {
   // The last frame's blocks (or skipped data) must end inside the file.
   if (problem.empty() && std::fseek(file, 0, SEEK_END) == 0) {
     const long size = std::ftell(file);
-    if (size >= 0 && at > static_cast<std::uint64_t>(size))
-      problem = truncated(frame);
+    if (size >= 0 && at > static_cast<std::uint64_t>(size)) problem = truncated(frame);
   }
   std::fclose(file);
   return problem;
@@ -123,8 +121,7 @@ std::size_t initial_buffer_bytes(const std::string& path, const std::string& com
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   if (error) return kChunkBytes;
   const std::uintmax_t text = compression == "none" ? size + 1 : size * 8;
-  return static_cast<std::size_t>(
-      std::clamp<std::uintmax_t>(text, kMinChunkBytes, kChunkBytes));
+  return static_cast<std::size_t>(std::clamp<std::uintmax_t>(text, kMinChunkBytes, kChunkBytes));
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 namespace ssdlab::traces {
 
 TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
-    : input_(path, options.name), parser_(make_parser(options.format, options.parser)), options_(options) {}
+    : input_(path, options.name),
+      parser_(make_parser(options.format, options.parser)),
+      options_(options) {}
 
 std::string TraceFile::where() const {
   return fmt::format("{}:{}", input_.path(), input_.line_number());

@@ -1,5 +1,8 @@
 #include "workloads/device_runner.h"
 
+#include <fmt/format.h>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -8,9 +11,6 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
-
-#include <fmt/format.h>
-#include <sys/resource.h>
 
 #include "common/error.h"
 #include "common/rng.h"

@@ -203,8 +203,7 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
       const auto spans = traces::device_spans(pass);
       try {
-        settings.selection.device_base =
-            traces::side_by_side_bases(spans, page, side_by_side_span);
+        settings.selection.device_base = traces::side_by_side_bases(spans, page, side_by_side_span);
       } catch (const Error& error) {
         throw make_error("{}: {}", settings.shown_path, error.what());
       }

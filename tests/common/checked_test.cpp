@@ -50,8 +50,8 @@ TEST(Printable, EscapesControlBytesAndKeepsTextAndUtf8) {
   EXPECT_EQ(printable(std::string("Wr\0ite", 6)), "Wr\\x00ite");
   EXPECT_EQ(printable("\x1b[31mWrite\x7f"), "\\x1b[31mWrite\\x7f");
   EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // UTF-8 stays
-  EXPECT_EQ(printable("\x9b" "2J \xc3"), "\\x9b2J \\xc3");  // not UTF-8: escaped
-  EXPECT_EQ(printable("\xc2\x9b"), "\\xc2\\x9b");          // a C1 control (CSI)
+  EXPECT_EQ(printable(std::string("\x9b") + "2J \xc3"), "\\x9b2J \\xc3");        // not UTF-8
+  EXPECT_EQ(printable("\xc2\x9b"), "\\xc2\\x9b");  // a C1 control (CSI)
 }
 
 }  // namespace

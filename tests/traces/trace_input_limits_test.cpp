@@ -26,8 +26,8 @@ std::string ZstdFrame(const std::string& data) {
   for (int shift = 0; shift < 32; shift += 8) frame += static_cast<char>(data.size() >> shift);
   for (std::size_t at = 0; at < data.size(); at += 1 << 16) {
     const std::string block = data.substr(at, 1 << 16);
-    const std::uint32_t header =
-        static_cast<std::uint32_t>(at + (1 << 16) >= data.size()) | std::uint32_t(block.size()) << 3;
+    const std::uint32_t header = static_cast<std::uint32_t>(at + (1 << 16) >= data.size()) |
+                                 std::uint32_t(block.size()) << 3;
     for (int shift = 0; shift < 24; shift += 8) frame += static_cast<char>(header >> shift);
     frame += block;
   }
@@ -62,8 +62,8 @@ class TraceInputLimits : public ::testing::Test {
 };
 
 TEST_F(TraceInputLimits, ZstdOfSeveralFramesIsReadWhole) {
-  const auto path = support::write_file(
-      dir_ / "two.zst", ZstdFrame(Lines(0, 5000)) + ZstdFrame(Lines(5000, 5000)));
+  const auto path = support::write_file(dir_ / "two.zst",
+                                        ZstdFrame(Lines(0, 5000)) + ZstdFrame(Lines(5000, 5000)));
   int lines = 0;
   EXPECT_EQ(ReadAll(path, &lines), "whole");
   EXPECT_EQ(lines, 10000);

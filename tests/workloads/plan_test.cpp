@@ -381,8 +381,9 @@ TEST_F(PlanTest, PausesAddingUpPastTheClockAreRefusedNamingTheKey) {
       "[[experiment]]\npattern = \"SW\"\ncount = 3001\npause_us = 1e12\n");
   EXPECT_NO_THROW(parse_plan_file(path, kTiny));
   EXPECT_EQ(ErrorOf([&path] { load_plan(path, kTiny); }),
-            path + ":5: pause_us: 3000 times 1000000000000.000 us, after the plan's earlier "
-                   "pauses, is beyond what the simulated clock holds (2^62 ns, about 146 years)");
+            path +
+                ":5: pause_us: 3000 times 1000000000000.000 us, after the plan's earlier "
+                "pauses, is beyond what the simulated clock holds (2^62 ns, about 146 years)");
   EXPECT_NO_THROW(load_plan("RW:count=4000,pause_us=1e12,burst=2", kTiny));
   EXPECT_THAT(ErrorOf([] { load_plan("RW:count=2,run_pause_us=1e12,runs=10000", kTiny); }),
               HasSubstr("-w 'RW:count=2,run_pause_us=1e12,runs=10000': run_pause_us: 10000 "
