@@ -55,10 +55,10 @@ std::string zstd_frames_problem(const std::string& path) {
   unsigned char bytes[8];
   std::uint64_t frame = 0;  // where the frame being walked starts
   while (problem.empty()) {
-    frame = at;
     const std::size_t got =
         std::fseek(file, static_cast<long>(at), SEEK_SET) == 0 ? std::fread(bytes, 1, 4, file) : 0;
-    if (got == 0) break;  // the end, between frames
+    if (got == 0) break;  // the end: between frames, or past the last (checked below)
+    frame = at;
     at += got;
     if (got < 4) {
       problem = truncated(frame);
