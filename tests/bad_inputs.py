@@ -79,6 +79,46 @@ def make_fixtures(t, ssdlab, src):
     data = (src / "traces/examples/web-server.csv.gz").read_bytes()
     write("truncated.csv.gz", data[: len(data) // 2], "wb")
     write("not-state.bin", "hello\n")
+    # Inputs whose arithmetic overflows: requests ending at byte 2^64 (in three
+    # formats), devices side by side whose spans add up past 2^64.
+    msr = "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"
+    write("end.csv", msr + "133444736000000050,s,0,Write,18446744073709547520,4096,45\n")
+    write("end.blkparse", "  8,32   7        1     0.000000000  2923  D   W 36028797018963967 + 1 [fio]\n")
+    write("end.iolog", "fio version 2 iolog\n/dev/sda add\n/dev/sda open\n"
+          "/dev/sda write 18446744073709547520 4096\n/dev/sda close\n")
+    write("sbs.csv", msr + "133444736000000050,s,0,Write,10000000000000000000,4096,45\n"
+          "133444736000000060,s,1,Write,10000000000000000000,4096,45\n"
+          "133444736000000070,s,1,Read,0,4096,45\n")
+    # zstd frames of raw blocks (RFC 8878: a valid zstd file, no compressor
+    # needed): two complete frames, and cut inside the second or the only one.
+    def zstd_frame(data):
+        out = bytearray(b"\x28\xb5\x2f\xfd\xa0") + struct.pack("<I", len(data))
+        for at in range(0, len(data), 1 << 16):
+            block = data[at:at + (1 << 16)]
+            last = at + (1 << 16) >= len(data)
+            out += struct.pack("<I", int(last) | len(block) << 3)[:3] + block
+        return bytes(out)
+    web = gzip.decompress(data).splitlines(keepends=True)
+    first, second = zstd_frame(b"".join(web[:1500])), zstd_frame(b"".join(web[1500:]))
+    write("two-frames.csv.zst", first + second, "wb")
+    write("two-frames-cut.csv.zst", (first + second)[:len(first) + 200], "wb")
+    whole = zstd_frame(b"".join(web))
+    write("half.csv.zst", whole[:len(whole) // 2], "wb")
+    write("ninety.csv.zst", whole[:len(whole) * 9 // 10], "wb")
+    # Bytes a message must not print raw: a NUL, an escape sequence.
+    write("nul.csv", msr + "133444736000000050,s,0,Wr\0ite,0,4096,45\n")
+    write("ansi.csv", msr + "133444736000000050,s,0,\x1b[31mWrite,0,4096,45\n")
+    # Files named as inline and built-in workloads: they must not shadow them.
+    shadow = '[[experiment]]\nname = "shadow"\npattern = "SR"\ncount = 5\n'
+    write("RW:count=10", shadow)
+    write("uflip:pause:count=16,runs=1", shadow)
+    write("mix.toml", '[[experiment]]\npattern = "SW"\nmix = { pattern = "SR", ratio = 4 }\n'
+          'mix_pattern = "RR"\n')
+    # Many one-line traces: memory must follow the input, not a fixed buffer each.
+    for i in range(500):
+        write(f"one/{i}.csv", msr + f"133444736000000050,s,0,Write,{i * 4096},4096,45\n")
+    with open(t / "f.img", "wb") as f:
+        f.truncate(16 << 20)
     # Outputs to compare, calibrate and forge from.
     run = lambda *args: subprocess.run([str(ssdlab), *args], check=True, capture_output=True)
     run("sim", "-c", str(src / "configs/tiny.toml"), "-w", "RW:count=50", "-o", str(t / "runA"))
@@ -139,6 +179,9 @@ def make_fixtures(t, ssdlab, src):
           'workloads = ["RW:count=10"]\nsets = [["timing.read_us=-1"]]\n')
     write("sweep-workload.toml", f'configs = ["{src}/configs/tiny.toml"]\n'
           'workloads = ["RW:count=10", "XX:count=5"]\n')
+    write("sweep-checkpoint.toml", f'configs = ["{src}/configs/tiny.toml", '
+          f'"{src}/configs/usb-stick.toml"]\nworkloads = ["RW:count=10"]\n'
+          f'load_state = "{t}/state.ssd"\n')
     write("sweep-key.toml", f'configs = ["{src}/configs/tiny.toml"]\nworkloads = ["RW"]\n'
           'bogus = 1\n')
     (t / "o-iodir/io.csv/x").mkdir(parents=True)

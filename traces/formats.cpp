@@ -53,22 +53,24 @@ std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptio
   throw make_error("--format: unknown trace format '{}' (known: auto, {})", name, format_names());
 }
 
-std::string detect_format(const std::string& path, const ParserOptions& options) {
-  return detect_format_scored(path, options).format;
+std::string detect_format(const std::string& path, const ParserOptions& options,
+                          const std::string& name) {
+  return detect_format_scored(path, options, name).format;
 }
 
-Detection detect_format_scored(const std::string& path, const ParserOptions& options) {
+Detection detect_format_scored(const std::string& path, const ParserOptions& options,
+                               const std::string& name) {
   Detection detection;
   struct Line {
     std::string text;
     std::uint64_t number;
   };
   std::vector<Line> sample;
-  LineInput input(path);
+  LineInput input(path, name);
   std::string_view line;
   while (sample.size() < kDetectionLines && input.next(line))
     if (!trim(line).empty()) sample.push_back({std::string(line), input.line_number()});
-  if (sample.empty()) throw make_error("{}: the trace is empty", path);
+  if (sample.empty()) throw make_error("{}: the trace is empty", input.path());
 
   // A format's score is the number of sampled lines its parser accepts. The
   // best-scoring format wins if it reads at least half of them, so that a bad
@@ -96,10 +98,10 @@ Detection detect_format_scored(const std::string& path, const ParserOptions& opt
     throw FormatNotDetected(fmt::format(
         "{}: cannot tell the trace format: most of its first {} lines fit none of {}; give "
         "--format",
-        path, sample.size(), format_names()));
+        input.path(), sample.size(), format_names()));
   throw FormatNotDetected(
       fmt::format("{}: the trace format is ambiguous: its first {} lines fit {}; give --format",
-                  path, sample.size(), fmt::join(candidates, " and ")));
+                  input.path(), sample.size(), fmt::join(candidates, " and ")));
 }
 
 }  // namespace ssdlab::traces

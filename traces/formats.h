@@ -47,9 +47,12 @@ class FormatNotDetected : public Error {
 // one format whose parser reads the most of them (at least half) without
 // error. Throws FormatNotDetected when no format fits, or when several fit
 // equally well ("ambiguous", listing them); ssdlab::Error when the file cannot
-// be read (an empty trace, corrupt compressed data).
-std::string detect_format(const std::string& path, const ParserOptions& options);
+// be read (an empty trace, corrupt compressed data). Messages name the file
+// `name` (its path if empty).
+std::string detect_format(const std::string& path, const ParserOptions& options,
+                          const std::string& name = {});
 // The same, with the scores behind the choice.
-Detection detect_format_scored(const std::string& path, const ParserOptions& options);
+Detection detect_format_scored(const std::string& path, const ParserOptions& options,
+                               const std::string& name = {});
 
 }  // namespace ssdlab::traces

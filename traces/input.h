@@ -19,8 +19,9 @@ std::string detect_compression(const std::string& path);
 
 class LineInput {
  public:
-  // Throws ssdlab::Error "PATH: cannot open: why".
-  explicit LineInput(const std::string& path);
+  // Throws ssdlab::Error "NAME: cannot open: why". Messages name the file
+  // `name` ("stdin" for a copy of standard input), its path if empty.
+  explicit LineInput(const std::string& path, const std::string& name = {});
   ~LineInput();
   LineInput(const LineInput&) = delete;
   LineInput& operator=(const LineInput&) = delete;
@@ -31,7 +32,8 @@ class LineInput {
   bool next(std::string_view& line);
   // The number of the line last returned by next(), from 1.
   std::uint64_t line_number() const { return line_number_; }
-  const std::string& path() const { return path_; }
+  // The file's name in messages: `name`, or its path.
+  const std::string& path() const { return name_; }
   const std::string& compression() const { return compression_; }
 
  private:
@@ -39,6 +41,7 @@ class LineInput {
   bool refill();
 
   std::string path_;
+  std::string name_;
   std::string compression_;
   std::unique_ptr<Source> source_;
   std::vector<char> buffer_;

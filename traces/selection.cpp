@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/checked.h"
+
 namespace ssdlab::traces {
 namespace {
 // Products of two 64-bit sizes (GCC and Clang).
@@ -43,7 +45,14 @@ std::optional<TraceRecord> Selection::next() {
     ++returned_;
     if (!options_.device_base.empty()) {
       const auto base = options_.device_base.find(record->device);
-      if (base != options_.device_base.end()) record->offset += base->second;
+      if (base != options_.device_base.end()) {
+        const std::optional<std::uint64_t> offset = checked_add(record->offset, base->second);
+        if (!offset)
+          throw RequestError(fmt::format(
+              "device {}'s offset {} moved up by {} (devices side by side) passes 2^64 bytes",
+              record->device, record->offset, base->second));
+        record->offset = *offset;
+      }
     }
     return place(*record);
   }
@@ -75,8 +84,9 @@ TraceRecord Selection::place(TraceRecord record) {
     const Uint128 scaled = static_cast<Uint128>(begin) * device_bytes_ / options_.trace_span;
     offset = static_cast<std::uint64_t>(scaled) / sector_ * sector_;
   }
-  // A request that would run past the end ends at the end instead.
-  if (offset + size > device_bytes_) offset = device_bytes_ - size;
+  // A request that would run past the end ends at the end instead (size <=
+  // device_bytes_: no overflow whatever the offset).
+  if (offset > device_bytes_ - size) offset = device_bytes_ - size;
   if (offset != begin) ++counts_.remapped;
   record.offset = offset;
   record.size = static_cast<std::uint32_t>(size);
@@ -106,7 +116,16 @@ std::map<std::uint32_t, std::uint64_t> side_by_side_bases(
   total = 0;
   for (const auto& [device, span] : spans) {
     bases[device] = total;
-    total += (span + align - 1) / align * align;
+    const std::optional<std::uint64_t> end = checked_add(span, align - 1);
+    const std::optional<std::uint64_t> next =
+        end ? checked_add(total, *end / align * align) : std::nullopt;
+    if (!next)
+      throw make_error(
+          "devices=side-by-side: the devices' address spans add up to more than 2^64 bytes "
+          "(device {} spans {} bytes, after {} bytes of the others); map them with devices=shared "
+          "or replay one with device=N",
+          device, span, total);
+    total = *next;
   }
   return bases;
 }

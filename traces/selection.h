@@ -82,6 +82,7 @@ std::map<std::uint32_t, std::uint64_t> device_spans(TraceReader& reader);
 
 // Bases that put `spans` one after the other in device order, each range
 // rounded up to whole `align`-byte units; `total` gets the end of the last.
+// Throws ssdlab::Error if they add up to more than 2^64 bytes.
 std::map<std::uint32_t, std::uint64_t> side_by_side_bases(
     const std::map<std::uint32_t, std::uint64_t>& spans, std::uint64_t align, std::uint64_t& total);
 

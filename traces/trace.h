@@ -6,15 +6,16 @@
 #include <cstdint>
 #include <optional>
 
+#include "common/checked.h"
 #include "common/io_mode.h"
 
 namespace ssdlab::traces {
 
 // The simulated clock holds times up to 2^63 ns; trace times are refused
-// beyond 2^62 ns (about 146 years) after the trace's zero, and before
-// -2^61 ns, so that differences of trace times and the response times
-// added to them cannot overflow.
-inline constexpr std::int64_t kMaxTraceTimeNs = std::int64_t{1} << 62;
+// beyond its bound, 2^62 ns (about 146 years: kClockLimitNs, common/checked.h)
+// after the trace's zero, and before -2^61 ns, so that differences of trace
+// times and the response times added to them cannot overflow.
+inline constexpr std::int64_t kMaxTraceTimeNs = kClockLimitNs;
 inline constexpr std::int64_t kMinTraceTimeNs = -(std::int64_t{1} << 61);
 
 struct TraceRecord {

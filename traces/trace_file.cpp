@@ -2,21 +2,27 @@
 
 #include <fmt/format.h>
 
+#include "common/checked.h"
 #include "common/error.h"
+#include "common/printable.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
 
 namespace ssdlab::traces {
 
 TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
-    : input_(path), parser_(make_parser(options.format, options.parser)), options_(options) {}
+    : input_(path, options.name),
+      parser_(make_parser(options.format, options.parser)),
+      options_(options) {}
 
 std::string TraceFile::where() const {
   return fmt::format("{}:{}", input_.path(), input_.line_number());
 }
 
 void TraceFile::bad_line(const std::string& reason) {
-  std::string message = fmt::format("{}: {}", where(), reason);
+  // The reason quotes the line's fields: bytes a terminal would act on, or
+  // a NUL that would cut the message short, are escaped.
+  std::string message = printable(fmt::format("{}: {}", where(), reason));
   if (!options_.skip_bad) throw Error(message);
   ++counts_.bad_lines;
   if (bad_examples_.size() < kBadExamples) bad_examples_.push_back(std::move(message));
@@ -45,6 +51,11 @@ std::optional<TraceRecord> TraceFile::next() {
       bad_line(fmt::format("time {} ns is beyond what the simulated clock holds (-2^61 to 2^62 ns, "
                            "about 146 years)",
                            record.time_ns));
+      continue;
+    }
+    if (!checked_add(record.offset, std::uint64_t{record.size})) {
+      bad_line(fmt::format("a request of {} bytes at offset {} ends beyond byte 2^64 - 1",
+                           record.size, record.offset));
       continue;
     }
     if (record.size == 0) {

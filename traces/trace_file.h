@@ -20,6 +20,7 @@ struct ReadOptions {
   ParserOptions parser;
   bool skip_bad = false;          // count bad lines instead of stopping at the first
   bool zero_size_is_bad = false;  // a zero-size request is a bad line (else skipped)
+  std::string name;               // the file in messages ("stdin"); empty: its path
 };
 
 struct ReadCounts {

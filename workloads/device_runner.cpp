@@ -1,11 +1,15 @@
 #include "workloads/device_runner.h"
 
+#include <fmt/format.h>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "common/error.h"
@@ -30,6 +34,24 @@ class SteadyClock final : public IoClock {
 
 }  // namespace
 
+std::uint64_t max_target_threads() {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NPROC, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    return std::min<std::uint64_t>(kMaxTargetThreads, limit.rlim_cur);
+  return kMaxTargetThreads;
+}
+
+void check_target_threads(const ExperimentSpec& spec) {
+  const std::uint64_t threads = std::uint64_t{spec.processes} * spec.queue_depth;
+  const std::uint64_t most = max_target_threads();
+  if (threads > most)
+    throw make_error(
+        "{}: processes x queue_depth = {} x {} = {} threads (one per outstanding I/O); a real "
+        "target runs at most {}{}: lower processes or queue_depth",
+        spec.origin, spec.processes, spec.queue_depth, threads, most,
+        most < kMaxTargetThreads ? " (the process limit, ulimit -u)" : "");
+}
+
 const IoClock& system_clock() {
   static const SteadyClock clock;
   return clock;
@@ -44,6 +66,7 @@ std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& cl
         "{}: interarrival_us, size_distribution, sequential_share and read_share run on the "
         "simulator only (ssdlab sim), not against a real target",
         spec.origin);
+  check_target_threads(spec);
   struct Process {
     explicit Process(IoGenerator g) : generator(std::move(g)) {}
     IoGenerator generator;
@@ -94,12 +117,24 @@ std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& cl
       failed = true;
     }
   };
+  std::string no_thread;  // why a thread could not be started
   {
     std::vector<std::jthread> threads;
-    for (std::uint32_t p = 0; p < spec.processes; ++p)
-      for (std::uint32_t q = 0; q < spec.queue_depth; ++q)
-        threads.emplace_back(slot, p, std::size_t{p} * spec.queue_depth + q);
+    try {
+      for (std::uint32_t p = 0; p < spec.processes; ++p)
+        for (std::uint32_t q = 0; q < spec.queue_depth; ++q)
+          threads.emplace_back(slot, p, std::size_t{p} * spec.queue_depth + q);
+    } catch (const std::system_error& failure) {
+      failed = true;  // the threads already started stop; they are joined here
+      no_thread = fmt::format("thread {} of {}: {}", threads.size() + 1,
+                              std::size_t{spec.processes} * spec.queue_depth, failure.what());
+    }
   }
+  if (!no_thread.empty())
+    throw make_error(
+        "{}: threads ran out: could not start {} (processes x queue_depth threads, one per "
+        "outstanding I/O): lower processes or queue_depth",
+        spec.origin, no_thread);
   if (error) std::rethrow_exception(error);
 
   std::vector<CompletedIo> all;

@@ -45,9 +45,20 @@ struct CompletedIo {
   IoMode mode;
 };
 
+// One thread per outstanding I/O: a run on a target starts processes x
+// queue_depth threads, at most kMaxTargetThreads (and at most the soft
+// RLIMIT_NPROC, when that is lower).
+inline constexpr std::uint64_t kMaxTargetThreads = 1024;
+std::uint64_t max_target_threads();
+// Refuses (ssdlab::Error naming processes and queue_depth) an experiment that
+// needs more threads than max_target_threads(); run_on_target() calls it, and
+// `probe` before it touches the target.
+void check_target_threads(const ExperimentSpec& spec);
+
 // Runs `spec`'s run `run` on `target`; returns every I/O in completion order
 // (ties by process, then io). The first error of any thread stops the others
-// and is rethrown. A response is at least 1 ns (io.csv holds microseconds
+// and is rethrown; a thread that cannot be started is an ssdlab::Error
+// saying that threads ran out. A response is at least 1 ns (io.csv holds microseconds
 // with three decimals; a response is never 0).
 std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& clock,
                                        const ExperimentSpec& spec, std::uint32_t run,

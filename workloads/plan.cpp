@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "common/toml_text.h"
 #include "common/units.h"
@@ -52,6 +53,15 @@ std::string default_inline_name(std::string_view pattern, const std::vector<KeyV
 
 namespace {
 
+// Adds `kv` to `keys`, refusing a key given twice: `mix.pattern` and
+// `mix_pattern` are one key written two ways.
+void add_key(std::vector<KeyValue>& keys, KeyValue kv) {
+  for (const KeyValue& earlier : keys)
+    if (earlier.key == kv.key)
+      throw make_error("{}: {}: given twice (also at {})", kv.where, kv.key, earlier.where);
+  keys.push_back(std::move(kv));
+}
+
 // The keys of one [[experiment]] or [[benchmark]] table; `mix` may be an
 // inline table { pattern = "SW", ratio = 4 }.
 std::vector<KeyValue> table_keys(const std::string& path, const toml::table& table,
@@ -65,11 +75,11 @@ std::vector<KeyValue> table_keys(const std::string& path, const toml::table& tab
         if (inner.str() != "pattern" && inner.str() != "ratio")
           throw make_error("{}: mix: unknown key '{}' (known: pattern, ratio)", where(path, value),
                            inner.str());
-        keys.push_back(to_key_value(path, "mix_" + std::string(inner.str()), value));
+        add_key(keys, to_key_value(path, "mix_" + std::string(inner.str()), value));
       }
       continue;
     }
-    keys.push_back(to_key_value(path, name, node));
+    add_key(keys, to_key_value(path, name, node));
   }
   return keys;
 }
@@ -196,16 +206,64 @@ Plan parse_inline(std::string_view text) {
   return Plan{std::string(text), {std::move(spec)}, {}};
 }
 
-Plan load_plan(std::string_view workload, const DeviceInfo& device) {
+namespace {
+
+// The built-in (uflip:NAME) and inline (PATTERN[:keys]) forms come first: a
+// file of such a name is read as a plan only when written as a path
+// (./RW:count=10), so that a stray file never shadows them.
+Plan read_plan(std::string_view workload, const DeviceInfo& device) {
   if (workload.empty()) throw make_error("-w: empty workload");
   const std::string text(workload);
+  if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
+  if (parse_pattern(workload.substr(0, workload.find(':')))) return parse_inline(workload);
   std::error_code ignored;
   if (std::filesystem::is_regular_file(text, ignored)) return parse_plan_file(text, device);
-  if (workload.starts_with("uflip:")) return uflip_plan(workload, device);
   if (workload.starts_with("trace:"))
     throw make_error("-w '{}': a trace is not a plan; `ssdlab sim` replays it", text);
   if (workload.ends_with(".toml")) throw make_error("-w '{}': no such plan file", text);
   return parse_inline(workload);
+}
+
+}  // namespace
+
+void check_plan_time(const Plan& plan) {
+  TimeNs total = 0;
+  for (const ExperimentSpec& spec : plan.experiments) {
+    // Per run: the idle time before it, each process's pauses (one before
+    // every burst-th I/O but the first) and its open-loop gaps (their mean;
+    // a drawn gap that passes the clock is refused where it is drawn).
+    const TimeNs mean_gap =
+        spec.synthetic.interarrival_ns
+            ? to_clock_ns(spec.synthetic.interarrival_ns->mean()).value_or(kClockLimitNs + 1)
+            : 0;
+    struct Part {
+      const char* key;
+      std::uint64_t times;
+      TimeNs each;
+    };
+    const Part parts[] = {
+        {"run_pause_us", spec.runs, spec.run_pause_ns},
+        {"pause_us", std::uint64_t{spec.runs} * ((spec.count - 1) / spec.burst), spec.pause_ns},
+        {"interarrival_us", std::uint64_t{spec.runs} * spec.count, mean_gap},
+    };
+    for (const Part& part : parts) {
+      const std::optional<TimeNs> time = clock_mul(part.times, part.each);
+      const std::optional<TimeNs> sum = time ? clock_add(total, *time) : std::nullopt;
+      if (!sum)
+        throw make_error(
+            "{}: {}: {} times {} us{} is beyond what the simulated clock holds (2^62 ns, about "
+            "146 years)",
+            spec.origin, part.key, part.times, format_us(part.each),
+            total > 0 ? ", after the plan's earlier pauses," : "");
+      total = *sum;
+    }
+  }
+}
+
+Plan load_plan(std::string_view workload, const DeviceInfo& device) {
+  Plan plan = read_plan(workload, device);
+  check_plan_time(plan);
+  return plan;
 }
 
 void validate_against_device(const ExperimentSpec& spec, std::uint64_t device_bytes,

@@ -120,7 +120,14 @@ struct DeviceInfo {
 // Reads WORKLOAD as given on the command line: an existing plan file, a
 // built-in uFLIP plan (`uflip:NAME[:key=value,...]`), or an inline
 // experiment. Throws ssdlab::Error naming file, line and key.
+// The plan's times are checked (check_plan_time).
 Plan load_plan(std::string_view workload, const DeviceInfo& device);
+// Refuses a plan whose pauses and gaps, summed over its experiments and runs
+// (runs x run_pause_us, runs x (count - 1) / burst x pause_us, runs x count
+// x the mean interarrival_us), pass the simulated clock's bound
+// (kClockLimitNs, common/checked.h): ssdlab::Error naming the experiment and
+// the key.
+void check_plan_time(const Plan& plan);
 Plan parse_plan_file(const std::string& path, const DeviceInfo& device);
 Plan parse_inline(std::string_view text);
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "common/suggest.h"
 #include "common/units.h"
@@ -89,7 +90,7 @@ TimeNs as_duration_us(const KeyValue& kv) {
   if (!(us >= 0 && us <= kMaxUs))
     fail(kv, fmt::format("expected microseconds from 0 to {:.0f}, such as 100 or 0.5 (got {})",
                          kMaxUs, show(kv)));
-  return static_cast<TimeNs>(std::llround(us * 1000));
+  return *us_to_ns(us);  // within kClockLimitNs: 1e12 us is 1e15 ns
 }
 
 // A fraction from 0 to 1.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/checked.h"
 #include "common/error.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
@@ -122,6 +123,11 @@ bool apply_synthetic_key(ExperimentSpec& spec, const KeyValue& kv) {
   SyntheticKeys& keys = spec.synthetic;
   if (kv.key == "interarrival_us") {
     Distribution us = parse_distribution(kv, "microseconds", parse_number);
+    for (const double value : {us.a, us.b})
+      if (!us_to_ns(value))
+        throw make_error(
+            "{}: {}: {} us is beyond what the simulated clock holds (2^62 ns, about 146 years)",
+            kv.where, kv.key, value);
     us.a *= 1000;
     us.b *= 1000;
     keys.interarrival_ns = us;
@@ -165,6 +171,7 @@ void check_synthetic(const ExperimentSpec& spec) {
 SyntheticStream::SyntheticStream(const ExperimentSpec& spec, std::uint64_t base,
                                  std::uint64_t slots, std::uint64_t seed)
     : keys_(spec.synthetic),
+      origin_(spec.origin),
       io_size_(static_cast<std::uint32_t>(spec.io_size)),
       base_(base),
       slots_(std::max<std::uint64_t>(slots, 1)),
@@ -199,8 +206,16 @@ IoRequest SyntheticStream::next() {
                read ? IoMode::kRead : IoMode::kWrite, 0};
   // Open loop: the time since the previous arrival (the first arrives after
   // one gap too, as DiskSim's generator draws its first arrival).
-  if (keys_.interarrival_ns)
-    io.delay_ns = static_cast<TimeNs>(std::llround(keys_.interarrival_ns->draw(arrivals_)));
+  if (keys_.interarrival_ns) {
+    const double gap = keys_.interarrival_ns->draw(arrivals_);
+    const std::optional<TimeNs> delay = to_clock_ns(gap);
+    if (!delay)
+      throw make_error(
+          "{}: interarrival_us: a drawn gap of {:.0f} us is beyond what the simulated clock "
+          "holds (2^62 ns, about 146 years)",
+          origin_, gap / 1000);
+    io.delay_ns = *delay;
+  }
   first_ = false;
   return io;
 }

@@ -65,6 +65,7 @@ class SyntheticStream {
 
  private:
   SyntheticKeys keys_;
+  std::string origin_;  // the experiment's, for errors
   std::uint32_t io_size_;
   std::uint64_t base_, slots_;
   double sequential_share_, read_share_;

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "common/printable.h"
 #include "ftl/verifier.h"
 #include "sim/cli/command.h"
 #include "sim/engine/ftl_failure.h"
@@ -74,7 +75,9 @@ and examples. Start with:
     std::cerr << error.what() << "\nRun with --help for more information.\n";
     return 2;
   } catch (const ssdlab::Error& error) {
-    std::cerr << "ssdlab: " << error.what() << "\n";
+    // Messages quote their input (a plan key, a file name): no escape
+    // sequence of it reaches the terminal.
+    std::cerr << "ssdlab: " << ssdlab::printable(error.what()) << "\n";
     return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "ssdlab: out of memory: the device model (or the input) needs more memory "

@@ -3,8 +3,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
+#include "common/checked.h"
+#include "common/error.h"
 #include "sim/engine/io_source.h"
 #include "sim/engine/read_ahead.h"
 #include "workloads/generator.h"
@@ -16,8 +19,13 @@ namespace ssdlab::sim {
 // the gaps so far.
 class PlanProcess final : public IoSource {
  public:
-  PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop)
-      : generator_(std::move(generator)), count_(count), open_loop_(open_loop) {}
+  // `origin`: the experiment's, for the error of an arrival beyond the clock.
+  PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop,
+              std::string origin = {})
+      : generator_(std::move(generator)),
+        count_(count),
+        open_loop_(open_loop),
+        origin_(std::move(origin)) {}
   // The generator runs two I/Os ahead of next(), so that peek() can tell
   // the device what comes (the generator depends on nothing the run does).
   std::optional<SourceIo> next() override {
@@ -26,7 +34,13 @@ class PlanProcess final : public IoSource {
       ++made_;
       const workloads::IoRequest io = generator_.next();
       if (!open_loop_) return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
-      arrival_ += io.delay_ns;
+      const std::optional<TimeNs> arrival = clock_add(arrival_, io.delay_ns);
+      if (!arrival)
+        throw make_error(
+            "{}: interarrival_us: the arrival of I/O {} is beyond what the simulated clock "
+            "holds (2^62 ns, about 146 years)",
+            origin_, made_);
+      arrival_ = *arrival;
       return SourceIo{io.offset, io.size, io.mode, arrival_};
     });
   }
@@ -36,6 +50,7 @@ class PlanProcess final : public IoSource {
   workloads::IoGenerator generator_;
   std::uint64_t count_;
   bool open_loop_;
+  std::string origin_;
   std::uint64_t made_ = 0;  // I/Os the generator made
   TimeNs arrival_ = 0;
   ReadAhead<SourceIo, 2> ahead_;

@@ -5,12 +5,30 @@
 #include <algorithm>
 #include <memory>
 
+#include "common/checked.h"
+#include "common/error.h"
 #include "sim/engine/ftl_failure.h"
 #include "sim/engine/plan_process.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
+namespace {
+
+// now + pause on the simulated clock. A plan whose pauses pass the clock's
+// bound is refused before it runs (workloads::check_plan_time); this is the
+// net under that check: an ssdlab::Error naming `key`, never an overflow.
+TimeNs later(TimeNs now, TimeNs pause, const char* key) {
+  const std::optional<TimeNs> end = clock_add(now, pause);
+  if (!end)
+    throw make_error(
+        "{}: a pause of {} us at {} us is beyond what the simulated clock holds (2^62 ns, "
+        "about 146 years)",
+        key, format_us(pause), format_us(now));
+  return *end;
+}
+
+}  // namespace
 
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
@@ -154,7 +172,7 @@ void Simulator::submit_next(std::uint32_t index) {
     // outstanding, so does the device: see idle_until_next_arrival()).
     SourceIo given = *io;
     given.time = 0;
-    queue_.push(now_ + io->time, Arrival{index, Arrival::Kind::kGiven, given});
+    queue_.push(later(now_, io->time, "pause_us"), Arrival{index, Arrival::Kind::kGiven, given});
     return;
   }
   submit(index, *io);
@@ -347,8 +365,9 @@ void Simulator::cut_power(TimeNs at) {
 RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
                          std::uint64_t seed) {
   if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
-    idle(now_, now_ + spec.run_pause_ns);
-    now_ += spec.run_pause_ns;
+    const TimeNs end = later(now_, spec.run_pause_ns, "run_pause_us");
+    idle(now_, end);
+    now_ = end;
   }
   std::vector<std::unique_ptr<PlanProcess>> processes;
   std::vector<HostStream> streams;
@@ -356,7 +375,7 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   for (std::uint32_t p = 0; p < spec.processes; ++p) {
     processes.push_back(std::make_unique<PlanProcess>(
         workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
-        spec.count, open_loop));
+        spec.count, open_loop, spec.origin));
     // Slots 0: an open-loop stream (io_source.h).
     streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth});
   }

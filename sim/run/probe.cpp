@@ -158,6 +158,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   const workloads::Plan plan = workloads::load_plan(options.workload, device);
   for (const auto& spec : plan.experiments) {
     workloads::validate_against_device(spec, target.bytes(), target.sector_size());
+    workloads::check_target_threads(spec);
     if (workloads::writes(spec)) target.require_writable(fmt::format("experiment {}", spec.name));
   }
   PreconditionSpec state;

@@ -10,6 +10,7 @@
 #include "common/error.h"
 
 #include "analysis/fio_export.h"
+#include "ftl/ftl.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/results/report.h"
 #include "sim/results/summary.h"
@@ -107,7 +108,18 @@ std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec
     fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
                done->load_seconds.value_or(0), done->state_file.value_or(""));
   } else {
-    done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads);
+    try {
+      done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads);
+    } catch (const ftl::EndOfLife& error) {
+      // Not the run's end of life (exit 0, DEVICE END OF LIFE, a summary):
+      // the workload never ran on the state it asked for, so there is
+      // nothing to measure or summarise.
+      throw make_error(
+          "{} ({}): the device reached its end of life while being preconditioned, before the "
+          "workload's I/O, so nothing was measured: {} (give geometry.pe_cycles more cycles, or "
+          "precondition less)",
+          what, spec.text, error.what());
+    }
     ++position_.state_resets;
     if (cache && done)
       done->state_cache = store_cached_state(state_cache_dir(), key, *ssd_, position_,

@@ -100,9 +100,10 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   if (!precondition.empty())
     wrap(where(path, *root.get("precondition")), "precondition",
          [&] { (void)parse_precondition(precondition); });
+  nlohmann::json checkpoint;
   if (!load_state.empty())
     wrap(where(path, *root.get("load_state")), "load_state",
-         [&] { (void)checkpoint_info(resolve(load_state)); });
+         [&] { checkpoint = checkpoint_info(resolve(load_state)); });
   // Each [grid] value on its own first, so that a bad one is reported at its
   // line, as the grid's.
   const toml::table* grid = root.get("grid") ? root.get("grid")->as_table() : nullptr;
@@ -124,14 +125,23 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
       const std::string at = sets[s].empty() ? where_item(path, root, "configs", c)
                              : listed        ? where_item(path, root, "sets", s / combinations)
                                              : where(path, *root.get("grid"));
-      wrap(at,
-           sets[s].empty() ? "configs"
-           : listed        ? "sets"
-                           : "grid",
-           [&] {
-             DeviceConfig config = load_config(resolve(configs[c]), sets[s]);
-             if (!first) first = std::move(config);
-           });
+      const char* what = sets[s].empty() ? "configs" : listed ? "sets" : "grid";
+      std::optional<DeviceConfig> config;
+      wrap(at, what, [&] { config = load_config(resolve(configs[c]), sets[s]); });
+      // Every job's checkpoint against its device: a job of another
+      // geometry or FTL would fail only when it runs (on a cluster, later).
+      if (!load_state.empty())
+        wrap(at, "load_state", [&] {
+          try {
+            check_checkpoint_fits(checkpoint, *config);
+          } catch (const Error& error) {
+            throw make_error(
+                "{} does not load into {}{}: {}", load_state, configs[c],
+                sets[s].empty() ? "" : fmt::format(" with {}", fmt::join(sets[s], ", ")),
+                error.what());
+          }
+        });
+      if (!first) first = std::move(config);
     }
   const auto& g = first->geometry;
   const workloads::DeviceInfo device{g.capacity_bytes(), first->sector_size,

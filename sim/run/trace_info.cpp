@@ -214,9 +214,10 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
   }
   if (!options.device.empty()) info.device_filter = parse_trace_device(options.device);
   read.skip_bad = true;  // a dry run counts bad lines rather than stopping at the first
+  if (stdin_copy) read.name = "stdin";  // not the copy's temporary name
   info.format = options.format.empty() ? "auto" : options.format;
   if (info.format == "auto") {
-    info.detection = traces::detect_format_scored(options.path, read.parser);
+    info.detection = traces::detect_format_scored(options.path, read.parser, read.name);
     info.format = info.detection->format;
   }
   read.format = info.format;

@@ -181,6 +181,14 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
                       std::uint64_t logical_bytes, std::uint64_t page) {
   auto log = logger("trace");
   Traces t;
+  // Standard input is read once: checked before it is.
+  const auto reads_stdin = [&](const std::string& workload) {
+    std::string path;
+    (void)trace_options_of(workload, trace, path);
+    return path == "-";
+  };
+  if (std::count_if(workloads.begin(), workloads.end(), reads_stdin) > 1)
+    throw make_error("-w trace:-: only one trace may be '-' (standard input is read once)");
   for (const auto& workload : workloads) {
     try {
       t.all.push_back(resolve(workload, trace, log));
@@ -200,8 +208,12 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
     std::uint64_t side_by_side_span = 0;
     if (settings.devices == DeviceLayout::kSideBySide) {
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
-      settings.selection.device_base =
-          traces::side_by_side_bases(traces::device_spans(pass), page, side_by_side_span);
+      const auto spans = traces::device_spans(pass);
+      try {
+        settings.selection.device_base = traces::side_by_side_bases(spans, page, side_by_side_span);
+      } catch (const Error& error) {
+        throw make_error("{}: {}", settings.shown_path, error.what());
+      }
     }
     if (settings.selection.map != traces::AddressMap::kScale) continue;
     if (settings.devices == DeviceLayout::kSideBySide) {
@@ -218,9 +230,6 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
       throw make_error("--layout partitioned: {} traces on too small a device", t.all.size());
     for (std::size_t k = 0; k < t.all.size(); ++k) t.partitions[k] = Partition{k * bytes, bytes};
   }
-  if (std::count_if(t.all.begin(), t.all.end(),
-                    [](const TraceSettings& s) { return s.shown_path == "-"; }) > 1)
-    throw make_error("-w trace:-: standard input can be read by one trace only");
   t.warnings.resize(t.all.size());
   return t;
 }

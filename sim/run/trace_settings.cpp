@@ -154,6 +154,7 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
   }
   path = rest.substr(0, comma);
   std::string_view keys = std::string_view(rest).substr(comma + 1);
+  std::set<std::string_view, std::less<>> given;
   while (!keys.empty()) {
     const std::size_t end = std::min(keys.find(','), keys.size());
     const std::string_view item = keys.substr(0, end);
@@ -165,6 +166,7 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
     const std::string_view key = item.substr(0, equals);
     const std::string value(item.substr(equals + 1));
     if (value.empty()) throw make_error("-w '{}': {}: no value", workload, key);
+    if (!given.insert(key).second) throw make_error("-w '{}': {}: given twice", workload, key);
     const auto text = std::find_if(text_keys().begin(), text_keys().end(),
                                    [&](const TraceKey& k) { return k.name == key; });
     if (text != text_keys().end()) {
@@ -278,6 +280,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   if (s.path.empty()) throw make_error("-w '{}': no trace file after 'trace:'", workload);
   if (s.path == "-") {
     s.stdin_copy = copy_standard_input(s.path);
+    s.read.name = "stdin";  // not the copy's temporary name
   } else if (const std::string problem = not_a_regular_file(s.path); !problem.empty()) {
     throw make_error("-w '{}': {}", workload,
                      problem == "no such file" ? "no such trace file" : problem);
@@ -298,7 +301,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   s.format = trace.format.empty() ? "auto" : trace.format;
   if (s.format == "auto") {
     try {
-      s.format = traces::detect_format(s.path, parser);
+      s.format = traces::detect_format(s.path, parser, s.read.name);
     } catch (const traces::FormatNotDetected& error) {  // "give --format": format= does too
       throw make_error("{} (or format=NAME in -w trace:FILE,format=NAME)", error.what());
     }

@@ -253,6 +253,10 @@ CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
 
 }  // namespace
 
+void check_checkpoint_fits(const nlohmann::json& info, const DeviceConfig& config) {
+  (void)compare_config(info.at("config"), config_json(config));
+}
+
 nlohmann::json checkpoint_info(const fs::path& path) {
   try {
     std::ifstream file;

@@ -94,6 +94,13 @@ nlohmann::json try_load_checkpoint(const std::filesystem::path& path, Ssd& ssd,
 // info plus {"file", "bytes"}. Throws ssdlab::Error "PATH: what is wrong".
 nlohmann::json checkpoint_info(const std::filesystem::path& path);
 
+// Whether a checkpoint whose info (checkpoint_info()) is `info` loads into
+// `config`, as load_checkpoint() decides it before reading any state: throws
+// ssdlab::Error "was saved from a device with KEY = …, but the config has …"
+// if its geometry or FTL differ. `sweep` checks every job this way before
+// any runs (or before --slurm writes its script).
+void check_checkpoint_fits(const nlohmann::json& info, const DeviceConfig& config);
+
 // `ssdlab state-info FILE`: checks a checkpoint and prints what it holds
 // (provenance, the device config it loads into).
 void run_state_info(const std::string& path, std::ostream& out);

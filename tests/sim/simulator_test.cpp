@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
+#include "common/checked.h"
+#include "common/error.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 
@@ -146,6 +149,32 @@ TEST(Simulator, RunPauseIdlesTheDeviceBeforeTheRun) {
       simulator.run(inline_spec("SR:io_size=4096,count=2,run_pause_us=500,target_size=1MiB"), 0, 1);
   EXPECT_EQ(result.start_ns, 500'000);
   EXPECT_EQ(simulator.now(), 500'000 + 2 * 130'600);
+}
+
+TEST(Simulator, PausesPastTheClocksBoundStopTheRunNamingTheKey) {
+  // A plan is refused before it runs (workloads::check_plan_time); a spec
+  // made without that check meets the simulator's own: an error, never a
+  // wrapped time.
+  const auto error_of = [](const std::string& workload, TimeNs start) -> std::string {
+    Ssd ssd(testing::load_preset("tiny"), false);
+    ssd.prefill(0, 1 << 20);
+    Simulator simulator(ssd, nullptr);
+    simulator.resume_at(start);
+    try {
+      simulator.run(inline_spec(workload), 0, 1);
+    } catch (const Error& error) {
+      EXPECT_LE(simulator.now(), kClockLimitNs);
+      return error.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(error_of("SR:io_size=4096,count=10000,pause_us=1e12,target_size=1MiB", 0)
+                .find("pause_us: a pause of 1000000000000.000 us at "),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("SR:io_size=4096,count=1,run_pause_us=2,target_size=1MiB", kClockLimitNs - 1000)
+          .find("run_pause_us: a pause of 2.000 us at "),
+      std::string::npos);
 }
 
 TEST(Simulator, AutoIoIgnoreCutsTheStartUpPhase) {

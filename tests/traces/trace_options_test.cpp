@@ -312,7 +312,7 @@ TEST_F(TraceOptionsTest, StandardInputIsATrace) {
       " -o " + support::shell_quote(dir_ / "twice") +
       " --format mqsim -w trace:- -w trace:- < " + support::shell_quote(trace));
   EXPECT_EQ(twice.exit_code, 1) << twice.output;
-  EXPECT_THAT(twice.output, HasSubstr("standard input can be read by one trace only"));
+  EXPECT_THAT(twice.output, HasSubstr("only one trace may be '-'"));
 }
 
 TEST_F(TraceOptionsTest, TraceInfoReadsStandardInput) {

@@ -61,11 +61,11 @@ TEST_F(TraceReaders, MsrPlainAndUnusualLinesGiveTheSameRecords) {
   const std::string plain =
       "128166372003061629,hm,0,Write,7014912,4096,26\n"
       "128166372003061630,hm,2,Read,512,8192,41\n"
-      "128166372013061629,h m,4294967295,Read,18446744073709551615,4294967295,3\n";
+      "128166372013061629,h m,4294967295,Read,18446744069414584320,4294967295,3\n";
   const std::string unusual =
       "128166372003061629 , hm,0,Write,7014912,4096,26\r\n"
       "00000128166372003061630,hm,\t2,Read, 512,8192,41\n"
-      "128166372013061629,h m,4294967295,Read ,18446744073709551615,4294967295, 3\n";
+      "128166372013061629,h m,4294967295,Read ,18446744069414584320,4294967295, 3\n";
   const auto a = support::read_all(File("plain.csv", plain), "msr");
   const auto b = support::read_all(File("unusual.csv", unusual), "msr");
   ASSERT_EQ(a.size(), 3u);
@@ -78,6 +78,11 @@ TEST_F(TraceReaders, MsrPlainAndUnusualLinesGiveTheSameRecords) {
     EXPECT_EQ(a[i].mode, b[i].mode) << i;
   }
   EXPECT_EQ(a[2].device, 4294967295u);
+  EXPECT_EQ(a[2].offset + a[2].size, 18446744073709551615u);  // the last byte: still a request
+  const auto past = File("past.csv", "1,hm,0,Read,18446744073709551615,512,3\n");
+  EXPECT_EQ(ErrorOf(past, "msr"), past.string() +
+                                      ":1: a request of 512 bytes at offset 18446744073709551615 "
+                                      "ends beyond byte 2^64 - 1");
   const auto big = File("big.csv", "1,hm,4294967296,Read,0,512,3\n");
   EXPECT_EQ(ErrorOf(big, "msr"), big.string() + ":1: DiskNumber '4294967296' is not a number");
   const auto huge = File("huge.csv", "1,hm,0,Read,0,4294967296,3\n");

@@ -3,11 +3,13 @@
 #include "workloads/device_runner.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "common/error.h"
@@ -150,6 +152,46 @@ TEST(DeviceRunner, AnErrorOfTheTargetStopsTheRunAndIsRethrown) {
   const FakeClock clock(1);
   EXPECT_THROW(run_on_target(target, clock, spec_of("RW:count=1000,queue_depth=4"), 0, 1), Error);
   EXPECT_LT(target.calls().size(), 1000u);
+}
+
+TEST(DeviceRunner, MoreThreadsThanCanBeMadeAreRefusedBeforeAnyIo) {
+  FakeTarget target(kBytes);
+  const FakeClock clock(1);
+  EXPECT_NO_THROW(check_target_threads(spec_of("RR:processes=16,queue_depth=64")));
+  try {
+    run_on_target(target, clock, spec_of("RR:count=1,processes=4096,queue_depth=65536"), 0, 1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("processes x queue_depth = 4096 x 65536 = 268435456 threads"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_TRUE(target.calls().empty());
+  EXPECT_LE(max_target_threads(), kMaxTargetThreads);
+}
+
+TEST(DeviceRunner, AThreadThatCannotStartIsAnErrorSayingThreadsRanOut) {
+  // Threads get a default stack no machine can map, so the first one fails
+  // to start (EAGAIN), as when the process is out of threads or memory.
+  pthread_attr_t saved, huge;
+  ASSERT_EQ(pthread_getattr_default_np(&saved), 0);
+  ASSERT_EQ(pthread_attr_init(&huge), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&huge, std::size_t{1} << 46), 0);  // 64 TiB
+  ASSERT_EQ(pthread_setattr_default_np(&huge), 0);
+  FakeTarget target(kBytes);
+  const FakeClock clock(1);
+  std::string message = "no error";
+  try {
+    run_on_target(target, clock, spec_of("RR:count=10,processes=2,queue_depth=2"), 0, 1);
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  pthread_setattr_default_np(&saved);
+  pthread_attr_destroy(&huge);
+  pthread_attr_destroy(&saved);
+  EXPECT_NE(message.find("threads ran out: could not start thread 1 of 4"), std::string::npos)
+      << message;
 }
 
 }  // namespace

@@ -374,4 +374,41 @@ TEST_F(PlanTest, TooManyProcessesForTheTargetIsRejected) {
             "target, less than io_shift + io_size (0 + 4096)");
 }
 
+TEST_F(PlanTest, PausesAddingUpPastTheClockAreRefusedNamingTheKey) {
+  // Each experiment alone fits the 2^62 ns clock; the plan does not.
+  const std::string path = Write(
+      "[[experiment]]\npattern = \"RW\"\ncount = 3001\npause_us = 1e12\n"
+      "[[experiment]]\npattern = \"SW\"\ncount = 3001\npause_us = 1e12\n");
+  EXPECT_NO_THROW(parse_plan_file(path, kTiny));
+  EXPECT_EQ(ErrorOf([&path] { load_plan(path, kTiny); }),
+            path +
+                ":5: pause_us: 3000 times 1000000000000.000 us, after the plan's earlier "
+                "pauses, is beyond what the simulated clock holds (2^62 ns, about 146 years)");
+  EXPECT_NO_THROW(load_plan("RW:count=4000,pause_us=1e12,burst=2", kTiny));
+  EXPECT_THAT(ErrorOf([] { load_plan("RW:count=2,run_pause_us=1e12,runs=10000", kTiny); }),
+              HasSubstr("-w 'RW:count=2,run_pause_us=1e12,runs=10000': run_pause_us: 10000 "
+                        "times 1000000000000.000 us is beyond what the simulated clock holds"));
+  EXPECT_THAT(ErrorOf([] { load_plan("RW:count=4612,interarrival_us=uniform:0:2e12", kTiny); }),
+              HasSubstr("interarrival_us: 4612 times 1000000000000.000 us is beyond"));
+}
+
+TEST_F(PlanTest, InlineAndBuiltInFormsAreNotShadowedByFiles) {
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  support::write_file(dir_ / "RW:count=10", "[[experiment]]\nname = \"file\"\npattern = \"SR\"\n");
+  const auto inline_plan = load_plan("RW:count=10", kTiny);
+  const auto file_plan = load_plan("./RW:count=10", kTiny);
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(inline_plan.experiments.size(), 1u);
+  EXPECT_EQ(inline_plan.experiments[0].name, "RW");
+  ASSERT_EQ(file_plan.experiments.size(), 1u);
+  EXPECT_EQ(file_plan.experiments[0].name, "file");
+}
+
+TEST_F(PlanTest, MixAndMixPatternInOneExperimentAreAKeyGivenTwice) {
+  EXPECT_THAT(FileError("[[experiment]]\npattern = \"SW\"\nmix = { pattern = \"SR\", ratio = 4 }\n"
+                        "mix_pattern = \"RR\"\n"),
+              HasSubstr("plan.toml:4: mix_pattern: given twice (also at "));
+}
+
 }  // namespace
