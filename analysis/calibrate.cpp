@@ -24,6 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// How a fitted config starts: `-o` replaces only such a file (or an empty one).
+constexpr std::string_view kFittedStart = "# Fitted by `ssdlab calibrate`";
+
 struct Point {
   std::string name;
   std::string pattern;
@@ -65,6 +68,7 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
                               command_input("the measurement", measured / "summary.json"),
                               command_input("the measurement", measured / "io.csv")};
   check_output_path(options.output, "calibrated config", inputs);  // before any work
+  check_replaces_own_kind(options.output, "calibrated config", kFittedStart);
   const SummaryRecord summary = measured_summary(measured);
   const DeviceConfig base = load_config(options.config, options.overrides);
   const auto& g = base.geometry;
@@ -205,7 +209,7 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   timing.insert_or_assign("program_us", rounded(program_us, 1000));
   timing.insert_or_assign("bus_ns_per_byte", rounded(bus, 10000));
   std::ostringstream text;
-  text << "# Fitted by `ssdlab calibrate` to " << measured.string() << " from " << options.config
+  text << kFittedStart << " to " << measured.string() << " from " << options.config
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
        << root << "\n";

@@ -136,12 +136,15 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+// How compare's CSV starts: `--csv` replaces only such a file (or an empty one).
+constexpr std::string_view kCsvStart = "experiment,a_mean_us,b_mean_us,";
+
 std::string to_csv(const std::vector<Row>& rows, const Totals& t) {
   // The columns of percentiles above p99 come last, so that readers of the
   // first columns are unaffected.
   const std::vector<double> tail = shared_tail(rows);
-  std::string csv =
-      "experiment,a_mean_us,b_mean_us,mean_ratio,a_p50_us,b_p50_us,p50_ratio,a_p99_us,b_p99_us,"
+  std::string csv = std::string(kCsvStart) +
+      "mean_ratio,a_p50_us,b_p50_us,p50_ratio,a_p99_us,b_p99_us,"
       "p99_ratio,mean_error";
   for (const double percent : tail) {
     const std::string name = tail_name(percent, true);
@@ -352,7 +355,10 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
       throw make_error("--plot {}: expected a .png or .svg file name", options.plot);
   }
   const std::vector<NamedPath> inputs = compare_inputs(options);
-  if (!options.csv.empty()) check_output_path(options.csv, "output file", inputs);
+  if (!options.csv.empty()) {
+    check_output_path(options.csv, "output file", inputs);
+    check_replaces_own_kind(options.csv, "compare table", kCsvStart);
+  }
   if (!options.plot.empty()) check_output_path(options.plot, "plot", inputs);
   const CompareSide a = load_side(options.a, options.name);
   const CompareSide b = load_side(options.b, options.name);

@@ -23,6 +23,10 @@
 namespace ssdlab::sim {
 namespace {
 
+// How --json's output starts (nlohmann::json orders keys, and bad_examples
+// comes first): --json replaces only such a file (or an empty one).
+constexpr std::string_view kJsonStart = "{\n  \"bad_examples\"";
+
 struct Info {
   std::string format;
   std::optional<traces::Detection> detection;  // when detected
@@ -197,6 +201,7 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
     const NamedPath inputs[] = {command_input("the trace", options.path),
                                 command_input("-c", options.config)};
     check_output_path(options.json, "output file", inputs);
+    check_replaces_own_kind(options.json, "trace-info JSON", kJsonStart);
   }
   Info info;
   if (!options.config.empty()) {

@@ -29,7 +29,10 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
   if (options.trace_ftl > 0) {
     std::ostream* out = &std::cerr;
     if (!options.trace_ftl_file.empty()) {
-      trace_file_.open(options.trace_ftl_file);
+      // A fresh file of ours (O_EXCL, a unique name), written as a stream.
+      trace_temporary_ = std::make_unique<TemporaryFile>(options.trace_ftl_file);
+      trace_temporary_->close();
+      trace_file_.open(trace_temporary_->path(), std::ios::app);
       if (!trace_file_)
         throw make_error("--trace-ftl-file {}: cannot create the file: {}", options.trace_ftl_file,
                          std::strerror(errno));
@@ -69,8 +72,10 @@ void TeachingViews::commit(std::ostream& out) {
   }
   if (ftl_trace_) {
     std::cerr.flush();
-    if (!trace_ftl_file_.empty())
+    if (trace_temporary_) {
+      trace_temporary_->publish("the FTL step log");
       fmt::print(out, "  FTL trace:    {} ({} decisions)\n", trace_ftl_file_, ftl_trace_->lines());
+    }
   }
 }
 

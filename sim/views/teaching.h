@@ -11,6 +11,7 @@
 
 #include "sim/views/ftl_trace.h"
 #include "sim/controller/ssd.h"
+#include "sim/results/output.h"
 #include "sim/views/timeline_trace.h"
 
 namespace ssdlab::sim {
@@ -37,13 +38,16 @@ class TeachingViews {
   // completes the views' files. Throws ssdlab::OutputError naming a file that
   // could not be written (a full disk), so that the run fails as a whole.
   void finish();
-  // Then: renames the timeline into place and says where the views went.
+  // Then: renames the timeline and the step log into place and says where
+  // the views went. Until then both are fresh temporary files beside their
+  // targets (TemporaryFile): a failed run leaves an earlier file as it was.
   void commit(std::ostream& out);
 
  private:
   Ssd& ssd_;
   std::unique_ptr<TimelineTrace> timeline_;
-  std::ofstream trace_file_;
+  std::unique_ptr<TemporaryFile> trace_temporary_;  // --trace-ftl-file's, until commit()
+  std::ofstream trace_file_;                        // writes trace_temporary_
   std::unique_ptr<FtlTrace> ftl_trace_;
   std::string trace_ftl_file_;
   bool finished_ = false;
