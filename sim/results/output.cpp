@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "common/error.h"
+#include "common/output_error.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -42,11 +43,6 @@ extern "C" void remove_temporaries_and_reraise(int signal) {
     if (temporary_used[i].load()) ::unlink(temporary_paths[i]);
   std::signal(signal, SIG_DFL);
   std::raise(signal);
-}
-
-// The OS error of a failed write: errno, or ENOSPC for a simulated failure.
-std::string write_error(bool simulated) {
-  return std::strerror(simulated ? ENOSPC : errno);
 }
 }  // namespace
 
@@ -211,7 +207,7 @@ void IoLog::flush() {
   if (!file) throw make_error("{}: written after it was finished", temporary_.path().string());
   const bool simulated = write_fails_for_test(path_);
   if (simulated || (used_ > 0 && std::fwrite(buffer_.data(), 1, used_, file) != used_))
-    throw make_error("{}: write failed: {}", temporary_.path().string(), write_error(simulated));
+    throw write_failed(temporary_.path().string(), simulated ? ENOSPC : errno);
   used_ = 0;
 }
 
@@ -222,8 +218,7 @@ void IoLog::commit() {
 
 void IoLog::finish() {
   flush();
-  if (!temporary_.close())
-    throw make_error("{}: write failed: {}", temporary_.path().string(), std::strerror(errno));
+  if (!temporary_.close()) throw write_failed(temporary_.path().string(), errno);
 }
 
 void IoLog::publish() {
@@ -269,9 +264,8 @@ PendingFile::PendingFile(std::filesystem::path path, const std::string& text)
   const int write_errno = errno;
   const bool closed = temporary_.close();
   if (!written || !closed)
-    throw make_error(
-        "{}: write failed: {}", temporary_.path().string(),
-        simulated ? std::strerror(ENOSPC) : std::strerror(written ? errno : write_errno));
+    throw write_failed(temporary_.path().string(),
+                       simulated ? ENOSPC : written ? errno : write_errno);
 }
 
 PendingFile::~PendingFile() = default;
@@ -331,7 +325,7 @@ bool TemporaryFile::close() {
 
 void TemporaryFile::publish(std::string_view what) {
   if (published_) return;
-  if (!close()) throw make_error("{}: write failed: {}", path_.string(), std::strerror(errno));
+  if (!close()) throw write_failed(path_.string(), errno);
   if (::rename(path_.c_str(), target_.c_str()) != 0) {
     const int error = errno;  // before anything else can change it
     throw make_error("{}: cannot rename {} into place: {}", target_.string(), what,
