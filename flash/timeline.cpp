@@ -159,8 +159,17 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
 
 void FlashTimeline::count(const Command& command) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
-  if (command.cleaning) stats_.cleaning_flash_ns += unloaded_ns(command);
+  const std::uint64_t pages = command.two_plane() ? 2 : 1;
   if (command.two_plane()) ++stats_.two_plane_commands;
+  if (command.cleaning) {
+    stats_.cleaning_flash_ns += unloaded_ns(command);
+  } else if (command.op == Op::kRead) {
+    stats_.host_read_flash_ns += unloaded_ns(command);
+    stats_.host_read_pages += pages;
+  } else {
+    stats_.host_write_flash_ns += unloaded_ns(command);
+    if (command.op != Op::kErase) stats_.host_write_pages += pages;
+  }
 }
 
 TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
@@ -202,8 +211,9 @@ void FlashTimeline::save_state(StateWriter& out) const {
   // Version 2: the shared control buses of asynchronous shared-control gangs;
   // 3: per interleaving unit (a package without interleaving), the cache
   // registers, and the serial flash time of cleaning; 4: each bus's
-  // reservations (BusTimeline) rather than when it is next free.
-  out.section("TIME", 4);
+  // reservations (BusTimeline) rather than when it is next free; 5: the
+  // host's flash time and page accesses.
+  out.section("TIME", 5);
   for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
@@ -215,10 +225,14 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.die_busy_ns);
   out.i64(stats_.control_busy_ns);
   out.i64(stats_.cleaning_flash_ns);
+  out.i64(stats_.host_read_flash_ns);
+  out.i64(stats_.host_write_flash_ns);
+  out.u64(stats_.host_read_pages);
+  out.u64(stats_.host_write_pages);
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 4);
+  in.section("TIME", 5);
   for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
@@ -232,7 +246,13 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.die_busy_ns = in.i64();
   stats_.control_busy_ns = in.i64();
   stats_.cleaning_flash_ns = in.i64();
-  if (stats_.cleaning_flash_ns < 0) throw Error("the cleaning flash time is negative");
+  stats_.host_read_flash_ns = in.i64();
+  stats_.host_write_flash_ns = in.i64();
+  stats_.host_read_pages = in.u64();
+  stats_.host_write_pages = in.u64();
+  if (stats_.cleaning_flash_ns < 0 || stats_.host_read_flash_ns < 0 ||
+      stats_.host_write_flash_ns < 0)
+    throw Error("a flash time in the state is negative");
 }
 
 const char* phase_name(Phase phase) {

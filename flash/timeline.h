@@ -49,6 +49,13 @@ struct TimelineStats {
   // after another with nothing else on the flash (serial flash time; the
   // controller's cleaning_ns is the wall time of overlapping batches).
   TimeNs cleaning_flash_ns = 0;
+  // The other commands, the host's, at their unloaded_ns() too, and the pages
+  // they read or write: the flash accesses of DiskSim's "Access time"
+  // statistic, which Agrawal et al.'s Table 3 prints (sim/results/
+  // access_time.h). A two-plane command is two page accesses; a host erase
+  // (a block-mapped FTL's merge) adds time to the writes but no access.
+  TimeNs host_read_flash_ns = 0, host_write_flash_ns = 0;
+  std::uint64_t host_read_pages = 0, host_write_pages = 0;
 };
 
 class FlashTimeline {

@@ -27,6 +27,10 @@ void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
   a.cleaning_ns = op(a.cleaning_ns, b.cleaning_ns);
   a.background_cleaning_ns = op(a.background_cleaning_ns, b.background_cleaning_ns);
   a.cleaning_flash_ns = op(a.cleaning_flash_ns, b.cleaning_flash_ns);
+  a.host_read_flash_ns = op(a.host_read_flash_ns, b.host_read_flash_ns);
+  a.host_write_flash_ns = op(a.host_write_flash_ns, b.host_write_flash_ns);
+  a.host_read_accesses = op(a.host_read_accesses, b.host_read_accesses);
+  a.host_write_accesses = op(a.host_write_accesses, b.host_write_accesses);
   a.host_bytes_written = op(a.host_bytes_written, b.host_bytes_written);
   a.two_plane_commands = op(a.two_plane_commands, b.two_plane_commands);
   a.bus_busy_ns = op(a.bus_busy_ns, b.bus_busy_ns);
@@ -47,7 +51,23 @@ void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
 
 double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }
 
+double mean_us(TimeNs ns, std::uint64_t samples) {
+  return samples == 0 ? 0.0 : us(ns) / static_cast<double>(samples);
+}
+
 }  // namespace
+
+DeviceCounters::AccessTime DeviceCounters::access_time() const {
+  const std::uint64_t cleanings = ftl.blocks_cleaned + ftl.wear_migrations;
+  const TimeNs writes_ns = host_write_flash_ns + cleaning_flash_ns;
+  const std::uint64_t write_samples = host_write_accesses + cleanings;
+  AccessTime a;
+  a.samples = host_read_accesses + write_samples;
+  a.read_us = mean_us(host_read_flash_ns, host_read_accesses);
+  a.write_us = mean_us(writes_ns, write_samples);
+  a.mean_us = mean_us(host_read_flash_ns + writes_ns, a.samples);
+  return a;
+}
 
 DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before) {
   DeviceCounters delta = after;
@@ -79,6 +99,17 @@ void to_json(nlohmann::json& json, const DeviceCounters& c) {
   json["foreground_blocks_cleaned"] = f.blocks_cleaned - f.background_blocks_cleaned;
   json["foreground_cleaning_time_us"] = us(c.cleaning_ns - c.background_cleaning_ns);
   json["background_cleaning_time_us"] = us(c.background_cleaning_ns);
+  // DiskSim's access time, the statistic of Agrawal et al.'s Table 3
+  // (DeviceCounters::access_time), and the host's flash work it is made of.
+  json["host_read_flash_time_us"] = us(c.host_read_flash_ns);
+  json["host_write_flash_time_us"] = us(c.host_write_flash_ns);
+  json["host_read_accesses"] = c.host_read_accesses;
+  json["host_write_accesses"] = c.host_write_accesses;
+  const DeviceCounters::AccessTime access = c.access_time();
+  json["access_time_us"] = access.mean_us;
+  json["read_access_time_us"] = access.read_us;
+  json["write_access_time_us"] = access.write_us;
+  json["access_time_samples"] = access.samples;
   json["two_plane_commands"] = c.two_plane_commands;
   json["bus_busy_us"] = us(c.bus_busy_ns);
   json["die_busy_us"] = us(c.die_busy_ns);
@@ -122,6 +153,10 @@ DeviceCounters device_counters_from_json(const nlohmann::json& json) {
   c.cleaning_ns = time("cleaning_time_us");
   c.background_cleaning_ns = time("background_cleaning_time_us");
   c.cleaning_flash_ns = time("cleaning_flash_time_us");
+  c.host_read_flash_ns = time("host_read_flash_time_us");
+  c.host_write_flash_ns = time("host_write_flash_time_us");
+  c.host_read_accesses = count("host_read_accesses");
+  c.host_write_accesses = count("host_write_accesses");
   c.host_bytes_written = count("host_bytes_written");
   // (The page size is not a counter: flash bytes over flash pages.)
   if (f.flash_pages_written > 0)

@@ -24,6 +24,10 @@ struct DeviceCounters {
   // unloaded duration, flash::FlashTimeline::unloaded_ns): what cleaning costs
   // the flash, where cleaning_ns is the wall time of overlapping batches.
   TimeNs cleaning_flash_ns = 0;
+  // The host's flash accesses at their unloaded durations
+  // (flash::TimelineStats): reads, and writes (programs, read-modify-writes).
+  TimeNs host_read_flash_ns = 0, host_write_flash_ns = 0;
+  std::uint64_t host_read_accesses = 0, host_write_accesses = 0;
   std::uint64_t host_bytes_written = 0;  // host write requests' bytes (Ssd)
   std::uint64_t two_plane_commands = 0;
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
@@ -54,6 +58,18 @@ struct DeviceCounters {
   // time, each over the blocks cleaned; 0 without cleaning.
   double cleaning_time_per_block_us() const { return per_block_us(cleaning_ns); }
   double cleaning_flash_time_per_block_us() const { return per_block_us(cleaning_flash_ns); }
+  // DiskSim's "Access time average" (ssdmodel ssd.c:564, :591, :428), the
+  // statistic of Agrawal et al.'s Table 3: the mean flash time of a page
+  // access with nothing else on the flash (no queueing), where every page
+  // access is one sample and every cleaned block (and wear migration) one
+  // sample of its whole serial cost. `read_us` is over the host's page
+  // reads, `write_us` over its page writes and the cleaning samples (cleaning
+  // is what writes cost); `mean_us` over all. 0 where there is no sample.
+  struct AccessTime {
+    double mean_us = 0, read_us = 0, write_us = 0;
+    std::uint64_t samples = 0;
+  };
+  AccessTime access_time() const;
   // Superseded pages over all pages of the cleaned blocks (Agrawal §3.2).
   double cleaning_efficiency() const { return ftl.cleaning_efficiency(pages_per_block); }
 

@@ -14,6 +14,10 @@ DeviceCounters DeviceCounters::of(const Ssd& ssd) {
   const flash::TimelineStats& t = ssd.timeline().stats();
   c.two_plane_commands = t.two_plane_commands;
   c.cleaning_flash_ns = t.cleaning_flash_ns;
+  c.host_read_flash_ns = t.host_read_flash_ns;
+  c.host_write_flash_ns = t.host_write_flash_ns;
+  c.host_read_accesses = t.host_read_pages;
+  c.host_write_accesses = t.host_write_pages;
   c.host_bytes_written = ssd.host_bytes_written();
   c.page_size = ssd.config().geometry.page_size;
   c.bus_busy_ns = t.bus_busy_ns;
