@@ -42,6 +42,15 @@ enum class CleanScope { kPool, kPlane };
 // the write's plane, or the pool); or at most `clean_incremental_pages`
 // page moves per host write, whole blocks only below an emergency floor.
 enum class CleanGranularity { kUntilMark, kOneVictim, kIncremental };
+// Which plane of its allocation pool a host page goes to (`ftl.plane_choice`):
+// the next in turn, or the one with the most free pages (DiskSim's SSD model,
+// ssdmodel ssd_timing.c:566-593, the model behind Agrawal et al.'s results).
+// Round-robin fills the pool's planes together, so with per-plane cleaning
+// they all reach their marks within a few writes and clean in a burst; the
+// most free plane takes the writes after each cleaning, which staggers them.
+enum class PlaneChoice { kRoundRobin, kMostFree };
+const char* plane_choice_name(PlaneChoice choice);
+bool parse_plane_choice(const std::string& name, PlaneChoice& out);
 const char* clean_scope_name(CleanScope scope);
 const char* clean_granularity_name(CleanGranularity granularity);
 bool parse_clean_scope(const std::string& name, CleanScope& out);
@@ -70,6 +79,7 @@ struct FtlConfig {
   // block per write that needs one: one-victim, the only value they take.
   CleanScope clean_scope = CleanScope::kPool;
   CleanGranularity clean_granularity = CleanGranularity::kUntilMark;
+  PlaneChoice plane_choice = PlaneChoice::kRoundRobin;  // page-mapped and DFTL
   // Incremental granularity: most page moves one host page write runs.
   std::uint32_t clean_incremental_pages = 4;
   // Block-mapped and hybrid FTLs: bytes of one virtual block, the unit they

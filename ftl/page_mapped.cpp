@@ -112,6 +112,7 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
                                     BlockId PlaneState::*active, const char* what) {
   const auto& order = layout_.planes(pool);
   std::uint32_t& cursor = cursors_[pool];
+  if (config_.plane_choice == PlaneChoice::kMostFree) turn_to_most_free(pool);
   clean_before_write(pool, order[cursor], out);  // foreground cleaning
   // Round-robin over the pool's planes, skipping planes that are full.
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
@@ -120,6 +121,26 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
     if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
   }
   throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
+}
+
+std::uint64_t PageMappedFtl::free_pages(std::uint32_t plane) const {
+  const PlaneState& state = planes_[plane];
+  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * geometry_.pages_per_block;
+  for (const BlockId active : {state.host_active, state.clean_active, state.map_active})
+    if (active != kNoBlock) pages += geometry_.pages_per_block - nand_.write_pointer(active);
+  return pages;
+}
+
+void PageMappedFtl::turn_to_most_free(std::uint32_t pool) {
+  const auto& order = layout_.planes(pool);
+  std::uint32_t& cursor = cursors_[pool];
+  std::uint32_t best = cursor;
+  std::uint64_t most = free_pages(order[cursor]);
+  for (std::uint32_t i = 1; i < order.size(); ++i) {
+    const std::uint32_t at = (cursor + i) % static_cast<std::uint32_t>(order.size());
+    if (const std::uint64_t pages = free_pages(order[at]); pages > most) most = pages, best = at;
+  }
+  cursor = best;
 }
 
 Ppn PageMappedFtl::allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active,

@@ -142,12 +142,17 @@ class PageMappedFtl final : public Ftl {
   Ppn allocate_host(std::uint32_t pool, CommandList& out);
   Ppn allocate_for_cleaning(std::uint32_t victim_plane);
   // The two ways of taking a page from one kind of active block (`active`):
-  // after foreground cleaning, round robin over the pool's planes (host
+  // after foreground cleaning, a plane of the pool by ftl.plane_choice (host
   // writes, DFTL's translation writes); or the victim's plane first, then
   // its pool's (cleaning moves). `what` names it in the errors.
   Ppn allocate_in_turn(std::uint32_t pool, CommandList& out, BlockId PlaneState::*active,
                        const char* what);
   Ppn allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active, const char* what);
+  // PlaneChoice::kMostFree: points the pool's cursor at its plane with the
+  // most free pages (free blocks and the room left in its active blocks);
+  // of equals, the first from the cursor on, so that ties go round-robin.
+  void turn_to_most_free(std::uint32_t pool);
+  std::uint64_t free_pages(std::uint32_t plane) const;
   void program(Ppn ppn, Lpn lpn);
   void supersede(Ppn ppn);
   void unmap(Lpn lpn);

@@ -92,6 +92,16 @@ const char* clean_granularity_name(CleanGranularity granularity) {
   return "?";
 }
 
+const char* plane_choice_name(PlaneChoice choice) {
+  return choice == PlaneChoice::kMostFree ? "most-free" : "round-robin";
+}
+
+bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
+  for (const PlaneChoice choice : {PlaneChoice::kRoundRobin, PlaneChoice::kMostFree})
+    if (name == plane_choice_name(choice)) return out = choice, true;
+  return false;
+}
+
 bool parse_clean_scope(const std::string& name, CleanScope& out) {
   for (const CleanScope scope : {CleanScope::kPool, CleanScope::kPlane})
     if (name == clean_scope_name(scope)) return out = scope, true;

@@ -84,6 +84,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
     json["ftl"]["victim_policy"] = ftl::victim_policy_name(f.victim.kind);
     json["ftl"]["victim_choices"] = f.victim.choices;
     json["ftl"]["clean_scope"] = ftl::clean_scope_name(f.clean_scope);
+    json["ftl"]["plane_choice"] = ftl::plane_choice_name(f.plane_choice);
   }
   if (f.type == "page-mapped" || f.type == "dftl" || ftl::is_block_based(f.type))
     json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
@@ -291,6 +292,10 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
                        : fmt::format("incremental: at most {} page moves per host page write "
                                      "(whole blocks below the emergency floor)",
                                      c.ftl.clean_incremental_pages));
+    fmt::format_to(it, "  host pages  {}\n",
+                   c.ftl.plane_choice == ftl::PlaneChoice::kMostFree
+                       ? "to the pool's plane with the most free pages"
+                       : "round-robin over the pool's planes");
   }
   describe_wear_timing_controller(c, it);
   return out;

@@ -65,6 +65,16 @@ void read_cleaning(Reader& r, ftl::FtlConfig& f) {
     if (!ftl::parse_clean_scope(scope, f.clean_scope))
       r.fail(dotted, node, fmt::format("'{}' is not a cleaning scope (allowed: pool, plane)", scope));
   }
+  std::string choice = ftl::plane_choice_name(f.plane_choice);
+  r.string("ftl", "plane_choice", choice);
+  if (const auto [node, dotted] = r.find("ftl", "plane_choice"); node) {
+    if (!page_level)
+      r.fail(dotted, node,
+             fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)", f.type));
+    if (!ftl::parse_plane_choice(choice, f.plane_choice))
+      r.fail(dotted, node,
+             fmt::format("'{}' is not a plane choice (allowed: round-robin, most-free)", choice));
+  }
   std::string granularity = ftl::clean_granularity_name(f.clean_granularity);
   r.string("ftl", "clean_granularity", granularity);
   if (const auto [node, dotted] = r.find("ftl", "clean_granularity"); node) {
