@@ -38,6 +38,12 @@ enum class Metric {
   kWearStddev,          // stddev of the remaining life of the blocks
   kWearMean,            // mean remaining life
   kWearBelow80,         // blocks below 80% of the mean remaining life (Table 8)
+  // DiskSim's access time (device counter access_time_us: mean flash time per
+  // page access, each cleaned block one sample of its serial cost, no
+  // queueing), the statistic of Agrawal et al.'s Table 3 latencies; and the
+  // paper's IO/s from it: the device's packages over that mean.
+  kAccessTimeUs,
+  kAccessIops,
 };
 const char* metric_name(Metric metric);
 
@@ -55,6 +61,10 @@ enum class Check {
   kDecreasing,  // the mirror image
   kAtLeast,     // measures[0] / measures[1] >= `bound`, a ratio the paper states
   kAtMost,      // measures[0] / measures[1] <= `bound`
+  // Not compared: a quantity the paper does not print, reported beside the
+  // row that compares the paper's own statistic (its verdict is "measured";
+  // it counts neither as a pass nor as a miss).
+  kMeasured,
 };
 
 struct Row {

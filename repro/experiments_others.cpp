@@ -169,6 +169,10 @@ const char* metric_name(Metric metric) {
       return "remaining_life_mean";
     case Metric::kWearBelow80:
       return "blocks_below_80pct_of_mean";
+    case Metric::kAccessTimeUs:
+      return "access_time_us";
+    case Metric::kAccessIops:
+      return "packages_per_access_time";
   }
   return "?";
 }

@@ -32,7 +32,8 @@ except ImportError:
 report = json.load(open(sys.argv[1]))
 out = sys.argv[2]
 os.makedirs(out, exist_ok=True)
-values = [r for r in report["rows"] if r["paper_value"] is not None]
+values = [r for r in report["rows"]
+          if r["paper_value"] is not None and r["verdict"] != "measured"]
 if values:
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(values) + 1.5))
     for i, r in enumerate(values):
@@ -48,7 +49,7 @@ if values:
     fig.savefig(os.path.join(out, "values.png"), dpi=120)
     plt.close(fig)
 for r in report["rows"]:
-    if r["paper_value"] is not None:
+    if r["paper_value"] is not None or r["verdict"] == "measured":
         continue
     fig, ax = plt.subplots(figsize=(6, 3.5))
     labels = [m["label"] for m in r["measures"]]

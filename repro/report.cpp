@@ -35,6 +35,8 @@ std::string check_text(const Row& row) {
       return fmt::format("ratio ≥ {:g}", row.bound);
     case Check::kAtMost:
       return fmt::format("ratio ≤ {:g}", row.bound);
+    case Check::kMeasured:
+      return "none";
   }
   return "?";
 }
@@ -71,10 +73,11 @@ std::string markdown_table(const std::vector<RowResult>& results) {
 
 void write_reports(const std::vector<RowResult>& results, const ReproduceOptions& options,
                    double wall_s, const std::string& command) {
-  std::size_t passed = 0;
+  std::size_t passed = 0, compared = 0;
   nlohmann::json rows = nlohmann::json::array();
   for (const RowResult& r : results) {
     passed += r.pass;
+    compared += r.row->check != Check::kMeasured;
     const Row& row = *r.row;
     nlohmann::json measures = nlohmann::json::array();
     for (std::size_t i = 0; i < row.measures.size(); ++i)
@@ -102,15 +105,20 @@ void write_reports(const std::vector<RowResult>& results, const ReproduceOptions
                                  {"seed", options.seed},
                                  {"wall_s", wall_s},
                                  {"rows_passed", passed},
+                                 {"rows_compared", compared},
                                  {"rows", rows}};
   write_file(fs::path(options.outdir) / "report.json", report.dump(2) + "\n");
 
   std::string md = fmt::format(
       "# ssdlab reproduce: the seed papers' experiments\n\n"
-      "Produced by `{}` ({} of {} rows within tolerance, {:.0f} s wall{}).\n"
+      "Produced by `{}` ({} of {} compared rows within tolerance, {} more measured; {:.0f} s "
+      "wall{}).\n"
       "Paper values are the published ones (the figure or table is named); a trend row\n"
-      "checks the direction the paper reports. A miss is explained in its note.\n\n",
-      command, passed, results.size(), wall_s, options.quick ? "; --quick: scaled-down runs" : "");
+      "checks the direction the paper reports. A miss is explained in its note. A row\n"
+      "whose verdict is \"measured\" reports a quantity the paper does not print beside\n"
+      "the row that compares the paper's own statistic.\n\n",
+      command, passed, compared, results.size() - compared, wall_s,
+      options.quick ? "; --quick: scaled-down runs" : "");
   // tools/fidelity-table.py copies the table between these markers into
   // docs/fidelity.md.
   md += "<!-- reproduce-table:begin -->\n" + markdown_table(results) +
