@@ -37,6 +37,12 @@ struct Command {
   // their own, and a host request does not wait for it to complete; it only
   // competes for the same buses and dies.
   bool cleaning = false;
+  // kProgram only: a block's summary page (Agrawal et al. §3.4; ftl.summary_page):
+  // the logical pages and write order of the block's data pages, programmed
+  // when its last data page is. It holds no logical page (lpn is kNoLpn) and
+  // moves `transfer_bytes` over the bus. `cleaning` is set too when cleaning
+  // moves filled the block.
+  bool summary = false;
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove
@@ -51,6 +57,9 @@ struct Command {
   // Agrawal et al. §4: "We use intra-plane copy-back to implement
   // read-modify-write for writes of less than a page in synchronous ganging."
   bool host_data = false;
+  // kProgram only: bytes the data transfer moves when it is not whole pages
+  // (a summary page's sector); 0: the page (or two-plane pages) with its OOB.
+  std::uint16_t transfer_bytes = 0;
 
   bool two_plane() const { return ppn2 != kNoPage; }
 };

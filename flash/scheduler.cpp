@@ -351,8 +351,9 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
   // plane); so do a move's sources (one two-plane read) and its targets
   // (one two-plane program). An erase pairs any two blocks of a plane pair.
   const FastGeometry& g = timeline_.geometry();
+  // A summary page moves one sector, not a page: it pairs with nothing.
   if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
-      other.host_data)
+      other.host_data || other.summary || command.summary)
     return false;
   auto paired = [&g](Ppn a, Ppn b) {
     return g.page_in_block(a) == g.page_in_block(b) &&

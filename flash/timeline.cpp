@@ -81,20 +81,19 @@ TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pa
   return t;
 }
 
-// Command and every page in over the bus, then one array program for all.
+// Command and every page (`transfer_ns` of data) in over the bus, then one
+// array program for all.
 // With a cache register, the data comes in while the previous program still
 // runs (cache program); the array takes it once free.
-TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
+TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs start = std::max(ready, register_free_[unit]);
   // Command cycles and data are one bus reservation, unless the command goes
   // over a shared control bus first.
-  TimeNs t =
-      geometry_.shared_control_bus()
-          ? use_bus(channel, issue_command(channel, start), page_transfer_ns_ * pages,
-                    Phase::kDataIn)
-          : use_bus(channel, start, timing_.command_ns + page_transfer_ns_ * pages, Phase::kDataIn);
+  TimeNs t = geometry_.shared_control_bus()
+                 ? use_bus(channel, issue_command(channel, start), transfer_ns, Phase::kDataIn)
+                 : use_bus(channel, start, timing_.command_ns + transfer_ns, Phase::kDataIn);
   t = std::max(t, die_free_[unit]);  // (only later with a cache register)
   report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
   register_free_[unit] = timing_.cache_register ? t : t + timing_.program_ns;
@@ -145,7 +144,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
     case Op::kRead:
       return cycles + timing_.read_ns + transfer;
     case Op::kProgram:
-      return cycles + transfer + timing_.program_ns;
+      return cycles + program_transfer_ns(command) + timing_.program_ns;
     case Op::kErase:
       return cycles + timing_.erase_ns;
     case Op::kCopyBack:
@@ -180,7 +179,8 @@ TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
 
 TimeNs FlashTimeline::schedule_move_program(const Command& move, TimeNs ready) {
   current_ = &move;
-  return program_in(geometry_.die_of(move.ppn), ready, move.two_plane() ? 2 : 1);
+  return program_in(geometry_.die_of(move.ppn), ready,
+                    page_transfer_ns_ * (move.two_plane() ? 2 : 1));
 }
 
 TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
@@ -195,7 +195,7 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
     case Op::kRead:
       return read_out(die, ready, pages);
     case Op::kProgram:
-      return program_in(die, ready, pages);
+      return program_in(die, ready, program_transfer_ns(command));
     case Op::kErase:
       return array_only(die, ready, timing_.erase_ns, Phase::kArrayErase);
     case Op::kCopyBack:

@@ -122,7 +122,13 @@ class FlashTimeline {
   // Counts a command about to be reserved (stats_).
   void count(const Command& command);
   TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
-  TimeNs program_in(std::uint32_t die, TimeNs ready, std::uint32_t pages);
+  TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
+  // Bus time of a program's data: its pages with their OOB, or its
+  // transfer_bytes (a summary page's sector).
+  TimeNs program_transfer_ns(const Command& command) const {
+    if (command.transfer_bytes != 0) return timing_.transfer_ns(command.transfer_bytes);
+    return page_transfer_ns_ * (command.two_plane() ? 2 : 1);
+  }
   TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);
   TimeNs copy_back_with_data(std::uint32_t die, TimeNs ready);
   // Reports a phase of the command being scheduled, if observed.

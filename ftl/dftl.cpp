@@ -61,9 +61,7 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
   const std::uint64_t reserve_blocks =
       std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
   const std::uint64_t workable =
-      geometry_.blocks() > reserve_blocks
-          ? (geometry_.blocks() - reserve_blocks) * geometry_.pages_per_block
-          : 0;
+      geometry_.blocks() > reserve_blocks ? (geometry_.blocks() - reserve_blocks) * data_pages_ : 0;
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
   while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
     logical_pages_ -= stripe_round;
@@ -126,8 +124,7 @@ void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
     ++stats_.translation_pages_read;
     supersede(old);
   }
-  program(target, translation);
-  out.push_back(flash::page_command(Op::kProgram, target, translation, 1));
+  program(flash::page_command(Op::kProgram, target, translation, 1), out);
   map_[translation] = target;
   cache_->cleaned(page);
   request_written_.push_back(translation);

@@ -104,7 +104,26 @@ struct FtlConfig {
   // missed one and those after it in the same page (`ftl.map_cache_prefetch`;
   // 1 is the paper's DFTL, which loads only the missed entry).
   std::uint32_t map_cache_prefetch = 8;
+  // Page-mapped and DFTL (`ftl.summary_page`; Agrawal et al. §3.4, DiskSim
+  // ssd.h:396 and ssd_timing.c:360-372): each block keeps its last page for a
+  // summary of its data pages (their logical pages and write order),
+  // programmed when the last data page is; the mount reads it instead of
+  // every page's OOB. Off: every page of a block holds data.
+  bool summary_page = false;
+  // The host sector (host.sector_size; the config reader copies it here):
+  // the unit of the summary page's transfer (summary_page_bytes()).
+  std::uint32_t sector_size = 512;
 };
+
+// Bytes one summary page moves over the bus, written or read at mount: whole
+// sectors of `sector_size` data bytes, each with its share of the page's OOB
+// (sector_size * oob_size / page_size: 512 + 16 = 528 B on the baseline, as
+// DiskSim's SSD_BYTES_PER_SECTOR, ssd.h:225-227). It takes as many sectors as
+// 8 bytes per data page (4 for its logical page, 4 for its write sequence
+// number past the block's first) plus the 8-byte first one need: one for a
+// 64-page block (63 * 8 + 8 = 512), as DiskSim's SSD_SECTORS_PER_SUMMARY_PAGE
+// (ssd.h:230).
+std::uint32_t summary_page_bytes(const flash::Geometry& geometry, std::uint32_t sector_size);
 
 // Bytes of DRAM one cached DFTL map entry takes (logical and physical page
 // number, 4 bytes each, as in Gupta et al.'s Cached Mapping Table).
@@ -121,8 +140,9 @@ struct PageRange {
 
 // Counters every FTL keeps; units are physical pages unless named otherwise.
 struct FtlStats {
-  std::uint64_t host_pages_written = 0;   // pages the host asked to write
-  std::uint64_t flash_pages_written = 0;  // pages programmed (host, RMW, moves)
+  std::uint64_t host_pages_written = 0;     // pages the host asked to write
+  std::uint64_t flash_pages_written = 0;    // pages programmed (host, RMW, moves, summary pages)
+  std::uint64_t summary_pages_written = 0;  // summary pages programmed (ftl.summary_page)
   std::uint64_t host_pages_read = 0;
   std::uint64_t flash_pages_read = 0;     // pages read for host reads and RMW
   std::uint64_t rmw_pages_read = 0;       // reads done for read-modify-write

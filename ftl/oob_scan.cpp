@@ -7,8 +7,22 @@ namespace ssdlab::ftl {
 using flash::kNoPage;
 using flash::Ppn;
 
+bool read_by_summary(const flash::NandArray& nand, flash::BlockId block, bool summary_pages) {
+  if (!summary_pages || !nand.is_full(block)) return false;
+  const flash::Ppn summary =
+      nand.geometry().first_page(block) + nand.geometry().pages_per_block - 1;
+  return !nand.is_torn(summary);
+}
+
+std::uint32_t scan_pages_of_block(const flash::NandArray& nand, flash::BlockId block,
+                                  bool summary_pages) {
+  if (read_by_summary(nand, block, summary_pages)) return 1;
+  const std::uint32_t written = nand.write_pointer(block);
+  return written + (written < nand.geometry().pages_per_block ? 1 : 0);
+}
+
 OobScan scan_oob(const flash::NandArray& nand, std::uint64_t logical_pages,
-                 std::uint32_t pages_per_lpn, RecoveryPolicy policy) {
+                 std::uint32_t pages_per_lpn, RecoveryPolicy policy, bool summary_pages) {
   if (!nand.records_sequence_numbers())
     throw std::logic_error("an OOB scan needs the sequence numbers of a power-cut run");
   const flash::Geometry& g = nand.geometry();
@@ -17,7 +31,7 @@ OobScan scan_oob(const flash::NandArray& nand, std::uint64_t logical_pages,
   std::vector<std::uint64_t> best(logical_pages, 0);
   for (flash::BlockId block = 0; block < g.blocks(); ++block) {
     const std::uint32_t written = nand.write_pointer(block);
-    scan.pages_read += written + (written < g.pages_per_block ? 1 : 0);
+    scan.pages_read += scan_pages_of_block(nand, block, summary_pages);
     const Ppn first = g.first_page(block);
     for (std::uint32_t page = 0; page + pages_per_lpn <= written; page += pages_per_lpn) {
       const Lpn lpn = nand.lpn_at(first + page);

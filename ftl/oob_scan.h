@@ -32,7 +32,23 @@ struct OobScan {
 // page, which tells the scan the block ends there). `pages_per_lpn`: flash
 // pages per logical page; instances start at multiples of it in a block.
 // Trim records newer than an instance unmap it.
+//
+// `summary_pages` (ftl.summary_page; Agrawal et al. §3.4, after Birrell et
+// al.): a closed block's last page summarises its data pages' OOB (logical
+// page and sequence number of each), so the scan reads that one page instead
+// of the block's every page; an open block, or one whose summary page the
+// cut tore, is scanned page by page. The summary holds exactly what the data
+// pages' OOB holds: a block's pages are programmed in order, so a summary
+// page that completed comes after every data page of its block (none torn).
+// Only the pages read differ.
 OobScan scan_oob(const flash::NandArray& nand, std::uint64_t logical_pages,
-                 std::uint32_t pages_per_lpn, RecoveryPolicy policy);
+                 std::uint32_t pages_per_lpn, RecoveryPolicy policy, bool summary_pages = false);
+// The pages the scan reads of `block`: 1 for a closed block with an intact
+// summary page (summary_pages), else its written pages plus its first
+// erased one (if any).
+std::uint32_t scan_pages_of_block(const flash::NandArray& nand, flash::BlockId block,
+                                  bool summary_pages);
+// True if `block` is read by its summary page alone.
+bool read_by_summary(const flash::NandArray& nand, flash::BlockId block, bool summary_pages);
 
 }  // namespace ssdlab::ftl

@@ -23,9 +23,12 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       plane_scope_(config_.clean_scope == CleanScope::kPlane),
       buckets_(geometry_.blocks(), groups(), geometry_.pages_per_block),
       policy_(make_victim_policy(config_.victim, geometry_.blocks(), groups(),
-                                 geometry_.pages_per_block, context.seed)),
+                                 geometry_.pages_per_block - (config_.summary_page ? 1 : 0),
+                                 context.seed)),
       policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
+      data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
+      summary_bytes_(0),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
       granularity_(config_.clean_granularity),
@@ -37,6 +40,19 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
             WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
             context.seed),
       retired_(layout_.pools(), 0) {
+  if (config_.summary_page) {
+    // A block's data pages then end at an odd page: one logical page each.
+    if (pages_per_lpn_ != 1 || geometry_.pages_per_block < 2)
+      throw make_error(
+          "ftl.summary_page needs logical_page_size = the {}-byte flash page and blocks of at "
+          "least 2 pages",
+          geometry_.page_size);
+    const std::uint32_t bytes = summary_page_bytes(geometry_, config_.sector_size);
+    if (bytes > 0xffff)
+      throw make_error("ftl.summary_page: a {}-byte summary page is more than one transfer takes",
+                       bytes);
+    summary_bytes_ = static_cast<std::uint16_t>(bytes);
+  }
   const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
   low_water_blocks_ = std::max<std::uint32_t>(
       2, static_cast<std::uint32_t>(std::ceil(config_.clean_low_water * pool_blocks)));
@@ -57,18 +73,18 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
           ? static_cast<std::uint32_t>(std::ceil(config_.clean_high_water * pool_blocks))
           : 0;
 
-  // Exported capacity: the physical pages less over-provisioning, less what
-  // cleaning needs to work at all (the low-water reserve plus two partly
-  // filled active blocks per plane), in whole stripes across all pools.
+  // Exported capacity: the physical data pages (without summary pages) less
+  // over-provisioning, less what cleaning needs to work at all (the low-water
+  // reserve plus two partly filled active blocks per plane), in whole stripes
+  // across all pools.
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
-  const auto usable = static_cast<std::uint64_t>(static_cast<double>(geometry_.pages()) *
-                                                 (1.0 - config_.overprovisioning));
+  const auto usable = static_cast<std::uint64_t>(
+      static_cast<double>(std::uint64_t{geometry_.blocks()} * data_pages_) *
+      (1.0 - config_.overprovisioning));
   const std::uint64_t reserve_blocks =
       std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
   const std::uint64_t workable =
-      geometry_.blocks() > reserve_blocks
-          ? (geometry_.blocks() - reserve_blocks) * geometry_.pages_per_block
-          : 0;
+      geometry_.blocks() > reserve_blocks ? (geometry_.blocks() - reserve_blocks) * data_pages_ : 0;
   logical_pages_ = std::min(usable, workable) / pages_per_lpn_ / stripe_round * stripe_round;
   if (logical_pages_ == 0)
     throw make_error(
@@ -83,8 +99,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
       (logical_pages_ + translation_pages) / layout_.pools() * pages_per_lpn_;
-  needed_blocks_ = static_cast<std::uint32_t>((pool_pages + geometry_.pages_per_block - 1) /
-                                                  geometry_.pages_per_block +
+  needed_blocks_ = static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ +
                                               reserve_blocks / layout_.pools());
 
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
@@ -125,9 +140,10 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
 
 std::uint64_t PageMappedFtl::free_pages(std::uint32_t plane) const {
   const PlaneState& state = planes_[plane];
-  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * geometry_.pages_per_block;
+  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * data_pages_;
   for (const BlockId active : {state.host_active, state.clean_active, state.map_active})
-    if (active != kNoBlock) pages += geometry_.pages_per_block - nand_.write_pointer(active);
+    if (active != kNoBlock && nand_.write_pointer(active) < data_pages_)
+      pages += data_pages_ - nand_.write_pointer(active);
   return pages;
 }
 
@@ -165,10 +181,31 @@ Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
   return allocate_near(victim_plane, &PlaneState::clean_active, "the valid pages it moves");
 }
 
-void PageMappedFtl::program(Ppn ppn, Lpn lpn) {
-  nand_.program(ppn, lpn);
-  const BlockId block = geometry_.block_of(ppn);
-  if (nand_.is_full(block)) seal(block);
+void PageMappedFtl::program(const Command& command, CommandList& out) {
+  nand_.program(command.ppn, command.lpn);
+  out.push_back(command);
+  const BlockId block = geometry_.block_of(command.ppn);
+  if (nand_.write_pointer(block) == data_pages_) close_block(block, command, out);
+}
+
+void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandList& out) {
+  if (summary_bytes_ != 0) {
+    // Agrawal et al. §3.4; DiskSim ssd_timing.c:360-372: with the block's last
+    // data page, its summary page: a one-sector transfer and a program. It
+    // is never valid data (cleaning does not move it), but it is a page
+    // programmed (flash_pages_written, write amplification).
+    const Ppn ppn = geometry_.first_page(block) + data_pages_;
+    nand_.pad(ppn);
+    Command summary = flash::page_command(Op::kProgram, ppn, flash::kNoLpn, closing.stage);
+    summary.cleaning = closing.cleaning;
+    summary.summary = true;
+    summary.transfer_bytes = summary_bytes_;
+    out.push_back(summary);
+    FtlStats& stats = counters(pool_of_block(block));
+    ++stats.summary_pages_written;
+    ++stats.flash_pages_written;
+  }
+  seal(block);
 }
 
 void PageMappedFtl::seal(BlockId block) {
@@ -240,10 +277,9 @@ bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
   if (!has_room(planes_[plane].host_active, plane)) return false;
   const Ppn target = take_room(planes_[plane].host_active, plane);
   unmap(lpn);
-  program(target, lpn);
   Command command = flash::page_command(Op::kCopyBack, target, lpn, 0, old);
   command.host_data = true;
-  out.push_back(command);
+  program(command, out);
   map_[lpn] = target;
   ++stats_.rmw_pages_read;  // read inside the plane, not over the bus
   return true;
@@ -291,10 +327,8 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     prefetch_for_write(&map_[lpn]);
     const Ppn first = allocate_host(pool_of(lpn), out);
     unmap(lpn);
-    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
-      program(first + i, lpn);
-      out.push_back(flash::page_command(Op::kProgram, first + i, lpn, stage));
-    }
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
+      program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);
     map_[lpn] = first;
     if (cache_) cache_->mark_dirty(lpn);
   }

@@ -153,7 +153,13 @@ class PageMappedFtl final : public Ftl {
   // of equals, the first from the cursor on, so that ties go round-robin.
   void turn_to_most_free(std::uint32_t pool);
   std::uint64_t free_pages(std::uint32_t plane) const;
-  void program(Ppn ppn, Lpn lpn);
+  // Programs `command`'s page with its logical page on the NAND array and
+  // appends the command to `out`; a block's last data page closes it.
+  void program(const Command& command, CommandList& out);
+  // Closes `block`, whose data pages are all written: with summary pages its
+  // summary page's program (in `closing`'s stage, cleaning if it is), then
+  // the seal.
+  void close_block(BlockId block, const Command& closing, CommandList& out);
   void supersede(Ppn ppn);
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
@@ -274,6 +280,10 @@ class PageMappedFtl final : public Ftl {
   std::unique_ptr<VictimPolicy> policy_;
   bool policy_tracks_valid_;
   std::uint32_t pages_per_lpn_;
+  // Data pages per block: all of them, or with summary pages (ftl.summary_page)
+  // all but the last, and the bytes a summary page moves (0: none).
+  std::uint32_t data_pages_;
+  std::uint16_t summary_bytes_;
   FastDiv stripe_lpns_;  // logical pages per stripe (a divisor: pool_of())
   // Partial writes of a logical page are copy-backs with the host's data
   // (a synchronous gang, copy-back on, one gang page per logical page).

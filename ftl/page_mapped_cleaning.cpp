@@ -28,10 +28,10 @@ void PageMappedFtl::prefetch_map_entries(Ppn first) const {
 }
 
 std::uint64_t PageMappedFtl::cleaning_room(std::uint32_t pool) const {
-  std::uint64_t room = std::uint64_t{free_blocks_[pool]} * geometry_.pages_per_block;
+  std::uint64_t room = std::uint64_t{free_blocks_[pool]} * data_pages_;
   for (const std::uint32_t plane : layout_.planes(pool))
     for (const BlockId active : {planes_[plane].clean_active, planes_[plane].map_active})
-      if (active != kNoBlock) room += geometry_.pages_per_block - nand_.write_pointer(active);
+      if (active != kNoBlock) room += data_pages_ - nand_.write_pointer(active);
   return room;
 }
 
@@ -51,7 +51,7 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t group) {
   // §5 order (migration-first): a worn victim that can receive cold data is
   // migrated, not rate-limited; rate-limiting then only meets victims that
   // cannot (no cold block is there).
-  while (victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block &&
+  while (victim != VictimBuckets::kNone && buckets_.valid(victim) < data_pages_ &&
          deferred_.size() < kMaxDeferrals && !receives_cold_data(victim, pool) &&
          !wear_.may_reuse(victim)) {
     deferred_.push_back(victim);
@@ -59,7 +59,7 @@ BlockId PageMappedFtl::choose_victim(std::uint32_t group) {
     victim = policy_->choose(group, buckets_, clock());
   }
   if (!deferred_.empty() &&
-      (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block ||
+      (victim == VictimBuckets::kNone || buckets_.valid(victim) == data_pages_ ||
        deferred_.size() == kMaxDeferrals)) {
     // Nothing else frees space, or too many worn blocks: clean the best one.
     victim = deferred_.front();
@@ -79,7 +79,7 @@ void PageMappedFtl::clean_one(std::uint32_t group, CommandList& out) {
 void PageMappedFtl::start_victim(std::uint32_t group) {
   const std::uint32_t pool = pool_of_group(group);
   const BlockId victim = choose_victim(group);
-  if (victim == VictimBuckets::kNone || buckets_.valid(victim) == geometry_.pages_per_block) {
+  if (victim == VictimBuckets::kNone || buckets_.valid(victim) == data_pages_) {
     if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
     throw make_error(
         "{} {} is full of valid data: cleaning cannot free a block "
@@ -111,11 +111,10 @@ std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t 
     const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(from + i);
-      program(target + i, lpn);
       Command move =
           flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0, from + i);
       move.cleaning = true;
-      out.push_back(move);
+      program(move, out);
     }
     map_[lpn] = target;
     if (cache_) note_moved(lpn);
@@ -148,7 +147,7 @@ void PageMappedFtl::erase_victim(BlockId victim, std::uint32_t moved, CommandLis
   ++stats.erases;
   ++stats.blocks_cleaned;
   ++stats.blocks_cleaned_per_pool[pool];
-  stats.pages_reclaimed += geometry_.pages_per_block - moved;  // superseded, never moved
+  stats.pages_reclaimed += data_pages_ - moved;  // superseded, never moved (no summary page)
   if (wear_.erased(victim)) {
     retire(pool);
   } else if (!(migration_first ? worn : wear_.wants_cold_data(victim)) ||
@@ -214,10 +213,14 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
     if (cache_) note_moved(lpn);
     moved += pages_per_lpn_;
   }
-  // The rest of the worn block stays unwritten until its next erase (closed,
-  // no flash work): it is sealed now, holding cold data.
-  while (!nand_.is_full(worn)) nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
-  seal(worn);
+  // The rest of the worn block's data pages stays unwritten until its next
+  // erase (no flash work); it is closed now (with summary pages: its summary
+  // page, after the moves), holding cold data.
+  while (nand_.write_pointer(worn) < data_pages_)
+    nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
+  Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
+  closing.cleaning = true;
+  close_block(worn, closing, out);
   nand_.erase(cold);
   Command erase = flash::page_command(Op::kErase, from, flash::kNoLpn, 3);
   erase.cleaning = true;

@@ -65,10 +65,12 @@ void PageMappedFtl::check_invariants() const {
       continue;
     }
     if (!buckets_.contains(block) || !nand_.is_full(block) ||
-        buckets_.valid(block) != nand_.valid_pages(block))
+        buckets_.valid(block) != nand_.valid_pages(block) ||
+        (summary_bytes_ != 0 &&
+         nand_.lpn_at(geometry_.first_page(block) + data_pages_) != flash::kNoLpn))
       fail(
           fmt::format("block {} is neither free, active nor sealed with its valid count "
-                      "({} recorded, {} true)",
+                      "({} recorded, {} true) and, with summary pages, no data in its last page",
                       block, buckets_.contains(block) ? std::int64_t{buckets_.valid(block)} : -1,
                       nand_.valid_pages(block)));
   }

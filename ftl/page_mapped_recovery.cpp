@@ -1,5 +1,6 @@
 // Mount of the page-mapped FTL after a power cut: the map from the OOB scan
-// (oob_scan.h), then every block's role from what is on flash alone.
+// (oob_scan.h; with summary pages, one summary page per closed block), then
+// every block's role from what is on flash alone.
 #include "ftl/oob_scan.h"
 #include "ftl/page_mapped.h"
 
@@ -8,7 +9,7 @@ namespace ssdlab::ftl::page_mapped {
 void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryReport& report) {
   // DFTL: translation pages are logical pages after the host's, so the scan
   // finds the GTD too; the map cache (DRAM) starts empty.
-  const OobScan scan = scan_oob(nand_, map_.size(), pages_per_lpn_, policy);
+  const OobScan scan = scan_oob(nand_, map_.size(), pages_per_lpn_, policy, summary_bytes_ != 0);
   report.pages_read = scan.pages_read;
   nand_.forget_valid_pages();
   map_.assign(scan.latest.begin(), scan.latest.end());
@@ -45,6 +46,13 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       }
     } else if (nand_.is_full(block)) {
       insert_sealed(block);
+    } else if (nand_.write_pointer(block) == data_pages_) {
+      // Every data page written, the summary page not (not seen in practice:
+      // the FTL writes both in one list, and a cut tears, never unwrites, a
+      // page): closed now.
+      Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+      closing.cleaning = true;
+      close_block(block, closing, out);
     } else if (cache_ && is_translation(nand_.lpn_at(geometry_.first_page(block))) &&
                state.map_active == kNoBlock) {
       state.map_active = block;  // DFTL: a translation block being filled
@@ -56,15 +64,16 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       state.clean_active = block;
     } else {
       // More partly written blocks than a plane has active ones (not seen in
-      // practice): closed by padding, then sealed like a full one.
-      while (!nand_.is_full(block)) {
-        const Ppn ppn = geometry_.first_page(block) + nand_.write_pointer(block);
-        nand_.pad(ppn);
-        Command pad = flash::page_command(Op::kProgram, ppn, flash::kNoLpn, 0);
-        pad.cleaning = true;
+      // practice): closed by padding (and its summary page), then sealed like
+      // a full one.
+      Command pad = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+      pad.cleaning = true;
+      while (nand_.write_pointer(block) < data_pages_) {
+        pad.ppn = geometry_.first_page(block) + nand_.write_pointer(block);
+        nand_.pad(pad.ppn);
         out.push_back(pad);
       }
-      insert_sealed(block);
+      close_block(block, pad, out);
     }
   }
 }

@@ -27,7 +27,7 @@ namespace ssdlab::ftl::page_mapped {
 bool PageMappedFtl::cleanable(std::uint32_t group) const {
   if (in_progress_[group].victim != kNoBlock) return true;
   const BlockId victim = buckets_.fewest_valid(group);
-  return victim != VictimBuckets::kNone && buckets_.valid(victim) < geometry_.pages_per_block;
+  return victim != VictimBuckets::kNone && buckets_.valid(victim) < data_pages_;
 }
 
 bool PageMappedFtl::clean_step(std::uint32_t group, std::uint32_t budget, CommandList& out,

@@ -46,7 +46,7 @@ namespace {
 
 bool mergeable(const flash::Command& command) {
   return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead) &&
-         !command.two_plane() && !command.cleaning;
+         !command.two_plane() && !command.cleaning && !command.summary;
 }
 
 }  // namespace

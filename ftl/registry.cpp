@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "ftl/ftl.h"
 #include "ftl/register.h"
@@ -58,6 +60,15 @@ std::unique_ptr<Ftl> make_ftl(const FtlContext& context) {
 
 bool is_block_based(std::string_view type) {
   return type == "block-mapped" || type == "bast" || type == "fast";
+}
+
+std::uint32_t summary_page_bytes(const flash::Geometry& geometry, std::uint32_t sector_size) {
+  const std::uint64_t summary = 8 * std::uint64_t{geometry.pages_per_block};  // (ppb - 1) * 8 + 8
+  const std::uint64_t sectors =
+      std::max<std::uint64_t>(1, (summary + sector_size - 1) / sector_size);
+  const std::uint64_t oob_share =
+      std::uint64_t{sector_size} * geometry.oob_size / geometry.page_size;
+  return static_cast<std::uint32_t>(sectors * (sector_size + oob_share));
 }
 
 const char* pool_scope_name(PoolScope scope) {

@@ -24,6 +24,7 @@ using config_detail::Reader;
 using config_detail::apply_overrides;
 using config_detail::read_victim_policy_and_dftl;
 using config_detail::read_cleaning;
+using config_detail::read_summary_page;
 
 
 // Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
@@ -239,7 +240,6 @@ void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
   }
 }
 
-
 void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
   {
@@ -303,6 +303,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   read_block_ftl(r, g, f);
   read_victim_policy_and_dftl(r, f);
   read_cleaning(r, f);
+  read_summary_page(r, g, f);
 }
 
 // Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
@@ -385,6 +386,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
            fmt::format("{} must be a power of two dividing the logical page size",
                        config.sector_size));
   }
+  config.ftl.sector_size = config.sector_size;  // the summary page's unit
   read_controller(r, config.ftl, config.controller);
   r.reject_unknown();
   return config;

@@ -85,6 +85,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
     json["ftl"]["victim_choices"] = f.victim.choices;
     json["ftl"]["clean_scope"] = ftl::clean_scope_name(f.clean_scope);
     json["ftl"]["plane_choice"] = ftl::plane_choice_name(f.plane_choice);
+    // (Only when on: an echo from before the key loads back the same.)
+    if (f.summary_page) json["ftl"]["summary_page"] = true;
   }
   if (f.type == "page-mapped" || f.type == "dftl" || ftl::is_block_based(f.type))
     json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
@@ -256,6 +258,11 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
         format_size(c.ftl.stripe_size));
     fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
                    c.ftl.copy_back ? "on" : "off");
+    if (c.ftl.summary_page)
+      fmt::format_to(it,
+                     "  summary     {} data pages and a summary page per block ({} bytes "
+                     "over the bus); the mount reads it for a closed block\n",
+                     g.pages_per_block - 1, ftl::summary_page_bytes(g, c.sector_size));
   }
   // --- victim policy and DFTL (ftl/victim_policy.h, ftl/dftl.cpp) ---
   const std::string policy = c.ftl.victim.kind == ftl::VictimPolicyKind::kDChoices

@@ -99,4 +99,26 @@ void read_cleaning(Reader& r, ftl::FtlConfig& f) {
   r.integer("ftl", "clean_incremental_pages", f.clean_incremental_pages, 1, 1 << 16);
 }
 
+void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+  const auto [node, dotted] = r.find("ftl", "summary_page");
+  if (!node) return;
+  const bool page_level = f.type == "page-mapped" || f.type == "dftl";
+  if (!page_level)
+    r.fail(dotted, node,
+           ftl::is_block_based(f.type)
+               ? fmt::format("only the page-mapped and dftl FTLs use it ('{}' maps whole blocks "
+                             "and has no summary page; its mount scans every page's OOB)",
+                             f.type)
+               : fmt::format("only the page-mapped and dftl FTLs use it ('{}' does not)", f.type));
+  r.boolean("ftl", "summary_page", f.summary_page);
+  if (f.summary_page && f.logical_page_size != g.page_size)
+    r.fail(
+        dotted, node,
+        fmt::format("each data page before a block's summary page holds one logical page: it needs "
+                    "logical_page_size = the {}-byte flash page (got {})",
+                    g.page_size, f.logical_page_size));
+  if (f.summary_page && g.pages_per_block < 2)
+    r.fail(dotted, node, "a block of one page has no room for data beside its summary page");
+}
+
 }  // namespace ssdlab::sim::config_detail

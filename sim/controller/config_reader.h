@@ -198,5 +198,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
 // The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
 void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
 void read_cleaning(Reader& r, ftl::FtlConfig& f);
+// ftl.summary_page (page-mapped and dftl only).
+void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f);
 
 }  // namespace ssdlab::sim::config_detail

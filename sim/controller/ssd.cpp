@@ -294,7 +294,10 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   buffer_admit_ = 0;
   flash::NandArray& nand = *ftl_->flash_for_power_cut();
   power_->cut(off, nand, report, std::move(buffered));
-  const ScanCost scan = scan_cost(nand, config_.timing);
+  const ScanCost scan = scan_cost(
+      nand, config_.timing,
+      config_.ftl.summary_page ? ftl::summary_page_bytes(config_.geometry, config_.sector_size)
+                               : 0);
   report.pages_scanned = scan.pages_read;
   report.scan_ns = scan.scan_ns;
   commands_.clear();

@@ -5,22 +5,30 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "ftl/oob_scan.h"
+
 namespace ssdlab::sim {
 
 using flash::Op;
 using flash::Ppn;
 
-ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing) {
+ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
+                   std::uint32_t summary_bytes) {
   const flash::Geometry& g = nand.geometry();
   std::vector<std::uint64_t> die_pages(g.dies(), 0);
+  std::vector<TimeNs> channel_bus(g.channels, 0);
+  const TimeNs oob_ns = timing.transfer_ns(g.oob_size);
+  const TimeNs summary_ns = timing.transfer_ns(summary_bytes);
   ScanCost cost;
   for (flash::BlockId block = 0; block < g.blocks(); ++block) {
-    const std::uint32_t written = nand.write_pointer(block);
-    const std::uint64_t pages = written + (written < g.pages_per_block ? 1 : 0);
-    die_pages[g.die_of_plane(g.plane_of_block(block))] += pages;
+    const std::uint32_t die = g.die_of_plane(g.plane_of_block(block));
+    const std::uint64_t pages = ftl::scan_pages_of_block(nand, block, summary_bytes != 0);
+    die_pages[die] += pages;
     cost.pages_read += pages;
+    const bool summary = ftl::read_by_summary(nand, block, summary_bytes != 0);
+    channel_bus[g.channel_of_die(die)] +=
+        summary ? summary_ns : static_cast<TimeNs>(pages) * oob_ns;
   }
-  const TimeNs oob_ns = timing.transfer_ns(g.oob_size);
   for (std::uint32_t channel = 0; channel < g.channels; ++channel) {
     TimeNs busiest_die = 0;
     std::uint64_t channel_pages = 0;
@@ -31,8 +39,7 @@ ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing) {
           busiest_die, static_cast<TimeNs>(die_pages[die]) * (timing.command_ns + timing.read_ns));
     }
     if (channel_pages == 0) continue;
-    const TimeNs bus = static_cast<TimeNs>(channel_pages) * oob_ns;
-    cost.scan_ns = std::max(cost.scan_ns, std::max(busiest_die, bus) + oob_ns);
+    cost.scan_ns = std::max(cost.scan_ns, std::max(busiest_die, channel_bus[channel]) + oob_ns);
   }
   return cost;
 }

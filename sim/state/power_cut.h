@@ -43,12 +43,16 @@ namespace ssdlab::sim {
 // array read on its die and the OOB transfer (oob_size bytes) on its
 // channel; dies of a channel interleave, so a channel takes the longer of
 // its busiest die's array time and its bus time, plus one transfer to drain
-// the pipeline; channels work in parallel.
+// the pipeline; channels work in parallel. With summary pages
+// (`summary_bytes`, ftl::summary_page_bytes(); 0: none) a closed block is
+// one read of its summary page (array read, then summary_bytes on the bus)
+// instead of a read of each page (ftl/oob_scan.h).
 struct ScanCost {
   std::uint64_t pages_read = 0;
   TimeNs scan_ns = 0;
 };
-ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing);
+ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
+                   std::uint32_t summary_bytes = 0);
 
 struct PowerCutReport {
   TimeNs at = 0;                       // when the cut happened
