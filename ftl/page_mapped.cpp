@@ -27,7 +27,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       policy_tracks_valid_(policy_->tracks_valid_counts()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
-      rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
+      rmw_by_copy_back_(geometry_.lockstep() && config_.copy_back && pages_per_lpn_ == 1),
       granularity_(config_.clean_granularity),
       incremental_pages_(config_.clean_incremental_pages),
       planes_(geometry_.planes()),

@@ -198,5 +198,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
 // The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
 void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
 void read_cleaning(Reader& r, ftl::FtlConfig& f);
+// geometry.gang and gang_size; a synchronous gang's geometry becomes its
+// lockstep view (config_gang.cpp).
+void read_gang(Reader& r, flash::Geometry& g);
 
 }  // namespace ssdlab::sim::config_detail
