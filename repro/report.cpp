@@ -35,6 +35,8 @@ std::string check_text(const Row& row) {
       return fmt::format("ratio ≥ {:g}", row.bound);
     case Check::kAtMost:
       return fmt::format("ratio ≤ {:g}", row.bound);
+    case Check::kRatio:
+      return fmt::format("last/first ±{:g}%", row.tolerance * 100);
   }
   return "?";
 }
