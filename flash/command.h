@@ -60,9 +60,24 @@ struct Command {
   // kProgram only: bytes the data transfer moves when it is not whole pages
   // (a summary page's sector); 0: the page (or two-plane pages) with its OOB.
   std::uint16_t transfer_bytes = 0;
+  // kRead on a synchronous shared-bus gang (Gang::kSharedBusSync): the member
+  // pages the read moves over the bus, over both pages of a two-plane read;
+  // 0: every member page of each page read. All members read their arrays
+  // into their registers at once, then the controller selects only the
+  // members that hold data the host asked for (DiskSim: ssd_gang.c:194-240
+  // transfers the requested pages only). Set by the controller, which knows
+  // the request's bytes (sim/controller/gang_reads.h).
+  std::uint16_t member_pages = 0;
 
   bool two_plane() const { return ppn2 != kNoPage; }
 };
+
+// The member pages `command` moves over the bus when it reads out: its
+// member_pages, or all `members` of each page it reads.
+inline std::uint32_t member_pages_read(const Command& command, std::uint32_t members) {
+  if (command.member_pages) return command.member_pages;
+  return members * (command.two_plane() ? 2 : 1);
+}
 
 // A single-plane command on one page (src for copy-back and move).
 inline Command page_command(Op op, Ppn ppn, Lpn lpn, std::uint8_t stage = 0, Ppn src = kNoPage) {

@@ -12,13 +12,15 @@ const char* gang_name(Gang gang) {
       return "shared-control-async";
     case Gang::kSharedControlSync:
       return "shared-control-sync";
+    case Gang::kSharedBusSync:
+      return "shared-bus-sync";
   }
   return "?";
 }
 
 bool parse_gang(std::string_view name, Gang& out) {
-  for (const Gang gang :
-       {Gang::kNone, Gang::kSharedBus, Gang::kSharedControlAsync, Gang::kSharedControlSync})
+  for (const Gang gang : {Gang::kNone, Gang::kSharedBus, Gang::kSharedControlAsync,
+                          Gang::kSharedControlSync, Gang::kSharedBusSync})
     if (name == gang_name(gang)) {
       out = gang;
       return true;
@@ -64,6 +66,19 @@ FastGeometry::FastGeometry(const Geometry& geometry)
       planes_per_die_(planes_per_die),
       dies_per_package_(dies_per_package),
       packages_per_channel_(packages_per_channel) {}
+
+Geometry as_written(const Geometry& geometry) {
+  Geometry g = geometry;
+  if (!g.lockstep()) return g;
+  // sim/controller/config.cpp folds the gang the other way.
+  if (g.gang == Gang::kSharedControlSync)
+    g.channels *= g.gang_size;
+  else
+    g.packages_per_channel *= g.gang_size;
+  g.page_size /= g.gang_size;
+  g.oob_size /= g.gang_size;
+  return g;
+}
 
 PageAddress decode(const Geometry& g, Ppn ppn) {
   PageAddress address{};

@@ -42,6 +42,15 @@ enum class Gang : std::uint8_t {
   // "package" whose page is gang_size member pages (page_size and oob_size
   // are gang_size times a member's), moved over gang_size parallel data paths.
   kSharedControlSync,
+  // Figure 4 in lockstep, the gang Agrawal et al. measured in Table 4 (§4:
+  // "8-wide (32KB) and 16-wide (64KB) shared-bus gangs"; DiskSim's
+  // SYNC_GANG, ssdmodel/ssd.h:397-407): the packages of one bus work as one
+  // unit whose page is gang_size member pages. The Geometry describes it as
+  // for kSharedControlSync, one unit per gang (here: per channel, so
+  // packages_per_channel is 1), but the member pages cross the one bus one
+  // after another: a gang page takes gang_size member transfers, and a host
+  // read moves only the member pages it asks for (Command::member_pages).
+  kSharedBusSync,
 };
 const char* gang_name(Gang gang);
 // Sets `out` and returns true if `name` is a gang organisation's name.
@@ -82,11 +91,19 @@ struct Geometry {
   std::uint64_t capacity_bytes() const { return pages() * page_size; }
   std::uint32_t pages_per_plane() const { return blocks_per_plane * pages_per_block; }
   std::uint32_t pages_per_die() const { return pages_per_plane() * planes_per_die; }
-  // Data paths of one channel that move a page together: a synchronous gang's
-  // members, each carrying its own slice of the gang page (1 otherwise).
+  // True for a synchronous gang: the Geometry is its lockstep view, one unit
+  // per gang whose page is the members' pages side by side.
+  bool lockstep() const {
+    return gang == Gang::kSharedControlSync || gang == Gang::kSharedBusSync;
+  }
+  // Packages that work as one unit: a synchronous gang's members (1 otherwise).
+  std::uint32_t members() const { return lockstep() ? gang_size : 1; }
+  // Data paths of one channel that move a page together: a synchronous
+  // shared-control gang's members, each carrying its own slice of the gang
+  // page (1 otherwise: a synchronous shared-bus gang's members take turns).
   std::uint32_t lanes() const { return gang == Gang::kSharedControlSync ? gang_size : 1; }
   // Physical flash packages (a synchronous gang unit counts as its members).
-  std::uint32_t physical_packages() const { return packages() * lanes(); }
+  std::uint32_t physical_packages() const { return packages() * members(); }
   // True if command/address cycles go over a control bus shared by gang_size
   // channels instead of each channel's own bus.
   bool shared_control_bus() const { return gang == Gang::kSharedControlAsync; }
@@ -148,6 +165,10 @@ class FastGeometry : public Geometry {
   FastDiv per_block_, per_plane_, per_die_;  // pages per block, plane, die
   FastDiv blocks_per_plane_, planes_per_die_, dies_per_package_, packages_per_channel_;
 };
+
+// The geometry as a config writes it: a synchronous gang's lockstep view
+// undone (its members counted as packages, its page as a member's page).
+Geometry as_written(const Geometry& geometry);
 
 // Decoded address, for printing and tests.
 struct PageAddress {

@@ -334,6 +334,12 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
+      // A synchronous shared-bus gang's reads move their member pages, both.
+      if (command.member_pages || other.member_pages) {
+        const std::uint32_t members = timeline_.geometry().members();
+        command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
+                                                          member_pages_read(other, members));
+      }
       command.ppn2 = other.ppn;
       command.lpn2 = other.lpn;
       command.src2 = other.src;

@@ -10,6 +10,7 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
     : geometry_(geometry),
       timing_(timing),
       page_transfer_ns_(timing.page_transfer_ns(geometry)),
+      member_transfer_ns_(timing.member_transfer_ns(geometry)),
       buses_(geometry.channels),
       control_buses_(geometry.shared_control_bus() ? geometry.control_buses() : 0),
       dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
@@ -60,11 +61,12 @@ void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
            start, end);
 }
 
-// Command, array read into the page registers, then every page out over the bus.
-// With a cache register, the page moves to it once the previous page has
-// left (cache read): the array is then free for the next command while this
-// page crosses the bus.
-TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages) {
+// Command, array read into the page registers, then `transfer_ns` of data out
+// over the bus (every page, or on a synchronous shared-bus gang the member
+// pages asked for). With a cache register, the page moves to it once the
+// previous page has left (cache read): the array is then free for the next
+// command while this page crosses the bus.
+TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs start = std::max(ready, die_free_[unit]);
@@ -73,7 +75,7 @@ TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, std::uint32_t pa
   t += timing_.read_ns;
   if (timing_.cache_register) t = std::max(t, register_free_[unit]);
   const TimeNs array_free = t;
-  t = use_bus(channel, t, page_transfer_ns_ * pages, Phase::kDataOut);
+  t = use_bus(channel, t, transfer_ns, Phase::kDataOut);
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[unit] = timing_.cache_register ? array_free : t;
@@ -121,7 +123,11 @@ TimeNs FlashTimeline::array_only(std::uint32_t die, TimeNs ready, TimeNs array_n
 }
 
 // Command, internal read into the page register, the host's part of the page
-// in over the bus, then the program (a read-modify-write by copy-back).
+// in over the bus, then the program (a read-modify-write by copy-back). The
+// host's part is one page time: on a synchronous shared-control gang one
+// member page over each data path at once; on a synchronous shared-bus gang
+// every member page in turn, DiskSim's rule (ssd_gang.c:336-388: a register
+// read, then the whole gang page over the one bus, then one program).
 TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
@@ -142,7 +148,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
   const TimeNs cycles = timing_.command_ns;
   switch (command.op) {
     case Op::kRead:
-      return cycles + timing_.read_ns + transfer;
+      return cycles + timing_.read_ns + read_transfer_ns(command);
     case Op::kProgram:
       return cycles + program_transfer_ns(command) + timing_.program_ns;
     case Op::kErase:
@@ -167,14 +173,17 @@ void FlashTimeline::count(const Command& command) {
     stats_.host_read_pages += pages;
   } else {
     stats_.host_write_flash_ns += unloaded_ns(command);
-    if (command.op != Op::kErase) stats_.host_write_pages += pages;
+    // A summary page (ftl.summary_page) is part of the write that closes a
+    // block, as in DiskSim (ssd_timing.c:360-372): its time, no access.
+    if (command.op != Op::kErase && !command.summary) stats_.host_write_pages += pages;
   }
 }
 
 TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
   count(move);
   current_ = &move;
-  return read_out(geometry_.die_of(move.src), ready, move.two_plane() ? 2 : 1);
+  return read_out(geometry_.die_of(move.src), ready,
+                  page_transfer_ns_ * (move.two_plane() ? 2 : 1));
 }
 
 TimeNs FlashTimeline::schedule_move_program(const Command& move, TimeNs ready) {
@@ -193,7 +202,7 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   current_ = &command;
   switch (command.op) {
     case Op::kRead:
-      return read_out(die, ready, pages);
+      return read_out(die, ready, read_transfer_ns(command));
     case Op::kProgram:
       return program_in(die, ready, program_transfer_ns(command));
     case Op::kErase:

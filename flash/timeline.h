@@ -4,7 +4,10 @@
 //  - bus (one per channel): command/address cycles and data transfers of every
 //    die on the channel are serialised on it (a shared-bus gang is a channel
 //    with several packages; a synchronous shared-control gang is a channel
-//    whose page crosses gang_size data paths at once, Geometry::lanes());
+//    whose page crosses gang_size data paths at once, Geometry::lanes(); a
+//    synchronous shared-bus gang is a channel whose page crosses as
+//    gang_size member pages in turn, and whose host reads move only the
+//    member pages asked for, Command::member_pages);
 //  - control bus (asynchronous shared-control gangs only, one per gang): the
 //    command/address cycles of every member, which keep their own data buses
 //    (Agrawal et al. §3.3, Figure 5);
@@ -121,14 +124,19 @@ class FlashTimeline {
   TimeNs issue_command(std::uint32_t channel, TimeNs t);
   // Counts a command about to be reserved (stats_).
   void count(const Command& command);
-  TimeNs read_out(std::uint32_t die, TimeNs ready, std::uint32_t pages);
-  TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
+  // Bus time of a read's data out: its pages, or the member pages it moves.
+  TimeNs read_transfer_ns(const Command& command) const {
+    if (command.member_pages) return member_transfer_ns_ * command.member_pages;
+    return page_transfer_ns_ * (command.two_plane() ? 2 : 1);
+  }
   // Bus time of a program's data: its pages with their OOB, or its
   // transfer_bytes (a summary page's sector).
   TimeNs program_transfer_ns(const Command& command) const {
     if (command.transfer_bytes != 0) return timing_.transfer_ns(command.transfer_bytes);
     return page_transfer_ns_ * (command.two_plane() ? 2 : 1);
   }
+  TimeNs read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
+  TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
   TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);
   TimeNs copy_back_with_data(std::uint32_t die, TimeNs ready);
   // Reports a phase of the command being scheduled, if observed.
@@ -140,6 +148,7 @@ class FlashTimeline {
   FastGeometry geometry_;
   Timing timing_;
   TimeNs page_transfer_ns_;
+  TimeNs member_transfer_ns_;  // one member page of a synchronous gang (= a page otherwise)
   std::vector<BusTimeline> buses_;          // per channel
   std::vector<BusTimeline> control_buses_;  // per shared control bus (empty without)
   FastDiv dies_per_unit_;                   // 1, or a package's dies without interleaving

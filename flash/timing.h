@@ -31,6 +31,11 @@ struct Timing {
   TimeNs page_transfer_ns(const Geometry& g) const {
     return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / g.lanes());
   }
+  // Bus time for one member page of a synchronous gang (a page otherwise):
+  // what a synchronous shared-bus gang moves per member it reads.
+  TimeNs member_transfer_ns(const Geometry& g) const {
+    return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / g.members());
+  }
   // Unloaded latency of one page read / program: command cycles, array
   // operation and bus transfer. On the baseline: 25 + 105.6 = 130.6 us and
   // 105.6 + 200 = 305.6 us (Table 3 reports 130 and 309).

@@ -49,7 +49,8 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
   if (pages_per_lpn_ != 1)
     throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
                      geometry_.page_size, config_.logical_page_size);
-  if (geometry_.lanes() > 1) throw make_error("dftl is not modelled on a shared-control-sync gang");
+  if (geometry_.lockstep())
+    throw make_error("dftl is not modelled on a synchronous gang ({})", flash::gang_name(geometry_.gang));
   entries_per_translation_page_ = geometry_.page_size / 4;  // 4-byte physical page numbers
   const auto translation_pages = [this] {
     return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;

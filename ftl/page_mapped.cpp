@@ -30,7 +30,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
       summary_bytes_(0),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
-      rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
+      rmw_by_copy_back_(geometry_.lockstep() && config_.copy_back && pages_per_lpn_ == 1),
       granularity_(config_.clean_granularity),
       incremental_pages_(config_.clean_incremental_pages),
       planes_(geometry_.planes()),

@@ -190,47 +190,56 @@ std::vector<Row> table3_rows() {
   };
 }
 
+// Table 4's stand-in for the Exchange trace, which is not available, from
+// what the paper says of Exchange and of how it ran it: "about a 3:2
+// read-to-write ratio" (§4.2), random 4 KiB requests (the paper gives only
+// "variable size"; 4 KiB is its page and stripe), one at a time (a light
+// load: "this workload requires only about 900 IOPS", and Table 4's "IOPS
+// per gang" is 1 / latency, no queueing), on a device whose every logical
+// page is mapped (--precondition seq, as DiskSim starts, ssd_init.c) and
+// that writes too little in the run to clean (65,000 requests in 15 minutes
+// over 10 SSDs, §4.2-4.3): what sets the rise is the gang's own costs.
+SimRun exchange_stand_in(const char* config, std::vector<std::string> overrides) {
+  return {config,
+          "RW:io_size=4096,read_share=0.6,count=20000,io_ignore=0",
+          "seq",
+          std::move(overrides),
+          "RW:io_size=4096,read_share=0.6,count=4000,io_ignore=0",
+          {"geometry.blocks_per_plane=256"}};
+}
+
 std::vector<Row> gang_rows() {
-  // Table 4 used the Exchange trace, which is not available: the stand-in
-  // is workloads/plans/gang.toml (docs/model.md, "A Table 4-style comparison").
-  // Ganging scales capacity without scaling pins (§3.3): the three columns
-  // are compared at the same 16 packages (64 GiB), so a wider gang means
-  // fewer buses: 16 buses, two 8-gangs (2 buses), one 16-gang (1 bus).
+  // The paper's gangs are synchronous shared-bus gangs (§4: "8-wide (32KB)
+  // and 16-wide (64KB) shared-bus gangs"; DiskSim's SYNC_GANG): one queued
+  // unit per bus with a gang page, every partial write moving the whole gang
+  // page over the bus (configs/agrawal-gang8-shared-bus-sync.toml). Ganging
+  // scales capacity without scaling pins (§3.3), so the columns are compared
+  // at the same 16 packages (64 GiB): 16 buses, two 8-gangs (2 buses), one
+  // 16-gang (1 bus); one request at a time, the bus count does not matter.
   auto gang = [](const char* label, const char* config, std::vector<std::string> overrides) {
-    // --quick: 1/8 of the blocks (8 GiB), where the order still holds with
-    // smaller steps (cleaning is the same work in all three).
-    return Measure{label,
-                   SimRun{config,
-                          "workloads/plans/gang.toml",
-                          "",
-                          std::move(overrides),
-                          "",
-                          {"geometry.blocks_per_plane=256"}},
-                   "w4k-qd8", Metric::kMeanUs};
+    return Measure{label, exchange_stand_in(config, std::move(overrides)), "", Metric::kMeanUs};
   };
   return {Row{"agrawal", "agrawal/table4/shared-bus-latency", "Table 4",
-              "mean response time (µs), 4 KiB 4:1 random writes:reads, 8 outstanding, "
-              "16 packages (64 GiB) on 16, 2 and 1 buses",
-              "Exchange: 237, 553, 746 µs (no gang, 8-gang, 16-gang)", std::nullopt,
-              Check::kIncreasing, 0.02, 1.0,
+              "mean response time (µs), random 4 KiB reads and writes 3:2, one at a time, "
+              "16 packages (64 GiB) on 16, 2 and 1 buses; the rise from no gang to the 16-gang",
+              "Exchange: 237, 553, 746 µs (no gang, 8-gang, 16-gang): x3.15", 746.0 / 237.0,
+              Check::kRatio, 0.45, 1.0,
               {gang("no gang", "agrawal-baseline.toml", {"geometry.channels=16"}),
-               gang("8-gang", "agrawal-gang8-shared-bus.toml", {"geometry.channels=2"}),
-               gang("16-gang", "agrawal-gang16-shared-bus.toml", {})},
-              "Trend only: the Exchange trace is not available; workloads/plans/gang.toml stands "
-              "in. Ganging scales capacity without scaling pins (§3.3), so the columns are "
-              "compared at equal package count: 16 packages (64 GiB) on 16 buses "
-              "(agrawal-baseline, geometry.channels=16), on 2 buses as two 8-gangs "
-              "(agrawal-gang8-shared-bus, geometry.channels=2) and on 1 bus as one 16-gang "
-              "(agrawal-gang16-shared-bus); the wider gang has fewer buses and the same cleaning "
-              "work. Each step rises by a few percent (+2% to +4% from no gang to 8-gang, +5% to "
-              "+7% from 8-gang to 16-gang with `ssdlab reproduce agrawal --seed N`, N = 1, 2, 3, "
-              "7); the check lets a step fall by up to 2% and asks only that the 16-gang end "
-              "above no gang, so the order holds with some margin, not a large one. The rise is "
-              "far smaller than the paper's (x1.08 from no gang to 16-gang against x3.1) because "
-              "cleaning, mostly copy-backs inside the packages that need no bus, dominates these "
-              "response times. Not modelled: in the paper a gang is one queued element whose "
-              "accesses span its width (8-wide 32 KB, 16-wide 64 KB, §4.3); here a shared-bus "
-              "gang is packages behind one bus, each with its own die queues."}};
+               gang("8-gang", "agrawal-gang8-shared-bus-sync.toml", {"geometry.channels=2"}),
+               gang("16-gang", "agrawal-gang16-shared-bus-sync.toml", {})},
+              "The size of the rise, last over first. The Exchange trace is not available; the "
+              "stand-in follows what the paper says of it and of the gang (§4.2-4.3): 3:2 "
+              "reads:writes of 4 KiB at random, one at a time (Exchange needs 'only about 900 "
+              "IOPS'; Table 4's IOPS per gang is 1 / latency), every logical page mapped and too "
+              "few writes to clean. The gangs are synchronous shared-bus gangs "
+              "(agrawal-gang8/16-shared-bus-sync, DiskSim's SYNC_GANG): a 4 KiB write costs a "
+              "25 µs register read, the whole gang page over the one bus and one program "
+              "(305.6, 1069.8, 1914.6 µs), a 4 KiB read 130.6 µs in all three. The tolerance is "
+              "what the stand-in cannot know of Exchange (its request sizes, its exact mix): the "
+              "authors' own simulator on this stand-in gives 204, 528, 904 µs, x4.43, 41% above "
+              "the paper's x3.15 (docs/model.md, 'A Table 4-style comparison'); ±45% admits it "
+              "and still rejects the asynchronous shared-bus gang's x1.08 (agrawal-gang8/16-"
+              "shared-bus, packages each with its own queues)."}};
 }
 
 // Figure 6: the same queued workload with interleaving none, dies, planes

@@ -37,6 +37,8 @@ std::string check_text(const Row& row) {
       return fmt::format("ratio ≤ {:g}", row.bound);
     case Check::kMeasured:
       return "none";
+    case Check::kRatio:
+      return fmt::format("last/first ±{:g}%", row.tolerance * 100);
   }
   return "?";
 }

@@ -156,6 +156,17 @@ RowResult judge(const Row& row, std::vector<double> values) {
       result.verdict = "measured";
       result.detail = "not a figure of the paper: reported, not compared";
       return result;
+    case Check::kRatio: {
+      const double paper = row.paper_value.value_or(0);
+      const double ratio = v.size() >= 2 && v.front() != 0 ? v.back() / v.front() : 0;
+      const double off = paper != 0 ? ratio / paper - 1 : 0;
+      result.pass = v.size() >= 2 && ratio > 0 && std::abs(off) <= row.tolerance;
+      result.detail = fmt::format("x{:.3g} from {:.4g} to {:.4g}, {} of the paper's x{:.3g} "
+                                  "(tolerance ±{:g}%)",
+                                  ratio, v.front(), v.back(), percent(off), paper,
+                                  row.tolerance * 100);
+      break;
+    }
   }
   result.verdict = result.pass ? "pass" : "miss";
   return result;

@@ -25,69 +25,7 @@ using config_detail::apply_overrides;
 using config_detail::read_victim_policy_and_dftl;
 using config_detail::read_cleaning;
 using config_detail::read_summary_page;
-
-
-// Ganging (Agrawal et al. §3.3, Figures 4 and 5): checks that the gang fits
-// the channels and, for a synchronous gang, turns the geometry into its
-// lockstep view (flash/geometry.h, Gang::kSharedControlSync).
-void read_gang(Reader& r, flash::Geometry& g) {
-  std::string name = flash::gang_name(g.gang);
-  r.string("geometry", "gang", name);
-  if (!flash::parse_gang(name, g.gang)) {
-    const auto [node, dotted] = r.find("geometry", "gang");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a gang organisation (none, shared-bus, shared-control-async, "
-                       "shared-control-sync)",
-                       name));
-  }
-  const toml::node* size_node = r.find("geometry", "gang_size").first;
-  if (g.gang == flash::Gang::kSharedBus && !size_node) g.gang_size = g.packages_per_channel;
-  r.integer("geometry", "gang_size", g.gang_size, 1, 1024);
-  // Points at gang_size, or at gang where the size was left out.
-  const auto fail_size = [&r, size_node](const std::string& what) {
-    if (size_node) r.fail("geometry.gang_size", size_node, what);
-    r.fail("geometry.gang", r.find("geometry", "gang").first, what);
-  };
-  switch (g.gang) {
-    case flash::Gang::kNone:
-      if (g.gang_size != 1)
-        fail_size(
-            fmt::format("{} packages per gang need a gang organisation: set geometry.gang "
-                        "(shared-bus, shared-control-async or shared-control-sync)",
-                        g.gang_size));
-      return;
-    case flash::Gang::kSharedBus:
-      // The model's channel is a shared bus: the gang is its packages.
-      if (g.gang_size < 2 || g.gang_size != g.packages_per_channel)
-        fail_size(
-            fmt::format("a shared-bus gang is the packages of one bus: gang_size {} must "
-                        "equal packages_per_channel {} and be at least 2 (for {} packages "
-                        "in gangs of N: channels = {} / N, packages_per_channel = N)",
-                        g.gang_size, g.packages_per_channel, g.packages(), g.packages()));
-      return;
-    case flash::Gang::kSharedControlAsync:
-    case flash::Gang::kSharedControlSync:
-      if (!size_node)
-        fail_size("a shared-control gang needs geometry.gang_size (packages per gang)");
-      if (g.packages_per_channel != 1)
-        fail_size(
-            fmt::format("a shared-control gang's packages each have their own data path: "
-                        "packages_per_channel must be 1 (got {})",
-                        g.packages_per_channel));
-      if (g.gang_size < 2 || g.channels % g.gang_size != 0)
-        fail_size(fmt::format("gang_size {} must be at least 2 and divide the {} channels",
-                              g.gang_size, g.channels));
-      break;
-  }
-  if (g.gang != flash::Gang::kSharedControlSync) return;
-  if (std::uint64_t{g.page_size} * g.gang_size > (1u << 24))
-    fail_size(fmt::format("a gang page of {} x {} bytes is over the 16 MiB ssdlab supports",
-                          g.gang_size, g.page_size));
-  // Lockstep: one unit per gang, its page the members' pages side by side.
-  g.channels /= g.gang_size;
-  g.page_size *= g.gang_size;
-  g.oob_size *= g.gang_size;
-}
+using config_detail::read_gang;
 
 void read_geometry(Reader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
@@ -127,6 +65,10 @@ void read_geometry(Reader& r, flash::Geometry& g) {
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
   read_gang(r, g);
+  // DiskSim's synchronous gang is one queued element served one request at a
+  // time (ssd_gang.c:247-260): the gang unit's dies do not interleave unless
+  // the config says so.
+  if (g.gang == flash::Gang::kSharedBusSync) g.interleaving = flash::Interleaving::kNone;
   std::string interleaving = flash::interleaving_name(g.interleaving);
   r.string("geometry", "interleaving", interleaving);
   if (!flash::parse_interleaving(interleaving, g.interleaving)) {
@@ -277,13 +219,14 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.clean_low_water));
   }
 
-  if (g.lanes() > 1 && f.logical_page_size % g.page_size != 0) {
+  if (g.lockstep() && f.logical_page_size % g.page_size != 0) {
     // Agrawal et al. §4: "a 8-wide gang would have a page size of 32KB".
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
     r.fail(dotted, node,
-           fmt::format("{} is not a multiple of the {}-byte gang page: a shared-control-sync "
-                       "gang moves {} pages of {} bytes in lockstep",
-                       f.logical_page_size, g.page_size, g.lanes(), g.page_size / g.lanes()));
+           fmt::format("{} is not a multiple of the {}-byte gang page: a {} gang moves {} pages "
+                       "of {} bytes in lockstep",
+                       f.logical_page_size, g.page_size, flash::gang_name(g.gang), g.members(),
+                       g.page_size / g.members()));
   }
   if (f.logical_page_size % g.page_size != 0 ||
       g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {

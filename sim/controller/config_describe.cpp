@@ -16,6 +16,7 @@ namespace ssdlab::sim {
 
 nlohmann::json to_json(const DeviceConfig& c) {
   const auto& g = c.geometry;
+  const flash::Geometry written = flash::as_written(g);
   const auto& t = c.timing;
   const auto& f = c.ftl;
   nlohmann::json pairs = nlohmann::json::array();
@@ -25,14 +26,14 @@ nlohmann::json to_json(const DeviceConfig& c) {
       {"name", c.name},
       // As written: a synchronous gang's lockstep view is undone.
       {"geometry",
-       {{"channels", g.channels * g.lanes()},
-        {"packages_per_channel", g.packages_per_channel},
+       {{"channels", written.channels},
+        {"packages_per_channel", written.packages_per_channel},
         {"dies_per_package", g.dies_per_package},
         {"planes_per_die", g.planes_per_die},
         {"blocks_per_plane", g.blocks_per_plane},
         {"pages_per_block", g.pages_per_block},
-        {"page_size", g.page_size / g.lanes()},
-        {"oob_size", g.oob_size / g.lanes()},
+        {"page_size", written.page_size},
+        {"oob_size", written.oob_size},
         {"two_plane_pairs", pairs},
         {"pe_cycles", g.pe_cycles},
         {"gang", flash::gang_name(g.gang)},
@@ -153,6 +154,14 @@ void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::stri
                      g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
                      g.gang_size, format_size(g.page_size / g.lanes()), g.lanes());
       return;
+    case flash::Gang::kSharedBusSync:
+      fmt::format_to(it,
+                     "  gangs       shared-bus-sync: {} gang{} of {} packages in lockstep on one "
+                     "bus each: gang page {} = {} x {}, moved one member page after another; "
+                     "one queued unit per gang\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
+                     g.gang_size, format_size(g.page_size / g.members()));
+      return;
   }
 }
 
@@ -195,6 +204,13 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
                  format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
                  format_us(t.page_program_latency(g)));
+  if (g.gang == flash::Gang::kSharedBusSync)  // DiskSim's costs (ssd_gang.c:194-400)
+    fmt::format_to(it,
+                   "  member      transfer {} us; unloaded read of one member page {} us, "
+                   "write of part of a gang page {} us (register read, gang page in, program)\n",
+                   format_us(t.member_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.member_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns));
 }
 
 // Nominal over-provisioning beside the spare the device has in fact.
@@ -217,6 +233,7 @@ void describe_spare(const SpareCapacity& spare, Out it) {
 
 std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
   const auto& g = c.geometry;
+  const flash::Geometry written = flash::as_written(g);
   const std::uint32_t pools = ftl::PoolLayout::pool_count(g, c.ftl.pool);
   const std::uint64_t logical_bytes = spare.logical_bytes;
   const std::uint64_t logical_pages = logical_bytes / c.ftl.logical_page_size;
@@ -226,18 +243,18 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
   fmt::format_to(it,
                  "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
                  "pages of {} + {} B\n",
-                 g.channels * g.lanes(), g.packages_per_channel, g.dies_per_package,
-                 g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size / g.lanes(),
-                 g.oob_size / g.lanes());
+                 written.channels, written.packages_per_channel, g.dies_per_package,
+                 g.planes_per_die, g.blocks_per_plane, g.pages_per_block, written.page_size,
+                 written.oob_size);
   describe_gang(g, it);
   fmt::format_to(it, "  units       {} {}, {} dies, {} planes, {} blocks, {} pages{}\n",
                  g.packages(),
-                 g.lanes() == 1     ? "packages"
+                 !g.lockstep()      ? "packages"
                  : g.packages() > 1 ? "gang units"
                                     : "gang unit",
                  g.dies(), g.planes(), g.blocks(), g.pages(),
-                 g.lanes() > 1 ? fmt::format(" of {} (lockstep view)", format_size(g.page_size))
-                               : std::string());
+                 g.lockstep() ? fmt::format(" of {} (lockstep view)", format_size(g.page_size))
+                              : std::string());
   fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()),
                  g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
   fmt::format_to(

@@ -200,5 +200,8 @@ void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
 void read_cleaning(Reader& r, ftl::FtlConfig& f);
 // ftl.summary_page (page-mapped and dftl only).
 void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f);
+// geometry.gang and gang_size; a synchronous gang's geometry becomes its
+// lockstep view (config_gang.cpp).
+void read_gang(Reader& r, flash::Geometry& g);
 
 }  // namespace ssdlab::sim::config_detail

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "ftl/pools.h"
+#include "sim/controller/gang_reads.h"
 
 namespace ssdlab::sim {
 
@@ -32,6 +33,9 @@ Ssd::Ssd(const DeviceConfig& config, bool verify, std::uint64_t check_every)
   scheduler_.set_listener(this);
   const ControllerConfig& controller = config.controller;
   preempt_ = controller.preempt_background_cleaning && !pool_dies_.empty();
+  // One gang page per logical page: a read's bytes name its member pages.
+  read_members_ = config.geometry.gang == flash::Gang::kSharedBusSync &&
+                  ftl_->logical_page_size() == config.geometry.page_size;
   if (preempt_) rounds_.resize(pool_dies_.size());
   if (controller.write_buffer_bytes) {
     const std::uint64_t pages = controller.write_buffer_bytes / ftl_->logical_page_size();
@@ -169,7 +173,8 @@ void Ssd::after_request() {
 }
 
 std::optional<TimeNs> Ssd::flash_request(const ftl::PageRange& range, bool write, TimeNs now,
-                                         bool from_buffer, std::uint64_t tag) {
+                                         bool from_buffer, std::uint64_t tag,
+                                         const HostRequest* request) {
   commands_.clear();
   if (write) {
     ftl_->write(range, commands_);
@@ -177,6 +182,9 @@ std::optional<TimeNs> Ssd::flash_request(const ftl::PageRange& range, bool write
   } else {
     ftl_->read(range, commands_);
     if (verifier_) verifier_->host_read(range, commands_);
+    if (read_members_ && request)
+      select_read_members(config_.geometry, ftl_->logical_page_size(), request->offset,
+                          request->size, commands_);
   }
   record(write ? &range : nullptr);
   if (!observers_.empty())
@@ -227,7 +235,7 @@ std::optional<TimeNs> Ssd::serve(const HostRequest& request, TimeNs now, std::ui
   if (write) host_bytes_written_ += request.size;
   const std::optional<TimeNs> done =
       request.mode == IoMode::kTrim ? trim_request(range, now, tag)
-      : !buffer_                    ? flash_request(range, write, now, false, tag)
+      : !buffer_                    ? flash_request(range, write, now, false, tag, &request)
       : write                       ? buffered_write(range, request.size, now)
                                     : buffered_read(range, request.size, now);
   if (done)

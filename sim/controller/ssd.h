@@ -212,8 +212,11 @@ class Ssd : private flash::FlashScheduler::Listener {
   // `from_buffer`: a write-back buffer's flush (power-cut runs count its
   // pages as the buffer's if a cut interrupts it).
   // With a tag, as schedule(): the completion only if known at once.
+  // `request`: the host's request, whose bytes a read on a synchronous
+  // shared-bus gang moves (gang_reads.h); without it, whole pages.
   std::optional<TimeNs> flash_request(const ftl::PageRange& range, bool write, TimeNs now,
-                                      bool from_buffer = false, std::uint64_t tag = kSync);
+                                      bool from_buffer = false, std::uint64_t tag = kSync,
+                                      const HostRequest* request = nullptr);
   std::optional<TimeNs> trim_request(const ftl::PageRange& range, TimeNs now,
                                      std::uint64_t tag = kSync);
   // submit() and start(): the request on flash or through the buffer.
@@ -276,6 +279,7 @@ class Ssd : private flash::FlashScheduler::Listener {
   std::uint64_t host_bytes_written_ = 0;
   TimeNs cleaning_done_ = 0;          // when the cleaning chain of the last schedule() ended
   bool preempt_ = false;              // background cleaning yields to the host
+  bool read_members_ = false;         // host reads move only their member pages (gang_reads.h)
   std::vector<PendingRound> rounds_;  // per pool, with preempt_ only
   std::optional<WriteBuffer> buffer_;
   std::uint64_t buffer_high_ = 0, buffer_low_ = 0;  // flush marks, in pages

@@ -117,10 +117,13 @@ void TimelineTrace::write_metadata() {
   const flash::Geometry& g = geometry_;
   for (std::uint32_t channel = 0; channel < g.channels; ++channel) {
     const std::uint32_t pid = channel_pid(channel);
-    // A synchronous gang is one channel whose bus is its members' data paths.
-    if (g.lanes() > 1) {
-      process(pid, fmt::format("Gang {} ({} packages in lockstep)", channel, g.lanes()));
-      name_track(pid, bus_tid(channel), fmt::format("Bus {} ({} data paths)", channel, g.lanes()),
+    // A synchronous gang is one channel whose bus is its members' data paths
+    // (shared control), or their one shared bus (shared bus).
+    if (g.lockstep()) {
+      process(pid, fmt::format("Gang {} ({} packages in lockstep)", channel, g.members()));
+      name_track(pid, bus_tid(channel),
+                 g.lanes() > 1 ? fmt::format("Bus {} ({} data paths)", channel, g.lanes())
+                               : fmt::format("Bus {} (shared by {} packages)", channel, g.members()),
                  0);
     } else {
       process(pid, fmt::format("Channel {}", channel));

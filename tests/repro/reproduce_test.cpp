@@ -56,6 +56,19 @@ TEST(ReproduceJudge, ARatioIsComparedWithThePapersBound) {
   EXPECT_FALSE(judge(row, {2.9, 1.5}).pass);
 }
 
+TEST(ReproduceJudge, TheSizeOfARiseIsComparedWithThePapersRatio) {
+  Row row;
+  row.check = Check::kRatio;
+  row.paper_value = 746.0 / 237.0;  // Table 4: x3.15
+  row.tolerance = 0.2;
+  EXPECT_TRUE(judge(row, {237, 553, 746}).pass);
+  EXPECT_TRUE(judge(row, {200, 999, 200 * 3.15 * 1.19}).pass);
+  EXPECT_FALSE(judge(row, {200, 999, 200 * 3.15 * 1.21}).pass);
+  EXPECT_FALSE(judge(row, {2121, 2180, 2299}).pass);  // x1.08: a direction, not the size
+  EXPECT_NE(judge(row, {2121, 2180, 2299}).detail.find("-65.6%"), std::string::npos);
+  EXPECT_FALSE(judge(row, {0, 1, 2}).pass);
+}
+
 TEST(ReproduceTable, EveryRowIsWellFormed) {
   std::set<std::string> ids;
   for (const Row& row : all_rows()) {
@@ -74,6 +87,10 @@ TEST(ReproduceTable, EveryRowIsWellFormed) {
       case Check::kAtMost:
         EXPECT_FALSE(row.paper_value.has_value());
         EXPECT_EQ(row.measures.size(), 2u);
+        break;
+      case Check::kRatio:
+        EXPECT_TRUE(row.paper_value.has_value());
+        EXPECT_GE(row.measures.size(), 2u);
         break;
       default:
         EXPECT_FALSE(row.paper_value.has_value());

@@ -44,8 +44,35 @@ class GangConfigErrors : public ::testing::Test {
 TEST_F(GangConfigErrors, UnknownOrganisation) {
   EXPECT_THAT(ErrorOf(kTwoChannels, "gang = \"shared-everything\"\n"),
               HasSubstr("device.toml:7: geometry.gang: 'shared-everything' is not a gang "
-                        "organisation (none, shared-bus, shared-control-async, "
-                        "shared-control-sync)"));
+                        "organisation (none, shared-bus, shared-bus-sync, "
+                        "shared-control-async, shared-control-sync)"));
+}
+
+TEST_F(GangConfigErrors, SynchronousSharedBusGangIsThePackagesOfOneBus) {
+  EXPECT_THAT(ErrorOf(kTwoChannels, "gang = \"shared-bus-sync\"\ngang_size = 2\n"),
+              HasSubstr("device.toml:8: geometry.gang_size: a shared-bus gang is the packages "
+                        "of one bus: gang_size 2 must equal packages_per_channel 1"));
+  EXPECT_THAT(ErrorOf("channels = 1\npackages_per_channel = 2\n",
+                      "gang = \"shared-bus-sync\"\n",
+                      "logical_page_size = \"4KiB\"\nstripe_size = \"8KiB\"\n"),
+              HasSubstr("device.toml:9: ftl.logical_page_size: 4096 is not a multiple of the "
+                        "8192-byte gang page: a shared-bus-sync gang moves 2 pages of 4096 "
+                        "bytes in lockstep"));
+}
+
+TEST(GangConfig, SynchronousSharedBusGangIsOneQueuedUnitUnlessTheConfigSaysOtherwise) {
+  auto config = sim::load_config(support::preset("agrawal-gang8-shared-bus-sync"));
+  EXPECT_EQ(config.geometry.interleaving, flash::Interleaving::kNone);
+  config = sim::load_config(support::preset("agrawal-gang8-shared-bus-sync"),
+                            {"geometry.interleaving=\"dies\""});
+  EXPECT_EQ(config.geometry.interleaving, flash::Interleaving::kDies);
+  // Left out, the gang's own default: none.
+  config = sim::load_config(support::preset("tiny"), {"geometry.packages_per_channel=2",
+                                                       "geometry.gang=\"shared-bus-sync\"",
+                                                       "ftl.logical_page_size=\"8KiB\"",
+                                                       "ftl.stripe_size=\"8KiB\""});
+  EXPECT_EQ(config.geometry.interleaving, flash::Interleaving::kNone);
+  EXPECT_EQ(config.geometry.members(), 2u);
 }
 
 TEST_F(GangConfigErrors, GangSizeWithoutAGang) {

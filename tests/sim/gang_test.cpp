@@ -219,8 +219,9 @@ class GangCli : public ::testing::Test {
 // Every gang preset keeps every write (a small device, so cleaning runs).
 TEST_F(GangCli, VerifyRunsPassOnEveryPreset) {
   for (const char* preset :
-       {"agrawal-gang8-shared-bus", "agrawal-gang16-shared-bus",
-        "agrawal-gang8-shared-control-async", "agrawal-gang8-shared-control-sync"}) {
+       {"agrawal-gang8-shared-bus", "agrawal-gang16-shared-bus", "agrawal-gang8-shared-bus-sync",
+        "agrawal-gang16-shared-bus-sync", "agrawal-gang8-shared-control-async",
+        "agrawal-gang8-shared-control-sync"}) {
     const auto out = dir_ / preset;
     const auto result = support::run_ssdlab(
         "sim -c " + support::shell_quote(support::preset(preset)) +
