@@ -24,7 +24,10 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       buckets_(geometry_.blocks(), groups(), geometry_.pages_per_block),
       policy_(make_victim_policy(config_.victim, geometry_.blocks(), groups(),
                                  geometry_.pages_per_block, context.seed)),
-      policy_tracks_valid_(policy_->tracks_valid_counts()),
+      policy_tracks_from_(policy_->tracking() == VictimPolicy::Tracking::kEvery ? 0
+                          : policy_->tracking() == VictimPolicy::Tracking::kFirstOfFull
+                              ? geometry_.pages_per_block
+                              : geometry_.pages_per_block + 1),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lanes() > 1 && config_.copy_back && pages_per_lpn_ == 1),
@@ -181,7 +184,8 @@ void PageMappedFtl::supersede(Ppn ppn) {
   nand_.invalidate(ppn);
   const BlockId block = geometry_.block_of(ppn);
   if (buckets_.contains(block)) {
-    if (policy_tracks_valid_) policy_->superseded(block, buckets_.valid(block));
+    const std::uint32_t valid = buckets_.valid(block);
+    if (valid >= policy_tracks_from_) policy_->superseded(block, valid);
     buckets_.decrement(block);
   }
 }
