@@ -197,7 +197,6 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   if (command.op == Op::kMove)
     return schedule_move_program(command, schedule_move_read(command, ready));
   count(command);
-  const std::uint32_t pages = command.two_plane() ? 2 : 1;
   const std::uint32_t die = geometry_.die_of(command.ppn);
   current_ = &command;
   switch (command.op) {

@@ -25,7 +25,11 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       policy_(make_victim_policy(config_.victim, geometry_.blocks(), groups(),
                                  geometry_.pages_per_block - (config_.summary_page ? 1 : 0),
                                  context.seed)),
-      policy_tracks_valid_(policy_->tracks_valid_counts()),
+      policy_tracks_from_(
+          policy_->tracking() == VictimPolicy::Tracking::kEvery ? 0
+          : policy_->tracking() == VictimPolicy::Tracking::kFirstOfFull
+              ? geometry_.pages_per_block - (config_.summary_page ? 1 : 0)  // data pages
+              : geometry_.pages_per_block + 1),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
       summary_bytes_(0),
@@ -239,7 +243,8 @@ void PageMappedFtl::supersede(Ppn ppn) {
   nand_.invalidate(ppn);
   const BlockId block = geometry_.block_of(ppn);
   if (buckets_.contains(block)) {
-    if (policy_tracks_valid_) policy_->superseded(block, buckets_.valid(block));
+    const std::uint32_t valid = buckets_.valid(block);
+    if (valid >= policy_tracks_from_) policy_->superseded(block, valid);
     buckets_.decrement(block);
   }
 }

@@ -278,7 +278,9 @@ class PageMappedFtl final : public Ftl {
   bool plane_scope_;  // ftl.clean_scope = "plane" (before buckets_: groups())
   VictimBuckets buckets_;
   std::unique_ptr<VictimPolicy> policy_;
-  bool policy_tracks_valid_;
+  // superseded() for a sealed block holding at least this many valid pages:
+  // 0 (every page), pages_per_block (a full block's first) or never.
+  std::uint32_t policy_tracks_from_;
   std::uint32_t pages_per_lpn_;
   // Data pages per block: all of them, or with summary pages (ftl.summary_page)
   // all but the last, and the bytes a summary page moves (0: none).

@@ -15,15 +15,21 @@
 //                 on the baseline). A bounded random sample was rejected: it
 //                 misses the few old, cold blocks that make cost-benefit
 //                 beat greedy under skew.
-//   fifo          the oldest sealed block (LRW, Desnoyers SYSTOR 2012):
-//                 a min-heap by seal sequence, O(log n) per seal.
+//   fifo          the oldest sealed block that is not full of valid data
+//                 (LRW, Desnoyers SYSTOR 2012): a min-heap by seal
+//                 sequence, O(log n) per seal; a block sealed full joins it
+//                 at its first superseded page (O(log n), once; the FTL
+//                 tells the policy of no other superseded page).
 //   random        a uniformly random sealed block: a dense array per pool
 //                 with swap-remove, O(1).
 //   d-choices     greedy among `victim_choices` random sealed blocks (the
 //                 "power of d choices"), O(d).
 //
-// Random, fifo and d-choices may pick a block whose pages are all valid;
-// cleaning it frees nothing, so they fall back to greedy's choice then. The
+// Random and d-choices may draw a block whose pages are all valid; cleaning
+// it frees nothing, so they fall back to greedy's choice then. (FIFO passes
+// over full blocks instead: a full block stays the oldest until a page of it
+// is superseded, and a fallback to greedy would make FIFO greedy all that
+// while; docs/dftl-and-cleaning-policies.md, "FIFO on small blocks".) The
 // generator of random and d-choices is seeded from the FTL's seed (its own
 // stream) and saved in checkpoints, so runs are deterministic by seed.
 // The wear leveler's rate-limiting and migration act on whatever block the
@@ -68,8 +74,12 @@ class VictimPolicy {
   virtual void removed(flash::BlockId block) = 0;
   // A block set aside by removed() comes back with its old seal time.
   virtual void restored(flash::BlockId block, std::uint32_t pool, std::uint32_t valid) = 0;
-  // Does this policy need superseded() (cost-benefit only)? Asked once.
-  virtual bool tracks_valid_counts() const { return false; }
+  // Which superseded pages the policy hears of through superseded(): none,
+  // every one (cost-benefit: a block changes heaps at each), or only the
+  // first of a block sealed full (fifo: the block becomes a candidate).
+  // Asked once.
+  enum class Tracking { kNone, kEvery, kFirstOfFull };
+  virtual Tracking tracking() const { return Tracking::kNone; }
   // A page of sealed `block` was superseded; `valid_before` its count before.
   virtual void superseded(flash::BlockId /*block*/, std::uint32_t /*valid_before*/) {}
   // The next victim of `pool`, or VictimBuckets::kNone if it has no sealed block.

@@ -42,8 +42,9 @@ namespace ssdlab::sim {
 // never meets another build's cached file under the same name, and
 // --load-state refuses such a file by its header. 2: the wear leveler's
 // section WEAR 2, the block store's BSTO 3 and BAST 2; 3: TIME 4, each
-// bus's reservations (flash/bus_timeline.h).
-inline constexpr std::uint32_t kCheckpointFormat = 3;
+// bus's reservations (flash/bus_timeline.h); 4: VPOL 2 of the fifo and
+// cost-benefit policies (ftl/victim_policy_ordered.cpp).
+inline constexpr std::uint32_t kCheckpointFormat = 4;
 
 // Where the run stood, besides the device.
 struct RunPosition {
