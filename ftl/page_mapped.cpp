@@ -131,7 +131,7 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
                                     BlockId PlaneState::*active, const char* what) {
   const auto& order = layout_.planes(pool);
   std::uint32_t& cursor = cursors_[pool];
-  if (config_.plane_choice == PlaneChoice::kMostFree) turn_to_most_free(pool);
+  if (config_.plane_choice == PlaneChoice::kMostFree) turn_to_most_free(pool, active);
   clean_before_write(pool, order[cursor], out);  // foreground cleaning
   // Round-robin over the pool's planes, skipping planes that are full.
   for (std::size_t tried = 0; tried < order.size(); ++tried) {
@@ -142,23 +142,24 @@ Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
   throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
 }
 
-std::uint64_t PageMappedFtl::free_pages(std::uint32_t plane) const {
+std::uint64_t PageMappedFtl::free_pages(std::uint32_t plane, BlockId PlaneState::*active) const {
   const PlaneState& state = planes_[plane];
   std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * data_pages_;
-  for (const BlockId active : {state.host_active, state.clean_active, state.map_active})
-    if (active != kNoBlock && nand_.write_pointer(active) < data_pages_)
-      pages += data_pages_ - nand_.write_pointer(active);
+  if (const BlockId block = state.*active;
+      block != kNoBlock && nand_.write_pointer(block) < data_pages_)
+    pages += data_pages_ - nand_.write_pointer(block);
   return pages;
 }
 
-void PageMappedFtl::turn_to_most_free(std::uint32_t pool) {
+void PageMappedFtl::turn_to_most_free(std::uint32_t pool, BlockId PlaneState::*active) {
   const auto& order = layout_.planes(pool);
   std::uint32_t& cursor = cursors_[pool];
   std::uint32_t best = cursor;
-  std::uint64_t most = free_pages(order[cursor]);
+  std::uint64_t most = free_pages(order[cursor], active);
   for (std::uint32_t i = 1; i < order.size(); ++i) {
     const std::uint32_t at = (cursor + i) % static_cast<std::uint32_t>(order.size());
-    if (const std::uint64_t pages = free_pages(order[at]); pages > most) most = pages, best = at;
+    if (const std::uint64_t pages = free_pages(order[at], active); pages > most)
+      most = pages, best = at;
   }
   cursor = best;
 }

@@ -149,10 +149,11 @@ class PageMappedFtl final : public Ftl {
                        const char* what);
   Ppn allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active, const char* what);
   // PlaneChoice::kMostFree: points the pool's cursor at its plane with the
-  // most free pages (free blocks and the room left in its active blocks);
-  // of equals, the first from the cursor on, so that ties go round-robin.
-  void turn_to_most_free(std::uint32_t pool);
-  std::uint64_t free_pages(std::uint32_t plane) const;
+  // most free pages for this kind of write (its free blocks and the room left
+  // in its `active` block; the room of the cleaning's active block is not
+  // the host's); of equals, the first from the cursor on (ties go in turn).
+  void turn_to_most_free(std::uint32_t pool, BlockId PlaneState::*active);
+  std::uint64_t free_pages(std::uint32_t plane, BlockId PlaneState::*active) const;
   // Programs `command`'s page with its logical page on the NAND array and
   // appends the command to `out`; a block's last data page closes it.
   void program(const Command& command, CommandList& out);

@@ -92,17 +92,40 @@ TEST(ReproduceTable, EveryRowIsWellFormed) {
         EXPECT_TRUE(row.paper_value.has_value());
         EXPECT_GE(row.measures.size(), 2u);
         break;
+      case Check::kMeasured:
+        EXPECT_FALSE(row.paper_value.has_value());
+        EXPECT_EQ(row.measures.size(), 1u);
+        EXPECT_EQ(row.published, "not in the paper");
+        break;
       default:
         EXPECT_FALSE(row.paper_value.has_value());
         EXPECT_GE(row.measures.size(), 2u);
     }
     for (const Measure& m : row.measures) EXPECT_FALSE(m.run.config.empty());
   }
-  // Table 3: all six rows, latency and IO/s (issue 21).
+  // Table 3: all six rows, latency and IO/s on the paper's statistic (DiskSim's
+  // access time), each with the measured response time and closed-loop IO/s
+  // beside it (issues 21 and 36).
   for (const char* r : {"seq-read", "random-read", "seq-write", "random-write",
-                        "seq-write-cleaning", "random-write-cleaning"})
-    for (const char* q : {"latency", "iops"})
+                        "seq-write-cleaning", "random-write-cleaning"}) {
+    for (const char* q : {"latency", "iops", "response", "closed-loop-iops"})
       EXPECT_TRUE(ids.count(std::string("agrawal/table3/") + r + "/" + q)) << r << " " << q;
+    for (const Row& row : all_rows()) {
+      if (row.id.rfind(std::string("agrawal/table3/") + r + "/", 0) != 0) continue;
+      const Metric metric = row.measures.at(0).metric;
+      const bool paper = row.check == Check::kValue;
+      EXPECT_EQ(paper, metric == Metric::kAccessTimeUs || metric == Metric::kAccessIops)
+          << row.id << ": the paper's rows compare the access time, the others are measured";
+    }
+  }
+}
+
+TEST(ReproduceJudge, AMeasuredRowIsReportedNotJudged) {
+  Row row;
+  row.check = Check::kMeasured;
+  const RowResult result = judge(row, {1163.0});
+  EXPECT_EQ(result.verdict, "measured");
+  EXPECT_FALSE(result.pass);
 }
 
 TEST(ReproduceTable, PapersSelectTheirRowsAndUnknownNamesAreErrors) {
