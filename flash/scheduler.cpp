@@ -65,7 +65,9 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       queues_(timeline_.units()),
-      wake_at_(timeline_.units(), kNever) {}
+      wake_at_(timeline_.units(), kNever),
+      queue_length_(timeline_.units(), 0),
+      queue_since_(timeline_.units(), 0) {}
 
 std::uint32_t FlashScheduler::new_job() {
   ++live_jobs_;
@@ -189,6 +191,7 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     return;
   }
   queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
+  count_queue(unit, t, +1);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
 
@@ -281,6 +284,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
     while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
       const Entry entry = take(unit);
+      count_queue(unit, t, -1);
       Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
       if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data)
@@ -334,6 +338,7 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
+      count_queue(unit, queue_since_[unit], -1);  // (taken with `command`, at its time)
       // A synchronous shared-bus gang's reads move their member pages, both.
       if (command.member_pages || other.member_pages) {
         const std::uint32_t members = timeline_.geometry().members();

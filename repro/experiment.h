@@ -44,6 +44,9 @@ enum class Metric {
   // paper's IO/s from it: the device's packages over that mean.
   kAccessTimeUs,
   kAccessIops,
+  // Figure 6(b): flash commands waiting per package, averaged over the run
+  // (device counter queued_command_time_us over the span and the packages).
+  kQueueLength,
 };
 const char* metric_name(Metric metric);
 

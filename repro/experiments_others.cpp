@@ -173,6 +173,8 @@ const char* metric_name(Metric metric) {
       return "access_time_us";
     case Metric::kAccessIops:
       return "packages_per_access_time";
+    case Metric::kQueueLength:
+      return "queued_commands_per_package";
   }
   return "?";
 }

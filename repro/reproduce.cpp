@@ -38,6 +38,11 @@ const nlohmann::json& experiment_json(const nlohmann::json& summary, const std::
   throw make_error("{}: no experiment '{}' in summary.json", folder, name);
 }
 
+double packages_of(const nlohmann::json& summary) {
+  const nlohmann::json& geometry = summary.at("config").at("geometry");
+  return geometry.at("channels").get<double>() * geometry.at("packages_per_channel").get<double>();
+}
+
 double read_metric(const nlohmann::json& summary, const Measure& measure,
                    const std::string& folder) {
   const nlohmann::json& run = experiment_json(summary, measure.experiment, folder);
@@ -67,11 +72,14 @@ double read_metric(const nlohmann::json& summary, const Measure& measure,
     case Metric::kAccessIops: {
       // Agrawal et al. Table 3: "IO/s" is the packages (DiskSim's elements,
       // each serving one access at a time) over the access time.
-      const nlohmann::json& geometry = summary.at("config").at("geometry");
-      const double packages = geometry.at("channels").get<double>() *
-                              geometry.at("packages_per_channel").get<double>();
       const double access_us = device.at("access_time_us").get<double>();
-      return access_us > 0 ? packages * 1e6 / access_us : 0;
+      return access_us > 0 ? packages_of(summary) * 1e6 / access_us : 0;
+    }
+    case Metric::kQueueLength: {
+      const double span_us = run.at("end_us").get<double>() - run.at("start_us").get<double>();
+      return span_us > 0 ? device.at("queued_command_time_us").get<double>() / span_us /
+                               packages_of(summary)
+                         : 0;
     }
     case Metric::kWearBelow80: {
       // Disjoint bins (Table 8): below 40%, and from 40% to below 80%.

@@ -7,7 +7,8 @@
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
 mkdir -p "$work"
-export XDG_CACHE_HOME="$work/state-cache"  # preconditioned states: not into the user's cache
+# Preconditioned states: not into the user's cache, and one cache per binary
+# (two builds may write different checkpoint formats).
 cd "$(dirname "$0")/../.."
 cases=(
   "baseline-rw|-c configs/agrawal-baseline.toml --precondition random -w RW:io_size=4096,count=20000"
@@ -42,7 +43,7 @@ for entry in "${cases[@]}"; do
   for which in old new; do
     bin=${!which}
     # shellcheck disable=SC2086
-    "$bin" sim $args -o "$work/$which-$name" > "$work/$which-$name.log" 2>&1 || echo "$name: $which exited $?"
+    XDG_CACHE_HOME="$work/state-cache-$which" "$bin" sim $args -o "$work/$which-$name" > "$work/$which-$name.log" 2>&1 || echo "$name: $which exited $?"
   done
   if cmp -s "$work/old-$name/io.csv" "$work/new-$name/io.csv"; then
     echo "same       $name ($(($(wc -l < "$work/new-$name/io.csv") - 1)) rows)"

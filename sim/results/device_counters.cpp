@@ -31,6 +31,7 @@ void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
   a.host_write_flash_ns = op(a.host_write_flash_ns, b.host_write_flash_ns);
   a.host_read_accesses = op(a.host_read_accesses, b.host_read_accesses);
   a.host_write_accesses = op(a.host_write_accesses, b.host_write_accesses);
+  a.queued_command_ns = op(a.queued_command_ns, b.queued_command_ns);
   a.host_bytes_written = op(a.host_bytes_written, b.host_bytes_written);
   a.two_plane_commands = op(a.two_plane_commands, b.two_plane_commands);
   a.bus_busy_ns = op(a.bus_busy_ns, b.bus_busy_ns);
@@ -110,6 +111,9 @@ void to_json(nlohmann::json& json, const DeviceCounters& c) {
   json["read_access_time_us"] = access.read_us;
   json["write_access_time_us"] = access.write_us;
   json["access_time_samples"] = access.samples;
+  // Figure 6(b)'s queue: over the run's span and the packages, the mean
+  // number of commands waiting per package.
+  json["queued_command_time_us"] = us(c.queued_command_ns);
   json["two_plane_commands"] = c.two_plane_commands;
   json["bus_busy_us"] = us(c.bus_busy_ns);
   json["die_busy_us"] = us(c.die_busy_ns);
@@ -157,6 +161,7 @@ DeviceCounters device_counters_from_json(const nlohmann::json& json) {
   c.host_write_flash_ns = time("host_write_flash_time_us");
   c.host_read_accesses = count("host_read_accesses");
   c.host_write_accesses = count("host_write_accesses");
+  c.queued_command_ns = time("queued_command_time_us");
   c.host_bytes_written = count("host_bytes_written");
   // (The page size is not a counter: flash bytes over flash pages.)
   if (f.flash_pages_written > 0)

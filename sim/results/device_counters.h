@@ -28,11 +28,14 @@ struct DeviceCounters {
   // (flash::TimelineStats): reads, and writes (programs, read-modify-writes).
   TimeNs host_read_flash_ns = 0, host_write_flash_ns = 0;
   std::uint64_t host_read_accesses = 0, host_write_accesses = 0;
+  // Commands waiting in the flash scheduler's queues, integrated over time
+  // (flash::FlashScheduler::queued_command_ns; Agrawal et al. Figure 6(b)).
+  TimeNs queued_command_ns = 0;
   std::uint64_t host_bytes_written = 0;  // host write requests' bytes (Ssd)
   std::uint64_t two_plane_commands = 0;
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
   std::optional<WriteBufferStats> buffer;   // only with a write buffer
-  std::uint32_t pages_per_block = 0;        // for cleaning_efficiency()
+  std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 
   // A snapshot of `ssd`'s counters now.

@@ -18,12 +18,17 @@ DeviceCounters DeviceCounters::of(const Ssd& ssd) {
   c.host_write_flash_ns = t.host_write_flash_ns;
   c.host_read_accesses = t.host_read_pages;
   c.host_write_accesses = t.host_write_pages;
+  c.queued_command_ns = ssd.scheduler().queued_command_ns();
   c.host_bytes_written = ssd.host_bytes_written();
   c.page_size = ssd.config().geometry.page_size;
   c.bus_busy_ns = t.bus_busy_ns;
   c.die_busy_ns = t.die_busy_ns;
   if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();
-  c.pages_per_block = ssd.config().geometry.pages_per_block;
+  // Cleaning efficiency is over a block's data pages: a summary page
+  // (ftl.summary_page) is never data, so a wholly superseded block is 100%
+  // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).
+  c.pages_per_block =
+      ssd.config().geometry.pages_per_block - (ssd.config().ftl.summary_page ? 1 : 0);
   return c;
 }
 
