@@ -66,10 +66,14 @@ def run(args, name, overrides, choice):
 def largest_burst(path):
     """The most erases one package (a trace 'process') started within BURST_US."""
     events = json.load(open(path))["traceEvents"]
-    starts = {}
+    starts, seen = {}, set()
     for e in events:
-        if e.get("ph") == "X" and e.get("name") == "ERASE":
-            starts.setdefault(e["pid"], []).append(e["ts"])
+        # "ERASE [cleaning]", on the die's track and the plane's: count once.
+        if e.get("ph") == "X" and e.get("name", "").startswith("ERASE"):
+            key = (e["pid"], e["ts"], e.get("args", {}).get("block"))
+            if key not in seen:
+                seen.add(key)
+                starts.setdefault(e["pid"], []).append(e["ts"])
     most = 0
     for ts in starts.values():
         ts.sort()
