@@ -37,19 +37,6 @@ struct Command {
   // their own, and a host request does not wait for it to complete; it only
   // competes for the same buses and dies.
   bool cleaning = false;
-  // kProgram only: a block's summary page (Agrawal et al. §3.4; ftl.summary_page):
-  // the logical pages and write order of the block's data pages, programmed
-  // when its last data page is. It holds no logical page (lpn is kNoLpn) and
-  // moves `transfer_bytes` over the bus. `cleaning` is set too when cleaning
-  // moves filled the block.
-  bool summary = false;
-  Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
-  Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
-  Ppn src = kNoPage;   // source page of kCopyBack and kMove
-  Ppn src2 = kNoPage;  // source of `ppn2` in a two-plane copy-back or move
-  Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there); a program
-                       // with kNoLpn is padding: a page filled with no data
-  Lpn lpn2 = kNoLpn;   // logical page at `ppn2`
   // kCopyBack only: a read-modify-write by copy-back. Between the internal
   // read of `src` and the program of `ppn`, the host's new data for part of
   // the page comes in over the bus (one lane's page: the part a synchronous
@@ -57,6 +44,13 @@ struct Command {
   // Agrawal et al. §4: "We use intra-plane copy-back to implement
   // read-modify-write for writes of less than a page in synchronous ganging."
   bool host_data = false;
+  Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
+  Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
+  Ppn src = kNoPage;   // source page of kCopyBack and kMove
+  Ppn src2 = kNoPage;  // source of `ppn2` in a two-plane copy-back or move
+  Lpn lpn = kNoLpn;    // logical page at `ppn` (read: expected there); a program
+                       // with kNoLpn is padding: a page filled with no data
+  Lpn lpn2 = kNoLpn;   // logical page at `ppn2`
   // kProgram only: bytes the data transfer moves when it is not whole pages
   // (a summary page's sector); 0: the page (or two-plane pages) with its OOB.
   std::uint16_t transfer_bytes = 0;
@@ -69,6 +63,12 @@ struct Command {
   // the request's bytes (sim/controller/gang_reads.h).
   std::uint16_t member_pages = 0;
 
+  // kProgram only: a block's summary page (Agrawal et al. §3.4; ftl.summary_page):
+  // the logical pages and write order of the block's data pages, programmed
+  // when its last data page is. It holds no logical page (lpn is kNoLpn) and
+  // is the program that moves `transfer_bytes` (a sector, not a page) over the bus. `cleaning` is set too when cleaning
+  // moves filled the block.
+  bool summary() const { return transfer_bytes != 0; }
   bool two_plane() const { return ppn2 != kNoPage; }
 };
 

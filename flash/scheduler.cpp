@@ -65,9 +65,7 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       queues_(timeline_.units()),
-      wake_at_(timeline_.units(), kNever),
-      queue_length_(timeline_.units(), 0),
-      queue_since_(timeline_.units(), 0) {}
+      wake_at_(timeline_.units(), kNever) {}
 
 std::uint32_t FlashScheduler::new_job() {
   ++live_jobs_;
@@ -191,7 +189,7 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     return;
   }
   queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
-  count_queue(unit, t, +1);
+  queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
 
@@ -284,7 +282,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
     while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
       const Entry entry = take(unit);
-      count_queue(unit, t, -1);
+      queued_command_ns_ += static_cast<std::uint64_t>(t);
       Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
       if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data)
@@ -293,6 +291,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
         start(entry, command, t);
         continue;
       }
+      queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
       // A two-plane command (a move's two halves reserved together).
       const TimeNs end = timeline_.schedule(command, t);
       dispatched(entry, end);
@@ -338,7 +337,6 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
-      count_queue(unit, queue_since_[unit], -1);  // (taken with `command`, at its time)
       // A synchronous shared-bus gang's reads move their member pages, both.
       if (command.member_pages || other.member_pages) {
         const std::uint32_t members = timeline_.geometry().members();
@@ -362,9 +360,10 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
   // plane); so do a move's sources (one two-plane read) and its targets
   // (one two-plane program). An erase pairs any two blocks of a plane pair.
   const FastGeometry& g = timeline_.geometry();
-  // A summary page moves one sector, not a page: it pairs with nothing.
+  // (A summary page sits at a block's last offset, where no data page is:
+  // it pairs only with another summary page.)
   if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
-      other.host_data || other.summary || command.summary)
+      other.host_data)
     return false;
   auto paired = [&g](Ppn a, Ppn b) {
     return g.page_in_block(a) == g.page_in_block(b) &&

@@ -100,7 +100,7 @@ class FlashScheduler {
   // flash package"): the commands waiting in the units' queues, integrated
   // over simulated time (command-nanoseconds; a command taken at once waits
   // nothing). Over a span and the packages: the mean queue per package.
-  TimeNs queued_command_ns() const { return queued_command_ns_; }
+  TimeNs queued_command_ns() const { return static_cast<TimeNs>(queued_command_ns_); }
 
   // The time of the next pending event, or kNever.
   TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
@@ -247,15 +247,11 @@ class FlashScheduler {
   // Per unit, per class: ready commands in queue order.
   std::vector<std::array<EntryQueue, kWorkClasses>> queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
-  // queued_command_ns(): per unit, the commands queued and since when.
-  void count_queue(std::uint32_t unit, TimeNs t, int change) {
-    const TimeNs since = queue_since_[unit];
-    if (t > since) queued_command_ns_ += (t - since) * queue_length_[unit], queue_since_[unit] = t;
-    queue_length_[unit] = static_cast<std::uint32_t>(static_cast<int>(queue_length_[unit]) + change);
-  }
-  std::vector<std::uint32_t> queue_length_;
-  std::vector<TimeNs> queue_since_;
-  TimeNs queued_command_ns_ = 0;
+  // queued_command_ns(): the sum over queued commands of the time each was
+  // taken less the time it was queued, kept as two running sums (unsigned:
+  // they may wrap, their difference does not), exact whenever nothing is
+  // queued (a run's counters are read settled).
+  std::uint64_t queued_command_ns_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t next_seq_ = 0;
   TimeNs horizon_ = 0;                      // advance(): see there

@@ -164,19 +164,47 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
 
 void FlashTimeline::count(const Command& command) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
-  const std::uint64_t pages = command.two_plane() ? 2 : 1;
-  if (command.two_plane()) ++stats_.two_plane_commands;
-  if (command.cleaning) {
+  const std::size_t two = command.two_plane() ? 1 : 0;
+  stats_.two_plane_commands += two;
+  if (command.cleaning)
     stats_.cleaning_flash_ns += unloaded_ns(command);
-  } else if (command.op == Op::kRead) {
-    stats_.host_read_flash_ns += unloaded_ns(command);
-    stats_.host_read_pages += pages;
-  } else {
-    stats_.host_write_flash_ns += unloaded_ns(command);
-    // A summary page (ftl.summary_page) is part of the write that closes a
-    // block, as in DiskSim (ssd_timing.c:360-372): its time, no access.
-    if (command.op != Op::kErase && !command.summary) stats_.host_write_pages += pages;
+  else if (command.op == Op::kRead && command.member_pages == 0)
+    ++stats_.host_page_reads[two];
+  else if (command.op == Op::kProgram && command.transfer_bytes == 0)
+    ++stats_.host_page_programs[two];
+  else
+    count_other_host(command);
+}
+
+void FlashTimeline::count_other_host(const Command& command) {
+  const std::uint64_t pages = command.two_plane() ? 2 : 1;
+  if (command.op == Op::kRead) {
+    stats_.host_other_read_ns += unloaded_ns(command);
+    stats_.host_other_read_pages += pages;
+    return;
   }
+  stats_.host_other_write_ns += unloaded_ns(command);
+  // A summary page (ftl.summary_page) is part of the write that closes a
+  // block, as in DiskSim (ssd_timing.c:360-372): its time, no access; an
+  // erase (a merge) is time too.
+  if (command.op != Op::kErase && !command.summary()) stats_.host_other_write_pages += pages;
+}
+
+HostFlash FlashTimeline::host_flash() const {
+  const TimeNs cycles = timing_.command_ns;
+  const auto& reads = stats_.host_page_reads;
+  const auto& programs = stats_.host_page_programs;
+  const auto n = [](std::uint64_t count) { return static_cast<TimeNs>(count); };
+  HostFlash h;
+  h.read_ns = n(reads[0]) * (cycles + timing_.read_ns + page_transfer_ns_) +
+              n(reads[1]) * (cycles + timing_.read_ns + 2 * page_transfer_ns_) +
+              stats_.host_other_read_ns;
+  h.write_ns = n(programs[0]) * (cycles + page_transfer_ns_ + timing_.program_ns) +
+               n(programs[1]) * (cycles + 2 * page_transfer_ns_ + timing_.program_ns) +
+               stats_.host_other_write_ns;
+  h.read_pages = reads[0] + 2 * reads[1] + stats_.host_other_read_pages;
+  h.write_pages = programs[0] + 2 * programs[1] + stats_.host_other_write_pages;
+  return h;
 }
 
 TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
@@ -219,9 +247,9 @@ void FlashTimeline::save_state(StateWriter& out) const {
   // Version 2: the shared control buses of asynchronous shared-control gangs;
   // 3: per interleaving unit (a package without interleaving), the cache
   // registers, and the serial flash time of cleaning; 4: each bus's
-  // reservations (BusTimeline) rather than when it is next free; 5: the
-  // host's flash time and page accesses.
-  out.section("TIME", 5);
+  // reservations (BusTimeline) rather than when it is next free; 6: the
+  // host's flash accesses (5, their sums, was never released).
+  out.section("TIME", 6);
   for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
@@ -233,14 +261,16 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.die_busy_ns);
   out.i64(stats_.control_busy_ns);
   out.i64(stats_.cleaning_flash_ns);
-  out.i64(stats_.host_read_flash_ns);
-  out.i64(stats_.host_write_flash_ns);
-  out.u64(stats_.host_read_pages);
-  out.u64(stats_.host_write_pages);
+  out.array(stats_.host_page_reads);
+  out.array(stats_.host_page_programs);
+  out.i64(stats_.host_other_read_ns);
+  out.i64(stats_.host_other_write_ns);
+  out.u64(stats_.host_other_read_pages);
+  out.u64(stats_.host_other_write_pages);
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 5);
+  in.section("TIME", 6);
   for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
@@ -254,12 +284,14 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.die_busy_ns = in.i64();
   stats_.control_busy_ns = in.i64();
   stats_.cleaning_flash_ns = in.i64();
-  stats_.host_read_flash_ns = in.i64();
-  stats_.host_write_flash_ns = in.i64();
-  stats_.host_read_pages = in.u64();
-  stats_.host_write_pages = in.u64();
-  if (stats_.cleaning_flash_ns < 0 || stats_.host_read_flash_ns < 0 ||
-      stats_.host_write_flash_ns < 0)
+  in.array(stats_.host_page_reads);
+  in.array(stats_.host_page_programs);
+  stats_.host_other_read_ns = in.i64();
+  stats_.host_other_write_ns = in.i64();
+  stats_.host_other_read_pages = in.u64();
+  stats_.host_other_write_pages = in.u64();
+  if (stats_.cleaning_flash_ns < 0 || stats_.host_other_read_ns < 0 ||
+      stats_.host_other_write_ns < 0)
     throw Error("a flash time in the state is negative");
 }
 

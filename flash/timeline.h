@@ -52,13 +52,23 @@ struct TimelineStats {
   // after another with nothing else on the flash (serial flash time; the
   // controller's cleaning_ns is the wall time of overlapping batches).
   TimeNs cleaning_flash_ns = 0;
-  // The other commands, the host's, at their unloaded_ns() too, and the pages
-  // they read or write: the flash accesses of DiskSim's "Access time"
-  // statistic, which Agrawal et al.'s Table 3 prints (sim/results/
-  // access_time.h). A two-plane command is two page accesses; a host erase
-  // (a block-mapped FTL's merge) adds time to the writes but no access.
-  TimeNs host_read_flash_ns = 0, host_write_flash_ns = 0;
-  std::uint64_t host_read_pages = 0, host_write_pages = 0;
+  // The host's commands (not `cleaning`), for the flash accesses of DiskSim's
+  // "Access time" statistic, which Agrawal et al.'s Table 3 prints
+  // (FlashTimeline::host_flash()): whole-page reads and programs counted by
+  // kind (single, two-plane), which is all a host request's path pays; any
+  // other host command (a summary page, a gang's member reads, a
+  // read-modify-write copy-back, a merge's erase) at its unloaded_ns() with
+  // its page accesses.
+  std::array<std::uint64_t, 2> host_page_reads{}, host_page_programs{};
+  TimeNs host_other_read_ns = 0, host_other_write_ns = 0;
+  std::uint64_t host_other_read_pages = 0, host_other_write_pages = 0;
+};
+
+// The host's flash accesses (TimelineStats): page accesses and their
+// unloaded time, reads and writes.
+struct HostFlash {
+  TimeNs read_ns = 0, write_ns = 0;
+  std::uint64_t read_pages = 0, write_pages = 0;
 };
 
 class FlashTimeline {
@@ -79,6 +89,8 @@ class FlashTimeline {
   // (command cycles, array operations, bus transfers; a move's read then its
   // program; a two-plane command's two transfers and one array operation).
   TimeNs unloaded_ns(const Command& command) const;
+  // The host's flash accesses so far, from the counts in stats().
+  HostFlash host_flash() const;
 
   // Power cut (sim/state/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.
@@ -124,6 +136,7 @@ class FlashTimeline {
   TimeNs issue_command(std::uint32_t channel, TimeNs t);
   // Counts a command about to be reserved (stats_).
   void count(const Command& command);
+  void count_other_host(const Command& command);
   // Bus time of a read's data out: its pages, or the member pages it moves.
   TimeNs read_transfer_ns(const Command& command) const {
     if (command.member_pages) return member_transfer_ns_ * command.member_pages;
@@ -132,8 +145,9 @@ class FlashTimeline {
   // Bus time of a program's data: its pages with their OOB, or its
   // transfer_bytes (a summary page's sector).
   TimeNs program_transfer_ns(const Command& command) const {
-    if (command.transfer_bytes != 0) return timing_.transfer_ns(command.transfer_bytes);
-    return page_transfer_ns_ * (command.two_plane() ? 2 : 1);
+    const TimeNs pages = command.two_plane() ? 2 : 1;
+    if (command.transfer_bytes != 0) return timing_.transfer_ns(command.transfer_bytes) * pages;
+    return page_transfer_ns_ * pages;
   }
   TimeNs read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
   TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);

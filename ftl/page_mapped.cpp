@@ -203,7 +203,6 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
     nand_.pad(ppn);
     Command summary = flash::page_command(Op::kProgram, ppn, flash::kNoLpn, closing.stage);
     summary.cleaning = closing.cleaning;
-    summary.summary = true;
     summary.transfer_bytes = summary_bytes_;
     out.push_back(summary);
     FtlStats& stats = counters(pool_of_block(block));

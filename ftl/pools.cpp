@@ -45,8 +45,11 @@ PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
 namespace {
 
 bool mergeable(const flash::Command& command) {
+  // (A summary page, ftl.summary_page, is at a block's last offset, where no
+  // data page ever is: it pairs only with another summary page, as one
+  // two-plane program of two sectors.)
   return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead) &&
-         !command.two_plane() && !command.cleaning && !command.summary;
+         !command.two_plane() && !command.cleaning;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ void save_command(StateWriter& out, const flash::Command& command) {
   out.u8(command.stage);
   out.boolean(command.cleaning);
   out.boolean(command.host_data);
+  out.u16(command.transfer_bytes);  // a summary page's sector (SSDC 4)
   for (const std::uint32_t value :
        {command.ppn, command.ppn2, command.src, command.lpn, command.lpn2})
     out.u32(value);
@@ -31,6 +32,7 @@ flash::Command load_command(StateReader& in, const flash::Geometry& geometry) {
   command.stage = in.u8();
   command.cleaning = in.boolean();
   command.host_data = in.boolean();
+  command.transfer_bytes = in.u16();
   for (std::uint32_t* value :
        {&command.ppn, &command.ppn2, &command.src, &command.lpn, &command.lpn2})
     *value = in.u32();
@@ -50,8 +52,9 @@ void Ssd::save_state(StateWriter& out) const {
     throw std::logic_error("Ssd::save_state() with flash commands queued: settle() first");
   ftl_->save_state(out);
   timeline_.save_state(out);
-  // Version 3: host bytes written (byte-based write amplification).
-  out.section("SSDC", 3);
+  // Version 3: host bytes written (byte-based write amplification); 4: a
+  // saved command's transfer bytes (a summary page's sector).
+  out.section("SSDC", 4);
   out.i64(cleaning_ns_);
   out.i64(background_cleaning_ns_);
   out.u64(host_bytes_written_);
@@ -76,7 +79,7 @@ void Ssd::save_state(StateWriter& out) const {
 void Ssd::load_state(StateReader& in) {
   ftl_->load_state(in);
   timeline_.load_state(in);
-  in.section("SSDC", 3);
+  in.section("SSDC", 4);
   cleaning_ns_ = in.i64();
   background_cleaning_ns_ = in.i64();
   host_bytes_written_ = in.u64();

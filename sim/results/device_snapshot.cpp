@@ -14,10 +14,11 @@ DeviceCounters DeviceCounters::of(const Ssd& ssd) {
   const flash::TimelineStats& t = ssd.timeline().stats();
   c.two_plane_commands = t.two_plane_commands;
   c.cleaning_flash_ns = t.cleaning_flash_ns;
-  c.host_read_flash_ns = t.host_read_flash_ns;
-  c.host_write_flash_ns = t.host_write_flash_ns;
-  c.host_read_accesses = t.host_read_pages;
-  c.host_write_accesses = t.host_write_pages;
+  const flash::HostFlash host = ssd.timeline().host_flash();
+  c.host_read_flash_ns = host.read_ns;
+  c.host_write_flash_ns = host.write_ns;
+  c.host_read_accesses = host.read_pages;
+  c.host_write_accesses = host.write_pages;
   c.queued_command_ns = ssd.scheduler().queued_command_ns();
   c.host_bytes_written = ssd.host_bytes_written();
   c.page_size = ssd.config().geometry.page_size;

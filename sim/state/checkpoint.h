@@ -43,8 +43,10 @@ namespace ssdlab::sim {
 // --load-state refuses such a file by its header. 2: the wear leveler's
 // section WEAR 2, the block store's BSTO 3 and BAST 2; 3: TIME 4, each
 // bus's reservations (flash/bus_timeline.h); 4: VPOL 2 of the fifo and
-// cost-benefit policies (ftl/victim_policy_ordered.cpp).
-inline constexpr std::uint32_t kCheckpointFormat = 4;
+// cost-benefit policies (ftl/victim_policy_ordered.cpp); 5: TIME 6, the
+// host's flash accesses (flash/timeline.h), SSDC 4, a saved command's
+// transfer bytes (a summary page's sector).
+inline constexpr std::uint32_t kCheckpointFormat = 5;
 
 // Where the run stood, besides the device.
 struct RunPosition {

@@ -85,7 +85,7 @@ TEST(SummaryPage, TheLastDataPageOfABlockProgramsItsSummaryPage) {
     }
     ASSERT_EQ(out.size(), 2u) << lpn;
     const flash::Command& summary = out[1];
-    EXPECT_TRUE(summary.summary);
+    EXPECT_TRUE(summary.summary());
     EXPECT_EQ(summary.op, flash::Op::kProgram);
     EXPECT_EQ(summary.ppn, out[0].ppn + 1);
     EXPECT_EQ(summary.lpn, flash::kNoLpn);
@@ -115,7 +115,7 @@ TEST(SummaryPage, ABlockFilledByCleaningHasACleaningSummaryPage) {
     ftl->write(range, out);
     verifier.host_write(range, out);
     for (std::size_t c = 0; c < out.size(); ++c) {
-      if (!out[c].summary) continue;
+      if (!out[c].summary()) continue;
       ASSERT_GT(c, 0u);
       EXPECT_EQ(config.geometry.block_of(out[c - 1].ppn), config.geometry.block_of(out[c].ppn));
       EXPECT_EQ(out[c].cleaning, out[c - 1].cleaning);
