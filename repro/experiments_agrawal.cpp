@@ -12,20 +12,6 @@ namespace {
 
 constexpr const char* kBaseline = "agrawal-baseline.toml";
 
-// Table 3's "Random write, cleaning" workload, from DiskSim's synthetic
-// generator as the paper ran it (§4.3): random writes confined to 7,018,904
-// sectors (3.35 GiB, ~12% of the 27.2 GiB logical space) of a device whose
-// every logical page is mapped (--precondition seq), sizes exponential with
-// mean 4 KiB rounded up to whole 4 KiB pages, open-loop arrivals uniform over
-// 0-1 ms. The first 1,000,000 writes bring the region's blocks to a steady
-// state (cleaning starts once the spare above 5% is used) and are not measured.
-std::string disksim_random_writes(const char* count, const char* ignore, const char* extra) {
-  return fmt::format(
-      "RW:io_size=4096,size_distribution=exponential:4KiB,target_size=3593678848,"
-      "count={},io_ignore={}{}",
-      count, ignore, extra);
-}
-
 // Table 3's runs are on the paper's stated baseline, whose cleaning "requires
 // data transfer across the flash package serial interface" (§4.3): no
 // copy-back (the preset has it on, as DiskSim's shipped parameter files do).
@@ -49,30 +35,43 @@ SimRun sequential_cleaning(int queue_depth) {
           {}};
 }
 
+// Table 3's "Random write, cleaning" workload, from DiskSim's synthetic
+// generator as the paper ran it (§4.3): random writes confined to 7,018,904
+// sectors (3.35 GiB, ~12% of the 27.2 GiB logical space) of a device whose
+// every logical page is mapped (--precondition seq), sizes exponential with
+// mean 4 KiB rounded up to whole 4 KiB pages; `count` requests of which the
+// first `ignore` are not measured (--quick: `quick_count`, `quick_ignore`),
+// with `arrivals` (a plan key).
+SimRun disksim_random_writes(const char* count, const char* ignore, const char* quick_count,
+                             const char* quick_ignore, const char* arrivals) {
+  const auto workload = [arrivals](const char* n, const char* skip) {
+    return fmt::format(
+        "RW:io_size=4096,size_distribution=exponential:4KiB,target_size=3593678848,"
+        "count={},io_ignore={},{}",
+        n, skip, arrivals);
+  };
+  return {kBaseline, workload(count, ignore), "seq", kPaperBaseline,
+          workload(quick_count, quick_ignore), {}};
+}
+
+// Open-loop arrivals uniform over 0-1 ms, as DiskSim's; the first 1,000,000
+// writes bring the region's blocks to a steady state (cleaning starts once
+// the spare above 5% is used) and are not measured.
 SimRun random_cleaning_open_loop() {
-  return {kBaseline,
-          disksim_random_writes("2000000", "1000000", ",interarrival_us=uniform:0:1000"),
-          "seq",
-          kPaperBaseline,
-          disksim_random_writes("1000000", "800000", ",interarrival_us=uniform:0:1000"),
-          {}};
+  return disksim_random_writes("2000000", "1000000", "1000000", "800000",
+                               "interarrival_us=uniform:0:1000");
 }
 
 // DiskSim's run behind row 6 (ssdmodel/valid/ssd-rw5m.parv with copy-back
 // off): 5,000,000 requests from the fully mapped device, its statistics over
 // all of them (the access time does not depend on the arrivals).
 SimRun random_cleaning_whole_run() {
-  return {kBaseline,
-          disksim_random_writes("5000000", "0", ",interarrival_us=uniform:0:1000"),
-          "seq",
-          kPaperBaseline,
-          disksim_random_writes("1000000", "0", ",interarrival_us=uniform:0:1000"),
-          {}};
+  return disksim_random_writes("5000000", "0", "1000000", "0", "interarrival_us=uniform:0:1000");
 }
 
+// The same region and sizes, closed loop with 8 outstanding.
 SimRun random_cleaning_qd8() {
-  return {kBaseline, disksim_random_writes("2000000", "1000000", ",queue_depth=8"), "seq",
-          kPaperBaseline, disksim_random_writes("1000000", "800000", ",queue_depth=8"), {}};
+  return disksim_random_writes("2000000", "1000000", "1000000", "800000", "queue_depth=8");
 }
 
 Row table3(const char* id, int row, const char* quantity, double paper, double tolerance,
