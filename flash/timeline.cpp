@@ -191,19 +191,22 @@ void FlashTimeline::count_other_host(const Command& command) {
 }
 
 HostFlash FlashTimeline::host_flash() const {
-  const TimeNs cycles = timing_.command_ns;
-  const auto& reads = stats_.host_page_reads;
-  const auto& programs = stats_.host_page_programs;
-  const auto n = [](std::uint64_t count) { return static_cast<TimeNs>(count); };
-  HostFlash h;
-  h.read_ns = n(reads[0]) * (cycles + timing_.read_ns + page_transfer_ns_) +
-              n(reads[1]) * (cycles + timing_.read_ns + 2 * page_transfer_ns_) +
-              stats_.host_other_read_ns;
-  h.write_ns = n(programs[0]) * (cycles + page_transfer_ns_ + timing_.program_ns) +
-               n(programs[1]) * (cycles + 2 * page_transfer_ns_ + timing_.program_ns) +
-               stats_.host_other_write_ns;
-  h.read_pages = reads[0] + 2 * reads[1] + stats_.host_other_read_pages;
-  h.write_pages = programs[0] + 2 * programs[1] + stats_.host_other_write_pages;
+  // A whole-page read or program, single or two-plane, at unloaded_ns().
+  const auto cost = [this](Op op, std::size_t two) {
+    Command command;
+    command.op = op;
+    if (two) command.ppn2 = 0;  // (any page: only two_plane() is read)
+    return unloaded_ns(command);
+  };
+  HostFlash h{stats_.host_other_read_ns, stats_.host_other_write_ns,
+              stats_.host_other_read_pages, stats_.host_other_write_pages};
+  for (const std::size_t two : {0, 1}) {
+    const auto reads = stats_.host_page_reads[two], programs = stats_.host_page_programs[two];
+    h.read_ns += static_cast<TimeNs>(reads) * cost(Op::kRead, two);
+    h.write_ns += static_cast<TimeNs>(programs) * cost(Op::kProgram, two);
+    h.read_pages += reads * (two + 1);
+    h.write_pages += programs * (two + 1);
+  }
   return h;
 }
 
