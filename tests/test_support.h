@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "sim/controller/config.h"
 
 #ifdef SSDLAB_BINARY
@@ -32,6 +33,19 @@ inline std::string preset(const std::string& name) {
 
 inline sim::DeviceConfig load_preset(const std::string& name) {
   return sim::load_config(preset(name));
+}
+
+// The error loading preset `name` with `overrides` (--set) gives; a test
+// failure, and "", if it loads.
+inline std::string preset_error(const std::string& name,
+                                const std::vector<std::string>& overrides) {
+  try {
+    sim::load_config(preset(name), overrides);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << name << " loaded without an error";
+  return "";
 }
 
 // A fresh, empty folder under the system temp dir, unique per name.

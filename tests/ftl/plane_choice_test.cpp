@@ -127,24 +127,14 @@ TEST(PlaneChoice, EveryReadReturnsTheLatestWriteWithEitherChoice) {
       }
 }
 
-std::string error_of(const std::string& preset, const std::vector<std::string>& overrides) {
-  try {
-    sim::load_config(testing::preset(preset), overrides);
-  } catch (const Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << preset << " loaded without an error";
-  return "";
-}
-
 TEST(PlaneChoice, IsReadEchoedAndRefusedWhereItDoesNotApply) {
   EXPECT_EQ(testing::load_preset("tiny").ftl.plane_choice, ftl::PlaneChoice::kRoundRobin);
   EXPECT_EQ(testing::load_preset("agrawal-baseline").ftl.plane_choice,
             ftl::PlaneChoice::kMostFree);
-  EXPECT_THAT(error_of("tiny", {"ftl.plane_choice=\"emptiest\""}),
+  EXPECT_THAT(testing::preset_error("tiny", {"ftl.plane_choice=\"emptiest\""}),
               ::testing::HasSubstr("ftl.plane_choice: 'emptiest' is not a plane choice "
                                    "(allowed: round-robin, most-free)"));
-  EXPECT_THAT(error_of("bast-ssd", {"ftl.plane_choice=\"most-free\""}),
+  EXPECT_THAT(testing::preset_error("bast-ssd", {"ftl.plane_choice=\"most-free\""}),
               ::testing::HasSubstr("ftl.plane_choice: only the page-mapped and dftl FTLs use it"));
   const auto echo = sim::to_json(device("page-mapped", "most-free"));
   EXPECT_EQ(echo["ftl"]["plane_choice"], "most-free");

@@ -44,7 +44,9 @@ TEST(AccessTime, IsTheUnloadedPageAccessTimeWhateverTheQueueing) {
     EXPECT_NEAR(a.mean_us, (300 * write_us + c.host_read_accesses * read_us) /
                                static_cast<double>(300 + c.host_read_accesses),
                 1e-9);
-    if (c.host_read_accesses > 0) EXPECT_NEAR(a.read_us, read_us, 1e-9);
+    if (c.host_read_accesses > 0) {
+      EXPECT_NEAR(a.read_us, read_us, 1e-9);
+    }
   }
 }
 

@@ -19,16 +19,6 @@ using ssdlab::ftl::CleanScope;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-std::string error_of(const std::string& preset, const std::vector<std::string>& overrides) {
-  try {
-    ssdlab::sim::load_config(support::preset(preset), overrides);
-  } catch (const ssdlab::Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << preset << " loaded without an error";
-  return "";
-}
-
 TEST(CleanConfig, PresetsFollowTheirModel) {
   // Agrawal et al.'s model: per plane, one victim per trigger.
   for (const char* name : {"agrawal-baseline", "agrawal-1tib", "agrawal-gang8-shared-bus"}) {
@@ -55,30 +45,30 @@ TEST(CleanConfig, ReadsTheIncrementalBudget) {
 }
 
 TEST(CleanConfig, RefusesUnknownValuesNamingTheKey) {
-  EXPECT_THAT(error_of("tiny", {"ftl.clean_scope=\"die\""}),
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.clean_scope=\"die\""}),
               AllOf(StartsWith("--set ftl.clean_scope=\"die\": ftl.clean_scope: 'die'"),
                     HasSubstr("pool, plane")));
-  EXPECT_THAT(error_of("tiny", {"ftl.clean_granularity=\"lazy\""}),
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.clean_granularity=\"lazy\""}),
               AllOf(StartsWith("--set ftl.clean_granularity=\"lazy\": ftl.clean_granularity:"),
                     HasSubstr("until-mark, one-victim, incremental")));
-  EXPECT_THAT(error_of("tiny", {"ftl.clean_granularity=\"incremental\"",
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.clean_granularity=\"incremental\"",
                                 "ftl.clean_incremental_pages=0"}),
               HasSubstr("ftl.clean_incremental_pages: 0 is out of range"));
 }
 
 TEST(CleanConfig, RefusesTheBudgetWithoutIncrementalCleaning) {
-  EXPECT_THAT(error_of("tiny", {"ftl.clean_incremental_pages=2"}),
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.clean_incremental_pages=2"}),
               HasSubstr("ftl.clean_incremental_pages: only clean_granularity = \"incremental\""));
 }
 
 TEST(CleanConfig, BlockBasedFtlsRefuseWhatTheyCannotDoNamingFileAndKey) {
   for (const char* preset : {"bast-ssd", "fast-ssd", "usb-stick"}) {
     SCOPED_TRACE(preset);
-    EXPECT_THAT(error_of(preset, {"ftl.clean_scope=\"plane\""}),
+    EXPECT_THAT(support::preset_error(preset, {"ftl.clean_scope=\"plane\""}),
                 AllOf(StartsWith("--set ftl.clean_scope=\"plane\": ftl.clean_scope: only the "
                                  "page-mapped and dftl FTLs use it"),
                       HasSubstr("merges one logical block at a time")));
-    EXPECT_THAT(error_of(preset, {"ftl.clean_granularity=\"until-mark\""}),
+    EXPECT_THAT(support::preset_error(preset, {"ftl.clean_granularity=\"until-mark\""}),
                 HasSubstr("takes only \"one-victim\""));
   }
   // A key in the file is named with the file and its line.
