@@ -50,7 +50,8 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
     throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
                      geometry_.page_size, config_.logical_page_size);
   if (geometry_.lockstep())
-    throw make_error("dftl is not modelled on a synchronous gang ({})", flash::gang_name(geometry_.gang));
+    throw make_error("dftl is not modelled on a synchronous gang ({})",
+                     flash::gang_name(geometry_.gang));
   entries_per_translation_page_ = geometry_.page_size / 4;  // 4-byte physical page numbers
   const auto translation_pages = [this] {
     return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;
@@ -59,10 +60,7 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
   // beside the host's below the page-mapped FTL's cleaning reserve. (The
   // translation block each plane fills comes out of the spare space, like
   // the translation pages: the host keeps the page-mapped capacity.)
-  const std::uint64_t reserve_blocks =
-      std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
-  const std::uint64_t workable =
-      geometry_.blocks() > reserve_blocks ? (geometry_.blocks() - reserve_blocks) * data_pages_ : 0;
+  const std::uint64_t workable = workable_pages();
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
   while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
     logical_pages_ -= stripe_round;
@@ -117,7 +115,8 @@ void PageMappedFtl::make_room(CommandList& out, std::uint64_t entries) {
 void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
   const Lpn translation = static_cast<Lpn>(logical_pages_ + page);
   // Allocation first: the cleaning it may run can move the old translation page.
-  const Ppn target = allocate_translation(pool_of(translation), out);
+  const Ppn target =
+      allocate_in_turn(pool_of(translation), WriteKind::kTranslation, out, "a translation page");
   const Ppn old = map_[translation];
   if (old != kNoPage) {
     // The entries not cached come from the old version.
@@ -131,14 +130,6 @@ void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
   request_written_.push_back(translation);
   ++stats_.translation_pages_written;
   ++stats_.flash_pages_written;
-}
-
-Ppn PageMappedFtl::allocate_translation(std::uint32_t pool, CommandList& out) {
-  return allocate_in_turn(pool, out, &PlaneState::map_active, "a translation page");
-}
-
-Ppn PageMappedFtl::allocate_translation_for_cleaning(std::uint32_t victim_plane) {
-  return allocate_near(victim_plane, &PlaneState::map_active, "a translation page");
 }
 
 void PageMappedFtl::rewrite_stale_translation_pages(CommandList& out) {

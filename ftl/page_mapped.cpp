@@ -1,5 +1,6 @@
 #include "ftl/page_mapped.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ssdlab::ftl::page_mapped {
@@ -13,6 +14,23 @@ std::vector<std::uint32_t> pool_of_planes(const flash::Geometry& geometry,
   return pools;
 }
 
+// Summary pages (ftl.summary_page, Agrawal et al. §3.4): the bytes one
+// moves, 0 without them. Throws if the device cannot have them.
+std::uint16_t summary_transfer_bytes(const flash::Geometry& geometry, const FtlConfig& config) {
+  if (!config.summary_page) return 0;
+  // A block's data pages then end at an odd page: one logical page each.
+  if (config.logical_page_size / geometry.page_size != 1 || geometry.pages_per_block < 2)
+    throw make_error(
+        "ftl.summary_page needs logical_page_size = the {}-byte flash page and blocks of at "
+        "least 2 pages",
+        geometry.page_size);
+  const std::uint32_t bytes = summary_page_bytes(geometry, config.sector_size);
+  if (bytes > 0xffff)
+    throw make_error("ftl.summary_page: a {}-byte summary page is more than one transfer takes",
+                     bytes);
+  return static_cast<std::uint16_t>(bytes);
+}
+
 }  // namespace
 
 PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
@@ -20,82 +38,22 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       config_(context.config),
       nand_(context.geometry),
       layout_(context.geometry, context.config.pool),
-      plane_scope_(config_.clean_scope == CleanScope::kPlane),
-      buckets_(geometry_.blocks(), groups(), geometry_.pages_per_block),
-      policy_(make_victim_policy(config_.victim, geometry_.blocks(), groups(),
-                                 geometry_.pages_per_block - (config_.summary_page ? 1 : 0),
-                                 context.seed)),
-      policy_tracks_from_(
-          policy_->tracking() == VictimPolicy::Tracking::kEvery ? 0
-          : policy_->tracking() == VictimPolicy::Tracking::kFirstOfFull
-              ? geometry_.pages_per_block - (config_.summary_page ? 1 : 0)  // data pages
-              : geometry_.pages_per_block + 1),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
-      summary_bytes_(0),
+      summary_bytes_(summary_transfer_bytes(geometry_, config_)),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lockstep() && config_.copy_back && pages_per_lpn_ == 1),
-      granularity_(config_.clean_granularity),
-      incremental_pages_(config_.clean_incremental_pages),
-      planes_(geometry_.planes()),
-      free_blocks_(layout_.pools(), 0),
-      cursors_(layout_.pools(), 0),
-      wear_(context.config.wear, context.geometry.pe_cycles,
+      wear_(config_.wear, geometry_.pe_cycles,
             WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
             context.seed),
+      placement_(geometry_, layout_, nand_, config_.plane_choice, data_pages_),
+      trigger_(geometry_, layout_, placement_, *this,
+               {config_.clean_scope, config_.clean_granularity, config_.clean_incremental_pages,
+                config_.clean_low_water, config_.clean_high_water},
+               pages_per_lpn_),
+      victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
       retired_(layout_.pools(), 0) {
-  if (config_.summary_page) {
-    // A block's data pages then end at an odd page: one logical page each.
-    if (pages_per_lpn_ != 1 || geometry_.pages_per_block < 2)
-      throw make_error(
-          "ftl.summary_page needs logical_page_size = the {}-byte flash page and blocks of at "
-          "least 2 pages",
-          geometry_.page_size);
-    const std::uint32_t bytes = summary_page_bytes(geometry_, config_.sector_size);
-    if (bytes > 0xffff)
-      throw make_error("ftl.summary_page: a {}-byte summary page is more than one transfer takes",
-                       bytes);
-    summary_bytes_ = static_cast<std::uint16_t>(bytes);
-  }
-  const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
-  low_water_blocks_ = std::max<std::uint32_t>(
-      2, static_cast<std::uint32_t>(std::ceil(config_.clean_low_water * pool_blocks)));
-  // The plane scope splits the pool's mark over its planes (rounded down, so
-  // that the reserve below, and with it the exported capacity, is the same
-  // whatever the scope). The emergency floor: half the mark, at least the 2
-  // blocks one victim's moves and the next host page may need.
-  plane_low_water_ = std::max<std::uint32_t>(2, low_water_blocks_ / layout_.planes_per_pool());
-  pool_floor_ = std::min(low_water_blocks_, std::max<std::uint32_t>(2, low_water_blocks_ / 2));
-  plane_floor_ = std::min(plane_low_water_, std::max<std::uint32_t>(2, plane_low_water_ / 2));
-  in_progress_.assign(groups(), InProgress{});
-  if (granularity_ == CleanGranularity::kIncremental && incremental_pages_ < pages_per_lpn_)
-    throw make_error(
-        "ftl.clean_incremental_pages = {} cannot move one logical page ({} flash pages)",
-        incremental_pages_, pages_per_lpn_);
-  high_water_blocks_ =
-      config_.clean_high_water > 0
-          ? static_cast<std::uint32_t>(std::ceil(config_.clean_high_water * pool_blocks))
-          : 0;
-
-  // Exported capacity: the physical data pages (without summary pages) less
-  // over-provisioning, less what cleaning needs to work at all (the low-water
-  // reserve plus two partly filled active blocks per plane), in whole stripes
-  // across all pools.
-  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
-  const auto usable = static_cast<std::uint64_t>(
-      static_cast<double>(std::uint64_t{geometry_.blocks()} * data_pages_) *
-      (1.0 - config_.overprovisioning));
-  const std::uint64_t reserve_blocks =
-      std::uint64_t{layout_.pools()} * (low_water_blocks_ + 2 * layout_.planes_per_pool() + 1);
-  const std::uint64_t workable =
-      geometry_.blocks() > reserve_blocks ? (geometry_.blocks() - reserve_blocks) * data_pages_ : 0;
-  logical_pages_ = std::min(usable, workable) / pages_per_lpn_ / stripe_round * stripe_round;
-  if (logical_pages_ == 0)
-    throw make_error(
-        "the device is too small: after over-provisioning and the cleaning reserve "
-        "not one stripe over all {} pools is left",
-        layout_.pools());
-  if (logical_pages_ >= flash::kNoLpn) throw make_error("the device has too many logical pages");
+  logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
@@ -103,87 +61,43 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
       (logical_pages_ + translation_pages) / layout_.pools() * pages_per_lpn_;
-  needed_blocks_ = static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ +
-                                              reserve_blocks / layout_.pools());
-
-  for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
-    for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
-      planes_[plane].free_blocks.push_back(plane * geometry_.blocks_per_plane + i);
-    free_blocks_[layout_.pool_of_plane(plane)] += geometry_.blocks_per_plane;
-  }
+  needed_blocks_ =
+      static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ + reserve_blocks());
 }
 
-bool PageMappedFtl::has_room(const BlockId& active, std::uint32_t plane) const {
-  return (active != kNoBlock && !nand_.is_full(active)) || !planes_[plane].free_blocks.empty();
-}
-
-Ppn PageMappedFtl::take_room(BlockId& active, std::uint32_t plane) {
-  if (active == kNoBlock || nand_.is_full(active)) {
-    PlaneState& state = planes_[plane];
-    active = state.free_blocks.front();
-    state.free_blocks.pop_front();
-    --free_blocks_[layout_.pool_of_plane(plane)];
-  }
-  return geometry_.first_page(active) + nand_.write_pointer(active);
-}
-
-Ppn PageMappedFtl::allocate_in_turn(std::uint32_t pool, CommandList& out,
-                                    BlockId PlaneState::*active, const char* what) {
-  const auto& order = layout_.planes(pool);
-  std::uint32_t& cursor = cursors_[pool];
-  if (config_.plane_choice == PlaneChoice::kMostFree) turn_to_most_free(pool, active);
-  clean_before_write(pool, order[cursor], out);  // foreground cleaning
-  // Round-robin over the pool's planes, skipping planes that are full.
-  for (std::size_t tried = 0; tried < order.size(); ++tried) {
-    const std::uint32_t plane = order[cursor];
-    if (++cursor == order.size()) cursor = 0;
-    if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
-  }
-  throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
-}
-
-std::uint64_t PageMappedFtl::free_pages(std::uint32_t plane, BlockId PlaneState::*active) const {
-  const PlaneState& state = planes_[plane];
-  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * data_pages_;
-  if (const BlockId block = state.*active;
-      block != kNoBlock && nand_.write_pointer(block) < data_pages_)
-    pages += data_pages_ - nand_.write_pointer(block);
+std::uint64_t PageMappedFtl::exported_pages(double overprovisioning) const {
+  // The physical data pages (without summary pages) less over-provisioning,
+  // less what cleaning needs to work at all, in whole stripes across all
+  // pools.
+  const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
+  const auto usable = static_cast<std::uint64_t>(
+      static_cast<double>(std::uint64_t{geometry_.blocks()} * data_pages_) *
+      (1.0 - overprovisioning));
+  const std::uint64_t pages =
+      std::min(usable, workable_pages()) / pages_per_lpn_ / stripe_round * stripe_round;
+  if (pages == 0)
+    throw make_error(
+        "the device is too small: after over-provisioning and the cleaning reserve "
+        "not one stripe over all {} pools is left",
+        layout_.pools());
+  if (pages >= flash::kNoLpn) throw make_error("the device has too many logical pages");
   return pages;
 }
 
-void PageMappedFtl::turn_to_most_free(std::uint32_t pool, BlockId PlaneState::*active) {
-  const auto& order = layout_.planes(pool);
-  std::uint32_t& cursor = cursors_[pool];
-  std::uint32_t best = cursor;
-  std::uint64_t most = free_pages(order[cursor], active);
-  for (std::uint32_t i = 1; i < order.size(); ++i) {
-    const std::uint32_t at = (cursor + i) % static_cast<std::uint32_t>(order.size());
-    if (const std::uint64_t pages = free_pages(order[at], active); pages > most)
-      most = pages, best = at;
-  }
-  cursor = best;
+std::uint64_t PageMappedFtl::workable_pages() const {
+  const std::uint64_t reserve = std::uint64_t{layout_.pools()} * reserve_blocks();
+  return geometry_.blocks() > reserve ? (geometry_.blocks() - reserve) * data_pages_ : 0;
 }
 
-Ppn PageMappedFtl::allocate_near(std::uint32_t victim_plane, BlockId PlaneState::*active,
-                                 const char* what) {
-  if (has_room(planes_[victim_plane].*active, victim_plane))
-    return take_room(planes_[victim_plane].*active, victim_plane);
-  for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(victim_plane)))
-    if (has_room(planes_[plane].*active, plane)) return take_room(planes_[plane].*active, plane);
+void PageMappedFtl::no_room(std::uint32_t pool, const char* what) const {
+  throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
+}
+
+void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) const {
   const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
   if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
   throw std::logic_error(
       fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
-}
-
-Ppn PageMappedFtl::allocate_host(std::uint32_t pool, CommandList& out) {
-  return allocate_in_turn(pool, out, &PlaneState::host_active, "host data above its reserve");
-}
-
-Ppn PageMappedFtl::allocate_for_cleaning(std::uint32_t victim_plane) {
-  // The victim's own plane first, so that copy-back applies (Agrawal §3.2);
-  // another plane of the pool only when that plane is out of room.
-  return allocate_near(victim_plane, &PlaneState::clean_active, "the valid pages it moves");
 }
 
 void PageMappedFtl::program(const Command& command, CommandList& out) {
@@ -209,44 +123,10 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
     ++stats.summary_pages_written;
     ++stats.flash_pages_written;
   }
-  seal(block);
-}
-
-void PageMappedFtl::seal(BlockId block) {
   // A full block is sealed: it can now be chosen for cleaning, and it is no
   // longer any plane's active block.
-  insert_sealed(block);
-  PlaneState& state = planes_[geometry_.plane_of_block(block)];
-  if (state.host_active == block) state.host_active = kNoBlock;
-  if (state.clean_active == block) state.clean_active = kNoBlock;
-  if (state.map_active == block) state.map_active = kNoBlock;
-}
-
-void PageMappedFtl::insert_sealed(BlockId block) {
-  const std::uint32_t group = group_of_block(block);
-  buckets_.insert(block, group, nand_.valid_pages(block));
-  policy_->sealed(block, group, nand_.valid_pages(block), clock());
-}
-
-void PageMappedFtl::restore_sealed(BlockId block) {
-  const std::uint32_t group = group_of_block(block);
-  buckets_.insert(block, group, nand_.valid_pages(block));
-  policy_->restored(block, group, nand_.valid_pages(block));
-}
-
-void PageMappedFtl::remove_sealed(BlockId block) {
-  buckets_.remove(block);
-  policy_->removed(block);
-}
-
-void PageMappedFtl::supersede(Ppn ppn) {
-  nand_.invalidate(ppn);
-  const BlockId block = geometry_.block_of(ppn);
-  if (buckets_.contains(block)) {
-    const std::uint32_t valid = buckets_.valid(block);
-    if (valid >= policy_tracks_from_) policy_->superseded(block, valid);
-    buckets_.decrement(block);
-  }
+  victims_.sealed(block, nand_.valid_pages(block), clock());
+  placement_.closed(block);
 }
 
 void PageMappedFtl::prefetch(Lpn soon, Lpn later) const {
@@ -276,11 +156,10 @@ void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) 
 bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
   const std::uint32_t pool = pool_of(lpn);
   // Cleaning first: it may move the old page, which is then read where it went.
-  clean_before_write(pool, geometry_.plane_of(map_[lpn]), out);
+  trigger_.before_write(pool, geometry_.plane_of(map_[lpn]), out);
   const Ppn old = map_[lpn];
-  const std::uint32_t plane = geometry_.plane_of(old);
-  if (!has_room(planes_[plane].host_active, plane)) return false;
-  const Ppn target = take_room(planes_[plane].host_active, plane);
+  const Ppn target = placement_.take_in_plane(geometry_.plane_of(old), WriteKind::kHost);
+  if (target == kNoPage) return false;
   unmap(lpn);
   Command command = flash::page_command(Op::kCopyBack, target, lpn, 0, old);
   command.host_data = true;
@@ -330,7 +209,8 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     // The map entry is a cache miss: let it load while allocation (and any
     // cleaning it runs) works.
     prefetch_for_write(&map_[lpn]);
-    const Ppn first = allocate_host(pool_of(lpn), out);
+    const Ppn first =
+        allocate_in_turn(pool_of(lpn), WriteKind::kHost, out, "host data above its reserve");
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);

@@ -1,6 +1,8 @@
 // Mount of the page-mapped FTL after a power cut: the map from the OOB scan
 // (oob_scan.h; with summary pages, one summary page per closed block), then
 // every block's role from what is on flash alone.
+#include <algorithm>
+
 #include "ftl/oob_scan.h"
 #include "ftl/page_mapped.h"
 
@@ -24,28 +26,18 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
 }
 
 void PageMappedFtl::adopt_blocks(CommandList& out) {
-  buckets_ = VictimBuckets(geometry_.blocks(), groups(), geometry_.pages_per_block);
-  policy_->clear();
-  // A victim cleaned in part before the cut is a full block again: sealed.
-  in_progress_.assign(groups(), InProgress{});
-  planes_.assign(geometry_.planes(), PlaneState{});
-  std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
-  std::fill(cursors_.begin(), cursors_.end(), 0);
+  victims_.clear();  // a victim cleaned in part before the cut: sealed below
+  placement_.clear();
   std::fill(retired_.begin(), retired_.end(), 0);
   wear_.restore_erase_counts();  // from the block headers
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
-    const std::uint32_t plane = geometry_.plane_of_block(block);
-    const std::uint32_t pool = pool_of_block(block);
-    PlaneState& state = planes_[plane];
     if (nand_.is_erased(block)) {
-      if (wear_.is_retired(block)) {
-        ++retired_[pool];  // worn out: never allocated again
-      } else {
-        state.free_blocks.push_back(block);
-        ++free_blocks_[pool];
-      }
+      if (wear_.is_retired(block))
+        ++retired_[pool_of_block(block)];  // worn out: never allocated again
+      else
+        placement_.freed(block);
     } else if (nand_.is_full(block)) {
-      insert_sealed(block);
+      victims_.sealed(block, nand_.valid_pages(block), clock());
     } else if (nand_.write_pointer(block) == data_pages_) {
       // Every data page written, the summary page not (not seen in practice:
       // the FTL writes both in one list, and a cut tears, never unwrites, a
@@ -54,14 +46,12 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       closing.cleaning = true;
       close_block(block, closing, out);
     } else if (cache_ && is_translation(nand_.lpn_at(geometry_.first_page(block))) &&
-               state.map_active == kNoBlock) {
-      state.map_active = block;  // DFTL: a translation block being filled
-    } else if (state.host_active == kNoBlock) {
+               placement_.adopt(block, WriteKind::kTranslation)) {
+      // DFTL: a translation block being filled.
+    } else if (placement_.adopt(block, WriteKind::kHost) ||
+               placement_.adopt(block, WriteKind::kCleaning)) {
       // A partly written block was an active block before the cut; which
       // kind (host or cleaning) only mattered for hot/cold separation.
-      state.host_active = block;
-    } else if (state.clean_active == kNoBlock) {
-      state.clean_active = block;
     } else {
       // More partly written blocks than a plane has active ones (not seen in
       // practice): closed by padding (and its summary page), then sealed like

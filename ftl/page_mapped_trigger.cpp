@@ -1,69 +1,78 @@
-// When and how much the page-mapped FTL (and DFTL) cleans in the foreground:
-// before each page a host write (or a DFTL translation write) allocates.
-//
-// Scope (ftl.clean_scope): "pool" keeps one low-water mark per allocation
-// pool and chooses victims anywhere in it; "plane" gives each plane its own
-// mark (the pool's, split evenly) and chooses victims inside the plane the
-// page goes to, so that with copy-back every move stays in that plane
-// (Agrawal et al. §3.2). Host pages rotate over the pool's planes, so the
-// planes take their turns at cleaning.
-//
-// Granularity (ftl.clean_granularity):
-// - until-mark: clean whole victims until the group is back at its mark (one
-//   trigger may clean several blocks: bursts of erases);
-// - one-victim: one whole victim per trigger, in the write's plane with the
-//   plane scope (Agrawal et al.'s simulator cleans one block per element
-//   each time a write finds it below its mark);
-// - incremental: at most ftl.clean_incremental_pages page moves per page
-//   allocated; the victim stays in progress between writes (and in
-//   checkpoints) and is erased once its last valid page has moved.
-// Every granularity cleans whole blocks below the emergency floor (half the
-// mark, at least 2 blocks), so that cleaning always has room to work and
-// the device never runs out of free blocks.
-#include "ftl/page_mapped.h"
+// The cleaning trigger of the page-mapped FTL (page_mapped_trigger.h): the
+// marks from ftl.clean_*, the foreground loop per page allocated, and the
+// choice of a group for background cleaning.
+#include "ftl/page_mapped_trigger.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.h"
 
 namespace ssdlab::ftl::page_mapped {
 
-bool PageMappedFtl::cleanable(std::uint32_t group) const {
-  if (in_progress_[group].victim != kNoBlock) return true;
-  const BlockId victim = buckets_.fewest_valid(group);
-  return victim != VictimBuckets::kNone && buckets_.valid(victim) < data_pages_;
+CleaningTrigger::CleaningTrigger(const flash::FastGeometry& geometry, const PoolLayout& layout,
+                                 const Placement& placement, CleaningWork& work,
+                                 const TriggerSettings& settings, std::uint32_t pages_per_lpn)
+    : geometry_(geometry),
+      layout_(layout),
+      placement_(placement),
+      work_(work),
+      plane_scope_(settings.scope == CleanScope::kPlane),
+      granularity_(settings.granularity),
+      incremental_pages_(settings.incremental_pages),
+      pages_per_lpn_(pages_per_lpn) {
+  const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
+  low_water_blocks_ = std::max<std::uint32_t>(
+      2, static_cast<std::uint32_t>(std::ceil(settings.low_water * pool_blocks)));
+  // The plane scope splits the pool's mark over its planes (rounded down, so
+  // that the cleaning reserve, and with it the exported capacity, is the same
+  // whatever the scope). The emergency floor: half the mark, at least the 2
+  // blocks one victim's moves and the next host page may need.
+  plane_low_water_ = std::max<std::uint32_t>(2, low_water_blocks_ / layout_.planes_per_pool());
+  pool_floor_ = std::min(low_water_blocks_, std::max<std::uint32_t>(2, low_water_blocks_ / 2));
+  plane_floor_ = std::min(plane_low_water_, std::max<std::uint32_t>(2, plane_low_water_ / 2));
+  if (granularity_ == CleanGranularity::kIncremental && incremental_pages_ < pages_per_lpn_)
+    throw make_error(
+        "ftl.clean_incremental_pages = {} cannot move one logical page ({} flash pages)",
+        incremental_pages_, pages_per_lpn_);
+  high_water_blocks_ =
+      settings.high_water > 0
+          ? static_cast<std::uint32_t>(std::ceil(settings.high_water * pool_blocks))
+          : 0;
 }
 
-bool PageMappedFtl::clean_step(std::uint32_t group, std::uint32_t budget, CommandList& out,
-                               std::uint32_t* moved) {
-  if (plane_scope_ && !cleanable(group)) {
+bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flash::CommandList& out,
+                                 std::uint32_t* moved) {
+  if (plane_scope_ && !work_.cleanable(group)) {
     // Every sealed block of this plane is full of valid data: clean the
     // pool's plane with the best victim instead, once; the write's page goes
-    // to a plane with room (allocate_in_turn skips full ones).
+    // to a plane with room (Placement::take_in_turn skips full ones).
     std::uint32_t best = group;
     for (const std::uint32_t plane : layout_.planes(layout_.pool_of_plane(group))) {
-      if (!cleanable(plane)) continue;
-      if (best == group || in_progress_[plane].victim != kNoBlock ||
-          (in_progress_[best].victim == kNoBlock &&
-           buckets_.valid(buckets_.fewest_valid(plane)) <
-               buckets_.valid(buckets_.fewest_valid(best))))
+      if (!work_.cleanable(plane)) continue;
+      if (best == group || work_.has_victim_in_progress(plane) ||
+          (!work_.has_victim_in_progress(best) &&
+           work_.fewest_valid_pages(plane) < work_.fewest_valid_pages(best)))
         best = plane;
     }
     // Nothing in the pool to clean while its other planes still have free
     // blocks (valid data drifted into this plane): the writes go there.
     const std::uint32_t pool = layout_.pool_of_plane(group);
-    if (best == group && free_blocks_[pool] >= pool_floor_) return false;
-    clean_one(best, out);  // throws if nothing in the pool can be freed
+    if (best == group && placement_.pool_free_blocks(pool) >= pool_floor_) return false;
+    work_.clean_victim(best, out);  // throws if nothing in the pool can be freed
     return false;
   }
   if (budget == kWholeBlocks) {
-    clean_one(group, out);
+    work_.clean_victim(group, out);
   } else {
-    if (in_progress_[group].victim == kNoBlock) start_victim(group);
-    const std::uint32_t pages = continue_victim(group, budget, out);
+    const std::uint32_t pages = work_.clean_pages(group, budget, out);
     if (moved) *moved = pages;
   }
   return true;
 }
 
-void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
-                                       CommandList& out) {
+void CleaningTrigger::before_write(std::uint32_t pool, std::uint32_t plane,
+                                   flash::CommandList& out) {
   const std::uint32_t group = plane_scope_ ? plane : pool;
   const std::uint32_t mark = plane_scope_ ? plane_low_water_ : low_water_blocks_;
   const std::uint32_t floor = plane_scope_ ? plane_floor_ : pool_floor_;
@@ -81,7 +90,7 @@ void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
       // the group is at its mark. Every round either moves pages (spends
       // budget) or erases a victim.
       while (budget >= pages_per_lpn_ &&
-             (in_progress_[group].victim != kNoBlock || free_in_group(group) < mark)) {
+             (work_.has_victim_in_progress(group) || free_in_group(group) < mark)) {
         std::uint32_t moved = 0;
         if (!clean_step(group, budget, out, &moved)) return;
         budget -= moved;
@@ -91,6 +100,23 @@ void PageMappedFtl::clean_before_write(std::uint32_t pool, std::uint32_t plane,
   }
   while (free_in_group(group) < floor)  // the emergency floor
     if (!clean_step(group, kWholeBlocks, out)) return;
+}
+
+bool CleaningTrigger::wants_background(std::uint32_t pool) const {
+  if (placement_.pool_free_blocks(pool) >= high_water_blocks_) return false;
+  return background_group(pool) != kNoGroup;
+}
+
+std::uint32_t CleaningTrigger::background_group(std::uint32_t pool) const {
+  // The pool itself, or with the plane scope the plane of the pool with the
+  // fewest free blocks that has something to clean (a victim in progress
+  // first: it is finished before another is started).
+  if (!plane_scope_) return work_.cleanable(pool) ? pool : kNoGroup;
+  std::uint32_t best = kNoGroup;
+  for (const std::uint32_t plane : layout_.planes(pool))
+    if (work_.cleanable(plane) && (best == kNoGroup || free_in_group(plane) < free_in_group(best)))
+      best = plane;
+  return best;
 }
 
 }  // namespace ssdlab::ftl::page_mapped
