@@ -1,13 +1,16 @@
-// Placement of the page-mapped FTL on its own (ftl/page_mapped_placement.h):
-// planes in turn or by most free pages, one active block per kind of write,
-// cleaning's moves near the victim's plane, and its checkpoint piece.
-#include "ftl/page_mapped_placement.h"
-
+// Parts of the page-mapped FTL on their own. Placement
+// (ftl/page_mapped_placement.h): planes in turn or by most free pages, one
+// active block per kind of write, cleaning's moves near the victim's plane,
+// and its checkpoint piece. The cleaning trigger (page_mapped_trigger.h)
+// over a fake CleaningWork: how much each granularity cleans, and where.
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <vector>
 
 #include "flash/nand_array.h"
+#include "ftl/page_mapped_placement.h"
+#include "ftl/page_mapped_trigger.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -129,6 +132,93 @@ TEST(PlacementTest, ACheckpointRestoresActiveBlocksFreeListsAndCursors) {
   }
   EXPECT_EQ(loaded.take_near(1, WriteKind::kCleaning),
             device.placement.take_near(1, WriteKind::kCleaning));
+}
+
+// Cleaning that frees one written block per victim; counts what it is asked.
+class FakeWork final : public CleaningWork {
+ public:
+  explicit FakeWork(Device& device) : device_(device) {}
+  // Writes `blocks` whole blocks of `plane` (victims for later).
+  void fill(std::uint32_t plane, int blocks) {
+    for (int page = 0; page < blocks * 4; ++page) {
+      const Ppn ppn = device_.write(device_.placement.take_near(plane, WriteKind::kHost));
+      if (page % 4 == 3) written_.push_back(device_.geometry.block_of(ppn));
+    }
+  }
+  bool cleanable(std::uint32_t) const override { return !written_.empty(); }
+  bool has_victim_in_progress(std::uint32_t) const override { return false; }
+  std::uint32_t fewest_valid_pages(std::uint32_t) const override { return 0; }
+  void clean_victim(std::uint32_t group, flash::CommandList&) override {
+    victims.push_back(group);
+    free_one();
+  }
+  std::uint32_t clean_pages(std::uint32_t group, std::uint32_t budget,
+                            flash::CommandList&) override {
+    budgets.push_back(budget);
+    victims.push_back(group);
+    free_one();
+    return budget;
+  }
+  std::vector<std::uint32_t> victims, budgets;
+
+ private:
+  void free_one() {
+    const flash::BlockId block = written_.back();
+    written_.pop_back();
+    for (std::uint32_t page = 0; page < 4; ++page)
+      device_.nand.invalidate(device_.geometry.first_page(block) + page);
+    device_.nand.erase(block);
+    device_.placement.freed(block);
+  }
+  Device& device_;
+  std::vector<flash::BlockId> written_;
+};
+
+// A mark of half the pool's 8 blocks (4; 2 per plane), the floor at 2.
+TriggerSettings settings(CleanScope scope, CleanGranularity granularity) {
+  return {scope, granularity, 2, 0.5, 0};
+}
+
+TEST(CleaningTriggerTest, UntilMarkCleansBackToTheMarkOneVictimOnce) {
+  for (const auto& [granularity, victims] :
+       {std::pair{CleanGranularity::kUntilMark, 2u}, std::pair{CleanGranularity::kOneVictim, 1u}}) {
+    Device device;
+    FakeWork work(device);
+    work.fill(0, 3);
+    work.fill(1, 3);  // 2 free blocks: 2 below the mark, at the floor
+    CleaningTrigger trigger(device.geometry, device.layout, device.placement, work,
+                            settings(CleanScope::kPool, granularity), 1);
+    flash::CommandList out;
+    trigger.before_write(0, 0, out);
+    EXPECT_EQ(work.victims.size(), victims);
+    EXPECT_EQ(device.placement.pool_free_blocks(0), 2 + victims);
+  }
+}
+
+TEST(CleaningTriggerTest, IncrementalCleaningMovesAtMostItsBudgetPerPage) {
+  Device device;
+  FakeWork work(device);
+  work.fill(0, 2);
+  work.fill(1, 3);  // 3 free blocks: below the mark, above the floor
+  CleaningTrigger trigger(device.geometry, device.layout, device.placement, work,
+                          settings(CleanScope::kPool, CleanGranularity::kIncremental), 1);
+  flash::CommandList out;
+  trigger.before_write(0, 0, out);
+  EXPECT_EQ(work.budgets, std::vector<std::uint32_t>{2});
+}
+
+TEST(CleaningTriggerTest, ThePlaneScopeCleansThePlaneTheWriteGoesTo) {
+  Device device;
+  FakeWork work(device);
+  work.fill(1, 3);  // plane 1: 1 free block, below its mark of 2
+  CleaningTrigger trigger(device.geometry, device.layout, device.placement, work,
+                          settings(CleanScope::kPlane, CleanGranularity::kUntilMark), 1);
+  EXPECT_EQ(trigger.groups(), 2u);
+  flash::CommandList out;
+  trigger.before_write(0, 0, out);  // plane 0 has all its blocks
+  EXPECT_TRUE(work.victims.empty());
+  trigger.before_write(0, 1, out);
+  EXPECT_EQ(work.victims, std::vector<std::uint32_t>{1});
 }
 
 }  // namespace
