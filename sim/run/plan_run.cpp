@@ -21,11 +21,11 @@
 #include "sim/results/output.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/state/precondition.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
-#include "sim/results/uflip_report.h"
+#include "sim/report/uflip_report.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
 

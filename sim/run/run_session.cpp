@@ -12,7 +12,7 @@
 #include "analysis/fio_export.h"
 #include "ftl/ftl.h"
 #include "sim/state/power_cut_plan.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/results/summary.h"
 #include "sim/state/state_cache.h"
 #include "sim/views/timeline_trace.h"

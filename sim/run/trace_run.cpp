@@ -22,7 +22,7 @@
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"
 #include "sim/engine/replay.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "sim/controller/ssd.h"
 #include "sim/run/trace_placement.h"

@@ -1,4 +1,4 @@
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -14,7 +14,7 @@
 #include "sim/controller/config.h"
 #include "sim/results/device_counters.h"
 #include "sim/controller/ssd.h"
-#include "sim/results/wear_buckets.h"
+#include "sim/report/wear_buckets.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
