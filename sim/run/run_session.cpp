@@ -96,10 +96,10 @@ bool RunSession::may_use_state_cache() const {
          !loaded_state() && position_.state_resets == 0 && !state_cache_dir().empty();
 }
 
-std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec,
-                                                   const char* what) {
+std::optional<StateRecord> RunSession::precondition(const workloads::PreconditionSpec& spec,
+                                                    const char* what) {
   const std::uint64_t seed = options_.seed + 0x9e37 * position_.state_resets;
-  const bool cache = spec.kind != PreconditionSpec::Kind::kNone && may_use_state_cache();
+  const bool cache = spec.kind != workloads::PreconditionSpec::Kind::kNone && may_use_state_cache();
   const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
   std::optional<StateRecord> done;
   if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
