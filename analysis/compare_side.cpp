@@ -10,7 +10,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/fio_import.h"
-#include "analysis/io_csv.h"
+#include "sim/results/io_csv.h"
 #include "common/error.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"

@@ -16,7 +16,7 @@
 #include "sim/state/checkpoint.h"
 #include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
-#include "analysis/fio_export.h"
+#include "sim/results/fio_export.h"
 #include "common/log.h"
 #include "sim/results/output.h"
 #include "sim/state/power_cut_plan.h"

@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 
-#include "analysis/fio_export.h"
+#include "sim/results/fio_export.h"
 #include "ftl/ftl.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/report/report.h"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "analysis/fio_export.h"
-#include "analysis/io_csv.h"
+#include "sim/results/fio_export.h"
+#include "sim/results/io_csv.h"
 #include "test_support.h"
 
 namespace {
