@@ -4,8 +4,6 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,13 +11,10 @@
 
 #include "common/error.h"
 #include "common/units.h"
-#include "sim/state/checkpoint.h"
 #include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
-#include "sim/results/fio_export.h"
 #include "common/log.h"
 #include "sim/results/output.h"
-#include "sim/state/power_cut_plan.h"
 #include "sim/state/precondition.h"
 #include "sim/report/report.h"
 #include "sim/run/run_session.h"
