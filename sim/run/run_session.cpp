@@ -157,6 +157,37 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   return *simulator_;
 }
 
+namespace {
+
+// What `ssdlab sim` saves at the end of a run (--save-state): the state with
+// its provenance (workload, seed, config, preconditioning, simulated time).
+// `workload` "none": saved right after preconditioning. Not saved if the
+// device reached its end of life (an FTL may stop half-way through a
+// request): the result then says why under "skipped". The caller publishes
+// it with the run's outputs.
+PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
+                                 const RunPosition& position, const std::string& workload,
+                                 const std::optional<StateRecord>& preconditioned,
+                                 bool end_of_life) {
+  // An FTL stopped by its end of life may be half-way through a request.
+  if (end_of_life)
+    return {nullptr, {{"skipped", "the device reached its end of life during the run"}}};
+  nlohmann::json provenance = {
+      {"saved_after", workload == "none" ? "preconditioning" : "run"},
+      {"workload", workload},
+      {"seed", options.seed},
+      {"config", options.config},
+      {"sets", options.overrides},
+      {"precondition", preconditioned ? nlohmann::json(preconditioned->mode) : nlohmann::json()},
+      {"loaded_from",
+       options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
+      {"simulated_us", position.now / 1000.0},
+      {"host_pages_written", ssd.ftl().stats().host_pages_written}};
+  return write_checkpoint(options.save_state, ssd, position, provenance);
+}
+
+}  // namespace
+
 void RunSession::finish(SummaryRecord& summary, const std::string& workload, bool end_of_life) {
   progress_.finish();
   simulator_->show_progress(nullptr);
