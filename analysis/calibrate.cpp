@@ -19,7 +19,18 @@
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
+using sim::check_output_path;
+using sim::check_replaces_own_kind;
+using sim::command_input;
+using sim::DeviceConfig;
+using sim::ExperimentRecord;
+using sim::load_config;
+using sim::NamedPath;
+using sim::read_summary;
+using sim::RunRecord;
+using sim::SummaryRecord;
+using sim::write_file_atomically;
 namespace fs = std::filesystem;
 
 namespace {
@@ -273,4 +284,4 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   fmt::print(out, "  wrote {}\n", options.output);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 struct CalibrateOptions {
   std::string measured;  // OUTDIR of the measurement
@@ -32,4 +32,4 @@ struct CalibrateOptions {
 
 void run_calibrate(const CalibrateOptions& options, std::ostream& out);
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -7,7 +7,7 @@
 namespace ssdlab::cli {
 
 Command make_calibrate_command(CLI::App& app, GlobalOptions&) {
-  auto o = std::make_shared<sim::CalibrateOptions>();
+  auto o = std::make_shared<analysis::CalibrateOptions>();
   CLI::App* command = app.add_subcommand(
       "calibrate", "Fit the model's timing to measured response times (e.g. from probe)");
   command->footer(R"(Examples:
@@ -17,7 +17,7 @@ Command make_calibrate_command(CLI::App& app, GlobalOptions&) {
   command->add_option("-o,--out", o->output, "Fitted config to write")->required();
   command->add_option("--set", o->overrides, "Override a base config key");
   return {command, [o](std::ostream& out) {
-            sim::run_calibrate(*o, out);
+            analysis::run_calibrate(*o, out);
             return 0;
           }};
 }
