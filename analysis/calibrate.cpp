@@ -15,7 +15,6 @@
 
 #include "common/error.h"
 #include "common/toml_text.h"
-#include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 
@@ -23,9 +22,7 @@ namespace ssdlab::analysis {
 using sim::check_output_path;
 using sim::check_replaces_own_kind;
 using sim::command_input;
-using sim::DeviceConfig;
 using sim::ExperimentRecord;
-using sim::load_config;
 using sim::NamedPath;
 using sim::read_summary;
 using sim::RunRecord;
@@ -78,14 +75,14 @@ struct TimingBase {
   double transfer_bytes;  // page plus OOB, per channel round
   double command_us, bus_ns_per_byte, read_us, program_us;
 
-  explicit TimingBase(const DeviceConfig& base)
-      : page_size(base.geometry.page_size),
-        channels(base.geometry.channels),
-        transfer_bytes(base.geometry.page_size + base.geometry.oob_size),
-        command_us(static_cast<double>(base.timing.command_ns) / 1000.0),
-        bus_ns_per_byte(static_cast<double>(base.timing.bus_ps_per_byte) / 1000.0),
-        read_us(base.timing.read_ns / 1000.0),
-        program_us(base.timing.program_ns / 1000.0) {}
+  explicit TimingBase(const CalibrationBase& base)
+      : page_size(base.page_size),
+        channels(base.channels),
+        transfer_bytes(base.page_size + base.oob_size),
+        command_us(static_cast<double>(base.command_ns) / 1000.0),
+        bus_ns_per_byte(static_cast<double>(base.bus_ps_per_byte) / 1000.0),
+        read_us(base.read_ns / 1000.0),
+        program_us(base.program_ns / 1000.0) {}
 
   // Channel rounds of an I/O of `size` bytes striped over the channels.
   double rounds(std::uint64_t size) const {
@@ -232,8 +229,9 @@ double print_fit(std::ostream& out, const std::vector<Point>& fitted,
 // The fitted config: the base config's text with the timing replaced,
 // written atomically to options.output and loaded back (what we wrote must
 // load; if not, it is removed).
-void write_fitted_config(const CalibrateOptions& options, const fs::path& measured, const Fit& fit,
-                         double rms, std::size_t experiments) {
+void write_fitted_config(const CalibrateOptions& options, const ConfigAccess& configs,
+                         const fs::path& measured, const Fit& fit, double rms,
+                         std::size_t experiments) {
   toml::table root;
   try {
     root = toml::parse(read_toml_text(options.config), options.config);
@@ -253,7 +251,7 @@ void write_fitted_config(const CalibrateOptions& options, const fs::path& measur
        << root << "\n";
   write_file_atomically(options.output, text.str());
   try {
-    load_config(options.output);
+    configs.check_loads(options.output);
   } catch (const Error& error) {
     std::error_code ignored;
     fs::remove(options.output, ignored);
@@ -264,7 +262,8 @@ void write_fitted_config(const CalibrateOptions& options, const fs::path& measur
 
 }  // namespace
 
-void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
+void run_calibrate(const CalibrateOptions& options, const ConfigAccess& configs,
+                   std::ostream& out) {
   const fs::path measured(options.measured);
   const NamedPath inputs[] = {command_input("-c", options.config),
                               command_input("the measurement", measured / "summary.json"),
@@ -272,15 +271,15 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   check_output_path(options.output, "calibrated config", inputs);  // before any work
   check_replaces_own_kind(options.output, "calibrated config", kFittedStart);
   const SummaryRecord summary = measured_summary(measured);
-  const DeviceConfig base = load_config(options.config, options.overrides);
+  const CalibrationBase base = configs.load_base(options.config, options.overrides);
   const TimingBase timing(base);
   const std::vector<Point> usable = usable_points(summary, measured);
   const std::vector<Point> fitted = load_points(usable, measured);
   const Fit fit = fit_timing(fitted, timing, measured);
   fmt::print(out, "calibrating {} against {} ({} experiments fitted, {} channels)\n",
-             options.config, measured.string(), fitted.size(), base.geometry.channels);
+             options.config, measured.string(), fitted.size(), base.channels);
   const double rms = print_fit(out, fitted, usable, fit, timing);
-  write_fitted_config(options, measured, fit, rms, fitted.size());
+  write_fitted_config(options, configs, measured, fit, rms, fitted.size());
   fmt::print(out, "  wrote {}\n", options.output);
 }
 

@@ -38,8 +38,7 @@ ALLOWED = {
     "sim/results": ["common", "workloads", "sim/config",
                     "sim/controller"],  # until config*/capacity* move to sim/config/
     # Reads outputs; never the simulator.
-    "analysis": ["common", "sim/results",
-                 "sim/controller"],  # until calibrate loads configs outside analysis/
+    "analysis": ["common", "sim/results"],
     "sim/controller": ["common", "flash", "ftl", "sim/config",
                        "workloads",  # until HostQueue holds a common host request
                        "sim/state"],  # until the power-cut recorder moves into controller/
@@ -53,8 +52,9 @@ ALLOWED = {
     "sim/run": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
                 "sim/engine", "sim/report", "sim/results", "sim/state", "sim/views"],
     "repro": ["common", "sim/results", "sim/run"],
-    "sim/cli": ["common", "ftl", "workloads", "traces", "sim/config", "sim/engine",
-                "sim/results", "sim/run", "sim/state", "sim/views", "analysis", "repro"],
+    "sim/cli": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
+                "sim/engine", "sim/results", "sim/run", "sim/state", "sim/views", "analysis",
+                "repro"],
     # Tests, benchmarks and fuzz targets exercise any layer.
     "tests": ["*"],
     "bench": ["*"],
