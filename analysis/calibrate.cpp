@@ -15,11 +15,19 @@
 
 #include "common/error.h"
 #include "common/toml_text.h"
-#include "sim/controller/config.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
+using sim::check_output_path;
+using sim::check_replaces_own_kind;
+using sim::command_input;
+using sim::ExperimentRecord;
+using sim::NamedPath;
+using sim::read_summary;
+using sim::RunRecord;
+using sim::SummaryRecord;
+using sim::write_file_atomically;
 namespace fs = std::filesystem;
 
 namespace {
@@ -60,24 +68,45 @@ std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& d
   return points;
 }
 
-}  // namespace
+// The timing a fit starts from and is checked against: the base config's
+// geometry and timing, in the units of the fit.
+struct TimingBase {
+  std::uint32_t page_size, channels;
+  double transfer_bytes;  // page plus OOB, per channel round
+  double command_us, bus_ns_per_byte, read_us, program_us;
 
-void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
-  const fs::path measured(options.measured);
-  const NamedPath inputs[] = {command_input("-c", options.config),
-                              command_input("the measurement", measured / "summary.json"),
-                              command_input("the measurement", measured / "io.csv")};
-  check_output_path(options.output, "calibrated config", inputs);  // before any work
-  check_replaces_own_kind(options.output, "calibrated config", kFittedStart);
-  const SummaryRecord summary = measured_summary(measured);
-  const DeviceConfig base = load_config(options.config, options.overrides);
-  const auto& g = base.geometry;
-  const double transfer_bytes = g.page_size + g.oob_size;
-  const double command_us = static_cast<double>(base.timing.command_ns) / 1000.0;
+  explicit TimingBase(const CalibrationBase& base)
+      : page_size(base.page_size),
+        channels(base.channels),
+        transfer_bytes(base.page_size + base.oob_size),
+        command_us(static_cast<double>(base.command_ns) / 1000.0),
+        bus_ns_per_byte(static_cast<double>(base.bus_ps_per_byte) / 1000.0),
+        read_us(base.read_ns / 1000.0),
+        program_us(base.program_ns / 1000.0) {}
 
-  std::vector<Point> points = usable_points(summary, measured);
+  // Channel rounds of an I/O of `size` bytes striped over the channels.
+  double rounds(std::uint64_t size) const {
+    const std::uint64_t pages = (size + page_size - 1) / page_size;
+    return static_cast<double>((pages + channels - 1) / channels);
+  }
+  // Microseconds on the bus per ns/B of bus speed.
+  double bus_term(const Point& p) const { return rounds(p.size) * transfer_bytes / 1000.0; }
+};
+
+struct Fit {
+  double read_us = 0, program_us = 0, bus = 0;
+  bool fit_bus = false;  // false: the reads have one transfer size, the bus is the base's
+  double predict(const Point& p, const TimingBase& t) const {
+    return t.command_us + (p.read() ? read_us : program_us) +
+           t.rounds(p.size) * t.transfer_bytes * bus / 1000.0;
+  }
+};
+
+// The experiments that enter the fit: reads (SR, RR) and sequential writes
+// of the usable ones; throws if either kind is missing.
+std::vector<Point> load_points(const std::vector<Point>& usable, const fs::path& measured) {
   std::vector<Point> fitted;
-  for (const auto& p : points)
+  for (const auto& p : usable)
     if (p.read() || p.pattern == "SW") fitted.push_back(p);
   const bool reads = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return p.read(); });
   const bool writes = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return !p.read(); });
@@ -86,37 +115,60 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
         "{}: calibration needs queue-depth-1 reads (SR or RR) and sequential writes (SW) of one "
         "process; found {} usable experiments (try -w uflip:granularity with probe)",
         measured.string(), fitted.size());
+  return fitted;
+}
 
-  const auto rounds = [&](std::uint64_t size) {
-    const std::uint64_t pages = (size + g.page_size - 1) / g.page_size;
-    return static_cast<double>((pages + g.channels - 1) / g.channels);
-  };
-  // Two least-squares fits, both on relative errors. Reads give read_us and
-  // the bus (an unloaded read is array time plus transfers, nothing else);
-  // with one transfer count only, the bus cannot be told from the array
-  // time: keep the base's. Writes then give program_us at that bus.
+// A fit outside what a config may hold is a measurement the model cannot
+// explain (wrong units, a cache answering faster than any flash): said so,
+// never clamped into range with a fitted config written anyway.
+void check_range(double value, const char* name, const char* unit, const Fit& fit,
+                 const TimingBase& t, const fs::path& measured) {
+  constexpr double low = 0.001, high = 1e6;
+  if (value >= low && value <= high) return;
+  throw make_error(
+      "{}: the timing model cannot fit these measurements: {} would be {:.6g} {}, outside "
+      "its range [{}, {:g}] {} ({}{}); nothing written",
+      measured.string(), name, value, unit, low, high, unit,
+      value < low ? "the response times are shorter than the model's fixed costs, command "
+                    "and transfers, allow"
+                  : "the response times are far longer than any flash operation takes: "
+                    "check their unit",
+      fit.fit_bus || value >= low
+          ? ""
+          : fmt::format("; the bus is the base config's {} ns/B, as the reads have one "
+                        "transfer size only: measure several sizes, or lower "
+                        "timing.bus_ns_per_byte in the base config",
+                        t.bus_ns_per_byte));
+}
+
+// Two least-squares fits, both on relative errors. Reads give read_us and
+// the bus (an unloaded read is array time plus transfers, nothing else);
+// with one transfer count only, the bus cannot be told from the array time:
+// keep the base's. Writes then give program_us at that bus. Throws if the
+// fit is not finite or out of a config's range.
+Fit fit_timing(const std::vector<Point>& fitted, const TimingBase& t, const fs::path& measured) {
   std::vector<const Point*> read_points, write_points;
   std::map<double, int> read_rounds;
   for (const auto& p : fitted) {
     (p.read() ? read_points : write_points).push_back(&p);
-    if (p.read()) read_rounds[rounds(p.size)]++;
+    if (p.read()) read_rounds[t.rounds(p.size)]++;
   }
-  const bool fit_bus = read_rounds.size() >= 2;
-  const double base_bus = static_cast<double>(base.timing.bus_ps_per_byte) / 1000.0;
-  const auto bus_term = [&](const Point& p) { return rounds(p.size) * transfer_bytes / 1000.0; };
-  double read_us = 0, program_us = 0, bus = base_bus;
+  Fit fit;
+  fit.fit_bus = read_rounds.size() >= 2;
+  fit.bus = t.bus_ns_per_byte;
   {
-    Eigen::MatrixXd a(static_cast<Eigen::Index>(read_points.size()), fit_bus ? 2 : 1);
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(read_points.size()), fit.fit_bus ? 2 : 1);
     Eigen::VectorXd b(a.rows());
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       const Point& p = *read_points[static_cast<std::size_t>(i)];
       a(i, 0) = 1 / p.mean_us;
-      if (fit_bus) a(i, 1) = bus_term(p) / p.mean_us;
-      b(i) = (p.mean_us - command_us - (fit_bus ? 0 : bus_term(p) * base_bus)) / p.mean_us;
+      if (fit.fit_bus) a(i, 1) = t.bus_term(p) / p.mean_us;
+      b(i) = (p.mean_us - t.command_us - (fit.fit_bus ? 0 : t.bus_term(p) * t.bus_ns_per_byte)) /
+             p.mean_us;
     }
     const Eigen::VectorXd theta = a.colPivHouseholderQr().solve(b);
-    read_us = theta(0);
-    if (fit_bus) bus = theta(1);
+    fit.read_us = theta(0);
+    if (fit.fit_bus) fit.bus = theta(1);
   }
   {
     Eigen::MatrixXd a(static_cast<Eigen::Index>(write_points.size()), 1);
@@ -124,50 +176,31 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       const Point& p = *write_points[static_cast<std::size_t>(i)];
       a(i, 0) = 1 / p.mean_us;
-      b(i) = (p.mean_us - command_us - bus_term(p) * std::max(bus, 0.001)) / p.mean_us;
+      b(i) = (p.mean_us - t.command_us - t.bus_term(p) * std::max(fit.bus, 0.001)) / p.mean_us;
     }
-    program_us = a.colPivHouseholderQr().solve(b)(0);
+    fit.program_us = a.colPivHouseholderQr().solve(b)(0);
   }
-  if (!std::isfinite(read_us) || !std::isfinite(program_us) || !std::isfinite(bus))
-    throw make_error("{}: the measurements give no finite fit (read_us {}, program_us {}, "
-                     "bus_ns_per_byte {}); nothing written",
-                     measured.string(), read_us, program_us, bus);
-  // A fit outside what a config may hold is a measurement the model cannot
-  // explain (wrong units, a cache answering faster than any flash): said
-  // so, never clamped into range with a fitted config written anyway.
-  const auto check_range = [&](double value, double low, double high, const char* name,
-                               const char* unit) {
-    if (value >= low && value <= high) return;
+  if (!std::isfinite(fit.read_us) || !std::isfinite(fit.program_us) || !std::isfinite(fit.bus))
     throw make_error(
-        "{}: the timing model cannot fit these measurements: {} would be {:.6g} {}, outside "
-        "its range [{}, {:g}] {} ({}{}); nothing written",
-        measured.string(), name, value, unit, low, high, unit,
-        value < low ? "the response times are shorter than the model's fixed costs, command "
-                      "and transfers, allow"
-                    : "the response times are far longer than any flash operation takes: "
-                      "check their unit",
-        fit_bus || value >= low
-            ? ""
-            : fmt::format("; the bus is the base config's {} ns/B, as the reads have one "
-                          "transfer size only: measure several sizes, or lower "
-                          "timing.bus_ns_per_byte in the base config",
-                          base_bus));
-  };
-  check_range(read_us, 0.001, 1e6, "read_us", "us");
-  check_range(program_us, 0.001, 1e6, "program_us", "us");
-  check_range(bus, 0.001, 1e6, "bus_ns_per_byte", "ns/B");
+        "{}: the measurements give no finite fit (read_us {}, program_us {}, "
+        "bus_ns_per_byte {}); nothing written",
+        measured.string(), fit.read_us, fit.program_us, fit.bus);
+  check_range(fit.read_us, "read_us", "us", fit, t, measured);
+  check_range(fit.program_us, "program_us", "us", fit, t, measured);
+  check_range(fit.bus, "bus_ns_per_byte", "ns/B", fit, t, measured);
+  return fit;
+}
 
-  const auto predict = [&](const Point& p) {
-    return command_us + (p.read() ? read_us : program_us) +
-           rounds(p.size) * transfer_bytes * bus / 1000.0;
-  };
-  fmt::print(out, "calibrating {} against {} ({} experiments fitted, {} channels)\n",
-             options.config, measured.string(), fitted.size(), g.channels);
-  fmt::print(out, "  {:<36} {:>12} {:>12} {:>8}\n", "experiment", "measured_us", "model_us",
-             "error");
+// The fit against each fitted experiment, the fitted and base timing, and
+// Ajwani et al.'s write penalty (random write over random read, per size,
+// over all `usable` experiments). Returns the RMS relative error.
+double print_fit(std::ostream& out, const std::vector<Point>& fitted,
+                 const std::vector<Point>& usable, const Fit& fit, const TimingBase& t) {
+  out << fmt::format("  {:<36} {:>12} {:>12} {:>8}\n", "experiment", "measured_us", "model_us",
+                     "error");
   double squares = 0;
   for (const auto& p : fitted) {
-    const double model = predict(p);
+    const double model = fit.predict(p, t);
     const double error = (model - p.mean_us) / p.mean_us;
     squares += error * error;
     fmt::print(out, "  {:<36} {:>12.3f} {:>12.3f} {:>7.1f}%\n", p.name, p.mean_us, model,
@@ -177,25 +210,28 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   fmt::print(out,
              "  fitted: read_us = {:.3f}, program_us = {:.3f}, bus_ns_per_byte = {:.4f}{}\n"
              "  (base: {:.3f}, {:.3f}, {:.4f}); RMS relative error {:.1f}%\n",
-             read_us, program_us, bus, fit_bus ? "" : " (kept: one transfer size only)",
-             base.timing.read_ns / 1000.0, base.timing.program_ns / 1000.0, base_bus, rms * 100);
-
-  // Ajwani et al.'s write penalty: random write over random read, per size.
+             fit.read_us, fit.program_us, fit.bus,
+             fit.fit_bus ? "" : " (kept: one transfer size only)", t.read_us, t.program_us,
+             t.bus_ns_per_byte, rms * 100);
   std::map<std::uint64_t, std::pair<double, double>> penalty;  // size -> (RR, RW)
-  for (const auto& p : points) {
+  for (const auto& p : usable) {
     if (p.pattern == "RR") penalty[p.size].first = p.mean_us;
     if (p.pattern == "RW") penalty[p.size].second = p.mean_us;
   }
-  nlohmann::json factors = nlohmann::json::object();
   for (const auto& [size, costs] : penalty)
-    if (costs.first > 0 && costs.second > 0) {
-      factors[std::to_string(size)] = costs.second / costs.first;
+    if (costs.first > 0 && costs.second > 0)
       fmt::print(out,
                  "  write penalty c_W at {} B: {:.2f} (random write {:.1f} us / read {:.1f} us)\n",
                  size, costs.second / costs.first, costs.second, costs.first);
-    }
+  return rms;
+}
 
-  // The fitted config: the base with the timing replaced.
+// The fitted config: the base config's text with the timing replaced,
+// written atomically to options.output and loaded back (what we wrote must
+// load; if not, it is removed).
+void write_fitted_config(const CalibrateOptions& options, const ConfigAccess& configs,
+                         const fs::path& measured, const Fit& fit, double rms,
+                         std::size_t experiments) {
   toml::table root;
   try {
     root = toml::parse(read_toml_text(options.config), options.config);
@@ -205,24 +241,46 @@ void run_calibrate(const CalibrateOptions& options, std::ostream& out) {
   if (!root.contains("timing")) root.insert("timing", toml::table{});
   toml::table& timing = *root["timing"].as_table();
   const auto rounded = [](double value, double scale) { return std::round(value * scale) / scale; };
-  timing.insert_or_assign("read_us", rounded(read_us, 1000));
-  timing.insert_or_assign("program_us", rounded(program_us, 1000));
-  timing.insert_or_assign("bus_ns_per_byte", rounded(bus, 10000));
+  timing.insert_or_assign("read_us", rounded(fit.read_us, 1000));
+  timing.insert_or_assign("program_us", rounded(fit.program_us, 1000));
+  timing.insert_or_assign("bus_ns_per_byte", rounded(fit.bus, 10000));
   std::ostringstream text;
   text << kFittedStart << " to " << measured.string() << " from " << options.config
        << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
-       << fmt::format("{:.1f}", rms * 100) << "% over " << fitted.size() << " experiments.\n\n"
+       << fmt::format("{:.1f}", rms * 100) << "% over " << experiments << " experiments.\n\n"
        << root << "\n";
   write_file_atomically(options.output, text.str());
   try {
-    load_config(options.output);  // what we wrote must load
+    configs.check_loads(options.output);
   } catch (const Error& error) {
     std::error_code ignored;
     fs::remove(options.output, ignored);
     throw make_error("internal error: the fitted config does not load ({}); removed it",
                      error.what());
   }
+}
+
+}  // namespace
+
+void run_calibrate(const CalibrateOptions& options, const ConfigAccess& configs,
+                   std::ostream& out) {
+  const fs::path measured(options.measured);
+  const NamedPath inputs[] = {command_input("-c", options.config),
+                              command_input("the measurement", measured / "summary.json"),
+                              command_input("the measurement", measured / "io.csv")};
+  check_output_path(options.output, "calibrated config", inputs);  // before any work
+  check_replaces_own_kind(options.output, "calibrated config", kFittedStart);
+  const SummaryRecord summary = measured_summary(measured);
+  const CalibrationBase base = configs.load_base(options.config, options.overrides);
+  const TimingBase timing(base);
+  const std::vector<Point> usable = usable_points(summary, measured);
+  const std::vector<Point> fitted = load_points(usable, measured);
+  const Fit fit = fit_timing(fitted, timing, measured);
+  fmt::print(out, "calibrating {} against {} ({} experiments fitted, {} channels)\n",
+             options.config, measured.string(), fitted.size(), base.channels);
+  const double rms = print_fit(out, fitted, usable, fit, timing);
+  write_fitted_config(options, configs, measured, fit, rms, fitted.size());
   fmt::print(out, "  wrote {}\n", options.output);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

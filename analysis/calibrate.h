@@ -17,11 +17,15 @@
 // (§ 5, "x + c_W y"): the write penalty factor c_W, random write over random read cost, per size.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
-namespace ssdlab::sim {
+#include "common/units.h"
+
+namespace ssdlab::analysis {
 
 struct CalibrateOptions {
   std::string measured;  // OUTDIR of the measurement
@@ -30,6 +34,26 @@ struct CalibrateOptions {
   std::string output;  // fitted config to write
 };
 
-void run_calibrate(const CalibrateOptions& options, std::ostream& out);
+// What the fit needs of the base config: its geometry and timing.
+struct CalibrationBase {
+  std::uint32_t page_size = 0, oob_size = 0, channels = 0;
+  TimeNs command_ns = 0, read_ns = 0, program_ns = 0;
+  std::int64_t bus_ps_per_byte = 0;
+};
 
-}  // namespace ssdlab::sim
+// How calibrate reaches device configs, which analysis/ does not read itself
+// (it never links the simulator): the caller (sim/cli/calibrate_cli.cpp)
+// loads the base config with its --set overrides, and checks that the fitted
+// file loads. Both throw ssdlab::Error on a bad config.
+struct ConfigAccess {
+  std::function<CalibrationBase(const std::string& path, const std::vector<std::string>& overrides)>
+      load_base;
+  std::function<void(const std::string& path)> check_loads;
+};
+
+// Fits, prints the fit against each experiment, and writes the base
+// config's text with the fitted timing to options.output (removed again if
+// it does not load).
+void run_calibrate(const CalibrateOptions& options, const ConfigAccess& configs, std::ostream& out);
+
+}  // namespace ssdlab::analysis

@@ -19,7 +19,12 @@
 #include "common/temp_folder.h"
 #include "sim/results/output.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
+using sim::check_output_path;
+using sim::check_replaces_own_kind;
+using sim::command_input;
+using sim::NamedPath;
+using sim::write_file_atomically;
 namespace fs = std::filesystem;
 
 namespace {
@@ -282,4 +287,4 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
   return status;
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -9,7 +9,7 @@
 
 #include "analysis/figures.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 struct CompareOptions {
   std::string a, b;
@@ -46,4 +46,4 @@ std::vector<ExperimentFigures> figures_from_io_csv(const std::string& path);
 // exit status (that of the plot script, where it fails).
 int run_compare(const CompareOptions& options, std::ostream& out);
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "common/suggest.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 namespace {
 
 std::optional<std::size_t> find(const std::vector<ExperimentFigures>& side, std::string_view name) {
@@ -89,4 +89,4 @@ std::vector<MatchedPair> match_experiments(const std::vector<ExperimentFigures>&
   return pairs;
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -11,7 +11,7 @@
 
 #include "analysis/figures.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 enum class MatchBy { kName, kOrder };
 
@@ -31,4 +31,4 @@ std::vector<MatchedPair> match_experiments(const std::vector<ExperimentFigures>&
                                            const std::vector<ExperimentFigures>& b, MatchBy by,
                                            const std::vector<std::string>& maps);
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

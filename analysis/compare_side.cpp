@@ -10,12 +10,19 @@
 
 #include "analysis/compare.h"
 #include "analysis/fio_import.h"
-#include "analysis/io_csv.h"
+#include "sim/results/io_csv.h"
 #include "common/error.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
+using sim::check_outputs_complete;
+using sim::ExperimentRecord;
+using sim::IoCsvReader;
+using sim::IoRow;
+using sim::read_summary;
+using sim::RunRecord;
+using sim::SummaryRecord;
 namespace fs = std::filesystem;
 
 namespace {
@@ -138,4 +145,4 @@ CompareSide load_side(const std::string& path, const std::string& log_name) {
   return load_file(path, log_name);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

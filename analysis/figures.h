@@ -12,7 +12,7 @@
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 // One run's figures in microseconds, as summary.json holds them.
 struct RunFigures {
@@ -33,10 +33,10 @@ struct ExperimentFigures {
 // back from io.csv gives exactly the numbers the simulator wrote.
 inline RunFigures run_figures(std::vector<TimeNs>& responses) {
   const auto count = responses.size();
-  const RunRecord run = RunRecord::of(0, compute_stats(responses, count, 0, 0));
+  const sim::RunRecord run = sim::RunRecord::of(0, sim::compute_stats(responses, count, 0, 0));
   RunFigures figures{run.mean_us, run.p50_us, run.p99_us, count};
   figures.percentiles = run.percentiles;
   return figures;
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -14,7 +14,8 @@
 
 #include "common/error.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
+using sim::parse_json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -349,4 +350,4 @@ std::vector<ExperimentFigures> read_fio_json(const fs::path& path) {
   return figures;
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -11,7 +11,7 @@
 
 #include "analysis/figures.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 // The job name in a latency log's file name: "seqwrite" for
 // "seqwrite_clat.2.log" or "seqwrite_lat.log"; the file's stem for other
@@ -66,4 +66,4 @@ std::pair<std::size_t, std::size_t> find_fio_json(const std::string& text, const
 // error saying how to get exact ones (group_reporting=1, or json+).
 std::vector<ExperimentFigures> read_fio_json(const std::filesystem::path& path);
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

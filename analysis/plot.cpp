@@ -17,7 +17,7 @@
 
 extern char** environ;
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 namespace fs = std::filesystem;
 
 namespace {
@@ -111,4 +111,4 @@ int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& fo
   return run_plot_script(arguments);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

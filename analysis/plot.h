@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace ssdlab::sim {
+namespace ssdlab::analysis {
 
 // Writes OUTDIR/plots/*.FORMAT (png or svg) and lists them on stdout.
 // Returns the exit status: 0, or 1 with one error line on stderr.
@@ -25,4 +25,4 @@ int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& fo
 // `arguments`; returns its exit status. Throws if python3 is missing.
 int run_plot_script(const std::vector<std::string>& arguments);
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::analysis

@@ -32,7 +32,7 @@ std::unique_ptr<sim::Ssd> prefilled_ssd() {
 sim::Ssd& steady_ssd() {
   static const std::unique_ptr<sim::Ssd> ssd = [] {
     auto used = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
-    sim::precondition(*used, sim::parse_precondition("random"), kSeed);
+    sim::precondition(*used, workloads::parse_precondition("random"), kSeed);
     return used;
   }();
   return *ssd;

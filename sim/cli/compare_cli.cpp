@@ -7,7 +7,7 @@
 namespace ssdlab::cli {
 
 Command make_compare_command(CLI::App& app, GlobalOptions&) {
-  auto o = std::make_shared<sim::CompareOptions>();
+  auto o = std::make_shared<analysis::CompareOptions>();
   CLI::App* command = app.add_subcommand(
       "compare",
       "Response times of two result sets side by side: output folders, fio logs or JSON");
@@ -29,7 +29,7 @@ Command make_compare_command(CLI::App& app, GlobalOptions&) {
   command->add_option("--map", o->maps,
                       "Pair experiment A-NAME of A with B-NAME of B, e.g. rr4k=RR/io_size=4096 "
                       "(repeatable; the others pair by --match)");
-  return {command, [o](std::ostream& out) { return sim::run_compare(*o, out); }};
+  return {command, [o](std::ostream& out) { return analysis::run_compare(*o, out); }};
 }
 
 }  // namespace ssdlab::cli

@@ -2,7 +2,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/fio_export.h"
+#include "sim/results/fio_export.h"
 #include "sim/cli/command.h"
 
 namespace ssdlab::cli {

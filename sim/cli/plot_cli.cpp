@@ -31,9 +31,9 @@ Command make_plot_command(CLI::App& app, GlobalOptions&) {
   return {command, [o](std::ostream&) {
             if (o->outdirs.size() > 1) {
               if (!o->window.empty()) throw UsageError("--window: for one timeline file only");
-              return sim::run_plot_runs(o->outdirs, o->format);
+              return analysis::run_plot_runs(o->outdirs, o->format);
             }
-            return sim::run_plot(o->outdirs.front(), o->format, o->window);
+            return analysis::run_plot(o->outdirs.front(), o->format, o->window);
           }};
 }
 

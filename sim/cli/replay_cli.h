@@ -1,18 +1,17 @@
-// The trace options of `ssdlab sim` (CLI11), kept apart from main.cpp so that
-// trace replay touches it in two lines. Included by main.cpp only.
+// The trace options of `ssdlab sim` (CLI11), kept apart from sim_cli.cpp so
+// that trace replay touches it in two lines. Included by sim_cli.cpp only.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/validators.h"
-
 #include "sim/run/trace_run.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::cli {
 
 // Each option is the default of every trace; -w trace:FILE,key=value,...
 // overrides it for one trace (keys: sim/run/trace_settings.h).
-inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
+inline void add_trace_options(CLI::App& sim, sim::TraceOptions& trace) {
   const std::string group = "Trace replay (-w trace:FILE[,key=value...])";
   sim.add_option("--format", trace.format,
                  "Trace format: auto (default: from the first lines), msr, disksim, mqsim, spc, "
@@ -22,13 +21,13 @@ inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
                  "open (default): submit at trace times; closed: --qd outstanding")
       ->group(group);
   sim.add_option("--qd", trace.queue_depth, "Closed loop: requests outstanding (default 1)")
-      ->check(cli::integer_in(1, UINT32_MAX))
+      ->check(integer_in(1, UINT32_MAX))
       ->group(group);
   sim.add_option("--speed", trace.speed, "Open loop: time speed-up, 2 = twice as fast (default 1)")
-      ->check(cli::positive_number(kMinSpeed, kMaxSpeed))
+      ->check(positive_number(sim::kMinSpeed, sim::kMaxSpeed))
       ->group(group);
   sim.add_option("--limit", trace.limit, "Replay at most N requests")
-      ->check(cli::positive_integer())
+      ->check(positive_integer())
       ->group(group);
   sim.add_option("--start", trace.start,
                  "Skip the first N requests, or those before a trace time such as 10s, 500ms")
@@ -58,4 +57,4 @@ inline void add_trace_options(CLI::App& sim, TraceOptions& trace) {
       ->group(group);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::cli

@@ -136,8 +136,8 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
   ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
   ssdlab sim ... --percentiles 50,99,99.9 --quiet)");
-  sim::add_trace_options(*command, o->trace);
-  sim::add_teaching_options(*command, sim.teaching);
+  add_trace_options(*command, o->trace);
+  add_teaching_options(*command, sim.teaching);
 
   return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
             check_usage(o->workloads, workload, save_state, load_state, power_cuts);

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "sim/cli/command.h"
-#include "sim/state/checkpoint.h"
+#include "sim/run/state_info.h"
 
 namespace ssdlab::cli {
 

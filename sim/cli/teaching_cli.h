@@ -1,14 +1,14 @@
-// The teaching options of `ssdlab sim` (CLI11), kept apart from main.cpp so
-// that they touch it in two lines. Included by main.cpp only.
+// The teaching options of `ssdlab sim` (CLI11), kept apart from sim_cli.cpp
+// so that they touch it in two lines. Included by sim_cli.cpp only.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include "sim/views/teaching.h"
 
-namespace ssdlab::sim {
+namespace ssdlab::cli {
 
-inline void add_teaching_options(CLI::App& sim, TeachingOptions& teaching) {
+inline void add_teaching_options(CLI::App& sim, sim::TeachingOptions& teaching) {
   const std::string group = "Teaching views";
   sim.add_option("--timeline", teaching.timeline,
                  "Write every flash operation as Chrome/Perfetto trace JSON to this file "
@@ -31,4 +31,4 @@ inline void add_teaching_options(CLI::App& sim, TeachingOptions& teaching) {
       ->group(group);
 }
 
-}  // namespace ssdlab::sim
+}  // namespace ssdlab::cli

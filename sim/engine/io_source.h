@@ -52,15 +52,4 @@ struct HostStream {
   std::uint32_t slots = 0;
 };
 
-// The I/Os counted together: one io.csv `experiment` and one set of
-// statistics (an experiment's run, over all its processes; or one trace).
-struct RunGroup {
-  std::string name;       // the io.csv `experiment` column
-  std::uint32_t run = 0;  // the io.csv `run` column
-  // I/Os of the run (over every stream of the group); 0: as many as complete.
-  std::uint64_t count = 0;
-  std::uint64_t io_ignore = 0;  // per stream: its first I/Os are not measured
-  bool io_ignore_auto = false;  // detect the start-up phase instead
-};
-
 }  // namespace ssdlab::sim

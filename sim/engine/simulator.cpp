@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "sim/engine/ftl_failure.h"
 #include "sim/engine/plan_process.h"
+#include "sim/report/device_snapshot.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
@@ -33,7 +34,7 @@ TimeNs later(TimeNs now, TimeNs pause, const char* key) {
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
   const TimeNs start = start_ = now_;
-  const DeviceCounters before = DeviceCounters::of(ssd_);
+  const DeviceCounters before = device_counters_of(ssd_);
   groups_ = groups.data();
   // Every completion in order, so that the start-up phase can be cut after
   // the fact (8 bytes per I/O up to the exact limit: run_samples.h).
@@ -71,7 +72,7 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
     stopped = fmt::format("{} blocks expired (lifetime limit {})",
                           ssd_.ftl().stats().blocks_retired, expired_limit_);
 
-  const DeviceCounters device = DeviceCounters::of(ssd_) - before;
+  const DeviceCounters device = device_counters_of(ssd_) - before;
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();

@@ -21,12 +21,13 @@
 #include <vector>
 
 #include "common/progress.h"
-#include "sim/results/device_counters.h"
-#include "sim/engine/event_queue.h"
 #include "sim/controller/host_queue.h"
-#include "sim/engine/io_source.h"
-#include "sim/results/output.h"
 #include "sim/controller/ssd.h"
+#include "sim/engine/event_queue.h"
+#include "sim/engine/io_source.h"
+#include "sim/results/device_counters.h"
+#include "sim/results/output.h"
+#include "sim/results/run_result.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -45,20 +46,6 @@ struct PowerCutPlan {
   };
   std::vector<During> ios;
   bool empty() const { return times.empty() && ios.empty(); }
-};
-
-// One group's run: its statistics and the device counters during the run.
-struct RunResult {
-  std::uint32_t run = 0;
-  std::uint64_t startup = 0;  // I/Os the start-up detection cut (io_ignore = "auto")
-  RunStats stats;
-  TimeNs start_ns = 0, end_ns = 0;  // simulated time of the run
-  DeviceCounters device;            // device counters during the run (shared by its groups)
-  // Why the run stopped before its count: the device's end of life
-  // (ftl::EndOfLife), or the lifetime limit of stop_when_expired(); empty if
-  // it ran to the end.
-  std::string stopped;
-  bool end_of_life = false;
 };
 
 class Simulator {

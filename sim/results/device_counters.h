@@ -1,23 +1,69 @@
-// What the device did, counted: the FTL's counters (ftl::FtlStats), the
-// controller's cleaning time and write buffer, the flash buses and dies. A
-// typed value (summary.json is only its output format): a run's counters are
-// the difference of two snapshots, a plan's the sum of its runs'.
+// What the device did, counted: the FTL's counters, the controller's
+// cleaning time and write buffer, the flash buses and dies. A typed value
+// with plain fields (summary.json is only its output format, written and
+// read through its field list in device_counter_fields.h): a run's counters are the
+// difference of two snapshots, a plan's the sum of its runs'. The simulator
+// takes the snapshots (sim/report/device_snapshot.h); this library never
+// sees the FTL or the controller.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <vector>
 
 #include "common/units.h"
-#include "ftl/ftl.h"
-#include "sim/controller/write_buffer.h"
 
 namespace ssdlab::sim {
 
-class Ssd;
+// The FTL's counters (ftl::FtlStats, whose comments say what each counts),
+// under their summary.json names.
+struct FtlCounters {
+  std::uint64_t host_pages_written = 0, flash_pages_written = 0;
+  std::uint64_t host_pages_read = 0, flash_pages_read = 0, rmw_pages_read = 0,
+                unmapped_pages_read = 0;
+  std::uint64_t erases = 0, copy_backs = 0, inter_plane_moves = 0, trimmed_pages = 0;
+  std::uint64_t blocks_cleaned = 0, background_blocks_cleaned = 0, pages_reclaimed = 0;
+  std::vector<std::uint64_t> blocks_cleaned_per_pool;
+  // Block-mapped and hybrid FTLs: merges, and pages programmed as padding.
+  std::uint64_t switch_merges = 0, partial_merges = 0, full_merges = 0, padding_pages = 0;
+  // Wear (Agrawal et al. §5).
+  std::uint64_t blocks_retired = 0, wear_deferrals = 0, wear_migrations = 0,
+                wear_migrated_pages = 0;
+  std::vector<std::uint64_t> wear_migrations_per_pool;
+  // DFTL (Gupta et al. 2009).
+  std::uint64_t map_cache_hits = 0, map_cache_misses = 0, translation_pages_read = 0,
+                translation_pages_written = 0, translation_blocks_cleaned = 0;
+
+  // Lookups that found their map entry cached; 0 without lookups.
+  double map_cache_hit_ratio() const {
+    const std::uint64_t lookups = map_cache_hits + map_cache_misses;
+    return lookups == 0 ? 0.0 : static_cast<double>(map_cache_hits) / static_cast<double>(lookups);
+  }
+  // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
+  double cleaning_efficiency(std::uint32_t pages_per_block) const {
+    return blocks_cleaned == 0 ? 0.0
+                               : static_cast<double>(pages_reclaimed) /
+                                     static_cast<double>(blocks_cleaned * pages_per_block);
+  }
+  double write_amplification() const {
+    return host_pages_written == 0
+               ? 0.0
+               : static_cast<double>(flash_pages_written) / static_cast<double>(host_pages_written);
+  }
+  bool operator==(const FtlCounters&) const = default;
+};
+
+// The write buffer's counters (WriteBufferStats, sim/controller/write_buffer.h).
+struct BufferCounters {
+  std::uint64_t write_pages = 0, coalesced_pages = 0, read_hit_pages = 0, read_miss_pages = 0,
+                flushed_pages = 0, flushes = 0, full_waits = 0;
+  TimeNs full_wait_ns = 0;
+  bool operator==(const BufferCounters&) const = default;
+};
 
 struct DeviceCounters {
-  ftl::FtlStats ftl;
+  FtlCounters ftl;
   TimeNs cleaning_ns = 0;             // cleaning in progress, foreground and background
   TimeNs background_cleaning_ns = 0;  // of which started by idle pools
   // Serial flash time of the cleaning commands (moves and erases, each at its
@@ -34,12 +80,9 @@ struct DeviceCounters {
   std::uint64_t host_bytes_written = 0;  // host write requests' bytes (Ssd)
   std::uint64_t two_plane_commands = 0;
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
-  std::optional<WriteBufferStats> buffer;   // only with a write buffer
+  std::optional<BufferCounters> buffer;     // only with a write buffer
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
-
-  // A snapshot of `ssd`'s counters now.
-  static DeviceCounters of(const Ssd& ssd);
 
   // Page-based write amplification (summary.json `write_amplification`):
   // flash pages programmed per flash page the host's writes touched (a 512 B
@@ -87,14 +130,16 @@ struct DeviceCounters {
 };
 
 // What happened between two snapshots of one device, and the sum of such
-// differences (per-pool counts element by element). DeviceCounters::of is
-// the simulator's (device_snapshot.cpp); the rest is in ssdlab_results.
+// differences (per-pool counts element by element): every counter of
+// device_counter_fields.h's list, combined.
 DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before);
 DeviceCounters& operator+=(DeviceCounters& sum, const DeviceCounters& more);
 
-// summary.json's form: counts, times in microseconds, and the ratios; and
-// back (the ratios are derived, pages_per_block is left 0: the config has
-// it). Throws nlohmann::json::exception on another shape.
+// summary.json's form (device_counter_fields.h: counts, times in microseconds, and
+// the ratios), and back: the ratios are derived and not read; page_size is
+// flash_bytes_written over flash_pages_written; pages_per_block is left 0
+// (the config has it). Counters a file of an older ssdlab lacks read as 0.
+// Reading throws ssdlab::Error naming the key on another shape.
 void to_json(nlohmann::json& json, const DeviceCounters& counters);
 DeviceCounters device_counters_from_json(const nlohmann::json& json);
 

@@ -13,7 +13,6 @@
 
 #include "common/io_mode.h"
 #include "common/units.h"
-#include "workloads/plan.h"
 
 namespace ssdlab::sim {
 

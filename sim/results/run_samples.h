@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "common/units.h"
-#include "sim/engine/io_source.h"
 #include "sim/results/output.h"
 #include "sim/results/response_histogram.h"
+#include "sim/results/run_result.h"
 
 namespace ssdlab::sim {
 

@@ -51,7 +51,7 @@ struct EraseBuckets {
   bool operator==(const EraseBuckets&) const = default;
 };
 
-// Wear at the end of the run (sim/results/wear_buckets.cpp).
+// Wear at the end of the run (sim/report/wear_buckets.cpp).
 struct WearRecord {
   std::uint64_t rated_cycles = 0;
   std::string wear_leveling;
@@ -118,7 +118,7 @@ struct LinearCostRecord {
   bool operator==(const LinearCostRecord&) const = default;
 };
 
-// One uFLIP micro-benchmark as a table (sim/results/uflip_report.cpp): mean
+// One uFLIP micro-benchmark as a table (sim/report/uflip_report.cpp): mean
 // response time by parameter value (rows) and pattern or mix (columns).
 struct BenchmarkTable {
   struct Row {

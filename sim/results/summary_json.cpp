@@ -2,7 +2,8 @@
 // walk the field lists of summary_fields.h. Values map to JSON by their C++
 // type (counts, numbers, text, flags, lists, maps by name, records, and
 // std::optional as null), with the few typed values that have their own
-// form: the device counters, the config echo and io_ignore.
+// form: the config echo and io_ignore. Times the records hold in
+// nanoseconds are written in microseconds (time_us).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,7 +33,6 @@ struct IsOptional<std::optional<T>> : std::true_type {};
 void put(nlohmann::json& json, const IoIgnore& io_ignore) {
   json = io_ignore.detect ? nlohmann::json("auto") : nlohmann::json(io_ignore.count);
 }
-void put(nlohmann::json& json, const DeviceCounters& counters) { to_json(json, counters); }
 void put(nlohmann::json& json, const DeviceConfig& config) { json = to_json(config); }
 
 template <typename T>
@@ -53,6 +53,15 @@ class JsonWriter {
   template <typename T>
   void optional(const char* key, const std::optional<T>& value) {
     if (value) put(json_[key], *value);
+  }
+  void time_us(const char* key, TimeNs ns) { json_[key] = static_cast<double>(ns) / 1000.0; }
+  template <typename T>
+  void derived(const char* key, const T& value) {
+    json_[key] = value;
+  }
+  template <typename T>
+  void group(const char*, const std::optional<T>& record) {
+    if (record) fields(*this, *record);
   }
   void version(const char* key, const std::string& version) { json_[key] = {{"version", version}}; }
   void percentiles(const char* key, const std::vector<std::pair<double, double>>& percentiles) {
@@ -131,6 +140,20 @@ class JsonReader {
     if (!json_.contains(key)) return;
     value = T();  // (not emplace(): clang 14 rejects it for a nested aggregate)
     get(json_[key], *value, at(key));
+  }
+  void time_us(const char* key, TimeNs& ns) {
+    if (!json_.contains(key)) return;
+    if (!json_[key].is_number()) throw make_error("{}: not a number", at(key));
+    ns = std::llround(json_[key].get<double>() * 1000.0);
+  }
+  template <typename T>
+  void derived(const char*, const T&) {}  // computed from the counters, not read
+  template <typename T>
+  void group(const char* first_key, std::optional<T>& record) {
+    record.reset();
+    if (!json_.contains(first_key)) return;
+    record = T();
+    fields(*this, *record);
   }
   void version(const char* key, std::string& version) {
     if (json_.contains(key) && json_[key].is_object()) (*this)(key, version, "version");
@@ -215,12 +238,14 @@ void get(const nlohmann::json& json, T& value, const std::string& where) {
 }
 
 void get(const nlohmann::json& json, DeviceCounters& counters, const std::string& where) {
-  if (!json.is_object()) throw make_error("{}: not a JSON object", where);
-  try {
-    counters = device_counters_from_json(json);
-  } catch (const nlohmann::json::exception&) {
-    throw make_error("{}: not the device counters ssdlab writes", where);
-  }
+  counters = DeviceCounters{};
+  JsonReader reader(json, where);
+  fields(reader, counters);
+  // The page size is not a counter: flash bytes over flash pages.
+  std::uint64_t flash_bytes = 0;
+  reader("flash_bytes_written", flash_bytes);
+  if (counters.ftl.flash_pages_written > 0)
+    counters.page_size = static_cast<std::uint32_t>(flash_bytes / counters.ftl.flash_pages_written);
 }
 
 }  // namespace
@@ -232,6 +257,16 @@ void to_json(nlohmann::json& json, const SummaryRecord& summary) {
 }
 
 void to_json(nlohmann::json& json, const RunRecord& run) { put(json, run); }
+
+void to_json(nlohmann::json& json, const DeviceCounters& counters) {
+  put(json, counters);
+}
+
+DeviceCounters device_counters_from_json(const nlohmann::json& json) {
+  DeviceCounters counters;
+  get(json, counters, "device counters");
+  return counters;
+}
 
 void to_json(nlohmann::json& json, const StateRecord& state) { put(json, state); }
 

@@ -4,8 +4,6 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,19 +11,16 @@
 
 #include "common/error.h"
 #include "common/units.h"
-#include "sim/state/checkpoint.h"
 #include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
-#include "analysis/fio_export.h"
 #include "common/log.h"
 #include "sim/results/output.h"
-#include "sim/state/power_cut_plan.h"
 #include "sim/state/precondition.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
-#include "sim/results/uflip_report.h"
+#include "sim/report/uflip_report.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
 
@@ -36,11 +31,11 @@ namespace {
 
 // The state a plan's runs start from: --precondition wins over the state the
 // plan asks for (uFLIP plans: "uflip").
-PreconditionSpec initial_state(const SimOptions& options, const workloads::Plan& plan) {
-  if (!options.precondition.empty()) return parse_precondition(options.precondition);
+workloads::PreconditionSpec initial_state(const SimOptions& options, const workloads::Plan& plan) {
+  if (!options.precondition.empty()) return workloads::parse_precondition(options.precondition);
   if (plan.state.empty()) return {};
   try {
-    return parse_precondition(plan.state);
+    return workloads::parse_precondition(plan.state);
   } catch (const Error&) {
     throw make_error("{}: state '{}': expected seq[:N], random[:N], uflip[:N] or none", plan.source,
                      plan.state);
@@ -114,7 +109,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
   // A loaded state replaces the first preconditioning (later state resets of
   // a uFLIP plan still happen, seeded as they would have been).
-  const PreconditionSpec preconditioning = initial_state(options, plan);
+  const workloads::PreconditionSpec preconditioning = initial_state(options, plan);
   if (!session.loaded_state()) session.precondition(preconditioning, "preconditioned");
 
   const bool experiments_given = !plan.experiments.empty();  // else: preconditioning only

@@ -1,15 +1,14 @@
 #include "sim/run/probe.h"
 
-#include <sys/statvfs.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -22,16 +21,16 @@
 #include "common/progress.h"
 #include "common/rng.h"
 #include "common/units.h"
+#include "sim/report/report.h"
+#include "sim/report/uflip_report.h"
 #include "sim/results/output.h"
-#include "sim/state/precondition.h"
-#include "sim/results/report.h"
 #include "sim/results/run_samples.h"
 #include "sim/results/summary.h"
-#include "sim/results/uflip_report.h"
+#include "workloads/device_runner.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
-#include "workloads/device_runner.h"
 #include "workloads/real_target.h"
+#include "workloads/state_enforcement.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -49,9 +48,9 @@ TimeNs since(Clock::time_point start) {
 }
 
 std::optional<StateRecord> enforce_state(const workloads::RealTarget& target,
-                                         const PreconditionSpec& spec, std::uint64_t seed,
-                                         bool quiet) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
+                                         const workloads::PreconditionSpec& spec,
+                                         std::uint64_t seed, bool quiet) {
+  if (spec.kind == workloads::PreconditionSpec::Kind::kNone) return std::nullopt;
   target.require_writable("state enforcement (--precondition, or the plan's state)");
   const auto start = Clock::now();
   workloads::AlignedBuffer buffer(kFlashBlockGuess);
@@ -59,7 +58,7 @@ std::optional<StateRecord> enforce_state(const workloads::RealTarget& target,
   for (std::size_t i = 0; i < buffer.size(); ++i)
     buffer.data()[i] = static_cast<unsigned char>(fill.next());
   std::uint64_t bytes = 0, writes = 0;
-  const StateGeometry geometry{
+  const workloads::StateGeometry geometry{
       target.bytes() / target.sector_size() * target.sector_size(), kFlashBlockGuess,
       std::max<std::uint64_t>(4096, target.sector_size()), target.sector_size()};
   Progress progress = Progress::on_terminal(
@@ -67,7 +66,7 @@ std::optional<StateRecord> enforce_state(const workloads::RealTarget& target,
       geometry.capacity +
           static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity)),
       "bytes");
-  state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
+  workloads::state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
     target.write(offset, buffer.data(), static_cast<std::uint32_t>(size));
     bytes += size;
     ++writes;
@@ -161,12 +160,12 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
     workloads::check_target_threads(spec);
     if (workloads::writes(spec)) target.require_writable(fmt::format("experiment {}", spec.name));
   }
-  PreconditionSpec state;
+  workloads::PreconditionSpec state;
   if (!options.precondition.empty())
-    state = parse_precondition(options.precondition);
+    state = workloads::parse_precondition(options.precondition);
   else if (!plan.state.empty())
-    state = parse_precondition(plan.state);
-  if (state.kind != PreconditionSpec::Kind::kNone)
+    state = workloads::parse_precondition(plan.state);
+  if (state.kind != workloads::PreconditionSpec::Kind::kNone)
     target.require_writable("state enforcement (--precondition, or the plan's state)");
   // The inputs are valid: an earlier run's outputs go now.
   clear_stale_outputs(outdir);

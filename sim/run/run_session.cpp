@@ -9,10 +9,10 @@
 
 #include "common/error.h"
 
-#include "analysis/fio_export.h"
+#include "sim/results/fio_export.h"
 #include "ftl/ftl.h"
 #include "sim/state/power_cut_plan.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/results/summary.h"
 #include "sim/state/state_cache.h"
 #include "sim/views/timeline_trace.h"
@@ -96,10 +96,10 @@ bool RunSession::may_use_state_cache() const {
          !loaded_state() && position_.state_resets == 0 && !state_cache_dir().empty();
 }
 
-std::optional<StateRecord> RunSession::precondition(const PreconditionSpec& spec,
-                                                   const char* what) {
+std::optional<StateRecord> RunSession::precondition(const workloads::PreconditionSpec& spec,
+                                                    const char* what) {
   const std::uint64_t seed = options_.seed + 0x9e37 * position_.state_resets;
-  const bool cache = spec.kind != PreconditionSpec::Kind::kNone && may_use_state_cache();
+  const bool cache = spec.kind != workloads::PreconditionSpec::Kind::kNone && may_use_state_cache();
   const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
   std::optional<StateRecord> done;
   if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
@@ -156,6 +156,37 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   cpu_start_ = std::clock();
   return *simulator_;
 }
+
+namespace {
+
+// What `ssdlab sim` saves at the end of a run (--save-state): the state with
+// its provenance (workload, seed, config, preconditioning, simulated time).
+// `workload` "none": saved right after preconditioning. Not saved if the
+// device reached its end of life (an FTL may stop half-way through a
+// request): the result then says why under "skipped". The caller publishes
+// it with the run's outputs.
+PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
+                                 const RunPosition& position, const std::string& workload,
+                                 const std::optional<StateRecord>& preconditioned,
+                                 bool end_of_life) {
+  // An FTL stopped by its end of life may be half-way through a request.
+  if (end_of_life)
+    return {nullptr, {{"skipped", "the device reached its end of life during the run"}}};
+  nlohmann::json provenance = {
+      {"saved_after", workload == "none" ? "preconditioning" : "run"},
+      {"workload", workload},
+      {"seed", options.seed},
+      {"config", options.config},
+      {"sets", options.overrides},
+      {"precondition", preconditioned ? nlohmann::json(preconditioned->mode) : nlohmann::json()},
+      {"loaded_from",
+       options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
+      {"simulated_us", position.now / 1000.0},
+      {"host_pages_written", ssd.ftl().stats().host_pages_written}};
+  return write_checkpoint(options.save_state, ssd, position, provenance);
+}
+
+}  // namespace
 
 void RunSession::finish(SummaryRecord& summary, const std::string& workload, bool end_of_life) {
   progress_.finish();

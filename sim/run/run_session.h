@@ -56,7 +56,8 @@ class RunSession {
   // `what`. Returns what it did (nothing for none). The first one loads the
   // state from the state cache, or saves it there (sim/state/state_cache.h),
   // where the run allows.
-  std::optional<StateRecord> precondition(const PreconditionSpec& spec, const char* what);
+  std::optional<StateRecord> precondition(const workloads::PreconditionSpec& spec,
+                                          const char* what);
 
   // Starts the measured part: the io.csv log (if `io_log` and not
   // --no-io-log), the host loop at the loaded clock, the lifetime limit and

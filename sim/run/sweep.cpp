@@ -31,7 +31,7 @@
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_run.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/sweep_file.h"
 

@@ -99,7 +99,7 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   };
   if (!precondition.empty())
     wrap(where(path, *root.get("precondition")), "precondition",
-         [&] { (void)parse_precondition(precondition); });
+         [&] { (void)workloads::parse_precondition(precondition); });
   nlohmann::json checkpoint;
   if (!load_state.empty())
     wrap(where(path, *root.get("load_state")), "load_state",

@@ -5,7 +5,7 @@
 
 #include "common/log.h"
 #include "common/units.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/trace_placement.h"
 
 namespace ssdlab::sim {

@@ -22,7 +22,7 @@
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"
 #include "sim/engine/replay.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "sim/controller/ssd.h"
 #include "sim/run/trace_placement.h"
@@ -246,8 +246,9 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   Traces t =
       resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
   if (!session.loaded_state())
-    session.precondition(options.precondition.empty() ? PreconditionSpec{}
-                                                      : parse_precondition(options.precondition),
+    session.precondition(options.precondition.empty()
+                             ? workloads::PreconditionSpec{}
+                             : workloads::parse_precondition(options.precondition),
                          "preconditioned");
   std::uint64_t prefilled = 0, requests = 0;
   for (std::size_t k = 0; k < t.all.size(); ++k) {

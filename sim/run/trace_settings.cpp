@@ -29,7 +29,7 @@
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"
 #include "sim/engine/replay.h"
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "sim/controller/ssd.h"
 #include "traces/fields.h"
 #include "traces/formats.h"

@@ -327,30 +327,6 @@ nlohmann::json try_load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& 
   return load_checked(path, file, checked, ssd, position, start);
 }
 
-void run_state_info(const std::string& path, std::ostream& out) {
-  const nlohmann::json info = checkpoint_info(path);
-  // A correct checksum is not a correct state (whoever altered the file may
-  // have recomputed it): load it into a fresh device of the saved config,
-  // with every check a run's load makes.
-  {
-    const DeviceConfig config = config_from_json(info["config"], path + ": the saved config");
-    Ssd ssd(config, false);
-    RunPosition position;
-    load_checkpoint(path, ssd, position);
-  }
-  const nlohmann::json& made = info["provenance"];
-  fmt::print(out,
-             "{}: ssdlab checkpoint, format {}, saved by ssdlab {}, {} bytes, checksum correct, "
-             "state consistent (loaded into a fresh device)\n",
-             path, info.value("format", 0), info.value("ssdlab_version", std::string("?")),
-             info["bytes"].get<std::uint64_t>());
-  fmt::print(out,
-             "  saved after {} ({} us simulated); it loads into a device with these geometry "
-             "and ftl keys:\n",
-             made.value("saved_after", std::string("?")), made.value("simulated_us", 0.0));
-  fmt::print(out, "{}\n", info.dump(2));
-}
-
 void print_loaded(std::ostream& out, const nlohmann::json& loaded) {
   const nlohmann::json& made = loaded["provenance"];
   fmt::print(out, "loaded state {} ({:.1f} MB in {:.2f} s): saved after {}, {} us simulated\n",
@@ -368,27 +344,6 @@ void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved) 
   fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n",
              (*saved)["file"].get<std::string>(), (*saved)["bytes"].get<double>() / 1e6,
              (*saved)["seconds"].get<double>());
-}
-
-PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
-                                 const RunPosition& position, const std::string& workload,
-                                 const std::optional<StateRecord>& preconditioned,
-                                 bool end_of_life) {
-  // An FTL stopped by its end of life may be half-way through a request.
-  if (end_of_life)
-    return {nullptr, {{"skipped", "the device reached its end of life during the run"}}};
-  nlohmann::json provenance = {
-      {"saved_after", workload == "none" ? "preconditioning" : "run"},
-      {"workload", workload},
-      {"seed", options.seed},
-      {"config", options.config},
-      {"sets", options.overrides},
-      {"precondition", preconditioned ? nlohmann::json(preconditioned->mode) : nlohmann::json()},
-      {"loaded_from",
-       options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
-      {"simulated_us", position.now / 1000.0},
-      {"host_pages_written", ssd.ftl().stats().host_pages_written}};
-  return write_checkpoint(options.save_state, ssd, position, provenance);
 }
 
 }  // namespace ssdlab::sim

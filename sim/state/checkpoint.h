@@ -27,10 +27,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/units.h"
-#include "sim/run/plan_run.h"
 #include "sim/controller/ssd.h"
 #include "sim/results/output.h"
 #include "sim/results/summary_blocks.h"
@@ -103,21 +103,6 @@ nlohmann::json checkpoint_info(const std::filesystem::path& path);
 // if its geometry or FTL differ. `sweep` checks every job this way before
 // any runs (or before --slurm writes its script).
 void check_checkpoint_fits(const nlohmann::json& info, const DeviceConfig& config);
-
-// `ssdlab state-info FILE`: checks a checkpoint and prints what it holds
-// (provenance, the device config it loads into).
-void run_state_info(const std::string& path, std::ostream& out);
-
-// What `ssdlab sim` saves at the end of a run (--save-state): the state with
-// its provenance (workload, seed, config, preconditioning, simulated time).
-// `workload` "none": saved right after preconditioning. Not saved if the
-// device reached its end of life (an FTL may stop half-way through a
-// request): the result then says why under "skipped". The caller publishes
-// it with the run's outputs.
-PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
-                                 const RunPosition& position, const std::string& workload,
-                                 const std::optional<StateRecord>& preconditioned,
-                                 bool end_of_life);
 
 // One line each on what was loaded / saved (`checkpoint`: summary.json's).
 void print_loaded(std::ostream& out, const nlohmann::json& loaded);

@@ -17,70 +17,14 @@
 
 namespace ssdlab::sim {
 
-PreconditionSpec parse_precondition(std::string_view text) {
-  PreconditionSpec spec;
-  spec.text = std::string(text);
-  const std::size_t colon = text.find(':');
-  const std::string_view kind = text.substr(0, colon);
-  if (kind == "none" && colon == std::string_view::npos) return spec;
-  if (kind == "seq")
-    spec.kind = PreconditionSpec::Kind::kSequential;
-  else if (kind == "random")
-    spec.kind = PreconditionSpec::Kind::kRandom, spec.overwrites = 1;
-  else if (kind == "uflip")
-    spec.kind = PreconditionSpec::Kind::kUflip, spec.overwrites = 1;
-  else
-    throw make_error("--precondition '{}': expected seq[:N], random[:N], uflip[:N] or none", text);
-  if (colon != std::string_view::npos) {
-    const std::string_view number = text.substr(colon + 1);
-    double n = -1;
-    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), n);
-    if (error != std::errc() || end != number.data() + number.size() || !(n >= 0 && n <= 1000))
-      throw make_error(
-          "--precondition '{}': N must be a number from 0 to 1000 (capacities of "
-          "writes after the sequential fill)",
-          text);
-    spec.overwrites = n;
-  }
-  return spec;
-}
-
-void state_writes(const PreconditionSpec& spec, const StateGeometry& g, std::uint64_t seed,
-                  const std::function<void(std::uint64_t, std::uint64_t)>& write) {
-  const std::uint64_t capacity = g.capacity, chunk = g.chunk, page = g.page, sector = g.sector;
-  // The sequential fill, in chunks of a flash block.
-  for (std::uint64_t offset = 0; offset < capacity; offset += chunk)
-    write(offset, std::min(chunk, capacity - offset));
-
-  Rng rng(seed ^ 0x5eed5eed5eedULL);
-  const auto budget = static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(capacity));
-  std::uint64_t written = 0;
-  if (spec.kind == PreconditionSpec::Kind::kSequential) {
-    for (; written < budget; written += chunk) {
-      const std::uint64_t offset = written % capacity;
-      write(offset, std::min(chunk, capacity - offset));
-    }
-  } else if (spec.kind == PreconditionSpec::Kind::kRandom) {
-    const std::uint64_t pages = capacity / page;
-    for (; written < budget; written += page) write(rng.uniform(pages) * page, page);
-  } else if (spec.kind == PreconditionSpec::Kind::kUflip) {
-    const std::uint64_t max_sectors = chunk / sector;
-    while (written < budget) {
-      const std::uint64_t size = (1 + rng.uniform(max_sectors)) * sector;
-      const std::uint64_t offset = rng.uniform((capacity - size) / sector + 1) * sector;
-      write(offset, size);
-      written += size;
-    }
-  }
-}
-
 namespace {
 
 // The writes of `spec` through write_functionally(), one after another.
-void write_serially(Ssd& ssd, const PreconditionSpec& spec, const StateGeometry& geometry,
-                    std::uint64_t seed, Progress& progress) {
+void write_serially(Ssd& ssd, const workloads::PreconditionSpec& spec,
+                    const workloads::StateGeometry& geometry, std::uint64_t seed,
+                    Progress& progress) {
   std::uint64_t written = 0;
-  state_writes(
+  workloads::state_writes(
       spec, geometry, seed,
       [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset, std::uint64_t size) {
         try {
@@ -101,9 +45,9 @@ void write_serially(Ssd& ssd, const PreconditionSpec& spec, const StateGeometry&
 // so each pool sees its writes in the serial order and the state is the
 // serial one whatever the number of threads (Ftl::parallel_pools()). Thread
 // 0 (this one) shows the progress.
-void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const PreconditionSpec& spec,
-                       const StateGeometry& geometry, std::uint64_t seed, unsigned threads,
-                       Progress& progress) {
+void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const workloads::PreconditionSpec& spec,
+                       const workloads::StateGeometry& geometry, std::uint64_t seed,
+                       unsigned threads, Progress& progress) {
   std::vector<std::exception_ptr> failures(threads);
   std::uint64_t calls = 0, bytes = 0;
   auto work = [&](unsigned self) {
@@ -120,7 +64,7 @@ void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const PreconditionSpec& spec,
       ftl.write({lpn, 1, false, false}, commands);
     };
     try {
-      state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
+      workloads::state_writes(spec, geometry, seed, [&](std::uint64_t offset, std::uint64_t size) {
         const ftl::Lpn first = offset / geometry.page;
         for (ftl::Lpn lpn = first; lpn < first + size / geometry.page; ++lpn) {
           if (ftl.pool_of_page(lpn) % threads != self) continue;
@@ -160,23 +104,24 @@ void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const PreconditionSpec& spec,
 
 }  // namespace
 
-unsigned precondition_threads(Ssd& ssd, const PreconditionSpec& spec, unsigned requested) {
+unsigned precondition_threads(Ssd& ssd, const workloads::PreconditionSpec& spec,
+                              unsigned requested) {
   const ftl::Ftl* ftl = ssd.ftl_for_direct_writes();
   const std::uint32_t pools = ftl ? ftl->parallel_pools() : 0;
   // uFLIP's writes cover parts of pages (read-modify-write): one after another.
-  const bool whole_pages = spec.kind != PreconditionSpec::Kind::kUflip &&
+  const bool whole_pages = spec.kind != workloads::PreconditionSpec::Kind::kUflip &&
                            ssd.ftl().logical_page_size() == ssd.config().geometry.page_size;
   if (pools == 0 || !whole_pages) return 0;
   const unsigned wanted = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   return std::min<unsigned>(wanted, pools);
 }
 
-std::optional<StateRecord> precondition(Ssd& ssd, const PreconditionSpec& spec,
-                                       std::uint64_t seed, bool quiet, unsigned threads) {
-  if (spec.kind == PreconditionSpec::Kind::kNone) return std::nullopt;
+std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionSpec& spec,
+                                        std::uint64_t seed, bool quiet, unsigned threads) {
+  if (spec.kind == workloads::PreconditionSpec::Kind::kNone) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
   const ftl::FtlStats before = ssd.ftl().stats();
-  const StateGeometry geometry{
+  const workloads::StateGeometry geometry{
       ssd.logical_bytes(),
       std::uint64_t{ssd.config().geometry.pages_per_block} * ssd.config().geometry.page_size,
       ssd.ftl().logical_page_size(), ssd.config().sector_size};

@@ -66,7 +66,7 @@ std::optional<std::uint64_t> state_cache_limit() {
       text);
 }
 
-nlohmann::json state_cache_key(const DeviceConfig& config, const PreconditionSpec& spec,
+nlohmann::json state_cache_key(const DeviceConfig& config, const workloads::PreconditionSpec& spec,
                                std::uint64_t seed) {
   nlohmann::json resolved = to_json(config);
   resolved.erase("source");  // where it came from is not state

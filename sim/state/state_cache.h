@@ -44,7 +44,7 @@ inline constexpr std::uint64_t kDefaultStateCacheBytes = std::uint64_t{10} << 30
 std::optional<std::uint64_t> state_cache_limit();
 
 // What a cached state is keyed by (see above).
-nlohmann::json state_cache_key(const DeviceConfig& config, const PreconditionSpec& spec,
+nlohmann::json state_cache_key(const DeviceConfig& config, const workloads::PreconditionSpec& spec,
                                std::uint64_t seed);
 
 // The file of `key` in `dir`.

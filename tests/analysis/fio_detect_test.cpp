@@ -19,8 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
+using ssdlab::analysis::load_side;
 using ::testing::HasSubstr;
-using ssdlab::sim::load_side;
 
 std::string ErrorOf(const std::function<void()>& body) {
   try {
@@ -128,7 +128,7 @@ TEST_F(FioDetect, JobsOfOneNameWithoutHistogramsAreRefused) {
 
 TEST(FindFioJson, BracesInsideStringsDoNotEndTheObject) {
   const std::string text = "note: x\n{\"jobs\" : [{\"jobname\" : \"a}b{\\\"\"}]}\nafter {\n";
-  const auto [begin, end] = ssdlab::sim::find_fio_json(text, "f");
+  const auto [begin, end] = ssdlab::analysis::find_fio_json(text, "f");
   EXPECT_EQ(begin, 8u);
   EXPECT_EQ(text.substr(end), "\nafter {\n");
 }

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "analysis/fio_export.h"
-#include "analysis/io_csv.h"
+#include "sim/results/fio_export.h"
+#include "sim/results/io_csv.h"
 #include "test_support.h"
 
 namespace {
@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 using ssdlab::Error;
 using ssdlab::TimeNs;
-using ssdlab::sim::ExperimentFigures;
+using ssdlab::analysis::ExperimentFigures;
 
 // Runs `body`, expecting an ssdlab::Error with exactly `message`.
 template <typename Body>
@@ -60,7 +60,7 @@ constexpr const char* kWriteJob = R"({
 TEST_F(FioImportTest, JsonJobWithWritesIsOneExperimentOfClatFigures) {
   const auto path = Write(
       "out.json", std::string(R"({"fio version" : "fio-3.33", "jobs" : [)") + kWriteJob + "]}\n");
-  const auto experiments = ssdlab::sim::read_fio_json(path);
+  const auto experiments = ssdlab::analysis::read_fio_json(path);
   ASSERT_EQ(experiments.size(), 1u);
   EXPECT_EQ(experiments[0].name, "randwrite");
   ASSERT_EQ(experiments[0].runs.size(), 1u);
@@ -75,7 +75,7 @@ TEST_F(FioImportTest, JsonPrefersLatWhereFioReportedItsPercentiles) {
   const auto path = Write("lat.json", R"({"jobs" : [{"jobname" : "j", "write" : {"total_ios" : 4,
       "clat_ns" : {"mean" : 1000.0, "N" : 4, "percentile" : {"50.000000" : 1000, "99.000000" : 2000}},
       "lat_ns" : {"mean" : 3000.0, "N" : 4, "percentile" : {"50.000000" : 3000, "99.000000" : 4000}}}}]})");
-  const auto experiments = ssdlab::sim::read_fio_json(path);
+  const auto experiments = ssdlab::analysis::read_fio_json(path);
   ASSERT_EQ(experiments.size(), 1u);
   EXPECT_DOUBLE_EQ(experiments[0].runs[0].mean_us, 3.0);
   EXPECT_DOUBLE_EQ(experiments[0].runs[0].p99_us, 4.0);
@@ -91,7 +91,7 @@ TEST_F(FioImportTest, JsonMixedJobSplitsByDirection) {
        "percentile" : {"50.000000" : 290000, "99.000000" : 310000}}}},
   {"jobname" : "mix", "read" : {"clat_ns" : {"mean" : 200000.0, "N" : 2,
        "percentile" : {"50.000000" : 190000, "99.000000" : 210000}}}}]})");
-  const auto experiments = ssdlab::sim::read_fio_json(path);
+  const auto experiments = ssdlab::analysis::read_fio_json(path);
   ASSERT_EQ(experiments.size(), 3u);
   EXPECT_EQ(experiments[0].name, "mix:read");
   EXPECT_EQ(experiments[1].name, "mix:write");
@@ -113,7 +113,7 @@ TEST_F(FioImportTest, JsonJobsOfOneNameWithoutHistogramsAreRefused) {
   };
   const auto path =
       Write("runs.json", "{\"jobs\" : [" + with_mean("1000.0") + ", " + with_mean("3000.0") + "]}");
-  ExpectError([&] { ssdlab::sim::read_fio_json(path); },
+  ExpectError([&] { ssdlab::analysis::read_fio_json(path); },
               path.string() +
                   ": 2 jobs named r (numjobs without group_reporting): their percentiles cannot "
                   "be pooled from fio's per-job percentiles; rerun fio with group_reporting=1, "
@@ -124,7 +124,7 @@ TEST_F(FioImportTest, JsonOfOldFioIsInMicroseconds) {
   const auto path = Write("fio2.json", R"({"jobs" : [{"jobname" : "old", "write" : {
       "total_ios" : 8, "clat" : {"mean" : 250.5, "percentile" : {"50.000000" : 249, "99.000000" : 400}},
       "lat" : {"mean" : 251.0}}}]})");
-  const auto experiments = ssdlab::sim::read_fio_json(path);
+  const auto experiments = ssdlab::analysis::read_fio_json(path);
   ASSERT_EQ(experiments.size(), 1u);
   EXPECT_DOUBLE_EQ(experiments[0].runs[0].mean_us, 250.5);
   EXPECT_DOUBLE_EQ(experiments[0].runs[0].p99_us, 400.0);
@@ -133,20 +133,20 @@ TEST_F(FioImportTest, JsonOfOldFioIsInMicroseconds) {
 
 TEST_F(FioImportTest, JsonErrorsNameTheFileAndWhatIsWrong) {
   const auto malformed = Write("bad.json", "{\"jobs\" : [\n  {\"jobname\" : }\n]}\n");
-  ExpectError([&] { ssdlab::sim::read_fio_json(malformed); },
+  ExpectError([&] { ssdlab::analysis::read_fio_json(malformed); },
               malformed.string() + ":2: malformed JSON");
   const auto no_jobs = Write("nojobs.json", "{\"fio version\" : \"fio-3.33\"}");
-  ExpectError([&] { ssdlab::sim::read_fio_json(no_jobs); },
+  ExpectError([&] { ssdlab::analysis::read_fio_json(no_jobs); },
               no_jobs.string() + ": not fio JSON output: no jobs[]");
   const auto no_p99 = Write("nop99.json", R"({"jobs" : [{"jobname" : "j", "read" : {"clat_ns" :
       {"mean" : 1.0, "N" : 3, "percentile" : {"50.000000" : 1}}}}]})");
-  ExpectError([&] { ssdlab::sim::read_fio_json(no_p99); },
+  ExpectError([&] { ssdlab::analysis::read_fio_json(no_p99); },
               no_p99.string() +
                   ": jobs[0] (j): read.clat_ns.percentile has no 99.000000 (fio's "
                   "percentile_list leaves it out)");
   const auto idle =
       Write("idle.json", R"({"jobs" : [{"jobname" : "j", "read" : {"total_ios" : 0}}]})");
-  ExpectError([&] { ssdlab::sim::read_fio_json(idle); },
+  ExpectError([&] { ssdlab::analysis::read_fio_json(idle); },
               idle.string() + ": no fio job did any I/O");
 }
 
@@ -157,7 +157,7 @@ TEST_F(FioImportTest, LatencyLogFiguresUseNearestRankOverEverySample) {
                           "2, 300000, 1, 4096, 4096, 0\n"
                           "3, 350000, 0, 4096, 8192, 0\n"
                           "4, 1000000, 1, 4096, 12288, 0\n");
-  const ExperimentFigures figures = ssdlab::sim::read_fio_lat_log(path, "job");
+  const ExperimentFigures figures = ssdlab::analysis::read_fio_lat_log(path, "job");
   EXPECT_EQ(figures.name, "job");
   ASSERT_EQ(figures.runs.size(), 1u);
   EXPECT_DOUBLE_EQ(figures.runs[0].mean_us, 475.0);
@@ -169,34 +169,34 @@ TEST_F(FioImportTest, LatencyLogFiguresUseNearestRankOverEverySample) {
 TEST_F(FioImportTest, LatencyLogColumnsAfterBlockSizeMayBeAbsent) {
   // Without log_offset (older fio): time, value, ddir, bs.
   const auto path = Write("short_clat.log", "0, 1500, 0, 512\n5, 2500, 0, 512\n");
-  const ExperimentFigures figures = ssdlab::sim::read_fio_lat_log(path, "short");
+  const ExperimentFigures figures = ssdlab::analysis::read_fio_lat_log(path, "short");
   EXPECT_DOUBLE_EQ(figures.runs[0].mean_us, 2.0);
 }
 
 TEST_F(FioImportTest, LatencyLogJobNameComesFromTheFileName) {
-  EXPECT_EQ(ssdlab::sim::fio_log_job_name("/x/seqwrite_clat.2.log"), "seqwrite");
-  EXPECT_EQ(ssdlab::sim::fio_log_job_name("a_b_lat.log"), "a_b");
-  EXPECT_EQ(ssdlab::sim::fio_log_job_name("latencies.log"), "latencies");
-  ExpectError([] { ssdlab::sim::fio_log_job_name("job_slat.1.log"); },
+  EXPECT_EQ(ssdlab::analysis::fio_log_job_name("/x/seqwrite_clat.2.log"), "seqwrite");
+  EXPECT_EQ(ssdlab::analysis::fio_log_job_name("a_b_lat.log"), "a_b");
+  EXPECT_EQ(ssdlab::analysis::fio_log_job_name("latencies.log"), "latencies");
+  ExpectError([] { ssdlab::analysis::fio_log_job_name("job_slat.1.log"); },
               "job_slat.1.log: a fio slat log holds no response times: use the _lat or _clat "
               "log");
-  ExpectError([] { ssdlab::sim::fio_log_job_name("job_bw.1.log"); },
+  ExpectError([] { ssdlab::analysis::fio_log_job_name("job_bw.1.log"); },
               "job_bw.1.log: a fio bw log holds no response times: use the _lat or _clat log");
 }
 
 TEST_F(FioImportTest, LatencyLogErrorsNameFileAndLine) {
   const auto value = Write("v_lat.1.log", "1, 250000, 1, 4096\n2, abc, 1, 4096\n");
-  ExpectError([&] { ssdlab::sim::read_fio_lat_log(value, "v"); },
+  ExpectError([&] { ssdlab::analysis::read_fio_lat_log(value, "v"); },
               value.string() + ":2: value: 'abc' is not a non-negative integer");
   const auto ddir = Write("d_lat.1.log", "\n1, 250000, 7, 4096\n");
-  ExpectError([&] { ssdlab::sim::read_fio_lat_log(ddir, "d"); },
+  ExpectError([&] { ssdlab::analysis::read_fio_lat_log(ddir, "d"); },
               ddir.string() + ":2: ddir: 7 is not 0 (read), 1 (write) or 2 (trim)");
   const auto fields = Write("f_lat.1.log", "1, 250000\n");
-  ExpectError([&] { ssdlab::sim::read_fio_lat_log(fields, "f"); },
+  ExpectError([&] { ssdlab::analysis::read_fio_lat_log(fields, "f"); },
               fields.string() +
                   ":1: expected 4 to 8 comma-separated fields (time, value, ddir, bs, ...), got 2");
   const auto empty = Write("e_lat.1.log", "");
-  ExpectError([&] { ssdlab::sim::read_fio_lat_log(empty, "e"); },
+  ExpectError([&] { ssdlab::analysis::read_fio_lat_log(empty, "e"); },
               empty.string() + ": no latency samples");
 }
 

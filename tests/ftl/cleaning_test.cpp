@@ -195,7 +195,7 @@ TEST(CleaningTiming, WritesWaitForForegroundCleaningOnlyWhenConfiguredTo) {
     auto config = testing::load_preset("tiny");
     config.ftl.cleaning_blocks_writes = blocking;
     sim::Ssd ssd(config, false);
-    sim::precondition(ssd, sim::parse_precondition("random:2"), 1);
+    sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
     sim::Simulator simulator(ssd, nullptr);
     return simulator.run(workloads::parse_inline("RW:count=5000").experiments.front(), 0, 1);
   };
@@ -208,13 +208,13 @@ TEST(CleaningTiming, WritesWaitForForegroundCleaningOnlyWhenConfiguredTo) {
 }
 
 TEST(Precondition, ParsesItsForms) {
-  EXPECT_EQ(sim::parse_precondition("seq").overwrites, 0.0);
-  EXPECT_EQ(sim::parse_precondition("seq:2").overwrites, 2.0);
-  EXPECT_EQ(sim::parse_precondition("random").overwrites, 1.0);
-  EXPECT_EQ(sim::parse_precondition("uflip:0.5").overwrites, 0.5);
+  EXPECT_EQ(workloads::parse_precondition("seq").overwrites, 0.0);
+  EXPECT_EQ(workloads::parse_precondition("seq:2").overwrites, 2.0);
+  EXPECT_EQ(workloads::parse_precondition("random").overwrites, 1.0);
+  EXPECT_EQ(workloads::parse_precondition("uflip:0.5").overwrites, 0.5);
   for (const char* bad : {"", "rand", "random:", "random:x", "uflip:-1", "seq:2000"}) {
     try {
-      sim::parse_precondition(bad);
+      workloads::parse_precondition(bad);
       ADD_FAILURE() << bad;
     } catch (const Error& error) {
       EXPECT_NE(std::string(error.what()).find("--precondition"), std::string::npos);
@@ -226,7 +226,7 @@ TEST(Precondition, FillsEveryPageAndReachesAUsedState) {
   for (const char* mode : {"seq", "random:2", "uflip:1"}) {
     auto config = testing::load_preset("tiny");
     sim::Ssd ssd(config, true, 1000);
-    const auto report = sim::precondition(ssd, sim::parse_precondition(mode), 4);
+    const auto report = sim::precondition(ssd, workloads::parse_precondition(mode), 4);
     for (ftl::Lpn lpn = 0; lpn < ssd.ftl().logical_pages(); ++lpn)
       ASSERT_TRUE(ssd.ftl().is_mapped(lpn)) << mode;
     if (std::string(mode) != "seq") {

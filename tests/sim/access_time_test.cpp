@@ -8,6 +8,7 @@
 
 #include "common/rng.h"
 #include "sim/controller/ssd.h"
+#include "sim/report/device_snapshot.h"
 #include "sim/results/device_counters.h"
 #include "test_support.h"
 
@@ -36,7 +37,7 @@ TEST(AccessTime, IsTheUnloadedPageAccessTimeWhateverTheQueueing) {
     sim::Ssd ssd(config, false);
     submit_all(ssd, IoMode::kWrite, 300, 4096, 3, gap);
     submit_all(ssd, IoMode::kRead, 200, 4096, 4, gap);
-    const auto c = sim::DeviceCounters::of(ssd);
+    const auto c = sim::device_counters_of(ssd);
     ASSERT_EQ(c.ftl.blocks_cleaned, 0u);
     ASSERT_EQ(c.host_write_accesses, 300u);
     const auto a = c.access_time();
@@ -55,9 +56,9 @@ TEST(AccessTime, EachCleanedBlockIsOneSampleOfItsSerialCost) {
   config.ftl.copy_back = false;
   sim::Ssd ssd(config, false);
   ssd.prefill(0, ssd.logical_bytes());
-  const auto before = sim::DeviceCounters::of(ssd);
+  const auto before = sim::device_counters_of(ssd);
   submit_all(ssd, IoMode::kWrite, 8000, 4096, 7);
-  const auto run = sim::DeviceCounters::of(ssd) - before;
+  const auto run = sim::device_counters_of(ssd) - before;
   ASSERT_GT(run.ftl.blocks_cleaned, 0u);
   ASSERT_EQ(run.ftl.wear_migrations, 0u);
   const double host_us = static_cast<double>(run.host_write_flash_ns) / 1000.0;

@@ -25,7 +25,7 @@ sim::DeviceConfig background_config(bool preempt) {
 // used device started a background cleaning round.
 TimeNs read_during_cleaning(bool preempt, ftl::Lpn lpn) {
   sim::Ssd ssd(background_config(preempt), true);
-  sim::precondition(ssd, sim::parse_precondition("random:2"), 1);
+  sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   ssd.idle(0, 1);
   const TimeNs arrival = 1000;
   return ssd.submit({std::uint64_t{lpn} * 4096, 4096, IoMode::kRead}, arrival) - arrival;
@@ -49,7 +49,7 @@ TEST(BackgroundCleaning, PreemptionBoundsAReadsWaitToOneCleaningCommand) {
 
 TEST(BackgroundCleaning, PreemptedRoundsFinishInLaterIdleTimeAndLoseNothing) {
   sim::Ssd ssd(background_config(true), true, 100);
-  sim::precondition(ssd, sim::parse_precondition("random:2"), 1);
+  sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   ssd.idle(0, 1);
   ssd.submit({0, 4096, IoMode::kRead}, 1000);
   EXPECT_EQ(ssd.background_cleaning_ns(), 0);  // rounds still pending
@@ -67,7 +67,7 @@ sim::RunResult run_with_pauses(double high_water, bool preempt) {
   config.ftl.clean_high_water = high_water;
   config.controller.preempt_background_cleaning = preempt;
   sim::Ssd ssd(config, true);
-  sim::precondition(ssd, sim::parse_precondition("random:2"), 1);
+  sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   sim::Simulator simulator(ssd, nullptr);
   return simulator.run(
       workloads::parse_inline("RW:count=3000,burst=16,pause_us=20000").experiments.front(), 0, 1);

@@ -10,6 +10,7 @@
 
 #include "common/rng.h"
 #include "sim/controller/ssd.h"
+#include "sim/report/device_snapshot.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -33,7 +34,7 @@ TEST(WriteAmplification, SubPageWritesCountWholePagesByPagesAndHostBytesByBytes)
   // Far fewer writes than free pages: no cleaning, each write programs the
   // one whole flash page it touches.
   random_writes(ssd, io, 200, 3);
-  const auto c = sim::DeviceCounters::of(ssd);
+  const auto c = sim::device_counters_of(ssd);
   ASSERT_EQ(c.ftl.blocks_cleaned, 0u);
   EXPECT_DOUBLE_EQ(c.write_amplification(), 1.0);
   EXPECT_EQ(c.host_bytes_written, 200u * io);
@@ -46,9 +47,9 @@ TEST(WriteAmplification, WithCleaningBytesAreThePageFigureTimesPageOverWriteSize
   const std::uint32_t io = config.sector_size;
   sim::Ssd ssd(config, false);
   ssd.prefill(0, ssd.logical_bytes());
-  const auto before = sim::DeviceCounters::of(ssd);
+  const auto before = sim::device_counters_of(ssd);
   random_writes(ssd, io, 20000, 5);
-  const auto run = sim::DeviceCounters::of(ssd) - before;
+  const auto run = sim::device_counters_of(ssd) - before;
   ASSERT_GT(run.ftl.blocks_cleaned, 0u);
   ASSERT_GT(run.write_amplification(), 1.0);
   // Every write touches exactly one page: host bytes are io / page of the
@@ -75,9 +76,9 @@ TEST(CleaningTime, SerialFlashTimeSumsEveryCleaningCommandsUnloadedTime) {
     config.ftl.two_plane = false;  // one command per moved page
     sim::Ssd ssd(config, false);
     ssd.prefill(0, ssd.logical_bytes());
-    const auto before = sim::DeviceCounters::of(ssd);
+    const auto before = sim::device_counters_of(ssd);
     random_writes(ssd, 4096, 8000, 7);
-    const auto run = sim::DeviceCounters::of(ssd) - before;
+    const auto run = sim::device_counters_of(ssd) - before;
     ASSERT_GT(run.ftl.blocks_cleaned, 0u);
     EXPECT_GT(copy_back ? run.ftl.copy_backs : run.ftl.inter_plane_moves, 0u);
     const CommandCosts cost = costs_of(config);

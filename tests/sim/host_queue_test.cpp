@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "analysis/io_csv.h"
+#include "sim/results/io_csv.h"
 #include "sim/results/output.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"

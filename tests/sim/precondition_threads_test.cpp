@@ -31,7 +31,7 @@ class PreconditionThreads : public ::testing::TestWithParam<Case> {
 
   // The checkpoint bytes after preconditioning `ssd`, and the threads used.
   std::string StateAfter(Ssd& ssd, unsigned threads, unsigned* used = nullptr) {
-    const auto spec = ssdlab::sim::parse_precondition(GetParam().spec);
+    const auto spec = ssdlab::workloads::parse_precondition(GetParam().spec);
     if (used) *used = ssdlab::sim::precondition_threads(ssd, spec, threads);
     ssdlab::sim::precondition(ssd, spec, 7, true, threads);
     const auto file = support::temp_dir_for_this_test("precondition-threads-") /
@@ -75,14 +75,16 @@ INSTANTIATE_TEST_SUITE_P(PoolsAndSpecs, PreconditionThreads,
 TEST(PreconditionThreadsChoice, UflipAndWearLevelingGoOneAfterAnother) {
   {  // uFLIP's writes cover parts of pages: read-modify-write
     Ssd ssd(support::load_preset("tiny"), false);
-    EXPECT_EQ(ssdlab::sim::precondition_threads(ssd, ssdlab::sim::parse_precondition("uflip"), 2),
-              0u);
+    EXPECT_EQ(
+        ssdlab::sim::precondition_threads(ssd, ssdlab::workloads::parse_precondition("uflip"), 2),
+        0u);
   }
   {  // rate-limiting draws from one generator for every pool
     Ssd ssd(ssdlab::sim::load_config(support::preset("tiny"), {"ftl.wear_leveling=rate-limit"}),
             false);
     EXPECT_EQ(
-        ssdlab::sim::precondition_threads(ssd, ssdlab::sim::parse_precondition("random"), 2), 0u);
+        ssdlab::sim::precondition_threads(ssd, ssdlab::workloads::parse_precondition("random"), 2),
+        0u);
   }
 }
 

@@ -81,7 +81,7 @@ RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   d.cleaning_ns = 123456;
   d.background_cleaning_ns = 456;
   d.bus_busy_ns = 777000;
-  d.buffer = WriteBufferStats{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.buffer = BufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
   d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
   return r;
 }

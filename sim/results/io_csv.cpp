@@ -1,4 +1,4 @@
-#include "analysis/io_csv.h"
+#include "sim/results/io_csv.h"
 
 #include <array>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -12,9 +12,10 @@
 #include "common/units.h"
 #include "sim/controller/capacity.h"
 #include "sim/controller/config.h"
-#include "sim/results/device_counters.h"
 #include "sim/controller/ssd.h"
-#include "sim/results/wear_buckets.h"
+#include "sim/report/device_snapshot.h"
+#include "sim/report/wear_buckets.h"
+#include "sim/results/device_counters.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
@@ -145,7 +146,7 @@ void print_wear(std::ostream& out, const WearRecord& wear) {
 }
 
 void print_controller(std::ostream& out, const DeviceCounters& device) {
-  const ftl::FtlStats& f = device.ftl;
+  const FtlCounters& f = device.ftl;
   if (f.blocks_cleaned > 0)
     fmt::print(out,
                "  cleaning in the runs: foreground {} blocks, {:.0f} us; background {} blocks, "
@@ -166,7 +167,7 @@ void print_controller(std::ostream& out, const DeviceCounters& device) {
                f.map_cache_hits, f.map_cache_misses, f.translation_pages_read,
                f.translation_pages_written, f.translation_blocks_cleaned);
   if (!device.buffer) return;
-  const WriteBufferStats& b = *device.buffer;
+  const BufferCounters& b = *device.buffer;
   const double reads = static_cast<double>(b.read_hit_pages + b.read_miss_pages);
   fmt::print(
       out,
@@ -187,7 +188,7 @@ RunRecord run_record(const RunResult& result) {
 }
 
 void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
-  summary.device = DeviceCounters::of(ssd);
+  summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   summary.config = ssd.config();

@@ -1,4 +1,4 @@
-#include "analysis/fio_export.h"
+#include "sim/results/fio_export.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -11,7 +11,7 @@
 #include <optional>
 #include <ostream>
 
-#include "analysis/io_csv.h"
+#include "sim/results/io_csv.h"
 #include "common/error.h"
 #include "common/output_error.h"
 #include "sim/results/output.h"

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <iosfwd>
 
-#include "sim/engine/simulator.h"
 #include "sim/results/output.h"
+#include "sim/results/run_result.h"
 #include "sim/results/summary.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
+
+class Ssd;
 
 // Creates `dir` and takes it for this run (a second run into it is refused
 // while the returned lock lives). An output name taken by a directory is

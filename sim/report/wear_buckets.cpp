@@ -1,4 +1,4 @@
-#include "sim/results/wear_buckets.h"
+#include "sim/report/wear_buckets.h"
 
 #include "sim/controller/ssd.h"
 

@@ -1,4 +1,4 @@
-#include "sim/results/uflip_report.h"
+#include "sim/report/uflip_report.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/results/report.h"
+#include "sim/report/report.h"
 #include "workloads/methodology.h"
 
 namespace ssdlab::sim {

@@ -1,0 +1,111 @@
+// The one list of the device counters' summary.json keys (DeviceCounters,
+// device_counters.h), in the form of summary_fields.h: fields(v, record)
+// names every key and the member it holds, for the summary's writer and
+// reader (summary_json.cpp), for operator- and += (device_counters.cpp), and
+// for the simulator's snapshot (sim/report/device_snapshot.cpp).
+#pragma once
+
+#include <type_traits>
+
+#include "sim/results/device_counters.h"
+
+namespace ssdlab::sim {
+
+// The FTL's counters, then the controller's and the flash's, each key once.
+// Beyond the ops of summary_fields.h (v(key, member) and v.optional):
+//   v.time_us(key, ns)        a TimeNs member written in microseconds
+//   v.derived(key, value)     a ratio or sum of the counters: written, not read
+//   v.group(first_key, o)     a std::optional record whose keys sit in this
+//                             object (present when `first_key` is)
+template <typename V, typename R>
+void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FtlCounters> {
+  v("host_pages_written", f.host_pages_written);
+  v("flash_pages_written", f.flash_pages_written);
+  v("host_pages_read", f.host_pages_read);
+  v("flash_pages_read", f.flash_pages_read);
+  v("rmw_pages_read", f.rmw_pages_read);
+  v("unmapped_pages_read", f.unmapped_pages_read);
+  v("erases", f.erases);
+  v("copy_backs", f.copy_backs);
+  v("inter_plane_moves", f.inter_plane_moves);
+  v("trimmed_pages", f.trimmed_pages);
+  v("blocks_cleaned", f.blocks_cleaned);
+  v("background_blocks_cleaned", f.background_blocks_cleaned);
+  v("pages_reclaimed", f.pages_reclaimed);
+  v("switch_merges", f.switch_merges);
+  v("partial_merges", f.partial_merges);
+  v("full_merges", f.full_merges);
+  v("padding_pages", f.padding_pages);
+  v("blocks_retired", f.blocks_retired);
+  v("wear_deferrals", f.wear_deferrals);
+  v("wear_migrations", f.wear_migrations);
+  v("wear_migrated_pages", f.wear_migrated_pages);
+  v("map_cache_hits", f.map_cache_hits);
+  v("map_cache_misses", f.map_cache_misses);
+  v("translation_pages_read", f.translation_pages_read);
+  v("translation_pages_written", f.translation_pages_written);
+  v("translation_blocks_cleaned", f.translation_blocks_cleaned);
+  v("blocks_cleaned_per_pool", f.blocks_cleaned_per_pool);
+  v("wear_migrations_per_pool", f.wear_migrations_per_pool);
+  v.derived("pages_moved", f.copy_backs + f.inter_plane_moves);
+  // DFTL: lookups that found their map entry cached.
+  v.derived("map_cache_hit_ratio", f.map_cache_hit_ratio());
+}
+
+template <typename V, typename R>
+void fields(V& v, R& b) requires std::is_same_v<std::remove_const_t<R>, BufferCounters> {
+  v("write_buffer_write_pages", b.write_pages);
+  v("write_buffer_coalesced_pages", b.coalesced_pages);
+  v("write_buffer_read_hit_pages", b.read_hit_pages);
+  v("write_buffer_read_miss_pages", b.read_miss_pages);
+  v("write_buffer_flushed_pages", b.flushed_pages);
+  v("write_buffer_flushes", b.flushes);
+  v("write_buffer_full_waits", b.full_waits);
+  v.time_us("write_buffer_full_wait_us", b.full_wait_ns);
+}
+
+template <typename V, typename R>
+void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCounters> {
+  fields(v, c.ftl);
+  // Agrawal et al. Table 5 ("Avg. time" to clean a block), two ways: the
+  // wall time of the (overlapping) cleaning batches per cleaned block, and
+  // the serial flash time of the cleaning commands per cleaned block.
+  v.time_us("cleaning_time_us", c.cleaning_ns);
+  v.time_us("cleaning_flash_time_us", c.cleaning_flash_ns);
+  v.derived("cleaning_time_per_block_us", c.cleaning_time_per_block_us());
+  v.derived("cleaning_flash_time_per_block_us", c.cleaning_flash_time_per_block_us());
+  // Agrawal et al. §3.3: what background cleaning takes off the host's
+  // path. Foreground: started by host writes and flushes.
+  v.time_us("background_cleaning_time_us", c.background_cleaning_ns);
+  v.derived("foreground_blocks_cleaned", c.ftl.blocks_cleaned - c.ftl.background_blocks_cleaned);
+  v.derived("foreground_cleaning_time_us",
+            static_cast<double>(c.cleaning_ns - c.background_cleaning_ns) / 1000.0);
+  // DiskSim's access time, the statistic of Agrawal et al.'s Table 3
+  // (DeviceCounters::access_time), and the host's flash work it is made of.
+  v.time_us("host_read_flash_time_us", c.host_read_flash_ns);
+  v.time_us("host_write_flash_time_us", c.host_write_flash_ns);
+  v("host_read_accesses", c.host_read_accesses);
+  v("host_write_accesses", c.host_write_accesses);
+  const DeviceCounters::AccessTime access = c.access_time();
+  v.derived("access_time_us", access.mean_us);
+  v.derived("read_access_time_us", access.read_us);
+  v.derived("write_access_time_us", access.write_us);
+  v.derived("access_time_samples", access.samples);
+  // Figure 6(b)'s queue: over the run's span and the packages, the mean
+  // number of commands waiting per package.
+  v.time_us("queued_command_time_us", c.queued_command_ns);
+  v("two_plane_commands", c.two_plane_commands);
+  v.time_us("bus_busy_us", c.bus_busy_ns);
+  v.time_us("die_busy_us", c.die_busy_ns);
+  v.group("write_buffer_write_pages", c.buffer);
+  // Page-based (flash pages over host-touched pages: the field's meaning
+  // since schema 1) and byte-based (flash bytes over host bytes). The
+  // reader takes the page size from flash_bytes_written (summary_json.cpp).
+  v.derived("write_amplification", c.write_amplification());
+  v("host_bytes_written", c.host_bytes_written);
+  v.derived("flash_bytes_written", c.flash_bytes_written());
+  v.derived("write_amplification_bytes", c.write_amplification_bytes());
+  v.derived("cleaning_efficiency", c.cleaning_efficiency());
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Checks that every #include "..." of the source tree follows the layering.
+
+ssdlab's folders are libraries whose dependencies point one way
+(docs/layout.md, "Layering"). ALLOWED below is the whole table: for each
+folder, the folders its files may include besides its own. An include that
+is not in it fails, with
+
+    FILE:LINE: folder A may not include folder B (allowed: ...)
+
+Folders are the top-level ones and, under sim/, each subfolder. Quoted
+includes are resolved against the source root (the project's include path),
+then against the including file's folder; what resolves to neither (a file
+CMake generates) is not checked. Angle-bracket includes are libraries and are
+not checked. A source file in a folder that is not in the table fails too, so
+that a new folder gets a row.
+
+Usage: tools/check-layering.py [ROOT]   (ROOT: the source tree, default the
+checkout this script is in). Exit status 0 if clean, 1 if not.
+"""
+
+import os
+import re
+import sys
+
+# The layering, lowest first: folder -> the folders its files may include
+# (docs/layout.md, "Layering"). Edges marked "until" are the last wrong-way
+# includes of issue 37; the change that removes the include removes its edge.
+ALLOWED = {
+    "common": [],
+    "flash": ["common"],
+    "ftl": ["common", "flash"],
+    "workloads": ["common"],
+    "traces": ["common"],
+    # The device config (TOML presets, --set), read before anything is built.
+    "sim/config": ["common", "flash", "ftl"],
+    # What a run produces, read back by analysis/ without the simulator.
+    "sim/results": ["common", "workloads", "sim/config",
+                    "sim/controller"],  # until config*/capacity* move to sim/config/
+    # Reads outputs; never the simulator.
+    "analysis": ["common", "sim/results"],
+    "sim/controller": ["common", "flash", "ftl", "sim/config",
+                       "workloads",  # until HostQueue holds a common host request
+                       "sim/state"],  # until the power-cut recorder moves into controller/
+    "sim/views": ["common", "flash", "sim/config", "sim/controller", "sim/results"],
+    "sim/report": ["common", "flash", "ftl", "workloads", "sim/config", "sim/controller",
+                   "sim/results"],
+    "sim/engine": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
+                   "sim/results", "sim/report"],
+    "sim/state": ["common", "flash", "ftl", "workloads", "sim/config", "sim/controller",
+                  "sim/engine", "sim/results"],
+    "sim/run": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
+                "sim/engine", "sim/report", "sim/results", "sim/state", "sim/views"],
+    "repro": ["common", "sim/results", "sim/run"],
+    "sim/cli": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
+                "sim/engine", "sim/results", "sim/run", "sim/state", "sim/views", "analysis",
+                "repro"],
+    # Tests, benchmarks and fuzz targets exercise any layer.
+    "tests": ["*"],
+    "bench": ["*"],
+    "fuzz": ["*"],
+}
+
+SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc")
+# Not part of the layered tree: build outputs, and the out-of-tree FTL
+# example (built against the installed package, docs/examples/).
+SKIPPED = ("build", ".git", "docs", "cmake", "python", "tools", "configs", "shared")
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+
+
+def folder_of(relative):
+    """The table's folder of a path relative to the root (None: not a source folder)."""
+    parts = relative.split("/")
+    if len(parts) < 2:
+        return None
+    if parts[0] == "sim":
+        return "sim/" + parts[1] if len(parts) > 2 else "sim"
+    return parts[0]
+
+
+def skipped(relative_dir):
+    top = relative_dir.split("/")[0]
+    return top.startswith("build") or top in SKIPPED
+
+
+def source_files(root):
+    for directory, subdirs, files in os.walk(root):
+        relative_dir = os.path.relpath(directory, root).replace(os.sep, "/")
+        if relative_dir != "." and skipped(relative_dir):
+            subdirs[:] = []
+            continue
+        subdirs.sort()
+        for name in sorted(files):
+            if name.endswith(SOURCE_SUFFIXES) and relative_dir != ".":
+                yield relative_dir + "/" + name
+
+
+def included_folder(root, relative, target):
+    """The folder `target` (as written in `relative`'s #include) lives in."""
+    for candidate in (target, os.path.join(os.path.dirname(relative), target)):
+        path = os.path.normpath(candidate).replace(os.sep, "/")
+        if not path.startswith("../") and os.path.isfile(os.path.join(root, path)):
+            return folder_of(path)
+    return None  # generated (plot_script.h) or a system header in quotes
+
+
+def check(root):
+    problems = []
+    for relative in source_files(root):
+        folder = folder_of(relative)
+        if folder not in ALLOWED:
+            problems.append(f"{relative}:1: folder {folder or '.'} is not in the layering table "
+                            "(tools/check-layering.py ALLOWED)")
+            continue
+        allowed = ALLOWED[folder]
+        with open(os.path.join(root, relative), encoding="utf-8", errors="replace") as source:
+            for number, line in enumerate(source, 1):
+                match = INCLUDE.match(line)
+                if not match:
+                    continue
+                target = included_folder(root, relative, match.group(1))
+                if target is None or target == folder or "*" in allowed or target in allowed:
+                    continue
+                problems.append(f"{relative}:{number}: folder {folder} may not include folder "
+                                f"{target} (allowed: {', '.join(allowed) or 'nothing'})")
+    return problems
+
+
+def main():
+    default = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
+    problems = check(root)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} include(s) against the layering (docs/layout.md)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
