@@ -21,7 +21,7 @@ constexpr std::uint32_t kIoSize = 4096;
 // passes), so that random reads all hit flash. Built once per kind of use:
 // filling 7 M pages takes longer than a measurement.
 std::unique_ptr<sim::Ssd> prefilled_ssd() {
-  auto ssd = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+  auto ssd = std::make_unique<sim::Ssd>(baseline());
   ssd->prefill(0, ssd->logical_bytes());
   return ssd;
 }
@@ -31,7 +31,7 @@ std::unique_ptr<sim::Ssd> prefilled_ssd() {
 // the write benchmarks: reaching it takes seconds.
 sim::Ssd& steady_ssd() {
   static const std::unique_ptr<sim::Ssd> ssd = [] {
-    auto used = std::make_unique<sim::Ssd>(baseline(), /*verify=*/false);
+    auto used = std::make_unique<sim::Ssd>(baseline());
     sim::precondition(*used, workloads::parse_precondition("random"), kSeed);
     return used;
   }();
@@ -47,7 +47,7 @@ void BM_SsdSubmitRandomWrite(benchmark::State& state) {
   std::size_t next = 0;
   static TimeNs now = 0;  // the shared device's clock only moves forward
   for (auto _ : state) {
-    now = ssd.submit({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kWrite}, now);
+    now = *ssd.start({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kWrite}, now);
     benchmark::DoNotOptimize(now);
   }
   state.SetItemsProcessed(state.iterations());
@@ -64,7 +64,7 @@ void BM_SsdSubmitRandomRead(benchmark::State& state) {
 
   std::size_t next = 0;
   for (auto _ : state) {
-    now = ssd->submit({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kRead}, now);
+    now = *ssd->start({slots[next++ & kTableMask] * kIoSize, kIoSize, IoMode::kRead}, now);
     benchmark::DoNotOptimize(now);
   }
   state.SetItemsProcessed(state.iterations());

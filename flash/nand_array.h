@@ -53,7 +53,7 @@ class NandArray {
   }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
 
-  // --- Power-loss simulation (sim/state/power_cut.h) -----------------------------
+  // --- Power-loss simulation (sim/controller/power_cut.h) -----------------------------
   // What survives a power cut is only what is physically on flash: per page
   // its OOB area (logical page, write sequence number, or a torn marker), per
   // block whether it is erased (its write pointer: the scan finds the first

@@ -92,7 +92,7 @@ class FlashTimeline {
   // The host's flash accesses so far, from the counts in stats().
   HostFlash host_flash() const;
 
-  // Power cut (sim/state/power_cut.h): every reservation is abandoned; all
+  // Power cut (sim/controller/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.
   void restart_at(TimeNs t);
 

@@ -313,7 +313,7 @@ class Ftl {
   virtual void set_pool_parallel(bool /*on*/) {}
   virtual const flash::NandArray& nand() const = 0;
 
-  // Power-loss simulation (sim/state/power_cut.h). The NAND array a cut acts on:
+  // Power-loss simulation (sim/controller/power_cut.h). The NAND array a cut acts on:
   // what was on flash at the cut; null if this FTL cannot recover from a cut.
   virtual flash::NandArray* flash_for_power_cut() { return nullptr; }
   // The first flash page of `lpn`'s latest version, or kNoPage if unmapped

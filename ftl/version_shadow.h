@@ -1,7 +1,7 @@
 // Which version of its logical page each physical page holds, followed from
 // the command stream alone: the model the verifier (every read must find the
 // latest version, ftl/verifier.h) and the power-cut recorder (what a cut
-// leaves on flash, sim/state/power_cut.h) share.
+// leaves on flash, sim/controller/power_cut.h) share.
 //
 // Every host write gives each of its logical pages a new version at the
 // page's first program (or copy-back merging the host's data); a program

@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (flags & 0x10) overrides.push_back("controller.write_buffer_power_protected=true");
   const sim::DeviceConfig config =
       sim::load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
-  sim::Ssd ssd(config, false);
+  sim::Ssd ssd(config);
   ssd.enable_power_cuts();
   // The example FTL never cleans: a prefill would leave it no room.
   if (!(flags & 0x20) && type != "example") ssd.prefill(0, ssd.logical_bytes());

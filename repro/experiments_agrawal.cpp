@@ -50,8 +50,12 @@ SimRun disksim_random_writes(const char* count, const char* ignore, const char* 
         "count={},io_ignore={},{}",
         n, skip, arrivals);
   };
-  return {kBaseline, workload(count, ignore), "seq", kPaperBaseline,
-          workload(quick_count, quick_ignore), {}};
+  return {kBaseline,
+          workload(count, ignore),
+          "seq",
+          kPaperBaseline,
+          workload(quick_count, quick_ignore),
+          {}};
 }
 
 // Open-loop arrivals uniform over 0-1 ms, as DiskSim's; the first 1,000,000
@@ -92,37 +96,46 @@ Row table3(const char* id, int row, const char* quantity, double paper, double t
 // A quantity the paper does not print, beside the row that compares its own.
 Row measured(const char* id, int row, const char* quantity, SimRun run, Metric metric,
              const char* note) {
-  return Row{"agrawal",  fmt::format("agrawal/table3/{}", id),
+  return Row{"agrawal",
+             fmt::format("agrawal/table3/{}", id),
              fmt::format("Table 3, row {}", row),
-             quantity, "not in the paper", std::nullopt, Check::kMeasured, 0, 1.0,
-             {Measure{"", std::move(run), "", metric}}, note};
+             quantity,
+             "not in the paper",
+             std::nullopt,
+             Check::kMeasured,
+             0,
+             1.0,
+             {Measure{"", std::move(run), "", metric}},
+             note};
 }
 
 // Table 3 as the paper computed it (docs/fidelity.md, "Table 3's statistic"):
 // its latencies are DiskSim's "Access time average" and its IO/s column is
 // 8 packages over that mean (8e6 / 130.6 = 61,256), not measured throughput.
 // The host's response times and closed-loop IO/s follow each pair, measured.
-std::vector<Row> table3_rows() {
-  const char* kAccess =
-      "access time (µs): flash time per 4 KiB page access, each cleaned block one sample of "
-      "its serial cost, no queueing (DiskSim's statistic)";
-  const char* kAccessIops = "IO/s: 8 packages / access time, as the paper derives it";
-  const char* kResponse = "mean response time (µs), 4 KiB (measured, host side)";
-  const char* kClosedIops = "IO/s, 4 KiB, 8 outstanding, closed loop (measured)";
-  const char* kStatistic =
-      "DiskSim's access time (ssdmodel ssd.c:564, :591; cleaning invocations :428), the "
-      "statistic the paper prints; summary.json access_time_us.";
-  const char* kDerived =
-      "The paper's IO/s is the package count over its latency (8e6 / 130.6 µs = 61,256); "
-      "computed the same way from the access time of the latency row's run.";
-  const char* kQd1 =
-      "Queue depth 1 (the paper gives only '4 KB I/O operations'); equals the access time "
-      "when nothing waits.";
-  const char* kCollisions =
-      "Random addresses at 8 outstanding land on the same package for some requests and wait; "
-      "DiskSim itself gives 37,587 IO/s for 8 closed-loop random readers (the fidelity "
-      "audit), not 8 / latency.";
-  const char* kStriped = "Sequential 4 KiB pages stripe over the 8 packages: 8 / latency.";
+constexpr const char* kAccess =
+    "access time (µs): flash time per 4 KiB page access, each cleaned block one sample of "
+    "its serial cost, no queueing (DiskSim's statistic)";
+constexpr const char* kAccessIops = "IO/s: 8 packages / access time, as the paper derives it";
+constexpr const char* kResponse = "mean response time (µs), 4 KiB (measured, host side)";
+constexpr const char* kClosedIops = "IO/s, 4 KiB, 8 outstanding, closed loop (measured)";
+constexpr const char* kStatistic =
+    "DiskSim's access time (ssdmodel ssd.c:564, :591; cleaning invocations :428), the "
+    "statistic the paper prints; summary.json access_time_us.";
+constexpr const char* kDerived =
+    "The paper's IO/s is the package count over its latency (8e6 / 130.6 µs = 61,256); "
+    "computed the same way from the access time of the latency row's run.";
+constexpr const char* kQd1 =
+    "Queue depth 1 (the paper gives only '4 KB I/O operations'); equals the access time "
+    "when nothing waits.";
+constexpr const char* kCollisions =
+    "Random addresses at 8 outstanding land on the same package for some requests and wait; "
+    "DiskSim itself gives 37,587 IO/s for 8 closed-loop random readers (the fidelity "
+    "audit), not 8 / latency.";
+constexpr const char* kStriped = "Sequential 4 KiB pages stripe over the 8 packages: 8 / latency.";
+
+// Rows 1-4: a fresh device, no cleaning.
+std::vector<Row> table3_fresh_rows() {
   return {
       table3("seq-read/latency", 1, kAccess, 130, 0.03, plain("SR", 1), Metric::kAccessTimeUs,
              kStatistic),
@@ -131,10 +144,10 @@ std::vector<Row> table3_rows() {
       measured("seq-read/response", 1, kResponse, plain("SR", 1), Metric::kMeanUs, kQd1),
       measured("seq-read/closed-loop-iops", 1, kClosedIops, plain("SR", 8), Metric::kIops,
                kStriped),
-      table3("random-read/latency", 2, kAccess, 130, 0.03, plain("RR", 1),
-             Metric::kAccessTimeUs, kStatistic),
-      table3("random-read/iops", 2, kAccessIops, 61255, 0.03, plain("RR", 1),
-             Metric::kAccessIops, kDerived),
+      table3("random-read/latency", 2, kAccess, 130, 0.03, plain("RR", 1), Metric::kAccessTimeUs,
+             kStatistic),
+      table3("random-read/iops", 2, kAccessIops, 61255, 0.03, plain("RR", 1), Metric::kAccessIops,
+             kDerived),
       measured("random-read/response", 2, kResponse, plain("RR", 1), Metric::kMeanUs, kQd1),
       measured("random-read/closed-loop-iops", 2, kClosedIops, plain("RR", 8), Metric::kIops,
                kCollisions),
@@ -148,13 +161,19 @@ std::vector<Row> table3_rows() {
       measured("seq-write/response", 3, kResponse, plain("SW", 1), Metric::kMeanUs, kQd1),
       measured("seq-write/closed-loop-iops", 3, kClosedIops, plain("SW", 8), Metric::kIops,
                kStriped),
-      table3("random-write/latency", 4, kAccess, 309, 0.03, plain("RW", 1),
-             Metric::kAccessTimeUs, "Fresh device: no cleaning in 100,000 writes."),
-      table3("random-write/iops", 4, kAccessIops, 25898, 0.03, plain("RW", 1),
-             Metric::kAccessIops, kDerived),
+      table3("random-write/latency", 4, kAccess, 309, 0.03, plain("RW", 1), Metric::kAccessTimeUs,
+             "Fresh device: no cleaning in 100,000 writes."),
+      table3("random-write/iops", 4, kAccessIops, 25898, 0.03, plain("RW", 1), Metric::kAccessIops,
+             kDerived),
       measured("random-write/response", 4, kResponse, plain("RW", 1), Metric::kMeanUs, kQd1),
       measured("random-write/closed-loop-iops", 4, kClosedIops, plain("RW", 8), Metric::kIops,
                kCollisions),
+  };
+}
+
+// Rows 5-6: writes that clean.
+std::vector<Row> table3_cleaning_rows() {
+  return {
       table3("seq-write-cleaning/latency", 5, kAccess, 327, 0.10, sequential_cleaning(1),
              Metric::kAccessTimeUs,
              "After --precondition seq:1 (two sequential passes) each cleaned block is wholly "
@@ -162,8 +181,8 @@ std::vector<Row> table3_rows() {
              "sw5m run with copy-back off (327.13 µs, the fidelity audit)."),
       table3("seq-write-cleaning/iops", 5, kAccessIops, 24457, 0.10, sequential_cleaning(1),
              Metric::kAccessIops, kDerived),
-      measured("seq-write-cleaning/response", 5, kResponse, sequential_cleaning(1),
-               Metric::kMeanUs, "Queue depth 1: a write that triggers cleaning waits for it."),
+      measured("seq-write-cleaning/response", 5, kResponse, sequential_cleaning(1), Metric::kMeanUs,
+               "Queue depth 1: a write that triggers cleaning waits for it."),
       measured("seq-write-cleaning/closed-loop-iops", 5, kClosedIops, sequential_cleaning(8),
                Metric::kIops, kStriped),
       table3("random-write-cleaning/latency", 6, kAccess, 433, 0.10, random_cleaning_whole_run(),
@@ -173,8 +192,8 @@ std::vector<Row> table3_rows() {
              "4 KiB, rounded up to 4 KiB pages), open-loop arrivals uniform over 0-1 ms; the "
              "statistic over the whole run, as DiskSim's. Cleaning moves pages across the "
              "serial pins (no copy-back, §4.3), one sample per cleaned block."),
-      table3("random-write-cleaning/iops", 6, kAccessIops, 18480, 0.10,
-             random_cleaning_whole_run(), Metric::kAccessIops, kDerived),
+      table3("random-write-cleaning/iops", 6, kAccessIops, 18480, 0.10, random_cleaning_whole_run(),
+             Metric::kAccessIops, kDerived),
       measured("random-write-cleaning/response", 6, kResponse, random_cleaning_open_loop(),
                Metric::kMeanUs,
                "Writes 1,000,001 to 2,000,000 of the same workload: response times include "
@@ -187,6 +206,12 @@ std::vector<Row> table3_rows() {
                "Closed loop with 8 outstanding: requests of several pages, package "
                "collisions and cleaning stalls make this lower than 8 / latency."),
   };
+}
+
+std::vector<Row> table3_rows() {
+  std::vector<Row> rows = table3_fresh_rows();
+  for (Row& row : table3_cleaning_rows()) rows.push_back(std::move(row));
+  return rows;
 }
 
 // Table 4's stand-in for the Exchange trace, which is not available, from
@@ -218,11 +243,16 @@ std::vector<Row> gang_rows() {
   auto gang = [](const char* label, const char* config, std::vector<std::string> overrides) {
     return Measure{label, exchange_stand_in(config, std::move(overrides)), "", Metric::kMeanUs};
   };
-  return {Row{"agrawal", "agrawal/table4/shared-bus-latency", "Table 4",
+  return {Row{"agrawal",
+              "agrawal/table4/shared-bus-latency",
+              "Table 4",
               "mean response time (µs), random 4 KiB reads and writes 3:2, one at a time, "
               "16 packages (64 GiB) on 16, 2 and 1 buses; the rise from no gang to the 16-gang",
-              "Exchange: 237, 553, 746 µs (no gang, 8-gang, 16-gang): x3.15", 746.0 / 237.0,
-              Check::kRatio, 0.45, 1.0,
+              "Exchange: 237, 553, 746 µs (no gang, 8-gang, 16-gang): x3.15",
+              746.0 / 237.0,
+              Check::kRatio,
+              0.45,
+              1.0,
               {gang("no gang", "agrawal-baseline.toml", {"geometry.channels=16"}),
                gang("8-gang", "agrawal-gang8-shared-bus-sync.toml", {"geometry.channels=2"}),
                gang("16-gang", "agrawal-gang16-shared-bus-sync.toml", {})},
@@ -273,21 +303,32 @@ std::vector<Row> interleaving_rows() {
                        "", Metric::kQueueLength};
   const Measure striped{"256 KiB sequential, 8 outstanding", striped_writes("dies"), "",
                         Metric::kQueueLength};
-  return {Row{"agrawal", "agrawal/figure6/interleaving", "Figure 6(a)",
+  return {Row{"agrawal",
+              "agrawal/figure6/interleaving",
+              "Figure 6(a)",
               "IO/s, 256 KiB sequential writes striped over the packages, 8 outstanding, "
               "two-plane commands off",
-              "throughput rises from None to Dies to Plane-pairs", std::nullopt,
-              Check::kIncreasing, 0.02, 1.0,
+              "throughput rises from None to Dies to Plane-pairs",
+              std::nullopt,
+              Check::kIncreasing,
+              0.02,
+              1.0,
               {with("none", "none"), with("dies", "dies"), with("planes", "planes")},
               "Dies overlap their programs behind one bus; plane pairs join single-plane "
               "programs of queued requests on an allowed pair at the same offset into "
               "two-plane commands (with ftl.two_plane on, the FTL forms them inside each "
               "request already and planes adds little over dies)."},
-          Row{"agrawal", "agrawal/figure6/queue-length", "Figure 6(b)",
+          Row{"agrawal",
+              "agrawal/figure6/queue-length",
+              "Figure 6(b)",
               "flash commands waiting per package, averaged over the run",
               "close to zero for TPC-C and Exchange; queueing for IOzone and Postmark, whose "
               "large sequential requests span packages",
-              std::nullopt, Check::kIncreasing, 0.0, 1.0, {sparse, striped},
+              std::nullopt,
+              Check::kIncreasing,
+              0.0,
+              1.0,
+              {sparse, striped},
               "Stand-ins for the traces: sparse small random requests find the packages idle "
               "and wait for nothing, so interleaving has nothing to overlap; striped 256 KiB "
               "requests queue pages on every package. Counted in flash commands (a request "

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/state/power_cut.h"
+#include "sim/controller/power_cut.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"

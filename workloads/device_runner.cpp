@@ -57,16 +57,45 @@ const IoClock& system_clock() {
   return clock;
 }
 
-std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& clock,
-                                       const ExperimentSpec& spec, std::uint32_t run,
-                                       std::uint64_t seed) {
-  // The runner's buffers and threads assume one size and closed loops.
+namespace {
+
+// The runner's buffers and threads assume one size and closed loops.
+void check_target_spec(const ExperimentSpec& spec) {
   if (spec.synthetic.any())
     throw make_error(
         "{}: interarrival_us, size_distribution, sequential_share and read_share run on the "
         "simulator only (ssdlab sim), not against a real target",
         spec.origin);
   check_target_threads(spec);
+}
+
+void serve(const IoTarget& target, const IoRequest& io, unsigned char* buffer) {
+  if (io.mode == IoMode::kWrite)
+    target.write(io.offset, buffer, io.size);
+  else if (io.mode == IoMode::kTrim)
+    target.trim(io.offset, io.size);
+  else
+    target.read(io.offset, buffer, io.size);
+}
+
+// Every slot's I/Os in completion order (ties: by process, then I/O number).
+std::vector<CompletedIo> in_completion_order(const std::vector<std::vector<CompletedIo>>& done) {
+  std::vector<CompletedIo> all;
+  for (const auto& part : done) all.insert(all.end(), part.begin(), part.end());
+  std::sort(all.begin(), all.end(), [](const CompletedIo& a, const CompletedIo& b) {
+    const TimeNs ea = a.submitted + a.response, eb = b.submitted + b.response;
+    if (ea != eb) return ea < eb;
+    return a.process != b.process ? a.process < b.process : a.io < b.io;
+  });
+  return all;
+}
+
+}  // namespace
+
+std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& clock,
+                                       const ExperimentSpec& spec, std::uint32_t run,
+                                       std::uint64_t seed) {
+  check_target_spec(spec);
   struct Process {
     explicit Process(IoGenerator g) : generator(std::move(g)) {}
     IoGenerator generator;
@@ -75,8 +104,8 @@ std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& cl
   };
   std::vector<std::unique_ptr<Process>> processes;
   for (std::uint32_t p = 0; p < spec.processes; ++p)
-    processes.push_back(std::make_unique<Process>(
-        IoGenerator(spec, p, target.bytes(), stream_seed(seed, run, p))));
+    processes.push_back(
+        std::make_unique<Process>(IoGenerator(spec, p, target.bytes(), stream_seed(seed, run, p))));
 
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -102,12 +131,7 @@ std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& cl
         }
         if (io.delay_ns > 0) clock.sleep(io.delay_ns);
         const TimeNs submitted = clock.now() - start;
-        if (io.mode == IoMode::kWrite)
-          target.write(io.offset, buffer.data(), io.size);
-        else if (io.mode == IoMode::kTrim)
-          target.trim(io.offset, io.size);
-        else
-          target.read(io.offset, buffer.data(), io.size);
+        serve(target, io, buffer.data());
         const TimeNs response = std::max<TimeNs>(1, clock.now() - start - submitted);
         mine.push_back({submitted, response, number, io.offset, io.size, process, io.mode});
       }
@@ -137,16 +161,9 @@ std::vector<CompletedIo> run_on_target(const IoTarget& target, const IoClock& cl
         spec.origin, no_thread);
   if (error) std::rethrow_exception(error);
 
-  std::vector<CompletedIo> all;
-  for (auto& part : done) all.insert(all.end(), part.begin(), part.end());
-  std::sort(all.begin(), all.end(), [](const CompletedIo& a, const CompletedIo& b) {
-    const TimeNs ea = a.submitted + a.response, eb = b.submitted + b.response;
-    if (ea != eb) return ea < eb;
-    return a.process != b.process ? a.process < b.process : a.io < b.io;
-  });
   // The io number is the order of submission within a process: threads of
   // one process draw I/Os in order but may start them out of order.
-  return all;
+  return in_completion_order(done);
 }
 
 }  // namespace ssdlab::workloads

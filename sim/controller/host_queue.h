@@ -16,7 +16,7 @@
 
 #include "common/units.h"
 #include "sim/controller/config.h"
-#include "workloads/generator.h"
+#include "common/host_io.h"
 
 namespace ssdlab::sim {
 
@@ -24,7 +24,7 @@ struct QueuedRequest {
   std::uint32_t stream = 0;  // of the host loop (sim/engine/io_source.h)
   std::uint64_t io = 0;      // the stream's I/O number, given at arrival
   TimeNs arrived = 0;
-  workloads::IoRequest request{};
+  HostIo request{};
   bool resubmitted = false;  // sent again after a power cut interrupted it
 };
 

@@ -1,23 +1,23 @@
-// What an Ssd reports to observers (the --timeline recorder and the
-// --trace-ftl step log): the command lists its FTL emits and the host
-// requests it completes. An Ssd without observers pays one emptiness check
-// per request.
+// What an Ssd reports to observers: the command lists its FTL emits and the
+// host requests it completes. The verifier (verifier_check.h) and the
+// teaching views (--timeline, --trace-ftl) are observers; an Ssd without
+// observers pays one emptiness check per request.
 #pragma once
 
 #include <cstdint>
 
+#include "common/host_io.h"
 #include "common/units.h"
 #include "flash/command.h"
 #include "ftl/ftl.h"
 
 namespace ssdlab::sim {
 
-struct HostRequest;
-
 // Where a command list came from.
 enum class CommandSource : std::uint8_t {
   kHostWrite,   // a host write (foreground cleaning included)
   kHostRead,    // a host read
+  kHostTrim,    // a host trim
   kBackground,  // background cleaning while the host is idle
   kFunctional,  // preconditioning and prefill: no simulated time
 };
@@ -26,12 +26,12 @@ class SsdObserver {
  public:
   virtual ~SsdObserver() = default;
   // The FTL's commands, before they are scheduled; `range` is null for
-  // background work.
+  // background work. An observer may throw to stop the run (the verifier's
+  // ftl::VerificationError).
   virtual void commands(CommandSource /*source*/, const ftl::PageRange* /*range*/,
                         const flash::CommandList& /*commands*/) {}
   // A host request was scheduled at `submitted` and completes at `done`.
-  virtual void request_done(const HostRequest& /*request*/, TimeNs /*submitted*/, TimeNs /*done*/) {
-  }
+  virtual void request_done(const HostIo& /*request*/, TimeNs /*submitted*/, TimeNs /*done*/) {}
 };
 
 }  // namespace ssdlab::sim

@@ -9,16 +9,13 @@
 #include <optional>
 #include <string>
 
-#include "common/io_mode.h"
+#include "common/host_io.h"
 #include "common/units.h"
 
 namespace ssdlab::sim {
 
-// One host I/O as its source produces it.
-struct SourceIo {
-  std::uint64_t offset = 0;  // bytes, sector aligned, inside the device
-  std::uint32_t size = 0;    // bytes, sector aligned, > 0
-  IoMode mode = IoMode::kRead;
+// One host I/O as its source produces it: the I/O and when it is sent.
+struct SourceIo : HostIo {
   // Closed loop: the pause before it is submitted, counted from when its slot
   // frees (uFLIP's pause and burst time functions). Open loop: its arrival,
   // from the start of the run; never earlier than the previous arrival of the

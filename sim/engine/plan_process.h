@@ -33,7 +33,7 @@ class PlanProcess final : public IoSource {
       if (made_ == count_) return std::nullopt;
       ++made_;
       const workloads::IoRequest io = generator_.next();
-      if (!open_loop_) return SourceIo{io.offset, io.size, io.mode, io.delay_ns};
+      if (!open_loop_) return SourceIo{{io.offset, io.size, io.mode}, io.delay_ns};
       const std::optional<TimeNs> arrival = clock_add(arrival_, io.delay_ns);
       if (!arrival)
         throw make_error(
@@ -41,7 +41,7 @@ class PlanProcess final : public IoSource {
             "holds (2^62 ns, about 146 years)",
             origin_, made_);
       arrival_ = *arrival;
-      return SourceIo{io.offset, io.size, io.mode, arrival_};
+      return SourceIo{{io.offset, io.size, io.mode}, arrival_};
     });
   }
   const SourceIo* peek(std::size_t ahead) const override { return ahead_.peek(ahead); }

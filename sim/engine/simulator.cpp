@@ -208,26 +208,20 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   // load while this one is served.
   const IoSource& source = *stream.spec.source;
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
-  const workloads::IoRequest request{io.offset, io.size, io.mode, 0};
-  const QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, request, !fresh};
+  const QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh};
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();
 }
 
 void Simulator::dispatch(const QueuedRequest& r) {
-  const workloads::IoRequest& io = r.request;
+  const HostIo& io = r.request;
   std::optional<TimeNs> done;
   // The tag under which a queued request's completion comes back.
   const std::uint32_t tag =
       free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
   try {
-    const HostRequest request{io.offset, io.size, io.mode};
-    if (ssd_.queues_flash()) {
-      done = ssd_.start(request, now_, tag);
-    } else {
-      done = ssd_.submit(request, now_);
-    }
+    done = ssd_.start(io, now_, tag);
   } catch (...) {
     const Stream& stream = streams_[r.stream];
     const RunGroup& group = groups_[stream.spec.group];
@@ -348,7 +342,7 @@ void Simulator::cut_power(TimeNs at) {
     if (const auto* done = std::get_if<Completion>(&entry.event)) {
       --outstanding_;
       if (!host_queue_.unlimited()) host_queue_.complete();  // its slot frees at the cut
-      const SourceIo io{done->offset, done->size, done->mode, 0};
+      const SourceIo io{{done->offset, done->size, done->mode}, 0};
       queue_.push(report.mount_done, Arrival{done->stream, Arrival::Kind::kGiven, io, done->io});
       ++report.requests_resubmitted;
     } else {

@@ -70,7 +70,8 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
   lock_ = prepare_outdir(outdir_);
   config_ = load_config(options.config, options.overrides);
   try {
-    ssd_ = std::make_unique<Ssd>(config_, options.verify, options.check_every);
+    ssd_ = std::make_unique<Ssd>(
+        config_, SsdChecks{.verify = options.verify, .invariants_every = options.check_every});
   } catch (const std::bad_alloc&) {
     const auto& g = config_.geometry;
     throw make_error(

@@ -19,7 +19,7 @@ void run_state_info(const std::string& path, std::ostream& out) {
   // with every check a run's load makes.
   {
     const DeviceConfig config = config_from_json(info["config"], path + ": the saved config");
-    Ssd ssd(config, false);
+    Ssd ssd(config);
     RunPosition position;
     load_checkpoint(path, ssd, position);
   }

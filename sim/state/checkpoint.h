@@ -45,8 +45,9 @@ namespace ssdlab::sim {
 // bus's reservations (flash/bus_timeline.h); 4: VPOL 2 of the fifo and
 // cost-benefit policies (ftl/victim_policy_ordered.cpp); 5: TIME 6, the
 // host's flash accesses (flash/timeline.h), SSDC 4, a saved command's
-// transfer bytes (a summary page's sector).
-inline constexpr std::uint32_t kCheckpointFormat = 5;
+// transfer bytes (a summary page's sector); 6: SSDC 5, the controller's
+// parts in sections of their own (WBFR, BGCL; sim/controller/ssd.h).
+inline constexpr std::uint32_t kCheckpointFormat = 6;
 
 // Where the run stood, besides the device.
 struct RunPosition {

@@ -112,7 +112,10 @@ void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
   if (print) {
     if (range)
       out_ << fmt::format("io {}: {} lpn {}..{}\n", requests_,
-                          source == CommandSource::kHostWrite ? "write" : "read", range->first,
+                          source == CommandSource::kHostRead   ? "read"
+                          : source == CommandSource::kHostTrim ? "trim"
+                                                               : "write",
+                          range->first,
                           range->first + range->count - 1);
     else
       out_ << "background cleaning:\n";
@@ -134,7 +137,7 @@ void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
   if (print) check_written();
 }
 
-void FtlTrace::request_done(const HostRequest& /*request*/, TimeNs submitted, TimeNs done) {
+void FtlTrace::request_done(const HostIo& /*request*/, TimeNs submitted, TimeNs done) {
   if (!logging()) return;
   out_ << fmt::format("  done       submitted at {} us, response {} us\n", format_us(submitted),
                       format_us(done - submitted));

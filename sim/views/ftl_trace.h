@@ -31,7 +31,7 @@ class FtlTrace final : public SsdObserver {
 
   void commands(CommandSource source, const ftl::PageRange* range,
                 const flash::CommandList& commands) override;
-  void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
+  void request_done(const HostIo& request, TimeNs submitted, TimeNs done) override;
 
   std::uint64_t lines() const { return lines_; }
   // Flushes the log; throws OutputError if any write of the file failed.

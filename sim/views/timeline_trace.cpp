@@ -206,7 +206,7 @@ void TimelineTrace::phase(flash::Resource resource, std::uint32_t index, flash::
   }
 }
 
-void TimelineTrace::request_done(const HostRequest& request, TimeNs submitted, TimeNs done) {
+void TimelineTrace::request_done(const HostIo& request, TimeNs submitted, TimeNs done) {
   const std::uint64_t number = requests_++;
   if (in_bound(submitted, std::max(done, submitted + 1))) {
     // Overlapping requests (queue depth > 1) go to separate lanes, since the

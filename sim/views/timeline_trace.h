@@ -54,7 +54,7 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
 
   void phase(flash::Resource resource, std::uint32_t index, flash::Phase phase, TimeNs start,
              TimeNs end, const flash::Command& command) override;
-  void request_done(const HostRequest& request, TimeNs submitted, TimeNs done) override;
+  void request_done(const HostIo& request, TimeNs submitted, TimeNs done) override;
 
   // Closes the JSON and completes the temporary file (finish), then renames
   // it into place (publish; finishes first if needed); commit() is both. A

@@ -35,13 +35,13 @@ TEST(Table3, QueueDepthOneLatenciesFollowFromTheTimingParameters) {
   const double expected_write_us = (transfer_ns + t.program_ns) / 1000.0;
 
   for (const char* pattern : {"RR", "SR"}) {
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     const auto result = run_inline(ssd, std::string(pattern) + ":io_size=4096,count=2000");
     EXPECT_NEAR(result.stats.mean_ns / 1000.0, expected_read_us, 1e-3) << pattern;
     EXPECT_NEAR(result.stats.mean_ns / 1000.0, 130.0, 130.0 * 0.02) << pattern;
   }
   for (const char* pattern : {"RW", "SW"}) {
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     const auto result = run_inline(ssd, std::string(pattern) + ":io_size=4096,count=2000");
     EXPECT_NEAR(result.stats.mean_ns / 1000.0, expected_write_us, 1e-3) << pattern;
     EXPECT_NEAR(result.stats.mean_ns / 1000.0, 309.0, 309.0 * 0.02) << pattern;
@@ -51,7 +51,7 @@ TEST(Table3, QueueDepthOneLatenciesFollowFromTheTimingParameters) {
 // Table 3: 61,255 IO/s for reads with one outstanding 4 KB read per package.
 TEST(Table3, EightOutstandingReadsGiveOneReadPerPackageAtATime) {
   const auto config = testing::load_preset("agrawal-baseline");
-  sim::Ssd ssd(config, false);
+  sim::Ssd ssd(config);
   const auto result = run_inline(ssd, "SR:io_size=4096,count=20000,queue_depth=8");
   const double per_package_iops =
       1e9 / static_cast<double>(config.timing.page_read_latency(config.geometry));
@@ -64,7 +64,7 @@ TEST(Table3, EightOutstandingReadsGiveOneReadPerPackageAtATime) {
 // throughput rises towards the bus limit (one page transfer per package).
 TEST(Table3, DeeperQueuesOverlapDiesAndRaiseReadThroughput) {
   const auto config = testing::load_preset("agrawal-baseline");
-  sim::Ssd shallow(config, false), deep(config, false);
+  sim::Ssd shallow(config), deep(config);
   const double at_8 = run_inline(shallow, "SR:io_size=4096,count=20000,queue_depth=8").stats.iops;
   const double at_32 = run_inline(deep, "SR:io_size=4096,count=20000,queue_depth=32").stats.iops;
   const double bus_limit = 1e9 /

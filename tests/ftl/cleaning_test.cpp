@@ -183,7 +183,7 @@ TEST_F(CleaningTest, TrimmedPagesAreNotMoved) {
 TEST_F(CleaningTest, BackgroundCleaningKeepsMoreBlocksFreeAndLosesNothing) {
   auto config = testing::load_preset("tiny");
   config.ftl.clean_high_water = 0.25;
-  sim::Ssd ssd(config, true, 500);
+  sim::Ssd ssd(config, {.verify = true, .invariants_every = 500});
   sim::Simulator simulator(ssd, nullptr);
   simulator.run(workloads::parse_inline("RW:count=20000,queue_depth=1").experiments.front(), 0, 1);
   EXPECT_GT(ssd.ftl().stats().background_blocks_cleaned, 0u);
@@ -194,7 +194,7 @@ TEST(CleaningTiming, WritesWaitForForegroundCleaningOnlyWhenConfiguredTo) {
   auto measure = [](bool blocking) {
     auto config = testing::load_preset("tiny");
     config.ftl.cleaning_blocks_writes = blocking;
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
     sim::Simulator simulator(ssd, nullptr);
     return simulator.run(workloads::parse_inline("RW:count=5000").experiments.front(), 0, 1);
@@ -225,7 +225,7 @@ TEST(Precondition, ParsesItsForms) {
 TEST(Precondition, FillsEveryPageAndReachesAUsedState) {
   for (const char* mode : {"seq", "random:2", "uflip:1"}) {
     auto config = testing::load_preset("tiny");
-    sim::Ssd ssd(config, true, 1000);
+    sim::Ssd ssd(config, {.verify = true, .invariants_every = 1000});
     const auto report = sim::precondition(ssd, workloads::parse_precondition(mode), 4);
     for (ftl::Lpn lpn = 0; lpn < ssd.ftl().logical_pages(); ++lpn)
       ASSERT_TRUE(ssd.ftl().is_mapped(lpn)) << mode;

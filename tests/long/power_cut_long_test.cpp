@@ -39,7 +39,7 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
   }
   const DeviceConfig config =
       load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   ssd.enable_power_cuts();
   if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges all along
   // The example FTL never cleans: few enough writes to fit its flash.

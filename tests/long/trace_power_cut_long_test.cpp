@@ -42,7 +42,7 @@ class TraceThousandCuts : public ::testing::TestWithParam<std::string> {};
 TEST_P(TraceThousandCuts, LoseNoAcknowledgedWrite) {
   const DeviceConfig config = load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml",
                                           {"ftl.type=\"" + GetParam() + "\""});
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges all along
   const std::size_t count = 20000;

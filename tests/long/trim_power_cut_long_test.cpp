@@ -57,7 +57,7 @@ TEST_P(TrimPowerCuts, LoseNoAcknowledgedWrite) {
   if (example) overrides.push_back("geometry.blocks_per_plane=512");
   const DeviceConfig config =
       load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   ssd.enable_power_cuts();
   if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges all along
   const std::size_t count = 4000;

@@ -21,7 +21,7 @@ TimeNs submit_all(sim::Ssd& ssd, IoMode mode, std::uint64_t count, std::uint32_t
   const std::uint64_t slots = ssd.logical_bytes() / size;
   TimeNs now = 0;
   for (std::uint64_t i = 0; i < count; ++i) {
-    const TimeNs done = ssd.submit({rng.uniform(slots) * size, size, mode}, now);
+    const TimeNs done = *ssd.start({rng.uniform(slots) * size, size, mode}, now);
     now = gap > 0 ? now + gap : done;  // gap: requests overlap and queue
   }
   return now;
@@ -34,7 +34,7 @@ TEST(AccessTime, IsTheUnloadedPageAccessTimeWhateverTheQueueing) {
   const double read_us = static_cast<double>(config.timing.page_read_latency(g)) / 1000.0;
   const double write_us = static_cast<double>(config.timing.page_program_latency(g)) / 1000.0;
   for (const TimeNs gap : {TimeNs{0}, TimeNs{1000}}) {  // one at a time; 1 us apart
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     submit_all(ssd, IoMode::kWrite, 300, 4096, 3, gap);
     submit_all(ssd, IoMode::kRead, 200, 4096, 4, gap);
     const auto c = sim::device_counters_of(ssd);
@@ -54,7 +54,7 @@ TEST(AccessTime, IsTheUnloadedPageAccessTimeWhateverTheQueueing) {
 TEST(AccessTime, EachCleanedBlockIsOneSampleOfItsSerialCost) {
   auto config = testing::load_preset("tiny");
   config.ftl.copy_back = false;
-  sim::Ssd ssd(config, false);
+  sim::Ssd ssd(config);
   ssd.prefill(0, ssd.logical_bytes());
   const auto before = sim::device_counters_of(ssd);
   submit_all(ssd, IoMode::kWrite, 8000, 4096, 7);

@@ -24,11 +24,11 @@ sim::DeviceConfig background_config(bool preempt) {
 // The response of a read of `lpn` that arrives 1 us after every pool of a
 // used device started a background cleaning round.
 TimeNs read_during_cleaning(bool preempt, ftl::Lpn lpn) {
-  sim::Ssd ssd(background_config(preempt), true);
+  sim::Ssd ssd(background_config(preempt), {.verify = true});
   sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   ssd.idle(0, 1);
   const TimeNs arrival = 1000;
-  return ssd.submit({std::uint64_t{lpn} * 4096, 4096, IoMode::kRead}, arrival) - arrival;
+  return *ssd.start({std::uint64_t{lpn} * 4096, 4096, IoMode::kRead}, arrival) - arrival;
 }
 
 TEST(BackgroundCleaning, PreemptionBoundsAReadsWaitToOneCleaningCommand) {
@@ -48,10 +48,10 @@ TEST(BackgroundCleaning, PreemptionBoundsAReadsWaitToOneCleaningCommand) {
 }
 
 TEST(BackgroundCleaning, PreemptedRoundsFinishInLaterIdleTimeAndLoseNothing) {
-  sim::Ssd ssd(background_config(true), true, 100);
+  sim::Ssd ssd(background_config(true), {.verify = true, .invariants_every = 100});
   sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   ssd.idle(0, 1);
-  ssd.submit({0, 4096, IoMode::kRead}, 1000);
+  ssd.start({0, 4096, IoMode::kRead}, 1000);
   EXPECT_EQ(ssd.background_cleaning_ns(), 0);  // rounds still pending
   ssd.idle(10'000'000, 1'000'000'000);
   EXPECT_GT(ssd.background_cleaning_ns(), 0);
@@ -66,7 +66,7 @@ sim::RunResult run_with_pauses(double high_water, bool preempt) {
   auto config = testing::load_preset("tiny");
   config.ftl.clean_high_water = high_water;
   config.controller.preempt_background_cleaning = preempt;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   sim::Simulator simulator(ssd, nullptr);
   return simulator.run(

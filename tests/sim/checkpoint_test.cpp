@@ -27,7 +27,7 @@ using ssdlab::StateReader;
 using ssdlab::StateWriter;
 using ssdlab::TimeNs;
 using ssdlab::sim::DeviceConfig;
-using ssdlab::sim::HostRequest;
+using ssdlab::HostIo;
 using ssdlab::sim::RunPosition;
 using ssdlab::sim::Ssd;
 using ::testing::HasSubstr;
@@ -157,7 +157,7 @@ std::vector<TimeNs> drive(Ssd& ssd, std::uint64_t seed, int requests, TimeNs& no
     const auto size = static_cast<std::uint32_t>((1 + rng.uniform(24)) * 512);
     const std::uint64_t offset = rng.uniform(sectors - size / 512) * 512;
     const bool write = rng.uniform(4) != 0;
-    now = ssd.submit(HostRequest{offset, size, ssdlab::io_mode_of(write)}, now);
+    now = *ssd.start(HostIo{offset, size, ssdlab::io_mode_of(write)}, now);
     if (rng.uniform(50) == 0) ssd.idle(now, now + 20'000'000);  // background cleaning
     done.push_back(now);
   }
@@ -169,12 +169,12 @@ class FtlStateRoundTrip : public ::testing::TestWithParam<std::string> {};
 TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
   const DeviceConfig config = config_for(GetParam());
   const bool example = GetParam() == "example";  // no cleaning: stay below capacity
-  Ssd original(config, true, 500);
+  Ssd original(config, {.verify = true, .invariants_every = 500});
   TimeNs now = 0;
   drive(original, 1, example ? 400 : 8000, now);
   const std::string state = saved_bytes(original);
 
-  Ssd loaded(config, true, 500);
+  Ssd loaded(config, {.verify = true, .invariants_every = 500});
   std::istringstream in_bytes(state);
   StateReader in(in_bytes);
   loaded.load_state(in);
@@ -222,7 +222,7 @@ class CheckpointFile : public ::testing::Test {
   void SetUp() override {
     dir_ = support::temp_dir_for_this_test("checkpoint-");
     config_ = support::load_preset("tiny");
-    Ssd ssd(config_, false);
+    Ssd ssd(config_);
     TimeNs now = 0;
     drive(ssd, 3, 2000, now);
     saved_ = ssdlab::sim::save_checkpoint(dir_ / "state.ckpt", ssd, RunPosition{now, 2},
@@ -235,7 +235,7 @@ class CheckpointFile : public ::testing::Test {
   std::string load_error(const std::string& text, const DeviceConfig& config) {
     const fs::path path = dir_ / "bad.ckpt";
     std::ofstream(path, std::ios::binary) << text;
-    Ssd ssd(config, false);
+    Ssd ssd(config);
     RunPosition position;
     try {
       ssdlab::sim::load_checkpoint(path, ssd, position);
@@ -253,7 +253,7 @@ class CheckpointFile : public ::testing::Test {
 };
 
 TEST_F(CheckpointFile, LoadsBackTheClockAndPosition) {
-  Ssd ssd(config_, true);
+  Ssd ssd(config_, {.verify = true});
   RunPosition position;
   const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
   EXPECT_EQ(position.now, now_);
@@ -320,7 +320,7 @@ TEST_F(CheckpointFile, EveryLoadRefusesAStateThatPassesItsChecksumButBreaksInvar
   EXPECT_THAT(load_error(text, config_),
               HasSubstr("inconsistent state: page-mapped: logical page 5"));
   const fs::path path = dir_ / "bad.ckpt";
-  Ssd verified(config_, true);
+  Ssd verified(config_, {.verify = true});
   RunPosition position;
   try {
     ssdlab::sim::load_checkpoint(path, verified, position);
@@ -374,14 +374,14 @@ TEST_F(CheckpointFile, RefusesAForgedInfoBlockWithoutItsFieldsOrOfOtherTypes) {
 TEST_F(CheckpointFile, LoadsIntoOtherTimingAndSaysSo) {
   DeviceConfig other = config_;
   other.timing.read_ns = 30'000;
-  Ssd ssd(other, false);
+  Ssd ssd(other);
   RunPosition position;
   const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
   EXPECT_EQ(info["config_differs"], nlohmann::json::array({"timing.read_us"}));
 }
 
 TEST_F(CheckpointFile, SameStateSavesTheSameBytes) {
-  Ssd ssd(config_, false);
+  Ssd ssd(config_);
   TimeNs now = 0;
   drive(ssd, 3, 2000, now);
   ssdlab::sim::save_checkpoint(dir_ / "again.ckpt", ssd, RunPosition{now, 2},

@@ -35,7 +35,7 @@ TEST_P(EveryCleaning, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
                                         "ftl.clean_granularity=\"" + granularity + "\""};
   if (scope == "plane" && (ftl == "dftl" || granularity == "incremental"))
     overrides.push_back("geometry.blocks_per_plane=128");
-  Ssd ssd(load_config(testing::preset("tiny"), overrides), false);
+  Ssd ssd(load_config(testing::preset("tiny"), overrides));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());  // cleaning from the start
   const CutTotals totals = run_with_cuts(ssd, "RW:io_size=12288,count=3000,queue_depth=4", 40, 5);

@@ -23,14 +23,14 @@ void random_writes(sim::Ssd& ssd, std::uint32_t size, std::uint64_t count, std::
   const std::uint64_t slots = ssd.logical_bytes() / size;
   TimeNs now = 0;
   for (std::uint64_t i = 0; i < count; ++i)
-    now = ssd.submit({rng.uniform(slots) * size, size, IoMode::kWrite}, now);
+    now = *ssd.start({rng.uniform(slots) * size, size, IoMode::kWrite}, now);
 }
 
 TEST(WriteAmplification, SubPageWritesCountWholePagesByPagesAndHostBytesByBytes) {
   const auto config = testing::load_preset("tiny");
   const std::uint32_t io = config.sector_size;  // 512 B
   const std::uint32_t page = config.geometry.page_size;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   // Far fewer writes than free pages: no cleaning, each write programs the
   // one whole flash page it touches.
   random_writes(ssd, io, 200, 3);
@@ -45,7 +45,7 @@ TEST(WriteAmplification, SubPageWritesCountWholePagesByPagesAndHostBytesByBytes)
 TEST(WriteAmplification, WithCleaningBytesAreThePageFigureTimesPageOverWriteSize) {
   const auto config = testing::load_preset("tiny");
   const std::uint32_t io = config.sector_size;
-  sim::Ssd ssd(config, false);
+  sim::Ssd ssd(config);
   ssd.prefill(0, ssd.logical_bytes());
   const auto before = sim::device_counters_of(ssd);
   random_writes(ssd, io, 20000, 5);
@@ -74,7 +74,7 @@ TEST(CleaningTime, SerialFlashTimeSumsEveryCleaningCommandsUnloadedTime) {
     auto config = testing::load_preset("tiny");
     config.ftl.copy_back = copy_back;
     config.ftl.two_plane = false;  // one command per moved page
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     ssd.prefill(0, ssd.logical_bytes());
     const auto before = sim::device_counters_of(ssd);
     random_writes(ssd, 4096, 8000, 7);

@@ -25,7 +25,7 @@ constexpr TimeNs kApart = 100'000'000;  // between requests: the gang is idle ag
 // One request on a gang page that holds data, alone on an idle device.
 TimeNs alone(sim::Ssd& ssd, std::uint64_t offset, std::uint32_t size, IoMode mode, int nth) {
   const TimeNs start = nth * kApart;
-  return ssd.submit({offset, size, mode}, start) - start;
+  return *ssd.start({offset, size, mode}, start) - start;
 }
 
 TEST(SharedBusSyncGang, IsOneLockstepUnitWhosePageCrossesTheOneBusMemberByMember) {
@@ -62,7 +62,7 @@ TEST(SharedBusSyncGang, A4KiBWriteCostsDiskSimsGangWriteAtQueueDepth1) {
     ASSERT_EQ(g.members(), members);
     const TimeNs write = t.command_ns + t.read_ns + members * t.member_transfer_ns(g) + t.program_ns;
     EXPECT_EQ(write, expected_ns);  // Table 1's timing: 25 + N x 105.6 + 200 us
-    sim::Ssd ssd(config, true);
+    sim::Ssd ssd(config, {.verify = true});
     ssd.prefill(0, 4 * g.page_size);
     EXPECT_EQ(alone(ssd, 0, 4096, IoMode::kWrite, 1), write);
     EXPECT_EQ(alone(ssd, g.page_size + 8192, 4096, IoMode::kWrite, 2), write);
@@ -86,7 +86,7 @@ TEST(SharedBusSyncGang, AReadMovesOnlyTheMemberPagesAskedFor) {
     const auto& t = config.timing;
     const TimeNs member = t.member_transfer_ns(g);
     EXPECT_EQ(t.command_ns + t.read_ns + member, 130'600);  // Table 3's 130 us
-    sim::Ssd ssd(config, true);
+    sim::Ssd ssd(config, {.verify = true});
     ssd.prefill(0, 2 * g.page_size);
     EXPECT_EQ(alone(ssd, 0, 4096, IoMode::kRead, 1), 130'600);
     EXPECT_EQ(alone(ssd, 5 * 4096, 4096, IoMode::kRead, 2), 130'600);
@@ -100,7 +100,7 @@ TEST(SharedBusSyncGang, AReadMovesOnlyTheMemberPagesAskedFor) {
   // other (without two-plane reads, which DiskSim's gang does not form).
   auto config = support::load_preset("agrawal-gang8-shared-bus-sync");
   config.ftl.two_plane = false;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   ssd.prefill(0, 2 * config.geometry.page_size);
   EXPECT_EQ(alone(ssd, config.geometry.page_size - 4096, 8192, IoMode::kRead, 1),
             2 * 130'600);

@@ -139,21 +139,21 @@ TEST(SharedControlSyncGang, SubPageWriteIsACopyBackWithTheHostsData) {
   const auto config = support::load_preset("agrawal-gang8-shared-control-sync");
   const auto& g = config.geometry;
   const auto& t = config.timing;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   ssd.prefill(0, g.page_size);
   // A whole gang page: one lockstep program.
-  EXPECT_EQ(ssd.submit({0, g.page_size, IoMode::kWrite}, 0), t.page_program_latency(g));
+  EXPECT_EQ(*ssd.start({0, g.page_size, IoMode::kWrite}, 0), t.page_program_latency(g));
   // 4 KB of it: the old gang page is read inside its planes, the member that
   // holds those 4 KB gets the new data over its data path, all program.
   const TimeNs start = 10'000'000;
-  EXPECT_EQ(ssd.submit({0, 4096, IoMode::kWrite}, start) - start,
+  EXPECT_EQ(*ssd.start({0, 4096, IoMode::kWrite}, start) - start,
             t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns);
   EXPECT_EQ(ssd.ftl().stats().rmw_pages_read, 1u);
   const auto& commands = ssd.timeline().stats().commands;
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kRead)], 0u);  // nothing read out
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kCopyBack)], 1u);
   // The merged page holds the new version: reading it back verifies.
-  EXPECT_NO_THROW(ssd.submit({0, g.page_size, IoMode::kRead}, 2 * start));
+  EXPECT_NO_THROW(*ssd.start({0, g.page_size, IoMode::kRead}, 2 * start));
 }
 
 TEST(SharedControlSyncGang, WithoutCopyBackTheReadModifyWriteGoesThroughTheController) {
@@ -161,9 +161,9 @@ TEST(SharedControlSyncGang, WithoutCopyBackTheReadModifyWriteGoesThroughTheContr
   config.ftl.copy_back = false;
   const auto& g = config.geometry;
   const auto& t = config.timing;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   ssd.prefill(0, g.page_size);
-  EXPECT_EQ(ssd.submit({0, 4096, IoMode::kWrite}, 0), t.page_read_latency(g) + t.page_program_latency(g));
+  EXPECT_EQ(*ssd.start({0, 4096, IoMode::kWrite}, 0), t.page_read_latency(g) + t.page_program_latency(g));
 }
 
 TEST(SharedControlSyncGang, OnlyACopyBackMergesHostData) {
@@ -182,7 +182,7 @@ TEST(SharedControlGangs, SynchronousUnderperformsAsynchronousOnSmallWrites) {
   auto mean_write_us = [](const std::string& preset) {
     // A small device, so that the run is short (same organisation), full.
     const auto config = sim::load_config(support::preset(preset), {"geometry.blocks_per_plane=64"});
-    sim::Ssd ssd(config, false);
+    sim::Ssd ssd(config);
     ssd.prefill(0, ssd.logical_bytes());
     const auto plan = workloads::parse_inline("RW:io_size=4096,count=4000,queue_depth=8");
     sim::Simulator simulator(ssd, nullptr);

@@ -57,7 +57,7 @@ ModeMeans run_mix(std::uint32_t depth, sim::Scheduling policy, const std::string
   auto config = testing::load_preset("tiny");
   config.controller.queue_depth = depth;
   config.controller.scheduling = policy;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   ssd.prefill(0, ssd.logical_bytes());
   const auto dir = testing::temp_dir("host-queue-" + name);
   ModeMeans means;

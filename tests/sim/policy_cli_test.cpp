@@ -56,7 +56,7 @@ TEST_P(EverySetup, RecoversFromRandomPowerCuts) {
     set = set.substr(at + 7);
   }
   overrides.push_back(set);
-  sim::Ssd ssd(sim::load_config(preset("tiny"), overrides), false);
+  sim::Ssd ssd(sim::load_config(preset("tiny"), overrides));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const auto totals =

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "power_cut_support.h"
-#include "sim/state/power_cut.h"
+#include "sim/controller/power_cut.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
@@ -42,13 +42,13 @@ struct BufferedWriteCut {
   flash::Ppn before = flash::kNoPage, after = flash::kNoPage;
 };
 BufferedWriteCut cut_after_one_buffered_write(bool protected_buffer) {
-  Ssd ssd(write_back(protected_buffer), false);
+  Ssd ssd(write_back(protected_buffer));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const std::uint64_t page = ssd.ftl().logical_page_size();
   BufferedWriteCut result;
   result.before = ssd.ftl().locate(5);
-  const TimeNs acknowledged = ssd.submit({5 * page, static_cast<std::uint32_t>(page), IoMode::kWrite}, 0);
+  const TimeNs acknowledged = *ssd.start({5 * page, static_cast<std::uint32_t>(page), IoMode::kWrite}, 0);
   EXPECT_EQ(ssd.write_buffer()->held(), 1u);  // acknowledged from DRAM, not on flash
   result.report = ssd.power_cut(acknowledged + 1);
   result.after = ssd.ftl().locate(5);
@@ -80,7 +80,7 @@ TEST(PowerCutWriteBuffer, RandomCutsLoseOnlyBufferedWritesUnlessProtected) {
   const std::string workload = "RW:io_size=12288,count=3000,queue_depth=4";
   for (const bool protected_buffer : {false, true}) {
     SCOPED_TRACE(protected_buffer);
-    Ssd ssd(write_back(protected_buffer), false);
+    Ssd ssd(write_back(protected_buffer));
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
     const CutTotals totals = run_with_cuts(ssd, workload, 30);
@@ -99,7 +99,7 @@ TEST(PowerCutWriteBuffer, RandomCutsLoseOnlyBufferedWritesUnlessProtected) {
 // Bursts with idle pauses: preemptible rounds start in the pauses and are
 // preempted by the next burst, so cuts find rounds partly reserved.
 TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
-  Ssd ssd(tiny({"ftl.clean_high_water=0.2", "controller.background_cleaning_preempt=true"}), false);
+  Ssd ssd(tiny({"ftl.clean_high_water=0.2", "controller.background_cleaning_preempt=true"}));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const CutTotals totals =
@@ -114,8 +114,7 @@ TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
 // host's data (flash/command.h, host_data): cuts tear such merges too.
 TEST(PowerCutGang, SynchronousGangCopyBackMergesRecover) {
   Ssd ssd(load_config(testing::preset("agrawal-gang8-shared-control-sync"),
-                      {"geometry.blocks_per_plane=32"}),
-          false);
+                      {"geometry.blocks_per_plane=32"}));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const CutTotals totals = run_with_cuts(ssd, "RW:io_size=4096,count=3000,queue_depth=4", 40);

@@ -1,7 +1,7 @@
 // Power-loss simulation: every FTL mounts again from its OOB alone and loses
 // no acknowledged write; the scan time follows its formula; a recovery that
 // ignores sequence numbers is caught; bad --power-cut-at values are refused.
-#include "sim/state/power_cut.h"
+#include "sim/controller/power_cut.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -39,7 +39,7 @@ PowerCutReport cut_mount_and_check(ftl::Ftl& ftl, PowerCutRecorder& recorder, Ti
   flash::CommandList commands;
   ftl::RecoveryReport recovery;
   ftl.recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
-  recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+  recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
   recorder.check(ftl, report);
   return report;
 }
@@ -51,7 +51,7 @@ class EveryFtl : public ::testing::TestWithParam<std::string> {};
 // interrupt erases (mid-cleaning, mid-merge), all recover.
 TEST_P(EveryFtl, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
   const bool example = GetParam() == "example";
-  Ssd ssd(tiny(GetParam()), false);
+  Ssd ssd(tiny(GetParam()));
   ssd.enable_power_cuts();
   if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges from the start
   const std::string workload = example ? "RW:io_size=8192,count=600,queue_depth=4"
@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(PowerCut, EveryFtl,
 class SummaryPageFtl : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SummaryPageFtl, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
-  Ssd ssd(tiny(GetParam(), {"ftl.summary_page=true"}), false);
+  Ssd ssd(tiny(GetParam(), {"ftl.summary_page=true"}));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const CutTotals totals = run_with_cuts(ssd, "RW:io_size=12288,count=3000,queue_depth=4", 40, 7);
@@ -94,8 +94,7 @@ TEST_P(SummaryPageFtl, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
 INSTANTIATE_TEST_SUITE_P(PowerCut, SummaryPageFtl, ::testing::Values("page-mapped", "dftl"));
 
 TEST(PowerCut, TornLogicalPagesOfTwoFlashPagesResolveToOneVersion) {
-  Ssd ssd(tiny("page-mapped", {"ftl.logical_page_size=\"8KiB\"", "ftl.stripe_size=\"8KiB\""}),
-          false);
+  Ssd ssd(tiny("page-mapped", {"ftl.logical_page_size=\"8KiB\"", "ftl.stripe_size=\"8KiB\""}));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const CutTotals totals = run_with_cuts(ssd, "RW:io_size=16384,count=2000,queue_depth=4", 40, 3);
@@ -107,7 +106,7 @@ TEST(PowerCut, SameSeedAndCutsGiveByteIdenticalIoCsv) {
   auto run = [](const std::string& name) {
     const auto dir = testing::temp_dir(name);
     {
-      Ssd ssd(tiny("bast"), false);
+      Ssd ssd(tiny("bast"));
       ssd.enable_power_cuts();
       IoLog log(dir / "io.csv");
       Simulator simulator(ssd, &log);
@@ -125,7 +124,7 @@ TEST(PowerCut, SameSeedAndCutsGiveByteIdenticalIoCsv) {
 // its written pages plus the first erased one; per channel the longer of its
 // busiest die's array reads and its OOB transfers, plus one transfer.
 TEST(PowerCut, ScanTimeIsPagesReadTimesReadAndOobTransferPerChannel) {
-  Ssd ssd(tiny("page-mapped"), false);
+  Ssd ssd(tiny("page-mapped"));
   ssd.enable_power_cuts();
   const auto& g = ssd.config().geometry;
   const auto& t = ssd.config().timing;
@@ -158,13 +157,13 @@ TEST(PowerCut, ScanTimeIsPagesReadTimesReadAndOobTransferPerChannel) {
 TEST(PowerCut, RecoveryIgnoringSequenceNumbersLosesWrites) {
   for (const auto policy :
        {ftl::RecoveryPolicy::kSequenceNumbers, ftl::RecoveryPolicy::kLastInBlockOrder}) {
-    Ssd ssd(tiny("page-mapped"), false);
+    Ssd ssd(tiny("page-mapped"));
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
     Rng rng(5);
     TimeNs now = 0;
     for (int i = 0; i < 4000; ++i)
-      now = ssd.submit({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, IoMode::kWrite}, now);
+      now = *ssd.start({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, IoMode::kWrite}, now);
     ASSERT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
     const PowerCutReport cut = ssd.power_cut(now, policy);
     if (policy == ftl::RecoveryPolicy::kSequenceNumbers) {
@@ -192,14 +191,14 @@ TEST(PowerCut, TrimmedPagesStayTrimmedAfterRecovery) {
       const ftl::PageRange range{first, count};
       commands.clear();
       ftl->write(range, commands);
-      recorder.apply(&range, commands, nand.take_erased_images(), true);
+      recorder.apply(&range, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     };
     write(0, 40);
     write(10, 5);
     const ftl::PageRange trimmed{8, 20};
     commands.clear();
     ftl->trim(trimmed, commands);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+    recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     recorder.trimmed(trimmed);
     write(12, 2);
     const PowerCutReport report = cut_mount_and_check(*ftl, recorder, 0);
@@ -234,7 +233,7 @@ TEST(PowerCut, AWriteCompletingAfterATrimOfItsPageIsNotExpectedBack) {
     recorder.host_write_done(3000);  // acknowledged at 3 us, after the trim below
     commands.clear();
     ftl->trim(page, commands);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), true);
+    recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     recorder.trimmed(page);
     for (std::size_t i = 0; i < write_commands; ++i) recorder.completes(first + i, 3000);
     // The write has completed by the cut: it settles before the cut.
@@ -251,7 +250,7 @@ TEST(PowerCut, TrimsInFlightAtQueueDepthFourLoseNoAcknowledgedWrite) {
   for (const std::string name : {"page-mapped", "dftl", "block-mapped", "bast", "fast"}) {
     for (const bool buffer : {false, true}) {
       SCOPED_TRACE(name + (buffer ? " with a write buffer" : ""));
-      Ssd ssd(buffer ? tiny(name, {"controller.write_buffer=\"64KiB\""}) : tiny(name), false);
+      Ssd ssd(buffer ? tiny(name, {"controller.write_buffer=\"64KiB\""}) : tiny(name));
       ssd.enable_power_cuts();
       ssd.prefill(0, ssd.logical_bytes());
       const CutTotals totals = run_with_cuts(

@@ -44,12 +44,12 @@ class PreconditionThreads : public ::testing::TestWithParam<Case> {
 TEST_P(PreconditionThreads, StateIsTheSerialOneWhateverTheThreads) {
   // --verify sends every write through the controller and its verifier:
   // the serial path, the reference.
-  Ssd serial(Config(), /*verify=*/true);
+  Ssd serial(Config(), {.verify = true});
   const std::string reference = StateAfter(serial, 4);
   const std::uint32_t pools = ssdlab::ftl::PoolLayout::pool_count(
       serial.config().geometry, serial.config().ftl.pool);
   for (const unsigned threads : {1u, 2u, 3u, 4u, 0u}) {
-    Ssd ssd(Config(), false);
+    Ssd ssd(Config());
     unsigned used = 0;
     const std::string state = StateAfter(ssd, threads, &used);
     EXPECT_GE(used, 1u) << "the page-mapped FTL's pools are independent";
@@ -74,14 +74,12 @@ INSTANTIATE_TEST_SUITE_P(PoolsAndSpecs, PreconditionThreads,
 
 TEST(PreconditionThreadsChoice, UflipAndWearLevelingGoOneAfterAnother) {
   {  // uFLIP's writes cover parts of pages: read-modify-write
-    Ssd ssd(support::load_preset("tiny"), false);
-    EXPECT_EQ(
-        ssdlab::sim::precondition_threads(ssd, ssdlab::workloads::parse_precondition("uflip"), 2),
-        0u);
+    Ssd ssd(support::load_preset("tiny"));
+    EXPECT_EQ(ssdlab::sim::precondition_threads(ssd, ssdlab::workloads::parse_precondition("uflip"), 2),
+              0u);
   }
   {  // rate-limiting draws from one generator for every pool
-    Ssd ssd(ssdlab::sim::load_config(support::preset("tiny"), {"ftl.wear_leveling=rate-limit"}),
-            false);
+    Ssd ssd(ssdlab::sim::load_config(support::preset("tiny"), {"ftl.wear_leveling=rate-limit"}));
     EXPECT_EQ(
         ssdlab::sim::precondition_threads(ssd, ssdlab::workloads::parse_precondition("random"), 2),
         0u);

@@ -34,7 +34,7 @@ std::vector<SourceIo> expected(const workloads::ExperimentSpec& spec, std::uint6
   for (std::uint64_t i = 0; i < count; ++i) {
     const workloads::IoRequest io = generator.next();
     arrival += io.delay_ns;
-    out.push_back(SourceIo{io.offset, io.size, io.mode, open_loop ? arrival : io.delay_ns});
+    out.push_back(SourceIo{{io.offset, io.size, io.mode}, open_loop ? arrival : io.delay_ns});
   }
   return out;
 }

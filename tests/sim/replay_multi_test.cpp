@@ -57,7 +57,7 @@ class ReplayTogether : public ::testing::Test {
   std::vector<Row> Run(std::vector<std::vector<TraceRecord>> traces, std::vector<std::string> names,
                        ReplaySettings settings = {}) {
     const auto dir = support::temp_dir_for_this_test("replay-multi-");
-    Ssd ssd(support::load_preset("tiny"), false);
+    Ssd ssd(support::load_preset("tiny"));
     {
       IoLog log(dir / "io.csv");
       Simulator simulator(ssd, &log);

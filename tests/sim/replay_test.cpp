@@ -56,7 +56,7 @@ class Replay : public ::testing::Test {
   // Replays `records` on the tiny preset; the io.csv rows by io index.
   std::vector<Row> Run(std::vector<TraceRecord> records, ReplaySettings settings) {
     const auto dir = support::temp_dir_for_this_test("replay-");
-    Ssd ssd(support::load_preset("tiny"), false);
+    Ssd ssd(support::load_preset("tiny"));
     {
       IoLog log(dir / "io.csv");
       Simulator simulator(ssd, &log);

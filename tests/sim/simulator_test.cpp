@@ -10,6 +10,7 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "test_support.h"
+#include "workloads/generator.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -23,7 +24,7 @@ std::string run_to_csv(const DeviceConfig& config, const std::string& workload, 
                        const std::string& name) {
   const auto dir = testing::temp_dir(name);
   {
-    Ssd ssd(config, false);
+    Ssd ssd(config);
     IoLog log(dir / "io.csv");
     Simulator simulator(ssd, &log);
     simulator.run(inline_spec(workload), 0, seed);
@@ -46,11 +47,11 @@ TEST(Simulator, SameSeedGivesByteIdenticalIoCsv) {
 TEST(Simulator, TwoSimulatorsInOneProcessDoNotInterfere) {
   const auto config = testing::load_preset("tiny");
   const auto spec = inline_spec("RW:io_size=4096,count=300,queue_depth=2");
-  Ssd alone_ssd(config, false);
+  Ssd alone_ssd(config);
   Simulator alone(alone_ssd, nullptr);
   const RunResult expected = alone.run(spec, 0, 9);
 
-  Ssd ssd_a(config, false), ssd_b(config, false);
+  Ssd ssd_a(config), ssd_b(config);
   Simulator a(ssd_a, nullptr), b(ssd_b, nullptr);
   const RunResult other = b.run(inline_spec("SW:io_size=16384,count=100"), 0, 1);
   const RunResult result = a.run(spec, 0, 9);
@@ -61,7 +62,7 @@ TEST(Simulator, TwoSimulatorsInOneProcessDoNotInterfere) {
 
 TEST(Simulator, KeepsQueueDepthIosOutstandingPerProcess) {
   const auto config = testing::load_preset("agrawal-baseline");
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   const auto dir = testing::temp_dir("qd");
   IoLog log(dir / "io.csv");
   Simulator simulator(ssd, &log);
@@ -77,7 +78,7 @@ TEST(Simulator, KeepsQueueDepthIosOutstandingPerProcess) {
 
 TEST(Simulator, IgnoredIosAreLoggedButNotCounted) {
   const auto config = testing::load_preset("tiny");
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   const auto dir = testing::temp_dir("ignore");
   IoLog log(dir / "io.csv");
   Simulator simulator(ssd, &log);
@@ -90,7 +91,7 @@ TEST(Simulator, IgnoredIosAreLoggedButNotCounted) {
 
 TEST(Simulator, ProcessesStayInTheirOwnShareOfTheTarget) {
   const auto config = testing::load_preset("tiny");
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   const auto spec = inline_spec("RW:io_size=4096,count=200,processes=4,target_size=1MiB");
   for (std::uint32_t p = 0; p < 4; ++p) {
     workloads::IoGenerator generator(spec, p, ssd.logical_bytes(), 3);
@@ -113,7 +114,7 @@ TEST(Simulator, SequentialPatternsWrapAroundInsideTheTarget) {
 TEST(Simulator, PauseSpacesSubmissionsByResponseTimePlusPause) {
   // t(IO_i) = t(IO_i-1) + rt(IO_i-1) + Pause (uFLIP Table 1).
   const auto config = testing::load_preset("tiny");
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   ssd.prefill(0, 1 << 20);
   const auto dir = testing::temp_dir("pause");
   IoLog log(dir / "io.csv");
@@ -132,7 +133,7 @@ TEST(Simulator, PauseSpacesSubmissionsByResponseTimePlusPause) {
 }
 
 TEST(Simulator, BurstPausesOnlyBetweenGroups) {
-  Ssd ssd(testing::load_preset("tiny"), false);
+  Ssd ssd(testing::load_preset("tiny"));
   ssd.prefill(0, 1 << 20);
   Simulator simulator(ssd, nullptr);
   // 6 reads in bursts of 3 with 10 ms between: 6 x 130.6 us + 10 ms.
@@ -142,7 +143,7 @@ TEST(Simulator, BurstPausesOnlyBetweenGroups) {
 }
 
 TEST(Simulator, RunPauseIdlesTheDeviceBeforeTheRun) {
-  Ssd ssd(testing::load_preset("tiny"), false);
+  Ssd ssd(testing::load_preset("tiny"));
   ssd.prefill(0, 1 << 20);
   Simulator simulator(ssd, nullptr);
   const RunResult result =
@@ -156,7 +157,7 @@ TEST(Simulator, PausesPastTheClocksBoundStopTheRunNamingTheKey) {
   // made without that check meets the simulator's own: an error, never a
   // wrapped time.
   const auto error_of = [](const std::string& workload, TimeNs start) -> std::string {
-    Ssd ssd(testing::load_preset("tiny"), false);
+    Ssd ssd(testing::load_preset("tiny"));
     ssd.prefill(0, 1 << 20);
     Simulator simulator(ssd, nullptr);
     simulator.resume_at(start);
@@ -180,7 +181,7 @@ TEST(Simulator, PausesPastTheClocksBoundStopTheRunNamingTheKey) {
 TEST(Simulator, AutoIoIgnoreCutsTheStartUpPhase) {
   // Random writes on a fresh device are cheap until the free blocks run out
   // and cleaning starts: a start-up phase (uFLIP §4.2) for the detector.
-  Ssd ssd(testing::load_preset("tiny"), false);
+  Ssd ssd(testing::load_preset("tiny"));
   Simulator simulator(ssd, nullptr);
   const RunResult automatic = simulator.run(inline_spec("RW:count=8000,io_ignore=auto"), 0, 1);
   EXPECT_GT(automatic.startup, 1000u);
@@ -191,7 +192,7 @@ TEST(Simulator, AutoIoIgnoreCutsTheStartUpPhase) {
 
 TEST(Simulator, VerificationRunOnTheTinyDevicePasses) {
   const auto config = testing::load_preset("tiny");
-  Ssd ssd(config, true);
+  Ssd ssd(config, {.verify = true});
   Simulator simulator(ssd, nullptr);
   simulator.run(inline_spec("RW:io_size=2048,count=1000,queue_depth=4"), 0, 1);
   ssd.prefill(0, ssd.logical_bytes());

@@ -15,7 +15,7 @@
 #include "ftl/oob_scan.h"
 #include "ftl/verifier.h"
 #include "sim/controller/ssd.h"
-#include "sim/state/power_cut.h"
+#include "sim/controller/power_cut.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
@@ -131,13 +131,13 @@ TEST(SummaryPage, ABlockFilledByCleaningHasACleaningSummaryPage) {
 // Verification runs (every read returns the latest write) with cleaning.
 TEST(SummaryPage, VerificationRunsPassOnEveryPageLevelFtl) {
   for (const char* name : {"page-mapped", "dftl"}) {
-    Ssd ssd(tiny(name, true), true, 500);
+    Ssd ssd(tiny(name, true), {.verify = true, .invariants_every = 500});
     const std::uint64_t pages = ssd.logical_bytes() / 4096;
     Rng rng(9);
     TimeNs now = 0;
     for (int i = 0; i < 12000; ++i) {
       const IoMode mode = i % 3 == 2 ? IoMode::kRead : IoMode::kWrite;
-      EXPECT_NO_THROW(now = ssd.submit({rng.uniform(pages) * 4096, 4096, mode}, now)) << name;
+      EXPECT_NO_THROW(now = *ssd.start({rng.uniform(pages) * 4096, 4096, mode}, now)) << name;
     }
     EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u) << name;
     EXPECT_GT(ssd.ftl().stats().summary_pages_written, 0u) << name;
@@ -153,11 +153,11 @@ TEST(SummaryPage, SequentialWritesPayTheSummaryPageOncePerBlock) {
   const DeviceConfig config = tiny("page-mapped", true);
   const flash::Geometry& g = config.geometry;
   const flash::Timing& t = config.timing;
-  Ssd ssd(config, false);
+  Ssd ssd(config);
   const std::uint64_t writes = std::uint64_t{g.planes()} * (g.pages_per_block - 1) * 4;
   TimeNs now = 0, total = 0;
   for (std::uint64_t i = 0; i < writes; ++i) {
-    const TimeNs done = ssd.submit({i * 4096, 4096, IoMode::kWrite}, now);
+    const TimeNs done = *ssd.start({i * 4096, 4096, IoMode::kWrite}, now);
     total += done - now;
     now = done;
   }
@@ -173,13 +173,13 @@ TEST(SummaryPage, MountReadsOneSummaryPagePerClosedBlock) {
   std::uint64_t scanned[2] = {0, 0};
   TimeNs scan_ns[2] = {0, 0};
   for (const bool summary : {false, true}) {
-    Ssd ssd(tiny("page-mapped", summary), false);
+    Ssd ssd(tiny("page-mapped", summary));
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
     Rng rng(5);
     TimeNs now = 0;
     for (int i = 0; i < 3000; ++i)
-      now = ssd.submit({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, IoMode::kWrite}, now);
+      now = *ssd.start({rng.uniform(ssd.logical_bytes() / 4096) * 4096, 4096, IoMode::kWrite}, now);
     const flash::Geometry& g = ssd.config().geometry;
     const flash::NandArray& nand = ssd.ftl().nand();
     std::uint64_t expected = 0;

@@ -25,10 +25,10 @@ sim::DeviceConfig buffered(std::uint64_t pages, const std::string& policy = "wri
   return config;
 }
 
-sim::HostRequest write_page(std::uint64_t lpn) {
+HostIo write_page(std::uint64_t lpn) {
   return {lpn * kPage, kPage, IoMode::kWrite};
 }
-sim::HostRequest read_page(std::uint64_t lpn) {
+HostIo read_page(std::uint64_t lpn) {
   return {lpn * kPage, kPage, IoMode::kRead};
 }
 
@@ -61,36 +61,36 @@ TEST(WriteBuffer, SpaceOfAFlushFreesWhenItCompletes) {
 }
 
 TEST(WriteBufferSsd, ReadsThatHitNeverReachTheFlash) {
-  sim::Ssd ssd(buffered(16), true);
+  sim::Ssd ssd(buffered(16), {.verify = true});
   ssd.prefill(0, 16 * kPage);
   const auto prefilled = ssd.ftl().stats().host_pages_written;
-  const TimeNs written = ssd.submit(write_page(5), 0);
+  const TimeNs written = *ssd.start(write_page(5), 0);
   // Acknowledged at host-link speed: 4096 B x 3.333 ns/B, no flash program.
   EXPECT_EQ(written, (4096 * 3333 + 500) / 1000);
   EXPECT_EQ(ssd.ftl().stats().host_pages_written, prefilled);
-  const TimeNs read = ssd.submit(read_page(5), 1'000'000) - 1'000'000;
+  const TimeNs read = *ssd.start(read_page(5), 1'000'000) - 1'000'000;
   EXPECT_EQ(read, written);
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 0u);
   EXPECT_EQ(ssd.write_buffer()->stats().read_hit_pages, 1u);
   // A miss goes to flash and costs a flash read.
-  const TimeNs miss = ssd.submit(read_page(6), 2'000'000) - 2'000'000;
+  const TimeNs miss = *ssd.start(read_page(6), 2'000'000) - 2'000'000;
   EXPECT_EQ(ssd.write_buffer()->stats().read_miss_pages, 1u);
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 1u);
   EXPECT_GT(miss, read);
 }
 
 TEST(WriteBufferSsd, ReadHalfInTheBufferReadsOnlyTheOtherHalfFromFlash) {
-  sim::Ssd ssd(buffered(16), true);
+  sim::Ssd ssd(buffered(16), {.verify = true});
   ssd.prefill(0, 16 * kPage);
-  ssd.submit(write_page(2), 0);
-  ssd.submit({0, 4 * kPage, IoMode::kRead}, 1'000'000);  // pages 0..3, page 2 buffered
+  ssd.start(write_page(2), 0);
+  ssd.start({0, 4 * kPage, IoMode::kRead}, 1'000'000);  // pages 0..3, page 2 buffered
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 3u);
   EXPECT_EQ(ssd.write_buffer()->stats().read_hit_pages, 1u);
 }
 
 TEST(WriteBufferSsd, OverwritesCoalesceAndReachTheFlashOnce) {
-  sim::Ssd ssd(buffered(16), true);
-  for (int i = 0; i < 10; ++i) ssd.submit(write_page(3), i * 1'000'000);
+  sim::Ssd ssd(buffered(16), {.verify = true});
+  for (int i = 0; i < 10; ++i) *ssd.start(write_page(3), i * 1'000'000);
   EXPECT_EQ(ssd.write_buffer()->stats().coalesced_pages, 9u);
   ssd.idle(20'000'000, 40'000'000);  // idle: the buffer drains
   EXPECT_EQ(ssd.ftl().stats().host_pages_written, 1u);
@@ -99,13 +99,13 @@ TEST(WriteBufferSsd, OverwritesCoalesceAndReachTheFlashOnce) {
 
 TEST(WriteBufferSsd, AWriteThatFindsTheBufferFullWaitsForTheFlush) {
   auto config = buffered(8);
-  sim::Ssd ssd(config, true);
-  const TimeNs fast = ssd.submit(write_page(0), 0);
-  for (std::uint64_t lpn = 1; lpn < 8; ++lpn) EXPECT_EQ(ssd.submit(write_page(lpn), 0), fast);
+  sim::Ssd ssd(config, {.verify = true});
+  const TimeNs fast = *ssd.start(write_page(0), 0);
+  for (std::uint64_t lpn = 1; lpn < 8; ++lpn) EXPECT_EQ(*ssd.start(write_page(lpn), 0), fast);
   EXPECT_EQ(ssd.write_buffer()->stats().flushes, 0u);
   // The ninth page: the oldest half is flushed and the write waits for the
   // first page of it to be programmed.
-  const TimeNs full = ssd.submit(write_page(8), 0);
+  const TimeNs full = *ssd.start(write_page(8), 0);
   const auto& stats = ssd.write_buffer()->stats();
   EXPECT_EQ(stats.flushed_pages, 4u);
   EXPECT_EQ(stats.full_waits, 1u);
@@ -117,10 +117,10 @@ TEST(WriteBufferSsd, HighWaterMarkFlushesBeforeTheBufferFills) {
   auto config = buffered(8);
   config.controller.flush_high_water = 0.5;
   config.controller.flush_low_water = 0.25;
-  sim::Ssd ssd(config, true);
+  sim::Ssd ssd(config, {.verify = true});
   TimeNs slowest = 0;
   for (std::uint64_t lpn = 0; lpn < 8; ++lpn)
-    slowest = std::max(slowest, ssd.submit(write_page(lpn), 0));
+    slowest = std::max(slowest, *ssd.start(write_page(lpn), 0));
   EXPECT_GT(ssd.write_buffer()->stats().flushes, 0u);
   EXPECT_EQ(ssd.write_buffer()->stats().full_waits, 0u);
   EXPECT_LT(slowest, config.timing.page_program_latency(config.geometry));
@@ -128,28 +128,28 @@ TEST(WriteBufferSsd, HighWaterMarkFlushesBeforeTheBufferFills) {
 
 TEST(WriteBufferSsd, WriteThroughWaitsForFlashButServesReadsFromDram) {
   auto config = buffered(16, "write-through");
-  sim::Ssd ssd(config, true);
-  const TimeNs written = ssd.submit(write_page(4), 0);
+  sim::Ssd ssd(config, {.verify = true});
+  const TimeNs written = *ssd.start(write_page(4), 0);
   EXPECT_GE(written, config.timing.page_program_latency(config.geometry));
   EXPECT_EQ(ssd.ftl().stats().host_pages_written, 1u);
-  ssd.submit(read_page(4), 10'000'000);
+  ssd.start(read_page(4), 10'000'000);
   EXPECT_EQ(ssd.write_buffer()->stats().read_hit_pages, 1u);
-  EXPECT_TRUE(ssd.discard_write_buffer().empty());  // nothing unflushed to lose
+  EXPECT_TRUE(ssd.ftl().is_mapped(4));  // on flash as well: nothing unflushed to lose
 }
 
 TEST(WriteBufferSsd, PartialPageWriteReadsTheRestOfThePageFirst) {
-  sim::Ssd ssd(buffered(16), true);
+  sim::Ssd ssd(buffered(16), {.verify = true});
   ssd.prefill(0, 16 * kPage);
-  const TimeNs done = ssd.submit({kPage + 512, 1024, IoMode::kWrite}, 0);
+  const TimeNs done = *ssd.start({kPage + 512, 1024, IoMode::kWrite}, 0);
   EXPECT_EQ(ssd.ftl().stats().host_pages_read, 1u);  // the fill
   EXPECT_GT(done, 25'000);                           // after a flash read
   EXPECT_TRUE(ssd.write_buffer()->contains(1));
-  EXPECT_EQ(ssd.discard_write_buffer(), (std::vector<ftl::Lpn>{1}));
+  EXPECT_EQ(ssd.write_buffer()->contents(), (std::vector<ftl::Lpn>{1}));
 }
 
 TEST(WriteBufferSsd, BuffersBurstsOfWritesAtHostLinkSpeed) {
   auto measure = [](std::uint64_t buffer_pages) {
-    sim::Ssd ssd(buffered(buffer_pages), false);
+    sim::Ssd ssd(buffered(buffer_pages));
     sim::Simulator simulator(ssd, nullptr);
     return simulator.run(
         workloads::parse_inline("RW:count=2000,burst=32,pause_us=20000").experiments.front(), 0, 1);
@@ -168,7 +168,7 @@ TEST(WriteBufferVerification, MixedWorkloadLosesNothingOnEveryFtl) {
           type == "page-mapped" ? testing::load_preset("tiny") : testing::block_ftl_config(type, 4);
       config.controller.write_buffer_bytes = 24 * kPage;
       config.controller.write_through = policy == "write-through";
-      sim::Ssd ssd(config, true, 200);
+      sim::Ssd ssd(config, {.verify = true, .invariants_every = 200});
       sim::Simulator simulator(ssd, nullptr);
       const auto spec =
           workloads::parse_inline("RR:count=3000,io_size=8192,mix_pattern=RW,mix_ratio=1")

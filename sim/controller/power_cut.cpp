@@ -1,4 +1,4 @@
-#include "sim/state/power_cut.h"
+#include "sim/controller/power_cut.h"
 
 #include <fmt/format.h>
 
@@ -62,7 +62,8 @@ void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool h
 std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
                                       const flash::CommandList& commands,
                                       std::vector<flash::NandArray::BlockImage> erased,
-                                      bool functional) {
+                                      Acknowledge when) {
+  const bool functional = when == Acknowledge::kAtOnce;
   shadow_.begin_write(range);
   if (range) current_ = PendingWrite{};
   batch_start_ = popped_ + pending_.size();
@@ -110,9 +111,9 @@ void PowerCutRecorder::completes(std::uint64_t id, TimeNs end) {
   pending_.at(id - popped_).end = end;
 }
 
-void PowerCutRecorder::host_write_done(TimeNs done, bool from_buffer) {
+void PowerCutRecorder::host_write_done(TimeNs done, WriteOrigin origin) {
   current_.done = done;
-  current_.from_buffer = from_buffer;
+  current_.from_buffer = origin == WriteOrigin::kBufferFlush;
   writes_.push_back(std::move(current_));
   current_ = PendingWrite{};
 }

@@ -78,6 +78,14 @@ struct PowerCutReport {
   bool recovered() const { return lost_writes == 0 && resurrected_pages == 0; }
 };
 
+// When a recorded command list's host write is acknowledged: once its
+// programs complete (host_write_done()), or at once (a functional write:
+// preconditioning, no time passes, all of it is on flash).
+enum class Acknowledge : std::uint8_t { kWhenDone, kAtOnce };
+// Who acknowledged a host write to the host: the controller when the write
+// completed, or a write-back buffer when it took the data (a flush).
+enum class WriteOrigin : std::uint8_t { kHost, kBufferFlush };
+
 class PowerCutRecorder {
  public:
   PowerCutRecorder(const flash::Geometry& geometry, std::uint64_t logical_pages,
@@ -86,12 +94,11 @@ class PowerCutRecorder {
   // Every command list the FTL produced, in order, before it is scheduled:
   // `range` for a host write (its pages get new versions), null otherwise.
   // `erased` holds the images of the blocks the list erases, in order.
-  // `functional`: no time passes (preconditioning): all of it is on flash
-  // and acknowledged at once.
   // Each command gets an id (consecutive, never reused) for completes(); the
   // list's first is returned.
   std::uint64_t apply(const ftl::PageRange* range, const flash::CommandList& commands,
-                      std::vector<flash::NandArray::BlockImage> erased, bool functional = false);
+                      std::vector<flash::NandArray::BlockImage> erased,
+                      Acknowledge acknowledge = Acknowledge::kWhenDone);
   // The id of command `index` of the list last applied.
   std::uint64_t batch_id(std::size_t index) const { return batch_start_ + index; }
   // A host trim, acknowledged when submitted: older data must not come back.
@@ -100,12 +107,12 @@ class PowerCutRecorder {
   // preemptible cleaning round's, not yet reserved) counts as in flight.
   void completes(std::uint64_t id, TimeNs end);
   // The host write last applied is acknowledged at `done` (today: when its
-  // last program completes). `from_buffer`: the write is a write-back
+  // last program completes). kBufferFlush: the write is a write-back
   // buffer's flush, which the host had acknowledged when the buffer took it;
   // at a cut before `done` its pages that did not reach flash count as
   // buffered_writes_lost (a power-protected buffer is modelled by the Ssd
   // holding the device up until every reserved command completed).
-  void host_write_done(TimeNs done, bool from_buffer = false);
+  void host_write_done(TimeNs done, WriteOrigin origin = WriteOrigin::kHost);
   // Forgets what had completed by `now` (it can no longer be undone).
   void settle(TimeNs now);
   // The cut: undoes on `nand` every command not completed by `at` and drops

@@ -1,0 +1,20 @@
+// One host I/O as the device sees it: where, how many bytes, and what it
+// does. The one request type of the host path: sources produce it (with
+// their timing, sim/engine/io_source.h), the host queue holds it
+// (sim/controller/host_queue.h) and the controller serves it
+// (sim/controller/ssd.h).
+#pragma once
+
+#include <cstdint>
+
+#include "common/io_mode.h"
+
+namespace ssdlab {
+
+struct HostIo {
+  std::uint64_t offset = 0;  // bytes, sector aligned, inside the device
+  std::uint32_t size = 0;    // bytes, sector aligned, > 0
+  IoMode mode = IoMode::kRead;
+};
+
+}  // namespace ssdlab

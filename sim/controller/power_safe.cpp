@@ -1,0 +1,67 @@
+#include "sim/controller/power_safe.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace ssdlab::sim {
+namespace {
+
+flash::NandArray& recoverable_flash(ftl::Ftl& ftl) {
+  if (!ftl.flash_for_power_cut())
+    throw make_error("FTL '{}' cannot recover from a power cut", ftl.name());
+  return *ftl.flash_for_power_cut();
+}
+
+}  // namespace
+
+PowerSafeScheduling::PowerSafeScheduling(const flash::Geometry& geometry,
+                                         std::uint32_t pages_per_lpn, ftl::Ftl& ftl,
+                                         flash::FlashTimeline& timeline)
+    : ftl_(ftl),
+      timeline_(timeline),
+      recorder_(geometry, ftl.logical_pages(), pages_per_lpn) {
+  recoverable_flash(ftl).record_sequence_numbers();
+}
+
+std::uint64_t PowerSafeScheduling::record(const ftl::PageRange* range,
+                                          const flash::CommandList& commands,
+                                          Acknowledge acknowledge) {
+  return recorder_.apply(range, commands, ftl_.flash_for_power_cut()->take_erased_images(),
+                         acknowledge);
+}
+
+TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs now,
+                                     CleaningClock& cleaning, CleaningStart start) {
+  TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
+  bool cleaned = false;
+  int stage = -1;
+  for (std::uint32_t i = 0; i < commands.size(); ++i) {
+    const flash::Command& command = commands[i];
+    if (command.stage != stage) {  // a new stage waits for everything before it
+      stage_ready = list_done;
+      stage = command.stage;
+    }
+    const TimeNs end = reserve(command, recorder_.batch_id(i), stage_ready);
+    list_done = std::max(list_done, end);
+    done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
+    cleaned = cleaned || command.cleaning;
+  }
+  if (cleaned) {
+    cleaning.last_end = done[1];
+    cleaning.count(now, done[1], start);
+  }
+  return done[0];
+}
+
+TimeNs PowerSafeScheduling::reserve(const flash::Command& command, std::uint64_t id,
+                                    TimeNs ready) {
+  if (command.op == flash::Op::kErase) ready = std::max(ready, programs_done_);
+  const TimeNs end = timeline_.schedule(command, ready);
+  recorder_.completes(id, end);
+  if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
+    programs_done_ = std::max(programs_done_, end);
+  return end;
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,70 @@
+// Power cuts of the controller (power_cut.h): turning power-safe scheduling
+// on, and a cut followed by the mount. The recording and the power-safe
+// reservation are PowerSafeScheduling's (power_safe.h).
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "common/error.h"
+#include "sim/controller/ssd.h"
+
+namespace ssdlab::sim {
+
+void Ssd::enable_power_cuts() {
+  auto power = std::make_unique<PowerSafeScheduling>(
+      config_.geometry, config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
+      timeline_);
+  if (verifier_)
+    throw make_error(
+        "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
+        "is wrong; every cut checks each acknowledged write itself");
+  if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
+  power_ = std::move(power);
+}
+
+TimeNs Ssd::hold_up(TimeNs at) {
+  if (!buffer_ || !buffer_->power_protected()) return at;
+  buffer_->flush_all(at);
+  return timeline_.all_done_at(at);
+}
+
+PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
+  if (!power_) throw std::logic_error("power_cut() without enable_power_cuts()");
+  PowerCutReport report;
+  report.at = at;
+  const TimeNs off = hold_up(at);
+  report.hold_up_ns = off - at;
+  // Controller RAM: pending cleaning rounds (their unreserved commands are
+  // undone below, as in flight) and the buffer's contents.
+  if (cleaner_) cleaner_->forget_rounds();
+  std::vector<ftl::Lpn> buffered = buffer_ ? buffer_->discard() : std::vector<ftl::Lpn>{};
+  flash::NandArray& nand = *ftl_->flash_for_power_cut();
+  power_->recorder().cut(off, nand, report, std::move(buffered));
+  const ScanCost scan = scan_cost(
+      nand, config_.timing,
+      config_.ftl.summary_page ? ftl::summary_page_bytes(config_.geometry, config_.sector_size)
+                               : 0);
+  report.pages_scanned = scan.pages_read;
+  report.scan_ns = scan.scan_ns;
+  commands_.clear();
+  ftl::RecoveryReport recovery;
+  ftl_->recover(policy, commands_, recovery);
+  if (recovery.pages_read != scan.pages_read)
+    throw std::logic_error(fmt::format("the FTL's scan read {} pages, the scan model counts {}",
+                                       recovery.pages_read, scan.pages_read));
+  report.mount_commands = commands_.size();
+  power_->record(nullptr, commands_);
+  const TimeNs scanned = off + scan.scan_ns;
+  timeline_.restart_at(scanned);
+  power_->restart(scanned);
+  schedule(scanned, {});  // (power-cut runs reserve in list order: power_safe.h)
+  const TimeNs done = timeline_.all_done_at(scanned);
+  report.merge_ns = done - scanned;
+  report.mount_done = done;
+  power_->settle(done);
+  power_->recorder().check(*ftl_, report);
+  ftl_->check_invariants();
+  return report;
+}
+
+}  // namespace ssdlab::sim

@@ -1,0 +1,170 @@
+#include "sim/controller/write_buffer_front.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace ssdlab::sim {
+
+WriteBufferFront::WriteBufferFront(const ControllerConfig& controller,
+                                   std::uint32_t logical_page_size, Flash& flash)
+    : controller_(controller),
+      logical_page_size_(logical_page_size),
+      flash_(flash),
+      buffer_(controller.write_buffer_bytes / logical_page_size) {
+  const auto pages = static_cast<double>(buffer_.capacity());
+  high_ = static_cast<std::uint64_t>(pages * controller.flush_high_water);
+  low_ = static_cast<std::uint64_t>(pages * controller.flush_low_water);
+}
+
+TimeNs WriteBufferFront::transfer_ns(std::uint64_t bytes) const {
+  return static_cast<TimeNs>((bytes * controller_.buffer_ps_per_byte + 500) / 1000);
+}
+
+void WriteBufferFront::flush(std::uint64_t count, TimeNs now) {
+  flush_pages_.clear();
+  buffer_.take_oldest(count, flush_pages_);
+  if (flush_pages_.empty()) return;
+  // Consecutive logical pages go to the FTL as one request: a block-mapped
+  // FTL then writes whole blocks instead of one read-modify-write per page.
+  std::sort(flush_pages_.begin(), flush_pages_.end());
+  // Each run's space frees when that run is on flash. The runs start
+  // together: their cleaning counts once, from `now` to the last one's end
+  // (not summed over runs queued behind one another).
+  CleaningClock& clock = flash_.cleaning();
+  const CleaningClock before = clock;
+  TimeNs cleaning_end = now;
+  for (std::size_t i = 0; i < flush_pages_.size();) {
+    std::size_t j = i + 1;
+    while (j < flush_pages_.size() && flush_pages_[j] == flush_pages_[j - 1] + 1) ++j;
+    const ftl::PageRange run{flush_pages_[i], static_cast<std::uint32_t>(j - i), false, false};
+    const TimeNs foreground = clock.foreground_ns();
+    buffer_.flushing(flash_.write(run, now, WriteOrigin::kBufferFlush), j - i);
+    if (clock.foreground_ns() != foreground) cleaning_end = std::max(cleaning_end, clock.last_end);
+    i = j;
+  }
+  // (Background rounds a flush had to finish first keep their own time.)
+  clock.total_ns =
+      before.total_ns + (cleaning_end - now) + clock.background_ns - before.background_ns;
+  auto& stats = buffer_.stats();
+  stats.flushed_pages += flush_pages_.size();
+  ++stats.flushes;
+}
+
+void WriteBufferFront::flush_all(TimeNs now) {
+  if (!controller_.write_through && buffer_.held() > 0) flush(buffer_.held(), now);
+}
+
+TimeNs WriteBufferFront::write_to_flash(const ftl::PageRange& range, TimeNs now) {
+  // Write-through keeps a copy for reads (oldest dropped). A write larger
+  // than the buffer bypasses it and supersedes what it held.
+  const TimeNs done = flash_.write(range, now, WriteOrigin::kHost);
+  const ftl::Lpn end = range.first + range.count;
+  if (!controller_.write_through) {
+    drop(range.first, end);
+    return done;
+  }
+  for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) buffer_.put(lpn);
+  if (buffer_.held() > buffer_.capacity()) {
+    flush_pages_.clear();
+    buffer_.take_oldest(buffer_.held() - buffer_.capacity(), flush_pages_);
+  }
+  return done;
+}
+
+TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now) {
+  if (controller_.write_through || range.count > buffer_.capacity())
+    return write_to_flash(range, now);
+  const ftl::Lpn end = range.first + range.count;
+  // A partial page the buffer does not hold is read from flash first: the
+  // buffer keeps whole logical pages (read-modify-write in DRAM).
+  TimeNs start = now;
+  const auto fill = [&](ftl::Lpn lpn) {
+    if (!buffer_.contains(lpn))
+      start = std::max(start, flash_.read(ftl::PageRange{lpn, 1, false, false}, now));
+  };
+  if (range.partial_first) fill(range.first);
+  if (range.partial_last && (range.count > 1 || !range.partial_first)) fill(end - 1);
+
+  auto fresh = [&] {
+    std::uint64_t n = 0;
+    for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) n += !buffer_.contains(lpn);
+    return n;
+  };
+  buffer_.release(now);
+  if (buffer_.occupied() + fresh() > buffer_.capacity()) {
+    // Full: flush the oldest pages, enough for this write even if the flush
+    // takes some of its own pages, and at least down to the low-water mark.
+    const std::uint64_t held = buffer_.held();
+    const std::uint64_t over =
+        held + range.count > buffer_.capacity() ? held + range.count - buffer_.capacity() : 0;
+    flush(std::min(held, std::max(over, held > low_ ? held - low_ : 0)), now);
+    const TimeNs room = buffer_.room_for(fresh(), now);
+    if (room > now) {
+      ++buffer_.stats().full_waits;
+      buffer_.stats().full_wait_ns += room - now;
+    }
+    start = std::max(start, room);
+  }
+  // Writes enter the buffer in order: none overtakes one waiting for space.
+  start = std::max(start, admit_);
+  admit_ = start;
+  for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) buffer_.put(lpn);
+  if (buffer_.held() > high_) flush(buffer_.held() - low_, start);
+  return start + transfer_ns(bytes);
+}
+
+TimeNs WriteBufferFront::read(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now) {
+  const ftl::Lpn end = range.first + range.count;
+  auto& stats = buffer_.stats();
+  TimeNs done = now;
+  std::uint64_t hits = 0;
+  // Runs of pages the buffer does not hold go to flash, keeping the
+  // request's partial first and last pages partial.
+  for (ftl::Lpn lpn = range.first; lpn < end;) {
+    if (buffer_.contains(lpn)) {
+      ++hits, ++lpn;
+      continue;
+    }
+    ftl::Lpn last = lpn + 1;
+    while (last < end && !buffer_.contains(last)) ++last;
+    const ftl::PageRange miss{lpn, last - lpn, lpn == range.first && range.partial_first,
+                              last == end && range.partial_last};
+    done = std::max(done, flash_.read(miss, now));
+    lpn = last;
+  }
+  stats.read_hit_pages += hits;
+  stats.read_miss_pages += range.count - hits;
+  if (hits == 0) return done;
+  // Hits cross the host link from DRAM (the whole request if all hit).
+  const std::uint64_t hit_bytes =
+      hits == range.count ? bytes : hits * std::uint64_t{logical_page_size_};
+  return std::max(done, now + transfer_ns(hit_bytes));
+}
+
+void WriteBufferFront::drop(ftl::Lpn first, ftl::Lpn end) {
+  for (ftl::Lpn lpn = first; lpn < end; ++lpn) buffer_.drop(lpn);
+}
+
+std::vector<ftl::Lpn> WriteBufferFront::discard() {
+  std::vector<ftl::Lpn> lost =
+      controller_.write_through ? std::vector<ftl::Lpn>{} : buffer_.contents();
+  buffer_.clear();
+  admit_ = 0;
+  return lost;
+}
+
+void WriteBufferFront::save_state(StateWriter& out) const {
+  out.section("WBFR", 1);
+  out.i64(admit_);
+  buffer_.save_state(out);
+}
+
+void WriteBufferFront::load_state(StateReader& in) {
+  in.section("WBFR", 1);
+  admit_ = in.i64();
+  if (admit_ < 0) throw Error("the write buffer's admission clock is negative");
+  buffer_.load_state(in);
+}
+
+}  // namespace ssdlab::sim
