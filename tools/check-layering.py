@@ -39,9 +39,7 @@ ALLOWED = {
                     "sim/controller"],  # until config*/capacity* move to sim/config/
     # Reads outputs; never the simulator.
     "analysis": ["common", "sim/results"],
-    "sim/controller": ["common", "flash", "ftl", "sim/config",
-                       "workloads",  # until HostQueue holds a common host request
-                       "sim/state"],  # until the power-cut recorder moves into controller/
+    "sim/controller": ["common", "flash", "ftl", "sim/config"],
     "sim/views": ["common", "flash", "sim/config", "sim/controller", "sim/results"],
     "sim/report": ["common", "flash", "ftl", "workloads", "sim/config", "sim/controller",
                    "sim/results"],
