@@ -334,46 +334,6 @@ TEST_F(PlanTest, LoadPlanOfATraceSaysOnlySimReplaysIt) {
                     HasSubstr("a trace is not a plan; `ssdlab sim` replays it")));
 }
 
-TEST_F(PlanTest, ExperimentThatFitsTheDeviceIsAccepted) {
-  EXPECT_NO_THROW(validate_against_device(
-      OnlyExperiment("RW:io_size=8KiB,target_offset=1MiB,target_size=15MiB,processes=4"),
-      kTinyBytes, 512));
-}
-
-TEST_F(PlanTest, IoSizeThatIsNotASectorMultipleDoesNotFitTheDevice) {
-  const auto spec = OnlyExperiment("RW:io_size=1000");
-  EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:io_size=1000': io_size 1000 is not a multiple of the 512-byte sector");
-}
-
-TEST_F(PlanTest, TargetOffsetThatIsNotASectorMultipleDoesNotFitTheDevice) {
-  const auto spec = OnlyExperiment("RW:target_offset=100");
-  EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:target_offset=100': target_offset 100 is not a multiple of the 512-byte "
-            "sector");
-}
-
-TEST_F(PlanTest, TargetOffsetBeyondTheDeviceIsRejected) {
-  const auto spec = OnlyExperiment("RW:target_offset=1GiB");
-  EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:target_offset=1GiB': target_offset 1073741824 lies beyond the device's "
-            "16 MiB (16777216 bytes)");
-}
-
-TEST_F(PlanTest, TargetEndingBeyondTheDeviceIsRejected) {
-  const auto spec = OnlyExperiment("RW:target_offset=1MiB,target_size=16MiB");
-  EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:target_offset=1MiB,target_size=16MiB': target_size: target 1048576 + 16777216 "
-            "bytes ends beyond the device's 16 MiB (16777216 bytes)");
-}
-
-TEST_F(PlanTest, TooManyProcessesForTheTargetIsRejected) {
-  const auto spec = OnlyExperiment("RW:processes=4,target_size=8KiB");
-  EXPECT_EQ(ErrorOf([&spec] { validate_against_device(spec, kTinyBytes, 512); }),
-            "-w 'RW:processes=4,target_size=8KiB': each of the 4 processes gets 2048 bytes of "
-            "target, less than io_shift + io_size (0 + 4096)");
-}
-
 TEST_F(PlanTest, PausesAddingUpPastTheClockAreRefusedNamingTheKey) {
   // Each experiment alone fits the 2^62 ns clock; the plan does not.
   const std::string path = Write(
