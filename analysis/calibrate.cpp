@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "common/toml_text.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 

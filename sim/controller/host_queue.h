@@ -15,7 +15,7 @@
 #include <optional>
 
 #include "common/units.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {

@@ -25,7 +25,7 @@
 #include "flash/timeline.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd_observer.h"
 #include "sim/controller/write_buffer.h"
 #include "sim/state/power_cut.h"

@@ -17,7 +17,7 @@
 #include "common/suggest.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::sim::config_detail {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "flash/geometry.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim::config_detail {
 

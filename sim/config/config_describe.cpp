@@ -9,8 +9,8 @@
 
 #include "common/units.h"
 #include "ftl/pools.h"
-#include "sim/controller/capacity.h"
-#include "sim/controller/config.h"
+#include "sim/config/capacity.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::sim {
 

@@ -5,7 +5,7 @@
 
 #include "ftl/ftl.h"
 #include "ftl/victim_policy.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim::config_detail {
 

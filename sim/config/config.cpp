@@ -1,4 +1,4 @@
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,7 +15,7 @@
 #include "common/toml_text.h"
 #include "common/units.h"
 #include "ftl/pools.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim {
 namespace {
