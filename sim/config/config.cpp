@@ -15,19 +15,19 @@
 #include "common/toml_text.h"
 #include "common/units.h"
 #include "ftl/pools.h"
+#include "common/toml_keys.h"
 #include "sim/config/config_reader.h"
 
 namespace ssdlab::sim {
 namespace {
 
-using config_detail::Reader;
 using config_detail::apply_overrides;
 using config_detail::read_victim_policy_and_dftl;
 using config_detail::read_cleaning;
 using config_detail::read_summary_page;
 using config_detail::read_gang;
 
-void read_geometry(Reader& r, flash::Geometry& g) {
+void read_geometry(KeyReader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
   r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
   r.integer("geometry", "dies_per_package", g.dies_per_package, 1, 16);
@@ -89,7 +89,7 @@ void read_geometry(Reader& r, flash::Geometry& g) {
   }
 }
 
-void read_timing(Reader& r, flash::Timing& t) {
+void read_timing(KeyReader& r, flash::Timing& t) {
   r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
@@ -99,7 +99,7 @@ void read_timing(Reader& r, flash::Timing& t) {
 }
 
 // Keys of the block-mapped and hybrid FTLs (block-mapped, bast, fast).
-void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+void read_block_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   const std::uint32_t flash_block = g.pages_per_block * g.page_size;
   r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
   if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
@@ -140,7 +140,7 @@ void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
 }
 
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
-void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
+void read_wear(KeyReader& r, const std::string& type, ftl::WearConfig& w) {
   std::string mode = ftl::wear_mode_name(w.mode);
   r.string("ftl", "wear_leveling", mode);
   if (!ftl::parse_wear_mode(mode, w.mode)) {
@@ -182,7 +182,7 @@ void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
   }
 }
 
-void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
   {
     const auto names = ftl::ftl_names();
@@ -250,7 +250,7 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
 }
 
 // Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
-void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
+void read_controller(KeyReader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
   r.integer("host", "queue_depth", c.queue_depth, 0, 65536);
   std::string scheduling = scheduling_name(c.scheduling);
   r.string("host", "scheduling", scheduling);
@@ -314,7 +314,8 @@ namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
-  Reader r(root, path, apply_overrides(root, overrides));
+  KeyReader r(root, path, {"device", "geometry", "timing", "ftl", "host", "controller"},
+              apply_overrides(root, overrides));
   DeviceConfig config;
   config.source = path;
   r.string("device", "name", config.name);

@@ -9,7 +9,7 @@
 
 namespace ssdlab::sim::config_detail {
 
-void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
+void read_victim_policy_and_dftl(KeyReader& r, ftl::FtlConfig& f) {
   const bool page_level = f.type == "page-mapped" || f.type == "dftl";
   const auto only_page_level = [&](const char* key) {
     if (const auto [node, dotted] = r.find("ftl", key); node && !page_level)
@@ -44,7 +44,7 @@ void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f) {
   r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
 }
 
-void read_cleaning(Reader& r, ftl::FtlConfig& f) {
+void read_cleaning(KeyReader& r, ftl::FtlConfig& f) {
   const bool page_level = f.type == "page-mapped" || f.type == "dftl";
   // The block-based FTLs merge one logical block (or reclaim one log block)
   // per write that needs a block: one victim per trigger, their only mode.
@@ -99,7 +99,7 @@ void read_cleaning(Reader& r, ftl::FtlConfig& f) {
   r.integer("ftl", "clean_incremental_pages", f.clean_incremental_pages, 1, 1 << 16);
 }
 
-void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+void read_summary_page(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   const auto [node, dotted] = r.find("ftl", "summary_page");
   if (!node) return;
   const bool page_level = f.type == "page-mapped" || f.type == "dftl";

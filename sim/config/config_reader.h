@@ -1,187 +1,20 @@
-// Internal to the config reader (config.cpp): typed, range-checked access to
-// the keys of a parsed TOML document, with file:line errors.
+// Internal to the config reader (config.cpp): the config file's TOML, the
+// --set overrides, and the readers of its parts; the keys themselves are read
+// through KeyReader (common/toml_keys.h).
 #pragma once
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
-#include <algorithm>
-#include <cmath>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "common/error.h"
-#include "common/suggest.h"
-#include "common/units.h"
+#include "common/toml_keys.h"
+#include "flash/geometry.h"
 #include "ftl/ftl.h"
 #include "sim/config/config.h"
 
 namespace ssdlab::sim::config_detail {
-
-// Reads keys of a parsed TOML document, remembering which were read so that
-// anything left over is reported as unknown.
-class Reader {
- public:
-  Reader(const toml::table& root, std::string path, std::map<std::string, std::string> set_origins)
-      : root_(root), path_(std::move(path)), set_origins_(std::move(set_origins)) {}
-
-  [[noreturn]] void fail(const std::string& dotted, const toml::node* node,
-                         const std::string& what) const {
-    throw make_error("{}: {}: {}", where(dotted, node), dotted, what);
-  }
-
-  template <typename T>
-  void integer(const char* table, const char* key, T& out, std::int64_t min, std::int64_t max) {
-    const auto [node, dotted] = find(table, key);
-    if (!node) return;
-    const auto value = node->template value_exact<std::int64_t>();
-    if (!value) fail(dotted, node, fmt::format("expected an integer between {} and {}", min, max));
-    if (*value < min || *value > max)
-      fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *value, min, max));
-    out = static_cast<T>(*value);
-  }
-
-  // A byte size: an integer or a string such as "4KiB".
-  template <typename T>
-  void size(const char* table, const char* key, T& out, std::uint64_t min, std::uint64_t max) {
-    const auto [node, dotted] = find(table, key);
-    if (!node) return;
-    std::optional<std::uint64_t> bytes;
-    if (auto i = node->value_exact<std::int64_t>(); i && *i >= 0) bytes = *i;
-    if (auto s = node->value_exact<std::string>()) bytes = parse_size(*s);
-    if (!bytes)
-      fail(dotted, node,
-           fmt::format("expected a size such as 4096 or \"4KiB\" between {} and {}", min, max));
-    if (*bytes < min || *bytes > max)
-      fail(dotted, node, fmt::format("{} is out of range: allowed {} to {}", *bytes, min, max));
-    out = static_cast<T>(*bytes);
-  }
-
-  // A real number, stored scaled (e.g. microseconds to nanoseconds) and rounded.
-  void scaled(const char* table, const char* key, std::int64_t& out, double scale, double min,
-              double max, bool min_inclusive = true) {
-    double value = 0;
-    if (!real(table, key, value, min, max, min_inclusive)) return;
-    out = std::llround(value * scale);
-    if (!min_inclusive && out <= 0) {
-      const auto [node, dotted] = find(table, key);
-      fail(dotted, node,
-           fmt::format("{} is too small: it rounds to 0 in the model's resolution "
-                       "(1 ns, or 1 ps per byte on the bus)",
-                       value));
-    }
-  }
-
-  bool real(const char* table, const char* key, double& out, double min, double max,
-            bool min_inclusive = true) {
-    const auto [node, dotted] = find(table, key);
-    if (!node) return false;
-    const auto value = node->value<double>();  // integers convert too
-    const bool below = min_inclusive ? (value && *value < min) : (value && *value <= min);
-    const std::string range =
-        fmt::format("{} {} to {}", min_inclusive ? "from" : "above", min, max);
-    if (!value || !std::isfinite(*value)) fail(dotted, node, "expected a number " + range);
-    if (below || *value > max)
-      fail(dotted, node, fmt::format("{} is out of range: allowed {}", *value, range));
-    out = *value;
-    return true;
-  }
-
-  void boolean(const char* table, const char* key, bool& out) {
-    const auto [node, dotted] = find(table, key);
-    if (!node) return;
-    const auto value = node->value_exact<bool>();
-    if (!value) fail(dotted, node, "expected true or false");
-    out = *value;
-  }
-
-  void string(const char* table, const char* key, std::string& out) {
-    const auto [node, dotted] = find(table, key);
-    if (!node) return;
-    const auto value = node->value_exact<std::string>();
-    if (!value) fail(dotted, node, "expected a string");
-    out = *value;
-  }
-
-  // A string key whose value `parse(value, out)` accepts; `current` is its
-  // default. Else one error: "'VALUE' is not WHAT".
-  template <typename T, typename Parse>
-  void named(const char* table, const char* key, T& out, std::string current, Parse parse,
-             std::string_view what) {
-    string(table, key, current);
-    if (parse(current, out)) return;
-    const auto [node, dotted] = find(table, key);
-    fail(dotted, node, fmt::format("'{}' is not {}", current, what));
-  }
-
-  // Returns the node and marks it read; nullptr if absent.
-  std::pair<const toml::node*, std::string> find(const char* table, const char* key) {
-    const std::string dotted = fmt::format("{}.{}", table, key);
-    read_.insert(dotted);
-    const toml::table* t = root_[table].as_table();
-    return {t ? t->get(key) : nullptr, dotted};
-  }
-
-  std::string where(const std::string& dotted, const toml::node* node) const {
-    if (auto it = set_origins_.find(dotted); it != set_origins_.end()) return it->second;
-    const int line = node ? static_cast<int>(node->source().begin.line) : 0;
-    if (line == 0) {  // a key that is missing or has no position: point at its table
-      const auto dot = dotted.find('.');
-      const toml::node* table = root_.get(dotted.substr(0, dot));
-      if (table && table->source().begin.line)
-        return fmt::format("{}:{}", path_, table->source().begin.line);
-      return path_;
-    }
-    return fmt::format("{}:{}", path_, line);
-  }
-
-  // Every table and key present must have been read.
-  void reject_unknown() const {
-    static const std::set<std::string> kTables = {"device", "geometry", "timing",
-                                                  "ftl",    "host",     "controller"};
-    for (const auto& [table_key, table_node] : root_) {
-      const std::string table(table_key.str());
-      if (!kTables.count(table)) {
-        // A table that only a --set override created has no line in the file.
-        std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
-        for (const auto& [dotted, set] : set_origins_)
-          if (dotted.starts_with(table + ".")) origin = set;
-        const std::vector<std::string> tables(kTables.begin(), kTables.end());
-        // `x = 1` at the top level is a key, not a table.
-        throw make_error(
-            "{}: unknown {} '{}'{} (known: device, geometry, timing, ftl, host, "
-            "controller)",
-            origin, table_node.is_table() ? "table" : "key", table, did_you_mean(table, tables));
-      }
-      if (!table_node.is_table())
-        throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
-                         table_node.source().begin.line, table, table);
-      for (const auto& [key, node] : *table_node.as_table()) {
-        const std::string dotted = fmt::format("{}.{}", table, key.str());
-        if (!read_.count(dotted)) {
-          std::string known;
-          std::vector<std::string> names;
-          for (const auto& name : read_)
-            if (name.starts_with(table + ".")) {
-              known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
-              names.push_back(name);
-            }
-          throw make_error("{}: unknown key '{}'{} (known in [{}]: {})", where(dotted, &node),
-                           dotted, did_you_mean(dotted, names), table, known);
-        }
-      }
-    }
-  }
-
- private:
-  const toml::table& root_;
-  std::string path_;
-  std::map<std::string, std::string> set_origins_;
-  std::set<std::string> read_;
-};
 
 // The TOML of the config file at `path`; a directory, device, empty file or
 // TOML error is an ssdlab::Error naming the file (and line). (config_file.cpp)
@@ -195,13 +28,13 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides);
 
-// The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
-void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
-void read_cleaning(Reader& r, ftl::FtlConfig& f);
-// ftl.summary_page (page-mapped and dftl only).
-void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f);
 // geometry.gang and gang_size; a synchronous gang's geometry becomes its
 // lockstep view (config_gang.cpp).
-void read_gang(Reader& r, flash::Geometry& g);
+// The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
+void read_victim_policy_and_dftl(KeyReader& r, ftl::FtlConfig& f);
+void read_cleaning(KeyReader& r, ftl::FtlConfig& f);
+// ftl.summary_page (page-mapped and dftl only).
+void read_summary_page(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f);
+void read_gang(KeyReader& r, flash::Geometry& g);
 
 }  // namespace ssdlab::sim::config_detail
