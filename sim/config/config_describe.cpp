@@ -8,120 +8,94 @@
 #include <cmath>
 
 #include "common/units.h"
-#include "ftl/pools.h"
+#include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
 
 namespace ssdlab::sim {
 
-nlohmann::json to_json(const DeviceConfig& c) {
-  const auto& g = c.geometry;
+namespace {
+
+// As written: a synchronous gang's lockstep view is undone.
+nlohmann::json geometry_json(const flash::Geometry& g) {
   const flash::Geometry written = flash::as_written(g);
-  const auto& t = c.timing;
-  const auto& f = c.ftl;
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [a, b] : g.two_plane_pairs) pairs.push_back({a, b});
-  nlohmann::json json = {
-      {"source", c.source},
-      {"name", c.name},
-      // As written: a synchronous gang's lockstep view is undone.
-      {"geometry",
-       {{"channels", written.channels},
-        {"packages_per_channel", written.packages_per_channel},
-        {"dies_per_package", g.dies_per_package},
-        {"planes_per_die", g.planes_per_die},
-        {"blocks_per_plane", g.blocks_per_plane},
-        {"pages_per_block", g.pages_per_block},
-        {"page_size", written.page_size},
-        {"oob_size", written.oob_size},
-        {"two_plane_pairs", pairs},
-        {"pe_cycles", g.pe_cycles},
-        {"gang", flash::gang_name(g.gang)},
-        {"gang_size", g.gang_size},
-        {"interleaving", flash::interleaving_name(g.interleaving)}}},
-      {"timing",
-       {{"read_us", t.read_ns / 1000.0},
-        {"program_us", t.program_ns / 1000.0},
-        {"erase_us", t.erase_ns / 1000.0},
-        {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
-        {"command_ns", t.command_ns},
-        {"cache_register", t.cache_register}}},
-      {"ftl",
-       {{"type", f.type},
-        {"logical_page_size", f.logical_page_size},
-        {"stripe_size", f.stripe_size},
-        {"allocation_pool", ftl::pool_scope_name(f.pool)},
-        {"overprovisioning", f.overprovisioning},
-        {"two_plane", f.two_plane},
-        {"copy_back", f.copy_back},
-        {"clean_low_water", f.clean_low_water},
-        {"clean_high_water", f.clean_high_water},
-        {"cleaning_blocks_writes", f.cleaning_blocks_writes},
-        {"virtual_block_size", f.virtual_block_size},
-        {"log_blocks", f.log_blocks},
-        {"wear_leveling", ftl::wear_mode_name(f.wear.mode)},
-        {"wear_age_variance", f.wear.age_variance},
-        {"wear_retirement_age", f.wear.retirement_age},
-        {"wear_cold_age", f.wear.cold_age},
-        {"wear_order", ftl::wear_order_name(f.wear.order)}}},
-      {"host",
-       {{"sector_size", c.sector_size},
-        {"queue_depth", c.controller.queue_depth},
-        {"scheduling", scheduling_name(c.controller.scheduling)}}},
-      {"controller",
-       {{"write_buffer", c.controller.write_buffer_bytes},
-        {"write_buffer_policy", c.controller.write_through ? "write-through" : "write-back"},
-        {"write_buffer_high_water", c.controller.flush_high_water},
-        {"write_buffer_low_water", c.controller.flush_low_water},
-        {"write_buffer_ns_per_byte", c.controller.buffer_ps_per_byte / 1000.0},
-        {"write_buffer_power_protected", c.controller.buffer_power_protected},
-        {"background_cleaning_preempt", c.controller.preempt_background_cleaning},
-        {"cleaning_wait", flash::host_wait_name(c.controller.cleaning_wait)},
-        {"dispatch_order", flash::dispatch_order_name(c.controller.dispatch_order)}}},
-  };
-  // Keys only some FTLs read (the config loader refuses them elsewhere, so the
-  // echo, which checkpoints and state-info load back, leaves them out too).
-  if (f.type == "page-mapped" || f.type == "dftl") {
-    json["ftl"]["victim_policy"] = ftl::victim_policy_name(f.victim.kind);
-    json["ftl"]["victim_choices"] = f.victim.choices;
-    json["ftl"]["clean_scope"] = ftl::clean_scope_name(f.clean_scope);
-    json["ftl"]["plane_choice"] = ftl::plane_choice_name(f.plane_choice);
-    // (Only when on: an echo from before the key loads back the same.)
-    if (f.summary_page) json["ftl"]["summary_page"] = true;
-  }
-  if (f.type == "page-mapped" || f.type == "dftl" || ftl::is_block_based(f.type))
-    json["ftl"]["clean_granularity"] = ftl::clean_granularity_name(f.clean_granularity);
-  if (f.clean_granularity == ftl::CleanGranularity::kIncremental)
-    json["ftl"]["clean_incremental_pages"] = f.clean_incremental_pages;
-  if (f.type == "dftl") {
-    json["ftl"]["map_cache_entries"] = f.map_cache_entries;
-    json["ftl"]["map_cache_prefetch"] = f.map_cache_prefetch;
-  }
+  return {{"channels", written.channels},
+          {"packages_per_channel", written.packages_per_channel},
+          {"dies_per_package", g.dies_per_package},
+          {"planes_per_die", g.planes_per_die},
+          {"blocks_per_plane", g.blocks_per_plane},
+          {"pages_per_block", g.pages_per_block},
+          {"page_size", written.page_size},
+          {"oob_size", written.oob_size},
+          {"two_plane_pairs", pairs},
+          {"pe_cycles", g.pe_cycles},
+          {"gang", flash::gang_name(g.gang)},
+          {"gang_size", g.gang_size},
+          {"interleaving", flash::interleaving_name(g.interleaving)}};
+}
+
+nlohmann::json timing_json(const flash::Timing& t) {
+  return {{"read_us", t.read_ns / 1000.0},
+          {"program_us", t.program_ns / 1000.0},
+          {"erase_us", t.erase_ns / 1000.0},
+          {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+          {"command_ns", t.command_ns},
+          {"cache_register", t.cache_register}};
+}
+
+// The keys every FTL shares, then the chosen FTL's own (its echo hook,
+// ftl/ftl_keys.h: the config loader refuses a key the FTL does not take, so
+// the echo, which checkpoints and state-info load back, leaves it out too).
+nlohmann::json ftl_json(const ftl::FtlConfig& f) {
+  nlohmann::json json = {{"type", f.type},
+                         {"logical_page_size", f.logical_page_size},
+                         {"stripe_size", f.stripe_size},
+                         {"allocation_pool", ftl::pool_scope_name(f.pool)},
+                         {"overprovisioning", f.overprovisioning},
+                         {"two_plane", f.two_plane},
+                         {"copy_back", f.copy_back},
+                         {"clean_low_water", f.clean_low_water},
+                         {"clean_high_water", f.clean_high_water},
+                         {"cleaning_blocks_writes", f.cleaning_blocks_writes},
+                         {"wear_leveling", ftl::wear_mode_name(f.wear.mode)},
+                         {"wear_age_variance", f.wear.age_variance},
+                         {"wear_retirement_age", f.wear.retirement_age},
+                         {"wear_cold_age", f.wear.cold_age},
+                         {"wear_order", ftl::wear_order_name(f.wear.order)}};
+  if (const auto echo = ftl::ftl_key_hooks(f.type).echo) echo(f, json);
   return json;
 }
 
-namespace {
-
-void describe_block_ftl(const DeviceConfig& c, std::back_insert_iterator<std::string> it) {
-  const auto& g = c.geometry;
-  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
-  const std::uint32_t width = c.ftl.virtual_block_size / flash_block;
-  fmt::format_to(it,
-                 "  ftl         {}, virtual block {} ({} flash block{} striped over {} plane{}, "
-                 "{} plane group{})\n",
-                 c.ftl.type, format_size(c.ftl.virtual_block_size), width, width > 1 ? "s" : "",
-                 width, width > 1 ? "s" : "", g.planes() / width,
-                 g.planes() / width > 1 ? "s" : "");
-  if (c.ftl.type == "block-mapped")
-    fmt::format_to(it,
-                   "  merges      one open block (read-modify-write of a whole virtual block)\n");
-  else
-    fmt::format_to(it, "  merges      {} {}log blocks{}; switch, partial and full merges\n",
-                   c.ftl.log_blocks, c.ftl.type == "fast" ? "random-write " : "",
-                   c.ftl.type == "fast" ? " plus one sequential log block" : "");
-  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
-                 c.ftl.copy_back ? "on" : "off");
+nlohmann::json controller_json(const ControllerConfig& k) {
+  return {{"write_buffer", k.write_buffer_bytes},
+          {"write_buffer_policy", k.write_through ? "write-through" : "write-back"},
+          {"write_buffer_high_water", k.flush_high_water},
+          {"write_buffer_low_water", k.flush_low_water},
+          {"write_buffer_ns_per_byte", k.buffer_ps_per_byte / 1000.0},
+          {"write_buffer_power_protected", k.buffer_power_protected},
+          {"background_cleaning_preempt", k.preempt_background_cleaning},
+          {"cleaning_wait", flash::host_wait_name(k.cleaning_wait)},
+          {"dispatch_order", flash::dispatch_order_name(k.dispatch_order)}};
 }
+
+}  // namespace
+
+nlohmann::json to_json(const DeviceConfig& c) {
+  return {{"source", c.source},
+          {"name", c.name},
+          {"geometry", geometry_json(c.geometry)},
+          {"timing", timing_json(c.timing)},
+          {"ftl", ftl_json(c.ftl)},
+          {"host",
+           {{"sector_size", c.sector_size},
+            {"queue_depth", c.controller.queue_depth},
+            {"scheduling", scheduling_name(c.controller.scheduling)}}},
+          {"controller", controller_json(c.controller)}};
+}
+
+namespace {
 
 // How packages reach the controller (Agrawal et al. §3.3).
 void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::string> it) {
@@ -229,16 +203,12 @@ void describe_spare(const SpareCapacity& spare, Out it) {
   fmt::format_to(it, "\n");
 }
 
-}  // namespace
-
-std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
+// The flash array, its organisation, capacity and scheduler.
+template <typename Out>
+void describe_flash(const DeviceConfig& c, const SpareCapacity& spare, Out it) {
   const auto& g = c.geometry;
   const flash::Geometry written = flash::as_written(g);
-  const std::uint32_t pools = ftl::PoolLayout::pool_count(g, c.ftl.pool);
   const std::uint64_t logical_bytes = spare.logical_bytes;
-  const std::uint64_t logical_pages = logical_bytes / c.ftl.logical_page_size;
-  std::string out;
-  auto it = std::back_inserter(out);
   fmt::format_to(it, "{}{}\n", c.source, c.name.empty() ? "" : " — " + c.name);
   fmt::format_to(it,
                  "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
@@ -259,69 +229,25 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
                  g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
   fmt::format_to(
       it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
-      format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100, logical_pages,
-      format_size(c.ftl.logical_page_size));
+      format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100,
+      logical_bytes / c.ftl.logical_page_size, format_size(c.ftl.logical_page_size));
   describe_spare(spare, it);
   // The flash scheduler (flash/scheduler.h).
   fmt::format_to(it, "  scheduler   interleaving {}; cache register {}; dispatch {}\n",
                  flash::interleaving_name(g.interleaving), c.timing.cache_register ? "on" : "off",
                  flash::dispatch_order_name(c.controller.dispatch_order));
-  if (ftl::is_block_based(c.ftl.type)) {
-    describe_block_ftl(c, it);
-  } else {
-    fmt::format_to(
-        it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n",
-        c.ftl.type, pools, ftl::pool_scope_name(c.ftl.pool), g.planes() / pools, g.blocks() / pools,
-        format_size(c.ftl.stripe_size));
-    fmt::format_to(it, "  two-plane   {}; copy-back {}\n", c.ftl.two_plane ? "on" : "off",
-                   c.ftl.copy_back ? "on" : "off");
-    if (c.ftl.summary_page)
-      fmt::format_to(it,
-                     "  summary     {} data pages and a summary page per block ({} bytes "
-                     "over the bus); the mount reads it for a closed block\n",
-                     g.pages_per_block - 1, ftl::summary_page_bytes(g, c.sector_size));
-  }
-  // --- victim policy and DFTL (ftl/victim_policy.h, ftl/dftl.cpp) ---
-  const std::string policy = c.ftl.victim.kind == ftl::VictimPolicyKind::kDChoices
-                                 ? fmt::format("d-choices (d = {})", c.ftl.victim.choices)
-                                 : std::string(ftl::victim_policy_name(c.ftl.victim.kind));
-  if (c.ftl.type == "dftl") {
-    const std::uint64_t entries = c.ftl.map_cache_entries
-                                      ? c.ftl.map_cache_entries
-                                      : std::max<std::uint64_t>(1, logical_pages / 50);
-    fmt::format_to(it, "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
-                   entries, format_size(entries * ftl::kDftlCacheEntryBytes),
-                   100.0 * static_cast<double>(entries) / static_cast<double>(logical_pages),
-                   c.ftl.map_cache_prefetch);
-  }
-  // --- end victim policy and DFTL ---
-  if (!ftl::is_block_based(c.ftl.type)) {
-    fmt::format_to(
-        it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
-        policy, c.ftl.clean_low_water * 100, ftl::clean_scope_name(c.ftl.clean_scope),
-        c.ftl.cleaning_blocks_writes
-            ? (c.controller.cleaning_wait == flash::HostWait::kPackage
-                   ? "the part of a write on a cleaning package waits for it"
-                   : "writes wait for it")
-            : "in parallel with writes",
-        c.ftl.clean_high_water > 0
-            ? fmt::format("up to {:.1f}% while a pool is idle", c.ftl.clean_high_water * 100)
-            : std::string("off"));
-    const ftl::CleanGranularity g = c.ftl.clean_granularity;
-    fmt::format_to(it, "  granularity {}\n",
-                   g == ftl::CleanGranularity::kUntilMark ? "until-mark: each trigger cleans "
-                                                            "until back at the mark"
-                   : g == ftl::CleanGranularity::kOneVictim
-                       ? "one-victim: one block per trigger"
-                       : fmt::format("incremental: at most {} page moves per host page write "
-                                     "(whole blocks below the emergency floor)",
-                                     c.ftl.clean_incremental_pages));
-    fmt::format_to(it, "  host pages  {}\n",
-                   c.ftl.plane_choice == ftl::PlaneChoice::kMostFree
-                       ? "to the pool's plane with the most free pages"
-                       : "round-robin over the pool's planes");
-  }
-  describe_wear_timing_controller(c, it);
+}
+
+}  // namespace
+
+std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
+  std::string out;
+  describe_flash(c, spare, std::back_inserter(out));
+  // The FTL's own lines (its describe hook, ftl/ftl_keys.h).
+  const ftl::FtlDescription ftl{c.geometry, c.ftl, spare.logical_bytes / c.ftl.logical_page_size,
+                                c.controller.cleaning_wait};
+  ftl::ftl_key_hooks(c.ftl.type).describe(ftl, out);
+  describe_wear_timing_controller(c, std::back_inserter(out));
   return out;
 }
 

@@ -11,7 +11,6 @@
 
 #include "common/toml_keys.h"
 #include "flash/geometry.h"
-#include "ftl/ftl.h"
 #include "sim/config/config.h"
 
 namespace ssdlab::sim::config_detail {
@@ -30,11 +29,6 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
 
 // geometry.gang and gang_size; a synchronous gang's geometry becomes its
 // lockstep view (config_gang.cpp).
-// The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
-void read_victim_policy_and_dftl(KeyReader& r, ftl::FtlConfig& f);
-void read_cleaning(KeyReader& r, ftl::FtlConfig& f);
-// ftl.summary_page (page-mapped and dftl only).
-void read_summary_page(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f);
 void read_gang(KeyReader& r, flash::Geometry& g);
 
 }  // namespace ssdlab::sim::config_detail
