@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::bench {
 

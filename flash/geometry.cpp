@@ -70,7 +70,7 @@ FastGeometry::FastGeometry(const Geometry& geometry)
 Geometry as_written(const Geometry& geometry) {
   Geometry g = geometry;
   if (!g.lockstep()) return g;
-  // sim/controller/config.cpp folds the gang the other way.
+  // sim/config/config.cpp folds the gang the other way.
   if (g.gang == Gang::kSharedControlSync)
     g.channels *= g.gang_size;
   else

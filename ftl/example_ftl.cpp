@@ -14,10 +14,20 @@
 // It maps whole flash pages only (logical_page_size = the flash page size);
 // a write of part of a page reads the old page first (read-modify-write).
 //
+// Its own config keys, in [ftl] (docs/reference/config.md):
+//  - reserved_blocks (0): blocks of each plane it never writes: room for the
+//    cleaning you add, which needs a free block to move a victim's pages to;
+//  - check_every_write (false): check_invariants() after every write, to
+//    catch a bug at the write that makes it.
+// An FTL declares its keys next to its code, as here: a struct of them, and
+// three hooks (ftl/ftl_keys.h) that read and check them, echo them into the
+// config echo (summary.json, checkpoints), and print them for `ssdlab
+// config`; the factory gets the struct back from the config.
+//
 // REQUIRED and OPTIONAL parts. Every FTL needs what is marked "required"
 // below: the constructor, name/logical_pages, write/read/trim, is_mapped,
 // check_invariants, stats/config/nand, and a factory registered by name
-// (one line in ftl/registry.cpp). The parts marked "OPTIONAL" are plumbing
+// (one line in ftl/registry.cpp, naming the factory and the key hooks). The parts marked "OPTIONAL" are plumbing
 // for two simulator features and can be left out of a new FTL (delete the
 // declarations and the functions): without them --power-cut-at and
 // --save-state/--load-state refuse this FTL with a clear error, and
@@ -26,10 +36,12 @@
 //  - OPTIONAL checkpoints: save_state, load_state.
 #include <fmt/format.h>
 
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
 #include "common/error.h"
+#include "common/toml_keys.h"
 #include "ftl/ftl.h"
 #include "ftl/oob_scan.h"
 
@@ -42,6 +54,37 @@ using flash::Op;
 using flash::Ppn;
 
 constexpr BlockId kNoBlock = ~BlockId{0};
+
+// Keys: the example FTL's own [ftl] keys, as read (defaults as documented).
+struct ExampleKeys {
+  std::uint32_t reserved_blocks = 0;
+  bool check_every_write = false;
+};
+
+// Keys: reads and checks them (KeyReader, common/toml_keys.h: each call
+// takes one key, checks its range, and reports "file:line: ftl.key: what").
+void read_example_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) {
+  ExampleKeys& keys = config.keys.emplace<ExampleKeys>();
+  r.integer("ftl", "reserved_blocks", keys.reserved_blocks, 0, g.blocks_per_plane - 1);
+  r.boolean("ftl", "check_every_write", keys.check_every_write);
+}
+
+// Keys: into the config echo; read_example_keys() must take it back.
+void echo_example_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
+  const ExampleKeys& keys = config.keys.get<ExampleKeys>();
+  ftl_table["reserved_blocks"] = keys.reserved_blocks;
+  ftl_table["check_every_write"] = keys.check_every_write;
+}
+
+// Keys: its lines of `ssdlab config` (describe_pools: the generic ones).
+void describe_example(const FtlDescription& device, std::string& out) {
+  describe_pools(device, out);
+  const ExampleKeys& keys = device.config.keys.get<ExampleKeys>();
+  fmt::format_to(std::back_inserter(out),
+                 "  example     {} reserved block{} per plane; invariants checked {}\n",
+                 keys.reserved_blocks, keys.reserved_blocks == 1 ? "" : "s",
+                 keys.check_every_write ? "after every write" : "by the tests");
+}
 
 class ExampleFtl final : public Ftl {
  public:
@@ -71,11 +114,17 @@ class ExampleFtl final : public Ftl {
   // The next free physical page, taking a fresh block when the plane's
   // active block is full. Throws when no free page is left anywhere.
   Ppn allocate();
-  // Pages still free: in the active blocks and in the never-used blocks.
+  // Pages still free: in the active blocks and in the never-used blocks
+  // below the reserved ones.
   std::uint64_t free_pages() const;
+  // One past the last block of `plane` it writes (the reserved ones follow).
+  BlockId end_of_plane(std::uint32_t plane) const {
+    return (plane + 1) * geometry_.blocks_per_plane - keys_.reserved_blocks;
+  }
 
   flash::Geometry geometry_;
   FtlConfig config_;
+  ExampleKeys keys_;
   flash::NandArray nand_;
   std::uint64_t logical_pages_;
   std::vector<Ppn> map_;              // logical page -> physical page, or kNoPage
@@ -88,6 +137,7 @@ class ExampleFtl final : public Ftl {
 ExampleFtl::ExampleFtl(const FtlContext& context)
     : geometry_(context.geometry),
       config_(context.config),
+      keys_(context.config.keys.get<ExampleKeys>()),
       nand_(context.geometry),
       active_(geometry_.planes(), kNoBlock),
       next_unused_(geometry_.planes(), 0) {
@@ -109,8 +159,7 @@ std::uint64_t ExampleFtl::free_pages() const {
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     if (active_[plane] != kNoBlock)
       pages += geometry_.pages_per_block - nand_.write_pointer(active_[plane]);
-    const BlockId end = (plane + 1) * geometry_.blocks_per_plane;
-    pages += std::uint64_t{end - next_unused_[plane]} * geometry_.pages_per_block;
+    pages += std::uint64_t{end_of_plane(plane) - next_unused_[plane]} * geometry_.pages_per_block;
   }
   return pages;
 }
@@ -121,7 +170,7 @@ Ppn ExampleFtl::allocate() {
     next_plane_ = (next_plane_ + 1) % geometry_.planes();
     BlockId& active = active_[plane];
     if (active == kNoBlock || nand_.is_full(active)) {
-      if (next_unused_[plane] == (plane + 1) * geometry_.blocks_per_plane) continue;
+      if (next_unused_[plane] == end_of_plane(plane)) continue;
       active = next_unused_[plane]++;  // a fresh block of this plane
     }
     return geometry_.first_page(active) + nand_.write_pointer(active);
@@ -161,6 +210,7 @@ void ExampleFtl::write(const PageRange& range, CommandList& out) {
   }
   stats_.host_pages_written += range.count;
   stats_.flash_pages_written += range.count;
+  if (keys_.check_every_write) check_invariants();
 }
 
 void ExampleFtl::read(const PageRange& range, CommandList& out) {
@@ -279,5 +329,10 @@ void ExampleFtl::check_invariants() const {
 std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context) {
   return std::make_unique<ExampleFtl>(context);
 }
+
+// Keys: the hooks that ftl/registry.cpp lists beside the factory (an FTL
+// with no keys of its own lists `no_ftl_keys`).
+extern const FtlKeyHooks example_ftl_keys{&read_example_keys, &echo_example_keys,
+                                          &describe_example};
 
 }  // namespace ssdlab::ftl

@@ -3,7 +3,7 @@
 // For a host request an FTL updates its maps and appends the flash commands
 // that must happen to a CommandList (DESIGN.md, "what and when"); the
 // controller decides when they run. A new FTL is one .cpp file plus one line in
-// registry.cpp.
+// registry.cpp; its own config keys live in that file too (ftl_keys.h).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
+#include "ftl/ftl_keys.h"
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 
@@ -113,6 +114,11 @@ struct FtlConfig {
   // The host sector (host.sector_size; the config reader copies it here):
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
+  // The chosen FTL's own keys, as its `read` hook parsed them (ftl_keys.h):
+  // keys.get<MyKeys>() in its factory. The fields above that only some
+  // built-in FTLs use (cleaning scope, victim policy, virtual blocks, map
+  // cache, summary page) are read by those FTLs' hooks too.
+  FtlKeys keys;
 };
 
 // Bytes one summary page moves over the bus, written or read at mount: whole
@@ -365,8 +371,5 @@ struct FtlContext {
 // known names if there is none by that name.
 std::unique_ptr<Ftl> make_ftl(const FtlContext& context);
 std::vector<std::string> ftl_names();
-// True for the FTLs that map virtual blocks (block-mapped, bast, fast): they
-// use virtual_block_size and log_blocks, and map whole flash pages.
-bool is_block_based(std::string_view type);
 
 }  // namespace ssdlab::ftl

@@ -12,6 +12,7 @@ namespace {
 struct Registered {
   std::vector<std::string> names;
   std::vector<FtlFactory> factories;
+  std::vector<FtlKeyHooks> keys;
 };
 
 // A function-local static: registrations run during static initialisation
@@ -23,7 +24,7 @@ Registered& registered() {
 
 }  // namespace
 
-void register_ftl(const std::string& name, FtlFactory factory) {
+void register_ftl(const std::string& name, FtlFactory factory, const FtlKeyHooks& keys) {
   if (name.empty() || factory == nullptr)
     throw make_error("register_ftl: an FTL needs a name and a factory");
   const auto known = ftl_names();
@@ -31,12 +32,20 @@ void register_ftl(const std::string& name, FtlFactory factory) {
     throw make_error("register_ftl: an FTL named '{}' exists already", name);
   registered().names.push_back(name);
   registered().factories.push_back(factory);
+  registered().keys.push_back(keys);
 }
 
 FtlFactory find_registered_ftl(const std::string& name) {
   const auto& table = registered();
   for (std::size_t i = 0; i < table.names.size(); ++i)
     if (table.names[i] == name) return table.factories[i];
+  return nullptr;
+}
+
+const FtlKeyHooks* find_registered_ftl_keys(const std::string& name) {
+  const auto& table = registered();
+  for (std::size_t i = 0; i < table.names.size(); ++i)
+    if (table.names[i] == name) return &table.keys[i];
   return nullptr;
 }
 

@@ -1,8 +1,9 @@
-// The FTLs by name. Adding an FTL: its own .cpp file with a factory, and one
-// line in SSDLAB_BUILTIN_FTLS below, which both declares the factory and
-// lists it (ftl/CMakeLists.txt builds every ftl/*.cpp). An explicit list
-// (rather than static self-registration) cannot be dropped silently by the
-// linker. FTLs built outside this tree register through ftl/register.h.
+// The FTLs by name. Adding an FTL: its own .cpp file with a factory and its
+// key hooks (ftl_keys.h), and one line in SSDLAB_BUILTIN_FTLS below, which
+// both declares them and lists them (ftl/CMakeLists.txt builds every
+// ftl/*.cpp). An explicit list (rather than static self-registration) cannot
+// be dropped silently by the linker. FTLs built outside this tree register
+// through ftl/register.h.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -12,21 +13,23 @@
 #include "ftl/ftl.h"
 #include "ftl/register.h"
 
-// X(name, factory): one line per built-in FTL, each ending in a backslash, so
-// that adding one is adding one line. "example" is the teaching skeleton
-// (docs/assignment.md).
+// X(name, factory, key hooks): one line per built-in FTL, each ending in a
+// backslash, so that adding one is adding one line. "example" is the teaching
+// skeleton (docs/assignment.md).
 #define SSDLAB_BUILTIN_FTLS(X)                                                  \
-  X("page-mapped", make_page_mapped_ftl)                                        \
-  X("block-mapped", make_block_mapped_ftl)                                      \
-  X("bast", make_bast_ftl)                                                      \
-  X("fast", make_fast_ftl)                                                      \
-  X("dftl", make_dftl_ftl) /* page-mapped with a cached map (Gupta et al. 2009) */ \
-  X("example", make_example_ftl)                                                \
+  X("page-mapped", make_page_mapped_ftl, page_mapped_ftl_keys)                  \
+  X("block-mapped", make_block_mapped_ftl, block_mapped_ftl_keys)               \
+  X("bast", make_bast_ftl, bast_ftl_keys)                                       \
+  X("fast", make_fast_ftl, fast_ftl_keys)                                       \
+  X("dftl", make_dftl_ftl, dftl_ftl_keys) /* page-mapped, cached map (Gupta 2009) */ \
+  X("example", make_example_ftl, example_ftl_keys)                              \
   /* new FTLs above this line */
 
 namespace ssdlab::ftl {
 
-#define SSDLAB_DECLARE_FTL(name, factory) std::unique_ptr<Ftl> factory(const FtlContext& context);
+#define SSDLAB_DECLARE_FTL(name, factory, hooks)              \
+  std::unique_ptr<Ftl> factory(const FtlContext& context); \
+  extern const FtlKeyHooks hooks;
 SSDLAB_BUILTIN_FTLS(SSDLAB_DECLARE_FTL)
 #undef SSDLAB_DECLARE_FTL
 
@@ -35,9 +38,10 @@ namespace {
 struct Entry {
   const char* name;
   std::unique_ptr<Ftl> (*make)(const FtlContext&);
+  const FtlKeyHooks* hooks;
 };
 
-#define SSDLAB_FTL_ENTRY(name, factory) {name, &factory},
+#define SSDLAB_FTL_ENTRY(name, factory, hooks) {name, &factory, &hooks},
 constexpr Entry kFtls[] = {SSDLAB_BUILTIN_FTLS(SSDLAB_FTL_ENTRY)};
 #undef SSDLAB_FTL_ENTRY
 
@@ -58,8 +62,21 @@ std::unique_ptr<Ftl> make_ftl(const FtlContext& context) {
                    fmt::join(ftl_names(), ", "));
 }
 
-bool is_block_based(std::string_view type) {
-  return type == "block-mapped" || type == "bast" || type == "fast";
+FtlKeyHooks ftl_key_hooks(const std::string& type) {
+  const FtlKeyHooks* found = nullptr;
+  for (const auto& entry : kFtls)
+    if (type == entry.name) found = entry.hooks;
+  if (!found) found = find_registered_ftl_keys(type);
+  if (!found)
+    throw make_error("unknown FTL '{}' (known: {})", type, fmt::join(ftl_names(), ", "));
+  FtlKeyHooks hooks = *found;
+  // No keys of its own: nothing to read or echo; the generic description.
+  if (!hooks.describe)
+    hooks.describe = [](const FtlDescription& device, std::string& out) {
+      describe_pools(device, out);
+      describe_cleaning(device, out);
+    };
+  return hooks;
 }
 
 std::uint32_t summary_page_bytes(const flash::Geometry& geometry, std::uint32_t sector_size) {

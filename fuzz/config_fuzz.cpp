@@ -2,7 +2,7 @@
 // ssdlab::Error, never a crash, hang or sanitizer report.
 #include "common/error.h"
 #include "fuzz/fuzz_support.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string& path = ssdlab::fuzz::write_input(data, size, ".toml");

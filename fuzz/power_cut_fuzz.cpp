@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/simulator.h"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 #ifdef SSDLAB_BINARY
 #define SSDLAB_BINARY_PATH SSDLAB_BINARY

@@ -3,7 +3,7 @@
 
 #include "analysis/calibrate.h"
 #include "sim/cli/command.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::cli {
 namespace {

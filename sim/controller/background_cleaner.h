@@ -31,7 +31,7 @@
 #include "flash/timeline.h"
 #include "ftl/ftl.h"
 #include "sim/controller/cleaning_clock.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/power_safe.h"
 #include "sim/controller/ssd_observer.h"
 

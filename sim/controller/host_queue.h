@@ -15,8 +15,8 @@
 #include <optional>
 
 #include "common/units.h"
-#include "sim/controller/config.h"
 #include "common/host_io.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::sim {
 

@@ -34,7 +34,7 @@
 #include "ftl/ftl.h"
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
 #include "sim/controller/ssd_observer.h"

@@ -17,7 +17,7 @@
 #include "common/units.h"
 #include "ftl/ftl.h"
 #include "sim/controller/cleaning_clock.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/write_buffer.h"
 

@@ -10,8 +10,8 @@
 
 #include "common/error.h"
 #include "common/units.h"
-#include "sim/controller/capacity.h"
-#include "sim/controller/config.h"
+#include "sim/config/capacity.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/report/device_snapshot.h"
 #include "sim/report/wear_buckets.h"

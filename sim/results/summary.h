@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/controller/capacity.h"
-#include "sim/controller/config.h"
+#include "sim/config/capacity.h"
+#include "sim/config/config.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
 #include "sim/results/summary_blocks.h"

@@ -11,8 +11,8 @@
 
 #include "common/error.h"
 #include "common/units.h"
-#include "sim/controller/capacity.h"
-#include "sim/controller/config.h"
+#include "sim/config/capacity.h"
+#include "sim/config/config.h"
 #include "common/log.h"
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "common/progress.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/simulator.h"
 #include "sim/results/output.h"

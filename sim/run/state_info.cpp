@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/state/checkpoint.h"
 

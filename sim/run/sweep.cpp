@@ -24,7 +24,7 @@
 #include "common/suggest.h"
 #include "common/toml_text.h"
 #include "common/units.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/results/output.h"
 #include "sim/report/report.h"
 #include "sim/results/summary.h"

@@ -11,7 +11,7 @@
 #include "common/file_kind.h"
 #include "common/suggest.h"
 #include "common/toml_text.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
 #include "workloads/plan.h"

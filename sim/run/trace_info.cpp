@@ -12,7 +12,7 @@
 #include "common/file_kind.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/results/output.h"
 #include "sim/run/trace_run.h"
 #include "sim/run/trace_settings.h"

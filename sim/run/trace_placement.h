@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/engine/replay.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_settings.h"

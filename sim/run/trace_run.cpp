@@ -17,7 +17,7 @@
 #include "common/error.h"
 #include "common/units.h"
 #include "sim/state/checkpoint.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "common/log.h"
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"

@@ -24,7 +24,7 @@
 #include "common/file_kind.h"
 #include "common/temp_folder.h"
 #include "common/units.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "common/log.h"
 #include "sim/results/output.h"
 #include "sim/state/precondition.h"

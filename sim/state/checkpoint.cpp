@@ -17,7 +17,7 @@
 
 #include "common/error.h"
 #include "common/state_io.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "common/log.h"
 
 namespace ssdlab::sim {

@@ -17,7 +17,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "common/units.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;

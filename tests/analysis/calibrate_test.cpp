@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace {

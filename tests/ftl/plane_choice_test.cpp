@@ -16,7 +16,7 @@
 #include "common/rng.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace ssdlab {

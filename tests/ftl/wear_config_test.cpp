@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 #include "ftl/wear_leveler.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace ssdlab {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "common/rng.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/simulator.h"

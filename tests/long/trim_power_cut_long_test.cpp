@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/replay.h"
 #include "sim/engine/simulator.h"

@@ -1,8 +1,8 @@
 // The spare a config leaves in fact beside its nominal over-provisioning
-// (sim/controller/capacity.h): the exported capacity is capped by the
+// (sim/config/capacity.h): the exported capacity is capped by the
 // cleaning reserve, and open and kept-free blocks hold no superseded data.
 // Expectations follow from the page-mapped FTL's rules and the geometry.
-#include "sim/controller/capacity.h"
+#include "sim/config/capacity.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ftl/ftl.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace ssdlab {

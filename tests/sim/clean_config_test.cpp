@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "power_cut_support.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // Device configs: the presets load, and every kind of bad input gives one
 // ssdlab::Error that names the file, the line, the key and what is allowed.
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace ssdlab {

@@ -3,10 +3,15 @@
 // two-plane commands), whatever the config says. It shows the two things an
 // FTL of your own needs: a class implementing ssdlab::ftl::Ftl (here by
 // delegating to a built-in one; see ftl/example_ftl.cpp in the ssdlab sources
-// for one written from scratch) and one SSDLAB_REGISTER_FTL line.
+// for one written from scratch) and one SSDLAB_REGISTER_FTL line. As it runs
+// the page-mapped FTL, it takes that FTL's own [ftl] keys (victim policy,
+// cleaning scope and granularity, ...) by registering with its key hooks
+// (ftl/ftl_keys.h; an FTL with keys of its own passes its own hooks, as
+// ftl/example_ftl.cpp's example_ftl_keys).
 #include <memory>
 
 #include "ftl/ftl.h"
+#include "ftl/page_mapped_keys.h"
 #include "ftl/register.h"
 
 namespace {
@@ -48,4 +53,5 @@ std::unique_ptr<Ftl> make_plain_page_mapped(const FtlContext& context) {
 
 // Registers before main() runs; this object file is the executable's own, so
 // the linker keeps it.
-SSDLAB_REGISTER_FTL("plain-page-mapped", make_plain_page_mapped);
+SSDLAB_REGISTER_FTL("plain-page-mapped", make_plain_page_mapped,
+                    ssdlab::ftl::page_mapped_ftl_keys);

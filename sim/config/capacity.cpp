@@ -1,4 +1,4 @@
-#include "sim/controller/capacity.h"
+#include "sim/config/capacity.h"
 
 #include <nlohmann/json.hpp>
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "ftl/ftl.h"
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 namespace ssdlab::sim {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "sim/controller/config.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim {
 

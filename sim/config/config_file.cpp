@@ -11,7 +11,7 @@
 #include "common/error.h"
 #include "common/file_kind.h"
 #include "common/toml_text.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim::config_detail {
 

@@ -1,4 +1,4 @@
-#include "sim/controller/config.h"
+#include "sim/config/config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,19 +15,17 @@
 #include "common/toml_text.h"
 #include "common/units.h"
 #include "ftl/pools.h"
-#include "sim/controller/config_reader.h"
+#include "common/toml_keys.h"
+#include "ftl/ftl_keys.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim {
 namespace {
 
-using config_detail::Reader;
 using config_detail::apply_overrides;
-using config_detail::read_victim_policy_and_dftl;
-using config_detail::read_cleaning;
-using config_detail::read_summary_page;
 using config_detail::read_gang;
 
-void read_geometry(Reader& r, flash::Geometry& g) {
+void read_geometry(KeyReader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
   r.integer("geometry", "packages_per_channel", g.packages_per_channel, 1, 64);
   r.integer("geometry", "dies_per_package", g.dies_per_package, 1, 16);
@@ -89,7 +87,7 @@ void read_geometry(Reader& r, flash::Geometry& g) {
   }
 }
 
-void read_timing(Reader& r, flash::Timing& t) {
+void read_timing(KeyReader& r, flash::Timing& t) {
   r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
@@ -98,66 +96,14 @@ void read_timing(Reader& r, flash::Timing& t) {
   r.boolean("timing", "cache_register", t.cache_register);
 }
 
-// Keys of the block-mapped and hybrid FTLs (block-mapped, bast, fast).
-void read_block_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
-  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
-  r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
-  if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
-  const std::uint32_t width = f.virtual_block_size / flash_block;
-  if (f.virtual_block_size % flash_block != 0 || g.planes() % width != 0) {
-    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
-    r.fail(dotted, node,
-           fmt::format("{} must be a whole number of {}-byte flash blocks, and that number must "
-                       "divide the {} planes",
-                       f.virtual_block_size, flash_block, g.planes()));
-  }
-  r.integer("ftl", "log_blocks", f.log_blocks, 1, 1 << 20);
-  if (!ftl::is_block_based(f.type)) return;
-  if (f.logical_page_size != g.page_size) {
-    const auto [node, dotted] = r.find("ftl", "logical_page_size");
-    r.fail(dotted, node,
-           fmt::format("{} FTL maps whole flash pages: logical_page_size must be {} (got {})",
-                       f.type, g.page_size, f.logical_page_size));
-  }
-  // Log blocks and the blocks merges need must leave room for data.
-  // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
-  // plus 1, FAST the logs plus 2.)
-  const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
-  if (f.type == "block-mapped" && virtual_blocks <= 2) {
-    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
-    r.fail(dotted, node,
-           fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
-                       "for data, one open, one spare)",
-                       f.virtual_block_size, virtual_blocks));
-  }
-  if (f.type != "block-mapped" && f.log_blocks + 2 >= virtual_blocks) {
-    const auto [node, dotted] = r.find("ftl", "log_blocks");
-    r.fail(dotted, node,
-           fmt::format("{} log blocks leave no room for data: the device has {} virtual blocks "
-                       "of {} bytes",
-                       f.log_blocks, virtual_blocks, f.virtual_block_size));
-  }
-}
-
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
-void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
+void read_wear(KeyReader& r, ftl::WearConfig& w) {
   std::string mode = ftl::wear_mode_name(w.mode);
   r.string("ftl", "wear_leveling", mode);
   if (!ftl::parse_wear_mode(mode, w.mode)) {
     const auto [node, dotted] = r.find("ftl", "wear_leveling");
     r.fail(dotted, node,
            fmt::format("'{}' is not a wear-leveling mode (none, rate-limit, migration)", mode));
-  }
-  // The block-based FTLs pick no cleaning victims: there is no worn victim to
-  // refill with cold data (§5's migration), only the free list's order, which
-  // rate-limiting covers. Refused, rather than run as rate-limit under the
-  // name "migration".
-  if (w.migration() && ftl::is_block_based(type)) {
-    const auto [node, dotted] = r.find("ftl", "wear_leveling");
-    r.fail(dotted, node,
-           fmt::format("'migration' is not supported by the {} FTL (only page-mapped and dftl "
-                       "migrate cold data); use 'rate-limit' or 'none'",
-                       type));
   }
   std::string order = ftl::wear_order_name(w.order);
   r.string("ftl", "wear_order", order);
@@ -182,7 +128,7 @@ void read_wear(Reader& r, const std::string& type, ftl::WearConfig& w) {
   }
 }
 
-void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
+void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   r.string("ftl", "type", f.type);
   {
     const auto names = ftl::ftl_names();
@@ -242,15 +188,30 @@ void read_ftl(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
            fmt::format("{} is not a multiple of logical_page_size {}", f.stripe_size,
                        f.logical_page_size));
   }
-  read_wear(r, f.type, f.wear);
-  read_block_ftl(r, g, f);
-  read_victim_policy_and_dftl(r, f);
-  read_cleaning(r, f);
-  read_summary_page(r, g, f);
+  read_wear(r, f.wear);
+  // The rest of [ftl] is the chosen FTL's own keys (ftl/ftl_keys.h).
+  if (const auto read_own_keys = ftl::ftl_key_hooks(f.type).read) read_own_keys(r, g, f);
+}
+
+// The reason a key of [ftl] that the chosen FTL does not take is refused,
+// when other FTLs take it: "only the dftl FTL uses it ('page-mapped' does
+// not)"; "" for a key no FTL takes (reported as unknown).
+std::string other_ftls_key(const KeyReader& r, const DeviceConfig& config,
+                           const std::string& dotted) {
+  if (!dotted.starts_with("ftl.")) return "";
+  const std::vector<std::string> names = ftl::ftls_reading(dotted, config.geometry);
+  if (names.empty()) return "";
+  std::string list = names.front();
+  for (std::size_t i = 1; i < names.size(); ++i)
+    list += (i + 1 == names.size() ? " and " : ", ") + names[i];
+  const std::string reason = r.reason(dotted);
+  return fmt::format("only the {} FTL{} it ('{}' {})", list,
+                     names.size() > 1 ? "s use" : " uses", config.ftl.type,
+                     reason.empty() ? "does not" : reason);
 }
 
 // Host queue ([host]) and controller ([controller]): Agrawal et al. §3.3.
-void read_controller(Reader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
+void read_controller(KeyReader& r, const ftl::FtlConfig& f, ControllerConfig& c) {
   r.integer("host", "queue_depth", c.queue_depth, 0, 65536);
   std::string scheduling = scheduling_name(c.scheduling);
   r.string("host", "scheduling", scheduling);
@@ -314,7 +275,8 @@ namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
-  Reader r(root, path, apply_overrides(root, overrides));
+  KeyReader r(root, path, {"device", "geometry", "timing", "ftl", "host", "controller"},
+              apply_overrides(root, overrides));
   DeviceConfig config;
   config.source = path;
   r.string("device", "name", config.name);
@@ -331,7 +293,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
   read_controller(r, config.ftl, config.controller);
-  r.reject_unknown();
+  r.reject_unknown(
+      [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;
 }
 

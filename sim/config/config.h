@@ -74,7 +74,7 @@ DeviceConfig config_from_json(const nlohmann::json& json, const std::string& ori
 // The config as JSON (echoed into summary.json).
 nlohmann::json to_json(const DeviceConfig& config);
 
-struct SpareCapacity;  // sim/controller/capacity.h
+struct SpareCapacity;  // sim/config/capacity.h
 
 // Human-readable derived geometry: capacity (with the spare it leaves in
 // fact), pages, blocks, pools, latencies.

@@ -1,5 +1,9 @@
-// Internal to the config reader (config.cpp): typed, range-checked access to
-// the keys of a parsed TOML document, with file:line errors.
+// Typed, range-checked reading of the keys of a parsed TOML document, with
+// errors as "file:line: table.key: what is wrong (allowed range)". The device
+// config (sim/config) reads its tables with it, and hands it to the chosen
+// FTL for the FTL's own [ftl] keys (ftl/ftl_keys.h). It remembers every key
+// asked for, so that reject_unknown() can refuse the rest with a "did you
+// mean".
 #pragma once
 
 #include <fmt/format.h>
@@ -8,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,17 +22,21 @@
 #include "common/error.h"
 #include "common/suggest.h"
 #include "common/units.h"
-#include "ftl/ftl.h"
-#include "sim/controller/config.h"
 
-namespace ssdlab::sim::config_detail {
+namespace ssdlab {
 
 // Reads keys of a parsed TOML document, remembering which were read so that
 // anything left over is reported as unknown.
-class Reader {
+class KeyReader {
  public:
-  Reader(const toml::table& root, std::string path, std::map<std::string, std::string> set_origins)
-      : root_(root), path_(std::move(path)), set_origins_(std::move(set_origins)) {}
+  // `tables`: the tables a document may hold, in the order errors list them;
+  // `set_origins`: where each --set key came from ("--set table.key=value").
+  KeyReader(const toml::table& root, std::string path, std::vector<std::string> tables,
+            std::map<std::string, std::string> set_origins)
+      : root_(root),
+        path_(std::move(path)),
+        tables_(std::move(tables)),
+        set_origins_(std::move(set_origins)) {}
 
   [[noreturn]] void fail(const std::string& dotted, const toml::node* node,
                          const std::string& what) const {
@@ -138,40 +148,58 @@ class Reader {
     return fmt::format("{}:{}", path_, line);
   }
 
-  // Every table and key present must have been read.
-  void reject_unknown() const {
-    static const std::set<std::string> kTables = {"device", "geometry", "timing",
-                                                  "ftl",    "host",     "controller"};
+  // True if `table.key` was asked for (present or not).
+  bool was_read(const std::string& dotted) const { return read_.count(dotted) > 0; }
+
+  // Why this document's reader does not take `table.key` (e.g. "merges one
+  // logical block at a time"), for `elsewhere` in reject_unknown(); it does
+  // not mark the key read.
+  void why_not(const char* table, const char* key, std::string reason) {
+    reasons_[fmt::format("{}.{}", table, key)] = std::move(reason);
+  }
+  // The reason given through why_not(), or "".
+  std::string reason(const std::string& dotted) const {
+    const auto it = reasons_.find(dotted);
+    return it == reasons_.end() ? std::string() : it->second;
+  }
+
+  // Every table and key present must have been read. `elsewhere(dotted)`,
+  // if given, explains a key that other readers take (e.g. "only the dftl
+  // FTL uses it ('page-mapped' does not)"); "" for a key nobody takes, which
+  // is reported as unknown with a "did you mean".
+  void reject_unknown(
+      const std::function<std::string(const std::string&)>& elsewhere = {}) const {
     for (const auto& [table_key, table_node] : root_) {
       const std::string table(table_key.str());
-      if (!kTables.count(table)) {
+      if (std::find(tables_.begin(), tables_.end(), table) == tables_.end()) {
         // A table that only a --set override created has no line in the file.
         std::string origin = fmt::format("{}:{}", path_, table_node.source().begin.line);
         for (const auto& [dotted, set] : set_origins_)
           if (dotted.starts_with(table + ".")) origin = set;
-        const std::vector<std::string> tables(kTables.begin(), kTables.end());
+        std::vector<std::string> sorted = tables_;
+        std::sort(sorted.begin(), sorted.end());
         // `x = 1` at the top level is a key, not a table.
-        throw make_error(
-            "{}: unknown {} '{}'{} (known: device, geometry, timing, ftl, host, "
-            "controller)",
-            origin, table_node.is_table() ? "table" : "key", table, did_you_mean(table, tables));
+        throw make_error("{}: unknown {} '{}'{} (known: {})", origin,
+                         table_node.is_table() ? "table" : "key", table,
+                         did_you_mean(table, sorted), fmt::join(tables_, ", "));
       }
       if (!table_node.is_table())
         throw make_error("{}:{}: '{}' must be a table ([{}]), not a value or an array", path_,
                          table_node.source().begin.line, table, table);
       for (const auto& [key, node] : *table_node.as_table()) {
         const std::string dotted = fmt::format("{}.{}", table, key.str());
-        if (!read_.count(dotted)) {
-          std::string known;
-          std::vector<std::string> names;
-          for (const auto& name : read_)
-            if (name.starts_with(table + ".")) {
-              known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
-              names.push_back(name);
-            }
-          throw make_error("{}: unknown key '{}'{} (known in [{}]: {})", where(dotted, &node),
-                           dotted, did_you_mean(dotted, names), table, known);
-        }
+        if (read_.count(dotted)) continue;
+        if (const std::string what = elsewhere ? elsewhere(dotted) : std::string(); !what.empty())
+          throw make_error("{}: {}: {}", where(dotted, &node), dotted, what);
+        std::string known;
+        std::vector<std::string> names;
+        for (const auto& name : read_)
+          if (name.starts_with(table + ".")) {
+            known += (known.empty() ? "" : ", ") + name.substr(table.size() + 1);
+            names.push_back(name);
+          }
+        throw make_error("{}: unknown key '{}'{} (known in [{}]: {})", where(dotted, &node),
+                         dotted, did_you_mean(dotted, names), table, known);
       }
     }
   }
@@ -179,29 +207,10 @@ class Reader {
  private:
   const toml::table& root_;
   std::string path_;
+  std::vector<std::string> tables_;
   std::map<std::string, std::string> set_origins_;
   std::set<std::string> read_;
+  std::map<std::string, std::string> reasons_;
 };
 
-// The TOML of the config file at `path`; a directory, device, empty file or
-// TOML error is an ssdlab::Error naming the file (and line). (config_file.cpp)
-toml::table parse_config_file(const std::string& path);
-// Applies "table.key=value" overrides to `root`; returns where each came from.
-std::map<std::string, std::string> apply_overrides(toml::table& root,
-                                                   const std::vector<std::string>& overrides);
-
-// The config in `root` (a TOML file's, or a JSON echo's as TOML), with
-// --set `overrides` applied; `path` names it in errors. (config.cpp)
-DeviceConfig read_config(toml::table& root, const std::string& path,
-                         const std::vector<std::string>& overrides);
-
-// The victim-policy and DFTL keys of [ftl] (config_policies.cpp).
-void read_victim_policy_and_dftl(Reader& r, ftl::FtlConfig& f);
-void read_cleaning(Reader& r, ftl::FtlConfig& f);
-// ftl.summary_page (page-mapped and dftl only).
-void read_summary_page(Reader& r, const flash::Geometry& g, ftl::FtlConfig& f);
-// geometry.gang and gang_size; a synchronous gang's geometry becomes its
-// lockstep view (config_gang.cpp).
-void read_gang(Reader& r, flash::Geometry& g);
-
-}  // namespace ssdlab::sim::config_detail
+}  // namespace ssdlab

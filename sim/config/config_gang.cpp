@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "flash/geometry.h"
-#include "sim/controller/config_reader.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim::config_detail {
 
@@ -11,7 +11,7 @@ namespace ssdlab::sim::config_detail {
 // the channels and, for a synchronous gang, turns the geometry into its
 // lockstep view (flash/geometry.h, Gang::kSharedControlSync and
 // Gang::kSharedBusSync; flash::as_written() undoes it).
-void read_gang(Reader& r, flash::Geometry& g) {
+void read_gang(KeyReader& r, flash::Geometry& g) {
   std::string name = flash::gang_name(g.gang);
   r.string("geometry", "gang", name);
   if (!flash::parse_gang(name, g.gang)) {

@@ -1,0 +1,138 @@
+// The [ftl] keys of the block-mapped and hybrid FTLs, read, checked, echoed
+// and described here, beside the code they share (block_store.h).
+#include "ftl/block_keys.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "common/units.h"
+
+namespace ssdlab::ftl {
+namespace {
+
+enum class BlockFtl { kBlockMapped, kBast, kFast };
+
+void read_block_keys(BlockFtl kind, KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+  read_virtual_blocks(r, g, f);
+  // They merge one logical block (or reclaim one log block) per write that
+  // needs a block: one victim per trigger, their only mode.
+  f.clean_granularity = CleanGranularity::kOneVictim;
+  std::string granularity = clean_granularity_name(f.clean_granularity);
+  r.string("ftl", "clean_granularity", granularity);
+  if (const auto [node, dotted] = r.find("ftl", "clean_granularity"); node) {
+    if (!parse_clean_granularity(granularity, f.clean_granularity))
+      r.fail(dotted, node,
+             fmt::format("'{}' is not a cleaning granularity (allowed: until-mark, one-victim, "
+                         "incremental)",
+                         granularity));
+    if (f.clean_granularity != CleanGranularity::kOneVictim)
+      r.fail(dotted, node,
+             fmt::format("'{}' merges one logical block per write that needs a block: it takes "
+                         "only \"one-victim\"",
+                         f.type));
+  }
+  r.why_not("ftl", "clean_scope", "merges one logical block at a time and has no per-plane "
+                                  "cleaning");
+  r.why_not("ftl", "summary_page",
+            "maps whole blocks and has no summary page; its mount scans every page's OOB");
+  if (f.logical_page_size != g.page_size) {
+    const auto [node, dotted] = r.find("ftl", "logical_page_size");
+    r.fail(dotted, node,
+           fmt::format("{} FTL maps whole flash pages: logical_page_size must be {} (got {})",
+                       f.type, g.page_size, f.logical_page_size));
+  }
+  // They pick no cleaning victims: there is no worn victim to refill with
+  // cold data (Agrawal §5's migration), only the free list's order, which
+  // rate-limiting covers. Refused, rather than run as rate-limit under the
+  // name "migration".
+  if (f.wear.migration()) {
+    const auto [node, dotted] = r.find("ftl", "wear_leveling");
+    r.fail(dotted, node,
+           fmt::format("'migration' is not supported by the {} FTL (only page-mapped and dftl "
+                       "migrate cold data); use 'rate-limit' or 'none'",
+                       f.type));
+  }
+  // Log blocks and the blocks merges need must leave room for data.
+  // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
+  // plus 1, FAST the logs plus 2.)
+  const std::uint32_t width = f.virtual_block_size / (g.pages_per_block * g.page_size);
+  const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
+  if (kind == BlockFtl::kBlockMapped && virtual_blocks <= 2) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
+                       "for data, one open, one spare)",
+                       f.virtual_block_size, virtual_blocks));
+  }
+  if (kind != BlockFtl::kBlockMapped && f.log_blocks + 2 >= virtual_blocks) {
+    const auto [node, dotted] = r.find("ftl", "log_blocks");
+    r.fail(dotted, node,
+           fmt::format("{} log blocks leave no room for data: the device has {} virtual blocks "
+                       "of {} bytes",
+                       f.log_blocks, virtual_blocks, f.virtual_block_size));
+  }
+}
+
+void echo_block_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
+  echo_virtual_blocks(f, ftl_table);
+  ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
+}
+
+void describe_block_ftl(BlockFtl kind, const FtlDescription& d, std::string& out) {
+  const auto& g = d.geometry;
+  const FtlConfig& f = d.config;
+  auto it = std::back_inserter(out);
+  const std::uint32_t width = f.virtual_block_size / (g.pages_per_block * g.page_size);
+  fmt::format_to(it,
+                 "  ftl         {}, virtual block {} ({} flash block{} striped over {} plane{}, "
+                 "{} plane group{})\n",
+                 f.type, format_size(f.virtual_block_size), width, width > 1 ? "s" : "", width,
+                 width > 1 ? "s" : "", g.planes() / width, g.planes() / width > 1 ? "s" : "");
+  if (kind == BlockFtl::kBlockMapped)
+    fmt::format_to(it,
+                   "  merges      one open block (read-modify-write of a whole virtual block)\n");
+  else
+    fmt::format_to(it, "  merges      {} {}log blocks{}; switch, partial and full merges\n",
+                   f.log_blocks, kind == BlockFtl::kFast ? "random-write " : "",
+                   kind == BlockFtl::kFast ? " plus one sequential log block" : "");
+  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", f.two_plane ? "on" : "off",
+                 f.copy_back ? "on" : "off");
+}
+
+template <BlockFtl kKind>
+constexpr FtlKeyHooks block_hooks() {
+  return {[](KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+            read_block_keys(kKind, r, g, f);
+          },
+          &echo_block_keys,
+          [](const FtlDescription& d, std::string& out) { describe_block_ftl(kKind, d, out); }};
+}
+
+}  // namespace
+
+void read_virtual_blocks(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+  const std::uint32_t flash_block = g.pages_per_block * g.page_size;
+  r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
+  if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
+  const std::uint32_t width = f.virtual_block_size / flash_block;
+  if (f.virtual_block_size % flash_block != 0 || width == 0 || g.planes() % width != 0) {
+    const auto [node, dotted] = r.find("ftl", "virtual_block_size");
+    r.fail(dotted, node,
+           fmt::format("{} must be a whole number of {}-byte flash blocks, and that number must "
+                       "divide the {} planes",
+                       f.virtual_block_size, flash_block, g.planes()));
+  }
+  r.integer("ftl", "log_blocks", f.log_blocks, 1, 1 << 20);
+}
+
+void echo_virtual_blocks(const FtlConfig& f, nlohmann::json& ftl_table) {
+  ftl_table["virtual_block_size"] = f.virtual_block_size;
+  ftl_table["log_blocks"] = f.log_blocks;
+}
+
+const FtlKeyHooks block_mapped_ftl_keys = block_hooks<BlockFtl::kBlockMapped>();
+const FtlKeyHooks bast_ftl_keys = block_hooks<BlockFtl::kBast>();
+const FtlKeyHooks fast_ftl_keys = block_hooks<BlockFtl::kFast>();
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,54 @@
+// DFTL's [ftl] keys: the page-mapped FTL's (page_mapped_keys.h) plus its map
+// cache's (dftl.cpp): ftl.map_cache_entries or ftl.map_cache_bytes, and
+// ftl.map_cache_prefetch.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "common/units.h"
+#include "ftl/page_mapped_keys.h"
+
+namespace ssdlab::ftl {
+
+extern const FtlKeyHooks dftl_ftl_keys;
+
+namespace {
+
+void read_dftl_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+  read_page_mapped_keys(r, g, f);
+  const auto [entries_node, entries_key] = r.find("ftl", "map_cache_entries");
+  const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
+  if (entries_node && bytes_node)
+    r.fail(bytes_key, bytes_node, "give map_cache_entries or map_cache_bytes, not both");
+  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 1, std::int64_t{1} << 40);
+  std::uint64_t bytes = 0;
+  r.size("ftl", "map_cache_bytes", bytes, kDftlCacheEntryBytes, std::uint64_t{1} << 44);
+  if (bytes_node) f.map_cache_entries = bytes / kDftlCacheEntryBytes;
+  r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
+}
+
+void echo_dftl_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
+  echo_page_mapped_keys(f, ftl_table);
+  ftl_table["map_cache_entries"] = f.map_cache_entries;
+  ftl_table["map_cache_prefetch"] = f.map_cache_prefetch;
+}
+
+void describe_dftl(const FtlDescription& d, std::string& out) {
+  describe_page_mapped_layout(d, out);
+  const std::uint64_t entries = d.config.map_cache_entries
+                                    ? d.config.map_cache_entries
+                                    : std::max<std::uint64_t>(1, d.logical_pages / 50);
+  fmt::format_to(std::back_inserter(out),
+                 "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
+                 entries, format_size(entries * kDftlCacheEntryBytes),
+                 100.0 * static_cast<double>(entries) / static_cast<double>(d.logical_pages),
+                 d.config.map_cache_prefetch);
+  describe_cleaning(d, out);
+}
+
+}  // namespace
+
+const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys, &echo_dftl_keys, &describe_dftl};
+
+}  // namespace ssdlab::ftl

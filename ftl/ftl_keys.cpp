@@ -1,0 +1,81 @@
+// What the FTLs' key hooks share (ftl_keys.h): which FTLs take a key, and the
+// generic lines of `ssdlab config`.
+#include "ftl/ftl_keys.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "common/toml_keys.h"
+#include "common/units.h"
+#include "ftl/ftl.h"
+#include "ftl/pools.h"
+
+namespace ssdlab::ftl {
+
+const FtlKeyHooks no_ftl_keys{};
+
+std::vector<std::string> ftls_reading(const std::string& dotted, const flash::Geometry& geometry) {
+  std::vector<std::string> names;
+  for (const std::string& name : ftl_names()) {
+    toml::table root;
+    root.insert("ftl", toml::table{});
+    KeyReader probe(root, "(probe)", {"ftl"}, {});
+    FtlConfig config;
+    config.type = name;
+    // Defaults may fail a check on an odd geometry; the keys asked for
+    // before it still count.
+    try {
+      if (const auto read = ftl_key_hooks(name).read) read(probe, geometry, config);
+    } catch (const Error&) {
+    }
+    if (probe.was_read(dotted)) names.push_back(name);
+  }
+  return names;
+}
+
+void describe_pools(const FtlDescription& d, std::string& out) {
+  const auto& g = d.geometry;
+  const FtlConfig& f = d.config;
+  const std::uint32_t pools = PoolLayout::pool_count(g, f.pool);
+  auto it = std::back_inserter(out);
+  fmt::format_to(
+      it, "  ftl         {}, {} allocation pools ({} each: {} planes, {} blocks), stripe {}\n",
+      f.type, pools, pool_scope_name(f.pool), g.planes() / pools, g.blocks() / pools,
+      format_size(f.stripe_size));
+  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", f.two_plane ? "on" : "off",
+                 f.copy_back ? "on" : "off");
+}
+
+void describe_cleaning(const FtlDescription& d, std::string& out) {
+  const FtlConfig& f = d.config;
+  auto it = std::back_inserter(out);
+  const std::string policy = f.victim.kind == VictimPolicyKind::kDChoices
+                                 ? fmt::format("d-choices (d = {})", f.victim.choices)
+                                 : std::string(victim_policy_name(f.victim.kind));
+  fmt::format_to(
+      it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
+      policy, f.clean_low_water * 100, clean_scope_name(f.clean_scope),
+      f.cleaning_blocks_writes ? (d.cleaning_wait == flash::HostWait::kPackage
+                                      ? "the part of a write on a cleaning package waits for it"
+                                      : "writes wait for it")
+                               : "in parallel with writes",
+      f.clean_high_water > 0
+          ? fmt::format("up to {:.1f}% while a pool is idle", f.clean_high_water * 100)
+          : std::string("off"));
+  const CleanGranularity granularity = f.clean_granularity;
+  fmt::format_to(it, "  granularity {}\n",
+                 granularity == CleanGranularity::kUntilMark
+                     ? "until-mark: each trigger cleans until back at the mark"
+                 : granularity == CleanGranularity::kOneVictim
+                     ? "one-victim: one block per trigger"
+                     : fmt::format("incremental: at most {} page moves per host page write "
+                                   "(whole blocks below the emergency floor)",
+                                   f.clean_incremental_pages));
+  fmt::format_to(it, "  host pages  {}\n",
+                 f.plane_choice == PlaneChoice::kMostFree
+                     ? "to the pool's plane with the most free pages"
+                     : "round-robin over the pool's planes");
+}
+
+}  // namespace ssdlab::ftl

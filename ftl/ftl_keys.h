@@ -1,0 +1,99 @@
+// How an FTL declares, validates and echoes its own [ftl] keys, next to its
+// code (DESIGN.md, "parameters declared where they are used").
+//
+// The device config (sim/config) reads the keys every FTL shares (FtlConfig's
+// fields: page size, pools, over-provisioning, cleaning marks, wear) and hands
+// the rest of the [ftl] table to the chosen FTL's FtlKeyHooks: `read` parses
+// and checks the FTL's own keys into FtlConfig::keys, `echo` writes them into
+// the config echo (summary.json, checkpoints), `describe` prints the FTL's
+// lines of `ssdlab config`. A new FTL with keys of its own is one .cpp file
+// (its keys struct, its hooks, its factory) plus its registry line
+// (ftl/registry.cpp, or SSDLAB_REGISTER_FTL out of tree); ftl/example_ftl.cpp
+// shows how, docs/reference/config.md lists the keys.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <any>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flash/geometry.h"
+#include "flash/scheduler.h"
+
+namespace ssdlab {
+class KeyReader;  // common/toml_keys.h
+}
+
+namespace ssdlab::ftl {
+
+struct FtlConfig;  // ftl/ftl.h
+
+// An FTL's own parsed keys: one value of the FTL's keys struct, held without
+// ftl.h knowing its type. The FTL's `read` hook stores it, its factory gets
+// it back (FtlConfig::keys.get<MyKeys>()).
+class FtlKeys {
+ public:
+  template <typename Keys>
+  Keys& emplace(Keys keys = Keys{}) {
+    value_ = std::move(keys);
+    return *std::any_cast<Keys>(&value_);
+  }
+  // The keys as read; Keys' defaults when none were read (an FtlConfig
+  // built in code, as tests do) or another FTL's keys are held.
+  template <typename Keys>
+  const Keys& get() const {
+    static const Keys kDefaults{};
+    const Keys* keys = std::any_cast<Keys>(&value_);
+    return keys ? *keys : kDefaults;
+  }
+  bool empty() const { return !value_.has_value(); }
+
+ private:
+  std::any value_;
+};
+
+// What `describe` prints from: the device and its FTL config as read, the
+// logical pages the host sees, and whether writes wait for foreground
+// cleaning per package or per request (controller.cleaning_wait).
+struct FtlDescription {
+  const flash::Geometry& geometry;
+  const FtlConfig& config;
+  std::uint64_t logical_pages;
+  flash::HostWait cleaning_wait;
+};
+
+// One FTL's key code, listed beside its factory in the registry. Each may
+// be null: no keys of its own, nothing to echo, the generic description.
+struct FtlKeyHooks {
+  // Reads and checks the FTL's own [ftl] keys (after the shared ones, which
+  // `config` already holds), into config.keys; errors through
+  // reader.fail() name the file, line and key.
+  void (*read)(KeyReader& reader, const flash::Geometry& geometry, FtlConfig& config) = nullptr;
+  // Adds the FTL's own keys, as read, to the [ftl] table of the config echo;
+  // read() must take back what echo() writes.
+  void (*echo)(const FtlConfig& config, nlohmann::json& ftl_table) = nullptr;
+  // Appends the FTL's lines of `ssdlab config` (each "  name        text\n").
+  void (*describe)(const FtlDescription& device, std::string& out) = nullptr;
+};
+
+// The hooks of an FTL with no keys of its own.
+extern const FtlKeyHooks no_ftl_keys;
+
+// The hooks of FTL `type` (built in or registered); throws ssdlab::Error for
+// an unknown name. A null describe comes back as the generic description.
+FtlKeyHooks ftl_key_hooks(const std::string& type);
+
+// The FTLs whose `read` hook takes `dotted` ("ftl.key"), in ftl_names() order: each
+// is asked on an [ftl] table of defaults, so that an error for a key the
+// chosen FTL does not take can say which FTLs do, from no list of its own.
+std::vector<std::string> ftls_reading(const std::string& dotted, const flash::Geometry& geometry);
+
+// The generic description: "ftl" (allocation pools, stripe) and
+// "two-plane" lines; describe_cleaning() adds the page-level cleaning lines
+// (victim policy, marks, granularity, host page placement).
+void describe_pools(const FtlDescription& device, std::string& out);
+void describe_cleaning(const FtlDescription& device, std::string& out);
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,254 @@
+// What a loaded config means, for people and for summary.json: to_json()
+// echoes every key as the run used it, describe() prints the derived
+// geometry, organisation and FTL (`ssdlab config`).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/units.h"
+#include "ftl/ftl_keys.h"
+#include "sim/config/capacity.h"
+#include "sim/config/config.h"
+
+namespace ssdlab::sim {
+
+namespace {
+
+// As written: a synchronous gang's lockstep view is undone.
+nlohmann::json geometry_json(const flash::Geometry& g) {
+  const flash::Geometry written = flash::as_written(g);
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [a, b] : g.two_plane_pairs) pairs.push_back({a, b});
+  return {{"channels", written.channels},
+          {"packages_per_channel", written.packages_per_channel},
+          {"dies_per_package", g.dies_per_package},
+          {"planes_per_die", g.planes_per_die},
+          {"blocks_per_plane", g.blocks_per_plane},
+          {"pages_per_block", g.pages_per_block},
+          {"page_size", written.page_size},
+          {"oob_size", written.oob_size},
+          {"two_plane_pairs", pairs},
+          {"pe_cycles", g.pe_cycles},
+          {"gang", flash::gang_name(g.gang)},
+          {"gang_size", g.gang_size},
+          {"interleaving", flash::interleaving_name(g.interleaving)}};
+}
+
+nlohmann::json timing_json(const flash::Timing& t) {
+  return {{"read_us", t.read_ns / 1000.0},
+          {"program_us", t.program_ns / 1000.0},
+          {"erase_us", t.erase_ns / 1000.0},
+          {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+          {"command_ns", t.command_ns},
+          {"cache_register", t.cache_register}};
+}
+
+// The keys every FTL shares, then the chosen FTL's own (its echo hook,
+// ftl/ftl_keys.h: the config loader refuses a key the FTL does not take, so
+// the echo, which checkpoints and state-info load back, leaves it out too).
+nlohmann::json ftl_json(const ftl::FtlConfig& f) {
+  nlohmann::json json = {{"type", f.type},
+                         {"logical_page_size", f.logical_page_size},
+                         {"stripe_size", f.stripe_size},
+                         {"allocation_pool", ftl::pool_scope_name(f.pool)},
+                         {"overprovisioning", f.overprovisioning},
+                         {"two_plane", f.two_plane},
+                         {"copy_back", f.copy_back},
+                         {"clean_low_water", f.clean_low_water},
+                         {"clean_high_water", f.clean_high_water},
+                         {"cleaning_blocks_writes", f.cleaning_blocks_writes},
+                         {"wear_leveling", ftl::wear_mode_name(f.wear.mode)},
+                         {"wear_age_variance", f.wear.age_variance},
+                         {"wear_retirement_age", f.wear.retirement_age},
+                         {"wear_cold_age", f.wear.cold_age},
+                         {"wear_order", ftl::wear_order_name(f.wear.order)}};
+  if (const auto echo = ftl::ftl_key_hooks(f.type).echo) echo(f, json);
+  return json;
+}
+
+nlohmann::json controller_json(const ControllerConfig& k) {
+  return {{"write_buffer", k.write_buffer_bytes},
+          {"write_buffer_policy", k.write_through ? "write-through" : "write-back"},
+          {"write_buffer_high_water", k.flush_high_water},
+          {"write_buffer_low_water", k.flush_low_water},
+          {"write_buffer_ns_per_byte", k.buffer_ps_per_byte / 1000.0},
+          {"write_buffer_power_protected", k.buffer_power_protected},
+          {"background_cleaning_preempt", k.preempt_background_cleaning},
+          {"cleaning_wait", flash::host_wait_name(k.cleaning_wait)},
+          {"dispatch_order", flash::dispatch_order_name(k.dispatch_order)}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const DeviceConfig& c) {
+  return {{"source", c.source},
+          {"name", c.name},
+          {"geometry", geometry_json(c.geometry)},
+          {"timing", timing_json(c.timing)},
+          {"ftl", ftl_json(c.ftl)},
+          {"host",
+           {{"sector_size", c.sector_size},
+            {"queue_depth", c.controller.queue_depth},
+            {"scheduling", scheduling_name(c.controller.scheduling)}}},
+          {"controller", controller_json(c.controller)}};
+}
+
+namespace {
+
+// How packages reach the controller (Agrawal et al. §3.3).
+void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::string> it) {
+  const std::uint32_t packages = g.physical_packages();
+  switch (g.gang) {
+    case flash::Gang::kNone:
+      fmt::format_to(it, "  gangs       none: {} bus{} for {} package{} ({} per bus)\n", g.channels,
+                     g.channels > 1 ? "es" : "", packages, packages > 1 ? "s" : "",
+                     g.packages_per_channel);
+      return;
+    case flash::Gang::kSharedBus:
+      fmt::format_to(it,
+                     "  gangs       shared-bus: {} gang{} of {} packages, each on one data and "
+                     "control bus (chip enables pick the target): {} bus{} for {} packages\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.channels > 1 ? "es" : "", packages);
+      return;
+    case flash::Gang::kSharedControlAsync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-async: {} gang{} of {} packages: {} data "
+                     "buses, {} shared control bus{} (command cycles); members work "
+                     "independently\n",
+                     g.control_buses(), g.control_buses() > 1 ? "s" : "", g.gang_size, g.channels,
+                     g.control_buses(), g.control_buses() > 1 ? "es" : "");
+      return;
+    case flash::Gang::kSharedControlSync:
+      fmt::format_to(it,
+                     "  gangs       shared-control-sync: {} gang{} of {} packages in lockstep: "
+                     "gang page {} = {} x {}, moved over {} data paths at once\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
+                     g.gang_size, format_size(g.page_size / g.lanes()), g.lanes());
+      return;
+    case flash::Gang::kSharedBusSync:
+      fmt::format_to(it,
+                     "  gangs       shared-bus-sync: {} gang{} of {} packages in lockstep on one "
+                     "bus each: gang page {} = {} x {}, moved one member page after another; "
+                     "one queued unit per gang\n",
+                     g.channels, g.channels > 1 ? "s" : "", g.gang_size, format_size(g.page_size),
+                     g.gang_size, format_size(g.page_size / g.members()));
+      return;
+  }
+}
+
+// Wear leveling, timing and the controller (host queue, write buffer,
+// background cleaning), and the unloaded page costs.
+template <typename Out>
+void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
+  const auto& g = c.geometry;
+  const auto& t = c.timing;
+  const auto& w = c.ftl.wear;
+  fmt::format_to(it, "  wear        {} P/E cycles rated; leveling {}", g.pe_cycles,
+                 ftl::wear_mode_name(w.mode));
+  if (w.rate_limit())
+    fmt::format_to(it, " (rate-limit below {:.0f}% of mean remaining life",
+                   (1 - w.age_variance) * 100);
+  if (w.migration())
+    fmt::format_to(it, ", migration below {:.0f}%, cold after {} x pool blocks erases",
+                   w.retirement_age * 100, w.cold_age);
+  fmt::format_to(it, "{}\n", w.rate_limit() ? ")" : "");
+  fmt::format_to(
+      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+      format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
+      t.bus_ps_per_byte / 1000.0, t.command_ns);
+  const ControllerConfig& k = c.controller;
+  fmt::format_to(it, "  host queue  {}, {}\n",
+                 k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
+                 scheduling_name(k.scheduling));
+  if (k.write_buffer_bytes)
+    fmt::format_to(it,
+                   "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
+                   "{} ns/B to the host\n",
+                   format_size(k.write_buffer_bytes),
+                   k.write_through ? "write-through" : "write-back", k.flush_high_water * 100,
+                   k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
+  else
+    fmt::format_to(it, "  buffer      none\n");
+  if (c.ftl.clean_high_water > 0)
+    fmt::format_to(it, "  background  cleaning {} host requests\n",
+                   k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
+  fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
+                 format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
+                 format_us(t.page_program_latency(g)));
+  if (g.gang == flash::Gang::kSharedBusSync)  // DiskSim's costs (ssd_gang.c:194-400)
+    fmt::format_to(it,
+                   "  member      transfer {} us; unloaded read of one member page {} us, "
+                   "write of part of a gang page {} us (register read, gang page in, program)\n",
+                   format_us(t.member_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.member_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns));
+}
+
+// Nominal over-provisioning beside the spare the device has in fact.
+template <typename Out>
+void describe_spare(const SpareCapacity& spare, Out it) {
+  fmt::format_to(it,
+                 "  spare       {:.1f}% nominal (ftl.overprovisioning); {:.1f}% in fact beyond "
+                 "the exported capacity",
+                 spare.nominal * 100, spare.effective() * 100);
+  if (spare.open_blocks > 0)
+    fmt::format_to(it, ", {:.1f}% less the {} open blocks", spare.less_open_blocks() * 100,
+                   spare.open_blocks);
+  if (spare.kept_free_blocks > 0)
+    fmt::format_to(it, ", {:.1f}% less also the {} free blocks cleaning keeps",
+                   spare.less_open_and_free_blocks() * 100, spare.kept_free_blocks);
+  fmt::format_to(it, "\n");
+}
+
+// The flash array, its organisation, capacity and scheduler.
+template <typename Out>
+void describe_flash(const DeviceConfig& c, const SpareCapacity& spare, Out it) {
+  const auto& g = c.geometry;
+  const flash::Geometry written = flash::as_written(g);
+  const std::uint64_t logical_bytes = spare.logical_bytes;
+  fmt::format_to(it, "{}{}\n", c.source, c.name.empty() ? "" : " — " + c.name);
+  fmt::format_to(it,
+                 "  flash       {} channels x {} packages x {} dies x {} planes x {} blocks x {} "
+                 "pages of {} + {} B\n",
+                 written.channels, written.packages_per_channel, g.dies_per_package,
+                 g.planes_per_die, g.blocks_per_plane, g.pages_per_block, written.page_size,
+                 written.oob_size);
+  describe_gang(g, it);
+  fmt::format_to(it, "  units       {} {}, {} dies, {} planes, {} blocks, {} pages{}\n",
+                 g.packages(),
+                 !g.lockstep()      ? "packages"
+                 : g.packages() > 1 ? "gang units"
+                                    : "gang unit",
+                 g.dies(), g.planes(), g.blocks(), g.pages(),
+                 g.lockstep() ? fmt::format(" of {} (lockstep view)", format_size(g.page_size))
+                              : std::string());
+  fmt::format_to(it, "  physical    {} ({} bytes); block {}\n", format_size(g.capacity_bytes()),
+                 g.capacity_bytes(), format_size(std::uint64_t{g.pages_per_block} * g.page_size));
+  fmt::format_to(
+      it, "  logical     {} ({} bytes) after {:.1f}% over-provisioning; {} logical pages of {}\n",
+      format_size(logical_bytes), logical_bytes, c.ftl.overprovisioning * 100,
+      logical_bytes / c.ftl.logical_page_size, format_size(c.ftl.logical_page_size));
+  describe_spare(spare, it);
+  // The flash scheduler (flash/scheduler.h).
+  fmt::format_to(it, "  scheduler   interleaving {}; cache register {}; dispatch {}\n",
+                 flash::interleaving_name(g.interleaving), c.timing.cache_register ? "on" : "off",
+                 flash::dispatch_order_name(c.controller.dispatch_order));
+}
+
+}  // namespace
+
+std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
+  std::string out;
+  describe_flash(c, spare, std::back_inserter(out));
+  // The FTL's own lines (its describe hook, ftl/ftl_keys.h).
+  const ftl::FtlDescription ftl{c.geometry, c.ftl, spare.logical_bytes / c.ftl.logical_page_size,
+                                c.controller.cleaning_wait};
+  ftl::ftl_key_hooks(c.ftl.type).describe(ftl, out);
+  describe_wear_timing_controller(c, std::back_inserter(out));
+  return out;
+}
+
+}  // namespace ssdlab::sim
