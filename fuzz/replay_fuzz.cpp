@@ -23,11 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.io_log = false;
   options.verify = (selector & 0x40) != 0;
   ssdlab::sim::TraceOptions trace;
-  trace.limit = 256;
+  trace.read.limit = 256;
   const auto& all = ssdlab::traces::formats();
   const std::size_t choice = (selector & 0x0f) % (all.size() + 1);  // the last: detection
-  if (choice < all.size()) trace.format = all[choice].name;
-  trace.skip_bad = (selector & 0x20) != 0;
+  if (choice < all.size()) trace.read.format = all[choice].name;
+  trace.read.skip_bad = (selector & 0x20) != 0;
   if (selector & 0x80) {
     trace.mode = "closed";
     trace.queue_depth = 1 + ((selector >> 4) & 1) * 7;

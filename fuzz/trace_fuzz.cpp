@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ssdlab::traces::ReadOptions options;
   options.skip_bad = (data[0] & 0x80) != 0;
   try {
-    options.format = choice < all.size() ? all[choice].name
-                                         : ssdlab::traces::detect_format(path, options.parser);
+    options.format =
+        choice < all.size() ? all[choice].name : ssdlab::traces::detect_format(path, options);
     ssdlab::traces::TraceFile file(path, options);
     while (const auto record = file.next()) {
       if (record->time_ns < 0 && record->time_ns != INT64_MIN) {

@@ -86,8 +86,8 @@ class BlkparseParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_blkparse_parser(const ParserOptions& options) {
-  return std::make_unique<BlkparseParser>(options.blkparse_action);
+std::unique_ptr<LineParser> make_blkparse_parser(const ReadOptions& options) {
+  return std::make_unique<BlkparseParser>(options.blk_event);
 }
 
 }  // namespace ssdlab::traces

@@ -43,7 +43,7 @@ class DiskSimParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_disksim_parser(const ParserOptions&) {
+std::unique_ptr<LineParser> make_disksim_parser(const ReadOptions&) {
   return std::make_unique<DiskSimParser>();
 }
 

@@ -99,7 +99,7 @@ class FioParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_fio_parser(const ParserOptions&) {
+std::unique_ptr<LineParser> make_fio_parser(const ReadOptions&) {
   return std::make_unique<FioParser>();
 }
 

@@ -13,19 +13,23 @@ namespace {
 
 struct Entry {
   FormatInfo info;
-  std::unique_ptr<LineParser> (*make)(const ParserOptions&);
+  std::unique_ptr<LineParser> (*make)(const ReadOptions&);
 };
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> kEntries = {
-      {{"msr", "MSR Cambridge CSV (Windows filetime timestamps, bytes)"}, &make_msr_parser},
-      {{"disksim", "DiskSim ASCII (ms, device, 512 B block, blocks, hex flags)"},
+      {{"msr", "MSR Cambridge CSV (Windows filetime timestamps, bytes)",
+        "Windows filetime ticks (100 ns)"},
+       &make_msr_parser},
+      {{"disksim", "DiskSim ASCII (ms, device, 512 B block, blocks, hex flags)", "milliseconds"},
        &make_disksim_parser},
-      {{"mqsim", "MQSim ASCII (integer time, device, sector, sectors, 0=W 1=R)"},
+      {{"mqsim", "MQSim ASCII (integer time, device, sector, sectors, 0=W 1=R)",
+        "--time-unit (ns by default)"},
        &make_mqsim_parser},
-      {{"spc", "SPC / UMass (ASU, 512 B LBA, bytes, R/W, seconds)"}, &make_spc_parser},
-      {{"blkparse", "blkparse default text output (D or Q events)"}, &make_blkparse_parser},
-      {{"fio", "fio iolog, version 2 or 3"}, &make_fio_parser},
+      {{"spc", "SPC / UMass (ASU, 512 B LBA, bytes, R/W, seconds)", "seconds"}, &make_spc_parser},
+      {{"blkparse", "blkparse default text output (D or Q events)", "seconds"},
+       &make_blkparse_parser},
+      {{"fio", "fio iolog, version 2 or 3", "microseconds"}, &make_fio_parser},
   };
   return kEntries;
 }
@@ -47,26 +51,24 @@ std::string format_names() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptions& options) {
+std::unique_ptr<LineParser> make_parser(std::string_view name, const ReadOptions& options) {
   for (const auto& entry : entries())
     if (name == entry.info.name) return entry.make(options);
   throw make_error("--format: unknown trace format '{}' (known: auto, {})", name, format_names());
 }
 
-std::string detect_format(const std::string& path, const ParserOptions& options,
-                          const std::string& name) {
-  return detect_format_scored(path, options, name).format;
+std::string detect_format(const std::string& path, const ReadOptions& options) {
+  return detect_format_scored(path, options).format;
 }
 
-Detection detect_format_scored(const std::string& path, const ParserOptions& options,
-                               const std::string& name) {
+Detection detect_format_scored(const std::string& path, const ReadOptions& options) {
   Detection detection;
   struct Line {
     std::string text;
     std::uint64_t number;
   };
   std::vector<Line> sample;
-  LineInput input(path, name);
+  LineInput input(path, options.name);
   std::string_view line;
   while (sample.size() < kDetectionLines && input.next(line))
     if (!trim(line).empty()) sample.push_back({std::string(line), input.line_number()});

@@ -1,6 +1,7 @@
 // The trace formats by name, and detection of a file's format from its first
 // lines. Adding a format: its own .cpp file with a LineParser and a factory,
-// and one line in formats.cpp.
+// declared in parsers.h, one row in formats.cpp, and the file in
+// CMakeLists.txt; help texts and messages list the formats from here.
 #pragma once
 
 #include <memory>
@@ -15,16 +16,17 @@
 namespace ssdlab::traces {
 
 struct FormatInfo {
-  const char* name;         // as given to --format
-  const char* description;  // one line, for --help and the README
+  const char* name;            // as given to --format
+  const char* description;     // one line, for --help and the README
+  const char* timestamp_unit;  // what its timestamps count, in words (for warnings)
 };
 
 // Every format, in a fixed order.
 const std::vector<FormatInfo>& formats();
-// "msr, disksim, mqsim, spc, blkparse, fio".
+// "msr, disksim, mqsim, spc, blkparse, fio": for help texts and messages.
 std::string format_names();
 // The parser of format `name`; throws ssdlab::Error naming the known formats.
-std::unique_ptr<LineParser> make_parser(std::string_view name, const ParserOptions& options);
+std::unique_ptr<LineParser> make_parser(std::string_view name, const ReadOptions& options);
 
 // Lines of a file that detection looks at (non-blank ones).
 inline constexpr int kDetectionLines = 20;
@@ -48,11 +50,9 @@ class FormatNotDetected : public Error {
 // error. Throws FormatNotDetected when no format fits, or when several fit
 // equally well ("ambiguous", listing them); ssdlab::Error when the file cannot
 // be read (an empty trace, corrupt compressed data). Messages name the file
-// `name` (its path if empty).
-std::string detect_format(const std::string& path, const ParserOptions& options,
-                          const std::string& name = {});
+// options.name (its path if empty).
+std::string detect_format(const std::string& path, const ReadOptions& options);
 // The same, with the scores behind the choice.
-Detection detect_format_scored(const std::string& path, const ParserOptions& options,
-                               const std::string& name = {});
+Detection detect_format_scored(const std::string& path, const ReadOptions& options);
 
 }  // namespace ssdlab::traces

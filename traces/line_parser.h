@@ -1,6 +1,8 @@
 // One trace format: turns one text line into a TraceRecord. Each format is a
 // LineParser in its own file (msr.cpp, disksim.cpp, ...) registered in
-// formats.cpp; TraceFile (trace_file.h) feeds it the lines of a file.
+// formats.cpp; TraceFile (trace_file.h) feeds it the lines of a file. A
+// parser reads the ReadOptions fields of its format (read_options.h) and
+// ignores the others.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,16 +12,10 @@
 #include <string>
 #include <string_view>
 
+#include "traces/read_options.h"
 #include "traces/trace.h"
 
 namespace ssdlab::traces {
-
-// Options that change how lines are read; every format ignores those that do
-// not concern it.
-struct ParserOptions {
-  char blkparse_action = 'D';           // blkparse: replay D (issue) or Q (queue) events
-  std::int64_t mqsim_time_unit_ns = 1;  // MQSim: what one time unit is, in ns
-};
 
 class LineParser {
  public:

@@ -50,8 +50,8 @@ class MqSimParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_mqsim_parser(const ParserOptions& options) {
-  return std::make_unique<MqSimParser>(options.mqsim_time_unit_ns);
+std::unique_ptr<LineParser> make_mqsim_parser(const ReadOptions& options) {
+  return std::make_unique<MqSimParser>(options.time_unit_ns);
 }
 
 }  // namespace ssdlab::traces

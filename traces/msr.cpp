@@ -116,7 +116,7 @@ class MsrParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_msr_parser(const ParserOptions&) {
+std::unique_ptr<LineParser> make_msr_parser(const ReadOptions&) {
   return std::make_unique<MsrParser>();
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "common/units.h"
+#include "traces/formats.h"
 
 namespace ssdlab::traces {
 
@@ -124,12 +125,9 @@ void TraceProfile::add_device(std::uint32_t device) {
     ++devices_not_listed;
 }
 
-std::string time_unit_of(std::string_view format) {
-  if (format == "msr") return "Windows filetime ticks (100 ns)";
-  if (format == "disksim") return "milliseconds";
-  if (format == "mqsim") return "--time-unit (ns by default)";
-  if (format == "spc" || format == "blkparse") return "seconds";
-  if (format == "fio") return "microseconds";
+std::string timestamp_unit_of(std::string_view format) {
+  for (const auto& info : formats())
+    if (format == info.name) return info.timestamp_unit;
   return "its time unit";
 }
 
@@ -146,7 +144,7 @@ std::string seconds(std::int64_t ns) {
 
 std::vector<std::string> time_warnings(const TraceProfile& profile, std::string_view format) {
   std::vector<std::string> warnings;
-  const std::string unit = time_unit_of(format);
+  const std::string unit = timestamp_unit_of(format);
   const std::int64_t span = profile.span_ns();
   if (profile.requests > kShortSpanRequests && span > 0 && span < kShortSpanNs)
     warnings.push_back(fmt::format(

@@ -89,8 +89,8 @@ struct TraceProfile {
 };
 
 // The time unit that `format` reads its timestamps in, in words, e.g.
-// "Windows filetime ticks (100 ns)".
-std::string time_unit_of(std::string_view format);
+// "Windows filetime ticks (100 ns)" (the formats table, formats.cpp).
+std::string timestamp_unit_of(std::string_view format);
 
 // Warnings about what looks like a wrong unit: a time span or an arrival rate
 // no device could have, sizes that are not in bytes, addresses beyond

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "common/checked.h"
 
@@ -12,19 +13,13 @@ namespace {
 __extension__ typedef unsigned __int128 Uint128;
 }  // namespace
 
-const char* address_map_name(AddressMap map) {
-  return map == AddressMap::kModulo ? "modulo" : "scale";
-}
-
-std::optional<AddressMap> parse_address_map(std::string_view name) {
-  if (name == "modulo") return AddressMap::kModulo;
-  if (name == "scale") return AddressMap::kScale;
-  return std::nullopt;
-}
-
-Selection::Selection(TraceReader& source, const SelectionOptions& options,
-                     std::uint64_t device_bytes, std::uint32_t sector)
-    : source_(source), options_(options), device_bytes_(device_bytes), sector_(sector) {}
+Selection::Selection(TraceReader& source, const ReadOptions& options, std::uint64_t device_bytes,
+                     std::uint32_t sector, Placement placement)
+    : source_(source),
+      options_(options),
+      placement_(std::move(placement)),
+      device_bytes_(device_bytes),
+      sector_(sector) {}
 
 std::optional<TraceRecord> Selection::next() {
   if (options_.limit && returned_ >= options_.limit) return std::nullopt;
@@ -43,9 +38,9 @@ std::optional<TraceRecord> Selection::next() {
       started_ = true;
     }
     ++returned_;
-    if (!options_.device_base.empty()) {
-      const auto base = options_.device_base.find(record->device);
-      if (base != options_.device_base.end()) {
+    if (!placement_.device_base.empty()) {
+      const auto base = placement_.device_base.find(record->device);
+      if (base != placement_.device_base.end()) {
         const std::optional<std::uint64_t> offset = checked_add(record->offset, base->second);
         if (!offset)
           throw RequestError(fmt::format(
@@ -80,8 +75,8 @@ TraceRecord Selection::place(TraceRecord record) {
   std::uint64_t offset = begin;
   if (options_.map == AddressMap::kModulo) {
     offset = begin < device_bytes_ ? begin : begin % device_bytes_;
-  } else if (options_.trace_span > device_bytes_) {
-    const Uint128 scaled = static_cast<Uint128>(begin) * device_bytes_ / options_.trace_span;
+  } else if (placement_.trace_span > device_bytes_) {
+    const Uint128 scaled = static_cast<Uint128>(begin) * device_bytes_ / placement_.trace_span;
     offset = static_cast<std::uint64_t>(scaled) / sector_ * sector_;
   }
   // A request that would run past the end ends at the end instead (size <=

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "traces/read_options.h"
 #include "traces/trace.h"
 
 namespace ssdlab::traces {
@@ -21,21 +22,10 @@ class RequestError : public Error {
   using Error::Error;
 };
 
-// How trace addresses beyond the device's logical space are mapped into it.
-enum class AddressMap {
-  kModulo,  // offset modulo the device size (identity for traces that fit)
-  kScale,   // offset x device size / trace span (the trace's largest end)
-};
-const char* address_map_name(AddressMap map);
-std::optional<AddressMap> parse_address_map(std::string_view name);
-
-struct SelectionOptions {
-  std::optional<std::uint32_t> device;   // only this device's records
-  std::uint64_t start_requests = 0;      // skip this many selected requests
-  std::optional<std::int64_t> start_ns;  // or skip those before this trace time
-  std::uint64_t limit = 0;               // at most this many requests; 0: all
-  AddressMap map = AddressMap::kModulo;
-  std::uint64_t trace_span = 0;  // kScale: largest offset + size in the trace
+// What a first pass over the trace found for placing it (ReadOptions says
+// the rest: device, start, limit, map).
+struct Placement {
+  std::uint64_t trace_span = 0;  // AddressMap::kScale: largest offset + size in the trace
   // Devices side by side: each device's offsets are moved up by its base
   // (before the map), so that devices of one trace get disjoint address
   // ranges; devices not listed keep their offsets. Empty: devices share.
@@ -51,10 +41,11 @@ struct SelectionCounts {
 
 class Selection final : public TraceReader {
  public:
-  // `device_bytes` of logical space in `sector`-byte sectors (device_bytes a
-  // multiple of sector).
-  Selection(TraceReader& source, const SelectionOptions& options, std::uint64_t device_bytes,
-            std::uint32_t sector);
+  // Selects by options.device, start_* and limit and maps by options.map
+  // into `device_bytes` of logical space in `sector`-byte sectors
+  // (device_bytes a multiple of sector).
+  Selection(TraceReader& source, const ReadOptions& options, std::uint64_t device_bytes,
+            std::uint32_t sector, Placement placement = {});
 
   // Throws RequestError if a request is larger than the device.
   std::optional<TraceRecord> next() override;
@@ -64,7 +55,8 @@ class Selection final : public TraceReader {
   TraceRecord place(TraceRecord record);
 
   TraceReader& source_;
-  SelectionOptions options_;
+  ReadOptions options_;
+  Placement placement_;
   std::uint64_t device_bytes_;
   std::uint32_t sector_;
   bool started_ = false;

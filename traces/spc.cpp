@@ -45,7 +45,7 @@ class SpcParser final : public LineParser {
 
 }  // namespace
 
-std::unique_ptr<LineParser> make_spc_parser(const ParserOptions&) {
+std::unique_ptr<LineParser> make_spc_parser(const ReadOptions&) {
   return std::make_unique<SpcParser>();
 }
 

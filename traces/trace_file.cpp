@@ -12,7 +12,7 @@ namespace ssdlab::traces {
 
 TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
     : input_(path, options.name),
-      parser_(make_parser(options.format, options.parser)),
+      parser_(make_parser(options.format, options)),
       options_(options) {}
 
 std::string TraceFile::where() const {

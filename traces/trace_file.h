@@ -11,17 +11,10 @@
 
 #include "traces/input.h"
 #include "traces/line_parser.h"
+#include "traces/read_options.h"
 #include "traces/trace.h"
 
 namespace ssdlab::traces {
-
-struct ReadOptions {
-  std::string format;  // a name from formats(); "auto" is resolved by the caller
-  ParserOptions parser;
-  bool skip_bad = false;          // count bad lines instead of stopping at the first
-  bool zero_size_is_bad = false;  // a zero-size request is a bad line (else skipped)
-  std::string name;               // the file in messages ("stdin"); empty: its path
-};
 
 struct ReadCounts {
   std::uint64_t lines = 0;          // lines read
@@ -33,7 +26,10 @@ struct ReadCounts {
 
 class TraceFile final : public TraceReader {
  public:
-  // Throws ssdlab::Error if the file cannot be opened or the format is unknown.
+  // Reads `path` in options.format (a format's name: "auto" is resolved by
+  // the caller) with its parser options, options.skip_bad and
+  // options.zero_size_is_bad; the selection fields are Selection's. Throws
+  // ssdlab::Error if the file cannot be opened or the format is unknown.
   TraceFile(const std::string& path, const ReadOptions& options);
 
   // Throws ssdlab::Error "PATH:LINE: what is wrong" on a bad line, unless

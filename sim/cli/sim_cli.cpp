@@ -13,6 +13,7 @@
 #include "sim/results/output.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/trace_run.h"
+#include "sim/run/trace_settings.h"
 
 namespace ssdlab::cli {
 
@@ -76,6 +77,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
     sim::SimOptions sim;
     std::vector<std::string> workloads;  // -w: one plan, or one or more traces
     sim::TraceOptions trace;
+    TraceReadFlags read;  // sets trace.read
     std::string percentiles;
   };
   auto o = std::make_shared<Options>();
@@ -89,9 +91,9 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   CLI::Option* workload = command->add_option(
       "-w,--workload", o->workloads,
       "Plan file, built-in uflip:NAME (uflip:granularity, ..., uflip:all), one inline "
-      "experiment such as 'RW:io_size=4096,count=100000', or trace:FILE[,key=value...] (keys: "
-      "format, time_unit, device, devices, map, blk_event, start, zero_size, limit, speed, name; "
-      "FILE '-': standard input; repeatable for traces: replayed together)");
+      "experiment such as 'RW:io_size=4096,count=100000', or trace:FILE[,key=value...] (keys: " +
+          sim::trace_key_names() +
+          "; FILE '-': standard input; repeatable for traces: replayed together)");
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
@@ -136,11 +138,12 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
   ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
   ssdlab sim ... --percentiles 50,99,99.9 --quiet)");
-  add_trace_options(*command, o->trace);
+  add_trace_options(*command, o->trace, o->read);
   add_teaching_options(*command, sim.teaching);
 
   return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
             check_usage(o->workloads, workload, save_state, load_state, power_cuts);
+            o->read.apply(o->trace.read);
             if (!o->percentiles.empty())
               o->sim.percentiles = sim::parse_percentiles(o->percentiles);
             sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);

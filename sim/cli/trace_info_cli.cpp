@@ -2,30 +2,32 @@
 #include <memory>
 
 #include "sim/cli/command.h"
+#include "sim/cli/trace_read_cli.h"
 #include "sim/run/trace_info.h"
 
 namespace ssdlab::cli {
 
 Command make_trace_info_command(CLI::App& app, GlobalOptions&) {
-  auto o = std::make_shared<sim::TraceInfoOptions>();
+  struct Options {
+    sim::TraceInfoOptions info;
+    TraceReadFlags read;  // sets info.read
+  };
+  auto o = std::make_shared<Options>();
   CLI::App* command = app.add_subcommand(
       "trace-info", "Read a whole trace and report what it holds, with warnings (a dry run)");
   command->footer(R"(Examples:
   ssdlab trace-info traces/examples/synthetic.csv
   ssdlab trace-info traces/examples/web-server.csv.gz)");
-  command->add_option("FILE", o->path, "Trace file (may be compressed; - for standard input)")
+  command->add_option("FILE", o->info.path, "Trace file (may be compressed; - for standard input)")
       ->required();
-  command->add_option("--format", o->format,
-                      "auto (default), msr, disksim, mqsim, spc, blkparse, fio");
-  command->add_option("--trace-device", o->device,
-                      "Only this disk number, ASU, fio file index or blkparse MAJ,MIN");
-  command->add_option("--time-unit", o->time_unit, "MQSim: time unit, ns (default), us, ms or s");
-  command->add_option("--blk-event", o->blk_event, "blkparse: D (issue, default) or Q events");
-  command->add_option("-c,--config", o->config,
+  // Bad lines are always counted; the replay's selection does not apply.
+  add_trace_read_options(*command, o->read, "", {"--skip-bad", "--start", "--limit", "--map"});
+  command->add_option("-c,--config", o->info.config,
                       "Device config: warn about addresses beyond its logical space");
-  command->add_option("--json", o->json, "Also write the report as JSON here");
+  command->add_option("--json", o->info.json, "Also write the report as JSON here");
   return {command, [o](std::ostream& out) {
-            sim::run_trace_info(*o, out);
+            o->read.apply(o->info.read);
+            sim::run_trace_info(o->info, out);
             return 0;
           }};
 }

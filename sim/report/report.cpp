@@ -36,7 +36,7 @@ namespace {
 
 // The names ssdlab writes into an output folder besides io.csv and
 // summary.json: their temporaries and fio latency logs
-// (PREFIX-EXPERIMENT-runR_lat.P.log, analysis/fio_export.h).
+// (PREFIX-EXPERIMENT-runR_lat.P.log, sim/results/fio_export.h).
 bool is_stale_output_name(const std::string& name) {
   static const std::regex kLatLog(R"(.+-run[0-9]+_lat\.[0-9]+\.log(\.[A-Za-z0-9]+\.partial)?)");
   return is_output_temporary(name) || std::regex_match(name, kLatLog);

@@ -28,7 +28,7 @@ struct SimOptions {
   // is the same whatever the number (sim/state/precondition.h).
   unsigned precondition_threads = 0;
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
-  std::string fio_lat_log;             // --fio-lat-log PREFIX (analysis/fio_export.h)
+  std::string fio_lat_log;             // --fio-lat-log PREFIX (sim/results/fio_export.h)
   // Lifetime run: stop once this many flash blocks have worn out (0: no
   // limit; the device's end of life always stops the run).
   std::uint64_t until_expired = 0;

@@ -14,7 +14,6 @@
 #include "ftl/ftl.h"
 #include "sim/config/config.h"
 #include "sim/results/output.h"
-#include "sim/run/trace_run.h"
 #include "sim/run/trace_settings.h"
 #include "traces/formats.h"
 #include "traces/profile.h"
@@ -209,23 +208,15 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
     const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
     info.device_bytes = ftl->logical_pages() * ftl->logical_page_size();
   }
-  traces::ReadOptions read;
-  if (!options.time_unit.empty())
-    read.parser.mqsim_time_unit_ns = parse_time_unit(options.time_unit);
-  if (!options.blk_event.empty()) {
-    if (options.blk_event != "D" && options.blk_event != "Q")
-      throw make_error("--blk-event '{}': expected D (issue) or Q (queue)", options.blk_event);
-    read.parser.blkparse_action = options.blk_event[0];
-  }
-  if (!options.device.empty()) info.device_filter = parse_trace_device(options.device);
+  traces::ReadOptions read = options.read;
+  info.device_filter = read.device;
   read.skip_bad = true;  // a dry run counts bad lines rather than stopping at the first
   if (stdin_copy) read.name = "stdin";  // not the copy's temporary name
-  info.format = options.format.empty() ? "auto" : options.format;
-  if (info.format == "auto") {
-    info.detection = traces::detect_format_scored(options.path, read.parser, read.name);
-    info.format = info.detection->format;
+  if (read.format == "auto") {
+    info.detection = traces::detect_format_scored(options.path, read);
+    read.format = info.detection->format;
   }
-  read.format = info.format;
+  info.format = read.format;
 
   traces::TraceFile file(options.path, read);
   auto& profile = info.profile;

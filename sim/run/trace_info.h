@@ -6,16 +6,18 @@
 #include <iosfwd>
 #include <string>
 
+#include "traces/read_options.h"
+
 namespace ssdlab::sim {
 
 struct TraceInfoOptions {
   std::string path;
-  std::string format;     // --format: auto (default) or a format name
-  std::string device;     // --trace-device: N, or MAJ,MIN for blkparse
-  std::string time_unit;  // --time-unit: MQSim
-  std::string blk_event;  // --blk-event: D (default) or Q
-  std::string config;     // -c: warn about addresses beyond this device
-  std::string json;       // --json: write the report here too
+  // How to read it: format (auto by default), --trace-device, the format's
+  // options, --zero-size. Bad lines are always counted (skip_bad); the
+  // replay's start, limit and address map do not apply.
+  traces::ReadOptions read;
+  std::string config;  // -c: warn about addresses beyond this device
+  std::string json;    // --json: write the report here too
 };
 
 // Reads the whole trace (streamed; bad lines are counted, not fatal) and

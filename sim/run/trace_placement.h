@@ -28,7 +28,7 @@ class PlacedTrace final : public traces::TraceReader {
   PlacedTrace(const TraceSettings& settings, std::uint64_t base, std::uint64_t bytes,
               std::uint32_t sector)
       : file_(settings.path, settings.read),
-        selection_(file_, settings.selection, bytes, sector),
+        selection_(file_, settings.read, bytes, sector, settings.placement),
         base_(base) {}
 
   std::optional<traces::TraceRecord> next() override {

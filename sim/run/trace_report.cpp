@@ -17,18 +17,18 @@ TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
   const bool open = s.replay.mode == ReplayMode::kOpen;
   TraceRecord t;
   t.file = s.shown_path;
-  t.format = s.format;
+  t.format = s.read.format;
   t.format_detected = s.detected;
   t.compression = placed.file().compression();
   t.mode = replay_mode_name(s.replay.mode);
   if (!open) t.queue_depth = s.replay.queue_depth;
   if (open) t.speed = s.replay.speed;
-  t.map = traces::address_map_name(s.selection.map);
-  if (s.selection.map == traces::AddressMap::kScale) t.trace_span_bytes = s.selection.trace_span;
-  t.device_filter = s.selection.device;
-  t.start_requests = s.selection.start_requests;
-  if (s.selection.start_ns) t.start_us = *s.selection.start_ns / 1000.0;
-  t.limit = s.selection.limit;
+  t.map = traces::address_map_name(s.read.map);
+  if (s.read.map == traces::AddressMap::kScale) t.trace_span_bytes = s.placement.trace_span;
+  t.device_filter = s.read.device;
+  t.start_requests = s.read.start_requests;
+  if (s.read.start_ns) t.start_us = *s.read.start_ns / 1000.0;
+  t.limit = s.read.limit;
   t.lines = read.lines;
   t.records = read.records;
   t.skipped_lines = read.skipped_lines;
@@ -44,9 +44,9 @@ TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
   t.trace_end_us = result.trace_end_ns / 1000.0;
   if (partition) t.partition = TraceRecord::Partition{partition->base, partition->bytes};
   t.devices = device_layout_name(s.devices);
-  if (!s.selection.device_base.empty()) {
+  if (!s.placement.device_base.empty()) {
     auto& bases = t.device_bases.emplace();
-    for (const auto& [device, base] : s.selection.device_base) bases[std::to_string(device)] = base;
+    for (const auto& [device, base] : s.placement.device_base) bases[std::to_string(device)] = base;
   }
   t.warnings = warnings;
   return t;
@@ -65,11 +65,10 @@ ExperimentRecord trace_experiment(const Traces& t, std::size_t k, const PlacedTr
         settings.shown_path, read.lines, read.records, placed.selection().counts().other_device,
         placed.selection().counts().before_start, read.skipped_lines, read.bad_lines,
         read.zero_size,
-        settings.format == "blkparse" && read.records == 0
+        settings.read.format == "blkparse" && read.records == 0
             ? fmt::format("; the trace has no {} events (--blk-event {} replays those; try {})",
-                          settings.read.parser.blkparse_action,
-                          settings.read.parser.blkparse_action,
-                          settings.read.parser.blkparse_action == 'Q' ? "D" : "Q")
+                          settings.read.blk_event, settings.read.blk_event,
+                          settings.read.blk_event == 'Q' ? "D" : "Q")
             : "");
   for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
   if (read.bad_lines)
@@ -93,7 +92,7 @@ void print_traces(std::ostream& out, const Traces& t,
                   const std::vector<ReplayResult>& results, const DeviceConfig& config,
                   std::uint64_t logical_bytes) {
   const auto describe_trace = [](const TraceSettings& s, const PlacedTrace& p) {
-    return fmt::format("{} ({}{}{})", s.workload, s.format, s.detected ? ", detected" : "",
+    return fmt::format("{} ({}{}{})", s.workload, s.read.format, s.detected ? ", detected" : "",
                        p.file().compression() == "none" ? "" : ", " + p.file().compression());
   };
   const bool several = t.all.size() > 1;
@@ -125,8 +124,8 @@ void print_traces(std::ostream& out, const Traces& t,
     if (selected.realigned) fmt::print(out, ", {} widened to whole sectors", selected.realigned);
     if (selected.remapped)
       fmt::print(out, ", {} remapped (--map {}{})", selected.remapped,
-                 traces::address_map_name(t.all[k].selection.map),
-                 t.all[k].selection.map == traces::AddressMap::kModulo ? ": wrapped" : "");
+                 traces::address_map_name(t.all[k].read.map),
+                 t.all[k].read.map == traces::AddressMap::kModulo ? ": wrapped" : "");
     if (results[k].out_of_order) fmt::print(out, ", {} out of order", results[k].out_of_order);
     fmt::print(out, "\n");
     for (const auto& warning : t.warnings[k])

@@ -29,7 +29,6 @@
 #include "sim/run/trace_settings.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
-#include "traces/parsers.h"
 #include "traces/profile.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
@@ -90,16 +89,16 @@ std::vector<std::string> trace_warnings(const TraceSettings& s, const FirstPass&
     throw make_error(
         "{}: --devices one: the trace has several devices ({}); choose one with --trace-device N "
         "(or device=N in -w trace:FILE,device=N)",
-        s.shown_path, device_list(pass.devices, s.format));
+        s.shown_path, device_list(pass.devices, s.read.format));
   if (several && s.devices == DeviceLayout::kAuto)
     warnings.push_back(fmt::format(
         "{} devices ({}) share one address space: block B of each lands on the same page; "
         "choose --devices side-by-side (each device its own range), --trace-device N (one "
         "device) or --devices shared (this, without the warning)",
-        pass.devices.size(), device_list(pass.devices, s.format)));
-  for (auto& warning : traces::time_warnings(pass.times, s.format))
+        pass.devices.size(), device_list(pass.devices, s.read.format)));
+  for (auto& warning : traces::time_warnings(pass.times, s.read.format))
     warnings.push_back(std::move(warning) +
-                       (s.format == "mqsim" || s.format == "disksim"
+                       (s.read.format == "mqsim" || s.read.format == "disksim"
                             ? " (per trace: -w trace:FILE,format=...,time_unit=...)"
                             : ""));
   return warnings;
@@ -127,22 +126,13 @@ void make_names_unique(std::vector<TraceSettings>& traces) {
 }  // namespace
 
 std::string TraceOptions::given() const {
-  std::vector<std::string_view> names;
+  std::vector<std::string> names = read.given;
   auto add = [&names](bool given, std::string_view name) {
-    if (given) names.push_back(name);
+    if (given) names.emplace_back(name);
   };
-  add(!format.empty(), "--format");
   add(!mode.empty(), "--mode");
   add(queue_depth != 0, "--qd");
   add(speed != 0, "--speed");
-  add(limit != 0, "--limit");
-  add(!start.empty(), "--start");
-  add(skip_bad, "--skip-bad");
-  add(!device.empty(), "--trace-device");
-  add(!map.empty(), "--map");
-  add(!blk_event.empty(), "--blk-event");
-  add(!time_unit.empty(), "--time-unit");
-  add(!zero_size.empty(), "--zero-size");
   add(!layout.empty(), "--layout");
   add(!devices.empty(), "--devices");
   return fmt::format("{}", fmt::join(names, ", "));
@@ -210,17 +200,17 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
       const auto spans = traces::device_spans(pass);
       try {
-        settings.selection.device_base = traces::side_by_side_bases(spans, page, side_by_side_span);
+        settings.placement.device_base = traces::side_by_side_bases(spans, page, side_by_side_span);
       } catch (const Error& error) {
         throw make_error("{}: {}", settings.shown_path, error.what());
       }
     }
-    if (settings.selection.map != traces::AddressMap::kScale) continue;
+    if (settings.read.map != traces::AddressMap::kScale) continue;
     if (settings.devices == DeviceLayout::kSideBySide) {
-      settings.selection.trace_span = side_by_side_span;
+      settings.placement.trace_span = side_by_side_span;
     } else {
       traces::TraceFile pass(settings.path, settings.read);  // a first, streamed pass
-      settings.selection.trace_span = traces::address_span(pass, settings.selection.device);
+      settings.placement.trace_span = traces::address_span(pass, settings.read.device);
     }
   }
   t.partitions.assign(t.all.size(), Partition{0, logical_bytes});

@@ -1,5 +1,5 @@
 // `ssdlab sim -w trace:FILE`: trace replay from the command line. The options
-// that only traces take, and the entry point that main.cpp calls for `sim`
+// that only traces take, and the entry point that sim_cli.cpp calls for `sim`
 // (which hands plans to run_sim).
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/run/plan_run.h"
+#include "traces/read_options.h"
 
 namespace ssdlab::sim {
 
@@ -18,33 +19,23 @@ namespace ssdlab::sim {
 inline constexpr double kMinSpeed = 1e-6;
 inline constexpr double kMaxSpeed = 1e6;
 
-// As given on the command line; empty / zero means "not given". Checked by
-// run_replay, so that bad values are input errors (exit 1) naming the option.
+// The options of every trace of a run (each -w trace:FILE,key=value may
+// override them). How to read a trace is traces::ReadOptions, set and checked
+// by name (traces/read_options.h); the replay's own options are kept as given
+// (empty / zero: not given) and checked by run_replay, so that bad values are
+// input errors (exit 1) naming the option.
 struct TraceOptions {
-  std::string format;             // --format: auto (default) or a format name
+  traces::ReadOptions read;       // --format, --time-unit, --trace-device, --start, --limit, ...
   std::string mode;               // --mode: open (default) or closed
   std::uint32_t queue_depth = 0;  // --qd: closed loop (default 1)
   double speed = 0;               // --speed: open loop (default 1), kMinSpeed..kMaxSpeed
-  std::uint64_t limit = 0;        // --limit: requests (default all)
-  std::string start;              // --start: N requests, or a trace time such as 10s, 500ms
-  bool skip_bad = false;          // --skip-bad
-  std::string device;             // --trace-device: N, or MAJ,MIN for blkparse
-  std::string map;                // --map: modulo (default) or scale
-  std::string blk_event;          // --blk-event: D (default) or Q
-  std::string time_unit;          // --time-unit: MQSim time unit, ns (default), us, ms, s
-  std::string zero_size;          // --zero-size: skip (default) or error
   std::string layout;             // --layout: several traces share the device or partition it
   std::string devices;            // --devices: one, side-by-side or shared (several in one trace)
   std::string name;               // name= of -w trace:FILE,name=...: the io.csv experiment
 
-  // The options given, e.g. "--mode, --qd" ("" if none).
+  // The options given, e.g. "--format, --mode, --qd" ("" if none).
   std::string given() const;
 };
-
-// --trace-device: "N", or "MAJ,MIN" for blkparse. Throws ssdlab::Error.
-std::uint32_t parse_trace_device(const std::string& text);
-// --time-unit: ns, us, ms or s, as nanoseconds. Throws ssdlab::Error.
-std::int64_t parse_time_unit(const std::string& text);
 
 inline bool is_trace_workload(std::string_view workload) {
   return workload.starts_with("trace:");

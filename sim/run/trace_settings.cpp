@@ -33,7 +33,6 @@
 #include "sim/controller/ssd.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
-#include "traces/parsers.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
 
@@ -41,25 +40,6 @@ namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
 namespace {
-
-// "10s", "1.5s", "500ms", "20us", "100ns": a trace time in ns; nullopt for a
-// plain request count.
-std::optional<std::int64_t> parse_start_time(std::string_view text) {
-  struct Unit {
-    std::string_view suffix;
-    int digits;  // the unit is 10^digits ns
-  };
-  static constexpr Unit kUnits[] = {{"ms", 6}, {"us", 3}, {"ns", 0}, {"s", 9}};
-  for (const auto& unit : kUnits) {
-    if (!text.ends_with(unit.suffix)) continue;
-    std::int64_t value = 0;
-    const std::string_view number = text.substr(0, text.size() - unit.suffix.size());
-    if (!traces::parse_fixed(number, unit.digits, value))
-      throw make_error("--start '{}': expected a request count or a time such as 10s, 500ms", text);
-    return value;
-  }
-  return std::nullopt;
-}
 
 // The io.csv experiment: the trace file's name without its compression and
 // format extensions ("hm_0.csv.gz" -> "hm_0"), in the characters plan names use.
@@ -77,23 +57,8 @@ std::string experiment_name(const std::string& path) {
   return name.empty() ? "trace" : name;
 }
 
-// One -w trace: key: its name and the option it overrides.
-struct TraceKey {
-  std::string_view name;
-  std::string TraceOptions::*text = nullptr;  // text options
-};
-
-constexpr std::string_view kNumberKeys[] = {"limit", "speed"};
-
-const std::vector<TraceKey>& text_keys() {
-  static const std::vector<TraceKey> kKeys = {
-      {"format", &TraceOptions::format},       {"time_unit", &TraceOptions::time_unit},
-      {"device", &TraceOptions::device},       {"devices", &TraceOptions::devices},
-      {"map", &TraceOptions::map},             {"blk_event", &TraceOptions::blk_event},
-      {"start", &TraceOptions::start},         {"zero_size", &TraceOptions::zero_size},
-  };
-  return kKeys;
-}
+// The -w trace: keys besides those of traces::ReadOptions.
+constexpr std::string_view kReplayKeys[] = {"devices", "speed", "name"};
 
 }  // namespace
 
@@ -136,9 +101,9 @@ const char* device_layout_name(DeviceLayout layout) {
 
 std::string trace_key_names() {
   std::vector<std::string_view> names;
-  for (const auto& key : text_keys()) names.push_back(key.name);
-  for (const auto name : kNumberKeys) names.push_back(name);
-  names.push_back("name");
+  for (const auto& option : traces::read_option_keys())
+    if (!option.key.empty()) names.push_back(option.key);
+  for (const auto name : kReplayKeys) names.push_back(name);
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
@@ -167,13 +132,14 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
     const std::string value(item.substr(equals + 1));
     if (value.empty()) throw make_error("-w '{}': {}: no value", workload, key);
     if (!given.insert(key).second) throw make_error("-w '{}': {}: given twice", workload, key);
-    const auto text = std::find_if(text_keys().begin(), text_keys().end(),
-                                   [&](const TraceKey& k) { return k.name == key; });
-    if (text != text_keys().end()) {
-      options.*(text->text) = value;
-    } else if (key == "limit") {
-      if (!traces::parse_uint(value, options.limit) || options.limit == 0)
-        throw make_error("-w '{}': limit '{}': expected a positive request count", workload, value);
+    if (const auto* option = traces::find_read_option(key)) {
+      try {
+        traces::set_read_option(options.read, *option, value);
+      } catch (const Error& error) {
+        throw make_error("-w '{}': {}", workload, error.what());
+      }
+    } else if (key == "devices") {
+      options.devices = value;
     } else if (key == "speed") {
       char* end_of_number = nullptr;
       options.speed = std::strtod(value.c_str(), &end_of_number);
@@ -191,48 +157,13 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
   return options;
 }
 
-std::uint32_t parse_trace_device(const std::string& text) {
-  const std::size_t comma = text.find(',');
-  std::uint32_t number = 0, minor = 0;
-  const bool ok = comma == std::string::npos
-                      ? traces::parse_uint(text, number)
-                      : traces::parse_uint(std::string_view(text).substr(0, comma), number) &&
-                            traces::parse_uint(std::string_view(text).substr(comma + 1), minor);
-  if (!ok) throw make_error("--trace-device '{}': expected a number or MAJ,MIN", text);
-  return comma == std::string::npos ? number : traces::blkparse_device(number, minor);
-}
-
-std::int64_t parse_time_unit(const std::string& text) {
-  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-  const auto* unit = std::find_if(std::begin(kUnits), std::end(kUnits),
-                                  [&](const auto& u) { return u.first == text; });
-  if (unit == std::end(kUnits))
-    throw make_error("--time-unit '{}': expected ns, us, ms or s", text);
-  return unit->second;
-}
-
 namespace {
 
-// Which of the trace's requests are replayed, and where they land.
-void resolve_selection(const TraceOptions& trace, TraceSettings& s) {
-  auto& selection = s.selection;
-  if (!trace.device.empty()) selection.device = parse_trace_device(trace.device);
-  if (!trace.start.empty()) {
-    selection.start_ns = parse_start_time(trace.start);
-    if (!selection.start_ns && !traces::parse_uint(trace.start, selection.start_requests))
-      throw make_error("--start '{}': expected a request count or a time such as 10s, 500ms",
-                       trace.start);
-  }
-  selection.limit = trace.limit;
-  if (!trace.map.empty()) {
-    const auto map = traces::parse_address_map(trace.map);
-    if (!map) throw make_error("--map '{}': expected modulo or scale", trace.map);
-    selection.map = *map;
-  }
-
+// What the devices of the trace become (--devices), given --trace-device.
+void resolve_devices(const TraceOptions& trace, TraceSettings& s) {
+  const bool one_device = s.read.device.has_value();
   if (trace.devices.empty()) {
-    s.devices = selection.device ? DeviceLayout::kOne : DeviceLayout::kAuto;
+    s.devices = one_device ? DeviceLayout::kOne : DeviceLayout::kAuto;
   } else if (trace.devices == "one") {
     s.devices = DeviceLayout::kOne;
   } else if (trace.devices == "side-by-side") {
@@ -242,10 +173,9 @@ void resolve_selection(const TraceOptions& trace, TraceSettings& s) {
   } else {
     throw make_error("--devices '{}': expected one, side-by-side or shared", trace.devices);
   }
-  if (selection.device && s.devices != DeviceLayout::kOne)
+  if (one_device && s.devices != DeviceLayout::kOne)
     throw make_error("--devices {}: a trace with --trace-device (device=) replays one device",
                      trace.devices);
-
 }
 
 // Open or closed loop, queue depth, speed and the io.csv name.
@@ -276,6 +206,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   TraceSettings s;
   s.workload = workload;
   const TraceOptions trace = trace_options_of(workload, options, s.path);
+  s.read = trace.read;
   s.shown_path = s.path;
   if (s.path.empty()) throw make_error("-w '{}': no trace file after 'trace:'", workload);
   if (s.path == "-") {
@@ -286,33 +217,16 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
                      problem == "no such file" ? "no such trace file" : problem);
   }
 
-  auto& parser = s.read.parser;
-  if (!trace.blk_event.empty()) {
-    if (trace.blk_event != "D" && trace.blk_event != "Q")
-      throw make_error("--blk-event '{}': expected D (issue) or Q (queue)", trace.blk_event);
-    parser.blkparse_action = trace.blk_event[0];
-  }
-  if (!trace.time_unit.empty()) parser.mqsim_time_unit_ns = parse_time_unit(trace.time_unit);
-  s.read.skip_bad = trace.skip_bad;
-  if (!trace.zero_size.empty() && trace.zero_size != "skip" && trace.zero_size != "error")
-    throw make_error("--zero-size '{}': expected skip or error", trace.zero_size);
-  s.read.zero_size_is_bad = trace.zero_size == "error";
-
-  s.format = trace.format.empty() ? "auto" : trace.format;
-  if (s.format == "auto") {
+  if (s.read.format == "auto") {
     try {
-      s.format = traces::detect_format(s.path, parser, s.read.name);
+      s.read.format = traces::detect_format(s.path, s.read);
     } catch (const traces::FormatNotDetected& error) {  // "give --format": format= does too
       throw make_error("{} (or format=NAME in -w trace:FILE,format=NAME)", error.what());
     }
     s.detected = true;
-    log->info("{}: detected trace format {}", s.shown_path, s.format);
-  } else {
-    traces::make_parser(s.format, parser);  // throws naming the known formats
+    log->info("{}: detected trace format {}", s.shown_path, s.read.format);
   }
-  s.read.format = s.format;
-
-  resolve_selection(trace, s);
+  resolve_devices(trace, s);
   resolve_replay(trace, s);
   return s;
 }

@@ -1,6 +1,6 @@
 // The trace options of `ssdlab sim`, resolved and checked for one
 // trace:FILE workload: format (detected if auto), read and selection options,
-// replay mode. Internal to sim/ (replay_command.cpp, trace_info_command.cpp).
+// replay mode. Internal to sim/run/ (trace_run.cpp, trace_info.cpp).
 #pragma once
 
 #include <spdlog/logger.h>
@@ -30,10 +30,9 @@ struct TraceSettings {
   std::string workload;  // "trace:PATH[,key=value...]"
   std::string path;      // a copy of standard input for "trace:-"
   std::string shown_path;  // as given ("-" for standard input)
-  std::string format;  // resolved: never "auto"
-  bool detected = false;
-  traces::ReadOptions read;
-  traces::SelectionOptions selection;
+  traces::ReadOptions read;  // its format resolved: never "auto"
+  bool detected = false;     // the format was detected
+  traces::Placement placement;
   DeviceLayout devices = DeviceLayout::kAuto;
   ReplaySettings replay;
   std::shared_ptr<const void> stdin_copy;  // removes the copy of standard input
@@ -49,7 +48,9 @@ std::string trace_key_names();
 
 // Splits "trace:FILE,key=value,..." and applies its keys over `defaults`
 // (the command-line options); `path` gets FILE. A FILE that exists whole,
-// commas included, takes no keys. Throws ssdlab::Error on an unknown key.
+// commas included, takes no keys. The keys of traces::ReadOptions are
+// checked here; throws ssdlab::Error "-w 'WORKLOAD': ..." on an unknown key
+// or a bad value.
 TraceOptions trace_options_of(const std::string& workload, const TraceOptions& defaults,
                               std::string& path);
 

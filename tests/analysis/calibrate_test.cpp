@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "test_support.h"
 
@@ -32,11 +33,9 @@ TEST_F(CalibrateTest, RecoversTheTimingThatProducedTheMeasurements) {
                                             "count = 8\n"
                                             "runs = 1\n"
                                             "run_pause_us = 0\n");
-  const auto measured =
-      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) + " -w " +
-                          support::shell_quote(plan) + " --precondition none -o " +
-                          support::shell_quote(dir_ / "measured"));
-  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  auto measured = support::sim_options(plan.string());  // the model measures itself
+  measured.precondition = "none";
+  support::run_tiny(dir_, "measured", measured);
   const auto fit = support::run_ssdlab(
       "calibrate " + support::shell_quote(dir_ / "measured") + " -c " +
       support::shell_quote(support::preset("tiny")) +
@@ -55,10 +54,7 @@ TEST_F(CalibrateTest, RecoversTheTimingThatProducedTheMeasurements) {
 }
 
 TEST_F(CalibrateTest, NeedsReadsAndSequentialWrites) {
-  const auto measured =
-      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) +
-                          " -w RR:count=20 -o " + support::shell_quote(dir_ / "measured"));
-  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  support::run_tiny(dir_, "measured", support::sim_options("RR:count=20"));
   const auto fit = support::run_ssdlab("calibrate " + support::shell_quote(dir_ / "measured") +
                                        " -c " + support::shell_quote(support::preset("tiny")) +
                                        " -o " + support::shell_quote(dir_ / "fitted.toml"));

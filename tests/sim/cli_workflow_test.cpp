@@ -1,28 +1,25 @@
 // The command line's workflow (issue 22): progress on a terminal, more
 // percentiles and a latency histogram, help and "did you mean", sweeps as
-// grids with typed columns, and FTL failures that name the request.
+// grids with typed columns (FTL failures that name the request:
+// ftl_failure_test.cpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "common/output_error.h"
 #include "common/progress.h"
 #include "common/suggest.h"
-#include "ftl/register.h"
-#include "sim/engine/ftl_failure.h"
+#include "run_support.h"
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
+#include "sim/run/sweep.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -240,11 +237,11 @@ TEST(LatencyHistogram, FourLogSpacedBucketsPerDoubling) {
 
 TEST(Percentiles, SimWritesThemAndTheHistogramIntoEveryRun) {
   const fs::path dir = support::temp_dir_for_this_test("percentiles-");
-  const auto result = support::run_ssdlab(
-      "sim -c " + shell_quote(support::preset("tiny")) +
-      " -w RW:count=2000 --precondition seq --no-io-log --percentiles 50,99.5 -o " +
-      shell_quote(dir / "out"));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto options = support::sim_options("RW:count=2000");
+  options.precondition = "seq";
+  options.io_log = false;
+  options.percentiles = sim::parse_percentiles("50,99.5");  // as --percentiles 50,99.5
+  support::run_tiny(dir, "out", options);
   const auto summary = nlohmann::json::parse(support::read_file(dir / "out" / "summary.json"));
   const auto& run = summary["experiments"][0]["runs"][0];
   EXPECT_TRUE(run.contains("p99_5_us"));
@@ -254,11 +251,8 @@ TEST(Percentiles, SimWritesThemAndTheHistogramIntoEveryRun) {
   std::uint64_t counted = 0;
   for (const auto& count : run["histogram"]["counts"]) counted += count.get<std::uint64_t>();
   EXPECT_EQ(counted, run["count"].get<std::uint64_t>() - run["ignored"].get<std::uint64_t>());
-  const auto bad =
-      support::run_ssdlab("sim -c " + shell_quote(support::preset("tiny")) +
-                          " -w RW:count=10 --percentiles 50,200 -o " + shell_quote(dir / "bad"));
-  EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_THAT(bad.output, HasSubstr("--percentiles '50,200': '200' is not a percent"));
+  EXPECT_THAT(support::error_of([] { sim::parse_percentiles("50,200"); }),
+              HasSubstr("--percentiles '50,200': '200' is not a percent"));
 }
 
 // ---- Help and "did you mean" -----------------------------------------------
@@ -296,19 +290,14 @@ TEST(Help, HelpCommandAndMistypedSubcommands) {
 }
 
 TEST(Suggest, MistypedConfigAndPlanKeysGetTheClosestName) {
-  const std::string tiny = shell_quote(support::preset("tiny"));
-  const auto key = support::run_ssdlab("config " + tiny + " --set geometry.chanels=1");
-  EXPECT_EQ(key.exit_code, 1);
-  EXPECT_THAT(key.output, HasSubstr("unknown key 'geometry.chanels'; did you mean "
-                                    "'geometry.channels'?"));
-  const auto table = support::run_ssdlab("config " + tiny + " --set timign.read_us=30");
-  EXPECT_EQ(table.exit_code, 1);
-  EXPECT_THAT(table.output, HasSubstr("unknown table 'timign'; did you mean 'timing'?"));
+  EXPECT_THAT(support::preset_error("tiny", {"geometry.chanels=1"}),
+              HasSubstr("unknown key 'geometry.chanels'; did you mean 'geometry.channels'?"));
+  EXPECT_THAT(support::preset_error("tiny", {"timign.read_us=30"}),
+              HasSubstr("unknown table 'timign'; did you mean 'timing'?"));
   const fs::path dir = support::temp_dir_for_this_test("suggest-");
-  const auto plan =
-      support::run_ssdlab("sim -c " + tiny + " -w 'RW:cuont=5' -o " + shell_quote(dir / "out"));
-  EXPECT_EQ(plan.exit_code, 1);
-  EXPECT_THAT(plan.output, HasSubstr("cuont: unknown key; did you mean 'count'?"));
+  EXPECT_THAT(
+      support::error_of([&] { support::run_tiny(dir, "out", support::sim_options("RW:cuont=5")); }),
+      HasSubstr("cuont: unknown key; did you mean 'count'?"));
 }
 
 TEST(Help, EverySubcommandHasExamples) {
@@ -354,10 +343,13 @@ TEST(SweepGrid, AxesCrossAndSweepCsvHasATypedColumnPerKey) {
                              "\"ftl.overprovisioning\" = [0.1, 0.25]\n"
                              "\"ftl.type\" = [\"page-mapped\", \"fast\"]\n"
                              "\"controller.write_buffer\" = [\"128KiB\", \"32KiB\"]\n");
-  const auto result =
-      support::run_ssdlab("sweep " + shell_quote(sweep) + " -j 2 -o " + shell_quote(dir / "out"));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_THAT(result.output, HasSubstr("8 jobs on 2 threads"));
+  sim::SweepOptions options;
+  options.plan = sweep.string();
+  options.outdir = (dir / "out").string();
+  options.jobs = 2;
+  std::ostringstream printed;
+  ASSERT_EQ(sim::run_sweep(options, printed), 0) << printed.str();
+  EXPECT_THAT(printed.str(), HasSubstr("8 jobs on 2 threads"));
   const auto rows = support::csv_rows(support::read_file(dir / "out" / "sweep.csv"));
   ASSERT_EQ(rows.size(), 8u);  // after the header
   const auto header = support::csv_rows("\n" + support::read_file(dir / "out" / "sweep.csv"))[0];
@@ -386,161 +378,20 @@ TEST(SweepGrid, BadGridsAndUnknownKeysAreNamed) {
       "configs = [\"" + support::preset("tiny") + "\"]\nworkloads = [\"RW:count=10\"]\n";
   const auto run = [&](const std::string& text) {
     const fs::path sweep = support::write_file(dir / "bad.toml", head + text);
-    return support::run_ssdlab("sweep " + shell_quote(sweep) + " -o " + shell_quote(dir / "out"));
+    sim::SweepOptions options;
+    options.plan = sweep.string();
+    options.outdir = (dir / "out").string();
+    options.quiet = true;
+    return support::error_of([&] {
+      std::ostringstream out;
+      sim::run_sweep(options, out);
+    });
   };
-  const auto empty = run("[grid]\n\"ftl.type\" = []\n");
-  EXPECT_EQ(empty.exit_code, 1);
-  EXPECT_THAT(empty.output, HasSubstr("grid.\"ftl.type\": expected a non-empty list of values"));
-  const auto no_table = run("[grid]\noverprovisioning = [0.1]\n");
-  EXPECT_EQ(no_table.exit_code, 1);
-  EXPECT_THAT(no_table.output, HasSubstr("expected a config key \"table.key\""));
-  const auto typo = run("seed = [1]\n");
-  EXPECT_EQ(typo.exit_code, 1);
-  EXPECT_THAT(typo.output, HasSubstr("unknown key 'seed'; did you mean 'seeds'?"));
-}
-
-// ---- FTL failures during a run ----------------------------------------------
-
-// page-mapped, but its 50th host write throws as a broken FTL would.
-class FailingFtl final : public ftl::Ftl {
- public:
-  explicit FailingFtl(const ftl::FtlContext& context) {
-    ftl::FtlContext inner = context;
-    inner.config.type = "page-mapped";
-    inner_ = ftl::make_ftl(inner);
-  }
-  std::string_view name() const override { return "test-failing"; }
-  std::uint64_t logical_pages() const override { return inner_->logical_pages(); }
-  void write(const ftl::PageRange& range, ftl::CommandList& out) override {
-    if (++writes_ == 50) throw std::logic_error("deliberate: no free block");
-    inner_->write(range, out);
-  }
-  void read(const ftl::PageRange& range, ftl::CommandList& out) override {
-    inner_->read(range, out);
-  }
-  void trim(const ftl::PageRange& range, ftl::CommandList& out) override {
-    inner_->trim(range, out);
-  }
-  bool is_mapped(ftl::Lpn lpn) const override { return inner_->is_mapped(lpn); }
-  void check_invariants() const override { inner_->check_invariants(); }
-  const ftl::FtlStats& stats() const override { return inner_->stats(); }
-  const ftl::FtlConfig& config() const override { return inner_->config(); }
-  const flash::NandArray& nand() const override { return inner_->nand(); }
-
- private:
-  std::unique_ptr<ftl::Ftl> inner_;
-  std::uint64_t writes_ = 0;
-};
-
-std::unique_ptr<ftl::Ftl> MakeFailingFtl(const ftl::FtlContext& context) {
-  return std::make_unique<FailingFtl>(context);
-}
-
-class FtlFailureTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    if (!ftl::find_registered_ftl("test-failing"))
-      ftl::register_ftl("test-failing", MakeFailingFtl);
-  }
-  std::string RunExpectingFailure(const std::string& precondition) {
-    sim::SimOptions options;
-    options.config = support::preset("tiny");
-    options.overrides = {"ftl.type=\"test-failing\""};
-    options.workload = "RW:count=100";
-    options.precondition = precondition;
-    options.outdir = (support::temp_dir_for_this_test("ftl-failure-") / "out").string();
-    options.io_log = false;
-    std::ostringstream out;
-    try {
-      sim::run_sim(options, out);
-    } catch (const sim::FtlFailure& failure) {
-      EXPECT_FALSE(fs::exists(fs::path(options.outdir) / "summary.json"));
-      return failure.what();
-    }
-    ADD_FAILURE() << "no FtlFailure";
-    return "";
-  }
-};
-
-TEST_F(FtlFailureTest, DuringARunItNamesTheFtlTheExperimentAndTheIo) {
-  EXPECT_THAT(RunExpectingFailure(""),
-              AllOf(HasSubstr("FTL test-failing failed during run (experiment RW, run 0, "
-                              "process 0, io 49: W of 4096 bytes at offset "),
-                    HasSubstr("): deliberate: no free block")));
-}
-
-TEST(FtlFailure, AnErrorTheFtlThrowsOnPurposeKeepsItsKindAndGetsTheContext) {
-  try {
-    try {
-      throw make_error("example FTL: out of free pages");
-    } catch (...) {
-      sim::rethrow_as_ftl_failure("example", "run", "experiment RW, run 0, process 0, io 7");
-    }
-  } catch (const sim::FtlFailure&) {
-    ADD_FAILURE() << "an Error became an FtlFailure";
-  } catch (const Error& error) {
-    EXPECT_STREQ(error.what(),
-                 "example FTL: out of free pages (FTL example, during run: experiment RW, run 0, "
-                 "process 0, io 7)");
-  }
-  try {
-    try {
-      throw ftl::EndOfLife("3 blocks retired");
-    } catch (...) {
-      sim::rethrow_as_ftl_failure("page-mapped", "run", "io 1");
-    }
-  } catch (const ftl::EndOfLife& error) {
-    EXPECT_STREQ(error.what(), "3 blocks retired");  // not a failure: the run's end
-  }
-}
-
-// An output that cannot be written during a run (--timeline on a full disk)
-// is the disk's doing: it keeps its type and message, and is never reported
-// as an FTL failure ("... please report it").
-TEST(FtlFailure, AnOutputWriteErrorPassesUnchanged) {
-  try {
-    try {
-      throw write_failed("out/t.json", ENOSPC);
-    } catch (...) {
-      sim::rethrow_as_ftl_failure("page-mapped", "run", "experiment RW, run 0, process 0, io 71");
-    }
-  } catch (const sim::FtlFailure&) {
-    ADD_FAILURE() << "an output's write error became an FtlFailure";
-  } catch (const OutputError& error) {
-    EXPECT_STREQ(error.what(), "out/t.json: write failed: No space left on device");
-  }
-}
-
-// The same through a whole run: the timeline's writes fail as on a full
-// disk (SSDLAB_TEST_FAIL_WRITE) while the run goes on.
-TEST(FtlFailure, ATimelineOnAFullDiskFailsTheRunAsAnOutputError) {
-  const fs::path dir = support::temp_dir_for_this_test("timeline-full-");
-  sim::SimOptions options;
-  options.config = support::preset("tiny");
-  options.workload = "RW:count=3000";
-  options.outdir = (dir / "out").string();
-  options.teaching.timeline = (dir / "t.json").string();
-  ::setenv("SSDLAB_TEST_FAIL_WRITE", "t.json", 1);
-  std::ostringstream out;
-  try {
-    sim::run_sim(options, out);
-    ADD_FAILURE() << "the run did not fail";
-  } catch (const sim::FtlFailure& failure) {
-    ADD_FAILURE() << "reported as an FTL failure: " << failure.what();
-  } catch (const OutputError& error) {
-    EXPECT_THAT(error.what(), HasSubstr("t.json: write failed: No space left on device"));
-  }
-  ::unsetenv("SSDLAB_TEST_FAIL_WRITE");
-  EXPECT_FALSE(fs::exists(dir / "out" / "io.csv"));
-  EXPECT_FALSE(fs::exists(dir / "out" / "summary.json"));
-  EXPECT_FALSE(fs::exists(dir / "t.json"));
-}
-
-TEST_F(FtlFailureTest, DuringPreconditioningItNamesThePhaseAndTheWrite) {
-  // The sequential fill writes a flash block (64 KiB on tiny) at a time.
-  EXPECT_THAT(RunExpectingFailure("seq"),
-              AllOf(HasSubstr("FTL test-failing failed during preconditioning ("),
-                    HasSubstr("bytes at offset "), HasSubstr("deliberate")));
+  EXPECT_THAT(run("[grid]\n\"ftl.type\" = []\n"),
+              HasSubstr("grid.\"ftl.type\": expected a non-empty list of values"));
+  EXPECT_THAT(run("[grid]\noverprovisioning = [0.1]\n"),
+              HasSubstr("expected a config key \"table.key\""));
+  EXPECT_THAT(run("seed = [1]\n"), HasSubstr("unknown key 'seed'; did you mean 'seeds'?"));
 }
 
 }  // namespace

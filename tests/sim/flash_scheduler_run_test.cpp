@@ -1,39 +1,43 @@
 // The flash scheduler in whole runs (flash/scheduler.h through the host
 // loop): every FTL verifies with commands queued and reordered; queue depth
-// 1 is the same whatever the interleaving; the §2.2 single-die rates.
+// 1 is the same whatever the interleaving; the §2.2 single-die rates. Runs go
+// through the library (run_support.h): what is tested is the scheduler.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "flash/timing.h"
+#include "run_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
 namespace {
 
-using testing::sim_tiny;
+using testing::run_tiny;
+using testing::sim_options;
 using testing::summary_of;
 
 TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast", "dftl"}) {
-    const std::pair<const char*, const char*> cases[] = {
+    const std::pair<const char*, std::vector<std::string>> cases[] = {
         {"planes",
-         "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true "
-         "--set 'controller.dispatch_order=\"read>write>cleaning\"'"},
+         {"geometry.interleaving=\"planes\"", "timing.cache_register=true",
+          "controller.dispatch_order=\"read>write>cleaning\""}},
         {"none",
-         "--set 'geometry.interleaving=\"none\"' "
-         "--set 'controller.dispatch_order=\"cleaning>write>read\"' "
-         "--set 'controller.cleaning_wait=\"request\"'"}};
+         {"geometry.interleaving=\"none\"", "controller.dispatch_order=\"cleaning>write>read\"",
+          "controller.cleaning_wait=\"request\""}}};
     for (const auto& [name, settings] : cases) {
-      const auto out = sim_tiny(
-          dir, fmt::format("{}-{}", ftl, name),
-          fmt::format("--set ftl.type={} {} --verify --precondition seq "
-                      "-w RR:io_size=8192,count=3000,queue_depth=8,mix_pattern=RW,mix_ratio=1",
-                      ftl, settings));
+      auto options = sim_options(
+          "RR:io_size=8192,count=3000,queue_depth=8,mix_pattern=RW,mix_ratio=1", settings);
+      options.overrides.insert(options.overrides.begin(), fmt::format("ftl.type={}", ftl));
+      options.verify = true;
+      options.precondition = "seq";
+      const auto out = run_tiny(dir, fmt::format("{}-{}", ftl, name), options);
       const auto summary = summary_of(out);
       EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 0u) << ftl;
       EXPECT_GT(summary["device"]["blocks_cleaned"].get<std::uint64_t>() +
@@ -53,11 +57,10 @@ TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   std::map<std::string, nlohmann::json> runs;
   for (const char* wait : {"package", "request"}) {
-    const auto out =
-        sim_tiny(dir, wait,
-                 fmt::format("--set 'controller.cleaning_wait=\"{}\"' --precondition random "
-                             "-w RW:io_size=65536,count=3000,queue_depth=4",
-                             wait));
+    auto options = sim_options("RW:io_size=65536,count=3000,queue_depth=4",
+                               {fmt::format("controller.cleaning_wait=\"{}\"", wait)});
+    options.precondition = "random";
+    const auto out = run_tiny(dir, wait, options);
     runs[wait] = summary_of(out);
   }
   const auto& package = runs["package"];
@@ -73,13 +76,9 @@ TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
 }
 
 TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
-  const auto result =
-      testing::run_ssdlab("config " + testing::shell_quote(testing::preset("tiny")) +
-                          " --set 'controller.cleaning_wait=\"die\"'");
-  EXPECT_NE(result.exit_code, 0);
-  EXPECT_NE(result.output.find("controller.cleaning_wait: 'die' is not a cleaning wait"),
-            std::string::npos)
-      << result.output;
+  const std::string error = testing::preset_error("tiny", {"controller.cleaning_wait=\"die\""});
+  EXPECT_NE(error.find("controller.cleaning_wait: 'die' is not a cleaning wait"), std::string::npos)
+      << error;
 }
 
 // A checkpoint saved after a run with commands queued at the dies (queue
@@ -98,14 +97,19 @@ TEST(FlashSchedulerRun, ACheckpointAfterQueuedWorkRestartsIntoTheSameRows) {
   const auto second = testing::write_file(dir / "second.toml", experiment("second"));
   const auto both =
       testing::write_file(dir / "both.toml", experiment("first") + "\n" + experiment("second"));
-  const std::string device =
-      "--set 'geometry.interleaving=\"planes\"' --set timing.cache_register=true ";
-  const auto q = [](const std::filesystem::path& p) { return testing::shell_quote(p); };
-  const auto whole = sim_tiny(dir, "whole", device + "--precondition random -w " + q(both));
-  sim_tiny(dir, "part1",
-           device + "--precondition random -w " + q(first) + " --save-state " + q(dir / "ckpt"));
-  const auto part2 = sim_tiny(
-      dir, "part2", device + "--verify --load-state " + q(dir / "ckpt") + " -w " + q(second));
+  const std::vector<std::string> device = {"geometry.interleaving=\"planes\"",
+                                           "timing.cache_register=true"};
+  auto whole_options = sim_options(both.string(), device);
+  whole_options.precondition = "random";
+  const auto whole = run_tiny(dir, "whole", whole_options);
+  auto first_options = sim_options(first.string(), device);
+  first_options.precondition = "random";
+  first_options.save_state = (dir / "ckpt").string();
+  run_tiny(dir, "part1", first_options);
+  auto second_options = sim_options(second.string(), device);
+  second_options.verify = true;
+  second_options.load_state = (dir / "ckpt").string();
+  const auto part2 = run_tiny(dir, "part2", second_options);
   const auto rows = [](const std::filesystem::path& out) {
     const std::string text = testing::read_file(out / "io.csv");
     return text.substr(text.find('\n') + 1);
@@ -120,10 +124,10 @@ TEST(FlashSchedulerRun, QueueDepthOneIsTheSameWhateverTheInterleaving) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   std::string first;
   for (const char* interleaving : {"none", "dies", "planes"}) {
-    const auto out = sim_tiny(dir, interleaving,
-                              fmt::format("--set geometry.interleaving=\\\"{}\\\" "
-                                          "-w RR:io_size=4096,count=2000",
-                                          interleaving));
+    const auto out =
+        run_tiny(dir, interleaving,
+                 sim_options("RR:io_size=4096,count=2000",
+                             {fmt::format("geometry.interleaving=\"{}\"", interleaving)}));
     const std::string csv = testing::read_file(out / "io.csv");
     if (first.empty())
       first = csv;
@@ -139,11 +143,10 @@ TEST(FlashSchedulerRun, OneDieReadsAtTheRatesOfSection22) {
   const flash::Timing timing;  // tiny's timing is the baseline's (Table 1)
   const double transfer_ns = (4096 + 128) * (timing.bus_ps_per_byte / 1000.0);
   for (const bool cache : {false, true}) {
-    const auto out = sim_tiny(
-        dir, cache ? "cache" : "plain",
-        fmt::format("--set geometry.channels=1 --set geometry.dies_per_package=1 "
-                    "--set timing.cache_register={} -w RR:io_size=4096,count=4000,queue_depth=8",
-                    cache));
+    const auto out = run_tiny(dir, cache ? "cache" : "plain",
+                              sim_options("RR:io_size=4096,count=4000,queue_depth=8",
+                                          {"geometry.channels=1", "geometry.dies_per_package=1",
+                                           fmt::format("timing.cache_register={}", cache)}));
     const double iops = summary_of(out)["experiments"][0]["runs"][0]["iops"].get<double>();
     const double expected = 1e9 / (cache ? transfer_ns : timing.read_ns + transfer_ns);
     EXPECT_NEAR(iops, expected, expected * 0.005) << cache;

@@ -10,8 +10,9 @@
 #include <vector>
 
 #include "flash/timeline.h"
-#include "sim/engine/simulator.h"
+#include "run_support.h"
 #include "sim/controller/ssd.h"
+#include "sim/engine/simulator.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 
@@ -223,12 +224,13 @@ TEST_F(GangCli, VerifyRunsPassOnEveryPreset) {
         "agrawal-gang16-shared-bus-sync", "agrawal-gang8-shared-control-async",
         "agrawal-gang8-shared-control-sync"}) {
     const auto out = dir_ / preset;
-    const auto result = support::run_ssdlab(
-        "sim -c " + support::shell_quote(support::preset(preset)) +
-        " --set geometry.blocks_per_plane=16 --verify --check-every 5000 --precondition random"
-        " -w 'RW:io_size=4096,count=20000,queue_depth=8,mix_pattern=RR,mix_ratio=4' -o " +
-        support::shell_quote(out));
-    ASSERT_EQ(result.exit_code, 0) << preset << "\n" << result.output;
+    auto options =
+        support::sim_options("RW:io_size=4096,count=20000,queue_depth=8,mix_pattern=RR,mix_ratio=4",
+                             {"geometry.blocks_per_plane=16"});
+    options.verify = true;
+    options.check_every = 5000;
+    options.precondition = "random";
+    ASSERT_NO_THROW(support::run_preset(preset, dir_, preset, options)) << preset;
     const auto summary = support::read_file(out / "summary.json");
     EXPECT_THAT(summary, HasSubstr("\"blocks_cleaned\"")) << preset;
     EXPECT_THAT(summary, ::testing::Not(HasSubstr("\"blocks_cleaned\": 0,"))) << preset;
@@ -255,13 +257,12 @@ TEST_F(GangCli, AtEqualPackageCountFewerBusesRespondSlowerUnderLoad) {
   std::vector<nlohmann::json> runs;
   for (const Organisation& o : organisations) {
     const auto out = dir_ / o.preset;
-    const auto result = support::run_ssdlab(
-        "sim -c " + support::shell_quote(support::preset(o.preset)) +
-        " --set geometry.channels=" + o.channels +
-        " --set geometry.blocks_per_plane=32 --precondition random --no-io-log"
-        " -w 'RW:io_size=4096,count=8000,queue_depth=8,mix_pattern=RR,mix_ratio=4' -o " +
-        support::shell_quote(out));
-    ASSERT_EQ(result.exit_code, 0) << o.preset << "\n" << result.output;
+    auto options = support::sim_options(
+        "RW:io_size=4096,count=8000,queue_depth=8,mix_pattern=RR,mix_ratio=4",
+        {std::string("geometry.channels=") + o.channels, "geometry.blocks_per_plane=32"});
+    options.precondition = "random";
+    options.io_log = false;
+    ASSERT_NO_THROW(support::run_preset(o.preset, dir_, o.preset, options)) << o.preset;
     const auto summary = nlohmann::json::parse(support::read_file(out / "summary.json"));
     const auto& geometry = summary["config"]["geometry"];
     ASSERT_EQ(geometry["channels"].get<int>() * geometry["packages_per_channel"].get<int>(), 16)
@@ -278,28 +279,22 @@ TEST_F(GangCli, AtEqualPackageCountFewerBusesRespondSlowerUnderLoad) {
 }
 
 TEST_F(GangCli, ConfigPrintsTheOrganisation) {
-  const auto bus = support::run_ssdlab(
-      "config " + support::shell_quote(support::preset("agrawal-gang8-shared-bus")));
-  ASSERT_EQ(bus.exit_code, 0) << bus.output;
-  EXPECT_THAT(bus.output, HasSubstr("shared-bus: 1 gang of 8 packages"));
-  const auto sync = support::run_ssdlab(
-      "config " + support::shell_quote(support::preset("agrawal-gang8-shared-control-sync")));
-  ASSERT_EQ(sync.exit_code, 0) << sync.output;
-  EXPECT_THAT(sync.output, HasSubstr("8 channels x 1 packages"));
-  EXPECT_THAT(sync.output, HasSubstr("gang page 32 KiB = 8 x 4 KiB"));
-  const auto async = support::run_ssdlab(
-      "config " + support::shell_quote(support::preset("agrawal-gang8-shared-control-async")));
-  EXPECT_THAT(async.output, HasSubstr("8 data buses, 1 shared control bus"));
+  EXPECT_THAT(support::config_text("agrawal-gang8-shared-bus"),
+              HasSubstr("shared-bus: 1 gang of 8 packages"));
+  const std::string sync = support::config_text("agrawal-gang8-shared-control-sync");
+  EXPECT_THAT(sync, HasSubstr("8 channels x 1 packages"));
+  EXPECT_THAT(sync, HasSubstr("gang page 32 KiB = 8 x 4 KiB"));
+  EXPECT_THAT(support::config_text("agrawal-gang8-shared-control-async"),
+              HasSubstr("8 data buses, 1 shared control bus"));
 }
 
 TEST_F(GangCli, TimelineHasAControlBusTrackForAnAsynchronousGang) {
   const auto json = dir_ / "t.json";
-  const auto result = support::run_ssdlab(
-      "sim -c " + support::shell_quote(support::preset("tiny")) +
-      " --set geometry.gang=shared-control-async --set geometry.gang_size=2"
-      " --set timing.command_ns=175 -w 'RW:count=20,queue_depth=4' --timeline " +
-      support::shell_quote(json) + " -o " + support::shell_quote(dir_ / "out"));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto options = support::sim_options(
+      "RW:count=20,queue_depth=4",
+      {"geometry.gang=shared-control-async", "geometry.gang_size=2", "timing.command_ns=175"});
+  options.teaching.timeline = json.string();
+  support::run_tiny(dir_, "out", options);
   const auto text = support::read_file(json);
   EXPECT_THAT(text, HasSubstr("\"Control bus 0\""));
   // Its command cycles are on the control bus's process (after the 2 channels).
@@ -318,32 +313,34 @@ TEST_F(GangCli, CheckpointSplitRunWritesTheSameRows) {
   const auto both = support::write_file(dir_ / "both.toml", first + "\n" + second);
   const auto part1 = support::write_file(dir_ / "first.toml", first);
   const auto part2 = support::write_file(dir_ / "second.toml", second);
-  auto sim = [&](const std::string& extra, const std::string& out) {
-    return support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) +
-                               " --set geometry.gang=shared-control-async"
-                               " --set geometry.gang_size=2 --set timing.command_ns=175"
-                               " --set ftl.cleaning_blocks_writes=false " +
-                               extra + " -o " + support::shell_quote(dir_ / out));
+  // A run of `workload` on the asynchronous gang.
+  auto gang = [](const std::filesystem::path& workload) {
+    return support::sim_options(workload.string(),
+                                {"geometry.gang=shared-control-async", "geometry.gang_size=2",
+                                 "timing.command_ns=175", "ftl.cleaning_blocks_writes=false"});
   };
   auto rows = [&](const std::string& out) {
     const std::string text = support::read_file(dir_ / out / "io.csv");
     return text.substr(text.find('\n') + 1);
   };
-  const auto ckpt = support::shell_quote(dir_ / "mid.ckpt");
-  ASSERT_EQ(sim("--precondition random -w " + support::shell_quote(both), "whole").exit_code, 0);
-  const auto saved = sim(
-      "--precondition random -w " + support::shell_quote(part1) + " --save-state " + ckpt, "p1");
-  ASSERT_EQ(saved.exit_code, 0) << saved.output;
-  const auto loaded = sim("--load-state " + ckpt + " -w " + support::shell_quote(part2), "p2");
-  ASSERT_EQ(loaded.exit_code, 0) << loaded.output;
+  const std::string ckpt = (dir_ / "mid.ckpt").string();
+  auto whole = gang(both);
+  whole.precondition = "random";
+  support::run_tiny(dir_, "whole", whole);
+  auto saved = gang(part1);
+  saved.precondition = "random";
+  saved.save_state = ckpt;
+  support::run_tiny(dir_, "p1", saved);
+  auto loaded = gang(part2);
+  loaded.load_state = ckpt;
+  support::run_tiny(dir_, "p2", loaded);
   ASSERT_FALSE(rows("p2").empty());
   EXPECT_EQ(rows("p1") + rows("p2"), rows("whole"));
   // Another organisation is another device: the checkpoint does not load.
-  const auto other = support::run_ssdlab(
-      "sim -c " + support::shell_quote(support::preset("tiny")) + " --load-state " + ckpt + " -w " +
-      support::shell_quote(part2) + " -o " + support::shell_quote(dir_ / "other"));
-  EXPECT_EQ(other.exit_code, 1) << other.output;
-  EXPECT_THAT(other.output, HasSubstr("gang"));
+  auto other = support::sim_options(part2.string());
+  other.load_state = ckpt;
+  EXPECT_THAT(support::error_of([&] { support::run_tiny(dir_, "other", other); }),
+              HasSubstr("gang"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The one host loop (sim/engine/simulator.h): what traces gained by sharing it with
-// plans (idle periods, trims), and trims from every source, through the CLI.
+// plans (idle periods, trims), and trims from every source, through the
+// library behind `ssdlab sim` (run_support.h).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "run_support.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_run.h"
 #include "test_support.h"
@@ -15,7 +17,8 @@
 namespace ssdlab {
 namespace {
 
-using testing::sim_tiny;
+using testing::run_tiny;
+using testing::sim_options;
 using testing::summary_of;
 
 // A blkparse trace: `rounds` rounds of `pages` scattered 4 KiB writes over
@@ -42,8 +45,8 @@ TEST(HostLoop, BlkparseDiscardsAreReplayedAsTrimsAndLowerWriteAmplification) {
   const auto dir = testing::temp_dir_for_this_test("host-loop-");
   const auto with = testing::write_file(dir / "with.blk", blkparse_trace(12, 1600, true));
   const auto without = testing::write_file(dir / "without.blk", blkparse_trace(12, 1600, false));
-  const auto trimmed = sim_tiny(dir, "trimmed", "-w trace:" + testing::shell_quote(with));
-  const auto kept = sim_tiny(dir, "kept", "-w trace:" + testing::shell_quote(without));
+  const auto trimmed = run_tiny(dir, "trimmed", sim_options("trace:" + with.string()));
+  const auto kept = run_tiny(dir, "kept", sim_options("trace:" + without.string()));
   const auto rows = testing::csv_rows(testing::read_file(trimmed / "io.csv"));
   ASSERT_EQ(rows.size(), 12u * 1601);
   EXPECT_EQ(rows[1600][6], "T");  // the first discard, after 1600 writes
@@ -63,10 +66,11 @@ TEST(HostLoop, BlkparseDiscardsAreReplayedAsTrimsAndLowerWriteAmplification) {
 TEST(HostLoop, PlanTrimShareSendsThatShareOfTrimsAndVerifiesOnEveryFtl) {
   const auto dir = testing::temp_dir_for_this_test("host-loop-");
   for (const char* ftl : {"page-mapped", "block-mapped", "bast", "fast", "dftl"}) {
-    const auto out = sim_tiny(dir, ftl,
-                              fmt::format("--set ftl.type={} --verify --precondition seq "
-                                          "-w RW:io_size=8192,count=4000,trim_share=0.25",
-                                          ftl));
+    auto options = sim_options("RW:io_size=8192,count=4000,trim_share=0.25",
+                               {fmt::format("ftl.type={}", ftl)});
+    options.verify = true;
+    options.precondition = "seq";
+    const auto out = run_tiny(dir, ftl, options);
     const auto rows = testing::csv_rows(testing::read_file(out / "io.csv"));
     int trims = 0;
     for (const auto& row : rows) trims += row[6] == "T";
@@ -88,9 +92,9 @@ TEST(HostLoop, TraceGapsCleanInTheBackground) {
     lines += fmt::format("{},hm,0,Write,{},4096,26\n", ticks, (k * 7919 % 3000) * 4096);
   }
   const auto trace = testing::write_file(dir / "bursts.csv", lines);
-  const auto on = sim_tiny(dir, "on",
-                           "--set ftl.clean_high_water=0.3 -w trace:" + testing::shell_quote(trace));
-  const auto off = sim_tiny(dir, "off", "-w trace:" + testing::shell_quote(trace));
+  const auto on =
+      run_tiny(dir, "on", sim_options("trace:" + trace.string(), {"ftl.clean_high_water=0.3"}));
+  const auto off = run_tiny(dir, "off", sim_options("trace:" + trace.string()));
   const auto with = summary_of(on), without = summary_of(off);
   const auto& a = with["experiments"][0]["runs"][0]["device"];
   const auto& b = without["experiments"][0]["runs"][0]["device"];

@@ -9,9 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "power_cut_support.h"
-#include "sim/state/power_cut_plan.h"
-#include "sim/engine/simulator.h"
+#include "run_support.h"
 #include "sim/controller/ssd.h"
+#include "sim/engine/simulator.h"
+#include "sim/state/power_cut_plan.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 
@@ -284,15 +285,16 @@ TEST(PowerCutPlan, RefusesBadValues) {
 }
 
 TEST(PowerCutCli, WritesPowerCutsToTheSummaryAndConformingOutputs) {
-  const auto dir = testing::temp_dir_for_this_test("power-cut");
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tiny")) +
-      " --set ftl.type='\"fast\"' -w 'RW:io_size=4096,count=2000,queue_depth=2' -o " +
-      testing::shell_quote(dir) + " --power-cut-at random:5 --power-cut-at 3ms --seed 4");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("power cuts: 6 (6 recovered, 0 acknowledged writes lost"),
+  const auto parent = testing::temp_dir_for_this_test("power-cut");
+  auto options =
+      testing::sim_options("RW:io_size=4096,count=2000,queue_depth=2", {"ftl.type=\"fast\""});
+  options.power_cuts = {"random:5", "3ms"};
+  options.seed = 4;
+  std::string printed;
+  const auto dir = testing::run_tiny(parent, "out", options, &printed);
+  EXPECT_NE(printed.find("power cuts: 6 (6 recovered, 0 acknowledged writes lost"),
             std::string::npos)
-      << result.output;
+      << printed;
   const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
   const auto& cuts = summary.at("power_cuts");
   EXPECT_EQ(cuts.at("count"), 6);
@@ -307,12 +309,10 @@ TEST(PowerCutCli, WritesPowerCutsToTheSummaryAndConformingOutputs) {
 }
 
 TEST(PowerCutCli, ReportsCutsPastTheEndOfTheWorkloadAsNotReached) {
-  const auto dir = testing::temp_dir_for_this_test("power-cut-late");
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                          " -w 'RW:io_size=4096,count=200' -o " + testing::shell_quote(dir) +
-                          " --power-cut-at 1000s --power-cut-at 20");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto parent = testing::temp_dir_for_this_test("power-cut-late");
+  auto options = testing::sim_options("RW:io_size=4096,count=200");
+  options.power_cuts = {"1000s", "20"};
+  const auto dir = testing::run_tiny(parent, "out", options);
   const auto cuts = nlohmann::json::parse(testing::read_file(dir / "summary.json"))["power_cuts"];
   EXPECT_EQ(cuts.at("count"), 1);
   EXPECT_EQ(cuts.at("not_reached"), 1);
@@ -327,11 +327,9 @@ TEST(PowerCutCli, TraceReplaySurvivesRandomCuts) {
     lines += fmt::format("{},hm,0,{},{},4096,26\n", 128166372003061629LL + 1000LL * k,
                          k % 5 == 4 ? "Read" : "Write", (k * 7919 % 1500) * 4096);
   const auto trace = testing::write_file(dir / "t.csv", lines);
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                          " -w trace:" + testing::shell_quote(trace) + " -o " +
-                          testing::shell_quote(dir / "out") + " --power-cut-at random:25");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto options = testing::sim_options("trace:" + trace.string());
+  options.power_cuts = {"random:25"};
+  testing::run_tiny(dir, "out", options);
   const auto summary =
       nlohmann::json::parse(testing::read_file(dir / "out" / "summary.json"));
   EXPECT_EQ(summary["power_cuts"]["count"].get<int>() + summary["power_cuts"]["not_reached"].get<int>(), 25);
@@ -341,21 +339,23 @@ TEST(PowerCutCli, TraceReplaySurvivesRandomCuts) {
 }
 
 TEST(PowerCutCli, RefusesBadCombinationsWithOneClearLine) {
-  const std::string base = "sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                           " -w 'RW:io_size=4096,count=100' -o " +
-                           testing::shell_quote(testing::temp_dir("power-cut-bad"));
+  const auto dir = testing::temp_dir("power-cut-bad");
   struct Case {
-    std::string arguments, message;
+    std::string cut;
+    bool verify;
+    std::string message;
   };
-  for (const Case& c : std::vector<Case>{
-           {" --power-cut-at soon", "--power-cut-at 'soon': expected an I/O number"},
-           {" --power-cut-at 100", "the workload issues only 100 I/Os"},
-           {" --power-cut-at random:0", "random:K with K a positive"},
-           {" --power-cut-at 5 --verify", "power cuts and --verify cannot be combined"}}) {
-    SCOPED_TRACE(c.arguments);
-    const auto result = testing::run_ssdlab(base + c.arguments);
-    EXPECT_EQ(result.exit_code, 1) << result.output;
-    EXPECT_NE(result.output.find(c.message), std::string::npos) << result.output;
+  for (const Case& c :
+       std::vector<Case>{{"soon", false, "--power-cut-at 'soon': expected an I/O number"},
+                         {"100", false, "the workload issues only 100 I/Os"},
+                         {"random:0", false, "random:K with K a positive"},
+                         {"5", true, "power cuts and --verify cannot be combined"}}) {
+    SCOPED_TRACE(c.cut);
+    auto options = testing::sim_options("RW:io_size=4096,count=100");
+    options.power_cuts = {c.cut};
+    options.verify = c.verify;
+    const std::string error = testing::error_of([&] { testing::run_tiny(dir, "out", options); });
+    EXPECT_NE(error.find(c.message), std::string::npos) << error;
   }
 }
 

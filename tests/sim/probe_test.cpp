@@ -1,5 +1,8 @@
 // `ssdlab probe` against a temporary file: no root and no block device
-// needed. Its io.csv must match the simulator's column for column.
+// needed. Its io.csv must match the simulator's column for column. Through the
+// library (sim/run/probe.h, run_support.h): what is tested is the runner.
+#include "sim/run/probe.h"
+
 #include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "run_support.h"
 #include "test_support.h"
 
 namespace {
@@ -49,16 +53,30 @@ class ProbeTest : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("probe-"); }
 
-  // probe on dir_/target.img (created at 8 MiB if missing); falls back to
-  // --buffered where the filesystem lacks O_DIRECT.
-  support::CommandResult Probe(const std::string& workload, const std::string& extra = "") {
-    const std::string base = "probe --target " + support::shell_quote(dir_ / "target.img") +
-                             " -w '" + workload + "' -o " + support::shell_quote(dir_ / "out") +
-                             " " + extra;
-    auto result = support::run_ssdlab(base + " --size 8MiB");
-    if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
-      result = support::run_ssdlab(base + " --size 8MiB --buffered");
+  // run_probe with `options` (target dir_/target.img and outdir dir_/out
+  // unless given); falls back to buffered I/O where the filesystem lacks
+  // O_DIRECT.
+  support::CommandResult Probe(ssdlab::sim::ProbeOptions options) {
+    if (options.target.empty()) options.target = (dir_ / "target.img").string();
+    if (options.outdir.empty()) options.outdir = (dir_ / "out").string();
+    options.quiet = true;
+    const auto run = [&] {
+      return support::in_process([&](std::ostream& out) { ssdlab::sim::run_probe(options, out); });
+    };
+    auto result = run();
+    if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos) {
+      options.buffered = true;
+      result = run();
+    }
     return result;
+  }
+  // probe of `workload` on dir_/target.img, created at 8 MiB if missing.
+  support::CommandResult Probe(const std::string& workload, const std::string& precondition = "") {
+    ssdlab::sim::ProbeOptions options;
+    options.workload = workload;
+    options.size = 8 << 20;
+    options.precondition = precondition;
+    return Probe(options);
   }
 
   fs::path dir_;
@@ -68,12 +86,9 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
   // A fixed target, so that both place the same I/Os.
   const std::string workload =
       "RW:io_size=8KiB,count=50,queue_depth=2,processes=2,target_size=4MiB,runs=2";
-  const auto probed = Probe(workload, "--precondition none");
+  const auto probed = Probe(workload, "none");
   ASSERT_EQ(probed.exit_code, 0) << probed.output;
-  const auto simulated =
-      support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) + " -w '" +
-                          workload + "' -o " + support::shell_quote(dir_ / "sim"));
-  ASSERT_EQ(simulated.exit_code, 0) << simulated.output;
+  support::run_tiny(dir_, "sim", support::sim_options(workload));
   const auto probe_rows = RowsWithoutTimes(dir_ / "out" / "io.csv");
   EXPECT_EQ(probe_rows.size(), 1u + 2 * 2 * 50);
   EXPECT_EQ(probe_rows, RowsWithoutTimes(dir_ / "sim" / "io.csv"));
@@ -121,9 +136,12 @@ TEST_F(ProbeTest, RunsUflipPlansWithStateEnforcement) {
 }
 
 TEST_F(ProbeTest, MissingFileWithoutSizeIsAnError) {
+  ssdlab::sim::ProbeOptions options;
+  options.target = (dir_ / "none.img").string();
+  options.workload = "SR:count=4";
+  options.outdir = (dir_ / "out").string();
   const auto result =
-      support::run_ssdlab("probe --target " + support::shell_quote(dir_ / "none.img") +
-                          " -w SR:count=4 -o " + support::shell_quote(dir_ / "out"));
+      support::in_process([&](std::ostream& out) { ssdlab::sim::run_probe(options, out); });
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.output, "ssdlab: " + (dir_ / "none.img").string() +
                                ": no such file; give --size to create it\n");
@@ -138,9 +156,10 @@ TEST_F(ProbeTest, PlanLargerThanTheTargetIsAnError) {
 
 TEST_F(ProbeTest, SizeThatDisagreesWithAnExistingFileIsAnError) {
   ASSERT_EQ(Probe("SR:count=4").exit_code, 0);
-  const auto result =
-      support::run_ssdlab("probe --target " + support::shell_quote(dir_ / "target.img") +
-                          " --size 4MiB -w SR:count=4 -o " + support::shell_quote(dir_ / "out"));
+  ssdlab::sim::ProbeOptions options;
+  options.workload = "SR:count=4";
+  options.size = 4 << 20;
+  const auto result = Probe(options);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("exists with 8388608 bytes, but --size asks for 4194304"));
 }
@@ -170,12 +189,12 @@ TEST_F(ProbeTest, AFileThatMayOnlyBeReadServesAReadOnlyWorkload) {
     ~Restore() { SetImmutable(file, false); }
   } restore{target};
   const auto run = [&](const std::string& workload) {
-    const std::string base = "probe --target " + support::shell_quote(target) + " -w '" + workload +
-                             "' --precondition none -o " + support::shell_quote(dir_ / "ro");
-    auto result = support::run_ssdlab(base);
-    if (result.exit_code != 0 && result.output.find("O_DIRECT") != std::string::npos)
-      result = support::run_ssdlab(base + " --buffered");
-    return result;
+    ssdlab::sim::ProbeOptions options;
+    options.target = target.string();
+    options.workload = workload;
+    options.precondition = "none";
+    options.outdir = (dir_ / "ro").string();
+    return Probe(options);
   };
   const auto reads = run("SR:count=4");
   EXPECT_EQ(reads.exit_code, 0) << reads.output;
@@ -196,9 +215,13 @@ TEST_F(ProbeTest, WritingToABlockDeviceNeedsAllowDestroy) {
     }
   }
   if (device.empty()) GTEST_SKIP() << "no block device to try";
+  ssdlab::sim::ProbeOptions options;
+  options.target = device;
+  options.workload = "RW:count=4";
+  options.precondition = "none";
+  options.outdir = (dir_ / "out").string();
   const auto result =
-      support::run_ssdlab("probe --target " + device + " -w RW:count=4 --precondition none -o " +
-                          support::shell_quote(dir_ / "out"));
+      support::in_process([&](std::ostream& out) { ssdlab::sim::run_probe(options, out); });
   EXPECT_EQ(result.exit_code, 1);
   if (result.output.find("(probe needs read access)") != std::string::npos ||
       result.output.find("empty target") != std::string::npos)

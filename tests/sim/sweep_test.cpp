@@ -1,5 +1,8 @@
 // `ssdlab sweep` and `ssdlab collect`: a grid run in parallel gives what the
-// same runs give one by one, collected into one table.
+// same runs give one by one, collected into one table. Through the library
+// (sim/run/sweep.h): the command line adds nothing tested here.
+#include "sim/run/sweep.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -7,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "run_support.h"
 #include "test_support.h"
 
 namespace {
@@ -32,23 +36,35 @@ class SweepTest : public ::testing::Test {
                                                      "seeds = [1, 7]\n"
                                                      "precondition = \"random\"\n");
   }
+  // run_sweep over sweep.toml into dir_/out; `out` gets what it prints.
+  int Sweep(std::string& printed, ssdlab::sim::SweepOptions options = {}) {
+    options.plan = sweep_.string();
+    options.outdir = (dir_ / "out").string();
+    options.quiet = true;
+    std::ostringstream out;
+    const int status = ssdlab::sim::run_sweep(options, out);
+    printed = out.str();
+    return status;
+  }
+
   fs::path dir_, sweep_;
 };
 
 TEST_F(SweepTest, ParallelJobsMatchSingleRunsAndAreCollected) {
-  const auto result = support::run_ssdlab("sweep " + support::shell_quote(sweep_) + " -j 2 -o " +
-                                          support::shell_quote(dir_ / "out"));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_THAT(result.output, HasSubstr("4 jobs on 2 threads"));
+  std::string printed;
+  ssdlab::sim::SweepOptions options;
+  options.jobs = 2;
+  ASSERT_EQ(Sweep(printed, options), 0) << printed;
+  EXPECT_THAT(printed, HasSubstr("4 jobs on 2 threads"));
   const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
   EXPECT_EQ(Lines(csv), 1u + 4);
   EXPECT_THAT(csv, HasSubstr("ftl.overprovisioning=0.25"));
   // Job 3 is the second set with seed 7: the same as running it alone.
-  const auto alone = support::run_ssdlab("sim -c " + support::shell_quote(support::preset("tiny")) +
-                                         " --set ftl.overprovisioning=0.25 --seed 7 "
-                                         "--precondition random --no-io-log -w RW:count=3000 -o " +
-                                         support::shell_quote(dir_ / "alone"));
-  ASSERT_EQ(alone.exit_code, 0) << alone.output;
+  auto alone = support::sim_options("RW:count=3000", {"ftl.overprovisioning=0.25"});
+  alone.seed = 7;
+  alone.precondition = "random";
+  alone.io_log = false;
+  support::run_tiny(dir_, "alone", alone);
   const auto a = nlohmann::json::parse(support::read_file(dir_ / "alone" / "summary.json"));
   const auto b =
       nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00003" / "summary.json"));
@@ -57,21 +73,22 @@ TEST_F(SweepTest, ParallelJobsMatchSingleRunsAndAreCollected) {
 }
 
 TEST_F(SweepTest, OneJobAndCollectReportMissingJobs) {
-  const auto one = support::run_ssdlab("sweep " + support::shell_quote(sweep_) + " --job 1 -o " +
-                                       support::shell_quote(dir_ / "out"));
-  ASSERT_EQ(one.exit_code, 0) << one.output;
+  std::string printed;
+  ssdlab::sim::SweepOptions options;
+  options.job = 1;
+  ASSERT_EQ(Sweep(printed, options), 0) << printed;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "job-00001" / "summary.json"));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));
-  const auto collected = support::run_ssdlab("collect " + support::shell_quote(dir_ / "out"));
-  EXPECT_EQ(collected.exit_code, 1);
-  EXPECT_THAT(collected.output, HasSubstr("1 rows from 1 jobs (3 missing)"));
+  std::ostringstream collected;
+  EXPECT_EQ(ssdlab::sim::run_collect_alone((dir_ / "out").string(), collected), 1);
+  EXPECT_THAT(collected.str(), HasSubstr("1 rows from 1 jobs (3 missing)"));
 }
 
 TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
-  const auto result = support::run_ssdlab("sweep " + support::shell_quote(sweep_) + " -o " +
-                                          support::shell_quote(dir_ / "out") + " --slurm " +
-                                          support::shell_quote(dir_ / "run.sh"));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  std::string printed;
+  ssdlab::sim::SweepOptions options;
+  options.slurm = (dir_ / "run.sh").string();
+  ASSERT_EQ(Sweep(printed, options), 0) << printed;
   const std::string script = support::read_file(dir_ / "run.sh");
   EXPECT_THAT(script, HasSubstr("#SBATCH --array=0-3"));
   EXPECT_THAT(script, HasSubstr("--job \"$SLURM_ARRAY_TASK_ID\""));
@@ -80,19 +97,20 @@ TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
 
 TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   const fs::path bad = support::write_file(dir_ / "bad.toml", "workloads = [\"RW\"]\nfoo = 1\n");
-  const auto unknown = support::run_ssdlab("sweep " + support::shell_quote(bad) + " -o " +
-                                           support::shell_quote(dir_ / "o"));
-  EXPECT_EQ(unknown.exit_code, 1);
-  EXPECT_EQ(unknown.output,
-            "ssdlab: " + bad.string() +
-                ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
-                "precondition, load_state, io_log)\n");
+  const auto sweep = [&](const fs::path& plan) {  // one error, nothing printed before it
+    ssdlab::sim::SweepOptions options;
+    options.plan = plan.string();
+    options.outdir = (dir_ / "o").string();
+    std::ostringstream out;
+    const std::string error = support::error_of([&] { ssdlab::sim::run_sweep(options, out); });
+    EXPECT_EQ(out.str(), "");
+    return error;
+  };
+  EXPECT_EQ(sweep(bad), bad.string() +
+                            ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
+                            "precondition, load_state, io_log)");
   const fs::path none = support::write_file(dir_ / "none.toml", "workloads = [\"RW\"]\n");
-  const auto missing = support::run_ssdlab("sweep " + support::shell_quote(none) + " -o " +
-                                           support::shell_quote(dir_ / "o"));
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_EQ(missing.output,
-            "ssdlab: " + none.string() + ":1: configs: required (a list of strings)\n");
+  EXPECT_EQ(sweep(none), none.string() + ":1: configs: required (a list of strings)");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // addresses, footprint) exact on a hand-written trace, the footprint's
 // estimate when its bitmap would grow too large, and the warnings that wrong
 // units leave behind, as a library and as a real process.
+#include "sim/run/trace_info.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "run_support.h"
 #include "test_support.h"
 #include "trace_support.h"
 #include "traces/profile.h"
@@ -119,15 +122,14 @@ TEST(ProfileWarnings, AddressesBeyondTheDeviceSayWhichMapFits) {
                                  HasSubstr("x 0.5")));
 }
 
-std::string Quote(const std::string& text) {
-  return "'" + text + "'";
-}
-
+// `ssdlab trace-info` through the library (sim::run_trace_info): its report,
+// its JSON and its errors.
 class TraceInfoCli : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("trace-info-"); }
-  support::CommandResult Info(const std::string& trace, const std::string& extra = "") {
-    return support::run_ssdlab("trace-info " + Quote(trace) + " " + extra);
+  support::CommandResult Info(const std::string& trace, sim::TraceInfoOptions options = {}) {
+    options.path = trace;
+    return support::in_process([&](std::ostream& out) { sim::run_trace_info(options, out); });
   }
   static std::string Example(const std::string& name) {
     return std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/" + name;
@@ -157,7 +159,9 @@ TEST_F(TraceInfoCli, ReportsTheExampleTrace) {
 TEST_F(TraceInfoCli, JsonIsValidAndExact) {
   const fs::path trace = support::write_file(dir_ / "small.spc", kSmallSpc);
   const fs::path json = dir_ / "info.json";
-  const auto result = Info(trace.string(), "--json " + Quote(json.string()));
+  sim::TraceInfoOptions options;
+  options.json = json.string();
+  const auto result = Info(trace.string(), options);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto info = nlohmann::json::parse(support::read_file(json));
   EXPECT_EQ(info["format"], "spc");
@@ -182,7 +186,9 @@ TEST_F(TraceInfoCli, JsonIsValidAndExact) {
 
 TEST_F(TraceInfoCli, TraceDeviceSelectsOneDisk) {
   const fs::path trace = support::write_file(dir_ / "small.spc", kSmallSpc);
-  const auto result = Info(trace.string(), "--trace-device 1");
+  sim::TraceInfoOptions options;
+  options.read.device = 1;
+  const auto result = Info(trace.string(), options);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("selected      device 1: 1 requests (4 on other devices)"));
 }
@@ -204,13 +210,28 @@ TEST_F(TraceInfoCli, WarnsAboutMsrTimestampsInSeconds) {
 }
 
 TEST_F(TraceInfoCli, WarnsAboutAddressesBeyondTheConfiguredDevice) {
-  const auto result = Info(Example("web-server.csv.gz"), "-c " + Quote(support::preset("tiny")));
+  sim::TraceInfoOptions options;
+  options.config = support::preset("tiny");
+  const auto result = Info(Example("web-server.csv.gz"), options);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("compression   gzip"));
   EXPECT_THAT(result.output, HasSubstr("warning: addresses reach 21472309248 B (20.00 GiB), beyond "
                                        "the simulated device's"));
   EXPECT_THAT(result.output, HasSubstr("--map scale fits the trace into it"));
   EXPECT_THAT(Info(Example("web-server.csv.gz")).output, Not(HasSubstr("beyond the simulated")));
+}
+
+TEST_F(TraceInfoCli, ZeroSizeErrorCountsZeroSizeRequestsAsBadLines) {
+  const fs::path trace =
+      support::write_file(dir_ / "zero.spc", "0,8,4096,W,0.1\n0,16,0,W,0.2\n0,24,512,R,0.3\n");
+  EXPECT_THAT(Info(trace.string()).output,
+              HasSubstr("3: 2 requests, 0 skipped, 0 bad, 1 zero-size"));
+  sim::TraceInfoOptions options;
+  options.read.zero_size_is_bad = true;  // --zero-size error
+  const auto result = Info(trace.string(), options);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("3: 2 requests, 0 skipped, 1 bad, 0 zero-size"));
+  EXPECT_THAT(result.output, HasSubstr("zero.spc:2: zero-size request"));
 }
 
 TEST_F(TraceInfoCli, UnreadableOrUndetectableIsOneLineAndExitOne) {

@@ -125,10 +125,9 @@ TEST_F(TraceInputLimits, RequestsAtTheTopOfTheAddressSpaceMapIntoTheDevice) {
   const std::uint64_t top = std::numeric_limits<std::uint64_t>::max() - 8191;  // ends 4 KiB short
   for (const AddressMap map : {AddressMap::kScale, AddressMap::kModulo}) {
     support::VectorReader reader({TraceRecord{0, top, 4096, IoMode::kWrite, 0}});
-    SelectionOptions options;
+    ReadOptions options;
     options.map = map;
-    options.trace_span = top + 4096;
-    Selection selection(reader, options, kDevice, 512);
+    Selection selection(reader, options, kDevice, 512, Placement{top + 4096, {}});
     const auto record = selection.next();
     ASSERT_TRUE(record);
     EXPECT_LE(record->offset + record->size, kDevice) << address_map_name(map);

@@ -14,9 +14,11 @@
 
 #include "common/error.h"
 #include "sim/run/trace_settings.h"
-#include "traces/selection.h"
 #include "test_support.h"
 #include "trace_support.h"
+#include "traces/formats.h"
+#include "traces/read_options.h"
+#include "traces/selection.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -67,22 +69,22 @@ class TraceOptionsTest : public ::testing::Test {
 
 TEST_F(TraceOptionsTest, KeysOverrideTheCommandLineForOneTrace) {
   TraceOptions defaults;
-  defaults.format = "msr";
-  defaults.map = "modulo";
+  defaults.read.format = "msr";
+  defaults.read.map = traces::AddressMap::kModulo;
   std::string path;
   const TraceOptions options = trace_options_of(
       "trace:a.txt,format=mqsim,time_unit=us,device=3,map=scale,speed=2.5,limit=7,name=x",
       defaults, path);
   EXPECT_EQ(path, "a.txt");
-  EXPECT_EQ(options.format, "mqsim");
-  EXPECT_EQ(options.time_unit, "us");
-  EXPECT_EQ(options.device, "3");
-  EXPECT_EQ(options.map, "scale");
+  EXPECT_EQ(options.read.format, "mqsim");
+  EXPECT_EQ(options.read.time_unit_ns, 1000);
+  EXPECT_EQ(options.read.device, 3u);
+  EXPECT_EQ(options.read.map, traces::AddressMap::kScale);
   EXPECT_DOUBLE_EQ(options.speed, 2.5);
-  EXPECT_EQ(options.limit, 7u);
+  EXPECT_EQ(options.read.limit, 7u);
   EXPECT_EQ(options.name, "x");
   // Without keys, the command line's options hold.
-  EXPECT_EQ(trace_options_of("trace:b.csv", defaults, path).format, "msr");
+  EXPECT_EQ(trace_options_of("trace:b.csv", defaults, path).read.format, "msr");
   EXPECT_EQ(path, "b.csv");
 }
 
@@ -118,6 +120,32 @@ TEST_F(TraceOptionsTest, HelpListsTheKeys) {
     if (c != '\n' && !(c == ' ' && !flat.empty() && flat.back() == ' ')) flat += c;
   EXPECT_THAT(flat, HasSubstr("keys: " + trace_key_names()));
   EXPECT_THAT(flat, HasSubstr("--devices"));
+}
+
+// The read options are declared once (traces/read_options.cpp): `sim` and
+// `trace-info` show the same flags with the same help, the formats listed
+// from the formats table; trace-info leaves out the replay's selection.
+TEST_F(TraceOptionsTest, SimAndTraceInfoShowTheSameReadOptions) {
+  const auto flat_help = [](const std::string& command) {
+    const auto result = support::run_ssdlab(command + " --help");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    std::string flat;  // CLI11 wraps lines: compare without them
+    for (char c : result.output)
+      if (c != '\n' && !(c == ' ' && !flat.empty() && flat.back() == ' ')) flat += c;
+    return flat;
+  };
+  const std::string sim = flat_help("sim"), info = flat_help("trace-info");
+  EXPECT_THAT(sim, HasSubstr("auto (default: from the first lines), " + traces::format_names()));
+  for (const auto& option : traces::read_option_keys()) {
+    EXPECT_THAT(sim, HasSubstr(std::string(option.flag)));
+    EXPECT_THAT(sim, HasSubstr(option.help));
+    const bool replay_only = option.flag == "--skip-bad" || option.flag == "--start" ||
+                             option.flag == "--limit" || option.flag == "--map";
+    if (replay_only)
+      EXPECT_THAT(info, Not(HasSubstr(std::string(option.flag) + " "))) << option.flag;
+    else
+      EXPECT_THAT(info, HasSubstr(option.help)) << option.flag;
+  }
 }
 
 TEST_F(TraceOptionsTest, AFileWithACommaInItsNameTakesNoKeys) {
@@ -285,9 +313,9 @@ TEST(SideBySide, SelectionMovesEachDeviceToItsBaseBeforeTheMap) {
   support::VectorReader reader({{0, 512, 512, IoMode::kWrite, 0},
                                 {1, 512, 512, IoMode::kWrite, 1},
                                 {2, 512, 512, IoMode::kWrite, 5}});  // device 5: no base
-  traces::SelectionOptions options;
-  options.device_base = {{0, 0}, {1, 8192}};
-  traces::Selection selection(reader, options, 1 << 20, 512);
+  traces::Placement placement;
+  placement.device_base = {{0, 0}, {1, 8192}};
+  traces::Selection selection(reader, traces::ReadOptions{}, 1 << 20, 512, placement);
   EXPECT_EQ(selection.next()->offset, 512u);
   EXPECT_EQ(selection.next()->offset, 8192u + 512);
   EXPECT_EQ(selection.next()->offset, 512u);

@@ -122,7 +122,7 @@ TEST_F(TraceReaders, MqSimTakesIntegerTimesInItsUnitAndTypeZeroAsWrite) {
   EXPECT_EQ(records[0].offset, 264719034ull * 512);
   EXPECT_EQ(records[0].size, 16u * 512);
   ReadOptions microseconds;
-  microseconds.parser.mqsim_time_unit_ns = 1000;
+  microseconds.time_unit_ns = 1000;
   EXPECT_EQ(support::read_all(path, "mqsim", microseconds)[1].time_ns, 938514000000);
 }
 
@@ -174,7 +174,7 @@ TEST_F(TraceReaders, BlkparseReplaysIssueEventsByDefault) {
 
 TEST_F(TraceReaders, BlkparseCanReplayQueueEvents) {
   ReadOptions options;
-  options.parser.blkparse_action = 'Q';
+  options.blk_event = 'Q';
   const auto records = support::read_all(File("sdc.blkparse", kBlkparse), "blkparse", options);
   ASSERT_EQ(records.size(), 3u);  // the two queued bios of the merged write count separately
   EXPECT_EQ(records[1].offset, 1000u * 512);

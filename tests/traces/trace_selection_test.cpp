@@ -19,10 +19,10 @@ TraceRecord At(std::int64_t time_ns, std::uint64_t offset, std::uint32_t size = 
 
 constexpr std::uint64_t kDevice = 1 << 20;  // 1 MiB of logical space
 
-std::vector<TraceRecord> Select(std::vector<TraceRecord> records, const SelectionOptions& options,
-                                SelectionCounts* counts = nullptr) {
+std::vector<TraceRecord> Select(std::vector<TraceRecord> records, const ReadOptions& options,
+                                SelectionCounts* counts = nullptr, Placement placement = {}) {
   support::VectorReader reader(std::move(records));
-  Selection selection(reader, options, kDevice, 512);
+  Selection selection(reader, options, kDevice, 512, placement);
   std::vector<TraceRecord> out;
   while (auto record = selection.next()) out.push_back(*record);
   if (counts) *counts = selection.counts();
@@ -30,7 +30,7 @@ std::vector<TraceRecord> Select(std::vector<TraceRecord> records, const Selectio
 }
 
 TEST(TraceSelection, FiltersByDevice) {
-  SelectionOptions options;
+  ReadOptions options;
   options.device = 3;
   SelectionCounts counts;
   const auto out =
@@ -44,7 +44,7 @@ TEST(TraceSelection, StartSkipsRequestsAndLimitStops) {
   std::vector<TraceRecord> records;
   for (int i = 0; i < 10; ++i)
     records.push_back(At(i * 1000, static_cast<std::uint64_t>(i) * 4096));
-  SelectionOptions options;
+  ReadOptions options;
   options.start_requests = 3;
   options.limit = 4;
   SelectionCounts counts;
@@ -56,7 +56,7 @@ TEST(TraceSelection, StartSkipsRequestsAndLimitStops) {
 }
 
 TEST(TraceSelection, StartTimeSkipsEarlierRequests) {
-  SelectionOptions options;
+  ReadOptions options;
   options.start_ns = 2500;
   const auto out = Select({At(0, 0), At(1000, 4096), At(2500, 8192), At(3000, 12288)}, options);
   ASSERT_EQ(out.size(), 2u);
@@ -83,10 +83,10 @@ TEST(TraceSelection, ModuloWrapsAddressesBeyondTheDevice) {
 }
 
 TEST(TraceSelection, ScaleShrinksTheTraceSpanOntoTheDevice) {
-  SelectionOptions options;
+  ReadOptions options;
   options.map = AddressMap::kScale;
-  options.trace_span = 4 * kDevice;
-  const auto out = Select({At(0, 0), At(1, 2 * kDevice), At(2, 4 * kDevice - 4096)}, options);
+  const auto out = Select({At(0, 0), At(1, 2 * kDevice), At(2, 4 * kDevice - 4096)}, options,
+                          nullptr, Placement{4 * kDevice, {}});
   EXPECT_EQ(out[0].offset, 0u);
   EXPECT_EQ(out[1].offset, kDevice / 2);
   // (4 MiB - 4 KiB) / 4 = 1 MiB - 1 KiB, moved back so that its 4 KiB fit.

@@ -1,0 +1,86 @@
+// Runs `ssdlab sim` through the library (sim::run_sim_or_replay), in the test's
+// own process, for tests of what a run computes (its io.csv, its summary.json)
+// rather than of the command line: no binary spawned, no shell quoting, and a
+// failed run fails the test with its ssdlab::Error message.
+#pragma once
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/run/plan_run.h"
+#include "sim/run/trace_run.h"
+#include "test_support.h"
+
+namespace ssdlab::testing {
+
+// `ssdlab sim -c configs/PRESET.toml -o dir/name` with `options` (its config
+// and outdir are filled in here; its workload is -w); returns the folder, and
+// what the run printed in `printed` if given. Throws what the run throws,
+// where the binary would exit 1.
+inline std::filesystem::path run_preset(const std::string& preset_name,
+                                        const std::filesystem::path& dir, const std::string& name,
+                                        sim::SimOptions options, std::string* printed = nullptr) {
+  options.config = preset(preset_name);
+  options.outdir = (dir / name).string();
+  std::ostringstream out;
+  std::vector<std::string> workloads;
+  if (!options.workload.empty()) workloads.push_back(options.workload);
+  sim::run_sim_or_replay(options, workloads, sim::TraceOptions{}, out);
+  if (printed) *printed = out.str();
+  return dir / name;
+}
+
+// The same on the tiny preset.
+inline std::filesystem::path run_tiny(const std::filesystem::path& dir, const std::string& name,
+                                      sim::SimOptions options, std::string* printed = nullptr) {
+  return run_preset("tiny", dir, name, std::move(options), printed);
+}
+
+// The message of the ssdlab::Error that `run()` throws; a test failure, and
+// "", if it throws none.
+template <typename Run>
+std::string error_of(Run&& run) {
+  try {
+    run();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
+// A library call in the shape of a command's result: exit status 0 and what
+// `run(out)` printed, or 1 and "ssdlab: MESSAGE\n" as main() reports an
+// ssdlab::Error (log lines, which the binary adds on stderr, aside).
+template <typename Run>
+CommandResult in_process(Run&& run) {
+  std::ostringstream out;
+  try {
+    run(out);
+  } catch (const Error& error) {
+    return {1, "ssdlab: " + std::string(error.what()) + "\n"};
+  }
+  return {0, out.str()};
+}
+
+// What `ssdlab config configs/PRESET.toml` prints (sim::run_config).
+inline std::string config_text(const std::string& preset_name,
+                               const std::vector<std::string>& overrides = {}) {
+  std::ostringstream out;
+  sim::run_config(preset(preset_name), overrides, out);
+  return out.str();
+}
+
+// A plan run of `workload` with these --set overrides, as SimOptions.
+inline sim::SimOptions sim_options(const std::string& workload,
+                                   std::vector<std::string> overrides = {}) {
+  sim::SimOptions options;
+  options.workload = workload;
+  options.overrides = std::move(overrides);
+  return options;
+}
+
+}  // namespace ssdlab::testing
