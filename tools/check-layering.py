@@ -15,8 +15,9 @@ CMake generates) is not checked. Angle-bracket includes are libraries and are
 not checked. A source file in a folder that is not in the table fails too, so
 that a new folder gets a row.
 
-Usage: tools/check-layering.py [ROOT]   (ROOT: the source tree, default the
-checkout this script is in). Exit status 0 if clean, 1 if not.
+Usage: tools/check-layering.py [--markdown] [ROOT]   (ROOT: the source tree,
+default the checkout this script is in; --markdown: print the table as
+docs/layout.md shows it). Exit status 0 if clean, 1 if not.
 """
 
 import os
@@ -24,8 +25,8 @@ import re
 import sys
 
 # The layering, lowest first: folder -> the folders its files may include
-# (docs/layout.md, "Layering"). Edges marked "until" are the last wrong-way
-# includes of issue 37; the change that removes the include removes its edge.
+# (docs/layout.md, "Layering", shows this table: `--markdown` prints it, and
+# the check fails if the page's copy differs).
 ALLOWED = {
     "common": [],
     "flash": ["common"],
@@ -35,8 +36,7 @@ ALLOWED = {
     # The device config (TOML presets, --set), read before anything is built.
     "sim/config": ["common", "flash", "ftl"],
     # What a run produces, read back by analysis/ without the simulator.
-    "sim/results": ["common", "workloads", "sim/config",
-                    "sim/controller"],  # until config*/capacity* move to sim/config/
+    "sim/results": ["common", "workloads"],
     # Reads outputs; never the simulator.
     "analysis": ["common", "sim/results"],
     "sim/controller": ["common", "flash", "ftl", "sim/config"],
@@ -124,10 +124,37 @@ def check(root):
     return problems
 
 
+def markdown():
+    """The table as docs/layout.md shows it."""
+    rows = ["| folder | may include |", "|---|---|"]
+    layered = [f for f in ALLOWED if ALLOWED[f] != ["*"]]
+    for folder in layered:
+        rows.append(f"| `{folder}` | {', '.join(ALLOWED[folder]) or '—'} |")
+    anything = [f"`{f}`" for f in ALLOWED if ALLOWED[f] == ["*"]]
+    rows.append(f"| {', '.join(anything)} | any |")
+    return "\n".join(rows) + "\n"
+
+
+def check_page(root):
+    """The page's copy of the table, if the page is in this tree."""
+    page = os.path.join(root, "docs", "layout.md")
+    if not os.path.isfile(page):
+        return []
+    with open(page, encoding="utf-8") as text:
+        if markdown() in text.read():
+            return []
+    return ["docs/layout.md:1: its layering table is not tools/check-layering.py's "
+            "(paste the output of tools/check-layering.py --markdown)"]
+
+
 def main():
+    arguments = sys.argv[1:]
+    if "--markdown" in arguments:
+        print(markdown(), end="")
+        return 0
     default = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else default)
-    problems = check(root)
+    root = os.path.abspath(arguments[0] if arguments else default)
+    problems = check(root) + check_page(root)
     for problem in problems:
         print(problem)
     if problems:

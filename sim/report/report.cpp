@@ -191,9 +191,9 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
-  summary.config = ssd.config();
+  summary.config = to_json(ssd.config());
   // Derived, not a key: the spare the exported capacity leaves in fact.
-  summary.capacity = spare_capacity(ssd.config(), ssd.ftl());
+  (*summary.config)["capacity"] = spare_capacity(ssd.config(), ssd.ftl());
 }
 
 }  // namespace ssdlab::sim

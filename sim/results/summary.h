@@ -17,8 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "sim/config/capacity.h"
-#include "sim/config/config.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
 #include "sim/results/summary_blocks.h"
@@ -135,9 +133,10 @@ struct SummaryRecord {
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;
   std::optional<VerificationRecord> verification;
-  std::optional<DeviceConfig> config;
-  // Derived from the config, echoed as config.capacity (not a config key).
-  std::optional<SpareCapacity> capacity;
+  // The device config's echo as the simulator wrote it (sim/config/config.h
+  // to_json, with the derived `capacity` block, sim/config/capacity.h): data
+  // to the readers of results, which never build a device.
+  std::optional<nlohmann::json> config;
   std::optional<PowerCutsRecord> power_cuts;
   std::optional<CheckpointRecord> checkpoint;
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -33,7 +34,6 @@ struct IsOptional<std::optional<T>> : std::true_type {};
 void put(nlohmann::json& json, const IoIgnore& io_ignore) {
   json = io_ignore.detect ? nlohmann::json("auto") : nlohmann::json(io_ignore.count);
 }
-void put(nlohmann::json& json, const DeviceConfig& config) { json = to_json(config); }
 
 template <typename T>
 void put(nlohmann::json& json, const T& value);
@@ -108,11 +108,6 @@ void get(const nlohmann::json& json, IoIgnore& io_ignore, const std::string& whe
     io_ignore.count = json.get<std::uint64_t>();
   else
     throw make_error("{}: not \"auto\" or a count", where);
-}
-void get(const nlohmann::json& json, DeviceConfig& config, const std::string& where) {
-  config = config_from_json(json, where);
-  config.source = json.value("source", std::string());
-  config.name = json.value("name", std::string());
 }
 void get(const nlohmann::json& json, DeviceCounters& counters, const std::string& where);
 
@@ -253,7 +248,6 @@ void get(const nlohmann::json& json, DeviceCounters& counters, const std::string
 void to_json(nlohmann::json& json, const SummaryRecord& summary) {
   JsonWriter writer(json);
   fields(writer, summary);
-  if (summary.capacity && json.contains("config")) json["config"]["capacity"] = *summary.capacity;
 }
 
 void to_json(nlohmann::json& json, const RunRecord& run) { put(json, run); }
@@ -276,6 +270,25 @@ StateRecord state_record_from_json(const nlohmann::json& json, const std::string
   return state;
 }
 
+namespace {
+
+// The block size the config echo gives (config.geometry.pages_per_block), if
+// there is an echo.
+std::optional<std::uint32_t> pages_per_block(const std::optional<nlohmann::json>& config,
+                                             const std::string& where) {
+  if (!config) return std::nullopt;
+  const nlohmann::json* value = nullptr;
+  if (config->is_object() && config->contains("geometry") && (*config)["geometry"].is_object() &&
+      (*config)["geometry"].contains("pages_per_block"))
+    value = &(*config)["geometry"]["pages_per_block"];
+  if (!value || !value->is_number_unsigned() || value->get<std::uint64_t>() == 0 ||
+      value->get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())
+    throw make_error("{}: config.geometry.pages_per_block: not a block size in pages", where);
+  return value->get<std::uint32_t>();
+}
+
+}  // namespace
+
 SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& where) {
   SummaryRecord s;
   JsonReader reader(json, where);
@@ -284,6 +297,7 @@ SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& w
     throw make_error("{}: schema_version {}; this ssdlab reads up to {}", where, s.schema_version,
                      kSummarySchemaVersion);
   fields(reader, s);
+  const std::optional<std::uint32_t> block = pages_per_block(s.config, where);
   for (std::size_t e = 0; e < s.experiments.size(); ++e) {
     ExperimentRecord& experiment = s.experiments[e];
     if (experiment.name.empty()) throw make_error("{}: experiments[{}]: no name", where, e);
@@ -294,12 +308,10 @@ SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& w
         throw make_error("{}: experiments[{}].runs[{}]: ignored ({}) exceeds count ({})", where, e,
                          r, run.ignored, run.count);
       // The counters' cleaning efficiency needs the block size, in the config.
-      if (run.device && s.config) run.device->pages_per_block = s.config->geometry.pages_per_block;
+      if (run.device && block) run.device->pages_per_block = *block;
     }
   }
-  if (s.device && s.config) s.device->pages_per_block = s.config->geometry.pages_per_block;
-  if (s.config && json.contains("config") && json["config"].contains("capacity"))
-    s.capacity = spare_capacity_from_json(json["config"]["capacity"], *s.config);
+  if (s.device && block) s.device->pages_per_block = *block;
   return s;
 }
 

@@ -7,11 +7,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/config/config.h"
 #include "sim/results/summary.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
 namespace {
+
+// The device config the records describe.
+const DeviceConfig& tiny() {
+  static const DeviceConfig config = testing::load_preset("tiny");
+  return config;
+}
 
 // Every member compared; the config (no operator==) by its echo.
 void expect_same(const SummaryRecord& a, const SummaryRecord& b) {
@@ -31,10 +38,7 @@ void expect_same(const SummaryRecord& a, const SummaryRecord& b) {
   EXPECT_EQ(a.device, b.device);
   EXPECT_EQ(a.wear, b.wear);
   EXPECT_EQ(a.verification, b.verification);
-  ASSERT_EQ(a.config.has_value(), b.config.has_value());
-  if (a.config) {
-    EXPECT_EQ(to_json(*a.config), to_json(*b.config));
-  }
+  EXPECT_EQ(a.config, b.config);
   EXPECT_EQ(a.power_cuts, b.power_cuts);
   EXPECT_EQ(a.checkpoint, b.checkpoint);
 }
@@ -94,8 +98,8 @@ void add_device(SummaryRecord& s) {
   s.logical_bytes = 1 << 20;
   s.simulated_us = 1234.5;
   s.prefilled_pages = 12;
-  s.config = testing::load_preset("tiny");
-  s.device = simulated_run(0, *s.config).device;
+  s.config = to_json(tiny());
+  s.device = simulated_run(0, tiny()).device;
   WearRecord& w = s.wear.emplace();
   w.rated_cycles = 3000;
   w.wear_leveling = "none";
@@ -127,7 +131,7 @@ TEST(SummaryRoundTrip, PlanWithMixSkewLifetimeAndStateResets) {
   SummaryRecord s;
   add_device(s);
   s.workload = "RW:count=100";
-  ExperimentRecord e = plan_experiment("rw", *s.config);
+  ExperimentRecord e = plan_experiment("rw", tiny());
   e.mix = MixRecord{"SR", 3};
   e.hot_cold = HotColdRecord{0.2, 0.8};
   e.zipf = 0.9;
@@ -149,7 +153,7 @@ TEST(SummaryRoundTrip, UflipTablesWithLinearCost) {
   SummaryRecord s;
   add_device(s);
   for (const char* value : {"4096", "8192"}) {
-    ExperimentRecord e = plan_experiment(std::string("granularity-") + value, *s.config);
+    ExperimentRecord e = plan_experiment(std::string("granularity-") + value, tiny());
     e.benchmark = "granularity";
     e.column = "SW";
     e.parameter = "io_size";
@@ -203,7 +207,7 @@ TEST(SummaryRoundTrip, OneAndSeveralTracesOpenAndClosed) {
     e.io_ignore = {false, 0};
     e.trace = trace_block(open);
     if (!open) e.trace->partition = TraceRecord::Partition{4096, 8192};
-    e.runs.push_back(simulated_run(0, *s.config));
+    e.runs.push_back(simulated_run(0, tiny()));
     s.experiments.push_back(e);
   }
   expect_round_trip(s);
@@ -231,7 +235,7 @@ TEST(SummaryRoundTrip, ProbeOnAFile) {
 TEST(SummaryRoundTrip, PowerCutsAndCheckpoints) {
   SummaryRecord s;
   add_device(s);
-  s.experiments.push_back(plan_experiment("rw", *s.config));
+  s.experiments.push_back(plan_experiment("rw", tiny()));
   PowerCutsRecord& cuts = s.power_cuts.emplace();
   cuts.count = 2;
   cuts.recovered = 2;
