@@ -33,7 +33,7 @@
 // generator of random and d-choices is seeded from the FTL's seed (its own
 // stream) and saved in checkpoints, so runs are deterministic by seed.
 // The wear leveler's rate-limiting and migration act on whatever block the
-// policy picks (page_mapped_cleaning.cpp).
+// policy picks (page_mapped_victims.cpp).
 #pragma once
 
 #include <cstdint>

@@ -15,16 +15,12 @@
 #include <vector>
 
 #include "common/error.h"
-#include "common/units.h"
-#include "sim/state/checkpoint.h"
-#include "sim/config/config.h"
 #include "common/log.h"
-#include "sim/results/output.h"
-#include "sim/state/precondition.h"
-#include "sim/engine/replay.h"
+#include "common/units.h"
+#include "sim/config/config.h"
+#include "sim/controller/ssd.h"
 #include "sim/report/report.h"
 #include "sim/run/run_session.h"
-#include "sim/controller/ssd.h"
 #include "sim/run/trace_placement.h"
 #include "sim/run/trace_settings.h"
 #include "traces/fields.h"
@@ -49,8 +45,7 @@ struct FirstPass {
   std::set<std::uint32_t> devices;  // the first few
   traces::TraceProfile times;       // requests, times and bytes only
 };
-FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings,
-                              const Partition& partition) {
+FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings, const Partition& partition) {
   PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
   FirstPass pass;
   auto& times = pass.times;
@@ -233,8 +228,7 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   for (const auto& workload : workloads) with_traces.trace_files.push_back(trace_file(workload));
   RunSession session(with_traces, out);
   Ssd& ssd = session.ssd();
-  Traces t =
-      resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
+  Traces t = resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
   if (!session.loaded_state())
     session.precondition(options.precondition.empty()
                              ? workloads::PreconditionSpec{}
@@ -254,8 +248,8 @@ void run_replay(const SimOptions& options, const std::vector<std::string>& workl
   std::vector<std::unique_ptr<PlacedTrace>> placed;
   std::vector<ReplaySource> sources;
   for (std::size_t k = 0; k < t.all.size(); ++k) {
-    placed.push_back(std::make_unique<PlacedTrace>(t.all[k], t.partitions[k].base,
-                                                   t.partitions[k].bytes, session.config().sector_size));
+    placed.push_back(std::make_unique<PlacedTrace>(
+        t.all[k], t.partitions[k].base, t.partitions[k].bytes, session.config().sector_size));
     sources.push_back(
         ReplaySource{placed.back().get(), t.all[k].replay.experiment, t.all[k].replay.speed});
   }

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -25,12 +25,6 @@
 #include "common/temp_folder.h"
 #include "common/units.h"
 #include "sim/config/config.h"
-#include "common/log.h"
-#include "sim/results/output.h"
-#include "sim/state/precondition.h"
-#include "sim/engine/replay.h"
-#include "sim/report/report.h"
-#include "sim/controller/ssd.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
 #include "traces/selection.h"
@@ -91,10 +85,14 @@ std::shared_ptr<const void> copy_standard_input(std::string& path) {
 
 const char* device_layout_name(DeviceLayout layout) {
   switch (layout) {
-    case DeviceLayout::kOne: return "one";
-    case DeviceLayout::kSideBySide: return "side-by-side";
-    case DeviceLayout::kShared: return "shared";
-    case DeviceLayout::kAuto: break;
+    case DeviceLayout::kOne:
+      return "one";
+    case DeviceLayout::kSideBySide:
+      return "side-by-side";
+    case DeviceLayout::kShared:
+      return "shared";
+    case DeviceLayout::kAuto:
+      break;
   }
   return "auto";
 }
@@ -194,7 +192,7 @@ void resolve_replay(const TraceOptions& trace, TraceSettings& s) {
     throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
                      kMaxSpeed);
   replay.speed = trace.speed > 0 ? trace.speed : 1.0;
-  replay.experiment = !trace.name.empty() ? trace.name
+  replay.experiment = !trace.name.empty()   ? trace.name
                       : s.shown_path == "-" ? std::string("stdin")
                                             : experiment_name(s.path);
 }
