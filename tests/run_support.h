@@ -39,19 +39,6 @@ inline std::filesystem::path run_tiny(const std::filesystem::path& dir, const st
   return run_preset("tiny", dir, name, std::move(options), printed);
 }
 
-// The message of the ssdlab::Error that `run()` throws; a test failure, and
-// "", if it throws none.
-template <typename Run>
-std::string error_of(Run&& run) {
-  try {
-    run();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no error";
-  return "";
-}
-
 // A library call in the shape of a command's result: exit status 0 and what
 // `run(out)` printed, or 1 and "ssdlab: MESSAGE\n" as main() reports an
 // ssdlab::Error (log lines, which the binary adds on stderr, aside).

@@ -27,6 +27,19 @@
 
 namespace ssdlab::testing {
 
+// The message of the ssdlab::Error that `run()` throws; a test failure, and
+// "", if it throws none.
+template <typename Run>
+std::string error_of(Run&& run) {
+  try {
+    run();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "no error";
+  return "";
+}
+
 inline std::string preset(const std::string& name) {
   return std::string(SSDLAB_SOURCE_DIR) + "/configs/" + name + ".toml";
 }

@@ -11,42 +11,19 @@
 #include <vector>
 
 #include "common/error.h"
+#include "config_fixture.h"
 #include "test_support.h"
 
 namespace {
 
 namespace support = ssdlab::testing;
+using ssdlab::testing::ConfigTest;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
 using ::testing::StartsWith;
-
-class ConfigTest : public ::testing::Test {
- protected:
-  void SetUp() override { dir_ = support::temp_dir_for_this_test("config-"); }
-
-  // Writes `text` to a config file in this test's folder; returns its path.
-  std::string Write(const std::string& text) {
-    return support::write_file(dir_ / "device.toml", text).string();
-  }
-
-  // The message of the ssdlab::Error that loading `path` throws ("" and a
-  // test failure if it loads).
-  static std::string ErrorOf(const std::string& path,
-                             const std::vector<std::string>& overrides = {}) {
-    try {
-      ssdlab::sim::load_config(path, overrides);
-    } catch (const ssdlab::Error& error) {
-      return error.what();
-    }
-    ADD_FAILURE() << path << " loaded without an error";
-    return "";
-  }
-
-  std::filesystem::path dir_;
-};
 
 TEST_F(ConfigTest, BaselinePresetLoadsThePapersGeometryAndTiming) {
   const auto config = support::load_preset("agrawal-baseline");

@@ -15,6 +15,7 @@
 
 namespace {
 
+using ssdlab::testing::error_of;
 namespace support = ssdlab::testing;
 using ssdlab::workloads::ExperimentSpec;
 using ssdlab::workloads::load_plan;
@@ -30,21 +31,8 @@ using ::testing::StartsWith;
 constexpr std::uint64_t kTinyBytes = 16ull << 20;
 constexpr ssdlab::workloads::DeviceInfo kTiny{kTinyBytes, 512, 16 * 4096};
 
-// The message of the ssdlab::Error that `action` throws ("" and a test
-// failure if it throws none).
-template <typename Action>
-std::string ErrorOf(Action&& action) {
-  try {
-    action();
-  } catch (const ssdlab::Error& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no ssdlab::Error was thrown";
-  return "";
-}
-
 std::string InlineError(const std::string& text) {
-  return ErrorOf([&text] { parse_inline(text); });
+  return error_of([&text] { parse_inline(text); });
 }
 
 ExperimentSpec OnlyExperiment(const std::string& text) {
@@ -64,7 +52,7 @@ class PlanTest : public ::testing::Test {
 
   std::string FileError(const std::string& text) {
     const std::string path = Write(text);
-    return ErrorOf([&path] { parse_plan_file(path, kTiny); });
+    return error_of([&path] { parse_plan_file(path, kTiny); });
   }
 
   std::filesystem::path dir_;
@@ -190,7 +178,7 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
 
 TEST_F(PlanTest, PlanFileUnknownKeyNamesFileLineAndKey) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\n\ncolour = \"red\"\n");
-  const std::string error = ErrorOf([&path] { parse_plan_file(path, kTiny); });
+  const std::string error = error_of([&path] { parse_plan_file(path, kTiny); });
   EXPECT_THAT(error, AllOf(StartsWith(path + ":4: colour: unknown key"), HasSubstr("io_size")));
 }
 
@@ -201,7 +189,7 @@ TEST_F(PlanTest, InlineBadPatternListsThePatterns) {
 
 TEST_F(PlanTest, PlanFileBadPatternNamesItsLine) {
   const std::string path = Write("[[experiment]]\ncount = 5\npattern = 3\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+  EXPECT_EQ(error_of([&path] { parse_plan_file(path, kTiny); }),
             path + ":3: pattern: expected SR, RR, SW or RW (got 3)");
 }
 
@@ -227,7 +215,7 @@ TEST_F(PlanTest, ZeroIoSizeIsRejected) {
 
 TEST_F(PlanTest, NegativeIoSizeInAPlanFileIsRejected) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\nio_size = -4096\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+  EXPECT_EQ(error_of([&path] { parse_plan_file(path, kTiny); }),
             path + ":3: io_size: must not be negative (got -4096)");
 }
 
@@ -248,7 +236,7 @@ TEST_F(PlanTest, IoIgnoreAsLargeAsCountIsRejected) {
 TEST_F(PlanTest, IoIgnoreAsLargeAsCountInAPlanFileNamesTheExperimentsLine) {
   const std::string path =
       Write("# io_ignore\n[[experiment]]\npattern = \"RW\"\ncount = 4\nio_ignore = 8\n");
-  EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+  EXPECT_EQ(error_of([&path] { parse_plan_file(path, kTiny); }),
             path + ":2: io_ignore (8) must be smaller than count (4)");
 }
 
@@ -259,7 +247,7 @@ TEST_F(PlanTest, InlineNameWithACommaIsRejected) {
 
 TEST_F(PlanTest, PlanFileNameWithACommaIsRejected) {
   const std::string path = Write("[[experiment]]\npattern = \"RW\"\nname = \"a,b\"\n");
-  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+  EXPECT_THAT(error_of([&path] { parse_plan_file(path, kTiny); }),
               AllOf(StartsWith(path + ":3: name: 'a,b' has characters io.csv cannot hold"),
                     HasSubstr("_-./=:+@")));
 }
@@ -279,7 +267,7 @@ TEST_F(PlanTest, PlanFileWithoutAnExperimentIsRejected) {
   for (const std::string text : {"", "# nothing here\n", "experiment = []\n"}) {
     SCOPED_TRACE(text);
     const std::string path = Write(text);
-    EXPECT_EQ(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+    EXPECT_EQ(error_of([&path] { parse_plan_file(path, kTiny); }),
               path + ":1: no [[experiment]] or [[benchmark]] table: a plan needs at least one");
   }
 }
@@ -315,21 +303,21 @@ TEST_F(PlanTest, TomlSyntaxErrorNamesFileAndLine) {
 
 TEST_F(PlanTest, PlanFileThatCannotBeOpenedHasNoLineZero) {
   const std::string path = (dir_ / "missing.toml").string();
-  EXPECT_THAT(ErrorOf([&path] { parse_plan_file(path, kTiny); }),
+  EXPECT_THAT(error_of([&path] { parse_plan_file(path, kTiny); }),
               AllOf(StartsWith(path + ": "), Not(HasSubstr(path + ":0"))));
 }
 
 TEST_F(PlanTest, LoadPlanOfAMissingTomlFileSaysSo) {
   const std::string path = (dir_ / "missing.toml").string();
-  EXPECT_EQ(ErrorOf([&path] { load_plan(path, kTiny); }), "-w '" + path + "': no such plan file");
+  EXPECT_EQ(error_of([&path] { load_plan(path, kTiny); }), "-w '" + path + "': no such plan file");
 }
 
 TEST_F(PlanTest, LoadPlanOfEmptyTextIsRejected) {
-  EXPECT_EQ(ErrorOf([] { load_plan("", kTiny); }), "-w: empty workload");
+  EXPECT_EQ(error_of([] { load_plan("", kTiny); }), "-w: empty workload");
 }
 
 TEST_F(PlanTest, LoadPlanOfATraceSaysOnlySimReplaysIt) {
-  EXPECT_THAT(ErrorOf([] { load_plan("trace:msr.csv", kTiny); }),
+  EXPECT_THAT(error_of([] { load_plan("trace:msr.csv", kTiny); }),
               AllOf(StartsWith("-w 'trace:msr.csv': "),
                     HasSubstr("a trace is not a plan; `ssdlab sim` replays it")));
 }
@@ -340,15 +328,15 @@ TEST_F(PlanTest, PausesAddingUpPastTheClockAreRefusedNamingTheKey) {
       "[[experiment]]\npattern = \"RW\"\ncount = 3001\npause_us = 1e12\n"
       "[[experiment]]\npattern = \"SW\"\ncount = 3001\npause_us = 1e12\n");
   EXPECT_NO_THROW(parse_plan_file(path, kTiny));
-  EXPECT_EQ(ErrorOf([&path] { load_plan(path, kTiny); }),
+  EXPECT_EQ(error_of([&path] { load_plan(path, kTiny); }),
             path +
                 ":5: pause_us: 3000 times 1000000000000.000 us, after the plan's earlier "
                 "pauses, is beyond what the simulated clock holds (2^62 ns, about 146 years)");
   EXPECT_NO_THROW(load_plan("RW:count=4000,pause_us=1e12,burst=2", kTiny));
-  EXPECT_THAT(ErrorOf([] { load_plan("RW:count=2,run_pause_us=1e12,runs=10000", kTiny); }),
+  EXPECT_THAT(error_of([] { load_plan("RW:count=2,run_pause_us=1e12,runs=10000", kTiny); }),
               HasSubstr("-w 'RW:count=2,run_pause_us=1e12,runs=10000': run_pause_us: 10000 "
                         "times 1000000000000.000 us is beyond what the simulated clock holds"));
-  EXPECT_THAT(ErrorOf([] { load_plan("RW:count=4612,interarrival_us=uniform:0:2e12", kTiny); }),
+  EXPECT_THAT(error_of([] { load_plan("RW:count=4612,interarrival_us=uniform:0:2e12", kTiny); }),
               HasSubstr("interarrival_us: 4612 times 1000000000000.000 us is beyond"));
 }
 
