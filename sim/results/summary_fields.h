@@ -10,11 +10,12 @@
 //                            a percentile's own key p99_9_us besides the object)
 // A std::optional member given to v(...) is written as null when it is empty.
 // The device counters' lists, with three ops of their own, are in
-// device_counter_fields.h.
+// device_counter_fields.h; the checkpoint block's in checkpoint_fields.h.
 //
 // Keys are written in nlohmann::json's order (sorted), whatever the order here.
 #pragma once
 
+#include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
 
