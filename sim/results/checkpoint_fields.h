@@ -77,4 +77,10 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SavedChe
   v.required("seconds", s.seconds);
 }
 
+template <typename V, typename R>
+void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, CheckpointRecord> {
+  v.optional("loaded", c.loaded);
+  v.optional("saved", c.saved);
+}
+
 }  // namespace ssdlab::sim

@@ -97,4 +97,11 @@ struct SavedCheckpoint {
   bool operator==(const SavedCheckpoint&) const = default;
 };
 
+// summary.json's "checkpoint" block.
+struct CheckpointRecord {
+  std::optional<LoadedCheckpoint> loaded;
+  std::optional<SavedCheckpoint> saved;
+  bool operator==(const CheckpointRecord&) const = default;
+};
+
 }  // namespace ssdlab::sim

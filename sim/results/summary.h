@@ -156,9 +156,6 @@ void to_json(nlohmann::json& json, const RunRecord& run);  // one run, as in the
 SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& where);
 // Reads `path` (an ssdlab summary.json) through summary_from_json.
 SummaryRecord read_summary(const std::filesystem::path& path);
-// A precondition block alone (the state cache keeps it with the state).
-void to_json(nlohmann::json& json, const StateRecord& state);
-StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where);
 
 // A checkpoint's info block (checkpoint_record.h), and the info with its
 // file as `ssdlab state-info` prints it. The reader throws ssdlab::Error

@@ -112,12 +112,6 @@ void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, PowerCut
 }
 
 template <typename V, typename R>
-void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, CheckpointRecord> {
-  v.optional("loaded", c.loaded);
-  v.optional("saved", c.saved);
-}
-
-template <typename V, typename R>
 void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LifetimeRecord> {
   v("until_expired", l.until_expired);
   v("stopped", l.stopped);

@@ -269,14 +269,6 @@ DeviceCounters device_counters_from_json(const nlohmann::json& json) {
   return counters;
 }
 
-void to_json(nlohmann::json& json, const StateRecord& state) { put(json, state); }
-
-StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where) {
-  StateRecord state;
-  get(json, state, where);
-  return state;
-}
-
 void to_json(nlohmann::json& json, const CheckpointInfo& info) { put(json, info); }
 
 void to_json(nlohmann::json& json, const CheckpointFile& file) { put(json, file); }

@@ -1,18 +1,25 @@
 // A checkpoint's info block as typed records (sim/results/checkpoint_record.h):
 // written and read through one field list, the reader refusing a missing
 // field or one of another type with the field's name, ignoring keys it does
-// not know.
+// not know, and a checkpoint file with such an info refused in one line.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/state_io.h"
+#include "sim/controller/ssd.h"
 #include "sim/results/summary.h"
 #include "sim/state/checkpoint.h"
+#include "test_support.h"
 
 namespace ssdlab::sim {
 namespace {
+
+namespace fs = std::filesystem;
 
 // The info of a run's --save-state.
 CheckpointInfo run_info() {
@@ -116,6 +123,43 @@ TEST(CheckpointInfoRecord, IgnoresKeysItDoesNotKnow) {
   const CheckpointInfo info = checkpoint_info_from_json(json, "info");
   EXPECT_EQ(info, run_info());
   EXPECT_FALSE(nlohmann::json(info).contains("from_the_future"));
+}
+
+// A checkpoint file whose info (length and CRC made to match) lacks a field
+// is refused in one line naming the file and the field.
+TEST(CheckpointInfoRecord, AFileWithAMalformedInfoIsRefusedInOneLine) {
+  const fs::path dir = testing::temp_dir_for_this_test("checkpoint-info-");
+  const DeviceConfig config = testing::load_preset("tiny");
+  const fs::path path = dir / "state.ckpt";
+  save_checkpoint(path, Ssd(config), RunPosition{}, run_info().provenance);
+  const std::string bytes = testing::read_file(path);
+  std::uint32_t info_bytes = 0;
+  std::memcpy(&info_bytes, bytes.data() + 20, 4);
+  nlohmann::json info = nlohmann::json::parse(bytes.substr(24, info_bytes));
+  info["provenance"].erase("workload");
+  const std::string text = info.dump();
+  std::string forged = bytes.substr(0, 20);
+  const auto size = static_cast<std::uint32_t>(text.size());
+  forged.append(reinterpret_cast<const char*>(&size), 4);
+  forged += text + bytes.substr(24 + info_bytes, bytes.size() - 24 - info_bytes - 4);
+  Crc32 crc;
+  crc.update(forged.data(), forged.size());
+  const std::uint32_t value = crc.value();
+  forged.append(reinterpret_cast<const char*>(&value), 4);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << forged;
+
+  const std::string expected = path.string() + ": corrupt: the info block: provenance: no workload";
+  try {
+    (void)checkpoint_info(path);
+    FAIL() << "a malformed info was read";
+  } catch (const Error& error) {
+    EXPECT_EQ(std::string(error.what()), expected);
+  }
+  Ssd ssd(config);
+  RunPosition position;
+  std::string why;
+  EXPECT_FALSE(try_load_checkpoint(path, ssd, position, why));
+  EXPECT_EQ(why, expected);
 }
 
 }  // namespace
