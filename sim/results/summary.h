@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/results/checkpoint_record.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
 #include "sim/results/summary_blocks.h"
@@ -149,13 +150,17 @@ struct SummaryRecord {
 // The one serialiser and the one parser of summary.json (summary_json.cpp).
 void to_json(nlohmann::json& json, const SummaryRecord& summary);
 void to_json(nlohmann::json& json, const RunRecord& run);  // one run, as in the file
-// A precondition block alone (the state cache keeps it with the state).
-void to_json(nlohmann::json& json, const StateRecord& state);
-StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where);
 // Throws ssdlab::Error naming `where` and what is missing or of the wrong
 // type, or a schema newer than this build reads.
 SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& where);
 // Reads `path` (an ssdlab summary.json) through summary_from_json.
 SummaryRecord read_summary(const std::filesystem::path& path);
+
+// A checkpoint's info block (checkpoint_record.h), and the info with its
+// file as `ssdlab state-info` prints it. The reader throws ssdlab::Error
+// "where: KEY: what is wrong" for a missing field or one of another type.
+void to_json(nlohmann::json& json, const CheckpointInfo& info);
+void to_json(nlohmann::json& json, const CheckpointFile& file);
+CheckpointInfo checkpoint_info_from_json(const nlohmann::json& json, const std::string& where);
 
 }  // namespace ssdlab::sim

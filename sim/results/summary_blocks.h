@@ -1,8 +1,9 @@
 // The blocks of summary.json besides the experiments and their runs
-// (sim/results/summary.h): each a typed record that the run code fills in and
-// that summary_json.cpp writes and reads through its one field list. Units
-// are those of the file (microseconds, seconds); a std::optional is a key
-// present only when it applies, or a JSON null where the file says so.
+// (sim/results/summary.h) and the checkpoint's (checkpoint_record.h): each a
+// typed record that the run code fills in and that summary_json.cpp writes
+// and reads through its one field list. Units are those of the file
+// (microseconds, seconds); a std::optional is a key present only when it
+// applies, or a JSON null where the file says so.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +11,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace ssdlab::sim {
 
@@ -88,14 +87,6 @@ struct PowerCutsRecord {
   double scan_time_us = 0, hold_up_time_us = 0, mean_mount_time_us = 0, max_mount_time_us = 0;
   std::vector<PowerCutRecord> cuts;
   bool operator==(const PowerCutsRecord&) const = default;
-};
-
-// --load-state and --save-state: what sim/state/checkpoint.cpp reports of the
-// checkpoint file, whose header (config echo, provenance) is its own JSON
-// format (DESIGN.md, checkpoints) and is echoed as it is.
-struct CheckpointRecord {
-  std::optional<nlohmann::json> loaded, saved;
-  bool operator==(const CheckpointRecord&) const = default;
 };
 
 // A plan's lifetime stop (--until-expired, the device's end of life).

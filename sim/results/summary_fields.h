@@ -10,11 +10,12 @@
 //                            a percentile's own key p99_9_us besides the object)
 // A std::optional member given to v(...) is written as null when it is empty.
 // The device counters' lists, with three ops of their own, are in
-// device_counter_fields.h.
+// device_counter_fields.h; the checkpoint block's in checkpoint_fields.h.
 //
 // Keys are written in nlohmann::json's order (sorted), whatever the order here.
 #pragma once
 
+#include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
 
@@ -108,12 +109,6 @@ void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, PowerCut
   v("max_mount_time_us", p.max_mount_time_us);
   v("requests_resubmitted", p.requests_resubmitted);
   v("cuts", p.cuts);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, CheckpointRecord> {
-  v.optional("loaded", c.loaded);
-  v.optional("saved", c.saved);
 }
 
 template <typename V, typename R>

@@ -1,8 +1,9 @@
-// summary.json's one serialiser and one parser: a JsonWriter and a JsonReader
-// walk the field lists of summary_fields.h. Values map to JSON by their C++
-// type (counts, numbers, text, flags, lists, maps by name, records, and
-// std::optional as null), with the few typed values that have their own
-// form: the config echo and io_ignore. Times the records hold in
+// summary.json's one serialiser and one parser, also a checkpoint's info
+// block's: a JsonWriter and a JsonReader walk the field lists of
+// summary_fields.h. Values map to JSON by their C++ type (counts, numbers,
+// text, flags, lists, maps by name, records, and std::optional as null),
+// with the few typed values that have their own form: the config echo and
+// io_ignore. Times the records hold in
 // nanoseconds are written in microseconds (time_us).
 #include <fmt/format.h>
 
@@ -262,12 +263,16 @@ DeviceCounters device_counters_from_json(const nlohmann::json& json) {
   return counters;
 }
 
-void to_json(nlohmann::json& json, const StateRecord& state) { put(json, state); }
+void to_json(nlohmann::json& json, const CheckpointInfo& info) { put(json, info); }
 
-StateRecord state_record_from_json(const nlohmann::json& json, const std::string& where) {
-  StateRecord state;
-  get(json, state, where);
-  return state;
+void to_json(nlohmann::json& json, const CheckpointFile& file) { put(json, file); }
+
+CheckpointInfo checkpoint_info_from_json(const nlohmann::json& json, const std::string& where) {
+  CheckpointInfo info;
+  get(json, info, where);
+  // Compared key by key with the run's config, which is an object.
+  if (!info.config.is_object()) throw make_error("{}: config: not an object", where);
+  return info;
 }
 
 namespace {

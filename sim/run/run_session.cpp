@@ -105,7 +105,7 @@ std::optional<StateRecord> RunSession::precondition(const workloads::Preconditio
   std::optional<StateRecord> done;
   if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
                           : std::nullopt) {
-    done = state_record_from_json(*cached, "the state cache");
+    done = std::move(cached);
     fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
                done->load_seconds.value_or(0), done->state_file.value_or(""));
   } else {
@@ -123,10 +123,10 @@ std::optional<StateRecord> RunSession::precondition(const workloads::Preconditio
     }
     ++position_.state_resets;
     if (cache && done)
-      done->state_cache = store_cached_state(state_cache_dir(), key, *ssd_, position_,
-                                             nlohmann::json(*done), state_cache_limit_)
-                              ? "stored"
-                              : "not stored";
+      done->state_cache =
+          store_cached_state(state_cache_dir(), key, *ssd_, position_, *done, state_cache_limit_)
+              ? "stored"
+              : "not stored";
     if (done)
       fmt::print(out_, "{} ({}): {} flash pages written in {:.2f} s, write amplification {:.3f}\n",
                  what, spec.text, done->flash_pages_written.value_or(0), done->wall_seconds,
@@ -172,18 +172,20 @@ PendingCheckpoint save_run_state(const SimOptions& options, const Ssd& ssd,
                                  bool end_of_life) {
   // An FTL stopped by its end of life may be half-way through a request.
   if (end_of_life)
-    return {nullptr, {{"skipped", "the device reached its end of life during the run"}}};
-  nlohmann::json provenance = {
-      {"saved_after", workload == "none" ? "preconditioning" : "run"},
-      {"workload", workload},
-      {"seed", options.seed},
-      {"config", options.config},
-      {"sets", options.overrides},
-      {"precondition", preconditioned ? nlohmann::json(preconditioned->mode) : nlohmann::json()},
-      {"loaded_from",
-       options.load_state.empty() ? nlohmann::json() : nlohmann::json(options.load_state)},
-      {"simulated_us", position.now / 1000.0},
-      {"host_pages_written", ssd.ftl().stats().host_pages_written}};
+    return {nullptr, {.skipped = "the device reached its end of life during the run"}};
+  const Provenance provenance{
+      .saved_after = workload == "none" ? "preconditioning" : "run",
+      .workload = workload,
+      .seed = options.seed,
+      .precondition =
+          preconditioned ? std::optional<std::string>(preconditioned->mode) : std::nullopt,
+      .simulated_us = static_cast<double>(position.now) / 1000.0,
+      .run = Provenance::Run{.config = options.config,
+                             .sets = options.overrides,
+                             .loaded_from = options.load_state.empty()
+                                                ? std::nullopt
+                                                : std::optional<std::string>(options.load_state),
+                             .host_pages_written = ssd.ftl().stats().host_pages_written}};
   return write_checkpoint(options.save_state, ssd, position, provenance);
 }
 

@@ -100,7 +100,7 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   if (!precondition.empty())
     wrap(where(path, *root.get("precondition")), "precondition",
          [&] { (void)workloads::parse_precondition(precondition); });
-  nlohmann::json checkpoint;
+  CheckpointFile checkpoint;
   if (!load_state.empty())
     wrap(where(path, *root.get("load_state")), "load_state",
          [&] { checkpoint = checkpoint_info(resolve(load_state)); });
@@ -133,7 +133,7 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
       if (!load_state.empty())
         wrap(at, "load_state", [&] {
           try {
-            check_checkpoint_fits(checkpoint, *config);
+            check_checkpoint_fits(checkpoint.info, *config);
           } catch (const Error& error) {
             throw make_error(
                 "{} does not load into {}{}: {}", load_state, configs[c],

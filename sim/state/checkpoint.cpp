@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/log.h"
 #include "common/state_io.h"
 #include "sim/config/config.h"
-#include "common/log.h"
+#include "sim/results/summary.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -64,7 +65,8 @@ void read_state(StateReader& in, Ssd& ssd, RunPosition& position) {
 }
 
 // Refuses a checkpoint of another device; returns the other keys that differ.
-nlohmann::json compare_config(const nlohmann::json& saved, const nlohmann::json& current) {
+std::vector<std::string> compare_config(const nlohmann::json& saved,
+                                        const nlohmann::json& current) {
   // A table's `type` first (ftl.type): other keys' defaults follow from it.
   const auto type_first = [](const nlohmann::json& keys) {
     std::vector<std::pair<std::string, nlohmann::json>> ordered;
@@ -84,7 +86,7 @@ nlohmann::json compare_config(const nlohmann::json& saved, const nlohmann::json&
             "only into the geometry and FTL it was saved from",
             table, key, old.dump(), value.dump());
     }
-  nlohmann::json differs = nlohmann::json::array();
+  std::vector<std::string> differs;
   for (const char* table : kOtherTables)
     for (const auto& [key, value] : current.at(table).items())
       if (!saved.contains(table) || !saved.at(table).contains(key) ||
@@ -119,13 +121,13 @@ std::uint32_t checksum(std::istream& in, std::uint64_t bytes) {
 }  // namespace
 
 PendingCheckpoint write_checkpoint(const fs::path& path, const Ssd& ssd,
-                                   const RunPosition& position, const nlohmann::json& provenance) {
+                                   const RunPosition& position, const Provenance& provenance) {
   const auto start = std::chrono::steady_clock::now();
-  const nlohmann::json info_json = {{"ssdlab_version", SSDLAB_VERSION},
-                                    {"format", kCheckpointFormat},
-                                    {"config", config_json(ssd.config())},
-                                    {"provenance", provenance}};
-  const std::string info = info_json.dump();
+  const CheckpointInfo info_record{.ssdlab_version = SSDLAB_VERSION,
+                                   .format = kCheckpointFormat,
+                                   .config = config_json(ssd.config()),
+                                   .provenance = provenance};
+  const std::string info = nlohmann::json(info_record).dump();
   StateWriter counter(nullptr);  // sizes the state first, so the header can hold its length
   write_state(counter, ssd, position);
 
@@ -155,14 +157,14 @@ PendingCheckpoint write_checkpoint(const fs::path& path, const Ssd& ssd,
   }
   if (!pending.file->close() || !written)
     throw make_error("{}: writing the checkpoint failed (disk full?)", path.string());
-  pending.saved = {{"file", path.string()},
-                   {"bytes", bytes},
-                   {"seconds", std::round(seconds_since(start) * 1000) / 1000}};
+  pending.saved = {.file = path.string(),
+                   .bytes = bytes,
+                   .seconds = std::round(seconds_since(start) * 1000) / 1000};
   return pending;
 }
 
-nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPosition& position,
-                               const nlohmann::json& provenance) {
+SavedCheckpoint save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPosition& position,
+                                const Provenance& provenance) {
   PendingCheckpoint pending = write_checkpoint(path, ssd, position, provenance);
   pending.publish();
   return pending.saved;
@@ -170,34 +172,13 @@ nlohmann::json save_checkpoint(const fs::path& path, const Ssd& ssd, const RunPo
 
 namespace {
 
-// A checkpoint whose header, length and checksum are checked: its size, the
-// length of its info block, and the info.
+// A checkpoint whose header, length, checksum and info are checked: its
+// size, the length of its info block, and the info.
 struct CheckedFile {
   std::uint64_t size = 0;
   std::uint32_t info_bytes = 0;
-  nlohmann::json info;
+  CheckpointInfo info;
 };
-
-// Whether `info` has the fields its readers use, each of its type. A file
-// altered with its checksum recomputed must fail here, not where a field is
-// read (a missing "provenance" was read through a const operator[]).
-bool info_well_formed(const nlohmann::json& info) {
-  using Json = nlohmann::json;
-  const auto has = [](const Json& object, const char* key, bool (Json::*is)() const noexcept) {
-    return object.contains(key) && (object[key].*is)();
-  };
-  const auto may_have = [](const Json& object, const char* key, bool (Json::*is)() const noexcept) {
-    return !object.contains(key) || (object[key].*is)();
-  };
-  if (!has(info, "config", &Json::is_object) || !has(info, "provenance", &Json::is_object) ||
-      !may_have(info, "format", &Json::is_number) ||
-      !may_have(info, "ssdlab_version", &Json::is_string))
-    return false;
-  const Json& made = info["provenance"];
-  return may_have(made, "saved_after", &Json::is_string) &&
-         may_have(made, "simulated_us", &Json::is_number) &&
-         may_have(made, "figures", &Json::is_object);
-}
 
 // Opens `path` into `file` and checks it; throws ssdlab::Error (without the
 // file name) on the first thing wrong.
@@ -245,25 +226,30 @@ CheckedFile open_checked(const fs::path& path, std::ifstream& file) {
   std::string info(info_bytes, '\0');
   file.seekg(static_cast<std::streamoff>(kHeaderBytes));
   read_exactly(file, info.data(), info.size(), size);
-  checked.info = nlohmann::json::parse(info, nullptr, false);
-  if (checked.info.is_discarded() || !info_well_formed(checked.info))
-    throw make_error("corrupt: the info block is not the JSON a checkpoint holds");
+  const nlohmann::json json = nlohmann::json::parse(info, nullptr, false);
+  if (json.is_discarded()) throw make_error("corrupt: the info block is not JSON");
+  // A file altered with its checksum recomputed must fail here, naming the
+  // field, not where the field is used (a missing "provenance" was once read
+  // through a const operator[]).
+  try {
+    checked.info = checkpoint_info_from_json(json, "the info block");
+  } catch (const Error& error) {
+    throw make_error("corrupt: {}", error.what());
+  }
   return checked;
 }
 
 }  // namespace
 
-void check_checkpoint_fits(const nlohmann::json& info, const DeviceConfig& config) {
-  (void)compare_config(info.at("config"), config_json(config));
+void check_checkpoint_fits(const CheckpointInfo& info, const DeviceConfig& config) {
+  (void)compare_config(info.config, config_json(config));
 }
 
-nlohmann::json checkpoint_info(const fs::path& path) {
+CheckpointFile checkpoint_info(const fs::path& path) {
   try {
     std::ifstream file;
     CheckedFile checked = open_checked(path, file);
-    checked.info["file"] = path.string();
-    checked.info["bytes"] = checked.size;
-    return checked.info;
+    return {.file = path.string(), .bytes = checked.size, .info = std::move(checked.info)};
   } catch (const Error& error) {
     throw make_error("{}: {}", path.string(), error.what());
   }
@@ -272,13 +258,13 @@ nlohmann::json checkpoint_info(const fs::path& path) {
 namespace {
 
 // Loads the state of the checked `file` into `ssd`; the rest of load_checkpoint().
-nlohmann::json load_checked(const fs::path& path, std::ifstream& file, CheckedFile& checked,
-                            Ssd& ssd, RunPosition& position,
-                            std::chrono::steady_clock::time_point start) {
+LoadedCheckpoint load_checked(const fs::path& path, std::ifstream& file, CheckedFile& checked,
+                              Ssd& ssd, RunPosition& position,
+                              std::chrono::steady_clock::time_point start) {
   try {
     const std::uint64_t size = checked.size;
-    nlohmann::json& result = checked.info;
-    const nlohmann::json differs = compare_config(result["config"], config_json(ssd.config()));
+    std::vector<std::string> differs =
+        compare_config(checked.info.config, config_json(ssd.config()));
 
     StateReader in(file, kHeaderBytes + checked.info_bytes);
     read_state(in, ssd, position);
@@ -287,12 +273,11 @@ nlohmann::json load_checked(const fs::path& path, std::ifstream& file, CheckedFi
                        size - 4);
     if (!differs.empty())
       logger("sim")->warn("{}: loaded into a device whose {} differ from the saved one's",
-                          path.string(), differs.dump());
-    result["file"] = path.string();
-    result["bytes"] = size;
-    result["config_differs"] = differs;
-    result["seconds"] = std::round(seconds_since(start) * 1000) / 1000;
-    return std::move(result);
+                          path.string(), nlohmann::json(differs).dump());
+    const double seconds = std::round(seconds_since(start) * 1000) / 1000;
+    return {{.file = path.string(), .bytes = size, .info = std::move(checked.info)},
+            seconds,
+            std::move(differs)};
   } catch (const std::logic_error& error) {
     // With --verify the loaded state's invariants are checked: one that
     // passes its checksum but breaks them was saved by a faulty build.
@@ -304,15 +289,15 @@ nlohmann::json load_checked(const fs::path& path, std::ifstream& file, CheckedFi
 
 }  // namespace
 
-nlohmann::json load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
+LoadedCheckpoint load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position) {
   std::string why;
-  nlohmann::json loaded = try_load_checkpoint(path, ssd, position, why);
-  if (loaded.is_null()) throw Error(why);
-  return loaded;
+  std::optional<LoadedCheckpoint> loaded = try_load_checkpoint(path, ssd, position, why);
+  if (!loaded) throw Error(why);
+  return std::move(*loaded);
 }
 
-nlohmann::json try_load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& position,
-                                   std::string& why) {
+std::optional<LoadedCheckpoint> try_load_checkpoint(const fs::path& path, Ssd& ssd,
+                                                    RunPosition& position, std::string& why) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<char> buffer(1 << 20);
   std::ifstream file;
@@ -322,28 +307,26 @@ nlohmann::json try_load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& 
     checked = open_checked(path, file);
   } catch (const Error& error) {
     why = fmt::format("{}: {}", path.string(), error.what());
-    return nullptr;
+    return std::nullopt;
   }
   return load_checked(path, file, checked, ssd, position, start);
 }
 
-void print_loaded(std::ostream& out, const nlohmann::json& loaded) {
-  const nlohmann::json& made = loaded["provenance"];
+void print_loaded(std::ostream& out, const LoadedCheckpoint& loaded) {
+  const Provenance& made = loaded.info.provenance;
   fmt::print(out, "loaded state {} ({:.1f} MB in {:.2f} s): saved after {}, {} us simulated\n",
-             loaded["file"].get<std::string>(), loaded["bytes"].get<double>() / 1e6,
-             loaded["seconds"].get<double>(), made.value("saved_after", std::string("?")),
-             made.value("simulated_us", 0.0));
+             loaded.file, static_cast<double>(loaded.bytes) / 1e6, loaded.seconds, made.saved_after,
+             made.simulated_us);
 }
 
-void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved) {
+void print_saved(std::ostream& out, const std::optional<SavedCheckpoint>& saved) {
   if (!saved) return;
-  if (saved->contains("skipped")) {
-    fmt::print(out, "  state not saved: {}\n", (*saved)["skipped"].get<std::string>());
+  if (saved->skipped) {
+    fmt::print(out, "  state not saved: {}\n", *saved->skipped);
     return;
   }
-  fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n",
-             (*saved)["file"].get<std::string>(), (*saved)["bytes"].get<double>() / 1e6,
-             (*saved)["seconds"].get<double>());
+  fmt::print(out, "  state saved:  {} ({:.1f} MB in {:.2f} s)\n", saved->file,
+             static_cast<double>(saved->bytes) / 1e6, saved->seconds);
 }
 
 }  // namespace ssdlab::sim

@@ -8,15 +8,17 @@
 //   u32 version         kCheckpointFormat
 //   u64 state bytes     length of the state below
 //   u32 info bytes      length of the info below
-//   info                JSON: ssdlab version, the device config it was saved
-//                       from, and what made the state (provenance)
+//   info                JSON (CheckpointInfo, sim/results/checkpoint_record.h):
+//                       ssdlab version, format, the device config it was
+//                       saved from, and what made the state (Provenance)
 //   state               sections (common/state_io.h): the FTL's (its own,
 //                       NAND array, victim buckets, wear leveler, counters),
 //                       the flash timelines, the controller, the run position
 //   u32 CRC-32          of every byte before it
 // Loading refuses, with one line naming the file and what is wrong, a file
 // that is not a checkpoint, of another format version, truncated, with bytes
-// after its end, failing its checksum, or saved from a device config whose
+// after its end, failing its checksum, with an info block lacking a field or
+// holding one of another type, or saved from a device config whose
 // geometry or FTL keys differ (naming the key). Timing and host keys may
 // differ: they are not state, and a warning says so.
 #pragma once
@@ -25,7 +27,6 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@
 #include "common/units.h"
 #include "sim/controller/ssd.h"
 #include "sim/results/output.h"
-#include "sim/results/summary_blocks.h"
+#include "sim/results/checkpoint_record.h"
 
 namespace ssdlab::sim {
 
@@ -64,7 +65,7 @@ inline constexpr std::string_view kCheckpointMagic = "SSDLABCK";
 // unpublished, it is removed and an earlier file at the path stays.
 struct PendingCheckpoint {
   std::unique_ptr<TemporaryFile> file;  // null: nothing to publish (skipped)
-  nlohmann::json saved;                 // {"file", "bytes", "seconds"} or {"skipped"}
+  SavedCheckpoint saved;                // where it goes, or why not (skipped)
   void publish() {
     if (file) file->publish("the checkpoint");
   }
@@ -74,39 +75,40 @@ struct PendingCheckpoint {
 // file beside it. `provenance` (what made the state) goes into the info.
 // Throws ssdlab::Error if it cannot write.
 PendingCheckpoint write_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
-                                   const RunPosition& position, const nlohmann::json& provenance);
-// write_checkpoint() and publish() at once. Returns {"file", "bytes",
-// "seconds"}.
-nlohmann::json save_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
-                               const RunPosition& position, const nlohmann::json& provenance);
+                                   const RunPosition& position, const Provenance& provenance);
+// write_checkpoint() and publish() at once. Returns where it was saved.
+SavedCheckpoint save_checkpoint(const std::filesystem::path& path, const Ssd& ssd,
+                                const RunPosition& position, const Provenance& provenance);
 
 // Loads `path` into `ssd`, freshly built from the run's device config, and
-// sets `position`. Returns the file's info plus {"file", "bytes", "seconds",
-// "config_differs"}. Throws ssdlab::Error "PATH: what is wrong" (with
+// sets `position`. Returns the file's info, size, load time and the config
+// keys that differ. Throws ssdlab::Error "PATH: what is wrong" (with
 // verification on, also for a state that breaks the FTL's invariants); `ssd`
 // must then be discarded.
-nlohmann::json load_checkpoint(const std::filesystem::path& path, Ssd& ssd, RunPosition& position);
+LoadedCheckpoint load_checkpoint(const std::filesystem::path& path, Ssd& ssd,
+                                 RunPosition& position);
 
 // As load_checkpoint(), but a file that cannot be used at all (missing, not a
-// checkpoint, another format, truncated, failing its checksum: all found
-// before any state is read) returns null, with `why` ("PATH: what is wrong"),
-// and leaves `ssd` untouched. What goes wrong later throws as there.
-nlohmann::json try_load_checkpoint(const std::filesystem::path& path, Ssd& ssd,
-                                   RunPosition& position, std::string& why);
+// checkpoint, another format, truncated, failing its checksum, a malformed
+// info block: all found before any state is read) returns nullopt, with `why`
+// ("PATH: what is wrong"), and leaves `ssd` untouched. What goes wrong later
+// throws as there.
+std::optional<LoadedCheckpoint> try_load_checkpoint(const std::filesystem::path& path, Ssd& ssd,
+                                                    RunPosition& position, std::string& why);
 
-// Checks `path` (header, length, checksum) without loading it; returns its
-// info plus {"file", "bytes"}. Throws ssdlab::Error "PATH: what is wrong".
-nlohmann::json checkpoint_info(const std::filesystem::path& path);
+// Checks `path` (header, length, checksum, info) without loading it;
+// returns its info and size. Throws ssdlab::Error "PATH: what is wrong".
+CheckpointFile checkpoint_info(const std::filesystem::path& path);
 
 // Whether a checkpoint whose info (checkpoint_info()) is `info` loads into
 // `config`, as load_checkpoint() decides it before reading any state: throws
 // ssdlab::Error "was saved from a device with KEY = …, but the config has …"
 // if its geometry or FTL differ. `sweep` checks every job this way before
 // any runs (or before --slurm writes its script).
-void check_checkpoint_fits(const nlohmann::json& info, const DeviceConfig& config);
+void check_checkpoint_fits(const CheckpointInfo& info, const DeviceConfig& config);
 
 // One line each on what was loaded / saved (`checkpoint`: summary.json's).
-void print_loaded(std::ostream& out, const nlohmann::json& loaded);
-void print_saved(std::ostream& out, const std::optional<nlohmann::json>& saved);
+void print_loaded(std::ostream& out, const LoadedCheckpoint& loaded);
+void print_saved(std::ostream& out, const std::optional<SavedCheckpoint>& saved);
 
 }  // namespace ssdlab::sim

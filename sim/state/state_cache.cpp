@@ -84,35 +84,35 @@ fs::path state_cache_file(const fs::path& dir, const nlohmann::json& key) {
                            fnv1a(text, 0x84222325cbf29ce4ULL), kStateExtension);
 }
 
-std::optional<nlohmann::json> load_cached_state(const fs::path& dir, const nlohmann::json& key,
-                                                Ssd& ssd, RunPosition& position) {
+std::optional<StateRecord> load_cached_state(const fs::path& dir, const nlohmann::json& key,
+                                             Ssd& ssd, RunPosition& position) {
   const fs::path file = state_cache_file(dir, key);
   std::error_code error;
   if (!fs::exists(file, error)) return std::nullopt;
   std::string why;
-  const nlohmann::json loaded = try_load_checkpoint(file, ssd, position, why);
-  if (loaded.is_null()) {
+  const std::optional<LoadedCheckpoint> loaded = try_load_checkpoint(file, ssd, position, why);
+  if (!loaded) {
     if (!fs::exists(file, error)) return std::nullopt;  // trimmed by another run meanwhile
     logger("sim")->warn("state cache: ignoring an unusable file ({}); it will be replaced", why);
     return std::nullopt;
   }
-  const nlohmann::json& provenance = loaded["provenance"];
-  if (!provenance.contains("state_cache_key") || provenance["state_cache_key"] != key)
+  const std::optional<Provenance::Cache>& cached = loaded->info.provenance.cache;
+  if (!cached || cached->state_cache_key != key)
     // The state is loaded already, so the run cannot go on with it.
     throw make_error(
         "{}: a cached state of another key under this key's name (a hash collision); remove "
         "it with 'ssdlab cache clear'",
         file.string());
-  nlohmann::json figures = provenance["figures"];
-  figures["state_cache"] = "hit";
-  figures["state_file"] = file.string();
-  figures["load_seconds"] = loaded["seconds"];
+  StateRecord figures = cached->figures;
+  figures.state_cache = "hit";
+  figures.state_file = file.string();
+  figures.load_seconds = loaded->seconds;
   fs::last_write_time(file, fs::file_time_type::clock::now(), error);  // its last use
   return figures;
 }
 
 bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ssd& ssd,
-                        const RunPosition& position, const nlohmann::json& figures,
+                        const RunPosition& position, const StateRecord& figures,
                         std::optional<std::uint64_t> limit) {
   if (limit == 0u) return false;  // the cache keeps nothing
   const fs::path file = state_cache_file(dir, key);
@@ -121,13 +121,13 @@ bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ss
   try {
     fs::create_directories(dir, error);
     if (error) throw make_error("{}: cannot create the folder: {}", dir.string(), error.message());
-    const nlohmann::json provenance = {{"saved_after", "preconditioning"},
-                                       {"workload", "none"},
-                                       {"precondition", key["precondition"]},
-                                       {"seed", key["seed"]},
-                                       {"state_cache_key", key},
-                                       {"figures", figures},
-                                       {"simulated_us", 0.0}};
+    const Provenance provenance{
+        .saved_after = "preconditioning",
+        .workload = "none",
+        .seed = key.at("seed").get<std::uint64_t>(),
+        .precondition = key.at("precondition").get<std::string>(),
+        .simulated_us = 0.0,
+        .cache = Provenance::Cache{.state_cache_key = key, .figures = figures}};
     save_checkpoint(part, ssd, position, provenance);
     fs::rename(part, file, error);
     if (error) throw make_error("{}: cannot rename into place: {}", file.string(), error.message());
@@ -221,11 +221,13 @@ void run_cache_list(const fs::path& dir, std::ostream& out) {
         fmt::format("{}  {}  last used {:%Y-%m-%d %H:%M:%S} UTC", state.path.filename().string(),
                     format_size(state.bytes), used);
     try {
-      const nlohmann::json info = checkpoint_info(state.path);
-      const nlohmann::json& key = info["provenance"]["state_cache_key"];
+      const std::optional<Provenance::Cache> cached =
+          checkpoint_info(state.path).info.provenance.cache;
+      if (!cached) throw make_error("saved without a state cache key (not by the cache)");
+      const nlohmann::json& key = cached->state_cache_key;
       fmt::print(out, "{}  precondition {} seed {} on {}\n", head,
-                 key["precondition"].get<std::string>(), key["seed"].dump(),
-                 key["config"]["geometry"].dump());
+                 key.at("precondition").get<std::string>(), key.at("seed").dump(),
+                 key.at("config").at("geometry").dump());
     } catch (const std::exception& e) {
       fmt::print(out, "{}  unusable: {}\n", head, e.what());
     }

@@ -52,19 +52,19 @@ std::filesystem::path state_cache_file(const std::filesystem::path& dir,
                                        const nlohmann::json& key);
 
 // Loads the state of `key` into `ssd` (freshly built) and `position`; returns
-// the figures of the preconditioning that made it, with "state_cache":
-// "hit", "state_file" and "load_seconds" added; nullopt on a miss (no file,
-// or an unusable one: warned and left to be replaced).
-std::optional<nlohmann::json> load_cached_state(const std::filesystem::path& dir,
-                                                const nlohmann::json& key, Ssd& ssd,
-                                                RunPosition& position);
+// the figures of the preconditioning that made it, with state_cache "hit",
+// state_file and load_seconds set; nullopt on a miss (no file, or an
+// unusable one: warned and left to be replaced).
+std::optional<StateRecord> load_cached_state(const std::filesystem::path& dir,
+                                             const nlohmann::json& key, Ssd& ssd,
+                                             RunPosition& position);
 
 // Saves the state of `ssd` and `position` under `key`, with `figures` (what
 // precondition() returned), then trims the cache to `limit` sparing it;
 // returns false (after a warning) if it could not, or if the state alone is
 // larger than `limit` (a limit of 0: nothing is written, without a warning).
 bool store_cached_state(const std::filesystem::path& dir, const nlohmann::json& key, const Ssd& ssd,
-                        const RunPosition& position, const nlohmann::json& figures,
+                        const RunPosition& position, const StateRecord& figures,
                         std::optional<std::uint64_t> limit);
 
 // Removes the least recently used states of `dir` (oldest modification time

@@ -226,7 +226,7 @@ class CheckpointFile : public ::testing::Test {
     TimeNs now = 0;
     drive(ssd, 3, 2000, now);
     saved_ = ssdlab::sim::save_checkpoint(dir_ / "state.ckpt", ssd, RunPosition{now, 2},
-                                          {{"saved_after", "run"}});
+                                          {.saved_after = "run"});
     now_ = now;
     bytes_ = support::read_file(dir_ / "state.ckpt");
   }
@@ -247,7 +247,7 @@ class CheckpointFile : public ::testing::Test {
 
   fs::path dir_;
   DeviceConfig config_;
-  nlohmann::json saved_;
+  ssdlab::sim::SavedCheckpoint saved_;
   TimeNs now_ = 0;
   std::string bytes_;
 };
@@ -258,10 +258,10 @@ TEST_F(CheckpointFile, LoadsBackTheClockAndPosition) {
   const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
   EXPECT_EQ(position.now, now_);
   EXPECT_EQ(position.state_resets, 2u);
-  EXPECT_EQ(info["bytes"], bytes_.size());
-  EXPECT_EQ(saved_["bytes"], bytes_.size());
-  EXPECT_EQ(info["provenance"]["saved_after"], "run");
-  EXPECT_TRUE(info["config_differs"].empty());
+  EXPECT_EQ(info.bytes, bytes_.size());
+  EXPECT_EQ(saved_.bytes, bytes_.size());
+  EXPECT_EQ(info.info.provenance.saved_after, "run");
+  EXPECT_TRUE(info.config_differs.empty());
 }
 
 TEST_F(CheckpointFile, RefusesACorruptByte) {
@@ -377,7 +377,7 @@ TEST_F(CheckpointFile, LoadsIntoOtherTimingAndSaysSo) {
   Ssd ssd(other);
   RunPosition position;
   const auto info = ssdlab::sim::load_checkpoint(dir_ / "state.ckpt", ssd, position);
-  EXPECT_EQ(info["config_differs"], nlohmann::json::array({"timing.read_us"}));
+  EXPECT_EQ(info.config_differs, std::vector<std::string>{"timing.read_us"});
 }
 
 TEST_F(CheckpointFile, SameStateSavesTheSameBytes) {
@@ -385,7 +385,7 @@ TEST_F(CheckpointFile, SameStateSavesTheSameBytes) {
   TimeNs now = 0;
   drive(ssd, 3, 2000, now);
   ssdlab::sim::save_checkpoint(dir_ / "again.ckpt", ssd, RunPosition{now, 2},
-                               {{"saved_after", "run"}});
+                               {.saved_after = "run"});
   EXPECT_EQ(support::read_file(dir_ / "again.ckpt"), bytes_);
   for (const auto& entry : fs::directory_iterator(dir_))  // no temporary file left
     EXPECT_FALSE(entry.path().filename().string().ends_with(".partial")) << entry.path();

@@ -36,7 +36,7 @@ class PreconditionThreads : public ::testing::TestWithParam<Case> {
     ssdlab::sim::precondition(ssd, spec, 7, true, threads);
     const auto file = support::temp_dir_for_this_test("precondition-threads-") /
                       ("state-" + std::to_string(threads) + (used ? "" : "-serial"));
-    ssdlab::sim::save_checkpoint(file, ssd, ssdlab::sim::RunPosition{}, nullptr);
+    ssdlab::sim::save_checkpoint(file, ssd, ssdlab::sim::RunPosition{}, {});
     return support::read_file(file);
   }
 };

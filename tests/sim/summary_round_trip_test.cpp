@@ -248,11 +248,26 @@ TEST(SummaryRoundTrip, PowerCutsAndCheckpoints) {
     cut.mount_time_us = 12.5;
     cuts.cuts.push_back(cut);
   }
+  LoadedCheckpoint loaded;
+  loaded.file = "a.state";
+  loaded.bytes = 1000;
+  loaded.seconds = 0.25;
+  loaded.config_differs = {"timing.read_us"};
+  loaded.info = {.ssdlab_version = "0.1.0",
+                 .format = 6,
+                 .config = {{"geometry", {{"pages_per_block", 16}}}},
+                 .provenance = {.saved_after = "run", .workload = "RW", .seed = 1}};
+  loaded.info.provenance.run = Provenance::Run{.config = "tiny.toml", .sets = {"ftl.type=fast"}};
   s.checkpoint = CheckpointRecord{
-      nlohmann::json{{"file", "a.state"}, {"bytes", 1000}, {"provenance", {{"seed", 1}}}},
-      nlohmann::json{{"skipped", "the device reached its end of life during the run"}}};
+      loaded, SavedCheckpoint{.skipped = "the device reached its end of life during the run"}};
   expect_round_trip(s);
-  s.checkpoint = CheckpointRecord{std::nullopt, nlohmann::json{{"file", "b.state"}}};
+  loaded.info.provenance.run.reset();
+  loaded.info.provenance.precondition = "random";
+  loaded.info.provenance.cache = Provenance::Cache{.state_cache_key = {{"seed", 1}}};
+  loaded.info.provenance.cache->figures.mode = "random";
+  s.checkpoint = CheckpointRecord{loaded, std::nullopt};
+  expect_round_trip(s);
+  s.checkpoint = CheckpointRecord{std::nullopt, SavedCheckpoint{.file = "b.state", .bytes = 9}};
   expect_round_trip(s);
 }
 

@@ -1,0 +1,32 @@
+// The ratios every report of an FTL's counters derives the same way: the
+// FTL's own statistics (ftl/ftl.h, FtlStats) and summary.json's device
+// counters (sim/results/device_counters.h) both call these, so the two can
+// never disagree. Each is 0 where its denominator is.
+#pragma once
+
+#include <cstdint>
+
+namespace ssdlab {
+
+// `part` over `whole`; 0 if whole is 0.
+constexpr double share(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
+
+// Lookups that found their map entry cached (DFTL; Gupta et al. 2009).
+constexpr double map_cache_hit_ratio(std::uint64_t hits, std::uint64_t misses) {
+  return share(hits, hits + misses);
+}
+
+// Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
+constexpr double cleaning_efficiency(std::uint64_t pages_reclaimed, std::uint64_t blocks_cleaned,
+                                     std::uint32_t pages_per_block) {
+  return share(pages_reclaimed, blocks_cleaned * pages_per_block);
+}
+
+// Flash pages programmed per host page written.
+constexpr double write_amplification(std::uint64_t flash_pages, std::uint64_t host_pages) {
+  return share(flash_pages, host_pages);
+}
+
+}  // namespace ssdlab
