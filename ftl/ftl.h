@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/flash_ratios.h"
 #include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -194,21 +195,15 @@ struct FtlStats {
   std::uint64_t translation_blocks_cleaned = 0;
 
   double map_cache_hit_ratio() const {
-    const std::uint64_t lookups = map_cache_hits + map_cache_misses;
-    return lookups == 0 ? 0.0 : static_cast<double>(map_cache_hits) / static_cast<double>(lookups);
+    return ssdlab::map_cache_hit_ratio(map_cache_hits, map_cache_misses);
   }
 
-  // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
   double cleaning_efficiency(std::uint32_t pages_per_block) const {
-    return blocks_cleaned == 0 ? 0.0
-                               : static_cast<double>(pages_reclaimed) /
-                                     static_cast<double>(blocks_cleaned * pages_per_block);
+    return ssdlab::cleaning_efficiency(pages_reclaimed, blocks_cleaned, pages_per_block);
   }
 
   double write_amplification() const {
-    return host_pages_written == 0
-               ? 0.0
-               : static_cast<double>(flash_pages_written) / static_cast<double>(host_pages_written);
+    return ssdlab::write_amplification(flash_pages_written, host_pages_written);
   }
 
   bool operator==(const FtlStats&) const = default;

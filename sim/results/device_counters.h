@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/flash_ratios.h"
 #include "common/units.h"
 
 namespace ssdlab::sim {
@@ -35,21 +36,14 @@ struct FtlCounters {
   std::uint64_t map_cache_hits = 0, map_cache_misses = 0, translation_pages_read = 0,
                 translation_pages_written = 0, translation_blocks_cleaned = 0;
 
-  // Lookups that found their map entry cached; 0 without lookups.
   double map_cache_hit_ratio() const {
-    const std::uint64_t lookups = map_cache_hits + map_cache_misses;
-    return lookups == 0 ? 0.0 : static_cast<double>(map_cache_hits) / static_cast<double>(lookups);
+    return ssdlab::map_cache_hit_ratio(map_cache_hits, map_cache_misses);
   }
-  // Agrawal et al. §3.2: superseded pages over all pages of the cleaned blocks.
   double cleaning_efficiency(std::uint32_t pages_per_block) const {
-    return blocks_cleaned == 0 ? 0.0
-                               : static_cast<double>(pages_reclaimed) /
-                                     static_cast<double>(blocks_cleaned * pages_per_block);
+    return ssdlab::cleaning_efficiency(pages_reclaimed, blocks_cleaned, pages_per_block);
   }
   double write_amplification() const {
-    return host_pages_written == 0
-               ? 0.0
-               : static_cast<double>(flash_pages_written) / static_cast<double>(host_pages_written);
+    return ssdlab::write_amplification(flash_pages_written, host_pages_written);
   }
   bool operator==(const FtlCounters&) const = default;
 };
