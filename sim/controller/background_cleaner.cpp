@@ -38,11 +38,11 @@ bool BackgroundCleaner::pool_idle(std::uint32_t pool, TimeNs now) const {
                      [&](std::uint32_t die) { return timeline_.die_free_at(die) <= now; });
 }
 
-TimeNs BackgroundCleaner::next_idle(TimeNs now, TimeNs until, bool skip_pending) const {
+TimeNs BackgroundCleaner::next_idle(TimeNs now, TimeNs until) const {
   // A pool is idle again when its busiest die frees up.
   TimeNs next = until;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    if (skip_pending && (rounds_[pool].pending() || !ftl_.wants_background_cleaning(pool)))
+    if (preemptible() && (rounds_[pool].pending() || !ftl_.wants_background_cleaning(pool)))
       continue;
     TimeNs free = now;
     for (std::uint32_t die : pool_dies_[pool]) free = std::max(free, timeline_.die_free_at(die));
@@ -72,7 +72,7 @@ void BackgroundCleaner::idle(TimeNs from, TimeNs until) {
   if (preemptible()) return idle_preemptible(from, until);
   TimeNs now = from;
   while (now < until && clean_idle_pools(now, Reserve::kAtOnce)) {
-    const TimeNs next = next_idle(now, until, false);
+    const TimeNs next = next_idle(now, until);
     if (next <= now) break;
     now = next;
   }
@@ -183,7 +183,7 @@ void BackgroundCleaner::idle_preemptible(TimeNs from, TimeNs until) {
     start_rounds(now);
     advance_rounds(until);
     // The next moment a pool without a pending round is idle again.
-    const TimeNs next = next_idle(now, until, true);
+    const TimeNs next = next_idle(now, until);
     if (next <= now || next >= until) break;
     now = next;
   }

@@ -106,9 +106,9 @@ class BackgroundCleaner {
     bool pending() const { return next < commands.size(); }
   };
   bool pool_idle(std::uint32_t pool, TimeNs now) const;
-  // The next moment after `now` a pool that wants cleaning (and, with
-  // `skip_pending`, has no round pending) is idle again; `until` if none.
-  TimeNs next_idle(TimeNs now, TimeNs until, bool skip_pending) const;
+  // The next moment after `now` a pool is idle again (preemptible: a pool
+  // that wants cleaning and has no round pending); `until` if none.
+  TimeNs next_idle(TimeNs now, TimeNs until) const;
   // Cleans every idle pool that wants it as one batch each; true if any did.
   bool clean_idle_pools(TimeNs now, Reserve reserve);
   // Starts a round on each idle pool that wants one and has none pending.
