@@ -5,15 +5,12 @@
 #include "common/error.h"
 
 namespace ssdlab::sim {
-namespace {
 
-flash::NandArray& recoverable_flash(ftl::Ftl& ftl) {
+flash::NandArray& PowerSafeScheduling::recoverable_flash(ftl::Ftl& ftl) {
   if (!ftl.flash_for_power_cut())
     throw make_error("FTL '{}' cannot recover from a power cut", ftl.name());
   return *ftl.flash_for_power_cut();
 }
-
-}  // namespace
 
 PowerSafeScheduling::PowerSafeScheduling(const flash::Geometry& geometry,
                                          std::uint32_t pages_per_lpn, ftl::Ftl& ftl,

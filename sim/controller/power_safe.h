@@ -22,7 +22,10 @@ namespace ssdlab::sim {
 
 class PowerSafeScheduling {
  public:
-  // Throws ssdlab::Error if `ftl` cannot recover from a power cut.
+  // The NAND array a cut acts on; throws ssdlab::Error if `ftl` cannot
+  // recover from a power cut.
+  static flash::NandArray& recoverable_flash(ftl::Ftl& ftl);
+  // Turns on the sequence numbers a mount needs (recoverable_flash() first).
   PowerSafeScheduling(const flash::Geometry& geometry, std::uint32_t pages_per_lpn, ftl::Ftl& ftl,
                       flash::FlashTimeline& timeline);
 

@@ -11,15 +11,15 @@
 namespace ssdlab::sim {
 
 void Ssd::enable_power_cuts() {
-  auto power = std::make_unique<PowerSafeScheduling>(
-      config_.geometry, config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
-      timeline_);
+  PowerSafeScheduling::recoverable_flash(*ftl_);
   if (verifier_)
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
         "is wrong; every cut checks each acknowledged write itself");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
-  power_ = std::move(power);
+  power_ = std::make_unique<PowerSafeScheduling>(
+      config_.geometry, config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
+      timeline_);
 }
 
 TimeNs Ssd::hold_up(TimeNs at) {
