@@ -18,7 +18,6 @@ import sys
 
 FOLDERS = ["common", "flash", "ftl", "workloads", "traces", "analysis", "repro", "sim",
            "tests", "bench", "fuzz", "docs/examples"]
-SCOPE = re.compile(r"\b(namespace|class|struct|union|enum)\b")
 CODE = re.compile(r'//[^\n]*|/\*.*?\*/|R"(\w*)\(.*?\)\1"|"(?:\\.|[^"\\\n])*"|'
                   r"'(?:\\.|[^'\\\n])*'|^[ \t]*#[^\n]*(?:\\\n[^\n]*)*", re.S | re.M)
 
