@@ -33,13 +33,34 @@ namespace {
   throw std::logic_error(fmt::format("invalidate of page {}: not valid", ppn));
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] void beyond_slc(Ppn ppn, BlockId block,
+                                                       std::uint32_t pages) {
+  throw std::logic_error(fmt::format(
+      "program of page {}: block {} is in SLC mode and holds {} pages", ppn, block, pages));
+}
+
 }  // namespace
+
+void NandArray::enable_slc_mode(std::uint32_t bits_per_cell) {
+  if (bits_per_cell < 2 || geometry_.pages_per_block % bits_per_cell != 0)
+    throw std::logic_error("SLC mode needs cells of several bits and whole wordlines per block");
+  slc_.assign(blocks_.size(), 0);
+  slc_pages_ = geometry_.pages_per_block / bits_per_cell;
+}
+
+void NandArray::set_slc(BlockId block) {
+  if (slc_.empty() || !is_erased(block))
+    throw std::logic_error(fmt::format("SLC mode for block {}: not erased, or no SLC mode", block));
+  slc_[block] = 1;
+}
 
 void NandArray::program(Ppn ppn, Lpn lpn) {
   BlockState& block = blocks_[geometry_.block_of(ppn)];
   const std::uint32_t page = geometry_.page_in_block(ppn);
   if (page != block.write_pointer)
     out_of_order(ppn, page, geometry_.block_of(ppn), block.write_pointer);
+  if (!slc_.empty() && page >= capacity(geometry_.block_of(ppn)))
+    beyond_slc(ppn, geometry_.block_of(ppn), slc_pages_);
   oob_lpn_[ppn] = lpn;
   if (persistent_) persistent_->sequence[ppn] = persistent_->next++;
   valid_bits_[ppn >> 6] |= std::uint64_t{1} << (ppn & 63);
@@ -70,6 +91,7 @@ void NandArray::erase(BlockId id) {
     std::fill_n(persistent_->sequence.begin() + first, block.write_pointer, std::uint64_t{0});
   block.write_pointer = 0;
   ++block.erase_count;
+  if (!slc_.empty()) slc_[id] = 0;
 }
 
 void NandArray::check_invariants() const {
@@ -102,9 +124,10 @@ void NandArray::check_invariants() const {
   }
 }
 
-// Version 1: OOB logical pages, valid bits, then per block its write
-// pointer, valid count and erase count.
-constexpr std::uint32_t kNandStateVersion = 1;
+// Version 2: OOB logical pages, valid bits, then per block its write
+// pointer, valid count and erase count; the pages of a block in SLC mode (0:
+// no SLC mode) and, if not 0, the SLC mode flag of every block.
+constexpr std::uint32_t kNandStateVersion = 2;
 
 void NandArray::save_state(StateWriter& out) const {
   out.section("NAND", kNandStateVersion);
@@ -116,6 +139,8 @@ void NandArray::save_state(StateWriter& out) const {
     out.u16(block.valid_pages);
     out.u32(block.erase_count);
   }
+  out.u32(slc_pages_);
+  if (!slc_.empty()) out.vector(slc_);
 }
 
 void NandArray::load_state(StateReader& in) {
@@ -132,6 +157,16 @@ void NandArray::load_state(StateReader& in) {
     if (block.write_pointer > geometry_.pages_per_block || block.valid_pages > block.write_pointer)
       throw make_error("corrupt: a block has write pointer {} and {} valid pages",
                        block.write_pointer, block.valid_pages);
+  }
+  if (in.u32() != slc_pages_)
+    throw make_error("the checkpoint's SLC mode does not match the config's ({} pages per block)",
+                     slc_pages_);
+  if (!slc_.empty()) {
+    in.vector(slc_, blocks_.size(), "the SLC mode flags");
+    for (BlockId id = 0; id < blocks_.size(); ++id)
+      if (blocks_[id].write_pointer > capacity(id))
+        throw make_error("corrupt: block {} in SLC mode has write pointer {}", id,
+                         blocks_[id].write_pointer);
   }
 }
 
@@ -178,6 +213,7 @@ NandArray::BlockImage NandArray::image(BlockId block) const {
   BlockImage image{block,
                    blocks_[block].write_pointer,
                    blocks_[block].erase_count,
+                   is_slc(block),
                    std::vector<Lpn>(oob_lpn_.begin() + first, oob_lpn_.begin() + first + written),
                    {}};
   if (persistent_)
@@ -201,6 +237,7 @@ void NandArray::restore(const BlockImage& image) {
   }
   state.write_pointer = image.write_pointer;
   state.erase_count = image.erase_count;
+  if (!slc_.empty()) slc_[block] = image.slc ? 1 : 0;
   // The erase never happened: its count is not a decrease.
   if (!checked_erase_counts_.empty())
     checked_erase_counts_[block] = std::min(checked_erase_counts_[block], image.erase_count);

@@ -48,9 +48,25 @@ class NandArray {
   std::uint32_t write_pointer(BlockId block) const { return blocks_[block].write_pointer; }
   std::uint32_t valid_pages(BlockId block) const { return blocks_[block].valid_pages; }
   std::uint32_t erase_count(BlockId block) const { return blocks_[block].erase_count; }
-  bool is_full(BlockId block) const {
-    return blocks_[block].write_pointer == geometry_.pages_per_block;
+  bool is_full(BlockId block) const { return blocks_[block].write_pointer == capacity(block); }
+  // Pages `block` holds: all its pages, or in SLC mode one per wordline.
+  std::uint32_t capacity(BlockId block) const {
+    return is_slc(block) ? slc_pages_ : geometry_.pages_per_block;
   }
+
+  // --- SLC mode (an SLC cache on cells of several bits; flash/cell.h) ------------------
+  // A block programmed one bit per cell holds one page per wordline, at page
+  // offsets 0 .. pages_per_block / bits_per_cell - 1; the rest of its pages
+  // stay unused until it is erased. The mode is set on an erased block when
+  // an FTL opens it, and an erase returns the block to its native cells. It
+  // is flash state (the block header records it, as the erase count): a
+  // power cut keeps it. enable_slc_mode() allocates the per-block flags (one
+  // byte per block; devices without an SLC cache have none).
+  void enable_slc_mode(std::uint32_t bits_per_cell);
+  bool slc_mode_enabled() const { return !slc_.empty(); }
+  void set_slc(BlockId block);
+  bool is_slc(BlockId block) const { return !slc_.empty() && slc_[block] != 0; }
+  std::uint32_t slc_pages_per_block() const { return slc_pages_; }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
 
   // --- Power-loss simulation (sim/controller/power_cut.h) -----------------------------
@@ -89,6 +105,7 @@ class NandArray {
     BlockId block;
     std::uint16_t write_pointer;
     std::uint32_t erase_count;
+    bool slc;
     std::vector<Lpn> lpns;
     std::vector<std::uint64_t> sequences;
   };
@@ -146,6 +163,8 @@ class NandArray {
   HugeVector<Lpn> oob_lpn_;
   HugeVector<std::uint64_t> valid_bits_;
   HugeVector<BlockState> blocks_;
+  std::vector<std::uint8_t> slc_;  // per block, SLC mode (empty: never)
+  std::uint32_t slc_pages_ = 0;    // pages of a block in SLC mode
   mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };
 
