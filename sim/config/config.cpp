@@ -18,6 +18,7 @@
 #include "common/toml_keys.h"
 #include "ftl/ftl_keys.h"
 #include "sim/config/config_reader.h"
+#include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -275,7 +276,7 @@ namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
-  KeyReader r(root, path, {"device", "geometry", "timing", "ftl", "host", "controller"},
+  KeyReader r(root, path, {"device", "geometry", "timing", "ftl", "slc_cache", "host", "controller"},
               apply_overrides(root, overrides));
   DeviceConfig config;
   config.source = path;
@@ -283,6 +284,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_geometry(r, config.geometry);
   read_timing(r, config.timing);
   read_ftl(r, config.geometry, config.ftl);
+  read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);
   if (config.sector_size & (config.sector_size - 1) ||
       config.ftl.logical_page_size % config.sector_size) {

@@ -11,6 +11,7 @@
 #include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
+#include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
 
@@ -83,7 +84,7 @@ nlohmann::json controller_json(const ControllerConfig& k) {
 }  // namespace
 
 nlohmann::json to_json(const DeviceConfig& c) {
-  return {{"source", c.source},
+  nlohmann::json json = {{"source", c.source},
           {"name", c.name},
           {"geometry", geometry_json(c.geometry)},
           {"timing", timing_json(c.timing)},
@@ -93,6 +94,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
             {"queue_depth", c.controller.queue_depth},
             {"scheduling", scheduling_name(c.controller.scheduling)}}},
           {"controller", controller_json(c.controller)}};
+  if (c.ftl.slc_cache.on()) json["slc_cache"] = config_detail::slc_cache_json(c.ftl.slc_cache);
+  return json;
 }
 
 namespace {
@@ -172,6 +175,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                    k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
   else
     fmt::format_to(it, "  buffer      none\n");
+  fmt::format_to(it, "{}", config_detail::describe_slc_cache(c.ftl.slc_cache));
   if (c.ftl.clean_high_water > 0)
     fmt::format_to(it, "  background  cleaning {} host requests\n",
                    k.preempt_background_cleaning ? "yields to" : "runs a whole round before");
