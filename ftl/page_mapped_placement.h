@@ -133,7 +133,7 @@ class Placement {
 
  private:
   struct PlaneState {
-    std::array<flash::BlockId, kWriteKinds> active{kNoBlock, kNoBlock, kNoBlock};
+    std::array<flash::BlockId, kWriteKinds> active{kNoBlock, kNoBlock, kNoBlock, kNoBlock};
     std::deque<flash::BlockId> free_blocks;
   };
 
