@@ -284,8 +284,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
   KeyReader r(root, path,
-              {"device", "geometry", "timing", "timing.cell", "timing.slc_mode", "ftl", "host",
-               "controller"},
+              {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
+               "timing.slc_mode"},
               std::move(origins));
   DeviceConfig config;
   config.source = path;

@@ -181,10 +181,10 @@ void describe_cell(const flash::Geometry& g, const flash::Timing& t, Out it) {
                  flash::cell_type_name(g.cell_type), bits, flash::page_type_list(g.cell_type),
                  flash::program_scheme_name(c.program));
   fmt::format_to(
-      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+      it, "  timing      read {} us, program {}, erase {} us, bus {} ns/B, command {} ns\n",
       fmt::join(reads, "/"),
-      one_shot ? format_us(c.wordline_program_ns(bits)) + " (a wordline)"
-               : fmt::format("{}", fmt::join(programs, "/")),
+      one_shot ? format_us(c.wordline_program_ns(bits)) + " us (a wordline)"
+               : fmt::format("{} us", fmt::join(programs, "/")),
       format_us(c.erase_ns), t.bus_ps_per_byte / 1000.0, t.command_ns);
   fmt::format_to(it, "  SLC mode    read {} us, program {} us, erase {} us\n",
                  format_us(c.slc_read_ns), format_us(c.slc_program_ns), format_us(c.slc_erase_ns));
