@@ -145,8 +145,8 @@ TEST(CellRun, SsdlabSimOnATlcPresetReportsCellCounters) {
   const auto out = dir / "tlc";
   const auto result = testing::run_ssdlab(
       "sim -c " + testing::shell_quote(testing::preset("tiny-tlc")) +
-      " --precondition seq -w 'RR:io_size=4096,count=50' --no-io-log -o " +
-      testing::shell_quote(out));
+      " --precondition seq -w 'RR:io_size=4096,count=50' --no-io-log --timeline " +
+      testing::shell_quote(dir / "timeline.json") + " -o " + testing::shell_quote(out));
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const nlohmann::json summary = testing::summary_of(out);
   EXPECT_EQ(summary["config"]["geometry"]["cell_type"], "tlc");
@@ -155,6 +155,8 @@ TEST(CellRun, SsdlabSimOnATlcPresetReportsCellCounters) {
   for (const auto& [type, count] : device["reads_per_page_type"].items())
     reads += count.get<std::uint64_t>();
   EXPECT_EQ(reads, 50u);
+  // The teaching view names each array read with its page type.
+  EXPECT_THAT(testing::read_file(dir / "timeline.json"), HasSubstr("\"READ upper\""));
 }
 
 }  // namespace
