@@ -286,7 +286,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   hoist_cell_tables(root);
   KeyReader r(root, path,
               {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
-               "timing.slc_mode"},
+               "timing.slc_mode", "slc_cache"},
               std::move(origins));
   DeviceConfig config;
   config.source = path;
