@@ -36,13 +36,21 @@ nlohmann::json geometry_json(const flash::Geometry& g) {
           {"interleaving", flash::interleaving_name(g.interleaving)}};
 }
 
-nlohmann::json timing_json(const flash::Timing& t) {
-  return {{"read_us", t.read_ns / 1000.0},
-          {"program_us", t.program_ns / 1000.0},
-          {"erase_us", t.erase_ns / 1000.0},
-          {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
-          {"command_ns", t.command_ns},
-          {"cache_register", t.cache_register}};
+nlohmann::json timing_json(const flash::Timing& t, const flash::SuspendTiming& s) {
+  nlohmann::json json = {{"read_us", t.read_ns / 1000.0},
+                         {"program_us", t.program_ns / 1000.0},
+                         {"erase_us", t.erase_ns / 1000.0},
+                         {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+                         {"command_ns", t.command_ns},
+                         {"cache_register", t.cache_register}};
+  // Program/erase suspend: echoed when on (a run without it echoes as before).
+  if (s.enabled) {
+    json["suspend"] = true;
+    json["suspend_us"] = s.suspend_ns / 1000.0;
+    json["resume_us"] = s.resume_ns / 1000.0;
+    json["suspend_limit"] = s.limit;
+  }
+  return json;
 }
 
 // The keys every FTL shares, then the chosen FTL's own (its echo hook,
@@ -86,7 +94,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
   return {{"source", c.source},
           {"name", c.name},
           {"geometry", geometry_json(c.geometry)},
-          {"timing", timing_json(c.timing)},
+          {"timing", timing_json(c.timing, c.suspend)},
           {"ftl", ftl_json(c.ftl)},
           {"host",
            {{"sector_size", c.sector_size},
@@ -159,6 +167,11 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
       it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
       format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
       t.bus_ps_per_byte / 1000.0, t.command_ns);
+  if (c.suspend.enabled)
+    fmt::format_to(it, "  suspend     reads suspend programs and erases: suspend {} us, resume {} us, "
+                   "at most {} per operation\n",
+                   format_us(c.suspend.suspend_ns), format_us(c.suspend.resume_ns),
+                   c.suspend.limit);
   const ControllerConfig& k = c.controller;
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",

@@ -63,6 +63,8 @@ template <typename Op>
 void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
   if (a.buffer.has_value() != b.buffer.has_value())
     throw std::logic_error("write-buffer counters of different devices");
+  if (a.suspend.has_value() != b.suspend.has_value())
+    throw std::logic_error("suspend counters of different devices");
   CollectCounters collect;
   fields(collect, b);
   CombineCounters<Op> apply(collect.values, op);
