@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # The table of docs/model.md ("Program/erase suspend"): read tail latency with
-# and without timing.suspend, on a preset with long erases (1.5 ms) whose dies
-# take reads first (controller.dispatch_order), under random 4 KiB reads and
+# and without timing.suspend, on a preset with long erases (1.5 ms), its dies
+# taking reads first (controller.dispatch_order "read>write>cleaning": with
+# fifo, a read's tail is the cleaning queued ahead of it, which suspend does
+# not shorten), under random 4 KiB reads and
 # writes mixed half and half at queue depth 8 on a preconditioned (full)
 # device, so that cleaning erases and programs keep dies busy.
 # Prints read p50/p99/p99.9 (from io.csv) and the suspensions (summary.json).
 #   bench/scripts/suspend-tail.sh [BINARY [CONFIG [COUNT]]]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-binary=${1:-build/sim/ssdlab} config=${2:-configs/agrawal-reads-first.toml} count=${3:-40000}
+binary=${1:-build/sim/ssdlab} config=${2:-configs/agrawal-baseline.toml} count=${3:-40000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 workload="RW:io_size=4096,count=$count,read_share=0.5,queue_depth=8"
-echo "$config, $workload, precondition random"
+order='controller.dispatch_order="read>write>cleaning"'
+echo "$config, $order, $workload, precondition random"
 for suspend in false true; do
   "$binary" sim -c "$config" --precondition random -w "$workload" \
-    --set "timing.suspend=$suspend" -o "$work/$suspend" -q > /dev/null
+    --set "$order" --set "timing.suspend=$suspend" -o "$work/$suspend" -q > /dev/null
   /usr/bin/python3 - "$suspend" "$work/$suspend" <<'PY'
 import csv, json, sys
 reads = sorted(float(row["rt_us"]) for row in csv.DictReader(open(sys.argv[2] + "/io.csv"))
