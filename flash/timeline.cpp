@@ -25,6 +25,7 @@ void FlashTimeline::restart_at(TimeNs t) {
   for (BusTimeline& bus : control_buses_) bus.restart_at(t);
   std::fill(die_free_.begin(), die_free_.end(), t);
   std::fill(register_free_.begin(), register_free_.end(), t);
+  for (InFlight& op : in_flight_) op.active = false;
 }
 
 TimeNs FlashTimeline::all_done_at(TimeNs t) const {
@@ -262,8 +263,9 @@ void FlashTimeline::save_state(StateWriter& out) const {
   // 3: per interleaving unit (a package without interleaving), the cache
   // registers, and the serial flash time of cleaning; 4: each bus's
   // reservations (BusTimeline) rather than when it is next free; 6: the
-  // host's flash accesses (5, their sums, was never released).
-  out.section("TIME", 6);
+  // host's flash accesses (5, their sums, was never released); 7: program and
+  // erase suspensions.
+  out.section("TIME", 7);
   for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
@@ -281,6 +283,7 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.host_other_write_ns);
   out.u64(stats_.host_other_read_pages);
   out.u64(stats_.host_other_write_pages);
+  out.array(stats_.suspensions);
   // Cells of several bits only, so that an SLC device's state is as before.
   if (!multi_bit_) return;
   out.array(stats_.page_type_reads);
@@ -290,7 +293,7 @@ void FlashTimeline::save_state(StateWriter& out) const {
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 6);
+  in.section("TIME", 7);
   for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
@@ -310,6 +313,7 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.host_other_write_ns = in.i64();
   stats_.host_other_read_pages = in.u64();
   stats_.host_other_write_pages = in.u64();
+  in.array(stats_.suspensions);
   if (multi_bit_) {
     in.array(stats_.page_type_reads);
     stats_.slc_mode_reads = in.u64();
@@ -339,6 +343,8 @@ const char* phase_name(Phase phase) {
       return "ERASE";
     case Phase::kCopyBack:
       return "COPY-BACK";
+    case Phase::kSuspended:
+      return "SUSPENDED";
   }
   return "?";
 }

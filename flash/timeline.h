@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/state_io.h"
@@ -36,6 +37,7 @@
 #include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
+#include "flash/suspend.h"
 #include "flash/timeline_observer.h"
 #include "flash/timing.h"
 
@@ -71,6 +73,8 @@ struct TimelineStats {
   // every SLC-mode program, whose page is a wordline of its own.
   std::array<std::uint64_t, kMaxPageTypes> page_type_reads{};
   std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
+  // Program/erase suspend (flash/suspend.h): suspensions of programs, of erases.
+  std::array<std::uint64_t, 2> suspensions{};
 };
 
 // The host's flash accesses (TimelineStats): page accesses and their
@@ -102,6 +106,31 @@ class FlashTimeline {
   TimeNs unloaded_ns(const Command& command) const;
   // The host's flash accesses so far, from the counts in stats().
   HostFlash host_flash() const;
+
+  // Program/erase suspend (flash/suspend.h, flash/timeline_suspend.cpp), for
+  // the flash scheduler, which owns when an operation's completion is final.
+  // Off until enabled.
+  void enable_suspend(const SuspendTiming& suspend);
+  const SuspendTiming& suspend() const { return suspend_; }
+  // The operations a read may suspend.
+  static bool suspendable(const Command& command) {
+    return command.op == Op::kProgram || command.op == Op::kErase;
+  }
+  // Reserves a suspendable() command as schedule() does and keeps it as its
+  // unit's operation in flight until forget_suspendable(unit): until then a
+  // read may suspend it and move its end. Returns its end so far.
+  TimeNs schedule_suspendable(const Command& command, TimeNs ready);
+  // A read ready at `ready` on a unit whose operation in flight is in its
+  // array phase, is the unit's last reservation and has suspensions left:
+  // the read's command cycles, then `suspend_ns` until the array is free, its
+  // array read and its transfer out as usual; the operation (and the unit's
+  // busy-until) ends later by suspend + read array time + resume. Returns the
+  // read's end; nothing, with nothing reserved, when it cannot suspend.
+  std::optional<TimeNs> suspend_for_read(const Command& read, TimeNs ready);
+  // The end of the unit's operation in flight, as suspensions moved it.
+  TimeNs suspendable_end(std::uint32_t unit) const { return in_flight_[unit].end; }
+  // The unit's operation in flight completed (its end is final).
+  void forget_suspendable(std::uint32_t unit) { in_flight_[unit].active = false; }
 
   // Power cut (sim/controller/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.
@@ -195,6 +224,19 @@ class FlashTimeline {
     if (observer_) observer_->phase(resource, index, phase, start, end, *current_);
   }
   void report_planes(Phase phase, TimeNs start, TimeNs end);
+  // Program/erase suspend: a unit's operation in flight.
+  struct InFlight {
+    Command command;           // (for the observer's reports)
+    TimeNs array_start = 0;    // its array phase, from then to `end`
+    TimeNs end = 0;            // moved by each suspension
+    TimeNs resumed = 0;        // the end of its latest suspension's resume
+    std::uint32_t suspensions = 0;
+    bool active = false;
+  };
+  TimeNs array_ns(const Command& command) const;
+  // The read's phases once its command cycles reached the die at `issued`,
+  // and the suspension of `op` they take; returns the read's end.
+  TimeNs suspended_read(const Command& read, InFlight& op, TimeNs start, TimeNs issued);
 
   FastGeometry geometry_;
   Timing timing_;
@@ -211,6 +253,8 @@ class FlashTimeline {
   FastDiv bits_;    // bits per cell
   const NandArray* nand_ = nullptr;  // which blocks run in SLC mode (null: none)
   const Command* current_ = nullptr;  // the command schedule() is reserving
+  SuspendTiming suspend_;
+  std::vector<InFlight> in_flight_;  // per unit, with suspend on
 };
 
 }  // namespace ssdlab::flash

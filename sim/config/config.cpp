@@ -103,6 +103,14 @@ void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
   r.boolean("timing", "cache_register", t.cache_register);
 }
 
+// Program/erase suspend (flash/suspend.h: the defaults and their sources).
+void read_suspend(KeyReader& r, flash::SuspendTiming& s) {
+  r.boolean("timing", "suspend", s.enabled);
+  r.scaled("timing", "suspend_us", s.suspend_ns, 1000.0, 0.0, 1e6);
+  r.scaled("timing", "resume_us", s.resume_ns, 1000.0, 0.0, 1e6);
+  r.integer("timing", "suspend_limit", s.limit, 0, 1'000'000);
+}
+
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
 void read_wear(KeyReader& r, ftl::WearConfig& w) {
   std::string mode = ftl::wear_mode_name(w.mode);
@@ -294,6 +302,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_geometry(r, config.geometry);
   read_timing(r, config.geometry, config.timing);
   config_detail::read_cell_timing(r, root, config.geometry, config.timing);
+  read_suspend(r, config.suspend);
   read_ftl(r, config.geometry, config.ftl);
   read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);

@@ -59,7 +59,8 @@ void cell_json(const flash::Timing& t, std::uint32_t bits, nlohmann::json& json)
                       {"erase_us", c.slc_erase_ns / 1000.0}};
 }
 
-nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g) {
+nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g,
+                           const flash::SuspendTiming& s) {
   nlohmann::json json = {{"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
                          {"command_ns", t.command_ns},
                          {"cache_register", t.cache_register}};
@@ -69,6 +70,13 @@ nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g) {
     json["erase_us"] = t.erase_ns / 1000.0;
   } else {
     cell_json(t, g.bits_per_cell(), json);
+  }
+  // Program/erase suspend: echoed when on (a run without it echoes as before).
+  if (s.enabled) {
+    json["suspend"] = true;
+    json["suspend_us"] = s.suspend_ns / 1000.0;
+    json["resume_us"] = s.resume_ns / 1000.0;
+    json["suspend_limit"] = s.limit;
   }
   return json;
 }
@@ -114,7 +122,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
   nlohmann::json json = {{"source", c.source},
           {"name", c.name},
           {"geometry", geometry_json(c.geometry)},
-          {"timing", timing_json(c.timing, c.geometry)},
+          {"timing", timing_json(c.timing, c.geometry, c.suspend)},
           {"ftl", ftl_json(c.ftl)},
           {"host",
            {{"sector_size", c.sector_size},
@@ -216,6 +224,11 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
         t.bus_ps_per_byte / 1000.0, t.command_ns);
   else
     describe_cell(g, t, it);
+  if (c.suspend.enabled)
+    fmt::format_to(it, "  suspend     reads suspend programs and erases: suspend {} us, resume {} us, "
+                   "at most {} per operation\n",
+                   format_us(c.suspend.suspend_ns), format_us(c.suspend.resume_ns),
+                   c.suspend.limit);
   const ControllerConfig& k = c.controller;
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",

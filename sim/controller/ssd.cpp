@@ -9,7 +9,7 @@ namespace ssdlab::sim {
 Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     : config_(config),
       ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
-      scheduler_(config.geometry, config.timing, config.controller.dispatch_order),
+      scheduler_(config.geometry, config.timing, config.controller.dispatch_order, config.suspend),
       timeline_(scheduler_.timeline()),
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
       invariants_every_(checks.verify ? checks.invariants_every : 0) {

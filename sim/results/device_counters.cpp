@@ -67,6 +67,8 @@ void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
     throw std::logic_error("write-buffer counters of different devices");
   if (a.cell.has_value() != b.cell.has_value())
     throw std::logic_error("cell counters of different devices");
+  if (a.suspend.has_value() != b.suspend.has_value())
+    throw std::logic_error("suspend counters of different devices");
   CollectCounters collect;
   fields(collect, b);
   CombineCounters<Op> apply(collect.values, op);

@@ -67,6 +67,14 @@ struct CellCounters {
   bool operator==(const CellCounters&) const = default;
 };
 
+// Program/erase suspend (timing.suspend; flash/suspend.h): how often host
+// reads suspended a program, an erase.
+struct SuspendCounters {
+  std::uint64_t program_suspensions = 0;
+  std::uint64_t erase_suspensions = 0;
+  bool operator==(const SuspendCounters&) const = default;
+};
+
 struct DeviceCounters {
   FtlCounters ftl;
   TimeNs cleaning_ns = 0;             // cleaning in progress, foreground and background
@@ -87,6 +95,7 @@ struct DeviceCounters {
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
   std::optional<BufferCounters> buffer;     // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
+  std::optional<SuspendCounters> suspend;   // only with timing.suspend
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

@@ -69,7 +69,8 @@ RunRecord run(std::uint32_t number, double mean_us) {
   return r;
 }
 
-// A simulated run: its span and device counters, with a write buffer.
+// A simulated run: its span and device counters, with a write buffer and
+// program/erase suspend.
 RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   RunRecord r = run(number, 80.5);
   r.start_us = 10.0 * number;
@@ -86,6 +87,7 @@ RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   d.background_cleaning_ns = 456;
   d.bus_busy_ns = 777000;
   d.buffer = BufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.suspend = SuspendCounters{6 + number, 2};
   d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
   return r;
 }
