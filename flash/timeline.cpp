@@ -151,37 +151,39 @@ TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
 }
 
 TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
+  if (multi_bit_) [[unlikely]]
+    return cell_unloaded_ns(command);
   const TimeNs transfer = page_transfer_ns_ * (command.two_plane() ? 2 : 1);
   const TimeNs cycles = timing_.command_ns;
   switch (command.op) {
     case Op::kRead:
-      return cycles + read_array_ns(command.ppn) + read_transfer_ns(command);
+      return cycles + timing_.read_ns + read_transfer_ns(command);
     case Op::kProgram:
-      return cycles + program_transfer_ns(command) + program_array_ns(command.ppn);
+      return cycles + program_transfer_ns(command) + timing_.program_ns;
     case Op::kErase:
-      return cycles + erase_array_ns(command.ppn);
+      return cycles + timing_.erase_ns;
     case Op::kCopyBack:
-      return cycles + read_array_ns(command.src) + (command.host_data ? page_transfer_ns_ : 0) +
-             program_array_ns(command.ppn);
+      return cycles + timing_.read_ns + (command.host_data ? page_transfer_ns_ : 0) +
+             timing_.program_ns;
     case Op::kMove:
-      return 2 * cycles + read_array_ns(command.src) + 2 * transfer +
-             program_array_ns(command.ppn);
+      return 2 * cycles + timing_.read_ns + 2 * transfer + timing_.program_ns;
   }
   return 0;
 }
 
-void FlashTimeline::count(const Command& command) {
+// (Inlined into its two callers, as before cell types: the SLC path pays
+// one well-predicted branch and no call.)
+[[gnu::always_inline]] inline void FlashTimeline::count(const Command& command) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
   const std::size_t two = command.two_plane() ? 1 : 0;
   stats_.two_plane_commands += two;
-  if (multi_bit_) count_cells(command);
-  // (Cells of several bits: a page's cost depends on its page type, so each
-  // host command is counted at its own unloaded_ns().)
+  if (multi_bit_) [[unlikely]]
+    return count_cells(command);
   if (command.cleaning)
     stats_.cleaning_flash_ns += unloaded_ns(command);
-  else if (command.op == Op::kRead && command.member_pages == 0 && !multi_bit_)
+  else if (command.op == Op::kRead && command.member_pages == 0)
     ++stats_.host_page_reads[two];
-  else if (command.op == Op::kProgram && command.transfer_bytes == 0 && !multi_bit_)
+  else if (command.op == Op::kProgram && command.transfer_bytes == 0)
     ++stats_.host_page_programs[two];
   else
     count_other_host(command);

@@ -217,7 +217,11 @@ class FlashTimeline {
   TimeNs cell_read_ns(Ppn ppn) const;
   TimeNs cell_program_ns(Ppn ppn) const;
   TimeNs cell_erase_ns(Ppn ppn) const;
-  // The page type and SLC-mode counters of TimelineStats (cells of several bits).
+  // unloaded_ns() and count() of cells of several bits: by page type and SLC
+  // mode, with the page type and SLC-mode counters of TimelineStats, and every
+  // host command at its own unloaded_ns() (count_other_host()), since a
+  // page's cost depends on its page type.
+  TimeNs cell_unloaded_ns(const Command& command) const;
   void count_cells(const Command& command);
   // Reports a phase of the command being scheduled, if observed.
   void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {

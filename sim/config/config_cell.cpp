@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
