@@ -23,6 +23,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import sys
 
@@ -156,13 +157,18 @@ def update_docs(path, preset, line):
               "| after cache measured | dev. | in cache published | in cache measured |\n"
               "|---|---|---|---|---|---|---|---|---|\n")
     rows = [r for r in body.splitlines() if r.startswith("| `")]
+    figures = sorted(r for r in body.splitlines() if r.startswith("![")
+                     and f"slc-cliff-{preset.removesuffix('.toml')}.png" not in r)
+    image = f"images/slc-cliff-{preset.removesuffix('.toml')}.png"
+    if os.path.isfile(os.path.join(os.path.dirname(path) or ".", image)):
+        figures = sorted(figures + [f"![{preset}: throughput per GB written]({image})"])
     rows = [r for r in rows if not r.startswith(f"| `{preset}`")] + [line]
     rows.sort()
     note = ("\nMeasured by `bench/scripts/slc-cliff.sh PRESET OUTDIR --docs "
             "docs/current-devices.md` (128 KiB sequential writes at queue depth 32 on the "
             "fresh device; GB and MB/s decimal).\n\n")
     open(path, "w", encoding="utf-8").write(head + begin + note + header + "\n".join(rows)
-                                           + "\n" + end + tail)
+                                           + "\n\n" + "\n\n".join(figures) + "\n" + end + tail)
 
 
 def analyse(preset, outdir, opts):
@@ -203,8 +209,12 @@ def analyse(preset, outdir, opts):
           f"{100 * result['post_cache_deviation']:+.1f}%")
     print(f"  inside the cache {inside:.0f} MB/s; published {figures['in_cache_mbps']:.0f} MB/s: "
           f"{100 * result['in_cache_deviation']:+.1f}% (not checked)")
-    if plot(series, cliff_gb, figures, factor, os.path.join(outdir, "cliff.png"), name + scaled):
-        print(f"  figure: {os.path.join(outdir, 'cliff.png')}")
+    png = os.path.join(outdir, "cliff.png")
+    if plot(series, cliff_gb, figures, factor, png, name + scaled):
+        print(f"  figure: {png}")
+        if opts["docs"] and factor == 1.0:
+            image = f"images/slc-cliff-{name.removesuffix('.toml')}.png"
+            shutil.copyfile(png, os.path.join(os.path.dirname(opts["docs"]) or ".", image))
     if opts["docs"]:
         fmt = lambda d: "-" if d is None else f"{100 * d:+.1f}%"
         cliff_txt = "none" if cliff_gb is None else f"{cliff_gb:.1f} GB"
