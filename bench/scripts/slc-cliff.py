@@ -117,6 +117,24 @@ def find_cliff(series):
     return None, inside, post, threshold
 
 
+def cache_stats(summary_json):
+    """The run's SLC cache counters (summary.json "slc_cache"), if it has them."""
+    try:
+        data = json.load(open(summary_json))
+    except (OSError, ValueError):
+        return None
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("slc_cache"), dict) and "host_pages_absorbed" in node["slc_cache"]:
+                return node["slc_cache"]
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
 def deviation(measured, expected):
     return (measured - expected) / expected
 
@@ -209,6 +227,14 @@ def analyse(preset, outdir, opts):
           f"{100 * result['post_cache_deviation']:+.1f}%")
     print(f"  inside the cache {inside:.0f} MB/s; published {figures['in_cache_mbps']:.0f} MB/s: "
           f"{100 * result['in_cache_deviation']:+.1f}% (not checked)")
+    stats = cache_stats(os.path.join(outdir, "run", "summary.json"))
+    if stats:
+        result["slc_cache"] = stats
+        print("  cache counters: " + ", ".join(
+            f"{k} {stats[k]}" for k in ("host_pages_absorbed", "host_pages_bypassed",
+                                        "pages_folded", "peak_blocks", "capacity_blocks")
+            if k in stats))
+        json.dump(result, open(os.path.join(outdir, "result.json"), "w"), indent=2)
     png = os.path.join(outdir, "cliff.png")
     if plot(series, cliff_gb, figures, factor, png, name + scaled):
         print(f"  figure: {png}")
