@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/fast_div.h"
+#include "flash/cell.h"
 
 namespace ssdlab::flash {
 
@@ -82,11 +83,15 @@ struct Geometry {
   Gang gang = Gang::kNone;
   std::uint32_t gang_size = 1;  // packages per gang (1: no gang)
   Interleaving interleaving = Interleaving::kDies;
+  // Bits per cell (flash/cell.h); the array times of a cell of several bits
+  // are Timing::cell's, by page type.
+  CellType cell_type = CellType::kSlc;
 
   std::uint32_t packages() const { return channels * packages_per_channel; }
   std::uint32_t dies() const { return packages() * dies_per_package; }
   std::uint32_t planes() const { return dies() * planes_per_die; }
   std::uint32_t blocks() const { return planes() * blocks_per_plane; }
+  std::uint32_t bits_per_cell() const { return flash::bits_per_cell(cell_type); }
   std::uint64_t pages() const { return std::uint64_t{blocks()} * pages_per_block; }
   std::uint64_t capacity_bytes() const { return pages() * page_size; }
   std::uint32_t pages_per_plane() const { return blocks_per_plane * pages_per_block; }

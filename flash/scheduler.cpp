@@ -60,12 +60,17 @@ bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
   return true;
 }
 
-FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order)
+FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order,
+                               const SuspendTiming& suspend)
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       queues_(timeline_.units()),
-      wake_at_(timeline_.units(), kNever) {}
+      wake_at_(timeline_.units(), kNever),
+      suspend_(suspend.enabled),
+      held_(suspend.enabled ? timeline_.units() : 0) {
+  timeline_.enable_suspend(suspend);
+}
 
 std::uint32_t FlashScheduler::new_job() {
   ++live_jobs_;
@@ -87,6 +92,7 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
     if (command.cleaning || command.stage != commands[0].stage) return false;
     units[i] = unit_of(command);
     if (queued(units[i]) || timeline_.unit_free_at(units[i]) > now) return false;
+    if (suspend_ && (FlashTimeline::suspendable(command) || held_[units[i]].count)) return false;
     for (std::size_t j = 0; j < i; ++j)
       if (units[j] == units[i]) return false;
   }
@@ -183,6 +189,7 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   const Entry entry{id, slot, next_seq_++};
   const Command& command = jobs_[id].commands[index_of(entry)];
   const std::uint32_t unit = unit_of(entry, command);
+  if (suspend_ && suspend_for(entry, command, t)) return;
   if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
     // Nothing queued and the unit free: taken at once, as it arrives.
     start(entry, command, t);
@@ -208,6 +215,7 @@ void FlashScheduler::start(const Entry& entry, const Command& command, TimeNs t)
   if (program_half(entry)) return dispatched(entry, timeline_.schedule_move_program(command, t));
   if (command.op == Op::kMove && !command.two_plane())
     return push(timeline_.schedule_move_read(command, t), entry.job, kMoveProgram, entry.command);
+  if (suspend_ && FlashTimeline::suspendable(command)) return hold(entry, nullptr, command, t);
   dispatched(entry, timeline_.schedule(command, t));
 }
 
@@ -258,6 +266,8 @@ void FlashScheduler::advance(TimeNs until, TimeNs horizon) {
       dispatch(event.index, event.at);
     } else if (event.chain == kUnhold) {
       unhold(event.index, event.at);
+    } else if (event.chain == kOpDone) {
+      held_done(event.index, event.at);
     } else if (event.chain == kMoveProgram) {
       enqueue(event.index, event.command | kProgramHalf, event.at);
     } else {
@@ -293,6 +303,10 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       }
       queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
       // A two-plane command (a move's two halves reserved together).
+      if (suspend_ && FlashTimeline::suspendable(command)) {
+        hold(entry, &*partner, command, t);
+        continue;
+      }
       const TimeNs end = timeline_.schedule(command, t);
       dispatched(entry, end);
       dispatched(*partner, end);

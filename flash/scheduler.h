@@ -26,6 +26,30 @@
 // submitted at `now` behind events still pending before `now` is first come,
 // first served behind them (run_until_done() runs ahead, for the controller
 // paths that need a completion time at once: buffer flushes, power cuts).
+//
+// Program/erase suspend (timing.suspend, flash/suspend.h) breaks "the end of
+// a command is known at dispatch" for programs and erases, so with it on:
+//  - a program or erase (single- or two-plane) never takes dispatch_at_once();
+//    when a unit takes one, its phases are reserved as usual
+//    (FlashTimeline::schedule_suspendable) but its completion is held: an
+//    event at its end (kOpDone) reports it to its chain, and through the
+//    chain to release() and host_done(), at its true end;
+//  - a host read (WorkClass::kHostRead, Op::kRead) arriving on a unit that
+//    holds one asks the timeline to suspend it (FlashTimeline::
+//    suspend_for_read: in its array phase, the unit's last reservation,
+//    suspensions left); if it can, the read is reserved at once and the
+//    held operation's end moves later: its event is pushed again at the new
+//    end and the old one is superseded (as wake_at_ supersedes wake-ups);
+//    if it cannot, the read queues as without suspend. Reads already queued
+//    when the unit frees, cleaning reads and the reads of a write's
+//    read-modify-write never suspend;
+//  - one operation per unit is held: when the unit takes another (a cache
+//    register lets a program reserve behind one in flight), the earlier one
+//    can no longer move, and its completion is reported then.
+// With suspend off none of this runs (one branch on `suspend_` per path).
+// Power-cut runs reserve through PowerSafeScheduling, not here: nothing is
+// suspended there (FlashTimeline::restart_at forgets what was in flight).
+// A checkpoint is saved with the scheduler idle, so nothing is held then.
 #pragma once
 
 #include <algorithm>
@@ -81,7 +105,8 @@ class FlashScheduler {
     virtual void cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) = 0;
   };
 
-  FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order);
+  FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order,
+                 const SuspendTiming& suspend = {});
 
   FlashTimeline& timeline() { return timeline_; }
   const FlashTimeline& timeline() const { return timeline_; }
@@ -158,6 +183,7 @@ class FlashScheduler {
   static constexpr std::uint8_t kWake = 2;
   static constexpr std::uint8_t kUnhold = 3;
   static constexpr std::uint8_t kMoveProgram = 4;  // a move's read is done: queue its program
+  static constexpr std::uint8_t kOpDone = 5;       // suspend: a held operation's end (index: unit)
   // A FIFO of entries that keeps its storage (a unit's queue empties and
   // fills again all the time; std::deque would allocate and free blocks).
   class EntryQueue {
@@ -230,6 +256,14 @@ class FlashScheduler {
   bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);
   void wake(std::uint32_t unit, TimeNs at);
+  // Program/erase suspend (scheduler_suspend.cpp; see the top of this file).
+  // Reserves the program or erase `command` (with its two-plane partner's
+  // entry, if any) and holds its completion until kOpDone.
+  void hold(const Entry& entry, const Entry* partner, const Command& command, TimeNs t);
+  // A host read for a unit holding an operation: suspends it if it can.
+  bool suspend_for(const Entry& entry, const Command& command, TimeNs t);
+  // kOpDone: the held operation on `unit` completes at `at` (unless moved).
+  void held_done(std::uint32_t unit, TimeNs at);
   void push(TimeNs at, std::uint32_t index, std::uint8_t chain, std::uint32_t command = 0) {
     events_.push(Event{at, next_seq_++, index, command, chain});
   }
@@ -247,6 +281,15 @@ class FlashScheduler {
   // Per unit, per class: ready commands in queue order.
   std::vector<std::array<EntryQueue, kWorkClasses>> queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
+  // Program/erase suspend: per unit, the operation whose completion is held
+  // (its entries: two for a two-plane command; none: count 0) and its end.
+  struct Held {
+    std::array<Entry, 2> entries{};
+    std::uint8_t count = 0;
+    TimeNs end = 0;
+  };
+  bool suspend_ = false;
+  std::vector<Held> held_;  // per unit, with suspend on
   // queued_command_ns(): the sum over queued commands of the time each was
   // taken less the time it was queued, kept as two running sums (unsigned:
   // they may wrap, their difference does not), exact whenever nothing is

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "flash/nand_array.h"
 
 namespace ssdlab::flash {
 
@@ -15,13 +16,16 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
       control_buses_(geometry.shared_control_bus() ? geometry.control_buses() : 0),
       dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
       die_free_(geometry.dies() / dies_per_unit_.divisor(), 0),
-      register_free_(die_free_.size(), 0) {}
+      register_free_(die_free_.size(), 0),
+      multi_bit_(geometry.cell_type != CellType::kSlc),
+      bits_(geometry.bits_per_cell()) {}
 
 void FlashTimeline::restart_at(TimeNs t) {
   for (BusTimeline& bus : buses_) bus.restart_at(t);
   for (BusTimeline& bus : control_buses_) bus.restart_at(t);
   std::fill(die_free_.begin(), die_free_.end(), t);
   std::fill(register_free_.begin(), register_free_.end(), t);
+  for (InFlight& op : in_flight_) op.active = false;
 }
 
 TimeNs FlashTimeline::all_done_at(TimeNs t) const {
@@ -66,13 +70,14 @@ void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
 // pages asked for). With a cache register, the page moves to it once the
 // previous page has left (cache read): the array is then free for the next
 // command while this page crosses the bus.
-TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns) {
+TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns,
+                               TimeNs array_ns) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs start = std::max(ready, die_free_[unit]);
   TimeNs t = issue_command(channel, start);
-  report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
-  t += timing_.read_ns;
+  report_planes(Phase::kArrayRead, t, t + array_ns);
+  t += array_ns;
   if (timing_.cache_register) t = std::max(t, register_free_[unit]);
   const TimeNs array_free = t;
   t = use_bus(channel, t, transfer_ns, Phase::kDataOut);
@@ -87,7 +92,8 @@ TimeNs FlashTimeline::read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_
 // array program for all.
 // With a cache register, the data comes in while the previous program still
 // runs (cache program); the array takes it once free.
-TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns) {
+TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns,
+                                 TimeNs array_ns) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs start = std::max(ready, register_free_[unit]);
@@ -97,9 +103,9 @@ TimeNs FlashTimeline::program_in(std::uint32_t die, TimeNs ready, TimeNs transfe
                  ? use_bus(channel, issue_command(channel, start), transfer_ns, Phase::kDataIn)
                  : use_bus(channel, start, timing_.command_ns + transfer_ns, Phase::kDataIn);
   t = std::max(t, die_free_[unit]);  // (only later with a cache register)
-  report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
-  register_free_[unit] = timing_.cache_register ? t : t + timing_.program_ns;
-  t += timing_.program_ns;
+  report_planes(Phase::kArrayProgram, t, t + array_ns);
+  register_free_[unit] = timing_.cache_register ? t : t + array_ns;
+  t += array_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[unit] = t;
@@ -132,11 +138,12 @@ TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   const std::uint32_t channel = geometry_.channel_of_die(die);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs start = std::max({ready, die_free_[unit], register_free_[unit]});
+  const TimeNs read_ns = read_array_ns(current_->src), program_ns = program_array_ns(current_->ppn);
   TimeNs t = issue_command(channel, start);
-  report_planes(Phase::kArrayRead, t, t + timing_.read_ns);
-  t = use_bus(channel, t + timing_.read_ns, page_transfer_ns_, Phase::kDataIn);
-  report_planes(Phase::kArrayProgram, t, t + timing_.program_ns);
-  t += timing_.program_ns;
+  report_planes(Phase::kArrayRead, t, t + read_ns);
+  t = use_bus(channel, t + read_ns, page_transfer_ns_, Phase::kDataIn);
+  report_planes(Phase::kArrayProgram, t, t + program_ns);
+  t += program_ns;
   stats_.die_busy_ns += t - start;
   report(Resource::kDie, die, Phase::kCommand, start, t);
   die_free_[unit] = register_free_[unit] = t;
@@ -148,16 +155,17 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
   const TimeNs cycles = timing_.command_ns;
   switch (command.op) {
     case Op::kRead:
-      return cycles + timing_.read_ns + read_transfer_ns(command);
+      return cycles + read_array_ns(command.ppn) + read_transfer_ns(command);
     case Op::kProgram:
-      return cycles + program_transfer_ns(command) + timing_.program_ns;
+      return cycles + program_transfer_ns(command) + program_array_ns(command.ppn);
     case Op::kErase:
-      return cycles + timing_.erase_ns;
+      return cycles + erase_array_ns(command.ppn);
     case Op::kCopyBack:
-      return cycles + timing_.read_ns + (command.host_data ? page_transfer_ns_ : 0) +
-             timing_.program_ns;
+      return cycles + read_array_ns(command.src) + (command.host_data ? page_transfer_ns_ : 0) +
+             program_array_ns(command.ppn);
     case Op::kMove:
-      return 2 * cycles + timing_.read_ns + 2 * transfer + timing_.program_ns;
+      return 2 * cycles + read_array_ns(command.src) + 2 * transfer +
+             program_array_ns(command.ppn);
   }
   return 0;
 }
@@ -166,11 +174,14 @@ void FlashTimeline::count(const Command& command) {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
   const std::size_t two = command.two_plane() ? 1 : 0;
   stats_.two_plane_commands += two;
+  if (multi_bit_) count_cells(command);
+  // (Cells of several bits: a page's cost depends on its page type, so each
+  // host command is counted at its own unloaded_ns().)
   if (command.cleaning)
     stats_.cleaning_flash_ns += unloaded_ns(command);
-  else if (command.op == Op::kRead && command.member_pages == 0)
+  else if (command.op == Op::kRead && command.member_pages == 0 && !multi_bit_)
     ++stats_.host_page_reads[two];
-  else if (command.op == Op::kProgram && command.transfer_bytes == 0)
+  else if (command.op == Op::kProgram && command.transfer_bytes == 0 && !multi_bit_)
     ++stats_.host_page_programs[two];
   else
     count_other_host(command);
@@ -214,13 +225,13 @@ TimeNs FlashTimeline::schedule_move_read(const Command& move, TimeNs ready) {
   count(move);
   current_ = &move;
   return read_out(geometry_.die_of(move.src), ready,
-                  page_transfer_ns_ * (move.two_plane() ? 2 : 1));
+                  page_transfer_ns_ * (move.two_plane() ? 2 : 1), read_array_ns(move.src));
 }
 
 TimeNs FlashTimeline::schedule_move_program(const Command& move, TimeNs ready) {
   current_ = &move;
   return program_in(geometry_.die_of(move.ppn), ready,
-                    page_transfer_ns_ * (move.two_plane() ? 2 : 1));
+                    page_transfer_ns_ * (move.two_plane() ? 2 : 1), program_array_ns(move.ppn));
 }
 
 TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
@@ -232,14 +243,15 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   current_ = &command;
   switch (command.op) {
     case Op::kRead:
-      return read_out(die, ready, read_transfer_ns(command));
+      return read_out(die, ready, read_transfer_ns(command), read_array_ns(command.ppn));
     case Op::kProgram:
-      return program_in(die, ready, program_transfer_ns(command));
+      return program_in(die, ready, program_transfer_ns(command), program_array_ns(command.ppn));
     case Op::kErase:
-      return array_only(die, ready, timing_.erase_ns, Phase::kArrayErase);
+      return array_only(die, ready, erase_array_ns(command.ppn), Phase::kArrayErase);
     case Op::kCopyBack:
       if (command.host_data) return copy_back_with_data(die, ready);
-      return array_only(die, ready, timing_.read_ns + timing_.program_ns, Phase::kCopyBack);
+      return array_only(die, ready, read_array_ns(command.src) + program_array_ns(command.ppn),
+                        Phase::kCopyBack);
     case Op::kMove:
       break;  // (above)
   }
@@ -251,8 +263,9 @@ void FlashTimeline::save_state(StateWriter& out) const {
   // 3: per interleaving unit (a package without interleaving), the cache
   // registers, and the serial flash time of cleaning; 4: each bus's
   // reservations (BusTimeline) rather than when it is next free; 6: the
-  // host's flash accesses (5, their sums, was never released).
-  out.section("TIME", 6);
+  // host's flash accesses (5, their sums, was never released); 7: program and
+  // erase suspensions.
+  out.section("TIME", 7);
   for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
@@ -270,10 +283,17 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.host_other_write_ns);
   out.u64(stats_.host_other_read_pages);
   out.u64(stats_.host_other_write_pages);
+  out.array(stats_.suspensions);
+  // Cells of several bits only, so that an SLC device's state is as before.
+  if (!multi_bit_) return;
+  out.array(stats_.page_type_reads);
+  out.u64(stats_.slc_mode_reads);
+  out.u64(stats_.slc_mode_programs);
+  out.u64(stats_.wordline_programs);
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 6);
+  in.section("TIME", 7);
   for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
@@ -293,6 +313,13 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.host_other_write_ns = in.i64();
   stats_.host_other_read_pages = in.u64();
   stats_.host_other_write_pages = in.u64();
+  in.array(stats_.suspensions);
+  if (multi_bit_) {
+    in.array(stats_.page_type_reads);
+    stats_.slc_mode_reads = in.u64();
+    stats_.slc_mode_programs = in.u64();
+    stats_.wordline_programs = in.u64();
+  }
   if (stats_.cleaning_flash_ns < 0 || stats_.host_other_read_ns < 0 ||
       stats_.host_other_write_ns < 0)
     throw Error("a flash time in the state is negative");
@@ -316,6 +343,8 @@ const char* phase_name(Phase phase) {
       return "ERASE";
     case Phase::kCopyBack:
       return "COPY-BACK";
+    case Phase::kSuspended:
+      return "SUSPENDED";
   }
   return "?";
 }

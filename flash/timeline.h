@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/state_io.h"
@@ -36,6 +37,7 @@
 #include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
+#include "flash/suspend.h"
 #include "flash/timeline_observer.h"
 #include "flash/timing.h"
 
@@ -62,6 +64,17 @@ struct TimelineStats {
   std::array<std::uint64_t, 2> host_page_reads{}, host_page_programs{};
   TimeNs host_other_read_ns = 0, host_other_write_ns = 0;
   std::uint64_t host_other_read_pages = 0, host_other_write_pages = 0;
+  // Cells of several bits only (Geometry::cell_type other than kSlc; all 0
+  // for SLC): the pages array reads sensed by page type (reads, and the
+  // sources of copy-backs and moves; two-plane: both pages), those in
+  // SLC-mode blocks counted in slc_mode_reads instead; the pages programmed
+  // in SLC-mode blocks; and the wordlines programmed: every program of a
+  // wordline's last page type (one-shot: the wordline's one program), plus
+  // every SLC-mode program, whose page is a wordline of its own.
+  std::array<std::uint64_t, kMaxPageTypes> page_type_reads{};
+  std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
+  // Program/erase suspend (flash/suspend.h): suspensions of programs, of erases.
+  std::array<std::uint64_t, 2> suspensions{};
 };
 
 // The host's flash accesses (TimelineStats): page accesses and their
@@ -70,6 +83,8 @@ struct HostFlash {
   TimeNs read_ns = 0, write_ns = 0;
   std::uint64_t read_pages = 0, write_pages = 0;
 };
+
+class NandArray;
 
 class FlashTimeline {
  public:
@@ -91,6 +106,31 @@ class FlashTimeline {
   TimeNs unloaded_ns(const Command& command) const;
   // The host's flash accesses so far, from the counts in stats().
   HostFlash host_flash() const;
+
+  // Program/erase suspend (flash/suspend.h, flash/timeline_suspend.cpp), for
+  // the flash scheduler, which owns when an operation's completion is final.
+  // Off until enabled.
+  void enable_suspend(const SuspendTiming& suspend);
+  const SuspendTiming& suspend() const { return suspend_; }
+  // The operations a read may suspend.
+  static bool suspendable(const Command& command) {
+    return command.op == Op::kProgram || command.op == Op::kErase;
+  }
+  // Reserves a suspendable() command as schedule() does and keeps it as its
+  // unit's operation in flight until forget_suspendable(unit): until then a
+  // read may suspend it and move its end. Returns its end so far.
+  TimeNs schedule_suspendable(const Command& command, TimeNs ready);
+  // A read ready at `ready` on a unit whose operation in flight is in its
+  // array phase, is the unit's last reservation and has suspensions left:
+  // the read's command cycles, then `suspend_ns` until the array is free, its
+  // array read and its transfer out as usual; the operation (and the unit's
+  // busy-until) ends later by suspend + read array time + resume. Returns the
+  // read's end; nothing, with nothing reserved, when it cannot suspend.
+  std::optional<TimeNs> suspend_for_read(const Command& read, TimeNs ready);
+  // The end of the unit's operation in flight, as suspensions moved it.
+  TimeNs suspendable_end(std::uint32_t unit) const { return in_flight_[unit].end; }
+  // The unit's operation in flight completed (its end is final).
+  void forget_suspendable(std::uint32_t unit) { in_flight_[unit].active = false; }
 
   // Power cut (sim/controller/power_cut.h): every reservation is abandoned; all
   // resources are next free at `t`.
@@ -119,6 +159,16 @@ class FlashTimeline {
   // Reports every phase to `observer` from now on (null: no reports). The
   // observer must outlive the timeline or be detached first.
   void set_observer(TimelineObserver* observer) { observer_ = observer; }
+  // Where a cell of several bits finds which blocks run in SLC mode (the
+  // FTL's NAND array: NandArray::is_slc, read when a command is booked);
+  // null: none does. Unused for SLC cells. `nand` must outlive the timeline
+  // or be detached first.
+  void attach(const NandArray* nand) { nand_ = nand; }
+  // The page type (flash/cell.h) of `ppn`: its offset in the block modulo the
+  // bits per cell.
+  std::uint32_t page_type(Ppn ppn) const { return bits_.remainder(geometry_.page_in_block(ppn)); }
+  // True if `ppn` lies in a block in SLC mode.
+  bool in_slc_mode(Ppn ppn) const;
 
   // Checkpoints: when each bus and die is next free (absolute simulated
   // time, so the clock must be restored with it) and the counters, as
@@ -149,15 +199,44 @@ class FlashTimeline {
     if (command.transfer_bytes != 0) return timing_.transfer_ns(command.transfer_bytes) * pages;
     return page_transfer_ns_ * pages;
   }
-  TimeNs read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
-  TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns);
+  TimeNs read_out(std::uint32_t die, TimeNs ready, TimeNs transfer_ns, TimeNs array_ns);
+  TimeNs program_in(std::uint32_t die, TimeNs ready, TimeNs transfer_ns, TimeNs array_ns);
   TimeNs array_only(std::uint32_t die, TimeNs ready, TimeNs array_ns, Phase array_phase);
   TimeNs copy_back_with_data(std::uint32_t die, TimeNs ready);
+  // The array time of reading, programming `ppn`, or erasing its block: on
+  // SLC cells Timing's, else by page type (Timing::cell) or SLC mode.
+  TimeNs read_array_ns(Ppn ppn) const {
+    return multi_bit_ ? cell_read_ns(ppn) : timing_.read_ns;
+  }
+  TimeNs program_array_ns(Ppn ppn) const {
+    return multi_bit_ ? cell_program_ns(ppn) : timing_.program_ns;
+  }
+  TimeNs erase_array_ns(Ppn ppn) const {
+    return multi_bit_ ? cell_erase_ns(ppn) : timing_.erase_ns;
+  }
+  TimeNs cell_read_ns(Ppn ppn) const;
+  TimeNs cell_program_ns(Ppn ppn) const;
+  TimeNs cell_erase_ns(Ppn ppn) const;
+  // The page type and SLC-mode counters of TimelineStats (cells of several bits).
+  void count_cells(const Command& command);
   // Reports a phase of the command being scheduled, if observed.
   void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {
     if (observer_) observer_->phase(resource, index, phase, start, end, *current_);
   }
   void report_planes(Phase phase, TimeNs start, TimeNs end);
+  // Program/erase suspend: a unit's operation in flight.
+  struct InFlight {
+    Command command;           // (for the observer's reports)
+    TimeNs array_start = 0;    // its array phase, from then to `end`
+    TimeNs end = 0;            // moved by each suspension
+    TimeNs resumed = 0;        // the end of its latest suspension's resume
+    std::uint32_t suspensions = 0;
+    bool active = false;
+  };
+  TimeNs array_ns(const Command& command) const;
+  // The read's phases once its command cycles reached the die at `issued`,
+  // and the suspension of `op` they take; returns the read's end.
+  TimeNs suspended_read(const Command& read, InFlight& op, TimeNs start, TimeNs issued);
 
   FastGeometry geometry_;
   Timing timing_;
@@ -170,7 +249,12 @@ class FlashTimeline {
   std::vector<TimeNs> register_free_;  // per unit: its cache register (= die_free_ without)
   TimelineStats stats_;
   TimelineObserver* observer_ = nullptr;
+  bool multi_bit_;  // a cell of several bits: array times from Timing::cell
+  FastDiv bits_;    // bits per cell
+  const NandArray* nand_ = nullptr;  // which blocks run in SLC mode (null: none)
   const Command* current_ = nullptr;  // the command schedule() is reserving
+  SuspendTiming suspend_;
+  std::vector<InFlight> in_flight_;  // per unit, with suspend on
 };
 
 }  // namespace ssdlab::flash

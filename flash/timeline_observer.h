@@ -25,6 +25,7 @@ enum class Phase : std::uint8_t {
   kArrayProgram,   // plane: array program
   kArrayErase,     // plane: block erase
   kCopyBack,       // plane: internal read and program, no bus
+  kSuspended,      // plane: a program or erase suspended for a read, to its resume
 };
 const char* phase_name(Phase phase);
 

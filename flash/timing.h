@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "common/units.h"
+#include "flash/cell.h"
 #include "flash/geometry.h"
 
 namespace ssdlab::flash {
@@ -19,6 +20,10 @@ struct Timing {
   // the current page through a second page register (Agrawal et al. §2.2:
   // "interleaving within a die", reads at the bus rate instead of 7,657/s).
   bool cache_register = false;
+  // A cell of several bits (Geometry::cell_type other than kSlc): the array
+  // times by page type and in SLC mode. Unused for SLC, which takes read_ns,
+  // program_ns and erase_ns.
+  CellTiming cell;
 
   // Bus time to move `bytes`, rounded up to whole nanoseconds.
   TimeNs transfer_ns(std::uint64_t bytes) const {

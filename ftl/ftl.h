@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
 #include "ftl/ftl_keys.h"
+#include "ftl/slc_cache_config.h"
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 
@@ -112,6 +114,9 @@ struct FtlConfig {
   // programmed when the last data page is; the mount reads it instead of
   // every page's OOB. Off: every page of a block holds data.
   bool summary_page = false;
+  // Page-mapped and DFTL: an SLC cache on cells of several bits
+  // (`[slc_cache]`, slc_cache_config.h). The other FTLs refuse one.
+  SlcCacheConfig slc_cache;
   // The host sector (host.sector_size; the config reader copies it here):
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
@@ -313,6 +318,8 @@ class Ftl {
   virtual std::uint32_t pool_of_page(Lpn /*lpn*/) const { return 0; }
   virtual void set_pool_parallel(bool /*on*/) {}
   virtual const flash::NandArray& nand() const = 0;
+  // What the SLC cache did ([slc_cache]); nothing without one.
+  virtual std::optional<SlcCacheStats> slc_cache_stats() const { return std::nullopt; }
 
   // Power-loss simulation (sim/controller/power_cut.h). The NAND array a cut acts on:
   // what was on flash at the cut; null if this FTL cannot recover from a cut.

@@ -76,6 +76,9 @@ struct FtlKeyHooks {
   void (*echo)(const FtlConfig& config, nlohmann::json& ftl_table) = nullptr;
   // Appends the FTL's lines of `ssdlab config` (each "  name        text\n").
   void (*describe)(const FtlDescription& device, std::string& out) = nullptr;
+  // Whether the FTL takes an SLC cache ([slc_cache]; slc_cache_config.h):
+  // the config refuses a cache for an FTL that does not.
+  bool slc_cache = false;
 };
 
 // The hooks of an FTL with no keys of its own.

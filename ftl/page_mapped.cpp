@@ -52,6 +52,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
                 config_.clean_low_water, config_.clean_high_water},
                pages_per_lpn_),
       victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
+      slc_(geometry_, layout_, nand_, config_, pages_per_lpn_, reserve_blocks()),
       retired_(layout_.pools(), 0) {
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
@@ -61,18 +62,20 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
       (logical_pages_ + translation_pages) / layout_.pools() * pages_per_lpn_;
-  needed_blocks_ =
-      static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ + reserve_blocks());
+  needed_blocks_ = static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ +
+                                              reserve_blocks() + slc_.static_blocks());
+  if (slc_.on()) slc_.sample_every(std::max<std::uint64_t>(1, logical_pages_ * pages_per_lpn_ / 100));
 }
 
 std::uint64_t PageMappedFtl::exported_pages(double overprovisioning) const {
-  // The physical data pages (without summary pages) less over-provisioning,
-  // less what cleaning needs to work at all, in whole stripes across all
-  // pools.
+  // The physical data pages (without summary pages and the static SLC
+  // cache's blocks) less over-provisioning, less what cleaning needs to
+  // work at all, in whole stripes across all pools.
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
-  const auto usable = static_cast<std::uint64_t>(
-      static_cast<double>(std::uint64_t{geometry_.blocks()} * data_pages_) *
-      (1.0 - overprovisioning));
+  const std::uint64_t blocks =
+      geometry_.blocks() - std::uint64_t{slc_.static_blocks()} * layout_.pools();
+  const auto usable = static_cast<std::uint64_t>(static_cast<double>(blocks * data_pages_) *
+                                                 (1.0 - overprovisioning));
   const std::uint64_t pages =
       std::min(usable, workable_pages()) / pages_per_lpn_ / stripe_round * stripe_round;
   if (pages == 0)
@@ -85,7 +88,8 @@ std::uint64_t PageMappedFtl::exported_pages(double overprovisioning) const {
 }
 
 std::uint64_t PageMappedFtl::workable_pages() const {
-  const std::uint64_t reserve = std::uint64_t{layout_.pools()} * reserve_blocks();
+  const std::uint64_t reserve =
+      std::uint64_t{layout_.pools()} * (reserve_blocks() + slc_.static_blocks());
   return geometry_.blocks() > reserve ? (geometry_.blocks() - reserve) * data_pages_ : 0;
 }
 
@@ -104,7 +108,9 @@ void PageMappedFtl::program(const Command& command, CommandList& out) {
   nand_.program(command.ppn, command.lpn);
   out.push_back(command);
   const BlockId block = geometry_.block_of(command.ppn);
-  if (nand_.write_pointer(block) == data_pages_) close_block(block, command, out);
+  // (An SLC-mode block holds fewer pages, and no summary page.)
+  if (nand_.write_pointer(block) == data_pages_ || (slc_.on() && nand_.is_full(block)))
+    close_block(block, command, out);
 }
 
 void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandList& out) {
@@ -123,9 +129,12 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
     ++stats.summary_pages_written;
     ++stats.flash_pages_written;
   }
-  // A full block is sealed: it can now be chosen for cleaning, and it is no
-  // longer any plane's active block.
-  victims_.sealed(block, nand_.valid_pages(block), clock());
+  // A full block is sealed: it can now be chosen for cleaning (an SLC cache
+  // block: folded), and it is no longer any plane's active block.
+  if (nand_.is_slc(block))
+    slc_.sealed(pool_of_block(block), block);
+  else
+    victims_.sealed(block, nand_.valid_pages(block), clock());
   placement_.closed(block);
 }
 
@@ -209,8 +218,10 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     // The map entry is a cache miss: let it load while allocation (and any
     // cleaning it runs) works.
     prefetch_for_write(&map_[lpn]);
-    const Ppn first =
-        allocate_in_turn(pool_of(lpn), WriteKind::kHost, out, "host data above its reserve");
+    const std::uint32_t pool = pool_of(lpn);
+    const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : WriteKind::kHost;
+    const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
+    if (slc_.on()) after_cache_write(pool, kind);
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);
@@ -222,6 +233,31 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   stats.host_pages_written += pages;
   stats.flash_pages_written += pages;
   if (config_.two_plane) merge_two_plane(geometry_, out, start);
+}
+
+WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) {
+  // A dynamic cache gives back what the filling logical space needs.
+  while (slc_.must_shrink(pool, placement_.pool_free_blocks(pool))) fold(pool, true, out);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    placement_.set_slc_budget(pool, slc_.open_budget(pool, placement_.pool_free_blocks(pool)));
+    if (placement_.pool_has_room(pool, WriteKind::kSlc)) return WriteKind::kSlc;
+    // Full: native cells, or wait for the next cache block to fold.
+    if (slc_.config().when_full != SlcWhenFull::kFold || !slc_.has_sealed(pool)) break;
+    fold(pool, true, out);
+  }
+  return WriteKind::kHost;
+}
+
+void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind) {
+  if (const std::uint32_t opened = placement_.slc_opened(pool); opened != 0) {
+    slc_.opened(pool, opened);
+    placement_.reset_slc_opened(pool);
+  }
+  if (kind == WriteKind::kSlc)
+    slc_.absorbed(pool, pages_per_lpn_);
+  else
+    slc_.bypassed(pool, pages_per_lpn_);
+  if (pool_stats_.empty()) slc_.sample(stats_.host_pages_written);
 }
 
 void PageMappedFtl::read(const PageRange& range, CommandList& out) {

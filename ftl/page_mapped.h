@@ -61,6 +61,7 @@
 #include "ftl/dftl_map_cache.h"
 #include "ftl/ftl.h"
 #include "ftl/page_mapped_placement.h"
+#include "ftl/page_mapped_slc_cache.h"
 #include "ftl/page_mapped_trigger.h"
 #include "ftl/page_mapped_victims.h"
 #include "ftl/pools.h"
@@ -85,7 +86,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // A host and a cleaning block open per plane (DFTL: and a translation
   // block), and the low-water free blocks of every pool.
   SpareBlocks spare_blocks() const override {
-    return {std::uint64_t{geometry_.planes()} * (cache_ ? 3 : 2),
+    return {std::uint64_t{geometry_.planes()} * (cache_ ? 3 : 2) +
+                (slc_.on() ? geometry_.planes() + slc_.static_blocks() * layout_.pools() : 0),
             std::uint64_t{trigger_.low_water_blocks()} * layout_.pools()};
   }
   void write(const PageRange& range, CommandList& out) override;
@@ -93,7 +95,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void trim(const PageRange& range, CommandList& out) override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
   bool wants_background_cleaning(std::uint32_t pool) const override {
-    return trigger_.wants_background(pool);
+    return trigger_.wants_background(pool) ||
+           (slc_.on() && slc_.config().idle_fold && slc_.has_sealed(pool));
   }
   void clean_in_background(std::uint32_t pool, CommandList& out) override;
   void check_invariants() const override;
@@ -103,6 +106,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
+  std::optional<SlcCacheStats> slc_cache_stats() const override {
+    if (!slc_.on()) return std::nullopt;
+    return slc_.stats();
+  }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
   void set_pool_parallel(bool on) override;
@@ -165,6 +172,17 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
+  // SLC cache (page_mapped_slc_cache.h): where the next host page of `pool`
+  // goes, SLC or native cells, after the foreground folding the cache needs.
+  WriteKind cache_write_kind(std::uint32_t pool, CommandList& out);
+  // Counts the SLC blocks the last allocation opened and the host pages it
+  // placed (`kind`), and samples the cache's size.
+  void after_cache_write(std::uint32_t pool, WriteKind kind);
+  // Folds `pool`'s next sealed cache block: its valid pages into native
+  // cells (as cleaning moves them), then its erase (page_mapped_cleaning.cpp).
+  void fold(std::uint32_t pool, bool foreground, CommandList& out);
+  // Erases a block no longer holding valid data and frees it (or retires it).
+  void erase_and_free(BlockId block, std::uint8_t stage, CommandList& out);
   // Synchronous gangs: rewrites the mapped `lpn`, which the host writes in
   // part, by one copy-back with the host's data into its own plane. False
   // (and nothing done but cleaning) if that plane has no room.
@@ -195,6 +213,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Moves up to `budget` valid pages of `group`'s victim in progress; erases
   // it when none is left. Returns the pages moved.
   std::uint32_t continue_victim(std::uint32_t group, std::uint32_t budget, CommandList& out);
+  // Moves up to `budget` valid pages of `cleaning`'s block from its `next`
+  // page on (cleaning moves: the block's plane first); returns the pages
+  // moved. The block is done when `next` reaches its end.
+  std::uint32_t move_pages(InProgress& cleaning, std::uint32_t budget, CommandList& out);
   void erase_victim(BlockId victim, std::uint32_t moved, CommandList& out);
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold
   // block of its pool and erases that one. False if no block is cold.
@@ -206,6 +228,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void retire(std::uint32_t pool);
   // Recovery: gives every block its role from what the scan found.
   void adopt_blocks(CommandList& out);
+  // Recovery: programs padding up to the end of `block`'s data pages and
+  // closes it (an SLC block is sealed into the cache by the caller).
+  void pad_and_close(BlockId block, CommandList& out);
   [[noreturn]] void end_of_life(std::uint32_t pool, const std::string& why) const;
 
   // DFTL (dftl.cpp): demand-based mapping over this FTL's data path.
@@ -249,6 +274,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   Placement placement_;
   CleaningTrigger trigger_;
   VictimChoice victims_;
+  SlcCache slc_;
   std::uint64_t logical_pages_;
   // lpn -> first physical page, or kNoPage (in huge pages). DFTL: then one
   // entry per translation page, its global translation directory (GTD).

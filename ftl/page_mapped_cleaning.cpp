@@ -49,6 +49,17 @@ void PageMappedFtl::start_victim(std::uint32_t group) {
 std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t budget,
                                              CommandList& out) {
   InProgress& cleaning = victims_.in_progress(group);
+  const std::uint32_t moved = move_pages(cleaning, budget, out);
+  if (cleaning.next < geometry_.pages_per_block) return moved;  // the rest at the next write
+  const BlockId victim = cleaning.victim;
+  const std::uint32_t moved_in_all = cleaning.moved;
+  cleaning = InProgress{};
+  erase_victim(victim, moved_in_all, out);
+  return moved;
+}
+
+std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budget,
+                                        CommandList& out) {
   const BlockId victim = cleaning.victim;
   const std::uint32_t plane = geometry_.plane_of_block(victim);
   const Ppn first = geometry_.first_page(victim);
@@ -56,7 +67,7 @@ std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t 
   for (; cleaning.next < geometry_.pages_per_block; cleaning.next += pages_per_lpn_) {
     const Ppn from = first + cleaning.next;
     if (!nand_.is_valid(from)) continue;
-    if (moved + pages_per_lpn_ > budget) return moved;  // the rest at the next write
+    if (moved + pages_per_lpn_ > budget) return moved;
     const Lpn lpn = nand_.lpn_at(from);
     // DFTL: translation pages stay in translation blocks.
     // The victim's own plane first, so that copy-back applies (Agrawal
@@ -80,9 +91,6 @@ std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t 
     moved += pages_per_lpn_;
     cleaning.moved += pages_per_lpn_;
   }
-  const std::uint32_t moved_in_all = cleaning.moved;
-  cleaning = InProgress{};
-  erase_victim(victim, moved_in_all, out);
   return moved;
 }
 
@@ -181,8 +189,29 @@ void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) cons
 }
 
 void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
+  if (!trigger_.wants_background(pool)) return fold(pool, false, out);  // idle folding
   clean_victim(trigger_.background_group(pool), out);
   ++stats_.background_blocks_cleaned;
+}
+
+void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) {
+  InProgress folding{slc_.take_next(pool), 0, 0};
+  move_pages(folding, ~std::uint32_t{0}, out);
+  slc_.folded(pool, folding.moved, foreground);
+  erase_and_free(folding.victim, 1, out);  // after every move
+}
+
+void PageMappedFtl::erase_and_free(BlockId block, std::uint8_t stage, CommandList& out) {
+  const std::uint32_t pool = pool_of_block(block);
+  nand_.erase(block);
+  Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
+  erase.cleaning = true;
+  out.push_back(erase);
+  ++counters(pool).erases;
+  if (wear_.erased(block))
+    retire(pool);
+  else
+    placement_.freed(block);
 }
 
 }  // namespace ssdlab::ftl::page_mapped

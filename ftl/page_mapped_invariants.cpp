@@ -40,6 +40,8 @@ void PageMappedFtl::check_invariants() const {
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
     valid_pages += nand_.valid_pages(block);
     if (seen[block]) continue;
+    if (nand_.is_slc(block) && nand_.is_full(block) && !victims_.is_candidate(block))
+      continue;  // a sealed SLC cache block (slc_.check() below lists them)
     if (wear_.is_retired(block)) {
       if (!nand_.is_erased(block) || nand_.erase_count(block) != geometry_.pe_cycles)
         fail(fmt::format("retired block {} is in use or was erased {} times (rated {})", block,
@@ -59,6 +61,12 @@ void PageMappedFtl::check_invariants() const {
   if (valid_pages != mapped_pages)
     fail(fmt::format("{} valid pages but {} mapped", valid_pages, mapped_pages));
   if (cache_) cache_->check_invariants();
+  if (slc_.on()) {
+    std::vector<std::uint32_t> active_slc(layout_.pools());
+    for (std::uint32_t pool = 0; pool < layout_.pools(); ++pool)
+      active_slc[pool] = placement_.active_blocks(pool, WriteKind::kSlc);
+    slc_.check(active_slc);
+  }
 }
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -88,6 +88,7 @@ const FtlKeyHooks page_mapped_ftl_keys{
     [](const FtlDescription& d, std::string& out) {
       describe_page_mapped_layout(d, out);
       describe_cleaning(d, out);
-    }};
+    },
+    /*slc_cache=*/true};
 
 }  // namespace ssdlab::ftl

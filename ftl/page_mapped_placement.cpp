@@ -15,7 +15,7 @@ using flash::kNoPage;
 using flash::Ppn;
 
 Placement::Placement(const flash::FastGeometry& geometry, const PoolLayout& layout,
-                     const flash::NandArray& nand, PlaneChoice choice, std::uint32_t data_pages)
+                     flash::NandArray& nand, PlaneChoice choice, std::uint32_t data_pages)
     : geometry_(geometry),
       layout_(layout),
       nand_(nand),
@@ -23,7 +23,9 @@ Placement::Placement(const flash::FastGeometry& geometry, const PoolLayout& layo
       data_pages_(data_pages),
       planes_(geometry.planes()),
       free_blocks_(layout.pools(), 0),
-      cursors_(layout.pools(), 0) {
+      cursors_(layout.pools(), 0),
+      slc_budget_(layout.pools(), 0),
+      slc_opened_(layout.pools(), 0) {
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
       planes_[plane].free_blocks.push_back(plane * geometry_.blocks_per_plane + i);
@@ -59,10 +61,12 @@ void Placement::freed(BlockId block) {
 std::uint64_t Placement::free_pages(std::uint32_t plane, WriteKind kind) const {
   // The room of another kind's active block is not this kind's.
   const PlaneState& state = planes_[plane];
-  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * data_pages_;
+  const std::uint32_t block_pages =
+      kind == WriteKind::kSlc ? nand_.slc_pages_per_block() : data_pages_;
+  std::uint64_t pages = std::uint64_t{state.free_blocks.size()} * block_pages;
   if (const BlockId block = state.active[static_cast<std::size_t>(kind)];
-      block != kNoBlock && nand_.write_pointer(block) < data_pages_)
-    pages += data_pages_ - nand_.write_pointer(block);
+      block != kNoBlock && nand_.write_pointer(block) < block_pages)
+    pages += block_pages - nand_.write_pointer(block);
   return pages;
 }
 
@@ -74,6 +78,13 @@ std::uint64_t Placement::cleaning_room(std::uint32_t pool) const {
           active != kNoBlock)
         room += data_pages_ - nand_.write_pointer(active);
   return room;
+}
+
+std::uint32_t Placement::active_blocks(std::uint32_t pool, WriteKind kind) const {
+  std::uint32_t blocks = 0;
+  for (const std::uint32_t plane : layout_.planes(pool))
+    blocks += planes_[plane].active[static_cast<std::size_t>(kind)] != kNoBlock ? 1 : 0;
+  return blocks;
 }
 
 void Placement::clear() {
@@ -96,7 +107,7 @@ void Placement::fail(const std::string& what) {
 void Placement::save_state(StateWriter& out) const {
   out.u64(planes_.size());
   for (const PlaneState& plane : planes_) {
-    for (const BlockId active : plane.active) out.u32(active);  // host, cleaning, translation
+    for (const BlockId active : plane.active) out.u32(active);  // host, cleaning, translation, SLC
     out.deque(plane.free_blocks);
   }
   out.vector(free_blocks_);

@@ -39,8 +39,10 @@ namespace ssdlab::ftl::page_mapped {
 constexpr flash::BlockId kNoBlock = ~flash::BlockId{0};
 
 // What a page is written for; each plane has an active block of each kind.
-enum class WriteKind : std::uint8_t { kHost, kCleaning, kTranslation };
-constexpr std::size_t kWriteKinds = 3;
+// kSlc: host data in the SLC cache (page_mapped_slc_cache.h), blocks opened
+// in SLC mode while the pool's SLC budget allows (set_slc_budget()).
+enum class WriteKind : std::uint8_t { kHost, kCleaning, kTranslation, kSlc };
+constexpr std::size_t kWriteKinds = 4;
 
 class Placement {
  public:
@@ -48,7 +50,7 @@ class Placement {
   // summary page). `geometry`, `layout` and `nand` outlive this part. Every
   // block starts free.
   Placement(const flash::FastGeometry& geometry, const PoolLayout& layout,
-            const flash::NandArray& nand, PlaneChoice choice, std::uint32_t data_pages);
+            flash::NandArray& nand, PlaneChoice choice, std::uint32_t data_pages);
 
   // The plane the next page of `kind` in `pool` goes to if it has room
   // (PlaneChoice::kMostFree turns the pool's cursor to its plane with the
@@ -80,6 +82,20 @@ class Placement {
   flash::Ppn take_in_plane(std::uint32_t plane, WriteKind kind) {
     return has_room(plane, kind) ? take(plane, kind) : flash::kNoPage;
   }
+
+  // SLC blocks `pool` may still open (the SLC cache's budget, set before
+  // each of its host writes); each opened one is counted in slc_opened().
+  void set_slc_budget(std::uint32_t pool, std::uint32_t blocks) { slc_budget_[pool] = blocks; }
+  std::uint32_t slc_opened(std::uint32_t pool) const { return slc_opened_[pool]; }
+  void reset_slc_opened(std::uint32_t pool) { slc_opened_[pool] = 0; }
+  // True if some plane of `pool` has room for a page of `kind`.
+  bool pool_has_room(std::uint32_t pool, WriteKind kind) const {
+    for (const std::uint32_t plane : layout_.planes(pool))
+      if (has_room(plane, kind)) return true;
+    return false;
+  }
+  // `pool`'s SLC active blocks (the SLC cache's consistency check).
+  std::uint32_t active_blocks(std::uint32_t pool, WriteKind kind) const;
 
   // `block`, whose data pages are all written, is no plane's active block now.
   void closed(flash::BlockId block) {
@@ -117,13 +133,15 @@ class Placement {
 
  private:
   struct PlaneState {
-    std::array<flash::BlockId, kWriteKinds> active{kNoBlock, kNoBlock, kNoBlock};
+    std::array<flash::BlockId, kWriteKinds> active{kNoBlock, kNoBlock, kNoBlock, kNoBlock};
     std::deque<flash::BlockId> free_blocks;
   };
 
   bool has_room(std::uint32_t plane, WriteKind kind) const {
     const flash::BlockId active = planes_[plane].active[static_cast<std::size_t>(kind)];
-    return (active != kNoBlock && !nand_.is_full(active)) || !planes_[plane].free_blocks.empty();
+    if (active != kNoBlock && !nand_.is_full(active)) return true;
+    if (kind == WriteKind::kSlc && slc_budget_[layout_.pool_of_plane(plane)] == 0) return false;
+    return !planes_[plane].free_blocks.empty();
   }
   // First page of room for one logical page in the active block of `kind`,
   // taking a free block of `plane` when it is full or unset.
@@ -133,7 +151,13 @@ class Placement {
       PlaneState& state = planes_[plane];
       active = state.free_blocks.front();
       state.free_blocks.pop_front();
-      --free_blocks_[layout_.pool_of_plane(plane)];
+      const std::uint32_t pool = layout_.pool_of_plane(plane);
+      --free_blocks_[pool];
+      if (kind == WriteKind::kSlc) {
+        nand_.set_slc(active);
+        --slc_budget_[pool];
+        ++slc_opened_[pool];
+      }
     }
     return geometry_.first_page(active) + nand_.write_pointer(active);
   }
@@ -145,12 +169,14 @@ class Placement {
 
   const flash::FastGeometry& geometry_;
   const PoolLayout& layout_;
-  const flash::NandArray& nand_;
+  flash::NandArray& nand_;
   PlaneChoice choice_;
   std::uint32_t data_pages_;
   std::vector<PlaneState> planes_;
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
+  std::vector<std::uint32_t> slc_budget_;   // per pool: SLC blocks it may still open
+  std::vector<std::uint32_t> slc_opened_;   // per pool: SLC blocks opened since the reset
 };
 
 template <class InService>

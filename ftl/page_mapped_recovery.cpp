@@ -28,6 +28,8 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
 void PageMappedFtl::adopt_blocks(CommandList& out) {
   victims_.clear();  // a victim cleaned in part before the cut: sealed below
   placement_.clear();
+  slc_.clear();
+  std::vector<std::pair<std::uint64_t, BlockId>> slc_sealed;  // by write order
   std::fill(retired_.begin(), retired_.end(), 0);
   wear_.restore_erase_counts();  // from the block headers
   for (BlockId block = 0; block < geometry_.blocks(); ++block) {
@@ -36,6 +38,14 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
         ++retired_[pool_of_block(block)];  // worn out: never allocated again
       else
         placement_.freed(block);
+    } else if (nand_.is_slc(block)) {
+      // An SLC cache block: full ones wait to be folded (in the order they
+      // were written: their first page's sequence number), a partly written
+      // one is its plane's SLC block again, or closed by padding.
+      const bool full = nand_.is_full(block) || !placement_.adopt(block, WriteKind::kSlc);
+      if (full && !nand_.is_full(block)) pad_and_close(block, out);
+      slc_.adopt(pool_of_block(block), block, false);
+      if (full) slc_sealed.emplace_back(nand_.sequence_at(geometry_.first_page(block)), block);
     } else if (nand_.is_full(block)) {
       victims_.sealed(block, nand_.valid_pages(block), clock());
     } else if (nand_.write_pointer(block) == data_pages_) {
@@ -56,16 +66,24 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       // More partly written blocks than a plane has active ones (not seen in
       // practice): closed by padding (and its summary page), then sealed like
       // a full one.
-      Command pad = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
-      pad.cleaning = true;
-      while (nand_.write_pointer(block) < data_pages_) {
-        pad.ppn = geometry_.first_page(block) + nand_.write_pointer(block);
-        nand_.pad(pad.ppn);
-        out.push_back(pad);
-      }
-      close_block(block, pad, out);
+      pad_and_close(block, out);
     }
   }
+  std::sort(slc_sealed.begin(), slc_sealed.end());
+  for (const auto& [sequence, block] : slc_sealed) slc_.sealed(pool_of_block(block), block);
+}
+
+void PageMappedFtl::pad_and_close(BlockId block, CommandList& out) {
+  Command pad = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+  pad.cleaning = true;
+  const std::uint32_t end = nand_.is_slc(block) ? nand_.capacity(block) : data_pages_;
+  while (nand_.write_pointer(block) < end) {
+    pad.ppn = geometry_.first_page(block) + nand_.write_pointer(block);
+    nand_.pad(pad.ppn);
+    out.push_back(pad);
+  }
+  if (!nand_.is_slc(block)) close_block(block, pad, out);
+  else placement_.closed(block);
 }
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -13,7 +13,9 @@ namespace {
 // 2: each plane's translation block (DFTL), the victim policy's section
 // "VPOL" after the victim buckets, and DFTL's map cache "DMAP" at the end.
 // 3: the victims in progress (incremental cleaning), one per victim group.
-constexpr std::uint32_t kStateVersion = 3;
+// 4: each plane's SLC cache block (WriteKind::kSlc), and with an SLC cache
+// its section "SLCC" after the counters.
+constexpr std::uint32_t kStateVersion = 4;
 
 }  // namespace
 
@@ -27,6 +29,7 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   victims_.save_candidates(out);
   wear_.save_state(out);
   save_stats(out, stats_);
+  if (slc_.on()) slc_.save_state(out);
   if (cache_) cache_->save_state(out);
 }
 
@@ -44,6 +47,7 @@ void PageMappedFtl::load_state(StateReader& in) {
   victims_.load_candidates(in);
   wear_.load_state(in);
   load_stats(in, stats_);
+  if (slc_.on()) slc_.load_state(in);
   if (cache_) cache_->load_state(in);
 }
 

@@ -18,12 +18,14 @@
 #include "common/toml_keys.h"
 #include "ftl/ftl_keys.h"
 #include "sim/config/config_reader.h"
+#include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
 namespace {
 
 using config_detail::apply_overrides;
 using config_detail::read_gang;
+using config_detail::refuse_slc_time;
 
 void read_geometry(KeyReader& r, flash::Geometry& g) {
   r.integer("geometry", "channels", g.channels, 1, 1024);
@@ -32,6 +34,8 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
   r.integer("geometry", "planes_per_die", g.planes_per_die, 1, 16);
   r.integer("geometry", "blocks_per_plane", g.blocks_per_plane, 1, 1 << 20);
   r.integer("geometry", "pages_per_block", g.pages_per_block, 1, 4096);
+  config_detail::read_cell_type(r, g);  // (its pe_cycles default, below)
+  config_detail::check_cell_geometry(r, g);
   r.size("geometry", "page_size", g.page_size, 512, 1 << 16);
   r.size("geometry", "oob_size", g.oob_size, 0, 1 << 13);
   r.integer("geometry", "pe_cycles", g.pe_cycles, 1, 1'000'000'000);
@@ -87,13 +91,24 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
   }
 }
 
-void read_timing(KeyReader& r, flash::Timing& t) {
-  r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
-  r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
-  r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
+void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
+  if (!refuse_slc_time(r, g, "read_us"))
+    r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
+  if (!refuse_slc_time(r, g, "program_us"))
+    r.scaled("timing", "program_us", t.program_ns, 1000.0, 0.0, 1e6, false);
+  if (!refuse_slc_time(r, g, "erase_us"))
+    r.scaled("timing", "erase_us", t.erase_ns, 1000.0, 0.0, 1e7, false);
   r.scaled("timing", "bus_ns_per_byte", t.bus_ps_per_byte, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
   r.boolean("timing", "cache_register", t.cache_register);
+}
+
+// Program/erase suspend (flash/suspend.h: the defaults and their sources).
+void read_suspend(KeyReader& r, flash::SuspendTiming& s) {
+  r.boolean("timing", "suspend", s.enabled);
+  r.scaled("timing", "suspend_us", s.suspend_ns, 1000.0, 0.0, 1e6);
+  r.scaled("timing", "resume_us", s.resume_ns, 1000.0, 0.0, 1e6);
+  r.integer("timing", "suspend_limit", s.limit, 0, 1'000'000);
 }
 
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
@@ -275,14 +290,21 @@ namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
-  KeyReader r(root, path, {"device", "geometry", "timing", "ftl", "host", "controller"},
-              apply_overrides(root, overrides));
+  std::map<std::string, std::string> origins = apply_overrides(root, overrides);
+  hoist_cell_tables(root);
+  KeyReader r(root, path,
+              {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
+               "timing.slc_mode", "slc_cache"},
+              std::move(origins));
   DeviceConfig config;
   config.source = path;
   r.string("device", "name", config.name);
   read_geometry(r, config.geometry);
-  read_timing(r, config.timing);
+  read_timing(r, config.geometry, config.timing);
+  config_detail::read_cell_timing(r, root, config.geometry, config.timing);
+  read_suspend(r, config.suspend);
   read_ftl(r, config.geometry, config.ftl);
+  read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);
   if (config.sector_size & (config.sector_size - 1) ||
       config.ftl.logical_page_size % config.sector_size) {

@@ -10,6 +10,7 @@
 
 #include "flash/geometry.h"
 #include "flash/scheduler.h"
+#include "flash/suspend.h"
 #include "flash/timing.h"
 #include "ftl/ftl.h"
 
@@ -58,6 +59,7 @@ struct DeviceConfig {
   std::string name;    // [device] name
   flash::Geometry geometry;
   flash::Timing timing;
+  flash::SuspendTiming suspend;  // timing.suspend, suspend_us, resume_us, suspend_limit
   ftl::FtlConfig ftl;
   ControllerConfig controller;
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it

@@ -11,6 +11,7 @@
 #include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
+#include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
 
@@ -21,7 +22,7 @@ nlohmann::json geometry_json(const flash::Geometry& g) {
   const flash::Geometry written = flash::as_written(g);
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [a, b] : g.two_plane_pairs) pairs.push_back({a, b});
-  return {{"channels", written.channels},
+  nlohmann::json json = {{"channels", written.channels},
           {"packages_per_channel", written.packages_per_channel},
           {"dies_per_package", g.dies_per_package},
           {"planes_per_die", g.planes_per_die},
@@ -34,15 +35,50 @@ nlohmann::json geometry_json(const flash::Geometry& g) {
           {"gang", flash::gang_name(g.gang)},
           {"gang_size", g.gang_size},
           {"interleaving", flash::interleaving_name(g.interleaving)}};
+  // (An SLC device's echo is as it was before cell types.)
+  if (g.cell_type != flash::CellType::kSlc) json["cell_type"] = flash::cell_type_name(g.cell_type);
+  return json;
 }
 
-nlohmann::json timing_json(const flash::Timing& t) {
-  return {{"read_us", t.read_ns / 1000.0},
-          {"program_us", t.program_ns / 1000.0},
-          {"erase_us", t.erase_ns / 1000.0},
-          {"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
-          {"command_ns", t.command_ns},
-          {"cache_register", t.cache_register}};
+// [timing.cell] and [timing.slc_mode] of a cell of several bits.
+void cell_json(const flash::Timing& t, std::uint32_t bits, nlohmann::json& json) {
+  const flash::CellTiming& c = t.cell;
+  nlohmann::json reads = nlohmann::json::array(), programs = nlohmann::json::array();
+  for (std::uint32_t type = 0; type < bits; ++type) {
+    reads.push_back(c.read_ns[type] / 1000.0);
+    programs.push_back(c.program_ns[type] / 1000.0);
+  }
+  const bool one_shot = c.program == flash::ProgramScheme::kOneShot;
+  json["cell"] = {{"read_us", reads},
+                  {"program", flash::program_scheme_name(c.program)},
+                  {"program_us", one_shot ? nlohmann::json(c.wordline_program_ns(bits) / 1000.0)
+                                          : programs},
+                  {"erase_us", c.erase_ns / 1000.0}};
+  json["slc_mode"] = {{"read_us", c.slc_read_ns / 1000.0},
+                      {"program_us", c.slc_program_ns / 1000.0},
+                      {"erase_us", c.slc_erase_ns / 1000.0}};
+}
+
+nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g,
+                           const flash::SuspendTiming& s) {
+  nlohmann::json json = {{"bus_ns_per_byte", t.bus_ps_per_byte / 1000.0},
+                         {"command_ns", t.command_ns},
+                         {"cache_register", t.cache_register}};
+  if (g.cell_type == flash::CellType::kSlc) {
+    json["read_us"] = t.read_ns / 1000.0;
+    json["program_us"] = t.program_ns / 1000.0;
+    json["erase_us"] = t.erase_ns / 1000.0;
+  } else {
+    cell_json(t, g.bits_per_cell(), json);
+  }
+  // Program/erase suspend: echoed when on (a run without it echoes as before).
+  if (s.enabled) {
+    json["suspend"] = true;
+    json["suspend_us"] = s.suspend_ns / 1000.0;
+    json["resume_us"] = s.resume_ns / 1000.0;
+    json["suspend_limit"] = s.limit;
+  }
+  return json;
 }
 
 // The keys every FTL shares, then the chosen FTL's own (its echo hook,
@@ -83,16 +119,18 @@ nlohmann::json controller_json(const ControllerConfig& k) {
 }  // namespace
 
 nlohmann::json to_json(const DeviceConfig& c) {
-  return {{"source", c.source},
+  nlohmann::json json = {{"source", c.source},
           {"name", c.name},
           {"geometry", geometry_json(c.geometry)},
-          {"timing", timing_json(c.timing)},
+          {"timing", timing_json(c.timing, c.geometry, c.suspend)},
           {"ftl", ftl_json(c.ftl)},
           {"host",
            {{"sector_size", c.sector_size},
             {"queue_depth", c.controller.queue_depth},
             {"scheduling", scheduling_name(c.controller.scheduling)}}},
           {"controller", controller_json(c.controller)}};
+  if (c.ftl.slc_cache.on()) json["slc_cache"] = config_detail::slc_cache_json(c.ftl.slc_cache);
+  return json;
 }
 
 namespace {
@@ -139,6 +177,30 @@ void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::stri
   }
 }
 
+// A cell of several bits: its array times by page type and in SLC mode.
+template <typename Out>
+void describe_cell(const flash::Geometry& g, const flash::Timing& t, Out it) {
+  const flash::CellTiming& c = t.cell;
+  const std::uint32_t bits = g.bits_per_cell();
+  std::vector<std::string> reads, programs;
+  for (std::uint32_t type = 0; type < bits; ++type) {
+    reads.push_back(format_us(c.read_ns[type]));
+    programs.push_back(format_us(c.program_ns[type]));
+  }
+  const bool one_shot = c.program == flash::ProgramScheme::kOneShot;
+  fmt::format_to(it, "  cell        {}, {} pages per wordline ({}), {}\n",
+                 flash::cell_type_name(g.cell_type), bits, flash::page_type_list(g.cell_type),
+                 flash::program_scheme_name(c.program));
+  fmt::format_to(
+      it, "  timing      read {} us, program {}, erase {} us, bus {} ns/B, command {} ns\n",
+      fmt::join(reads, "/"),
+      one_shot ? format_us(c.wordline_program_ns(bits)) + " us (a wordline)"
+               : fmt::format("{} us", fmt::join(programs, "/")),
+      format_us(c.erase_ns), t.bus_ps_per_byte / 1000.0, t.command_ns);
+  fmt::format_to(it, "  SLC mode    read {} us, program {} us, erase {} us\n",
+                 format_us(c.slc_read_ns), format_us(c.slc_program_ns), format_us(c.slc_erase_ns));
+}
+
 // Wear leveling, timing and the controller (host queue, write buffer,
 // background cleaning), and the unloaded page costs.
 template <typename Out>
@@ -155,10 +217,18 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
     fmt::format_to(it, ", migration below {:.0f}%, cold after {} x pool blocks erases",
                    w.retirement_age * 100, w.cold_age);
   fmt::format_to(it, "{}\n", w.rate_limit() ? ")" : "");
-  fmt::format_to(
-      it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
-      format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
-      t.bus_ps_per_byte / 1000.0, t.command_ns);
+  if (g.cell_type == flash::CellType::kSlc)
+    fmt::format_to(
+        it, "  timing      read {} us, program {} us, erase {} us, bus {} ns/B, command {} ns\n",
+        format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
+        t.bus_ps_per_byte / 1000.0, t.command_ns);
+  else
+    describe_cell(g, t, it);
+  if (c.suspend.enabled)
+    fmt::format_to(it, "  suspend     reads suspend programs and erases: suspend {} us, resume {} us, "
+                   "at most {} per operation\n",
+                   format_us(c.suspend.suspend_ns), format_us(c.suspend.resume_ns),
+                   c.suspend.limit);
   const ControllerConfig& k = c.controller;
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
@@ -172,6 +242,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                    k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
   else
     fmt::format_to(it, "  buffer      none\n");
+  fmt::format_to(it, "{}", config_detail::describe_slc_cache(c.ftl.slc_cache));
   if (c.ftl.clean_high_water > 0)
     fmt::format_to(it, "  background  cleaning {} host requests\n",
                    k.preempt_background_cleaning ? "yields to" : "runs a whole round before");

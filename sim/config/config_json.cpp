@@ -50,6 +50,11 @@ bool insert_toml(toml::table& table, const std::string& key, const nlohmann::jso
     toml::array array;
     if (!toml_array(value, array)) return false;
     table.insert(key, std::move(array));
+  } else if (value.is_object()) {  // a sub-table: [timing.cell]
+    toml::table inner;
+    for (const auto& item : value.items())
+      if (!insert_toml(inner, item.key(), item.value())) return false;
+    table.insert(key, std::move(inner));
   } else {
     return false;
   }

@@ -31,4 +31,19 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
 // lockstep view (config_gang.cpp).
 void read_gang(KeyReader& r, flash::Geometry& g);
 
+// Cells of several bits (config_cell.cpp). hoist_cell_tables moves
+// [timing.cell] and [timing.slc_mode] (and --set timing.cell.KEY) to the
+// top-level tables "timing.cell" and "timing.slc_mode" that KeyReader reads;
+// read_cell_type reads geometry.cell_type and sets the cell's default
+// pe_cycles; check_cell_geometry wants whole wordlines per block;
+// refuse_slc_time is true where Timing's single time `key` is not read (a
+// cell of several bits: an error if set); read_cell_timing reads the two
+// tables (an error with an SLC cell).
+void hoist_cell_tables(toml::table& root);
+void read_cell_type(KeyReader& r, flash::Geometry& g);
+void check_cell_geometry(KeyReader& r, const flash::Geometry& g);
+bool refuse_slc_time(KeyReader& r, const flash::Geometry& g, const char* key);
+void read_cell_timing(KeyReader& r, const toml::table& root, const flash::Geometry& g,
+                      flash::Timing& t);
+
 }  // namespace ssdlab::sim::config_detail

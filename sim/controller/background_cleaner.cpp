@@ -15,7 +15,10 @@ std::unique_ptr<BackgroundCleaner> BackgroundCleaner::make(const DeviceConfig& c
                                                            ftl::Ftl& ftl,
                                                            flash::FlashTimeline& timeline,
                                                            Core& core) {
-  if (config.ftl.clean_high_water <= 0) return nullptr;
+  // Background cleaning, or idle folding of an SLC cache (the FTL says
+  // which it wants through wants_background_cleaning()).
+  const bool idle_fold = config.ftl.slc_cache.on() && config.ftl.slc_cache.idle_fold;
+  if (config.ftl.clean_high_water <= 0 && !idle_fold) return nullptr;
   return std::make_unique<BackgroundCleaner>(config, ftl, timeline, core);
 }
 

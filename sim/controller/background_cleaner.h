@@ -1,4 +1,5 @@
-// Background cleaning (ftl.clean_high_water; Agrawal et al. §3.3,
+// Background cleaning (ftl.clean_high_water; Agrawal et al. §3.3, and the
+// idle folding of an SLC cache, slc_cache.idle_fold;
 // "Background cleaning": cleaning "performed continuously in the background
 // on otherwise idle components"): the controller part that offers idle pools
 // to the FTL after each request and while the host is idle.

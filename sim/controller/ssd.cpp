@@ -9,12 +9,15 @@ namespace ssdlab::sim {
 Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     : config_(config),
       ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
-      scheduler_(config.geometry, config.timing, config.controller.dispatch_order),
+      scheduler_(config.geometry, config.timing, config.controller.dispatch_order, config.suspend),
       timeline_(scheduler_.timeline()),
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
       invariants_every_(checks.verify ? checks.invariants_every : 0) {
   commands_.reserve(1024);
   scheduler_.set_listener(this);
+  // Cells of several bits: the timeline reads which blocks the FTL runs in
+  // SLC mode (an SLC device's timeline never asks).
+  if (config.geometry.cell_type != flash::CellType::kSlc) timeline_.attach(&ftl_->nand());
   // One gang page per logical page: a read's bytes name its member pages.
   read_members_ = config.geometry.gang == flash::Gang::kSharedBusSync &&
                   ftl_->logical_page_size() == config.geometry.page_size;

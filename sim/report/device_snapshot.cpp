@@ -58,6 +58,16 @@ BufferCounters buffer_counters(const WriteBufferStats& s) {
           s.flushed_pages, s.flushes,         s.full_waits,     s.full_wait_ns};
 }
 
+CellCounters cell_counters(const flash::Geometry& g, const flash::TimelineStats& t) {
+  CellCounters k;
+  for (std::uint32_t type = 0; type < g.bits_per_cell(); ++type)
+    k.reads_per_page_type[flash::page_type_name(g.cell_type, type)] = t.page_type_reads[type];
+  k.slc_mode_reads = t.slc_mode_reads;
+  k.slc_mode_programs = t.slc_mode_programs;
+  k.wordline_programs = t.wordline_programs;
+  return k;
+}
+
 }  // namespace
 
 DeviceCounters device_counters_of(const Ssd& ssd) {
@@ -79,6 +89,10 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   c.bus_busy_ns = t.bus_busy_ns;
   c.die_busy_ns = t.die_busy_ns;
   if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer_counters(buffer->stats());
+  if (const flash::Geometry& g = ssd.config().geometry; g.cell_type != flash::CellType::kSlc)
+    c.cell = cell_counters(g, t);
+  if (ssd.config().suspend.enabled)
+    c.suspend = SuspendCounters{t.suspensions[0], t.suspensions[1]};
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

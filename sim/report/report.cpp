@@ -190,6 +190,25 @@ RunRecord run_record(const RunResult& result) {
 void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
+  if (const auto slc = ssd.ftl().slc_cache_stats()) {
+    SlcCacheRecord& c = summary.slc_cache.emplace();
+    c.mode = ftl::slc_cache_mode_name(ssd.config().ftl.slc_cache.mode);
+    c.pages_per_block = slc->pages_per_block;
+    c.capacity_blocks = slc->capacity_blocks;
+    c.static_blocks = slc->static_blocks;
+    c.blocks_in_use = slc->blocks_in_use;
+    c.peak_blocks = slc->peak_blocks;
+    c.blocks_opened = slc->blocks_opened;
+    c.host_pages_absorbed = slc->host_pages_absorbed;
+    c.host_pages_bypassed = slc->host_pages_bypassed;
+    c.pages_folded = slc->pages_folded;
+    c.blocks_folded = slc->blocks_folded;
+    c.foreground_folds = slc->foreground_folds;
+    for (const auto& sample : slc->samples) {
+      c.size_host_pages.push_back(sample.host_pages);
+      c.size_blocks.push_back(sample.blocks);
+    }
+  }
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   summary.config = to_json(ssd.config());
   // Derived, not a key: the spare the exported capacity leaves in fact.

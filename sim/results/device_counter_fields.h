@@ -65,6 +65,20 @@ void fields(V& v, R& b) requires std::is_same_v<std::remove_const_t<R>, BufferCo
 }
 
 template <typename V, typename R>
+void fields(V& v, R& k) requires std::is_same_v<std::remove_const_t<R>, CellCounters> {
+  v("reads_per_page_type", k.reads_per_page_type);
+  v("slc_mode_reads", k.slc_mode_reads);
+  v("slc_mode_programs", k.slc_mode_programs);
+  v("wordline_programs", k.wordline_programs);
+}
+
+template <typename V, typename R>
+void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SuspendCounters> {
+  v("program_suspensions", s.program_suspensions);
+  v("erase_suspensions", s.erase_suspensions);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCounters> {
   fields(v, c.ftl);
   // Agrawal et al. Table 5 ("Avg. time" to clean a block), two ways: the
@@ -98,6 +112,9 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   v.time_us("bus_busy_us", c.bus_busy_ns);
   v.time_us("die_busy_us", c.die_busy_ns);
   v.group("write_buffer_write_pages", c.buffer);
+  // Cells of several bits only: an SLC device's summary has none of these.
+  v.group("reads_per_page_type", c.cell);
+  v.group("program_suspensions", c.suspend);
   // Page-based (flash pages over host-touched pages: the field's meaning
   // since schema 1) and byte-based (flash bytes over host bytes). The
   // reader takes the page size from flash_bytes_written (summary_json.cpp).

@@ -41,6 +41,8 @@ class CombineCounters {
       if (value.size() != other.size())
         throw std::logic_error("per-pool counters of different devices");
       for (std::size_t i = 0; i < value.size(); ++i) value[i] = op_(value[i], other[i]);
+    } else if constexpr (std::is_same_v<T, std::map<std::string, std::uint64_t>>) {
+      for (const auto& [key, count] : other) value[key] = op_(value[key], count);
     } else {
       value = op_(value, other);
     }
@@ -63,6 +65,10 @@ template <typename Op>
 void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
   if (a.buffer.has_value() != b.buffer.has_value())
     throw std::logic_error("write-buffer counters of different devices");
+  if (a.cell.has_value() != b.cell.has_value())
+    throw std::logic_error("cell counters of different devices");
+  if (a.suspend.has_value() != b.suspend.has_value())
+    throw std::logic_error("suspend counters of different devices");
   CollectCounters collect;
   fields(collect, b);
   CombineCounters<Op> apply(collect.values, op);

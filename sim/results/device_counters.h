@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/flash_ratios.h"
@@ -56,6 +58,23 @@ struct BufferCounters {
   bool operator==(const BufferCounters&) const = default;
 };
 
+// Cells of several bits (flash::TimelineStats, whose comment says what each
+// counts): page reads by page type name ("lower", "middle", "upper", "top":
+// the types the cell has), SLC-mode reads and programs, and wordline programs.
+struct CellCounters {
+  std::map<std::string, std::uint64_t> reads_per_page_type;
+  std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
+  bool operator==(const CellCounters&) const = default;
+};
+
+// Program/erase suspend (timing.suspend; flash/suspend.h): how often host
+// reads suspended a program, an erase.
+struct SuspendCounters {
+  std::uint64_t program_suspensions = 0;
+  std::uint64_t erase_suspensions = 0;
+  bool operator==(const SuspendCounters&) const = default;
+};
+
 struct DeviceCounters {
   FtlCounters ftl;
   TimeNs cleaning_ns = 0;             // cleaning in progress, foreground and background
@@ -75,6 +94,8 @@ struct DeviceCounters {
   std::uint64_t two_plane_commands = 0;
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
   std::optional<BufferCounters> buffer;     // only with a write buffer
+  std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
+  std::optional<SuspendCounters> suspend;   // only with timing.suspend
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

@@ -133,6 +133,7 @@ struct SummaryRecord {
   // The device at the end of the run (all writes, preconditioning included).
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;
+  std::optional<SlcCacheRecord> slc_cache;
   std::optional<VerificationRecord> verification;
   // The device config's echo as the simulator wrote it (sim/config/config.h
   // to_json, with the derived `capacity` block, sim/config/capacity.h): data

@@ -90,6 +90,19 @@ struct PowerCutsRecord {
 };
 
 // A plan's lifetime stop (--until-expired, the device's end of life).
+// The SLC cache at the end of a run ([slc_cache]; ftl::SlcCacheStats says
+// what each counts), and its size over time: blocks in use after every 1%
+// of the logical capacity the host wrote (from preconditioning on).
+struct SlcCacheRecord {
+  std::string mode;
+  std::uint64_t pages_per_block = 0, capacity_blocks = 0, static_blocks = 0;
+  std::uint64_t blocks_in_use = 0, peak_blocks = 0, blocks_opened = 0;
+  std::uint64_t host_pages_absorbed = 0, host_pages_bypassed = 0;
+  std::uint64_t pages_folded = 0, blocks_folded = 0, foreground_folds = 0;
+  std::vector<std::uint64_t> size_host_pages, size_blocks;
+  bool operator==(const SlcCacheRecord&) const = default;
+};
+
 struct LifetimeRecord {
   std::uint64_t until_expired = 0;
   bool stopped = false, end_of_life = false;

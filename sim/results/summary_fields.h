@@ -112,6 +112,24 @@ void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, PowerCut
 }
 
 template <typename V, typename R>
+void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, SlcCacheRecord> {
+  v("mode", c.mode);
+  v("pages_per_block", c.pages_per_block);
+  v("capacity_blocks", c.capacity_blocks);
+  v("static_blocks", c.static_blocks);
+  v("blocks_in_use", c.blocks_in_use);
+  v("peak_blocks", c.peak_blocks);
+  v("blocks_opened", c.blocks_opened);
+  v("host_pages_absorbed", c.host_pages_absorbed);
+  v("host_pages_bypassed", c.host_pages_bypassed);
+  v("pages_folded", c.pages_folded);
+  v("blocks_folded", c.blocks_folded);
+  v("foreground_folds", c.foreground_folds);
+  v("size_host_pages", c.size_host_pages);
+  v("size_blocks", c.size_blocks);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LifetimeRecord> {
   v("until_expired", l.until_expired);
   v("stopped", l.stopped);
@@ -296,6 +314,7 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SummaryR
   v.optional("target", s.target);
   v.optional("device", s.device);
   v.optional("wear", s.wear);
+  v.optional("slc_cache", s.slc_cache);
   v.optional("verification", s.verification);
   v.optional("config", s.config);
   v.optional("power_cuts", s.power_cuts);

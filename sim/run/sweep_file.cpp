@@ -319,7 +319,9 @@ std::vector<Job> expand(const std::string& path) {
   const fs::path base = fs::path(path).parent_path();
   const auto resolve = [&base](const std::string& file) {
     const fs::path p(file);
-    if (p.is_absolute() || fs::exists(p)) return file;
+    // (A name the OS refuses, too long say, is reported where it is read.)
+    std::error_code error;
+    if (p.is_absolute() || fs::exists(p, error)) return file;
     return (base / p).string();
   };
   validate(path, root, resolve, configs, sets, workloads, precondition, load_state);

@@ -47,8 +47,9 @@ namespace ssdlab::sim {
 // cost-benefit policies (ftl/victim_policy_ordered.cpp); 5: TIME 6, the
 // host's flash accesses (flash/timeline.h), SSDC 4, a saved command's
 // transfer bytes (a summary page's sector); 6: SSDC 5, the controller's
-// parts in sections of their own (WBFR, BGCL; sim/controller/ssd.h).
-inline constexpr std::uint32_t kCheckpointFormat = 6;
+// parts in sections of their own (WBFR, BGCL; sim/controller/ssd.h); 7:
+// TIME 7, program and erase suspensions (flash/suspend.h).
+inline constexpr std::uint32_t kCheckpointFormat = 7;
 
 // Where the run stood, besides the device.
 struct RunPosition {

@@ -25,6 +25,7 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
         parse_timeline_bound(options.timeline_window, options.timeline_ios));
     ssd.add_observer(timeline_.get());
     ssd.observe_flash(timeline_.get());
+    if (geometry.cell_type != flash::CellType::kSlc) timeline_->label_page_types(&ssd.timeline());
   }
   if (options.trace_ftl > 0) {
     std::ostream* out = &std::cerr;

@@ -174,6 +174,18 @@ std::string TimelineTrace::command_args(const flash::Command& command) const {
   return args;
 }
 
+// An array phase's name; with cells of several bits, and the page type of
+// the page it reads (a move's or copy-back's source) or programs.
+std::string TimelineTrace::plane_phase_name(flash::Phase phase,
+                                            const flash::Command& command) const {
+  std::string name = flash::phase_name(phase);
+  if (!cells_ || phase == flash::Phase::kArrayErase) return name;
+  const bool source = phase == flash::Phase::kArrayRead && command.src != flash::kNoPage;
+  const flash::Ppn ppn = source ? command.src : command.ppn;
+  if (cells_->in_slc_mode(ppn)) return name + " SLC";
+  return name + " " + flash::page_type_name(geometry_.cell_type, cells_->page_type(ppn));
+}
+
 void TimelineTrace::phase(flash::Resource resource, std::uint32_t index, flash::Phase phase,
                           TimeNs start, TimeNs end, const flash::Command& command) {
   if (!in_bound(start, end)) return;
@@ -195,7 +207,7 @@ void TimelineTrace::phase(flash::Resource resource, std::uint32_t index, flash::
       break;
     }
     case flash::Resource::kPlane:
-      event(flash::phase_name(phase), suffix, category,
+      event(plane_phase_name(phase, command).c_str(), suffix, category,
             channel_pid(g.channel_of_die(g.die_of_plane(index))), plane_tid(g, index), start, end,
             command_args(command));
       break;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "flash/geometry.h"
+#include "flash/timeline.h"
 #include "flash/timeline_observer.h"
 #include "sim/controller/ssd_observer.h"
 #include "sim/results/output.h"
@@ -51,6 +52,11 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
   ~TimelineTrace() override;  // removes the temporary file unless committed
   TimelineTrace(const TimelineTrace&) = delete;
   TimelineTrace& operator=(const TimelineTrace&) = delete;
+
+  // Cells of several bits: array phases on the planes are labelled with the
+  // page type of their page ("PROGRAM upper"), or "SLC" in an SLC-mode block,
+  // as `timeline` (which must outlive this) tells them.
+  void label_page_types(const flash::FlashTimeline* timeline) { cells_ = timeline; }
 
   void phase(flash::Resource resource, std::uint32_t index, flash::Phase phase, TimeNs start,
              TimeNs end, const flash::Command& command) override;
@@ -87,10 +93,12 @@ class TimelineTrace final : public flash::TimelineObserver, public SsdObserver {
   void event(const char* name, const char* suffix, const char* category, std::uint32_t pid,
              std::uint32_t tid, TimeNs start, TimeNs end, const std::string& args);
   std::string command_args(const flash::Command& command) const;
+  std::string plane_phase_name(flash::Phase phase, const flash::Command& command) const;
 
   std::filesystem::path path_;
   TemporaryFile temporary_;  // becomes path_ at publish()
   flash::Geometry geometry_;
+  const flash::FlashTimeline* cells_ = nullptr;  // page types and SLC mode (null: SLC cells)
   TimelineBound bound_;
   static constexpr std::size_t kFlushBytes = 1 << 16;
   std::FILE* file_ = nullptr;  // temporary_'s, until finish()

@@ -69,7 +69,8 @@ RunRecord run(std::uint32_t number, double mean_us) {
   return r;
 }
 
-// A simulated run: its span and device counters, with a write buffer.
+// A simulated run: its span and device counters, with a write buffer and
+// program/erase suspend.
 RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   RunRecord r = run(number, 80.5);
   r.start_us = 10.0 * number;
@@ -86,6 +87,7 @@ RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   d.background_cleaning_ns = 456;
   d.bus_busy_ns = 777000;
   d.buffer = BufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.suspend = SuspendCounters{6 + number, 2};
   d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
   return r;
 }
@@ -276,6 +278,7 @@ TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
   const auto dir = testing::temp_dir_for_this_test("summary-round-trip-");
   const std::string tiny = "sim -c " + testing::preset("tiny") + " --quiet ";
   const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
+  const std::string tlc = "sim -c " + testing::preset("tiny-tlc") + " --quiet ";
   const std::vector<std::pair<std::string, std::string>> runs = {
       {"plan", tiny + "-w RW:count=500,runs=2,io_ignore=auto --percentiles 50,99.9"},
       {"uflip", tiny + "-w uflip:granularity:count=16,runs=1"},
@@ -285,7 +288,12 @@ TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
       {"checkpoint", tiny + "-w RW:count=300 --save-state " + (dir / "s.state").string()},
       {"loaded", tiny + "-w RR:count=300 --load-state " + (dir / "s.state").string()},
       {"probe", "probe --quiet --target " + (dir / "probe.img").string() +
-                    " --size 4MiB -w RW:count=50,runs=2"}};
+                    " --size 4MiB -w RW:count=50,runs=2"},
+      // A TLC device: the cell counters and the cell keys of the config echo,
+      // and its timeline's counters through a checkpoint.
+      {"tlc", tlc + "-w RW:count=2000 --precondition random --save-state " +
+                  (dir / "tlc.state").string()},
+      {"tlc-loaded", tlc + "-w RR:count=300 --load-state " + (dir / "tlc.state").string()}};
   for (const auto& [name, command] : runs) {
     SCOPED_TRACE(name);
     const auto out = dir / name;

@@ -1,0 +1,38 @@
+#include "ftl/slc_cache_config.h"
+
+#include <array>
+
+namespace ssdlab::ftl {
+namespace {
+
+template <typename Enum, std::size_t N>
+bool parse_name(std::string_view name, const std::array<const char*, N>& names, Enum& out) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (name == names[i]) return out = static_cast<Enum>(i), true;
+  return false;
+}
+
+constexpr std::array<const char*, 3> kModes = {"none", "static", "dynamic"};
+constexpr std::array<const char*, 2> kWhenFull = {"native", "fold"};
+constexpr std::array<const char*, 2> kFoldOrders = {"fifo", "greedy"};
+
+}  // namespace
+
+const char* slc_cache_mode_name(SlcCacheMode mode) { return kModes[static_cast<std::size_t>(mode)]; }
+bool parse_slc_cache_mode(std::string_view name, SlcCacheMode& out) {
+  return parse_name(name, kModes, out);
+}
+const char* slc_when_full_name(SlcWhenFull when) {
+  return kWhenFull[static_cast<std::size_t>(when)];
+}
+bool parse_slc_when_full(std::string_view name, SlcWhenFull& out) {
+  return parse_name(name, kWhenFull, out);
+}
+const char* slc_fold_order_name(SlcFoldOrder order) {
+  return kFoldOrders[static_cast<std::size_t>(order)];
+}
+bool parse_slc_fold_order(std::string_view name, SlcFoldOrder& out) {
+  return parse_name(name, kFoldOrders, out);
+}
+
+}  // namespace ssdlab::ftl

@@ -1,0 +1,69 @@
+// The SLC cache's settings (`[slc_cache]`; docs/reference/config.md, "SLC
+// cache"): blocks of multi-bit cells run one bit per cell to absorb writes
+// at SLC speed, their data folded into the native cells later.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace ssdlab::ftl {
+
+// none: every write goes to the native cells. static: a fixed number of
+// blocks, taken out of the capacity the host sees, run in SLC mode. dynamic:
+// free blocks run in SLC mode while the free space allows (the cache shrinks
+// as the logical space fills), up to size_gib, plus an optional static part.
+enum class SlcCacheMode : std::uint8_t { kNone, kStatic, kDynamic };
+// What a host write does when the cache has no room: go to the native cells
+// (the "write cliff" of client drives), or wait while the oldest cache
+// block is folded in the foreground.
+enum class SlcWhenFull : std::uint8_t { kNative, kFold };
+// Which cache block folding empties first: the oldest (fifo), or the one
+// holding the fewest valid pages (greedy: rewrites inside the cache fold
+// for free).
+enum class SlcFoldOrder : std::uint8_t { kFifo, kGreedy };
+
+struct SlcCacheConfig {
+  SlcCacheMode mode = SlcCacheMode::kNone;
+  double size_gib = 0;    // static: its size; dynamic: its most (SLC bytes, GiB)
+  double static_gib = 0;  // dynamic only: a part reserved as a static cache would be
+  SlcWhenFull when_full = SlcWhenFull::kNative;
+  SlcFoldOrder fold_order = SlcFoldOrder::kFifo;
+  bool idle_fold = true;  // fold in idle time, preemptible as background cleaning
+  // Bits per native cell (from geometry.cell_type; the config reader sets it).
+  std::uint32_t bits_per_cell = 1;
+
+  bool on() const { return mode != SlcCacheMode::kNone; }
+};
+
+// What the cache did (summary.json "slc_cache"), over the pools. Pages are
+// physical pages; blocks are SLC-mode blocks.
+struct SlcCacheStats {
+  std::uint64_t host_pages_absorbed = 0;  // host pages written in SLC mode
+  std::uint64_t host_pages_bypassed = 0;  // host pages written to native cells (cache full)
+  std::uint64_t pages_folded = 0;         // valid pages moved into native cells
+  std::uint64_t blocks_folded = 0;        // cache blocks folded and erased
+  std::uint64_t foreground_folds = 0;     // of them, folded on a host write's path
+  std::uint64_t blocks_opened = 0;        // blocks taken into SLC mode
+  std::uint64_t blocks_in_use = 0, peak_blocks = 0;  // now, and the most at once
+  std::uint64_t capacity_blocks = 0;   // the most it may hold (static part included)
+  std::uint64_t static_blocks = 0;     // its static part
+  std::uint32_t pages_per_block = 0;   // pages of one SLC-mode block
+  // Its size over time: blocks in use after every 1% of the logical
+  // capacity written by the host.
+  struct Sample {
+    std::uint64_t host_pages = 0, blocks = 0;
+    bool operator==(const Sample&) const = default;
+  };
+  std::vector<Sample> samples;
+  bool operator==(const SlcCacheStats&) const = default;
+};
+
+const char* slc_cache_mode_name(SlcCacheMode mode);
+bool parse_slc_cache_mode(std::string_view name, SlcCacheMode& out);
+const char* slc_when_full_name(SlcWhenFull when);
+bool parse_slc_when_full(std::string_view name, SlcWhenFull& out);
+const char* slc_fold_order_name(SlcFoldOrder order);
+bool parse_slc_fold_order(std::string_view name, SlcFoldOrder& out);
+
+}  // namespace ssdlab::ftl
