@@ -189,6 +189,8 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
     count_other_host(command);
 }
 
+void FlashTimeline::count_elsewhere(const Command& command) { count(command); }
+
 void FlashTimeline::count_other_host(const Command& command) {
   const std::uint64_t pages = command.two_plane() ? 2 : 1;
   if (command.op == Op::kRead) {

@@ -186,6 +186,9 @@ class FlashTimeline {
   TimeNs issue_command(std::uint32_t channel, TimeNs t);
   // Counts a command about to be reserved (stats_).
   void count(const Command& command);
+  // count() out of line, for the rare paths in other files (a read that
+  // suspends an operation, flash/timeline_suspend.cpp).
+  void count_elsewhere(const Command& command);
   void count_other_host(const Command& command);
   // Bus time of a read's data out: its pages, or the member pages it moves.
   TimeNs read_transfer_ns(const Command& command) const {

@@ -41,7 +41,7 @@ std::optional<TimeNs> FlashTimeline::suspend_for_read(const Command& read, TimeN
   if (!op.active || op.suspensions >= suspend_.limit || die_free_[unit] != op.end ||
       from < op.array_start || from + timing_.command_ns >= op.end)
     return std::nullopt;
-  count(read);
+  count_elsewhere(read);
   current_ = &read;
   const TimeNs issued = issue_command(geometry_.channel_of_die(die), from);
   return suspended_read(read, op, from, issued);
