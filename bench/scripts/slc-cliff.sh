@@ -35,16 +35,8 @@ ssdlab=${SSDLAB:-$root/build/sim/ssdlab}
 python=/usr/bin/python3
 script=$root/bench/scripts/slc-cliff.py
 mkdir -p "$outdir"
-# A binary without the cell-type timing and SLC cache (issue 38) refuses the
-# preset's keys: with SLC_CLIFF_SKIP_UNSUPPORTED=1 (the long test) that is a
-# skip (exit 77), not a failure.
 if ! "$ssdlab" config "$preset" "${sets[@]}" > "$outdir/config.txt" 2>&1; then
   cat "$outdir/config.txt" >&2
-  if [[ ${SLC_CLIFF_SKIP_UNSUPPORTED:-0} == 1 ]] &&
-     grep -qE "cell_type|slc_cache|timing\.cell|slc_mode" "$outdir/config.txt"; then
-    echo "slc-cliff: this ssdlab does not read the preset's cell and SLC cache keys: skipped" >&2
-    exit 77
-  fi
   exit 1
 fi
 # The plan: how many 128 KiB writes make twice the (scaled) published cache.
