@@ -19,7 +19,11 @@ struct CellDefaults {
 //     and 1.6 after Micron's FMS'19 "Component-level characterization of 3D
 //     TLC, QLC, and low-latency NAND".
 // [S] Samsung, fifth-generation (9x-layer) 3D TLC V-NAND, press release of
-//     10 July 2018: "data write speed ... 500 microseconds", read 50 us.
+//     10 July 2018: "data write speed ... 500 microseconds", read 50 us;
+//     read as the time per page (a one-shot wordline of three pages: 1500
+//     us), as docs/current-devices.md does: a 500 us wordline would let the
+//     970 EVO Plus 1 TB's 32 such dies write 6.3 GB/s, where Samsung gives
+//     1.7 GB/s after its SLC cache.
 // [G] Grupp, Davis, Swanson, "The Bleak Future of NAND Flash Memory", FAST
 //     2012: "each additional bit per cell increases write latency by 4x".
 // [M] MQSim (CMU-SAFARI/MQSim), ssdconfig.xml: MLC, Block_PE_Cycles_Limit 10000.
@@ -34,12 +38,12 @@ const CellDefaults& defaults(CellType cell) {
                                 10000};               // [M]
   static const CellDefaults tlc{{56.5, 77.5, 106, 0},     // [F] after SimpleSSD
                                 {820.5, 2225, 5734, 0},   // [F] after SimpleSSD
-                                500,                      // [S] one-shot 3D TLC
+                                1500,                     // [S] 3 x 500 us, one-shot 3D TLC
                                 3000,                     // [F]
                                 3000};                    // [H] upper end, 3D TLC
   static const CellDefaults qlc{{59.325, 85.25, 127.2, 169.6},       // [F]
                                 {861.525, 2447.5, 6880.8, 9174.4},   // [F]
-                                2000,                                // [G] 4 x [S]'s TLC wordline
+                                6000,                                // [G] 4 x [S]'s TLC wordline
                                 3000,                                // [F]
                                 1000};                               // [T]
   switch (cell) {

@@ -54,7 +54,7 @@ TEST(CellTiming, OneShotProgramsTheWordlineAtItsLastPage) {
   FlashTimeline timeline(g, t);
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 0)), 0);
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 1)), 0);
-  EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 2)), 500'000);
+  EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 2)), 1'500'000);
   // Booked on an idle die, each program ends when unloaded_ns() says.
   TimeNs ready = 0;
   for (Ppn ppn = 0; ppn < 3; ++ppn) {
@@ -105,9 +105,9 @@ TEST(CellTiming, SlcModeBlocksTakeTheSlcModeTimes) {
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kRead, native_page)), 77'500);
   // Copy-back: the read by its source, the program by its target.
   const Command fold = at(Op::kCopyBack, g.first_page(2) + 2, slc_page);
-  EXPECT_EQ(timeline.unloaded_ns(fold), 25'000 + 500'000);
+  EXPECT_EQ(timeline.unloaded_ns(fold), 25'000 + 1'500'000);
   const Command move = at(Op::kMove, g.first_page(5) + 2, slc_page);  // to the other plane
-  EXPECT_EQ(timeline.unloaded_ns(move), 25'000 + 2 * t.page_transfer_ns(g) + 500'000);
+  EXPECT_EQ(timeline.unloaded_ns(move), 25'000 + 2 * t.page_transfer_ns(g) + 1'500'000);
   EXPECT_EQ(timeline.schedule(move, 0), timeline.unloaded_ns(move));
 }
 

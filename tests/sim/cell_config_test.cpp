@@ -35,7 +35,7 @@ TEST_F(ConfigTest, TlcTakesItsPublishedDefaults) {
   EXPECT_EQ(c.program, flash::ProgramScheme::kOneShot);
   EXPECT_EQ(c.read_ns[2], 106'000);
   EXPECT_EQ(c.program_ns[0], 0);
-  EXPECT_EQ(c.program_ns[2], 500'000);
+  EXPECT_EQ(c.program_ns[2], 1'500'000);
   EXPECT_EQ(c.slc_read_ns, 25'000);
 }
 
