@@ -83,7 +83,7 @@ TEST(CellTiming, QlcHasFourPageTypesAndATopPage) {
   EXPECT_STREQ(page_type_name(CellType::kQlc, 3), "top");
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kRead, 7)), 169'600);
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 6)), 0);
-  EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 7)), 2'000'000);
+  EXPECT_EQ(array_ns(timeline, t, g, at(Op::kProgram, 7)), 6'000'000);
   EXPECT_EQ(array_ns(timeline, t, g, at(Op::kErase, 0)), 3'000'000);
 }
 
