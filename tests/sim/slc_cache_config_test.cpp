@@ -1,0 +1,71 @@
+// The [slc_cache] table of the device config: the keys, the errors that
+// name them (an FTL without a cache, cells of one bit, no size, a static part
+// where there is none), the echo read back, and the summary's slc_cache block
+// of a real run.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config_fixture.h"
+#include "sim/config/config.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ConfigTest;
+
+constexpr const char* kTlcWithCache = R"([geometry]
+pages_per_block = 48
+cell_type = "tlc"
+
+[slc_cache]
+mode = "dynamic"
+size_gib = 0.004
+static_gib = 0.001
+when_full = "fold"
+fold_order = "greedy"
+idle_fold = false
+)";
+
+TEST_F(ConfigTest, SlcCacheKeysAreReadAndEchoed) {
+  const auto config = sim::load_config(Write(kTlcWithCache));
+  const ftl::SlcCacheConfig& c = config.ftl.slc_cache;
+  EXPECT_EQ(c.mode, ftl::SlcCacheMode::kDynamic);
+  EXPECT_DOUBLE_EQ(c.size_gib, 0.004);
+  EXPECT_DOUBLE_EQ(c.static_gib, 0.001);
+  EXPECT_EQ(c.when_full, ftl::SlcWhenFull::kFold);
+  EXPECT_EQ(c.fold_order, ftl::SlcFoldOrder::kGreedy);
+  EXPECT_FALSE(c.idle_fold);
+  EXPECT_EQ(c.bits_per_cell, 3u);
+  const nlohmann::json echo = sim::to_json(config);
+  EXPECT_EQ(echo["slc_cache"]["mode"], "dynamic");
+  const auto back = sim::config_from_json(echo, "echo");
+  nlohmann::json again = sim::to_json(back);
+  again["source"] = echo["source"];
+  EXPECT_EQ(again, echo);
+  // Without a cache the echo has no [slc_cache] (as before the cache).
+  EXPECT_FALSE(sim::to_json(sim::load_config(Write("[geometry]\n"))).contains("slc_cache"));
+}
+
+TEST_F(ConfigTest, SlcCacheErrorsNameTheKey) {
+  const auto error = [this](const std::string& text) { return ErrorOf(Write(text)); };
+  const std::string tlc = "[geometry]\npages_per_block = 48\ncell_type = \"tlc\"\n";
+  EXPECT_THAT(error(tlc + "[ftl]\ntype = \"bast\"\n[slc_cache]\nmode = \"static\"\nsize_gib = 0.004\n"),
+              HasSubstr("slc_cache.mode: the bast FTL has no SLC cache (FTLs with one: "
+                        "page-mapped, dftl)"));
+  EXPECT_THAT(error("[slc_cache]\nmode = \"dynamic\"\nsize_gib = 0.004\n"),
+              HasSubstr("slc_cache.mode: an SLC cache needs cells of several bits"));
+  EXPECT_THAT(error(tlc + "[slc_cache]\nmode = \"dynamic\"\n"),
+              HasSubstr("slc_cache.size_gib: an SLC cache needs a size above 0 GiB"));
+  EXPECT_THAT(error(tlc + "[slc_cache]\nmode = \"static\"\nsize_gib = 1\nstatic_gib = 0.5\n"),
+              HasSubstr("slc_cache.static_gib: only a dynamic cache has a static part"));
+  EXPECT_THAT(error(tlc + "[slc_cache]\nmode = \"big\"\n"),
+              HasSubstr("slc_cache.mode: 'big' is not an SLC cache mode"));
+  EXPECT_THAT(error(tlc + "[slc_cache]\nsize = 1\n"), HasSubstr("slc_cache.size"));
+}
+
+}  // namespace
+}  // namespace ssdlab
