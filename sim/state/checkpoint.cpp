@@ -86,7 +86,24 @@ std::vector<std::string> compare_config(const nlohmann::json& saved,
             "only into the geometry and FTL it was saved from",
             table, key, old.dump(), value.dump());
     }
+  // The SLC cache's mode and size shape the state too ([slc_cache]; echoed
+  // only when on); its policies (when_full, fold_order, idle_fold) may differ.
+  const nlohmann::json no_cache = {{"mode", "none"}};
+  const nlohmann::json& saved_cache = saved.contains("slc_cache") ? saved.at("slc_cache") : no_cache;
+  const nlohmann::json& cache = current.contains("slc_cache") ? current.at("slc_cache") : no_cache;
+  const auto cache_key = [](const nlohmann::json& table, const char* key) {
+    return table.contains(key) ? table.at(key).dump() : std::string("(none)");
+  };
+  for (const char* key : {"mode", "size_gib", "static_gib"})
+    if (cache_key(saved_cache, key) != cache_key(cache, key))
+      throw make_error(
+          "was saved from a device with slc_cache.{} = {}, but the config has {}: a checkpoint "
+          "loads only into the SLC cache it was saved from",
+          key, cache_key(saved_cache, key), cache_key(cache, key));
   std::vector<std::string> differs;
+  for (const auto& [key, value] : cache.items())
+    if (!saved_cache.contains(key) || saved_cache.at(key) != value)
+      differs.push_back(fmt::format("slc_cache.{}", key));
   for (const char* table : kOtherTables)
     for (const auto& [key, value] : current.at(table).items())
       if (!saved.contains(table) || !saved.at(table).contains(key) ||

@@ -9,6 +9,8 @@
 
 #include "config_fixture.h"
 #include "sim/config/config.h"
+#include "sim/controller/ssd.h"
+#include "sim/state/checkpoint.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -65,6 +67,27 @@ TEST_F(ConfigTest, SlcCacheErrorsNameTheKey) {
   EXPECT_THAT(error(tlc + "[slc_cache]\nmode = \"big\"\n"),
               HasSubstr("slc_cache.mode: 'big' is not an SLC cache mode"));
   EXPECT_THAT(error(tlc + "[slc_cache]\nsize = 1\n"), HasSubstr("slc_cache.size"));
+}
+
+// A checkpoint of a device with an SLC cache loads only into a device with
+// the same cache mode and size (they shape the state); its policies may
+// differ (a warning lists them).
+TEST_F(ConfigTest, ACheckpointLoadsOnlyIntoTheSameCache) {
+  const std::string path = Write(kTlcWithCache);
+  sim::Ssd saved(sim::load_config(path));
+  const std::string state = path + ".ckpt";
+  sim::save_checkpoint(state, saved, sim::RunPosition{}, {.saved_after = "test"});
+  sim::RunPosition position;
+  sim::Ssd other_policy(sim::load_config(path, {"slc_cache.when_full=\"native\""}));
+  EXPECT_EQ(sim::load_checkpoint(state, other_policy, position).config_differs,
+            std::vector<std::string>{"slc_cache.when_full"});
+  sim::Ssd no_cache(sim::load_config(path, {"slc_cache.mode=\"none\""}));
+  EXPECT_THAT(testing::error_of([&] { sim::load_checkpoint(state, no_cache, position); }),
+              HasSubstr("was saved from a device with slc_cache.mode = \"dynamic\", but the "
+                        "config has \"none\""));
+  sim::Ssd smaller(sim::load_config(path, {"slc_cache.size_gib=0.002"}));
+  EXPECT_THAT(testing::error_of([&] { sim::load_checkpoint(state, smaller, position); }),
+              HasSubstr("slc_cache.size_gib = 0.004, but the config has 0.002"));
 }
 
 }  // namespace
