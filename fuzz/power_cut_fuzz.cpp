@@ -2,7 +2,9 @@
 // trims, writes and reads of a few hot pages at a queue depth above 1, with
 // or without a write buffer, on every FTL, the power cut during chosen I/Os.
 // The input decides everything:
-//   byte 0: the FTL (low 3 bits, modulo 6), a write buffer (0x08), a
+//   byte 0: the FTL (low 3 bits: page-mapped, dftl, block-mapped, bast,
+//           fast, example, then page-mapped and dftl on the tiny TLC device
+//           with a dynamic SLC cache that folds when full), a write buffer (0x08), a
 //           power-protected one (0x10), no prefill (0x20: cleaning starts
 //           later), an open loop instead of a closed one (0x40);
 //   byte 1: the queue depth (1 + low 3 bits);
@@ -27,7 +29,9 @@
 
 namespace {
 
-constexpr const char* kFtls[] = {"page-mapped", "dftl", "block-mapped", "bast", "fast", "example"};
+constexpr const char* kFtls[] = {"page-mapped", "dftl",    "block-mapped", "bast",
+                                 "fast",        "example", "page-mapped",  "dftl"};
+constexpr std::uint8_t kFirstWithSlcCache = 6;
 constexpr std::uint64_t kHotPages = 64;
 constexpr std::size_t kMaxRequests = 512;
 
@@ -51,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace ssdlab;
   if (size < 4) return 0;
   const std::uint8_t flags = data[0];
-  const std::string type = kFtls[(flags & 7) % 6];
+  const std::string type = kFtls[flags & 7];
+  const bool slc_cache = (flags & 7) >= kFirstWithSlcCache;
   const std::uint32_t depth = 1 + (data[1] & 7);
   std::vector<traces::TraceRecord> records;
   std::vector<std::string> cuts;
@@ -68,8 +73,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> overrides = {"ftl.type=\"" + type + "\""};
   if (flags & 0x08) overrides.push_back("controller.write_buffer=\"64KiB\"");
   if (flags & 0x10) overrides.push_back("controller.write_buffer_power_protected=true");
-  const sim::DeviceConfig config =
-      sim::load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
+  if (slc_cache)
+    for (const char* set : {"slc_cache.mode=\"dynamic\"", "slc_cache.size_gib=0.002",
+                            "slc_cache.when_full=\"fold\""})
+      overrides.emplace_back(set);
+  const sim::DeviceConfig config = sim::load_config(
+      std::string(SSDLAB_SOURCE_DIR) + (slc_cache ? "/configs/tiny-tlc.toml" : "/configs/tiny.toml"),
+      overrides);
   sim::Ssd ssd(config);
   ssd.enable_power_cuts();
   // The example FTL never cleans: a prefill would leave it no room.

@@ -51,13 +51,14 @@ cp configs/sweeps/*.toml "$corpus/sweep/"
 printf 'configs = ["%s/configs/tiny.toml"]\nworkloads = ["RW:count=10", "uflip:granularity"]\nseeds = [1, 2]\nsets = [["ftl.overprovisioning=0.2"], []]\nprecondition = "seq"\n' \
   "$PWD" > "$corpus/sweep/tiny.toml"
 
-# Power cuts among trims (fuzz/power_cut_fuzz.cpp): every FTL, with and
-# without a write buffer, queue depth 4 and 8, 200 I/Os with a cut in every
-# sixteenth (seeded, so the corpus is the same on every run).
+# Power cuts among trims (fuzz/power_cut_fuzz.cpp): every FTL (and the
+# page-mapped FTL and DFTL with an SLC cache), with and without a write
+# buffer, queue depth 4 and 8, 200 I/Os with a cut in every sixteenth
+# (seeded, so the corpus is the same on every run).
 python3 - "$corpus/power_cut" <<'EOF'
 import random, sys
 rng = random.Random(35)
-for ftl in range(6):
+for ftl in range(8):
     for flags in (0x00, 0x08, 0x18, 0x40):
         ios = bytearray()
         for k in range(200):
