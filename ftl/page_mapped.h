@@ -181,7 +181,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Folds `pool`'s next sealed cache block: its valid pages into native
   // cells (as cleaning moves them), then its erase (page_mapped_cleaning.cpp).
   void fold(std::uint32_t pool, bool foreground, CommandList& out);
-  // Erases a block no longer holding valid data and frees it (or retires it).
+  // Erases a block no longer holding valid data: on the NAND array, as a
+  // cleaning command of `stage` in `out`, and counted.
+  void erase_block(BlockId block, std::uint8_t stage, CommandList& out);
+  // erase_block(), then the block is free again (or retired, worn out).
   void erase_and_free(BlockId block, std::uint8_t stage, CommandList& out);
   // Synchronous gangs: rewrites the mapped `lpn`, which the host writes in
   // part, by one copy-back with the host's data into its own plane. False

@@ -101,13 +101,8 @@ void PageMappedFtl::erase_victim(BlockId victim, std::uint32_t moved, CommandLis
   // Rate-limit-first (ssdlab 0.1) asks after the erase, below.
   const bool migration_first = wear_.config().migration_first();
   const bool worn = migration_first && wear_.wants_cold_data(victim);
-  nand_.erase(victim);
-  Command erase = flash::page_command(Op::kErase, geometry_.first_page(victim), flash::kNoLpn,
-                                      1);  // after every move
-  erase.cleaning = true;
-  out.push_back(erase);
+  erase_block(victim, 1, out);  // after every move
   FtlStats& stats = counters(pool);
-  ++stats.erases;
   ++stats.blocks_cleaned;
   ++stats.blocks_cleaned_per_pool[pool];
   stats.pages_reclaimed += data_pages_ - moved;  // superseded, never moved (no summary page)
@@ -153,21 +148,14 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
   closing.cleaning = true;
   close_block(worn, closing, out);
-  nand_.erase(cold);
-  Command erase = flash::page_command(Op::kErase, from, flash::kNoLpn, 3);
-  erase.cleaning = true;
-  out.push_back(erase);
   (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
   stats_.flash_pages_written += moved;
   stats_.wear_migrated_pages += moved;
   ++stats_.wear_migrations;
   ++stats_.wear_migrations_per_pool[pool];
-  ++stats_.erases;
-  if (wear_.erased(cold)) {
-    retire(pool);
-  } else {
-    placement_.freed(cold);
-  }
+  // (Its erase counts in stats_ too: migration rate-limits, so pools are
+  // never written in parallel meanwhile, parallel_pools().)
+  erase_and_free(cold, 3, out);
   return true;
 }
 
@@ -201,13 +189,17 @@ void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) 
   erase_and_free(folding.victim, 1, out);  // after every move
 }
 
-void PageMappedFtl::erase_and_free(BlockId block, std::uint8_t stage, CommandList& out) {
-  const std::uint32_t pool = pool_of_block(block);
+void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& out) {
   nand_.erase(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;
   out.push_back(erase);
-  ++counters(pool).erases;
+  ++counters(pool_of_block(block)).erases;
+}
+
+void PageMappedFtl::erase_and_free(BlockId block, std::uint8_t stage, CommandList& out) {
+  const std::uint32_t pool = pool_of_block(block);
+  erase_block(block, stage, out);
   if (wear_.erased(block))
     retire(pool);
   else
