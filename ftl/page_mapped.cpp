@@ -221,7 +221,7 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     const std::uint32_t pool = pool_of(lpn);
     const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : WriteKind::kHost;
     const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
-    if (slc_.on()) after_cache_write(pool, kind);
+    if (slc_.on()) after_cache_write(pool, kind, first);
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);
@@ -248,15 +248,14 @@ WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) 
   return WriteKind::kHost;
 }
 
-void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind) {
-  if (const std::uint32_t opened = placement_.slc_opened(pool); opened != 0) {
-    slc_.opened(pool, opened);
-    placement_.reset_slc_opened(pool);
-  }
-  if (kind == WriteKind::kSlc)
+void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first) {
+  if (kind == WriteKind::kSlc) {
+    // A block's first page: Placement just opened it in SLC mode.
+    if (geometry_.page_in_block(first) == 0) slc_.opened(pool);
     slc_.absorbed(pool, pages_per_lpn_);
-  else
+  } else {
     slc_.bypassed(pool, pages_per_lpn_);
+  }
   if (pool_stats_.empty()) slc_.sample(stats_.host_pages_written);
 }
 

@@ -175,9 +175,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // SLC cache (page_mapped_slc_cache.h): where the next host page of `pool`
   // goes, SLC or native cells, after the foreground folding the cache needs.
   WriteKind cache_write_kind(std::uint32_t pool, CommandList& out);
-  // Counts the SLC blocks the last allocation opened and the host pages it
-  // placed (`kind`), and samples the cache's size.
-  void after_cache_write(std::uint32_t pool, WriteKind kind);
+  // Counts the host page the last allocation placed at `first` (`kind`),
+  // and the SLC block it opened, if it did; samples the cache's size.
+  void after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first);
   // Folds `pool`'s next sealed cache block: its valid pages into native
   // cells (as cleaning moves them), then its erase (page_mapped_cleaning.cpp).
   void fold(std::uint32_t pool, bool foreground, CommandList& out);

@@ -24,8 +24,7 @@ Placement::Placement(const flash::FastGeometry& geometry, const PoolLayout& layo
       planes_(geometry.planes()),
       free_blocks_(layout.pools(), 0),
       cursors_(layout.pools(), 0),
-      slc_budget_(layout.pools(), 0),
-      slc_opened_(layout.pools(), 0) {
+      slc_budget_(layout.pools(), 0) {
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
       planes_[plane].free_blocks.push_back(plane * geometry_.blocks_per_plane + i);

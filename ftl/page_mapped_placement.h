@@ -84,10 +84,8 @@ class Placement {
   }
 
   // SLC blocks `pool` may still open (the SLC cache's budget, set before
-  // each of its host writes); each opened one is counted in slc_opened().
+  // each of its host writes).
   void set_slc_budget(std::uint32_t pool, std::uint32_t blocks) { slc_budget_[pool] = blocks; }
-  std::uint32_t slc_opened(std::uint32_t pool) const { return slc_opened_[pool]; }
-  void reset_slc_opened(std::uint32_t pool) { slc_opened_[pool] = 0; }
   // True if some plane of `pool` has room for a page of `kind`.
   bool pool_has_room(std::uint32_t pool, WriteKind kind) const {
     for (const std::uint32_t plane : layout_.planes(pool))
@@ -156,7 +154,6 @@ class Placement {
       if (kind == WriteKind::kSlc) {
         nand_.set_slc(active);
         --slc_budget_[pool];
-        ++slc_opened_[pool];
       }
     }
     return geometry_.first_page(active) + nand_.write_pointer(active);
@@ -176,7 +173,6 @@ class Placement {
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
   std::vector<std::uint32_t> slc_budget_;   // per pool: SLC blocks it may still open
-  std::vector<std::uint32_t> slc_opened_;   // per pool: SLC blocks opened since the reset
 };
 
 template <class InService>

@@ -44,7 +44,7 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       // one is its plane's SLC block again, or closed by padding.
       const bool full = nand_.is_full(block) || !placement_.adopt(block, WriteKind::kSlc);
       if (full && !nand_.is_full(block)) pad_and_close(block, out);
-      slc_.adopt(pool_of_block(block), block, false);
+      slc_.adopt(pool_of_block(block));
       if (full) slc_sealed.emplace_back(nand_.sequence_at(geometry_.first_page(block)), block);
     } else if (nand_.is_full(block)) {
       victims_.sealed(block, nand_.valid_pages(block), clock());

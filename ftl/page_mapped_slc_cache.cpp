@@ -81,17 +81,16 @@ std::uint32_t SlcCache::open_budget(std::uint32_t pool, std::uint32_t free_block
 bool SlcCache::must_shrink(std::uint32_t pool, std::uint32_t free_blocks) const {
   if (config_.mode != SlcCacheMode::kDynamic || sealed_[pool].empty()) return false;
   const std::uint32_t in_use = pools_[pool].in_use;
-  if (in_use <= static_blocks_) return false;
-  const std::uint32_t static_left = static_blocks_ - std::min(in_use, static_blocks_);
+  if (in_use <= static_blocks_) return false;  // (so the static part is all in use)
   const std::uint32_t dynamic = in_use - static_blocks_;
   const std::uint32_t needed = (dynamic + config_.bits_per_cell - 1) / config_.bits_per_cell;
-  return std::int64_t{free_blocks} - floor_blocks_ - static_left < std::int64_t{needed};
+  return std::int64_t{free_blocks} - floor_blocks_ < std::int64_t{needed};
 }
 
-void SlcCache::opened(std::uint32_t pool, std::uint32_t count) {
+void SlcCache::opened(std::uint32_t pool) {
   Pool& p = pools_[pool];
-  p.in_use += count;
-  p.opened += count;
+  ++p.in_use;
+  ++p.opened;
   p.peak = std::max(p.peak, p.in_use);
 }
 
@@ -148,10 +147,7 @@ void SlcCache::clear() {
   for (auto& sealed : sealed_) sealed.clear();
 }
 
-void SlcCache::adopt(std::uint32_t pool, BlockId block, bool full) {
-  ++pools_[pool].in_use;
-  if (full) sealed_[pool].push_back(block);
-}
+void SlcCache::adopt(std::uint32_t pool) { ++pools_[pool].in_use; }
 
 void SlcCache::check(const std::vector<std::uint32_t>& active_slc) const {
   std::vector<std::uint8_t> seen(geometry_.blocks(), 0);

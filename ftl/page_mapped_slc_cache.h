@@ -58,8 +58,8 @@ class SlcCache {
   // needs: fold a block before the next write.
   bool must_shrink(std::uint32_t pool, std::uint32_t free_blocks) const;
 
-  // Placement opened `count` SLC blocks in `pool`.
-  void opened(std::uint32_t pool, std::uint32_t count);
+  // Placement opened an SLC block in `pool`.
+  void opened(std::uint32_t pool);
   // A full SLC block: it waits to be folded.
   void sealed(std::uint32_t pool, flash::BlockId block) { sealed_[pool].push_back(block); }
   bool has_sealed(std::uint32_t pool) const { return !sealed_[pool].empty(); }
@@ -79,10 +79,11 @@ class SlcCache {
   std::uint32_t blocks_in_use(std::uint32_t pool) const { return pools_[pool].in_use; }
   SlcCacheStats stats() const;
 
-  // Mount after a power cut: nothing in use; then adopt() each SLC block the
-  // scan finds (sealed ones in write order), and recount().
+  // Mount after a power cut: nothing in use; then adopt() counts each SLC
+  // block the scan finds in `pool`, and sealed() takes the full ones in the
+  // order they were written.
   void clear();
-  void adopt(std::uint32_t pool, flash::BlockId block, bool full);
+  void adopt(std::uint32_t pool);
 
   // Consistency: every sealed block is a full SLC block of its pool, listed
   // once; `active_slc` (per pool, Placement's SLC active blocks) plus the
