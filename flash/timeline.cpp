@@ -150,23 +150,24 @@ TimeNs FlashTimeline::copy_back_with_data(std::uint32_t die, TimeNs ready) {
   return t;
 }
 
+// A copy-back or move reads at its source's array time and programs at its
+// target's (on cells of several bits they differ by page type and SLC mode).
 TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
-  if (multi_bit_) [[unlikely]]
-    return cell_unloaded_ns(command);
   const TimeNs transfer = page_transfer_ns_ * (command.two_plane() ? 2 : 1);
   const TimeNs cycles = timing_.command_ns;
   switch (command.op) {
     case Op::kRead:
-      return cycles + timing_.read_ns + read_transfer_ns(command);
+      return cycles + read_array_ns(command.ppn) + read_transfer_ns(command);
     case Op::kProgram:
-      return cycles + program_transfer_ns(command) + timing_.program_ns;
+      return cycles + program_transfer_ns(command) + program_array_ns(command.ppn);
     case Op::kErase:
-      return cycles + timing_.erase_ns;
+      return cycles + erase_array_ns(command.ppn);
     case Op::kCopyBack:
-      return cycles + timing_.read_ns + (command.host_data ? page_transfer_ns_ : 0) +
-             timing_.program_ns;
+      return cycles + read_array_ns(command.src) + (command.host_data ? page_transfer_ns_ : 0) +
+             program_array_ns(command.ppn);
     case Op::kMove:
-      return 2 * cycles + timing_.read_ns + 2 * transfer + timing_.program_ns;
+      return 2 * cycles + read_array_ns(command.src) + 2 * transfer +
+             program_array_ns(command.ppn);
   }
   return 0;
 }

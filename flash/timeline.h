@@ -220,11 +220,9 @@ class FlashTimeline {
   TimeNs cell_read_ns(Ppn ppn) const;
   TimeNs cell_program_ns(Ppn ppn) const;
   TimeNs cell_erase_ns(Ppn ppn) const;
-  // unloaded_ns() and count() of cells of several bits: by page type and SLC
-  // mode, with the page type and SLC-mode counters of TimelineStats, and every
-  // host command at its own unloaded_ns() (count_other_host()), since a
-  // page's cost depends on its page type.
-  TimeNs cell_unloaded_ns(const Command& command) const;
+  // count() of cells of several bits: the page type and SLC-mode counters of
+  // TimelineStats, and every host command at its own unloaded_ns()
+  // (count_other_host()), since a page's cost depends on its page type.
   void count_cells(const Command& command);
   // Reports a phase of the command being scheduled, if observed.
   void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {

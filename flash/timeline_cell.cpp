@@ -27,27 +27,6 @@ TimeNs FlashTimeline::cell_erase_ns(Ppn ppn) const {
   return in_slc_mode(ppn) ? timing_.cell.slc_erase_ns : timing_.cell.erase_ns;
 }
 
-// unloaded_ns() with the cell's times: a copy-back or move reads at its
-// source's time and programs at its target's.
-TimeNs FlashTimeline::cell_unloaded_ns(const Command& command) const {
-  const TimeNs transfer = page_transfer_ns_ * (command.two_plane() ? 2 : 1);
-  const TimeNs cycles = timing_.command_ns;
-  switch (command.op) {
-    case Op::kRead:
-      return cycles + cell_read_ns(command.ppn) + read_transfer_ns(command);
-    case Op::kProgram:
-      return cycles + program_transfer_ns(command) + cell_program_ns(command.ppn);
-    case Op::kErase:
-      return cycles + cell_erase_ns(command.ppn);
-    case Op::kCopyBack:
-      return cycles + cell_read_ns(command.src) + (command.host_data ? page_transfer_ns_ : 0) +
-             cell_program_ns(command.ppn);
-    case Op::kMove:
-      return 2 * cycles + cell_read_ns(command.src) + 2 * transfer + cell_program_ns(command.ppn);
-  }
-  return 0;
-}
-
 void FlashTimeline::count_cells(const Command& command) {
   if (command.cleaning)
     stats_.cleaning_flash_ns += unloaded_ns(command);
