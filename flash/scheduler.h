@@ -264,6 +264,9 @@ class FlashScheduler {
   bool suspend_for(const Entry& entry, const Command& command, TimeNs t);
   // kOpDone: the held operation on `unit` completes at `at` (unless moved).
   void held_done(std::uint32_t unit, TimeNs at);
+  struct Held;
+  // The held operation's entries complete at `end`; nothing is held after.
+  void complete(Held& held, TimeNs end);
   void push(TimeNs at, std::uint32_t index, std::uint8_t chain, std::uint32_t command = 0) {
     events_.push(Event{at, next_seq_++, index, command, chain});
   }

@@ -8,14 +8,9 @@ void FlashScheduler::hold(const Entry& entry, const Entry* partner, const Comman
                           TimeNs t) {
   const std::uint32_t unit = unit_of(command);
   Held& held = held_[unit];
-  if (held.count) {
-    // The unit takes another command behind the one held (a cache register):
-    // the held one can no longer move, so its end is final now.
-    const Held final_end = held;
-    held.count = 0;
-    for (std::uint8_t i = 0; i < final_end.count; ++i)
-      dispatched(final_end.entries[i], final_end.end);
-  }
+  // The unit takes another command behind the one held (a cache register):
+  // the held one can no longer move, so its end is final now.
+  if (held.count) complete(held, held.end);
   Held& now = held_[unit];
   now.entries[0] = entry;
   now.count = 1;
@@ -42,10 +37,14 @@ bool FlashScheduler::suspend_for(const Entry& entry, const Command& command, Tim
 void FlashScheduler::held_done(std::uint32_t unit, TimeNs at) {
   Held& held = held_[unit];
   if (!held.count || held.end != at) return;  // superseded: a suspension moved it
+  timeline_.forget_suspendable(unit);  // (before its chains go on, which may hold anew)
+  complete(held, at);
+}
+
+void FlashScheduler::complete(Held& held, TimeNs end) {
   const Held done = held;
   held.count = 0;
-  timeline_.forget_suspendable(unit);
-  for (std::uint8_t i = 0; i < done.count; ++i) dispatched(done.entries[i], at);
+  for (std::uint8_t i = 0; i < done.count; ++i) dispatched(done.entries[i], end);
 }
 
 }  // namespace ssdlab::flash
