@@ -15,6 +15,10 @@ struct HostIo {
   std::uint64_t offset = 0;  // bytes, sector aligned, inside the device
   std::uint32_t size = 0;    // bytes, sector aligned, > 0
   IoMode mode = IoMode::kRead;
+  // The tenant (flow) it belongs to: its index among the workloads of a run
+  // that several share (0 with one). The flash scheduler's fair order
+  // (flash/scheduler.h) and the per-tenant statistics tell flows apart by it.
+  std::uint16_t flow = 0;
 };
 
 }  // namespace ssdlab
