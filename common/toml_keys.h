@@ -135,6 +135,8 @@ class KeyReader {
     return {t ? t->get(key) : nullptr, dotted};
   }
 
+  const std::string& path() const { return path_; }
+
   std::string where(const std::string& dotted, const toml::node* node) const {
     if (auto it = set_origins_.find(dotted); it != set_origins_.end()) return it->second;
     const int line = node ? static_cast<int>(node->source().begin.line) : 0;

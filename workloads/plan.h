@@ -49,6 +49,11 @@ struct ExperimentSpec {
   std::uint64_t io_ignore = 0;        // I/Os per process excluded from statistics
   bool io_ignore_auto = false;        // detect the start-up phase instead (methodology.h)
   std::optional<std::uint64_t> seed;  // default: the run's --seed
+  // Run beside other workloads as a tenant (sim/run/tenant_run.h): its NVMe
+  // submission queue and namespace, 1-based as NVMe numbers them; 0: not
+  // given (queue 1; namespace 1 if the device has namespaces).
+  std::uint32_t queue = 0;
+  std::uint32_t namespace_id = 0;
 
   // LBA function. Sequential patterns are ordered(increment): slot i is
   // increment * i (mod the target), -1 is reverse, 0 in-place; or

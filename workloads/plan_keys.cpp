@@ -20,6 +20,7 @@ namespace {
 
 constexpr const char* kKnownKeys =
     "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
+    "queue, namespace, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
     "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf, interarrival_us, "
     "size_distribution, sequential_share, read_share";
@@ -180,6 +181,10 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
       fail(kv, "must be greater than 0 (leave it out for the whole device)");
   } else if (key == "queue_depth") {
     spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
+  } else if (key == "queue") {
+    spec.queue = static_cast<std::uint32_t>(as_count(kv, 1, 65535));
+  } else if (key == "namespace") {
+    spec.namespace_id = static_cast<std::uint32_t>(as_count(kv, 1, 1024));
   } else if (key == "processes") {
     spec.processes = static_cast<std::uint32_t>(as_count(kv, 1, 4096));
   } else if (key == "runs") {

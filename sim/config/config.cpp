@@ -17,6 +17,7 @@
 #include "ftl/pools.h"
 #include "common/toml_keys.h"
 #include "ftl/ftl_keys.h"
+#include "sim/config/config_host.h"
 #include "sim/config/config_reader.h"
 #include "sim/config/config_slc_cache.h"
 
@@ -292,6 +293,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
+  hoist_namespace_tables(root);
   KeyReader r(root, path,
               {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
                "timing.slc_mode", "slc_cache"},
@@ -315,6 +317,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
   read_controller(r, config.ftl, config.controller);
+  read_host_queues(r, config.controller.host_queues);
+  read_namespaces(r, config.ftl.logical_page_size, config.namespaces);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;

@@ -23,11 +23,51 @@ namespace ssdlab::sim {
 enum class Scheduling : std::uint8_t { kFifo, kReadsFirst };
 const char* scheduling_name(Scheduling scheduling);
 
+// NVMe submission queues and their arbitration (sim/controller/host_queue.h;
+// NVMe Base Specification 2.0, §3.4.4 "Command Arbitration" and the
+// Arbitration feature, FID 01h). Without `queues`, the host has one queue,
+// as before.
+enum class Arbitration : std::uint8_t { kRoundRobin, kWeighted };
+const char* arbitration_name(Arbitration arbitration);
+// Weighted round robin's classes: urgent is served first (strict priority),
+// high, medium and low share what is left by their weights.
+enum class QueuePriority : std::uint8_t { kUrgent, kHigh, kMedium, kLow };
+const char* queue_priority_name(QueuePriority priority);
+struct SubmissionQueueConfig {
+  // Commands of this queue outstanding at once (in the queue or in the
+  // device), as a blk-mq hardware queue's tags bound them; more wait at the
+  // host. 0: no bound of its own.
+  std::uint32_t depth = 0;
+  QueuePriority priority = QueuePriority::kMedium;  // weighted arbitration only
+  bool operator==(const SubmissionQueueConfig&) const = default;
+};
+struct HostQueuesConfig {
+  std::vector<SubmissionQueueConfig> queues;  // empty: one queue without a bound
+  Arbitration arbitration = Arbitration::kRoundRobin;
+  std::uint32_t burst = 1;  // commands a queue gives per turn (Arbitration Burst)
+  // Weighted: commands per round of the high, medium and low classes.
+  std::uint32_t weight_high = 4, weight_medium = 2, weight_low = 1;
+  bool several() const { return queues.size() > 1; }
+};
+
+// A namespace: a logical range of its own (NVMe namespaces; [[namespace]]).
+// Namespaces lie one after the other from logical byte 0; `overprovisioning`
+// leaves a share of the namespace's size unexported behind it, which the
+// FTL's spare (shared by all namespaces) gains.
+struct NamespaceConfig {
+  std::uint64_t size = 0;  // bytes, whole logical pages
+  double overprovisioning = 0;
+  bool operator==(const NamespaceConfig&) const = default;
+};
+
 struct ControllerConfig {
-  // Requests the device accepts at once (NCQ depth); more wait in the host
-  // queue. 0: unlimited (every request dispatched on arrival).
+  // Requests the device accepts at once (NCQ depth; with several submission
+  // queues, the controller's command slots, filled by arbitration); more
+  // wait in the host queues. 0: unlimited (every request dispatched on
+  // arrival).
   std::uint32_t queue_depth = 0;
-  Scheduling scheduling = Scheduling::kFifo;  // which waiting request is dispatched next
+  Scheduling scheduling = Scheduling::kFifo;  // which waiting request of a queue goes next
+  HostQueuesConfig host_queues;
   std::uint64_t write_buffer_bytes = 0;       // DRAM write buffer; 0: off
   bool write_through = false;                 // else write-back
   // Write-back: flushing starts when dirty data exceeds `flush_high_water`
@@ -62,6 +102,7 @@ struct DeviceConfig {
   flash::SuspendTiming suspend;  // timing.suspend, suspend_us, resume_us, suspend_limit
   ftl::FtlConfig ftl;
   ControllerConfig controller;
+  std::vector<NamespaceConfig> namespaces;  // empty: the whole logical space, as one
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it
 };
 

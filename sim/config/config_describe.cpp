@@ -11,6 +11,7 @@
 #include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
+#include "sim/config/config_host.h"
 #include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
@@ -130,6 +131,10 @@ nlohmann::json to_json(const DeviceConfig& c) {
             {"scheduling", scheduling_name(c.controller.scheduling)}}},
           {"controller", controller_json(c.controller)}};
   if (c.ftl.slc_cache.on()) json["slc_cache"] = config_detail::slc_cache_json(c.ftl.slc_cache);
+  // Only when given: other configs echo as before.
+  if (!c.controller.host_queues.queues.empty())
+    json["host"].update(config_detail::host_queues_json(c.controller.host_queues));
+  if (!c.namespaces.empty()) json["host"]["namespaces"] = config_detail::namespaces_json(c.namespaces);
   return json;
 }
 
@@ -319,6 +324,8 @@ std::string describe(const DeviceConfig& c, const SpareCapacity& spare) {
                                 c.controller.cleaning_wait};
   ftl::ftl_key_hooks(c.ftl.type).describe(ftl, out);
   describe_wear_timing_controller(c, std::back_inserter(out));
+  out += config_detail::describe_host_queues(c.controller);
+  out += config_detail::describe_namespaces(c.namespaces, c.ftl.logical_page_size);
   return out;
 }
 

@@ -12,6 +12,8 @@ namespace ssdlab::sim {
 
 namespace {
 
+bool insert_toml(toml::table& table, const std::string& key, const nlohmann::json& value);
+
 // JSON arrays of to_json() (two_plane_pairs) as TOML; false for what a
 // config cannot hold.
 bool toml_array(const nlohmann::json& value, toml::array& into) {
@@ -27,6 +29,11 @@ bool toml_array(const nlohmann::json& value, toml::array& into) {
     } else if (element.is_array()) {
       toml::array inner;
       if (!toml_array(element, inner)) return false;
+      into.push_back(std::move(inner));
+    } else if (element.is_object()) {  // [[host.queues]]
+      toml::table inner;
+      for (const auto& item : element.items())
+        if (!insert_toml(inner, item.key(), item.value())) return false;
       into.push_back(std::move(inner));
     } else {
       return false;

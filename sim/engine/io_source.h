@@ -47,6 +47,8 @@ struct HostStream {
   // the next. 0: open loop, each I/O arrives at its time whatever is
   // outstanding.
   std::uint32_t slots = 0;
+  std::uint16_t queue = 0;  // its submission queue (sim/controller/host_queue.h), 0-based
+  std::uint16_t flow = 0;   // its tenant: HostIo::flow of its I/Os
 };
 
 }  // namespace ssdlab::sim

@@ -41,6 +41,8 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   std::vector<RunSamples> samples;
   samples.reserve(groups.size());
   for (const RunGroup& group : groups) samples.emplace_back(group, exact_samples_);
+  moved_.assign(groups.size(), 0);
+  last_done_.assign(groups.size(), start);
   begin(streams);
 
   std::string stopped;
@@ -90,6 +92,8 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
     result.device = device;
     result.stopped = stopped;
     result.end_of_life = end_of_life;
+    result.pages_moved_by_writes = moved_[g];
+    result.last_completion_ns = last_done_[g];
   }
   streams_.clear();
   groups_ = nullptr;
@@ -125,6 +129,7 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
               done.mode, done.offset, done.size);
   samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
+  last_done_[stream.spec.group] = now_;
   ++completed_;
   if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
@@ -134,7 +139,7 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
   }
   // The slot frees first; the stream's next I/O then queues behind those
   // waiting, and the policy picks among all of them.
-  host_queue_.complete();
+  host_queue_.complete(stream.spec.queue);
   if (closed) submit_next(done.stream);
   dispatch_waiting();
 }
@@ -208,7 +213,8 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   // load while this one is served.
   const IoSource& source = *stream.spec.source;
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
-  const QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh};
+  QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh, stream.spec.queue};
+  queued.request.flow = stream.spec.flow;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();
@@ -220,6 +226,7 @@ void Simulator::dispatch(const QueuedRequest& r) {
   // The tag under which a queued request's completion comes back.
   const std::uint32_t tag =
       free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
+  const std::uint64_t moved_before = attribute_ ? pages_moved() : 0;
   try {
     done = ssd_.start(io, now_, tag);
   } catch (...) {
@@ -232,6 +239,7 @@ void Simulator::dispatch(const QueuedRequest& r) {
             group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode), io.size,
             io.offset, format_us(now_ - start_)));
   }
+  if (attribute_) moved_[streams_[r.stream].spec.group] += pages_moved() - moved_before;
   ++outstanding_;
   // The response time counts the wait in the host queue.
   const Completion completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode};
@@ -260,6 +268,11 @@ void Simulator::advance_flash() {
     }
     ssd_.completions().clear();
   }
+}
+
+std::uint64_t Simulator::pages_moved() const {
+  const ftl::FtlStats& stats = ssd_.ftl().stats();
+  return stats.copy_backs + stats.inter_plane_moves;
 }
 
 void Simulator::drop_flash() {
@@ -341,7 +354,8 @@ void Simulator::cut_power(TimeNs at) {
   for (auto& entry : later) {
     if (const auto* done = std::get_if<Completion>(&entry.event)) {
       --outstanding_;
-      if (!host_queue_.unlimited()) host_queue_.complete();  // its slot frees at the cut
+      if (!host_queue_.unlimited())  // its slot frees at the cut
+        host_queue_.complete(streams_[done->stream].spec.queue);
       const SourceIo io{{done->offset, done->size, done->mode}, 0};
       queue_.push(report.mount_done, Arrival{done->stream, Arrival::Kind::kGiven, io, done->io});
       ++report.requests_resubmitted;

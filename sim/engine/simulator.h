@@ -54,7 +54,7 @@ class Simulator {
   Simulator(Ssd& ssd, IoLog* log)
       : ssd_(ssd),
         log_(log),
-        host_queue_(ssd.config().controller.queue_depth, ssd.config().controller.scheduling) {}
+        host_queue_(ssd.config().controller) {}
 
   // Runs `streams` together from now() until every one has ended and every
   // I/O has completed; one result per group of `groups`, in order. Errors of
@@ -77,6 +77,10 @@ class Simulator {
   // Lifetime runs: once `blocks` flash blocks are retired (worn out), no
   // stream submits another I/O; those outstanding complete. 0: no limit.
   void stop_when_expired(std::uint64_t blocks) { expired_limit_ = blocks; }
+  // Counts, per group, the pages cleaning moves while the group's writes are
+  // started (RunResult::pages_moved_by_writes): the cleaning each tenant's
+  // writes cause. Off by default (a read of the FTL's counters per write).
+  void attribute_cleaning(bool on) { attribute_ = on; }
   // Power cuts (the Ssd must have them enabled). At a cut, I/Os in flight
   // are not acknowledged: the host resubmits each once the device has
   // mounted (same io number; its response time counts from the resubmission).
@@ -133,6 +137,7 @@ class Simulator {
   // event; each completion it reports becomes a Completion event.
   void advance_flash();
   void drop_flash();
+  std::uint64_t pages_moved() const;  // by cleaning, so far (attribute_cleaning())
   // Dispatches waiting requests while the device has room (host.queue_depth).
   void dispatch_waiting();
   // Nothing outstanding and the next arrival ahead: the device idles.
@@ -171,6 +176,11 @@ class Simulator {
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;
   std::vector<std::uint32_t> free_tags_;
+  // Per group of the run in progress: cleaning moves of its writes (when
+  // attributed) and its last completion.
+  bool attribute_ = false;
+  std::vector<std::uint64_t> moved_;
+  std::vector<TimeNs> last_done_;
 };
 
 }  // namespace ssdlab::sim

@@ -32,6 +32,8 @@ struct TraceOptions {
   std::string layout;             // --layout: several traces share the device or partition it
   std::string devices;            // --devices: one, side-by-side or shared (several in one trace)
   std::string name;               // name= of -w trace:FILE,name=...: the io.csv experiment
+  std::uint32_t queue = 0;         // queue= : its submission queue, 1-based (0: not given)
+  std::uint32_t namespace_id = 0;  // namespace= : its namespace, 1-based (0: not given)
 
   // The options given, e.g. "--format, --mode, --qd" ("" if none).
   std::string given() const;

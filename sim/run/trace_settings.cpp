@@ -52,7 +52,7 @@ std::string experiment_name(const std::string& path) {
 }
 
 // The -w trace: keys besides those of traces::ReadOptions.
-constexpr std::string_view kReplayKeys[] = {"devices", "speed", "name"};
+constexpr std::string_view kReplayKeys[] = {"devices", "speed", "name", "queue", "namespace"};
 
 }  // namespace
 
@@ -148,6 +148,15 @@ TraceOptions trace_options_of(const std::string& workload, const TraceOptions& d
         throw make_error("-w '{}': name '{}': use letters, digits, '-', '_', '.', '/', '='",
                          workload, value);
       options.name = value;
+    } else if (key == "queue" || key == "namespace") {
+      // 1-based, as NVMe numbers queues and namespaces (tenant_run.h).
+      char* end_of_number = nullptr;
+      const unsigned long long n = std::strtoull(value.c_str(), &end_of_number, 10);
+      const unsigned long long most = key == "queue" ? 65535 : 1024;
+      if (*end_of_number != '\0' || value[0] == '-' || n < 1 || n > most)
+        throw make_error("-w '{}': {} '{}': expected a number from 1 to {}", workload, key, value,
+                         most);
+      (key == "queue" ? options.queue : options.namespace_id) = static_cast<std::uint32_t>(n);
     } else {
       throw make_error("-w '{}': unknown key '{}' (keys: {})", workload, key, trace_key_names());
     }
@@ -226,6 +235,8 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   }
   resolve_devices(trace, s);
   resolve_replay(trace, s);
+  s.queue = trace.queue;
+  s.namespace_id = trace.namespace_id;
   return s;
 }
 

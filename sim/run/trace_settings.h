@@ -35,6 +35,7 @@ struct TraceSettings {
   traces::Placement placement;
   DeviceLayout devices = DeviceLayout::kAuto;
   ReplaySettings replay;
+  std::uint32_t queue = 0, namespace_id = 0;  // queue= and namespace= (1-based; 0: not given)
   std::shared_ptr<const void> stdin_copy;  // removes the copy of standard input
 };
 

@@ -1,0 +1,183 @@
+// The host side's keys beyond [host]'s scalars: NVMe submission queues and
+// their arbitration ([[host.queues]], host.arbitration, ...) and namespaces
+// ([[namespace]], kept as host.namespaces). Read and checked, echoed into
+// summary.json and checkpoints (only when given, so that other configs echo
+// as before) and described.
+#include "sim/config/config_host.h"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "common/units.h"
+
+namespace ssdlab::sim {
+
+const char* arbitration_name(Arbitration arbitration) {
+  return arbitration == Arbitration::kWeighted ? "weighted" : "round-robin";
+}
+
+const char* queue_priority_name(QueuePriority priority) {
+  switch (priority) {
+    case QueuePriority::kUrgent: return "urgent";
+    case QueuePriority::kHigh: return "high";
+    case QueuePriority::kMedium: return "medium";
+    case QueuePriority::kLow: return "low";
+  }
+  return "?";
+}
+
+namespace config_detail {
+namespace {
+
+bool parse_priority(std::string_view name, QueuePriority& out) {
+  for (const QueuePriority p : {QueuePriority::kUrgent, QueuePriority::kHigh,
+                                QueuePriority::kMedium, QueuePriority::kLow})
+    if (name == queue_priority_name(p)) {
+      out = p;
+      return true;
+    }
+  return false;
+}
+
+// Each table of the array `host.KEY` read through a KeyReader of its own
+// (its keys checked, unknown ones refused), named host.KEY[i] in errors.
+template <typename Read>
+void read_tables(KeyReader& r, const char* key, std::size_t most, Read read) {
+  const auto [node, dotted] = r.find("host", key);
+  if (!node) return;
+  const toml::array* array = node->as_array();
+  if (!array || array->empty() || !array->is_array_of_tables())
+    r.fail(dotted, node, fmt::format("expected tables ([[{}]] with their keys)", dotted));
+  if (array->size() > most)
+    r.fail(dotted, node, fmt::format("{} tables: at most {}", array->size(), most));
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::table& table = *array->get(i)->as_table();
+    const std::string name = fmt::format("{}[{}]", dotted, i + 1);
+    toml::table root;
+    root.insert(name, table);
+    // Errors point at the table's own lines in the file.
+    KeyReader inner(root, r.path(), {name}, {});
+    read(inner, name.c_str(), i);
+    inner.reject_unknown();
+  }
+}
+
+}  // namespace
+
+void hoist_namespace_tables(toml::table& root) {
+  toml::node* tables = root.get("namespace");
+  if (!tables) return;
+  toml::table* host = root["host"].as_table();
+  if (!host) host = root.insert_or_assign("host", toml::table{}).first->second.as_table();
+  if (!host->contains("namespaces")) host->insert("namespaces", std::move(*tables));
+  root.erase("namespace");
+}
+
+void read_host_queues(KeyReader& r, HostQueuesConfig& c) {
+  read_tables(r, "queues", 65535, [&c](KeyReader& q, const char* table, std::size_t) {
+    SubmissionQueueConfig queue;
+    q.integer(table, "depth", queue.depth, 0, 65536);
+    q.named(table, "priority", queue.priority, queue_priority_name(queue.priority),
+            parse_priority, "a priority class (allowed: urgent, high, medium, low)");
+    c.queues.push_back(queue);
+  });
+  r.named("host", "arbitration", c.arbitration, arbitration_name(c.arbitration),
+          [](std::string_view name, Arbitration& out) {
+            if (name != "round-robin" && name != "weighted") return false;
+            out = name == "weighted" ? Arbitration::kWeighted : Arbitration::kRoundRobin;
+            return true;
+          },
+          "an arbitration (allowed: round-robin, weighted)");
+  r.integer("host", "arbitration_burst", c.burst, 1, 65536);
+  r.integer("host", "weight_high", c.weight_high, 1, 256);
+  r.integer("host", "weight_medium", c.weight_medium, 1, 256);
+  r.integer("host", "weight_low", c.weight_low, 1, 256);
+  if (c.arbitration == Arbitration::kRoundRobin)
+    for (const SubmissionQueueConfig& queue : c.queues)
+      if (queue.priority != QueuePriority::kMedium) {
+        const auto [node, dotted] = r.find("host", "arbitration");
+        r.fail(dotted, node,
+               "a queue has a priority class, which only weighted arbitration uses: set "
+               "host.arbitration = \"weighted\"");
+      }
+}
+
+void read_namespaces(KeyReader& r, std::uint32_t logical_page, std::vector<NamespaceConfig>& out) {
+  read_tables(r, "namespaces", 1024,
+              [&out, logical_page](KeyReader& n, const char* table, std::size_t) {
+                NamespaceConfig ns;
+                n.size(table, "size", ns.size, 1, std::uint64_t{1} << 56);
+                const auto [node, dotted] = n.find(table, "size");
+                if (!node) n.fail(dotted, node, "a namespace needs a size (e.g. \"4GiB\")");
+                if (ns.size % logical_page)
+                  n.fail(dotted, node,
+                         fmt::format("{} is not a whole number of {}-byte logical pages", ns.size,
+                                     logical_page));
+                n.real(table, "overprovisioning", ns.overprovisioning, 0.0, 0.9);
+                out.push_back(ns);
+              });
+}
+
+nlohmann::json host_queues_json(const HostQueuesConfig& c) {
+  nlohmann::json queues = nlohmann::json::array();
+  for (const SubmissionQueueConfig& q : c.queues)
+    queues.push_back({{"depth", q.depth}, {"priority", queue_priority_name(q.priority)}});
+  return {{"queues", queues},
+          {"arbitration", arbitration_name(c.arbitration)},
+          {"arbitration_burst", c.burst},
+          {"weight_high", c.weight_high},
+          {"weight_medium", c.weight_medium},
+          {"weight_low", c.weight_low}};
+}
+
+nlohmann::json namespaces_json(const std::vector<NamespaceConfig>& namespaces) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const NamespaceConfig& ns : namespaces)
+    out.push_back({{"size", ns.size}, {"overprovisioning", ns.overprovisioning}});
+  return out;
+}
+
+std::string describe_host_queues(const ControllerConfig& c) {
+  const HostQueuesConfig& h = c.host_queues;
+  if (h.queues.empty()) return "";
+  std::string text = fmt::format("  host queues {} submission queue{}, {} arbitration", h.queues.size(),
+                                 h.queues.size() == 1 ? "" : "s", arbitration_name(h.arbitration));
+  if (h.arbitration == Arbitration::kWeighted)
+    text += fmt::format(" (weights high {}, medium {}, low {})", h.weight_high, h.weight_medium,
+                        h.weight_low);
+  text += fmt::format(", burst {}; depths", h.burst);
+  for (const SubmissionQueueConfig& q : h.queues)
+    text += q.depth ? fmt::format(" {}", q.depth) : std::string(" -");
+  if (h.arbitration == Arbitration::kWeighted) {
+    text += "; classes";
+    for (const SubmissionQueueConfig& q : h.queues)
+      text += fmt::format(" {}", queue_priority_name(q.priority));
+  }
+  return text + "\n";
+}
+
+std::string describe_namespaces(const std::vector<NamespaceConfig>& namespaces,
+                                std::uint32_t logical_page) {
+  std::string text;
+  std::uint64_t base = 0;
+  for (std::size_t i = 0; i < namespaces.size(); ++i) {
+    const NamespaceConfig& ns = namespaces[i];
+    text += fmt::format("  namespace {} {} from byte {}", i + 1, format_size(ns.size), base);
+    if (ns.overprovisioning > 0)
+      text += fmt::format(", {:.0f}% over-provisioning behind it", ns.overprovisioning * 100);
+    text += "\n";
+    base += namespace_span(ns, logical_page);
+  }
+  return text;
+}
+
+}  // namespace config_detail
+
+std::uint64_t namespace_span(const NamespaceConfig& ns, std::uint32_t logical_page) {
+  const auto reserve =
+      static_cast<std::uint64_t>(static_cast<double>(ns.size) * ns.overprovisioning);
+  return ns.size + reserve / logical_page * logical_page;
+}
+
+}  // namespace ssdlab::sim
