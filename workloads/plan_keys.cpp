@@ -155,6 +155,14 @@ const char* pattern_name(Pattern pattern) {
   return "?";
 }
 
+// A tenant's queue and namespace (sim/run/tenant_run.h): 1-based, as NVMe
+// numbers them.
+void apply_tenant_key(ExperimentSpec& spec, const KeyValue& kv) {
+  const bool queue = kv.key == "queue";
+  (queue ? spec.queue : spec.namespace_id) =
+      static_cast<std::uint32_t>(as_count(kv, 1, queue ? 65535 : 1024));
+}
+
 void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
   constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 40;
   const std::string& key = kv.key;
@@ -181,10 +189,8 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
       fail(kv, "must be greater than 0 (leave it out for the whole device)");
   } else if (key == "queue_depth") {
     spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
-  } else if (key == "queue") {
-    spec.queue = static_cast<std::uint32_t>(as_count(kv, 1, 65535));
-  } else if (key == "namespace") {
-    spec.namespace_id = static_cast<std::uint32_t>(as_count(kv, 1, 1024));
+  } else if (key == "queue" || key == "namespace") {
+    apply_tenant_key(spec, kv);
   } else if (key == "processes") {
     spec.processes = static_cast<std::uint32_t>(as_count(kv, 1, 4096));
   } else if (key == "runs") {

@@ -36,6 +36,11 @@ CLI::Option* add_run_options(CLI::App* command, sim::SimOptions& sim, std::strin
       "--power-cut-at", sim.power_cuts,
       "Cut the power and recover (repeatable): during I/O N (0-based), at a simulated time "
       "(1.5s, 250ms, 300us, 1000ns), or random:K (K random I/Os, seeded)");
+  CLI::Option* fairness = command->add_flag(
+      "--fairness", sim.fairness,
+      "With several workloads (tenants): run each alone on the same device and state too; "
+      "summary.json gets each one's slowdown and the fairness index (docs: tenants)");
+  fairness->excludes(power_cuts);
   command->add_flag("-q,--quiet", sim.quiet,
                     "No progress line on the terminal (there is none when stderr is not one)");
   command->add_option("--percentiles", percentiles,
@@ -75,7 +80,7 @@ void check_usage(const std::vector<std::string>& workloads, const CLI::Option* w
 Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   struct Options {
     sim::SimOptions sim;
-    std::vector<std::string> workloads;  // -w: one plan, or one or more traces
+    std::vector<std::string> workloads;  // -w: plans and traces, together as tenants
     sim::TraceOptions trace;
     TraceReadFlags read;  // sets trace.read
     std::string percentiles;
@@ -93,7 +98,8 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
       "Plan file, built-in uflip:NAME (uflip:granularity, ..., uflip:all), one inline "
       "experiment such as 'RW:io_size=4096,count=100000', or trace:FILE[,key=value...] (keys: " +
           sim::trace_key_names() +
-          "; FILE '-': standard input; repeatable for traces: replayed together)");
+          "; FILE '-': standard input). Repeatable: the workloads run together as tenants, each "
+      "with queue=N and namespace=N (a plan: one experiment of one run)");
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");

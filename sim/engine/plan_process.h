@@ -20,12 +20,15 @@ namespace ssdlab::sim {
 class PlanProcess final : public IoSource {
  public:
   // `origin`: the experiment's, for the error of an arrival beyond the clock.
+  // `base` is added to every offset (a tenant's namespace: the generator
+  // works within its size).
   PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop,
-              std::string origin = {})
+              std::string origin = {}, std::uint64_t base = 0)
       : generator_(std::move(generator)),
         count_(count),
         open_loop_(open_loop),
-        origin_(std::move(origin)) {}
+        origin_(std::move(origin)),
+        base_(base) {}
   // The generator runs two I/Os ahead of next(), so that peek() can tell
   // the device what comes (the generator depends on nothing the run does).
   std::optional<SourceIo> next() override {
@@ -33,7 +36,7 @@ class PlanProcess final : public IoSource {
       if (made_ == count_) return std::nullopt;
       ++made_;
       const workloads::IoRequest io = generator_.next();
-      if (!open_loop_) return SourceIo{{io.offset, io.size, io.mode}, io.delay_ns};
+      if (!open_loop_) return SourceIo{{base_ + io.offset, io.size, io.mode}, io.delay_ns};
       const std::optional<TimeNs> arrival = clock_add(arrival_, io.delay_ns);
       if (!arrival)
         throw make_error(
@@ -41,7 +44,7 @@ class PlanProcess final : public IoSource {
             "holds (2^62 ns, about 146 years)",
             origin_, made_);
       arrival_ = *arrival;
-      return SourceIo{{io.offset, io.size, io.mode}, arrival_};
+      return SourceIo{{base_ + io.offset, io.size, io.mode}, arrival_};
     });
   }
   const SourceIo* peek(std::size_t ahead) const override { return ahead_.peek(ahead); }
@@ -51,6 +54,7 @@ class PlanProcess final : public IoSource {
   std::uint64_t count_;
   bool open_loop_;
   std::string origin_;
+  std::uint64_t base_;
   std::uint64_t made_ = 0;  // I/Os the generator made
   TimeNs arrival_ = 0;
   ReadAhead<SourceIo, 2> ahead_;

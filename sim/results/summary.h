@@ -134,6 +134,8 @@ struct SummaryRecord {
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;
   std::optional<SlcCacheRecord> slc_cache;
+  std::optional<std::vector<TenantRecord>> tenants;  // runs of tenants (tenant_run.h)
+  std::optional<FairnessRecord> fairness;            // --fairness
   std::optional<VerificationRecord> verification;
   // The device config's echo as the simulator wrote it (sim/config/config.h
   // to_json, with the derived `capacity` block, sim/config/capacity.h): data

@@ -103,6 +103,32 @@ struct SlcCacheRecord {
   bool operator==(const SlcCacheRecord&) const = default;
 };
 
+// One tenant of a run of several workloads at once (sim/run/tenant_run.h):
+// where it ran, its figures (as its experiment's run), the pages cleaning
+// moved while its writes were started, and with --fairness its figures
+// alone on the same device and state and its slowdown (shared over alone).
+struct TenantRecord {
+  std::string name;            // its io.csv experiment
+  std::uint32_t queue = 1;     // submission queue, 1-based
+  std::uint32_t namespace_id = 0;  // 1-based; 0: the whole logical space
+  std::uint64_t namespace_base = 0, namespace_bytes = 0;
+  std::uint64_t ios = 0;       // measured
+  double iops = 0, mean_us = 0, p99_us = 0, max_us = 0;
+  std::uint64_t pages_moved_by_writes = 0;
+  std::optional<double> alone_mean_us, alone_p99_us, slowdown_mean, slowdown_p99;
+  bool operator==(const TenantRecord&) const = default;
+};
+
+// --fairness (FLIN, Tavakkol et al., ISCA 2018, §3): the fairness index,
+// the smallest tenant slowdown over the largest (1: every tenant slowed down
+// alike), of mean and of 99th-percentile response times.
+struct FairnessRecord {
+  double index_mean = 0, index_p99 = 0;
+  std::string dispatch_order;  // the flash scheduler's (controller.dispatch_order)
+  std::string arbitration;     // the host queues' (host.arbitration)
+  bool operator==(const FairnessRecord&) const = default;
+};
+
 struct LifetimeRecord {
   std::uint64_t until_expired = 0;
   bool stopped = false, end_of_life = false;

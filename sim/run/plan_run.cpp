@@ -105,8 +105,18 @@ void run_sim(const SimOptions& options, std::ostream& out) {
   const workloads::Plan plan = options.workload.empty()
                                    ? workloads::Plan{"none", {}, ""}
                                    : workloads::load_plan(options.workload, device);
-  for (const auto& spec : plan.experiments)
+  for (const auto& spec : plan.experiments) {
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
+    // A device with queues or namespaces runs plans as tenants (tenant_run.h).
+    if (spec.namespace_id)
+      throw make_error("{}: namespace {}: the device has no namespaces (give [[namespace]] "
+                       "tables in its config)",
+                       spec.origin, spec.namespace_id);
+    if (spec.queue > 1)
+      throw make_error("{}: queue {}: the device has 1 submission queue (give [[host.queues]] "
+                       "tables for more)",
+                       spec.origin, spec.queue);
+  }
   // A loaded state replaces the first preconditioning (later state resets of
   // a uFLIP plan still happen, seeded as they would have been).
   const workloads::PreconditionSpec preconditioning = initial_state(options, plan);

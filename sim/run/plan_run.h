@@ -39,7 +39,7 @@ struct SimOptions {
   // workload, right after preconditioning).
   std::string load_state;
   std::string save_state;
-  // The files of -w trace:FILE (set by run_replay): inputs that no output
+  // The files of -w trace:FILE (set by run_workloads): inputs that no output
   // option may name.
   std::vector<std::string> trace_files;
   // No progress line on the terminal (common/progress.h); off a terminal
@@ -51,6 +51,10 @@ struct SimOptions {
   // Per run: response times kept for exact percentiles, beyond which a
   // histogram takes over (sim/results/run_samples.h).
   std::uint64_t exact_samples = kDefaultExactSamples;
+  // --fairness: with several workloads (tenants), each also runs alone on the
+  // same device and state; summary.json gets each one's slowdown and the
+  // fairness index (sim/run/tenant_run.h).
+  bool fairness = false;
 };
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error

@@ -7,14 +7,17 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
 #include "sim/config/config.h"
+#include "sim/controller/ssd.h"
 #include "sim/engine/replay.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_settings.h"
+#include "traces/profile.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
 
@@ -62,6 +65,28 @@ struct Traces {
   bool partitioned = false;
   std::vector<std::vector<std::string>> warnings;  // per trace, from the first pass
 };
+
+// Reading never-written data would measure nothing (as for plans): before the
+// replay, a streamed pass writes every never-written page that the trace reads,
+// functionally (no simulated time; not in the run's counters). It counts the
+// requests too (--power-cut-at random:K draws among them).
+// The same pass gathers what the warnings need: the devices seen and the
+// time span of the requests replayed.
+struct FirstPass {
+  std::uint64_t prefilled_pages = 0, requests = 0;
+  std::set<std::uint32_t> devices;  // the first few
+  traces::TraceProfile times;       // requests, times and bytes only
+};
+FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings, const Partition& partition);
+// The warnings of one trace after the first pass (console and summary.json);
+// throws where the trace's devices contradict --devices one.
+std::vector<std::string> trace_warnings(const TraceSettings& s, const FirstPass& pass);
+// The file of -w trace:FILE[,key=value...], as the trace's settings read it.
+std::string trace_file(const std::string& workload);
+// The traces of `workloads` resolved with their options over `trace`, named
+// uniquely, placed by --layout (partitions of `logical_bytes`).
+Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOptions& trace,
+                      std::uint64_t logical_bytes, std::uint64_t page);
 
 // summary.json's "trace" block of one trace.
 TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,

@@ -22,6 +22,7 @@
 #include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "sim/run/trace_placement.h"
+#include "sim/run/tenant_run.h"
 #include "sim/run/trace_settings.h"
 #include "traces/fields.h"
 #include "traces/formats.h"
@@ -32,19 +33,6 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
-namespace {
-
-// Reading never-written data would measure nothing (as for plans): before the
-// replay, a streamed pass writes every never-written page that the trace reads,
-// functionally (no simulated time; not in the run's counters). It counts the
-// requests too (--power-cut-at random:K draws among them).
-// The same pass gathers what the warnings need: the devices seen and the
-// time span of the requests replayed.
-struct FirstPass {
-  std::uint64_t prefilled_pages = 0, requests = 0;
-  std::set<std::uint32_t> devices;  // the first few
-  traces::TraceProfile times;       // requests, times and bytes only
-};
 FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings, const Partition& partition) {
   PlacedTrace placed(settings, partition.base, partition.bytes, ssd.config().sector_size);
   FirstPass pass;
@@ -67,7 +55,7 @@ FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings, const Par
 }
 
 // The devices as the format names them (blkparse: MAJ,MIN).
-std::string device_list(const std::set<std::uint32_t>& devices, const std::string& format) {
+static std::string device_list(const std::set<std::uint32_t>& devices, const std::string& format) {
   std::vector<std::string> names;
   for (const std::uint32_t device : devices)
     names.push_back(format == "blkparse" ? fmt::format("{},{}", device >> 20, device & 0xfffff)
@@ -107,7 +95,7 @@ std::string trace_file(const std::string& workload) {
 }
 
 // Traces with the same io.csv name get "-2", "-3", ... in the order given.
-void make_names_unique(std::vector<TraceSettings>& traces) {
+static void make_names_unique(std::vector<TraceSettings>& traces) {
   std::set<std::string> used;
   for (auto& trace : traces) {
     std::string name = trace.replay.experiment;
@@ -117,8 +105,6 @@ void make_names_unique(std::vector<TraceSettings>& traces) {
     used.insert(name);
   }
 }
-
-}  // namespace
 
 std::string TraceOptions::given() const {
   std::vector<std::string> names = read.given;
@@ -140,27 +126,28 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
     if (options.save_state.empty()) throw make_error("-w: no workload");
     const std::string given = trace.given();
     if (!given.empty()) throw make_error("{}: only for trace workloads (-w trace:FILE)", given);
+    if (options.fairness) throw make_error("--fairness: no workload (it compares tenants: -w A -w B)");
     options.workload.clear();
     return run_sim(options, out);
   }
   const bool traces = std::any_of(workloads.begin(), workloads.end(), is_trace_workload);
-  if (workloads.size() > 1)
-    for (const auto& workload : workloads)
-      if (!is_trace_workload(workload))
-        throw make_error(
-            "-w '{}': only traces (-w trace:FILE) can be given more than once; a plan cannot be "
-            "mixed with traces",
-            workload);
   options.workload = workloads.front();
-  if (traces) return run_replay(options, workloads, trace, out);
+  // Runs of several workloads or of tenants go through run_workloads; a
+  // config that cannot be read is left to its error there.
+  bool tenants = workloads.size() > 1 || options.fairness;
+  if (!tenants && !traces) {
+    try {
+      tenants = is_tenant_run(options, workloads, trace, load_config(options.config, options.overrides));
+    } catch (const Error&) {
+    }
+  }
+  if (traces || tenants) return run_workloads(options, workloads, trace, out);
   const std::string given = trace.given();
   if (!given.empty())
     throw make_error("{}: only for trace workloads (-w trace:FILE), not -w '{}'", given,
                      options.workload);
   run_sim(options, out);
 }
-
-namespace {
 
 Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOptions& trace,
                       std::uint64_t logical_bytes, std::uint64_t page) {
@@ -217,58 +204,6 @@ Traces resolve_traces(const std::vector<std::string>& workloads, const TraceOpti
   }
   t.warnings.resize(t.all.size());
   return t;
-}
-
-}  // namespace
-
-void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
-                const TraceOptions& trace, std::ostream& out) {
-  auto log = logger("trace");
-  SimOptions with_traces = options;
-  for (const auto& workload : workloads) with_traces.trace_files.push_back(trace_file(workload));
-  RunSession session(with_traces, out);
-  Ssd& ssd = session.ssd();
-  Traces t = resolve_traces(workloads, trace, ssd.logical_bytes(), ssd.ftl().logical_page_size());
-  if (!session.loaded_state())
-    session.precondition(options.precondition.empty()
-                             ? workloads::PreconditionSpec{}
-                             : workloads::parse_precondition(options.precondition),
-                         "preconditioned");
-  std::uint64_t prefilled = 0, requests = 0;
-  for (std::size_t k = 0; k < t.all.size(); ++k) {
-    const FirstPass pass = prefill_read_ranges(ssd, t.all[k], t.partitions[k]);
-    if (pass.prefilled_pages)
-      log->info("{}: prefilled {} never-written logical pages that the trace reads",
-                t.all[k].shown_path, pass.prefilled_pages);
-    prefilled += pass.prefilled_pages;
-    requests += pass.requests;
-    t.warnings[k] = trace_warnings(t.all[k], pass);
-  }
-
-  std::vector<std::unique_ptr<PlacedTrace>> placed;
-  std::vector<ReplaySource> sources;
-  for (std::size_t k = 0; k < t.all.size(); ++k) {
-    placed.push_back(std::make_unique<PlacedTrace>(
-        t.all[k], t.partitions[k].base, t.partitions[k].bytes, session.config().sector_size));
-    sources.push_back(
-        ReplaySource{placed.back().get(), t.all[k].replay.experiment, t.all[k].replay.speed});
-  }
-  Simulator& simulator = session.start(true, requests);
-  const std::vector<ReplayResult> results = replay(simulator, sources, t.all.front().replay);
-  if (options.verify) ssd.ftl().check_invariants();
-  SummaryRecord summary;
-  std::uint64_t replayed = 0;
-  for (std::size_t k = 0; k < t.all.size(); ++k) {
-    summary.experiments.push_back(trace_experiment(t, k, *placed[k], results[k]));
-    replayed += results[k].requests;
-  }
-  summary.prefilled_pages = prefilled;
-  if (t.all.size() > 1) summary.layout = t.partitioned ? "partitioned" : "shared";
-  session.finish(summary, fmt::format("{}", fmt::join(workloads, " ")),
-                 results.front().run.end_of_life);
-  print_traces(out, t, placed, results, session.config(), ssd.logical_bytes());
-  print_controller(out, results.front().run.device);  // the traces share the device
-  session.print_closing(summary, replayed);
 }
 
 }  // namespace ssdlab::sim

@@ -22,7 +22,7 @@ inline constexpr double kMaxSpeed = 1e6;
 // The options of every trace of a run (each -w trace:FILE,key=value may
 // override them). How to read a trace is traces::ReadOptions, set and checked
 // by name (traces/read_options.h); the replay's own options are kept as given
-// (empty / zero: not given) and checked by run_replay, so that bad values are
+// (empty / zero: not given) and checked by run_workloads, so that bad values are
 // input errors (exit 1) naming the option.
 struct TraceOptions {
   traces::ReadOptions read;       // --format, --time-unit, --trace-device, --start, --limit, ...
@@ -43,16 +43,11 @@ inline bool is_trace_workload(std::string_view workload) {
   return workload.starts_with("trace:");
 }
 
-// `ssdlab sim`: replays trace:FILE workloads (-w may be repeated for traces
-// only), runs a single plan through run_sim (trace options are then an
-// error). `workloads` replace options.workload. Throws ssdlab::Error on bad
-// input.
+// `ssdlab sim`: runs traces, several workloads and tenants through
+// run_workloads (tenant_run.h), a single plan through run_sim (trace options
+// are then an error). `workloads` replace options.workload. Throws
+// ssdlab::Error on bad input.
 void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workloads,
                        const TraceOptions& trace, std::ostream& out);
-
-// Replays `workloads` ("trace:FILE" each) together, writing OUTDIR/io.csv and
-// OUTDIR/summary.json as run_sim does for plans: one experiment per trace.
-void run_replay(const SimOptions& options, const std::vector<std::string>& workloads,
-                const TraceOptions& trace, std::ostream& out);
 
 }  // namespace ssdlab::sim

@@ -238,14 +238,16 @@ TEST_F(ReplayTogetherCli, PartitionedLayoutPutsEachTraceInItsOwnRange) {
   EXPECT_EQ(rows["web-server"], 3000u);
 }
 
-TEST_F(ReplayTogetherCli, MixingAPlanAndTracesIsAnInputError) {
-  for (const std::string& workloads :
-       {Trace("synthetic.csv") + " -w RW:count=5", "-w RW:count=5 " + Trace("synthetic.csv")}) {
+TEST_F(ReplayTogetherCli, APlanBesideTracesIsOneExperimentOfOneRun) {
+  // A plan and traces run together as tenants (tenant_run.h); a plan of
+  // several runs cannot be one tenant.
+  for (const std::string& workloads : {Trace("synthetic.csv") + " -w RW:count=5,runs=2",
+                                       "-w RW:count=5,runs=2 " + Trace("synthetic.csv")}) {
     const auto result = Sim(workloads, "out");
     EXPECT_EQ(result.exit_code, 1) << workloads;
     EXPECT_EQ(result.output,
-              "ssdlab: -w 'RW:count=5': only traces (-w trace:FILE) can be given more than once; a "
-              "plan cannot be mixed with traces\n");
+              "ssdlab: -w 'RW:count=5,runs=2': a plan run beside other workloads (a tenant) is "
+              "one experiment of one run (it has 1 experiment of 2 runs)\n");
     EXPECT_FALSE(fs::exists(dir_ / "out" / "summary.json"));
   }
   const auto result =

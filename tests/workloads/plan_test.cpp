@@ -170,7 +170,8 @@ TEST_F(PlanTest, PlanFileWithTwoExperimentsGivesTheirNamesAndLines) {
 TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
   EXPECT_EQ(InlineError("RW:count=5,bogus=1"),
             "-w 'RW:count=5,bogus=1': bogus: unknown key (known: name, pattern, io_size, count, "
-            "target_offset, target_size, queue_depth, processes, runs, io_ignore, seed, io_shift, "
+            "target_offset, target_size, queue_depth, processes, runs, queue, namespace, io_ignore, "
+            "seed, io_shift, "
             "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
             "trim_share, hot_fraction, hot_access, zipf, interarrival_us, size_distribution, "
             "sequential_share, read_share)");

@@ -1,0 +1,233 @@
+#include "sim/run/tenants.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "common/error.h"
+#include "common/state_io.h"
+#include "common/units.h"
+#include "sim/config/config_host.h"
+#include "sim/engine/simulator.h"
+#include "sim/report/report.h"
+#include "workloads/generator.h"
+
+namespace ssdlab::sim {
+
+std::vector<Partition> namespace_partitions(const DeviceConfig& config,
+                                            std::uint64_t logical_bytes) {
+  if (config.namespaces.empty()) return {Partition{0, logical_bytes}};
+  std::vector<Partition> spaces;
+  std::uint64_t base = 0;
+  for (const NamespaceConfig& ns : config.namespaces) {
+    spaces.push_back(Partition{base, ns.size});
+    base += namespace_span(ns, config.ftl.logical_page_size);
+  }
+  if (base > logical_bytes)
+    throw make_error(
+        "{}: host.namespaces: {} namespaces take {} ({} bytes, over-provisioning shares "
+        "included), more than the device's logical capacity of {} ({} bytes)",
+        config.source, config.namespaces.size(), format_size(base), base,
+        format_size(logical_bytes), logical_bytes);
+  return spaces;
+}
+
+std::uint32_t place_queue(const std::string& workload, std::uint32_t queue,
+                          const DeviceConfig& config) {
+  const std::size_t queues = std::max<std::size_t>(1, config.controller.host_queues.queues.size());
+  if (queue > queues)
+    throw make_error("-w '{}': queue {}: the device has {} submission queue{} ({})", workload,
+                     queue, queues, queues == 1 ? "" : "s",
+                     config.controller.host_queues.queues.empty()
+                         ? "give [[host.queues]] tables for more"
+                         : "[[host.queues]] in " + config.source);
+  return queue ? queue : 1;
+}
+
+Partition namespace_of(const std::string& workload, std::uint32_t ns,
+                       const std::vector<Partition>& spaces, const DeviceConfig& config) {
+  if (ns == 0) return spaces.front();
+  if (config.namespaces.empty())
+    throw make_error("-w '{}': namespace {}: the device has no namespaces (give [[namespace]] "
+                     "tables in its config)",
+                     workload, ns);
+  if (ns > spaces.size())
+    throw make_error("-w '{}': namespace {}: the device has {} namespace{} ([[namespace]] in {})",
+                     workload, ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
+  return spaces[ns - 1];
+}
+
+void make_tenant_names_unique(Tenants& all) {
+  std::set<std::string> used;
+  for (Tenant& tenant : all.list) {
+    std::string name = tenant.name;
+    for (int suffix = 2; used.count(name); ++suffix) name = fmt::format("{}-{}", tenant.name, suffix);
+    tenant.name = name;
+    used.insert(name);
+    if (tenant.trace) all.traces.all[*tenant.trace].replay.experiment = name;
+    if (tenant.plan) tenant.plan->name = name;
+  }
+}
+
+Prefilled prefill_tenants(Ssd& ssd, Tenants& all, const std::shared_ptr<spdlog::logger>& log) {
+  Prefilled total;
+  for (Tenant& tenant : all.list) {
+    if (tenant.trace) {
+      const std::size_t t = *tenant.trace;
+      const FirstPass pass = prefill_read_ranges(ssd, all.traces.all[t], all.traces.partitions[t]);
+      if (pass.prefilled_pages)
+        log->info("{}: prefilled {} never-written logical pages that the trace reads",
+                  all.traces.all[t].shown_path, pass.prefilled_pages);
+      all.traces.warnings[t] = trace_warnings(all.traces.all[t], pass);
+      tenant.prefilled = pass.prefilled_pages;
+      total.requests += pass.requests;
+    } else {
+      const workloads::ExperimentSpec& spec = *tenant.plan;
+      if (workloads::reads(spec)) {
+        const std::uint64_t size =
+            spec.target_size ? spec.target_size : tenant.space.bytes - spec.target_offset;
+        tenant.prefilled = ssd.prefill(tenant.space.base + spec.target_offset, size);
+        if (tenant.prefilled)
+          log->info("{}: prefilled {} never-written logical pages of the read target", spec.name,
+                    tenant.prefilled);
+      }
+      total.requests += spec.count * spec.processes;
+    }
+    total.pages += tenant.prefilled;
+  }
+  return total;
+}
+
+TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, std::uint64_t seed,
+                             std::optional<std::size_t> only) {
+  const Traces& t = all.traces;
+  placed_.resize(t.all.size());
+  sources_.resize(t.all.size());
+  // One replay mode and queue depth for every trace, as a replay has.
+  const ReplaySettings replay = t.all.empty() ? ReplaySettings{} : t.all.front().replay;
+  const bool open = replay.mode == ReplayMode::kOpen;
+  for (std::size_t k = 0; k < all.list.size(); ++k) {
+    if (only && k != *only) continue;
+    const Tenant& tenant = all.list[k];
+    const auto group = static_cast<std::uint32_t>(groups_.size());
+    const auto queue = static_cast<std::uint16_t>(tenant.queue - 1);
+    const auto flow = static_cast<std::uint16_t>(k);
+    if (tenant.trace) {
+      const std::size_t i = *tenant.trace;
+      placed_[i] = std::make_unique<PlacedTrace>(t.all[i], t.partitions[i].base,
+                                                 t.partitions[i].bytes, config.sector_size);
+      sources_[i] = std::make_unique<TraceSource>(*placed_[i], replay.mode, t.all[i].replay.speed);
+      streams_.push_back(
+          HostStream{sources_[i].get(), group, 0, open ? 0 : replay.queue_depth, queue, flow});
+      groups_.push_back(RunGroup{tenant.name, 0, 0, 0, false});
+      continue;
+    }
+    const workloads::ExperimentSpec& spec = *tenant.plan;
+    const bool open_loop = spec.synthetic.open_loop();
+    for (std::uint32_t p = 0; p < spec.processes; ++p) {
+      processes_.push_back(std::make_unique<PlanProcess>(
+          workloads::IoGenerator(spec, p, tenant.space.bytes,
+                                 workloads::stream_seed(seed_of(spec, seed), 0, p)),
+          spec.count, open_loop, spec.origin, tenant.space.base));
+      streams_.push_back(HostStream{processes_.back().get(), group, p,
+                                    open_loop ? 0 : spec.queue_depth, queue, flow});
+    }
+    groups_.push_back(RunGroup{tenant.name, 0, spec.count * spec.processes, spec.io_ignore,
+                               spec.io_ignore_auto});
+  }
+}
+
+std::vector<TenantRecord> tenant_records(const Tenants& all, const std::vector<RunResult>& runs) {
+  std::vector<TenantRecord> records;
+  for (std::size_t k = 0; k < all.list.size(); ++k) {
+    const Tenant& tenant = all.list[k];
+    const RunRecord run = run_record(runs[k]);
+    TenantRecord& r = records.emplace_back();
+    r.name = tenant.name;
+    r.queue = tenant.queue;
+    r.namespace_id = tenant.namespace_id;
+    r.namespace_base = tenant.space.base;
+    r.namespace_bytes = tenant.space.bytes;
+    r.ios = run.measured();
+    r.iops = run.iops;
+    r.mean_us = run.mean_us;
+    r.p99_us = run.p99_us;
+    r.max_us = run.max_us;
+    r.pages_moved_by_writes = runs[k].pages_moved_by_writes;
+  }
+  return records;
+}
+
+KeptState::KeptState(const Ssd& ssd, TimeNs at) : now(at) {
+  std::ostringstream out;
+  StateWriter writer(&out);
+  ssd.save_state(writer);
+  bytes = std::move(out).str();
+}
+
+namespace {
+
+// A slowdown: shared over alone (1 if either is 0: nothing to compare).
+double slowdown(double shared, double alone) {
+  return shared > 0 && alone > 0 ? shared / alone : 1.0;
+}
+
+}  // namespace
+
+FairnessRecord run_alone(const KeptState& kept, const Tenants& all, const DeviceConfig& config,
+                         const SimOptions& options, std::vector<TenantRecord>& records) {
+  double low_mean = 0, high_mean = 0, low_p99 = 0, high_p99 = 0;
+  for (std::size_t k = 0; k < all.list.size(); ++k) {
+    Ssd alone(config, {.verify = options.verify});
+    std::istringstream in(kept.bytes);
+    StateReader reader(in);
+    alone.load_state(reader);
+    Simulator simulator(alone, nullptr);
+    simulator.resume_at(kept.now);
+    simulator.set_exact_samples(options.exact_samples);
+    if (!options.percentiles.empty()) simulator.set_percentiles(options.percentiles);
+    const TenantStreams streams(all, config, options.seed, k);
+    const RunRecord run = run_record(simulator.run(streams.streams(), streams.groups()).front());
+    TenantRecord& r = records[k];
+    r.alone_mean_us = run.mean_us;
+    r.alone_p99_us = run.p99_us;
+    r.slowdown_mean = slowdown(r.mean_us, run.mean_us);
+    r.slowdown_p99 = slowdown(r.p99_us, run.p99_us);
+    low_mean = k ? std::min(low_mean, *r.slowdown_mean) : *r.slowdown_mean;
+    high_mean = k ? std::max(high_mean, *r.slowdown_mean) : *r.slowdown_mean;
+    low_p99 = k ? std::min(low_p99, *r.slowdown_p99) : *r.slowdown_p99;
+    high_p99 = k ? std::max(high_p99, *r.slowdown_p99) : *r.slowdown_p99;
+  }
+  FairnessRecord fairness;
+  fairness.index_mean = high_mean > 0 ? low_mean / high_mean : 1.0;
+  fairness.index_p99 = high_p99 > 0 ? low_p99 / high_p99 : 1.0;
+  fairness.dispatch_order = flash::dispatch_order_name(config.controller.dispatch_order);
+  fairness.arbitration = arbitration_name(config.controller.host_queues.arbitration);
+  return fairness;
+}
+
+void print_tenant_table(std::ostream& out, const std::vector<TenantRecord>& tenants,
+                        const std::optional<FairnessRecord>& fairness) {
+  fmt::print(out, "  {:<28} {:>5} {:>9} {:>10} {:>10} {:>10} {:>12}{}\n", "tenant", "queue",
+             "namespace", "IOPS", "mean us", "p99 us", "moved pages",
+             fairness ? "  slowdown mean    p99" : "");
+  for (const TenantRecord& t : tenants) {
+    fmt::print(out, "  {:<28} {:>5} {:>9} {:>10.0f} {:>10.1f} {:>10.1f} {:>12}", t.name, t.queue,
+               t.namespace_id ? std::to_string(t.namespace_id) : std::string("-"), t.iops,
+               t.mean_us, t.p99_us, t.pages_moved_by_writes);
+    if (t.slowdown_mean) fmt::print(out, "  {:>13.2f} {:>6.2f}", *t.slowdown_mean, *t.slowdown_p99);
+    fmt::print(out, "\n");
+  }
+  if (fairness)
+    fmt::print(out,
+               "  fairness index (min/max slowdown): mean {:.3f}, p99 {:.3f} (dispatch {}, "
+               "arbitration {})\n",
+               fairness->index_mean, fairness->index_p99, fairness->dispatch_order,
+               fairness->arbitration);
+}
+
+}  // namespace ssdlab::sim
