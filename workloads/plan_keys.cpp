@@ -157,7 +157,7 @@ const char* pattern_name(Pattern pattern) {
 
 // A tenant's queue and namespace (sim/run/tenant_run.h): 1-based, as NVMe
 // numbers them.
-void apply_tenant_key(ExperimentSpec& spec, const KeyValue& kv) {
+static void apply_tenant_key(ExperimentSpec& spec, const KeyValue& kv) {
   const bool queue = kv.key == "queue";
   (queue ? spec.queue : spec.namespace_id) =
       static_cast<std::uint32_t>(as_count(kv, 1, queue ? 65535 : 1024));
