@@ -72,6 +72,19 @@ class Run:
         """This run's io.csv (see read_io)."""
         return read_io(self.outdir)
 
+    def tenants(self):
+        """A run of tenants (several workloads at once): one row per tenant
+        (queue, namespace, IOPS, mean and p99 response time, pages moved by
+        its writes' cleaning; with --fairness its alone figures, slowdowns
+        and the run's fairness index). Empty for other runs."""
+        pandas = _pandas()
+        frame = pandas.DataFrame(self.summary.get("tenants", []))
+        fairness = self.summary.get("fairness")
+        if fairness and not frame.empty:
+            frame["fairness_index_mean"] = fairness["index_mean"]
+            frame["fairness_index_p99"] = fairness["index_p99"]
+        return frame
+
 
 def _runs_frame(summary):
     pandas = _pandas()

@@ -396,6 +396,47 @@ def plot_wear(path, summary):
     return True
 
 
+def plot_tenants(path, summary):
+    """A run of tenants: each tenant's mean and p99 response time, shared
+    and (with --fairness) alone, and its slowdown."""
+    tenants = summary.get("tenants")
+    if not tenants:
+        return False
+    names = [t["name"] for t in tenants]
+    fairness = summary.get("fairness")
+    panels = 2 if fairness else 1
+    fig, grid = figure(1, panels, figsize=(6.5 * panels, 5.5), squeeze=False)
+    axes = grid[0][0]
+    width = 0.2
+    bars = [("mean_us", "mean, shared"), ("p99_us", "p99, shared")]
+    if fairness:
+        bars += [("alone_mean_us", "mean, alone"), ("alone_p99_us", "p99, alone")]
+    for index, (key, label) in enumerate(bars):
+        axes.bar([i + (index - (len(bars) - 1) / 2) * width for i in range(len(names))],
+                 [t.get(key, 0) for t in tenants], width=width, label=label)
+    axes.set_xticks(range(len(names)))
+    axes.set_xticklabels(names, rotation=30, ha="right")
+    axes.set_ylabel("Response time (us)")
+    axes.set_yscale("log")
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize="small")
+    axes.set_title("Response times by tenant")
+    if fairness:
+        axes = grid[0][1]
+        for index, (key, label) in enumerate([("slowdown_mean", "mean"), ("slowdown_p99", "p99")]):
+            axes.bar([i + (index - 0.5) * 0.35 for i in range(len(names))],
+                     [t.get(key, 1) for t in tenants], width=0.35, label=label)
+        axes.axhline(1.0, color="black", linewidth=0.8)
+        axes.set_xticks(range(len(names)))
+        axes.set_xticklabels(names, rotation=30, ha="right")
+        axes.set_ylabel("Slowdown (shared / alone)")
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize="small")
+        axes.set_title(f"Fairness index: mean {fairness['index_mean']:.3f}, "
+                       f"p99 {fairness['index_p99']:.3f}")
+    fig.suptitle(f"Tenants: {describe(summary)}")
+    save(fig, path)
+    return True
+
+
 def plot_outdir(outdir, plotdir, fmt):
     """The figures of one output folder; returns the files written."""
     summary = load_summary(outdir)
@@ -446,6 +487,9 @@ def plot_outdir(outdir, plotdir, fmt):
         written.append(path)
     path = os.path.join(plotdir, f"wear.{fmt}")
     if plot_wear(path, summary):
+        written.append(path)
+    path = os.path.join(plotdir, f"tenants.{fmt}")
+    if plot_tenants(path, summary):
         written.append(path)
 
     if wanted and has_io:

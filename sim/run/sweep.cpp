@@ -55,18 +55,19 @@ nlohmann::json job_json(const Job& job) {
 std::string run_job(const Job& job, const fs::path& outdir) {
   SimOptions options;
   options.config = job.config;
-  options.workload = job.workload;
+  options.workload = job.workloads.front();
   options.outdir = (outdir / job.dir()).string();
   options.overrides = job.sets;
   options.seed = job.seed;
   options.precondition = job.precondition;
   options.load_state = job.load_state;
   options.io_log = job.io_log;
+  options.fairness = job.fairness;
   options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
   std::ostringstream log;
   std::string error;
   try {
-    run_sim_or_replay(options, {job.workload}, TraceOptions{}, log);
+    run_sim_or_replay(options, job.workloads, TraceOptions{}, log);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -263,6 +264,16 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
 
 namespace {
 
+// The fairness columns of experiment `e` (a tenant) of a run with
+// --fairness; empty fields for other runs.
+std::string fairness_fields(const SummaryRecord& summary, std::size_t e) {
+  if (!summary.fairness || !summary.tenants || e >= summary.tenants->size()) return ",,,,";
+  const TenantRecord& tenant = (*summary.tenants)[e];
+  return fmt::format(",{:.4f},{:.4f},{:.4f},{:.4f}", tenant.slowdown_mean.value_or(1.0),
+                     tenant.slowdown_p99.value_or(1.0), summary.fairness->index_mean,
+                     summary.fairness->index_p99);
+}
+
 int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
   if (!fs::is_regular_file(outdir / "jobs.json"))
@@ -273,22 +284,32 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   for (const auto& job : manifest.at("jobs"))
     for (const auto& [key, value] : swept(job))
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  // Every job's summary first: runs of tenants with --fairness add columns.
+  std::vector<std::optional<SummaryRecord>> summaries;
+  bool fairness = false;
+  for (const auto& job : manifest.at("jobs")) {
+    const fs::path path = outdir / job.at("dir").get<std::string>() / "summary.json";
+    summaries.push_back(fs::is_regular_file(path) ? std::optional(read_summary(path))
+                                                  : std::nullopt);
+    fairness = fairness || (summaries.back() && summaries.back()->fairness);
+  }
   std::ostringstream csv;
   csv << "job,config,sets,";
   for (const std::string& key : keys) csv << csv_field(key) << ',';
-  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification\n";
+  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification"
+      << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
+  std::size_t index = 0;
   for (const auto& job : manifest.at("jobs")) {
-    const fs::path summary_path = outdir / job.at("dir").get<std::string>() / "summary.json";
-    if (!fs::is_regular_file(summary_path)) {
+    const std::optional<SummaryRecord>& summary = summaries[index++];
+    if (!summary) {
       ++missing;
       fmt::print(out, "  {:<9} missing: {}\n", job.at("dir").get<std::string>(),
-                 summary_path.string());
+                 (outdir / job.at("dir").get<std::string>() / "summary.json").string());
       continue;
     }
-    const SummaryRecord summary = read_summary(summary_path);
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
@@ -299,7 +320,8 @@ int collect(const std::string& outdir_text, std::ostream& out) {
                                    [&key](const auto& setting) { return setting.first == key; });
       values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
     }
-    for (const ExperimentRecord& experiment : summary.experiments) {
+    for (std::size_t e = 0; e < summary->experiments.size(); ++e) {
+      const ExperimentRecord& experiment = summary->experiments[e];
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
       const double p50 = experiment.mean_over_runs(&RunRecord::p50_us);
       const double p99 = experiment.mean_over_runs(&RunRecord::p99_us);
@@ -307,11 +329,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}\n",
+      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
                          csv_field(sets), values, csv_field(job.at("workload")),
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
-                         experiment.runs.size(), mean, p50, p99, iops, wa);
+                         experiment.runs.size(), mean, p50, p99, iops, wa)
+          << (fairness ? fairness_fields(*summary, e) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,
                  job.at("seed").get<std::uint64_t>(), experiment.name, mean, p99, wa);

@@ -46,6 +46,31 @@ std::vector<std::string> strings(const std::string& path, const toml::table& roo
   return items;
 }
 
+// `workloads`: each entry a workload, or a list of workloads that run
+// together as tenants (one job).
+std::vector<std::vector<std::string>> workload_entries(const std::string& path,
+                                                       const toml::table& root) {
+  const toml::node* node = root.get("workloads");
+  if (!node) throw make_error("{}:1: workloads: required (a list of strings)", path);
+  const toml::array* array = node->as_array();
+  const char* expected =
+      "expected a non-empty list of workloads, each a string or a list of strings (tenants)";
+  if (!array || array->empty()) throw make_error("{}: workloads: {}", where(path, *node), expected);
+  std::vector<std::vector<std::string>> entries;
+  for (const toml::node& item : *array) {
+    std::vector<std::string>& entry = entries.emplace_back();
+    if (const auto text = item.value_exact<std::string>()) entry.push_back(*text);
+    if (const toml::array* tenants = item.as_array())
+      for (const toml::node& tenant : *tenants)
+        if (const auto text = tenant.value_exact<std::string>()) entry.push_back(*text);
+    const bool sized = item.is_array() ? entry.size() == item.as_array()->size() : true;
+    if (entry.empty() || !sized ||
+        std::any_of(entry.begin(), entry.end(), [](const std::string& w) { return w.empty(); }))
+      throw make_error("{}: workloads: {}", where(path, item), expected);
+  }
+  return entries;
+}
+
 // Where the `index`th element of the list `key` is, or the file's first line.
 std::string where_item(const std::string& path, const toml::table& root, const char* key,
                        std::size_t index) {
@@ -88,7 +113,8 @@ template <typename Resolve>
 void validate(const std::string& path, const toml::table& root, const Resolve& resolve,
               const std::vector<std::string>& configs,
               const std::vector<std::vector<std::string>>& sets,
-              const std::vector<std::string>& workload_list, const std::string& precondition,
+              const std::vector<std::vector<std::string>>& workload_list,
+              const std::string& precondition,
               const std::string& load_state) {
   const auto wrap = [](const std::string& at, const char* key, auto&& check) {
     try {
@@ -147,17 +173,17 @@ void validate(const std::string& path, const toml::table& root, const Resolve& r
   const workloads::DeviceInfo device{g.capacity_bytes(), first->sector_size,
                                      std::uint64_t{g.pages_per_block} * g.page_size};
   for (std::size_t w = 0; w < workload_list.size(); ++w)
-    wrap(where_item(path, root, "workloads", w), "workloads", [&] {
-      const std::string& workload = workload_list[w];
-      if (workload.starts_with("trace:")) {
-        const std::string file = workload.substr(6);
-        if (const std::string problem = not_a_regular_file(file); !problem.empty())
-          throw make_error("'{}': {}", file, problem);
-        return;
-      }
-      (void)workloads::load_plan(workload.ends_with(".toml") ? resolve(workload) : workload,
-                                 device);
-    });
+    for (const std::string& workload : workload_list[w])
+      wrap(where_item(path, root, "workloads", w), "workloads", [&] {
+        if (workload.starts_with("trace:")) {
+          const std::string file = workload.substr(6);
+          if (const std::string problem = not_a_regular_file(file); !problem.empty())
+            throw make_error("'{}': {}", file, problem);
+          return;
+        }
+        (void)workloads::load_plan(workload.ends_with(".toml") ? resolve(workload) : workload,
+                                   device);
+      });
 }
 
 // [grid] "table.key" = [values] ...: every combination of the axes (the
@@ -281,13 +307,14 @@ std::vector<Job> expand(const std::string& path) {
   }
   for (const auto& [key, node] : root) {
     static const std::vector<std::string_view> kKeys = {
-        "configs", "workloads", "seeds", "sets", "grid", "precondition", "load_state", "io_log"};
+        "configs", "workloads", "seeds",      "sets",  "grid",
+        "precondition", "load_state", "io_log", "fairness"};
     if (std::find(kKeys.begin(), kKeys.end(), key.str()) == kKeys.end())
       throw make_error("{}: unknown key '{}'{} (known: {})", where(path, node), key.str(),
                        did_you_mean(key.str(), kKeys), fmt::join(kKeys, ", "));
   }
   const auto configs = strings(path, root, "configs", true);
-  const auto workloads = strings(path, root, "workloads", true);
+  const auto workloads = workload_entries(path, root);
   const std::vector<std::uint64_t> seeds = read_seeds(path, root);
   std::vector<std::vector<std::string>> sets = read_sets(path, root);
   if (const toml::node* node = root.get("grid")) sets = cross_grid(path, *node, sets);
@@ -314,6 +341,12 @@ std::vector<Job> expand(const std::string& path) {
     if (!flag) throw make_error("{}: io_log: expected true or false", where(path, *node));
     io_log = *flag;
   }
+  bool fairness = false;
+  if (const toml::node* node = root.get("fairness")) {
+    const auto flag = node->value_exact<bool>();
+    if (!flag) throw make_error("{}: fairness: expected true or false", where(path, *node));
+    fairness = *flag;
+  }
   // Relative config paths are relative to the sweep file, as a user expects
   // when the file sits beside its configs; workloads that are plan files too.
   const fs::path base = fs::path(path).parent_path();
@@ -328,12 +361,15 @@ std::vector<Job> expand(const std::string& path) {
   std::vector<Job> jobs;
   for (const auto& config : configs)
     for (const auto& set : sets)
-      for (const auto& workload : workloads)
+      for (const auto& entry : workloads)
         for (const std::uint64_t seed : seeds) {
-          const bool is_file = workload.ends_with(".toml");
-          jobs.push_back({jobs.size(), resolve(config), set, is_file ? resolve(workload) : workload,
-                          seed, precondition, load_state.empty() ? "" : resolve(load_state),
-                          io_log});
+          std::vector<std::string> resolved;
+          for (const std::string& workload : entry)
+            resolved.push_back(workload.ends_with(".toml") ? resolve(workload) : workload);
+          jobs.push_back({jobs.size(), resolve(config), set,
+                          fmt::format("{}", fmt::join(resolved, " + ")), resolved, seed,
+                          precondition, load_state.empty() ? "" : resolve(load_state), io_log,
+                          fairness});
         }
   return jobs;
 }

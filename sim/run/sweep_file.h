@@ -16,11 +16,13 @@ struct Job {
   std::uint64_t id;
   std::string config;
   std::vector<std::string> sets;
-  std::string workload;
+  std::string workload;                // as shown: the tenants joined by " + "
+  std::vector<std::string> workloads;  // what runs: one, or several together (tenants)
   std::uint64_t seed;
   std::string precondition;
   std::string load_state;  // a checkpoint every job starts from
   bool io_log;
+  bool fairness = false;  // fairness = true: each tenant alone too (sim --fairness)
   std::string dir() const { return fmt::format("job-{:05}", id); }
 };
 
