@@ -223,11 +223,16 @@ def find_binary():
 def run(config, workload, outdir, seed=None, precondition=None, extra_args=(), check=True,
         **set):
     """Runs `ssdlab sim -c CONFIG -w WORKLOAD -o OUTDIR` and returns load_run(OUTDIR).
+    A list of workloads runs them together as tenants (-w each; see
+    Run.tenants()).
 
     Each keyword becomes --set: `ftl__type="fast"` gives --set ftl.type=fast
     (a double underscore separates table and key); pass a dict as
     `**{"ftl.type": "fast"}` too. `extra_args` are more command-line words."""
-    args = [find_binary(), "sim", "-c", str(config), "-w", str(workload), "-o", str(outdir)]
+    workloads = [workload] if isinstance(workload, (str, os.PathLike)) else list(workload)
+    args = [find_binary(), "sim", "-c", str(config), "-o", str(outdir)]
+    for each in workloads:
+        args += ["-w", str(each)]
     if seed is not None:
         args += ["--seed", str(seed)]
     if precondition is not None:

@@ -34,6 +34,21 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertEqual(self.runs["bast"].config_name, "tiny")
         self.assertEqual(self.runs["bast"].label, "bast on tiny")
 
+    def test_a_list_of_workloads_runs_as_tenants_with_their_table(self):
+        run = ssdlab.run(TINY, ["RR:count=300,name=reader", "RW:count=900,name=writer"],
+                         os.path.join(self.dir, "tenants"), precondition="random",
+                         extra_args=["--fairness"])
+        tenants = run.tenants()
+        self.assertEqual(list(tenants["name"]), ["reader", "writer"])
+        self.assertEqual(list(tenants["ios"]), [300, 900])
+        self.assertGreater(tenants["slowdown_mean"][0], 1.0)
+        index = min(tenants["slowdown_mean"]) / max(tenants["slowdown_mean"])
+        self.assertAlmostEqual(tenants["fairness_index_mean"][0], index)
+        self.assertEqual(len(run.runs), 2)  # one experiment per tenant
+        self.assertTrue(self.runs["bast"].tenants().empty)
+        written = plot.plot_outdir(run.outdir, os.path.join(self.dir, "tenant-plots"), "png")
+        self.assertIn("tenants.png", [os.path.basename(path) for path in written])
+
     def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
         frame = self.runs["page-mapped"].runs
         self.assertEqual(len(frame), 1)
