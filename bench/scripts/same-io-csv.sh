@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the same matrix of workloads with two ssdlab binaries and compares the
-# io.csv files byte for byte: the check that a refactoring of the engine left
+# io.csv files byte for byte, and the summary.json files but for wall times
+# and paths (same-summary.py): the check that a refactoring of the engine left
 # every result unchanged. Prints one line per case (same / DIFFERENT) and
 # exits 1 if any differs.
 #   bench/scripts/same-io-csv.sh OLD_BINARY NEW_BINARY [WORKDIR]
@@ -45,11 +46,14 @@ for entry in "${cases[@]}"; do
     # shellcheck disable=SC2086
     XDG_CACHE_HOME="$work/state-cache-$which" "$bin" sim $args -o "$work/$which-$name" > "$work/$which-$name.log" 2>&1 || echo "$name: $which exited $?"
   done
-  if cmp -s "$work/old-$name/io.csv" "$work/new-$name/io.csv"; then
-    echo "same       $name ($(($(wc -l < "$work/new-$name/io.csv") - 1)) rows)"
-  else
-    echo "DIFFERENT  $name"
+  if ! cmp -s "$work/old-$name/io.csv" "$work/new-$name/io.csv"; then
+    echo "DIFFERENT  $name (io.csv)"
     status=1
+  elif ! summary=$(/usr/bin/python3 bench/scripts/same-summary.py "$work/old-$name/summary.json" "$work/new-$name/summary.json"); then
+    echo "DIFFERENT  $name (summary.json $summary)"
+    status=1
+  else
+    echo "same       $name ($(($(wc -l < "$work/new-$name/io.csv") - 1)) rows, summary.json)"
   fi
 done
 exit $status

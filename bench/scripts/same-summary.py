@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Compares two summary.json files but for what differs between runs of the same
+simulation (wall times, state-cache paths, the ssdlab version): the check of
+bench/scripts/same-io-csv.sh that a change left every figure unchanged. Prints
+the first difference and exits 1 if any."""
+import json
+import sys
+
+VOLATILE = {"wall_seconds", "load_seconds", "state_file", "flash_pages_per_second", "ssdlab"}
+
+
+def clean(x):
+    if isinstance(x, dict):
+        return {k: clean(v) for k, v in x.items() if k not in VOLATILE}
+    if isinstance(x, list):
+        return [clean(v) for v in x]
+    return x
+
+
+a, b = (clean(json.load(open(p))) for p in sys.argv[1:3])
+if a != b:
+    def diff(x, y, path=""):
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in sorted(set(x) | set(y)):
+                if x.get(k) != y.get(k):
+                    return diff(x.get(k), y.get(k), f"{path}.{k}")
+        if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+            for i, (u, v) in enumerate(zip(x, y)):
+                if u != v:
+                    return diff(u, v, f"{path}[{i}]")
+        return f"{path}: {json.dumps(x)[:80]} vs {json.dumps(y)[:80]}"
+    print(diff(a, b))
+    sys.exit(1)
