@@ -95,6 +95,25 @@ TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));  // nothing run here
 }
 
+TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
+  sweep_ = support::write_file(
+      dir_ / "tenants.toml",
+      "configs = [\"" + support::preset("tiny") +
+          "\"]\n"
+          "workloads = [[\"RR:count=300,name=reader\", \"RW:count=1200,queue_depth=8,name=writer\"],"
+          " \"RW:count=500\"]\n"
+          "precondition = \"random\"\nfairness = true\n");
+  std::string printed;
+  ASSERT_EQ(Sweep(printed), 0) << printed;
+  const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
+  EXPECT_EQ(Lines(csv), 1u + 3);  // the tenants' job has two experiments
+  EXPECT_THAT(csv, HasSubstr(",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n"));
+  EXPECT_THAT(csv, HasSubstr("\"RR:count=300,name=reader + RW:count=1200,queue_depth=8,name=writer\""));
+  const auto job = nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
+  EXPECT_EQ(job["tenants"].size(), 2u);
+  EXPECT_TRUE(job.contains("fairness"));
+}
+
 TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   const fs::path bad = support::write_file(dir_ / "bad.toml", "workloads = [\"RW\"]\nfoo = 1\n");
   const auto sweep = [&](const fs::path& plan) {  // one error, nothing printed before it
@@ -108,7 +127,7 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   };
   EXPECT_EQ(sweep(bad), bad.string() +
                             ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
-                            "precondition, load_state, io_log)");
+                            "precondition, load_state, io_log, fairness)");
   const fs::path none = support::write_file(dir_ / "none.toml", "workloads = [\"RW\"]\n");
   EXPECT_EQ(sweep(none), none.string() + ":1: configs: required (a list of strings)");
   // A name the OS refuses (longer than a file name may be) is the same kind
@@ -117,6 +136,15 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   const std::string long_name(300, 'a');
   const fs::path refused = support::write_file(
       dir_ / "refused.toml", "configs = [\"" + long_name + "\"]\nworkloads = [\"RW\"]\n");
+  for (const std::string& workloads : {"[[]]", "[[1]]", "[\"RW\", [\"RW\", \"\"]]"}) {
+    const fs::path tenants = support::write_file(
+        dir_ / "tenants.toml", "configs = [\"" + support::preset("tiny") + "\"]\nworkloads = " +
+                                   workloads + "\n");
+    EXPECT_EQ(sweep(tenants), tenants.string() +
+                                  ":2: workloads: expected a non-empty list of workloads, each a "
+                                  "string or a list of strings (tenants)")
+        << workloads;
+  }
   EXPECT_EQ(sweep(refused), refused.string() + ":1: configs: " + (dir_ / long_name).string() +
                                 ": cannot be read: File name too long");
 }
