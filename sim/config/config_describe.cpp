@@ -11,6 +11,7 @@
 #include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
+#include "sim/config/config_reader.h"
 #include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
@@ -130,6 +131,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
             {"scheduling", scheduling_name(c.controller.scheduling)}}},
           {"controller", controller_json(c.controller)}};
   if (c.ftl.slc_cache.on()) json["slc_cache"] = config_detail::slc_cache_json(c.ftl.slc_cache);
+  config_detail::host_link_json(c.controller, json["host"]);
   return json;
 }
 
@@ -233,6 +235,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
                  scheduling_name(k.scheduling));
+  fmt::format_to(it, "{}", config_detail::describe_host_link(k));
   if (k.write_buffer_bytes)
     fmt::format_to(it,
                    "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "
