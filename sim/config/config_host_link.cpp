@@ -64,8 +64,7 @@ void read_host_link(KeyReader& r, ControllerConfig& c) {
   r.scaled("host.link", "command_overhead_ns", link.command_ns, 1.0, 0.0, 1e6);
   // No key of [host.link]: no link model.
   if (!generation && !lanes && link.efficiency == 0 && link.command_ns < 0) return;
-  if (!generation)
-    r.fail(generation_key, nullptr, "a [host.link] table needs a generation (1-5)");
+  if (!generation) r.fail(generation_key, nullptr, "a [host.link] table needs a generation (1-5)");
   if (!lanes) r.fail(lanes_key, nullptr, "a [host.link] table needs lanes (1, 2, 4, 8 or 16)");
   if (link.lanes & (link.lanes - 1))
     r.fail(lanes_key, lanes,

@@ -23,8 +23,7 @@ using testing::sim_options;
 // sequential reads and 590 MB/s of writes, more than the links below carry.
 const std::vector<std::string> kWide = {"geometry.channels=8", "timing.bus_ns_per_byte=2.5"};
 
-std::vector<std::string> with(std::vector<std::string> sets,
-                              const std::vector<std::string>& more) {
+std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
   sets.insert(sets.end(), more.begin(), more.end());
   return sets;
 }
@@ -84,7 +83,8 @@ TEST(HostLinkRun, FirmwareTimeAddsItselfToEachResponseAtQueueDepthOne) {
   const auto dir = testing::temp_dir_for_this_test("host-link-");
   auto options = sim_options("RR:count=200,queue_depth=1");
   options.precondition = "seq";
-  const auto base = testing::csv_rows(testing::read_file(run_tiny(dir, "base", options) / "io.csv"));
+  const auto base =
+      testing::csv_rows(testing::read_file(run_tiny(dir, "base", options) / "io.csv"));
   options.overrides = {"host.firmware_us=3.25"};
   const auto slow = testing::csv_rows(testing::read_file(run_tiny(dir, "fw", options) / "io.csv"));
   ASSERT_EQ(base.size(), 200u);
@@ -108,9 +108,9 @@ TEST(HostLinkRun, ExplicitDefaultsLeaveIoCsvUnchanged) {
 
 TEST(HostLinkRun, PowerCutsResubmitIosOnTheLink) {
   const auto dir = testing::temp_dir_for_this_test("host-link-");
-  auto options = sim_options("RW:count=6000,queue_depth=16",
-                             {"host.link.generation=1", "host.link.lanes=1",
-                              "host.firmware_us=20"});
+  auto options =
+      sim_options("RW:count=6000,queue_depth=16",
+                  {"host.link.generation=1", "host.link.lanes=1", "host.firmware_us=20"});
   options.power_cuts = {"random:10"};
   const auto out = run_tiny(dir, "cuts", options);
   const auto summary = testing::summary_of(out);

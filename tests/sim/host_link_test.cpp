@@ -2,6 +2,8 @@
 // link's rates per generation and width against hand-computed values, its
 // two FIFO directions, and the config keys (read, echoed only where set, read
 // back, one error per bad value naming the key).
+#include "sim/controller/host_link.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,13 +12,12 @@
 #include "config_fixture.h"
 #include "sim/config/config.h"
 #include "sim/config/host_link_config.h"
-#include "sim/controller/host_link.h"
 
 namespace ssdlab {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::ConfigTest;
+using ::testing::HasSubstr;
 
 sim::HostLinkConfig link(std::uint32_t generation, std::uint32_t lanes) {
   sim::HostLinkConfig config;
@@ -99,8 +100,8 @@ command_overhead_ns = 100
   again["source"] = echo["source"];
   EXPECT_EQ(again, echo);
   // --set reaches the sub-table too.
-  const auto set = sim::load_config(Write("[geometry]\n"),
-                                    {"host.link.generation=3", "host.link.lanes=8"});
+  const auto set =
+      sim::load_config(Write("[geometry]\n"), {"host.link.generation=3", "host.link.lanes=8"});
   EXPECT_EQ(set.controller.link.generation, 3u);
   EXPECT_EQ(set.controller.link.lanes, 8u);
   EXPECT_EQ(set.controller.link.command_ns, -1);  // derived
@@ -111,7 +112,8 @@ TEST_F(ConfigTest, WithoutHostLinkTheEchoIsAsBefore) {
   EXPECT_FALSE(config.controller.link.on());
   EXPECT_EQ(config.controller.firmware_ns, 0);
   const nlohmann::json host = sim::to_json(config)["host"];
-  EXPECT_EQ(host, (nlohmann::json{{"sector_size", 512}, {"queue_depth", 0}, {"scheduling", "fifo"}}));
+  EXPECT_EQ(host,
+            (nlohmann::json{{"sector_size", 512}, {"queue_depth", 0}, {"scheduling", "fifo"}}));
 }
 
 TEST_F(ConfigTest, HostLinkErrorsNameTheKey) {
