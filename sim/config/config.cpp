@@ -294,9 +294,10 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
   hoist_namespace_tables(root);
+  hoist_sub_table(root, "host", "link");
   KeyReader r(root, path,
               {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
-               "timing.slc_mode", "slc_cache"},
+               "timing.slc_mode", "slc_cache", "host.link"},
               std::move(origins));
   DeviceConfig config;
   config.source = path;
@@ -319,6 +320,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_controller(r, config.ftl, config.controller);
   read_host_queues(r, config.controller.host_queues);
   read_namespaces(r, config.ftl.logical_page_size, config.namespaces);
+  read_host_link(r, config.controller);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;

@@ -13,6 +13,7 @@
 #include "flash/suspend.h"
 #include "flash/timing.h"
 #include "ftl/ftl.h"
+#include "sim/config/host_link_config.h"
 
 namespace ssdlab::sim {
 
@@ -92,6 +93,11 @@ struct ControllerConfig {
   // cleaning it triggers: the part on the packages that clean (Agrawal §4.1),
   // or the whole request.
   flash::HostWait cleaning_wait = flash::HostWait::kPackage;
+  // The PCIe link to the host ([host.link]; off by default) and the
+  // controller's firmware time per command before it reaches the flash
+  // (host.firmware_us; 0 by default). host_link_config.h.
+  HostLinkConfig link;
+  TimeNs firmware_ns = 0;
 };
 
 struct DeviceConfig {

@@ -48,26 +48,7 @@ void read_per_type(KeyReader& r, const char* table, const char* key, flash::Cell
 }  // namespace
 
 void hoist_cell_tables(toml::table& root) {
-  toml::table* timing = root["timing"].as_table();
-  if (!timing) return;
-  for (const char* name : kCellTables) {
-    const std::string hoisted = fmt::format("timing.{}", name);
-    if (toml::node* sub = timing->get(name)) {
-      root.insert_or_assign(hoisted, *sub);
-      timing->erase(name);
-    }
-    // --set timing.cell.read_us=[...] arrives as key "cell.read_us" of [timing].
-    const std::string prefix = std::string(name) + ".";
-    std::vector<std::string> dotted;
-    for (const auto& [key, value] : *timing)
-      if (key.str().starts_with(prefix)) dotted.emplace_back(key.str());
-    for (const std::string& key : dotted) {
-      toml::table* target = root[hoisted].as_table();
-      if (!target) target = root.insert_or_assign(hoisted, toml::table{}).first->second.as_table();
-      target->insert_or_assign(key.substr(prefix.size()), *timing->get(key));
-      timing->erase(key);
-    }
-  }
+  for (const char* name : kCellTables) hoist_sub_table(root, "timing", name);
 }
 
 void read_cell_type(KeyReader& r, flash::Geometry& g) {

@@ -12,6 +12,7 @@
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
 #include "sim/config/config_host.h"
+#include "sim/config/config_reader.h"
 #include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
@@ -135,6 +136,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
   if (!c.controller.host_queues.queues.empty())
     json["host"].update(config_detail::host_queues_json(c.controller.host_queues));
   if (!c.namespaces.empty()) json["host"]["namespaces"] = config_detail::namespaces_json(c.namespaces);
+  config_detail::host_link_json(c.controller, json["host"]);
   return json;
 }
 
@@ -238,6 +240,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
                  scheduling_name(k.scheduling));
+  fmt::format_to(it, "{}", config_detail::describe_host_link(k));
   if (k.write_buffer_bytes)
     fmt::format_to(it,
                    "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "

@@ -68,4 +68,25 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
   return origins;
 }
 
+void hoist_sub_table(toml::table& root, const std::string& parent, const std::string& name) {
+  toml::table* outer = root[parent].as_table();
+  if (!outer) return;
+  const std::string hoisted = parent + "." + name;
+  if (toml::node* sub = outer->get(name)) {
+    root.insert_or_assign(hoisted, *sub);
+    outer->erase(name);
+  }
+  // --set timing.cell.read_us=[...] arrives as key "cell.read_us" of [timing].
+  const std::string prefix = name + ".";
+  std::vector<std::string> dotted;
+  for (const auto& [key, value] : *outer)
+    if (key.str().starts_with(prefix)) dotted.emplace_back(key.str());
+  for (const std::string& key : dotted) {
+    toml::table* target = root[hoisted].as_table();
+    if (!target) target = root.insert_or_assign(hoisted, toml::table{}).first->second.as_table();
+    target->insert_or_assign(key.substr(prefix.size()), *outer->get(key));
+    outer->erase(key);
+  }
+}
+
 }  // namespace ssdlab::sim::config_detail

@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,19 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
 // --set `overrides` applied; `path` names it in errors. (config.cpp)
 DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides);
+
+// Moves the sub-table [PARENT.NAME] (and --set PARENT.NAME.KEY) to the
+// top-level table "PARENT.NAME" that KeyReader reads. (config_file.cpp)
+void hoist_sub_table(toml::table& root, const std::string& parent, const std::string& name);
+
+// [host.link] and host.firmware_us (config_host_link.cpp; the table hoisted
+// to "host.link" first).
+void read_host_link(KeyReader& r, ControllerConfig& c);
+// Adds host.link and host.firmware_us to the echo's [host] table, only where
+// set (other configs echo as before).
+void host_link_json(const ControllerConfig& c, nlohmann::json& host);
+// The `ssdlab config` line of the link and firmware time ("" without them).
+std::string describe_host_link(const ControllerConfig& c);
 
 // geometry.gang and gang_size; a synchronous gang's geometry becomes its
 // lockstep view (config_gang.cpp).

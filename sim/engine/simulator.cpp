@@ -121,6 +121,7 @@ void Simulator::begin(std::span<const HostStream> streams) {
 void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, TimeNs start) {
   if (const auto* arrival = std::get_if<Arrival>(&event)) return arrive(*arrival);
   const auto& done = std::get<Completion>(event);
+  if (on_the_way_ && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
   const RunGroup& group = groups_[stream.spec.group];
@@ -221,6 +222,11 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 }
 
 void Simulator::dispatch(const QueuedRequest& r) {
+  if (on_the_way_ && send_command(r)) return;
+  start(r);
+}
+
+void Simulator::start(const QueuedRequest& r) {
   const HostIo& io = r.request;
   std::optional<TimeNs> done;
   // The tag under which a queued request's completion comes back.
@@ -346,6 +352,7 @@ void Simulator::cut_power(TimeNs at) {
                            fmt::format("power cut {} at {} us", cuts_.size() + 1, format_us(at)));
   }
   mounted_at_ = report.mount_done;
+  if (link_) link_->reset();  // what was on the link is lost with the rest
   // What is left in the queue lies after the cut: completions of I/Os in
   // flight (not acknowledged: resubmitted once mounted) and arrivals (none
   // before the mount ends).

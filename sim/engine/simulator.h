@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/progress.h"
+#include "sim/controller/host_link.h"
 #include "sim/controller/host_queue.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/event_queue.h"
@@ -51,10 +52,7 @@ struct PowerCutPlan {
 class Simulator {
  public:
   // `log` may be null: no per-I/O output.
-  Simulator(Ssd& ssd, IoLog* log)
-      : ssd_(ssd),
-        log_(log),
-        host_queue_(ssd.config().controller) {}
+  Simulator(Ssd& ssd, IoLog* log);
 
   // Runs `streams` together from now() until every one has ended and every
   // I/O has completed; one result per group of `groups`, in order. Errors of
@@ -104,6 +102,12 @@ class Simulator {
     SourceIo io{};
     std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
   };
+  // An I/O the device holds. With a host link or firmware time
+  // (simulator_link.cpp) it is an event at each stage of its way: its
+  // command reaching the flash (kToFlash: Ssd::start then), the device done
+  // with it (kDevice: its completion, and a read's data, then cross the link
+  // to the host), and done (kAtHost). Without them only kDevice, done.
+  enum class Stage : std::uint8_t { kDevice, kToFlash, kAtHost };
   struct Completion {
     std::uint32_t stream;
     std::uint32_t size;
@@ -111,6 +115,9 @@ class Simulator {
     std::uint64_t offset;
     TimeNs submitted;
     IoMode mode;
+    Stage stage = Stage::kDevice;
+    std::uint16_t flow = 0;    // kToFlash: the request sent to Ssd::start
+    bool resubmitted = false;  // (in the padding: the event's size is unchanged)
   };
   using Event = std::variant<Arrival, Completion>;
 
@@ -130,9 +137,19 @@ class Simulator {
   void read_next(Stream& stream);
   void schedule_next_arrival();
   void submit(std::uint32_t stream, const SourceIo& io, std::uint64_t retry = kFresh);
-  // Sends `request` to the device now; it completes at the time the Ssd says
-  // (at once, or later from the flash scheduler: complete_flash()).
+  // Sends `request` to the device now: it reaches the flash at once, or
+  // after the host link and firmware time (send_command()).
   void dispatch(const QueuedRequest& request);
+  // Starts `request` on the device now; it completes at the time the Ssd
+  // says (at once, or later from the flash scheduler: advance_flash()).
+  void start(const QueuedRequest& request);
+  // With a host link or firmware time (simulator_link.cpp): the command (and
+  // a write's data) crosses the link, then the firmware time passes; true if
+  // that takes time (a kToFlash event queued), false to start now.
+  bool send_command(const QueuedRequest& request);
+  // A Completion event on its way (kToFlash: started now; kDevice with a
+  // link: sent to the host); false for one that completes now.
+  bool on_the_way(const Completion& event);
   // Processes the flash scheduler's events due no later than the next host
   // event; each completion it reports becomes a Completion event.
   void advance_flash();
@@ -155,6 +172,9 @@ class Simulator {
   Ssd& ssd_;
   IoLog* log_;
   HostQueue host_queue_;
+  std::optional<HostLink> link_;  // host.link (none: the host reaches the device at no cost)
+  TimeNs firmware_ns_ = 0;        // host.firmware_us
+  bool on_the_way_ = false;       // a link or firmware time: I/Os take stages
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Stream> streams_;

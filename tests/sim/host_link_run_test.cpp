@@ -1,0 +1,127 @@
+// The host link and firmware time in runs (sim/engine/simulator_link.cpp):
+// a sequential read's and a sequential write's throughput capped at a narrow
+// link's payload rate, the firmware time added whole to each response at
+// queue depth 1, io.csv unchanged by the defaults set explicitly, and power
+// cuts with I/Os on the link.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "run_support.h"
+#include "sim/config/config.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+using testing::run_tiny;
+using testing::sim_options;
+
+// The tiny preset widened to 8 channels with a fast bus: some 2.8 GB/s of
+// sequential reads and 590 MB/s of writes, more than the links below carry.
+const std::vector<std::string> kWide = {"geometry.channels=8", "timing.bus_ns_per_byte=2.5"};
+
+std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
+  sets.insert(sets.end(), more.begin(), more.end());
+  return sets;
+}
+
+// MB/s of a run's io.csv: bytes over the time from the first submission to
+// the last completion.
+double throughput_mb_s(const std::filesystem::path& out) {
+  const auto rows = testing::csv_rows(testing::read_file(out / "io.csv"));
+  double first = 1e300, last = 0, bytes = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double submit = std::stod(rows[i][4]), response = std::stod(rows[i][5]);
+    first = std::min(first, submit);
+    last = std::max(last, submit + response);
+    bytes += std::stod(rows[i][8]);
+  }
+  return bytes / (last - first);  // bytes per microsecond
+}
+
+double payload_mb_s(std::uint32_t generation, std::uint32_t lanes) {
+  sim::HostLinkConfig link;
+  link.generation = generation;
+  link.lanes = lanes;
+  return sim::link_payload_bytes_per_s(link) / 1e6;
+}
+
+TEST(HostLinkRun, SequentialReadsAreCappedAtTheLink) {
+  const auto dir = testing::temp_dir_for_this_test("host-link-");
+  auto options = sim_options("SR:io_size=131072,count=400,queue_depth=32", kWide);
+  options.precondition = "seq";
+  const double free = throughput_mb_s(run_tiny(dir, "free", options));
+  options.overrides = with(kWide, {"host.link.generation=3", "host.link.lanes=1"});
+  const double capped = throughput_mb_s(run_tiny(dir, "gen3x1", options));
+  const double link = payload_mb_s(3, 1);  // 900.2 MB/s
+  EXPECT_GT(free, 2 * link);
+  // The link's payload rate, less the commands' own link time (0.1%).
+  EXPECT_LE(capped, link);
+  EXPECT_GT(capped, 0.99 * link);
+  // A link wider than the device leaves it nearly as fast (each read's data
+  // crosses after its flash work: a little latency, no cap).
+  options.overrides = with(kWide, {"host.link.generation=4", "host.link.lanes=16"});
+  EXPECT_GT(throughput_mb_s(run_tiny(dir, "gen4x16", options)), 0.97 * free);
+}
+
+TEST(HostLinkRun, SequentialWritesAreCappedAtTheLink) {
+  const auto dir = testing::temp_dir_for_this_test("host-link-");
+  auto options = sim_options("SW:io_size=131072,count=400,queue_depth=32", kWide);
+  const double free = throughput_mb_s(run_tiny(dir, "free", options));
+  options.overrides = with(kWide, {"host.link.generation=1", "host.link.lanes=1"});
+  const double capped = throughput_mb_s(run_tiny(dir, "gen1x1", options));
+  const double link = payload_mb_s(1, 1);  // 228.6 MB/s
+  EXPECT_GT(free, 2 * link);
+  EXPECT_LE(capped, link);
+  EXPECT_GT(capped, 0.99 * link);
+}
+
+TEST(HostLinkRun, FirmwareTimeAddsItselfToEachResponseAtQueueDepthOne) {
+  const auto dir = testing::temp_dir_for_this_test("host-link-");
+  auto options = sim_options("RR:count=200,queue_depth=1");
+  options.precondition = "seq";
+  const auto base =
+      testing::csv_rows(testing::read_file(run_tiny(dir, "base", options) / "io.csv"));
+  options.overrides = {"host.firmware_us=3.25"};
+  const auto slow = testing::csv_rows(testing::read_file(run_tiny(dir, "fw", options) / "io.csv"));
+  ASSERT_EQ(base.size(), 200u);
+  ASSERT_EQ(slow.size(), base.size());
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    EXPECT_EQ(slow[i][7], base[i][7]);  // the same offsets
+    EXPECT_NEAR(std::stod(slow[i][5]) - std::stod(base[i][5]), 3.25, 1e-9) << i;
+  }
+}
+
+TEST(HostLinkRun, ExplicitDefaultsLeaveIoCsvUnchanged) {
+  const auto dir = testing::temp_dir_for_this_test("host-link-");
+  auto options = sim_options("RW:io_size=8192,count=3000,queue_depth=8");
+  const auto plain = testing::read_file(run_tiny(dir, "plain", options) / "io.csv");
+  options.overrides = {"host.firmware_us=0"};
+  EXPECT_EQ(testing::read_file(run_tiny(dir, "zero", options) / "io.csv"), plain);
+  // And a link changes it (the comparison can fail).
+  options.overrides = {"host.link.generation=1", "host.link.lanes=1"};
+  EXPECT_NE(testing::read_file(run_tiny(dir, "link", options) / "io.csv"), plain);
+}
+
+TEST(HostLinkRun, PowerCutsResubmitIosOnTheLink) {
+  const auto dir = testing::temp_dir_for_this_test("host-link-");
+  auto options =
+      sim_options("RW:count=6000,queue_depth=16",
+                  {"host.link.generation=1", "host.link.lanes=1", "host.firmware_us=20"});
+  options.power_cuts = {"random:10"};
+  const auto out = run_tiny(dir, "cuts", options);
+  const auto summary = testing::summary_of(out);
+  EXPECT_EQ(summary["power_cuts"]["count"], 10);
+  int resubmitted = 0;  // QD 16: most cuts find several I/Os out, some on the link
+  for (const auto& cut : summary["power_cuts"]["cuts"])
+    resubmitted += cut["requests_resubmitted"].get<int>();
+  EXPECT_GT(resubmitted, 10);
+  // Every I/O completes once, its resubmission included.
+  EXPECT_EQ(testing::csv_rows(testing::read_file(out / "io.csv")).size(), 6000u);
+}
+
+}  // namespace
+}  // namespace ssdlab
