@@ -18,6 +18,7 @@ const char* work_class_name(WorkClass work) { return kClassNames[static_cast<std
 
 std::string dispatch_order_name(const DispatchOrder& order) {
   if (order.fifo) return "fifo";
+  if (order.fair) return "fair";
   std::string name;
   for (const WorkClass work : order.order) {
     if (!name.empty()) name += '>';
@@ -40,6 +41,12 @@ bool parse_host_wait(std::string_view name, HostWait& out) {
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
   if (name == "fifo") {
     out = DispatchOrder{};
+    return true;
+  }
+  if (name == "fair") {
+    out = DispatchOrder{};
+    out.fifo = false;
+    out.fair = true;
     return true;
   }
   DispatchOrder order;

@@ -14,6 +14,10 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
+  if (order_.fair) {
+    unit_flow_queued_.resize(std::size_t{timeline_.units()} * kWorkClasses);
+    bypassed_.assign(timeline_.units(), 0);
+  }
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -47,7 +51,7 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
 
 std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
                                              WorkClass host_class, HostWait host_wait,
-                                             std::uint64_t tag) {
+                                             std::uint64_t tag, std::uint16_t flow) {
   // The common case first: one stage of host commands on free dies, each on
   // its own (what release() below would do, without a job).
   if (TimeNs done = now; dispatch_at_once(commands, now, done)) return done;
@@ -57,6 +61,7 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   const CommandList& list = job.commands;
   job.tag = tag;
   job.host_class = host_class;
+  job.flow = flow;
   // The host chain, then the cleaning chain, each in stage order and in
   // list order within a stage: a counting sort by (chain, stage), which
   // allocates nothing (a cleaning list interleaves its victims' stages).
@@ -139,7 +144,9 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     start(entry, command, t);
     return;
   }
-  queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
+  const auto work = static_cast<std::size_t>(class_of(jobs_[id], command));
+  queues_[unit][work].push_back(entry);
+  if (order_.fair) fair_queued(unit, work, jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -272,6 +279,8 @@ FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
   if (order_.fifo) {
     for (auto& queue : queues)
       if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;
+  } else if (order_.fair) {
+    return take_fair(unit);
   } else {
     for (const WorkClass work : order_.order) {
       auto& queue = queues[static_cast<std::size_t>(work)];
@@ -295,6 +304,9 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
+      if (order_.fair)
+        fair_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()),
+                   jobs_[partner.job].flow);
       // A synchronous shared-bus gang's reads move their member pages, both.
       if (command.member_pages || other.member_pages) {
         const std::uint32_t members = timeline_.geometry().members();
