@@ -305,8 +305,7 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       const Entry partner = *it;
       queue.erase(it);
       if (order_.fair)
-        fair_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()),
-                   jobs_[partner.job].flow);
+        fair_partner_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()), partner);
       // A synchronous shared-bus gang's reads move their member pages, both.
       if (command.member_pages || other.member_pages) {
         const std::uint32_t members = timeline_.geometry().members();

@@ -264,6 +264,8 @@ class FlashScheduler {
   Entry take_fair(std::uint32_t unit);
   void fair_queued(std::uint32_t unit, std::size_t work, std::uint16_t flow);
   void fair_taken(std::uint32_t unit, std::size_t work, std::uint16_t flow);
+  // take_partner() took `partner` out of queue `work` of the unit.
+  void fair_partner_taken(std::uint32_t unit, std::size_t work, const Entry& partner);
   // kPlanes: a queued single-plane command that joins `command` into a
   // two-plane command (pairs_with()); removed from its queue if found.
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);

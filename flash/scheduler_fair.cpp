@@ -55,6 +55,17 @@ void FlashScheduler::fair_taken(std::uint32_t unit, std::size_t work, std::uint1
   --unit_flow_queued_[unit * kWorkClasses + work][flow];
 }
 
+void FlashScheduler::fair_partner_taken(std::uint32_t unit, std::size_t work,
+                                        const Entry& partner) {
+  fair_taken(unit, work, jobs_[partner.job].flow);
+  // Joined to the command taken: if it was the unit's oldest, the oldest was
+  // served (so too when nothing is left: an idle unit's count is 0, and a
+  // checkpoint, saved idle, has nothing of this order's to keep).
+  for (const EntryQueue& queue : queues_[unit])
+    if (!queue.empty() && queue.front().seq < partner.seq) return;
+  bypassed_[unit] = 0;
+}
+
 FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
   auto& queues = queues_[unit];
   // The unit's oldest command: the oldest front (a queue keeps arrival order).
