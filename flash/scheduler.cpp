@@ -1,64 +1,8 @@
 #include "flash/scheduler.h"
 
 #include <algorithm>
-#include <string>
 
 namespace ssdlab::flash {
-
-namespace {
-
-constexpr std::array<const char*, kWorkClasses> kClassNames = {"read", "write", "cleaning"};
-constexpr std::array<const char*, 3> kHostWaitNames = {"none", "package", "request"};
-
-}  // namespace
-
-const char* work_class_name(WorkClass work) { return kClassNames[static_cast<std::size_t>(work)]; }
-
-std::string dispatch_order_name(const DispatchOrder& order) {
-  if (order.fifo) return "fifo";
-  std::string name;
-  for (const WorkClass work : order.order) {
-    if (!name.empty()) name += '>';
-    name += work_class_name(work);
-  }
-  return name;
-}
-
-const char* host_wait_name(HostWait wait) {
-  return kHostWaitNames[static_cast<std::size_t>(wait)];
-}
-
-bool parse_host_wait(std::string_view name, HostWait& out) {
-  const auto it = std::find(kHostWaitNames.begin(), kHostWaitNames.end(), name);
-  if (it == kHostWaitNames.end()) return false;
-  out = static_cast<HostWait>(it - kHostWaitNames.begin());
-  return true;
-}
-
-bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
-  if (name == "fifo") {
-    out = DispatchOrder{};
-    return true;
-  }
-  DispatchOrder order;
-  order.fifo = false;
-  std::size_t filled = 0;
-  std::array<bool, kWorkClasses> seen{};
-  for (;;) {
-    const std::size_t end = std::min(name.find('>'), name.size());
-    const auto it = std::find(kClassNames.begin(), kClassNames.end(), name.substr(0, end));
-    if (it == kClassNames.end() || filled == kWorkClasses) return false;
-    const auto index = static_cast<std::size_t>(it - kClassNames.begin());
-    if (seen[index]) return false;
-    seen[index] = true;
-    order.order[filled++] = static_cast<WorkClass>(index);
-    if (end == name.size()) break;
-    name.remove_prefix(end + 1);
-  }
-  if (filled != kWorkClasses) return false;
-  out = order;
-  return true;
-}
 
 FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order,
                                const SuspendTiming& suspend)
@@ -70,6 +14,10 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
+  if (order_.fair) {
+    unit_flow_queued_.resize(std::size_t{timeline_.units()} * kWorkClasses);
+    bypassed_.assign(timeline_.units(), 0);
+  }
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -103,7 +51,7 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
 
 std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
                                              WorkClass host_class, HostWait host_wait,
-                                             std::uint64_t tag) {
+                                             std::uint64_t tag, std::uint16_t flow) {
   // The common case first: one stage of host commands on free dies, each on
   // its own (what release() below would do, without a job).
   if (TimeNs done = now; dispatch_at_once(commands, now, done)) return done;
@@ -113,6 +61,7 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   const CommandList& list = job.commands;
   job.tag = tag;
   job.host_class = host_class;
+  job.flow = flow;
   // The host chain, then the cleaning chain, each in stage order and in
   // list order within a stage: a counting sort by (chain, stage), which
   // allocates nothing (a cleaning list interleaves its victims' stages).
@@ -195,7 +144,9 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     start(entry, command, t);
     return;
   }
-  queues_[unit][static_cast<std::size_t>(class_of(jobs_[id], command))].push_back(entry);
+  const auto work = static_cast<std::size_t>(class_of(jobs_[id], command));
+  queues_[unit][work].push_back(entry);
+  if (order_.fair) fair_queued(unit, work, jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -328,6 +279,8 @@ FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
   if (order_.fifo) {
     for (auto& queue : queues)
       if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;
+  } else if (order_.fair) {
+    return take_fair(unit);
   } else {
     for (const WorkClass work : order_.order) {
       auto& queue = queues[static_cast<std::size_t>(work)];
@@ -351,6 +304,8 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
       if (!pairs_with(command, other)) continue;
       const Entry partner = *it;
       queue.erase(it);
+      if (order_.fair)
+        fair_partner_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()), partner);
       // A synchronous shared-bus gang's reads move their member pages, both.
       if (command.member_pages || other.member_pages) {
         const std::uint32_t members = timeline_.geometry().members();

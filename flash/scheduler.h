@@ -81,17 +81,24 @@ enum class HostWait : std::uint8_t { kNone, kPackage, kRequest };
 const char* host_wait_name(HostWait wait);
 bool parse_host_wait(std::string_view name, HostWait& out);
 
-// Which queued command a unit takes next: the oldest (`fifo`), or the oldest
-// of the first class in `order` that has one.
+// Which queued command a unit takes next: the oldest (`fifo`), the oldest
+// of the first class in `order` that has one, or (`fair`, after FLIN:
+// scheduler_fair.cpp) the least intensive flow's, with an age bound.
 struct DispatchOrder {
   bool fifo = true;
+  bool fair = false;  // (fifo is false then)
   std::array<WorkClass, kWorkClasses> order = {WorkClass::kHostRead, WorkClass::kHostWrite,
                                                WorkClass::kCleaning};
 };
-// "fifo", or the three classes in order joined by '>' ("read>write>cleaning").
+// "fifo", "fair", or the three classes in order joined by '>'
+// ("read>write>cleaning").
 std::string dispatch_order_name(const DispatchOrder& order);
-// Parses what dispatch_order_name() writes; false if `name` is neither.
+// Parses what dispatch_order_name() writes; false if `name` is none of them.
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out);
+
+// The fair order's age bound: a unit's oldest queued command is passed over
+// by at most this many commands the unit takes; then it goes next.
+inline constexpr std::uint32_t kFairBypassLimit = 16;
 
 class FlashScheduler {
  public:
@@ -118,8 +125,10 @@ class FlashScheduler {
   // told then), else nothing: the listener's host_done() reports it under
   // `tag`. A list without host commands completes at `now`.
   // `commands` is taken (left empty or with another list's contents).
+  // `flow`: the tenant the job belongs to, its cleaning too (the `fair`
+  // order tells flows apart by it; the others ignore it).
   std::optional<TimeNs> submit(CommandList& commands, TimeNs now, WorkClass host_class,
-                               HostWait host_wait, std::uint64_t tag);
+                               HostWait host_wait, std::uint64_t tag, std::uint16_t flow = 0);
 
   // Figure 6(b) (Agrawal et al.: "the average number of queued requests per
   // flash package"): the commands waiting in the units' queues, integrated
@@ -154,6 +163,7 @@ class FlashScheduler {
     std::uint64_t tag = 0;
     WorkClass host_class = WorkClass::kHostWrite;
     HostWait host_wait = HostWait::kNone;
+    std::uint16_t flow = 0;
     bool inline_done = false;  // submit() is still dispatching it
     // kPackage: the packages the cleaning chain uses, while it runs, and the
     // host commands on them it holds back.
@@ -249,6 +259,13 @@ class FlashScheduler {
   void dispatch(std::uint32_t unit, TimeNs t);
   // The entry the unit takes next; removes it from its queue.
   Entry take(std::uint32_t unit);
+  // The `fair` order (scheduler_fair.cpp): take() for it, and the counts it
+  // keeps of the commands queued per flow as entries join and leave queues.
+  Entry take_fair(std::uint32_t unit);
+  void fair_queued(std::uint32_t unit, std::size_t work, std::uint16_t flow);
+  void fair_taken(std::uint32_t unit, std::size_t work, std::uint16_t flow);
+  // take_partner() took `partner` out of queue `work` of the unit.
+  void fair_partner_taken(std::uint32_t unit, std::size_t work, const Entry& partner);
   // kPlanes: a queued single-plane command that joins `command` into a
   // two-plane command (pairs_with()); removed from its queue if found.
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
@@ -284,6 +301,12 @@ class FlashScheduler {
   // Per unit, per class: ready commands in queue order.
   std::vector<std::array<EntryQueue, kWorkClasses>> queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
+  // The `fair` order only (empty otherwise): per flow, its commands queued in
+  // the device (its intensity); per unit and class, per flow, those queued
+  // there; per unit, how many commands it took since it last took its oldest.
+  std::vector<std::uint32_t> flow_queued_;
+  std::vector<std::vector<std::uint32_t>> unit_flow_queued_;
+  std::vector<std::uint32_t> bypassed_;
   // Program/erase suspend: per unit, the operation whose completion is held
   // (its entries: two for a two-plane command; none: count 0) and its end.
   struct Held {

@@ -53,7 +53,7 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
   // (Background cleaning has no host commands: its tag only marks its time.)
   const std::uint64_t job = start == CleaningStart::kBackground ? kBackground : dispatch.tag;
   const auto submit = [&] {
-    return scheduler_.submit(commands_, now, dispatch.work, dispatch.host_wait, job);
+    return scheduler_.submit(commands_, now, dispatch.work, dispatch.host_wait, job, flow_);
   };
   if (dispatch.tag != kWait) return submit();
   sync_done_.reset();
@@ -159,12 +159,14 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   const ftl::PageRange range = to_range(request.offset, request.size);
   const bool write = request.mode == IoMode::kWrite;
   if (write) host_bytes_written_ += request.size;
+  flow_ = request.flow;
   const std::optional<TimeNs> done =
       request.mode == IoMode::kTrim ? trim(range, now, tag)
       : buffer_ ? (write ? buffer_->write(range, request.size, now)
                          : buffer_->read(range, request.size, now))
       : write   ? flash_write(range, now, WriteOrigin::kHost, tag)
                 : flash_read(range, now, tag, &request);
+  flow_ = 0;
   if (done)
     for (SsdObserver* observer : observers_) observer->request_done(request, now, *done);
   else if (!observers_.empty())

@@ -246,6 +246,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   CleaningClock cleaning_;
   bool read_members_ = false;    // host reads move only their member pages (gang_reads.h)
   flash::CommandList commands_;  // reused for every request
+  // The flow (HostIo::flow) of the request start() is serving, 0 outside
+  // it: the scheduler's jobs carry it, the flushes and cleaning a request's
+  // write triggers too (the `fair` dispatch order tells flows apart by it).
+  std::uint16_t flow_ = 0;
   std::vector<SsdObserver*> observers_;
   std::vector<Completed> completions_;  // start(): reported by the scheduler
   std::optional<TimeNs> sync_done_;     // schedule(kWait): the host chain's end

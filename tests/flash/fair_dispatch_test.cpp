@@ -1,0 +1,184 @@
+// The `fair` dispatch order (flash/scheduler_fair.cpp, after FLIN): a light
+// flow's command is not stuck behind a heavy flow's backlog, the age bound
+// serves the heavy flow anyway, and one flow is read>write>cleaning.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "flash/scheduler.h"
+
+namespace ssdlab::flash {
+namespace {
+
+// One channel, one package of `dies` dies of two planes (die d: planes 2d,
+// 2d + 1), dies interleaved, baseline timing.
+Geometry dies_geometry(std::uint32_t dies) {
+  Geometry g;
+  g.channels = 1;
+  g.packages_per_channel = 1;
+  g.dies_per_package = dies;
+  g.planes_per_die = 2;
+  g.blocks_per_plane = 8;
+  g.pages_per_block = 16;
+  g.two_plane_pairs = {{0, 1}};
+  g.interleaving = Interleaving::kDies;
+  return g;
+}
+
+DispatchOrder order_named(const char* name) {
+  DispatchOrder order;
+  EXPECT_TRUE(parse_dispatch_order(name, order)) << name;
+  return order;
+}
+
+// A scheduler and the completion time of each job by tag.
+struct FairRun : FlashScheduler::Listener {
+  FairRun(const Geometry& g, DispatchOrder order) : geometry(g), scheduler(g, Timing{}, order) {
+    scheduler.set_listener(this);
+  }
+  void host_done(std::uint64_t tag, TimeNs at) override { done[tag] = at; }
+  void cleaning_done(std::uint64_t tag, TimeNs, TimeNs end) override { cleaned[tag] = end; }
+  // One single-page job of `flow` on die `die` (plane 2 * die, page `n` mod 128).
+  void submit(std::uint64_t tag, Op op, std::uint32_t die, std::uint32_t n, TimeNs now,
+              std::uint16_t flow) {
+    const Ppn ppn = (2 * die * geometry.blocks_per_plane * geometry.pages_per_block) + n % 128;
+    CommandList list{page_command(op, ppn, 0)};
+    const WorkClass work = op == Op::kRead ? WorkClass::kHostRead : WorkClass::kHostWrite;
+    if (const auto at = scheduler.submit(list, now, work, HostWait::kNone, tag, flow))
+      done[tag] = *at;
+  }
+  // How many of the jobs tagged [first, last) completed before `at`.
+  int done_before(std::uint64_t first, std::uint64_t last, TimeNs at) {
+    int count = 0;
+    for (std::uint64_t tag = first; tag < last; ++tag) count += done.at(tag) < at ? 1 : 0;
+    return count;
+  }
+  Geometry geometry;
+  FlashScheduler scheduler;
+  std::map<std::uint64_t, TimeNs> done, cleaned;
+};
+
+constexpr std::uint64_t kLight = 100;  // the light flow's tags
+
+TEST(FairDispatch, ALightFlowsCommandGoesBeforeAHeavyFlowsQueuedWrites) {
+  const Geometry g = dies_geometry(1);
+  const Timing t;
+  const TimeNs write = t.page_transfer_ns(g) + t.program_ns;
+  const TimeNs read = t.read_ns + t.page_transfer_ns(g);
+  // The heavy flow 0: a write in service and 10 queued. The light flow 1: a
+  // read, then (second case) a write, arriving behind them.
+  for (const Op light : {Op::kRead, Op::kProgram}) {
+    const TimeNs light_ns = light == Op::kRead ? read : write;
+    for (const char* name : {"fifo", "read>write>cleaning", "fair"}) {
+      FairRun run(g, order_named(name));
+      for (std::uint32_t i = 0; i <= 10; ++i) run.submit(i, Op::kProgram, 0, i, i, 0);
+      run.submit(kLight, light, 0, 50, 20, 1);
+      run.scheduler.drain();
+      const std::string order = name;
+      const bool next = order == "fair" || (order != "fifo" && light == Op::kRead);
+      // Taken next: right after the write in service; else after all 11.
+      EXPECT_EQ(run.done.at(kLight), (next ? write : 11 * write) + light_ns) << name;
+      EXPECT_EQ(run.done_before(0, 11, run.done.at(kLight)), next ? 1 : 11) << name;
+    }
+  }
+}
+
+TEST(FairDispatch, TheAgeBoundServesTheOldestCommandAfterAtMostTheLimitOfOthers) {
+  // Die 0: the heavy flow 0's write in service, then 5 more of its writes and
+  // then 50 reads of flow 1 queued. Flow 0 also has 200 writes queued on die
+  // 1, so it stays the more intensive: die 0 takes flow 1's reads first, but
+  // its oldest command (flow 0's next write) is passed over only
+  // kFairBypassLimit times, and so on for each of flow 0's writes.
+  const Geometry g = dies_geometry(2);
+  FairRun run(g, order_named("fair"));
+  for (std::uint32_t i = 0; i < 200; ++i) run.submit(1000 + i, Op::kProgram, 1, i, 0, 0);
+  for (std::uint32_t i = 0; i < 6; ++i) run.submit(i, Op::kProgram, 0, i, i, 0);
+  for (std::uint32_t i = 0; i < 50; ++i) run.submit(kLight + i, Op::kRead, 0, i, 10, 1);
+  run.scheduler.drain();
+  const auto reads_before = [&](std::uint64_t write) {
+    return run.done_before(kLight, kLight + 50, run.done.at(write));
+  };
+  EXPECT_EQ(reads_before(0), 0);
+  EXPECT_EQ(reads_before(1), static_cast<int>(kFairBypassLimit));
+  EXPECT_EQ(reads_before(2), static_cast<int>(2 * kFairBypassLimit));
+  EXPECT_EQ(reads_before(3), static_cast<int>(3 * kFairBypassLimit));
+  EXPECT_EQ(reads_before(4), 50);  // no read was left to pass it over
+  // Without the bound (read>write>cleaning) every read goes first.
+  FairRun reads_first(g, order_named("read>write>cleaning"));
+  for (std::uint32_t i = 0; i < 6; ++i) reads_first.submit(i, Op::kProgram, 0, i, i, 0);
+  for (std::uint32_t i = 0; i < 50; ++i) reads_first.submit(kLight + i, Op::kRead, 0, i, 10, 1);
+  reads_first.scheduler.drain();
+  EXPECT_EQ(reads_first.done_before(kLight, kLight + 50, reads_first.done.at(1)), 50);
+}
+
+// One flow: `reads` reads behind 4 writes on one die, and a job whose
+// cleaning (an erase) queues there too.
+std::map<std::uint64_t, TimeNs> one_flow(const char* name, std::uint32_t reads) {
+  const Geometry g = dies_geometry(1);
+  FairRun run(g, order_named(name));
+  for (std::uint32_t i = 0; i < 5; ++i) run.submit(i, Op::kProgram, 0, i, i, 3);
+  CommandList cleaning{page_command(Op::kErase, 7 * g.pages_per_block, 0)};
+  cleaning[0].cleaning = true;
+  run.scheduler.submit(cleaning, 6, WorkClass::kHostWrite, HostWait::kNone, 50, 3);
+  for (std::uint32_t i = 0; i < reads; ++i) run.submit(kLight + i, Op::kRead, 0, i, 10 + i, 3);
+  run.scheduler.drain();
+  std::map<std::uint64_t, TimeNs> done = run.done;
+  done[50] = run.cleaned.at(50);
+  return done;
+}
+
+TEST(FairDispatch, OneFlowIsReadWriteCleaningWithTheAgeBound) {
+  // Within the bound: the same times as read>write>cleaning.
+  EXPECT_EQ(one_flow("fair", kFairBypassLimit), one_flow("read>write>cleaning", kFairBypassLimit));
+  EXPECT_NE(one_flow("fair", kFairBypassLimit), one_flow("fifo", kFairBypassLimit));
+  // Past it the oldest queued write goes after kFairBypassLimit reads.
+  const auto fair = one_flow("fair", 2 * kFairBypassLimit);
+  const auto reads_first = one_flow("read>write>cleaning", 2 * kFairBypassLimit);
+  EXPECT_NE(fair, reads_first);
+  auto reads_before = [](const std::map<std::uint64_t, TimeNs>& done, std::uint64_t tag) {
+    int count = 0;
+    for (std::uint64_t i = 0; i < 2 * kFairBypassLimit; ++i)
+      count += done.at(kLight + i) < done.at(tag) ? 1 : 0;
+    return count;
+  };
+  EXPECT_EQ(reads_before(fair, 1), static_cast<int>(kFairBypassLimit));
+  EXPECT_EQ(reads_before(reads_first, 1), static_cast<int>(2 * kFairBypassLimit));
+}
+
+TEST(FairDispatch, CleaningBelongsToTheFlowWhoseWriteTriggeredIt) {
+  // A write of flow 0 in service, two reads of flow 0 queued, then the
+  // cleaning (an erase) of a job of flow 1. The cleaning is flow 1's, the
+  // less intensive flow: fair takes it before flow 0's reads, where
+  // read>write>cleaning puts every cleaning command behind the host's.
+  const Geometry g = dies_geometry(1);
+  for (const char* name : {"read>write>cleaning", "fair"}) {
+    FairRun run(g, order_named(name));
+    run.submit(0, Op::kProgram, 0, 0, 0, 0);
+    run.submit(1, Op::kRead, 0, 1, 1, 0);
+    run.submit(2, Op::kRead, 0, 2, 2, 0);
+    CommandList cleaning{page_command(Op::kErase, 7 * g.pages_per_block, 0)};
+    cleaning[0].cleaning = true;
+    run.scheduler.submit(cleaning, 3, WorkClass::kHostWrite, HostWait::kNone, 50, 1);
+    run.scheduler.drain();
+    const bool fair = std::string(name) == "fair";
+    EXPECT_EQ(run.cleaned.at(50) < run.done.at(1), fair) << name;
+    EXPECT_EQ(run.cleaned.at(50) < run.done.at(2), fair) << name;
+  }
+}
+
+TEST(FairDispatch, ParsesAndPrintsFair) {
+  DispatchOrder order;
+  ASSERT_TRUE(parse_dispatch_order("fair", order));
+  EXPECT_TRUE(order.fair);
+  EXPECT_FALSE(order.fifo);
+  EXPECT_EQ(dispatch_order_name(order), "fair");
+  ASSERT_TRUE(parse_dispatch_order("fifo", order));
+  EXPECT_FALSE(order.fair);
+  ASSERT_TRUE(parse_dispatch_order("write>read>cleaning", order));
+  EXPECT_FALSE(order.fair);
+  for (const char* bad : {"Fair", "fair>read", "fairness", "fair "})
+    EXPECT_FALSE(parse_dispatch_order(bad, order)) << bad;
+}
+
+}  // namespace
+}  // namespace ssdlab::flash
