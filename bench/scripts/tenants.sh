@@ -6,7 +6,9 @@
 #     --fairness, under FIFO, reads-first and fair flash dispatch: each
 #     tenant's mean and p99 response time, shared and alone, its slowdown, and
 #     the fairness index;
-#  2. two saturating random readers on two submission queues, the device
+#  2. the same with a light random writer (queue depth 1) in the reader's
+#     place: reads-first cannot help it, the fair order can;
+#  3. two saturating random readers on two submission queues, the device
 #     taking 8 requests at a time, under weighted arbitration (high weight 3,
 #     low weight 1) and round robin: each one's share of the completions while
 #     both run.
@@ -19,10 +21,13 @@ mkdir -p "$work"
 config=configs/agrawal-baseline.toml
 reader='RR:io_size=4096,count=15000,queue_depth=2,name=reader'
 writer='RW:io_size=4096,count=100000,queue_depth=32,name=writer'
+light='RW:io_size=4096,count=3000,queue_depth=1,name=light'
 for order in fifo 'read>write>cleaning' fair; do
   name=${order//>/-}
   "$bin" sim -c "$config" --precondition random --fairness -q -w "$reader" -w "$writer" \
     --set "controller.dispatch_order=\"$order\"" -o "$work/interference-$name" > /dev/null
+  "$bin" sim -c "$config" --precondition random --fairness -q -w "$light" -w "$writer" \
+    --set "controller.dispatch_order=\"$order\"" -o "$work/light-writer-$name" > /dev/null
 done
 high='RR:io_size=4096,count=40000,queue_depth=32,name=high,queue=1'
 low='RR:io_size=4096,count=40000,queue_depth=32,name=low,queue=2'
@@ -42,15 +47,16 @@ import sys
 work = sys.argv[1]
 print(f"{'dispatch':<20} {'tenant':<7} {'mean us':>9} {'alone':>8} {'p99 us':>9} {'alone':>8} "
       f"{'slowdown':>9} {'p99 slowdown':>13} {'fairness':>9} {'(p99)':>7}")
-for order in ("fifo", "read-write-cleaning", "fair"):
-    with open(os.path.join(work, f"interference-{order}", "summary.json")) as f:
-        summary = json.load(f)
-    fairness = summary["fairness"]
-    for t in summary["tenants"]:
-        print(f"{order:<20} {t['name']:<7} {t['mean_us']:>9.1f} {t['alone_mean_us']:>8.1f} "
-              f"{t['p99_us']:>9.1f} {t['alone_p99_us']:>8.1f} {t['slowdown_mean']:>9.2f} "
-              f"{t['slowdown_p99']:>13.2f} {fairness['index_mean']:>9.3f} "
-              f"{fairness['index_p99']:>7.3f}")
+for pair in ("interference", "light-writer"):
+    for order in ("fifo", "read-write-cleaning", "fair"):
+        with open(os.path.join(work, f"{pair}-{order}", "summary.json")) as f:
+            summary = json.load(f)
+        fairness = summary["fairness"]
+        for t in summary["tenants"]:
+            print(f"{order:<20} {t['name']:<7} {t['mean_us']:>9.1f} {t['alone_mean_us']:>8.1f} "
+                  f"{t['p99_us']:>9.1f} {t['alone_p99_us']:>8.1f} {t['slowdown_mean']:>9.2f} "
+                  f"{t['slowdown_p99']:>13.2f} {fairness['index_mean']:>9.3f} "
+                  f"{fairness['index_p99']:>7.3f}")
 print()
 print(f"{'arbitration':<20} {'high':>8} {'low':>8} {'ratio':>7}   (completions while both run)")
 for name in ("weighted", "round-robin"):

@@ -202,6 +202,21 @@ TEST_F(TenantRun, AloneRunsStartFromTheSameState) {
   EXPECT_NE(printed_.find("fairness index (min/max slowdown)"), std::string::npos);
 }
 
+TEST_F(TenantRun, FairDispatchServesALightWriterBesideAHeavyOne) {
+  // Reads-first cannot help a tenant whose requests are writes too; the fair
+  // order (flash/scheduler_fair.cpp) takes the least intensive tenant first.
+  const std::vector<std::string> tenants = {"RW:count=300,queue_depth=1,name=light",
+                                            "RW:count=6000,queue_depth=16,name=heavy"};
+  std::map<std::string, double> index;
+  for (const std::string order : {"read>write>cleaning", "fair"}) {
+    const auto summary = Run(tenants, {"controller.dispatch_order=\"" + order + "\""}, true,
+                             order == "fair" ? "fair" : "reads-first", "random");
+    index[order] = summary.fairness->index_mean;
+    EXPECT_EQ(summary.fairness->dispatch_order, order);
+  }
+  EXPECT_GT(index["fair"], 2 * index["read>write>cleaning"]);
+}
+
 TEST_F(TenantRun, SeveralTracesWithoutTenantKeysWriteNoTenantsBlock) {
   const std::string traces = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/";
   const auto summary =
