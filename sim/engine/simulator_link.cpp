@@ -39,7 +39,8 @@ bool Simulator::on_the_way(const Completion& event) {
     case Stage::kToFlash: {
       --outstanding_;  // start() counts it again
       const HostIo io{event.offset, event.size, event.mode, event.flow};
-      start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted});
+      start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted,
+                          streams_[event.stream].spec.queue});
       return true;
     }
     case Stage::kDevice: {
