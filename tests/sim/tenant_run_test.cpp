@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/compare.h"
 #include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/results/io_csv.h"
@@ -215,6 +216,15 @@ TEST_F(TenantRun, FairDispatchServesALightWriterBesideAHeavyOne) {
     EXPECT_EQ(summary.fairness->dispatch_order, order);
   }
   EXPECT_GT(index["fair"], 2 * index["read>write>cleaning"]);
+  // compare pairs the tenants of the two runs by name, as any experiments.
+  analysis::CompareOptions compare;
+  compare.a = (dir_ / "reads-first").string();
+  compare.b = (dir_ / "fair").string();
+  std::ostringstream table;
+  EXPECT_EQ(analysis::run_compare(compare, table), 0);
+  EXPECT_NE(table.str().find("\n  light "), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("\n  heavy "), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("over 2 experiments"), std::string::npos) << table.str();
 }
 
 TEST_F(TenantRun, SeveralTracesWithoutTenantKeysWriteNoTenantsBlock) {
