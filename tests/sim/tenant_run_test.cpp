@@ -281,5 +281,18 @@ TEST(HostQueueConfig, QueuesAndNamespacesEchoAndLoadBack) {
   EXPECT_EQ(sim::load_config((dir / "tiny-ns.toml").string()).namespaces.size(), 1u);
 }
 
+TEST(HostQueueConfig, TheNvmePresetIsTheTlcClientWithItsHostSide) {
+  const auto nvme = testing::load_preset("tlc-client-nvme");
+  const auto plain = testing::load_preset("tlc-client");
+  EXPECT_EQ(nvme.controller.host_queues.queues.size(), 4u);
+  EXPECT_EQ(nvme.controller.host_queues.queues[3].depth, 32u);
+  EXPECT_TRUE(nvme.controller.link.on());
+  // The drive itself is tlc-client.toml's, key for key.
+  auto a = sim::to_json(nvme), b = sim::to_json(plain);
+  for (const char* table : {"geometry", "timing", "ftl", "slc_cache", "controller"})
+    EXPECT_EQ(a[table], b[table]) << table;
+  EXPECT_EQ(a["host"]["queue_depth"], b["host"]["queue_depth"]);
+}
+
 }  // namespace
 }  // namespace ssdlab
