@@ -6,24 +6,10 @@
 #include <map>
 
 #include "flash/scheduler.h"
+#include "flash_support.h"
 
 namespace ssdlab::flash {
 namespace {
-
-// One channel, one package of `dies` dies of two planes (die d: planes 2d,
-// 2d + 1), dies interleaved, baseline timing.
-Geometry dies_geometry(std::uint32_t dies) {
-  Geometry g;
-  g.channels = 1;
-  g.packages_per_channel = 1;
-  g.dies_per_package = dies;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 16;
-  g.two_plane_pairs = {{0, 1}};
-  g.interleaving = Interleaving::kDies;
-  return g;
-}
 
 DispatchOrder order_named(const char* name) {
   DispatchOrder order;
@@ -61,7 +47,7 @@ struct FairRun : FlashScheduler::Listener {
 constexpr std::uint64_t kLight = 100;  // the light flow's tags
 
 TEST(FairDispatch, ALightFlowsCommandGoesBeforeAHeavyFlowsQueuedWrites) {
-  const Geometry g = dies_geometry(1);
+  const Geometry g = testing::small_geometry(1);
   const Timing t;
   const TimeNs write = t.page_transfer_ns(g) + t.program_ns;
   const TimeNs read = t.read_ns + t.page_transfer_ns(g);
@@ -89,7 +75,7 @@ TEST(FairDispatch, TheAgeBoundServesTheOldestCommandAfterAtMostTheLimitOfOthers)
   // 1, so it stays the more intensive: die 0 takes flow 1's reads first, but
   // its oldest command (flow 0's next write) is passed over only
   // kFairBypassLimit times, and so on for each of flow 0's writes.
-  const Geometry g = dies_geometry(2);
+  const Geometry g = testing::small_geometry(2);
   FairRun run(g, order_named("fair"));
   for (std::uint32_t i = 0; i < 200; ++i) run.submit(1000 + i, Op::kProgram, 1, i, 0, 0);
   for (std::uint32_t i = 0; i < 6; ++i) run.submit(i, Op::kProgram, 0, i, i, 0);
@@ -114,7 +100,7 @@ TEST(FairDispatch, TheAgeBoundServesTheOldestCommandAfterAtMostTheLimitOfOthers)
 // One flow: `reads` reads behind 4 writes on one die, and a job whose
 // cleaning (an erase) queues there too.
 std::map<std::uint64_t, TimeNs> one_flow(const char* name, std::uint32_t reads) {
-  const Geometry g = dies_geometry(1);
+  const Geometry g = testing::small_geometry(1);
   FairRun run(g, order_named(name));
   for (std::uint32_t i = 0; i < 5; ++i) run.submit(i, Op::kProgram, 0, i, i, 3);
   CommandList cleaning{page_command(Op::kErase, 7 * g.pages_per_block, 0)};
@@ -150,7 +136,7 @@ TEST(FairDispatch, CleaningBelongsToTheFlowWhoseWriteTriggeredIt) {
   // cleaning (an erase) of a job of flow 1. The cleaning is flow 1's, the
   // less intensive flow: fair takes it before flow 0's reads, where
   // read>write>cleaning puts every cleaning command behind the host's.
-  const Geometry g = dies_geometry(1);
+  const Geometry g = testing::small_geometry(1);
   for (const char* name : {"read>write>cleaning", "fair"}) {
     FairRun run(g, order_named(name));
     run.submit(0, Op::kProgram, 0, 0, 0, 0);

@@ -8,22 +8,10 @@
 
 #include <map>
 
+#include "flash_support.h"
+
 namespace ssdlab::flash {
 namespace {
-
-// One channel, one package of `dies` dies of two planes, baseline timing.
-Geometry small_geometry(std::uint32_t dies, Interleaving interleaving) {
-  Geometry g;
-  g.channels = 1;
-  g.packages_per_channel = 1;
-  g.dies_per_package = dies;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 16;
-  g.two_plane_pairs = {{0, 1}};
-  g.interleaving = interleaving;
-  return g;
-}
 
 struct Recorder : FlashScheduler::Listener {
   std::map<std::uint64_t, TimeNs> done;
@@ -65,7 +53,7 @@ Command read_of(Ppn ppn) { return page_command(Op::kRead, ppn, 0); }
 Command program_of(Ppn ppn) { return page_command(Op::kProgram, ppn, 0); }
 
 TEST(FlashScheduler, AQueueOfReadsOnOneDieRunsAtTheArrayPlusBusRateWithoutACacheRegister) {
-  const Geometry g = small_geometry(1, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(1, Interleaving::kDies);
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   Scheduled s(g, t);
@@ -78,7 +66,7 @@ TEST(FlashScheduler, AQueueOfReadsOnOneDieRunsAtTheArrayPlusBusRateWithoutACache
 }
 
 TEST(FlashScheduler, ACacheRegisterOverlapsTheNextArrayReadWithTheTransfer) {
-  const Geometry g = small_geometry(1, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(1, Interleaving::kDies);
   Timing t;
   t.cache_register = true;
   const TimeNs transfer = t.page_transfer_ns(g);
@@ -90,7 +78,7 @@ TEST(FlashScheduler, ACacheRegisterOverlapsTheNextArrayReadWithTheTransfer) {
 }
 
 TEST(FlashScheduler, ACacheRegisterTakesTheNextPageInWhileThePreviousProgramRuns) {
-  const Geometry g = small_geometry(1, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(1, Interleaving::kDies);
   Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   ASSERT_GT(t.program_ns, transfer);  // array-bound
@@ -108,7 +96,7 @@ TEST(FlashScheduler, ACacheRegisterTakesTheNextPageInWhileThePreviousProgramRuns
 TEST(FlashScheduler, TwoDiesOfAPackageShareTheBusUnlessThePackageServesOneCommandAtATime) {
   const Timing t;
   for (const Interleaving interleaving : {Interleaving::kNone, Interleaving::kDies}) {
-    const Geometry g = small_geometry(2, interleaving);
+    const Geometry g = testing::small_geometry(2, interleaving);
     const TimeNs transfer = t.page_transfer_ns(g);
     Scheduled s(g, t);
     // Reads alternating between the dies (die 1's first plane is plane 2).
@@ -127,9 +115,9 @@ TEST(FlashScheduler, TwoDiesOfAPackageShareTheBusUnlessThePackageServesOneComman
 
 TEST(FlashScheduler, PlaneInterleavingJoinsQueuedProgramsOfDifferentRequestsOnAPlanePair) {
   const Timing t;
-  const TimeNs transfer = t.page_transfer_ns(small_geometry(1, Interleaving::kDies));
+  const TimeNs transfer = t.page_transfer_ns(testing::small_geometry(1, Interleaving::kDies));
   for (const Interleaving interleaving : {Interleaving::kDies, Interleaving::kPlanes}) {
-    const Geometry g = small_geometry(1, interleaving);
+    const Geometry g = testing::small_geometry(1, interleaving);
     Scheduled s(g, t);
     // The first keeps the die busy; the next two queue behind it, on planes
     // 0 and 1 at the same page offset.
@@ -151,7 +139,7 @@ TEST(FlashScheduler, PlaneInterleavingJoinsQueuedProgramsOfDifferentRequestsOnAP
 
 TEST(FlashScheduler, PlaneInterleavingNeedsTheSamePageOffset) {
   const Timing t;
-  const Geometry g = small_geometry(1, Interleaving::kPlanes);
+  const Geometry g = testing::small_geometry(1, Interleaving::kPlanes);
   Scheduled s(g, t);
   s.submit(0, program_of(page(g, 0, 0, 0)), 0, WorkClass::kHostWrite);
   s.submit(1, program_of(page(g, 0, 1, 3)), 0, WorkClass::kHostWrite);
@@ -161,7 +149,7 @@ TEST(FlashScheduler, PlaneInterleavingNeedsTheSamePageOffset) {
 }
 
 TEST(FlashScheduler, ReadsFirstTakesAQueuedReadBeforeAnOlderQueuedWrite) {
-  const Geometry g = small_geometry(1, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(1, Interleaving::kDies);
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   DispatchOrder reads_first;
@@ -180,7 +168,7 @@ TEST(FlashScheduler, ReadsFirstTakesAQueuedReadBeforeAnOlderQueuedWrite) {
 }
 
 TEST(FlashScheduler, LaterStagesWaitForEveryCommandOfTheStageBefore) {
-  const Geometry g = small_geometry(2, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(2, Interleaving::kDies);
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   Scheduled s(g, t);
@@ -194,7 +182,7 @@ TEST(FlashScheduler, LaterStagesWaitForEveryCommandOfTheStageBefore) {
 }
 
 TEST(FlashScheduler, AHostChainThatWaitsStartsWhenTheCleaningChainEnds) {
-  const Geometry g = small_geometry(2, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(2, Interleaving::kDies);
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   Scheduled s(g, t);
@@ -212,7 +200,7 @@ TEST(FlashScheduler, AHostChainThatWaitsStartsWhenTheCleaningChainEnds) {
 // request. Two packages of one die each (on two channels): the erase cleans
 // package 0; the request writes a page on each package.
 TEST(FlashScheduler, OnlyThePartOfARequestOnTheCleaningPackageWaits) {
-  Geometry g = small_geometry(1, Interleaving::kDies);
+  Geometry g = testing::small_geometry(1, Interleaving::kDies);
   g.channels = 2;
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
@@ -256,7 +244,7 @@ TEST(FlashScheduler, QueuedCopyBacksOfAPlanePairJoinAtTheSameOffsets) {
   const TimeNs copy = t.read_ns + t.program_ns;
   for (const Interleaving interleaving : {Interleaving::kDies, Interleaving::kPlanes}) {
     for (const std::uint32_t target_offset : {5u, 6u}) {
-      const Geometry g = small_geometry(1, interleaving);
+      const Geometry g = testing::small_geometry(1, interleaving);
       Scheduled s(g, t);
       s.submit(0, read_of(page(g, 0, 0, 0)), 0);  // the die is busy until this read ends
       const TimeNs busy = t.read_ns + t.page_transfer_ns(g);
@@ -283,7 +271,7 @@ TEST(FlashScheduler, QueuedCopyBacksOfAPlanePairJoinAtTheSameOffsets) {
 // then waits its turn in the target die's queue for its program: a host
 // program queued there first goes first.
 TEST(FlashScheduler, AMovesProgramWaitsInTheTargetDiesQueue) {
-  const Geometry g = small_geometry(2, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(2, Interleaving::kDies);
   const Timing t;
   const TimeNs transfer = t.page_transfer_ns(g);
   Scheduled s(g, t);
@@ -315,7 +303,7 @@ TEST(HostWait, NamesRoundTrip) {
 }
 
 TEST(FlashScheduler, AJobOnFreeDiesCompletesAtOnce) {
-  const Geometry g = small_geometry(2, Interleaving::kDies);
+  const Geometry g = testing::small_geometry(2, Interleaving::kDies);
   const Timing t;
   Scheduled s(g, t);
   CommandList list{program_of(page(g, 0, 0, 0)), program_of(page(g, 2, 0, 0))};

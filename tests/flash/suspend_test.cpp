@@ -7,25 +7,12 @@
 #include <map>
 
 #include "flash/scheduler.h"
+#include "flash_support.h"
 
 namespace ssdlab::flash {
 namespace {
 
 constexpr TimeNs kUs = 1000;
-
-// One channel, one package, one die of two planes.
-Geometry one_die() {
-  Geometry g;
-  g.channels = 1;
-  g.packages_per_channel = 1;
-  g.dies_per_package = 1;
-  g.planes_per_die = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 16;
-  g.two_plane_pairs = {{0, 1}};
-  g.interleaving = Interleaving::kDies;
-  return g;
-}
 
 SuspendTiming suspend_on(std::uint32_t limit = 4) {
   SuspendTiming s;
@@ -46,7 +33,7 @@ struct Recorder : FlashScheduler::Listener {
 class Device {
  public:
   explicit Device(const SuspendTiming& suspend)
-      : scheduler(one_die(), timing, DispatchOrder{}, suspend) {
+      : scheduler(testing::small_geometry(1), timing, DispatchOrder{}, suspend) {
     scheduler.set_listener(&recorder);
   }
   // Advances to `now` first, as the owner does, then submits `list`.
@@ -60,7 +47,7 @@ class Device {
     EXPECT_TRUE(recorder.done.count(tag)) << tag;
     return recorder.done[tag];
   }
-  TimeNs transfer() const { return timing.page_transfer_ns(one_die()); }
+  TimeNs transfer() const { return timing.page_transfer_ns(testing::small_geometry(1)); }
   Timing timing;
   FlashScheduler scheduler;
   Recorder recorder;
