@@ -143,6 +143,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   ssdlab sim -c configs/agrawal-1tib.toml --precondition random -w RW:count=1000 -o out/big
   ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
   ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
+  ssdlab sim -c configs/tiny.toml -w RR:name=reader -w RW:queue_depth=16,name=writer --fairness -o out/tenants
   ssdlab sim ... --percentiles 50,99,99.9 --quiet)");
   add_trace_options(*command, o->trace, o->read);
   add_teaching_options(*command, sim.teaching);
