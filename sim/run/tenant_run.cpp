@@ -80,7 +80,7 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
       ns = first.experiments[0].namespace_id;
     }
     tenant.queue = place_queue(workload, queue, config);
-    tenant.namespace_id = ns ? ns : (spaces.size() > 1 ? 1 : 0);
+    tenant.namespace_id = ns ? ns : (config.namespaces.empty() ? 0 : 1);
     tenant.space = namespace_of(workload, ns, spaces, config);
     if (!tenant.trace) {
       const workloads::DeviceInfo device{tenant.space.bytes, config.sector_size,

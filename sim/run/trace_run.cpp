@@ -141,11 +141,11 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
     } catch (const Error&) {
     }
   }
-  if (traces || tenants) return run_workloads(options, workloads, trace, out);
   const std::string given = trace.given();
-  if (!given.empty())
+  if (!traces && !given.empty())
     throw make_error("{}: only for trace workloads (-w trace:FILE), not -w '{}'", given,
                      options.workload);
+  if (traces || tenants) return run_workloads(options, workloads, trace, out);
   run_sim(options, out);
 }
 

@@ -116,6 +116,22 @@ TEST_F(TenantRun, NamespacesPlaceEachTenantInItsRange) {
   }
 }
 
+TEST_F(TenantRun, OneNamespaceIsNamespaceOneAndTraceOptionsNeedATrace) {
+  const auto summary = Run({"RW:count=50", "RR:count=50"}, {"host.namespaces=[{size=\"4MiB\"}]"});
+  EXPECT_EQ((*summary.tenants)[1].namespace_id, 1u);
+  EXPECT_EQ((*summary.tenants)[1].namespace_bytes, std::uint64_t{4} << 20);
+  sim::SimOptions options;
+  options.config = testing::preset("tiny");
+  options.outdir = (dir_ / "mode").string();
+  sim::TraceOptions trace;
+  trace.mode = "closed";
+  std::ostringstream out;
+  EXPECT_EQ(testing::error_of([&] {
+              sim::run_sim_or_replay(options, {"RW:count=5", "RR:count=5"}, trace, out);
+            }),
+            "--mode: only for trace workloads (-w trace:FILE), not -w 'RW:count=5'");
+}
+
 TEST_F(TenantRun, ATraceTakesItsNamespaceAndQueueByKey) {
   const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
   const auto summary = Run({"trace:" + trace + ",namespace=2,queue=2,map=modulo", "RR:count=100"},
