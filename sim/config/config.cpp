@@ -293,12 +293,13 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
                          const std::vector<std::string>& overrides) {
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
-  hoist_namespace_tables(root);
   hoist_sub_table(root, "host", "link");
-  KeyReader r(root, path,
-              {"device", "geometry", "timing", "ftl", "host", "controller", "timing.cell",
-               "timing.slc_mode", "slc_cache", "host.link"},
-              std::move(origins));
+  const HoistedArrays arrays = hoist_table_arrays(root, origins);
+  std::vector<std::string> tables = {"device",     "geometry",        "timing",    "ftl",
+                                     "host",       "controller",      "timing.cell",
+                                     "timing.slc_mode", "slc_cache",  "host.link"};
+  tables.insert(tables.end(), arrays.tables.begin(), arrays.tables.end());
+  KeyReader r(root, path, std::move(tables), std::move(origins));
   DeviceConfig config;
   config.source = path;
   r.string("device", "name", config.name);
@@ -318,8 +319,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
   read_controller(r, config.ftl, config.controller);
-  read_host_queues(r, config.controller.host_queues);
-  read_namespaces(r, config.ftl.logical_page_size, config.namespaces);
+  read_host_queues(r, arrays.queues, config.controller.host_queues);
+  read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);
   read_host_link(r, config.controller);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });

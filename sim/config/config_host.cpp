@@ -40,45 +40,57 @@ bool parse_priority(std::string_view name, QueuePriority& out) {
   return false;
 }
 
-// Each table of the array `host.KEY` read through a KeyReader of its own
-// (its keys checked, unknown ones refused), named host.KEY[i] in errors.
+// Each table hoisted from the array `host.KEY` (hoist_table_arrays:
+// host.KEY[1], host.KEY[2], ...) read by `read`; an array that is not of
+// tables is an error.
 template <typename Read>
-void read_tables(KeyReader& r, const char* key, std::size_t most, Read read) {
+void read_tables(KeyReader& r, const char* key, std::size_t count, std::size_t most, Read read) {
   const auto [node, dotted] = r.find("host", key);
-  if (!node) return;
-  const toml::array* array = node->as_array();
-  if (!array || array->empty() || !array->is_array_of_tables())
-    r.fail(dotted, node, fmt::format("expected tables ([[{}]] with their keys)", dotted));
-  if (array->size() > most)
-    r.fail(dotted, node, fmt::format("{} tables: at most {}", array->size(), most));
-  for (std::size_t i = 0; i < array->size(); ++i) {
-    const toml::table& table = *array->get(i)->as_table();
-    const std::string name = fmt::format("{}[{}]", dotted, i + 1);
-    toml::table root;
-    root.insert(name, table);
-    // Errors point at the table's own lines in the file.
-    KeyReader inner(root, r.path(), {name}, {});
-    read(inner, name.c_str(), i);
-    inner.reject_unknown();
+  if (node) r.fail(dotted, node, fmt::format("expected tables ([[{}]] with their keys)", dotted));
+  if (count > most) {
+    const std::string first = fmt::format("host.{}[1]", key);
+    r.fail(first, nullptr, fmt::format("{} tables: at most {}", count, most));
   }
+  for (std::size_t i = 0; i < count; ++i) read(fmt::format("host.{}[{}]", key, i + 1));
 }
 
 }  // namespace
 
-void hoist_namespace_tables(toml::table& root) {
-  toml::node* tables = root.get("namespace");
-  if (!tables) return;
+HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::string>& origins) {
+  HoistedArrays hoisted;
   toml::table* host = root["host"].as_table();
-  if (!host) host = root.insert_or_assign("host", toml::table{}).first->second.as_table();
-  if (!host->contains("namespaces")) host->insert("namespaces", std::move(*tables));
-  root.erase("namespace");
+  if (toml::node* tables = root.get("namespace")) {  // [[namespace]]
+    if (!host) host = root.insert_or_assign("host", toml::table{}).first->second.as_table();
+    if (!host->contains("namespaces")) host->insert("namespaces", std::move(*tables));
+    root.erase("namespace");
+  }
+  if (!host) return hoisted;
+  for (const char* key : {"queues", "namespaces"}) {
+    toml::array* array = host->get_as<toml::array>(key);
+    if (!array || array->empty() || !array->is_array_of_tables()) continue;
+    const auto set = origins.find(fmt::format("host.{}", key));
+    std::size_t count = 0;
+    for (toml::node& element : *array) {
+      const std::string name = fmt::format("host.{}[{}]", key, ++count);
+      // Moved, not copied: a copy forgets its place in the file.
+      toml::table& table = *element.as_table();
+      if (set != origins.end())
+        for (const auto& [item, value] : table) origins[name + "." + std::string(item.str())] = set->second;
+      root.insert_or_assign(name, std::move(table));
+      hoisted.tables.push_back(name);
+    }
+    (std::string_view(key) == "queues" ? hoisted.queues : hoisted.namespaces) = count;
+    if (set != origins.end()) origins.erase(set);
+    host->erase(key);
+  }
+  return hoisted;
 }
 
-void read_host_queues(KeyReader& r, HostQueuesConfig& c) {
-  read_tables(r, "queues", 65535, [&c](KeyReader& q, const char* table, std::size_t) {
+void read_host_queues(KeyReader& r, std::size_t count, HostQueuesConfig& c) {
+  read_tables(r, "queues", count, 65535, [&](const std::string& table) {
     SubmissionQueueConfig queue;
-    q.integer(table, "depth", queue.depth, 0, 65536);
-    q.named(table, "priority", queue.priority, queue_priority_name(queue.priority),
+    r.integer(table.c_str(), "depth", queue.depth, 0, 65536);
+    r.named(table.c_str(), "priority", queue.priority, queue_priority_name(queue.priority),
             parse_priority, "a priority class (allowed: urgent, high, medium, low)");
     c.queues.push_back(queue);
   });
@@ -103,20 +115,20 @@ void read_host_queues(KeyReader& r, HostQueuesConfig& c) {
       }
 }
 
-void read_namespaces(KeyReader& r, std::uint32_t logical_page, std::vector<NamespaceConfig>& out) {
-  read_tables(r, "namespaces", 1024,
-              [&out, logical_page](KeyReader& n, const char* table, std::size_t) {
-                NamespaceConfig ns;
-                n.size(table, "size", ns.size, 1, std::uint64_t{1} << 56);
-                const auto [node, dotted] = n.find(table, "size");
-                if (!node) n.fail(dotted, node, "a namespace needs a size (e.g. \"4GiB\")");
-                if (ns.size % logical_page)
-                  n.fail(dotted, node,
-                         fmt::format("{} is not a whole number of {}-byte logical pages", ns.size,
-                                     logical_page));
-                n.real(table, "overprovisioning", ns.overprovisioning, 0.0, 0.9);
-                out.push_back(ns);
-              });
+void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page,
+                     std::vector<NamespaceConfig>& out) {
+  read_tables(r, "namespaces", count, 1024, [&](const std::string& table) {
+    NamespaceConfig ns;
+    r.size(table.c_str(), "size", ns.size, 1, std::uint64_t{1} << 56);
+    const auto [node, dotted] = r.find(table.c_str(), "size");
+    if (!node) r.fail(dotted, node, "a namespace needs a size (e.g. \"4GiB\")");
+    if (ns.size % logical_page)
+      r.fail(dotted, node,
+             fmt::format("{} is not a whole number of {}-byte logical pages", ns.size,
+                         logical_page));
+    r.real(table.c_str(), "overprovisioning", ns.overprovisioning, 0.0, 0.9);
+    out.push_back(ns);
+  });
 }
 
 nlohmann::json host_queues_json(const HostQueuesConfig& c) {

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -20,14 +21,22 @@ std::uint64_t namespace_span(const NamespaceConfig& ns, std::uint32_t logical_pa
 
 namespace config_detail {
 
-// [[namespace]] tables at the top level become host.namespaces (where the
-// echo keeps them), so that one reader reads either spelling.
-void hoist_namespace_tables(toml::table& root);
-// [[host.queues]] (depth, priority), host.arbitration, arbitration_burst,
-// weight_high/medium/low.
-void read_host_queues(KeyReader& r, HostQueuesConfig& c);
-// host.namespaces (size, overprovisioning).
-void read_namespaces(KeyReader& r, std::uint32_t logical_page, std::vector<NamespaceConfig>& out);
+// The arrays of tables [[host.queues]] and [[namespace]] (or
+// [[host.namespaces]], as the echo writes them), each table moved to a table
+// of its own at the top level, host.queues[N] and host.namespaces[N] (N from
+// 1), which KeyReader reads and checks with their places in the file; --set
+// origins follow them. `tables` names them for the reader's list.
+struct HoistedArrays {
+  std::size_t queues = 0, namespaces = 0;
+  std::vector<std::string> tables;
+};
+HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::string>& origins);
+// The `count` hoisted [[host.queues]] (depth, priority), host.arbitration,
+// arbitration_burst, weight_high/medium/low.
+void read_host_queues(KeyReader& r, std::size_t count, HostQueuesConfig& c);
+// The `count` hoisted namespaces (size, overprovisioning).
+void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page,
+                     std::vector<NamespaceConfig>& out);
 nlohmann::json host_queues_json(const HostQueuesConfig& c);
 nlohmann::json namespaces_json(const std::vector<NamespaceConfig>& namespaces);
 // `ssdlab config`'s lines ("" when not configured).
