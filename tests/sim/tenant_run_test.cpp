@@ -2,6 +2,7 @@
 // submission queue and namespace; per-tenant figures; --fairness; the host
 // queues' arbitration in a whole run; and the config keys of queues and
 // namespaces.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -271,6 +272,24 @@ TEST(HostQueueConfig, BadQueuesAndNamespacesAreOneErrorNamingTheKey) {
             std::string::npos);
   EXPECT_NE(error({"host.namespaces=[{overprovisioning=0.1}]"}).find("needs a size"),
             std::string::npos);
+  // In a file, an error names the line of the key in its table.
+  std::string text;
+  {
+    std::ifstream in(testing::preset("tiny"));
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  const auto dir = testing::temp_dir("queue-table-lines");
+  std::ofstream(dir / "typo.toml") << text << "[[host.queues]]\ndepth = 4\n[[host.queues]]\ndepht = 4\n";
+  try {
+    sim::load_config((dir / "typo.toml").string());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              fmt::format("{}:{}: unknown key 'host.queues[2].depht'; did you mean "
+                          "'host.queues[2].depth'? (known in [host.queues[2]]: depth, priority)",
+                          (dir / "typo.toml").string(), lines + 4));
+  }
 }
 
 TEST(HostQueueConfig, QueuesAndNamespacesEchoAndLoadBack) {
