@@ -9,8 +9,8 @@ namespace ssdlab::testing {
 
 // One channel, one package of `dies` dies of two planes (die d: planes 2d,
 // 2d + 1; pairs {0, 1}), 8 blocks of 16 pages per plane.
-inline flash::Geometry small_geometry(std::uint32_t dies,
-                                      flash::Interleaving interleaving = flash::Interleaving::kDies) {
+inline flash::Geometry small_geometry(
+    std::uint32_t dies, flash::Interleaving interleaving = flash::Interleaving::kDies) {
   flash::Geometry g;
   g.channels = 1;
   g.packages_per_channel = 1;

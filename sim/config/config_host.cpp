@@ -19,10 +19,14 @@ const char* arbitration_name(Arbitration arbitration) {
 
 const char* queue_priority_name(QueuePriority priority) {
   switch (priority) {
-    case QueuePriority::kUrgent: return "urgent";
-    case QueuePriority::kHigh: return "high";
-    case QueuePriority::kMedium: return "medium";
-    case QueuePriority::kLow: return "low";
+    case QueuePriority::kUrgent:
+      return "urgent";
+    case QueuePriority::kHigh:
+      return "high";
+    case QueuePriority::kMedium:
+      return "medium";
+    case QueuePriority::kLow:
+      return "low";
   }
   return "?";
 }
@@ -31,8 +35,8 @@ namespace config_detail {
 namespace {
 
 bool parse_priority(std::string_view name, QueuePriority& out) {
-  for (const QueuePriority p : {QueuePriority::kUrgent, QueuePriority::kHigh,
-                                QueuePriority::kMedium, QueuePriority::kLow})
+  for (const QueuePriority p :
+       {QueuePriority::kUrgent, QueuePriority::kHigh, QueuePriority::kMedium, QueuePriority::kLow})
     if (name == queue_priority_name(p)) {
       out = p;
       return true;
@@ -75,7 +79,8 @@ HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::s
       // Moved, not copied: a copy forgets its place in the file.
       toml::table& table = *element.as_table();
       if (set != origins.end())
-        for (const auto& [item, value] : table) origins[name + "." + std::string(item.str())] = set->second;
+        for (const auto& [item, value] : table)
+          origins[name + "." + std::string(item.str())] = set->second;
       root.insert_or_assign(name, std::move(table));
       hoisted.tables.push_back(name);
     }
@@ -94,13 +99,14 @@ void read_host_queues(KeyReader& r, std::size_t count, HostQueuesConfig& c) {
             parse_priority, "a priority class (allowed: urgent, high, medium, low)");
     c.queues.push_back(queue);
   });
-  r.named("host", "arbitration", c.arbitration, arbitration_name(c.arbitration),
-          [](std::string_view name, Arbitration& out) {
-            if (name != "round-robin" && name != "weighted") return false;
-            out = name == "weighted" ? Arbitration::kWeighted : Arbitration::kRoundRobin;
-            return true;
-          },
-          "an arbitration (allowed: round-robin, weighted)");
+  r.named(
+      "host", "arbitration", c.arbitration, arbitration_name(c.arbitration),
+      [](std::string_view name, Arbitration& out) {
+        if (name != "round-robin" && name != "weighted") return false;
+        out = name == "weighted" ? Arbitration::kWeighted : Arbitration::kRoundRobin;
+        return true;
+      },
+      "an arbitration (allowed: round-robin, weighted)");
   r.integer("host", "arbitration_burst", c.burst, 1, 65536);
   r.integer("host", "weight_high", c.weight_high, 1, 256);
   r.integer("host", "weight_medium", c.weight_medium, 1, 256);
@@ -123,9 +129,9 @@ void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page
     const auto [node, dotted] = r.find(table.c_str(), "size");
     if (!node) r.fail(dotted, node, "a namespace needs a size (e.g. \"4GiB\")");
     if (ns.size % logical_page)
-      r.fail(dotted, node,
-             fmt::format("{} is not a whole number of {}-byte logical pages", ns.size,
-                         logical_page));
+      r.fail(
+          dotted, node,
+          fmt::format("{} is not a whole number of {}-byte logical pages", ns.size, logical_page));
     r.real(table.c_str(), "overprovisioning", ns.overprovisioning, 0.0, 0.9);
     out.push_back(ns);
   });
@@ -153,8 +159,9 @@ nlohmann::json namespaces_json(const std::vector<NamespaceConfig>& namespaces) {
 std::string describe_host_queues(const ControllerConfig& c) {
   const HostQueuesConfig& h = c.host_queues;
   if (h.queues.empty()) return "";
-  std::string text = fmt::format("  host queues {} submission queue{}, {} arbitration", h.queues.size(),
-                                 h.queues.size() == 1 ? "" : "s", arbitration_name(h.arbitration));
+  std::string text =
+      fmt::format("  host queues {} submission queue{}, {} arbitration", h.queues.size(),
+                  h.queues.size() == 1 ? "" : "s", arbitration_name(h.arbitration));
   if (h.arbitration == Arbitration::kWeighted)
     text += fmt::format(" (weights high {}, medium {}, low {})", h.weight_high, h.weight_medium,
                         h.weight_low);

@@ -32,9 +32,9 @@ void HostQueue::clear() {
 
 std::optional<QueuedRequest> HostQueue::dispatch() {
   if (waiting_ == 0 || (depth_ != 0 && outstanding_ >= depth_)) return std::nullopt;
-  const std::optional<std::uint32_t> chosen = queues_.size() == 1
-                                                  ? (may_fetch(queues_[0]) ? std::optional<std::uint32_t>(0) : std::nullopt)
-                                                  : arbitrate();
+  const std::optional<std::uint32_t> chosen =
+      queues_.size() == 1 ? (may_fetch(queues_[0]) ? std::optional<std::uint32_t>(0) : std::nullopt)
+                          : arbitrate();
   if (!chosen) return std::nullopt;
   Queue& queue = queues_[*chosen];
   ++outstanding_;
@@ -75,11 +75,10 @@ std::optional<std::uint32_t> HostQueue::arbitrate() {
   if (burst_left_ > 0 && may_fetch(queues_[current_])) {
     const QueuePriority p = queues_[current_].priority;
     const bool weighted = arbitration_ == Arbitration::kWeighted;
-    const bool urgent_waits =
-        weighted && p != QueuePriority::kUrgent &&
-        std::any_of(queues_.begin(), queues_.end(), [this](const Queue& q) {
-          return q.priority == QueuePriority::kUrgent && may_fetch(q);
-        });
+    const bool urgent_waits = weighted && p != QueuePriority::kUrgent &&
+                              std::any_of(queues_.begin(), queues_.end(), [this](const Queue& q) {
+                                return q.priority == QueuePriority::kUrgent && may_fetch(q);
+                              });
     const std::size_t cls = static_cast<std::size_t>(p) - 1;
     if (!weighted || p == QueuePriority::kUrgent || (!urgent_waits && credits_[cls] > 0)) {
       --burst_left_;

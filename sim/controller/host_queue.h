@@ -81,7 +81,8 @@ class HostQueue {
   std::optional<std::uint32_t> arbitrate();
   // Round robin among the queues of `priority` (any: all), from the one
   // after `next_[slot]`.
-  std::optional<std::uint32_t> next_in_turn(std::size_t slot, std::optional<QueuePriority> priority);
+  std::optional<std::uint32_t> next_in_turn(std::size_t slot,
+                                            std::optional<QueuePriority> priority);
   std::optional<std::uint32_t> weighted();
   // The request the policy takes from `queue`.
   QueuedRequest take(Queue& queue);

@@ -42,8 +42,8 @@ namespace {
 // The tenants of `workloads`: traces resolved (as a replay resolves them),
 // plans loaded within their namespace; queues and namespaces checked.
 Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOptions& trace,
-                        const DeviceConfig& config, std::uint64_t logical_bytes,
-                        std::uint32_t page, bool tenant_run) {
+                        const DeviceConfig& config, std::uint64_t logical_bytes, std::uint32_t page,
+                        bool tenant_run) {
   Tenants all;
   std::vector<std::string> traces;
   for (const std::string& workload : workloads)
@@ -64,18 +64,17 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
     } else {
       // A plan's size defaults (target_size) are its namespace's: load it
       // once to read its keys, again within its namespace.
-      const workloads::DeviceInfo device{logical_bytes, config.sector_size,
-                                         std::uint64_t{config.geometry.pages_per_block} *
-                                             config.geometry.page_size};
+      const workloads::DeviceInfo device{
+          logical_bytes, config.sector_size,
+          std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
       const workloads::Plan first = workloads::load_plan(workload, device);
       if (first.experiments.size() != 1 || first.experiments[0].runs != 1)
         throw make_error(
             "-w '{}': a plan run beside other workloads (a tenant) is one experiment of one run "
             "(it has {} experiment{}{})",
             workload, first.experiments.size(), first.experiments.size() == 1 ? "" : "s",
-            first.experiments.size() == 1
-                ? fmt::format(" of {} runs", first.experiments[0].runs)
-                : "");
+            first.experiments.size() == 1 ? fmt::format(" of {} runs", first.experiments[0].runs)
+                                          : "");
       queue = first.experiments[0].queue;
       ns = first.experiments[0].namespace_id;
     }
@@ -83,16 +82,17 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
     tenant.namespace_id = ns ? ns : (config.namespaces.empty() ? 0 : 1);
     tenant.space = namespace_of(workload, ns, spaces, config);
     if (!tenant.trace) {
-      const workloads::DeviceInfo device{tenant.space.bytes, config.sector_size,
-                                         std::uint64_t{config.geometry.pages_per_block} *
-                                             config.geometry.page_size};
+      const workloads::DeviceInfo device{
+          tenant.space.bytes, config.sector_size,
+          std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
       tenant.plan = workloads::load_plan(workload, device).experiments.front();
       workloads::validate_against_device(*tenant.plan, tenant.space.bytes, config.sector_size);
       tenant.name = tenant.plan->name;
     } else if (tenant_run && (ns || !config.namespaces.empty())) {
       if (all.traces.partitioned)
-        throw make_error("--layout partitioned: the device has namespaces ([[namespace]]); "
-                         "give each trace its namespace= instead");
+        throw make_error(
+            "--layout partitioned: the device has namespaces ([[namespace]]); "
+            "give each trace its namespace= instead");
       all.traces.partitions[*tenant.trace] = tenant.space;
     }
   }

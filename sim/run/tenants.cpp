@@ -52,9 +52,10 @@ Partition namespace_of(const std::string& workload, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config) {
   if (ns == 0) return spaces.front();
   if (config.namespaces.empty())
-    throw make_error("-w '{}': namespace {}: the device has no namespaces (give [[namespace]] "
-                     "tables in its config)",
-                     workload, ns);
+    throw make_error(
+        "-w '{}': namespace {}: the device has no namespaces (give [[namespace]] "
+        "tables in its config)",
+        workload, ns);
   if (ns > spaces.size())
     throw make_error("-w '{}': namespace {}: the device has {} namespace{} ([[namespace]] in {})",
                      workload, ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
@@ -65,7 +66,8 @@ void make_tenant_names_unique(Tenants& all) {
   std::set<std::string> used;
   for (Tenant& tenant : all.list) {
     std::string name = tenant.name;
-    for (int suffix = 2; used.count(name); ++suffix) name = fmt::format("{}-{}", tenant.name, suffix);
+    for (int suffix = 2; used.count(name); ++suffix)
+      name = fmt::format("{}-{}", tenant.name, suffix);
     tenant.name = name;
     used.insert(name);
     if (tenant.trace) all.traces.all[*tenant.trace].replay.experiment = name;
@@ -136,8 +138,8 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, std
       streams_.push_back(HostStream{processes_.back().get(), group, p,
                                     open_loop ? 0 : spec.queue_depth, queue, flow});
     }
-    groups_.push_back(RunGroup{tenant.name, 0, spec.count * spec.processes, spec.io_ignore,
-                               spec.io_ignore_auto});
+    groups_.push_back(
+        RunGroup{tenant.name, 0, spec.count * spec.processes, spec.io_ignore, spec.io_ignore_auto});
   }
 }
 

@@ -24,14 +24,14 @@
 namespace ssdlab::sim {
 
 struct Tenant {
-  std::string workload;                      // as given to -w
-  std::string name;                          // its io.csv experiment
-  std::optional<std::size_t> trace;          // its index in Tenants::traces
+  std::string workload;              // as given to -w
+  std::string name;                  // its io.csv experiment
+  std::optional<std::size_t> trace;  // its index in Tenants::traces
   std::optional<workloads::ExperimentSpec> plan;
-  std::uint32_t queue = 1;                   // 1-based
-  std::uint32_t namespace_id = 0;            // 1-based; 0: the whole logical space
-  Partition space;                           // its namespace's bytes
-  std::uint64_t prefilled = 0;               // pages its reads needed written first
+  std::uint32_t queue = 1;         // 1-based
+  std::uint32_t namespace_id = 0;  // 1-based; 0: the whole logical space
+  Partition space;                 // its namespace's bytes
+  std::uint64_t prefilled = 0;     // pages its reads needed written first
 };
 
 struct Tenants {
@@ -74,8 +74,8 @@ class TenantStreams {
   const std::vector<std::unique_ptr<PlacedTrace>>& placed_traces() const { return placed_; }
 
  private:
-  std::vector<std::unique_ptr<PlacedTrace>> placed_;    // by trace index
-  std::vector<std::unique_ptr<TraceSource>> sources_;   // by trace index
+  std::vector<std::unique_ptr<PlacedTrace>> placed_;   // by trace index
+  std::vector<std::unique_ptr<TraceSource>> sources_;  // by trace index
   std::vector<std::unique_ptr<PlanProcess>> processes_;
   std::vector<HostStream> streams_;
   std::vector<RunGroup> groups_;

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/controller/ssd.h"
+#include "sim/engine/simulator.h"
 #include "sim/results/io_csv.h"
 #include "sim/results/output.h"
-#include "sim/engine/simulator.h"
-#include "sim/controller/ssd.h"
 #include "test_support.h"
 #include "workloads/plan.h"
 

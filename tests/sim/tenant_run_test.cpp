@@ -2,6 +2,8 @@
 // submission queue and namespace; per-tenant figures; --fairness; the host
 // queues' arbitration in a whole run; and the config keys of queues and
 // namespaces.
+#include "sim/run/tenant_run.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -17,7 +19,6 @@
 #include "sim/config/config.h"
 #include "sim/results/io_csv.h"
 #include "sim/results/summary.h"
-#include "sim/run/tenant_run.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -80,8 +81,8 @@ const std::vector<std::string> kNamespaces = {
 
 TEST_F(TenantRun, TwoPlansRunTogetherAsTwoExperimentsAtOnce) {
   const auto summary =
-      Run({"RR:count=400,queue_depth=2,name=reader", "RW:count=800,queue_depth=8,name=writer"},
-          {}, false, "out", "random");
+      Run({"RR:count=400,queue_depth=2,name=reader", "RW:count=800,queue_depth=8,name=writer"}, {},
+          false, "out", "random");
   ASSERT_EQ(summary.experiments.size(), 2u);
   EXPECT_EQ(summary.experiments[0].name, "reader");
   EXPECT_EQ(summary.experiments[1].name, "writer");
@@ -92,8 +93,8 @@ TEST_F(TenantRun, TwoPlansRunTogetherAsTwoExperimentsAtOnce) {
   // Only the writer's writes clean.
   EXPECT_EQ(tenants[0].pages_moved_by_writes, 0u);
   EXPECT_GT(tenants[1].pages_moved_by_writes, 0u);
-  EXPECT_LE(tenants[1].pages_moved_by_writes, summary.device->ftl.copy_backs +
-                                                   summary.device->ftl.inter_plane_moves);
+  EXPECT_LE(tenants[1].pages_moved_by_writes,
+            summary.device->ftl.copy_backs + summary.device->ftl.inter_plane_moves);
   // Together: each tenant's first I/O is submitted at the run's start.
   std::map<std::string, TimeNs> first;
   for (const auto& row : Rows())
@@ -104,8 +105,8 @@ TEST_F(TenantRun, TwoPlansRunTogetherAsTwoExperimentsAtOnce) {
 
 TEST_F(TenantRun, NamespacesPlaceEachTenantInItsRange) {
   const std::uint64_t mib = 1 << 20;
-  const auto summary = Run({"RW:count=300,name=first", "RW:count=300,namespace=2,name=second"},
-                           kNamespaces);
+  const auto summary =
+      Run({"RW:count=300,name=first", "RW:count=300,namespace=2,name=second"}, kNamespaces);
   ASSERT_TRUE(summary.tenants);
   EXPECT_EQ((*summary.tenants)[0].namespace_id, 1u);  // the default with namespaces
   EXPECT_EQ((*summary.tenants)[1].namespace_base, 4 * mib);
@@ -142,8 +143,7 @@ TEST_F(TenantRun, ATraceTakesItsNamespaceAndQueueByKey) {
   EXPECT_EQ((*summary.tenants)[0].namespace_id, 2u);
   ASSERT_TRUE(summary.experiments[0].trace);
   for (const auto& row : Rows())
-    if (row.experiment != "RR")
-      EXPECT_GE(row.offset, std::uint64_t{4} << 20);
+    if (row.experiment != "RR") EXPECT_GE(row.offset, std::uint64_t{4} << 20);
 }
 
 TEST_F(TenantRun, QueuesAndNamespacesOutsideTheDeviceAreInputErrors) {
@@ -209,8 +209,8 @@ TEST_F(TenantRun, AloneRunsStartFromTheSameState) {
   EXPECT_EQ((*one.tenants)[0].slowdown_p99, 1.0);
   EXPECT_EQ(one.fairness->index_mean, 1.0);
   // A reader beside a heavy writer slows down more than the writer does.
-  const auto two = Run({"RR:count=500,name=reader", "RW:count=3000,queue_depth=16,name=writer"},
-                       {}, true, "two", "random");
+  const auto two = Run({"RR:count=500,name=reader", "RW:count=3000,queue_depth=16,name=writer"}, {},
+                       true, "two", "random");
   const auto& t = *two.tenants;
   EXPECT_GT(*t[0].slowdown_mean, *t[1].slowdown_mean);
   EXPECT_GT(*t[0].slowdown_mean, 1.5);
@@ -280,7 +280,8 @@ TEST(HostQueueConfig, BadQueuesAndNamespacesAreOneErrorNamingTheKey) {
   }
   const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
   const auto dir = testing::temp_dir("queue-table-lines");
-  std::ofstream(dir / "typo.toml") << text << "[[host.queues]]\ndepth = 4\n[[host.queues]]\ndepht = 4\n";
+  std::ofstream(dir / "typo.toml")
+      << text << "[[host.queues]]\ndepth = 4\n[[host.queues]]\ndepht = 4\n";
   try {
     sim::load_config((dir / "typo.toml").string());
     ADD_FAILURE() << "no error";
