@@ -136,7 +136,7 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   const std::string long_name(300, 'a');
   const fs::path refused = support::write_file(
       dir_ / "refused.toml", "configs = [\"" + long_name + "\"]\nworkloads = [\"RW\"]\n");
-  for (const std::string& workloads : {"[[]]", "[[1]]", "[\"RW\", [\"RW\", \"\"]]"}) {
+  for (const std::string workloads : {"[[]]", "[[1]]", "[\"RW\", [\"RW\", \"\"]]"}) {
     const fs::path tenants = support::write_file(
         dir_ / "tenants.toml", "configs = [\"" + support::preset("tiny") + "\"]\nworkloads = " +
                                    workloads + "\n");

@@ -142,8 +142,11 @@ TEST_F(TenantRun, ATraceTakesItsNamespaceAndQueueByKey) {
   EXPECT_EQ((*summary.tenants)[0].queue, 2u);
   EXPECT_EQ((*summary.tenants)[0].namespace_id, 2u);
   ASSERT_TRUE(summary.experiments[0].trace);
-  for (const auto& row : Rows())
-    if (row.experiment != "RR") EXPECT_GE(row.offset, std::uint64_t{4} << 20);
+  for (const auto& row : Rows()) {
+    if (row.experiment != "RR") {
+      EXPECT_GE(row.offset, std::uint64_t{4} << 20);
+    }
+  }
 }
 
 TEST_F(TenantRun, QueuesAndNamespacesOutsideTheDeviceAreInputErrors) {
