@@ -32,7 +32,8 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   };
   if (!p.on()) {
     for (const char* key : {"fdp_handles", "fdp_ru_size", "fdp_groups", "fdp_isolation"})
-      if (r.find("ftl", key).first) fail(key, "only ftl.placement = \"fdp\" or \"streams\" uses it");
+      if (r.find("ftl", key).first)
+        fail(key, "only ftl.placement = \"fdp\" or \"streams\" uses it");
     return;
   }
   if (p.mode == PlacementMode::kStreams)
@@ -47,9 +48,10 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
                      ru, pool_scope_name(f.pool), p.ru_size));
   const std::uint32_t pools = PoolLayout::pool_count(g, f.pool);
   if (p.groups != 0 && p.groups != pools)
-    fail("fdp_groups", fmt::format("reclaim groups are the allocation pools: {} with ftl.allocation_pool = "
-                                   "\"{}\" (got {})",
-                                   pools, pool_scope_name(f.pool), p.groups));
+    fail("fdp_groups",
+         fmt::format("reclaim groups are the allocation pools: {} with ftl.allocation_pool = "
+                     "\"{}\" (got {})",
+                     pools, pool_scope_name(f.pool), p.groups));
 }
 
 void echo_placement_keys(const FtlConfig& f, nlohmann::json& ftl_table) {

@@ -56,7 +56,8 @@ void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t
   if (tag != 0) stats_.handles[handle_of(tag)].pages_moved += pages;
   if (geometry.page_in_block(target) != 0) return;
   if (config_.persistent() && tag != 0) {
-    nand_.set_placement_tag(geometry.block_of(target), static_cast<std::uint8_t>(tag | kCleaningTag));
+    nand_.set_placement_tag(geometry.block_of(target),
+                            static_cast<std::uint8_t>(tag | kCleaningTag));
     ++stats_.handles[handle_of(tag)].cleaning_blocks;
   } else {
     ++stats_.shared_cleaning_blocks;  // tag 0: data of several handles may meet here
@@ -66,7 +67,8 @@ void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t
 WriteKind FdpPlacement::slot_of(flash::BlockId block) const {
   const std::uint8_t tag = nand_.placement_tag(block);
   if (tag == 0) return WriteKind::kCleaning;
-  return (tag & kCleaningTag) ? handle_cleaning_kind(handle_of(tag)) : handle_host_kind(handle_of(tag));
+  return (tag & kCleaningTag) ? handle_cleaning_kind(handle_of(tag))
+                              : handle_host_kind(handle_of(tag));
 }
 
 FdpStats FdpPlacement::stats(const FtlStats& counters, const flash::Geometry& geometry,

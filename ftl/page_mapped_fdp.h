@@ -2,7 +2,7 @@
 // fdp_config.h, docs/fdp.md): NVMe Flexible Data Placement (TP4146) and
 // multi-stream writes as one mechanism.
 //
-// Model (TP4146 terms): a reclaim group is an allocation pool (ftl.pool); a
+// Model (TP4146 terms): a reclaim group is an allocation pool (ftl.allocation_pool); a
 // reclaim unit (RU) is one block on each plane of its group (a superblock
 // slice), its blocks opened as the pool's planes take the handle's pages in
 // turn; a reclaim unit handle (RUH) is an active block slot per plane
@@ -75,9 +75,9 @@ class FdpPlacement {
   std::uint64_t logical_page_size_;
   flash::NandArray& nand_;
   FdpStats stats_;
-  std::uint32_t current_ = 0;    // the handle of the host write in progress
-  std::uint32_t last_ = 0;       // the handle of the previous host write
-  bool written_ = false;         // a host write has happened (handle changes)
+  std::uint32_t current_ = 0;  // the handle of the host write in progress
+  std::uint32_t last_ = 0;     // the handle of the previous host write
+  bool written_ = false;       // a host write has happened (handle changes)
 };
 
 }  // namespace ssdlab::ftl::page_mapped

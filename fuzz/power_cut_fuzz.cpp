@@ -81,9 +81,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                             "slc_cache.when_full=\"fold\""})
       overrides.emplace_back(set);
   if ((flags & 0x80) && !slc_cache && (type == "page-mapped" || type == "dftl"))
-    for (const char* set : {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2",
-                            "ftl.fdp_isolation=\"persistently\"",
-                            "ftl.placement_map=[{offset=0, size=\"128KiB\", handle=1}]"})
+    for (const char* set :
+         {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2", "ftl.fdp_isolation=\"persistently\"",
+          "ftl.placement_map=[{offset=0, size=\"128KiB\", handle=1}]"})
       overrides.emplace_back(set);
   const sim::DeviceConfig config = sim::load_config(
       std::string(SSDLAB_SOURCE_DIR) + (slc_cache ? "/configs/tiny-tlc.toml" : "/configs/tiny.toml"),

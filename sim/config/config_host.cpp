@@ -58,9 +58,10 @@ void read_tables(KeyReader& r, const char* key, std::size_t count, std::size_t m
 
 // Moves each table of the array of tables `parent.key` to a top-level table
 // `parent.key[N]` (N from 1), with its --set origins; returns their number.
-static std::size_t hoist_array(toml::table& root, toml::table& parent, const std::string& parent_name,
-                        const char* key, std::map<std::string, std::string>& origins,
-                        std::vector<std::string>& names) {
+static std::size_t hoist_array(toml::table& root, toml::table& parent,
+                               const std::string& parent_name, const char* key,
+                               std::map<std::string, std::string>& origins,
+                               std::vector<std::string>& names) {
   toml::array* array = parent.get_as<toml::array>(key);
   if (!array || array->empty() || !array->is_array_of_tables()) return 0;
   const auto set = origins.find(fmt::format("{}.{}", parent_name, key));
@@ -70,7 +71,8 @@ static std::size_t hoist_array(toml::table& root, toml::table& parent, const std
     // Moved, not copied: a copy forgets its place in the file.
     toml::table& table = *element.as_table();
     if (set != origins.end())
-      for (const auto& [item, value] : table) origins[name + "." + std::string(item.str())] = set->second;
+      for (const auto& [item, value] : table)
+        origins[name + "." + std::string(item.str())] = set->second;
     root.insert_or_assign(name, std::move(table));
     names.push_back(name);
   }
@@ -162,7 +164,8 @@ void read_placement_map(KeyReader& r, std::size_t count, ftl::FtlConfig& f) {
       const auto [node, dotted] = r.find(table.c_str(), key);
       r.fail(dotted, node, what);
     };
-    if (!p.on()) fail("handle", "a [[placement]] range needs ftl.placement = \"fdp\" or \"streams\"");
+    if (!p.on())
+      fail("handle", "a [[placement]] range needs ftl.placement = \"fdp\" or \"streams\"");
     if (!r.find(table.c_str(), "size").first) fail("size", "a [[placement]] range needs a size");
     if (range.handle >= p.handles)
       fail("handle", fmt::format("the device has handles 0 to {} (ftl.fdp_handles = {})",

@@ -203,7 +203,8 @@ static FdpRecord fdp_record(const ftl::FtlConfig& config, const ftl::FdpStats& s
   f.shared_cleaning_blocks = stats.shared_cleaning_blocks;
   for (std::size_t i = 0; i < stats.handles.size(); ++i) {
     const ftl::FdpStats::Handle& h = stats.handles[i];
-    f.handles.push_back({i, h.host_pages, h.blocks_opened, h.reclaim_units, h.cleaning_blocks, h.pages_moved});
+    f.handles.push_back(
+        {i, h.host_pages, h.blocks_opened, h.reclaim_units, h.cleaning_blocks, h.pages_moved});
   }
   return f;
 }

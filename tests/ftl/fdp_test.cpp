@@ -87,7 +87,9 @@ TEST(FdpTest, EachHandleWritesBlocksOfItsOwn) {
   device.write(0, 0);
   device.write(1, 1);
   const flash::NandArray& nand = device.ftl->nand();
-  const auto block_of = [&](Lpn lpn) { return device.config.geometry.block_of(device.ftl->locate(lpn)); };
+  const auto block_of = [&](Lpn lpn) {
+    return device.config.geometry.block_of(device.ftl->locate(lpn));
+  };
   EXPECT_NE(block_of(0), block_of(1));
   EXPECT_EQ(nand.placement_tag(block_of(0)), 1u);
   EXPECT_EQ(nand.placement_tag(block_of(1)), 2u);
@@ -130,7 +132,8 @@ TEST(FdpTest, PersistentIsolationNeverMixesLifetimesInitialDoes) {
 
 TEST(FdpTest, SegregatedLifetimesCutWriteAmplification) {
   for (const char* type : {"page-mapped", "dftl"}) {
-    Device with(fdp_config(Isolation::kPersistently, type)), without(fdp_config(Isolation::kPersistently, type));
+    Device with(fdp_config(Isolation::kPersistently, type)),
+        without(fdp_config(Isolation::kPersistently, type));
     with.two_lifetimes(10000, true);
     without.two_lifetimes(10000, false);
     const FtlStats with_before = with.ftl->stats(), without_before = without.ftl->stats();

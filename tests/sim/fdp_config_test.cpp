@@ -16,8 +16,8 @@
 namespace ssdlab {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::ConfigTest;
+using ::testing::HasSubstr;
 
 constexpr const char* kFdp = R"([ftl]
 placement = "fdp"
@@ -69,8 +69,9 @@ TEST_F(ConfigTest, PlacementErrorsNameTheKey) {
               HasSubstr("ftl.placement_map[1].handle: the device has handles 0 to 1"));
   EXPECT_THAT(error("[[placement]]\nsize = 4096\nhandle = 0\n"),
               HasSubstr("a [[placement]] range needs ftl.placement"));
-  EXPECT_THAT(error("[ftl]\nplacement = \"fdp\"\n[[placement]]\nsize = 1000\n"),
-              HasSubstr("ftl.placement_map[1].size: not a whole number of 4096-byte logical pages"));
+  EXPECT_THAT(
+      error("[ftl]\nplacement = \"fdp\"\n[[placement]]\nsize = 1000\n"),
+      HasSubstr("ftl.placement_map[1].size: not a whole number of 4096-byte logical pages"));
   EXPECT_THAT(error("[ftl]\ntype = \"bast\"\nplacement = \"fdp\"\n"), HasSubstr("ftl.placement"));
 }
 
