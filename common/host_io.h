@@ -15,10 +15,16 @@ struct HostIo {
   std::uint64_t offset = 0;  // bytes, sector aligned, inside the device
   std::uint32_t size = 0;    // bytes, sector aligned, > 0
   IoMode mode = IoMode::kRead;
+  // Its placement identifier (ftl.placement; docs/fdp.md): the FDP placement
+  // handle or stream its data goes to; 0 is the default handle (TP4146: a
+  // write without one uses placement handle 0). Beside `mode`, so that the
+  // struct stays 16 bytes.
+  std::uint8_t placement = 0;
   // The tenant (flow) it belongs to: its index among the workloads of a run
   // that several share (0 with one). The flash scheduler's fair order
   // (flash/scheduler.h) and the per-tenant statistics tell flows apart by it.
   std::uint16_t flow = 0;
 };
+static_assert(sizeof(HostIo) == 16, "HostIo is copied on every I/O's path");
 
 }  // namespace ssdlab

@@ -92,6 +92,7 @@ void NandArray::erase(BlockId id) {
   block.write_pointer = 0;
   ++block.erase_count;
   if (!slc_.empty()) slc_[id] = 0;
+  if (!tags_.empty()) tags_[id] = 0;
 }
 
 void NandArray::check_invariants() const {
@@ -141,6 +142,7 @@ void NandArray::save_state(StateWriter& out) const {
   }
   out.u32(slc_pages_);
   if (!slc_.empty()) out.vector(slc_);
+  if (!tags_.empty()) out.vector(tags_);  // (only with placement: other states as before)
 }
 
 void NandArray::load_state(StateReader& in) {
@@ -168,6 +170,7 @@ void NandArray::load_state(StateReader& in) {
         throw make_error("corrupt: block {} in SLC mode has write pointer {}", id,
                          blocks_[id].write_pointer);
   }
+  if (!tags_.empty()) in.vector(tags_, blocks_.size(), "the placement tags");
 }
 
 }  // namespace ssdlab::flash
@@ -214,6 +217,7 @@ NandArray::BlockImage NandArray::image(BlockId block) const {
                    blocks_[block].write_pointer,
                    blocks_[block].erase_count,
                    is_slc(block),
+                   placement_tag(block),
                    std::vector<Lpn>(oob_lpn_.begin() + first, oob_lpn_.begin() + first + written),
                    {}};
   if (persistent_)
@@ -238,6 +242,7 @@ void NandArray::restore(const BlockImage& image) {
   state.write_pointer = image.write_pointer;
   state.erase_count = image.erase_count;
   if (!slc_.empty()) slc_[block] = image.slc ? 1 : 0;
+  if (!tags_.empty()) tags_[block] = image.tag;
   // The erase never happened: its count is not a decrease.
   if (!checked_erase_counts_.empty())
     checked_erase_counts_[block] = std::min(checked_erase_counts_[block], image.erase_count);

@@ -69,6 +69,16 @@ class NandArray {
   std::uint32_t slc_pages_per_block() const { return slc_pages_; }
   bool is_erased(BlockId block) const { return blocks_[block].write_pointer == 0; }
 
+  // --- Placement tags (host-guided placement, ftl.placement; docs/fdp.md) -------------
+  // The reclaim unit handle (or stream) whose data a block holds, as each
+  // page's OOB area carries it: every page of a block carries the same (a
+  // block belongs to one reclaim unit), so it is kept once per block. Flash
+  // state: a power cut keeps it, an erase clears it (0). One byte per block
+  // once enable_placement_tags() is called; devices without placement have none.
+  void enable_placement_tags() { tags_.assign(blocks_.size(), 0); }
+  void set_placement_tag(BlockId block, std::uint8_t tag) { tags_[block] = tag; }
+  std::uint8_t placement_tag(BlockId block) const { return tags_.empty() ? 0 : tags_[block]; }
+
   // --- Power-loss simulation (sim/controller/power_cut.h) -----------------------------
   // What survives a power cut is only what is physically on flash: per page
   // its OOB area (logical page, write sequence number, or a torn marker), per
@@ -106,6 +116,7 @@ class NandArray {
     std::uint16_t write_pointer;
     std::uint32_t erase_count;
     bool slc;
+    std::uint8_t tag;  // placement_tag()
     std::vector<Lpn> lpns;
     std::vector<std::uint64_t> sequences;
   };
@@ -164,6 +175,7 @@ class NandArray {
   HugeVector<std::uint64_t> valid_bits_;
   HugeVector<BlockState> blocks_;
   std::vector<std::uint8_t> slc_;  // per block, SLC mode (empty: never)
+  std::vector<std::uint8_t> tags_;  // per block, placement tag (empty: no placement)
   std::uint32_t slc_pages_ = 0;    // pages of a block in SLC mode
   mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };

@@ -19,6 +19,7 @@
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
+#include "ftl/fdp_config.h"
 #include "ftl/ftl_keys.h"
 #include "ftl/slc_cache_config.h"
 #include "ftl/victim_policy.h"
@@ -117,6 +118,9 @@ struct FtlConfig {
   // Page-mapped and DFTL: an SLC cache on cells of several bits
   // (`[slc_cache]`, slc_cache_config.h). The other FTLs refuse one.
   SlcCacheConfig slc_cache;
+  // Page-mapped and DFTL: host-guided data placement (`ftl.placement`,
+  // fdp_config.h): FDP reclaim unit handles or streams. Off: none.
+  PlacementConfig placement;
   // The host sector (host.sector_size; the config reader copies it here):
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
@@ -148,6 +152,9 @@ struct PageRange {
   std::uint32_t count = 0;
   bool partial_first = false;
   bool partial_last = false;
+  // The write's placement identifier (HostIo::placement): its handle or
+  // stream, 0 the default. Only FTLs with ftl.placement on look at it.
+  std::uint8_t placement = 0;
 };
 
 // Counters every FTL keeps; units are physical pages unless named otherwise.
@@ -320,6 +327,8 @@ class Ftl {
   virtual const flash::NandArray& nand() const = 0;
   // What the SLC cache did ([slc_cache]); nothing without one.
   virtual std::optional<SlcCacheStats> slc_cache_stats() const { return std::nullopt; }
+  // What host-guided placement did (ftl.placement); nothing when it is off.
+  virtual std::optional<FdpStats> fdp_stats() const { return std::nullopt; }
 
   // Power-loss simulation (sim/controller/power_cut.h). The NAND array a cut acts on:
   // what was on flash at the cut; null if this FTL cannot recover from a cut.

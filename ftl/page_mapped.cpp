@@ -47,6 +47,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
             WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
             context.seed),
       placement_(geometry_, layout_, nand_, config_.plane_choice, data_pages_),
+      fdp_(config_.placement, config_.logical_page_size, nand_, placement_),
       trigger_(geometry_, layout_, placement_, *this,
                {config_.clean_scope, config_.clean_granularity, config_.clean_incremental_pages,
                 config_.clean_low_water, config_.clean_high_water},
@@ -54,6 +55,8 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
       slc_(geometry_, layout_, nand_, config_, pages_per_lpn_, reserve_blocks()),
       retired_(layout_.pools(), 0) {
+  if (fdp_.on() && slc_.on())
+    throw make_error("ftl.placement and an SLC cache cannot be on together (not modelled)");
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.map_cache_entries) : 0;
@@ -162,13 +165,14 @@ void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) 
   stats_.flash_pages_read += pages_per_lpn_;
 }
 
-bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, CommandList& out) {
+bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, WriteKind kind, CommandList& out) {
   const std::uint32_t pool = pool_of(lpn);
   // Cleaning first: it may move the old page, which is then read where it went.
   trigger_.before_write(pool, geometry_.plane_of(map_[lpn]), out);
   const Ppn old = map_[lpn];
-  const Ppn target = placement_.take_in_plane(geometry_.plane_of(old), WriteKind::kHost);
+  const Ppn target = placement_.take_in_plane(geometry_.plane_of(old), kind);
   if (target == kNoPage) return false;
+  if (fdp_.on()) fdp_.host_page(target, pages_per_lpn_, geometry_);
   unmap(lpn);
   Command command = flash::page_command(Op::kCopyBack, target, lpn, 0, old);
   command.host_data = true;
@@ -208,10 +212,13 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     program_stage = 1;
   }
   program_stage = data_stage(program_stage);
+  // Host-guided placement: the handle's active blocks (page_mapped_fdp.h).
+  const WriteKind host_kind =
+      fdp_.on() ? fdp_.host_kind(range.placement, range.first) : WriteKind::kHost;
   for (Lpn lpn = range.first; lpn <= last; ++lpn) {
     std::uint8_t stage = program_stage;
     if (rmw_by_copy_back_ && ((lpn == range.first && rmw_first) || (lpn == last && rmw_last))) {
-      if (rewrite_by_copy_back(lpn, out)) continue;
+      if (rewrite_by_copy_back(lpn, host_kind, out)) continue;
       read_old(lpn);  // no room in its plane: through the controller
       stage = data_stage(1);
     }
@@ -219,9 +226,10 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     // cleaning it runs) works.
     prefetch_for_write(&map_[lpn]);
     const std::uint32_t pool = pool_of(lpn);
-    const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : WriteKind::kHost;
+    const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
     const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
     if (slc_.on()) after_cache_write(pool, kind, first);
+    if (fdp_.on()) fdp_.host_page(first, pages_per_lpn_, geometry_);
     unmap(lpn);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);

@@ -60,6 +60,7 @@
 #include "common/prefetch.h"
 #include "ftl/dftl_map_cache.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped_fdp.h"
 #include "ftl/page_mapped_placement.h"
 #include "ftl/page_mapped_slc_cache.h"
 #include "ftl/page_mapped_trigger.h"
@@ -86,7 +87,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // A host and a cleaning block open per plane (DFTL: and a translation
   // block), and the low-water free blocks of every pool.
   SpareBlocks spare_blocks() const override {
-    return {std::uint64_t{geometry_.planes()} * (cache_ ? 3 : 2) +
+    return {std::uint64_t{geometry_.planes()} * ((cache_ ? 3 : 2) + fdp_.extra_active_per_plane()) +
                 (slc_.on() ? geometry_.planes() + slc_.static_blocks() * layout_.pools() : 0),
             std::uint64_t{trigger_.low_water_blocks()} * layout_.pools()};
   }
@@ -110,6 +111,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     if (!slc_.on()) return std::nullopt;
     return slc_.stats();
   }
+  std::optional<FdpStats> fdp_stats() const override {
+    if (!fdp_.on()) return std::nullopt;
+    return fdp_.stats(stats_, geometry_, layout_.planes_per_pool());
+  }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
   void set_pool_parallel(bool on) override;
@@ -129,9 +134,11 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
   }
   // A pool's cleaning reserve in blocks: its low-water mark, two partly
-  // filled active blocks per plane and one more block.
+  // filled active blocks per plane (and those of placement handles) and one
+  // more block.
   std::uint32_t reserve_blocks() const {
-    return trigger_.low_water_blocks() + 2 * layout_.planes_per_pool() + 1;
+    return trigger_.low_water_blocks() +
+           (2 + fdp_.extra_active_per_plane()) * layout_.planes_per_pool() + 1;
   }
   // Data pages outside every pool's cleaning reserve: what the logical
   // pages, DFTL's translation pages included, may fill.
@@ -189,7 +196,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Synchronous gangs: rewrites the mapped `lpn`, which the host writes in
   // part, by one copy-back with the host's data into its own plane. False
   // (and nothing done but cleaning) if that plane has no room.
-  bool rewrite_by_copy_back(Lpn lpn, CommandList& out);
+  bool rewrite_by_copy_back(Lpn lpn, WriteKind kind, CommandList& out);
   // Starts loading what superseding page `old` touches (its NAND state and
   // its block's victim-bucket entry) into the cache.
   void prefetch_page_state(Ppn old) const {
@@ -275,6 +282,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   WearLeveler wear_;
   // The parts (after what they refer to).
   Placement placement_;
+  FdpPlacement fdp_;  // host-guided placement (before what sizes the reserve)
   CleaningTrigger trigger_;
   VictimChoice victims_;
   SlcCache slc_;

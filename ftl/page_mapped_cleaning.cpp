@@ -72,9 +72,13 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
     // DFTL: translation pages stay in translation blocks.
     // The victim's own plane first, so that copy-back applies (Agrawal
     // §3.2); another plane of the pool only when that plane is out of room.
-    const Ppn target = is_translation(lpn)
-                           ? allocate_near(plane, WriteKind::kTranslation, "a translation page")
-                           : allocate_near(plane, WriteKind::kCleaning, "the valid pages it moves");
+    // With placement handles, the handle type's destination (page_mapped_fdp.h).
+    const Ppn target =
+        is_translation(lpn)
+            ? allocate_near(plane, WriteKind::kTranslation, "a translation page")
+            : allocate_near(plane, fdp_.on() ? fdp_.cleaning_kind(victim) : WriteKind::kCleaning,
+                            "the valid pages it moves");
+    if (fdp_.on() && !is_translation(lpn)) fdp_.moved(victim, target, pages_per_lpn_, geometry_);
     const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(from + i);
@@ -119,6 +123,8 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   const BlockId cold = victims_.find_cold_block(worn, pool);
   if (cold == kNoBlock) return false;
   victims_.remove(cold);
+  // Host-guided placement: the worn block takes the cold block's handle.
+  if (fdp_.on()) nand_.set_placement_tag(worn, nand_.placement_tag(cold));
   // Stages after the cleaning's own (moves 0, erase 1): the worn block is
   // programmed after its erase, the cold block erased after it is copied.
   const Ppn from = geometry_.first_page(cold);

@@ -58,6 +58,7 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
   read_victim_policy(r, f);
   read_cleaning(r, f);
   read_summary_page(r, g, f);
+  read_placement_keys(r, g, f);
 }
 
 void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
@@ -71,6 +72,7 @@ void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
   if (f.clean_granularity == CleanGranularity::kIncremental)
     ftl_table["clean_incremental_pages"] = f.clean_incremental_pages;
+  echo_placement_keys(f, ftl_table);
 }
 
 void describe_page_mapped_layout(const FtlDescription& d, std::string& out) {
@@ -81,6 +83,7 @@ void describe_page_mapped_layout(const FtlDescription& d, std::string& out) {
                    "over the bus); the mount reads it for a closed block\n",
                    d.geometry.pages_per_block - 1,
                    summary_page_bytes(d.geometry, d.config.sector_size));
+  describe_placement(d, out);
 }
 
 const FtlKeyHooks page_mapped_ftl_keys{

@@ -21,4 +21,11 @@ void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table);
 // are describe_cleaning()'s (ftl_keys.h).
 void describe_page_mapped_layout(const FtlDescription& device, std::string& out);
 
+// Host-guided placement (fdp_keys.cpp; fdp_config.h): ftl.placement and ftl.fdp_*.
+void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f);
+void echo_placement_keys(const FtlConfig& f, nlohmann::json& ftl_table);
+void describe_placement(const FtlDescription& device, std::string& out);
+// Bytes of a reclaim unit: one block on each plane of a reclaim group (a pool).
+std::uint64_t reclaim_unit_bytes(const flash::Geometry& g, const FtlConfig& f);
+
 }  // namespace ssdlab::ftl

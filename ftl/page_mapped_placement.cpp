@@ -72,10 +72,13 @@ std::uint64_t Placement::free_pages(std::uint32_t plane, WriteKind kind) const {
 std::uint64_t Placement::cleaning_room(std::uint32_t pool) const {
   std::uint64_t room = std::uint64_t{free_blocks_[pool]} * data_pages_;
   for (const std::uint32_t plane : layout_.planes(pool))
-    for (const WriteKind kind : {WriteKind::kCleaning, WriteKind::kTranslation})
-      if (const BlockId active = planes_[plane].active[static_cast<std::size_t>(kind)];
-          active != kNoBlock)
+    for (std::size_t slot = 0; slot < slots_; ++slot) {
+      const bool cleaning = slot == static_cast<std::size_t>(WriteKind::kCleaning) ||
+                            slot == static_cast<std::size_t>(WriteKind::kTranslation) ||
+                            slot >= static_cast<std::size_t>(handle_cleaning_kind(0));
+      if (const BlockId active = planes_[plane].active[slot]; cleaning && active != kNoBlock)
         room += data_pages_ - nand_.write_pointer(active);
+    }
   return room;
 }
 
@@ -106,7 +109,8 @@ void Placement::fail(const std::string& what) {
 void Placement::save_state(StateWriter& out) const {
   out.u64(planes_.size());
   for (const PlaneState& plane : planes_) {
-    for (const BlockId active : plane.active) out.u32(active);  // host, cleaning, translation, SLC
+    // Host, cleaning, translation, SLC (then, with placement handles, theirs).
+    for (std::size_t slot = 0; slot < slots_; ++slot) out.u32(plane.active[slot]);
     out.deque(plane.free_blocks);
   }
   out.vector(free_blocks_);
@@ -121,7 +125,7 @@ void Placement::load_state(StateReader& in) {
       throw make_error("corrupt: a plane names block {} of {}", block, geometry_.blocks());
   };
   for (PlaneState& plane : planes_) {
-    for (BlockId& active : plane.active) active = in.u32();
+    for (std::size_t slot = 0; slot < slots_; ++slot) plane.active[slot] = in.u32();
     in.deque(plane.free_blocks, geometry_.blocks_per_plane, "a free block list");
     for (const BlockId active : plane.active) check_block(active);
     for (const BlockId block : plane.free_blocks) check_block(block);

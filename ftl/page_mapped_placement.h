@@ -43,6 +43,16 @@ constexpr flash::BlockId kNoBlock = ~flash::BlockId{0};
 // in SLC mode while the pool's SLC budget allows (set_slc_budget()).
 enum class WriteKind : std::uint8_t { kHost, kCleaning, kTranslation, kSlc };
 constexpr std::size_t kWriteKinds = 4;
+// Host-guided placement (page_mapped_fdp.h): after the four kinds, each
+// placement handle's host slot, then each handle's own cleaning slot
+// (persistently isolated handles), used once enable_handles() is called.
+constexpr std::size_t kActiveSlots = kWriteKinds + 2 * kMaxPlacementHandles;
+constexpr WriteKind handle_host_kind(std::uint32_t handle) {
+  return static_cast<WriteKind>(kWriteKinds + handle);
+}
+constexpr WriteKind handle_cleaning_kind(std::uint32_t handle) {
+  return static_cast<WriteKind>(kWriteKinds + kMaxPlacementHandles + handle);
+}
 
 class Placement {
  public:
@@ -82,6 +92,10 @@ class Placement {
   flash::Ppn take_in_plane(std::uint32_t plane, WriteKind kind) {
     return has_room(plane, kind) ? take(plane, kind) : flash::kNoPage;
   }
+
+  // Placement handles on: every plane has an active block slot per handle
+  // (host, and cleaning for persistent isolation), saved in checkpoints.
+  void enable_handles() { slots_ = kActiveSlots; }
 
   // SLC blocks `pool` may still open (the SLC cache's budget, set before
   // each of its host writes).
@@ -131,7 +145,8 @@ class Placement {
 
  private:
   struct PlaneState {
-    std::array<flash::BlockId, kWriteKinds> active{kNoBlock, kNoBlock, kNoBlock, kNoBlock};
+    PlaneState() { active.fill(kNoBlock); }
+    std::array<flash::BlockId, kActiveSlots> active;
     std::deque<flash::BlockId> free_blocks;
   };
 
@@ -173,6 +188,7 @@ class Placement {
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
   std::vector<std::uint32_t> slc_budget_;   // per pool: SLC blocks it may still open
+  std::size_t slots_ = kWriteKinds;         // active slots in use (saved) per plane
 };
 
 template <class InService>

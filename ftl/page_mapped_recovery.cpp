@@ -58,10 +58,13 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
     } else if (cache_ && is_translation(nand_.lpn_at(geometry_.first_page(block))) &&
                placement_.adopt(block, WriteKind::kTranslation)) {
       // DFTL: a translation block being filled.
-    } else if (placement_.adopt(block, WriteKind::kHost) ||
-               placement_.adopt(block, WriteKind::kCleaning)) {
+    } else if (fdp_.on() ? placement_.adopt(block, fdp_.slot_of(block))
+                         : placement_.adopt(block, WriteKind::kHost) ||
+                               placement_.adopt(block, WriteKind::kCleaning)) {
       // A partly written block was an active block before the cut; which
-      // kind (host or cleaning) only mattered for hot/cold separation.
+      // kind (host or cleaning) only mattered for hot/cold separation. With
+      // placement handles, its tag (the OOB's handle) gives it back to its
+      // handle's slot, so that the handle's isolation holds after the mount.
     } else {
       // More partly written blocks than a plane has active ones (not seen in
       // practice): closed by padding (and its summary page), then sealed like

@@ -14,7 +14,9 @@ namespace {
 // "VPOL" after the victim buckets, and DFTL's map cache "DMAP" at the end.
 // 3: the victims in progress (incremental cleaning), one per victim group.
 // 4: each plane's SLC cache block (WriteKind::kSlc), and with an SLC cache
-// its section "SLCC" after the counters.
+// its section "SLCC" after the counters. (With ftl.placement on, a config
+// no earlier checkpoint can have, each plane's handle slots after these and
+// the section "FDPS" after the SLC cache's: other checkpoints are unchanged.)
 constexpr std::uint32_t kStateVersion = 4;
 
 }  // namespace
@@ -30,6 +32,7 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   wear_.save_state(out);
   save_stats(out, stats_);
   if (slc_.on()) slc_.save_state(out);
+  if (fdp_.on()) fdp_.save_state(out);
   if (cache_) cache_->save_state(out);
 }
 
@@ -48,6 +51,7 @@ void PageMappedFtl::load_state(StateReader& in) {
   wear_.load_state(in);
   load_stats(in, stats_);
   if (slc_.on()) slc_.load_state(in);
+  if (fdp_.on()) fdp_.load_state(in);
   if (cache_) cache_->load_state(in);
 }
 

@@ -6,7 +6,10 @@
 //           fast, example, then page-mapped and dftl on the tiny TLC device
 //           with a dynamic SLC cache that folds when full), a write buffer (0x08), a
 //           power-protected one (0x10), no prefill (0x20: cleaning starts
-//           later), an open loop instead of a closed one (0x40);
+//           later), an open loop instead of a closed one (0x40), host-guided
+//           placement (0x80, page-mapped and dftl without a cache: FDP with
+//           two persistently isolated handles, the first 32 hot pages on
+//           handle 1 by a [[placement]] range);
 //   byte 1: the queue depth (1 + low 3 bits);
 //   then 2 bytes per I/O: the kind (bits 0-1: write, write, read, trim), its
 //           size in pages (bits 2-3: 1 to 4), a cut during it (bit 7); the
@@ -76,6 +79,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (slc_cache)
     for (const char* set : {"slc_cache.mode=\"dynamic\"", "slc_cache.size_gib=0.002",
                             "slc_cache.when_full=\"fold\""})
+      overrides.emplace_back(set);
+  if ((flags & 0x80) && !slc_cache && (type == "page-mapped" || type == "dftl"))
+    for (const char* set :
+         {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2", "ftl.fdp_isolation=\"persistently\"",
+          "ftl.placement_map=[{offset=0, size=\"128KiB\", handle=1}]"})
       overrides.emplace_back(set);
   const sim::DeviceConfig config = sim::load_config(
       std::string(SSDLAB_SOURCE_DIR) + (slc_cache ? "/configs/tiny-tlc.toml" : "/configs/tiny.toml"),

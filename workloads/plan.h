@@ -54,6 +54,10 @@ struct ExperimentSpec {
   // given (queue 1; namespace 1 if the device has namespaces).
   std::uint32_t queue = 0;
   std::uint32_t namespace_id = 0;
+  // Placement identifier of its writes (ftl.placement; docs/fdp.md): the FDP
+  // placement handle or stream, 0-based as TP4146 numbers placement handles;
+  // 0 (or absent) is the default handle.
+  std::uint32_t placement_id = 0;
 
   // LBA function. Sequential patterns are ordered(increment): slot i is
   // increment * i (mod the target), -1 is reverse, 0 in-place; or

@@ -158,6 +158,10 @@ const char* pattern_name(Pattern pattern) {
 // A tenant's queue and namespace (sim/run/tenant_run.h): 1-based, as NVMe
 // numbers them.
 static void apply_tenant_key(ExperimentSpec& spec, const KeyValue& kv) {
+  if (kv.key == "placement_id") {
+    spec.placement_id = static_cast<std::uint32_t>(as_count(kv, 0, 255));
+    return;
+  }
   const bool queue = kv.key == "queue";
   (queue ? spec.queue : spec.namespace_id) =
       static_cast<std::uint32_t>(as_count(kv, 1, queue ? 65535 : 1024));
@@ -189,7 +193,7 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
       fail(kv, "must be greater than 0 (leave it out for the whole device)");
   } else if (key == "queue_depth") {
     spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
-  } else if (key == "queue" || key == "namespace") {
+  } else if (key == "queue" || key == "namespace" || key == "placement_id") {
     apply_tenant_key(spec, kv);
   } else if (key == "processes") {
     spec.processes = static_cast<std::uint32_t>(as_count(kv, 1, 4096));

@@ -309,6 +309,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_suspend(r, config.suspend);
   read_ftl(r, config.geometry, config.ftl);
   read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
+  read_placement_map(r, arrays.placement_ranges, config.ftl);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);
   if (config.sector_size & (config.sector_size - 1) ||
       config.ftl.logical_page_size % config.sector_size) {

@@ -60,8 +60,42 @@ void read_tables(KeyReader& r, const char* key, std::size_t count, std::size_t m
 
 }  // namespace
 
+// Moves each table of the array of tables `parent.key` to a top-level table
+// `parent.key[N]` (N from 1), with its --set origins; returns their number.
+static std::size_t hoist_array(toml::table& root, toml::table& parent,
+                               const std::string& parent_name, const char* key,
+                               std::map<std::string, std::string>& origins,
+                               std::vector<std::string>& names) {
+  toml::array* array = parent.get_as<toml::array>(key);
+  if (!array || array->empty() || !array->is_array_of_tables()) return 0;
+  const auto set = origins.find(fmt::format("{}.{}", parent_name, key));
+  std::size_t count = 0;
+  for (toml::node& element : *array) {
+    const std::string name = fmt::format("{}.{}[{}]", parent_name, key, ++count);
+    // Moved, not copied: a copy forgets its place in the file.
+    toml::table& table = *element.as_table();
+    if (set != origins.end())
+      for (const auto& [item, value] : table)
+        origins[name + "." + std::string(item.str())] = set->second;
+    root.insert_or_assign(name, std::move(table));
+    names.push_back(name);
+  }
+  if (set != origins.end()) origins.erase(set);
+  parent.erase(key);
+  return count;
+}
+
 HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::string>& origins) {
   HoistedArrays hoisted;
+  if (toml::node* tables = root.get("placement")) {  // [[placement]], kept as ftl.placement_map
+    toml::table* ftl = root["ftl"].as_table();
+    if (!ftl) ftl = root.insert_or_assign("ftl", toml::table{}).first->second.as_table();
+    if (!ftl->contains("placement_map")) ftl->insert("placement_map", std::move(*tables));
+    root.erase("placement");
+  }
+  if (toml::table* ftl = root["ftl"].as_table())
+    hoisted.placement_ranges =
+        hoist_array(root, *ftl, "ftl", "placement_map", origins, hoisted.tables);
   toml::table* host = root["host"].as_table();
   if (toml::node* tables = root.get("namespace")) {  // [[namespace]]
     if (!host) host = root.insert_or_assign("host", toml::table{}).first->second.as_table();
@@ -70,23 +104,9 @@ HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::s
   }
   if (!host) return hoisted;
   for (const char* key : {"queues", "namespaces"}) {
-    toml::array* array = host->get_as<toml::array>(key);
-    if (!array || array->empty() || !array->is_array_of_tables()) continue;
-    const auto set = origins.find(fmt::format("host.{}", key));
-    std::size_t count = 0;
-    for (toml::node& element : *array) {
-      const std::string name = fmt::format("host.{}[{}]", key, ++count);
-      // Moved, not copied: a copy forgets its place in the file.
-      toml::table& table = *element.as_table();
-      if (set != origins.end())
-        for (const auto& [item, value] : table)
-          origins[name + "." + std::string(item.str())] = set->second;
-      root.insert_or_assign(name, std::move(table));
-      hoisted.tables.push_back(name);
-    }
+    const std::size_t count = hoist_array(root, *host, "host", key, origins, hoisted.tables);
+    if (count == 0) continue;
     (std::string_view(key) == "queues" ? hoisted.queues : hoisted.namespaces) = count;
-    if (set != origins.end()) origins.erase(set);
-    host->erase(key);
   }
   return hoisted;
 }
@@ -135,6 +155,31 @@ void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page
     r.real(table.c_str(), "overprovisioning", ns.overprovisioning, 0.0, 0.9);
     out.push_back(ns);
   });
+}
+
+void read_placement_map(KeyReader& r, std::size_t count, ftl::FtlConfig& f) {
+  ftl::PlacementConfig& p = f.placement;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string table = fmt::format("ftl.placement_map[{}]", i + 1);
+    ftl::PlacementConfig::Range range;
+    r.size(table.c_str(), "offset", range.offset, 0, std::uint64_t{1} << 56);
+    r.size(table.c_str(), "size", range.size, 1, std::uint64_t{1} << 56);
+    r.integer(table.c_str(), "handle", range.handle, 0, 255);
+    const auto fail = [&r, &table](const char* key, const std::string& what) {
+      const auto [node, dotted] = r.find(table.c_str(), key);
+      r.fail(dotted, node, what);
+    };
+    if (!p.on())
+      fail("handle", "a [[placement]] range needs ftl.placement = \"fdp\" or \"streams\"");
+    if (!r.find(table.c_str(), "size").first) fail("size", "a [[placement]] range needs a size");
+    if (range.handle >= p.handles)
+      fail("handle", fmt::format("the device has handles 0 to {} (ftl.fdp_handles = {})",
+                                 p.handles - 1, p.handles));
+    for (const char* key : {"offset", "size"})
+      if ((key[0] == 'o' ? range.offset : range.size) % f.logical_page_size)
+        fail(key, fmt::format("not a whole number of {}-byte logical pages", f.logical_page_size));
+    p.ranges.push_back(range);
+  }
 }
 
 nlohmann::json host_queues_json(const HostQueuesConfig& c) {

@@ -21,13 +21,15 @@ std::uint64_t namespace_span(const NamespaceConfig& ns, std::uint32_t logical_pa
 
 namespace config_detail {
 
-// The arrays of tables [[host.queues]] and [[namespace]] (or
-// [[host.namespaces]], as the echo writes them), each table moved to a table
-// of its own at the top level, host.queues[N] and host.namespaces[N] (N from
+// The arrays of tables [[host.queues]], [[namespace]] (or
+// [[host.namespaces]], as the echo writes them) and [[placement]] (or
+// [[ftl.placement_map]]), each table moved to a table of its own at the top
+// level, host.queues[N], host.namespaces[N] and ftl.placement_map[N] (N from
 // 1), which KeyReader reads and checks with their places in the file; --set
 // origins follow them. `tables` names them for the reader's list.
 struct HoistedArrays {
   std::size_t queues = 0, namespaces = 0;
+  std::size_t placement_ranges = 0;  // [[placement]] (ftl.placement_map[N]; config_placement.h)
   std::vector<std::string> tables;
 };
 HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::string>& origins);
@@ -37,6 +39,9 @@ void read_host_queues(KeyReader& r, std::size_t count, HostQueuesConfig& c);
 // The `count` hoisted namespaces (size, overprovisioning).
 void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page,
                      std::vector<NamespaceConfig>& out);
+// The `count` hoisted [[placement]] ranges (offset, size, handle) into
+// f.placement.ranges; ftl.placement must be on.
+void read_placement_map(KeyReader& r, std::size_t count, ftl::FtlConfig& f);
 nlohmann::json host_queues_json(const HostQueuesConfig& c);
 nlohmann::json namespaces_json(const std::vector<NamespaceConfig>& namespaces);
 // `ssdlab config`'s lines ("" when not configured).

@@ -156,7 +156,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   if (needs_times_at_once()) tag = kWait;
   if (power_) power_->settle(now);
   if (cleaner_) cleaner_->before_request(now);
-  const ftl::PageRange range = to_range(request.offset, request.size);
+  ftl::PageRange range = to_range(request.offset, request.size);
+  range.placement = request.placement;  // (a write buffer's flushes use the default handle)
   const bool write = request.mode == IoMode::kWrite;
   if (write) host_bytes_written_ += request.size;
   flow_ = request.flow;

@@ -49,6 +49,9 @@ struct HostStream {
   std::uint32_t slots = 0;
   std::uint16_t queue = 0;  // its submission queue (sim/controller/host_queue.h), 0-based
   std::uint16_t flow = 0;   // its tenant: HostIo::flow of its I/Os
+  // Its placement identifier (plan key placement_id): HostIo::placement of
+  // its I/Os; 0 keeps the source's own (a trace column, or none).
+  std::uint8_t placement = 0;
 };
 
 }  // namespace ssdlab::sim

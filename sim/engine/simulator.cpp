@@ -216,6 +216,7 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
   QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh, stream.spec.queue};
   queued.request.flow = stream.spec.flow;
+  if (stream.spec.placement != 0) queued.request.placement = stream.spec.placement;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();
@@ -322,7 +323,8 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
         workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
         spec.count, open_loop, spec.origin));
     // Slots 0: an open-loop stream (io_source.h).
-    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth});
+    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth, 0,
+                                 0, static_cast<std::uint8_t>(spec.placement_id)});
   }
   const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
                        spec.io_ignore_auto};

@@ -38,7 +38,10 @@ bool Simulator::on_the_way(const Completion& event) {
   switch (event.stage) {
     case Stage::kToFlash: {
       --outstanding_;  // start() counts it again
-      const HostIo io{event.offset, event.size, event.mode, event.flow};
+      HostIo io{event.offset, event.size, event.mode};
+      io.flow = event.flow;
+      // (Identifiers come from the stream: no source carries its own.)
+      io.placement = streams_[event.stream].spec.placement;
       start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted,
                           streams_[event.stream].spec.queue});
       return true;

@@ -187,6 +187,28 @@ RunRecord run_record(const RunResult& result) {
   return run;
 }
 
+static FdpRecord fdp_record(const ftl::FtlConfig& config, const ftl::FdpStats& stats) {
+  FdpRecord f;
+  const ftl::PlacementConfig& p = config.placement;
+  f.mode = ftl::placement_mode_name(p.mode);
+  f.isolation = p.persistent() ? "persistently" : "initially";
+  f.host_bytes_written = stats.host_bytes_written;
+  f.media_bytes_written = stats.media_bytes_written;
+  f.media_bytes_erased = stats.media_bytes_erased;
+  f.write_amplification =
+      stats.host_bytes_written ? double(stats.media_bytes_written) / stats.host_bytes_written : 0;
+  f.ru_switches = stats.ru_switches;
+  f.handle_changes = stats.handle_changes;
+  f.invalid_placement_ids = stats.invalid_placement_ids;
+  f.shared_cleaning_blocks = stats.shared_cleaning_blocks;
+  for (std::size_t i = 0; i < stats.handles.size(); ++i) {
+    const ftl::FdpStats::Handle& h = stats.handles[i];
+    f.handles.push_back(
+        {i, h.host_pages, h.blocks_opened, h.reclaim_units, h.cleaning_blocks, h.pages_moved});
+  }
+  return f;
+}
+
 void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
@@ -209,6 +231,7 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
       c.size_blocks.push_back(sample.blocks);
     }
   }
+  if (const auto fdp = ssd.ftl().fdp_stats()) summary.fdp = fdp_record(ssd.config().ftl, *fdp);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   summary.config = to_json(ssd.config());
   // Derived, not a key: the spare the exported capacity leaves in fact.

@@ -134,6 +134,7 @@ struct SummaryRecord {
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;
   std::optional<SlcCacheRecord> slc_cache;
+  std::optional<FdpRecord> fdp;                      // ftl.placement on only
   std::optional<std::vector<TenantRecord>> tenants;  // runs of tenants (tenant_run.h)
   std::optional<FairnessRecord> fairness;            // --fairness
   std::optional<VerificationRecord> verification;

@@ -103,6 +103,24 @@ struct SlcCacheRecord {
   bool operator==(const SlcCacheRecord&) const = default;
 };
 
+// Host-guided placement at the end of a run (ftl.placement; docs/fdp.md):
+// TP4146's FDP statistics (bytes the host wrote, the media wrote and
+// erased) and events, and each handle's reclaim-unit use.
+struct FdpHandleRecord {
+  std::uint64_t handle = 0, host_pages = 0, blocks_opened = 0, reclaim_units = 0;
+  std::uint64_t cleaning_blocks = 0, pages_moved = 0;
+  bool operator==(const FdpHandleRecord&) const = default;
+};
+struct FdpRecord {
+  std::string mode, isolation;
+  std::uint64_t host_bytes_written = 0, media_bytes_written = 0, media_bytes_erased = 0;
+  double write_amplification = 0;  // media over host bytes written
+  std::uint64_t ru_switches = 0, handle_changes = 0, invalid_placement_ids = 0;
+  std::uint64_t shared_cleaning_blocks = 0;
+  std::vector<FdpHandleRecord> handles;
+  bool operator==(const FdpRecord&) const = default;
+};
+
 // One tenant of a run of several workloads at once (sim/run/tenant_run.h):
 // where it ran, its figures (as its experiment's run), the pages cleaning
 // moved while its writes were started, and with --fairness its figures

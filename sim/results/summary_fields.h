@@ -130,6 +130,31 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, SlcCache
 }
 
 template <typename V, typename R>
+void fields(V& v, R& h) requires std::is_same_v<std::remove_const_t<R>, FdpHandleRecord> {
+  v("handle", h.handle);
+  v("host_pages", h.host_pages);
+  v("blocks_opened", h.blocks_opened);
+  v("reclaim_units", h.reclaim_units);
+  v("cleaning_blocks", h.cleaning_blocks);
+  v("pages_moved", h.pages_moved);
+}
+
+template <typename V, typename R>
+void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FdpRecord> {
+  v("mode", f.mode);
+  v("isolation", f.isolation);
+  v("host_bytes_written", f.host_bytes_written);
+  v("media_bytes_written", f.media_bytes_written);
+  v("media_bytes_erased", f.media_bytes_erased);
+  v("write_amplification", f.write_amplification);
+  v("ru_switches", f.ru_switches);
+  v("handle_changes", f.handle_changes);
+  v("invalid_placement_ids", f.invalid_placement_ids);
+  v("shared_cleaning_blocks", f.shared_cleaning_blocks);
+  v("handles", f.handles);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TenantRecord> {
   v("name", t.name);
   v("queue", t.queue);
@@ -342,6 +367,7 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SummaryR
   v.optional("device", s.device);
   v.optional("wear", s.wear);
   v.optional("slc_cache", s.slc_cache);
+  v.optional("fdp", s.fdp);
   v.optional("tenants", s.tenants);
   v.optional("fairness", s.fairness);
   v.optional("verification", s.verification);

@@ -136,7 +136,8 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, std
                                  workloads::stream_seed(seed_of(spec, seed), 0, p)),
           spec.count, open_loop, spec.origin, tenant.space.base));
       streams_.push_back(HostStream{processes_.back().get(), group, p,
-                                    open_loop ? 0 : spec.queue_depth, queue, flow});
+                                    open_loop ? 0 : spec.queue_depth, queue, flow,
+                                    static_cast<std::uint8_t>(spec.placement_id)});
     }
     groups_.push_back(
         RunGroup{tenant.name, 0, spec.count * spec.processes, spec.io_ignore, spec.io_ignore_auto});

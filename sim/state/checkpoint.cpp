@@ -86,6 +86,14 @@ std::vector<std::string> compare_config(const nlohmann::json& saved,
             "only into the geometry and FTL it was saved from",
             table, key, old.dump(), value.dump());
     }
+  // Host-guided placement shapes the state too (echoed only when on): a
+  // checkpoint with it loads only into a device with it.
+  for (const char* key : {"placement", "fdp_handles", "fdp_isolation"})
+    if (saved.contains("ftl") && saved.at("ftl").contains(key) && !current.at("ftl").contains(key))
+      throw make_error(
+          "was saved from a device with ftl.{} = {}, but the config has none: a "
+          "checkpoint loads only into the placement it was saved from",
+          key, saved.at("ftl").at(key).dump());
   // The SLC cache's mode and size shape the state too ([slc_cache]; echoed
   // only when on); its policies (when_full, fold_order, idle_fold) may differ.
   const nlohmann::json no_cache = {{"mode", "none"}};

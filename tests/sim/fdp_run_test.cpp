@@ -1,0 +1,70 @@
+// Placement identifiers from the plan key placement_id (docs/fdp.md): an
+// experiment's writes reach the FTL with its handle, alone and as tenants;
+// summary.json's fdp block says so, and only with placement on.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kFdp = "--set 'ftl.placement=\"fdp\"' --set ftl.fdp_handles=3 ";
+
+TEST(FdpRunTest, AnExperimentsPlacementIdIsItsWritesHandle) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-run-");
+  const auto out = testing::sim_tiny(dir, "one", kFdp + "-w RW:count=500,placement_id=2");
+  const nlohmann::json fdp = testing::summary_of(out)["fdp"];
+  EXPECT_EQ(fdp["mode"], "fdp");
+  EXPECT_EQ(fdp["handles"][2]["host_pages"], 500);
+  EXPECT_EQ(fdp["handles"][0]["host_pages"], 0);
+  EXPECT_GT(fdp["host_bytes_written"], 0);
+}
+
+TEST(FdpRunTest, EachTenantWritesWithItsOwnHandle) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-tenants-");
+  const auto out =
+      testing::sim_tiny(dir, "two",
+                        kFdp +
+                            "-w 'RW:count=300,target_size=1MiB,placement_id=1,name=hot' "
+                            "-w 'SW:count=200,target_offset=2MiB,target_size=4MiB,name=cold'");
+  const nlohmann::json fdp = testing::summary_of(out)["fdp"];
+  EXPECT_EQ(fdp["handles"][1]["host_pages"], 300);
+  EXPECT_EQ(fdp["handles"][0]["host_pages"], 200);
+  EXPECT_GT(fdp["handle_changes"], 0);
+}
+
+// With a host link, a request crosses it before the controller starts it:
+// its handle (and its tenant) must cross with it.
+TEST(FdpRunTest, TheHandleCrossesTheHostLink) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-link-");
+  const auto out = testing::sim_tiny(
+      dir, "link",
+      kFdp + "--set host.link.generation=3 --set host.link.lanes=1 "
+             "-w 'RW:count=300,target_size=1MiB,placement_id=1,name=hot' "
+             "-w 'SW:count=200,target_offset=2MiB,target_size=4MiB,placement_id=2,name=cold'");
+  const nlohmann::json fdp = testing::summary_of(out)["fdp"];
+  EXPECT_EQ(fdp["handles"][1]["host_pages"], 300);
+  EXPECT_EQ(fdp["handles"][2]["host_pages"], 200);
+  EXPECT_EQ(fdp["handles"][0]["host_pages"], 0);
+}
+
+TEST(FdpRunTest, WithoutPlacementTheSummaryHasNoFdpBlock) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-none-");
+  const auto out = testing::sim_tiny(dir, "none", "-w RW:count=100,placement_id=1");
+  EXPECT_FALSE(testing::summary_of(out).contains("fdp"));
+}
+
+TEST(FdpRunTest, APlacementIdAbove255IsRefused) {
+  const auto result =
+      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
+                          " -w RW:count=10,placement_id=256 -o " +
+                          testing::shell_quote(testing::temp_dir("fdp-bad") / "x"));
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_THAT(result.output, HasSubstr("placement_id"));
+}
+
+}  // namespace
+}  // namespace ssdlab
