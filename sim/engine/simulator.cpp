@@ -323,8 +323,10 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
         workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
         spec.count, open_loop, spec.origin));
     // Slots 0: an open-loop stream (io_source.h).
-    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth, 0,
-                                 0, static_cast<std::uint8_t>(spec.placement_id)});
+    // Its submission queue: `queue`, 1-based (checked by the caller); 0: the first.
+    const auto queue = static_cast<std::uint16_t>(spec.queue ? spec.queue - 1 : 0);
+    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth,
+                                 queue, 0, static_cast<std::uint8_t>(spec.placement_id)});
   }
   const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
                        spec.io_ignore_auto};

@@ -91,6 +91,27 @@ std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
   return ios;
 }
 
+// A plan run alone takes its submission queue (queue=N) from the config's;
+// namespaces are for tenants (tenant_run.h: one experiment of one run).
+void check_queue_and_namespace(const workloads::ExperimentSpec& spec, const DeviceConfig& config) {
+  if (spec.namespace_id && config.namespaces.empty())
+    throw make_error("{}: namespace {}: the device has no namespaces (give [[namespace]] "
+                     "tables in its config)",
+                     spec.origin, spec.namespace_id);
+  if (spec.namespace_id)
+    throw make_error("{}: namespace {}: only a tenant runs in a namespace (a plan of one "
+                     "experiment of one run, or several workloads at once); this plan runs on "
+                     "the whole device",
+                     spec.origin, spec.namespace_id);
+  const std::size_t queues = std::max<std::size_t>(1, config.controller.host_queues.queues.size());
+  if (spec.queue > queues)
+    throw make_error("{}: queue {}: the device has {} submission queue{} ({})", spec.origin,
+                     spec.queue, queues, queues == 1 ? "" : "s",
+                     config.controller.host_queues.queues.empty()
+                         ? "give [[host.queues]] tables for more"
+                         : "[[host.queues]] in " + config.source);
+}
+
 }  // namespace
 
 void run_sim(const SimOptions& options, std::ostream& out) {
@@ -107,15 +128,7 @@ void run_sim(const SimOptions& options, std::ostream& out) {
                                    : workloads::load_plan(options.workload, device);
   for (const auto& spec : plan.experiments) {
     workloads::validate_against_device(spec, ssd.logical_bytes(), config.sector_size);
-    // A device with queues or namespaces runs plans as tenants (tenant_run.h).
-    if (spec.namespace_id)
-      throw make_error("{}: namespace {}: the device has no namespaces (give [[namespace]] "
-                       "tables in its config)",
-                       spec.origin, spec.namespace_id);
-    if (spec.queue > 1)
-      throw make_error("{}: queue {}: the device has 1 submission queue (give [[host.queues]] "
-                       "tables for more)",
-                       spec.origin, spec.queue);
+    check_queue_and_namespace(spec, config);
   }
   // A loaded state replaces the first preconditioning (later state resets of
   // a uFLIP plan still happen, seeded as they would have been).

@@ -29,6 +29,7 @@
 #include "traces/profile.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
+#include "workloads/plan.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -106,6 +107,15 @@ static void make_names_unique(std::vector<TraceSettings>& traces) {
   }
 }
 
+static bool one_experiment_of_one_run(const std::string& workload, const DeviceConfig& config) {
+  // Only counted here: the plan is loaded again, and checked, where it runs.
+  const flash::Geometry& g = config.geometry;
+  const workloads::Plan plan = workloads::load_plan(
+      workload, workloads::DeviceInfo{g.capacity_bytes(), config.sector_size,
+                                      std::uint64_t{g.pages_per_block} * g.page_size});
+  return plan.experiments.size() == 1 && plan.experiments.front().runs == 1;
+}
+
 std::string TraceOptions::given() const {
   std::vector<std::string> names = read.given;
   auto add = [&names](bool given, std::string_view name) {
@@ -136,8 +146,12 @@ void run_sim_or_replay(SimOptions options, const std::vector<std::string>& workl
   // config that cannot be read is left to its error there.
   bool tenants = workloads.size() > 1 || options.fairness;
   if (!tenants && !traces) {
+    // One plan on a device with queues or namespaces is a tenant if it is one
+    // experiment of one run; a plan of several (uFLIP's) runs as before.
     try {
-      tenants = is_tenant_run(options, workloads, trace, load_config(options.config, options.overrides));
+      const DeviceConfig config = load_config(options.config, options.overrides);
+      tenants = is_tenant_run(options, workloads, trace, config) &&
+                one_experiment_of_one_run(options.workload, config);
     } catch (const Error&) {
     }
   }

@@ -134,6 +134,26 @@ TEST_F(TenantRun, OneNamespaceIsNamespaceOneAndTraceOptionsNeedATrace) {
             "--mode: only for trace workloads (-w trace:FILE), not -w 'RW:count=5'");
 }
 
+TEST_F(TenantRun, APlanOfSeveralRunsOnADeviceWithQueuesRunsAsBefore) {
+  // uFLIP's plans (many experiments, several runs) run on the whole device,
+  // on the queue they name; a tenant is one experiment of one run.
+  const std::vector<std::string> sets = {"host.queues=[{},{}]", kNamespaces[0]};
+  const auto summary = Run({"RW:count=100,runs=2,queue=2"}, sets);
+  EXPECT_FALSE(summary.tenants);
+  EXPECT_EQ(summary.experiments.front().runs.size(), 2u);
+  EXPECT_EQ(Error({"RW:count=100,runs=2,namespace=2"}, sets),
+            "-w 'RW:count=100,runs=2,namespace=2': namespace 2: only a tenant runs in a namespace "
+            "(a plan of one experiment of one run, or several workloads at once); this plan runs "
+            "on the whole device");
+  EXPECT_NE(Error({"RW:count=100,runs=2,queue=3"}, sets)
+                .find("queue 3: the device has 2 submission queues ([[host.queues]] in"),
+            std::string::npos);
+  // One experiment of one run on the same device is a tenant (namespace 1).
+  const auto one = Run({"RW:count=100"}, sets, false, "one");
+  ASSERT_TRUE(one.tenants);
+  EXPECT_EQ((*one.tenants)[0].namespace_id, 1u);
+}
+
 TEST_F(TenantRun, ATraceTakesItsNamespaceAndQueueByKey) {
   const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
   const auto summary = Run({"trace:" + trace + ",namespace=2,queue=2,map=modulo", "RR:count=100"},
