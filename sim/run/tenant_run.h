@@ -11,8 +11,9 @@
 // tenant's figures and the pages cleaning moved while its writes were
 // started), when the device has submission queues or namespaces, a workload
 // names its queue or namespace, a plan runs beside other workloads, or
-// --fairness asks for each tenant alone too. Other runs of several traces
-// write what they wrote before.
+// --fairness asks for each tenant alone too (sim_or_replay sends a single
+// plan here only if it is one experiment of one run). Other runs of several
+// traces write what they wrote before.
 //
 // --fairness (Tavakkol et al., FLIN, ISCA 2018, §3): before the shared run,
 // the device's state is kept; each tenant then runs alone from it (a fresh
