@@ -3,6 +3,7 @@
 // link's payload rate, the firmware time added whole to each response at
 // queue depth 1, io.csv unchanged by the defaults set explicitly, and power
 // cuts with I/Os on the link.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,34 +50,45 @@ double payload_mb_s(std::uint32_t generation, std::uint32_t lanes) {
   return sim::link_payload_bytes_per_s(link) / 1e6;
 }
 
+struct Capped {
+  double free = 0, capped = 0, link = 0;
+};
+// `workload` on the widened device without a link and behind PCIe
+// `generation` x`lanes`: both throughputs, and the link's payload rate.
+Capped run_capped(const std::string& name, const std::string& workload, const char* precondition,
+                  std::uint32_t generation, std::uint32_t lanes) {
+  const auto dir = testing::temp_dir("host-link-" + name);
+  auto options = sim_options(workload, kWide);
+  options.precondition = precondition;
+  Capped c;
+  c.free = throughput_mb_s(run_tiny(dir, "free", options));
+  options.overrides = with(kWide, {fmt::format("host.link.generation={}", generation),
+                                   fmt::format("host.link.lanes={}", lanes)});
+  c.capped = throughput_mb_s(run_tiny(dir, "capped", options));
+  c.link = payload_mb_s(generation, lanes);
+  return c;
+}
+
 TEST(HostLinkRun, SequentialReadsAreCappedAtTheLink) {
-  const auto dir = testing::temp_dir_for_this_test("host-link-");
-  auto options = sim_options("SR:io_size=131072,count=400,queue_depth=32", kWide);
-  options.precondition = "seq";
-  const double free = throughput_mb_s(run_tiny(dir, "free", options));
-  options.overrides = with(kWide, {"host.link.generation=3", "host.link.lanes=1"});
-  const double capped = throughput_mb_s(run_tiny(dir, "gen3x1", options));
-  const double link = payload_mb_s(3, 1);  // 900.2 MB/s
-  EXPECT_GT(free, 2 * link);
+  const Capped c =
+      run_capped("reads", "SR:io_size=131072,count=400,queue_depth=32", "seq", 3, 1);  // 900.2 MB/s
+  EXPECT_GT(c.free, 2 * c.link);
   // The link's payload rate, less the commands' own link time (0.1%).
-  EXPECT_LE(capped, link);
-  EXPECT_GT(capped, 0.99 * link);
+  EXPECT_LE(c.capped, c.link);
+  EXPECT_GT(c.capped, 0.99 * c.link);
   // A link wider than the device leaves it nearly as fast (each read's data
   // crosses after its flash work: a little latency, no cap).
-  options.overrides = with(kWide, {"host.link.generation=4", "host.link.lanes=16"});
-  EXPECT_GT(throughput_mb_s(run_tiny(dir, "gen4x16", options)), 0.97 * free);
+  const Capped wide =
+      run_capped("reads-wide", "SR:io_size=131072,count=400,queue_depth=32", "seq", 4, 16);
+  EXPECT_GT(wide.capped, 0.97 * wide.free);
 }
 
 TEST(HostLinkRun, SequentialWritesAreCappedAtTheLink) {
-  const auto dir = testing::temp_dir_for_this_test("host-link-");
-  auto options = sim_options("SW:io_size=131072,count=400,queue_depth=32", kWide);
-  const double free = throughput_mb_s(run_tiny(dir, "free", options));
-  options.overrides = with(kWide, {"host.link.generation=1", "host.link.lanes=1"});
-  const double capped = throughput_mb_s(run_tiny(dir, "gen1x1", options));
-  const double link = payload_mb_s(1, 1);  // 228.6 MB/s
-  EXPECT_GT(free, 2 * link);
-  EXPECT_LE(capped, link);
-  EXPECT_GT(capped, 0.99 * link);
+  const Capped c =
+      run_capped("writes", "SW:io_size=131072,count=400,queue_depth=32", "", 1, 1);  // 228.6 MB/s
+  EXPECT_GT(c.free, 2 * c.link);
+  EXPECT_LE(c.capped, c.link);
+  EXPECT_GT(c.capped, 0.99 * c.link);
 }
 
 TEST(HostLinkRun, FirmwareTimeAddsItselfToEachResponseAtQueueDepthOne) {
