@@ -42,7 +42,6 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
   samples.reserve(groups.size());
   for (const RunGroup& group : groups) samples.emplace_back(group, exact_samples_);
   moved_.assign(groups.size(), 0);
-  last_done_.assign(groups.size(), start);
   begin(streams);
 
   std::string stopped;
@@ -93,7 +92,6 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
     result.stopped = stopped;
     result.end_of_life = end_of_life;
     result.pages_moved_by_writes = moved_[g];
-    result.last_completion_ns = last_done_[g];
   }
   streams_.clear();
   groups_ = nullptr;
@@ -130,7 +128,6 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
               done.mode, done.offset, done.size);
   samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
-  last_done_[stream.spec.group] = now_;
   ++completed_;
   if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
@@ -215,8 +212,9 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   const IoSource& source = *stream.spec.source;
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
   QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh, stream.spec.queue};
+  // Tenant and placement identifier come from the stream (no source sets either).
   queued.request.flow = stream.spec.flow;
-  if (stream.spec.placement != 0) queued.request.placement = stream.spec.placement;
+  queued.request.placement = stream.spec.placement;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();

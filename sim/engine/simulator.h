@@ -197,10 +197,9 @@ class Simulator {
   std::vector<Completion> in_flight_;
   std::vector<std::uint32_t> free_tags_;
   // Per group of the run in progress: cleaning moves of its writes (when
-  // attributed) and its last completion.
+  // attributed).
   bool attribute_ = false;
   std::vector<std::uint64_t> moved_;
-  std::vector<TimeNs> last_done_;
 };
 
 }  // namespace ssdlab::sim

@@ -39,10 +39,8 @@ struct RunResult {
   bool end_of_life = false;
   // Tenants (Simulator::attribute_cleaning()): pages moved by cleaning while
   // the group's writes were started (the foreground cleaning its writes
-  // caused; background and idle cleaning belongs to no group), and when the
-  // group's last I/O completed.
+  // caused; background and idle cleaning belongs to no group).
   std::uint64_t pages_moved_by_writes = 0;
-  TimeNs last_completion_ns = 0;
 };
 
 }  // namespace ssdlab::sim
