@@ -18,6 +18,7 @@
 #include "sim/state/precondition.h"
 #include "sim/report/report.h"
 #include "sim/run/run_session.h"
+#include "sim/run/tenants.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
 #include "sim/report/uflip_report.h"
@@ -94,22 +95,13 @@ std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
 // A plan run alone takes its submission queue (queue=N) from the config's;
 // namespaces are for tenants (tenant_run.h: one experiment of one run).
 void check_queue_and_namespace(const workloads::ExperimentSpec& spec, const DeviceConfig& config) {
-  if (spec.namespace_id && config.namespaces.empty())
-    throw make_error("{}: namespace {}: the device has no namespaces (give [[namespace]] "
-                     "tables in its config)",
-                     spec.origin, spec.namespace_id);
+  require_namespaces(spec.origin, spec.namespace_id, config);
   if (spec.namespace_id)
     throw make_error("{}: namespace {}: only a tenant runs in a namespace (a plan of one "
                      "experiment of one run, or several workloads at once); this plan runs on "
                      "the whole device",
                      spec.origin, spec.namespace_id);
-  const std::size_t queues = std::max<std::size_t>(1, config.controller.host_queues.queues.size());
-  if (spec.queue > queues)
-    throw make_error("{}: queue {}: the device has {} submission queue{} ({})", spec.origin,
-                     spec.queue, queues, queues == 1 ? "" : "s",
-                     config.controller.host_queues.queues.empty()
-                         ? "give [[host.queues]] tables for more"
-                         : "[[host.queues]] in " + config.source);
+  place_queue(spec.origin, spec.queue, config);
 }
 
 }  // namespace

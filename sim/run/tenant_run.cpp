@@ -78,9 +78,10 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
       queue = first.experiments[0].queue;
       ns = first.experiments[0].namespace_id;
     }
-    tenant.queue = place_queue(workload, queue, config);
+    const std::string where = fmt::format("-w '{}'", workload);
+    tenant.queue = place_queue(where, queue, config);
     tenant.namespace_id = ns ? ns : (config.namespaces.empty() ? 0 : 1);
-    tenant.space = namespace_of(workload, ns, spaces, config);
+    tenant.space = namespace_of(where, ns, spaces, config);
     if (!tenant.trace) {
       const workloads::DeviceInfo device{
           tenant.space.bytes, config.sector_size,

@@ -36,11 +36,11 @@ std::vector<Partition> namespace_partitions(const DeviceConfig& config,
   return spaces;
 }
 
-std::uint32_t place_queue(const std::string& workload, std::uint32_t queue,
+std::uint32_t place_queue(const std::string& where, std::uint32_t queue,
                           const DeviceConfig& config) {
   const std::size_t queues = std::max<std::size_t>(1, config.controller.host_queues.queues.size());
   if (queue > queues)
-    throw make_error("-w '{}': queue {}: the device has {} submission queue{} ({})", workload,
+    throw make_error("{}: queue {}: the device has {} submission queue{} ({})", where,
                      queue, queues, queues == 1 ? "" : "s",
                      config.controller.host_queues.queues.empty()
                          ? "give [[host.queues]] tables for more"
@@ -48,17 +48,21 @@ std::uint32_t place_queue(const std::string& workload, std::uint32_t queue,
   return queue ? queue : 1;
 }
 
-Partition namespace_of(const std::string& workload, std::uint32_t ns,
+void require_namespaces(const std::string& where, std::uint32_t ns, const DeviceConfig& config) {
+  if (ns && config.namespaces.empty())
+    throw make_error(
+        "{}: namespace {}: the device has no namespaces (give [[namespace]] tables in its "
+        "config)",
+        where, ns);
+}
+
+Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config) {
   if (ns == 0) return spaces.front();
-  if (config.namespaces.empty())
-    throw make_error(
-        "-w '{}': namespace {}: the device has no namespaces (give [[namespace]] "
-        "tables in its config)",
-        workload, ns);
+  require_namespaces(where, ns, config);
   if (ns > spaces.size())
-    throw make_error("-w '{}': namespace {}: the device has {} namespace{} ([[namespace]] in {})",
-                     workload, ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
+    throw make_error("{}: namespace {}: the device has {} namespace{} ([[namespace]] in {})",
+                     where, ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
   return spaces[ns - 1];
 }
 

@@ -44,11 +44,15 @@ struct Tenants {
 // they do not fit `logical_bytes`.
 std::vector<Partition> namespace_partitions(const DeviceConfig& config,
                                             std::uint64_t logical_bytes);
-// `queue` (1-based; 0: not given, the first) checked against the config's.
-std::uint32_t place_queue(const std::string& workload, std::uint32_t queue,
+// `queue` (1-based; 0: not given, the first) checked against the config's;
+// an error starts with `where` ("-w 'WORKLOAD'", or a plan's origin).
+std::uint32_t place_queue(const std::string& where, std::uint32_t queue,
                           const DeviceConfig& config);
+// Namespace `ns` (0: none asked for) on a device without namespaces: an
+// error starting with `where`.
+void require_namespaces(const std::string& where, std::uint32_t ns, const DeviceConfig& config);
 // Namespace `ns` (1-based; 0: not given, the first) of `spaces`, checked.
-Partition namespace_of(const std::string& workload, std::uint32_t ns,
+Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config);
 // Tenants with the same name get "-2", "-3", ... in the order given.
 void make_tenant_names_unique(Tenants& all);
