@@ -50,45 +50,41 @@ double payload_mb_s(std::uint32_t generation, std::uint32_t lanes) {
   return sim::link_payload_bytes_per_s(link) / 1e6;
 }
 
-struct Capped {
-  double free = 0, capped = 0, link = 0;
-};
-// `workload` on the widened device without a link and behind PCIe
-// `generation` x`lanes`: both throughputs, and the link's payload rate.
-Capped run_capped(const std::string& name, const std::string& workload, const char* precondition,
-                  std::uint32_t generation, std::uint32_t lanes) {
-  const auto dir = testing::temp_dir("host-link-" + name);
+// MB/s of `workload` on the widened device behind PCIe `generation`
+// x`lanes` (generation 0: no link), in folder `name`.
+double throughput_behind(const std::string& name, const std::string& workload,
+                         const char* precondition, std::uint32_t generation, std::uint32_t lanes) {
   auto options = sim_options(workload, kWide);
   options.precondition = precondition;
-  Capped c;
-  c.free = throughput_mb_s(run_tiny(dir, "free", options));
-  options.overrides = with(kWide, {fmt::format("host.link.generation={}", generation),
-                                   fmt::format("host.link.lanes={}", lanes)});
-  c.capped = throughput_mb_s(run_tiny(dir, "capped", options));
-  c.link = payload_mb_s(generation, lanes);
-  return c;
+  if (generation)
+    options.overrides = with(kWide, {fmt::format("host.link.generation={}", generation),
+                                     fmt::format("host.link.lanes={}", lanes)});
+  return throughput_mb_s(run_tiny(testing::temp_dir_for_this_test("host-link-"), name, options));
+}
+
+// A link narrower than the device caps it at the link's payload rate, less
+// the commands' own link time (0.1%).
+void expect_capped(double free, double capped, double link) {
+  EXPECT_GT(free, 2 * link);
+  EXPECT_LE(capped, link);
+  EXPECT_GT(capped, 0.99 * link);
 }
 
 TEST(HostLinkRun, SequentialReadsAreCappedAtTheLink) {
-  const Capped c =
-      run_capped("reads", "SR:io_size=131072,count=400,queue_depth=32", "seq", 3, 1);  // 900.2 MB/s
-  EXPECT_GT(c.free, 2 * c.link);
-  // The link's payload rate, less the commands' own link time (0.1%).
-  EXPECT_LE(c.capped, c.link);
-  EXPECT_GT(c.capped, 0.99 * c.link);
+  const std::string reads = "SR:io_size=131072,count=400,queue_depth=32";
+  const double free = throughput_behind("reads-free", reads, "seq", 0, 0);
+  expect_capped(free, throughput_behind("reads-gen3x1", reads, "seq", 3, 1),
+                payload_mb_s(3, 1));  // 900.2 MB/s
   // A link wider than the device leaves it nearly as fast (each read's data
   // crosses after its flash work: a little latency, no cap).
-  const Capped wide =
-      run_capped("reads-wide", "SR:io_size=131072,count=400,queue_depth=32", "seq", 4, 16);
-  EXPECT_GT(wide.capped, 0.97 * wide.free);
+  EXPECT_GT(throughput_behind("reads-gen4x16", reads, "seq", 4, 16), 0.97 * free);
 }
 
 TEST(HostLinkRun, SequentialWritesAreCappedAtTheLink) {
-  const Capped c =
-      run_capped("writes", "SW:io_size=131072,count=400,queue_depth=32", "", 1, 1);  // 228.6 MB/s
-  EXPECT_GT(c.free, 2 * c.link);
-  EXPECT_LE(c.capped, c.link);
-  EXPECT_GT(c.capped, 0.99 * c.link);
+  const std::string writes = "SW:io_size=131072,count=400,queue_depth=32";
+  expect_capped(throughput_behind("writes-free", writes, "", 0, 0),
+                throughput_behind("writes-gen1x1", writes, "", 1, 1),
+                payload_mb_s(1, 1));  // 228.6 MB/s
 }
 
 TEST(HostLinkRun, FirmwareTimeAddsItselfToEachResponseAtQueueDepthOne) {
