@@ -85,23 +85,26 @@ static std::size_t hoist_array(toml::table& root, toml::table& parent,
   return count;
 }
 
+// A top-level array of tables `from` ([[namespace]]) kept as `parent.key`
+// (host.namespaces), where the echo writes it, unless that is given too.
+static void move_top_array(toml::table& root, const char* from, const char* parent,
+                           const char* key) {
+  toml::node* tables = root.get(from);
+  if (!tables) return;
+  toml::table* table = root[parent].as_table();
+  if (!table) table = root.insert_or_assign(parent, toml::table{}).first->second.as_table();
+  if (!table->contains(key)) table->insert(key, std::move(*tables));
+  root.erase(from);
+}
+
 HoistedArrays hoist_table_arrays(toml::table& root, std::map<std::string, std::string>& origins) {
   HoistedArrays hoisted;
-  if (toml::node* tables = root.get("placement")) {  // [[placement]], kept as ftl.placement_map
-    toml::table* ftl = root["ftl"].as_table();
-    if (!ftl) ftl = root.insert_or_assign("ftl", toml::table{}).first->second.as_table();
-    if (!ftl->contains("placement_map")) ftl->insert("placement_map", std::move(*tables));
-    root.erase("placement");
-  }
+  move_top_array(root, "placement", "ftl", "placement_map");
+  move_top_array(root, "namespace", "host", "namespaces");
   if (toml::table* ftl = root["ftl"].as_table())
     hoisted.placement_ranges =
         hoist_array(root, *ftl, "ftl", "placement_map", origins, hoisted.tables);
   toml::table* host = root["host"].as_table();
-  if (toml::node* tables = root.get("namespace")) {  // [[namespace]]
-    if (!host) host = root.insert_or_assign("host", toml::table{}).first->second.as_table();
-    if (!host->contains("namespaces")) host->insert("namespaces", std::move(*tables));
-    root.erase("namespace");
-  }
   if (!host) return hoisted;
   for (const char* key : {"queues", "namespaces"}) {
     const std::size_t count = hoist_array(root, *host, "host", key, origins, hoisted.tables);
