@@ -40,8 +40,8 @@ std::uint32_t place_queue(const std::string& where, std::uint32_t queue,
                           const DeviceConfig& config) {
   const std::size_t queues = std::max<std::size_t>(1, config.controller.host_queues.queues.size());
   if (queue > queues)
-    throw make_error("{}: queue {}: the device has {} submission queue{} ({})", where,
-                     queue, queues, queues == 1 ? "" : "s",
+    throw make_error("{}: queue {}: the device has {} submission queue{} ({})", where, queue,
+                     queues, queues == 1 ? "" : "s",
                      config.controller.host_queues.queues.empty()
                          ? "give [[host.queues]] tables for more"
                          : "[[host.queues]] in " + config.source);
@@ -61,8 +61,8 @@ Partition namespace_of(const std::string& where, std::uint32_t ns,
   if (ns == 0) return spaces.front();
   require_namespaces(where, ns, config);
   if (ns > spaces.size())
-    throw make_error("{}: namespace {}: the device has {} namespace{} ([[namespace]] in {})",
-                     where, ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
+    throw make_error("{}: namespace {}: the device has {} namespace{} ([[namespace]] in {})", where,
+                     ns, spaces.size(), spaces.size() == 1 ? "" : "s", config.source);
   return spaces[ns - 1];
 }
 
@@ -183,11 +183,21 @@ double slowdown(double shared, double alone) {
   return shared > 0 && alone > 0 ? shared / alone : 1.0;
 }
 
+// FLIN's fairness index of one slowdown of every tenant: the smallest over
+// the largest.
+double fairness_index(const std::vector<TenantRecord>& records,
+                      std::optional<double> TenantRecord::*slowdown) {
+  const auto [low, high] = std::minmax_element(
+      records.begin(), records.end(), [slowdown](const TenantRecord& a, const TenantRecord& b) {
+        return *(a.*slowdown) < *(b.*slowdown);
+      });
+  return *((*high).*slowdown) > 0 ? *((*low).*slowdown) / *((*high).*slowdown) : 1.0;
+}
+
 }  // namespace
 
 FairnessRecord run_alone(const KeptState& kept, const Tenants& all, const DeviceConfig& config,
                          const SimOptions& options, std::vector<TenantRecord>& records) {
-  double low_mean = 0, high_mean = 0, low_p99 = 0, high_p99 = 0;
   for (std::size_t k = 0; k < all.list.size(); ++k) {
     Ssd alone(config, {.verify = options.verify});
     std::istringstream in(kept.bytes);
@@ -204,14 +214,10 @@ FairnessRecord run_alone(const KeptState& kept, const Tenants& all, const Device
     r.alone_p99_us = run.p99_us;
     r.slowdown_mean = slowdown(r.mean_us, run.mean_us);
     r.slowdown_p99 = slowdown(r.p99_us, run.p99_us);
-    low_mean = k ? std::min(low_mean, *r.slowdown_mean) : *r.slowdown_mean;
-    high_mean = k ? std::max(high_mean, *r.slowdown_mean) : *r.slowdown_mean;
-    low_p99 = k ? std::min(low_p99, *r.slowdown_p99) : *r.slowdown_p99;
-    high_p99 = k ? std::max(high_p99, *r.slowdown_p99) : *r.slowdown_p99;
   }
   FairnessRecord fairness;
-  fairness.index_mean = high_mean > 0 ? low_mean / high_mean : 1.0;
-  fairness.index_p99 = high_p99 > 0 ? low_p99 / high_p99 : 1.0;
+  fairness.index_mean = fairness_index(records, &TenantRecord::slowdown_mean);
+  fairness.index_p99 = fairness_index(records, &TenantRecord::slowdown_p99);
   fairness.dispatch_order = flash::dispatch_order_name(config.controller.dispatch_order);
   fairness.arbitration = arbitration_name(config.controller.host_queues.arbitration);
   return fairness;
