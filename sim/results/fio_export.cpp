@@ -47,11 +47,16 @@ class FioLatLogs::Writer {
   }
 
   void row(const IoRow& row) {
+    // fio's logs know reads, writes and trims: a zone append is a write
+    // there; the zone management actions have no data direction and are not
+    // exported (docs/zns.md).
+    if (is_zone_action(row.mode)) return;
     Log& log = file(row);
     const TimeNs completion = row.submit_ns + row.response_ns;
     const std::string line =
         fmt::format("{}, {}, {}, {}, {}, 0\n", completion / 1000000, row.response_ns,
-                    static_cast<int>(row.mode), row.size, row.offset);
+                    static_cast<int>(carries_data_in(row.mode) ? IoMode::kWrite : row.mode), row.size,
+                    row.offset);
     if (log.fail_for_test) throw write_failed(log.path.string(), ENOSPC);
     if (std::fwrite(line.data(), 1, line.size(), log.file) != line.size())
       throw write_failed(log.path.string(), errno);

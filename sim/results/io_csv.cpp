@@ -79,14 +79,9 @@ bool IoCsvReader::next(IoRow& row) {
   if (!parse_integer(fields[3], row.io)) throw bad("io", fields[3], "an I/O number");
   if (!parse_us(fields[4], row.submit_ns)) throw bad("submit_us", fields[4], "microseconds");
   if (!parse_us(fields[5], row.response_ns)) throw bad("rt_us", fields[5], "microseconds");
-  if (fields[6] == "R")
-    row.mode = IoMode::kRead;
-  else if (fields[6] == "W")
-    row.mode = IoMode::kWrite;
-  else if (fields[6] == "T")
-    row.mode = IoMode::kTrim;
-  else
-    throw bad("mode", fields[6], "R, W or T");
+  const std::optional<IoMode> mode = io_mode_of_letter(fields[6]);
+  if (!mode) throw bad("mode", fields[6], "R, W or T (or a zone command: A, Z, F, O or C)");
+  row.mode = *mode;
   if (!parse_integer(fields[7], row.offset)) throw bad("offset", fields[7], "a byte offset");
   if (!parse_integer(fields[8], row.size)) throw bad("size", fields[8], "a size in bytes");
   return true;
