@@ -24,6 +24,7 @@
 #include "ftl/slc_cache_config.h"
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
+#include "ftl/zones.h"
 
 namespace ssdlab::ftl {
 
@@ -329,6 +330,10 @@ class Ftl {
   virtual std::optional<SlcCacheStats> slc_cache_stats() const { return std::nullopt; }
   // What host-guided placement did (ftl.placement); nothing when it is off.
   virtual std::optional<FdpStats> fdp_stats() const { return std::nullopt; }
+  // A zoned device's zone commands (zones.h; ftl.type = "zoned"); null for
+  // a conventional FTL, whose logical space the host writes anywhere.
+  virtual ZonedDevice* zoned() { return nullptr; }
+  const ZonedDevice* zoned() const { return const_cast<Ftl*>(this)->zoned(); }
 
   // Power-loss simulation (sim/controller/power_cut.h). The NAND array a cut acts on:
   // what was on flash at the cut; null if this FTL cannot recover from a cut.

@@ -23,6 +23,7 @@
   X("fast", make_fast_ftl, fast_ftl_keys)                                       \
   X("dftl", make_dftl_ftl, dftl_ftl_keys) /* page-mapped, cached map (Gupta 2009) */ \
   X("example", make_example_ftl, example_ftl_keys)                              \
+  X("zoned", make_zoned_ftl, zoned_ftl_keys) /* NVMe ZNS (docs/zns.md) */        \
   /* new FTLs above this line */
 
 namespace ssdlab::ftl {

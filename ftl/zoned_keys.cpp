@@ -1,0 +1,98 @@
+// The zoned FTL's own [ftl] keys (zoned.h): read and checked, echoed, and
+// described for `ssdlab config`; its factory and registry hooks.
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "common/toml_keys.h"
+#include "common/units.h"
+#include "ftl/zoned.h"
+
+namespace ssdlab::ftl {
+namespace {
+
+bool parse_zone_finish(const std::string& name, ZoneFinish& out) {
+  if (name == "mark") out = ZoneFinish::kMark;
+  else if (name == "pad") out = ZoneFinish::kPad;
+  else return false;
+  return true;
+}
+const char* zone_finish_name(ZoneFinish finish) {
+  return finish == ZoneFinish::kPad ? "pad" : "mark";
+}
+
+std::uint64_t row_bytes(const flash::Geometry& g, std::uint32_t width) {
+  return std::uint64_t{g.pages_per_block} * g.page_size * width * g.planes_per_die;
+}
+
+void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) {
+  ZonedKeys& keys = config.keys.emplace<ZonedKeys>();
+  r.integer("ftl", "zone_width", keys.zone_width, 1, g.dies());
+  if (const auto [node, dotted] = r.find("ftl", "zone_width"); node && g.dies() % keys.zone_width)
+    r.fail(dotted, node, fmt::format("{} does not divide the device's {} dies", keys.zone_width,
+                                     g.dies()));
+  const std::uint32_t width = keys.zone_width ? keys.zone_width : g.dies();
+  const std::uint64_t row = row_bytes(g, width);
+  r.size("ftl", "zone_size", keys.zone_size, row, std::uint64_t{1} << 50);
+  if (const auto [node, dotted] = r.find("ftl", "zone_size"); node && keys.zone_size % row)
+    r.fail(dotted, node,
+           fmt::format("{} is not a whole number of block rows: a zone {} dies wide takes one "
+                       "block of each of its {} planes at a time ({})",
+                       format_size(keys.zone_size), width, width * g.planes_per_die,
+                       format_size(row)));
+  const std::uint64_t size = keys.zone_size ? keys.zone_size : row;
+  r.size("ftl", "zone_capacity", keys.zone_capacity, g.page_size, size);
+  if (const auto [node, dotted] = r.find("ftl", "zone_capacity");
+      node && keys.zone_capacity % g.page_size)
+    r.fail(dotted, node, fmt::format("{} is not a whole number of {}-byte pages",
+                                     keys.zone_capacity, g.page_size));
+  r.integer("ftl", "max_open_zones", keys.max_open_zones, 0, 1 << 24);
+  r.integer("ftl", "max_active_zones", keys.max_active_zones, 0, 1 << 24);
+  if (keys.max_active_zones && keys.max_open_zones > keys.max_active_zones) {
+    const auto [node, dotted] = r.find("ftl", "max_open_zones");
+    r.fail(dotted, node, fmt::format("{} is more than max_active_zones ({}): an open zone is active",
+                                     keys.max_open_zones, keys.max_active_zones));
+  }
+  r.real("ftl", "zone_command_us", keys.command_us, 0.001, 1e6);
+  r.named("ftl", "zone_finish", keys.finish, zone_finish_name(keys.finish), parse_zone_finish,
+          "a finish (allowed: mark, pad)");
+}
+
+void echo_zoned_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
+  const ZonedKeys& keys = config.keys.get<ZonedKeys>();
+  ftl_table["zone_width"] = keys.zone_width;
+  ftl_table["zone_size"] = keys.zone_size;
+  ftl_table["zone_capacity"] = keys.zone_capacity;
+  ftl_table["max_open_zones"] = keys.max_open_zones;
+  ftl_table["max_active_zones"] = keys.max_active_zones;
+  ftl_table["zone_finish"] = zone_finish_name(keys.finish);
+  ftl_table["zone_command_us"] = keys.command_us;
+}
+
+void describe_zoned(const FtlDescription& d, std::string& out) {
+  const ZonedKeys& keys = d.config.keys.get<ZonedKeys>();
+  const flash::Geometry& g = d.geometry;
+  const std::uint32_t width = keys.zone_width ? keys.zone_width : g.dies();
+  const std::uint64_t size = keys.zone_size ? keys.zone_size : row_bytes(g, width);
+  const std::uint64_t capacity = keys.zone_capacity ? keys.zone_capacity : size;
+  const auto limit = [](std::uint32_t n) { return n ? fmt::format("{}", n) : std::string("no"); };
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "  zones       {} zones of {} (capacity {}), {} dies wide\n",
+                 d.logical_pages * g.page_size / size, format_size(size), format_size(capacity),
+                 width);
+  fmt::format_to(it, "  limits      {} open, {} active zones; finish {}\n",
+                 limit(keys.max_open_zones), limit(keys.max_active_zones),
+                 zone_finish_name(keys.finish));
+  fmt::format_to(it, "  spare       {:.1f}% of each plane's blocks replace worn ones\n",
+                 100.0 * d.config.overprovisioning);
+}
+
+}  // namespace
+
+std::unique_ptr<Ftl> make_zoned_ftl(const FtlContext& context) {
+  return std::make_unique<ZonedFtl>(context);
+}
+
+extern const FtlKeyHooks zoned_ftl_keys{&read_zoned_keys, &echo_zoned_keys, &describe_zoned};
+
+}  // namespace ssdlab::ftl
