@@ -66,6 +66,11 @@ void check_target_spec(const ExperimentSpec& spec) {
         "{}: interarrival_us, size_distribution, sequential_share and read_share run on the "
         "simulator only (ssdlab sim), not against a real target",
         spec.origin);
+  if (spec.zone.on())
+    throw make_error(
+        "{}: zones_open writes zones of a simulated zoned device (ssdlab sim); a real target is "
+        "written through its block device, which this runner does not drive as zones",
+        spec.origin);
   check_target_threads(spec);
 }
 

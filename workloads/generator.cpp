@@ -68,10 +68,12 @@ IoGenerator::IoGenerator(const ExperimentSpec& spec, std::uint32_t process,
       trim_share_(spec.trim_share),
       trims_(seed ^ 0x7472696dULL) {
   if (spec.synthetic.any()) synthetic_.emplace(spec, base_, slots_, seed);
+  if (spec.zone.on()) zones_.emplace(spec, base_, slots_ * io_size_);
 }
 
 IoRequest IoGenerator::next() {
   if (synthetic_) return synthetic_->next();
+  if (zones_) return zones_->next();
   // Mix (Table 1): Ratio I/Os of pattern #1, then one of pattern #2; each
   // pattern keeps its own LBA sequence.
   Stream& stream = ratio_ && index_ % (ratio_ + 1) == ratio_ ? second_ : first_;

@@ -12,6 +12,7 @@
 #include "workloads/plan.h"
 #include "workloads/skew.h"
 #include "workloads/synthetic.h"
+#include "workloads/zone_stream.h"
 
 namespace ssdlab::workloads {
 
@@ -80,6 +81,7 @@ class IoGenerator {
   double trim_share_;
   Rng trims_;
   std::optional<SyntheticStream> synthetic_;  // the synthetic keys replace the above
+  std::optional<ZoneStream> zones_;           // so do the zone keys
 };
 
 // Seed of one (experiment, run, process), derived so that every stream differs.

@@ -11,6 +11,7 @@
 
 #include "common/units.h"
 #include "workloads/synthetic.h"
+#include "workloads/zone_stream.h"
 
 namespace ssdlab::workloads {
 
@@ -88,6 +89,9 @@ struct ExperimentSpec {
   // DiskSim-style synthetic keys (synthetic.h): open-loop arrivals, random
   // sizes, a sequential share and a read share.
   SyntheticKeys synthetic;
+
+  // Zone workloads on a zoned device (zone_stream.h): off unless zones_open.
+  ZoneKeys zone;
 
   TimeNs run_pause_ns = 0;  // idle time before each run (uFLIP §4.3, no interference)
 

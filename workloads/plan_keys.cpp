@@ -23,7 +23,8 @@ constexpr const char* kKnownKeys =
     "queue, namespace, "
     "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
     "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf, interarrival_us, "
-    "size_distribution, sequential_share, read_share";
+    "size_distribution, sequential_share, read_share, zones_open, zone_append, zone_reset, "
+    "zone_finish_at, zone_size, zone_capacity";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -234,8 +235,8 @@ void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
     spec.hot_access = as_real(kv, 0.0, 1.0);
   } else if (key == "zipf") {
     spec.zipf = as_real(kv, 0.0, 100.0);
-  } else if (apply_synthetic_key(spec, kv)) {
-    // synthetic.cpp: interarrival_us, size_distribution, sequential_share, read_share
+  } else if (apply_synthetic_key(spec, kv) || apply_zone_key(spec, kv)) {
+    // synthetic.cpp: interarrival_us, ...; zone_stream.cpp: zones_open, zone_append, ...
   } else {
     // The known names, split out of the list above, for "did you mean".
     std::vector<std::string> names;
@@ -309,6 +310,7 @@ void finish_experiment(ExperimentSpec& spec, const std::string& default_name) {
     throw make_error("{}: {} applies to random patterns (RR, RW), not {}", o,
                      spec.zipf > 0 ? "zipf" : "hot_fraction", pattern_name(spec.pattern));
   check_synthetic(spec);
+  check_zone_keys(spec);
   if (spec.io_ignore >= spec.count)
     throw make_error("{}: io_ignore ({}) must be smaller than count ({})", spec.origin,
                      spec.io_ignore, spec.count);

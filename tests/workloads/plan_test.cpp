@@ -174,7 +174,7 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
             "seed, io_shift, "
             "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
             "trim_share, hot_fraction, hot_access, zipf, interarrival_us, size_distribution, "
-            "sequential_share, read_share)");
+            "sequential_share, read_share, zones_open, zone_append, zone_reset, zone_finish_at, zone_size, zone_capacity)");
 }
 
 TEST_F(PlanTest, PlanFileUnknownKeyNamesFileLineAndKey) {

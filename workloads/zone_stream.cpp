@@ -1,0 +1,134 @@
+#include "workloads/zone_stream.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "common/units.h"
+#include "workloads/generator.h"
+#include "workloads/plan.h"
+#include "workloads/plan_keys.h"
+
+namespace ssdlab::workloads {
+
+bool apply_zone_key(ExperimentSpec& spec, const KeyValue& kv) {
+  ZoneKeys& z = spec.zone;
+  const auto fail = [&](const std::string& what) -> void {
+    throw make_error("{}: {}: {}", kv.where, kv.key, what);
+  };
+  const auto* number = std::get_if<std::int64_t>(&kv.value);
+  const auto* flag = std::get_if<bool>(&kv.value);
+  if (kv.key == "zones_open") {
+    if (!number || *number < 1 || *number > (1 << 20)) fail("expected a number of zones, 1 or more");
+    z.zones_open = static_cast<std::uint32_t>(*number);
+  } else if (kv.key == "zone_append" || kv.key == "zone_reset") {
+    if (!flag) fail("expected true or false");
+    (kv.key == "zone_append" ? z.append : z.reset) = *flag;
+  } else if (kv.key == "zone_finish_at") {
+    const double value = number ? static_cast<double>(*number)
+                         : std::get_if<double>(&kv.value) ? *std::get_if<double>(&kv.value)
+                         : std::get_if<std::string>(&kv.value)
+                             ? std::strtod(std::get_if<std::string>(&kv.value)->c_str(), nullptr)
+                             : -1.0;
+    if (!(value > 0 && value <= 1)) fail("expected a share of the zone capacity in (0, 1]");
+    z.finish_at = value;
+  } else if (kv.key == "zone_size" || kv.key == "zone_capacity") {
+    std::optional<std::uint64_t> bytes;
+    if (number && *number > 0) bytes = static_cast<std::uint64_t>(*number);
+    if (const auto* text = std::get_if<std::string>(&kv.value)) bytes = parse_size(*text);
+    if (!bytes || *bytes == 0) fail("expected a size in bytes such as \"1MiB\"");
+    (kv.key == "zone_size" ? z.zone_size : z.zone_capacity) = *bytes;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void check_zone_keys(const ExperimentSpec& spec) {
+  const ZoneKeys& z = spec.zone;
+  const std::string& o = spec.origin;
+  const bool given = z.append || !z.reset || z.finish_at != 1.0 || z.zone_size || z.zone_capacity;
+  if (!z.on()) {
+    if (given) throw make_error("{}: the zone keys go with zones_open (the zones written at once)", o);
+    return;
+  }
+  if (spec.pattern != Pattern::kSW && spec.pattern != Pattern::kSR)
+    throw make_error("{}: zones_open writes (SW) or reads (SR) zones in order, not {}", o,
+                     pattern_name(spec.pattern));
+  if (spec.mix_pattern || spec.trim_share > 0 || spec.synthetic.any() || spec.increment != 1 ||
+      spec.partitions != 1 || spec.pause_ns)
+    throw make_error("{}: a zone workload (zones_open) takes no mix, trim_share, synthetic keys, "
+                     "increment, partitions or pause_us",
+                     o);
+  if (spec.pattern == Pattern::kSR && (z.append || z.finish_at != 1.0 || !z.reset))
+    throw make_error("{}: zone_append, zone_finish_at and zone_reset go with writes (SW)", o);
+  if (z.zone_capacity && z.zone_size && z.zone_capacity > z.zone_size)
+    throw make_error("{}: zone_capacity ({}) is more than zone_size ({})", o, z.zone_capacity,
+                     z.zone_size);
+}
+
+ZoneStream::ZoneStream(const ExperimentSpec& spec, std::uint64_t base, std::uint64_t span)
+    : write_(spec.pattern == Pattern::kSW),
+      append_(spec.zone.append),
+      reset_(spec.zone.reset && write_),
+      io_size_(spec.io_size),
+      zone_size_(spec.zone.zone_size) {
+  const std::uint64_t capacity = spec.zone.zone_capacity ? spec.zone.zone_capacity : zone_size_;
+  if (zone_size_ == 0)
+    throw make_error("{}: zones_open needs a zoned device (ftl.type = \"zoned\") or zone_size",
+                     spec.origin);
+  const auto limit = static_cast<std::uint64_t>(
+      std::floor(static_cast<double>(capacity) * (write_ ? spec.zone.finish_at : 1.0)));
+  per_zone_ = limit / io_size_;
+  if (per_zone_ == 0)
+    throw make_error("{}: io_size {} is more than the {} of a zone written", spec.origin,
+                     format_size(io_size_), format_size(limit));
+  finish_ = write_ && per_zone_ * io_size_ < capacity;
+  first_zone_ = (base + zone_size_ - 1) / zone_size_;
+  const std::uint64_t end_zone = (base + span) / zone_size_;
+  zones_ = end_zone > first_zone_ ? end_zone - first_zone_ : 0;
+  if (zones_ < spec.zone.zones_open)
+    throw make_error("{}: zones_open = {}, but this process's share of the target holds {} whole "
+                     "zone(s) of {}",
+                     spec.origin, spec.zone.zones_open, zones_, format_size(zone_size_));
+  cursors_.resize(spec.zone.zones_open);
+  for (Cursor& cursor : cursors_) next_zone(cursor);
+}
+
+void ZoneStream::next_zone(Cursor& cursor) {
+  cursor.zone = first_zone_ + next_;
+  next_ = (next_ + 1) % zones_;
+  cursor.step = reset_ ? Step::kReset : Step::kData;
+  cursor.done = 0;
+}
+
+IoRequest ZoneStream::next() {
+  Cursor& cursor = cursors_[turn_];
+  turn_ = (turn_ + 1) % cursors_.size();
+  const std::uint64_t start = cursor.zone * zone_size_;
+  IoRequest io{start, static_cast<std::uint32_t>(io_size_), IoMode::kRead, 0};
+  switch (cursor.step) {
+    case Step::kReset:
+      io.mode = IoMode::kZoneReset;
+      io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
+      cursor.step = Step::kData;
+      return io;
+    case Step::kFinish:
+      io.mode = IoMode::kZoneFinish;
+      io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
+      next_zone(cursor);
+      return io;
+    case Step::kData:
+      break;
+  }
+  io.mode = !write_ ? IoMode::kRead : append_ ? IoMode::kZoneAppend : IoMode::kWrite;
+  if (io.mode != IoMode::kZoneAppend) io.offset = start + cursor.done * io_size_;
+  if (++cursor.done == per_zone_) {
+    if (finish_) cursor.step = Step::kFinish;
+    else next_zone(cursor);
+  }
+  return io;
+}
+
+}  // namespace ssdlab::workloads

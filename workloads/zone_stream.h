@@ -1,0 +1,60 @@
+// Zone-aware workloads for a zoned device (docs/zns.md): an SW experiment
+// with `zones_open` writes zones sequentially from their start, several at
+// once (round-robin), with writes at each zone's write pointer or zone
+// appends (`zone_append`), resetting each zone before it writes it
+// (`zone_reset`) and finishing it after a share of its capacity
+// (`zone_finish_at`); an SR experiment with `zones_open` reads zones back
+// the same way. Zone size and capacity are the device's unless given
+// (`zone_size`, `zone_capacity`). docs/reference/plan-keys.md lists the keys.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ssdlab::workloads {
+
+struct ExperimentSpec;
+struct KeyValue;
+struct IoRequest;
+
+struct ZoneKeys {
+  std::uint32_t zones_open = 0;  // 0: not a zone workload
+  bool append = false;
+  bool reset = true;
+  double finish_at = 1.0;  // share of the capacity written before a finish
+  std::uint64_t zone_size = 0, zone_capacity = 0;  // bytes; 0: the device's
+  bool on() const { return zones_open > 0; }
+};
+
+// Applies one of the zone keys to spec; false if kv is none of them.
+bool apply_zone_key(ExperimentSpec& spec, const KeyValue& kv);
+// Checks the zone keys against the experiment's other keys.
+void check_zone_keys(const ExperimentSpec& spec);
+
+// The I/Os of one process over the whole zones of its share of the target
+// [base, base + span).
+class ZoneStream {
+ public:
+  ZoneStream(const ExperimentSpec& spec, std::uint64_t base, std::uint64_t span);
+  IoRequest next();
+
+ private:
+  enum class Step : std::uint8_t { kReset, kData, kFinish };
+  struct Cursor {
+    std::uint64_t zone = 0;  // index among the device's zones
+    Step step = Step::kData;
+    std::uint64_t done = 0;  // data I/Os of this zone so far
+  };
+  void next_zone(Cursor& cursor);
+
+  bool write_, append_, reset_;
+  std::uint64_t io_size_, zone_size_;
+  std::uint64_t per_zone_;  // data I/Os per zone
+  bool finish_;             // a finish after them (less than the capacity written)
+  std::uint64_t first_zone_, zones_;  // the share's whole zones
+  std::uint64_t next_ = 0;            // the next of them a cursor takes
+  std::vector<Cursor> cursors_;
+  std::size_t turn_ = 0;
+};
+
+}  // namespace ssdlab::workloads
