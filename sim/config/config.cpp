@@ -294,10 +294,11 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
   hoist_sub_table(root, "host", "link");
+  hoist_sub_table(root, "host", "log");
   const HoistedArrays arrays = hoist_table_arrays(root, origins);
   std::vector<std::string> tables = {"device",     "geometry",        "timing",    "ftl",
                                      "host",       "controller",      "timing.cell",
-                                     "timing.slc_mode", "slc_cache",  "host.link"};
+                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log"};
   tables.insert(tables.end(), arrays.tables.begin(), arrays.tables.end());
   KeyReader r(root, path, std::move(tables), std::move(origins));
   DeviceConfig config;
@@ -323,6 +324,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_host_queues(r, arrays.queues, config.controller.host_queues);
   read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);
   read_host_link(r, config.controller);
+  read_host_log(r, config.controller);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;

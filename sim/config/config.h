@@ -14,6 +14,7 @@
 #include "flash/timing.h"
 #include "ftl/ftl.h"
 #include "sim/config/host_link_config.h"
+#include "sim/config/host_log_config.h"
 
 namespace ssdlab::sim {
 
@@ -97,6 +98,9 @@ struct ControllerConfig {
   // controller's firmware time per command before it reaches the flash
   // (host.firmware_us; 0 by default). host_link_config.h.
   HostLinkConfig link;
+  // The host's log-structured layer over a zoned device ([host.log]; off by
+  // default). host_log_config.h, sim/controller/host_log.h.
+  HostLogConfig host_log;
   TimeNs firmware_ns = 0;
 };
 

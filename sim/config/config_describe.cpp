@@ -137,6 +137,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
     json["host"].update(config_detail::host_queues_json(c.controller.host_queues));
   if (!c.namespaces.empty()) json["host"]["namespaces"] = config_detail::namespaces_json(c.namespaces);
   config_detail::host_link_json(c.controller, json["host"]);
+  config_detail::host_log_json(c.controller, json["host"]);
   return json;
 }
 
@@ -241,6 +242,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
                  scheduling_name(k.scheduling));
   fmt::format_to(it, "{}", config_detail::describe_host_link(k));
+  fmt::format_to(it, "{}", config_detail::describe_host_log(k));
   if (k.write_buffer_bytes)
     fmt::format_to(it,
                    "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "

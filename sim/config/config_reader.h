@@ -35,6 +35,10 @@ void hoist_sub_table(toml::table& root, const std::string& parent, const std::st
 // [host.link] and host.firmware_us (config_host_link.cpp; the table hoisted
 // to "host.link" first).
 void read_host_link(KeyReader& r, ControllerConfig& c);
+// [host.log] (config_host_log.cpp): read, echoed and described only when on.
+void read_host_log(KeyReader& r, ControllerConfig& c);
+void host_log_json(const ControllerConfig& c, nlohmann::json& host);
+std::string describe_host_log(const ControllerConfig& c);
 // Adds host.link and host.firmware_us to the echo's [host] table, only where
 // set (other configs echo as before).
 void host_link_json(const ControllerConfig& c, nlohmann::json& host);

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/error.h"
 #include "sim/controller/gang_reads.h"
 
 namespace ssdlab::sim {
@@ -30,6 +31,19 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     buffer_ = std::make_unique<WriteBufferFront>(config.controller, ftl_->logical_page_size(),
                                                  static_cast<WriteBufferFront::Flash&>(*this));
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
+  if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
+    zones_ = make_zone_front(*zoned);
+    if (config.controller.host_log.on()) {
+      host_log_ = std::make_unique<HostLog>(config.controller.host_log, *zoned,
+                                            ftl_->logical_page_size(),
+                                            static_cast<HostLog::Device&>(*this), checks.verify);
+      logical_bytes_ = host_log_->exported_bytes();
+    }
+  } else if (config.controller.host_log.on()) {
+    throw make_error("host.log: a host log writes zones: it needs a zoned device (ftl.type = "
+                     "\"zoned\"), not {}",
+                     config.ftl.type);
+  }
 }
 
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
@@ -159,10 +173,12 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   ftl::PageRange range = to_range(request.offset, request.size);
   range.placement = request.placement;  // (a write buffer's flushes use the default handle)
   const bool write = request.mode == IoMode::kWrite;
-  if (write) host_bytes_written_ += request.size;
+  if (write && !zones_) host_bytes_written_ += request.size;
   flow_ = request.flow;
   const std::optional<TimeNs> done =
-      request.mode == IoMode::kTrim ? trim(range, now, tag)
+      host_log_                     ? serve_logged(request, now)
+      : zones_                      ? serve_zoned(request, now, tag)
+      : request.mode == IoMode::kTrim ? trim(range, now, tag)
       : buffer_ ? (write ? buffer_->write(range, request.size, now)
                          : buffer_->read(range, request.size, now))
       : write   ? flash_write(range, now, WriteOrigin::kHost, tag)
@@ -178,6 +194,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
 }
 
 void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
+  if (host_log_) return host_log_->write_functionally(offset, size);
+  if (zones_) return write_zoned_functionally(offset, size);
   const ftl::PageRange range = to_range(offset, size);
   host_bytes_written_ += size;
   if (buffer_) buffer_->drop(range.first, range.first + range.count);  // now stale
@@ -189,16 +207,20 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
 
 ftl::Ftl* Ssd::ftl_for_direct_writes() {
   const bool buffered = buffer_ && buffer_->holds_data();
-  return power_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
+  return power_ || zones_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
+  // A zoned device reads a block never written as unwritten, as a drive
+  // does: nothing to prefill (its host log, if any, is a conventional device).
+  if (zones_ && !host_log_) return 0;
   const ftl::PageRange whole = to_range(offset, size);
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     // (A page the write buffer holds is written already, just not on flash.)
-    if (ftl_->is_mapped(lpn) || (buffer_ && buffer_->holds(lpn))) continue;
+    const bool mapped = host_log_ ? host_log_->is_mapped(lpn) : ftl_->is_mapped(lpn);
+    if (mapped || (buffer_ && buffer_->holds(lpn))) continue;
     write_functionally(lpn * page, page);
     ++written;
   }

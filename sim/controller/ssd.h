@@ -13,6 +13,8 @@
 //    background, whole rounds or yielding to host requests;
 //  - PowerSafeScheduling (power_safe.h): power-cut runs record every command
 //    and reserve in the FTL's order;
+//  - ZoneFront (zone_front.h): a zoned device's zone checks, appends and
+//    zone management actions;
 //  - observers (ssd_observer.h): the verifier (verifier_check.h) and the
 //    teaching views see every command list and completed request.
 // A device feature is a part and its construction here, not branches through
@@ -34,12 +36,14 @@
 #include "ftl/ftl.h"
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
+#include "sim/controller/host_log.h"
 #include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
 #include "sim/controller/ssd_observer.h"
 #include "sim/controller/verifier_check.h"
 #include "sim/controller/write_buffer_front.h"
+#include "sim/controller/zone_front.h"
 
 namespace ssdlab::sim {
 
@@ -54,7 +58,8 @@ struct SsdChecks {
 
 class Ssd : private flash::FlashScheduler::Listener,
             private WriteBufferFront::Flash,
-            private BackgroundCleaner::Core {
+            private BackgroundCleaner::Core,
+            private HostLog::Device {
  public:
   explicit Ssd(const DeviceConfig& config, SsdChecks checks = {});
   Ssd(const Ssd&) = delete;
@@ -84,6 +89,17 @@ class Ssd : private flash::FlashScheduler::Listener,
   // FTL made of them. The denominator of byte-based write amplification
   // (flash bytes programmed / host bytes written; DeviceCounters).
   std::uint64_t host_bytes_written() const { return host_bytes_written_; }
+  // A zoned device's zone part, or null (a conventional device).
+  const ZoneFront* zones() const { return zones_.get(); }
+  // How the last request start() took ended on a zoned device: its status
+  // and the offset it was served at (an append's, the one the device chose).
+  struct ZoneOutcome {
+    ftl::ZoneStatus status = ftl::ZoneStatus::kSuccess;
+    std::uint64_t offset = 0;
+  };
+  const ZoneOutcome& zone_outcome() const { return zone_outcome_; }
+  // The host's log over a zoned device ([host.log]), or null.
+  const HostLog* host_log() const { return host_log_.get(); }
   // The DRAM write buffer, or null if there is none.
   const WriteBuffer* write_buffer() const { return buffer_ ? &buffer_->buffer() : nullptr; }
 
@@ -183,7 +199,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // Parts that need every completion time at once: their requests are
   // reserved on the timelines as they are served.
   bool needs_times_at_once() const {
-    return buffer_ || power_ || (cleaner_ && cleaner_->preemptible());
+    return buffer_ || power_ || host_log_ || (cleaner_ && cleaner_->preemptible());
   }
 
   // How commands_ go to the flash: host commands (of class `work`) and
@@ -215,6 +231,15 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::optional<TimeNs> flash_read(const ftl::PageRange& range, TimeNs now,
                                    std::uint64_t tag = kWait, const HostIo* request = nullptr);
   std::optional<TimeNs> trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag);
+  // A request on a zoned device, as the zone part decides (ssd_zones.cpp).
+  std::optional<TimeNs> serve_zoned(const HostIo& request, TimeNs now, std::uint64_t tag);
+  std::optional<TimeNs> serve_logged(const HostIo& request, TimeNs now);
+  std::unique_ptr<ZoneFront> make_zone_front(ftl::ZonedDevice& device) const;
+  // What the host log asks of the device (HostLog::Device; ssd_zones.cpp).
+  TimeNs command(const HostIo& io, TimeNs now) override;
+  void functional(const HostIo& io) override;
+  // A zoned device's functional write (preconditioning), through its zone checks.
+  void write_zoned_functionally(std::uint64_t offset, std::uint64_t size);
   void after_request();
   // A cut at `at`: with a power-protected write buffer the device stays up
   // on its capacitor until the buffer is flushed and every flash command
@@ -261,6 +286,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::unique_ptr<WriteBufferFront> buffer_;
   std::unique_ptr<BackgroundCleaner> cleaner_;
   std::unique_ptr<PowerSafeScheduling> power_;
+  std::unique_ptr<ZoneFront> zones_;
+  ZoneOutcome zone_outcome_;
+  std::unique_ptr<HostLog> host_log_;
 };
 
 }  // namespace ssdlab::sim

@@ -16,6 +16,10 @@ void Ssd::enable_power_cuts() {
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
         "is wrong; every cut checks each acknowledged write itself");
+  if (host_log_)
+    throw make_error(
+        "power cuts and [host.log] cannot be combined: the host log keeps its map in host "
+        "memory and has no recovery of its own (docs/zns.md)");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
   power_ = std::make_unique<PowerSafeScheduling>(
       config_.geometry, config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,

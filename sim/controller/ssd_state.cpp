@@ -32,6 +32,7 @@ void Ssd::save_state(StateWriter& out) const {
   out.u64(cleaner_ ? cleaner_->preemptible_pools() : 0);
   if (buffer_) buffer_->save_state(out);
   if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
+  if (host_log_) host_log_->save_state(out);
 }
 
 void Ssd::load_state(StateReader& in) {
@@ -57,6 +58,7 @@ void Ssd::load_state(StateReader& in) {
                     saved, pools));
   if (buffer_) buffer_->load_state(in);
   if (pools) cleaner_->load_state(in);
+  if (host_log_) host_log_->load_state(in);
   // A file can pass its checksum (recomputed by whoever altered it) and still
   // hold a state no FTL reaches: whatever the flags, find out before any
   // request, rather than crash on it later.

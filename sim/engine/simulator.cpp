@@ -247,7 +247,8 @@ void Simulator::start(const QueuedRequest& r) {
   if (attribute_) moved_[streams_[r.stream].spec.group] += pages_moved() - moved_before;
   ++outstanding_;
   // The response time counts the wait in the host queue.
-  const Completion completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode};
+  const std::uint64_t offset = ssd_.zones() ? zone_outcome(r) : io.offset;
+  const Completion completion{r.stream, io.size, r.io, offset, r.arrived, io.mode};
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {
       in_flight_.push_back(completion);
@@ -316,9 +317,10 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   std::vector<std::unique_ptr<PlanProcess>> processes;
   std::vector<HostStream> streams;
   const bool open_loop = spec.synthetic.open_loop();
+  const workloads::ExperimentSpec zoned = with_device_zones(spec, ssd_);
   for (std::uint32_t p = 0; p < spec.processes; ++p) {
     processes.push_back(std::make_unique<PlanProcess>(
-        workloads::IoGenerator(spec, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
+        workloads::IoGenerator(zoned, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
         spec.count, open_loop, spec.origin));
     // Slots 0: an open-loop stream (io_source.h).
     // Its submission queue: `queue`, 1-based (checked by the caller); 0: the first.

@@ -88,6 +88,18 @@ class Simulator {
   const std::vector<PowerCutReport>& power_cuts() const { return cuts_; }
   // Cuts of the plan the workload never reached (past its end).
   std::uint64_t power_cuts_not_reached() const;
+  // The commands a zoned device refused (sim/controller/zone_front.h), in
+  // the order they were started: written as refused.csv (docs/zns.md).
+  struct Refusal {
+    std::string experiment;
+    std::uint32_t run = 0, process = 0;
+    std::uint64_t io = 0;
+    IoMode mode = IoMode::kRead;
+    std::uint64_t offset = 0;
+    std::uint32_t size = 0;
+    ftl::ZoneStatus status = ftl::ZoneStatus::kSuccess;
+  };
+  const std::vector<Refusal>& refusals() const { return refusals_; }
 
  private:
   static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
@@ -195,11 +207,22 @@ class Simulator {
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;
+  std::vector<Refusal> refusals_;
+  // On a zoned device: the offset the request was served at (an append's
+  // from the device), and its refusal noted (simulator_zones.cpp).
+  std::uint64_t zone_outcome(const QueuedRequest& r);
   std::vector<std::uint32_t> free_tags_;
   // Per group of the run in progress: cleaning moves of its writes (when
   // attributed).
   bool attribute_ = false;
   std::vector<std::uint64_t> moved_;
 };
+
+// refused.csv's text: a header and one row per refused command (docs/zns.md).
+std::string refusals_csv(const std::vector<Simulator::Refusal>& refusals);
+
+// `spec` with the zone size and capacity of `ssd`'s zones where a zone
+// workload (zones_open) gives none (workloads/zone_stream.h).
+workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spec, const Ssd& ssd);
 
 }  // namespace ssdlab::sim

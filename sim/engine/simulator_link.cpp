@@ -25,7 +25,7 @@ Simulator::Simulator(Ssd& ssd, IoLog* log)
 bool Simulator::send_command(const QueuedRequest& r) {
   const HostIo& io = r.request;
   TimeNs at = now_;
-  if (link_) at = link_->to_device(now_, io.mode == IoMode::kWrite ? io.size : 0);
+  if (link_) at = link_->to_device(now_, carries_data_in(io.mode) ? io.size : 0);
   at += firmware_ns_;
   if (at == now_) return false;
   ++outstanding_;  // the device holds it from now (its slot is taken)

@@ -232,6 +232,7 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
     }
   }
   if (const auto fdp = ssd.ftl().fdp_stats()) summary.fdp = fdp_record(ssd.config().ftl, *fdp);
+  add_zones_summary(summary, ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   summary.config = to_json(ssd.config());
   // Derived, not a key: the spare the exported capacity leaves in fact.

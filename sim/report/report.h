@@ -59,5 +59,8 @@ RunRecord run_record(const RunResult& result);
 // Adds what a simulated device reports at the end to `summary`: device
 // totals, wear, verification and the config.
 void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify);
+// A zoned device's "zones" block and its host log's "host_log" block
+// (zones_report.cpp); nothing on a conventional device.
+void add_zones_summary(SummaryRecord& summary, const Ssd& ssd);
 
 }  // namespace ssdlab::sim

@@ -135,6 +135,8 @@ struct SummaryRecord {
   std::optional<WearRecord> wear;
   std::optional<SlcCacheRecord> slc_cache;
   std::optional<FdpRecord> fdp;                      // ftl.placement on only
+  std::optional<ZonesRecord> zones;                  // a zoned device only
+  std::optional<HostLogRecord> host_log;             // [host.log] only
   std::optional<std::vector<TenantRecord>> tenants;  // runs of tenants (tenant_run.h)
   std::optional<FairnessRecord> fairness;            // --fairness
   std::optional<VerificationRecord> verification;

@@ -103,6 +103,40 @@ struct SlcCacheRecord {
   bool operator==(const SlcCacheRecord&) const = default;
 };
 
+// A zoned device at the end of a run (ftl.type = "zoned"; docs/zns.md): its
+// zones by state, the zone commands it served, and those it refused by ZNS
+// status (each status, with its code, even at 0).
+struct ZoneRefusalRecord {
+  std::string status;
+  std::uint64_t code = 0, count = 0;
+  bool operator==(const ZoneRefusalRecord&) const = default;
+};
+struct ZonesRecord {
+  std::uint64_t zones = 0, zone_bytes = 0, capacity_bytes = 0;
+  std::uint64_t empty = 0, implicitly_open = 0, explicitly_open = 0, closed = 0;
+  std::uint64_t read_only = 0, full = 0, offline = 0;
+  std::uint64_t resets = 0, finishes = 0, opens = 0, closes = 0, appends = 0;
+  std::uint64_t implicit_closes = 0, finish_padding_pages = 0, blocks_replaced = 0;
+  std::uint64_t refused = 0;
+  std::vector<ZoneRefusalRecord> refusals;
+  bool operator==(const ZonesRecord&) const = default;
+};
+
+// The host's log-structured layer over a zoned device ([host.log];
+// docs/zns.md): what the host wrote, what its own cleaning moved, and the
+// write amplification of each layer and of both.
+struct HostLogRecord {
+  std::string victim;
+  std::uint64_t exported_bytes = 0, zones = 0;
+  std::uint64_t host_pages_written = 0, cleaning_pages_written = 0, cleaning_pages_read = 0;
+  std::uint64_t zones_cleaned = 0, zone_resets = 0;
+  double host_write_amplification = 0;    // (host + cleaning) pages / host pages
+  double device_write_amplification = 0;  // flash pages / pages the host log wrote
+  double total_write_amplification = 0;   // flash pages / host pages
+  std::uint64_t pages_verified = 0;       // --verify: reads checked end to end
+  bool operator==(const HostLogRecord&) const = default;
+};
+
 // Host-guided placement at the end of a run (ftl.placement; docs/fdp.md):
 // TP4146's FDP statistics (bytes the host wrote, the media wrote and
 // erased) and events, and each handle's reclaim-unit use.

@@ -18,6 +18,7 @@
 #include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
+#include "sim/results/summary_fields_zones.h"
 
 namespace ssdlab::sim {
 
@@ -368,6 +369,8 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SummaryR
   v.optional("wear", s.wear);
   v.optional("slc_cache", s.slc_cache);
   v.optional("fdp", s.fdp);
+  v.optional("zones", s.zones);
+  v.optional("host_log", s.host_log);
   v.optional("tenants", s.tenants);
   v.optional("fairness", s.fairness);
   v.optional("verification", s.verification);

@@ -219,6 +219,10 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
+  // A zoned device's refused commands, one row each (docs/zns.md).
+  std::optional<PendingFile> refused;
+  if (!simulator_->refusals().empty())
+    refused.emplace(outdir_ / "refused.csv", refusals_csv(simulator_->refusals()));
   std::optional<FioLatLogs> fio_logs;
   if (io_log_ && !options_.fio_lat_log.empty())
     fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log",
@@ -226,6 +230,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   views_->finish();
   state.publish();
   if (io_log_) io_log_->publish();
+  if (refused) refused->publish();
   try {
     if (fio_logs) fio_lat_logs_ = fio_logs->publish();
     summary_file.publish();

@@ -231,9 +231,9 @@ void TimelineTrace::request_done(const HostIo& request, TimeNs submitted, TimeNs
                  fmt::format("Requests (lane {})", lane), static_cast<std::uint32_t>(lane));
     }
     lane_free_[lane] = done;
-    event(request.mode == IoMode::kWrite  ? "WRITE"
-          : request.mode == IoMode::kTrim ? "TRIM"
-                                          : "READ", "", "request", kHostPid,
+    constexpr const char* kNames[] = {"READ",       "WRITE",       "TRIM",       "ZONE APPEND",
+                                      "ZONE RESET", "ZONE FINISH", "ZONE OPEN", "ZONE CLOSE"};
+    event(kNames[static_cast<std::uint8_t>(request.mode)], "", "request", kHostPid,
           1 + static_cast<std::uint32_t>(lane), submitted, done,
           fmt::format("\"io\":{},\"offset\":{},\"size\":{}", number, request.offset, request.size));
   }
