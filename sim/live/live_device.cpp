@@ -176,6 +176,10 @@ void LiveDevice::enter(std::vector<Arrival>& batch) {
       flush_waiting_.emplace_back(order, arrival.ticket);
       continue;
     }
+    // A read of pages never written reads them as if written before the run
+    // (as a trace's reads are: Ssd::prefill), so that it costs a flash read.
+    if (arrival.io.mode == IoMode::kRead)
+      prefilled_ += session_->ssd().prefill(arrival.io.offset, arrival.io.size);
     const std::uint64_t io = simulator_->arrive(arrival.stream, arrival.io, arrival.at);
     waiting_[key_of(arrival.stream, io)] = {arrival.ticket, order};
     open_.insert(order);
@@ -241,6 +245,7 @@ void LiveDevice::finish() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   std::vector<RunResult> runs = simulator_->close();
   SummaryRecord summary;
+  summary.prefilled_pages = prefilled_;
   ExperimentRecord& experiment = summary.experiments.emplace_back();
   experiment.name = "live";
   experiment.pattern = "live";

@@ -119,6 +119,7 @@ class LiveDevice : private Simulator::CompletionListener {
   std::vector<std::pair<std::uint64_t, Ticket*>> flush_waiting_;
   std::vector<std::pair<Ticket*, TimeNs>> done_;
   std::uint64_t sequence_ = 0;
+  std::uint64_t prefilled_ = 0;  // pages read before any write (Ssd::prefill)
 
   mutable std::mutex lag_mutex_;
   LagCounters lag_;

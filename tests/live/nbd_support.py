@@ -18,9 +18,13 @@ class Server:
 
     def __init__(self, plugin, folder, *keys):
         self.socket = os.path.join(folder, "nbd.sock")
+        if os.path.exists(self.socket):  # an earlier server's in the same folder
+            os.remove(self.socket)
         self.log = open(os.path.join(folder, "nbdkit.log"), "ab")
         self.process = subprocess.Popen(
-            ["nbdkit", "-f", "-U", self.socket, plugin, *keys],
+            # --threads: nbdkit's threads per connection bound the requests in
+            # flight (default 16); 64 lets fio's QD32 reach the device.
+            ["nbdkit", "-f", "--threads", "64", "-U", self.socket, plugin, *keys],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120  # preconditioning may take a while
         while not os.path.exists(self.socket):
@@ -37,7 +41,8 @@ class Server:
         return f"nbd+unix:///?socket={self.socket}"
 
     def output(self):
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         with open(self.log.name, errors="replace") as f:
             return f.read()
 
