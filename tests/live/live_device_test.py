@@ -62,7 +62,7 @@ class LiveDevice(unittest.TestCase):
         with self.server(f"io-log={out}") as server:
             for rw, bs in (("randwrite", "4k"), ("write", "64k")):
                 run(fio_job(server.uri, rw, rw=rw, bs=bs, size="4M", iodepth=8,
-                            verify="crc32c", verify_fatal=1, do_verify=1))
+                            verify="crc32c", verify_fatal=1, do_verify=1, verify_state_save=0))
             run(fio_job(server.uri, "randread", rw="randread", bs="4k", size="4M",
                         iodepth=4, number_ios=500))
             self.assertEqual(server.stop(), 0, server.output())
