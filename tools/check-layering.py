@@ -49,6 +49,8 @@ ALLOWED = {
                   "sim/engine", "sim/results"],
     "sim/run": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
                 "sim/engine", "sim/report", "sim/results", "sim/state", "sim/views"],
+    # The model as a live device (the nbdkit plugin): the run driver, stepped by its clock.
+    "sim/live": ["common", "workloads", "sim/engine", "sim/report", "sim/results", "sim/run"],
     "repro": ["common", "sim/results", "sim/run"],
     "sim/cli": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
                 "sim/engine", "sim/results", "sim/run", "sim/state", "sim/views", "analysis",

@@ -33,22 +33,27 @@ TimeNs later(TimeNs now, TimeNs pause, const char* key) {
 
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
-  const TimeNs start = start_ = now_;
-  const DeviceCounters before = device_counters_of(ssd_);
-  groups_ = groups.data();
-  // Every completion in order, so that the start-up phase can be cut after
-  // the fact (8 bytes per I/O up to the exact limit: run_samples.h).
-  std::vector<RunSamples> samples;
-  samples.reserve(groups.size());
-  for (const RunGroup& group : groups) samples.emplace_back(group, exact_samples_);
-  moved_.assign(groups.size(), 0);
-  begin(streams);
+  open(streams, groups);
+  return close();
+}
 
-  std::string stopped;
-  bool end_of_life = false;
-  while (!queue_.empty() || ssd_.next_flash_event() != flash::kNever) {
-    advance_flash();
-    if (queue_.empty()) continue;
+void Simulator::open(std::span<const HostStream> streams, std::span<const RunGroup> groups) {
+  start_ = now_;
+  before_ = device_counters_of(ssd_);
+  groups_ = groups.data();
+  samples_.clear();
+  samples_.reserve(groups.size());
+  for (const RunGroup& group : groups) samples_.emplace_back(group, exact_samples_);
+  moved_.assign(groups.size(), 0);
+  stopped_.clear();
+  end_of_life_ = false;
+  begin(streams);
+}
+
+void Simulator::step(TimeNs until) {
+  for (;;) {
+    advance_flash(until);
+    if (queue_.empty() || queue_.next_time() > until) return;
     if (const auto at = next_cut(); at && queue_.next_time() > *at) {
       cut_power(*at);
       continue;
@@ -56,44 +61,70 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
     auto entry = queue_.pop();
     now_ = entry.time;
     try {
-      handle(entry.event, samples, start);
+      handle(entry.event);
       if (outstanding_ == 0) idle_until_next_arrival();
     } catch (const ftl::EndOfLife& error) {
       // The I/O that hit it never completes; those outstanding are dropped.
-      stopped = error.what();
-      end_of_life = true;
+      stopped_ = error.what();
+      end_of_life_ = true;
       while (!queue_.empty()) queue_.pop();
       drop_flash();
       host_queue_.clear();
       outstanding_ = 0;
     }
   }
-  ssd_.settle();  // cleaning still queued is reserved, as it would run
-  if (expired_ && !end_of_life)
-    stopped = fmt::format("{} blocks expired (lifetime limit {})",
-                          ssd_.ftl().stats().blocks_retired, expired_limit_);
+}
 
-  const DeviceCounters device = device_counters_of(ssd_) - before;
+void Simulator::advance_to(TimeNs until) {
+  step(until);
+  if (outstanding_ > 0 || until <= now_ || !queue_.empty() || end_of_life_) return;
+  idle(now_, until);
+  now_ = until;
+}
+
+std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs at) {
+  advance_to(at);
+  now_ = std::max(now_, at);
+  const std::uint64_t number = streams_[stream].next_io;
+  if (!end_of_life_) submit(stream, io);
+  return number;
+}
+
+TimeNs Simulator::next_event() const {
+  return std::min(queue_.empty() ? flash::kNever : queue_.next_time(), ssd_.next_flash_event());
+}
+
+std::vector<RunResult> Simulator::close() {
+  step(flash::kNever);
+  const std::span<const RunGroup> groups(groups_, samples_.size());
+  ssd_.settle();  // cleaning still queued is reserved, as it would run
+  if (expired_ && !end_of_life_)
+    stopped_ = fmt::format("{} blocks expired (lifetime limit {})",
+                           ssd_.ftl().stats().blocks_retired, expired_limit_);
+
+  const DeviceCounters device = device_counters_of(ssd_) - before_;
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
-    result.stats = percentiles_.empty() ? samples[g].summarize(&result.startup)
-                                        : samples[g].summarize(&result.startup, percentiles_);
-    if (!stopped.empty()) {
+    RunSamples& samples = samples_[g];
+    result.stats = percentiles_.empty() ? samples.summarize(&result.startup)
+                                        : samples.summarize(&result.startup, percentiles_);
+    if (!stopped_.empty()) {
       // Stopped early: the run is the I/Os that completed, not its count.
       const std::uint64_t measured = result.stats.count - result.stats.ignored;
-      result.stats.count = samples[g].completed();
-      result.stats.ignored = samples[g].completed() - measured;
+      result.stats.count = samples.completed();
+      result.stats.ignored = samples.completed() - measured;
     }
     result.run = groups[g].run;
-    result.start_ns = start;
+    result.start_ns = start_;
     result.end_ns = now_;
     result.device = device;
-    result.stopped = stopped;
-    result.end_of_life = end_of_life;
+    result.stopped = stopped_;
+    result.end_of_life = end_of_life_;
     result.pages_moved_by_writes = moved_[g];
   }
   streams_.clear();
+  samples_.clear();
   groups_ = nullptr;
   return results;
 }
@@ -116,7 +147,7 @@ void Simulator::begin(std::span<const HostStream> streams) {
   if (open) schedule_next_arrival();
 }
 
-void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, TimeNs start) {
+void Simulator::handle(const Event& event) {
   if (const auto* arrival = std::get_if<Arrival>(&event)) return arrive(*arrival);
   const auto& done = std::get<Completion>(event);
   if (on_the_way_ && on_the_way(done)) return;
@@ -125,9 +156,10 @@ void Simulator::handle(const Event& event, std::vector<RunSamples>& samples, Tim
   const RunGroup& group = groups_[stream.spec.group];
   const TimeNs response = now_ - done.submitted;
   if (log_)
-    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start, response,
+    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_, response,
               done.mode, done.offset, done.size);
-  samples[stream.spec.group].add(done.submitted - start, response, done.io, done.size);
+  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size);
+  if (listener_) listener_->completed(done.stream, done.io, now_);
   ++completed_;
   if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
@@ -262,11 +294,14 @@ void Simulator::start(const QueuedRequest& r) {
   queue_.push(*done, completion);
 }
 
-void Simulator::advance_flash() {
+void Simulator::advance_flash(TimeNs until) {
   for (;;) {
     const TimeNs next = ssd_.next_flash_event();
-    if (next == flash::kNever || (!queue_.empty() && next > queue_.next_time())) return;
-    ssd_.advance_flash(next, queue_.empty() ? flash::kNever : queue_.next_time());
+    if (next == flash::kNever || next > until || (!queue_.empty() && next > queue_.next_time()))
+      return;
+    // Nothing of the host's comes before its next event, nor before `until`
+    // (a live device's next arrival).
+    ssd_.advance_flash(next, std::min(queue_.empty() ? flash::kNever : queue_.next_time(), until));
     for (const Ssd::Completed& done : ssd_.completions()) {
       const auto tag = static_cast<std::uint32_t>(done.tag);
       queue_.push(std::max(done.at, now_), in_flight_[tag]);

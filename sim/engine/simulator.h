@@ -29,11 +29,10 @@
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
 #include "sim/results/run_result.h"
+#include "sim/results/run_samples.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
-
-class RunSamples;
 
 // When to cut the power (power_cut.h), sorted: at simulated times (from the
 // start of the first run), and during given I/Os (0-based index over every
@@ -61,6 +60,32 @@ class Simulator {
   // One run of a plan's experiment: its processes as closed-loop streams,
   // after the idle time `run_pause_ns` asks for.
   RunResult run(const workloads::ExperimentSpec& spec, std::uint32_t run, std::uint64_t seed);
+
+  // The same run driven from outside, step by step (a live device,
+  // sim/live/): open() starts it on `streams` (open-loop streams whose
+  // sources may have nothing yet), arrive() hands it each I/O at its time,
+  // advance_to() processes the events in between, and close() completes every
+  // I/O and returns the results as run() does.
+  void open(std::span<const HostStream> streams, std::span<const RunGroup> groups);
+  // Processes every event due no later than `until` (nothing of the
+  // caller's comes before it); with nothing outstanding, the device idles
+  // up to `until` (Ssd::idle) and now() becomes `until`.
+  void advance_to(TimeNs until);
+  // I/O `io` of stream `stream` arrives at `at` (advance_to(at) first;
+  // an `at` before now() arrives now());
+  // returns its io number (the io.csv `io` column of its stream).
+  std::uint64_t arrive(std::uint32_t stream, const SourceIo& io, TimeNs at);
+  // The time of the next event, the flash scheduler's included (flash::kNever: none).
+  TimeNs next_event() const;
+  std::vector<RunResult> close();
+  // Told of every completion as it is handled (stream, io number, time);
+  // null: nobody.
+  class CompletionListener {
+   public:
+    virtual ~CompletionListener() = default;
+    virtual void completed(std::uint32_t stream, std::uint64_t io, TimeNs at) = 0;
+  };
+  void listen(CompletionListener* listener) { listener_ = listener; }
 
   TimeNs now() const { return now_; }
   // Counts every completion, all runs, into `progress` (null: none).
@@ -141,7 +166,9 @@ class Simulator {
   };
 
   void begin(std::span<const HostStream> streams);
-  void handle(const Event& event, std::vector<RunSamples>& samples, TimeNs start);
+  // The loop: every event due no later than `until`.
+  void step(TimeNs until);
+  void handle(const Event& event);
   void arrive(const Arrival& arrival);
   // Closed loop: the stream's next I/O, now or after its pause.
   void submit_next(std::uint32_t stream);
@@ -163,8 +190,8 @@ class Simulator {
   // link: sent to the host); false for one that completes now.
   bool on_the_way(const Completion& event);
   // Processes the flash scheduler's events due no later than the next host
-  // event; each completion it reports becomes a Completion event.
-  void advance_flash();
+  // event and `until`; each completion it reports becomes a Completion event.
+  void advance_flash(TimeNs until);
   void drop_flash();
   std::uint64_t pages_moved() const;  // by cleaning, so far (attribute_cleaning())
   // Dispatches waiting requests while the device has room (host.queue_depth).
@@ -192,7 +219,14 @@ class Simulator {
   std::vector<Stream> streams_;
   const RunGroup* groups_ = nullptr;  // of the run in progress
   TimeNs start_ = 0;                  // and its start
+  DeviceCounters before_;             // and the device's counters then
   std::uint64_t outstanding_ = 0;     // dispatched to the device, not complete
+  // The run in progress: every completion in order, per group (so that the
+  // start-up phase can be cut after the fact), and why it stopped early.
+  std::vector<RunSamples> samples_;
+  std::string stopped_;
+  bool end_of_life_ = false;
+  CompletionListener* listener_ = nullptr;
   std::uint64_t expired_limit_ = 0;
   bool expired_ = false;  // the limit was reached
   PowerCutPlan cut_plan_;

@@ -108,6 +108,8 @@ struct ExperimentRecord {
   std::vector<RunRecord> runs;
 
   bool is_trace() const { return pattern == "trace"; }
+  // A live device's I/Os (sim/live/): written as a trace's, without plan keys.
+  bool is_live() const { return pattern == "live"; }
   // The mean over the runs of one figure (0 without runs).
   double mean_over_runs(double RunRecord::*figure) const;
   // A plain experiment: one I/O at a time, no pause, mix, shift or stride.
@@ -130,6 +132,7 @@ struct SummaryRecord {
   std::optional<LifetimeRecord> lifetime;
   std::optional<std::string> layout;
   std::optional<TargetRecord> target;
+  std::optional<LiveRecord> live;  // a live device's (sim/live/)
   // The device at the end of the run (all writes, preconditioning included).
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;

@@ -223,6 +223,20 @@ struct TargetRecord {
   bool operator==(const TargetRecord&) const = default;
 };
 
+// A live device's run (sim/live/: the nbdkit plugin): how it was served and
+// how closely its replies kept to the simulated completions. A reply is late
+// when it left more than late_threshold_us after its request's simulated
+// completion (the host could not keep up with the model's time; the io.csv
+// times stay the model's).
+struct LiveRecord {
+  std::string server, data;  // "nbdkit"; memory, sparse-file:PATH or none
+  double wall_seconds = 0;
+  std::uint64_t connections = 0, requests = 0, flushes = 0;
+  std::uint64_t late_replies = 0;
+  double late_threshold_us = 0, mean_lag_us = 0, max_lag_us = 0;
+  bool operator==(const LiveRecord&) const = default;
+};
+
 // A replayed trace: its options and what reading and placing it counted
 // (sim/run/trace_report.cpp). Absent values are written as null.
 struct TraceRecord {

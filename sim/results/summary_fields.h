@@ -229,6 +229,20 @@ void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TargetRe
 }
 
 template <typename V, typename R>
+void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LiveRecord> {
+  v("server", l.server);
+  v("data", l.data);
+  v("wall_seconds", l.wall_seconds);
+  v("connections", l.connections);
+  v("requests", l.requests);
+  v("flushes", l.flushes);
+  v("late_replies", l.late_replies);
+  v("late_threshold_us", l.late_threshold_us);
+  v("mean_lag_us", l.mean_lag_us);
+  v("max_lag_us", l.max_lag_us);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, TraceRecord::Partition> {
   v("offset", p.offset);
   v("bytes", p.bytes);
@@ -321,7 +335,7 @@ void fields(V& v, R& e) requires std::is_same_v<std::remove_const_t<R>, Experime
   v("count", e.count);
   v("processes", e.processes);
   v("io_ignore", e.io_ignore);
-  if (e.is_trace()) {
+  if (e.is_trace() || e.is_live()) {
     v("queue_depth", e.trace_queue_depth);  // null in open loop
     v.optional("trims", e.trims);
     v.optional("trace", e.trace);
@@ -365,6 +379,7 @@ void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SummaryR
   v.optional("lifetime", s.lifetime);
   v.optional("layout", s.layout);
   v.optional("target", s.target);
+  v.optional("live", s.live);
   v.optional("device", s.device);
   v.optional("wear", s.wear);
   v.optional("slc_cache", s.slc_cache);

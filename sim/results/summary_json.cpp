@@ -306,7 +306,8 @@ SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& w
   for (std::size_t e = 0; e < s.experiments.size(); ++e) {
     ExperimentRecord& experiment = s.experiments[e];
     if (experiment.name.empty()) throw make_error("{}: experiments[{}]: no name", where, e);
-    if (experiment.is_trace()) experiment.queue_depth = experiment.trace_queue_depth.value_or(1);
+    if (experiment.is_trace() || experiment.is_live())
+      experiment.queue_depth = experiment.trace_queue_depth.value_or(1);
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
       RunRecord& run = experiment.runs[r];
       if (run.count < run.ignored)

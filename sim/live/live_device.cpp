@@ -1,0 +1,270 @@
+#include "sim/live/live_device.h"
+
+#include <fmt/format.h>
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "common/error.h"
+#include "sim/report/report.h"
+#include "sim/run/run_session.h"
+#include "workloads/state_enforcement.h"
+
+namespace ssdlab::sim {
+namespace {
+
+// Connections share these streams in turn (io.csv `process` = connection
+// number modulo this); each numbers its I/Os 0, 1, ...
+constexpr std::uint32_t kStreams = 64;
+// The model thread spins (instead of sleeping) for the last stretch before
+// its next event, so that a reply leaves on time rather than after the
+// scheduler's wake-up latency.
+constexpr TimeNs kSpinNs = 30'000;
+
+class NoArrivals final : public IoSource {
+ public:
+  std::optional<SourceIo> next() override { return std::nullopt; }
+};
+NoArrivals no_arrivals;
+
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::uint64_t key_of(std::uint32_t stream, std::uint64_t io) {
+  return (std::uint64_t{stream} << 48) | io;
+}
+
+SimOptions session_options(const LiveOptions& options, const std::string& outdir) {
+  SimOptions sim = options.sim;
+  sim.outdir = outdir;
+  sim.workload = "live";
+  sim.quiet = true;
+  sim.state_cache = false;
+  return sim;
+}
+
+}  // namespace
+
+LiveDevice::LiveDevice(LiveOptions options, std::ostream& out,
+                       std::function<void(const std::string&)> warn)
+    : options_(std::move(options)), out_(out), warn_(std::move(warn)) {
+  check_live_options(options_);
+  if (options_.io_log.empty()) {
+    // The run driver writes its outputs somewhere: a folder of our own, removed at the end.
+    std::string folder = (std::filesystem::temp_directory_path() / "ssdlab-live.XXXXXX").string();
+    if (!::mkdtemp(folder.data())) throw make_error("cannot create a temporary folder");
+    options_.sim.outdir = folder;
+  } else {
+    options_.sim.outdir = options_.io_log;
+  }
+  options_.sim = session_options(options_, options_.sim.outdir);
+  session_ = std::make_unique<RunSession>(options_.sim, out_);
+  if (!session_->loaded_state())
+    session_->precondition(options_.sim.precondition.empty()
+                               ? workloads::PreconditionSpec{}
+                               : workloads::parse_precondition(options_.sim.precondition),
+                           "preconditioned");
+  bytes_ = session_->ssd().logical_bytes();
+  data_ = make_data_store(options_.data, bytes_);
+  simulator_ = &session_->start(true, 0);
+  simulator_->listen(this);
+  groups_.push_back(RunGroup{"live", 0, 0, 0, false});
+  for (std::uint32_t s = 0; s < kStreams; ++s)
+    streams_.push_back(HostStream{&no_arrivals, 0, s, 0, 0, 0, 0});
+  simulator_->open(streams_, groups_);
+  base_ = simulator_->now();
+  anchor_ = steady_ns();
+  wall_start_ = std::chrono::steady_clock::now();
+  model_ = std::thread([this] { model_loop(); });
+}
+
+LiveDevice::~LiveDevice() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  model_cv_.notify_one();
+  if (model_.joinable()) model_.join();
+  if (options_.io_log.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(options_.sim.outdir, ignored);
+  }
+}
+
+TimeNs LiveDevice::sim_now() const { return base_ + (steady_ns() - anchor_); }
+
+std::uint32_t LiveDevice::connect() { return connections_++ % kStreams; }
+
+void LiveDevice::serve(std::uint32_t stream, IoMode mode, std::uint64_t offset,
+                       std::uint32_t size) {
+  Ticket ticket;
+  SourceIo io{};
+  io.mode = mode;
+  io.offset = offset;
+  io.size = size;
+  std::unique_lock lock(mutex_);
+  // Stamped under the lock: the model thread, which reads the clock under
+  // it too, never processes past an arrival it has not seen.
+  arrivals_.push_back(Arrival{stream, io, sim_now(), &ticket, false});
+  ++requests_;
+  arrived_.store(true, std::memory_order_release);
+  model_cv_.notify_one();
+  ticket.done_cv.wait(lock, [&] { return ticket.done >= 0; });
+  lock.unlock();
+  const TimeNs lag = std::max<TimeNs>(0, sim_now() - ticket.done);
+  std::lock_guard lag_lock(lag_mutex_);
+  ++lag_.replies;
+  lag_.total_ns += lag;
+  lag_.max_ns = std::max(lag_.max_ns, lag);
+  if (static_cast<double>(lag) <= options_.late_us * 1000) return;
+  if (++lag_.late < next_warning_) return;
+  next_warning_ *= 10;  // 1, 10, 100, ... late replies
+  warn_(fmt::format(
+      "ssdlab: {} replies left more than {} us after their simulated completion (this one "
+      "{:.1f} us late, the most {:.1f} us): the host does not keep up with the model's time; "
+      "io.csv keeps the model's times",
+      lag_.late, options_.late_us, static_cast<double>(lag) / 1000,
+      static_cast<double>(lag_.max_ns) / 1000));
+}
+
+void LiveDevice::flush() {
+  Ticket ticket;
+  std::unique_lock lock(mutex_);
+  arrivals_.push_back(Arrival{0, SourceIo{}, sim_now(), &ticket, true});
+  ++flushes_;
+  arrived_.store(true, std::memory_order_release);
+  model_cv_.notify_one();
+  ticket.done_cv.wait(lock, [&] { return ticket.done >= 0; });
+}
+
+LagCounters LiveDevice::lag() const {
+  std::lock_guard lock(lag_mutex_);
+  return lag_;
+}
+
+void LiveDevice::model_loop() {
+  ::prctl(PR_SET_TIMERSLACK, 1UL);  // timed waits wake on time, not up to 50 us late
+  std::vector<Arrival> batch;
+  for (;;) {
+    TimeNs horizon = 0;
+    bool stop = false;
+    {
+      std::lock_guard lock(mutex_);
+      horizon = sim_now();
+      batch.swap(arrivals_);
+      arrived_.store(false, std::memory_order_relaxed);
+      stop = stopping_;
+    }
+    enter(batch);
+    simulator_->advance_to(horizon);
+    reply(horizon);
+    if (stop) return;
+    wait_for(simulator_->next_event());
+  }
+}
+
+void LiveDevice::enter(std::vector<Arrival>& batch) {
+  for (Arrival& arrival : batch) {
+    const std::uint64_t order = sequence_++;
+    if (arrival.flush) {
+      flush_waiting_.emplace_back(order, arrival.ticket);
+      continue;
+    }
+    // A read of pages never written reads them as if written before the run
+    // (as a trace's reads are: Ssd::prefill), so that it costs a flash read.
+    if (arrival.io.mode == IoMode::kRead)
+      prefilled_ += session_->ssd().prefill(arrival.io.offset, arrival.io.size);
+    const std::uint64_t io = simulator_->arrive(arrival.stream, arrival.io, arrival.at);
+    waiting_[key_of(arrival.stream, io)] = {arrival.ticket, order};
+    open_.insert(order);
+  }
+  batch.clear();
+}
+
+void LiveDevice::completed(std::uint32_t stream, std::uint64_t io, TimeNs at) {
+  const auto found = waiting_.find(key_of(stream, io));
+  if (found == waiting_.end()) return;
+  done_.emplace_back(found->second.first, at);
+  open_.erase(found->second.second);
+  waiting_.erase(found);
+}
+
+void LiveDevice::reply(TimeNs now) {
+  // A flush completes once everything that arrived before it has.
+  const std::uint64_t oldest = open_.empty() ? sequence_ : *open_.begin();
+  std::erase_if(flush_waiting_, [&](const std::pair<std::uint64_t, Ticket*>& flush) {
+    if (flush.first > oldest) return false;
+    done_.emplace_back(flush.second, now);
+    return true;
+  });
+  if (done_.empty()) return;
+  std::lock_guard lock(mutex_);
+  for (auto& [ticket, at] : done_) {
+    ticket->done = at;
+    ticket->done_cv.notify_one();
+  }
+  done_.clear();
+}
+
+void LiveDevice::wait_for(TimeNs next) {
+  std::unique_lock lock(mutex_);
+  while (arrivals_.empty() && !stopping_) {
+    if (next == flash::kNever) {
+      model_cv_.wait(lock);
+      continue;
+    }
+    const TimeNs left = next - sim_now();
+    if (left <= 0) return;
+    if (left > kSpinNs) {
+      model_cv_.wait_for(lock, std::chrono::nanoseconds(left - kSpinNs));
+      continue;
+    }
+    lock.unlock();
+    while (sim_now() < next && !arrived_.load(std::memory_order_acquire)) {
+    }
+    return;
+  }
+}
+
+void LiveDevice::finish() {
+  if (finished_) return;
+  finished_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  model_cv_.notify_one();
+  model_.join();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
+  std::vector<RunResult> runs = simulator_->close();
+  SummaryRecord summary;
+  summary.prefilled_pages = prefilled_;
+  ExperimentRecord& experiment = summary.experiments.emplace_back();
+  experiment.name = "live";
+  experiment.pattern = "live";
+  experiment.count = runs.front().stats.count;
+  experiment.processes = std::min(connections_.load(), kStreams);
+  experiment.runs.push_back(run_record(runs.front()));
+  const LagCounters lag = this->lag();
+  LiveRecord& live = summary.live.emplace();
+  live.server = "nbdkit";
+  live.data = data_->describe();
+  live.wall_seconds = std::round(wall * 1000) / 1000;
+  live.connections = connections_;
+  live.requests = requests_;
+  live.flushes = flushes_;
+  live.late_replies = lag.late;
+  live.late_threshold_us = options_.late_us;
+  live.mean_lag_us = lag.replies ? static_cast<double>(lag.total_ns) / lag.replies / 1000 : 0;
+  live.max_lag_us = static_cast<double>(lag.max_ns) / 1000;
+  session_->finish(summary, "live", runs.front().end_of_life);
+}
+
+}  // namespace ssdlab::sim
