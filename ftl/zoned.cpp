@@ -267,9 +267,7 @@ void ZonedFtl::erase_zone(std::uint64_t index, CommandList& out) {
         if (nand_.is_valid(first + p)) nand_.invalidate(first + p);
       out.push_back(flash::page_command(Op::kErase, first, flash::kNoLpn));
       nand_.erase(id);
-      ++stats_.erases;
-      ++stats_.blocks_cleaned;
-      ++stats_.blocks_cleaned_per_pool[0];
+      ++stats_.erases;  // (not cleaning: a zoned device never cleans)
       if (pe_cycles == 0 || nand_.erase_count(id) < pe_cycles) continue;
       ++stats_.blocks_retired;
       std::vector<BlockId>& spare = spare_[geometry_.plane_of_block(id)];

@@ -158,7 +158,10 @@ void Simulator::handle(const Event& event) {
   if (log_)
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_, response,
               done.mode, done.offset, done.size);
-  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size);
+  // A zone management command moves no data: its size (the zone's, in
+  // io.csv) is not throughput.
+  samples_[stream.spec.group].add(done.submitted - start_, response, done.io,
+                                  is_zone_action(done.mode) ? 0 : done.size);
   if (listener_) listener_->completed(done.stream, done.io, now_);
   ++completed_;
   if (progress_) progress_->tick(completed_);
