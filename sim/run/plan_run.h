@@ -24,7 +24,7 @@ struct SimOptions {
   // Reuse a preconditioned state from the user's cache folder, and save one
   // there (sim/state/state_cache.h); --no-state-cache turns it off.
   bool state_cache = true;
-  // Threads preconditioning may use (0: one per hardware thread); the state
+  // Threads preconditioning may use (0: one per usable CPU, common/host_info.h); the state
   // is the same whatever the number (sim/state/precondition.h).
   unsigned precondition_threads = 0;
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests

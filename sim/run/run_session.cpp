@@ -103,8 +103,13 @@ std::optional<StateRecord> RunSession::precondition(const workloads::Preconditio
   const bool cache = spec.kind != workloads::PreconditionSpec::Kind::kNone && may_use_state_cache();
   const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
   std::optional<StateRecord> done;
-  if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
-                          : std::nullopt) {
+  auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_) : std::nullopt;
+  std::optional<StateLock> making;  // a miss: one process makes it, the others wait and load it
+  if (cache && !cached) {
+    making.emplace(state_cache_dir(), key);
+    cached = load_cached_state(state_cache_dir(), key, *ssd_, position_);
+  }
+  if (cached) {
     done = std::move(cached);
     fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
                done->load_seconds.value_or(0), done->state_file.value_or(""));

@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/host_info.h"
 #include "common/progress.h"
 #include "common/suggest.h"
 #include "common/toml_text.h"
@@ -30,6 +30,9 @@
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/sweep_file.h"
+#include "sim/run/sweep_frozen.h"
+#include "sim/run/sweep_slurm.h"
+#include "sim/state/state_cache.h"
 #include "sim/run/trace_run.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
@@ -40,19 +43,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json job_json(const Job& job) {
-  return {{"id", job.id},
-          {"dir", job.dir()},
-          {"config", job.config},
-          {"sets", job.sets},
-          {"workload", job.workload},
-          {"seed", job.seed},
-          {"precondition", job.precondition},
-          {"load_state", job.load_state}};
-}
-
-// Runs one job into OUTDIR/job-N; returns its error, empty if none.
-std::string run_job(const Job& job, const fs::path& outdir) {
+// Runs job `frozen` of `list` into OUTDIR/job-N; returns its error, empty
+// if none. Its sweep-job.json goes when it starts and comes back with its
+// results, so that collect never takes an older run's for this one's.
+std::string run_job(const nlohmann::json& list, const FrozenJob& frozen, const fs::path& outdir) {
+  const Job& job = frozen.job;
   SimOptions options;
   options.config = job.config;
   options.workload = job.workloads.front();
@@ -64,6 +59,7 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.io_log = job.io_log;
   options.fairness = job.fairness;
   options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
+  clear_job_record(options.outdir);
   std::ostringstream log;
   std::string error;
   try {
@@ -76,16 +72,35 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   try {
     write_file_atomically(fs::path(options.outdir) / "sweep-job.txt",
                           log.str() + (error.empty() ? "" : "error: " + error + "\n"));
+    if (error.empty()) write_job_record(list, frozen.record, options.outdir);
   } catch (const Error& e) {
     if (error.empty()) error = e.what();
   }
   return error;
 }
 
-void write_manifest(const std::vector<Job>& jobs, const std::string& plan, const fs::path& outdir) {
-  nlohmann::json manifest = {{"sweep", plan}, {"jobs", nlohmann::json::array()}};
-  for (const Job& job : jobs) manifest["jobs"].push_back(job_json(job));
-  write_file_atomically(outdir / "jobs.json", manifest.dump(2) + "\n");
+// sweep --state N: the preconditioned state N of the frozen list, made
+// once into the state cache for the jobs that start from it (a Slurm
+// preconditioning task, which they follow with afterok).
+int make_shared_state(const nlohmann::json& list, std::uint64_t state, const fs::path& outdir,
+                      std::ostream& out) {
+  const nlohmann::json& states = list.at("states");
+  if (state >= states.size())
+    throw make_error("--state {}: the sweep has {} shared states", state, states.size());
+  if (state_cache_dir().empty())
+    throw Error("--state: no state cache folder (set XDG_CACHE_HOME or HOME)");
+  const FrozenJob first = frozen_job(list, states.at(state).at("job").get<std::uint64_t>(), outdir);
+  SimOptions options;
+  options.config = first.job.config;
+  options.overrides = first.job.sets;
+  options.seed = first.job.seed;
+  options.precondition = first.job.precondition;
+  options.outdir = (outdir / fmt::format("states/state-{:05}", state)).string();
+  options.io_log = false;
+  options.quiet = true;
+  fs::create_directories(options.outdir);
+  run_sim(options, out);
+  return 0;
 }
 
 std::string csv_field(const std::string& text) {
@@ -120,91 +135,41 @@ std::string typed_field(std::string text) {
   return csv_field(text);
 }
 
-// This binary, so that the cluster runs the same build (on a shared
-// filesystem); "ssdlab" from PATH if it cannot be told.
-std::string this_executable() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("ssdlab") : self.string();
-}
-
-// Removes the job folders (job-NNNNN, nothing else) of an earlier sweep in
-// `outdir`: its results must not pass for this sweep's (plot, the Python
-// reader and collect go by jobs.json, but a folder listing would not).
-void remove_earlier_jobs(const fs::path& outdir) {
-  static const std::regex kJobFolder("job-[0-9]{5,}");
-  std::error_code error;
-  std::vector<fs::path> earlier;
-  for (const auto& entry : fs::directory_iterator(outdir, error))
-    if (entry.is_directory(error) && !entry.is_symlink(error) &&
-        std::regex_match(entry.path().filename().string(), kJobFolder))
-      earlier.push_back(entry.path());
-  for (const fs::path& folder : earlier) {
-    fs::remove_all(folder, error);
-    if (error)
-      throw make_error("{}: cannot remove the earlier sweep's job folder: {}", folder.string(),
-                       error.message());
-  }
-}
-
-// --slurm: the array job script (one task per job, each `--job N`).
-int write_slurm_script(const SweepOptions& options, const std::vector<Job>& jobs,
-                       const fs::path& outdir, std::ostream& out) {
-  const std::string script = fmt::format(
-      "#!/bin/bash\n"
-      "# Generated by `ssdlab sweep --slurm`: one array task per job of {plan}.\n"
-      "# Submit with `sbatch {script}`; when all tasks are done, build the table with\n"
-      "#   ssdlab collect {out}\n"
-      "#SBATCH --job-name=ssdlab-sweep\n"
-      "#SBATCH --array=0-{last}\n"
-      "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output={out}/slurm-%a.log\n"
-      "set -euo pipefail\n"
-      "exec '{ssdlab}' sweep '{plan}' -o '{out}' --job \"$SLURM_ARRAY_TASK_ID\"\n",
-      fmt::arg("plan", fs::absolute(options.plan).string()), fmt::arg("script", options.slurm),
-      fmt::arg("out", fs::absolute(outdir).string()), fmt::arg("last", jobs.size() - 1),
-      fmt::arg("ssdlab", this_executable()));
-  write_file_atomically(options.slurm, script);
-  fs::permissions(options.slurm, fs::perms::owner_exec | fs::perms::group_exec,
-                  fs::perm_options::add);
-  fmt::print(out, "{}: {} jobs as a Slurm array; then `ssdlab collect {}`\n", options.slurm,
-             jobs.size(), outdir.string());
-  return 0;
-}
-
 }  // namespace
 
 int run_sweep(const SweepOptions& options, std::ostream& out) {
-  const std::vector<Job> jobs = expand(options.plan);
   const fs::path outdir(options.outdir);
+  if (options.job || options.state) {
+    // An array task: its job from the frozen list, nothing else read or
+    // written outside its own folder. The tasks of one sweep share the
+    // folder; each job folder is then locked by its own run.
+    const nlohmann::json list = read_frozen_list(outdir);
+    const OutputLock lock(outdir, OutputLock::Mode::kShared);
+    if (options.state) return make_shared_state(list, *options.state, outdir, out);
+    const std::string failure = run_job(list, frozen_job(list, *options.job, outdir), outdir);
+    if (!failure.empty()) fmt::print(out, "job {}: {}\n", *options.job, failure);
+    return failure.empty() ? 0 : 1;
+  }
+  const std::vector<Job> jobs = expand(options.plan);
   if (!options.slurm.empty()) {
     const NamedPath inputs[] = {command_input("the sweep file", options.plan),
                                 {"the sweep's own jobs.json", outdir / "jobs.json"}};
     check_output_path(options.slurm, "Slurm script", inputs);
   }
+  const FrozenList frozen = freeze_jobs(jobs, options.plan, outdir);
   std::error_code error;
   fs::create_directories(outdir, error);
   if (error)
     throw make_error("{}: cannot create the output folder: {}", outdir.string(), error.message());
-  // The folder is this sweep's, as a run's is (sim/results/output.h); the
-  // array tasks of one Slurm sweep (--job N) share it, each job folder then
-  // locked by its own run.
-  const OutputLock lock(outdir,
-                        options.job ? OutputLock::Mode::kShared : OutputLock::Mode::kExclusive);
-  if (!options.job) remove_earlier_jobs(outdir);
-  write_manifest(jobs, options.plan, outdir);
-
-  if (!options.slurm.empty()) return write_slurm_script(options, jobs, outdir, out);
-  if (options.job) {
-    if (*options.job >= jobs.size())
-      throw make_error("--job {}: the sweep has jobs 0 to {}", *options.job, jobs.size() - 1);
-    const std::string failure = run_job(jobs[*options.job], outdir);
-    if (!failure.empty()) fmt::print(out, "job {}: {}\n", *options.job, failure);
-    return failure.empty() ? 0 : 1;
-  }
+  // The folder is this sweep's, as a run's is (sim/results/output.h).
+  const OutputLock lock(outdir, OutputLock::Mode::kExclusive);
+  publish_frozen_list(frozen, outdir, options.replace, options.slurm.empty());
+  if (!options.slurm.empty())
+    return write_slurm_scripts(options.slurm, options.cluster, jobs, frozen.list, options.outdir,
+                               out);
 
   const unsigned workers = std::max(
-      1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
+      1u, std::min<unsigned>(options.jobs ? options.jobs : usable_cpus(),
                              static_cast<unsigned>(jobs.size())));
   fmt::print(out, "{}: {} jobs on {} threads\n", options.plan, jobs.size(), workers);
   std::atomic<std::size_t> next{0};
@@ -219,7 +184,7 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
     for (unsigned w = 0; w < workers; ++w)
       pool.emplace_back([&] {
         for (std::size_t i; (i = next++) < jobs.size();) {
-          failures[i] = run_job(jobs[i], outdir);
+          failures[i] = run_job(frozen.list, frozen_job(frozen.list, i, outdir), outdir);
           std::lock_guard lock(print);
           progress.clear();
           fmt::print(out, "  {} {}\n", jobs[i].dir(),
@@ -274,11 +239,33 @@ std::string fairness_fields(const SummaryRecord& summary, std::size_t e) {
                      summary.fairness->index_p99);
 }
 
+// Job `job`'s summary if its folder holds this frozen job's result; else
+// nullopt, after a line saying why (missing, unreadable, stale).
+std::optional<SummaryRecord> checked_summary(const nlohmann::json& list, const nlohmann::json& job,
+                                             const fs::path& dir, std::ostream& out) {
+  const fs::path path = dir / "summary.json";
+  const std::string name = job.at("dir").get<std::string>();
+  if (!fs::is_regular_file(path)) {
+    fmt::print(out, "  {:<9} missing: {}\n", name, path.string());
+    return std::nullopt;
+  }
+  std::optional<SummaryRecord> summary;
+  std::string why;
+  try {
+    summary = read_summary(path);
+    why = stale_result(list, job, dir, *summary);
+  } catch (const std::exception& error) {  // one unreadable summary costs its row only
+    why = fmt::format("unreadable: {}", error.what());
+  }
+  if (why.empty()) return summary;
+  fmt::print(out, "  {:<9} not taken: {}: {} (rerun it)\n", name, path.string(), why);
+  return std::nullopt;
+}
+
 int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
-  if (!fs::is_regular_file(outdir / "jobs.json"))
-    throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
-  const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
+  const nlohmann::json manifest = read_frozen_list(outdir);
+
   // One typed column per swept key (sets and grid axes), in first-seen order.
   std::vector<std::string> keys;
   for (const auto& job : manifest.at("jobs"))
@@ -288,9 +275,8 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   std::vector<std::optional<SummaryRecord>> summaries;
   bool fairness = false;
   for (const auto& job : manifest.at("jobs")) {
-    const fs::path path = outdir / job.at("dir").get<std::string>() / "summary.json";
-    summaries.push_back(fs::is_regular_file(path) ? std::optional(read_summary(path))
-                                                  : std::nullopt);
+    const fs::path dir = outdir / job.at("dir").get<std::string>();
+    summaries.push_back(checked_summary(manifest, job, dir, out));
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
   }
   std::ostringstream csv;
@@ -304,10 +290,8 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   std::size_t index = 0;
   for (const auto& job : manifest.at("jobs")) {
     const std::optional<SummaryRecord>& summary = summaries[index++];
-    if (!summary) {
+    if (!summary) {  // (said why above)
       ++missing;
-      fmt::print(out, "  {:<9} missing: {}\n", job.at("dir").get<std::string>(),
-                 (outdir / job.at("dir").get<std::string>() / "summary.json").string());
       continue;
     }
     const std::string sets =
@@ -343,7 +327,7 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   }
   write_file_atomically(outdir / "sweep.csv", csv.str());
   fmt::print(out, "  {} rows from {} jobs{} -> {}\n", rows, manifest["jobs"].size() - missing,
-             missing ? fmt::format(" ({} missing)", missing) : "", (outdir / "sweep.csv").string());
+             missing ? fmt::format(" ({} missing or not taken)", missing) : "", (outdir / "sweep.csv").string());
   return missing ? 1 : 0;
 }
 

@@ -2,8 +2,10 @@
 // overrides x workloads x seeds, run in parallel on every core of this
 // machine, each job writing its own output folder, and the results collected
 // into one table (OUTDIR/sweep.csv). For clusters, `--slurm FILE` writes a
-// Slurm job-array script instead, whose task i runs `sweep --job i`;
-// `ssdlab collect OUTDIR` then builds the table from the job folders.
+// Slurm job-array script instead (sweep_slurm.h), whose task i runs
+// `sweep -o OUTDIR --job i` from the job list frozen at submission
+// (sweep_frozen.h); `ssdlab collect OUTDIR` then builds the table from the
+// job folders, taking only results of the frozen jobs.
 //
 //   configs   = ["configs/agrawal-baseline.toml"]      # required
 //   workloads = ["RW:io_size=4096,count=100000"]       # required
@@ -21,14 +23,19 @@
 #include <optional>
 #include <string>
 
+#include "sim/run/sweep_slurm.h"
+
 namespace ssdlab::sim {
 
 struct SweepOptions {
   std::string plan;
   std::string outdir;
   unsigned jobs = 0;                 // parallel jobs; 0: one per core
-  std::optional<std::uint64_t> job;  // run only this job (a Slurm array task)
+  std::optional<std::uint64_t> job;  // run only job N of the frozen list (a Slurm array task)
+  std::optional<std::uint64_t> state;  // make only shared state N (a preconditioning task)
   std::string slurm;                 // write a job-array script here instead of running
+  SlurmOptions cluster;              // its resources (sim/run/sweep_slurm.h)
+  bool replace = false;              // remove another sweep's job folders in OUTDIR
   bool quiet = false;                // no progress line (jobs done) on the terminal
 };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/host_info.h"
 #include "common/progress.h"
 #include "common/rng.h"
 #include "sim/engine/ftl_failure.h"
@@ -112,7 +113,7 @@ unsigned precondition_threads(Ssd& ssd, const workloads::PreconditionSpec& spec,
   const bool whole_pages = spec.kind != workloads::PreconditionSpec::Kind::kUflip &&
                            ssd.ftl().logical_page_size() == ssd.config().geometry.page_size;
   if (pools == 0 || !whole_pages) return 0;
-  const unsigned wanted = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned wanted = requested ? requested : usable_cpus();
   return std::min<unsigned>(wanted, pools);
 }
 

@@ -17,7 +17,7 @@ namespace ssdlab::sim {
 // Unless `quiet`, shows its progress on a terminal (common/progress.h):
 // logical pages written of those the state writes.
 //
-// On up to `threads` threads (0: one per hardware thread) where the FTL's
+// On up to `threads` threads (0: one per CPU this process may use, usable_cpus()) where the FTL's
 // allocation pools are independent (ftl::Ftl::parallel_pools(): the
 // page-mapped FTL with greedy cleaning and no wear leveling) and nothing
 // else watches the writes (no --verify, power cuts, teaching views): each
