@@ -26,8 +26,7 @@ unsigned usable_cpus() {
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0)
-    cpus = std::max(1, CPU_COUNT(&set));
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) cpus = std::max(1, CPU_COUNT(&set));
   if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK"); slurm && *slurm) {
     char* end = nullptr;
     const unsigned long given = std::strtoul(slurm, &end, 10);

@@ -3,9 +3,9 @@
 #include <memory>
 #include <string>
 
+#include "common/error.h"
 #include "sim/cli/command.h"
 #include "sim/cli/validators.h"
-#include "common/error.h"
 #include "sim/run/sweep.h"
 
 namespace ssdlab::cli {
@@ -28,27 +28,36 @@ Command make_sweep_command(CLI::App& app, GlobalOptions&) {
   command->add_option("-j,--jobs", o->sweep.jobs, "Parallel jobs (default: one per usable CPU)")
       ->check(integer_in(0, 4096));
   CLI::Option* job =
-      command->add_option("--job", o->job, "Run only job N of the list frozen in OUTDIR (a Slurm array task)")
+      command
+          ->add_option("--job", o->job,
+                       "Run only job N of the list frozen in OUTDIR (a Slurm array task)")
           ->check(any_unsigned());
   CLI::Option* state =
-      command->add_option("--state", o->state,
-                          "Make only shared preconditioned state N of OUTDIR's list (a Slurm task)")
+      command
+          ->add_option("--state", o->state,
+                       "Make only shared preconditioned state N of OUTDIR's list (a Slurm task)")
           ->check(any_unsigned())
           ->excludes(job);
   command->add_flag("--replace", o->sweep.replace,
                     "Remove the job folders of another sweep in OUTDIR (else refused)");
-  command->add_option("--slurm", o->sweep.slurm,
-                      "Write a Slurm job-array script here (and FILE-submit.sh) instead of running");
+  command->add_option(
+      "--slurm", o->sweep.slurm,
+      "Write a Slurm job-array script here (and FILE-submit.sh) instead of running");
   sim::SlurmOptions& c = o->sweep.cluster;
   command->add_option("--partition", c.partition, "--slurm: #SBATCH --partition");
   command->add_option("--account", c.account, "--slurm: #SBATCH --account");
-  command->add_option("--sbatch", c.extra, "--slurm: one more #SBATCH line, as --constraint=x (repeatable)");
+  command->add_option("--sbatch", c.extra,
+                      "--slurm: one more #SBATCH line, as --constraint=x (repeatable)");
   command->add_option("--mem", c.mem, "--slurm: memory per task instead of the estimate (as 4G)");
-  command->add_option("--time", c.time, "--slurm: time per task instead of the estimate (as 2:00:00)");
-  command->add_option("--cpus-per-task", c.cpus, "--slurm: CPUs per task, which preconditioning uses (default 1)")
+  command->add_option("--time", c.time,
+                      "--slurm: time per task instead of the estimate (as 2:00:00)");
+  command
+      ->add_option("--cpus-per-task", c.cpus,
+                   "--slurm: CPUs per task, which preconditioning uses (default 1)")
       ->check(integer_in(1, 4096));
-  command->add_option("--max-array-size", c.max_array_size,
-                      "--slurm: the cluster's MaxArraySize (default 1001): larger sweeps go in chunks")
+  command
+      ->add_option("--max-array-size", c.max_array_size,
+                   "--slurm: the cluster's MaxArraySize (default 1001): larger sweeps go in chunks")
       ->check(integer_in(1, 4000000));
   command->add_flag("-q,--quiet", o->sweep.quiet,
                     "No progress line on the terminal (there is none when stderr is not one)");

@@ -39,23 +39,25 @@ std::vector<fs::path> job_folders(const fs::path& outdir) {
 }
 
 // Copies of the config and plan files the jobs name, by the digest of
-// their text: "frozen/NAME-DIGEST.toml" (relative to the output folder).
+// their text: "frozen/DIGEST/NAME" (relative to the output folder).
 class Freezer {
  public:
   explicit Freezer(const fs::path& outdir) : outdir_(outdir) {}
   std::string copy(const std::string& path) {
     if (const auto it = names_.find(path); it != names_.end()) return it->second;
     const std::string text = file_text(path);
-    const std::string name = fmt::format("{}/{}-{}.toml", kFrozenFolder, fs::path(path).stem().string(),
-                                         text_digest(text).substr(0, 16));
+    // Its own name kept (figures label a run by its config file's name).
+    const std::string name = fmt::format("{}/{}/{}", kFrozenFolder, text_digest(text).substr(0, 16),
+                                         fs::path(path).filename().string());
     pending_.emplace_back(outdir_ / name, text);
     return names_[path] = name;
   }
   void write() const {
     std::error_code error;
-    fs::create_directories(outdir_ / kFrozenFolder, error);
-    for (const auto& [path, text] : pending_)
+    for (const auto& [path, text] : pending_) {
+      fs::create_directories(path.parent_path(), error);
       if (!fs::exists(path, error)) write_file_atomically(path, text);
+    }
   }
 
  private:
@@ -77,7 +79,7 @@ std::string config_digest(nlohmann::json echo) {
 FrozenList freeze_jobs(const std::vector<Job>& jobs, const std::string& plan,
                        const fs::path& outdir) {
   Freezer freezer(outdir);
-  std::map<std::string, std::string> digests;  // per config and sets
+  std::map<std::string, std::string> digests;   // per config and sets
   std::map<std::string, std::size_t> state_of;  // config digest, precondition, seed -> state
   nlohmann::json list_jobs = nlohmann::json::array(), states = nlohmann::json::array();
   for (const Job& job : jobs) {
@@ -138,9 +140,9 @@ void publish_frozen_list(const FrozenList& frozen, const fs::path& outdir, bool 
     }
     const std::string id = old.is_object() ? old.value("sweep_id", "") : "";
     if (id != frozen.list.at("sweep_id").get<std::string>())
-      held = fmt::format("the jobs.json of another sweep ({}, {} job folders)",
-                         id.empty() ? std::string("an older ssdlab's") : "id " + id,
-                         folders.size());
+      held =
+          fmt::format("the jobs.json of another sweep ({}, {} job folders)",
+                      id.empty() ? std::string("an older ssdlab's") : "id " + id, folders.size());
   } else if (!folders.empty()) {
     held = fmt::format("{} job folders and no jobs.json", folders.size());
   }
@@ -168,11 +170,12 @@ nlohmann::json read_frozen_list(const fs::path& outdir) {
         "the job list there first)",
         outdir.string(), outdir.string());
   nlohmann::json list = read_json_file(manifest);
-  if (!list.is_object() || !list.contains("sweep_id") || !list.contains("jobs"))
+  if (!list.is_object() || !list.contains("sweep_id") || !list.contains("jobs") ||
+      !list["jobs"].is_array() || !list.contains("states"))
     throw make_error(
-        "{}: a job list of an older ssdlab, without its frozen jobs; submit the sweep again "
-        "(`ssdlab sweep SWEEP -o {} --slurm FILE --replace`)",
-        manifest.string(), outdir.string());
+        "{}: not a sweep folder ssdlab wrote: its jobs.json holds no frozen job list (another "
+        "file, or an older ssdlab's); submit the sweep again (`ssdlab sweep SWEEP -o {} --replace`)",
+        outdir.string(), outdir.string());
   return list;
 }
 
@@ -184,9 +187,8 @@ FrozenJob frozen_job(const nlohmann::json& list, std::uint64_t id, const fs::pat
   std::vector<std::string> workloads;
   for (const auto& w : r.at("run").at("workloads")) {
     const std::string text = w.get<std::string>();
-    workloads.push_back(text.starts_with(std::string(kFrozenFolder) + "/")
-                            ? (outdir / text).string()
-                            : text);
+    workloads.push_back(
+        text.starts_with(std::string(kFrozenFolder) + "/") ? (outdir / text).string() : text);
   }
   Job job{id,
           (outdir / r.at("run").at("config").get<std::string>()).string(),

@@ -5,7 +5,7 @@
 // meanwhile, and collect can tell its results from stale ones.
 //
 // Freezing copies each config and plan file a job names into
-// OUTDIR/frozen/ (named by the digest of its text) and records, per job:
+// OUTDIR/frozen/DIGEST/ (the digest of its text; the file keeps its name) and records, per job:
 // its labels (config, sets, workload as the sweep file gives them), what
 // it runs (the frozen files), its seed, precondition and state, the digest
 // of its resolved config (every table, overrides applied) and its own

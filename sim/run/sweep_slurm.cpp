@@ -83,7 +83,9 @@ std::string slurm_time(double seconds) {
   return fmt::format("{}-{:02}:{:02}:00", minutes / 1440, minutes / 60 % 24, minutes % 60);
 }
 
-std::string slurm_mem(std::uint64_t bytes) { return fmt::format("{}M", (bytes + (1 << 20) - 1) >> 20); }
+std::string slurm_mem(std::uint64_t bytes) {
+  return fmt::format("{}M", (bytes + (1 << 20) - 1) >> 20);
+}
 
 std::string this_executable() {
   std::error_code error;
@@ -112,75 +114,92 @@ JobEstimate estimate_job(const Job& job) {
   return e;
 }
 
-int write_slurm_scripts(const std::string& script, const SlurmOptions& options,
-                        const std::vector<Job>& jobs, const nlohmann::json& list,
-                        const std::string& outdir_text, std::ostream& out) {
-  const std::string outdir = fs::absolute(outdir_text).lexically_normal().string();
-  const std::string script_path = fs::absolute(script).lexically_normal().string();
-  JobEstimate most;  // the largest of each figure over the jobs (one script for all)
-  std::map<std::string, JobEstimate> seen;  // per config, sets and workloads
+namespace {
+
+// What every task asks for: the largest of each estimate over the jobs
+// (one script for all), unless given.
+struct Resources {
+  JobEstimate most;
+  std::string mem, time, state_time;
+};
+
+Resources resources(const SlurmOptions& options, const std::vector<Job>& jobs) {
+  Resources r;
+  std::map<std::string, JobEstimate> seen;  // per config, sets, workloads and precondition
   for (const Job& job : jobs) {
-    const std::string key = nlohmann::json({job.config, job.sets, job.workloads, job.precondition}).dump();
+    const std::string key =
+        nlohmann::json({job.config, job.sets, job.workloads, job.precondition}).dump();
     if (!seen.count(key)) seen[key] = estimate_job(job);
     const JobEstimate& e = seen[key];
-    most.memory_bytes = std::max(most.memory_bytes, e.memory_bytes);
-    most.run_seconds = std::max(most.run_seconds, e.run_seconds);
-    most.precondition_seconds = std::max(most.precondition_seconds, e.precondition_seconds);
+    r.most.memory_bytes = std::max(r.most.memory_bytes, e.memory_bytes);
+    r.most.run_seconds = std::max(r.most.run_seconds, e.run_seconds);
+    r.most.precondition_seconds = std::max(r.most.precondition_seconds, e.precondition_seconds);
   }
-  const std::string mem = options.mem.empty() ? slurm_mem(most.memory_bytes) : options.mem;
-  // A job computes its state itself when it finds none (no preconditioning
-  // job, or a cache folder it does not share): counted in.
-  const std::string time = options.time.empty()
-                               ? slurm_time(most.run_seconds + most.precondition_seconds)
-                               : options.time;
-  const std::string state_time = options.time.empty()
-                                     ? slurm_time(kStartSeconds + most.precondition_seconds)
-                                     : options.time;
-  const std::uint64_t chunk = std::max<std::uint64_t>(1, options.max_array_size);
-  const std::size_t states = list.at("states").size();
-  std::string directives = fmt::format(
+  r.mem = options.mem.empty() ? slurm_mem(r.most.memory_bytes) : options.mem;
+  // A job makes its state itself when it finds none (no preconditioning
+  // task, or a cache folder it does not share): counted in.
+  r.time = options.time.empty() ? slurm_time(r.most.run_seconds + r.most.precondition_seconds)
+                                : options.time;
+  r.state_time =
+      options.time.empty() ? slurm_time(kStartSeconds + r.most.precondition_seconds) : options.time;
+  return r;
+}
+
+std::string directives(const SlurmOptions& options, const Resources& r, const std::string& name,
+                       std::uint64_t tasks, const std::string& outdir) {
+  std::string text = fmt::format(
       "#SBATCH --job-name=ssdlab-{}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n"
       "#SBATCH --mem={}\n#SBATCH --time={}\n#SBATCH --output={}\n",
-      fs::path(list.at("sweep").get<std::string>()).stem().string(),
-      std::min<std::uint64_t>(jobs.size(), chunk) - 1, options.cpus, mem, time,
+      name, tasks - 1, options.cpus, r.mem, r.time,
       sbatch_path(outdir + "/logs", "slurm-%A_%a.log"));
-  if (!options.partition.empty()) directives += fmt::format("#SBATCH --partition={}\n", options.partition);
-  if (!options.account.empty()) directives += fmt::format("#SBATCH --account={}\n", options.account);
+  if (!options.partition.empty())
+    text += fmt::format("#SBATCH --partition={}\n", options.partition);
+  if (!options.account.empty()) text += fmt::format("#SBATCH --account={}\n", options.account);
   for (const std::string& line : options.extra) {
     if (line.find('\n') != std::string::npos || !line.starts_with("-"))
       throw make_error("--sbatch '{}': expected one sbatch option, such as --constraint=x", line);
-    directives += fmt::format("#SBATCH {}\n", line);
+    text += fmt::format("#SBATCH {}\n", line);
   }
-  const std::string ssdlab = shell_quoted(this_executable()), out_q = shell_quoted(outdir);
-  const std::string text = fmt::format(
+  return text;
+}
+
+// The array script: job N is task N - OFFSET of `sbatch SCRIPT OFFSET`;
+// `SCRIPT precondition` and `SCRIPT collect` are the other two kinds of task.
+std::string array_script(const std::string& directives, const Resources& r,
+                         const nlohmann::json& list, const std::string& outdir,
+                         const std::string& script, const std::string& submit) {
+  const std::string ssdlab = shell_quoted(this_executable()), out = shell_quoted(outdir);
+  return fmt::format(
       "#!/bin/bash\n"
       "# Generated by `ssdlab sweep --slurm` for {plan} (sweep {id}: {jobs} jobs, frozen in\n"
-      "# {out}/jobs.json; the tasks read their job there, not the sweep file).\n"
+      "# {outdir}/jobs.json; the tasks read their job there, not the sweep file).\n"
       "# Job N is array task N - OFFSET of `sbatch {script} OFFSET` (OFFSET 0 if not given):\n"
       "#   everything:   bash {submit}\n"
       "#   rerun job N:  sbatch --array=N {script}   (N - OFFSET and OFFSET past the first chunk)\n"
-      "# Estimates per job: memory {mem_est}, run {run:.0f} s, preconditioning {pre:.0f} s.\n"
+      "# Estimates per job: memory {mem}, run {run:.0f} s, preconditioning {pre:.0f} s.\n"
       "{directives}"
       "set -euo pipefail\n"
       "mode=\"${{1:-0}}\"\n"
       "case \"$mode\" in\n"
-      "  precondition) exec {ssdlab} sweep -o {out_q} --state \"$SLURM_ARRAY_TASK_ID\" ;;\n"
-      "  collect) exec {ssdlab} collect {out_q} ;;\n"
-      "  *) exec {ssdlab} sweep -o {out_q} --job \"$((SLURM_ARRAY_TASK_ID + mode))\" ;;\n"
+      "  precondition) exec {ssdlab} sweep -o {out} --state \"$SLURM_ARRAY_TASK_ID\" ;;\n"
+      "  collect) exec {ssdlab} collect {out} ;;\n"
+      "  *) exec {ssdlab} sweep -o {out} --job \"$((SLURM_ARRAY_TASK_ID + mode))\" ;;\n"
       "esac\n",
-      fmt::arg("plan", list.at("sweep").get<std::string>()), fmt::arg("id", list.at("sweep_id").get<std::string>()),
-      fmt::arg("jobs", jobs.size()), fmt::arg("out", outdir), fmt::arg("script", script_path),
-      fmt::arg("submit", fs::path(script_path).replace_filename(fs::path(script_path).stem().string() + "-submit.sh").string()),
-      fmt::arg("mem_est", format_size(most.memory_bytes)), fmt::arg("run", most.run_seconds),
-      fmt::arg("pre", most.precondition_seconds), fmt::arg("directives", directives),
-      fmt::arg("ssdlab", ssdlab), fmt::arg("out_q", out_q));
-  fs::create_directories(fs::path(outdir) / "logs");
-  write_file_atomically(script, text);
-  fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+      fmt::arg("plan", list.at("sweep").get<std::string>()),
+      fmt::arg("id", list.at("sweep_id").get<std::string>()),
+      fmt::arg("jobs", list.at("jobs").size()), fmt::arg("outdir", outdir),
+      fmt::arg("script", script), fmt::arg("submit", submit),
+      fmt::arg("mem", format_size(r.most.memory_bytes)), fmt::arg("run", r.most.run_seconds),
+      fmt::arg("pre", r.most.precondition_seconds), fmt::arg("directives", directives),
+      fmt::arg("ssdlab", ssdlab), fmt::arg("out", out));
+}
 
-  // The submit script: sbatch --parsable gives "ID" or "ID;CLUSTER".
-  const fs::path submit =
-      fs::path(script_path).replace_filename(fs::path(script_path).stem().string() + "-submit.sh");
+// The submit script: sbatch --parsable gives "ID" or "ID;CLUSTER".
+std::string submit_script(const Resources& r, const nlohmann::json& list, std::uint64_t chunk,
+                          const std::string& script, const std::string& outdir) {
+  const std::size_t states = list.at("states").size(), jobs = list.at("jobs").size();
+  if (states > chunk)
+    throw make_error("{} shared states: more than --max-array-size {}", states, chunk);
   std::string body = fmt::format(
       "#!/bin/bash\n"
       "# Submits sweep {id}: {states} preconditioning task(s), {jobs} jobs in arrays of at most\n"
@@ -190,32 +209,61 @@ int write_slurm_scripts(const std::string& script, const SlurmOptions& options,
       "id() {{ local out; out=$(sbatch --parsable \"$@\"); echo \"${{out%%;*}}\"; }}\n"
       "after=()\n",
       fmt::arg("id", list.at("sweep_id").get<std::string>()), fmt::arg("states", states),
-      fmt::arg("jobs", jobs.size()), fmt::arg("chunk", chunk), fmt::arg("script", shell_quoted(script_path)));
+      fmt::arg("jobs", jobs), fmt::arg("chunk", chunk), fmt::arg("script", shell_quoted(script)));
   if (states)
     body += fmt::format(
         "pre=$(id --array=0-{} --time={} \"$script\" precondition)\n"
         "echo \"preconditioning: $pre ({} states)\"\nafter=(--dependency=afterok:$pre)\n",
-        std::min<std::uint64_t>(states, chunk) - 1, state_time, states);
-  if (states > chunk)
-    throw make_error("{} shared states: more than --max-array-size {}", states, chunk);
+        states - 1, r.state_time, states);
   body += "jobs=()\n";
-  for (std::uint64_t offset = 0; offset < jobs.size(); offset += chunk)
-    body += fmt::format("jobs+=($(id \"${{after[@]}}\" --array=0-{} \"$script\" {}))\n",
-                        std::min<std::uint64_t>(chunk, jobs.size() - offset) - 1, offset);
-  body += fmt::format(
-      "echo \"jobs: ${{jobs[*]}} (offsets 0 to {} by {})\"\n"
-      "deps=$(IFS=:; echo \"${{jobs[*]}}\")\n"
-      "done=$(id --dependency=afterany:$deps --array=0 --mem=1G --time=00:30:00 \"$script\" collect)\n"
-      "echo \"collect: $done (after every job, whatever its end): {} when it ends\"\n",
-      (jobs.size() - 1) / chunk * chunk, chunk, shell_quoted(outdir + "/sweep.csv"));
-  write_file_atomically(submit, body);
-  fs::permissions(submit, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+  for (std::uint64_t offset = 0; offset < jobs; offset += chunk)
+    body += fmt::format("jobs+=($(id ${{after[@]+\"${{after[@]}}\"}} --array=0-{} \"$script\" {}))\n",
+                        std::min<std::uint64_t>(chunk, jobs - offset) - 1, offset);
+  return body +
+         fmt::format(
+             "echo \"jobs: ${{jobs[*]}} (offsets 0 to {} by {})\"\n"
+             "deps=$(IFS=:; echo \"${{jobs[*]}}\")\n"
+             "done=$(id --dependency=afterany:$deps --array=0 --mem=1G --time=00:30:00 \"$script\" "
+             "collect)\n"
+             "echo \"collect: $done (after every job, whatever its end): {} when it ends\"\n",
+             (jobs - 1) / chunk * chunk, chunk, shell_quoted(outdir + "/sweep.csv"));
+}
+
+void write_script(const fs::path& path, const std::string& text) {
+  write_file_atomically(path, text);
+  fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+}
+
+}  // namespace
+
+void check_slurm_outdir(const std::string& outdir) {
+  (void)sbatch_path(fs::absolute(outdir).lexically_normal().string(), "");
+}
+
+int write_slurm_scripts(const std::string& script, const SlurmOptions& options,
+                        const std::vector<Job>& jobs, const nlohmann::json& list,
+                        const std::string& outdir_text, std::ostream& out) {
+  const std::string outdir = fs::absolute(outdir_text).lexically_normal().string();
+  const fs::path path = fs::absolute(script).lexically_normal();
+  const fs::path submit = fs::path(path).replace_filename(path.stem().string() + "-submit.sh");
+  const Resources r = resources(options, jobs);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, options.max_array_size);
+  const std::string name = fs::path(list.at("sweep").get<std::string>()).stem().string();
+  const std::string text = array_script(
+      directives(options, r, name, std::min<std::uint64_t>(jobs.size(), chunk), outdir), r, list,
+      outdir, path.string(), submit.string());
+  const std::string submit_text = submit_script(r, list, chunk, path.string(), outdir);
+  fs::create_directories(fs::path(outdir) / "logs");  // Slurm needs it when a task starts
+  write_script(script, text);
+  write_script(submit, submit_text);
   const std::uint64_t chunks = (jobs.size() + chunk - 1) / chunk;
-  fmt::print(out, "{}: {} jobs as a Slurm array{}; --mem={} --time={} per task\n", script,
-             jobs.size(),
-             chunks > 1 ? fmt::format(" in {} chunks of at most {} (MaxArraySize)", chunks, chunk) : "",
-             mem, time);
-  fmt::print(out, "submit it all (preconditioning, jobs, collect) with `bash {}`; then `ssdlab collect {}`\n",
+  fmt::print(
+      out, "{}: {} jobs as a Slurm array{}; --mem={} --time={} per task\n", script, jobs.size(),
+      chunks > 1 ? fmt::format(" in {} chunks of at most {} (MaxArraySize)", chunks, chunk) : "",
+      r.mem, r.time);
+  fmt::print(out,
+             "submit it all (preconditioning, jobs, collect) with `bash {}`; then `ssdlab "
+             "collect {}`\n",
              submit.string(), outdir_text);
   return 0;
 }

@@ -22,9 +22,9 @@ namespace ssdlab::sim {
 
 struct SlurmOptions {
   std::string partition, account;
-  std::vector<std::string> extra;  // more #SBATCH lines, as "--constraint=x"
-  std::string mem, time;           // instead of the estimates (as sbatch takes them)
-  unsigned cpus = 1;               // --cpus-per-task
+  std::vector<std::string> extra;       // more #SBATCH lines, as "--constraint=x"
+  std::string mem, time;                // instead of the estimates (as sbatch takes them)
+  unsigned cpus = 1;                    // --cpus-per-task
   std::uint64_t max_array_size = 1001;  // the cluster's MaxArraySize (Slurm's default)
 };
 
@@ -38,6 +38,10 @@ struct JobEstimate {
   double run_seconds = 0, precondition_seconds = 0;
 };
 JobEstimate estimate_job(const Job& job);
+
+// Refuses, before anything is written, an output folder whose path an
+// #SBATCH line cannot carry (a double quote, a backslash, a newline).
+void check_slurm_outdir(const std::string& outdir);
 
 // Writes the script and the submit script; prints what to do next.
 int write_slurm_scripts(const std::string& script, const SlurmOptions& options,

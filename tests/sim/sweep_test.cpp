@@ -75,6 +75,9 @@ TEST_F(SweepTest, ParallelJobsMatchSingleRunsAndAreCollected) {
 TEST_F(SweepTest, OneJobAndCollectReportMissingJobs) {
   std::string printed;
   ssdlab::sim::SweepOptions options;
+  options.slurm = (dir_ / "run.sh").string();  // freezes the job list
+  ASSERT_EQ(Sweep(printed, options), 0) << printed;
+  options.slurm.clear();
   options.job = 1;
   ASSERT_EQ(Sweep(printed, options), 0) << printed;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "job-00001" / "summary.json"));
@@ -91,7 +94,7 @@ TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
   ASSERT_EQ(Sweep(printed, options), 0) << printed;
   const std::string script = support::read_file(dir_ / "run.sh");
   EXPECT_THAT(script, HasSubstr("#SBATCH --array=0-3"));
-  EXPECT_THAT(script, HasSubstr("--job \"$SLURM_ARRAY_TASK_ID\""));
+  EXPECT_THAT(script, HasSubstr("--job \"$((SLURM_ARRAY_TASK_ID + mode))\""));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));  // nothing run here
 }
 
