@@ -282,6 +282,7 @@ void run_cache_clear(const fs::path& dir, std::ostream& out) {
     std::error_code size_error, remove_error;
     const std::uint64_t bytes = fs::file_size(file, size_error);
     if (!fs::remove(file, remove_error)) continue;
+    if (file.extension() == ".lock") continue;  // (empty: StateLock's, not counted)
     ++removed;
     if (!size_error) freed += bytes;
   }
