@@ -97,8 +97,9 @@ TrimResult trim_state_cache(const std::filesystem::path& dir, std::uint64_t limi
 
 // `ssdlab cache list` / `clear` / `trim`: the cached states in `dir`, one
 // line each, most recently used first (size, config, precondition, seed),
-// and the limit; removes them all (and leftover temporary files); trims them
-// to `limit` (default: state_cache_limit()). Each says how many bytes.
+// and the limit; removes them all (and leftover temporary and lock files);
+// trims them to `limit` (default: state_cache_limit()). Each says how many
+// bytes.
 void run_cache_list(const std::filesystem::path& dir, std::ostream& out);
 void run_cache_clear(const std::filesystem::path& dir, std::ostream& out);
 void run_cache_trim(const std::filesystem::path& dir, std::optional<std::uint64_t> limit,
