@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "../example/grader.h"
+#include "forwarding_ftl.h"
 #include "ftl/ftl.h"
 #include "test_support.h"
 
@@ -43,26 +44,15 @@ TEST(Grader, ANonGreedyVictimIsNamedWithTheStep) {
 }
 
 // An FTL that erases its victims at the stage of their moves.
-class EraseTooEarly : public ftl::Ftl {
+class EraseTooEarly : public support::ForwardingFtl {
  public:
-  explicit EraseTooEarly(std::unique_ptr<ftl::Ftl> inner) : inner_(std::move(inner)) {}
+  using ForwardingFtl::ForwardingFtl;
   std::string_view name() const override { return "erase-too-early"; }
-  std::uint64_t logical_pages() const override { return inner_->logical_pages(); }
   void write(const ftl::PageRange& range, ftl::CommandList& out) override {
-    inner_->write(range, out);
+    inner().write(range, out);
     for (auto& c : out)
       if (c.op == flash::Op::kErase) c.stage = 0;
   }
-  void read(const ftl::PageRange& range, ftl::CommandList& out) override { inner_->read(range, out); }
-  void trim(const ftl::PageRange& range, ftl::CommandList& out) override { inner_->trim(range, out); }
-  bool is_mapped(ftl::Lpn lpn) const override { return inner_->is_mapped(lpn); }
-  void check_invariants() const override { inner_->check_invariants(); }
-  const ftl::FtlStats& stats() const override { return inner_->stats(); }
-  const ftl::FtlConfig& config() const override { return inner_->config(); }
-  const flash::NandArray& nand() const override { return inner_->nand(); }
-
- private:
-  std::unique_ptr<ftl::Ftl> inner_;
 };
 
 TEST(Grader, AnEraseBeforeTheMovesIsNamedWithTheStep) {

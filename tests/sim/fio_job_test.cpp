@@ -31,21 +31,11 @@ constexpr const char* kPlan =
 
 // "experiment,run,process,io,mode,offset,size" of every io.csv row, sorted.
 std::vector<std::string> ProbeRows(const fs::path& io_csv) {
-  std::istringstream in(support::read_file(io_csv));
   std::vector<std::string> rows;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream split(line);
-    for (std::string field; std::getline(split, field, ',');) f.push_back(field);
-    if (f.size() != 9) {
-      rows.push_back("malformed: " + line);
-      continue;
-    }
-    rows.push_back(f[0] + "," + f[1] + "," + f[2] + "," + f[3] + "," + f[6] + "," + f[7] + "," +
-                   f[8]);
-  }
+  for (const auto& f : support::csv_rows(support::read_file(io_csv)))
+    rows.push_back(f.size() != 9 ? "malformed"
+                                 : f[0] + "," + f[1] + "," + f[2] + "," + f[3] + "," + f[6] +
+                                       "," + f[7] + "," + f[8]);
   std::sort(rows.begin(), rows.end());
   return rows;
 }
