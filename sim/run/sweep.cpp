@@ -30,6 +30,7 @@
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
 #include "sim/run/sweep_file.h"
+#include "sim/run/sweep_progress.h"
 #include "sim/run/trace_run.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
@@ -48,11 +49,17 @@ nlohmann::json job_json(const Job& job) {
           {"workload", job.workload},
           {"seed", job.seed},
           {"precondition", job.precondition},
-          {"load_state", job.load_state}};
+          {"load_state", job.load_state},
+          {"mode", job.mode},
+          {"qd", job.queue_depth},
+          {"speed", job.speed},
+          {"layout", job.layout}};
 }
 
-// Runs one job into OUTDIR/job-N; returns its error, empty if none.
-std::string run_job(const Job& job, const fs::path& outdir) {
+// Runs one job into OUTDIR/job-N; returns its error, empty if none. Its
+// progress goes to `observer` (if any).
+std::string run_job(const Job& job, const fs::path& outdir,
+                    const Progress::Observer& observer = {}) {
   SimOptions options;
   options.config = job.config;
   options.workload = job.workloads.front();
@@ -63,11 +70,22 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.load_state = job.load_state;
   options.io_log = job.io_log;
   options.fairness = job.fairness;
-  options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
+  options.precondition_threads = job.precondition_threads;
+  options.quiet = true;  // each job's stages show on the sweep's line, not their own
+  options.progress_observer = observer;
+  // The sweep's trace keys apply to the jobs that replay a trace (a plan
+  // refuses them, as sim does).
+  TraceOptions trace;
+  if (std::any_of(job.workloads.begin(), job.workloads.end(), is_trace_workload)) {
+    trace.mode = job.mode;
+    trace.queue_depth = job.queue_depth;
+    trace.speed = job.speed;
+    trace.layout = job.layout;
+  }
   std::ostringstream log;
   std::string error;
   try {
-    run_sim_or_replay(options, job.workloads, TraceOptions{}, log);
+    run_sim_or_replay(options, job.workloads, trace, log);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -82,9 +100,17 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   return error;
 }
 
-void write_manifest(const std::vector<Job>& jobs, const std::string& plan, const fs::path& outdir) {
+// A job in a line: config, overrides, workload, seed.
+std::string describe(const Job& job) {
+  return fmt::format("{}{}{}, {}, seed {}", fs::path(job.config).stem().string(),
+                     job.sets.empty() ? "" : ", ", fmt::join(job.sets, ", "), job.workload,
+                     job.seed);
+}
+
+void write_manifest(const Sweep& sweep, const std::string& plan, const fs::path& outdir) {
   nlohmann::json manifest = {{"sweep", plan}, {"jobs", nlohmann::json::array()}};
-  for (const Job& job : jobs) manifest["jobs"].push_back(job_json(job));
+  for (const Job& job : sweep.jobs) manifest["jobs"].push_back(job_json(job));
+  if (!sweep.skipped.empty()) manifest["skipped"] = sweep.skipped;
   write_file_atomically(outdir / "jobs.json", manifest.dump(2) + "\n");
 }
 
@@ -175,7 +201,8 @@ int write_slurm_script(const SweepOptions& options, const std::vector<Job>& jobs
 }  // namespace
 
 int run_sweep(const SweepOptions& options, std::ostream& out) {
-  const std::vector<Job> jobs = expand(options.plan);
+  const Sweep sweep = expand(options.plan);
+  const std::vector<Job>& jobs = sweep.jobs;
   const fs::path outdir(options.outdir);
   if (!options.slurm.empty()) {
     const NamedPath inputs[] = {command_input("the sweep file", options.plan),
@@ -192,7 +219,10 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   const OutputLock lock(outdir,
                         options.job ? OutputLock::Mode::kShared : OutputLock::Mode::kExclusive);
   if (!options.job) remove_earlier_jobs(outdir);
-  write_manifest(jobs, options.plan, outdir);
+  write_manifest(sweep, options.plan, outdir);
+  if (!options.job)
+    for (const std::string& skipped : sweep.skipped)
+      fmt::print(out, "skipped (skip_refused): {}\n", skipped);
 
   if (!options.slurm.empty()) return write_slurm_script(options, jobs, outdir, out);
   if (options.job) {
@@ -208,24 +238,25 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
                              static_cast<unsigned>(jobs.size())));
   fmt::print(out, "{}: {} jobs on {} threads\n", options.plan, jobs.size(), workers);
   std::atomic<std::size_t> next{0};
-  std::mutex print;
   std::vector<std::string> failures(jobs.size());
   const auto started = std::chrono::steady_clock::now();
-  Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
-  std::size_t done = 0;
-  progress.draw(0);
+  SweepProgress progress(options.quiet, jobs.size());
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
       pool.emplace_back([&] {
         for (std::size_t i; (i = next++) < jobs.size();) {
-          failures[i] = run_job(jobs[i], outdir);
-          std::lock_guard lock(print);
-          progress.clear();
-          fmt::print(out, "  {} {}\n", jobs[i].dir(),
-                     failures[i].empty() ? "done" : "failed: " + failures[i]);
-          out.flush();
-          progress.draw(++done);
+          const auto job_start = std::chrono::steady_clock::now();
+          failures[i] = run_job(jobs[i], outdir, progress.observer(i));
+          const double seconds = std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - job_start)
+                                     .count();
+          progress.finished(i, [&] {
+            fmt::print(out, "  {} {} in {:.1f} s: {}\n", jobs[i].dir(),
+                       failures[i].empty() ? "done" : "failed", seconds, describe(jobs[i]));
+            if (!failures[i].empty()) fmt::print(out, "    {}\n", failures[i]);
+            out.flush();
+          });
         }
       });
   }
