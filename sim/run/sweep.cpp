@@ -29,6 +29,7 @@
 #include "sim/report/report.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
+#include "sim/run/sweep_columns.h"
 #include "sim/run/sweep_file.h"
 #include "sim/run/sweep_progress.h"
 #include "sim/run/trace_run.h"
@@ -114,13 +115,6 @@ void write_manifest(const Sweep& sweep, const std::string& plan, const fs::path&
   write_file_atomically(outdir / "jobs.json", manifest.dump(2) + "\n");
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 // The swept settings of a job: "table.key=value" of its sets, in order.
 std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job) {
   std::vector<std::pair<std::string, std::string>> settings;
@@ -131,19 +125,6 @@ std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job
       settings.emplace_back(text.substr(0, equals), text.substr(equals + 1));
   }
   return settings;
-}
-
-// A swept value as a typed CSV field: numbers as numbers, sizes ("128MiB")
-// in bytes, anything else as quoted-if-needed text; so that the column
-// sorts and loads (pandas) as numbers.
-std::string typed_field(std::string text) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-    text = text.substr(1, text.size() - 2);
-  double number = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
-  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
-  return csv_field(text);
 }
 
 // This binary, so that the cluster runs the same build (on a shared
@@ -315,6 +296,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   for (const auto& job : manifest.at("jobs"))
     for (const auto& [key, value] : swept(job))
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  // And one per workload parameter ("workload.speed"), in first-seen order.
+  std::vector<std::string> parameters;
+  for (const auto& job : manifest.at("jobs"))
+    for (const auto& [key, value] : workload_parameters(job))
+      if (std::find(parameters.begin(), parameters.end(), key) == parameters.end())
+        parameters.push_back(key);
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
   bool fairness = false;
@@ -327,7 +314,10 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   std::ostringstream csv;
   csv << "job,config,sets,";
   for (const std::string& key : keys) csv << csv_field(key) << ',';
-  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification"
+  csv << "workload,";
+  for (const std::string& key : parameters) csv << csv_field(key) << ',';
+  csv << "seed,experiment," << kExperimentColumns
+      << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
       << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
@@ -351,6 +341,13 @@ int collect(const std::string& outdir_text, std::ostream& out) {
                                    [&key](const auto& setting) { return setting.first == key; });
       values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
     }
+    std::string workload_values;  // after the workload column
+    const auto given = workload_parameters(job);
+    for (const std::string& key : parameters) {
+      const auto it = std::find_if(given.begin(), given.end(),
+                                   [&key](const auto& parameter) { return parameter.first == key; });
+      workload_values += "," + (it == given.end() ? "" : typed_field(it->second));
+    }
     for (std::size_t e = 0; e < summary->experiments.size(); ++e) {
       const ExperimentRecord& experiment = summary->experiments[e];
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
@@ -360,11 +357,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
+      csv << fmt::format("{},{},{},{}{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
-                         csv_field(sets), values, csv_field(job.at("workload")),
+                         csv_field(sets), values, csv_field(job.at("workload")), workload_values,
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
-                         experiment.runs.size(), mean, p50, p99, iops, wa)
+                         experiment_fields(experiment), experiment.runs.size(), mean, p50, p99,
+                         iops, wa)
           << (fairness ? fairness_fields(*summary, e) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,

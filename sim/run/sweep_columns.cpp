@@ -1,0 +1,90 @@
+#include "sim/run/sweep_columns.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "common/units.h"
+#include "sim/run/trace_run.h"
+#include "sim/run/trace_settings.h"
+
+namespace ssdlab::sim {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string typed_field(std::string text) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
+  double number = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
+  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
+  return csv_field(text);
+}
+
+namespace {
+
+// "key=value,key=value" into pairs prefixed "workload.".
+void add_keys(std::string_view keys, std::vector<std::pair<std::string, std::string>>& out) {
+  while (!keys.empty()) {
+    const std::size_t end = std::min(keys.find(','), keys.size());
+    const std::string_view item = keys.substr(0, end);
+    keys.remove_prefix(std::min(end + 1, keys.size()));
+    const std::size_t equals = item.find('=');
+    if (equals != std::string_view::npos && equals > 0)
+      out.emplace_back("workload." + std::string(item.substr(0, equals)),
+                       std::string(item.substr(equals + 1)));
+  }
+}
+
+bool has(const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& key) {
+  for (const auto& [name, value] : pairs)
+    if (name == key) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> workload_parameters(const nlohmann::json& job) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  const std::string workload = job.value("workload", "");
+  if (workload.find(" + ") != std::string::npos) return pairs;  // tenants
+  if (is_trace_workload(workload)) {
+    std::string file;
+    try {
+      (void)trace_options_of(workload, TraceOptions{}, file);
+    } catch (const std::exception&) {
+      return pairs;  // not one the sweep would have run
+    }
+    const std::size_t keys = std::string_view("trace:").size() + file.size();
+    if (keys < workload.size()) add_keys(std::string_view(workload).substr(keys + 1), pairs);
+    // The sweep file's trace keys, where the trace does not give its own.
+    if (job.value("mode", "") != "" && !has(pairs, "workload.mode"))
+      pairs.emplace_back("workload.mode", job.value("mode", ""));
+    if (job.value("qd", 0u) != 0 && !has(pairs, "workload.qd"))
+      pairs.emplace_back("workload.qd", fmt::format("{}", job.value("qd", 0u)));
+    if (job.value("speed", 0.0) != 0 && !has(pairs, "workload.speed"))
+      pairs.emplace_back("workload.speed", fmt::format("{}", job.value("speed", 0.0)));
+    return pairs;
+  }
+  const std::size_t colon = workload.find(':');  // RW:io_size=4096,...; uflip:NAME has none
+  if (colon != std::string::npos && workload.find('=') != std::string::npos &&
+      !workload.ends_with(".toml"))
+    add_keys(std::string_view(workload).substr(colon + 1), pairs);
+  return pairs;
+}
+
+std::string experiment_fields(const ExperimentRecord& experiment) {
+  return fmt::format(",{},{},{},{},{}", csv_field(experiment.pattern),
+                     csv_field(experiment.benchmark.value_or("")),
+                     csv_field(experiment.column.value_or("")),
+                     csv_field(experiment.parameter.value_or("")),
+                     typed_field(experiment.value.value_or("")));
+}
+
+}  // namespace ssdlab::sim
