@@ -292,16 +292,13 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
   const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
   // One typed column per swept key (sets and grid axes), in first-seen order.
-  std::vector<std::string> keys;
-  for (const auto& job : manifest.at("jobs"))
-    for (const auto& [key, value] : swept(job))
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-  // And one per workload parameter ("workload.speed"), in first-seen order.
-  std::vector<std::string> parameters;
-  for (const auto& job : manifest.at("jobs"))
-    for (const auto& [key, value] : workload_parameters(job))
-      if (std::find(parameters.begin(), parameters.end(), key) == parameters.end())
-        parameters.push_back(key);
+  // One typed column per swept key (sets and grid axes), and one per workload
+  // parameter ("workload.speed"), each in first-seen order.
+  std::vector<std::string> keys, parameters;
+  for (const auto& job : manifest.at("jobs")) {
+    add_columns(keys, swept(job));
+    add_columns(parameters, workload_parameters(job));
+  }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
   bool fairness = false;
@@ -312,11 +309,11 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
   }
   std::ostringstream csv;
-  csv << "job,config,sets,";
-  for (const std::string& key : keys) csv << csv_field(key) << ',';
-  csv << "workload,";
-  for (const std::string& key : parameters) csv << csv_field(key) << ',';
-  csv << "seed,experiment," << kExperimentColumns
+  csv << "job,config,sets";
+  for (const std::string& key : keys) csv << ',' << csv_field(key);
+  csv << ",workload";
+  for (const std::string& key : parameters) csv << ',' << csv_field(key);
+  csv << ",seed,experiment," << kExperimentColumns
       << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
       << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
@@ -334,20 +331,9 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
-    std::string values;  // the swept columns; empty where a job does not set the key
-    const auto settings = swept(job);
-    for (const std::string& key : keys) {
-      const auto it = std::find_if(settings.begin(), settings.end(),
-                                   [&key](const auto& setting) { return setting.first == key; });
-      values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
-    }
-    std::string workload_values;  // after the workload column
-    const auto given = workload_parameters(job);
-    for (const std::string& key : parameters) {
-      const auto it = std::find_if(given.begin(), given.end(),
-                                   [&key](const auto& parameter) { return parameter.first == key; });
-      workload_values += "," + (it == given.end() ? "" : typed_field(it->second));
-    }
+    // The swept and workload columns; empty where a job does not give the key.
+    const std::string values = typed_fields(keys, swept(job));
+    const std::string workload_values = typed_fields(parameters, workload_parameters(job));
     for (std::size_t e = 0; e < summary->experiments.size(); ++e) {
       const ExperimentRecord& experiment = summary->experiments[e];
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
@@ -357,7 +343,7 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{}{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
+      csv << fmt::format("{},{},{}{},{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
                          csv_field(sets), values, csv_field(job.at("workload")), workload_values,
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "common/units.h"
@@ -27,10 +28,25 @@ std::string typed_field(std::string text) {
   return csv_field(text);
 }
 
+void add_columns(std::vector<std::string>& columns, const Settings& settings) {
+  for (const auto& [key, value] : settings)
+    if (std::find(columns.begin(), columns.end(), key) == columns.end()) columns.push_back(key);
+}
+
+std::string typed_fields(const std::vector<std::string>& columns, const Settings& settings) {
+  std::string fields;
+  for (const std::string& column : columns) {
+    const auto it = std::find_if(settings.begin(), settings.end(),
+                                 [&column](const auto& setting) { return setting.first == column; });
+    fields += "," + (it == settings.end() ? "" : typed_field(it->second));
+  }
+  return fields;
+}
+
 namespace {
 
 // "key=value,key=value" into pairs prefixed "workload.".
-void add_keys(std::string_view keys, std::vector<std::pair<std::string, std::string>>& out) {
+void add_keys(std::string_view keys, Settings& out) {
   while (!keys.empty()) {
     const std::size_t end = std::min(keys.find(','), keys.size());
     const std::string_view item = keys.substr(0, end);
@@ -42,7 +58,7 @@ void add_keys(std::string_view keys, std::vector<std::pair<std::string, std::str
   }
 }
 
-bool has(const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& key) {
+bool has(const Settings& pairs, const std::string& key) {
   for (const auto& [name, value] : pairs)
     if (name == key) return true;
   return false;
@@ -50,8 +66,8 @@ bool has(const std::vector<std::pair<std::string, std::string>>& pairs, const st
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> workload_parameters(const nlohmann::json& job) {
-  std::vector<std::pair<std::string, std::string>> pairs;
+Settings workload_parameters(const nlohmann::json& job) {
+  Settings pairs;
   const std::string workload = job.value("workload", "");
   if (workload.find(" + ") != std::string::npos) return pairs;  // tenants
   if (is_trace_workload(workload)) {

@@ -23,9 +23,16 @@ std::string csv_field(const std::string& text);
 // and loads (pandas) as numbers.
 std::string typed_field(std::string text);
 
+using Settings = std::vector<std::pair<std::string, std::string>>;  // (column, value)
+
+// Appends to `columns` the names of `settings` it lacks.
+void add_columns(std::vector<std::string>& columns, const Settings& settings);
+// ",VALUE,..." of `settings` for each of `columns`, typed; empty where unset.
+std::string typed_fields(const std::vector<std::string>& columns, const Settings& settings);
+
 // ("workload.KEY", value) of a job of jobs.json, in the order written; none
 // for a job of several workloads (tenants: their experiments name them).
-std::vector<std::pair<std::string, std::string>> workload_parameters(const nlohmann::json& job);
+Settings workload_parameters(const nlohmann::json& job);
 
 // The columns experiment_fields() fills, after "experiment".
 inline constexpr const char* kExperimentColumns = "pattern,benchmark,column,parameter,value";
