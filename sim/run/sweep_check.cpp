@@ -119,8 +119,11 @@ Refusal refusal(const std::string& path, const std::vector<std::string>& configs
       r.where = fmt::format("{}:{}", path, combination.lines[i]);
       r.why = message.substr(prefix.size());
     }
-  if (combination.sets.empty()) r.where = fmt::format("{}:{}", path, combination.line);
-  std::string what = fmt::format("{}: {}", combination.source, message);
+  // Named as the sweep file writes it: sets, or the grid's key.
+  std::string source = combination.source;
+  if (r.value && *r.value >= combination.from_sets)
+    source = fmt::format("grid.\"{}\"", override_key(combination.sets[*r.value]));
+  std::string what = fmt::format("{}: {}", source, message);
   if (combination.sets.size() > 1)
     what += fmt::format(" (combination {} of {}; leave such combinations out with exclude = "
                         "[...] or skip_refused = true)",

@@ -38,7 +38,8 @@ std::string typed_fields(const std::vector<std::string>& columns, const Settings
   for (const std::string& column : columns) {
     const auto it = std::find_if(settings.begin(), settings.end(),
                                  [&column](const auto& setting) { return setting.first == column; });
-    fields += "," + (it == settings.end() ? "" : typed_field(it->second));
+    fields += ',';  // (appended apart: GCC 12's -Wrestrict misreads "," + text)
+    if (it != settings.end()) fields += typed_field(it->second);
   }
   return fields;
 }
@@ -88,9 +89,11 @@ Settings workload_parameters(const nlohmann::json& job) {
       pairs.emplace_back("workload.speed", fmt::format("{}", job.value("speed", 0.0)));
     return pairs;
   }
-  const std::size_t colon = workload.find(':');  // RW:io_size=4096,...; uflip:NAME has none
-  if (colon != std::string::npos && workload.find('=') != std::string::npos &&
-      !workload.ends_with(".toml"))
+  // RW:io_size=4096,... and uflip:NAME:count=64,...: the keys follow the
+  // last ':' before the first '='; uflip:NAME and plan files have none.
+  const std::size_t equals = workload.find('=');
+  const std::size_t colon = equals == std::string::npos ? equals : workload.rfind(':', equals);
+  if (colon != std::string::npos && !workload.ends_with(".toml"))
     add_keys(std::string_view(workload).substr(colon + 1), pairs);
   return pairs;
 }

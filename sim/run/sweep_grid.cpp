@@ -83,6 +83,7 @@ std::vector<Combination> read_sets(const std::string& path, const toml::table& r
       combination.sets.push_back(*text);
       combination.lines.push_back(line_of(entry));
     }
+    combination.from_sets = combination.sets.size();
   }
   return sets;
 }

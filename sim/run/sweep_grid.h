@@ -20,6 +20,7 @@ struct Combination {
   std::vector<std::size_t> lines;  // the sweep file's line of each
   std::size_t line = 1;            // its `sets` entry's line, else its grid's
   const char* source = "configs";  // "sets", "grid" or "configs" (no override)
+  std::size_t from_sets = 0;       // the first overrides, from its `sets` entry
 };
 
 // "PATH:LINE" of a node of the sweep file.

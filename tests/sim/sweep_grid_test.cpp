@@ -59,7 +59,7 @@ TEST_F(SweepGridTest, ARefusedCombinationIsReportedAtTheLineOfTheValueRefused) {
                                                 std::string(kFtlByPolicy));
   const std::string error = Error(file);
   // Line 6 holds "ftl.victim_policy" (the config is line 1): not line 1.
-  EXPECT_THAT(error, HasSubstr(file.string() + ":6: grid: --set ftl.victim_policy=greedy:"));
+  EXPECT_THAT(error, HasSubstr(file.string() + ":6: grid.\"ftl.victim_policy\": --set ftl.victim_policy=greedy:"));
   EXPECT_THAT(error, HasSubstr("combination ftl.type=bast, ftl.victim_policy=greedy"));
   EXPECT_THAT(error, HasSubstr("exclude = [...] or skip_refused = true"));
 }
@@ -93,7 +93,7 @@ TEST_F(SweepGridTest, MistakesInExcludeAndSkipRefusedAreErrorsAtTheirLines) {
   const fs::path typo = Write("typo.toml", "workloads = [\"RW:count=100\"]\nskip_refused = true\n"
                                            "[grid]\n\"ftl.type\" = [\"page-mapped\"]\n"
                                            "\"ftl.victim_policy\" = [\"greedy\", \"cost-benfit\"]\n");
-  EXPECT_THAT(Error(typo), HasSubstr(typo.string() + ":6: grid: --set ftl.victim_policy=cost-benfit"));
+  EXPECT_THAT(Error(typo), HasSubstr(typo.string() + ":6: grid.\"ftl.victim_policy\": --set ftl.victim_policy=cost-benfit"));
   const fs::path unmatched =
       Write("unmatched.toml", "workloads = [\"RW:count=100\"]\n"
                               "exclude = [{ \"ftl.type\" = \"bsat\" }]\n" + std::string(kFtlByPolicy));
@@ -120,9 +120,11 @@ TEST_F(SweepGridTest, TraceKeysRunAsInSimAndBecomeTypedColumns) {
   ASSERT_EQ(status, 0) << printed;
   EXPECT_THAT(printed, HasSubstr("job-00001 done in "));
   const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
-  EXPECT_THAT(csv, HasSubstr(",workload,workload.name,workload.speed,seed,experiment,pattern,"
-                             "benchmark,column,parameter,value,runs,"));
-  EXPECT_THAT(csv, HasSubstr(",fast,200,1,fast,trace,,,,,1,"));
+  EXPECT_THAT(csv, HasSubstr(",workload,workload.name,workload.speed,workload.count,"
+                             "workload.runs,seed,experiment,pattern,benchmark,column,parameter,"
+                             "value,runs,"));
+  EXPECT_THAT(csv, HasSubstr(",fast,200,,,1,fast,trace,,,,,1,"));
+  EXPECT_THAT(csv, HasSubstr("\"uflip:granularity:count=64,runs=1\",,,64,1,1,"));
   EXPECT_THAT(csv, HasSubstr(",granularity,SR,io_size,4096,"));  // a number, not "4KiB"
   const auto first = nlohmann::json::parse(
       support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
