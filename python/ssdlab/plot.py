@@ -795,7 +795,10 @@ def plot_runs_response(path, runs):
             ax.set_xticklabels(names[::step], rotation=30, ha="right")
             ax.set_xlabel(f"{len(names)} experiments" + (f", every {step}th named"
                                                          if step > 1 else ""))
-        set_value_scale(ax, values or [1])
+        if len(names) == 1:  # bars start at 0: a log axis would hide the short ones
+            ax.set_ylim(0, max(values + [0]) * 1.15 or 1)
+        else:
+            set_value_scale(ax, values or [1])
         what = "Mean" if key == "mean_us" else "p99"
         ax.set_ylabel(f"{what} response time (ms)")
         ax.set_title(f"{workload}: {what.lower()}" + (f" ({names[0]})" if len(names) == 1 and
