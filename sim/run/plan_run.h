@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "sim/results/output.h"
 #include "sim/views/teaching.h"
 
@@ -45,6 +46,9 @@ struct SimOptions {
   // No progress line on the terminal (common/progress.h); off a terminal
   // there is none anyway.
   bool quiet = false;
+  // Set (a sweep's jobs): each stage's progress (preconditioning, simulating)
+  // goes here instead of the terminal (common/progress.h).
+  Progress::Observer progress_observer;
   // Response-time percentiles of each run in summary.json, in percent
   // (sim/results/output.h; empty: the default list).
   std::vector<double> percentiles;

@@ -6,7 +6,6 @@
 #include <toml++/toml.h>
 
 #include <atomic>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -29,8 +28,10 @@
 #include "sim/report/report.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
+#include "sim/run/sweep_columns.h"
 #include "sim/run/sweep_file.h"
 #include "sim/run/sweep_frozen.h"
+#include "sim/run/sweep_progress.h"
 #include "sim/run/sweep_slurm.h"
 #include "sim/state/state_cache.h"
 #include "sim/run/trace_run.h"
@@ -45,8 +46,10 @@ namespace {
 
 // Runs job `frozen` of `list` into OUTDIR/job-N; returns its error, empty
 // if none. Its sweep-job.json goes when it starts and comes back with its
-// results, so that collect never takes an older run's for this one's.
-std::string run_job(const nlohmann::json& list, const FrozenJob& frozen, const fs::path& outdir) {
+// results, so that collect never takes an older run's for this one's. Its
+// progress goes to `observer` (if any).
+std::string run_job(const nlohmann::json& list, const FrozenJob& frozen, const fs::path& outdir,
+                    const Progress::Observer& observer = {}) {
   const Job& job = frozen.job;
   SimOptions options;
   options.config = job.config;
@@ -58,12 +61,23 @@ std::string run_job(const nlohmann::json& list, const FrozenJob& frozen, const f
   options.load_state = job.load_state;
   options.io_log = job.io_log;
   options.fairness = job.fairness;
-  options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
+  options.precondition_threads = job.precondition_threads;
+  options.quiet = true;  // each job's stages show on the sweep's line, not their own
+  options.progress_observer = observer;
   clear_job_record(options.outdir);
+  // The sweep's trace keys apply to the jobs that replay a trace (a plan
+  // refuses them, as sim does).
+  TraceOptions trace;
+  if (std::any_of(job.workloads.begin(), job.workloads.end(), is_trace_workload)) {
+    trace.mode = job.mode;
+    trace.queue_depth = job.queue_depth;
+    trace.speed = job.speed;
+    trace.layout = job.layout;
+  }
   std::ostringstream log;
   std::string error;
   try {
-    run_sim_or_replay(options, job.workloads, TraceOptions{}, log);
+    run_sim_or_replay(options, job.workloads, trace, log);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -95,6 +109,7 @@ int make_shared_state(const nlohmann::json& list, std::uint64_t state, const fs:
   options.overrides = first.job.sets;
   options.seed = first.job.seed;
   options.precondition = first.job.precondition;
+  options.precondition_threads = first.job.precondition_threads;
   options.outdir = (outdir / fmt::format("states/state-{:05}", state)).string();
   options.io_log = false;
   options.quiet = true;
@@ -103,11 +118,11 @@ int make_shared_state(const nlohmann::json& list, std::uint64_t state, const fs:
   return 0;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+// A job in a line: config, overrides, workload, seed.
+std::string describe(const Job& job) {
+  return fmt::format("{}{}{}, {}, seed {}", fs::path(job.config).stem().string(),
+                     job.sets.empty() ? "" : ", ", fmt::join(job.sets, ", "), job.workload,
+                     job.seed);
 }
 
 // The swept settings of a job: "table.key=value" of its sets, in order.
@@ -120,19 +135,6 @@ std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job
       settings.emplace_back(text.substr(0, equals), text.substr(equals + 1));
   }
   return settings;
-}
-
-// A swept value as a typed CSV field: numbers as numbers, sizes ("128MiB")
-// in bytes, anything else as quoted-if-needed text; so that the column
-// sorts and loads (pandas) as numbers.
-std::string typed_field(std::string text) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-    text = text.substr(1, text.size() - 2);
-  double number = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
-  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
-  return csv_field(text);
 }
 
 }  // namespace
@@ -150,14 +152,15 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
     if (!failure.empty()) fmt::print(out, "job {}: {}\n", *options.job, failure);
     return failure.empty() ? 0 : 1;
   }
-  const std::vector<Job> jobs = expand(options.plan);
+  const Sweep sweep = expand(options.plan);
+  const std::vector<Job>& jobs = sweep.jobs;
   if (!options.slurm.empty()) {
     const NamedPath inputs[] = {command_input("the sweep file", options.plan),
                                 {"the sweep's own jobs.json", outdir / "jobs.json"}};
     check_output_path(options.slurm, "Slurm script", inputs);
     check_slurm_outdir(options.outdir);
   }
-  const FrozenList frozen = freeze_jobs(jobs, options.plan, outdir);
+  const FrozenList frozen = freeze_jobs(sweep, options.plan, outdir);
   std::error_code error;
   fs::create_directories(outdir, error);
   if (error)
@@ -165,6 +168,8 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
   // The folder is this sweep's, as a run's is (sim/results/output.h).
   const OutputLock lock(outdir, OutputLock::Mode::kExclusive);
   publish_frozen_list(frozen, outdir, options.replace, options.slurm.empty());
+  for (const std::string& skipped : sweep.skipped)
+    fmt::print(out, "skipped (skip_refused): {}\n", skipped);
   if (!options.slurm.empty())
     return write_slurm_scripts(options.slurm, options.cluster, jobs, frozen.list, options.outdir,
                                out);
@@ -174,24 +179,26 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
                              static_cast<unsigned>(jobs.size())));
   fmt::print(out, "{}: {} jobs on {} threads\n", options.plan, jobs.size(), workers);
   std::atomic<std::size_t> next{0};
-  std::mutex print;
   std::vector<std::string> failures(jobs.size());
   const auto started = std::chrono::steady_clock::now();
-  Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
-  std::size_t done = 0;
-  progress.draw(0);
+  SweepProgress progress(options.quiet, jobs.size());
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
       pool.emplace_back([&] {
         for (std::size_t i; (i = next++) < jobs.size();) {
-          failures[i] = run_job(frozen.list, frozen_job(frozen.list, i, outdir), outdir);
-          std::lock_guard lock(print);
-          progress.clear();
-          fmt::print(out, "  {} {}\n", jobs[i].dir(),
-                     failures[i].empty() ? "done" : "failed: " + failures[i]);
-          out.flush();
-          progress.draw(++done);
+          const auto job_start = std::chrono::steady_clock::now();
+          failures[i] = run_job(frozen.list, frozen_job(frozen.list, i, outdir), outdir,
+                                progress.observer(i));
+          const double seconds = std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - job_start)
+                                     .count();
+          progress.finished(i, [&] {
+            fmt::print(out, "  {} {} in {:.1f} s: {}\n", jobs[i].dir(),
+                       failures[i].empty() ? "done" : "failed", seconds, describe(jobs[i]));
+            if (!failures[i].empty()) fmt::print(out, "    {}\n", failures[i]);
+            out.flush();
+          });
         }
       });
   }
@@ -267,11 +274,13 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
   const nlohmann::json manifest = read_frozen_list(outdir);
 
-  // One typed column per swept key (sets and grid axes), in first-seen order.
-  std::vector<std::string> keys;
-  for (const auto& job : manifest.at("jobs"))
-    for (const auto& [key, value] : swept(job))
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  // One typed column per swept key (sets and grid axes), and one per workload
+  // parameter ("workload.speed"), each in first-seen order.
+  std::vector<std::string> keys, parameters;
+  for (const auto& job : manifest.at("jobs")) {
+    add_columns(keys, swept(job));
+    add_columns(parameters, workload_parameters(job));
+  }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
   bool fairness = false;
@@ -281,9 +290,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
   }
   std::ostringstream csv;
-  csv << "job,config,sets,";
-  for (const std::string& key : keys) csv << csv_field(key) << ',';
-  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification"
+  csv << "job,config,sets";
+  for (const std::string& key : keys) csv << ',' << csv_field(key);
+  csv << ",workload";
+  for (const std::string& key : parameters) csv << ',' << csv_field(key);
+  csv << ",seed,experiment," << kExperimentColumns
+      << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
       << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
@@ -298,13 +310,9 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
-    std::string values;  // the swept columns; empty where a job does not set the key
-    const auto settings = swept(job);
-    for (const std::string& key : keys) {
-      const auto it = std::find_if(settings.begin(), settings.end(),
-                                   [&key](const auto& setting) { return setting.first == key; });
-      values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
-    }
+    // The swept and workload columns; empty where a job does not give the key.
+    const std::string values = typed_fields(keys, swept(job));
+    const std::string workload_values = typed_fields(parameters, workload_parameters(job));
     for (std::size_t e = 0; e < summary->experiments.size(); ++e) {
       const ExperimentRecord& experiment = summary->experiments[e];
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
@@ -314,11 +322,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
+      csv << fmt::format("{},{},{}{},{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
-                         csv_field(sets), values, csv_field(job.at("workload")),
+                         csv_field(sets), values, csv_field(job.at("workload")), workload_values,
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
-                         experiment.runs.size(), mean, p50, p99, iops, wa)
+                         experiment_fields(experiment), experiment.runs.size(), mean, p50, p99,
+                         iops, wa)
           << (fairness ? fairness_fields(*summary, e) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,
@@ -327,6 +336,9 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     }
   }
   write_file_atomically(outdir / "sweep.csv", csv.str());
+  if (manifest.contains("skipped"))
+    fmt::print(out, "  {} combinations skipped (skip_refused; listed in jobs.json)\n",
+               manifest["skipped"].size());
   fmt::print(out, "  {} rows from {} jobs{} -> {}\n", rows, manifest["jobs"].size() - missing,
              missing ? fmt::format(" ({} missing or not taken)", missing) : "", (outdir / "sweep.csv").string());
   return missing ? 1 : 0;

@@ -16,6 +16,9 @@
 //   "ftl.type" = ["page-mapped", "bast"]
 //   precondition = "random"                            # as sim --precondition
 //   io_log    = false                                  # io.csv per job (default false)
+// and exclude, skip_refused, [[grid]], mode, qd, speed, layout,
+// precondition_threads, load_state, fairness (docs/reference/cli.md,
+// "Sweep files"; keys before the first [grid] line).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +48,9 @@ int run_sweep(const SweepOptions& options, std::ostream& out);
 
 // Builds OUTDIR/sweep.csv from the job folders and prints it: a row per job
 // and experiment, with one typed column per swept key (numbers as numbers,
-// sizes in bytes) besides the `sets` text.
+// sizes in bytes) besides the `sets` text, one per workload parameter
+// (workload.KEY) and the experiment's pattern and uFLIP cell
+// (sim/run/sweep_columns.h).
 int run_collect(const std::string& outdir, std::ostream& out);
 // `ssdlab collect OUTDIR`: run_collect() holding the folder's lock shared,
 // so that it is refused while a whole sweep writes there (the array tasks of

@@ -76,8 +76,8 @@ std::string config_digest(nlohmann::json echo) {
   return text_digest(echo.dump());
 }
 
-FrozenList freeze_jobs(const std::vector<Job>& jobs, const std::string& plan,
-                       const fs::path& outdir) {
+FrozenList freeze_jobs(const Sweep& sweep, const std::string& plan, const fs::path& outdir) {
+  const std::vector<Job>& jobs = sweep.jobs;
   Freezer freezer(outdir);
   std::map<std::string, std::string> digests;   // per config and sets
   std::map<std::string, std::size_t> state_of;  // config digest, precondition, seed -> state
@@ -104,6 +104,11 @@ FrozenList freeze_jobs(const std::vector<Job>& jobs, const std::string& plan,
                              {"load_state", job.load_state},
                              {"io_log", job.io_log},
                              {"fairness", job.fairness},
+                             {"mode", job.mode},
+                             {"qd", job.queue_depth},
+                             {"speed", job.speed},
+                             {"layout", job.layout},
+                             {"precondition_threads", job.precondition_threads},
                              {"run", {{"config", frozen_config}, {"workloads", run_workloads}}},
                              {"config_digest", digests[pair]}};
     if (!job.precondition.empty() && job.load_state.empty()) {
@@ -123,6 +128,7 @@ FrozenList freeze_jobs(const std::vector<Job>& jobs, const std::string& plan,
                          {"build", build_digest()},
                          {"jobs", std::move(list_jobs)},
                          {"states", std::move(states)}};
+  if (!sweep.skipped.empty()) list["skipped"] = sweep.skipped;
   return {std::move(list), [freezer] { freezer.write(); }};
 }
 
@@ -190,16 +196,23 @@ FrozenJob frozen_job(const nlohmann::json& list, std::uint64_t id, const fs::pat
     workloads.push_back(
         text.starts_with(std::string(kFrozenFolder) + "/") ? (outdir / text).string() : text);
   }
-  Job job{id,
-          (outdir / r.at("run").at("config").get<std::string>()).string(),
-          r.at("sets").get<std::vector<std::string>>(),
-          r.at("workload").get<std::string>(),
-          workloads,
-          r.at("seed").get<std::uint64_t>(),
-          r.at("precondition").get<std::string>(),
-          r.at("load_state").get<std::string>(),
-          r.at("io_log").get<bool>(),
-          r.at("fairness").get<bool>()};
+  // Every field of a Job (sweep_file.h), so that a task runs what a local
+  // sweep runs.
+  Job job{.id = id,
+          .config = (outdir / r.at("run").at("config").get<std::string>()).string(),
+          .sets = r.at("sets").get<std::vector<std::string>>(),
+          .workload = r.at("workload").get<std::string>(),
+          .workloads = workloads,
+          .seed = r.at("seed").get<std::uint64_t>(),
+          .precondition = r.at("precondition").get<std::string>(),
+          .load_state = r.at("load_state").get<std::string>(),
+          .io_log = r.at("io_log").get<bool>(),
+          .fairness = r.at("fairness").get<bool>(),
+          .mode = r.at("mode").get<std::string>(),
+          .layout = r.at("layout").get<std::string>(),
+          .queue_depth = r.at("qd").get<std::uint32_t>(),
+          .speed = r.at("speed").get<double>(),
+          .precondition_threads = r.at("precondition_threads").get<unsigned>()};
   return {std::move(job), r};
 }
 

@@ -7,7 +7,8 @@
 // Freezing copies each config and plan file a job names into
 // OUTDIR/frozen/DIGEST/ (the digest of its text; the file keeps its name) and records, per job:
 // its labels (config, sets, workload as the sweep file gives them), what
-// it runs (the frozen files), its seed, precondition and state, the digest
+// it runs (the frozen files), its seed, precondition and state, its trace
+// keys (mode, qd, speed, layout) and precondition_threads, the digest
 // of its resolved config (every table, overrides applied) and its own
 // digest. The sweep's id is the digest of the whole list: the same sweep
 // frozen again has the same id. An array task reads its job from the list
@@ -35,13 +36,14 @@ struct FrozenJob {
   nlohmann::json record;
 };
 
-// The list of `jobs` of the sweep file `plan` frozen for `outdir`, and its
+// The list of the jobs of `sweep` (from the sweep file `plan`) frozen for
+// `outdir`, with the combinations it skipped (skip_refused), and its
 // copies of the files, written by publish_frozen_list (nothing before).
 struct FrozenList {
   nlohmann::json list;
   std::function<void()> write_copies;
 };
-FrozenList freeze_jobs(const std::vector<Job>& jobs, const std::string& plan,
+FrozenList freeze_jobs(const Sweep& sweep, const std::string& plan,
                        const std::filesystem::path& outdir);
 
 // Refuses an output folder that holds another sweep (a jobs.json of

@@ -118,7 +118,8 @@ unsigned precondition_threads(Ssd& ssd, const workloads::PreconditionSpec& spec,
 }
 
 std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionSpec& spec,
-                                        std::uint64_t seed, bool quiet, unsigned threads) {
+                                        std::uint64_t seed, bool quiet, unsigned threads,
+                                        const Progress::Observer& observer) {
   if (spec.kind == workloads::PreconditionSpec::Kind::kNone) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
   const ftl::FtlStats before = ssd.ftl().stats();
@@ -131,8 +132,8 @@ std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionS
   const std::uint64_t total_bytes =
       geometry.capacity +
       static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity));
-  Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
-                                            total_bytes / geometry.page, "pages");
+  Progress progress = Progress::reporting(observer, quiet, "preconditioning (" + spec.text + ")",
+                                          total_bytes / geometry.page, "pages");
   const unsigned used = precondition_threads(ssd, spec, threads);
   if (used > 0)
     write_in_parallel(ssd, *ssd.ftl_for_direct_writes(), spec, geometry, seed, used, progress);

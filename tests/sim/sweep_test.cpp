@@ -130,7 +130,8 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   };
   EXPECT_EQ(sweep(bad), bad.string() +
                             ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
-                            "precondition, load_state, io_log, fairness)");
+                            "exclude, skip_refused, precondition, precondition_threads, "
+                            "load_state, io_log, fairness, mode, qd, speed, layout)");
   const fs::path none = support::write_file(dir_ / "none.toml", "workloads = [\"RW\"]\n");
   EXPECT_EQ(sweep(none), none.string() + ":1: configs: required (a list of strings)");
   // A name the OS refuses (longer than a file name may be) is the same kind
