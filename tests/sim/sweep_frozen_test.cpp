@@ -14,6 +14,7 @@
 #include "analysis/compare.h"
 #include "ftl/ftl.h"
 #include "sim/run/sweep.h"
+#include "sim/run/sweep_frozen.h"
 #include "test_support.h"
 
 namespace {
@@ -164,6 +165,50 @@ TEST_F(SweepFrozenTest, TheScriptQuotesPathsAndAsksForResources) {
   ASSERT_EQ(Sweep(options, "my o'ut"), 0);
   EXPECT_THAT(support::read_file(dir_ / "run.sbatch"),
               HasSubstr("#SBATCH --mem=3G\n#SBATCH --time=1:00:00\n"));
+}
+
+// A task runs every key a job has beside its config and workload (issue
+// 44's trace keys and precondition_threads, tenants with a layout): the
+// summary of `sweep --job N` from the frozen list is the local sweep's,
+// and shows the keys took effect (closed loop at qd 8, speed 4).
+TEST_F(SweepFrozenTest, ATaskRunsTheTraceKeysOfTheLocalSweep) {
+  const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
+  const std::string base = "configs = [\"device.toml\"]\nprecondition = \"random\"\n"
+                           "precondition_threads = 2\n";
+  const std::pair<const char*, std::string> sweeps[] = {
+      {"closed", base + "workloads = [\"trace:" + trace + "\"]\nmode = \"closed\"\nqd = 8\n"},
+      {"open", base + "workloads = [\"trace:" + trace + "\", [\"trace:" + trace +
+                   ",name=a\", \"trace:" + trace + ",name=b\"]]\nspeed = 4\n"
+                   "layout = \"partitioned\"\n"}};
+  for (const auto& [name, text] : sweeps) {
+    support::write_file(dir_ / "sweep.toml", text);
+    const std::string local = std::string("local-") + name, slurm = std::string("slurm-") + name;
+    std::string printed;
+    ASSERT_EQ(Sweep({}, local, &printed), 0) << printed;
+    ASSERT_EQ(Submit(slurm), 0);
+    const auto list = nlohmann::json::parse(support::read_file(dir_ / slurm / "jobs.json"));
+    ASSERT_EQ(list["jobs"].size(), name == std::string("open") ? 2u : 1u);
+    for (std::uint64_t job = 0; job < list["jobs"].size(); ++job) {
+      ASSERT_EQ(Task(job, slurm), 0) << name << " job " << job;
+      const std::string dir = fmt::format("job-{:05}", job);
+      const nlohmann::json a = Summary(dir, local), b = Summary(dir, slurm);
+      EXPECT_EQ(a["experiments"], b["experiments"]) << name << " " << dir;
+      // (The state comes from the state cache: its threads are its maker's.)
+      const auto frozen = ssdlab::sim::frozen_job(list, job, dir_ / slurm).job;
+      EXPECT_EQ(frozen.precondition_threads, 2u);
+      EXPECT_EQ(frozen.layout, name == std::string("open") ? "partitioned" : "");
+      const nlohmann::json& replayed = b["experiments"][0]["trace"];
+      if (name == std::string("closed")) {
+        EXPECT_EQ(replayed["mode"], "closed");
+        EXPECT_EQ(replayed["queue_depth"], 8);
+      } else {
+        EXPECT_EQ(replayed["speed"], 4.0) << dir;
+      }
+    }
+    EXPECT_EQ(Collect(printed, slurm), 0) << printed;
+    EXPECT_EQ(support::read_file(dir_ / slurm / "sweep.csv"),
+              support::read_file(dir_ / local / "sweep.csv"));
+  }
 }
 
 TEST_F(SweepFrozenTest, EveryFtlsSummaryReadsBackThroughCollectAndCompare) {
