@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -71,13 +72,14 @@ std::vector<Point> usable_points(const SummaryRecord& summary, const fs::path& d
 // The timing a fit starts from and is checked against: the base config's
 // geometry and timing, in the units of the fit.
 struct TimingBase {
-  std::uint32_t page_size, channels;
+  std::uint32_t page_size, channels, dies_per_channel;
   double transfer_bytes;  // page plus OOB, per channel round
   double command_us, bus_ns_per_byte, read_us, program_us;
 
   explicit TimingBase(const CalibrationBase& base)
       : page_size(base.page_size),
         channels(base.channels),
+        dies_per_channel(std::max<std::uint32_t>(1, base.dies_per_channel)),
         transfer_bytes(base.page_size + base.oob_size),
         command_us(static_cast<double>(base.command_ns) / 1000.0),
         bus_ns_per_byte(static_cast<double>(base.bus_ps_per_byte) / 1000.0),
@@ -102,19 +104,32 @@ struct Fit {
   }
 };
 
-// The experiments that enter the fit: reads (SR, RR) and sequential writes
-// of the usable ones; throws if either kind is missing.
-std::vector<Point> load_points(const std::vector<Point>& usable, const fs::path& measured) {
+// The experiments that enter the fit (calibrate.h): of the reads (SR, RR)
+// and writes (SW, RW) whole-page ones of at most `dies_per_channel` channel
+// rounds, per direction and round count the fastest. Throws if reads or
+// writes are missing; `left_out` counts the others.
+std::vector<Point> load_points(const std::vector<Point>& usable, const TimingBase& t,
+                               const fs::path& measured, std::size_t& left_out) {
+  std::map<std::pair<bool, double>, const Point*> fastest;  // (read, rounds) -> point
+  std::size_t considered = 0;
+  for (const auto& p : usable) {
+    if (!p.read() && p.pattern != "SW" && p.pattern != "RW") continue;
+    ++considered;
+    if (p.size % t.page_size != 0 || t.rounds(p.size) > t.dies_per_channel) continue;
+    const Point*& best = fastest[{p.read(), t.rounds(p.size)}];
+    if (!best || p.mean_us < best->mean_us) best = &p;
+  }
   std::vector<Point> fitted;
-  for (const auto& p : usable)
-    if (p.read() || p.pattern == "SW") fitted.push_back(p);
+  for (const auto& [key, point] : fastest) fitted.push_back(*point);
+  left_out = considered - fitted.size();
   const bool reads = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return p.read(); });
   const bool writes = std::any_of(fitted.begin(), fitted.end(), [](auto& p) { return !p.read(); });
   if (!reads || !writes)
     throw make_error(
-        "{}: calibration needs queue-depth-1 reads (SR or RR) and sequential writes (SW) of one "
-        "process; found {} usable experiments (try -w uflip:granularity with probe)",
-        measured.string(), fitted.size());
+        "{}: calibration needs queue-depth-1 reads (SR or RR) and writes (SW or RW) of one "
+        "process, of whole pages ({} B) and at most {} per channel; found {} usable experiments "
+        "(try -w uflip:granularity with probe)",
+        measured.string(), t.page_size, t.dies_per_channel, fitted.size());
   return fitted;
 }
 
@@ -274,10 +289,15 @@ void run_calibrate(const CalibrateOptions& options, const ConfigAccess& configs,
   const CalibrationBase base = configs.load_base(options.config, options.overrides);
   const TimingBase timing(base);
   const std::vector<Point> usable = usable_points(summary, measured);
-  const std::vector<Point> fitted = load_points(usable, measured);
+  std::size_t left_out = 0;
+  const std::vector<Point> fitted = load_points(usable, timing, measured, left_out);
   const Fit fit = fit_timing(fitted, timing, measured);
-  fmt::print(out, "calibrating {} against {} ({} experiments fitted, {} channels)\n",
-             options.config, measured.string(), fitted.size(), base.channels);
+  fmt::print(out,
+             "calibrating {} against {} ({} experiments fitted, {} channels; {} left out: "
+             "partial pages, more than {} pages per channel, or slower than another of the "
+             "same direction and rounds)\n",
+             options.config, measured.string(), fitted.size(), base.channels, left_out,
+             timing.dies_per_channel);
   const double rms = print_fit(out, fitted, usable, fit, timing);
   write_fitted_config(options, configs, measured, fit, rms, fitted.size());
   fmt::print(out, "  wrote {}\n", options.output);

@@ -240,8 +240,8 @@ int run_compare(const CompareOptions& options, std::ostream& out) {
     check_replaces_own_kind(options.csv, "compare table", kCsvStart);
   }
   if (!options.plot.empty()) check_output_path(options.plot, "plot", inputs);
-  const CompareSide a = load_side(options.a, options.name);
-  const CompareSide b = load_side(options.b, options.name);
+  const CompareSide a = load_side(options.a, options.name, options.pool_jobs);
+  const CompareSide b = load_side(options.b, options.name, options.pool_jobs);
   for (const CompareSide* side : {&a, &b})
     if (side->experiments.empty()) throw make_error("{}: no experiment with runs", side->path);
   const std::vector<MatchedPair> pairs =

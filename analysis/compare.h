@@ -20,6 +20,9 @@ struct CompareOptions {
   // and --map A-NAME=B-NAME (repeatable).
   std::string match = "name";
   std::vector<std::string> maps;
+  // --pool-jobs: a pattern over the latency logs of several fio jobs pools
+  // them into one experiment (refused without it: their workloads differ).
+  bool pool_jobs = false;
 };
 
 // One side of a comparison, as read.
@@ -35,7 +38,9 @@ struct CompareSide {
 // (possibly after notes or normal-format text); a path that does not exist:
 // the per-job fio logs it names (PATH_clat.N.log, or a '*' pattern), pooled.
 // A log's experiment is `log_name`, or its job name when that is empty.
-CompareSide load_side(const std::string& path, const std::string& log_name);
+// Logs of different fio jobs are refused unless `pool_jobs`.
+CompareSide load_side(const std::string& path, const std::string& log_name,
+                      bool pool_jobs = false);
 
 // The experiments of one io.csv: per (experiment, run) the figures of every
 // row, with output.cpp's definitions. Experiments in order of first row.

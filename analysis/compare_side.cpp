@@ -2,7 +2,9 @@
 // io.csv alone), an io.csv, fio JSON, or fio latency logs (one, or a job's
 // per-job logs pooled), each told by its content (analysis/compare.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -76,10 +78,25 @@ std::string head_of(const std::string& path, std::size_t bytes) {
   return head;
 }
 
-// Per-job logs named by a prefix or a pattern, pooled into one run.
+// Per-job logs named by a prefix or a pattern, pooled into one run. Logs of
+// different fio jobs (a pattern such as 'logs/*_lat.*.log' over several
+// jobs) measure different workloads: pooling them gives figures of none, so
+// that is refused unless `pool_jobs` (compare --pool-jobs) asks for it.
 CompareSide pooled_logs(const std::string& path, const std::vector<fs::path>& logs,
-                        const std::string& log_name) {
-  const std::string name = log_name.empty() ? fio_log_job_name(logs.front()) : log_name;
+                        const std::string& log_name, bool pool_jobs) {
+  std::vector<std::string> jobs;
+  for (const auto& log : logs)
+    if (const std::string job = fio_log_job_name(log);
+        std::find(jobs.begin(), jobs.end(), job) == jobs.end())
+      jobs.push_back(job);
+  if (jobs.size() > 1 && !pool_jobs)
+    throw make_error(
+        "{}: matches the logs of {} different fio jobs ({}): pooling them would mix their "
+        "workloads into one experiment; give one job's logs (e.g. {}), or compare fio's JSON "
+        "output, which keeps each job apart; --pool-jobs pools them anyway",
+        path, jobs.size(), fmt::join(jobs, ", "),
+        (logs.front().parent_path() / jobs.front()).string());
+  const std::string name = log_name.empty() ? jobs.front() : log_name;
   return {path,
           fmt::format("fio latency logs, {} pooled: {}{}", logs.size(),
                       logs.front().filename().string(), logs.size() > 1 ? " ..." : ""),
@@ -123,13 +140,13 @@ CompareSide load_file(const std::string& path, const std::string& log_name) {
 
 }  // namespace
 
-CompareSide load_side(const std::string& path, const std::string& log_name) {
+CompareSide load_side(const std::string& path, const std::string& log_name, bool pool_jobs) {
   std::error_code error;
   const auto status = fs::status(path, error);
   if (!fs::exists(status)) {
     // A job name (logs/seq for logs/seq_clat.1.log, ...) or a pattern.
     const auto logs = fio_job_logs(path);
-    if (!logs.empty()) return pooled_logs(path, logs, log_name);
+    if (!logs.empty()) return pooled_logs(path, logs, log_name, pool_jobs);
     throw make_error("{}: no such file or folder", path);
   }
   if (fs::is_directory(status)) {

@@ -109,6 +109,9 @@ struct LatencyStat {
   double mean = 0;
   std::uint64_t count = 0;
   double p50 = 0, p99 = 0;  // microseconds
+  // The tail percentiles fio reported (its default percentile_list has 99.9
+  // and 99.99): (percent, microseconds), as summary.json's "percentiles".
+  std::vector<std::pair<double, double>> tail;
   std::map<std::uint64_t, std::uint64_t> bins;  // value (key's unit) -> count
 };
 
@@ -124,6 +127,12 @@ double percentile_us(const nlohmann::json& stat, const std::string& key, double 
                      percentiles[key].dump());
   return value * scale;
 }
+
+// The percentiles above p99 that compare shows (its table's p99.9 and
+// p99.99 columns), under their keys in fio's JSON (fio's default
+// percentile_list, stat.h FIO_IO_U_PLAT_DEF: 1 ... 99.9, 99.95, 99.99).
+constexpr std::pair<double, const char*> kTailPercentiles[] = {{99.9, "99.900000"},
+                                                               {99.99, "99.990000"}};
 
 // fio's rule (stat.c, calc_clat_percentiles): the first bin whose cumulative
 // count reaches `percent` % of all samples.
@@ -179,6 +188,9 @@ std::optional<LatencyStat> latency_stat(const nlohmann::json& job, const char* d
   result.mean = (*stat)["mean"].get<double>() * result.scale;
   result.p50 = percentile_us(*stat, "50.000000", result.scale, stat_where);
   result.p99 = percentile_us(*stat, "99.000000", result.scale, stat_where);
+  for (const auto& [percent, key] : kTailPercentiles)
+    if ((*stat)["percentile"].contains(key))
+      result.tail.emplace_back(percent, percentile_us(*stat, key, result.scale, stat_where));
   if (stat->contains("bins") && (*stat)["bins"].is_object())
     for (const auto& [value, n] : (*stat)["bins"].items()) {
       std::int64_t bin = 0;
@@ -192,7 +204,8 @@ std::optional<LatencyStat> latency_stat(const nlohmann::json& job, const char* d
 // Jobs of one name pooled (see read_fio_json).
 RunFigures pool(const std::vector<LatencyStat>& stats, const std::string& name,
                 const std::string& path) {
-  if (stats.size() == 1) return {stats[0].mean, stats[0].p50, stats[0].p99, stats[0].count};
+  if (stats.size() == 1)
+    return {stats[0].mean, stats[0].p50, stats[0].p99, stats[0].count, stats[0].tail};
   RunFigures run;
   double weighted = 0;
   std::map<std::uint64_t, std::uint64_t> bins;
@@ -216,6 +229,9 @@ RunFigures pool(const std::vector<LatencyStat>& stats, const std::string& name,
   run.mean_us = weighted / static_cast<double>(run.count);
   run.p50_us = bins_percentile(bins, run.count, 50.0) * stats[0].scale;
   run.p99_us = bins_percentile(bins, run.count, 99.0) * stats[0].scale;
+  for (const auto& [percent, key] : kTailPercentiles)
+    run.percentiles.emplace_back(percent,
+                                 bins_percentile(bins, run.count, percent) * stats[0].scale);
   return run;
 }
 

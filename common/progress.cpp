@@ -34,6 +34,9 @@ Progress& Progress::operator=(Progress&& other) noexcept {
   total_ = other.total_;
   sink_ = std::exchange(other.sink_, nullptr);
   clock_ = std::move(other.clock_);
+  observer_ = std::move(other.observer_);
+  detail_ = std::move(other.detail_);
+  scale_ = other.scale_;
   start_ = other.start_;
   last_ = other.last_;
   window_start_ = other.window_start_;
@@ -56,6 +59,16 @@ Progress Progress::on_terminal(bool quiet, std::string label, std::uint64_t tota
       [] { return std::chrono::steady_clock::now(); });
 }
 
+Progress Progress::reporting(const Observer& observer, bool quiet, std::string label,
+                             std::uint64_t total, std::string unit) {
+  if (!observer) return on_terminal(quiet, std::move(label), total, std::move(unit));
+  Progress progress(
+      std::move(label), total, std::move(unit), [](std::string_view) {},
+      [] { return std::chrono::steady_clock::now(); });
+  progress.observer_ = observer;
+  return progress;
+}
+
 void Progress::update(std::uint64_t done) {
   if (!sink_) return;
   if (clock_() - last_ < kInterval) return;
@@ -66,6 +79,10 @@ void Progress::draw(std::uint64_t done) {
   if (!sink_) return;
   const auto now = clock_();
   last_ = now;
+  if (observer_) {
+    observer_(label_, done, total_);
+    return;
+  }
   if (now - window_start_ >= kRateWindow && done >= window_done_) {
     window_rate_ = static_cast<double>(done - window_done_) /
                    std::chrono::duration<double>(now - window_start_).count();
@@ -116,7 +133,9 @@ std::string count_text(double n) {
 
 std::string Progress::line(std::uint64_t done, double seconds, double rate) const {
   const bool bytes = unit_ == "bytes";
-  const auto amount = [bytes](std::uint64_t n) {
+  const double scale = static_cast<double>(scale_);
+  const auto amount = [bytes, scale](std::uint64_t n) {
+    if (scale > 1) return fmt::format("{:.1f}", static_cast<double>(n) / scale);
     return bytes ? fmt::format("{:.1f}", static_cast<double>(n) / (1 << 20))
                  : count_text(static_cast<double>(n));
   };
@@ -130,9 +149,10 @@ std::string Progress::line(std::uint64_t done, double seconds, double rate) cons
   if (rate < 0 && seconds > 0) rate = static_cast<double>(done) / seconds;
   if (rate > 0) {
     text += bytes ? fmt::format(", {:.1f} MiB/s", rate / (1 << 20))
-                  : fmt::format(", {} {}/s", count_text(rate), unit);
+                  : fmt::format(", {} {}/s", count_text(rate / scale), unit);
     if (total_ > done) text += ", ETA " + format_eta(static_cast<double>(total_ - done) / rate);
   }
+  if (detail_) text += detail_();
   return text;
 }
 

@@ -14,6 +14,10 @@
 //   Progress progress = Progress::on_terminal(quiet, "preconditioning", total, "pages");
 //   for (...) progress.tick(done);
 //   progress.finish();
+//
+// Inside a sweep, each job's stages (preconditioning, simulating) report to
+// the sweep instead (Progress::reporting): the same ticks, but the numbers
+// go to an observer, which draws one line for the whole sweep.
 #pragma once
 
 #include <chrono>
@@ -29,6 +33,10 @@ class Progress {
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   // Receives the text to write as is ("\r", the line, padding).
   using Sink = std::function<void(std::string_view)>;
+  // Receives a stage's label ("simulating"), items done and total (0:
+  // unknown), instead of a line on the terminal.
+  using Observer =
+      std::function<void(std::string_view label, std::uint64_t done, std::uint64_t total)>;
 
   static constexpr std::uint64_t kCheckEvery = 4096;  // items between clock reads
   static constexpr std::chrono::milliseconds kInterval{250};
@@ -44,6 +52,16 @@ class Progress {
 
   // Enabled only if stderr is a terminal and not `quiet`; writes to stderr.
   static Progress on_terminal(bool quiet, std::string label, std::uint64_t total, std::string unit);
+  // Reports to `observer` (at most every kInterval, as the line is drawn);
+  // without one, on_terminal(quiet, ...).
+  static Progress reporting(const Observer& observer, bool quiet, std::string label,
+                            std::uint64_t total, std::string unit);
+
+  // Counts are in 1/`scale` of an item: a sweep counts thousandths of a job
+  // (jobs part done), and shows "14.3/36 jobs".
+  void set_scale(std::uint64_t scale) { scale_ = scale ? scale : 1; }
+  // Text appended to each line ("; job-00003 simulating 40%").
+  void set_detail(std::function<std::string()> detail) { detail_ = std::move(detail); }
 
   bool enabled() const { return static_cast<bool>(sink_); }
   // `done` items so far; cheap: the clock is read every kCheckEvery calls.
@@ -76,6 +94,9 @@ class Progress {
   std::uint64_t total_ = 0;
   Sink sink_;
   Clock clock_;
+  Observer observer_;  // set: numbers go here, not a line to sink_
+  std::function<std::string()> detail_;
+  std::uint64_t scale_ = 1;
   std::chrono::steady_clock::time_point start_{}, last_{};
   std::uint64_t calls_ = 0;
   std::chrono::steady_clock::time_point window_start_{};

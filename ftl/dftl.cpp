@@ -66,6 +66,7 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
     logical_pages_ -= stripe_round;
   if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");
   if (capacity_entries == 0) capacity_entries = std::max<std::uint64_t>(1, logical_pages_ / 50);
+  config_.map_cache_entries = capacity_entries;  // the value that runs (config(), summary.json)
   cache_ =
       std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_, capacity_entries);
   return translation_pages();

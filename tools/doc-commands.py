@@ -83,8 +83,10 @@ def commands(block):
 
 def anchor(heading):
     """GitHub's anchor of a Markdown heading."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
-    return re.sub(r"[^a-z0-9 -]", "", text).replace(" ", "-")
+    # Emphasis marks go; an underscore inside a word is text and stays
+    # (`ftl.victim_policy` -> ftlvictim_policy), as on GitHub.
+    text = re.sub(r"[`*]|(?<![a-z0-9])_|_(?![a-z0-9])", "", heading.strip().lower())
+    return re.sub(r"[^a-z0-9 _-]", "", text).replace(" ", "-")
 
 
 def anchors(path):

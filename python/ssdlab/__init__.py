@@ -189,22 +189,35 @@ def read_io(outdir):
 
 
 def read_sweep(folder):
-    """FOLDER/sweep.csv (from `ssdlab sweep` or `ssdlab collect`) as a DataFrame.
-    Raises SsdlabError for a missing, empty or malformed sweep.csv."""
+    """FOLDER/sweep.csv (from `ssdlab sweep` or `ssdlab collect`) as a DataFrame:
+    text columns as strings, every other column (swept keys, workload.*
+    parameters, uFLIP values, statistics) as numbers where all its cells
+    are numbers, an empty cell then NaN. Raises SsdlabError for a missing, empty or malformed sweep.csv."""
     pandas = _pandas()
     path = folder if folder.endswith(".csv") else os.path.join(folder, "sweep.csv")
     if not os.path.isfile(path):
         raise SsdlabError(f"{path}: no such file (is it an ssdlab sweep folder?)")
+    text = {"sets": "string", "config": "string", "workload": "string",
+            "experiment": "string", "pattern": "string", "benchmark": "string",
+            "column": "string", "parameter": "string"}
     try:
-        return pandas.read_csv(path, dtype={"sets": "string", "config": "string",
-                                            "workload": "string", "experiment": "string"},
-                               keep_default_na=False, encoding="utf-8")
+        frame = pandas.read_csv(path, dtype=text, keep_default_na=False, encoding="utf-8")
     except UnicodeDecodeError as error:
         raise SsdlabError(f"{path}: not text (UTF-8) at byte {error.start}") from error
     except ValueError as error:  # an empty file, a malformed row
         message = str(error).strip().splitlines()
         raise SsdlabError(f"{path}: not an ssdlab sweep.csv: "
                           f"{message[-1] if message else error}") from error
+    # Any other column whose cells are all numbers or empty is numeric (a
+    # swept key some jobs leave unset: NaN there, never the text '').
+    for column in frame.columns:
+        if column in text or frame[column].dtype != object:
+            continue
+        cells = frame[column].replace("", None)
+        numbers = pandas.to_numeric(cells, errors="coerce")
+        if numbers.notna().sum() == cells.notna().sum() and cells.notna().any():
+            frame[column] = numbers
+    return frame
 
 
 def find_binary():

@@ -131,8 +131,12 @@ def set_value_scale(axes, values, axis="y"):
 
 
 def describe(summary):
-    """'FTL on config' of a summary.json, for titles and legends."""
+    """'FTL on config' of a summary.json, for titles and legends; a probe's
+    'KIND FILE' of its target ('file disk.img'), as it has neither."""
     config = summary.get("config", {})
+    target = summary.get("target")
+    if isinstance(target, dict) and "ftl" not in config:
+        return f"{target.get('kind', 'target')} {os.path.basename(str(target.get('path', '')))}"
     ftl = config.get("ftl", {}).get("type", "?")
     source = config.get("source") or config.get("name") or "?"
     stem = os.path.basename(source)
@@ -517,66 +521,222 @@ def plot_outdir(outdir, plotdir, fmt):
 
 
 # ---- Several runs ----------------------------------------------------------
+#
+# Runs are labelled by what differs between them (FTL, config, each swept
+# key, workload, seed), the rest going to the title. Runs that differ only
+# by their seed are one variant: drawn as the mean over the seeds, with the
+# spread (minimum to maximum) as error bars or a band. One colour per FTL,
+# a marker and line style per variant of that FTL; one legend, beside the
+# axes; one panel per workload; figures at most MAX_INCHES (1760 x 2200 px).
+
+FTL_COLOURS = {"page-mapped": "#1f77b4", "dftl": "#ff7f0e", "bast": "#2ca02c",
+               "fast": "#d62728", "block-mapped": "#9467bd", "example": "#8c564b"}
+OTHER_COLOURS = ["#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
+MARKERS = "os^Dv<>p"
+LINESTYLES = ["-", "--", ":", "-."]
+HATCHES = [None, "//", "..", "xx", "\\\\", "++"]
+MAX_INCHES = (16.0, 20.0)
+MAX_PANELS = 12  # workloads shown; the title says how many more there are
+
+
+class RunInfo:
+    """One run of several: unpacks as (outdir, summary, label); `variant`
+    (what differs but the workload and seed), `workload`, `seed`, `ftl`."""
+
+    def __init__(self, outdir, summary, job):
+        self.outdir, self.summary = outdir, summary
+        self.ftl = subject_of(summary)[0]
+        self.config = subject_of(summary)[1]
+        self.sets = {}
+        for text in job.get("sets", []):
+            key, _, value = str(text).partition("=")
+            if key.strip() != "ftl.type":  # the FTL is its own part
+                self.sets[key.strip()] = value.strip().strip('"')
+        self.workload = short_workload(job.get("workload") or summary.get("workload") or "?")
+        self.seed = job.get("seed", summary.get("seed"))
+        self.variant = self.label = ""
+
+    def __iter__(self):
+        return iter((self.outdir, self.summary, self.label))
+
+
+def subject_of(summary):
+    """(FTL, config) of a summary; a probe's (target kind, file name)."""
+    target = summary.get("target")
+    if isinstance(target, dict) and "ftl" not in summary.get("config", {}):
+        return (str(target.get("kind", "target")),
+                os.path.basename(str(target.get("path", "?"))) or "?")
+    return tuple(describe(summary).split(" on ", 1))
+
+
+def short_workload(text):
+    """A workload as a label: trace:/a/b/hm0.csv,speed=200 -> hm0.csv,speed=200."""
+    text = str(text)
+    if text.startswith("trace:"):
+        path, comma, keys = text[6:].partition(",")
+        return os.path.basename(path) + comma + keys
+    parts = [os.path.basename(p) if p.endswith(".toml") else p for p in text.split(" + ")]
+    return " + ".join(parts)
+
 
 def sweep_jobs(folder):
-    """The job folders of a sweep folder (with their sweep labels), or None."""
+    """The job folders of a sweep folder with their jobs.json entries
+    (sets, workload, seed), or None if `folder` is not a sweep folder."""
     if not os.path.isfile(os.path.join(folder, "sweep.csv")) and \
             not os.path.isfile(os.path.join(folder, "jobs.json")):
         return None
-    labels = {}
-    try:
-        with open(os.path.join(folder, "sweep.csv"), newline="") as f:
-            for row in csv.DictReader(f):
-                labels[int(row["job"])] = row.get("sets", "")
-    except (OSError, KeyError, ValueError):
-        pass
-    # Only the jobs the sweep lists (jobs.json, else sweep.csv): a job-*
-    # folder of an earlier sweep into the same folder is not one of them.
-    listed = None
+    listed = None  # only the jobs the sweep lists: not an earlier sweep's job-*
     try:
         with open(os.path.join(folder, "jobs.json")) as f:
-            listed = [job["dir"] for job in json.load(f)["jobs"]]
+            listed = [job for job in json.load(f)["jobs"] if isinstance(job, dict)]
     except (OSError, ValueError, KeyError, TypeError):
         pass
     if listed is None:
-        listed = [f"job-{number:05d}" for number in sorted(labels)]
+        listed = []
+        try:
+            with open(os.path.join(folder, "sweep.csv"), newline="") as f:
+                for row in csv.DictReader(f):
+                    job = {"dir": f"job-{int(row['job']):05d}", "sets": row.get("sets", "").split()}
+                    if job not in listed:
+                        listed.append(job)
+        except (OSError, KeyError, ValueError):
+            pass
     jobs = []
-    for name in map(str, listed):
+    for job in listed:
+        name = str(job.get("dir", ""))
         path = os.path.join(folder, name)
         if name.startswith("job-") and "/" not in name and \
                 os.path.isfile(os.path.join(path, "summary.json")):
-            number = int(name[4:]) if name[4:].isdigit() else None
-            jobs.append((path, labels.get(number, "")))
+            jobs.append((path, job))
     if not jobs:
         fail(f"{folder}: a sweep folder without finished jobs (job-*/summary.json)")
     return jobs
 
 
+def differing(values):
+    return len(set(map(str, values))) > 1
+
+
 def collect_runs(folders):
-    """[(outdir, summary, label)] for output folders and sweep folders."""
+    """[RunInfo] of output folders and sweep folders, each labelled by what
+    differs between them."""
     runs = []
     for folder in folders:
         if not os.path.isdir(folder):
             fail(f"{folder}: no such output folder")
         jobs = sweep_jobs(folder)
         if jobs is None:
-            runs.append((folder, load_summary(folder), ""))
+            runs.append(RunInfo(folder, load_summary(folder), {}))
         else:
-            runs += [(path, load_summary(path), extra) for path, extra in jobs]
-    described = [describe(summary) for _, summary, _ in runs]
-    labels = list(described)
-    for i, (outdir, summary, extra) in enumerate(runs):
-        if described.count(described[i]) > 1:
-            labels[i] = f"{labels[i]}, {extra or os.path.basename(os.path.normpath(outdir))}"
-    seeds = {summary.get("seed") for _, summary, _ in runs}
-    if len(set(labels)) < len(labels) and len(seeds) > 1:
-        labels = [f"{label}, seed {summary.get('seed')}"
-                  for label, (_, summary, _) in zip(labels, runs)]
-    return [(outdir, summary, label) for (outdir, summary, _), label in zip(runs, labels)]
+            runs += [RunInfo(path, load_summary(path), job) for path, job in jobs]
+    keys = []
+    for run in runs:
+        keys += [key for key in run.sets if key not in keys]
+    short = {key: key.rsplit(".", 1)[-1] for key in keys}
+    if len(set(short.values())) < len(short):
+        short = {key: key for key in keys}
+    for run in runs:
+        parts = []
+        if differing(r.ftl for r in runs):
+            parts.append(run.ftl)
+        if differing(r.config for r in runs):
+            parts.append(run.config)
+        for key in keys:
+            if differing(r.sets.get(key, "") for r in runs) and key in run.sets:
+                parts.append(f"{short[key]}={run.sets[key]}")
+        run.variant = ", ".join(parts) or f"{run.ftl} on {run.config}"
+    several_workloads = differing(r.workload for r in runs)
+    several_seeds = differing(r.seed for r in runs)
+    for run in runs:
+        run.label = run.variant + (f", {run.workload}" if several_workloads else "") + \
+            (f", seed {run.seed}" if several_seeds else "")
+    labels = [run.label for run in runs]
+    for run in runs:
+        if labels.count(run.label) > 1 and not several_seeds:
+            run.label += f", {os.path.basename(os.path.normpath(run.outdir))}"
+    return runs
+
+
+def variants(runs):
+    """The variants in first-seen order, and a style for each: one colour
+    per FTL, a marker, line style and hatch per variant of that FTL."""
+    order = []
+    for run in runs:
+        if run.variant not in order:
+            order.append(run.variant)
+    ftl_of = {run.variant: run.ftl for run in runs}
+    styles, per_ftl, others = {}, {}, {}
+    for variant in order:
+        ftl = ftl_of[variant]
+        if ftl not in FTL_COLOURS and ftl not in others:
+            others[ftl] = OTHER_COLOURS[len(others) % len(OTHER_COLOURS)]
+        index = per_ftl.get(ftl, 0)
+        per_ftl[ftl] = index + 1
+        styles[variant] = {"color": FTL_COLOURS.get(ftl, others.get(ftl)),
+                           "marker": MARKERS[index % len(MARKERS)],
+                           "linestyle": LINESTYLES[index % len(LINESTYLES)],
+                           "hatch": HATCHES[index % len(HATCHES)]}
+    return order, styles
+
+
+def workloads_of(runs):
+    order = []
+    for run in runs:
+        if run.workload not in order:
+            order.append(run.workload)
+    return order
+
+
+def spread(values):
+    """(mean, mean - min, max - mean) of a list of numbers."""
+    mean = sum(values) / len(values)
+    return mean, mean - min(values), max(values) - mean
+
+
+def common_title(runs):
+    """'36 runs: 6 variants x 3 workloads x 2 seeds, FTL ... on config'."""
+    counts = [f"{len(variants(runs)[0])} variants"]
+    if differing(r.workload for r in runs):
+        counts.append(f"{len(workloads_of(runs))} workloads")
+    if differing(r.seed for r in runs):
+        counts.append(f"{len({str(r.seed) for r in runs})} seeds (mean, min-max)")
+    common = []
+    if not differing(r.ftl for r in runs):
+        common.append(runs[0].ftl)
+    if not differing(r.config for r in runs):
+        common.append(f"on {runs[0].config}")
+    if not differing(r.workload for r in runs):
+        common.append(runs[0].workload)
+    return f"{len(runs)} runs: {' x '.join(counts)}" + (f"; {' '.join(common)}" if common else "")
+
+
+def runs_figure(panels, columns, panel_size, labels):
+    """A figure of `panels` axes in `columns` columns, and a column beside
+    them for the legend (sized to the longest label); at most MAX_INCHES."""
+    columns = max(1, min(columns, panels))
+    rows = math.ceil(panels / columns)
+    legend = min(5.5, 0.9 + 0.075 * max([len(text) for text in labels] + [10]))
+    width = min(MAX_INCHES[0], panel_size[0] * columns + legend)
+    height = min(MAX_INCHES[1], panel_size[1] * rows + 0.9)
+    fig = plt.figure(figsize=(width, height), layout="constrained")
+    panel = (width - legend) / columns
+    grid = fig.add_gridspec(rows, columns + 1, width_ratios=[panel] * columns + [legend])
+    axes = [fig.add_subplot(grid[i // columns, i % columns]) for i in range(panels)]
+    side = fig.add_subplot(grid[:, columns])
+    side.axis("off")
+    return fig, axes, side
+
+
+def put_legend(side, handles, labels):
+    side.legend(handles, labels, loc="upper left", frameon=False, borderaxespad=0)
+
+
+def run_values(run, key):
+    """{experiment: mean over its runs of `key`} (key of the run record)."""
+    return run_means(run.summary, key)
 
 
 def run_means(summary, key):
-    """{experiment: mean over runs of `key`} of a summary."""
     result = {}
     for experiment in summary.get("experiments", []):
         values = [run[key] for run in experiment.get("runs", []) if key in run]
@@ -585,45 +745,69 @@ def run_means(summary, key):
     return result
 
 
-def common_title(runs):
-    configs = sorted({describe(s).split(" on ", 1)[1] for _, s, _ in runs})
-    ftls = sorted({describe(s).split(" on ", 1)[0] for _, s, _ in runs})
-    return f"{len(runs)} runs: FTL {', '.join(ftls)} on {', '.join(configs)}"
+def shown_workloads(runs):
+    names = workloads_of(runs)
+    return names[:MAX_PANELS], len(names) - min(len(names), MAX_PANELS)
 
 
 def plot_runs_response(path, runs):
-    names = []
-    for _, summary, _ in runs:
-        for experiment in summary.get("experiments", []):
-            if experiment["name"] not in names:
-                names.append(experiment["name"])
-    if not names:
+    """Per workload, mean and p99 response time of each variant: bars (one
+    experiment) or lines over the experiments, with the seeds' spread."""
+    order, styles = variants(runs)
+    workloads, more = shown_workloads(runs)
+    panels = [(w, key) for w in workloads for key in ("mean_us", "p99_us")]
+    if not any(run.summary.get("experiments") for run in runs):
         return False
-    fig, (mean_axes, p99_axes) = figure(1, 2, figsize=(12, 4.8))
-    width = 0.8 / len(runs)
-    values = {"mean_us": [], "p99_us": []}
-    for index, (_, summary, label) in enumerate(runs):
-        for axes, key in ((mean_axes, "mean_us"), (p99_axes, "p99_us")):
-            means = run_means(summary, key)
-            ys = [means.get(name, float("nan")) / 1000 for name in names]
-            values[key] += [y for y in ys if y == y]
+    fig, axes, side = runs_figure(len(panels), 2, (6.0, 3.4), order)
+    handles = {}
+    for ax, (workload, key) in zip(axes, panels):
+        group = [run for run in runs if run.workload == workload]
+        names = []
+        for run in group:
+            names += [e["name"] for e in run.summary.get("experiments", [])
+                      if e["name"] not in names]
+        values = []
+        for index, variant in enumerate(v for v in order if any(r.variant == v for r in group)):
+            per_seed = [run_values(r, key) for r in group if r.variant == variant]
+            points = []
+            for name in names:
+                seen = [v[name] / 1000 for v in per_seed if name in v]
+                points.append(spread(seen) if seen else (math.nan, 0, 0))
+            values += [p[0] for p in points if p[0] == p[0]]
+            style = styles[variant]
             if len(names) == 1:
-                axes.bar([index], ys, width=0.7, label=label)
+                mean, low, high = points[0]
+                handles[variant] = ax.bar([index], [mean], width=0.7, color=style["color"],
+                                          hatch=style["hatch"], edgecolor="white",
+                                          yerr=[[low], [high]], capsize=3)
             else:
-                axes.plot(range(len(names)), ys, "o-", markersize=4, label=label)
-    for axes, key, title in ((mean_axes, "mean_us", "Mean"), (p99_axes, "p99_us", "p99")):
+                xs = range(len(names))
+                handles[variant], = ax.plot(xs, [p[0] for p in points], color=style["color"],
+                                            marker=style["marker"], linestyle=style["linestyle"],
+                                            markersize=4)
+                ax.fill_between(xs, [p[0] - p[1] for p in points], [p[0] + p[2] for p in points],
+                                color=style["color"], alpha=0.15, linewidth=0)
         if len(names) == 1:
-            axes.set_xticks(range(len(runs)))
-            axes.set_xticklabels([label for _, _, label in runs], rotation=30, ha="right")
+            ax.set_xticks([])
+        else:  # at most 10 names, so that they stay legible
+            step = math.ceil(len(names) / 10)
+            ax.set_xticks(range(0, len(names), step))
+            ax.set_xticklabels(names[::step], rotation=30, ha="right")
+            ax.set_xlabel(f"{len(names)} experiments" + (f", every {step}th named"
+                                                         if step > 1 else ""))
+        if len(names) == 1:  # bars start at 0: a log axis would hide the short ones
+            ax.set_ylim(0, max(values + [0]) * 1.15 or 1)
         else:
-            experiment_names_axis(axes, names)
-        set_value_scale(axes, values[key])
-        axes.set_ylabel(f"{title} response time (ms)")
-        axes.set_title(f"{title}" + (f": {names[0]}" if len(names) == 1 else ""))
-        axes.grid(True, axis="y", which="both", linewidth=0.3)
-    if len(names) > 1:
-        mean_axes.legend()
-    fig.suptitle(f"Response time, {common_title(runs)}")
+            set_value_scale(ax, values or [1])
+        what = "Mean" if key == "mean_us" else "p99"
+        ax.set_ylabel(f"{what} response time (ms)")
+        ax.set_title(f"{workload}: {what.lower()}" + (f" ({names[0]})" if len(names) == 1 and
+                                                       names[0] != workload else ""),
+                     fontsize=SMALL + 1)
+        ax.grid(True, axis="y", which="both", linewidth=0.3)
+    put_legend(side, [handles[v] for v in order if v in handles], [v for v in order if v in handles])
+    fig.suptitle(f"Response time, {common_title(runs)}" +
+                 (f" ({more} more workloads not shown)" if more else ""))
     save(fig, path)
     return True
 
@@ -648,88 +832,147 @@ def exported_capacity(summary):
 
 
 def plot_runs_write_amplification(path, runs):
-    """A bar per run; beside each WA the capacity its device exported, since
-    FTLs and over-provisioning settings export different capacities and a
-    lower WA may come from a smaller exported space."""
-    labels, values, capacities = [], [], []
-    for _, summary, label in runs:
-        wa = runs_write_amplification(summary)
-        if wa:
-            labels.append(label)
-            values.append(wa)
-            capacities.append(exported_capacity(summary))
-    if not values:
+    """Bars of each variant's write amplification (mean over seeds, their
+    spread as error bars), grouped by workload; the legend gives each
+    variant's exported capacity, since FTLs and over-provisioning settings
+    export different capacities and a lower WA may come from a smaller
+    exported space."""
+    order, styles = variants(runs)
+    workloads, more = shown_workloads(runs)
+    bars = []  # (group, variant, mean, low, high)
+    for workload in workloads:
+        for variant in order:
+            was = [runs_write_amplification(r.summary) for r in runs
+                   if r.workload == workload and r.variant == variant]
+            was = [wa for wa in was if wa]
+            if was:
+                bars.append((workload, variant) + spread(was))
+    if not bars:
         return False
-    fig, axes = figure(figsize=(max(6, 1.5 + 1.2 * len(values)), 4.5))
-    axes.bar(range(len(values)), values, width=0.6)
-    for x, (value, capacity) in enumerate(zip(values, capacities)):
-        text = f"{value:.2f}" + (f"\n{capacity} exported" if capacity else "")
-        axes.annotate(text, (x, value), ha="center", va="bottom", fontsize=8)
-    axes.axhline(1, color="black", linewidth=0.5)
-    axes.set_xticks(range(len(values)))
-    axes.set_xticklabels(labels, rotation=30 if len(values) > 2 else 0,
-                         ha="right" if len(values) > 2 else "center")
-    axes.set_ylim(0, max(values) * 1.25)
-    axes.set_ylabel("Flash pages / host pages written")
-    axes.set_title(f"Write amplification of the runs (preconditioning excluded)\n"
-                   f"{common_title(runs)}")
+    capacity = {r.variant: exported_capacity(r.summary) for r in runs}
+    labels = [v + (f" ({capacity[v]} exported)" if capacity.get(v) else "") for v in order]
+    fig, axes, side = runs_figure(1, 1, (min(11.0, 3.0 + 0.32 * len(bars)), 4.5), labels)
+    ax = axes[0]
+    groups = [w for w in workloads if any(b[0] == w for b in bars)]
+    handles, x, ticks = {}, 0, []
+    for group in groups:
+        first = x
+        for _, variant, mean, low, high in (b for b in bars if b[0] == group):
+            style = styles[variant]
+            handles[variant] = ax.bar([x], [mean], width=0.8, color=style["color"],
+                                      hatch=style["hatch"], edgecolor="white",
+                                      yerr=[[low], [high]], capsize=2)
+            x += 1
+        ticks.append(((first + x - 1) / 2, group))
+        x += 1  # a gap between workloads
+    ax.set_xticks([t for t, _ in ticks])
+    ax.set_xticklabels([g for _, g in ticks], rotation=20 if len(ticks) > 3 else 0,
+                       ha="right" if len(ticks) > 3 else "center")
+    ax.axhline(1, color="black", linewidth=0.5)
+    ax.set_ylim(0, max(b[2] + b[4] for b in bars) * 1.15)
+    ax.set_ylabel("Flash pages / host pages written")
+    ax.grid(True, axis="y", linewidth=0.3)
+    shown = [i for i, v in enumerate(order) if v in handles]
+    put_legend(side, [handles[order[i]] for i in shown], [labels[i] for i in shown])
+    fig.suptitle(f"Write amplification (preconditioning excluded)\n{common_title(runs)}" +
+                 (f" ({more} more workloads not shown)" if more else ""))
     save(fig, path)
     return True
 
 
 def plot_runs_cdf(path, runs):
-    times = {}
-    for outdir, _, label in runs:
-        io_csv = os.path.join(outdir, "io.csv")
-        if os.path.isfile(io_csv):
-            times[label] = [t for ts in read_response_times(io_csv).values() for t in ts]
-    if not times:
+    """Per workload, the response-time CDF of each variant (its seeds'
+    I/Os together); runs without io.csv are left out."""
+    order, styles = variants(runs)
+    workloads, more = shown_workloads(runs)
+    curves = {}  # (workload, variant) -> response times
+    for run in runs:
+        io_csv = os.path.join(run.outdir, "io.csv")
+        if run.workload in workloads and os.path.isfile(io_csv):
+            times = curves.setdefault((run.workload, run.variant), [])
+            times += [t for ts in read_response_times(io_csv).values() for t in ts]
+    if not curves:
         return False
-    plot_cdfs(path, f"Response-time CDF, {common_title(runs)}", times)
-    return True
+    groups = [w for w in workloads if any(k[0] == w for k in curves)]
+    fig, axes, side = runs_figure(len(groups), 2 if len(groups) > 1 else 1, (6.0, 3.6), order)
+    handles, drawn = {}, 0
+    for ax, group in zip(axes, groups):
+        everything = []
+        for variant in order:
+            values = sorted(curves.get((group, variant), []))
+            if not values:
+                continue
+            ms = [max(v, 1e-3) / 1000 for v in values]
+            everything += [ms[0], ms[-1]]
+            n = len(ms)
+            style = styles[variant]
+            handles[variant], = ax.plot(ms, [(i + 1) / n for i in range(n)],
+                                        drawstyle="steps-post", color=style["color"],
+                                        linestyle=style["linestyle"])
+            drawn += 1
+        set_value_scale(ax, everything, axis="x")
+        ax.set_xlabel("Response time (ms)")
+        ax.set_ylabel("Fraction of I/Os")
+        ax.set_ylim(0, 1.01)
+        ax.set_title(group, fontsize=SMALL + 1)
+        ax.grid(True, which="both", linewidth=0.3)
+    put_legend(side, [handles[v] for v in order if v in handles], [v for v in order if v in handles])
+    fig.suptitle(f"Response-time CDF, {common_title(runs)}" +
+                 (f" ({more} more workloads not shown)" if more else ""))
+    save(fig, path)
+    return drawn  # curves: one per workload and variant
 
 
 def plot_runs_benchmarks(plotdir, fmt, runs):
-    """Per uFLIP benchmark: a panel per pattern, a line per run."""
+    """Per uFLIP benchmark: a panel per pattern, a line per variant (mean
+    over seeds, their spread as a band)."""
     written = []
     names = []
-    for _, summary, _ in runs:
-        for table in summary.get("benchmarks", []):
+    for run in runs:
+        for table in run.summary.get("benchmarks", []):
             if table["name"] not in names:
                 names.append(table["name"])
     for name in names:
+        having = [r for r in runs if any(t["name"] == name for t in r.summary.get("benchmarks", []))]
+        order, styles = variants(having)
+        tables = {id(r): next(t for t in r.summary["benchmarks"] if t["name"] == name)
+                  for r in having}
         columns = []
-        for _, summary, _ in runs:
-            for table in summary.get("benchmarks", []):
-                if table["name"] == name:
-                    columns += [c for c in table["columns"] if c not in columns]
-        per_row = min(2, len(columns))
-        rows = math.ceil(len(columns) / per_row)
-        fig, grid = figure(rows, per_row, figsize=(6.5 * per_row, 3.8 * rows + 1),
-                           squeeze=False)
-        for index, column in enumerate(columns):
-            axes = grid[index // per_row][index % per_row]
-            xs, ys = [], []
-            for _, summary, label in runs:
-                for table in summary.get("benchmarks", []):
-                    if table["name"] != name:
-                        continue
-                    points = [(float(r["value"]), r["mean_us"][column] / 1000)
-                              for r in table["rows"] if column in r["mean_us"]]
-                    axes.plot([p[0] for p in points], [p[1] for p in points], "o-",
-                              markersize=4, label=label)
-                    xs += [p[0] for p in points]
-                    ys += [p[1] for p in points]
+        for table in tables.values():
+            columns += [c for c in table["columns"] if c not in columns]
+        fig, axes, side = runs_figure(len(columns), 2, (6.0, 3.6), order)
+        handles = {}
+        for ax, column in zip(axes, columns):
+            xs_all, ys_all = [], []
+            for variant in order:
+                points = {}
+                for run in (r for r in having if r.variant == variant):
+                    table = tables[id(run)]
+                    for row in table["rows"]:
+                        if column in row["mean_us"]:
+                            points.setdefault(float(row["value"]), []).append(
+                                row["mean_us"][column] / 1000)
                     parameter = table["parameter"]
-            label_parameter(axes, parameter, xs)
-            set_value_scale(axes, ys)
-            axes.set_title(column)
-            axes.set_ylabel("Mean response time (ms)")
-            axes.grid(True, which="both", linewidth=0.3)
-        for index in range(len(columns), rows * per_row):
-            grid[index // per_row][index % per_row].axis("off")
-        grid[0][0].legend()
-        fig.suptitle(f"uFLIP {name}, {common_title(runs)}")
+                if not points:
+                    continue
+                xs = sorted(points)
+                stats = [spread(points[x]) for x in xs]
+                style = styles[variant]
+                handles[variant], = ax.plot(xs, [s[0] for s in stats], color=style["color"],
+                                            marker=style["marker"], linestyle=style["linestyle"],
+                                            markersize=4)
+                ax.fill_between(xs, [s[0] - s[1] for s in stats], [s[0] + s[2] for s in stats],
+                                color=style["color"], alpha=0.15, linewidth=0)
+                xs_all += xs
+                ys_all += [s[0] for s in stats]
+            label_parameter(ax, parameter, xs_all)
+            set_value_scale(ax, ys_all or [1])
+            ax.set_title(column, fontsize=SMALL + 1)
+            ax.set_ylabel("Mean response time (ms)")
+            ax.grid(True, which="both", linewidth=0.3)
+        put_legend(side, [handles[v] for v in order if v in handles],
+                   [v for v in order if v in handles])
+        fig.suptitle(f"uFLIP {name}, {common_title(having)}")
         path = os.path.join(plotdir, f"{name}-runs.{fmt}")
         save(fig, path)
         written.append(path)

@@ -132,9 +132,10 @@ class SsdlabPackageTest(unittest.TestCase):
         labels = [label for _, _, label in plot.collect_runs(
             [self.runs["fast"].outdir, self.runs["fast"].outdir])]
         self.assertEqual(labels, ["fast on tiny, fast", "fast on tiny, fast"])
-        labels = [label for _, _, label in plot.collect_runs(
-            [r.outdir for r in self.runs.values()])]
-        self.assertEqual(labels, ["page-mapped on tiny", "bast on tiny", "fast on tiny"])
+        # Only the FTL differs: the labels name it, the title the config.
+        runs = plot.collect_runs([r.outdir for r in self.runs.values()])
+        self.assertEqual([label for _, _, label in runs], ["page-mapped", "bast", "fast"])
+        self.assertIn("on tiny", plot.common_title(runs))
 
     def test_plot_of_one_folder_titles_figures_with_ftl_and_config(self):
         written = plot.plot_outdir(self.runs["bast"].outdir, os.path.join(self.dir, "one"), "svg")
@@ -158,6 +159,82 @@ class SsdlabPackageTest(unittest.TestCase):
                                 stderr=subprocess.PIPE, text=True)
         self.assertEqual(status.returncode, 1)
         self.assertEqual(len(status.stderr.strip().splitlines()), 1)
+
+
+def png_size(path):
+    """(width, height) in pixels, from the PNG header."""
+    with open(path, "rb") as f:
+        header = f.read(24)
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+class SweepFiguresTest(unittest.TestCase):
+    """A sweep's figures and table as a paper needs them (issue 44): runs
+    labelled by what differs (the workload too: none overwrites another),
+    seeds aggregated, one colour per FTL, the legend beside the axes, sizes
+    bounded, numbers as numbers."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.temp = tempfile.TemporaryDirectory(prefix="ssdlab-sweep-py-")
+        sweep = os.path.join(cls.temp.name, "sweep.toml")
+        with open(sweep, "w") as f:
+            f.write(f'configs = ["{TINY}"]\n'
+                    'sets = [["ftl.type=page-mapped"], '
+                    '["ftl.type=fast", "ftl.overprovisioning=0.2"]]\n'
+                    'workloads = ["RW:count=400", "RW:count=400,io_size=8192"]\n'
+                    'seeds = [1, 2]\nprecondition = "random"\nio_log = true\n')
+        cls.out = os.path.join(cls.temp.name, "out")
+        subprocess.run([ssdlab.find_binary(), "sweep", sweep, "-o", cls.out, "-q"],
+                       check=True, stdout=subprocess.DEVNULL)
+        cls.runs = plot.collect_runs([cls.out])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.temp.cleanup()
+
+    def test_labels_tell_every_job_apart_and_seeds_make_one_variant(self):
+        labels = [label for _, _, label in self.runs]
+        self.assertEqual(len(set(labels)), 8)
+        self.assertEqual({run.variant for run in self.runs},
+                         {"page-mapped", "fast, overprovisioning=0.2"})
+        self.assertIn("RW:count=400,io_size=8192, seed 2", labels[-1])
+        self.assertIn("8 runs: 2 variants x 2 workloads x 2 seeds", plot.common_title(self.runs))
+
+    def test_one_cdf_curve_per_workload_and_variant_none_overwritten(self):
+        path = os.path.join(self.temp.name, "cdf.png")
+        self.assertEqual(plot.plot_runs_cdf(path, self.runs), 4)
+
+    def test_one_colour_per_ftl_and_the_legend_beside_the_axes(self):
+        order, styles = plot.variants(self.runs)
+        self.assertEqual(styles["fast, overprovisioning=0.2"]["color"], plot.FTL_COLOURS["fast"])
+        self.assertNotEqual(styles[order[0]]["color"], styles[order[1]]["color"])
+        fig, axes, side = plot.runs_figure(5, 2, (6.0, 3.6), ["a long label " * 3])
+        fig.canvas.draw()
+        right = max(ax.get_position().x1 for ax in axes)
+        self.assertGreaterEqual(side.get_position().x0, right)
+        plot.plt.close(fig)
+
+    def test_figures_stay_within_bounds(self):
+        written = plot.plot_runs([self.out], os.path.join(self.temp.name, "plots"))
+        self.assertEqual(len(written), 3)
+        for path in written:
+            width, height = png_size(path)
+            self.assertLessEqual(width, 1760, path)
+            self.assertLessEqual(height, 2200, path)
+
+    def test_read_sweep_gives_numbers_as_numbers(self):
+        frame = ssdlab.read_sweep(self.out)
+        self.assertEqual(str(frame["ftl.overprovisioning"].dtype), "float64")
+        self.assertEqual(int(frame["ftl.overprovisioning"].isna().sum()), 4)  # page-mapped
+        self.assertEqual(sorted(frame["workload.io_size"].dropna().unique()), [8192])
+        self.assertEqual(str(frame["workload.count"].dtype), "int64")
+        self.assertEqual(str(frame["ftl.type"].dtype), "object")
+
+    def test_a_probe_run_is_labelled_by_its_target(self):
+        summary = {"target": {"kind": "file", "path": "/x/disk.img"}, "config": {}}
+        self.assertEqual(plot.describe(summary), "file disk.img")
+        self.assertEqual(plot.subject_of(summary), ("file", "disk.img"))
 
 
 class ScaleTest(unittest.TestCase):

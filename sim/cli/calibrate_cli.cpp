@@ -17,6 +17,8 @@ analysis::ConfigAccess device_configs() {
     base.page_size = config.geometry.page_size;
     base.oob_size = config.geometry.oob_size;
     base.channels = config.geometry.channels;
+    base.dies_per_channel =
+        config.geometry.packages_per_channel * config.geometry.dies_per_package;
     base.command_ns = config.timing.command_ns;
     base.read_ns = config.timing.read_ns;
     base.program_ns = config.timing.program_ns;

@@ -29,6 +29,9 @@ Command make_compare_command(CLI::App& app, GlobalOptions&) {
   command->add_option("--map", o->maps,
                       "Pair experiment A-NAME of A with B-NAME of B, e.g. rr4k=RR/io_size=4096 "
                       "(repeatable; the others pair by --match)");
+  command->add_flag("--pool-jobs", o->pool_jobs,
+                    "Pool the latency logs of several fio jobs that a pattern matches into one "
+                    "experiment (refused without it: their workloads differ)");
   return {command, [o](std::ostream& out) { return analysis::run_compare(*o, out); }};
 }
 

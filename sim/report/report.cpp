@@ -234,7 +234,11 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   if (const auto fdp = ssd.ftl().fdp_stats()) summary.fdp = fdp_record(ssd.config().ftl, *fdp);
   add_zones_summary(summary, ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
-  summary.config = to_json(ssd.config());
+  // The config that ran: with what the FTL resolved when it was built (dftl's
+  // map cache, left to its default in the config), so that it reads back.
+  DeviceConfig ran = ssd.config();
+  ran.ftl.map_cache_entries = ssd.ftl().config().map_cache_entries;
+  summary.config = to_json(ran);
   // Derived, not a key: the spare the exported capacity leaves in fact.
   (*summary.config)["capacity"] = spare_capacity(ssd.config(), ssd.ftl());
 }

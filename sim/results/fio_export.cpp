@@ -19,8 +19,6 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
-namespace {
-
 std::string file_safe(const std::string& name) {
   std::string safe = name;
   for (char& c : safe) {
@@ -30,8 +28,6 @@ std::string file_safe(const std::string& name) {
   }
   return safe;
 }
-
-}  // namespace
 
 // The logs being written: the open ones (those of the current experiment and
 // run) and the temporary files of all, removed unless committed.

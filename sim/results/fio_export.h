@@ -28,6 +28,10 @@ namespace ssdlab::sim {
 // "export-fio PREFIX"). Bad input throws ssdlab::Error; a log that cannot be
 // written (a full disk) ssdlab::OutputError, "LOG: write failed: OS error";
 // with SSDLAB_TEST_FAIL_WRITE naming a log, its writes fail so.
+// `name` with every character unfit for a file name (anything but letters,
+// digits and "_-.=+@:") replaced by '_', as the logs' EXPERIMENT part.
+std::string file_safe(const std::string& name);
+
 class FioLatLogs {
  public:
   // Writes the complete logs of `io_csv` under their temporary names.

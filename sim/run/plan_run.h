@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.h"
 #include "sim/results/output.h"
 #include "sim/views/teaching.h"
 
@@ -24,7 +25,7 @@ struct SimOptions {
   // Reuse a preconditioned state from the user's cache folder, and save one
   // there (sim/state/state_cache.h); --no-state-cache turns it off.
   bool state_cache = true;
-  // Threads preconditioning may use (0: one per hardware thread); the state
+  // Threads preconditioning may use (0: one per usable CPU, common/host_info.h); the state
   // is the same whatever the number (sim/state/precondition.h).
   unsigned precondition_threads = 0;
   std::uint64_t check_every = 100000;  // --verify: invariant check interval in requests
@@ -45,6 +46,9 @@ struct SimOptions {
   // No progress line on the terminal (common/progress.h); off a terminal
   // there is none anyway.
   bool quiet = false;
+  // Set (a sweep's jobs): each stage's progress (preconditioning, simulating)
+  // goes here instead of the terminal (common/progress.h).
+  Progress::Observer progress_observer;
   // Response-time percentiles of each run in summary.json, in percent
   // (sim/results/output.h; empty: the default list).
   std::vector<double> percentiles;

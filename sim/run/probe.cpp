@@ -83,16 +83,25 @@ std::optional<StateRecord> enforce_state(const workloads::RealTarget& target,
 }
 
 // The runs of `spec` on the target, each summarised as summary.json holds
-// it; their I/Os go to `io_log` (if any) in completion order.
+// it; their I/Os go to `io_log` (if any) in completion order. A run's
+// start_us and end_us are wall-clock times from `origin` (the first
+// experiment's start): its first submission and its last completion.
 std::vector<RunRecord> probe_runs(const workloads::RealTarget& target,
                                   const workloads::ExperimentSpec& spec, std::uint64_t seed,
-                                  const std::vector<double>& percentiles, IoLog* io_log) {
+                                  const std::vector<double>& percentiles, IoLog* io_log,
+                                  Clock::time_point origin) {
   std::vector<RunRecord> runs;
   for (std::uint32_t run = 0; run < spec.runs; ++run) {
     if (spec.run_pause_ns > 0)
       std::this_thread::sleep_for(std::chrono::nanoseconds(spec.run_pause_ns));
+    const TimeNs run_start = since(origin);
     const auto ios = workloads::run_on_target(target, workloads::system_clock(), spec, run,
                                               seed_of(spec, seed));
+    TimeNs first = 0, last = 0;  // from the run's start
+    for (std::size_t i = 0; i < ios.size(); ++i) {
+      first = i == 0 ? ios[i].submitted : std::min(first, ios[i].submitted);
+      last = std::max(last, ios[i].submitted + ios[i].response);
+    }
     RunSamples samples(RunGroup{spec.name, run, spec.count * spec.processes, spec.io_ignore,
                                 spec.io_ignore_auto});
     for (const workloads::CompletedIo& io : ios) {
@@ -106,6 +115,8 @@ std::vector<RunRecord> probe_runs(const workloads::RealTarget& target,
         run, percentiles.empty() ? samples.summarize(&startup)
                                  : samples.summarize(&startup, percentiles)));
     if (spec.io_ignore_auto) entry.startup_ios = startup;
+    entry.start_us = static_cast<double>(run_start + first) / 1000.0;
+    entry.end_us = static_cast<double>(run_start + last) / 1000.0;
   }
   return runs;
 }
@@ -188,10 +199,12 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   std::unique_ptr<IoLog> io_log;
   if (options.io_log) io_log = std::make_unique<IoLog>(outdir / "io.csv");
   print_experiment_header(out);
+  const Clock::time_point origin = Clock::now();
   for (const auto& spec : plan.experiments) {
     ExperimentRecord experiment = experiment_record(spec, target.bytes(), options.seed);
     if (spec.reset_state_before) experiment.state_reset.emplace(enforce("state enforced again"));
-    experiment.runs = probe_runs(target, spec, options.seed, options.percentiles, io_log.get());
+    experiment.runs =
+        probe_runs(target, spec, options.seed, options.percentiles, io_log.get(), origin);
     print_experiment(out, experiment);
     summary.experiments.push_back(std::move(experiment));
   }

@@ -103,14 +103,20 @@ std::optional<StateRecord> RunSession::precondition(const workloads::Preconditio
   const bool cache = spec.kind != workloads::PreconditionSpec::Kind::kNone && may_use_state_cache();
   const nlohmann::json key = cache ? state_cache_key(config_, spec, seed) : nlohmann::json();
   std::optional<StateRecord> done;
-  if (auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_)
-                          : std::nullopt) {
+  auto cached = cache ? load_cached_state(state_cache_dir(), key, *ssd_, position_) : std::nullopt;
+  std::optional<StateLock> making;  // a miss: one process makes it, the others wait and load it
+  if (cache && !cached) {
+    making.emplace(state_cache_dir(), key);
+    cached = load_cached_state(state_cache_dir(), key, *ssd_, position_);
+  }
+  if (cached) {
     done = std::move(cached);
     fmt::print(out_, "{} ({}): loaded from the state cache in {:.2f} s ({})\n", what, spec.text,
                done->load_seconds.value_or(0), done->state_file.value_or(""));
   } else {
     try {
-      done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads);
+      done = sim::precondition(*ssd_, spec, seed, options_.quiet, options_.precondition_threads,
+                               options_.progress_observer);
     } catch (const ftl::EndOfLife& error) {
       // Not the run's end of life (exit 0, DEVICE END OF LIFE, a summary):
       // the workload never ran on the state it asked for, so there is
@@ -143,7 +149,8 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   if (io_log && options_.io_log) io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
   simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
   simulator_->resume_at(position_.now);
-  progress_ = Progress::on_terminal(options_.quiet, "simulating", total_ios, "I/Os");
+  progress_ = Progress::reporting(options_.progress_observer, options_.quiet, "simulating",
+                                  total_ios, "I/Os");
   simulator_->show_progress(&progress_);
   simulator_->set_percentiles(options_.percentiles);
   simulator_->set_exact_samples(options_.exact_samples);

@@ -6,20 +6,19 @@
 #include <toml++/toml.h>
 
 #include <atomic>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/host_info.h"
 #include "common/progress.h"
 #include "common/suggest.h"
 #include "common/toml_text.h"
@@ -29,7 +28,12 @@
 #include "sim/report/report.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
+#include "sim/run/sweep_columns.h"
 #include "sim/run/sweep_file.h"
+#include "sim/run/sweep_frozen.h"
+#include "sim/run/sweep_progress.h"
+#include "sim/run/sweep_slurm.h"
+#include "sim/state/state_cache.h"
 #include "sim/run/trace_run.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
@@ -40,19 +44,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json job_json(const Job& job) {
-  return {{"id", job.id},
-          {"dir", job.dir()},
-          {"config", job.config},
-          {"sets", job.sets},
-          {"workload", job.workload},
-          {"seed", job.seed},
-          {"precondition", job.precondition},
-          {"load_state", job.load_state}};
-}
-
-// Runs one job into OUTDIR/job-N; returns its error, empty if none.
-std::string run_job(const Job& job, const fs::path& outdir) {
+// Runs job `frozen` of `list` into OUTDIR/job-N; returns its error, empty
+// if none. Its sweep-job.json goes when it starts and comes back with its
+// results, so that collect never takes an older run's for this one's. Its
+// progress goes to `observer` (if any).
+std::string run_job(const nlohmann::json& list, const FrozenJob& frozen, const fs::path& outdir,
+                    const Progress::Observer& observer = {}) {
+  const Job& job = frozen.job;
   SimOptions options;
   options.config = job.config;
   options.workload = job.workloads.front();
@@ -63,11 +61,23 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   options.load_state = job.load_state;
   options.io_log = job.io_log;
   options.fairness = job.fairness;
-  options.quiet = true;  // the sweep shows jobs done, not each job's I/Os
+  options.precondition_threads = job.precondition_threads;
+  options.quiet = true;  // each job's stages show on the sweep's line, not their own
+  options.progress_observer = observer;
+  clear_job_record(options.outdir);
+  // The sweep's trace keys apply to the jobs that replay a trace (a plan
+  // refuses them, as sim does).
+  TraceOptions trace;
+  if (std::any_of(job.workloads.begin(), job.workloads.end(), is_trace_workload)) {
+    trace.mode = job.mode;
+    trace.queue_depth = job.queue_depth;
+    trace.speed = job.speed;
+    trace.layout = job.layout;
+  }
   std::ostringstream log;
   std::string error;
   try {
-    run_sim_or_replay(options, job.workloads, TraceOptions{}, log);
+    run_sim_or_replay(options, job.workloads, trace, log);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -76,23 +86,43 @@ std::string run_job(const Job& job, const fs::path& outdir) {
   try {
     write_file_atomically(fs::path(options.outdir) / "sweep-job.txt",
                           log.str() + (error.empty() ? "" : "error: " + error + "\n"));
+    if (error.empty()) write_job_record(list, frozen.record, options.outdir);
   } catch (const Error& e) {
     if (error.empty()) error = e.what();
   }
   return error;
 }
 
-void write_manifest(const std::vector<Job>& jobs, const std::string& plan, const fs::path& outdir) {
-  nlohmann::json manifest = {{"sweep", plan}, {"jobs", nlohmann::json::array()}};
-  for (const Job& job : jobs) manifest["jobs"].push_back(job_json(job));
-  write_file_atomically(outdir / "jobs.json", manifest.dump(2) + "\n");
+// sweep --state N: the preconditioned state N of the frozen list, made
+// once into the state cache for the jobs that start from it (a Slurm
+// preconditioning task, which they follow with afterok).
+int make_shared_state(const nlohmann::json& list, std::uint64_t state, const fs::path& outdir,
+                      std::ostream& out) {
+  const nlohmann::json& states = list.at("states");
+  if (state >= states.size())
+    throw make_error("--state {}: the sweep has {} shared states", state, states.size());
+  if (state_cache_dir().empty())
+    throw Error("--state: no state cache folder (set XDG_CACHE_HOME or HOME)");
+  const FrozenJob first = frozen_job(list, states.at(state).at("job").get<std::uint64_t>(), outdir);
+  SimOptions options;
+  options.config = first.job.config;
+  options.overrides = first.job.sets;
+  options.seed = first.job.seed;
+  options.precondition = first.job.precondition;
+  options.precondition_threads = first.job.precondition_threads;
+  options.outdir = (outdir / fmt::format("states/state-{:05}", state)).string();
+  options.io_log = false;
+  options.quiet = true;
+  fs::create_directories(options.outdir);
+  run_sim(options, out);
+  return 0;
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+// A job in a line: config, overrides, workload, seed.
+std::string describe(const Job& job) {
+  return fmt::format("{}{}{}, {}, seed {}", fs::path(job.config).stem().string(),
+                     job.sets.empty() ? "" : ", ", fmt::join(job.sets, ", "), job.workload,
+                     job.seed);
 }
 
 // The swept settings of a job: "table.key=value" of its sets, in order.
@@ -107,125 +137,68 @@ std::vector<std::pair<std::string, std::string>> swept(const nlohmann::json& job
   return settings;
 }
 
-// A swept value as a typed CSV field: numbers as numbers, sizes ("128MiB")
-// in bytes, anything else as quoted-if-needed text; so that the column
-// sorts and loads (pandas) as numbers.
-std::string typed_field(std::string text) {
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-    text = text.substr(1, text.size() - 2);
-  double number = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-  if (!text.empty() && error == std::errc() && end == text.data() + text.size()) return text;
-  if (const auto bytes = parse_size(text)) return fmt::format("{}", *bytes);
-  return csv_field(text);
-}
-
-// This binary, so that the cluster runs the same build (on a shared
-// filesystem); "ssdlab" from PATH if it cannot be told.
-std::string this_executable() {
-  std::error_code error;
-  const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("ssdlab") : self.string();
-}
-
-// Removes the job folders (job-NNNNN, nothing else) of an earlier sweep in
-// `outdir`: its results must not pass for this sweep's (plot, the Python
-// reader and collect go by jobs.json, but a folder listing would not).
-void remove_earlier_jobs(const fs::path& outdir) {
-  static const std::regex kJobFolder("job-[0-9]{5,}");
-  std::error_code error;
-  std::vector<fs::path> earlier;
-  for (const auto& entry : fs::directory_iterator(outdir, error))
-    if (entry.is_directory(error) && !entry.is_symlink(error) &&
-        std::regex_match(entry.path().filename().string(), kJobFolder))
-      earlier.push_back(entry.path());
-  for (const fs::path& folder : earlier) {
-    fs::remove_all(folder, error);
-    if (error)
-      throw make_error("{}: cannot remove the earlier sweep's job folder: {}", folder.string(),
-                       error.message());
-  }
-}
-
-// --slurm: the array job script (one task per job, each `--job N`).
-int write_slurm_script(const SweepOptions& options, const std::vector<Job>& jobs,
-                       const fs::path& outdir, std::ostream& out) {
-  const std::string script = fmt::format(
-      "#!/bin/bash\n"
-      "# Generated by `ssdlab sweep --slurm`: one array task per job of {plan}.\n"
-      "# Submit with `sbatch {script}`; when all tasks are done, build the table with\n"
-      "#   ssdlab collect {out}\n"
-      "#SBATCH --job-name=ssdlab-sweep\n"
-      "#SBATCH --array=0-{last}\n"
-      "#SBATCH --cpus-per-task=1\n"
-      "#SBATCH --output={out}/slurm-%a.log\n"
-      "set -euo pipefail\n"
-      "exec '{ssdlab}' sweep '{plan}' -o '{out}' --job \"$SLURM_ARRAY_TASK_ID\"\n",
-      fmt::arg("plan", fs::absolute(options.plan).string()), fmt::arg("script", options.slurm),
-      fmt::arg("out", fs::absolute(outdir).string()), fmt::arg("last", jobs.size() - 1),
-      fmt::arg("ssdlab", this_executable()));
-  write_file_atomically(options.slurm, script);
-  fs::permissions(options.slurm, fs::perms::owner_exec | fs::perms::group_exec,
-                  fs::perm_options::add);
-  fmt::print(out, "{}: {} jobs as a Slurm array; then `ssdlab collect {}`\n", options.slurm,
-             jobs.size(), outdir.string());
-  return 0;
-}
-
 }  // namespace
 
 int run_sweep(const SweepOptions& options, std::ostream& out) {
-  const std::vector<Job> jobs = expand(options.plan);
   const fs::path outdir(options.outdir);
+  if (options.job || options.state) {
+    // An array task: its job from the frozen list, nothing else read or
+    // written outside its own folder. The tasks of one sweep share the
+    // folder; each job folder is then locked by its own run.
+    const nlohmann::json list = read_frozen_list(outdir);
+    const OutputLock lock(outdir, OutputLock::Mode::kShared);
+    if (options.state) return make_shared_state(list, *options.state, outdir, out);
+    const std::string failure = run_job(list, frozen_job(list, *options.job, outdir), outdir);
+    if (!failure.empty()) fmt::print(out, "job {}: {}\n", *options.job, failure);
+    return failure.empty() ? 0 : 1;
+  }
+  const Sweep sweep = expand(options.plan);
+  const std::vector<Job>& jobs = sweep.jobs;
   if (!options.slurm.empty()) {
     const NamedPath inputs[] = {command_input("the sweep file", options.plan),
                                 {"the sweep's own jobs.json", outdir / "jobs.json"}};
     check_output_path(options.slurm, "Slurm script", inputs);
+    check_slurm_outdir(options.outdir);
   }
+  const FrozenList frozen = freeze_jobs(sweep, options.plan, outdir);
   std::error_code error;
   fs::create_directories(outdir, error);
   if (error)
     throw make_error("{}: cannot create the output folder: {}", outdir.string(), error.message());
-  // The folder is this sweep's, as a run's is (sim/results/output.h); the
-  // array tasks of one Slurm sweep (--job N) share it, each job folder then
-  // locked by its own run.
-  const OutputLock lock(outdir,
-                        options.job ? OutputLock::Mode::kShared : OutputLock::Mode::kExclusive);
-  if (!options.job) remove_earlier_jobs(outdir);
-  write_manifest(jobs, options.plan, outdir);
-
-  if (!options.slurm.empty()) return write_slurm_script(options, jobs, outdir, out);
-  if (options.job) {
-    if (*options.job >= jobs.size())
-      throw make_error("--job {}: the sweep has jobs 0 to {}", *options.job, jobs.size() - 1);
-    const std::string failure = run_job(jobs[*options.job], outdir);
-    if (!failure.empty()) fmt::print(out, "job {}: {}\n", *options.job, failure);
-    return failure.empty() ? 0 : 1;
-  }
+  // The folder is this sweep's, as a run's is (sim/results/output.h).
+  const OutputLock lock(outdir, OutputLock::Mode::kExclusive);
+  publish_frozen_list(frozen, outdir, options.replace, options.slurm.empty());
+  for (const std::string& skipped : sweep.skipped)
+    fmt::print(out, "skipped (skip_refused): {}\n", skipped);
+  if (!options.slurm.empty())
+    return write_slurm_scripts(options.slurm, options.cluster, jobs, frozen.list, options.outdir,
+                               out);
 
   const unsigned workers = std::max(
-      1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
+      1u, std::min<unsigned>(options.jobs ? options.jobs : usable_cpus(),
                              static_cast<unsigned>(jobs.size())));
   fmt::print(out, "{}: {} jobs on {} threads\n", options.plan, jobs.size(), workers);
   std::atomic<std::size_t> next{0};
-  std::mutex print;
   std::vector<std::string> failures(jobs.size());
   const auto started = std::chrono::steady_clock::now();
-  Progress progress = Progress::on_terminal(options.quiet, "sweep", jobs.size(), "jobs");
-  std::size_t done = 0;
-  progress.draw(0);
+  SweepProgress progress(options.quiet, jobs.size());
   {
     std::vector<std::jthread> pool;
     for (unsigned w = 0; w < workers; ++w)
       pool.emplace_back([&] {
         for (std::size_t i; (i = next++) < jobs.size();) {
-          failures[i] = run_job(jobs[i], outdir);
-          std::lock_guard lock(print);
-          progress.clear();
-          fmt::print(out, "  {} {}\n", jobs[i].dir(),
-                     failures[i].empty() ? "done" : "failed: " + failures[i]);
-          out.flush();
-          progress.draw(++done);
+          const auto job_start = std::chrono::steady_clock::now();
+          failures[i] = run_job(frozen.list, frozen_job(frozen.list, i, outdir), outdir,
+                                progress.observer(i));
+          const double seconds = std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - job_start)
+                                     .count();
+          progress.finished(i, [&] {
+            fmt::print(out, "  {} {} in {:.1f} s: {}\n", jobs[i].dir(),
+                       failures[i].empty() ? "done" : "failed", seconds, describe(jobs[i]));
+            if (!failures[i].empty()) fmt::print(out, "    {}\n", failures[i]);
+            out.flush();
+          });
         }
       });
   }
@@ -274,29 +247,55 @@ std::string fairness_fields(const SummaryRecord& summary, std::size_t e) {
                      summary.fairness->index_p99);
 }
 
+// Job `job`'s summary if its folder holds this frozen job's result; else
+// nullopt, after a line saying why (missing, unreadable, stale).
+std::optional<SummaryRecord> checked_summary(const nlohmann::json& list, const nlohmann::json& job,
+                                             const fs::path& dir, std::ostream& out) {
+  const fs::path path = dir / "summary.json";
+  const std::string name = job.at("dir").get<std::string>();
+  if (!fs::is_regular_file(path)) {
+    fmt::print(out, "  {:<9} missing: {}\n", name, path.string());
+    return std::nullopt;
+  }
+  std::optional<SummaryRecord> summary;
+  std::string why;
+  try {
+    summary = read_summary(path);
+    why = stale_result(list, job, dir, *summary);
+  } catch (const std::exception& error) {  // one unreadable summary costs its row only
+    why = fmt::format("unreadable: {}", error.what());
+  }
+  if (why.empty()) return summary;
+  fmt::print(out, "  {:<9} not taken: {}: {} (rerun it)\n", name, path.string(), why);
+  return std::nullopt;
+}
+
 int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
-  if (!fs::is_regular_file(outdir / "jobs.json"))
-    throw make_error("{}: no jobs.json (not a sweep folder)", outdir_text);
-  const nlohmann::json manifest = read_json_file(outdir / "jobs.json");
-  // One typed column per swept key (sets and grid axes), in first-seen order.
-  std::vector<std::string> keys;
-  for (const auto& job : manifest.at("jobs"))
-    for (const auto& [key, value] : swept(job))
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  const nlohmann::json manifest = read_frozen_list(outdir);
+
+  // One typed column per swept key (sets and grid axes), and one per workload
+  // parameter ("workload.speed"), each in first-seen order.
+  std::vector<std::string> keys, parameters;
+  for (const auto& job : manifest.at("jobs")) {
+    add_columns(keys, swept(job));
+    add_columns(parameters, workload_parameters(job));
+  }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
   bool fairness = false;
   for (const auto& job : manifest.at("jobs")) {
-    const fs::path path = outdir / job.at("dir").get<std::string>() / "summary.json";
-    summaries.push_back(fs::is_regular_file(path) ? std::optional(read_summary(path))
-                                                  : std::nullopt);
+    const fs::path dir = outdir / job.at("dir").get<std::string>();
+    summaries.push_back(checked_summary(manifest, job, dir, out));
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
   }
   std::ostringstream csv;
-  csv << "job,config,sets,";
-  for (const std::string& key : keys) csv << csv_field(key) << ',';
-  csv << "workload,seed,experiment,runs,mean_us,p50_us,p99_us,iops,write_amplification"
+  csv << "job,config,sets";
+  for (const std::string& key : keys) csv << ',' << csv_field(key);
+  csv << ",workload";
+  for (const std::string& key : parameters) csv << ',' << csv_field(key);
+  csv << ",seed,experiment," << kExperimentColumns
+      << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
       << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
@@ -304,22 +303,16 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   std::size_t index = 0;
   for (const auto& job : manifest.at("jobs")) {
     const std::optional<SummaryRecord>& summary = summaries[index++];
-    if (!summary) {
+    if (!summary) {  // (said why above)
       ++missing;
-      fmt::print(out, "  {:<9} missing: {}\n", job.at("dir").get<std::string>(),
-                 (outdir / job.at("dir").get<std::string>() / "summary.json").string());
       continue;
     }
     const std::string sets =
         fmt::format("{}", fmt::join(job.at("sets").get<std::vector<std::string>>(), " "));
     const std::string config = fs::path(job.at("config").get<std::string>()).stem().string();
-    std::string values;  // the swept columns; empty where a job does not set the key
-    const auto settings = swept(job);
-    for (const std::string& key : keys) {
-      const auto it = std::find_if(settings.begin(), settings.end(),
-                                   [&key](const auto& setting) { return setting.first == key; });
-      values += (it == settings.end() ? "" : typed_field(it->second)) + ",";
-    }
+    // The swept and workload columns; empty where a job does not give the key.
+    const std::string values = typed_fields(keys, swept(job));
+    const std::string workload_values = typed_fields(parameters, workload_parameters(job));
     for (std::size_t e = 0; e < summary->experiments.size(); ++e) {
       const ExperimentRecord& experiment = summary->experiments[e];
       const double mean = experiment.mean_over_runs(&RunRecord::mean_us);
@@ -329,11 +322,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       double wa = 0;  // a probe's runs have no device counters
       for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
       if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{},{}{},{},{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
+      csv << fmt::format("{},{},{}{},{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
-                         csv_field(sets), values, csv_field(job.at("workload")),
+                         csv_field(sets), values, csv_field(job.at("workload")), workload_values,
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
-                         experiment.runs.size(), mean, p50, p99, iops, wa)
+                         experiment_fields(experiment), experiment.runs.size(), mean, p50, p99,
+                         iops, wa)
           << (fairness ? fairness_fields(*summary, e) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
                  job.at("dir").get<std::string>(), config, sets,
@@ -342,8 +336,11 @@ int collect(const std::string& outdir_text, std::ostream& out) {
     }
   }
   write_file_atomically(outdir / "sweep.csv", csv.str());
+  if (manifest.contains("skipped"))
+    fmt::print(out, "  {} combinations skipped (skip_refused; listed in jobs.json)\n",
+               manifest["skipped"].size());
   fmt::print(out, "  {} rows from {} jobs{} -> {}\n", rows, manifest["jobs"].size() - missing,
-             missing ? fmt::format(" ({} missing)", missing) : "", (outdir / "sweep.csv").string());
+             missing ? fmt::format(" ({} missing or not taken)", missing) : "", (outdir / "sweep.csv").string());
   return missing ? 1 : 0;
 }
 

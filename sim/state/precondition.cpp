@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/host_info.h"
 #include "common/progress.h"
 #include "common/rng.h"
 #include "sim/engine/ftl_failure.h"
@@ -112,12 +113,13 @@ unsigned precondition_threads(Ssd& ssd, const workloads::PreconditionSpec& spec,
   const bool whole_pages = spec.kind != workloads::PreconditionSpec::Kind::kUflip &&
                            ssd.ftl().logical_page_size() == ssd.config().geometry.page_size;
   if (pools == 0 || !whole_pages) return 0;
-  const unsigned wanted = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned wanted = requested ? requested : usable_cpus();
   return std::min<unsigned>(wanted, pools);
 }
 
 std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionSpec& spec,
-                                        std::uint64_t seed, bool quiet, unsigned threads) {
+                                        std::uint64_t seed, bool quiet, unsigned threads,
+                                        const Progress::Observer& observer) {
   if (spec.kind == workloads::PreconditionSpec::Kind::kNone) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
   const ftl::FtlStats before = ssd.ftl().stats();
@@ -130,8 +132,8 @@ std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionS
   const std::uint64_t total_bytes =
       geometry.capacity +
       static_cast<std::uint64_t>(spec.overwrites * static_cast<double>(geometry.capacity));
-  Progress progress = Progress::on_terminal(quiet, "preconditioning (" + spec.text + ")",
-                                            total_bytes / geometry.page, "pages");
+  Progress progress = Progress::reporting(observer, quiet, "preconditioning (" + spec.text + ")",
+                                          total_bytes / geometry.page, "pages");
   const unsigned used = precondition_threads(ssd, spec, threads);
   if (used > 0)
     write_in_parallel(ssd, *ssd.ftl_for_direct_writes(), spec, geometry, seed, used, progress);

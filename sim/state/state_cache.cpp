@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/host_info.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "sim/config/config.h"
@@ -26,14 +29,6 @@ namespace {
 
 constexpr const char* kStateExtension = ".state";
 
-// FNV-1a, 64 bits, from `basis`: two of them name a file (a collision is
-// caught by comparing the stored key anyway).
-std::uint64_t fnv1a(const std::string& text, std::uint64_t basis) {
-  std::uint64_t hash = basis;
-  for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
-  return hash;
-}
-
 // A name no other process or thread writes to, beside `file`.
 fs::path private_name(const fs::path& file) {
   const std::size_t thread = std::hash<std::thread::id>{}(std::this_thread::get_id());
@@ -43,6 +38,7 @@ fs::path private_name(const fs::path& file) {
 bool is_cache_file(const fs::path& path) {
   const std::string name = path.filename().string();
   return name.ends_with(kStateExtension) || name.ends_with(".part") || name.ends_with(".tmp") ||
+         name.ends_with(".lock") ||  // StateLock's
          name.ends_with(".partial");  // a TemporaryFile (sim/results/output.h)
 }
 
@@ -71,7 +67,10 @@ nlohmann::json state_cache_key(const DeviceConfig& config, const workloads::Prec
   nlohmann::json resolved = to_json(config);
   resolved.erase("source");  // where it came from is not state
   resolved.erase("name");
+  // The build too: two builds of one version (a fix, a local change) may
+  // make different states, and on a cluster they share one cache folder.
   return {{"ssdlab_version", SSDLAB_VERSION},
+          {"build", build_digest()},
           {"checkpoint_format", kCheckpointFormat},
           {"config", resolved},
           {"precondition", spec.text},
@@ -80,8 +79,8 @@ nlohmann::json state_cache_key(const DeviceConfig& config, const workloads::Prec
 
 fs::path state_cache_file(const fs::path& dir, const nlohmann::json& key) {
   const std::string text = key.dump();
-  return dir / fmt::format("{:016x}{:016x}{}", fnv1a(text, 0xcbf29ce484222325ULL),
-                           fnv1a(text, 0x84222325cbf29ce4ULL), kStateExtension);
+  // (A collision is caught by comparing the stored key anyway.)
+  return dir / (text_digest(key.dump()) + kStateExtension);
 }
 
 std::optional<StateRecord> load_cached_state(const fs::path& dir, const nlohmann::json& key,
@@ -146,6 +145,21 @@ bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ss
     logger("sim")->warn("state cache: the state was not saved: {}", failure.what());
     return false;
   }
+}
+
+StateLock::StateLock(const fs::path& dir, const nlohmann::json& key) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  const fs::path lock = state_cache_file(dir, key).string() + ".lock";
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+StateLock::~StateLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
 namespace {
@@ -268,6 +282,7 @@ void run_cache_clear(const fs::path& dir, std::ostream& out) {
     std::error_code size_error, remove_error;
     const std::uint64_t bytes = fs::file_size(file, size_error);
     if (!fs::remove(file, remove_error)) continue;
+    if (file.extension() == ".lock") continue;  // (empty: StateLock's, not counted)
     ++removed;
     if (!size_error) freed += bytes;
   }

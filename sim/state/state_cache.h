@@ -67,6 +67,23 @@ bool store_cached_state(const std::filesystem::path& dir, const nlohmann::json& 
                         const RunPosition& position, const StateRecord& figures,
                         std::optional<std::uint64_t> limit);
 
+// Held while this process makes the state of `key`: another process asking
+// for the same state (a sweep job beside it, an array task on another node
+// sharing the folder) waits for it, then loads what this one stored, so
+// that two never both make it. An flock on the state's name + ".lock",
+// released when destroyed; a folder that cannot hold it costs the wait
+// only (the cache never fails a run).
+class StateLock {
+ public:
+  StateLock(const std::filesystem::path& dir, const nlohmann::json& key);
+  ~StateLock();
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 // Removes the least recently used states of `dir` (oldest modification time
 // first) until those left total at most `limit` bytes; never `keep`.
 // Temporary files (being written, or left by a crash) are neither counted nor
@@ -80,8 +97,9 @@ TrimResult trim_state_cache(const std::filesystem::path& dir, std::uint64_t limi
 
 // `ssdlab cache list` / `clear` / `trim`: the cached states in `dir`, one
 // line each, most recently used first (size, config, precondition, seed),
-// and the limit; removes them all (and leftover temporary files); trims them
-// to `limit` (default: state_cache_limit()). Each says how many bytes.
+// and the limit; removes them all (and leftover temporary and lock files);
+// trims them to `limit` (default: state_cache_limit()). Each says how many
+// bytes.
 void run_cache_list(const std::filesystem::path& dir, std::ostream& out);
 void run_cache_clear(const std::filesystem::path& dir, std::ostream& out);
 void run_cache_trim(const std::filesystem::path& dir, std::optional<std::uint64_t> limit,

@@ -206,4 +206,24 @@ TEST_F(PerJobLogs, CompareReadsThemFromTheCommandLine) {
   EXPECT_THAT(result.output, HasSubstr("800.000"));
 }
 
+// A quoted pattern over the logs of different jobs (the performance
+// engineer's 'fio/logs/*_lat.*.log' over rw4k, rr4k, ...) mixed their
+// workloads into one experiment named after the first; it is refused, and
+// --pool-jobs pools them when that is what is wanted.
+TEST_F(PerJobLogs, PatternOverDifferentJobsIsRefusedUnlessAskedToPool) {
+  Write("rand_clat.1.log", "1, 9000000, 1, 4096, 0, 0\n");
+  const std::string pattern = (dir_ / "*_clat.*.log").string();
+  EXPECT_THAT(ErrorOf([&] { load_side(pattern, ""); }),
+              HasSubstr(pattern + ": matches the logs of 2 different fio jobs (rand, seq): "
+                                  "pooling them would mix their workloads"));
+  const auto cli = support::run_ssdlab("compare " + support::shell_quote(pattern) + " " +
+                                       support::shell_quote(dir_ / "seq"));
+  EXPECT_EQ(cli.exit_code, 1) << cli.output;
+  EXPECT_THAT(cli.output, HasSubstr("--pool-jobs pools them anyway"));
+  const auto pooled = load_side(pattern, "", true);
+  ASSERT_EQ(pooled.experiments.size(), 1u);
+  EXPECT_EQ(pooled.experiments[0].runs[0].count, 11u);
+  EXPECT_DOUBLE_EQ(pooled.experiments[0].runs[0].p99_us, 9000.0);
+}
+
 }  // namespace

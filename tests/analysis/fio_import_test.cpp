@@ -81,6 +81,19 @@ TEST_F(FioImportTest, JsonPrefersLatWhereFioReportedItsPercentiles) {
   EXPECT_DOUBLE_EQ(experiments[0].runs[0].p99_us, 4.0);
 }
 
+// fio's JSON holds p99.9 and p99.99 (its default percentile_list); they
+// were dropped, so compare showed no tail columns for fio JSON while the
+// latency logs of the same run gave them.
+TEST_F(FioImportTest, JsonKeepsTheTailPercentilesFioReported) {
+  const auto path = Write("tail.json", R"({"jobs" : [{"jobname" : "j", "write" : {"total_ios" : 4,
+      "clat_ns" : {"mean" : 1000.0, "N" : 4, "percentile" : {"50.000000" : 1000,
+                   "99.000000" : 2000, "99.900000" : 3000, "99.990000" : 5000}}}}]})");
+  const auto experiments = ssdlab::analysis::read_fio_json(path);
+  ASSERT_EQ(experiments.size(), 1u);
+  using Tail = std::vector<std::pair<double, double>>;
+  EXPECT_EQ(experiments[0].runs[0].percentiles, (Tail{{99.9, 3.0}, {99.99, 5.0}}));
+}
+
 TEST_F(FioImportTest, JsonMixedJobSplitsByDirection) {
   const auto path =
       Write("mixed.json", R"(note: both iodepth >= 1 and synchronous I/O engine are selected

@@ -18,6 +18,7 @@
 #include "ftl/register.h"
 #include "sim/results/output.h"
 #include "sim/run/plan_run.h"
+#include "forwarding_ftl.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -29,33 +30,21 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 // page-mapped, but its 50th host write throws as a broken FTL would.
-class FailingFtl final : public ftl::Ftl {
+class FailingFtl final : public support::ForwardingFtl {
  public:
-  explicit FailingFtl(const ftl::FtlContext& context) {
-    ftl::FtlContext inner = context;
-    inner.config.type = "page-mapped";
-    inner_ = ftl::make_ftl(inner);
-  }
+  explicit FailingFtl(const ftl::FtlContext& context) : ForwardingFtl(page_mapped(context)) {}
   std::string_view name() const override { return "test-failing"; }
-  std::uint64_t logical_pages() const override { return inner_->logical_pages(); }
   void write(const ftl::PageRange& range, ftl::CommandList& out) override {
     if (++writes_ == 50) throw std::logic_error("deliberate: no free block");
-    inner_->write(range, out);
+    inner().write(range, out);
   }
-  void read(const ftl::PageRange& range, ftl::CommandList& out) override {
-    inner_->read(range, out);
-  }
-  void trim(const ftl::PageRange& range, ftl::CommandList& out) override {
-    inner_->trim(range, out);
-  }
-  bool is_mapped(ftl::Lpn lpn) const override { return inner_->is_mapped(lpn); }
-  void check_invariants() const override { inner_->check_invariants(); }
-  const ftl::FtlStats& stats() const override { return inner_->stats(); }
-  const ftl::FtlConfig& config() const override { return inner_->config(); }
-  const flash::NandArray& nand() const override { return inner_->nand(); }
 
  private:
-  std::unique_ptr<ftl::Ftl> inner_;
+  static std::unique_ptr<ftl::Ftl> page_mapped(const ftl::FtlContext& context) {
+    ftl::FtlContext inner = context;
+    inner.config.type = "page-mapped";
+    return ftl::make_ftl(inner);
+  }
   std::uint64_t writes_ = 0;
 };
 

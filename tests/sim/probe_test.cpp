@@ -102,6 +102,14 @@ TEST_F(ProbeTest, WritesTheSameRowsAsTheSimulatorButForTheTimes) {
   EXPECT_GT(run["mean_us"].get<double>(), 0.0);
   EXPECT_LE(run["min_us"].get<double>(), run["p50_us"].get<double>());
   EXPECT_LE(run["p50_us"].get<double>(), run["max_us"].get<double>());
+  // Each run's span, as the simulator's runs have it (docs/reference/outputs.md):
+  // wall time from the first experiment's start, the second run after the first.
+  const auto& second = summary["experiments"][0]["runs"][1];
+  ASSERT_TRUE(run.contains("start_us") && second.contains("end_us")) << run.dump();
+  EXPECT_GE(run["start_us"].get<double>(), 0.0);
+  EXPECT_GT(run["end_us"].get<double>(), run["start_us"].get<double>());
+  EXPECT_GE(second["start_us"].get<double>(), run["end_us"].get<double>());
+  EXPECT_GT(second["end_us"].get<double>(), second["start_us"].get<double>());
 
   if (const auto checked = support::check_output(dir_ / "out")) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;

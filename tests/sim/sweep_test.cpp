@@ -75,13 +75,16 @@ TEST_F(SweepTest, ParallelJobsMatchSingleRunsAndAreCollected) {
 TEST_F(SweepTest, OneJobAndCollectReportMissingJobs) {
   std::string printed;
   ssdlab::sim::SweepOptions options;
+  options.slurm = (dir_ / "run.sh").string();  // freezes the job list
+  ASSERT_EQ(Sweep(printed, options), 0) << printed;
+  options.slurm.clear();
   options.job = 1;
   ASSERT_EQ(Sweep(printed, options), 0) << printed;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "job-00001" / "summary.json"));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));
   std::ostringstream collected;
   EXPECT_EQ(ssdlab::sim::run_collect_alone((dir_ / "out").string(), collected), 1);
-  EXPECT_THAT(collected.str(), HasSubstr("1 rows from 1 jobs (3 missing)"));
+  EXPECT_THAT(collected.str(), HasSubstr("1 rows from 1 jobs (3 missing or not taken)"));
 }
 
 TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
@@ -91,7 +94,7 @@ TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
   ASSERT_EQ(Sweep(printed, options), 0) << printed;
   const std::string script = support::read_file(dir_ / "run.sh");
   EXPECT_THAT(script, HasSubstr("#SBATCH --array=0-3"));
-  EXPECT_THAT(script, HasSubstr("--job \"$SLURM_ARRAY_TASK_ID\""));
+  EXPECT_THAT(script, HasSubstr("--job \"$((SLURM_ARRAY_TASK_ID + mode))\""));
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));  // nothing run here
 }
 
@@ -127,7 +130,8 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   };
   EXPECT_EQ(sweep(bad), bad.string() +
                             ":2: unknown key 'foo' (known: configs, workloads, seeds, sets, grid, "
-                            "precondition, load_state, io_log, fairness)");
+                            "exclude, skip_refused, precondition, precondition_threads, "
+                            "load_state, io_log, fairness, mode, qd, speed, layout)");
   const fs::path none = support::write_file(dir_ / "none.toml", "workloads = [\"RW\"]\n");
   EXPECT_EQ(sweep(none), none.string() + ":1: configs: required (a list of strings)");
   // A name the OS refuses (longer than a file name may be) is the same kind

@@ -1,0 +1,43 @@
+// The typed columns of sweep.csv beyond the run statistics: each workload
+// parameter that a job's workload text gives ("workload.speed" of
+// trace:FILE,speed=200; "workload.io_size" of RW:io_size=4096; the sweep
+// file's mode, qd and speed for a trace), and each experiment's pattern and
+// uFLIP cell (benchmark, parameter, value). Values are typed as the swept
+// keys' are: numbers as numbers, sizes in bytes, other text as is.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/results/summary.h"
+
+namespace ssdlab::sim {
+
+// A CSV field, quoted if it needs it.
+std::string csv_field(const std::string& text);
+
+// A value as a typed CSV field: numbers as numbers, sizes ("128MiB") in
+// bytes, anything else as quoted-if-needed text; so that the column sorts
+// and loads (pandas) as numbers.
+std::string typed_field(std::string text);
+
+using Settings = std::vector<std::pair<std::string, std::string>>;  // (column, value)
+
+// Appends to `columns` the names of `settings` it lacks.
+void add_columns(std::vector<std::string>& columns, const Settings& settings);
+// ",VALUE,..." of `settings` for each of `columns`, typed; empty where unset.
+std::string typed_fields(const std::vector<std::string>& columns, const Settings& settings);
+
+// ("workload.KEY", value) of a job of jobs.json, in the order written; none
+// for a job of several workloads (tenants: their experiments name them).
+Settings workload_parameters(const nlohmann::json& job);
+
+// The columns experiment_fields() fills, after "experiment".
+inline constexpr const char* kExperimentColumns = "pattern,benchmark,column,parameter,value";
+// ",PATTERN,BENCHMARK,COLUMN,PARAMETER,VALUE" of an experiment (empty fields where
+// it is not a uFLIP cell).
+std::string experiment_fields(const ExperimentRecord& experiment);
+
+}  // namespace ssdlab::sim
