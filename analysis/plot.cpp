@@ -1,5 +1,6 @@
 #include "analysis/plot.h"
 
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +36,17 @@ bool is_sweep_folder(const fs::path& folder) {
   return fs::is_regular_file(folder / "sweep.csv") || fs::is_regular_file(folder / "jobs.json");
 }
 
+// The figures of output folders go into a folder: `-o FILE.png` is for a
+// timeline.
+void check_figure_folder(const std::string& out) {
+  const std::string extension = fs::path(out).extension().string();
+  if (extension == ".png" || extension == ".svg")
+    throw make_error(
+        "-o {}: the figures of an output folder go into a folder (a file name is for "
+        "a --timeline FILE.json)",
+        out);
+}
+
 }  // namespace
 
 int run_plot_script(const std::vector<std::string>& arguments) {
@@ -66,7 +78,30 @@ int run_plot_script(const std::vector<std::string>& arguments) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int run_plot(const std::string& outdir, const std::string& format, const std::string& window) {
+std::string timeline_figure(const std::string& timeline, const std::string& format,
+                            const std::string& from, const std::string& to,
+                            const std::string& out) {
+  const fs::path beside = fs::path(timeline).replace_extension(format);
+  const bool zoom = from != "-" || to != "-";
+  const std::string name =
+      zoom ? fmt::format("{}-{}-{}us.{}", beside.stem().string(), from == "-" ? "start" : from,
+                         to == "-" ? "end" : to, format)
+           : beside.filename().string();
+  const std::string extension = fs::path(out).extension().string();
+  if (out.empty()) return (beside.parent_path() / name).string();
+  if (extension != ".png" && extension != ".svg") return (fs::path(out) / name).string();
+  std::error_code ignored;
+  if (zoom && (fs::path(out).lexically_normal() == beside.lexically_normal() ||
+               fs::equivalent(out, beside, ignored)))
+    throw make_error(
+        "-o {}: that is the full view's figure; a zoom (--window) goes to a file of its own "
+        "(leave -o out, or name another file)",
+        out);
+  return out;
+}
+
+int run_plot(const std::string& outdir, const std::string& format, const std::string& window,
+             const std::string& out) {
   if (format != "png" && format != "svg")
     throw make_error("--format '{}': expected png or svg", format);
   const bool timeline = fs::is_regular_file(outdir) && fs::path(outdir).extension() == ".json";
@@ -76,6 +111,7 @@ int run_plot(const std::string& outdir, const std::string& format, const std::st
     throw make_error("{}: no such output folder or timeline file", outdir);
   if (!timeline && !is_output_folder(outdir) && !is_sweep_folder(outdir))
     throw make_error("{}: no summary.json: not an ssdlab output folder", outdir);
+  if (!timeline) check_figure_folder(out);
   std::string from = "-", to = "-";
   if (!window.empty()) {
     const auto colon = window.find(':');
@@ -92,21 +128,25 @@ int run_plot(const std::string& outdir, const std::string& format, const std::st
     from = number(window.substr(0, colon));
     to = number(window.substr(colon + 1));
   }
-  if (timeline)
+  if (timeline) {
     return run_plot_script(
-        {"--timeline", outdir, fs::path(outdir).replace_extension(format).string(), from, to});
-  return run_plot_script({outdir, (fs::path(outdir) / "plots").string(), format});
+        {"--timeline", outdir, timeline_figure(outdir, format, from, to, out), from, to});
+  }
+  const std::string plots = out.empty() ? (fs::path(outdir) / "plots").string() : out;
+  return run_plot_script({outdir, plots, format});
 }
 
-int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& format) {
-  if (outdirs.size() == 1) return run_plot(outdirs.front(), format);
+int run_plot_runs(const std::vector<std::string>& outdirs, const std::string& format,
+                  const std::string& out) {
+  if (outdirs.size() == 1) return run_plot(outdirs.front(), format, "", out);
   if (format != "png" && format != "svg")
     throw make_error("--format '{}': expected png or svg", format);
   for (const auto& outdir : outdirs)
     if (!is_output_folder(outdir) && !is_sweep_folder(outdir))
       throw make_error("{}: not an ssdlab output or sweep folder", outdir);
+  check_figure_folder(out);
   std::vector<std::string> arguments = outdirs;
-  const std::string plots = (fs::path(outdirs.front()) / "plots").string();
+  const std::string plots = out.empty() ? (fs::path(outdirs.front()) / "plots").string() : out;
   arguments.insert(arguments.end(), {"-o", plots, "--format", format});
   return run_plot_script(arguments);
 }

@@ -29,6 +29,7 @@
 namespace ssdlab::ftl {
 
 using flash::CommandList;
+struct VictimExplanations;  // ftl/victim_explanation.h
 using flash::Lpn;
 
 // Scope of an allocation pool (Agrawal et al. §3.1): each logical page is
@@ -307,6 +308,9 @@ class Ftl {
   // pool is idle; FTLs that do not clean in the background keep these defaults.
   virtual bool wants_background_cleaning(std::uint32_t /*pool*/) const { return false; }
   virtual void clean_in_background(std::uint32_t /*pool*/, CommandList& /*out*/) {}
+  // --trace-ftl: while `into` is set and wants them, each victim's candidates
+  // are appended to it (victim_explanation.h). FTLs that do not say keep this.
+  virtual void explain_victims(VictimExplanations* /*into*/) {}
 
   // Throws std::logic_error if any internal invariant is broken (maps and
   // reverse maps agree, valid counts, free lists). O(device size).

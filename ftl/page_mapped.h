@@ -118,6 +118,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
   void set_pool_parallel(bool on) override;
+  void explain_victims(VictimExplanations* into) override { victims_.explain_into(into); }
   // page_mapped_state.cpp
   void save_state(StateWriter& out) const override;
   void load_state(StateReader& in) override;

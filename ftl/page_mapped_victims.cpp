@@ -42,6 +42,7 @@ VictimChoice::VictimChoice(const flash::FastGeometry& geometry, const CleaningTr
       data_pages_(data_pages),
       buckets_(geometry.blocks(), groups.groups(), geometry.pages_per_block),
       policy_(make_victim_policy(config, geometry.blocks(), groups.groups(), data_pages, seed)),
+      policy_name_(victim_policy_name(config.kind)),
       tracks_from_(tracked_from(policy_->tracking(), data_pages, geometry.pages_per_block)),
       in_progress_(groups.groups()) {}
 
@@ -53,6 +54,24 @@ void VictimChoice::restore(const Deferred& deferred) {
 
 BlockId VictimChoice::choose(std::uint32_t group, std::uint64_t clock,
                              std::uint64_t& wear_deferrals) {
+  const BlockId victim = pick(group, clock, wear_deferrals);
+  if (explain_ && explain_->wanted && victim != VictimBuckets::kNone) explain(group, victim);
+  return victim;
+}
+
+void VictimChoice::explain(std::uint32_t group, BlockId victim) const {
+  VictimExplanation& e = explain_->chosen.emplace_back();
+  e.victim = {victim, buckets_.valid(victim)};
+  e.sealed = buckets_.sealed_blocks(group);
+  e.plane_scope = groups_.plane_scope();
+  e.group = group;
+  e.policy = policy_name_;
+  for (const BlockId block : buckets_.fewest(group, VictimExplanation::kShown))
+    e.fewest.push_back({block, buckets_.valid(block)});
+}
+
+BlockId VictimChoice::pick(std::uint32_t group, std::uint64_t clock,
+                           std::uint64_t& wear_deferrals) {
   const std::uint32_t pool = groups_.pool_of_group(group);
   BlockId victim = policy_->choose(group, buckets_, clock);
   // A policy other than greedy may pick a block with more valid pages than

@@ -24,6 +24,7 @@
 #include "ftl/page_mapped_placement.h"
 #include "ftl/page_mapped_trigger.h"
 #include "ftl/victim_buckets.h"
+#include "ftl/victim_explanation.h"
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 
@@ -88,6 +89,9 @@ class VictimChoice {
   // WearOrder::kMigrationFirst a worn candidate that can receive cold data
   // is taken without rate-limiting (§5's order).
   flash::BlockId choose(std::uint32_t group, std::uint64_t clock, std::uint64_t& wear_deferrals);
+  // --trace-ftl: while `into` is set and wants them, choose() appends what
+  // each victim was chosen from.
+  void explain_into(VictimExplanations* into) { explain_ = into; }
   // Takes `victim` out of the candidates as `group`'s victim in progress.
   void start(std::uint32_t group, flash::BlockId victim) {
     remove(victim);
@@ -117,6 +121,10 @@ class VictimChoice {
     std::uint32_t valid;
   };
   void restore(const Deferred& deferred);  // back as a candidate (keeping its seal time)
+  // choose() but for the explanation.
+  flash::BlockId pick(std::uint32_t group, std::uint64_t clock, std::uint64_t& wear_deferrals);
+  // Appends `victim`'s candidates to explain_.
+  void explain(std::uint32_t group, flash::BlockId victim) const;
 
   const flash::FastGeometry& geometry_;
   const CleaningTrigger& groups_;
@@ -125,6 +133,8 @@ class VictimChoice {
   std::uint32_t data_pages_;
   VictimBuckets buckets_;
   std::unique_ptr<VictimPolicy> policy_;
+  const char* policy_name_;
+  VictimExplanations* explain_ = nullptr;
   // superseded() for a sealed block holding at least this many valid pages:
   // 0 (every page), data_pages (a full block's first) or never.
   std::uint32_t tracks_from_;

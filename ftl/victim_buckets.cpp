@@ -68,6 +68,15 @@ flash::BlockId VictimBuckets::fewest_valid(std::uint32_t pool) const {
   return kNone;
 }
 
+std::vector<flash::BlockId> VictimBuckets::fewest(std::uint32_t pool, std::size_t count) const {
+  std::vector<flash::BlockId> blocks;
+  for (std::uint32_t valid = 0; valid < buckets_per_pool_ && blocks.size() < count; ++valid)
+    for (flash::BlockId block = head_[head_index(pool, valid)];
+         block != kNone && blocks.size() < count; block = blocks_[block].next)
+      blocks.push_back(block);
+  return blocks;
+}
+
 void VictimBuckets::save_state(StateWriter& out) const {
   // The layout of section version 1, one array per field, although the
   // fields now live together in one record per block.

@@ -42,6 +42,10 @@ class VictimBuckets {
   // Valid pages of a sealed block, as last recorded.
   std::uint32_t valid(flash::BlockId block) const { return blocks_[block].valid; }
   std::uint32_t sealed_blocks(std::uint32_t pool) const { return sealed_[pool]; }
+  // Up to `count` sealed blocks of `pool` with the fewest valid pages, in the
+  // order fewest_valid() would take them (for --trace-ftl; O(count) plus the
+  // bucket heads up to the last one listed).
+  std::vector<flash::BlockId> fewest(std::uint32_t pool, std::size_t count) const;
 
   // Checkpoints: the lists as they are (section "VBKT"), so that blocks with
   // equal counts still leave in the order they came.

@@ -1046,14 +1046,20 @@ def compare_main(table, path, label_a, label_b):
 
 # ---- ssdlab plot TIMELINE.json -----------------------------------------------
 
-# Colours by operation; cleaning work is hatched.
+# Colours by operation; cleaning work is hatched. Host requests (the
+# "Requests" rows) have colours of their own, so that a host WRITE never
+# looks like the PROGRAM it causes.
 TIMELINE_COLOURS = {"READ": "#4c9be8", "PROGRAM": "#e8834c", "ERASE": "#d62728",
                     "COPYBACK": "#9467bd", "COPY-BACK": "#9467bd", "MOVE": "#8c564b",
-                    "DATA IN": "#f2b48a", "DATA OUT": "#9ec9f2", "CMD": "#7f7f7f",
-                    "WRITE": "#e8834c"}
+                    "DATA IN": "#f2b48a", "DATA OUT": "#9ec9f2", "CMD": "#7f7f7f"}
+REQUEST_COLOURS = {"WRITE": "#2ca02c", "READ": "#17becf", "TRIM": "#bcbd22"}
+# Every bar has an outline, so that back-to-back operations of one resource
+# (a bus moving page after page) show as separate bars, not one long one.
+BAR_EDGE = {"edgecolor": "white", "linewidth": 0.8}
+CLEANING_EDGE = {"edgecolor": "black", "linewidth": 0.5, "hatch": "////"}
 
 
-def timeline_main(timeline, path, start, end):
+def load_timeline(timeline):
     try:
         with open(timeline) as f:
             trace = json.load(f)
@@ -1061,19 +1067,34 @@ def timeline_main(timeline, path, start, end):
         fail(f"{timeline}: {error.strerror}")
     except json.JSONDecodeError as error:
         fail(f"{timeline}:{error.lineno}: not JSON: {error.msg}")
-    events = trace.get("traceEvents", trace if isinstance(trace, list) else [])
+    return trace.get("traceEvents", trace if isinstance(trace, list) else [])
+
+
+def timeline_style(event):
+    """(legend label, colour, bar keywords) of one trace event."""
+    if event.get("cat") == "request":
+        name = event["name"]
+        return f"host {name}", REQUEST_COLOURS.get(name, "#bcbd22"), BAR_EDGE
+    base = event["name"].replace(" [cleaning]", "").replace(" 2-plane", "")
+    colour = TIMELINE_COLOURS.get(base, TIMELINE_COLOURS.get(base.split(" ")[0], "#bcbd22"))
+    if event.get("cat") == "cleaning":
+        return base + " (cleaning)", colour, CLEANING_EDGE
+    return base, colour, BAR_EDGE
+
+
+def draw_timeline(events, low, high, title):
+    """The figure of the "X" events overlapping [low, high) simulated us: a row
+    per track, a bar per operation; host requests numbered where they fit."""
+    spans = [e for e in events if e.get("ph") == "X" and e["ts"] + e["dur"] > low
+             and e["ts"] < high]
+    if not spans:
+        return None
     names, order = {}, {}
     for e in events:
         if e.get("ph") == "M" and e.get("name") == "thread_name":
             names[(e["pid"], e["tid"])] = e["args"]["name"]
         if e.get("ph") == "M" and e.get("name") == "thread_sort_index":
             order[(e["pid"], e["tid"])] = e["args"]["sort_index"]
-    low = float(start) if start != "-" else -math.inf
-    high = float(end) if end != "-" else math.inf
-    spans = [e for e in events if e.get("ph") == "X" and e["ts"] + e["dur"] > low
-             and e["ts"] < high]
-    if not spans:
-        fail(f"{timeline}: no operations in the window")
     used = {(e["pid"], e["tid"]) for e in spans}
     tracks = sorted(names if len(names) <= 40 else used,
                     key=lambda t: (t[0], order.get(t, 0), t[1]))
@@ -1086,23 +1107,34 @@ def timeline_main(timeline, path, start, end):
         track = (e["pid"], e["tid"])
         if track not in row:
             continue
-        base = e["name"].replace(" [cleaning]", "").replace(" 2-plane", "")
-        cleaning = e.get("cat") == "cleaning"
-        colour = TIMELINE_COLOURS.get(base, "#bcbd22")
-        label = base + (" (cleaning)" if cleaning else "")
+        label, colour, edge = timeline_style(e)
         axes.barh(row[track], max(e["dur"], (last - first) / 2000), left=e["ts"], height=0.7,
-                  color=colour, edgecolor="black" if cleaning else colour, linewidth=0.3,
-                  hatch="////" if cleaning else None,
-                  label=None if label in seen else label)
+                  color=colour, label=None if label in seen else label, **edge)
         seen.add(label)
+        io = e.get("args", {}).get("io")
+        if e.get("cat") == "request" and io is not None and e["dur"] > (last - first) / 25:
+            middle = max(first, e["ts"]) + (min(last, e["ts"] + e["dur"]) - max(first, e["ts"])) / 2
+            axes.text(middle, row[track], f"io {io}", ha="center", va="center", fontsize=8)
     axes.set_yticks(range(len(tracks)))
     axes.set_yticklabels([names.get(t, f"{t[0]}/{t[1]}") for t in tracks], fontsize=SMALL)
     axes.invert_yaxis()
     axes.set_xlim(first, last)
     axes.set_xlabel("Simulated time (us)")
-    axes.set_title(f"Flash operations: {os.path.basename(timeline)}")
+    axes.set_title(title)
     axes.grid(True, axis="x", linewidth=0.3)
     axes.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    return fig
+
+
+def timeline_main(timeline, path, start, end):
+    low = float(start) if start != "-" else -math.inf
+    high = float(end) if end != "-" else math.inf
+    window = "" if start == end == "-" else \
+        f", {start if start != '-' else 'start'} to {end if end != '-' else 'end'} us"
+    fig = draw_timeline(load_timeline(timeline), low, high,
+                        f"Flash operations: {os.path.basename(timeline)}{window}")
+    if fig is None:
+        fail(f"{timeline}: no operations in the window")
     save(fig, path)
     print(path)
 

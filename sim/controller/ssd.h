@@ -74,6 +74,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   }
   const DeviceConfig& config() const { return config_; }
   const ftl::Ftl& ftl() const { return *ftl_; }
+  // --trace-ftl: the candidates of each victim the FTL chooses go to `into`
+  // (nullptr: no more); ftl::Ftl::explain_victims.
+  void explain_victims(ftl::VictimExplanations* into) { ftl_->explain_victims(into); }
   const flash::FlashTimeline& timeline() const { return timeline_; }
   const flash::FlashScheduler& scheduler() const { return scheduler_; }
   std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }

@@ -1,7 +1,9 @@
 // What an Ssd reports to observers: the command lists its FTL emits and the
 // host requests it completes. The verifier (verifier_check.h) and the
 // teaching views (--timeline, --trace-ftl) are observers; an Ssd without
-// observers pays one emptiness check per request.
+// observers pays one emptiness check per request. An observer may also ask
+// for the candidates of each victim (Ssd::explain_victims,
+// ftl/victim_explanation.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include "common/units.h"
 #include "flash/command.h"
 #include "ftl/ftl.h"
+#include "ftl/victim_explanation.h"
 
 namespace ssdlab::sim {
 

@@ -46,6 +46,33 @@ void FtlTrace::line(const std::string& text) {
   ++lines_;
 }
 
+void FtlTrace::announce_victim(flash::Ppn page) {
+  const flash::BlockId block = geometry_.block_of(page);
+  if (std::find(victims_announced_.begin(), victims_announced_.end(), block) !=
+      victims_announced_.end())
+    return;
+  victims_announced_.push_back(block);
+  // The victim's valid pages are the moves out of it in this list.
+  line(fmt::format("pick victim block {} [ch{} die{} plane{}]: {} valid pages to move", block,
+                   flash::decode(geometry_, page).channel, geometry_.die_of(page),
+                   geometry_.plane_in_die(geometry_.plane_of(page)), victim_moves_[block]));
+  const auto& chosen = explanations_.chosen;
+  const auto e = std::find_if(chosen.begin(), chosen.end(),
+                              [&](const auto& x) { return x.victim.block == block; });
+  if (e == chosen.end()) return;
+  std::string text = fmt::format(
+      "candidates {} sealed block{} of {}, policy {}; fewest valid:", e->sealed,
+      e->sealed == 1 ? "" : "s",
+      e->plane_scope ? std::string("its plane") : fmt::format("pool {}", e->group), e->policy);
+  bool listed = false;
+  for (const ftl::VictimCandidate& c : e->fewest) {
+    text += fmt::format("{} block {} ({})", &c == &e->fewest.front() ? "" : ",", c.block, c.valid);
+    listed = listed || c.block == block;
+  }
+  if (!listed) text += fmt::format("; chosen block {} ({})", block, e->victim.valid);
+  line(text);
+}
+
 void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn lpn, bool print) {
   const bool known = lpn != flash::kNoLpn && lpn < location_.size();
   switch (command.op) {
@@ -65,16 +92,7 @@ void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn 
     case Op::kCopyBack:
     case Op::kMove: {
       if (print) {
-        const flash::BlockId from = geometry_.block_of(command.src);
-        if (command.cleaning && std::find(victims_announced_.begin(), victims_announced_.end(),
-                                          from) == victims_announced_.end()) {
-          // The victim's valid pages are the moves out of it in this list.
-          victims_announced_.push_back(from);
-          line(fmt::format(
-              "pick victim block {} [ch{} die{} plane{}]: {} valid pages to move", from,
-              flash::decode(geometry_, command.src).channel, geometry_.die_of(command.src),
-              geometry_.plane_in_die(geometry_.plane_of(command.src)), victim_moves_[from]));
-        }
+        if (command.cleaning) announce_victim(command.src);
         if (command.host_data)
           line(fmt::format("merge      lpn {}: {} -> {} (copy-back with the host's data)", lpn,
                            where(command.src), where(ppn)));
@@ -87,14 +105,7 @@ void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn 
     }
     case Op::kErase: {
       const flash::BlockId block = geometry_.block_of(ppn);
-      if (print && command.cleaning &&
-          std::find(victims_announced_.begin(), victims_announced_.end(), block) ==
-              victims_announced_.end()) {
-        victims_announced_.push_back(block);
-        line(fmt::format("pick victim block {} [ch{} die{} plane{}]: 0 valid pages to move", block,
-                         flash::decode(geometry_, ppn).channel, geometry_.die_of(ppn),
-                         geometry_.plane_in_die(geometry_.plane_of(ppn))));
-      }
+      if (print && command.cleaning) announce_victim(ppn);
       if (print)
         line(fmt::format("erase      block {} [ch{} die{} plane{}]{}", block,
                          flash::decode(geometry_, ppn).channel, geometry_.die_of(ppn),
@@ -109,14 +120,18 @@ void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
                         const flash::CommandList& commands) {
   if (!logging()) return;
   const bool print = source != CommandSource::kFunctional;
+  // What the FTL explained belongs to this list (it made the list first).
+  struct Consumed {
+    ftl::VictimExplanations& explanations;
+    ~Consumed() { explanations.chosen.clear(); }
+  } consumed{explanations_};
   if (print) {
     if (range)
       out_ << fmt::format("io {}: {} lpn {}..{}\n", requests_,
                           source == CommandSource::kHostRead   ? "read"
                           : source == CommandSource::kHostTrim ? "trim"
                                                                : "write",
-                          range->first,
-                          range->first + range->count - 1);
+                          range->first, range->first + range->count - 1);
     else
       out_ << "background cleaning:\n";
     // Moves out of each cleaned block, counted first so that the victim's
@@ -142,7 +157,10 @@ void FtlTrace::request_done(const HostIo& /*request*/, TimeNs submitted, TimeNs 
   out_ << fmt::format("  done       submitted at {} us, response {} us\n", format_us(submitted),
                       format_us(done - submitted));
   ++requests_;
-  if (!logging()) out_.flush();
+  if (!logging()) {
+    explanations_.wanted = false;  // no more lines: the FTL need not explain
+    out_.flush();
+  }
   check_written();
 }
 

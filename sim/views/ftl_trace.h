@@ -7,6 +7,8 @@
 // its page, and invalidates the page that held L before (known from a shadow
 // map that follows every command, preconditioning included); a cleaning erase
 // names its victim, whose valid pages are the moves out of that block.
+// FTLs that explain their victims (page-mapped, DFTL: Ftl::explain_victims)
+// add the candidates each was chosen from, while the log is written.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,9 @@ class FtlTrace final : public SsdObserver {
   void request_done(const HostIo& request, TimeNs submitted, TimeNs done) override;
 
   std::uint64_t lines() const { return lines_; }
+  // Where the FTL puts its victims' candidates (Ssd::explain_victims); no
+  // longer wanted once the first N host I/Os are logged.
+  ftl::VictimExplanations* explanations() { return &explanations_; }
   // Flushes the log; throws OutputError if any write of the file failed.
   void flush();
 
@@ -44,6 +49,9 @@ class FtlTrace final : public SsdObserver {
   void check_written();  // throws OutputError once a write of file_ failed
   // Follows (and, when logging, prints) one command.
   void follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn lpn, bool print);
+  // "pick victim" for the block of `page` (once per command list), with its
+  // candidates if the FTL explained the choice.
+  void announce_victim(flash::Ppn page);
 
   std::ostream& out_;
   std::string file_;  // the file out_ writes to, or empty
@@ -55,6 +63,7 @@ class FtlTrace final : public SsdObserver {
   std::vector<flash::Ppn> location_;  // logical page -> physical page, from the commands
   std::vector<flash::BlockId> victims_announced_;         // scratch, per command list
   std::map<flash::BlockId, std::uint32_t> victim_moves_;  // scratch: moves out of each block
+  ftl::VictimExplanations explanations_;                  // of the command list being followed
 };
 
 }  // namespace ssdlab::sim

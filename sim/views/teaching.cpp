@@ -42,6 +42,7 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     ftl_trace_ = std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(),
                                             options.trace_ftl, options.trace_ftl_file);
     ssd.add_observer(ftl_trace_.get());
+    ssd.explain_victims(ftl_trace_->explanations());
   }
 }
 
@@ -50,7 +51,10 @@ TeachingViews::~TeachingViews() {
     ssd_.observe_flash(nullptr);
     ssd_.remove_observer(timeline_.get());
   }
-  if (ftl_trace_) ssd_.remove_observer(ftl_trace_.get());
+  if (ftl_trace_) {
+    ssd_.explain_victims(nullptr);
+    ssd_.remove_observer(ftl_trace_.get());
+  }
 }
 
 void TeachingViews::finish() {

@@ -13,6 +13,7 @@
 #include "ftl/pools.h"
 #include "ftl/verifier.h"
 #include "ftl/victim_buckets.h"
+#include "ftl/victim_explanation.h"
 #include "sim/state/precondition.h"
 #include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
@@ -41,6 +42,19 @@ TEST(VictimBuckets, PicksTheBlockWithFewestValidPagesOldestFirst) {
   buckets.remove(5);
   buckets.remove(7);
   EXPECT_EQ(buckets.fewest_valid(0), ftl::VictimBuckets::kNone);
+}
+
+TEST(VictimBuckets, FewestListsBlocksInTheOrderTheyWouldBeTaken) {
+  ftl::VictimBuckets buckets(10, 2, 4);
+  buckets.insert(3, 0, 2);
+  buckets.insert(5, 0, 1);
+  buckets.insert(7, 0, 1);
+  buckets.insert(9, 0, 4);
+  buckets.insert(8, 1, 0);
+  EXPECT_EQ(buckets.fewest(0, 3), (std::vector<flash::BlockId>{5, 7, 3}));
+  EXPECT_EQ(buckets.fewest(0, 10), (std::vector<flash::BlockId>{5, 7, 3, 9}));
+  EXPECT_EQ(buckets.fewest(1, 10), (std::vector<flash::BlockId>{8}));
+  EXPECT_TRUE(buckets.fewest(0, 0).empty());
 }
 
 class CleaningTest : public ::testing::Test {
@@ -117,6 +131,44 @@ TEST_F(CleaningTest, GreedyCleansTheSealedBlockWithFewestValidPages) {
     ++cleanings;
   }
   EXPECT_EQ(cleanings, 50);
+}
+
+// --trace-ftl's candidates (ftl/victim_explanation.h): each victim with the
+// sealed blocks of its group it was chosen from; greedy's is the first.
+TEST_F(CleaningTest, ExplainsEachVictimWithTheCandidatesItWasChosenFrom) {
+  for (const char* type : {"page-mapped", "dftl"}) {
+    build([&](sim::DeviceConfig& c) { c.ftl.type = type; });
+    fill();
+    ftl::VictimExplanations explanations;
+    ftl_->explain_victims(&explanations);
+    Rng rng(5);
+    int victims = 0;
+    for (int i = 0; i < 4000 && victims < 20; ++i) {
+      const ftl::CommandList out =
+          write(static_cast<ftl::Lpn>(rng.uniform(ftl_->logical_pages())));
+      for (const ftl::VictimExplanation& e : explanations.chosen) {
+        ++victims;
+        ASSERT_FALSE(e.fewest.empty()) << type;
+        EXPECT_EQ(e.fewest.front().block, e.victim.block) << type;
+        EXPECT_LE(e.fewest.size(), ftl::VictimExplanation::kShown);
+        EXPECT_GE(e.sealed, e.fewest.size());
+        EXPECT_STREQ(e.policy, "greedy");
+        EXPECT_TRUE(std::is_sorted(e.fewest.begin(), e.fewest.end(),
+                                   [](auto& a, auto& b) { return a.valid < b.valid; }))
+            << type;
+        // The victim is cleaned: its erase is in this write's commands.
+        EXPECT_TRUE(std::any_of(out.begin(), out.end(), [&](const flash::Command& c) {
+          return c.op == Op::kErase && config_.geometry.block_of(c.ppn) == e.victim.block;
+        })) << type;
+      }
+      explanations.chosen.clear();
+    }
+    EXPECT_GE(victims, 20) << type;
+    explanations.wanted = false;  // the trace is done: nothing more is kept
+    overwrite_randomly(0.2);
+    EXPECT_TRUE(explanations.chosen.empty()) << type;
+    ftl_->explain_victims(nullptr);
+  }
 }
 
 TEST_F(CleaningTest, ValidPagesMoveByCopyBackInsideTheirPlane) {
