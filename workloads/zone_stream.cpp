@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 
 #include "common/error.h"
@@ -26,11 +27,13 @@ bool apply_zone_key(ExperimentSpec& spec, const KeyValue& kv) {
     if (!flag) fail("expected true or false");
     (kv.key == "zone_append" ? z.append : z.reset) = *flag;
   } else if (kv.key == "zone_finish_at") {
-    const double value = number ? static_cast<double>(*number)
-                         : std::get_if<double>(&kv.value) ? *std::get_if<double>(&kv.value)
-                         : std::get_if<std::string>(&kv.value)
-                             ? std::strtod(std::get_if<std::string>(&kv.value)->c_str(), nullptr)
-                             : -1.0;
+    double value = -1;  // (an inline key's 0.5 arrives as text)
+    if (number) value = static_cast<double>(*number);
+    if (const auto* real = std::get_if<double>(&kv.value)) value = *real;
+    if (const auto* text = std::get_if<std::string>(&kv.value)) {
+      const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+      if (error != std::errc() || end != text->data() + text->size()) value = -1;
+    }
     if (!(value > 0 && value <= 1)) fail("expected a share of the zone capacity in (0, 1]");
     z.finish_at = value;
   } else if (kv.key == "zone_size" || kv.key == "zone_capacity") {

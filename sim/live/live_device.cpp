@@ -65,6 +65,13 @@ LiveDevice::LiveDevice(LiveOptions options, std::ostream& out,
   }
   options_.sim = session_options(options_, options_.sim.outdir);
   session_ = std::make_unique<RunSession>(options_.sim, out_);
+  // An NBD client writes anywhere and knows no zone commands: a zoned device
+  // is served only behind the host's log, which makes it a conventional one.
+  if (session_->ssd().zones() && !session_->ssd().host_log())
+    throw make_error(
+        "{}: a zoned device (ftl.type = \"zoned\") takes writes only at its zones' write "
+        "pointers; serve it through a host log ([host.log], docs/zns.md)",
+        options_.sim.config);
   if (!session_->loaded_state())
     session_->precondition(options_.sim.precondition.empty()
                                ? workloads::PreconditionSpec{}

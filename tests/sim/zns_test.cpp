@@ -13,6 +13,8 @@
 #include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
+#include "sim/live/live_device.h"
+#include "sim/live/live_options.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
@@ -193,6 +195,34 @@ TEST(Zns, TheHostLogsCheckpointKeepsItsMap) {
   EXPECT_EQ(summary["host_log"]["host_pages_written"], 8000 + summary["prefilled_pages"].get<int>());
   EXPECT_GT(summary["host_log"]["pages_verified"].get<int>(), 1000);
   EXPECT_GT(summary["experiments"][0]["runs"][0]["device"]["flash_pages_read"].get<int>(), 1000);
+}
+
+}  // namespace
+}  // namespace ssdlab::sim
+
+namespace ssdlab::sim {
+namespace {
+
+// The live device (sim/live, the nbdkit plugin): an NBD client writes
+// anywhere, so a zoned device is refused unless the host log serves it.
+TEST(Zns, ALiveDeviceServesAZonedDeviceOnlyBehindTheHostLog) {
+  LiveOptions options;
+  set_live_key(options, "config", testing::preset("tiny"));
+  set_live_key(options, "set", "ftl.type=\"zoned\"");
+  set_live_key(options, "set", "ftl.overprovisioning=0.03");
+  set_live_key(options, "data", "none");
+  check_live_options(options);
+  std::ostringstream out;
+  const auto ignore = [](const std::string&) {};
+  try {
+    LiveDevice device(options, out, ignore);
+    ADD_FAILURE() << "a zoned device was served without a host log";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("[host.log]"), std::string::npos) << error.what();
+  }
+  set_live_key(options, "set", "host.log.overprovisioning=0.2");
+  LiveDevice device(options, out, ignore);
+  EXPECT_GT(device.bytes(), 0u);
 }
 
 }  // namespace

@@ -361,3 +361,30 @@ TEST_F(PlanTest, MixAndMixPatternInOneExperimentAreAKeyGivenTwice) {
 }
 
 }  // namespace
+
+namespace ssdlab::workloads {
+namespace {
+
+// Zone workload keys (zone_stream.h): their values and what they go with.
+TEST(PlanZoneKeys, AreCheckedWithTheirPattern) {
+  const auto error = [](const std::string& text) { return InlineError(text); };
+  EXPECT_EQ(error("SW:zones_open=2,zone_finish_at=0.5x"),
+            "-w 'SW:zones_open=2,zone_finish_at=0.5x': zone_finish_at: expected a share of the "
+            "zone capacity in (0, 1]");
+  EXPECT_EQ(error("SW:zones_open=2,zone_finish_at=1.5"),
+            "-w 'SW:zones_open=2,zone_finish_at=1.5': zone_finish_at: expected a share of the "
+            "zone capacity in (0, 1]");
+  EXPECT_NE(error("RW:zones_open=2").find("not RW"), std::string::npos);
+  EXPECT_NE(error("SW:zone_append=true").find("go with zones_open"), std::string::npos);
+  EXPECT_NE(error("SR:zones_open=1,zone_append=true").find("go with writes"), std::string::npos);
+  const ExperimentSpec spec =
+      parse_inline("SW:zones_open=3,zone_append=true,zone_finish_at=0.25,zone_size=1MiB")
+          .experiments.front();
+  EXPECT_EQ(spec.zone.zones_open, 3u);
+  EXPECT_TRUE(spec.zone.append);
+  EXPECT_DOUBLE_EQ(spec.zone.finish_at, 0.25);
+  EXPECT_EQ(spec.zone.zone_size, 1u << 20);
+}
+
+}  // namespace
+}  // namespace ssdlab::workloads
