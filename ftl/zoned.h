@@ -74,8 +74,8 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
  private:
   struct Zone {
     ZoneState state = ZoneState::kEmpty;
-    // Persistent marks (device metadata, kept over a power cut): finished
-    // by a finish command; offline (a worn block with no spare to replace it).
+    // Finished by a finish command: device metadata, kept over a power cut
+    // (as the offline state is).
     bool finished = false;
     std::uint32_t write_pointer = 0;  // pages from the zone's start
   };

@@ -19,8 +19,8 @@ ZoneState ZonedFtl::state_from(const Zone& zone) const {
   return zone.write_pointer == 0 ? ZoneState::kEmpty : ZoneState::kClosed;
 }
 
-// The open and active counts and the order of the implicitly open zones,
-// from the states.
+// The open and active counts, from the states (the order of the
+// implicitly open zones is kept in implicitly_open_ itself).
 void ZonedFtl::recount() {
   open_ = active_ = 0;
   for (const Zone& zone : zones_state_) {
@@ -104,15 +104,7 @@ void ZonedFtl::save_state(StateWriter& out) const {
   out.vector(blocks_);
   for (const std::vector<BlockId>& spare : spare_) out.vector(spare);
   out.vector(implicitly_open_);
-  out.u64(counters_.resets);
-  out.u64(counters_.finishes);
-  out.u64(counters_.opens);
-  out.u64(counters_.closes);
-  out.u64(counters_.appends);
-  out.u64(counters_.implicit_closes);
-  out.u64(counters_.finish_padding);
-  out.u64(counters_.blocks_replaced);
-  for (const std::uint64_t refused : counters_.refused) out.u64(refused);
+  each_zone_counter(counters_, [&](std::uint64_t counter) { out.u64(counter); });
   nand_.save_state(out);
   save_stats(out, stats_);
 }
@@ -144,11 +136,7 @@ void ZonedFtl::load_state(StateReader& in) {
   implicitly_open_.resize(open);
   for (std::uint64_t& z : implicitly_open_)
     if ((z = in.u64()) >= zones_) throw make_error("corrupt: an open zone");
-  for (std::uint64_t* field : {&counters_.resets, &counters_.finishes, &counters_.opens,
-                               &counters_.closes, &counters_.appends, &counters_.implicit_closes,
-                               &counters_.finish_padding, &counters_.blocks_replaced})
-    *field = in.u64();
-  for (std::uint64_t& refused : counters_.refused) refused = in.u64();
+  each_zone_counter(counters_, [&](std::uint64_t& counter) { counter = in.u64(); });
   nand_.load_state(in);
   load_stats(in, stats_);
   recount();

@@ -77,6 +77,16 @@ struct ZoneCounters {
   bool operator==(const ZoneCounters&) const = default;
 };
 
+// Every counter of ZoneCounters, in the checkpoint's order: visit(counter).
+// The one list of them, so that saving and loading cannot drift apart.
+template <typename Counters, typename Visit>
+void each_zone_counter(Counters& c, Visit visit) {
+  for (auto* field : {&c.resets, &c.finishes, &c.opens, &c.closes, &c.appends, &c.implicit_closes,
+                      &c.finish_padding, &c.blocks_replaced})
+    visit(*field);
+  for (auto& refused : c.refused) visit(refused);
+}
+
 // The zone commands of a zoned FTL. Every call that changes a zone first
 // checks it and, if the command must be refused, returns the status and
 // changes nothing. Pages are logical pages of the whole device.

@@ -247,10 +247,7 @@ void HostLog::save_state(StateWriter& out) const {
     out.u32(head->zone);
     out.u32(head->next);
   }
-  for (const std::uint64_t value : {counters_.host_pages, counters_.cleaning_pages,
-                                    counters_.cleaning_reads, counters_.zones_cleaned,
-                                    counters_.resets, counters_.pages_verified})
-    out.u64(value);
+  Counters::each(counters_, [&](std::uint64_t value) { out.u64(value); });
 }
 
 void HostLog::load_state(StateReader& in) {
@@ -287,10 +284,7 @@ void HostLog::load_state(StateReader& in) {
     if ((head->zone != kNone && head->zone >= zones_) || head->next > capacity_)
       throw make_error("corrupt: a host log head");
   }
-  for (std::uint64_t* value : {&counters_.host_pages, &counters_.cleaning_pages,
-                               &counters_.cleaning_reads, &counters_.zones_cleaned,
-                               &counters_.resets, &counters_.pages_verified})
-    *value = in.u64();
+  Counters::each(counters_, [&](std::uint64_t& value) { value = in.u64(); });
   if (!version_.empty()) {
     std::fill(version_.begin(), version_.end(), 0);
     std::fill(held_.begin(), held_.end(), 0);

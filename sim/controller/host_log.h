@@ -55,6 +55,13 @@ class HostLog {
   struct Counters {
     std::uint64_t host_pages = 0, cleaning_pages = 0, cleaning_reads = 0;
     std::uint64_t zones_cleaned = 0, resets = 0, pages_verified = 0;
+    // Each counter, in the checkpoint's order (the one list save and load use).
+    template <typename Self, typename Visit>
+    static void each(Self& c, Visit visit) {
+      for (auto* field : {&c.host_pages, &c.cleaning_pages, &c.cleaning_reads, &c.zones_cleaned,
+                          &c.resets, &c.pages_verified})
+        visit(*field);
+    }
   };
   const Counters& counters() const { return counters_; }
   const HostLogConfig& config() const { return config_; }

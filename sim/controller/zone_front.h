@@ -46,6 +46,7 @@ class ZoneFront {
   const ftl::ZonedDevice& device() const { return device_; }
   // Bytes of one zone, and the first logical page of the zone of a reset.
   std::uint64_t zone_bytes() const { return device_.zone_pages() * page_size_; }
+  std::uint64_t capacity_bytes() const { return device_.capacity_pages() * page_size_; }
 
  private:
   Decision refuse(ftl::ZoneStatus status, std::uint64_t offset);

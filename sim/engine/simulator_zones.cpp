@@ -41,9 +41,7 @@ workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spe
   const ZoneFront* zones = ssd.zones();
   if (!spec.zone.on() || !zones || ssd.host_log()) return out;
   if (!out.zone.zone_size) out.zone.zone_size = zones->zone_bytes();
-  if (!out.zone.zone_capacity)
-    out.zone.zone_capacity =
-        zones->device().capacity_pages() * (zones->zone_bytes() / zones->device().zone_pages());
+  if (!out.zone.zone_capacity) out.zone.zone_capacity = zones->capacity_bytes();
   return out;
 }
 

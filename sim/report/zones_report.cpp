@@ -15,7 +15,7 @@ ZonesRecord zones_record(const ZoneFront& front) {
   ZonesRecord z;
   z.zones = device.zones();
   z.zone_bytes = front.zone_bytes();
-  z.capacity_bytes = device.capacity_pages() * (front.zone_bytes() / device.zone_pages());
+  z.capacity_bytes = front.capacity_bytes();
   for (std::uint64_t i = 0; i < device.zones(); ++i) {
     switch (device.zone(i).state) {
       case ftl::ZoneState::kEmpty: ++z.empty; break;
