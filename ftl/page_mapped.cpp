@@ -289,7 +289,6 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
   // Only whole logical pages can be forgotten; a partly trimmed one keeps data.
   const Lpn first = range.first + (range.partial_first ? 1 : 0);
   const Lpn end = range.first + range.count - (range.partial_last ? 1 : 0);
-  nand_.record_trim(first, end);
   request_written_.clear();
   for (Lpn lpn = first; lpn < end; ++lpn) {
     if (map_[lpn] == kNoPage) continue;
@@ -300,6 +299,15 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
     unmap(lpn);
     stats_.trimmed_pages += pages_per_lpn_;
   }
+  // The trim record (the metadata log a mount reads, nand_array.h) is
+  // stamped after the request's own flash work: a DFTL miss above may
+  // evict, write a translation page back and clean, and cleaning moves a
+  // page of the range not yet unmapped to a new place with a newer
+  // sequence number. A record stamped before that move would lose to it at
+  // the mount and bring the trimmed data back (issue 51: DFTL, seed 4).
+  // The record is on flash before the trim completes, so an acknowledged
+  // trim is durable.
+  nand_.record_trim(first, end);
 }
 
 }  // namespace ssdlab::ftl::page_mapped
