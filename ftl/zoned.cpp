@@ -248,6 +248,16 @@ ZoneStatus ZonedFtl::reset(std::uint64_t index, CommandList& out) {
   zone.write_pointer = 0;
   zone.finished = false;
   set_state(index, zone.state == ZoneState::kOffline ? ZoneState::kOffline : ZoneState::kEmpty);
+  // The last zone gone offline: the device holds no data any more, which is
+  // the end of life the other FTLs report when they cannot keep their
+  // capacity (issue 51, L8).
+  if (zone.state == ZoneState::kOffline &&
+      std::all_of(zones_state_.begin(), zones_state_.end(),
+                  [](const Zone& z) { return z.state == ZoneState::kOffline; }))
+    throw EndOfLife(fmt::format(
+        "end of life: all {} zones are offline (their worn blocks had no spare left to replace "
+        "them; ftl.overprovisioning sets the spares)",
+        zones_));
   return ZoneStatus::kSuccess;
 }
 
