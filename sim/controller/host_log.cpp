@@ -194,20 +194,31 @@ TimeNs HostLog::read(std::uint64_t first, std::uint64_t count, TimeNs now) {
 TimeNs HostLog::serve(const HostIo& request, TimeNs now) {
   const std::uint64_t first = request.offset / page_size_;
   const std::uint64_t end = (request.offset + request.size + page_size_ - 1) / page_size_;
-  if (request.offset % page_size_ || request.size % page_size_ || end > pages_)
-    throw make_error("host log: {} bytes at offset {}: the log maps whole {}-byte pages of {} bytes",
-                     request.size, request.offset, page_size_, exported_bytes());
+  if (end > pages_)
+    throw make_error("host log: {} bytes at offset {}: beyond the log's {} bytes", request.size,
+                     request.offset, exported_bytes());
+  // Sector I/O (real traces are 512-byte aligned) as the other FTLs serve
+  // it: a read reads the pages it touches, a write of part of a page reads
+  // that page first and writes it whole (read-modify-write), a trim forgets
+  // only the pages it covers whole (issue 51, M5).
+  const bool head_partial = request.offset % page_size_ != 0;
+  const bool tail_partial = (request.offset + request.size) % page_size_ != 0;
   switch (request.mode) {
     case IoMode::kRead: return read(first, end - first, now);
     case IoMode::kTrim:
-      for (std::uint64_t p = first; p < end; ++p) unmap(static_cast<std::uint32_t>(p));
+      for (std::uint64_t p = first + (head_partial ? 1 : 0); p + (tail_partial ? 1 : 0) < end; ++p)
+        unmap(static_cast<std::uint32_t>(p));
       return now;
     case IoMode::kWrite: {
       if (free_.size() < config_.clean_at) now = clean(now, false, config_.clean_at);
+      TimeNs start = now;
+      if (head_partial) start = std::max(start, read(first, 1, now));
+      if (tail_partial && (end - 1 != first || !head_partial))
+        start = std::max(start, read(end - 1, 1, now));
       std::vector<std::uint32_t> pages;
       for (std::uint64_t p = first; p < end; ++p) pages.push_back(static_cast<std::uint32_t>(p));
       counters_.host_pages += pages.size();
-      return append(host_, pages, now, false);
+      return append(host_, pages, start, false);
     }
     default:
       throw make_error("host log: the log exports a conventional block device; a zone command "

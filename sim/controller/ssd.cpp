@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/zoned.h"
 #include "sim/controller/gang_reads.h"
 
 namespace ssdlab::sim {
@@ -34,6 +35,15 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
     zones_ = make_zone_front(*zoned);
     if (config.controller.host_log.on()) {
+      // The log's two heads write two zones at once, and each stays active
+      // (open, or closed part written) until it is full: a device that keeps
+      // fewer active refuses the log's writes mid-run (issue 51, M4). An
+      // open limit of 1 is served by the device's implicit close.
+      if (config.ftl.keys.get<ftl::ZonedKeys>().max_active_zones == 1)
+        throw make_error(
+            "host.log: ftl.max_active_zones = 1, but the log keeps 2 zones active at once (a "
+            "zone for host writes and one for cleaning); set ftl.max_active_zones to 0 (no limit) "
+            "or at least 2");
       host_log_ = std::make_unique<HostLog>(config.controller.host_log, *zoned,
                                             ftl_->logical_page_size(),
                                             static_cast<HostLog::Device&>(*this), checks.verify);
@@ -148,9 +158,22 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
   if (read_members_ && request)
     select_read_members(config_.geometry, ftl_->logical_page_size(), request->offset,
                         request->size, commands_);
+  const bool touches_flash = !commands_.empty();
   emit(CommandSource::kHostRead, &range);
   if (cleaner_) cleaner_->yield_to(commands_);
-  return schedule(now, {flash::WorkClass::kHostRead, flash::HostWait::kNone, tag});
+  const std::optional<TimeNs> done =
+      schedule(now, {flash::WorkClass::kHostRead, flash::HostWait::kNone, tag});
+  if (touches_flash || !done || range.count == 0) return done;
+  // Every page unwritten or trimmed: no flash read, but the command still
+  // crosses the controller, which returns zeros (NVMe's deallocated blocks)
+  // and moves them to the host as it moves buffered data: the request's
+  // bytes at write_buffer_ns_per_byte, the model's host interface rate
+  // (docs/model.md, "Reads of unwritten pages"), at least 1 ns.
+  const std::uint64_t bytes =
+      request ? request->size : std::uint64_t{range.count} * ftl_->logical_page_size();
+  const auto ns = static_cast<TimeNs>(
+      (bytes * static_cast<std::uint64_t>(config_.controller.buffer_ps_per_byte) + 999) / 1000);
+  return std::max(*done, now + std::max<TimeNs>(ns, 1));
 }
 
 std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag) {
@@ -167,6 +190,13 @@ std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::ui
 }
 
 std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_t tag) {
+  // Only a zoned device takes zone commands; a conventional one would serve
+  // them as reads of nothing (issue 51, H4). Plans are refused before the
+  // run (with_device_zones); this is what an io.csv replayed here meets.
+  if (!zones_ && request.mode > IoMode::kTrim)
+    throw make_error("a zone command ({}) of {} bytes at offset {} needs a zoned device "
+                     "(ftl.type = \"zoned\"); this device's FTL is {}",
+                     io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
   if (needs_times_at_once()) tag = kWait;
   if (power_) power_->settle(now);
   if (cleaner_) cleaner_->before_request(now);

@@ -108,8 +108,8 @@ Prefilled prefill_tenants(Ssd& ssd, Tenants& all, const std::shared_ptr<spdlog::
   return total;
 }
 
-TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, std::uint64_t seed,
-                             std::optional<std::size_t> only) {
+TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, const Ssd& ssd,
+                             std::uint64_t seed, std::optional<std::size_t> only) {
   const Traces& t = all.traces;
   placed_.resize(t.all.size());
   sources_.resize(t.all.size());
@@ -132,7 +132,9 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, std
       groups_.push_back(RunGroup{tenant.name, 0, 0, 0, false});
       continue;
     }
-    const workloads::ExperimentSpec& spec = *tenant.plan;
+    // A zone workload gets the device's zones, as a single run's does (issue
+    // 51, M2: a tenant lost them).
+    const workloads::ExperimentSpec spec = with_device_zones(*tenant.plan, ssd);
     const bool open_loop = spec.synthetic.open_loop();
     for (std::uint32_t p = 0; p < spec.processes; ++p) {
       processes_.push_back(std::make_unique<PlanProcess>(
@@ -207,7 +209,7 @@ FairnessRecord run_alone(const KeptState& kept, const Tenants& all, const Device
     simulator.resume_at(kept.now);
     simulator.set_exact_samples(options.exact_samples);
     if (!options.percentiles.empty()) simulator.set_percentiles(options.percentiles);
-    const TenantStreams streams(all, config, options.seed, k);
+    const TenantStreams streams(all, config, alone, options.seed, k);
     const RunRecord run = run_record(simulator.run(streams.streams(), streams.groups()).front());
     TenantRecord& r = records[k];
     r.alone_mean_us = run.mean_us;

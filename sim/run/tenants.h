@@ -68,8 +68,9 @@ Prefilled prefill_tenants(Ssd& ssd, Tenants& all, const std::shared_ptr<spdlog::
 // tenant, or of tenant `only`). Stream k of a trace is as a replay makes it.
 class TenantStreams {
  public:
-  TenantStreams(const Tenants& all, const DeviceConfig& config, std::uint64_t seed,
-                std::optional<std::size_t> only = std::nullopt);
+  // `ssd`: the device they run on (a zone workload takes its zones).
+  TenantStreams(const Tenants& all, const DeviceConfig& config, const Ssd& ssd,
+                std::uint64_t seed, std::optional<std::size_t> only = std::nullopt);
   const std::vector<HostStream>& streams() const { return streams_; }
   const std::vector<RunGroup>& groups() const { return groups_; }
   // What trace `t` replayed (its run not filled in) and its placed reader.

@@ -12,6 +12,7 @@
 #include "common/file_kind.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
+#include "ftl/zones.h"
 #include "sim/config/config.h"
 #include "sim/results/output.h"
 #include "sim/run/trace_settings.h"
@@ -187,6 +188,18 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
   if (info.warnings.empty()) fmt::print(out, "no warnings\n");
 }
 
+// What a zoned device without [host.log] refuses of a trace (docs/zns.md):
+// a format string of two counts, the requests not on 4 KiB and the writes.
+std::string zoned_warning(const ftl::ZonedDevice& zones, std::uint32_t page_size) {
+  return fmt::format(
+      "the device is zoned (ftl.type = \"zoned\": {} zones of {}, without [host.log]): it "
+      "refuses requests that are not whole {}-byte pages ({{}} of these requests are not on "
+      "4 KiB), and every write not at its zone's write pointer (a zone is written in order from "
+      "its start, after a reset; {{}} writes here), so a replay serves few of them; trims are "
+      "advisory. A [host.log] serves such a trace (docs/zns.md)",
+      zones.zones(), format_size(zones.zone_pages() * page_size), page_size);
+}
+
 }  // namespace
 
 void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
@@ -203,10 +216,13 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
     check_replaces_own_kind(options.json, "trace-info JSON", kJsonStart);
   }
   Info info;
+  std::optional<std::string> zoned;  // the warning for a zoned device, less its count
   if (!options.config.empty()) {
     const DeviceConfig config = load_config(options.config);
     const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
     info.device_bytes = ftl->logical_pages() * ftl->logical_page_size();
+    if (const ftl::ZonedDevice* zones = ftl->zoned(); zones && !config.controller.host_log.on())
+      zoned = zoned_warning(*zones, ftl->logical_page_size());
   }
   traces::ReadOptions read = options.read;
   info.device_filter = read.device;
@@ -233,6 +249,9 @@ void run_trace_info(const TraceInfoOptions& given, std::ostream& out) {
   info.bad_examples = file.bad_examples();
   info.warnings = traces::profile_warnings(profile, info.format, info.device_bytes);
   if (profile.requests == 0) info.warnings.insert(info.warnings.begin(), "no requests");
+  if (zoned)  // (issue 51, L16: "no warnings" for a trace the device refuses nearly whole)
+    info.warnings.push_back(fmt::format(fmt::runtime(*zoned), profile.unaligned_4096,
+                                        profile.writes));
 
   print(out, info, given.path);
   if (!options.json.empty()) {
