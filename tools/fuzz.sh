@@ -52,7 +52,8 @@ printf 'configs = ["%s/configs/tiny.toml"]\nworkloads = ["RW:count=10", "uflip:g
   "$PWD" > "$corpus/sweep/tiny.toml"
 
 # Power cuts among trims (fuzz/power_cut_fuzz.cpp): every FTL (and the
-# page-mapped FTL and DFTL with an SLC cache), with and without a write
+# page-mapped FTL and DFTL with an SLC cache, DFTL with a tiny map cache, the
+# zoned FTL with wear), with and without a write
 # buffer, queue depth 4 and 8, 200 I/Os with a cut in every sixteenth
 # (seeded, so the corpus is the same on every run).
 python3 - "$corpus/power_cut" <<'EOF'
@@ -66,6 +67,15 @@ for ftl in range(8):
         depth = 3 if flags & 0x08 else 7
         with open(f"{sys.argv[1]}/ftl{ftl}-{flags:02x}", "wb") as f:
             f.write(bytes([ftl | flags, depth]) + ios)
+# Issue 51: dftl with an 8-entry map cache (byte 1's 0x08) and the zoned FTL
+# with wear (byte 1's 0x10), at queue depth 1, 4 and 8.
+for name, first, extra in (("dftl-small-cache", 1, 0x08), ("zoned-wear", 0, 0x10)):
+    for depth in (0, 3, 7):
+        ios = bytearray()
+        for k in range(200):
+            ios += bytes([rng.randrange(16) | (0x80 if k % 16 == 5 else 0), rng.randrange(64)])
+        with open(f"{sys.argv[1]}/{name}-qd{depth + 1}", "wb") as f:
+            f.write(bytes([first, depth | extra]) + ios)
 EOF
 
 for target in ${TARGETS:-config plan trace replay checkpoint sweep power_cut}; do
