@@ -90,6 +90,20 @@ void ZonedFtl::recover_zone(std::uint64_t z, std::uint64_t reset_at, CommandList
     zone.state = state_from(zone);
   }
   const Lpn base = z * zone_pages_;
+  // Holes: pages below `end` whose program had not started at the cut while
+  // a later page of the zone, on another block, had (queue depth above 1).
+  // They read as unwritten, but the zone's next writes go above them, and a
+  // block is programmed in order: the mount pads them (found by the
+  // power-cut fuzzer's zoned mode, issue 51).
+  const bool writable = zone.state != ZoneState::kOffline && zone.state != ZoneState::kReadOnly;
+  for (std::uint64_t p = 0; writable && p < end; ++p) {
+    const Ppn ppn = page_of(base + p);
+    if (geometry_.page_in_block(ppn) < nand_.write_pointer(geometry_.block_of(ppn))) continue;
+    nand_.pad(ppn);
+    out.push_back(flash::page_command(flash::Op::kProgram, ppn, flash::kNoLpn));
+    ++stats_.flash_pages_written;
+    ++stats_.padding_pages;
+  }
   for (std::uint64_t p = 0; p < end; ++p) {
     const Ppn ppn = page_of(base + p);
     if (nand_.lpn_at(ppn) == base + p && !nand_.is_torn(ppn) &&

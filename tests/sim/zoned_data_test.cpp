@@ -3,7 +3,8 @@
 //  - DFTL: a trim whose own map miss made cleaning move a page of its range
 //    was stamped before that move, and the page came back after a cut.
 //  - Reads of unwritten pages took 0 us (no flash command).
-//  - H3: a zoned mount after a worn block was replaced from the spares.
+//  - H3: a zoned mount after a worn block was replaced from the spares; a
+//    zoned mount that left a hole below a zone's write pointer.
 //  - L8: a zoned device whose zones all went offline reported no end of life.
 //  - H4/M2/L1: zone workloads on a conventional device, as tenants, and with
 //    a zone geometry other than the device's.
@@ -86,6 +87,20 @@ TEST(ZonedData, ZonedPowerCutsAfterWornBlocksWereReplaced) {
   EXPECT_GT(simulator.power_cuts().size(), 0u);
   for (const PowerCutReport& cut : simulator.power_cuts()) EXPECT_EQ(cut.lost_writes, 0u);
   EXPECT_TRUE(run.end_of_life);  // L8: the zones all went offline in the end
+}
+
+TEST(ZonedData, AZonedMountPadsTheHolesACutLeftBelowTheWritePointer) {
+  // Found by the power-cut fuzzer's zoned mode: appends at queue depth 8,
+  // a cut before an earlier page's program started but after a later one's
+  // (another block): the next append programmed above the hole, out of
+  // order in its block ("FTL zoned failed during run", exit 3).
+  Ssd ssd(load_config(testing::preset("tiny"), zoned()));
+  ssd.enable_power_cuts();
+  const testing_power::CutTotals totals = testing_power::run_with_cuts(
+      ssd, "SW:zones_open=1,zone_append=true,queue_depth=8,io_size=4096,count=4000", 200, 2);
+  EXPECT_EQ(totals.recovered, 200u);
+  EXPECT_EQ(totals.lost, 0u);
+  EXPECT_GT(ssd.ftl().stats().padding_pages, 0u);
 }
 
 TEST(ZonedData, AZonedDeviceWhoseZonesAreAllOfflineReportsEndOfLife) {
