@@ -220,7 +220,7 @@ std::vector<NamedPath> compare_inputs(const CompareOptions& options) {
       inputs.push_back(command_input(side, side));
       continue;
     }
-    for (const char* name : {"summary.json", "io.csv"})
+    for (const char* name : sim::kRunOutputNames)
       inputs.push_back(command_input(fmt::format("{} of {}", name, side), fs::path(side) / name));
   }
   return inputs;

@@ -48,12 +48,19 @@ std::vector<ExperimentFigures> figures_from_summary(const fs::path& path) {
 
 std::vector<ExperimentFigures> figures_from_io_csv(const std::string& path) {
   IoCsvReader reader(path);
+  // As summary.json counts them: served reads and writes only, not trims,
+  // zone management or what the device refused (refused.csv beside it).
+  const std::set<sim::IoKey> refused =
+      sim::read_refused_keys(fs::path(path).parent_path() / "refused.csv");
   std::vector<std::string> order;
   std::map<std::string, std::map<std::uint32_t, std::vector<TimeNs>>> responses;
   IoRow row;
   while (reader.next(row)) {
     auto [experiment, inserted] = responses.try_emplace(row.experiment);
     if (inserted) order.push_back(row.experiment);
+    if (!row.moves_data() ||
+        (!refused.empty() && refused.contains({row.experiment, row.run, row.process, row.io})))
+      continue;
     experiment->second[row.run].push_back(row.response_ns);
   }
   if (order.empty()) throw make_error("{}: no I/Os", path);
@@ -61,8 +68,9 @@ std::vector<ExperimentFigures> figures_from_io_csv(const std::string& path) {
   for (const auto& name : order) {
     ExperimentFigures figures{name, {}};
     for (auto& [run, times] : responses[name]) figures.runs.push_back(run_figures(times));
-    experiments.push_back(std::move(figures));
+    if (!figures.runs.empty()) experiments.push_back(std::move(figures));
   }
+  if (experiments.empty()) throw make_error("{}: no reads or writes served", path);
   return experiments;
 }
 
@@ -112,7 +120,7 @@ CompareSide load_file(const std::string& path, const std::string& log_name) {
     first.remove_prefix(1);
   first = first.substr(0, first.find('\n'));
   if (first.starts_with("experiment,run,process,io,"))
-    return {path, "io.csv (every I/O counted)", figures_from_io_csv(path)};
+    return {path, "io.csv (every read and write counted)", figures_from_io_csv(path)};
   if (is_fio_lat_log_line(first)) {
     const std::string name = log_name.empty() ? fio_log_job_name(path) : log_name;
     std::string kind = "fio latency log";
@@ -155,7 +163,7 @@ CompareSide load_side(const std::string& path, const std::string& log_name, bool
     if (fs::is_regular_file(dir / "summary.json"))
       return {path, "ssdlab output, summary.json", figures_from_summary(dir / "summary.json")};
     if (fs::is_regular_file(dir / "io.csv"))
-      return {path, "ssdlab output, io.csv (no summary.json: every I/O counted)",
+      return {path, "ssdlab output, io.csv (no summary.json: every read and write counted)",
               figures_from_io_csv((dir / "io.csv").string())};
     throw make_error("{}: no summary.json or io.csv: not an ssdlab output folder", path);
   }

@@ -137,17 +137,30 @@ class KeyReader {
 
   const std::string& path() const { return path_; }
 
+  // Where `dotted` (at `node`, if any) was given: its --set argument, the
+  // --set argument it is part of (an item of a list: ftl.placement_map[0].size),
+  // or its line. A key that is missing or has no position is blamed on its
+  // innermost table that the file gives, or, for a table that only --set
+  // overrides created ([host.link] by --set host.link.generation=3), on
+  // such an override, never on a line that holds no such key (issue 51, L3).
   std::string where(const std::string& dotted, const toml::node* node) const {
     if (auto it = set_origins_.find(dotted); it != set_origins_.end()) return it->second;
+    for (const auto& [key, origin] : set_origins_)
+      if (dotted.starts_with(key) && (dotted[key.size()] == '.' || dotted[key.size()] == '['))
+        return origin;
     const int line = node ? static_cast<int>(node->source().begin.line) : 0;
-    if (line == 0) {  // a key that is missing or has no position: point at its table
-      const auto dot = dotted.find('.');
-      const toml::node* table = root_.get(dotted.substr(0, dot));
-      if (table && table->source().begin.line)
-        return fmt::format("{}:{}", path_, table->source().begin.line);
-      return path_;
+    if (line != 0) return fmt::format("{}:{}", path_, line);
+    for (std::string table = dotted; table.find('.') != std::string::npos;) {
+      table.erase(table.rfind('.'));
+      // A sub-table may be hoisted to a key of its own ("host.link").
+      const toml::node* node_of_table = root_.get(table);
+      if (!node_of_table) node_of_table = root_.at_path(table).node();
+      if (node_of_table && node_of_table->source().begin.line)
+        return fmt::format("{}:{}", path_, node_of_table->source().begin.line);
+      for (const auto& [key, origin] : set_origins_)
+        if (key.starts_with(table + ".")) return origin;
     }
-    return fmt::format("{}:{}", path_, line);
+    return path_;
   }
 
   // True if `table.key` was asked for (present or not).

@@ -21,7 +21,9 @@ void read_dftl_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
   if (entries_node && bytes_node)
     r.fail(bytes_key, bytes_node, "give map_cache_entries or map_cache_bytes, not both");
-  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 1, std::int64_t{1} << 40);
+  // 0, the default: 2% of the map (describe_dftl, dftl.cpp), as the echo
+  // writes it, so that the echo reads back (issue 51, M3).
+  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 0, std::int64_t{1} << 40);
   std::uint64_t bytes = 0;
   r.size("ftl", "map_cache_bytes", bytes, kDftlCacheEntryBytes, std::uint64_t{1} << 44);
   if (bytes_node) f.map_cache_entries = bytes / kDftlCacheEntryBytes;

@@ -27,13 +27,17 @@ std::uint64_t row_bytes(const flash::Geometry& g, std::uint32_t width) {
 
 void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) {
   ZonedKeys& keys = config.keys.emplace<ZonedKeys>();
-  r.integer("ftl", "zone_width", keys.zone_width, 1, g.dies());
-  if (const auto [node, dotted] = r.find("ftl", "zone_width"); node && g.dies() % keys.zone_width)
+  // 0 for zone_width, zone_size and zone_capacity is their default (every
+  // die, one block row, the zone size), as the config echo writes it: a
+  // checkpoint's or summary's echo reads back (issue 51, M3).
+  r.integer("ftl", "zone_width", keys.zone_width, 0, g.dies());
+  if (const auto [node, dotted] = r.find("ftl", "zone_width");
+      node && keys.zone_width && g.dies() % keys.zone_width)
     r.fail(dotted, node, fmt::format("{} does not divide the device's {} dies", keys.zone_width,
                                      g.dies()));
   const std::uint32_t width = keys.zone_width ? keys.zone_width : g.dies();
   const std::uint64_t row = row_bytes(g, width);
-  r.size("ftl", "zone_size", keys.zone_size, row, std::uint64_t{1} << 50);
+  r.size("ftl", "zone_size", keys.zone_size, 0, std::uint64_t{1} << 50);
   if (const auto [node, dotted] = r.find("ftl", "zone_size"); node && keys.zone_size % row)
     r.fail(dotted, node,
            fmt::format("{} is not a whole number of block rows: a zone {} dies wide takes one "
@@ -41,7 +45,7 @@ void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) 
                        format_size(keys.zone_size), width, width * g.planes_per_die,
                        format_size(row)));
   const std::uint64_t size = keys.zone_size ? keys.zone_size : row;
-  r.size("ftl", "zone_capacity", keys.zone_capacity, g.page_size, size);
+  r.size("ftl", "zone_capacity", keys.zone_capacity, 0, size);
   if (const auto [node, dotted] = r.find("ftl", "zone_capacity");
       node && keys.zone_capacity % g.page_size)
     r.fail(dotted, node, fmt::format("{} is not a whole number of {}-byte pages",

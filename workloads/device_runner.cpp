@@ -57,10 +57,21 @@ const IoClock& system_clock() {
   return clock;
 }
 
+void check_target_keys(const ExperimentSpec& spec) {
+  const char* key = spec.namespace_id ? "namespace" : spec.queue ? "queue" : "placement_id";
+  if (spec.namespace_id || spec.queue || spec.placement_id)
+    throw make_error(
+        "{}: {} addresses the simulated device's namespaces, submission queues or placement "
+        "handles (ssdlab sim); a real target has none of them here, so the key would do "
+        "nothing: leave it out",
+        spec.origin, key);
+}
+
 namespace {
 
 // The runner's buffers and threads assume one size and closed loops.
 void check_target_spec(const ExperimentSpec& spec) {
+  check_target_keys(spec);
   if (spec.synthetic.any())
     throw make_error(
         "{}: interarrival_us, size_distribution, sequential_share and read_share run on the "

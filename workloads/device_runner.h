@@ -54,6 +54,10 @@ std::uint64_t max_target_threads();
 // needs more threads than max_target_threads(); run_on_target() calls it, and
 // `probe` before it touches the target.
 void check_target_threads(const ExperimentSpec& spec);
+// Refuses the plan keys that address parts of the simulated device only
+// (namespace, queue, placement_id): on a real target (probe, export-fio)
+// they would do nothing (issue 51, L5).
+void check_target_keys(const ExperimentSpec& spec);
 
 // Runs `spec`'s run `run` on `target`; returns every I/O in completion order
 // (ties by process, then io). The first error of any thread stops the others

@@ -95,6 +95,8 @@ def _runs_frame(summary):
             for key in ("benchmark", "column", "parameter", "value"):
                 if key in experiment:
                     row[key] = experiment[key]
+            # Counted apart from the run's figures; written only when not 0.
+            row.update({key: 0 for key in ("trims", "trim_iops", "refused", "zone_management")})
             row.update({k: v for k, v in run.items() if not isinstance(v, (dict, list))})
             row.update({k: v for k, v in run.get("device", {}).items()
                         if not isinstance(v, (dict, list))})

@@ -198,9 +198,32 @@ def check_header(io_csv, header):
         fail(f"{io_csv}: not an ssdlab io.csv (header {header})")
 
 
+# The io.csv modes a run's response times count (summary.json's figures):
+# reads and writes, a zone append included; not trims or zone management.
+SERVED_MODES = {"R", "W", "A"}
+
+
+def refused_keys(io_csv):
+    """(experiment, run, process, io) of each row of the refused.csv beside
+    an io.csv (a zoned device's refusals), or an empty set."""
+    path = os.path.join(os.path.dirname(io_csv), "refused.csv")
+    if not os.path.isfile(path):
+        return set()
+    keys = set()
+    with open(path, newline="", encoding="utf-8") as f:
+        for line in list(f)[1:]:
+            fields = line.rstrip("\n").rsplit(",", 8)
+            if len(fields) == 9:
+                keys.add((fields[0], fields[1], fields[2], fields[3]))
+    return keys
+
+
 def io_rows(io_csv):
-    """(experiment, run, submit_us, rt_us) of each row of an io.csv, checked
-    as compare checks them: a malformed row fails naming its line."""
+    """(experiment, run, submit_us, rt_us) of each served read and write of an
+    io.csv (as summary.json counts them: not trims, zone management or
+    refusals), checked as compare checks them: a malformed row fails naming
+    its line."""
+    refused = refused_keys(io_csv)
     try:
         with open(io_csv, newline="", encoding="utf-8") as f:
             reader = csv.reader(f)
@@ -209,6 +232,8 @@ def io_rows(io_csv):
                 where = f"{io_csv}:{reader.line_num}"
                 if len(row) != len(IO_CSV_HEADER):
                     fail(f"{where}: expected {len(IO_CSV_HEADER)} fields, got {len(row)}")
+                if row[6] not in SERVED_MODES or (refused and tuple(row[:4]) in refused):
+                    continue
                 times = []
                 for column in (4, 5):
                     try:

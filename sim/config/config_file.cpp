@@ -53,7 +53,12 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
     try {
       parsed = toml::parse(value);
     } catch (const toml::parse_error& error) {
-      // A bare word is taken as a string: --set ftl.allocation_pool=die
+      // A bare word is taken as a string: --set ftl.allocation_pool=die. A
+      // list, a table or a quoted string is not a bare word: its error is
+      // the real one (an integer beyond 64 bits), not a string's (L6).
+      const std::string given = text.substr(equals + 1);
+      if (!given.empty() && std::string_view("[{\"'").find(given.front()) != std::string::npos)
+        throw make_error("{}: the value is not TOML: {}", origin, error.description());
       try {
         parsed = toml::parse("value = \"" + text.substr(equals + 1) + "\"");
       } catch (const toml::parse_error&) {

@@ -162,6 +162,14 @@ void read_namespaces(KeyReader& r, std::size_t count, std::uint32_t logical_page
 
 void read_placement_map(KeyReader& r, std::size_t count, ftl::FtlConfig& f) {
   ftl::PlacementConfig& p = f.placement;
+  // Left by hoist_table_arrays: not a non-empty array of tables.
+  if (const auto [node, dotted] = r.find("ftl", "placement_map"); node) {
+    const toml::array* array = node->as_array();
+    r.fail(dotted, node,
+           array && array->empty()
+               ? "expected at least one range (tables with offset, size and handle)"
+               : "expected a list of ranges (tables with offset, size and handle)");
+  }
   for (std::size_t i = 0; i < count; ++i) {
     const std::string table = fmt::format("ftl.placement_map[{}]", i + 1);
     ftl::PlacementConfig::Range range;

@@ -54,6 +54,15 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
                      "\"zoned\"), not {}",
                      config.ftl.type);
   }
+  // A placement range maps logical addresses the device exports (L4), as
+  // namespaces must fit (sim/run/tenants.cpp).
+  const auto& ranges = config.ftl.placement.ranges;
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    if (ranges[i].offset > logical_bytes_ || ranges[i].size > logical_bytes_ - ranges[i].offset)
+      throw make_error(
+          "{}: ftl.placement_map[{}]: the range of {} bytes at offset {} ends beyond the "
+          "device's logical capacity of {} bytes",
+          config.source, i + 1, ranges[i].size, ranges[i].offset, logical_bytes_);
 }
 
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {

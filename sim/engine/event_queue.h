@@ -26,6 +26,18 @@ class EventQueue {
   void push(TimeNs time, Event event) {
     heap_.push(Entry{time, next_sequence_++, std::move(event)});
   }
+  // Sequence numbers for `count` events pushed later (push_reserved), so
+  // that they keep the order they would have had if pushed now: the first
+  // of them. Memory follows the events pushed, not the count reserved.
+  std::uint64_t reserve(std::uint64_t count) {
+    const std::uint64_t first = next_sequence_;
+    next_sequence_ += count;
+    return first;
+  }
+  // An event under a sequence number of reserve(); at most once each.
+  void push_reserved(TimeNs time, std::uint64_t sequence, Event event) {
+    heap_.push(Entry{time, sequence, std::move(event)});
+  }
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   TimeNs next_time() const { return heap_.top().time; }

@@ -111,9 +111,10 @@ std::vector<RunResult> Simulator::close() {
                                         : samples.summarize(&result.startup, percentiles_);
     if (!stopped_.empty()) {
       // Stopped early: the run is the I/Os that completed, not its count.
-      const std::uint64_t measured = result.stats.count - result.stats.ignored;
+      const std::uint64_t measured =
+          result.stats.count - result.stats.ignored - samples.apart();
       result.stats.count = samples.completed();
-      result.stats.ignored = samples.completed() - measured;
+      result.stats.ignored = samples.completed() - measured - samples.apart();
     }
     result.run = groups[g].run;
     result.start_ns = start_;
@@ -136,13 +137,17 @@ void Simulator::begin(std::span<const HostStream> streams) {
   outstanding_ = 0;
   expired_ = false;
   bool open = false;
+  begun_ = now_;
   for (std::uint32_t s = 0; s < streams_.size(); ++s) {
-    if (streams_[s].spec.slots == 0) {
+    Stream& stream = streams_[s];
+    if (stream.spec.slots == 0) {
       open = true;
-      read_next(streams_[s]);
+      read_next(stream);
     }
-    for (std::uint32_t q = 0; q < streams_[s].spec.slots; ++q)
-      queue_.push(now_, Arrival{s, Arrival::Kind::kSlot});
+    // Its slots, as if each were queued now; only the first is (fill_slot).
+    stream.slots_to_fill = stream.spec.slots;
+    stream.slot_sequence = queue_.reserve(stream.spec.slots);
+    fill_slot(s);
   }
   if (open) schedule_next_arrival();
 }
@@ -158,10 +163,10 @@ void Simulator::handle(const Event& event) {
   if (log_)
     log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_, response,
               done.mode, done.offset, done.size);
-  // A zone management command moves no data: its size (the zone's, in
-  // io.csv) is not throughput.
-  samples_[stream.spec.group].add(done.submitted - start_, response, done.io,
-                                  is_zone_action(done.mode) ? 0 : done.size);
+  // Only served reads and writes are in the run's figures; trims, refusals
+  // and zone management commands are counted apart (RunSamples::Kind).
+  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size,
+                                  RunSamples::kind_of(done.mode, done.refused));
   if (listener_) listener_->completed(done.stream, done.io, now_);
   ++completed_;
   if (progress_) progress_->tick(completed_);
@@ -180,7 +185,8 @@ void Simulator::handle(const Event& event) {
 void Simulator::arrive(const Arrival& arrival) {
   switch (arrival.kind) {
     case Arrival::Kind::kSlot:
-      return submit_next(arrival.stream);
+      if (submit_next(arrival.stream)) fill_slot(arrival.stream);
+      return;
     case Arrival::Kind::kGiven:
       return submit(arrival.stream, arrival.io, arrival.retry);
     case Arrival::Kind::kOpen: {
@@ -202,19 +208,33 @@ bool Simulator::expired() {
   return expired_;
 }
 
-void Simulator::submit_next(std::uint32_t index) {
-  if (expired()) return;
+void Simulator::fill_slot(std::uint32_t index) {
+  Stream& stream = streams_[index];
+  if (stream.slots_to_fill == 0) return;
+  --stream.slots_to_fill;
+  const Arrival slot{index, Arrival::Kind::kSlot};
+  // At the start, in its reserved place; after a power cut moved the slots
+  // (cut_power), now.
+  if (now_ == begun_)
+    queue_.push_reserved(now_, stream.slot_sequence++, slot);
+  else
+    queue_.push(now_, slot);
+}
+
+bool Simulator::submit_next(std::uint32_t index) {
+  if (expired()) return false;
   const std::optional<SourceIo> io = streams_[index].spec.source->next();
-  if (!io) return;
+  if (!io) return false;
   if (io->time > 0) {
     // Time function pause/burst: the slot idles (and, if nothing else is
     // outstanding, so does the device: see idle_until_next_arrival()).
     SourceIo given = *io;
     given.time = 0;
     queue_.push(later(now_, io->time, "pause_us"), Arrival{index, Arrival::Kind::kGiven, given});
-    return;
+    return true;
   }
   submit(index, *io);
+  return true;
 }
 
 void Simulator::read_next(Stream& stream) {
@@ -283,7 +303,9 @@ void Simulator::start(const QueuedRequest& r) {
   ++outstanding_;
   // The response time counts the wait in the host queue.
   const std::uint64_t offset = ssd_.zones() ? zone_outcome(r) : io.offset;
-  const Completion completion{r.stream, io.size, r.io, offset, r.arrived, io.mode};
+  Completion completion{r.stream, io.size, r.io, offset, r.arrived, io.mode};
+  completion.refused =
+      ssd_.zones() && ssd_.zone_outcome().status != ftl::ZoneStatus::kSuccess;
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {
       in_flight_.push_back(completion);

@@ -28,6 +28,7 @@
 #include "sim/engine/io_source.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
+#include "sim/results/refusal_log.h"
 #include "sim/results/run_result.h"
 #include "sim/results/run_samples.h"
 #include "workloads/plan.h"
@@ -113,18 +114,10 @@ class Simulator {
   const std::vector<PowerCutReport>& power_cuts() const { return cuts_; }
   // Cuts of the plan the workload never reached (past its end).
   std::uint64_t power_cuts_not_reached() const;
-  // The commands a zoned device refused (sim/controller/zone_front.h), in
-  // the order they were started: written as refused.csv (docs/zns.md).
-  struct Refusal {
-    std::string experiment;
-    std::uint32_t run = 0, process = 0;
-    std::uint64_t io = 0;
-    IoMode mode = IoMode::kRead;
-    std::uint64_t offset = 0;
-    std::uint32_t size = 0;
-    ftl::ZoneStatus status = ftl::ZoneStatus::kSuccess;
-  };
-  const std::vector<Refusal>& refusals() const { return refusals_; }
+  // The commands a zoned device refused (sim/controller/zone_front.h) go
+  // to `log` as they are started (refused.csv, docs/zns.md); null: counted
+  // only (RunStats::refused, summary.json's zones block).
+  void log_refusals(RefusalLog* log) { refusal_log_ = log; }
 
  private:
   static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
@@ -155,6 +148,7 @@ class Simulator {
     Stage stage = Stage::kDevice;
     std::uint16_t flow = 0;    // kToFlash: the request sent to Ssd::start
     bool resubmitted = false;  // (in the padding: the event's size is unchanged)
+    bool refused = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
   };
   using Event = std::variant<Arrival, Completion>;
 
@@ -163,6 +157,12 @@ class Simulator {
     HostStream spec;
     std::optional<SourceIo> pending;  // open loop: its next arrival
     std::uint64_t next_io = 0;        // io number of its next fresh submission
+    // Closed loop: its slots fill one after the other at the run's start
+    // (begin()), each under the sequence number it would have had if all
+    // were queued at once, and only while the source has I/Os: memory and
+    // time follow the I/Os, not queue_depth (issue 51, M7).
+    std::uint32_t slots_to_fill = 0;
+    std::uint64_t slot_sequence = 0;  // the next slot's, reserved in the event queue
   };
 
   void begin(std::span<const HostStream> streams);
@@ -170,8 +170,12 @@ class Simulator {
   void step(TimeNs until);
   void handle(const Event& event);
   void arrive(const Arrival& arrival);
-  // Closed loop: the stream's next I/O, now or after its pause.
-  void submit_next(std::uint32_t stream);
+  // Closed loop: the stream's next I/O, now or after its pause; false if
+  // the stream has none (ended, or the lifetime limit reached).
+  bool submit_next(std::uint32_t stream);
+  // Closed loop at the run's start: the stream's next slot, if it has one
+  // and its source has not ended.
+  void fill_slot(std::uint32_t stream);
   // Open loop: reads the stream's next I/O; queues the earliest arrival.
   void read_next(Stream& stream);
   void schedule_next_arrival();
@@ -220,6 +224,7 @@ class Simulator {
   const RunGroup* groups_ = nullptr;  // of the run in progress
   TimeNs start_ = 0;                  // and its start
   DeviceCounters before_;             // and the device's counters then
+  TimeNs begun_ = 0;                  // when begin() queued the slots
   std::uint64_t outstanding_ = 0;     // dispatched to the device, not complete
   // The run in progress: every completion in order, per group (so that the
   // start-up phase can be cut after the fact), and why it stopped early.
@@ -241,7 +246,7 @@ class Simulator {
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;
-  std::vector<Refusal> refusals_;
+  RefusalLog* refusal_log_ = nullptr;
   // On a zoned device: the offset the request was served at (an append's
   // from the device), and its refusal noted (simulator_zones.cpp).
   std::uint64_t zone_outcome(const QueuedRequest& r);
@@ -251,9 +256,6 @@ class Simulator {
   bool attribute_ = false;
   std::vector<std::uint64_t> moved_;
 };
-
-// refused.csv's text: a header and one row per refused command (docs/zns.md).
-std::string refusals_csv(const std::vector<Simulator::Refusal>& refusals);
 
 // `spec` with the zone size and capacity of `ssd`'s zones where a zone
 // workload (zones_open) gives none (workloads/zone_stream.h).

@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <iterator>
-
 #include "common/error.h"
 #include "common/units.h"
 
@@ -13,31 +11,15 @@ namespace ssdlab::sim {
 
 std::uint64_t Simulator::zone_outcome(const QueuedRequest& r) {
   const Ssd::ZoneOutcome& outcome = ssd_.zone_outcome();
-  if (outcome.status != ftl::ZoneStatus::kSuccess) {
+  if (outcome.status != ftl::ZoneStatus::kSuccess && refusal_log_) {
     const Stream& stream = streams_[r.stream];
     const RunGroup& group = groups_[stream.spec.group];
-    refusals_.push_back(Refusal{group.name, group.run, stream.spec.process, r.io, r.request.mode,
-                                r.request.offset, r.request.size, outcome.status});
+    refusal_log_->row(group.name, group.run, stream.spec.process, r.io, r.request.mode,
+                      r.request.offset, r.request.size, ftl::zone_status_name(outcome.status),
+                      static_cast<unsigned>(outcome.status));
   }
   return outcome.offset;
 }
-
-}  // namespace ssdlab::sim
-
-namespace ssdlab::sim {
-
-std::string refusals_csv(const std::vector<Simulator::Refusal>& refusals) {
-  std::string text = "experiment,run,process,io,mode,offset,size,status,code\n";
-  for (const Simulator::Refusal& r : refusals)
-    fmt::format_to(std::back_inserter(text), "{},{},{},{},{},{},{},{},0x{:03X}\n", r.experiment,
-                   r.run, r.process, r.io, io_mode_letter(r.mode), r.offset, r.size,
-                   ftl::zone_status_name(r.status), static_cast<unsigned>(r.status));
-  return text;
-}
-
-}  // namespace ssdlab::sim
-
-namespace ssdlab::sim {
 
 workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spec, const Ssd& ssd) {
   workloads::ExperimentSpec out = spec;

@@ -28,7 +28,7 @@ OutputLock prepare_outdir(const fs::path& dir) {
     throw make_error("{}: cannot create the output folder: {}", dir.string(),
                      error ? error.message() : "not a directory");
   OutputLock lock(dir);
-  for (const char* name : {"io.csv", "summary.json"}) check_output_path(dir / name, name);
+  for (const char* name : kRunOutputNames) check_output_path(dir / name, name);
   return lock;
 }
 
@@ -46,7 +46,7 @@ bool is_stale_output_name(const std::string& name) {
 
 void clear_stale_outputs(const fs::path& dir) {
   std::error_code error;
-  for (const char* name : {"summary.json", "io.csv"}) fs::remove(dir / name, error);
+  for (const char* name : kRunOutputNames) fs::remove(dir / name, error);
   for (const auto& entry : fs::directory_iterator(dir, error))
     if (!entry.is_directory() && is_stale_output_name(entry.path().filename().string()))
       fs::remove(entry.path(), error);
@@ -123,12 +123,30 @@ void print_run_header(std::ostream& out) {
              "WA_bytes");
 }
 
+static std::string format_ratio(std::optional<double> ratio) {
+  return ratio ? fmt::format("{:.2f}", *ratio) : std::string("-");
+}
+
 void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
   const RunStats& s = r.stats;
-  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6.2f} {:>8.2f}\n",
-             name, r.run, s.count, format_us(std::llround(s.mean_ns)), format_us(s.p50_ns),
-             format_us(s.p99_ns), fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
-             r.device.write_amplification(), r.device.write_amplification_bytes());
+  // Response times of served reads and writes only: none, `-`, if none was
+  // measured (a run of trims, or of refusals).
+  const bool served = s.count > s.ignored + s.trims + s.refused + s.zone_management;
+  const auto us = [served](TimeNs ns) { return served ? format_us(ns) : std::string("-"); };
+  fmt::print(out, "  {:<28} {:>3} {:>9} {:>10} {:>10} {:>10} {:>10} {:>9} {:>6} {:>8}\n", name,
+             r.run, s.count, us(std::llround(s.mean_ns)), us(s.p50_ns), us(s.p99_ns),
+             fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
+             format_ratio(r.device.write_amplification_if_written()),
+             format_ratio(r.device.write_amplification_bytes_if_written()));
+  if (s.trims + s.refused + s.zone_management == 0) return;
+  // What the figures above leave out (issue 51: each figure counts only what
+  // it names).
+  std::string apart;
+  if (s.trims) apart += fmt::format(", {} trims ({:.0f} per s)", s.trims, s.trim_iops);
+  if (s.refused) apart += fmt::format(", {} refused", s.refused);
+  if (s.zone_management)
+    apart += fmt::format(", {} zone management commands", s.zone_management);
+  fmt::print(out, "  {:<28}     not in the figures: {}\n", "", apart.substr(2));
 }
 
 void print_wear(std::ostream& out, const WearRecord& wear) {

@@ -118,10 +118,10 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // Page-based (flash pages over host-touched pages: the field's meaning
   // since schema 1) and byte-based (flash bytes over host bytes). The
   // reader takes the page size from flash_bytes_written (summary_json.cpp).
-  v.derived("write_amplification", c.write_amplification());
+  v.derived("write_amplification", c.write_amplification_if_written());
   v("host_bytes_written", c.host_bytes_written);
   v.derived("flash_bytes_written", c.flash_bytes_written());
-  v.derived("write_amplification_bytes", c.write_amplification_bytes());
+  v.derived("write_amplification_bytes", c.write_amplification_bytes_if_written());
   v.derived("cleaning_efficiency", c.cleaning_efficiency());
 }
 

@@ -103,6 +103,16 @@ struct DeviceCounters {
   // flash pages programmed per flash page the host's writes touched (a 512 B
   // write touches one whole page); 0 without host writes.
   double write_amplification() const { return ftl.write_amplification(); }
+  // Both figures as summary.json writes them: none (null, `-` on the
+  // console) when the host wrote nothing, where 0 would read as a figure.
+  std::optional<double> write_amplification_if_written() const {
+    if (ftl.host_pages_written == 0) return std::nullopt;
+    return write_amplification();
+  }
+  std::optional<double> write_amplification_bytes_if_written() const {
+    if (host_bytes_written == 0) return std::nullopt;
+    return write_amplification_bytes();
+  }
   // Byte-based write amplification (`write_amplification_bytes`): flash bytes
   // programmed over host bytes written; 0 without host writes. Equals the
   // page-based one when every write covers whole pages.

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <tuple>
 #include <string>
 #include <string_view>
 
@@ -26,7 +28,18 @@ struct IoRow {
   std::uint32_t size = 0;
 
   bool is_write() const { return mode == IoMode::kWrite; }
+  // A read or a write (a zone append included): what a run's response
+  // times, IOPS and MB/s count (RunSamples::Kind), unless refused.
+  bool moves_data() const {
+    return mode == IoMode::kRead || mode == IoMode::kWrite || mode == IoMode::kZoneAppend;
+  }
 };
+
+// The I/Os of refused.csv (a zoned device's refusals, docs/zns.md), by
+// (experiment, run, process, io), as their io.csv rows name them. Empty if
+// `path` does not exist; a malformed row is an ssdlab::Error "path:line".
+using IoKey = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint64_t>;
+std::set<IoKey> read_refused_keys(const std::filesystem::path& path);
 
 // Streams the rows of an io.csv. Errors are ssdlab::Error with
 // "file:line: what is wrong"; the header must be exactly kIoCsvHeader.

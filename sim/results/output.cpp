@@ -116,7 +116,7 @@ void check_replaces_own_kind(const std::filesystem::path& path, std::string_view
 }
 
 bool is_output_temporary(const std::string& name) {
-  static const std::regex kTemporary(R"((io\.csv|summary\.json)(\.[A-Za-z0-9]+)?\.partial)");
+  static const std::regex kTemporary(R"((io\.csv|summary\.json|refused\.csv)(\.[A-Za-z0-9]+)?\.partial)");
   return std::regex_match(name, kTemporary);
 }
 

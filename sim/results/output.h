@@ -2,6 +2,7 @@
 // statistics that go into summary.json.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,14 @@
 #include "common/units.h"
 
 namespace ssdlab::sim {
+
+// The files a run writes into its output folder under fixed names (besides
+// fio latency logs and plots), summary.json first: cleared together before a
+// run (clear_stale_outputs), refused as the target of any other output
+// option, and a temporary of any of them marks an unfinished run
+// (is_output_temporary). refused.csv: a zoned device's refusals.
+inline constexpr std::array<const char*, 3> kRunOutputNames = {"summary.json", "io.csv",
+                                                               "refused.csv"};
 
 inline constexpr std::string_view kIoCsvHeader =
     "experiment,run,process,io,submit_us,rt_us,mode,offset,size";
@@ -124,6 +133,14 @@ struct RunStats {
   TimeNs min_ns = 0, max_ns = 0, p50_ns = 0, p99_ns = 0;
   double mean_ns = 0, stddev_ns = 0;
   double iops = 0, mb_per_s = 0;  // measured I/Os over their span, MB = 10^6 bytes
+  // Counted apart (issue 51), in none of the figures above: the run's trims
+  // (fio reports trims apart from writes), the commands a zoned device
+  // refused, and the zone management commands it served (reset, finish,
+  // open, close). `count` is measured + ignored + these three; `ignored` is
+  // the reads and writes io_ignore excluded. trim_iops: trims per second over
+  // the span from the run's first submission to its last completion.
+  std::uint64_t trims = 0, refused = 0, zone_management = 0;
+  double trim_iops = 0;
   std::vector<Percentile> percentiles;  // those asked for, in their order
   LatencyHistogram histogram;
   // 0: the percentiles are exact; else they came from a histogram and are
@@ -208,7 +225,7 @@ void check_output_path(const std::filesystem::path& path, std::string_view what 
 void check_replaces_own_kind(const std::filesystem::path& path, std::string_view what,
                              std::string_view start);
 
-// Whether `name` is the temporary file of io.csv or summary.json
+// Whether `name` is the temporary file of one of kRunOutputNames
 // (io.csv.XXXXXX.partial; io.csv.partial of older versions).
 bool is_output_temporary(const std::string& name);
 // For readers of an output folder: refuses a folder that holds a temporary

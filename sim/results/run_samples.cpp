@@ -31,8 +31,24 @@ RunSamples::RunSamples(const RunGroup& group, std::uint64_t exact_limit)
   packed_.reserve(static_cast<std::size_t>(std::min(group.count, exact_limit_)));
 }
 
-void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size) {
+void RunSamples::add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size,
+                     Kind kind) {
+  run_first_submitted_ = completed_ == 0 ? submitted : std::min(run_first_submitted_, submitted);
+  run_last_completion_ = std::max(run_last_completion_, submitted + response);
   ++completed_;
+  switch (kind) {
+    case Kind::kServed:
+      break;
+    case Kind::kTrim:
+      ++trims_;
+      return;
+    case Kind::kRefused:
+      ++refused_;
+      return;
+    case Kind::kZoneManagement:
+      ++zone_management_;
+      return;
+  }
   if (io < io_ignore_) return;  // never measured (io_ignore = N; 0 for "auto")
   if (!io_ignore_auto_) {
     bytes_ += size;
@@ -105,10 +121,22 @@ RunStats RunSamples::summarize_folded(std::span<const double> percentiles) const
                          std::sqrt(welford_m2_ / n), span, bytes_, percentiles);
 }
 
+void RunSamples::count_apart(RunStats& stats) const {
+  // compute_stats counted every I/O it was not given as ignored.
+  stats.ignored -= std::min(stats.ignored, apart());
+  stats.trims = trims_;
+  stats.refused = refused_;
+  stats.zone_management = zone_management_;
+  const TimeNs span = run_last_completion_ - run_first_submitted_;
+  stats.trim_iops = span > 0 ? static_cast<double>(trims_) / (static_cast<double>(span) * 1e-9) : 0;
+}
+
 RunStats RunSamples::summarize(std::uint64_t* startup, std::span<const double> percentiles) {
   if (folded_) {
     if (startup) *startup = 0;
-    return summarize_folded(percentiles);
+    RunStats stats = summarize_folded(percentiles);
+    count_apart(stats);
+    return stats;
   }
   const std::size_t n = packed_.size();
   // The start-up cut is 0 or a multiple of the detector's batch (at most half
@@ -152,10 +180,12 @@ RunStats RunSamples::summarize(std::uint64_t* startup, std::span<const double> p
   }
   const Tail measured = tails[first / batch];
   responses.erase(responses.begin(), responses.begin() + static_cast<std::ptrdiff_t>(first));
-  return compute_stats(
+  RunStats stats = compute_stats(
       responses, count_ ? count_ : completed_,
       measured.last_completion - std::min(measured.first_submitted, measured.last_completion),
       bytes, percentiles);
+  count_apart(stats);
+  return stats;
 }
 
 }  // namespace ssdlab::sim

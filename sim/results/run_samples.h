@@ -27,6 +27,7 @@
 #include <span>
 #include <vector>
 
+#include "common/io_mode.h"
 #include "common/units.h"
 #include "sim/results/output.h"
 #include "sim/results/response_histogram.h"
@@ -38,11 +39,25 @@ class RunSamples {
  public:
   explicit RunSamples(const RunGroup& group, std::uint64_t exact_limit = kDefaultExactSamples);
 
+  // What a completed I/O counts as. Only served reads and writes (zone
+  // appends included) are in the response times, IOPS and MB/s; the others
+  // are counted apart (RunStats::trims, refused, zone_management), whatever
+  // io_ignore says, and take no memory per I/O.
+  enum class Kind : std::uint8_t { kServed, kTrim, kRefused, kZoneManagement };
+  static constexpr Kind kind_of(IoMode mode, bool refused) {
+    if (refused) return Kind::kRefused;
+    if (mode == IoMode::kTrim) return Kind::kTrim;
+    return is_zone_action(mode) ? Kind::kZoneManagement : Kind::kServed;
+  }
+
   // One more completed I/O: `io` its index within its process, `submitted`
   // from the run's start. Completions come in time order.
-  void add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size);
-  // I/Os completed so far, those io_ignore excludes included.
+  void add(TimeNs submitted, TimeNs response, std::uint64_t io, std::uint32_t size,
+           Kind kind = Kind::kServed);
+  // I/Os completed so far, of every kind, those io_ignore excludes included.
   std::uint64_t completed() const { return completed_; }
+  // Of those, the I/Os counted apart (not kServed).
+  std::uint64_t apart() const { return trims_ + refused_ + zone_management_; }
   // Whether the samples went into the histogram (past the exact limit).
   bool folded() const { return folded_; }
 
@@ -82,6 +97,11 @@ class RunSamples {
   std::uint64_t bytes_ = 0;           // of the kept I/Os, without io_ignore_auto_
   TimeNs last_completion_ = 0;
   std::uint64_t completed_ = 0;
+  // The I/Os counted apart, and the span of every I/O (for trim_iops).
+  std::uint64_t trims_ = 0, refused_ = 0, zone_management_ = 0;
+  TimeNs run_first_submitted_ = 0, run_last_completion_ = 0;
+  // Sets the figures of the I/Os counted apart into `stats` (summarize()).
+  void count_apart(RunStats& stats) const;
 };
 
 }  // namespace ssdlab::sim

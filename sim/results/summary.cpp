@@ -23,6 +23,10 @@ RunRecord RunRecord::of(std::uint32_t run, const RunStats& s) {
   r.p99_us = us(static_cast<double>(s.p99_ns));
   r.iops = std::round(s.iops * 10) / 10;
   r.mb_per_s = std::round(s.mb_per_s * 1000) / 1000;
+  r.trims = s.trims;
+  r.trim_iops = std::round(s.trim_iops * 10) / 10;
+  r.refused = s.refused;
+  r.zone_management = s.zone_management;
   // In increasing percent, each once, as summary.json's object holds them.
   for (const Percentile& p : s.percentiles)
     r.percentiles.emplace_back(p.percent, us(static_cast<double>(p.ns)));
@@ -44,7 +48,7 @@ RunRecord RunRecord::of(std::uint32_t run, const RunStats& s) {
 
 std::optional<double> RunRecord::write_amplification() const {
   if (!device) return std::nullopt;
-  return device->write_amplification();
+  return device->write_amplification_if_written();
 }
 
 double ExperimentRecord::mean_over_runs(double RunRecord::*figure) const {
@@ -60,7 +64,7 @@ bool ExperimentRecord::single_stream() const {
 
 std::optional<double> SummaryRecord::write_amplification() const {
   if (!device) return std::nullopt;
-  return device->write_amplification();
+  return device->write_amplification_if_written();
 }
 
 std::string SummaryRecord::text() const {

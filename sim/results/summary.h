@@ -41,6 +41,11 @@ struct RunRecord {
   std::uint64_t count = 0, ignored = 0;
   double min_us = 0, max_us = 0, mean_us = 0, stddev_us = 0, p50_us = 0, p99_us = 0;
   double iops = 0, mb_per_s = 0;
+  // Counted apart from the figures above (RunStats): trims and their rate,
+  // commands a zoned device refused, zone management commands served.
+  // Written only when not 0 (read as 0 when missing).
+  std::uint64_t trims = 0, refused = 0, zone_management = 0;
+  double trim_iops = 0;
   // Every percentile asked for (percent, us), in the order asked; each is
   // also written as its own key (p99_9_us). Read back in increasing percent.
   std::vector<std::pair<double, double>> percentiles;
@@ -56,8 +61,11 @@ struct RunRecord {
 
   // The figures of `stats` as summary.json rounds them.
   static RunRecord of(std::uint32_t run, const RunStats& stats);
-  std::uint64_t measured() const { return count - ignored; }
-  // The device's write amplification during the run (simulated runs only).
+  // The reads and writes in the figures (count less the ignored and those
+  // counted apart).
+  std::uint64_t measured() const { return count - ignored - trims - refused - zone_management; }
+  // The device's write amplification during the run (simulated runs only;
+  // none when the host wrote nothing).
   std::optional<double> write_amplification() const;
   bool operator==(const RunRecord&) const = default;
 };
@@ -150,7 +158,8 @@ struct SummaryRecord {
   std::optional<PowerCutsRecord> power_cuts;
   std::optional<CheckpointRecord> checkpoint;
 
-  // The device's write amplification, all writes (ssdlab sim).
+  // The device's write amplification, all writes (ssdlab sim; none when the
+  // host wrote nothing).
   std::optional<double> write_amplification() const;
   // The file's text: to_json, indented by 2, and a newline.
   std::string text() const;

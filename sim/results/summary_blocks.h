@@ -164,8 +164,10 @@ struct TenantRecord {
   std::uint32_t queue = 1;     // submission queue, 1-based
   std::uint32_t namespace_id = 0;  // 1-based; 0: the whole logical space
   std::uint64_t namespace_base = 0, namespace_bytes = 0;
-  std::uint64_t ios = 0;       // measured
+  std::uint64_t ios = 0;       // measured reads and writes (RunRecord::measured)
   double iops = 0, mean_us = 0, p99_us = 0, max_us = 0;
+  // Counted apart from the figures above (RunRecord); written when not 0.
+  std::uint64_t trims = 0, refused = 0, zone_management = 0;
   std::uint64_t pages_moved_by_writes = 0;
   std::optional<double> alone_mean_us, alone_p99_us, slowdown_mean, slowdown_p99;
   bool operator==(const TenantRecord&) const = default;

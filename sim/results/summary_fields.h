@@ -6,6 +6,7 @@
 //   v(key, member)           always written; read if present (else the default)
 //   v.required(key, member)  always written; an error if missing when read
 //   v.optional(key, member)  a std::optional: written only if it holds a value
+//   v.nonzero(key, member)   a number written only when not 0; read if present (else 0)
 //   v.version, v.percentiles the two keys of a special shape ({"version": ...};
 //                            a percentile's own key p99_9_us besides the object)
 // A std::optional member given to v(...) is written as null when it is empty.
@@ -18,6 +19,7 @@
 #include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
+#include "sim/results/summary_fields_tenants.h"
 #include "sim/results/summary_fields_zones.h"
 
 namespace ssdlab::sim {
@@ -156,33 +158,6 @@ void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FdpRecor
 }
 
 template <typename V, typename R>
-void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TenantRecord> {
-  v("name", t.name);
-  v("queue", t.queue);
-  v("namespace", t.namespace_id);
-  v("namespace_base", t.namespace_base);
-  v("namespace_bytes", t.namespace_bytes);
-  v("ios", t.ios);
-  v("iops", t.iops);
-  v("mean_us", t.mean_us);
-  v("p99_us", t.p99_us);
-  v("max_us", t.max_us);
-  v("pages_moved_by_writes", t.pages_moved_by_writes);
-  v.optional("alone_mean_us", t.alone_mean_us);
-  v.optional("alone_p99_us", t.alone_p99_us);
-  v.optional("slowdown_mean", t.slowdown_mean);
-  v.optional("slowdown_p99", t.slowdown_p99);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FairnessRecord> {
-  v("index_mean", f.index_mean);
-  v("index_p99", f.index_p99);
-  v("dispatch_order", f.dispatch_order);
-  v("arbitration", f.arbitration);
-}
-
-template <typename V, typename R>
 void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LifetimeRecord> {
   v("until_expired", l.until_expired);
   v("stopped", l.stopped);
@@ -317,6 +292,10 @@ void fields(V& v, R& r) requires std::is_same_v<std::remove_const_t<R>, RunRecor
   v("p99_us", r.p99_us);
   v("iops", r.iops);
   v("mb_per_s", r.mb_per_s);
+  v.nonzero("trims", r.trims);
+  v.nonzero("trim_iops", r.trim_iops);
+  v.nonzero("refused", r.refused);
+  v.nonzero("zone_management", r.zone_management);
   v.percentiles("percentiles", r.percentiles);
   v("histogram", r.histogram);
   v("percentile_method", r.percentile_method);

@@ -57,8 +57,12 @@ class JsonWriter {
   }
   void time_us(const char* key, TimeNs ns) { json_[key] = static_cast<double>(ns) / 1000.0; }
   template <typename T>
+  void nonzero(const char* key, const T& value) {
+    if (value != T{}) json_[key] = value;
+  }
+  template <typename T>
   void derived(const char* key, const T& value) {
-    json_[key] = value;
+    put(json_[key], value);  // a std::optional: null when empty
   }
   template <typename T>
   void group(const char*, const std::optional<T>& record) {
@@ -141,6 +145,11 @@ class JsonReader {
     if (!json_.contains(key)) return;
     if (!json_[key].is_number()) throw make_error("{}: not a number", at(key));
     ns = std::llround(json_[key].get<double>() * 1000.0);
+  }
+  template <typename T>
+  void nonzero(const char* key, T& value) {
+    value = T{};
+    (*this)(key, value);
   }
   template <typename T>
   void derived(const char*, const T&) {}  // computed from the counters, not read
@@ -310,9 +319,13 @@ SummaryRecord summary_from_json(const nlohmann::json& json, const std::string& w
       experiment.queue_depth = experiment.trace_queue_depth.value_or(1);
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
       RunRecord& run = experiment.runs[r];
-      if (run.count < run.ignored)
-        throw make_error("{}: experiments[{}].runs[{}]: ignored ({}) exceeds count ({})", where, e,
-                         r, run.ignored, run.count);
+      // count = measured + ignored + those counted apart (RunStats).
+      const std::uint64_t apart = run.trims + run.refused + run.zone_management;
+      if (run.count < run.ignored || run.count - run.ignored < apart)
+        throw make_error(
+            "{}: experiments[{}].runs[{}]: ignored ({}), trims ({}), refused ({}) and "
+            "zone_management ({}) exceed count ({})",
+            where, e, r, run.ignored, run.trims, run.refused, run.zone_management, run.count);
       // The counters' cleaning efficiency needs the block size, in the config.
       if (run.device && block) run.device->pages_per_block = *block;
     }

@@ -13,6 +13,7 @@
 #include "sim/report/report.h"
 #include "sim/results/fio_export.h"
 #include "sim/results/output.h"
+#include "workloads/device_runner.h"
 #include "workloads/generator.h"
 #include "workloads/plan.h"
 
@@ -78,8 +79,10 @@ void write_fio_job(const FioJobOptions& options, std::ostream& out) {
   const std::uint64_t bytes = target_bytes(options);
   const workloads::Plan plan =
       workloads::load_plan(options.workload, {bytes, kSectorSize, kFlashBlockGuess});
-  for (const auto& spec : plan.experiments)
+  for (const auto& spec : plan.experiments) {
     workloads::validate_against_device(spec, bytes, kSectorSize);
+    workloads::check_target_keys(spec);
+  }
   const fs::path dir(options.outdir);
   std::error_code error;
   fs::create_directories(dir, error);

@@ -108,7 +108,8 @@ std::vector<RunRecord> probe_runs(const workloads::RealTarget& target,
       if (io_log)
         io_log->row(spec.name, run, io.process, io.io, io.submitted, io.response, io.mode,
                     io.offset, io.size);
-      samples.add(io.submitted, io.response, io.io, io.size);
+      samples.add(io.submitted, io.response, io.io, io.size,
+                  RunSamples::kind_of(io.mode, /*refused=*/false));
     }
     std::uint64_t startup = 0;
     RunRecord& entry = runs.emplace_back(RunRecord::of(
@@ -169,6 +170,7 @@ void run_probe(const ProbeOptions& options, std::ostream& out) {
   for (const auto& spec : plan.experiments) {
     workloads::validate_against_device(spec, target.bytes(), target.sector_size());
     workloads::check_target_threads(spec);
+    workloads::check_target_keys(spec);
     if (workloads::writes(spec)) target.require_writable(fmt::format("experiment {}", spec.name));
   }
   workloads::PreconditionSpec state;

@@ -34,8 +34,10 @@ std::vector<NamedPath> files_not_to_replace(const SimOptions& options) {
   if (!options.load_state.empty())
     files.push_back(command_input("--load-state", options.load_state));
   const fs::path outdir(options.outdir);
-  for (const char* name : {"io.csv", "summary.json", ".ssdlab.lock"})
+  for (const char* name : kRunOutputNames)
     files.push_back({fmt::format("the run's own {} (-o {})", name, options.outdir), outdir / name});
+  files.push_back({fmt::format("the run's own .ssdlab.lock (-o {})", options.outdir),
+                   outdir / ".ssdlab.lock"});
   return files;
 }
 
@@ -146,8 +148,13 @@ std::optional<StateRecord> RunSession::precondition(const workloads::Preconditio
 Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   // The inputs are read and valid: an earlier run's outputs go now.
   clear_stale_outputs(outdir_);
-  if (io_log && options_.io_log) io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
+  if (io_log && options_.io_log) {
+    io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
+    refusal_log_ = std::make_unique<RefusalLog>(outdir_ / "refused.csv");
+  }
   simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
+  // A zoned device's refusals, streamed (--no-io-log: counted only).
+  simulator_->log_refusals(refusal_log_.get());
   simulator_->resume_at(position_.now);
   progress_ = Progress::reporting(options_.progress_observer, options_.quiet, "simulating",
                                   total_ios, "I/Os");
@@ -226,10 +233,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
-  // A zoned device's refused commands, one row each (docs/zns.md).
-  std::optional<PendingFile> refused;
-  if (!simulator_->refusals().empty())
-    refused.emplace(outdir_ / "refused.csv", refusals_csv(simulator_->refusals()));
+  if (refusal_log_) refusal_log_->finish();
   std::optional<FioLatLogs> fio_logs;
   if (io_log_ && !options_.fio_lat_log.empty())
     fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log",
@@ -237,28 +241,33 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   views_->finish();
   state.publish();
   if (io_log_) io_log_->publish();
-  if (refused) refused->publish();
+  if (refusal_log_) refusal_log_->publish();
   try {
     if (fio_logs) fio_lat_logs_ = fio_logs->publish();
     summary_file.publish();
   } catch (const Error&) {
     std::error_code ignored;
-    fs::remove(outdir_ / "io.csv", ignored);
-    fs::remove(outdir_ / "summary.json", ignored);
+    for (const char* name : kRunOutputNames) fs::remove(outdir_ / name, ignored);
     throw;
   }
   views_->commit(out_);
 }
 
 void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) const {
+  // None (`-`) when the host wrote nothing.
+  const auto ratio = [](std::optional<double> r) {
+    return r ? fmt::format("{:.3f}", *r) : std::string("-");
+  };
   fmt::print(out_,
-             "  device write amplification (all writes, preconditioning included) {:.3f} by "
-             "pages (flash pages / host-touched pages), {:.3f} by bytes (flash bytes / host "
+             "  device write amplification (all writes, preconditioning included) {} by "
+             "pages (flash pages / host-touched pages), {} by bytes (flash bytes / host "
              "bytes)\n  {} "
              "I/Os simulated in {:.2f} s of wall time ({:.0f} I/Os per second), {:.2f} s of CPU "
              "time ({:.0f} per CPU second)\n",
-             summary.write_amplification().value_or(0),
-             summary.device ? summary.device->write_amplification_bytes() : 0.0, ios, wall_,
+             ratio(summary.write_amplification()),
+             ratio(summary.device ? summary.device->write_amplification_bytes_if_written()
+                                  : std::nullopt),
+             ios, wall_,
              wall_ > 0 ? static_cast<double>(ios) / wall_ : 0.0, cpu_,
              cpu_ > 0 ? static_cast<double>(ios) / cpu_ : 0.0);
   if (options_.verify)

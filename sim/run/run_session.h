@@ -28,6 +28,7 @@
 #include "sim/controller/ssd.h"
 #include "sim/engine/simulator.h"
 #include "sim/results/output.h"
+#include "sim/results/refusal_log.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
 #include "sim/state/checkpoint.h"
@@ -94,6 +95,7 @@ class RunSession {
   std::optional<StateRecord> preconditioned_;  // the initial preconditioning's figures
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;
+  std::unique_ptr<RefusalLog> refusal_log_;  // refused.csv, with io_log_
   Progress progress_;  // of the measured part; declared before the simulator it observes
   std::unique_ptr<Simulator> simulator_;
   std::chrono::steady_clock::time_point wall_start_;

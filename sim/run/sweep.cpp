@@ -283,11 +283,12 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
-  bool fairness = false;
+  bool fairness = false, apart = false;
   for (const auto& job : manifest.at("jobs")) {
     const fs::path dir = outdir / job.at("dir").get<std::string>();
     summaries.push_back(checked_summary(manifest, job, dir, out));
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
+    apart = apart || (summaries.back() && has_counts_apart(*summaries.back()));
   }
   std::ostringstream csv;
   csv << "job,config,sets";
@@ -296,6 +297,7 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   for (const std::string& key : parameters) csv << ',' << csv_field(key);
   csv << ",seed,experiment," << kExperimentColumns
       << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
+      << (apart ? fmt::format(",{}", kApartColumns) : "")
       << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
@@ -319,19 +321,20 @@ int collect(const std::string& outdir_text, std::ostream& out) {
       const double p50 = experiment.mean_over_runs(&RunRecord::p50_us);
       const double p99 = experiment.mean_over_runs(&RunRecord::p99_us);
       const double iops = experiment.mean_over_runs(&RunRecord::iops);
-      double wa = 0;  // a probe's runs have no device counters
-      for (const RunRecord& run : experiment.runs) wa += run.write_amplification().value_or(0.0);
-      if (!experiment.runs.empty()) wa /= static_cast<double>(experiment.runs.size());
-      csv << fmt::format("{},{},{}{},{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{:.4f}",
+      // Empty (`-` on the terminal) where no run wrote.
+      const std::optional<double> wa = mean_write_amplification(experiment);
+      csv << fmt::format("{},{},{}{},{}{},{},{}{},{},{:.3f},{:.3f},{:.3f},{:.1f},{}",
                          job.at("id").get<std::uint64_t>(), csv_field(job.at("config")),
                          csv_field(sets), values, csv_field(job.at("workload")), workload_values,
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
                          experiment_fields(experiment), experiment.runs.size(), mean, p50, p99,
-                         iops, wa)
+                         iops, wa ? fmt::format("{:.4f}", *wa) : "")
+          << (apart ? apart_fields(experiment) : "")
           << (fairness ? fairness_fields(*summary, e) : "") << "\n";
-      fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6.3f}\n",
+      fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6}\n",
                  job.at("dir").get<std::string>(), config, sets,
-                 job.at("seed").get<std::uint64_t>(), experiment.name, mean, p99, wa);
+                 job.at("seed").get<std::uint64_t>(), experiment.name, mean, p99,
+                 wa ? fmt::format("{:.3f}", *wa) : "-");
       ++rows;
     }
   }

@@ -106,4 +106,34 @@ std::string experiment_fields(const ExperimentRecord& experiment) {
                      typed_field(experiment.value.value_or("")));
 }
 
+std::optional<double> mean_write_amplification(const ExperimentRecord& experiment) {
+  double sum = 0;
+  std::size_t runs = 0;
+  for (const RunRecord& run : experiment.runs)
+    if (const std::optional<double> wa = run.write_amplification()) {
+      sum += *wa;
+      ++runs;
+    }
+  if (runs == 0) return std::nullopt;
+  return sum / static_cast<double>(runs);
+}
+
+bool has_counts_apart(const SummaryRecord& summary) {
+  for (const ExperimentRecord& experiment : summary.experiments)
+    for (const RunRecord& run : experiment.runs)
+      if (run.trims + run.refused + run.zone_management > 0) return true;
+  return false;
+}
+
+std::string apart_fields(const ExperimentRecord& experiment) {
+  std::uint64_t trims = 0, refused = 0, zone_management = 0;
+  for (const RunRecord& run : experiment.runs) {
+    trims += run.trims;
+    refused += run.refused;
+    zone_management += run.zone_management;
+  }
+  return fmt::format(",{},{:.1f},{},{}", trims, experiment.mean_over_runs(&RunRecord::trim_iops),
+                     refused, zone_management);
+}
+
 }  // namespace ssdlab::sim

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,5 +40,18 @@ inline constexpr const char* kExperimentColumns = "pattern,benchmark,column,para
 // ",PATTERN,BENCHMARK,COLUMN,PARAMETER,VALUE" of an experiment (empty fields where
 // it is not a uFLIP cell).
 std::string experiment_fields(const ExperimentRecord& experiment);
+
+// An experiment's write amplification, the mean over its runs that wrote
+// (none: no run wrote, or a probe's runs, which have no device counters).
+std::optional<double> mean_write_amplification(const ExperimentRecord& experiment);
+
+// Whether any run of `summary` has I/Os counted apart from its figures
+// (RunRecord: trims, refused, zone_management); sweep.csv then has the
+// columns of kApartColumns, after the run statistics.
+bool has_counts_apart(const SummaryRecord& summary);
+inline constexpr const char* kApartColumns = "trims,trim_iops,refused,zone_management";
+// ",TRIMS,TRIM_IOPS,REFUSED,ZONE_MANAGEMENT" of an experiment: the counts
+// summed over its runs, trim_iops the mean over them.
+std::string apart_fields(const ExperimentRecord& experiment);
 
 }  // namespace ssdlab::sim

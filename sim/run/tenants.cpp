@@ -56,6 +56,16 @@ void require_namespaces(const std::string& where, std::uint32_t ns, const Device
         where, ns);
 }
 
+void require_placement(const std::string& where, std::uint32_t placement_id,
+                       const DeviceConfig& config) {
+  if (placement_id && !config.ftl.placement.on())
+    throw make_error(
+        "{}: placement_id {}: the device has no host-guided placement, so the key would do "
+        "nothing (give ftl.placement = \"fdp\" or \"streams\" in its config, or leave the key "
+        "out)",
+        where, placement_id);
+}
+
 Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config) {
   if (ns == 0) return spaces.front();
@@ -166,6 +176,9 @@ std::vector<TenantRecord> tenant_records(const Tenants& all, const std::vector<R
     r.mean_us = run.mean_us;
     r.p99_us = run.p99_us;
     r.max_us = run.max_us;
+    r.trims = run.trims;
+    r.refused = run.refused;
+    r.zone_management = run.zone_management;
     r.pages_moved_by_writes = runs[k].pages_moved_by_writes;
   }
   return records;
@@ -235,6 +248,10 @@ void print_tenant_table(std::ostream& out, const std::vector<TenantRecord>& tena
                t.namespace_id ? std::to_string(t.namespace_id) : std::string("-"), t.iops,
                t.mean_us, t.p99_us, t.pages_moved_by_writes);
     if (t.slowdown_mean) fmt::print(out, "  {:>13.2f} {:>6.2f}", *t.slowdown_mean, *t.slowdown_p99);
+    // Not in its figures (RunRecord): said beside them.
+    if (t.trims) fmt::print(out, "  ({} trims apart)", t.trims);
+    if (t.refused) fmt::print(out, "  ({} refused apart)", t.refused);
+    if (t.zone_management) fmt::print(out, "  ({} zone management apart)", t.zone_management);
     fmt::print(out, "\n");
   }
   if (fairness)

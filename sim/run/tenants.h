@@ -51,6 +51,10 @@ std::uint32_t place_queue(const std::string& where, std::uint32_t queue,
 // Namespace `ns` (0: none asked for) on a device without namespaces: an
 // error starting with `where`.
 void require_namespaces(const std::string& where, std::uint32_t ns, const DeviceConfig& config);
+// Refuses a plan's placement_id on a device without ftl.placement, where it
+// would do nothing (issue 51, L5).
+void require_placement(const std::string& where, std::uint32_t placement_id,
+                       const DeviceConfig& config);
 // Namespace `ns` (1-based; 0: not given, the first) of `spaces`, checked.
 Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config);

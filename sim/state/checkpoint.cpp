@@ -20,6 +20,7 @@
 #include "common/state_io.h"
 #include "sim/config/config.h"
 #include "sim/results/summary.h"
+#include "sim/state/checkpoint_compare.h"
 
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
@@ -31,9 +32,6 @@ static_assert(kCheckpointMagic == std::string_view(kMagic, sizeof kMagic));
 // magic, version, state bytes, info bytes
 constexpr std::uint64_t kHeaderBytes = 8 + 4 + 8 + 4;
 constexpr std::uint32_t kMaxInfoBytes = 1 << 20;
-// Tables whose keys define the state: a checkpoint loads only into the same.
-constexpr const char* kStateTables[] = {"geometry", "ftl"};
-constexpr const char* kOtherTables[] = {"timing", "host"};
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -62,62 +60,6 @@ void read_state(StateReader& in, Ssd& ssd, RunPosition& position) {
   // The clock leaves room for trace times (traces::kMaxTraceTimeNs) on top.
   if (position.now < 0 || position.now > (std::int64_t{1} << 61))
     throw make_error("corrupt: the clock is {} ns", position.now);
-}
-
-// Refuses a checkpoint of another device; returns the other keys that differ.
-std::vector<std::string> compare_config(const nlohmann::json& saved,
-                                        const nlohmann::json& current) {
-  // A table's `type` first (ftl.type): other keys' defaults follow from it.
-  const auto type_first = [](const nlohmann::json& keys) {
-    std::vector<std::pair<std::string, nlohmann::json>> ordered;
-    if (keys.contains("type")) ordered.emplace_back("type", keys.at("type"));
-    for (const auto& [key, value] : keys.items())
-      if (key != "type") ordered.emplace_back(key, value);
-    return ordered;
-  };
-  for (const char* table : kStateTables)
-    for (const auto& [key, value] : type_first(current.at(table))) {
-      if (!saved.contains(table) || !saved.at(table).contains(key))
-        throw make_error("was saved without {}.{}: by another ssdlab build", table, key);
-      const nlohmann::json& old = saved.at(table).at(key);
-      if (old != value)
-        throw make_error(
-            "was saved from a device with {}.{} = {}, but the config has {}: a checkpoint loads "
-            "only into the geometry and FTL it was saved from",
-            table, key, old.dump(), value.dump());
-    }
-  // Host-guided placement shapes the state too (echoed only when on): a
-  // checkpoint with it loads only into a device with it.
-  for (const char* key : {"placement", "fdp_handles", "fdp_isolation"})
-    if (saved.contains("ftl") && saved.at("ftl").contains(key) && !current.at("ftl").contains(key))
-      throw make_error(
-          "was saved from a device with ftl.{} = {}, but the config has none: a "
-          "checkpoint loads only into the placement it was saved from",
-          key, saved.at("ftl").at(key).dump());
-  // The SLC cache's mode and size shape the state too ([slc_cache]; echoed
-  // only when on); its policies (when_full, fold_order, idle_fold) may differ.
-  const nlohmann::json no_cache = {{"mode", "none"}};
-  const nlohmann::json& saved_cache = saved.contains("slc_cache") ? saved.at("slc_cache") : no_cache;
-  const nlohmann::json& cache = current.contains("slc_cache") ? current.at("slc_cache") : no_cache;
-  const auto cache_key = [](const nlohmann::json& table, const char* key) {
-    return table.contains(key) ? table.at(key).dump() : std::string("(none)");
-  };
-  for (const char* key : {"mode", "size_gib", "static_gib"})
-    if (cache_key(saved_cache, key) != cache_key(cache, key))
-      throw make_error(
-          "was saved from a device with slc_cache.{} = {}, but the config has {}: a checkpoint "
-          "loads only into the SLC cache it was saved from",
-          key, cache_key(saved_cache, key), cache_key(cache, key));
-  std::vector<std::string> differs;
-  for (const auto& [key, value] : cache.items())
-    if (!saved_cache.contains(key) || saved_cache.at(key) != value)
-      differs.push_back(fmt::format("slc_cache.{}", key));
-  for (const char* table : kOtherTables)
-    for (const auto& [key, value] : current.at(table).items())
-      if (!saved.contains(table) || !saved.at(table).contains(key) ||
-          saved.at(table).at(key) != value)
-        differs.push_back(fmt::format("{}.{}", table, key));
-  return differs;
 }
 
 // Reads `bytes` at the stream's position; "truncated" if the file ends first.

@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -150,16 +151,26 @@ bool store_cached_state(const fs::path& dir, const nlohmann::json& key, const Ss
 StateLock::StateLock(const fs::path& dir, const nlohmann::json& key) {
   std::error_code error;
   fs::create_directories(dir, error);
-  const fs::path lock = state_cache_file(dir, key).string() + ".lock";
-  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
-    ::close(fd_);
-    fd_ = -1;
+  path_ = state_cache_file(dir, key).string() + ".lock";
+  for (;;) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return;
+    if (::flock(fd_, LOCK_EX) != 0) break;
+    struct stat held {}, named {};
+    if (::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+      return;  // locked, and still the lock file
+    ::close(fd_);  // its holder removed it while this one waited: try the name again
   }
+  ::close(fd_);
+  fd_ = -1;
 }
 
 StateLock::~StateLock() {
-  if (fd_ >= 0) ::close(fd_);  // releases the flock
+  if (fd_ < 0) return;
+  // Removed while held, so that no one locks a file that is gone.
+  ::unlink(path_.c_str());
+  ::close(fd_);  // releases the flock
 }
 
 namespace {
@@ -251,8 +262,12 @@ void run_cache_list(const fs::path& dir, std::ostream& out) {
     std::error_code error;
     const std::uint64_t bytes = fs::file_size(file, error);
     total += error ? 0 : bytes;
-    fmt::print(out, "{}  {}  (a temporary file: being written, or left by a crash)\n",
-               file.filename().string(), format_size(error ? 0 : bytes));
+    // A lock is removed by its holder (StateLock): one left is a state being
+    // made now, or a killed run's (empty, harmless).
+    fmt::print(out, "{}  {}  ({})\n", file.filename().string(), format_size(error ? 0 : bytes),
+               file.extension() == ".lock"
+                   ? "a lock: a state being made now, or left by a killed run"
+                   : "a temporary file: being written, or left by a crash");
   }
   fmt::print(out, "{}: {} cached states, {} in all; limit {} (SSDLAB_STATE_CACHE_SIZE)\n",
              dir.string(), states.size(), format_size(total), limit_name(limit));

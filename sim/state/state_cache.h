@@ -72,7 +72,10 @@ bool store_cached_state(const std::filesystem::path& dir, const nlohmann::json& 
 // sharing the folder) waits for it, then loads what this one stored, so
 // that two never both make it. An flock on the state's name + ".lock",
 // released when destroyed; a folder that cannot hold it costs the wait
-// only (the cache never fails a run).
+// only (the cache never fails a run). The lock file is removed when
+// released (issue 51, L13), so a finished run leaves none: one that takes it
+// checks after its flock that the name still holds the file it locked (a
+// holder may have removed it meanwhile) and else locks the new one.
 class StateLock {
  public:
   StateLock(const std::filesystem::path& dir, const nlohmann::json& key);
@@ -81,6 +84,7 @@ class StateLock {
   StateLock& operator=(const StateLock&) = delete;
 
  private:
+  std::filesystem::path path_;
   int fd_ = -1;
 };
 

@@ -189,8 +189,8 @@ TEST_F(CompareTest, IoCsvAloneGivesTheSummaryFigures) {
       Compare(dir_ / "a", dir_ / "csv-only", "--csv " + shell_quote((dir_ / "c.csv").string()));
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("B: " + (dir_ / "csv-only").string() +
-                                       " (ssdlab output, io.csv (no summary.json: every I/O "
-                                       "counted))\n"));
+                                       " (ssdlab output, io.csv (no summary.json: every read "
+                                       "and write counted))\n"));
   const auto rows = ReadCsv(dir_ / "c.csv");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[1][1], rows[1][2]);  // mean, to the nanosecond

@@ -227,3 +227,18 @@ TEST_F(StateCache, UnwritableFolderCostsAWarningNotTheRun) {
 }
 
 }  // namespace
+
+// Issue 51, L13: every state got a 0-byte .state.lock that stayed after
+// normal runs, and `cache list` called each one crash debris.
+TEST_F(StateCache, ANormalRunLeavesNoLock) {
+  ASSERT_EQ(Sim("cold").exit_code, 0);
+  ASSERT_EQ(Sim("warm").exit_code, 0);
+  for (const auto& entry : fs::directory_iterator(cache_ / "ssdlab"))
+    EXPECT_NE(entry.path().extension(), ".lock") << entry.path();
+  const auto list = Ssdlab("cache list");
+  EXPECT_THAT(list.output, Not(HasSubstr("left by a crash")));
+  // One a killed run left is named as a lock, not as a temporary file.
+  std::ofstream(cache_ / "ssdlab" / "x.state.lock").close();
+  EXPECT_THAT(Ssdlab("cache list").output,
+              HasSubstr("x.state.lock  0 B  (a lock: a state being made now, or left by a killed run)"));
+}

@@ -41,8 +41,9 @@ TEST(Summary, ReadsBackWhatARunWrote) {
     EXPECT_DOUBLE_EQ(e.runs[r].mean_us, run["mean_us"].get<double>());
     EXPECT_DOUBLE_EQ(e.runs[r].p99_us, run["p99_us"].get<double>());
     EXPECT_DOUBLE_EQ(e.runs[r].iops, run["iops"].get<double>());
-    EXPECT_DOUBLE_EQ(*e.runs[r].write_amplification(),
-                     run["device"]["write_amplification"].get<double>());
+    // A read run wrote nothing: no write amplification (issue 51; was 0).
+    EXPECT_FALSE(e.runs[r].write_amplification());
+    EXPECT_TRUE(run["device"]["write_amplification"].is_null());
   }
   EXPECT_DOUBLE_EQ(e.mean_over_runs(&RunRecord::mean_us),
                    (e.runs[0].mean_us + e.runs[1].mean_us) / 2);

@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -115,6 +117,26 @@ TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
   const auto job = nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
   EXPECT_EQ(job["tenants"].size(), 2u);
   EXPECT_TRUE(job.contains("fairness"));
+}
+
+// Issue 51 (item 4): the figures count served reads and writes; trims get
+// their columns, and a run that wrote nothing has no write amplification
+// (was 0.0000).
+TEST_F(SweepTest, TrimsAreColumnsOfTheirOwnAndAReadRunHasNoWriteAmplification) {
+  sweep_ = support::write_file(dir_ / "trims.toml",
+                               "configs = [\"" + support::preset("tiny") +
+                                   "\"]\n"
+                                   "workloads = [\"RW:count=200,trim_share=0.5\", \"RR:count=50\"]\n");
+  std::string printed;
+  ASSERT_EQ(Sweep(printed), 0) << printed;
+  const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
+  EXPECT_THAT(csv, HasSubstr(",iops,write_amplification,trims,trim_iops,refused,zone_management\n"));
+  const auto job = nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
+  const auto trims = job["experiments"][0]["runs"][0]["trims"].get<std::uint64_t>();
+  EXPECT_GT(trims, 50u);
+  EXPECT_THAT(csv, HasSubstr(fmt::format(",1.0000,{},", trims)));
+  EXPECT_THAT(csv, ::testing::ContainsRegex(",RR,RR,,,,,1,[0-9.,]+,,0,0.0,0,0\n"));
+  EXPECT_THAT(printed, ::testing::ContainsRegex("RR +[0-9.]+ +[0-9.]+ +-\n"));
 }
 
 TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
