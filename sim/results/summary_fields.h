@@ -236,6 +236,9 @@ void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LiveReco
   v("connections", l.connections);
   v("requests", l.requests);
   v("flushes", l.flushes);
+  v("failed_requests", l.failed_requests);
+  v("reads_after_end_of_life", l.reads_after_end_of_life);
+  v("failure", l.failure);
   v("late_replies", l.late_replies);
   v("late_threshold_us", l.late_threshold_us);
   v("mean_lag_us", l.mean_lag_us);
