@@ -17,9 +17,6 @@
 namespace ssdlab::sim {
 namespace {
 
-// Connections share these streams in turn (io.csv `process` = connection
-// number modulo this); each numbers its I/Os 0, 1, ...
-constexpr std::uint32_t kStreams = 64;
 // The model thread spins (instead of sleeping) for the last stretch before
 // its next event, so that a reply leaves on time rather than after the
 // scheduler's wake-up latency.
@@ -133,29 +130,12 @@ std::string LiveDevice::failed(const std::string& why) {
 }
 
 void LiveDevice::admit(IoMode mode, std::uint64_t offset, std::uint32_t size) {
-  const auto refuse = [&](int code, const std::string& why) {
-    std::lock_guard lock(mutex_);
-    ++requests_;  // received, and failed: counted in summary.json, not in io.csv
-    throw RequestError(code, failed(fmt::format("{} of {} bytes at {}: {}", io_mode_letter(mode),
-                                                size, offset, why)));
-  };
-  int code = 0;
-  std::string why;
-  {
-    std::lock_guard lock(mutex_);
-    if (failure_ == EIO || (failure_ == ENOSPC && mode != IoMode::kRead)) {
-      code = failure_;
-      why = "refused: " + failure_why_;
-    }
-  }
-  if (code) refuse(code, why);
-  // A host log maps whole pages (sim/controller/host_log.h): the model
-  // would refuse the request after the data had changed.
-  const std::uint64_t page = session_->ssd().ftl().logical_page_size();
-  if (session_->ssd().host_log() && (offset % page || size % page))
-    refuse(EIO, fmt::format("the device's host log ([host.log]) maps whole {}-byte pages; give "
-                            "the client a block size of {}",
-                            page, page));
+  std::lock_guard lock(mutex_);
+  if (failure_ != EIO && (failure_ != ENOSPC || mode == IoMode::kRead)) return;
+  ++requests_;  // received, and failed: counted in summary.json, not in io.csv
+  throw RequestError(failure_, failed(fmt::format("{} of {} bytes at {}: refused: {}",
+                                                  io_mode_letter(mode), size, offset,
+                                                  failure_why_)));
 }
 
 void LiveDevice::serve(std::uint32_t stream, IoMode mode, std::uint64_t offset,
@@ -364,54 +344,6 @@ void LiveDevice::wait_for(TimeNs next) {
     }
     return;
   }
-}
-
-void LiveDevice::finish() {
-  if (finished_) return;
-  finished_ = true;
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  model_cv_.notify_one();
-  model_.join();
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
-  std::vector<RunResult> runs;
-  try {
-    runs = simulator_->close();
-  } catch (const std::exception& error) {
-    // The model failed while completing the run: what completed is kept.
-    const std::string why = fmt::format("the model failed at shutdown: {}", error.what());
-    warn_("ssdlab: " + why);
-    if (!failure_) failure_why_ = why;
-    simulator_->abandon(why);
-    runs = simulator_->close();
-  }
-  SummaryRecord summary;
-  summary.prefilled_pages = prefilled_;
-  ExperimentRecord& experiment = summary.experiments.emplace_back();
-  experiment.name = "live";
-  experiment.pattern = "live";
-  experiment.count = runs.front().stats.count;
-  experiment.processes = std::min(connections_.load(), kStreams);
-  experiment.runs.push_back(run_record(runs.front()));
-  const LagCounters lag = this->lag();
-  LiveRecord& live = summary.live.emplace();
-  live.server = "nbdkit";
-  live.data = data_->describe();
-  live.wall_seconds = std::round(wall * 1000) / 1000;
-  live.connections = connections_;
-  live.requests = requests_;
-  live.flushes = flushes_;
-  live.late_replies = lag.late;
-  live.late_threshold_us = options_.late_us;
-  live.mean_lag_us = lag.replies ? static_cast<double>(lag.total_ns) / lag.replies / 1000 : 0;
-  live.max_lag_us = static_cast<double>(lag.max_ns) / 1000;
-  live.failed_requests = failed_;
-  live.reads_after_end_of_life = reads_after_end_;
-  live.failure = failure_why_;
-  session_->finish(summary, "live", runs.front().end_of_life);
 }
 
 }  // namespace ssdlab::sim

@@ -82,8 +82,7 @@ class LiveDevice : private Simulator::CompletionListener {
   std::uint32_t connect();
   // Throws RequestError (counted as failed) for a request the device will
   // not serve: a write or trim after the end of life (ENOSPC), anything after
-  // the model failed (EIO), a range a host log cannot map (EIO). The caller
-  // asks before it touches the data, so that a refused write changes none.
+  // the model failed (EIO). Other failures come from serve().
   void admit(IoMode mode, std::uint64_t offset, std::uint32_t size);
   // Serves one request of `stream` (trims: IoMode::kTrim); returns at its
   // simulated completion, or throws RequestError if it failed in the model.
@@ -96,6 +95,9 @@ class LiveDevice : private Simulator::CompletionListener {
   void finish();
 
  private:
+  // Connections share these streams in turn (io.csv `process` = connection
+  // number modulo this); each numbers its I/Os 0, 1, ...
+  static constexpr std::uint32_t kStreams = 64;
   struct Ticket {
     std::condition_variable done_cv;
     TimeNs done = -1;  // the simulated completion, once known

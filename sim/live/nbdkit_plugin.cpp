@@ -99,8 +99,10 @@ void serve(void* handle, ssdlab::IoMode mode, uint32_t count, uint64_t offset) {
                 static_cast<std::uint32_t>(end - first));
 }
 
-// Each request is admitted before the data store is touched (a refused
-// write changes no data), then served.
+// Each request is admitted (refused at once after the end of life or a
+// failure of the model), then served; a write's data goes to the store once
+// the model has served it, so that a write that fails changes no data. (The
+// reply leaves after both: a later request of the client sees the data.)
 int pread(void* handle, void* buffer, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
     device->admit(ssdlab::IoMode::kRead, offset, count);
@@ -112,8 +114,8 @@ int pread(void* handle, void* buffer, uint32_t count, uint64_t offset, uint32_t)
 int pwrite(void* handle, const void* buffer, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
     device->admit(ssdlab::IoMode::kWrite, offset, count);
-    device->data().write(buffer, count, offset);
     serve(handle, ssdlab::IoMode::kWrite, count, offset);
+    device->data().write(buffer, count, offset);
   });
 }
 
@@ -121,16 +123,16 @@ int pwrite(void* handle, const void* buffer, uint32_t count, uint64_t offset, ui
 int zero(void* handle, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
     device->admit(ssdlab::IoMode::kWrite, offset, count);
-    device->data().zero(count, offset);
     serve(handle, ssdlab::IoMode::kWrite, count, offset);
+    device->data().zero(count, offset);
   });
 }
 
 int trim(void* handle, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
     device->admit(ssdlab::IoMode::kTrim, offset, count);
-    device->data().zero(count, offset);
     serve(handle, ssdlab::IoMode::kTrim, count, offset);
+    device->data().zero(count, offset);
   });
 }
 
