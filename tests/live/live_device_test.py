@@ -213,6 +213,8 @@ class LiveDevice(unittest.TestCase):
     def refused(self, *keys):
         """The output of an nbdkit that the plugin refuses to start."""
         socket = os.path.join(self.dir, "refused.sock")
+        if os.path.exists(socket):  # an earlier refused server's
+            os.remove(socket)
         result = subprocess.run(["nbdkit", "-f", "-U", socket, ARGS.plugin,
                                  f"config={self.config}", *keys],
                                 capture_output=True, text=True, timeout=60)
