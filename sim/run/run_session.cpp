@@ -51,10 +51,12 @@ void check_run_outputs(const SimOptions& options) {
     if (same_file(options.save_state, options.outdir))
       throw make_error("{}: is the output folder; give a file name", option);
     // Written at the end of the run, into a folder that is there now (a
-    // missing one would fail only after the whole run).
-    const fs::path folder = fs::absolute(options.save_state).parent_path();
+    // missing one would fail only after the whole run), or the output
+    // folder, which the run creates.
+    const fs::path folder = fs::absolute(options.save_state).lexically_normal().parent_path();
+    const fs::path outdir = (fs::absolute(options.outdir) / "").lexically_normal().parent_path();
     std::error_code error;
-    if (!fs::is_directory(folder, error))
+    if (folder != outdir && !fs::is_directory(folder, error))
       throw make_error("{}: the folder {} {}; create it first", option, folder.string(),
                        fs::exists(folder, error) ? "is not a folder" : "does not exist");
     check_output_path(options.save_state, "state file", others);
