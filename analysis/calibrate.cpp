@@ -14,6 +14,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "common/script_text.h"
 #include "common/error.h"
 #include "common/toml_text.h"
 #include "sim/results/output.h"
@@ -260,8 +261,10 @@ void write_fitted_config(const CalibrateOptions& options, const ConfigAccess& co
   timing.insert_or_assign("program_us", rounded(fit.program_us, 1000));
   timing.insert_or_assign("bus_ns_per_byte", rounded(fit.bus, 10000));
   std::ostringstream text;
-  text << kFittedStart << " to " << measured.string() << " from " << options.config
-       << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
+  // The paths in a comment line: a control character in them (a newline)
+  // written as \n, so that none starts a TOML line of its own.
+  text << kFittedStart << " to " << escaped_controls(measured.string()) << " from "
+       << escaped_controls(options.config) << ":\n# timing.read_us, program_us and bus_ns_per_byte; RMS relative error "
        << fmt::format("{:.1f}", rms * 100) << "% over " << experiments << " experiments.\n\n"
        << root << "\n";
   write_file_atomically(options.output, text.str());

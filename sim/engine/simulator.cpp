@@ -64,21 +64,29 @@ void Simulator::step(TimeNs until) {
       handle(entry.event);
       if (outstanding_ == 0) idle_until_next_arrival();
     } catch (const ftl::EndOfLife& error) {
-      // The I/O that hit it never completes; those outstanding are dropped.
-      stopped_ = error.what();
-      end_of_life_ = true;
-      while (!queue_.empty()) queue_.pop();
-      drop_flash();
-      host_queue_.clear();
-      outstanding_ = 0;
+      stop_run(error.what(), true);
     }
   }
+}
+
+void Simulator::stop_run(const std::string& why, bool end_of_life) {
+  // The I/O that hit it never completes; those outstanding are dropped.
+  stopped_ = why;
+  end_of_life_ = end_of_life;
+  while (!queue_.empty()) queue_.pop();
+  drop_flash();
+  host_queue_.clear();
+  outstanding_ = 0;
 }
 
 void Simulator::advance_to(TimeNs until) {
   step(until);
   if (outstanding_ > 0 || until <= now_ || !queue_.empty() || end_of_life_) return;
-  idle(now_, until);
+  try {
+    idle(now_, until);
+  } catch (const ftl::EndOfLife& error) {  // idle cleaning found no block: as in step()
+    return stop_run(error.what(), true);
+  }
   now_ = until;
 }
 
@@ -86,7 +94,12 @@ std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs
   advance_to(at);
   now_ = std::max(now_, at);
   const std::uint64_t number = streams_[stream].next_io;
-  if (!end_of_life_) submit(stream, io);
+  if (end_of_life_) return number;
+  try {
+    submit(stream, io);
+  } catch (const ftl::EndOfLife& error) {  // as in step(): the run stops here
+    stop_run(error.what(), true);
+  }
   return number;
 }
 

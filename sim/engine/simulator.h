@@ -78,6 +78,17 @@ class Simulator {
   std::uint64_t arrive(std::uint32_t stream, const SourceIo& io, TimeNs at);
   // The time of the next event, the flash scheduler's included (flash::kNever: none).
   TimeNs next_event() const;
+  // The device reached its end of life during the run in progress
+  // (ftl::EndOfLife, in arrive() or advance_to()'s idling too): the run stopped,
+  // every I/O outstanding then was dropped (none completes, none is told to
+  // the listener) and arrive() submits nothing more.
+  bool end_of_life() const { return end_of_life_; }
+  // Why the run in progress stopped early ("" if it has not).
+  const std::string& stopped() const { return stopped_; }
+  // A live device whose model failed (an exception out of arrive() or
+  // advance_to() other than the end of life): stops the run for `why` as the
+  // end of life does, without it, so that close() returns what completed.
+  void abandon(const std::string& why) { stop_run(why, false); }
   std::vector<RunResult> close();
   // Told of every completion as it is handled (stream, io number, time);
   // null: nobody.
@@ -166,6 +177,8 @@ class Simulator {
   };
 
   void begin(std::span<const HostStream> streams);
+  // Stops the run early for `why`: every event and outstanding I/O dropped.
+  void stop_run(const std::string& why, bool end_of_life);
   // The loop: every event due no later than `until`.
   void step(TimeNs until);
   void handle(const Event& event);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -48,10 +49,26 @@ class MemoryStore final : public DataStore {
 
 class SparseFileStore final : public DataStore {
  public:
-  SparseFileStore(std::string path, std::uint64_t bytes) : path_(std::move(path)) {
+  SparseFileStore(std::string path, std::uint64_t bytes, bool allow_destroy)
+      : path_(std::move(path)) {
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0)
       throw make_error("data=sparse-file:{}: cannot open: {}", path_, std::strerror(errno));
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode)) {
+      ::close(fd_);
+      throw make_error("data=sparse-file:{}: not a regular file", path_);
+    }
+    const auto size = static_cast<std::uint64_t>(status.st_size);
+    if (size != 0 && size != bytes && !allow_destroy) {
+      ::close(fd_);
+      throw make_error(
+          "data=sparse-file:{}: holds {} bytes and the device {}: a file the plugin did not make "
+          "for this device (resizing it would {} {} bytes); give another file, or "
+          "allow-destroy=true to resize it",
+          path_, size, bytes, size > bytes ? "cut off its last" : "add",
+          size > bytes ? size - bytes : bytes - size);
+    }
     if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
       const int error = errno;
       ::close(fd_);
@@ -106,12 +123,13 @@ class NoStore final : public DataStore {
 
 }  // namespace
 
-std::unique_ptr<DataStore> make_data_store(const std::string& spec, std::uint64_t bytes) {
+std::unique_ptr<DataStore> make_data_store(const std::string& spec, std::uint64_t bytes,
+                                           bool allow_destroy) {
   if (spec == "memory") return std::make_unique<MemoryStore>(bytes);
   if (spec == "none") return std::make_unique<NoStore>();
   constexpr std::string_view kFile = "sparse-file:";
   if (spec.starts_with(kFile) && spec.size() > kFile.size())
-    return std::make_unique<SparseFileStore>(spec.substr(kFile.size()), bytes);
+    return std::make_unique<SparseFileStore>(spec.substr(kFile.size()), bytes, allow_destroy);
   throw make_error("data={}: not a data store (memory, sparse-file:PATH or none)", spec);
 }
 

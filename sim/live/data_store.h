@@ -4,7 +4,11 @@
 //   memory            anonymous memory, reserved as pages are written
 //                     (small devices; lost at exit)
 //   sparse-file:PATH  a sparse file (large devices; kept across restarts,
-//                     with --save-state/--load-state's device state)
+//                     with --save-state/--load-state's device state); an
+//                     existing file of another size than the device's is
+//                     refused (its data would be cut or moved) unless
+//                     allow-destroy=true; one the plugin creates, or an
+//                     empty one, is sized to the device
 //   none              nothing kept: reads return zeros (timing-only runs)
 // Every call may come from several threads at once, on any ranges.
 #pragma once
@@ -28,6 +32,7 @@ class DataStore {
 
 // The store `spec` names (memory, sparse-file:PATH, none) for a device of
 // `bytes`. Throws ssdlab::Error "data=SPEC: what is wrong".
-std::unique_ptr<DataStore> make_data_store(const std::string& spec, std::uint64_t bytes);
+std::unique_ptr<DataStore> make_data_store(const std::string& spec, std::uint64_t bytes,
+                                           bool allow_destroy = false);
 
 }  // namespace ssdlab::sim

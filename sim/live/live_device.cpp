@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "common/output_error.h"
 #include "sim/report/report.h"
 #include "sim/run/run_session.h"
 #include "workloads/state_enforcement.h"
@@ -16,9 +17,6 @@
 namespace ssdlab::sim {
 namespace {
 
-// Connections share these streams in turn (io.csv `process` = connection
-// number modulo this); each numbers its I/Os 0, 1, ...
-constexpr std::uint32_t kStreams = 64;
 // The model thread spins (instead of sleeping) for the last stretch before
 // its next event, so that a reply leaves on time rather than after the
 // scheduler's wake-up latency.
@@ -46,7 +44,24 @@ SimOptions session_options(const LiveOptions& options, const std::string& outdir
   sim.workload = "live";
   sim.quiet = true;
   sim.state_cache = false;
+  sim.names = {"config=", "io-log=", "load-state=", "save-state="};
   return sim;
+}
+
+// What a live device does not serve, refused at start rather than ignored:
+// an NBD export is one range, served from one submission queue.
+void check_live_config(const DeviceConfig& config, const std::string& path) {
+  if (!config.namespaces.empty())
+    throw make_error(
+        "config={}: the device has namespaces ([[namespace]] or host.namespaces), and a live "
+        "device serves its whole logical space as one export; leave them out here (serving a "
+        "namespace per export is not built yet)",
+        path);
+  if (config.controller.host_queues.several())
+    throw make_error(
+        "config={}: the device has {} submission queues ([[host.queues]]), and a live device "
+        "serves every connection from one; give at most one",
+        path, config.controller.host_queues.queues.size());
 }
 
 }  // namespace
@@ -65,6 +80,7 @@ LiveDevice::LiveDevice(LiveOptions options, std::ostream& out,
   }
   options_.sim = session_options(options_, options_.sim.outdir);
   session_ = std::make_unique<RunSession>(options_.sim, out_);
+  check_live_config(session_->config(), options_.sim.config);
   // An NBD client writes anywhere and knows no zone commands: a zoned device
   // is served only behind the host's log, which makes it a conventional one.
   if (session_->ssd().zones() && !session_->ssd().host_log())
@@ -78,7 +94,7 @@ LiveDevice::LiveDevice(LiveOptions options, std::ostream& out,
                                : workloads::parse_precondition(options_.sim.precondition),
                            "preconditioned");
   bytes_ = session_->ssd().logical_bytes();
-  data_ = make_data_store(options_.data, bytes_);
+  data_ = make_data_store(options_.data, bytes_, options_.allow_destroy);
   simulator_ = &session_->start(true, 0);
   simulator_->listen(this);
   groups_.push_back(RunGroup{"live", 0, 0, 0, false});
@@ -108,6 +124,20 @@ TimeNs LiveDevice::sim_now() const { return base_ + (steady_ns() - anchor_); }
 
 std::uint32_t LiveDevice::connect() { return connections_++ % kStreams; }
 
+std::string LiveDevice::failed(const std::string& why) {
+  ++failed_;
+  return why;
+}
+
+void LiveDevice::admit(IoMode mode, std::uint64_t offset, std::uint32_t size) {
+  std::lock_guard lock(mutex_);
+  if (failure_ != EIO && (failure_ != ENOSPC || mode == IoMode::kRead)) return;
+  ++requests_;  // received, and failed: counted in summary.json, not in io.csv
+  throw RequestError(failure_, failed(fmt::format("{} of {} bytes at {}: refused: {}",
+                                                  io_mode_letter(mode), size, offset,
+                                                  failure_why_)));
+}
+
 void LiveDevice::serve(std::uint32_t stream, IoMode mode, std::uint64_t offset,
                        std::uint32_t size) {
   Ticket ticket;
@@ -124,6 +154,7 @@ void LiveDevice::serve(std::uint32_t stream, IoMode mode, std::uint64_t offset,
   model_cv_.notify_one();
   ticket.done_cv.wait(lock, [&] { return ticket.done >= 0; });
   lock.unlock();
+  if (ticket.error) throw RequestError(ticket.error, failed(ticket.why));
   const TimeNs lag = std::max<TimeNs>(0, sim_now() - ticket.done);
   std::lock_guard lag_lock(lag_mutex_);
   ++lag_.replies;
@@ -168,30 +199,106 @@ void LiveDevice::model_loop() {
       arrived_.store(false, std::memory_order_relaxed);
       stop = stopping_;
     }
-    enter(batch);
-    simulator_->advance_to(horizon);
+    step(batch, horizon);
     reply(horizon);
     if (stop) return;
     wait_for(simulator_->next_event());
   }
 }
 
-void LiveDevice::enter(std::vector<Arrival>& batch) {
-  for (Arrival& arrival : batch) {
-    const std::uint64_t order = sequence_++;
-    if (arrival.flush) {
-      flush_waiting_.emplace_back(order, arrival.ticket);
-      continue;
+void LiveDevice::step(std::vector<Arrival>& batch, TimeNs horizon) {
+  // An exception out of the model, other than a request refused alone
+  // (enter()) and the end of life (Simulator::end_of_life()), leaves the
+  // model in a state nobody knows: it stops, and every request fails.
+  const auto guarded = [&](Ticket* ticket, auto body) {
+    try {
+      body();
+    } catch (const std::exception& error) {
+      const std::string why = fmt::format("the model failed: {}", error.what());
+      try {
+        simulator_->abandon(why);
+      } catch (const std::exception&) {  // (it stays stopped: failure_ below)
+      }
+      fail(EIO, why);
+      if (ticket && ticket->done < 0 && !ticket->error) {
+        ticket->error = EIO;
+        ticket->why = why;
+        done_.emplace_back(ticket, horizon);
+      }
     }
-    // A read of pages never written reads them as if written before the run
-    // (as a trace's reads are: Ssd::prefill), so that it costs a flash read.
-    if (arrival.io.mode == IoMode::kRead)
-      prefilled_ += session_->ssd().prefill(arrival.io.offset, arrival.io.size);
-    const std::uint64_t io = simulator_->arrive(arrival.stream, arrival.io, arrival.at);
-    waiting_[key_of(arrival.stream, io)] = {arrival.ticket, order};
-    open_.insert(order);
-  }
+  };
+  for (Arrival& arrival : batch) guarded(arrival.ticket, [&] { enter(arrival); });
   batch.clear();
+  guarded(nullptr, [&] {
+    if (failure_) return;
+    simulator_->advance_to(horizon);
+    if (simulator_->end_of_life()) fail(ENOSPC, simulator_->stopped());
+  });
+}
+
+void LiveDevice::enter(Arrival& arrival) {
+  const std::uint64_t order = sequence_++;
+  if (arrival.flush) {
+    flush_waiting_.emplace_back(order, arrival.ticket);
+    return;
+  }
+  if (failure_) {
+    // After the end of life a read returns the kept data at once (the model
+    // serves nothing more); anything else fails as admit() refuses it.
+    const bool read = failure_ == ENOSPC && arrival.io.mode == IoMode::kRead;
+    if (read) ++reads_after_end_;
+    if (!read) {
+      arrival.ticket->error = failure_;
+      arrival.ticket->why = fmt::format("{} of {} bytes at {}: refused: {}",
+                                        io_mode_letter(arrival.io.mode), arrival.io.size,
+                                        arrival.io.offset, failure_why_);
+    }
+    done_.emplace_back(arrival.ticket, arrival.at);
+    return;
+  }
+  // A read of pages never written reads them as if written before the run
+  // (as a trace's reads are: Ssd::prefill), so that it costs a flash read.
+  if (arrival.io.mode == IoMode::kRead)
+    prefilled_ += session_->ssd().prefill(arrival.io.offset, arrival.io.size);
+  simulator_->advance_to(arrival.at);  // (a failure here is not this request's)
+  std::uint64_t io = 0;
+  try {
+    io = simulator_->arrive(arrival.stream, arrival.io, arrival.at);
+  } catch (const OutputError&) {
+    throw;  // an output that cannot be written: not this request's doing
+  } catch (const Error& error) {
+    // Refused at its submission (ssdlab::Error: bad input, not a broken
+    // model): this request fails alone.
+    arrival.ticket->error = EIO;
+    arrival.ticket->why = error.what();
+    done_.emplace_back(arrival.ticket, arrival.at);
+    return;
+  }
+  waiting_[key_of(arrival.stream, io)] = {arrival.ticket, order};
+  open_.insert(order);
+  if (simulator_->end_of_life()) fail(ENOSPC, simulator_->stopped());
+}
+
+void LiveDevice::fail(int code, const std::string& why) {
+  if (failure_) return;
+  {
+    std::lock_guard lock(mutex_);
+    failure_ = code;
+    failure_why_ = code != ENOSPC || why.starts_with("end of life") ? why : "end of life: " + why;
+  }
+  // As `ssdlab sim` says it (plan_run.cpp), and what the server does now.
+  warn_(fmt::format("ssdlab: {}{}; {} (io.csv and summary.json are written at shutdown)",
+                    code == ENOSPC ? "DEVICE END OF LIFE: " : "", failure_why_,
+                    code == ENOSPC ? "writes and trims now fail with ENOSPC, reads are served"
+                                   : "every request now fails with EIO"));
+  // The requests in the device never complete: each fails now.
+  for (auto& [key, waiting] : waiting_) {
+    waiting.first->error = code;
+    waiting.first->why = failure_why_;
+    done_.emplace_back(waiting.first, simulator_->now());
+  }
+  waiting_.clear();
+  open_.clear();
 }
 
 void LiveDevice::completed(std::uint32_t stream, std::uint64_t io, TimeNs at) {
@@ -237,41 +344,6 @@ void LiveDevice::wait_for(TimeNs next) {
     }
     return;
   }
-}
-
-void LiveDevice::finish() {
-  if (finished_) return;
-  finished_ = true;
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  model_cv_.notify_one();
-  model_.join();
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
-  std::vector<RunResult> runs = simulator_->close();
-  SummaryRecord summary;
-  summary.prefilled_pages = prefilled_;
-  ExperimentRecord& experiment = summary.experiments.emplace_back();
-  experiment.name = "live";
-  experiment.pattern = "live";
-  experiment.count = runs.front().stats.count;
-  experiment.processes = std::min(connections_.load(), kStreams);
-  experiment.runs.push_back(run_record(runs.front()));
-  const LagCounters lag = this->lag();
-  LiveRecord& live = summary.live.emplace();
-  live.server = "nbdkit";
-  live.data = data_->describe();
-  live.wall_seconds = std::round(wall * 1000) / 1000;
-  live.connections = connections_;
-  live.requests = requests_;
-  live.flushes = flushes_;
-  live.late_replies = lag.late;
-  live.late_threshold_us = options_.late_us;
-  live.mean_lag_us = lag.replies ? static_cast<double>(lag.total_ns) / lag.replies / 1000 : 0;
-  live.max_lag_us = static_cast<double>(lag.max_ns) / 1000;
-  session_->finish(summary, "live", runs.front().end_of_life);
 }
 
 }  // namespace ssdlab::sim

@@ -13,6 +13,16 @@
 // arrival. When the host cannot keep up (the model's work, or the machine),
 // replies leave after their simulated completions: the lag counters and a
 // warning say so, and io.csv keeps the model's times.
+//
+// Nothing in the model ends the server (issue 51): a request the device
+// cannot serve fails alone with an errno for its NBD reply (RequestError),
+// and the device goes on. At its end of life (ftl::EndOfLife) the requests
+// in the device then fail with ENOSPC, later writes and trims fail with
+// ENOSPC and reads are served from the kept data at once (a worn-out drive
+// is read-only); if the model fails otherwise (an FTL bug), every request
+// then fails with EIO. Either way the server keeps answering, and io.csv and
+// summary.json are written at shutdown with what completed: failed requests
+// are counted in summary.json's live block, never in io.csv.
 #pragma once
 
 #include <atomic>
@@ -29,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/error.h"
 #include "common/io_mode.h"
 #include "common/units.h"
 #include "sim/engine/simulator.h"
@@ -38,6 +49,17 @@
 namespace ssdlab::sim {
 
 class RunSession;
+
+// A request answered with an error: `code` is the errno of its NBD reply
+// (EIO, or ENOSPC at the device's end of life).
+class RequestError : public Error {
+ public:
+  RequestError(int code, const std::string& message) : Error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
 
 // How closely the replies kept to the simulated completions.
 struct LagCounters {
@@ -58,8 +80,12 @@ class LiveDevice : private Simulator::CompletionListener {
   DataStore& data() { return *data_; }
   // A new connection: its stream (the io.csv `process`).
   std::uint32_t connect();
+  // Throws RequestError (counted as failed) for a request the device will
+  // not serve: a write or trim after the end of life (ENOSPC), anything after
+  // the model failed (EIO). Other failures come from serve().
+  void admit(IoMode mode, std::uint64_t offset, std::uint32_t size);
   // Serves one request of `stream` (trims: IoMode::kTrim); returns at its
-  // simulated completion.
+  // simulated completion, or throws RequestError if it failed in the model.
   void serve(std::uint32_t stream, IoMode mode, std::uint64_t offset, std::uint32_t size);
   // Returns once every request that arrived before it has completed.
   void flush();
@@ -69,9 +95,14 @@ class LiveDevice : private Simulator::CompletionListener {
   void finish();
 
  private:
+  // Connections share these streams in turn (io.csv `process` = connection
+  // number modulo this); each numbers its I/Os 0, 1, ...
+  static constexpr std::uint32_t kStreams = 64;
   struct Ticket {
     std::condition_variable done_cv;
     TimeNs done = -1;  // the simulated completion, once known
+    int error = 0;     // else the errno it failed with, and why
+    std::string why;
   };
   struct Arrival {
     std::uint32_t stream;
@@ -83,8 +114,16 @@ class LiveDevice : private Simulator::CompletionListener {
 
   TimeNs sim_now() const;  // the wall clock on the simulated one
   void model_loop();
-  void enter(std::vector<Arrival>& batch);
+  void enter(Arrival& arrival);
+  // The model's step between arrivals; a failure in it handled (fail()).
+  void step(std::vector<Arrival>& batch, TimeNs horizon);
+  // After the end of life or a failure of the model: every request in the
+  // device fails with `code`, and so do later ones (reads after the end of
+  // life excepted).
+  void fail(int code, const std::string& why);
   void reply(TimeNs now);
+  // Counts a failed request; the message of its reply.
+  std::string failed(const std::string& why);
   // Waits until the wall clock reaches `next` (kNever: no end), an arrival,
   // or the stop.
   void wait_for(TimeNs next);
@@ -111,6 +150,11 @@ class LiveDevice : private Simulator::CompletionListener {
   std::thread model_;
   std::atomic<std::uint32_t> connections_{0};
   std::uint64_t requests_ = 0, flushes_ = 0;  // under mutex_
+  // Set once by the model thread: ENOSPC (end of life) or EIO (the model
+  // failed), and why. Read under mutex_.
+  int failure_ = 0;
+  std::string failure_why_;
+  std::atomic<std::uint64_t> failed_{0}, reads_after_end_{0};
 
   // The model thread's: requests in the device by (stream, io) with their
   // arrival order, the order of those not complete, flushes waiting.

@@ -35,14 +35,24 @@ struct Connection {
   std::uint32_t stream;
 };
 
-// Runs `body`, turning an exception into nbdkit's error and -1.
+// Runs `body`, turning an exception into nbdkit's error and -1: logged
+// through nbdkit, the errno of the reply a RequestError's (ENOSPC at the
+// end of life), else EIO. Nothing a request does ends the server.
 template <class Body>
 int guarded(Body body) {
   try {
     body();
     return 0;
+  } catch (const ssdlab::sim::RequestError& error) {
+    nbdkit_error("%s", error.what());
+    nbdkit_set_error(error.code());
+    return -1;
   } catch (const std::exception& error) {
     nbdkit_error("%s", error.what());
+    nbdkit_set_error(EIO);
+    return -1;
+  } catch (...) {
+    nbdkit_error("ssdlab: an unknown exception");
     nbdkit_set_error(EIO);
     return -1;
   }
@@ -89,8 +99,13 @@ void serve(void* handle, ssdlab::IoMode mode, uint32_t count, uint64_t offset) {
                 static_cast<std::uint32_t>(end - first));
 }
 
+// Each request is admitted (refused at once after the end of life or a
+// failure of the model), then served; a write's data goes to the store once
+// the model has served it, so that a write that fails changes no data. (The
+// reply leaves after both: a later request of the client sees the data.)
 int pread(void* handle, void* buffer, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
+    device->admit(ssdlab::IoMode::kRead, offset, count);
     serve(handle, ssdlab::IoMode::kRead, count, offset);
     device->data().read(buffer, count, offset);
   });
@@ -98,23 +113,26 @@ int pread(void* handle, void* buffer, uint32_t count, uint64_t offset, uint32_t)
 
 int pwrite(void* handle, const void* buffer, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
-    device->data().write(buffer, count, offset);
+    device->admit(ssdlab::IoMode::kWrite, offset, count);
     serve(handle, ssdlab::IoMode::kWrite, count, offset);
+    device->data().write(buffer, count, offset);
   });
 }
 
 // A write of zeros: the device writes them as any data.
 int zero(void* handle, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
-    device->data().zero(count, offset);
+    device->admit(ssdlab::IoMode::kWrite, offset, count);
     serve(handle, ssdlab::IoMode::kWrite, count, offset);
+    device->data().zero(count, offset);
   });
 }
 
 int trim(void* handle, uint32_t count, uint64_t offset, uint32_t) {
   return guarded([&] {
-    device->data().zero(count, offset);
+    device->admit(ssdlab::IoMode::kTrim, offset, count);
     serve(handle, ssdlab::IoMode::kTrim, count, offset);
+    device->data().zero(count, offset);
   });
 }
 

@@ -21,13 +21,13 @@
 namespace ssdlab::sim {
 namespace fs = std::filesystem;
 
-OutputLock prepare_outdir(const fs::path& dir) {
+OutputLock prepare_outdir(const fs::path& dir, std::string_view option) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error || !fs::is_directory(dir))
     throw make_error("{}: cannot create the output folder: {}", dir.string(),
                      error ? error.message() : "not a directory");
-  OutputLock lock(dir);
+  OutputLock lock(dir, OutputLock::Mode::kExclusive, option);
   for (const char* name : kRunOutputNames) check_output_path(dir / name, name);
   return lock;
 }

@@ -19,7 +19,9 @@ class Ssd;
 // while the returned lock lives). An output name taken by a directory is
 // refused before anything is written. Outputs of an earlier run stay until
 // clear_stale_outputs(): a run refused for a bad input leaves them alone.
-[[nodiscard]] OutputLock prepare_outdir(const std::filesystem::path& dir);
+// `option`: how the command names the folder (refusals).
+[[nodiscard]] OutputLock prepare_outdir(const std::filesystem::path& dir,
+                                        std::string_view option = "-o");
 
 // Once the inputs are read and valid, before the run writes anything:
 // removes from `dir` what an earlier run wrote there, so that it cannot pass

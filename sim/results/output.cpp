@@ -130,7 +130,7 @@ void check_outputs_complete(const std::filesystem::path& dir) {
           dir.string(), entry.path().filename().string());
 }
 
-OutputLock::OutputLock(const std::filesystem::path& dir, Mode mode) {
+OutputLock::OutputLock(const std::filesystem::path& dir, Mode mode, std::string_view option) {
   const std::filesystem::path lock = dir / ".ssdlab.lock";
   fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
@@ -141,8 +141,8 @@ OutputLock::OutputLock(const std::filesystem::path& dir, Mode mode) {
     fd_ = -1;
     if (error == EWOULDBLOCK)
       throw make_error(
-          "{}: another ssdlab run is writing into this output folder; give each run its own -o",
-          dir.string());
+          "{}: another ssdlab run is writing into this output folder; give each run its own {}",
+          dir.string(), option);
     throw make_error("{}: cannot lock the output folder: {}", dir.string(), std::strerror(error));
   }
 }

@@ -245,7 +245,9 @@ class OutputLock {
     kShared,     // sweep --job N: array tasks of one sweep beside each other
   };
   OutputLock() = default;
-  explicit OutputLock(const std::filesystem::path& dir, Mode mode = Mode::kExclusive);
+  // `option`: how the command names its output folder, for the refusal.
+  explicit OutputLock(const std::filesystem::path& dir, Mode mode = Mode::kExclusive,
+                      std::string_view option = "-o");
   ~OutputLock();
   OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   OutputLock& operator=(OutputLock&& other) noexcept;

@@ -229,11 +229,17 @@ struct TargetRecord {
 // how closely its replies kept to the simulated completions. A reply is late
 // when it left more than late_threshold_us after its request's simulated
 // completion (the host could not keep up with the model's time; the io.csv
-// times stay the model's).
+// times stay the model's). Requests count every request received;
+// failed_requests those answered with an error (not in io.csv), and
+// reads_after_end_of_life the reads served from the kept data after the
+// device's end of life (not in io.csv either); failure says why the device
+// stopped serving ("" while it did not: sim/live/live_device.h).
 struct LiveRecord {
   std::string server, data;  // "nbdkit"; memory, sparse-file:PATH or none
   double wall_seconds = 0;
   std::uint64_t connections = 0, requests = 0, flushes = 0;
+  std::uint64_t failed_requests = 0, reads_after_end_of_life = 0;
+  std::string failure;
   std::uint64_t late_replies = 0;
   double late_threshold_us = 0, mean_lag_us = 0, max_lag_us = 0;
   bool operator==(const LiveRecord&) const = default;

@@ -11,7 +11,8 @@
 //                            a percentile's own key p99_9_us besides the object)
 // A std::optional member given to v(...) is written as null when it is empty.
 // The device counters' lists, with three ops of their own, are in
-// device_counter_fields.h; the checkpoint block's in checkpoint_fields.h.
+// device_counter_fields.h; the checkpoint block's in checkpoint_fields.h; a
+// zoned device's and a live device's in summary_fields_zones.h and _live.h.
 //
 // Keys are written in nlohmann::json's order (sorted), whatever the order here.
 #pragma once
@@ -19,6 +20,7 @@
 #include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
+#include "sim/results/summary_fields_live.h"
 #include "sim/results/summary_fields_tenants.h"
 #include "sim/results/summary_fields_zones.h"
 
@@ -201,20 +203,6 @@ void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TargetRe
   v("sector_size", t.sector_size);
   v("direct", t.direct);
   v("created", t.created);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& l) requires std::is_same_v<std::remove_const_t<R>, LiveRecord> {
-  v("server", l.server);
-  v("data", l.data);
-  v("wall_seconds", l.wall_seconds);
-  v("connections", l.connections);
-  v("requests", l.requests);
-  v("flushes", l.flushes);
-  v("late_replies", l.late_replies);
-  v("late_threshold_us", l.late_threshold_us);
-  v("mean_lag_us", l.mean_lag_us);
-  v("max_lag_us", l.max_lag_us);
 }
 
 template <typename V, typename R>

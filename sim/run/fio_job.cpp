@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/script_text.h"
 #include "common/units.h"
 #include "sim/report/report.h"
 #include "sim/results/fio_export.h"
@@ -73,9 +74,28 @@ std::string job_section(const workloads::ExperimentSpec& spec, bool first_of_run
   return text;
 }
 
+// What the job file and the iologs cannot carry, refused before anything is
+// written: a control character (a newline) in -w, --target or DIR would
+// end a comment or a key=value line and start a line of fio's own (an
+// exec_prerun= runs a shell command); an iolog line's fields are separated
+// by whitespace, so the target path holds none.
+// The paths are checked as written: absolute.
+void check_fio_text(const FioJobOptions& options) {
+  const std::string target = fs::absolute(options.target).lexically_normal().string();
+  refuse_controls("-w", options.workload, "a fio job file's comment");
+  refuse_controls("--target", target, "a fio job file");
+  refuse_controls("DIR", fs::absolute(options.outdir).string(), "a fio job file");
+  if (target.find(' ') != std::string::npos)
+    throw make_error(
+        "--target '{}': a fio iolog separates its fields by spaces, so the target's path can "
+        "hold none; give a path without spaces (a symbolic link to it)",
+        target);
+}
+
 }  // namespace
 
 void write_fio_job(const FioJobOptions& options, std::ostream& out) {
+  check_fio_text(options);
   const std::uint64_t bytes = target_bytes(options);
   const workloads::Plan plan =
       workloads::load_plan(options.workload, {bytes, kSectorSize, kFlashBlockGuess});

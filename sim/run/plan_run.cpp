@@ -107,6 +107,10 @@ void check_queue_and_namespace(const workloads::ExperimentSpec& spec, const Devi
 
 }  // namespace
 
+std::string named(const std::string& option, const std::string& value) {
+  return option.ends_with('=') ? option + value : option + " " + value;
+}
+
 void run_sim(const SimOptions& options, std::ostream& out) {
   auto log = logger("sim");
   RunSession session(options, out);

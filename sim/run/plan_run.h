@@ -59,7 +59,18 @@ struct SimOptions {
   // same device and state; summary.json gets each one's slowdown and the
   // fairness index (sim/run/tenant_run.h).
   bool fairness = false;
+  // How the command that read these options names them in its messages:
+  // `ssdlab sim`'s options by default, a live device's keys (io-log=, ...,
+  // sim/live/live_options.h) there. named() writes one with its value.
+  struct OptionNames {
+    std::string config = "-c", outdir = "-o", load_state = "--load-state",
+                save_state = "--save-state";
+  };
+  OptionNames names;
 };
+
+// "OPTION VALUE", or "KEY=VALUE" for a name that ends with '='.
+std::string named(const std::string& option, const std::string& value);
 
 // Runs the simulation; prints a short summary to `out`. Throws ssdlab::Error
 // on bad input; nothing that looks complete is left in outdir on failure.

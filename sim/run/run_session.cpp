@@ -25,18 +25,20 @@ namespace {
 // What no output option of a run may name: the run's inputs (the config, a
 // plan file, the traces, a loaded state) and its own outputs.
 std::vector<NamedPath> files_not_to_replace(const SimOptions& options) {
-  std::vector<NamedPath> files = {command_input("-c", options.config)};
+  const SimOptions::OptionNames& names = options.names;
+  std::vector<NamedPath> files = {command_input(names.config, options.config)};
   std::error_code error;
   if (!options.workload.empty() && fs::is_regular_file(options.workload, error))
     files.push_back(command_input("-w", options.workload));
   for (const std::string& trace : options.trace_files)
     if (trace != "-") files.push_back(command_input("-w trace:" + trace, trace));
   if (!options.load_state.empty())
-    files.push_back(command_input("--load-state", options.load_state));
+    files.push_back(command_input(names.load_state, options.load_state));
   const fs::path outdir(options.outdir);
   for (const char* name : kRunOutputNames)
-    files.push_back({fmt::format("the run's own {} (-o {})", name, options.outdir), outdir / name});
-  files.push_back({fmt::format("the run's own .ssdlab.lock (-o {})", options.outdir),
+    files.push_back({fmt::format("the run's own {} ({})", name, named(names.outdir, options.outdir)),
+                     outdir / name});
+  files.push_back({fmt::format("the run's own .ssdlab.lock ({})", named(names.outdir, options.outdir)),
                    outdir / ".ssdlab.lock"});
   return files;
 }
@@ -47,9 +49,18 @@ std::vector<NamedPath> files_not_to_replace(const SimOptions& options) {
 void check_run_outputs(const SimOptions& options) {
   const std::vector<NamedPath> others = files_not_to_replace(options);
   if (!options.save_state.empty()) {
+    const std::string option = named(options.names.save_state, options.save_state);
     if (same_file(options.save_state, options.outdir))
-      throw make_error("--save-state {}: is the output folder; give a file name",
-                       options.save_state);
+      throw make_error("{}: is the output folder; give a file name", option);
+    // Written at the end of the run, into a folder that is there now (a
+    // missing one would fail only after the whole run), or the output
+    // folder, which the run creates.
+    const fs::path folder = fs::absolute(options.save_state).lexically_normal().parent_path();
+    const fs::path outdir = (fs::absolute(options.outdir) / "").lexically_normal().parent_path();
+    std::error_code error;
+    if (folder != outdir && !fs::is_directory(folder, error))
+      throw make_error("{}: the folder {} {}; create it first", option, folder.string(),
+                       fs::exists(folder, error) ? "is not a folder" : "does not exist");
     check_output_path(options.save_state, "state file", others);
     check_replaces_own_kind(options.save_state, "checkpoint", kCheckpointMagic);
   }
@@ -69,7 +80,7 @@ RunSession::RunSession(const SimOptions& options, std::ostream& out)
   check_run_outputs(options);
   if (options.state_cache)
     state_cache_limit_ = state_cache_limit();  // bad: refused before any output
-  lock_ = prepare_outdir(outdir_);
+  lock_ = prepare_outdir(outdir_, options.names.outdir);
   config_ = load_config(options.config, options.overrides);
   try {
     ssd_ = std::make_unique<Ssd>(

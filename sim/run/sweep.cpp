@@ -158,7 +158,7 @@ int run_sweep(const SweepOptions& options, std::ostream& out) {
     const NamedPath inputs[] = {command_input("the sweep file", options.plan),
                                 {"the sweep's own jobs.json", outdir / "jobs.json"}};
     check_output_path(options.slurm, "Slurm script", inputs);
-    check_slurm_outdir(options.outdir);
+    check_slurm_submission(options.plan, options.slurm, options.outdir, options.cluster);
   }
   const FrozenList frozen = freeze_jobs(sweep, options.plan, outdir);
   std::error_code error;

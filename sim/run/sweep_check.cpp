@@ -201,12 +201,21 @@ std::vector<std::vector<bool>> check_configs(const std::string& path, const toml
 }
 
 // One workload, checked as a job would (plans against the device, traces
-// with the sweep's trace keys).
+// with the sweep's trace keys). `tenant`: it runs beside other workloads,
+// where a plan is one experiment of one run (sim/run/tenant_run.h), as the
+// job would refuse it.
 void check_workload(const std::string& workload, const ResolvePath& resolve,
-                    const SweepRunKeys& keys, const workloads::DeviceInfo& device) {
+                    const SweepRunKeys& keys, const workloads::DeviceInfo& device, bool tenant) {
   if (!is_trace_workload(workload)) {
-    (void)workloads::load_plan(workload.ends_with(".toml") ? resolve(workload) : workload,
-                               device);
+    const workloads::Plan plan = workloads::load_plan(
+        workload.ends_with(".toml") ? resolve(workload) : workload, device);
+    const std::size_t experiments = plan.experiments.size();
+    if (tenant && (experiments != 1 || plan.experiments[0].runs != 1))
+      throw make_error(
+          "'{}': a plan run beside other workloads (a tenant) is one experiment of one run (it "
+          "has {} experiment{}{}); give it its own entry of workloads",
+          workload, experiments, experiments == 1 ? "" : "s",
+          experiments == 1 ? fmt::format(" of {} runs", plan.experiments[0].runs) : "");
     return;
   }
   TraceOptions trace;
@@ -249,7 +258,7 @@ std::vector<std::vector<bool>> validate(const std::string& path, const toml::tab
     for (const std::string& workload : workloads[w]) {
       traces = traces || is_trace_workload(workload);
       try {
-        check_workload(workload, resolve, keys, device);
+        check_workload(workload, resolve, keys, device, workloads[w].size() > 1);
       } catch (const Error& error) {
         throw make_error("{}: workloads: {}", where_item(path, root, "workloads", w), error.what());
       }

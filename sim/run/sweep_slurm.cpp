@@ -10,9 +10,11 @@
 #include <ostream>
 
 #include "common/error.h"
+#include "common/script_text.h"
 #include "common/units.h"
 #include "sim/config/config.h"
 #include "sim/results/output.h"
+#include "sim/run/slurm_values.h"
 #include "workloads/plan.h"
 #include "workloads/state_enforcement.h"
 
@@ -58,22 +60,15 @@ double precondition_pages(const std::string& text, std::uint64_t pages) {
   return static_cast<double>(pages) * (1.0 + factor * spec.overwrites);
 }
 
-// A value quoted for bash: in single quotes, each ' as '\''.
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 // A log file `name` (a Slurm file name pattern) in the folder `path`, for
 // an #SBATCH line: in double quotes (spaces), the folder's % doubled (not
 // a pattern); refused where Slurm's parser cannot carry it.
 std::string sbatch_path(const std::string& path, const std::string& name) {
-  if (path.find_first_of("\"\\\n") != std::string::npos)
+  if (path.find_first_of("\"\\") != std::string::npos || has_control(path))
     throw make_error(
-        "{}: a path with a double quote, backslash or newline cannot be given to #SBATCH; give "
-        "-o another folder",
-        path);
+        "{}: a path with a double quote, backslash or control character (a newline) cannot be "
+        "given to #SBATCH; give -o another folder",
+        escaped_controls(path));
   std::string out = "\"";
   for (char c : path) out += c == '%' ? std::string("%%") : std::string(1, c);
   return out + "/" + name + "\"";
@@ -149,18 +144,15 @@ Resources resources(const SlurmOptions& options, const std::vector<Job>& jobs) {
 std::string directives(const SlurmOptions& options, const Resources& r, const std::string& name,
                        std::uint64_t tasks, const std::string& outdir) {
   std::string text = fmt::format(
-      "#SBATCH --job-name=ssdlab-{}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n"
+      "#SBATCH --job-name={}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n"
       "#SBATCH --mem={}\n#SBATCH --time={}\n#SBATCH --output={}\n",
-      name, tasks - 1, options.cpus, r.mem, r.time,
+      slurm_job_name(name), tasks - 1, options.cpus, r.mem, r.time,
       sbatch_path(outdir + "/logs", "slurm-%A_%a.log"));
   if (!options.partition.empty())
     text += fmt::format("#SBATCH --partition={}\n", options.partition);
   if (!options.account.empty()) text += fmt::format("#SBATCH --account={}\n", options.account);
-  for (const std::string& line : options.extra) {
-    if (line.find('\n') != std::string::npos || !line.starts_with("-"))
-      throw make_error("--sbatch '{}': expected one sbatch option, such as --constraint=x", line);
-    text += fmt::format("#SBATCH {}\n", line);
-  }
+  check_slurm_options(options);  // (checked before anything was written, too)
+  for (const std::string& line : options.extra) text += fmt::format("#SBATCH {}\n", line);
   return text;
 }
 
@@ -189,7 +181,7 @@ std::string array_script(const std::string& directives, const Resources& r,
       fmt::arg("plan", list.at("sweep").get<std::string>()),
       fmt::arg("id", list.at("sweep_id").get<std::string>()),
       fmt::arg("jobs", list.at("jobs").size()), fmt::arg("outdir", outdir),
-      fmt::arg("script", script), fmt::arg("submit", submit),
+      fmt::arg("script", shell_quoted(script)), fmt::arg("submit", shell_quoted(submit)),
       fmt::arg("mem", format_size(r.most.memory_bytes)), fmt::arg("run", r.most.run_seconds),
       fmt::arg("pre", r.most.precondition_seconds), fmt::arg("directives", directives),
       fmt::arg("ssdlab", ssdlab), fmt::arg("out", out));
@@ -226,7 +218,8 @@ std::string submit_script(const Resources& r, const nlohmann::json& list, std::u
              "deps=$(IFS=:; echo \"${{jobs[*]}}\")\n"
              "done=$(id --dependency=afterany:$deps --array=0 --mem=1G --time=00:30:00 \"$script\" "
              "collect)\n"
-             "echo \"collect: $done (after every job, whatever its end): {} when it ends\"\n",
+             // The path outside the double quotes: quoted for bash on its own.
+             "echo \"collect: $done (after every job, whatever its end):\" {} \"when it ends\"\n",
              (jobs - 1) / chunk * chunk, chunk, shell_quoted(outdir + "/sweep.csv"));
 }
 
@@ -237,8 +230,14 @@ void write_script(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-void check_slurm_outdir(const std::string& outdir) {
+void check_slurm_submission(const std::string& plan, const std::string& script,
+                            const std::string& outdir, const SlurmOptions& options) {
   (void)sbatch_path(fs::absolute(outdir).lexically_normal().string(), "");
+  // Both paths are written, absolute, into the scripts' comments (and quoted in their code).
+  refuse_controls("--slurm", fs::absolute(script).lexically_normal().string(), "a batch script");
+  refuse_controls("the sweep file", fs::absolute(plan).lexically_normal().string(),
+                  "a batch script's comments");
+  check_slurm_options(options);
 }
 
 int write_slurm_scripts(const std::string& script, const SlurmOptions& options,

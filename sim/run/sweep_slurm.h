@@ -39,9 +39,13 @@ struct JobEstimate {
 };
 JobEstimate estimate_job(const Job& job);
 
-// Refuses, before anything is written, an output folder whose path an
-// #SBATCH line cannot carry (a double quote, a backslash, a newline).
-void check_slurm_outdir(const std::string& outdir);
+// Refuses, before anything is written, what the scripts cannot carry: an
+// output folder whose path an #SBATCH line cannot (a double quote, a
+// backslash, a control character), a script or sweep file path with a
+// control character (a newline would end a comment line), and option values
+// that are not one value of Slurm's format (slurm_values.h).
+void check_slurm_submission(const std::string& plan, const std::string& script,
+                            const std::string& outdir, const SlurmOptions& options);
 
 // Writes the script and the submit script; prints what to do next.
 int write_slurm_scripts(const std::string& script, const SlurmOptions& options,

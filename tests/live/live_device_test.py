@@ -151,6 +151,122 @@ class LiveDevice(unittest.TestCase):
             summary = json.load(f)
         self.assertIn("loaded", summary["checkpoint"])
 
+    # Issue 51: nothing a request does ends the server (H2), and what the
+    # server refuses at start (M10, M11, L14, L15).
+
+    def summary(self, outdir):
+        with open(os.path.join(outdir, "summary.json")) as f:
+            return json.load(f)
+
+    def fio_error(self, server, **keys):
+        """fio's errno for one job (0: none), from its JSON output."""
+        result = subprocess.run(fio_job(server.uri, "job", **keys), capture_output=True,
+                                text=True, timeout=300)
+        start = result.stdout.find("{")
+        self.assertGreaterEqual(start, 0, result.stdout + result.stderr)
+        return json.loads(result.stdout[start:])["jobs"][0]["error"]
+
+    def check_outputs(self, out):
+        """io.csv and summary.json written and agreeing: failures not served."""
+        summary = self.summary(out)
+        self.assertEqual(summary["experiments"][0]["runs"][0]["count"], len(self.rows(out)))
+        return summary
+
+    def test_a_request_the_host_log_cannot_map_fails_alone(self):
+        self.need("fio")
+        out = os.path.join(self.dir, "out")
+        zoned = ['set=ftl.type="zoned"', "set=ftl.zone_width=2",
+                 "set=ftl.overprovisioning=0.03", "set=host.log.overprovisioning=0.12"]
+        with self.server(*zoned, f"io-log={out}") as server:
+            # A 512-byte write: the log maps whole 4 KiB pages (EIO, 5).
+            self.assertEqual(self.fio_error(server, rw="write", bs="512", size="64k"), 5)
+            # The server still serves: 4 KiB writes, read back and verified.
+            self.assertEqual(self.fio_error(server, rw="randwrite", bs="4k", size="1M", iodepth=8,
+                                            verify="crc32c", verify_fatal=1, do_verify=1,
+                                            verify_state_save=0), 0)
+            self.assertEqual(server.stop(), 0, server.output())
+        self.assertIn("maps whole 4096-byte pages", server.output())
+        summary = self.check_outputs(out)
+        self.assertGreaterEqual(summary["live"]["failed_requests"], 1)
+        self.assertEqual(summary["live"]["failure"], "")  # the device went on
+        written = sum(int(r["size"]) for r in self.rows(out) if r["mode"] == "W")
+        self.assertEqual(written, 1 << 20)  # the failed write is not in io.csv
+
+    def test_end_of_life_fails_writes_with_enospc_and_keeps_serving_reads(self):
+        self.need("fio")
+        out = os.path.join(self.dir, "out")
+        with self.server("set=geometry.pe_cycles=3", f"io-log={out}") as server:
+            error = self.fio_error(server, rw="randwrite", bs="4k", size="13M", iodepth=32,
+                                   loops=30)
+            self.assertEqual(error, 28)  # ENOSPC
+            # Still up: writes keep failing with ENOSPC, reads are served.
+            self.assertEqual(self.fio_error(server, rw="write", bs="4k", size="64k"), 28)
+            self.assertEqual(self.fio_error(server, rw="read", bs="4k", size="1M"), 0)
+            self.assertEqual(server.stop(), 0, server.output())
+        self.assertIn("end of life", server.output())
+        summary = self.check_outputs(out)
+        self.assertTrue(summary["lifetime"]["end_of_life"])
+        self.assertIn("end of life", summary["live"]["failure"])
+        self.assertGreaterEqual(summary["live"]["failed_requests"], 2)
+        self.assertEqual(summary["live"]["reads_after_end_of_life"], 256)
+
+    def refused(self, *keys):
+        """The output of an nbdkit that the plugin refuses to start."""
+        socket = os.path.join(self.dir, "refused.sock")
+        if os.path.exists(socket):  # an earlier refused server's
+            os.remove(socket)
+        result = subprocess.run(["nbdkit", "-f", "-U", socket, ARGS.plugin,
+                                 f"config={self.config}", *keys],
+                                capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(result.returncode, 0, result.stdout + result.stderr)
+        return result.stdout + result.stderr
+
+    def test_data_file_is_no_other_file_of_the_server(self):
+        config = os.path.join(self.dir, "cfg.toml")
+        with open(self.config) as source, open(config, "w") as copy:
+            copy.write(source.read())
+        with open(config) as f:
+            before = f.read()
+        out = os.path.join(self.dir, "io")
+        state = os.path.join(self.dir, "s.ssd")
+        for keys, message in (
+                ([f"data=sparse-file:{config}"], "is also an input of this command (config=)"),
+                ([f"data=sparse-file:{state}", f"save-state={state}"],
+                 "is the server's save-state="),
+                ([f"data=sparse-file:{out}/io.csv", f"io-log={out}"],
+                 "is the server's own io.csv (io-log=")):
+            output = self.refused(f"config={config}", *keys)
+            self.assertIn("data=sparse-file:", output)
+            self.assertIn(message, output)
+        with open(config) as f:
+            self.assertEqual(f.read(), before)
+
+    def test_a_data_file_of_another_size_is_refused_unless_allowed(self):
+        image = self.random_file("big.img", 32 << 20)
+        output = self.refused(f"data=sparse-file:{image}")
+        self.assertIn("allow-destroy=true", output)
+        self.assertEqual(os.path.getsize(image), 32 << 20)  # untouched
+        with self.server(f"data=sparse-file:{image}", "allow-destroy=true") as server:
+            self.assertEqual(server.stop(), 0, server.output())
+        self.assertLess(os.path.getsize(image), 32 << 20)
+
+    def test_namespaces_and_queues_are_refused(self):
+        self.assertIn("namespaces", self.refused('set=host.namespaces=[{size="4MiB"}]'))
+        self.assertIn("submission queues", self.refused("set=host.queues=[{},{}]"))
+
+    def test_refusals_name_the_plugin_keys(self):
+        state = os.path.join(self.dir, "s.ssd")
+        self.assertIn("(load-state=)", self.refused(f"save-state={state}", f"load-state={state}"))
+        output = self.refused(f"save-state={self.dir}/nodir/s.ssd")
+        self.assertIn("save-state=", output)
+        self.assertNotIn("--save-state", output)
+        out = os.path.join(self.dir, "out")
+        first = os.path.join(self.dir, "first")
+        os.mkdir(first)
+        with self.server(f"io-log={out}", folder=first) as server:
+            self.assertIn("give each run its own io-log=", self.refused(f"io-log={out}"))
+            server.stop()
+
 
 def main():
     global ARGS

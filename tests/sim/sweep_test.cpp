@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "run_support.h"
+#include "sim/run/sweep_columns.h"
 #include "test_support.h"
 
 namespace {
@@ -173,6 +174,14 @@ TEST_F(SweepTest, BadSweepFilesAreOneLineErrors) {
   }
   EXPECT_EQ(sweep(refused), refused.string() + ":1: configs: " + (dir_ / long_name).string() +
                                 ": cannot be read: File name too long");
+}
+
+// A field with a line break (a carriage return too: a CSV reader ends a
+// row there) is quoted, so that a config path holding one stays one field.
+TEST(SweepCsv, FieldsWithLineBreaksAreQuoted) {
+  EXPECT_EQ(ssdlab::sim::csv_field("a b"), "a b");
+  EXPECT_EQ(ssdlab::sim::csv_field("a\rb"), "\"a\rb\"");
+  EXPECT_EQ(ssdlab::sim::csv_field("a\nb,\"c\""), "\"a\nb,\"\"c\"\"\"");
 }
 
 }  // namespace
