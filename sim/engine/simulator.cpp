@@ -79,34 +79,6 @@ void Simulator::stop_run(const std::string& why, bool end_of_life) {
   outstanding_ = 0;
 }
 
-void Simulator::advance_to(TimeNs until) {
-  step(until);
-  if (outstanding_ > 0 || until <= now_ || !queue_.empty() || end_of_life_) return;
-  try {
-    idle(now_, until);
-  } catch (const ftl::EndOfLife& error) {  // idle cleaning found no block: as in step()
-    return stop_run(error.what(), true);
-  }
-  now_ = until;
-}
-
-std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs at) {
-  advance_to(at);
-  now_ = std::max(now_, at);
-  const std::uint64_t number = streams_[stream].next_io;
-  if (end_of_life_) return number;
-  try {
-    submit(stream, io);
-  } catch (const ftl::EndOfLife& error) {  // as in step(): the run stops here
-    stop_run(error.what(), true);
-  }
-  return number;
-}
-
-TimeNs Simulator::next_event() const {
-  return std::min(queue_.empty() ? flash::kNever : queue_.next_time(), ssd_.next_flash_event());
-}
-
 std::vector<RunResult> Simulator::close() {
   step(flash::kNever);
   const std::span<const RunGroup> groups(groups_, samples_.size());

@@ -53,7 +53,7 @@ TEST(FdpRunTest, TheHandleCrossesTheHostLink) {
 
 TEST(FdpRunTest, WithoutPlacementTheSummaryHasNoFdpBlock) {
   const auto dir = testing::temp_dir_for_this_test("fdp-none-");
-  const auto out = testing::sim_tiny(dir, "none", "-w RW:count=100,placement_id=1");
+  const auto out = testing::sim_tiny(dir, "none", "-w RW:count=100");
   EXPECT_FALSE(testing::summary_of(out).contains("fdp"));
 }
 

@@ -16,6 +16,7 @@
 #include "sim/engine/simulator.h"
 #include "sim/run/trace_run.h"
 #include "test_support.h"
+#include "zoned_support.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -27,8 +28,7 @@ using testing::run_tiny;
 using testing::sim_options;
 using testing::summary_of;
 
-const std::vector<std::string> kZoned = {"ftl.type=\"zoned\"", "ftl.overprovisioning=0.03",
-                                         "ftl.zone_width=2"};
+using testing::kZoned;
 
 // The histogram's counts: the I/Os in the response-time figures.
 std::uint64_t in_histogram(const nlohmann::json& run) {

@@ -16,6 +16,7 @@
 #include "sim/live/live_device.h"
 #include "sim/live/live_options.h"
 #include "test_support.h"
+#include "zoned_support.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -26,14 +27,8 @@ using testing::run_tiny;
 using testing::sim_options;
 using testing::summary_of;
 
-const std::vector<std::string> kZoned = {"ftl.type=\"zoned\"", "ftl.overprovisioning=0.03",
-                                         "ftl.zone_width=2"};
-
-std::vector<std::string> zoned(std::vector<std::string> more = {}) {
-  std::vector<std::string> all = kZoned;
-  all.insert(all.end(), more.begin(), more.end());
-  return all;
-}
+using testing::kZoned;
+using testing::zoned;
 
 TEST(Zns, ZoneWritesResetFirstAndFillZonesInTurn) {
   const auto dir = testing::temp_dir_for_this_test("zns-");
