@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "ftl/zoned.h"
+#include "sim/controller/buffer_transfer.h"
 #include "sim/controller/gang_reads.h"
 
 namespace ssdlab::sim {
@@ -180,9 +181,7 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
   // (docs/model.md, "Reads of unwritten pages"), at least 1 ns.
   const std::uint64_t bytes =
       request ? request->size : std::uint64_t{range.count} * ftl_->logical_page_size();
-  const auto ns = static_cast<TimeNs>(
-      (bytes * static_cast<std::uint64_t>(config_.controller.buffer_ps_per_byte) + 999) / 1000);
-  return std::max(*done, now + std::max<TimeNs>(ns, 1));
+  return std::max(*done, now + std::max<TimeNs>(buffer_transfer_ns(config_.controller, bytes), 1));
 }
 
 std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "sim/controller/buffer_transfer.h"
 
 namespace ssdlab::sim {
 
@@ -18,7 +19,7 @@ WriteBufferFront::WriteBufferFront(const ControllerConfig& controller,
 }
 
 TimeNs WriteBufferFront::transfer_ns(std::uint64_t bytes) const {
-  return static_cast<TimeNs>((bytes * controller_.buffer_ps_per_byte + 500) / 1000);
+  return buffer_transfer_ns(controller_, bytes);
 }
 
 void WriteBufferFront::flush(std::uint64_t count, TimeNs now) {

@@ -115,10 +115,10 @@ TEST(CheckpointConfig, AMismatchNamesTheConfigDifference) {
 
 TEST(CheckpointConfig, TimingAndHostKeysThatDifferWarnBothWays) {
   const auto dir = testing::temp_dir_for_this_test("checkpoint-config-");
-  for (const std::string& set :
+  for (const std::string_view set :
        {"timing.suspend=true", "host.firmware_us=40", "host.link.generation=3"}) {
     SCOPED_TRACE(set);
-    std::vector<std::string> sets = {set};
+    std::vector<std::string> sets = {std::string(set)};
     if (set.starts_with("host.link")) sets.push_back("host.link.lanes=4");
     const Device saved{"with", "tiny", "RW:count=30", sets};
     std::error_code ignored;
