@@ -9,15 +9,14 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
-      queues_(timeline_.units()),
+      queues_(timeline_.units(), kWorkClasses,
+              join_planes_ ? timeline_.geometry().planes() * geometry.pages_per_block : 0,
+              order.fair),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
-  if (order_.fair) {
-    unit_flow_queued_.resize(std::size_t{timeline_.units()} * kWorkClasses);
-    bypassed_.assign(timeline_.units(), 0);
-  }
+  if (order_.fair) bypassed_.assign(timeline_.units(), 0);
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -144,9 +143,9 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     start(entry, command, t);
     return;
   }
-  const auto work = static_cast<std::size_t>(class_of(jobs_[id], command));
-  queues_[unit][work].push_back(entry);
-  if (order_.fair) fair_queued(unit, work, jobs_[id].flow);
+  const auto work = static_cast<std::uint32_t>(class_of(jobs_[id], command));
+  queues_.push(unit, work, entry, pairing_slot(entry, command), jobs_[id].flow);
+  if (order_.fair) fair_queued(jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -234,9 +233,13 @@ void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
   push(at, unit, kWake);
 }
 
-bool FlashScheduler::queued(std::uint32_t unit) const {
-  const auto& queues = queues_[unit];
-  return !queues[0].empty() || !queues[1].empty() || !queues[2].empty();
+bool FlashScheduler::queued(std::uint32_t unit) const { return !queues_.empty(unit); }
+
+std::uint32_t FlashScheduler::pairing_slot(const Entry& entry, const Command& command) const {
+  if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
+    return CommandQueues::kNil;
+  const FastGeometry& g = timeline_.geometry();
+  return g.plane_of(command.ppn) * g.pages_per_block + g.page_in_block(command.ppn);
 }
 
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
@@ -274,51 +277,74 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
 }
 
 FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
-  auto& queues = queues_[unit];
-  EntryQueue* from = nullptr;
+  if (order_.fair) return take_fair(unit);
+  std::uint32_t from = CommandQueues::kNil;
   if (order_.fifo) {
-    for (auto& queue : queues)
-      if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;
-  } else if (order_.fair) {
-    return take_fair(unit);
+    for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
+      const std::uint32_t front = queues_.front(unit, work);
+      if (front != CommandQueues::kNil &&
+          (from == CommandQueues::kNil || queues_.entry(front).seq < queues_.entry(from).seq))
+        from = front;
+    }
   } else {
     for (const WorkClass work : order_.order) {
-      auto& queue = queues[static_cast<std::size_t>(work)];
-      if (!queue.empty()) {
-        from = &queue;
-        break;
-      }
+      from = queues_.front(unit, static_cast<std::uint32_t>(work));
+      if (from != CommandQueues::kNil) break;
     }
   }
-  const Entry entry = from->front();
-  from->pop_front();
+  const Entry entry = queues_.entry(from);
+  queues_.remove(from);
   return entry;
+}
+
+std::uint32_t FlashScheduler::oldest_partner(std::uint32_t slot, std::uint32_t work,
+                                             const Command& command) const {
+  // (A slot's list holds only entries that may pair: no program halves, no
+  // two-plane or host-data commands. A move queues on its source's die, and
+  // pairs_with() asks its source to pair too, so a match is on `command`'s
+  // unit, as every other op's is by its page.)
+  for (std::uint32_t node = queues_.slot_front(slot, work); node != CommandQueues::kNil;
+       node = queues_.slot_next(node)) {
+    const Entry& other = queues_.entry(node);
+    if (pairs_with(command, jobs_[other.job].commands[index_of(other)])) return node;
+  }
+  return CommandQueues::kNil;
 }
 
 std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
                                                                   Command& command) {
-  for (auto& queue : queues_[unit]) {
-    for (auto it = queue.begin(); it != queue.end(); ++it) {
-      if (program_half(*it)) continue;
-      const Command& other = jobs_[it->job].commands[index_of(*it)];
-      if (!pairs_with(command, other)) continue;
-      const Entry partner = *it;
-      queue.erase(it);
-      if (order_.fair)
-        fair_partner_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()), partner);
-      // A synchronous shared-bus gang's reads move their member pages, both.
-      if (command.member_pages || other.member_pages) {
-        const std::uint32_t members = timeline_.geometry().members();
-        command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
-                                                          member_pages_read(other, members));
-      }
-      command.ppn2 = other.ppn;
-      command.lpn2 = other.lpn;
-      command.src2 = other.src;
-      return partner;
+  // The first match in queue order: the lowest class that has one, in it the
+  // oldest (lowest seq) over the slots of the planes that pair with the
+  // command's, at its page offset.
+  const FastGeometry& g = timeline_.geometry();
+  const std::uint32_t plane = g.plane_of(command.ppn);
+  const std::uint32_t first_plane = plane - g.plane_in_die(plane);
+  const std::uint32_t offset = g.page_in_block(command.ppn);
+  std::uint32_t found = CommandQueues::kNil;
+  for (std::uint32_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work) {
+    for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
+      if (!g.is_two_plane_pair(plane, other)) continue;
+      const std::uint32_t node = oldest_partner(other * g.pages_per_block + offset, work, command);
+      if (node != CommandQueues::kNil &&
+          (found == CommandQueues::kNil || queues_.entry(node).seq < queues_.entry(found).seq))
+        found = node;
     }
   }
-  return std::nullopt;
+  if (found == CommandQueues::kNil) return std::nullopt;
+  const Entry partner = queues_.entry(found);
+  queues_.remove(found);
+  if (order_.fair) fair_partner_taken(unit, partner);
+  const Command& other = jobs_[partner.job].commands[index_of(partner)];
+  // A synchronous shared-bus gang's reads move their member pages, both.
+  if (command.member_pages || other.member_pages) {
+    const std::uint32_t members = timeline_.geometry().members();
+    command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
+                                                      member_pages_read(other, members));
+  }
+  command.ppn2 = other.ppn;
+  command.lpn2 = other.lpn;
+  command.src2 = other.src;
+  return partner;
 }
 
 bool FlashScheduler::pairs_with(const Command& command, const Command& other) const {
