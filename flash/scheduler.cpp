@@ -4,13 +4,33 @@
 
 namespace ssdlab::flash {
 
+namespace {
+
+// Pairing slots per plane and page offset (flash/command_queues.h): see slot_of().
+constexpr std::uint32_t kSourceWays = 8;
+
+// The pairing slot of `command` were its page on `plane`.
+std::uint32_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane) {
+  // A copy-back or a move pairs only with one whose source is at the same
+  // offset too: its slot tells sources apart by their offset modulo
+  // kSourceWays, so that a walk of a slot meets few that do not pair (the
+  // cleaning blocks of a plane pair fill at the same pace, so queued copy-backs
+  // often share their targets' offset and not their sources').
+  const bool copies = command.op == Op::kCopyBack || command.op == Op::kMove;
+  const std::uint32_t source = copies ? g.page_in_block(command.src) % kSourceWays : 0;
+  return (plane * g.pages_per_block + g.page_in_block(command.ppn)) * kSourceWays + source;
+}
+
+}  // namespace
+
 FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order,
                                const SuspendTiming& suspend)
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       queues_(timeline_.units(), kWorkClasses,
-              join_planes_ ? timeline_.geometry().planes() * geometry.pages_per_block : 0,
+              join_planes_ ? timeline_.geometry().planes() * geometry.pages_per_block * kSourceWays
+                           : 0,
               order.fair),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
@@ -239,7 +259,7 @@ std::uint32_t FlashScheduler::pairing_slot(const Entry& entry, const Command& co
   if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
     return CommandQueues::kNil;
   const FastGeometry& g = timeline_.geometry();
-  return g.plane_of(command.ppn) * g.pages_per_block + g.page_in_block(command.ppn);
+  return slot_of(g, command, g.plane_of(command.ppn));
 }
 
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
@@ -319,12 +339,11 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   const FastGeometry& g = timeline_.geometry();
   const std::uint32_t plane = g.plane_of(command.ppn);
   const std::uint32_t first_plane = plane - g.plane_in_die(plane);
-  const std::uint32_t offset = g.page_in_block(command.ppn);
   std::uint32_t found = CommandQueues::kNil;
   for (std::uint32_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work) {
     for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
       if (!g.is_two_plane_pair(plane, other)) continue;
-      const std::uint32_t node = oldest_partner(other * g.pages_per_block + offset, work, command);
+      const std::uint32_t node = oldest_partner(slot_of(g, command, other), work, command);
       if (node != CommandQueues::kNil &&
           (found == CommandQueues::kNil || queues_.entry(node).seq < queues_.entry(found).seq))
         found = node;
