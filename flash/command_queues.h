@@ -9,8 +9,7 @@
 //    (fifo, by class) and the queue order the partner search keeps;
 //  - with plane interleaving, its pairing slot's list: the entries of its
 //    class whose command could join another into a two-plane command,
-//    by the plane and page offset of the command's page (`slot`; the
-//    scheduler's slots also tell copy-backs' sources apart). A
+//    by the plane and page offset of the command's page (`slot`). A
 //    two-plane partner sits at the same page offset on a paired plane of the
 //    same die (FlashScheduler::pairs_with), so the search looks at the lists
 //    of those slots only: its cost grows with the queued commands at that

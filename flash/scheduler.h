@@ -249,13 +249,12 @@ class FlashScheduler {
   // order, each oldest first); removed from its queue if found. It looks only
   // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
-  // The oldest entry of class `work` in pairing slot `slot` that pairs with
-  // `command`, or kNil.
+  // The oldest entry of class `work` in the slot of (plane, page) that pairs
+  // with `command`, or kNil.
   std::uint32_t oldest_partner(std::uint32_t slot, std::uint32_t work,
                                const Command& command) const;
-  // An entry's pairing slot (plane and page offset of its command's page; a
-  // copy-back's or a move's source offset modulo 8 too), or kNil if it never
-  // joins another into a two-plane command.
+  // An entry's pairing slot (plane and page offset of its command's page), or
+  // kNil if it never joins another into a two-plane command.
   std::uint32_t pairing_slot(const Entry& entry, const Command& command) const;
   // Can `other` join `command` into one two-plane command?
   bool pairs_with(const Command& command, const Command& other) const;
