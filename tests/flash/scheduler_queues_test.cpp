@@ -20,8 +20,8 @@ struct Done : FlashScheduler::Listener {
   void cleaning_done(std::uint64_t, TimeNs, TimeNs) override {}
 };
 
-struct Run {
-  explicit Run(const Geometry& g) : geometry(g), scheduler(g, Timing{}, DispatchOrder{}) {
+struct Queued {
+  explicit Queued(const Geometry& g) : geometry(g), scheduler(g, Timing{}, DispatchOrder{}) {
     scheduler.set_listener(&done);
   }
   void submit(std::uint64_t tag, Op op, Ppn ppn, WorkClass work, TimeNs now = 0) {
@@ -39,7 +39,7 @@ struct Run {
 
 TEST(FlashSchedulerQueues, ThePartnerComesFromTheFirstClassThatHasOneNotTheOldestQueued) {
   const Geometry g = testing::small_geometry(1, Interleaving::kPlanes);
-  Run run(g);
+  Queued run(g);
   run.submit(0, Op::kProgram, run.page(0, 0, 0), WorkClass::kHostWrite);  // keeps the die busy
   run.submit(1, Op::kProgram, run.page(0, 1, 3), WorkClass::kHostWrite);  // taken next
   run.submit(2, Op::kProgram, run.page(1, 1, 3), WorkClass::kHostWrite);  // older partner
@@ -56,7 +56,7 @@ TEST(FlashSchedulerQueues, OfTwoPairedPlanesTheOlderQueuedCommandJoins) {
   g.planes_per_die = 4;
   g.two_plane_pairs = {{1, 0}, {1, 2}};
   for (const bool older_on_plane_2 : {true, false}) {
-    Run run(g);
+    Queued run(g);
     run.submit(0, Op::kRead, run.page(3, 0, 0), WorkClass::kHostRead);  // keeps the die busy
     run.submit(1, Op::kRead, run.page(1, 0, 7), WorkClass::kHostRead);  // taken next
     const std::uint32_t first = older_on_plane_2 ? 2 : 0, second = 2 - first;
