@@ -8,7 +8,8 @@ ssdlab binary:
      thread: loading, preconditioning and saving the state), the
      preconditioning's own wall seconds (summary.json's precondition block) and
      the process's peak memory;
-  2. from that state, random 4 KiB writes at queue depth 1 and 32 with io.csv
+  2. from that state, random 4 KiB writes (IO_SIZE below where a preset
+     refuses them) at queue depth 1 and 32 with io.csv
      on (`RW:io_size=4KiB,count=N,queue_depth=Q`): the simulated I/Os per CPU
      second that `ssdlab sim` prints (the simulation and its outputs only, not
      loading the state), best of --repeat runs, and the peak memory.
@@ -35,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Keys a preset needs for random writes: a zoned device takes them through a
 # host log (docs/zns.md, "The host log").
 EXTRA = {"zns": ["--set", "host.log.overprovisioning=0.12"]}
+# The writes' size where 4 KiB is refused: the host log maps whole pages.
+IO_SIZE = {"zns": "16KiB"}
 RATE = re.compile(r"s of CPU time \((\d+) per CPU second\)")
 
 
@@ -78,7 +81,7 @@ def preset_row(binary, preset, args, workdir):
     keys += EXTRA.get(name, [])
     base = [binary, "sim", "-c", str(preset), "-q"] + keys
     state = workdir / f"{name}.ckpt"
-    row = {"preset": name, "size": scale}
+    row = {"preset": name, "size": scale, "io_size": IO_SIZE.get(name, "4KiB")}
     output, code, cpu, peak = measured(
         base + ["--precondition", "random", "--no-state-cache", "--save-state", str(state),
                 "-o", str(workdir / f"pre-{name}")], workdir)
@@ -92,7 +95,7 @@ def preset_row(binary, preset, args, workdir):
     for qd in (1, 32):
         best = 0
         for attempt in range(args.repeat):
-            workload = f"RW:io_size=4KiB,count={args.ios},queue_depth={qd}"
+            workload = f"RW:io_size={row['io_size']},count={args.ios},queue_depth={qd}"
             output, code, cpu, peak = measured(
                 base + ["--load-state", str(state), "-w", workload,
                         "-o", str(workdir / f"qd{qd}-{name}")], workdir)
@@ -144,7 +147,8 @@ def main():
         row = preset_row(binary, preset, args, workdir)
         rows.append(row)
         errors = "; ".join(v for k, v in row.items() if k.endswith("error"))
-        print(f"| {row['preset']} | {row['size']} | {cell(row, 'precondition_cpu_s')} | "
+        size = row["size"] + ("" if row["io_size"] == "4KiB" else f", {row['io_size']} writes")
+        print(f"| {row['preset']} | {size} | {cell(row, 'precondition_cpu_s')} | "
               f"{cell(row, 'precondition_wall_s')} | {cell(row, 'qd1_per_cpu_s')} | "
               f"{cell(row, 'qd32_per_cpu_s')} | {cell(row, 'peak_mib')} |"
               + (f" {errors}" if errors else ""), flush=True)
