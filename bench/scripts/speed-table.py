@@ -105,7 +105,8 @@ def preset_row(binary, preset, args, workdir):
                 break
             best = max(best, int(found.group(1)))
             row["peak_mib"] = max(row["peak_mib"], round(peak))
-        row[f"qd{qd}_per_cpu_s"] = best
+        if best:
+            row[f"qd{qd}_per_cpu_s"] = best
     state.unlink(missing_ok=True)
     return row
 
