@@ -6,19 +6,21 @@ namespace ssdlab::flash {
 
 namespace {
 
-// Pairing slots per plane and page offset (flash/command_queues.h): see slot_of().
-constexpr std::uint32_t kSourceWays = 8;
-
-// The pairing slot of `command` were its page on `plane`.
-std::uint32_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane) {
-  // A copy-back or a move pairs only with one whose source is at the same
-  // offset too: its slot tells sources apart by their offset modulo
-  // kSourceWays, so that a walk of a slot meets few that do not pair (the
-  // cleaning blocks of a plane pair fill at the same pace, so queued copy-backs
-  // often share their targets' offset and not their sources').
+// The pairing slot of `command` were its page on `plane` (flash/
+// command_queues.h): a key of what a partner must share with it, so that a
+// walk of a slot's list meets few entries that do not pair
+// (FlashScheduler::pairs_with): its plane and page offset, its op (a read
+// and a program at one offset would share a list otherwise) and, for a
+// copy-back or a move, its source's offset too (the cleaning blocks of a
+// plane pair fill at the same pace, so queued copy-backs often share their
+// targets' offset and not their sources'). A move's source plane is not in
+// it: pairs_with() checks it.
+std::uint64_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane) {
+  constexpr std::uint64_t kOps = 5;
   const bool copies = command.op == Op::kCopyBack || command.op == Op::kMove;
-  const std::uint32_t source = copies ? g.page_in_block(command.src) % kSourceWays : 0;
-  return (plane * g.pages_per_block + g.page_in_block(command.ppn)) * kSourceWays + source;
+  const std::uint64_t source = copies ? g.page_in_block(command.src) : 0;
+  const std::uint64_t page = std::uint64_t{plane} * g.pages_per_block + g.page_in_block(command.ppn);
+  return ((page * kOps + static_cast<std::uint64_t>(command.op)) * g.pages_per_block) + source;
 }
 
 }  // namespace
@@ -28,10 +30,7 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
-      queues_(timeline_.units(), kWorkClasses,
-              join_planes_ ? timeline_.geometry().planes() * geometry.pages_per_block * kSourceWays
-                           : 0,
-              order.fair),
+      queues_(timeline_.units(), join_planes_, order.fair),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
@@ -164,7 +163,9 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     return;
   }
   const auto work = static_cast<std::uint32_t>(class_of(jobs_[id], command));
-  queues_.push(unit, work, entry, pairing_slot(entry, command), jobs_[id].flow);
+  queues_.push(unit, work, entry,
+               queues_.indexed() ? pairing_slot(entry, command) : CommandQueues::kNoSlot,
+               jobs_[id].flow);
   if (order_.fair) fair_queued(jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
@@ -255,9 +256,9 @@ void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
 
 bool FlashScheduler::queued(std::uint32_t unit) const { return !queues_.empty(unit); }
 
-std::uint32_t FlashScheduler::pairing_slot(const Entry& entry, const Command& command) const {
+std::uint64_t FlashScheduler::pairing_slot(const Entry& entry, const Command& command) const {
   if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
-    return CommandQueues::kNil;
+    return CommandQueues::kNoSlot;
   const FastGeometry& g = timeline_.geometry();
   return slot_of(g, command, g.plane_of(command.ppn));
 }
@@ -298,26 +299,25 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
 
 FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
   if (order_.fair) return take_fair(unit);
-  std::uint32_t from = CommandQueues::kNil;
+  std::uint32_t from = 0;
   if (order_.fifo) {
+    const Entry* oldest = nullptr;
     for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
-      const std::uint32_t front = queues_.front(unit, work);
-      if (front != CommandQueues::kNil &&
-          (from == CommandQueues::kNil || queues_.entry(front).seq < queues_.entry(from).seq))
-        from = front;
+      const Entry* front = queues_.front_entry(unit, work);
+      if (front && (!oldest || front->seq < oldest->seq)) oldest = front, from = work;
     }
   } else {
     for (const WorkClass work : order_.order) {
-      from = queues_.front(unit, static_cast<std::uint32_t>(work));
-      if (from != CommandQueues::kNil) break;
+      from = static_cast<std::uint32_t>(work);
+      if (queues_.front_entry(unit, from)) break;
     }
   }
-  const Entry entry = queues_.entry(from);
-  queues_.remove(from);
+  const Entry entry = *queues_.front_entry(unit, from);
+  queues_.pop_front(unit, from);
   return entry;
 }
 
-std::uint32_t FlashScheduler::oldest_partner(std::uint32_t slot, std::uint32_t work,
+std::uint32_t FlashScheduler::oldest_partner(std::uint64_t slot, std::uint32_t work,
                                              const Command& command) const {
   // (A slot's list holds only entries that may pair: no program halves, no
   // two-plane or host-data commands. A move queues on its source's die, and

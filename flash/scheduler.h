@@ -72,6 +72,7 @@ inline constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
 // Classes of flash work at dispatch.
 enum class WorkClass : std::uint8_t { kHostRead, kHostWrite, kCleaning };
 inline constexpr std::size_t kWorkClasses = 3;
+static_assert(kWorkClasses == CommandQueues::kClasses);
 const char* work_class_name(WorkClass work);
 
 // Which host commands of a job wait for its cleaning chain to complete.
@@ -249,13 +250,14 @@ class FlashScheduler {
   // order, each oldest first); removed from its queue if found. It looks only
   // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
-  // The oldest entry of class `work` in the slot of (plane, page) that pairs
-  // with `command`, or kNil.
-  std::uint32_t oldest_partner(std::uint32_t slot, std::uint32_t work,
+  // The oldest entry of class `work` in pairing slot `slot` that pairs with
+  // `command`, or kNil.
+  std::uint32_t oldest_partner(std::uint64_t slot, std::uint32_t work,
                                const Command& command) const;
-  // An entry's pairing slot (plane and page offset of its command's page), or
-  // kNil if it never joins another into a two-plane command.
-  std::uint32_t pairing_slot(const Entry& entry, const Command& command) const;
+  // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
+  // a copy's source offset), or kNoSlot if it never joins another into a
+  // two-plane command.
+  std::uint64_t pairing_slot(const Entry& entry, const Command& command) const;
   // Can `other` join `command` into one two-plane command?
   bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);

@@ -1,0 +1,69 @@
+// The flash scheduler's queues (flash/command_queues.h): plain FIFOs when
+// nothing is indexed (the cheap path of a device without plane interleaving
+// and without the fair order), linked nodes otherwise, with the same order.
+#include "flash/command_queues.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace ssdlab::flash {
+namespace {
+
+using Entry = CommandQueues::Entry;
+
+// Pushes entries on (unit, work) with seq = their rank, then takes the
+// fronts of `work` of unit 0 until it is empty: their seqs.
+std::vector<std::uint64_t> fronts_in_order(CommandQueues& queues, std::uint32_t work) {
+  std::vector<std::uint64_t> seqs;
+  while (const Entry* front = queues.front_entry(0, work)) {
+    seqs.push_back(front->seq);
+    queues.pop_front(0, work);
+  }
+  return seqs;
+}
+
+TEST(CommandQueues, WithoutAnIndexTheQueuesArePlainFifosPerUnitAndClass) {
+  CommandQueues queues(2, false, false);
+  EXPECT_FALSE(queues.indexed());
+  queues.push(0, 1, Entry{7, 0, 10}, CommandQueues::kNoSlot, 0);
+  queues.push(1, 1, Entry{8, 0, 11}, CommandQueues::kNoSlot, 0);
+  queues.push(0, 1, Entry{9, 0, 12}, CommandQueues::kNoSlot, 0);
+  queues.push(0, 2, Entry{9, 1, 13}, CommandQueues::kNoSlot, 0);
+  EXPECT_EQ(queues.front_entry(0, 0), nullptr);
+  EXPECT_EQ(queues.front_entry(0, 1)->job, 7u);
+  EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{10, 12}));
+  EXPECT_FALSE(queues.empty(0));  // class 2 still holds one
+  queues.pop_front(0, 2);
+  EXPECT_TRUE(queues.empty(0));
+  EXPECT_FALSE(queues.empty(1));
+  // Emptied and filled again: the order holds.
+  queues.push(0, 1, Entry{1, 0, 20}, CommandQueues::kNoSlot, 0);
+  queues.push(0, 1, Entry{2, 0, 21}, CommandQueues::kNoSlot, 0);
+  EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{20, 21}));
+}
+
+TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle) {
+  for (const bool fair : {false, true}) {
+    CommandQueues queues(2, true, fair);
+    EXPECT_TRUE(queues.indexed());
+    for (std::uint64_t seq = 0; seq < 5; ++seq)
+      queues.push(0, 1, Entry{static_cast<std::uint32_t>(seq), 0, seq},
+                  seq % 2, static_cast<std::uint16_t>(seq % 3));
+    // Slot 1 holds seqs 1 and 3, oldest first; take 3 out of the middle.
+    const std::uint32_t first = queues.slot_front(1, 1);
+    ASSERT_NE(first, CommandQueues::kNil);
+    EXPECT_EQ(queues.entry(first).seq, 1u);
+    const std::uint32_t second = queues.slot_next(first);
+    EXPECT_EQ(queues.entry(second).seq, 3u);
+    queues.remove(second);
+    EXPECT_EQ(queues.slot_next(first), CommandQueues::kNil);
+    EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{0, 1, 2, 4})) << fair;
+    EXPECT_TRUE(queues.empty(0));
+    EXPECT_EQ(queues.slot_front(0, 1), CommandQueues::kNil);
+  }
+}
+
+}  // namespace
+}  // namespace ssdlab::flash
