@@ -33,8 +33,10 @@
 // are for the indexed queues only.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ssdlab::flash {
@@ -56,6 +58,9 @@ class CommandQueues {
   // pairing slots' lists; `fair`: keep the per-flow lists. Indexed (nodes)
   // if either is asked for, plain FIFOs otherwise.
   CommandQueues(std::uint32_t units, bool pairing, bool fair);
+  ~CommandQueues();
+  CommandQueues(CommandQueues&&) noexcept;
+  CommandQueues& operator=(CommandQueues&&) noexcept;
 
   bool indexed() const { return indexed_; }
   // Queues `entry` at the back of (unit, work); when indexed, in slot
@@ -96,12 +101,9 @@ class CommandQueues {
   const Entry& entry(std::uint32_t node) const { return nodes_[node].entry; }
   std::uint16_t flow(std::uint32_t node) const { return nodes_[node].flow; }
 
-  // The oldest node of `work` in slot `slot`'s list, and the one after `node`
-  // in its slot's list (kNil at the end).
-  std::uint32_t slot_front(std::uint64_t slot, std::uint32_t work) const {
-    const List* list = slot_table_.find(slot * kClasses + work);
-    return list ? list->head : kNil;
-  }
+  // The oldest node of each class in slot `slot`'s lists (kNil where it has
+  // none), and the one after `node` in its slot's list (kNil at the end).
+  std::array<std::uint32_t, kClasses> slot_fronts(std::uint64_t slot) const;
   std::uint32_t slot_next(std::uint32_t node) const { return nodes_[node].slot_link.next; }
 
   // The fair order: how many of flow `flow`'s commands (unit, work) holds
@@ -127,38 +129,14 @@ class CommandQueues {
   };
   struct Node {
     Entry entry;
-    std::uint64_t slot = kNoSlot;  // its slot list's key (slot and class), or kNoSlot
+    std::uint64_t slot = kNoSlot;  // its pairing slot, or kNoSlot
     Link queue_link, slot_link, flow_link;
     std::uint32_t unit = 0;
     std::uint16_t flow = 0;
     std::uint8_t work = 0;
   };
-  // The lists of the slots that hold entries, by key: open addressing with
-  // linear probing, at most half full (it doubles), a key removed with its
-  // list's last entry (backward shift: no tombstones). Its size follows the
-  // most slots ever in use at once.
-  class SlotTable {
-   public:
-    const List* find(std::uint64_t key) const;
-    // The key's list, added empty if it has none.
-    List& find_or_add(std::uint64_t key);
-    // Removes the key (its list is empty).
-    void erase(std::uint64_t key);
-
-   private:
-    struct Bucket {
-      std::uint64_t key = kNoSlot;
-      List list;
-    };
-    std::size_t home(std::uint64_t key) const {
-      return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
-    }
-    std::size_t at(std::uint64_t key) const;  // its bucket, or the empty one it would take
-    void grow();
-    std::vector<Bucket> buckets_;
-    std::size_t used_ = 0;
-    unsigned shift_ = 64;
-  };
+  // The lists of the slots that hold entries (command_queues.cpp).
+  class SlotTable;
   // A FIFO of entries that keeps its storage (a unit's queue empties and
   // fills again all the time; std::deque would allocate and free blocks).
   class Fifo {
@@ -188,7 +166,7 @@ class CommandQueues {
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> free_;
   std::vector<List> queues_;              // per unit and class
-  SlotTable slot_table_;                  // per slot and class that holds entries
+  std::unique_ptr<SlotTable> slot_table_;  // pairing: the slots that hold entries
   std::vector<std::vector<List>> flows_;  // per unit and class, per flow
 };
 

@@ -317,14 +317,12 @@ FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
   return entry;
 }
 
-std::uint32_t FlashScheduler::oldest_partner(std::uint64_t slot, std::uint32_t work,
-                                             const Command& command) const {
+std::uint32_t FlashScheduler::oldest_partner(std::uint32_t node, const Command& command) const {
   // (A slot's list holds only entries that may pair: no program halves, no
   // two-plane or host-data commands. A move queues on its source's die, and
   // pairs_with() asks its source to pair too, so a match is on `command`'s
   // unit, as every other op's is by its page.)
-  for (std::uint32_t node = queues_.slot_front(slot, work); node != CommandQueues::kNil;
-       node = queues_.slot_next(node)) {
+  for (; node != CommandQueues::kNil; node = queues_.slot_next(node)) {
     const Entry& other = queues_.entry(node);
     if (pairs_with(command, jobs_[other.job].commands[index_of(other)])) return node;
   }
@@ -339,16 +337,21 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   const FastGeometry& g = timeline_.geometry();
   const std::uint32_t plane = g.plane_of(command.ppn);
   const std::uint32_t first_plane = plane - g.plane_in_die(plane);
-  std::uint32_t found = CommandQueues::kNil;
-  for (std::uint32_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work) {
-    for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
-      if (!g.is_two_plane_pair(plane, other)) continue;
-      const std::uint32_t node = oldest_partner(slot_of(g, command, other), work, command);
-      if (node != CommandQueues::kNil &&
-          (found == CommandQueues::kNil || queues_.entry(node).seq < queues_.entry(found).seq))
-        found = node;
+  std::array<std::uint32_t, kWorkClasses> oldest;
+  oldest.fill(CommandQueues::kNil);
+  for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
+    if (!g.is_two_plane_pair(plane, other)) continue;
+    const auto fronts = queues_.slot_fronts(slot_of(g, command, other));
+    for (std::size_t work = 0; work < kWorkClasses; ++work) {
+      const std::uint32_t node = oldest_partner(fronts[work], command);
+      if (node != CommandQueues::kNil && (oldest[work] == CommandQueues::kNil ||
+                                          queues_.entry(node).seq < queues_.entry(oldest[work]).seq))
+        oldest[work] = node;
     }
   }
+  std::uint32_t found = CommandQueues::kNil;
+  for (std::size_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work)
+    found = oldest[work];
   if (found == CommandQueues::kNil) return std::nullopt;
   const Entry partner = queues_.entry(found);
   queues_.remove(found);

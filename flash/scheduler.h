@@ -250,10 +250,9 @@ class FlashScheduler {
   // order, each oldest first); removed from its queue if found. It looks only
   // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
-  // The oldest entry of class `work` in pairing slot `slot` that pairs with
-  // `command`, or kNil.
-  std::uint32_t oldest_partner(std::uint64_t slot, std::uint32_t work,
-                               const Command& command) const;
+  // The first node from `node` on in its pairing slot's list (oldest first)
+  // whose entry pairs with `command`, or kNil.
+  std::uint32_t oldest_partner(std::uint32_t node, const Command& command) const;
   // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
   // a copy's source offset), or kNoSlot if it never joins another into a
   // two-plane command.

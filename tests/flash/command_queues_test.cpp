@@ -52,7 +52,7 @@ TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle)
       queues.push(0, 1, Entry{static_cast<std::uint32_t>(seq), 0, seq},
                   seq % 2, static_cast<std::uint16_t>(seq % 3));
     // Slot 1 holds seqs 1 and 3, oldest first; take 3 out of the middle.
-    const std::uint32_t first = queues.slot_front(1, 1);
+    const std::uint32_t first = queues.slot_fronts(1)[1];
     ASSERT_NE(first, CommandQueues::kNil);
     EXPECT_EQ(queues.entry(first).seq, 1u);
     const std::uint32_t second = queues.slot_next(first);
@@ -61,7 +61,7 @@ TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle)
     EXPECT_EQ(queues.slot_next(first), CommandQueues::kNil);
     EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{0, 1, 2, 4})) << fair;
     EXPECT_TRUE(queues.empty(0));
-    EXPECT_EQ(queues.slot_front(0, 1), CommandQueues::kNil);
+    EXPECT_EQ(queues.slot_fronts(0)[1], CommandQueues::kNil);
   }
 }
 
