@@ -71,6 +71,30 @@ TEST(LiveFailure, SectorRequestsToTheHostLogAreServed) {
     EXPECT_EQ(warning.find("fail"), std::string::npos) << warning;
 }
 
+// A request the model refuses at its arrival (an ssdlab::Error: here a zone
+// command on a conventional device, which no NBD client can send) fails
+// alone with EIO (LiveDevice::enter); the device goes on serving, and the
+// refusal is counted in summary.json, not in io.csv.
+TEST(LiveFailure, ARequestRefusedAtItsArrivalFailsAloneWithEio) {
+  const auto dir = testing::temp_dir_for_this_test("live-refused-");
+  std::ostringstream out;
+  std::vector<std::string> warnings;
+  LiveDevice device(tiny_options(dir / "io", {}), out,
+                    [&](const std::string& w) { warnings.push_back(w); });
+  device.connect();
+  EXPECT_EQ(request(device, IoMode::kWrite, 0, 4096), 0);
+  EXPECT_EQ(request(device, IoMode::kZoneReset, 0, 4096), EIO);
+  EXPECT_EQ(request(device, IoMode::kWrite, 4096, 4096), 0);
+  EXPECT_EQ(request(device, IoMode::kRead, 0, 8192), 0);
+  device.finish();
+  const auto summary = summary_of(dir / "io");
+  EXPECT_EQ(summary["live"]["requests"], 4);
+  EXPECT_EQ(summary["live"]["failed_requests"], 1);
+  EXPECT_EQ(summary["live"]["failure"], "");  // the device did not fail
+  EXPECT_EQ(summary["experiments"][0]["runs"][0]["count"], 3);
+  EXPECT_EQ(csv_rows(testing::read_file(dir / "io" / "io.csv")).size(), 3u);
+}
+
 TEST(LiveFailure, EndOfLifeFailsWritesWithEnospcAndServesReads) {
   const auto dir = testing::temp_dir_for_this_test("live-eol-");
   std::ostringstream out;
