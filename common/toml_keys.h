@@ -150,6 +150,11 @@ class KeyReader {
         return origin;
     const int line = node ? static_cast<int>(node->source().begin.line) : 0;
     if (line != 0) return fmt::format("{}:{}", path_, line);
+    // A table the file does not place, made by a --set of a key inside it
+    // (--set timing.cell.read_us=..., host.namespaces[1] hoisted from one).
+    for (const auto& [key, origin] : set_origins_)
+      if (key.starts_with(dotted) && (key[dotted.size()] == '.' || key[dotted.size()] == '['))
+        return origin;
     for (std::string table = dotted; table.find('.') != std::string::npos;) {
       table.erase(table.rfind('.'));
       // A sub-table may be hoisted to a key of its own ("host.link").

@@ -39,7 +39,9 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
                                                    const std::vector<std::string>& overrides) {
   std::map<std::string, std::string> origins;
   for (const auto& text : overrides) {
-    const std::string origin = fmt::format("--set {}", text);
+    // A long value (a list of 3,000 tables) is shortened where it names an error.
+    const std::string origin =
+        fmt::format("--set {}", text.size() <= 72 ? text : text.substr(0, 69) + "...");
     const auto equals = text.find('=');
     const auto dot = text.find('.');
     if (equals == std::string::npos || dot == std::string::npos || dot > equals)

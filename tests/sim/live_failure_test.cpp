@@ -45,6 +45,18 @@ int request(LiveDevice& device, IoMode mode, std::uint64_t offset, std::uint32_t
   }
 }
 
+// After finish(): `requests` received, `failed` of them failed alone, the
+// device itself never failed, and the rest served and in io.csv.
+void ExpectGoneOn(const std::filesystem::path& io, int requests, int failed) {
+  const auto summary = summary_of(io);
+  EXPECT_EQ(summary["live"]["requests"], requests);
+  EXPECT_EQ(summary["live"]["failed_requests"], failed);
+  EXPECT_EQ(summary["live"]["failure"], "");
+  EXPECT_EQ(summary["experiments"][0]["runs"][0]["count"], requests - failed);
+  EXPECT_EQ(csv_rows(testing::read_file(io / "io.csv")).size(),
+            static_cast<std::size_t>(requests - failed));
+}
+
 // The review's H2 case A (a 512-byte write to the host log) aborted the
 // server; the log now serves sector I/O by read-modify-write (issue 51, M5).
 TEST(LiveFailure, SectorRequestsToTheHostLogAreServed) {
@@ -61,14 +73,28 @@ TEST(LiveFailure, SectorRequestsToTheHostLogAreServed) {
   EXPECT_EQ(request(device, IoMode::kRead, 0, 4096), 0);
   EXPECT_EQ(request(device, IoMode::kRead, 512, 1024), 0);
   device.finish();
-  const auto summary = summary_of(dir / "io");
-  EXPECT_EQ(summary["live"]["requests"], 4);
-  EXPECT_EQ(summary["live"]["failed_requests"], 0);
-  EXPECT_EQ(summary["live"]["failure"], "");
-  EXPECT_EQ(summary["experiments"][0]["runs"][0]["count"], 4);
-  EXPECT_EQ(csv_rows(testing::read_file(dir / "io" / "io.csv")).size(), 4u);
+  ExpectGoneOn(dir / "io", 4, 0);
   for (const std::string& warning : warnings)  // (a late reply's may come on a busy machine)
     EXPECT_EQ(warning.find("fail"), std::string::npos) << warning;
+}
+
+// A request the model refuses at its arrival (an ssdlab::Error: here a zone
+// command on a conventional device, which no NBD client can send) fails
+// alone with EIO (LiveDevice::enter); the device goes on serving, and the
+// refusal is counted in summary.json, not in io.csv.
+TEST(LiveFailure, ARequestRefusedAtItsArrivalFailsAloneWithEio) {
+  const auto dir = testing::temp_dir_for_this_test("live-refused-");
+  std::ostringstream out;
+  std::vector<std::string> warnings;
+  LiveDevice device(tiny_options(dir / "io", {}), out,
+                    [&](const std::string& w) { warnings.push_back(w); });
+  device.connect();
+  EXPECT_EQ(request(device, IoMode::kWrite, 0, 4096), 0);
+  EXPECT_EQ(request(device, IoMode::kZoneReset, 0, 4096), EIO);
+  EXPECT_EQ(request(device, IoMode::kWrite, 4096, 4096), 0);
+  EXPECT_EQ(request(device, IoMode::kRead, 0, 8192), 0);
+  device.finish();
+  ExpectGoneOn(dir / "io", 4, 1);
 }
 
 TEST(LiveFailure, EndOfLifeFailsWritesWithEnospcAndServesReads) {
