@@ -143,8 +143,17 @@ class CommandQueues {
    public:
     const Entry* front() const { return head_ == items_.size() ? nullptr : &items_[head_]; }
     void push_back(const Entry& entry) { items_.push_back(entry); }
+    // Empty: the storage is reused from its start. A queue that never
+    // empties (a backlog that lasts) drops what it has taken once that is
+    // half of it, so that its storage follows what is queued.
     void pop_front() {
-      if (++head_ == items_.size()) items_.clear(), head_ = 0;
+      if (++head_ == items_.size()) {
+        items_.clear();
+        head_ = 0;
+      } else if (head_ >= 1024 && 2 * head_ >= items_.size()) {
+        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
     }
 
    private:

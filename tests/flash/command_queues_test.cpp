@@ -44,6 +44,24 @@ TEST(CommandQueues, WithoutAnIndexTheQueuesArePlainFifosPerUnitAndClass) {
   EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{20, 21}));
 }
 
+// A backlog that never empties (one taken for one queued, 100,000 times
+// over a standing 3,000): the order holds while the FIFO drops what it has
+// taken (Fifo::pop_front), where its storage had grown with every command.
+TEST(CommandQueues, AFifoThatNeverEmptiesKeepsItsOrder) {
+  CommandQueues queues(1, false, false);
+  std::uint64_t pushed = 0, taken = 0;
+  const auto push = [&] { queues.push(0, 0, Entry{0, 0, pushed++}, CommandQueues::kNoSlot, 0); };
+  for (int i = 0; i < 3000; ++i) push();
+  for (int i = 0; i < 100000; ++i) {
+    push();
+    ASSERT_EQ(queues.front_entry(0, 0)->seq, taken++);
+    queues.pop_front(0, 0);
+  }
+  const std::vector<std::uint64_t> rest = fronts_in_order(queues, 0);
+  ASSERT_EQ(rest.size(), 3000u);
+  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_EQ(rest[i], taken + i);
+}
+
 TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle) {
   for (const bool fair : {false, true}) {
     CommandQueues queues(2, true, fair);
