@@ -137,6 +137,13 @@ class KeyReader {
 
   const std::string& path() const { return path_; }
 
+  // True if `key` names something inside `table`: a key of it or an item
+  // of it (table.key, table[2]).
+  static bool inside(const std::string& key, const std::string& table) {
+    return key.size() > table.size() && key.starts_with(table) &&
+           (key[table.size()] == '.' || key[table.size()] == '[');
+  }
+
   // Where `dotted` (at `node`, if any) was given: its --set argument, the
   // --set argument it is part of (an item of a list: ftl.placement_map[0].size),
   // or its line. A key that is missing or has no position is blamed on its
@@ -146,15 +153,13 @@ class KeyReader {
   std::string where(const std::string& dotted, const toml::node* node) const {
     if (auto it = set_origins_.find(dotted); it != set_origins_.end()) return it->second;
     for (const auto& [key, origin] : set_origins_)
-      if (dotted.starts_with(key) && (dotted[key.size()] == '.' || dotted[key.size()] == '['))
-        return origin;
+      if (inside(dotted, key)) return origin;
     const int line = node ? static_cast<int>(node->source().begin.line) : 0;
     if (line != 0) return fmt::format("{}:{}", path_, line);
     // A table the file does not place, made by a --set of a key inside it
     // (--set timing.cell.read_us=..., host.namespaces[1] hoisted from one).
     for (const auto& [key, origin] : set_origins_)
-      if (key.starts_with(dotted) && (key[dotted.size()] == '.' || key[dotted.size()] == '['))
-        return origin;
+      if (inside(key, dotted)) return origin;
     for (std::string table = dotted; table.find('.') != std::string::npos;) {
       table.erase(table.rfind('.'));
       // A sub-table may be hoisted to a key of its own ("host.link").
