@@ -9,15 +9,12 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
-      queues_(timeline_.units()),
+      queues_(timeline_.units(), join_planes_, order.fair),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
-  if (order_.fair) {
-    unit_flow_queued_.resize(std::size_t{timeline_.units()} * kWorkClasses);
-    bypassed_.assign(timeline_.units(), 0);
-  }
+  if (order_.fair) bypassed_.assign(timeline_.units(), 0);
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -144,9 +141,11 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
     start(entry, command, t);
     return;
   }
-  const auto work = static_cast<std::size_t>(class_of(jobs_[id], command));
-  queues_[unit][work].push_back(entry);
-  if (order_.fair) fair_queued(unit, work, jobs_[id].flow);
+  const auto work = static_cast<std::uint32_t>(class_of(jobs_[id], command));
+  queues_.push(unit, work, entry,
+               queues_.indexed() ? pairing_slot(entry, command) : CommandQueues::kNoSlot,
+               jobs_[id].flow);
+  if (order_.fair) fair_queued(jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -234,10 +233,7 @@ void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
   push(at, unit, kWake);
 }
 
-bool FlashScheduler::queued(std::uint32_t unit) const {
-  const auto& queues = queues_[unit];
-  return !queues[0].empty() || !queues[1].empty() || !queues[2].empty();
-}
+bool FlashScheduler::queued(std::uint32_t unit) const { return !queues_.empty(unit); }
 
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
@@ -274,80 +270,23 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
 }
 
 FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
-  auto& queues = queues_[unit];
-  EntryQueue* from = nullptr;
+  if (order_.fair) return take_fair(unit);
+  std::uint32_t from = 0;
   if (order_.fifo) {
-    for (auto& queue : queues)
-      if (!queue.empty() && (!from || queue.front().seq < from->front().seq)) from = &queue;
-  } else if (order_.fair) {
-    return take_fair(unit);
+    const Entry* oldest = nullptr;
+    for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
+      const Entry* front = queues_.front_entry(unit, work);
+      if (front && (!oldest || front->seq < oldest->seq)) oldest = front, from = work;
+    }
   } else {
     for (const WorkClass work : order_.order) {
-      auto& queue = queues[static_cast<std::size_t>(work)];
-      if (!queue.empty()) {
-        from = &queue;
-        break;
-      }
+      from = static_cast<std::uint32_t>(work);
+      if (queues_.front_entry(unit, from)) break;
     }
   }
-  const Entry entry = from->front();
-  from->pop_front();
+  const Entry entry = *queues_.front_entry(unit, from);
+  queues_.pop_front(unit, from);
   return entry;
-}
-
-std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
-                                                                  Command& command) {
-  for (auto& queue : queues_[unit]) {
-    for (auto it = queue.begin(); it != queue.end(); ++it) {
-      if (program_half(*it)) continue;
-      const Command& other = jobs_[it->job].commands[index_of(*it)];
-      if (!pairs_with(command, other)) continue;
-      const Entry partner = *it;
-      queue.erase(it);
-      if (order_.fair)
-        fair_partner_taken(unit, static_cast<std::size_t>(&queue - queues_[unit].data()), partner);
-      // A synchronous shared-bus gang's reads move their member pages, both.
-      if (command.member_pages || other.member_pages) {
-        const std::uint32_t members = timeline_.geometry().members();
-        command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
-                                                          member_pages_read(other, members));
-      }
-      command.ppn2 = other.ppn;
-      command.lpn2 = other.lpn;
-      command.src2 = other.src;
-      return partner;
-    }
-  }
-  return std::nullopt;
-}
-
-bool FlashScheduler::pairs_with(const Command& command, const Command& other) const {
-  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
-  // of one die and the same page offset in both blocks. Two copy-backs "may
-  // themselves be interleaved on different planes" (§2.2): their sources
-  // and their targets each form such a pair (a copy-back stays in its
-  // plane); so do a move's sources (one two-plane read) and its targets
-  // (one two-plane program). An erase pairs any two blocks of a plane pair.
-  const FastGeometry& g = timeline_.geometry();
-  // (A summary page sits at a block's last offset, where no data page is:
-  // it pairs only with another summary page.)
-  if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
-      other.host_data)
-    return false;
-  auto paired = [&g](Ppn a, Ppn b) {
-    return g.page_in_block(a) == g.page_in_block(b) &&
-           g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
-  };
-  switch (command.op) {
-    case Op::kRead:
-    case Op::kProgram:
-    case Op::kErase:
-      return paired(command.ppn, other.ppn);
-    case Op::kCopyBack:
-    case Op::kMove:
-      return paired(command.ppn, other.ppn) && paired(command.src, other.src);
-  }
-  return false;
 }
 
 }  // namespace ssdlab::flash

@@ -62,6 +62,7 @@
 
 #include "common/units.h"
 #include "flash/command.h"
+#include "flash/command_queues.h"
 #include "flash/timeline.h"
 
 namespace ssdlab::flash {
@@ -71,6 +72,7 @@ inline constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
 // Classes of flash work at dispatch.
 enum class WorkClass : std::uint8_t { kHostRead, kHostWrite, kCleaning };
 inline constexpr std::size_t kWorkClasses = 3;
+static_assert(kWorkClasses == CommandQueues::kClasses);
 const char* work_class_name(WorkClass work);
 
 // Which host commands of a job wait for its cleaning chain to complete.
@@ -171,10 +173,9 @@ class FlashScheduler {
     std::vector<std::uint32_t> held;
     bool holding = false;
   };
-  struct Entry {
-    std::uint32_t job, command;  // command: its index, with kProgramHalf for a move's
-    std::uint64_t seq;           // second half (see start())
-  };
+  // An entry's command: its index, with kProgramHalf for a move's second
+  // half (see start()).
+  using Entry = CommandQueues::Entry;
   static constexpr std::uint32_t kProgramHalf = 1u << 31;
   static std::uint32_t index_of(const Entry& entry) { return entry.command & ~kProgramHalf; }
   static bool program_half(const Entry& entry) { return (entry.command & kProgramHalf) != 0; }
@@ -194,28 +195,6 @@ class FlashScheduler {
   static constexpr std::uint8_t kUnhold = 3;
   static constexpr std::uint8_t kMoveProgram = 4;  // a move's read is done: queue its program
   static constexpr std::uint8_t kOpDone = 5;       // suspend: a held operation's end (index: unit)
-  // A FIFO of entries that keeps its storage (a unit's queue empties and
-  // fills again all the time; std::deque would allocate and free blocks).
-  class EntryQueue {
-   public:
-    bool empty() const { return head_ == items_.size(); }
-    const Entry& front() const { return items_[head_]; }
-    void push_back(const Entry& entry) { items_.push_back(entry); }
-    void pop_front() {
-      if (++head_ == items_.size()) items_.clear(), head_ = 0;
-    }
-    auto begin() { return items_.begin() + static_cast<std::ptrdiff_t>(head_); }
-    auto end() { return items_.end(); }
-    void erase(std::vector<Entry>::iterator it) {
-      items_.erase(it);
-      if (head_ == items_.size()) items_.clear(), head_ = 0;
-    }
-
-   private:
-    std::vector<Entry> items_;
-    std::size_t head_ = 0;
-  };
-
   // Dispatches `commands` now if they form one stage of host commands, each
   // on its own free unit with nothing queued; `done`: when they complete.
   bool dispatch_at_once(const CommandList& commands, TimeNs now, TimeNs& done);
@@ -262,13 +241,22 @@ class FlashScheduler {
   // The `fair` order (scheduler_fair.cpp): take() for it, and the counts it
   // keeps of the commands queued per flow as entries join and leave queues.
   Entry take_fair(std::uint32_t unit);
-  void fair_queued(std::uint32_t unit, std::size_t work, std::uint16_t flow);
-  void fair_taken(std::uint32_t unit, std::size_t work, std::uint16_t flow);
+  void fair_queued(std::uint16_t flow);
+  void fair_taken(std::uint16_t flow);
   // take_partner() took `partner` out of queue `work` of the unit.
-  void fair_partner_taken(std::uint32_t unit, std::size_t work, const Entry& partner);
+  void fair_partner_taken(std::uint32_t unit, const Entry& partner);
   // kPlanes: a queued single-plane command that joins `command` into a
-  // two-plane command (pairs_with()); removed from its queue if found.
+  // two-plane command (pairs_with()), the first in queue order (classes in
+  // order, each oldest first); removed from its queue if found. It looks only
+  // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
+  // The first node from `node` on in its pairing slot's list (oldest first)
+  // whose entry pairs with `command`, or kNil.
+  std::uint32_t oldest_partner(std::uint32_t node, const Command& command) const;
+  // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
+  // a copy's source offset), or kNoSlot if it never joins another into a
+  // two-plane command.
+  std::uint64_t pairing_slot(const Entry& entry, const Command& command) const;
   // Can `other` join `command` into one two-plane command?
   bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);
@@ -298,14 +286,14 @@ class FlashScheduler {
   std::vector<Job> jobs_;
   std::vector<std::uint32_t> free_jobs_;
   std::uint32_t live_jobs_ = 0;
-  // Per unit, per class: ready commands in queue order.
-  std::vector<std::array<EntryQueue, kWorkClasses>> queues_;
+  // Per unit, per class: ready commands in queue order, indexed by pairing
+  // slot and (fair) by flow.
+  CommandQueues queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
   // The `fair` order only (empty otherwise): per flow, its commands queued in
-  // the device (its intensity); per unit and class, per flow, those queued
-  // there; per unit, how many commands it took since it last took its oldest.
+  // the device (its intensity; those queued per unit and class: queues_);
+  // per unit, how many commands it took since it last took its oldest.
   std::vector<std::uint32_t> flow_queued_;
-  std::vector<std::vector<std::uint32_t>> unit_flow_queued_;
   std::vector<std::uint32_t> bypassed_;
   // Program/erase suspend: per unit, the operation whose completion is held
   // (its entries: two for a two-plane command; none: count 0) and its end.

@@ -32,9 +32,10 @@
 // as read>write>cleaning while no command is passed over kFairBypassLimit
 // times.
 //
-// Cost: only this order keeps the counts below; take_fair() walks a unit's
-// queues from their oldest entry until it meets the least intensive flow
-// queued there, so with a few flows it looks at a few entries.
+// Cost: only this order keeps the counts below and a list per flow in each
+// unit's queues (flash/command_queues.h); take_fair() looks at each flow's
+// oldest command in each class, so its cost grows with the flows, not with
+// the queue's length.
 #include <algorithm>
 #include <limits>
 
@@ -42,68 +43,65 @@
 
 namespace ssdlab::flash {
 
-void FlashScheduler::fair_queued(std::uint32_t unit, std::size_t work, std::uint16_t flow) {
+void FlashScheduler::fair_queued(std::uint16_t flow) {
   if (flow >= flow_queued_.size()) flow_queued_.resize(std::size_t{flow} + 1, 0);
-  std::vector<std::uint32_t>& here = unit_flow_queued_[unit * kWorkClasses + work];
-  if (flow >= here.size()) here.resize(std::size_t{flow} + 1, 0);
   ++flow_queued_[flow];
-  ++here[flow];
 }
 
-void FlashScheduler::fair_taken(std::uint32_t unit, std::size_t work, std::uint16_t flow) {
-  --flow_queued_[flow];
-  --unit_flow_queued_[unit * kWorkClasses + work][flow];
-}
+void FlashScheduler::fair_taken(std::uint16_t flow) { --flow_queued_[flow]; }
 
-void FlashScheduler::fair_partner_taken(std::uint32_t unit, std::size_t work,
-                                        const Entry& partner) {
-  fair_taken(unit, work, jobs_[partner.job].flow);
+void FlashScheduler::fair_partner_taken(std::uint32_t unit, const Entry& partner) {
+  fair_taken(jobs_[partner.job].flow);
   // Joined to the command taken: if it was the unit's oldest, the oldest was
   // served (so too when nothing is left: an idle unit's count is 0, and a
   // checkpoint, saved idle, has nothing of this order's to keep).
-  for (const EntryQueue& queue : queues_[unit])
-    if (!queue.empty() && queue.front().seq < partner.seq) return;
+  for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
+    const std::uint32_t front = queues_.front(unit, work);
+    if (front != CommandQueues::kNil && queues_.entry(front).seq < partner.seq) return;
+  }
   bypassed_[unit] = 0;
 }
 
 FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
-  auto& queues = queues_[unit];
   // The unit's oldest command: the oldest front (a queue keeps arrival order).
-  std::size_t oldest = kWorkClasses;
-  for (std::size_t work = 0; work < kWorkClasses; ++work)
-    if (!queues[work].empty() &&
-        (oldest == kWorkClasses || queues[work].front().seq < queues[oldest].front().seq))
-      oldest = work;
-  std::size_t from = oldest;
-  auto pick = queues[oldest].begin();
+  std::uint32_t oldest = CommandQueues::kNil;
+  for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
+    const std::uint32_t front = queues_.front(unit, work);
+    if (front != CommandQueues::kNil &&
+        (oldest == CommandQueues::kNil || queues_.entry(front).seq < queues_.entry(oldest).seq))
+      oldest = front;
+  }
+  std::uint32_t pick = oldest;
   if (bypassed_[unit] < kFairBypassLimit) {
     // The least (intensity, class, age): classes in order (read, write,
-    // cleaning), each queue oldest first, so an entry wins only with a
-    // strictly lower intensity than the best so far.
+    // cleaning); in a class, the least intensity of a flow queued there, and
+    // the oldest command of the flows that have it (each flow's list keeps
+    // arrival order, so its front is its oldest). A class wins only with a
+    // strictly lower intensity than the classes before it: the order of a
+    // walk of each queue from its oldest entry, at a cost in the flows.
     std::uint32_t best = std::numeric_limits<std::uint32_t>::max();
-    for (std::size_t work = 0; work < kWorkClasses; ++work) {
-      // The least intensity of a flow queued here: nothing in this queue
-      // beats it, so the walk stops at that flow's first entry.
-      std::uint32_t floor = std::numeric_limits<std::uint32_t>::max();
-      const std::vector<std::uint32_t>& here = unit_flow_queued_[unit * kWorkClasses + work];
-      for (std::size_t flow = 0; flow < here.size(); ++flow)
-        if (here[flow]) floor = std::min(floor, flow_queued_[flow]);
-      for (auto it = queues[work].begin(); floor < best && it != queues[work].end(); ++it) {
-        const std::uint32_t intensity = flow_queued_[jobs_[it->job].flow];
-        if (intensity < best) best = intensity, from = work, pick = it;
+    for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
+      std::uint32_t least = best, here = CommandQueues::kNil;
+      for (std::size_t f = 0; f < queues_.flows_seen(unit, work); ++f) {
+        const auto flow = static_cast<std::uint16_t>(f);
+        if (queues_.flow_count(unit, work, flow) == 0) continue;
+        const std::uint32_t intensity = flow_queued_[flow];
+        const std::uint32_t front = queues_.flow_front(unit, work, flow);
+        if (intensity < least ||
+            (intensity == least && here != CommandQueues::kNil &&
+             queues_.entry(front).seq < queues_.entry(here).seq))
+          least = intensity, here = front;
       }
+      if (here != CommandQueues::kNil) best = least, pick = here;
     }
-    const bool passes_over = from != oldest || pick != queues[oldest].begin();
-    bypassed_[unit] = passes_over ? bypassed_[unit] + 1 : 0;
+    bypassed_[unit] = pick != oldest ? bypassed_[unit] + 1 : 0;
   } else {
     bypassed_[unit] = 0;  // the oldest goes now
   }
-  const Entry entry = *pick;
-  if (pick == queues[from].begin())
-    queues[from].pop_front();
-  else
-    queues[from].erase(pick);
-  fair_taken(unit, from, jobs_[entry.job].flow);
+  const Entry entry = queues_.entry(pick);
+  const std::uint16_t flow = queues_.flow(pick);
+  queues_.remove(pick);
+  fair_taken(flow);
   return entry;
 }
 

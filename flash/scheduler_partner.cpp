@@ -1,0 +1,119 @@
+// The flash scheduler's two-plane partner (flash/scheduler.h, plane
+// interleaving): which queued command joins the one a unit takes, found
+// through the pairing slots of its queues (flash/command_queues.h).
+#include <array>
+
+#include "flash/scheduler.h"
+
+namespace ssdlab::flash {
+
+namespace {
+
+// The pairing slot of `command` were its page on `plane` (flash/
+// command_queues.h): a key of what a partner must share with it, so that a
+// walk of a slot's list meets few entries that do not pair
+// (FlashScheduler::pairs_with): its plane and page offset, its op (a read
+// and a program at one offset would share a list otherwise) and, for a
+// copy-back or a move, its source's offset too (the cleaning blocks of a
+// plane pair fill at the same pace, so queued copy-backs often share their
+// targets' offset and not their sources'). A move's source plane is not in
+// it: pairs_with() checks it.
+std::uint64_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane) {
+  constexpr std::uint64_t kOps = 5;
+  const bool copies = command.op == Op::kCopyBack || command.op == Op::kMove;
+  const std::uint64_t source = copies ? g.page_in_block(command.src) : 0;
+  const std::uint64_t page = std::uint64_t{plane} * g.pages_per_block + g.page_in_block(command.ppn);
+  return ((page * kOps + static_cast<std::uint64_t>(command.op)) * g.pages_per_block) + source;
+}
+
+}  // namespace
+
+std::uint64_t FlashScheduler::pairing_slot(const Entry& entry, const Command& command) const {
+  if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
+    return CommandQueues::kNoSlot;
+  const FastGeometry& g = timeline_.geometry();
+  return slot_of(g, command, g.plane_of(command.ppn));
+}
+
+std::uint32_t FlashScheduler::oldest_partner(std::uint32_t node, const Command& command) const {
+  // (A slot's list holds only entries that may pair: no program halves, no
+  // two-plane or host-data commands. A move queues on its source's die, and
+  // pairs_with() asks its source to pair too, so a match is on `command`'s
+  // unit, as every other op's is by its page.)
+  for (; node != CommandQueues::kNil; node = queues_.slot_next(node)) {
+    const Entry& other = queues_.entry(node);
+    if (pairs_with(command, jobs_[other.job].commands[index_of(other)])) return node;
+  }
+  return CommandQueues::kNil;
+}
+
+std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
+                                                                  Command& command) {
+  // The first match in queue order: the lowest class that has one, in it the
+  // oldest (lowest seq) over the slots of the planes that pair with the
+  // command's, at its page offset.
+  const FastGeometry& g = timeline_.geometry();
+  const std::uint32_t plane = g.plane_of(command.ppn);
+  const std::uint32_t first_plane = plane - g.plane_in_die(plane);
+  std::array<std::uint32_t, kWorkClasses> oldest;
+  oldest.fill(CommandQueues::kNil);
+  for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
+    if (!g.is_two_plane_pair(plane, other)) continue;
+    const auto fronts = queues_.slot_fronts(slot_of(g, command, other));
+    for (std::size_t work = 0; work < kWorkClasses; ++work) {
+      const std::uint32_t node = oldest_partner(fronts[work], command);
+      if (node != CommandQueues::kNil && (oldest[work] == CommandQueues::kNil ||
+                                          queues_.entry(node).seq < queues_.entry(oldest[work]).seq))
+        oldest[work] = node;
+    }
+  }
+  std::uint32_t found = CommandQueues::kNil;
+  for (std::size_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work)
+    found = oldest[work];
+  if (found == CommandQueues::kNil) return std::nullopt;
+  const Entry partner = queues_.entry(found);
+  queues_.remove(found);
+  if (order_.fair) fair_partner_taken(unit, partner);
+  const Command& other = jobs_[partner.job].commands[index_of(partner)];
+  // A synchronous shared-bus gang's reads move their member pages, both.
+  if (command.member_pages || other.member_pages) {
+    const std::uint32_t members = timeline_.geometry().members();
+    command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
+                                                      member_pages_read(other, members));
+  }
+  command.ppn2 = other.ppn;
+  command.lpn2 = other.lpn;
+  command.src2 = other.src;
+  return partner;
+}
+
+bool FlashScheduler::pairs_with(const Command& command, const Command& other) const {
+  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
+  // of one die and the same page offset in both blocks. Two copy-backs "may
+  // themselves be interleaved on different planes" (§2.2): their sources
+  // and their targets each form such a pair (a copy-back stays in its
+  // plane); so do a move's sources (one two-plane read) and its targets
+  // (one two-plane program). An erase pairs any two blocks of a plane pair.
+  const FastGeometry& g = timeline_.geometry();
+  // (A summary page sits at a block's last offset, where no data page is:
+  // it pairs only with another summary page.)
+  if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
+      other.host_data)
+    return false;
+  auto paired = [&g](Ppn a, Ppn b) {
+    return g.page_in_block(a) == g.page_in_block(b) &&
+           g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
+  };
+  switch (command.op) {
+    case Op::kRead:
+    case Op::kProgram:
+    case Op::kErase:
+      return paired(command.ppn, other.ppn);
+    case Op::kCopyBack:
+    case Op::kMove:
+      return paired(command.ppn, other.ppn) && paired(command.src, other.src);
+  }
+  return false;
+}
+
+}  // namespace ssdlab::flash
