@@ -54,14 +54,15 @@ struct Command {
   // kProgram only: bytes the data transfer moves when it is not whole pages
   // (a summary page's sector); 0: the page (or two-plane pages) with its OOB.
   std::uint16_t transfer_bytes = 0;
-  // kRead on a synchronous shared-bus gang (Gang::kSharedBusSync): the member
-  // pages the read moves over the bus, over both pages of a two-plane read;
-  // 0: every member page of each page read. All members read their arrays
-  // into their registers at once, then the controller selects only the
-  // members that hold data the host asked for (DiskSim: ssd_gang.c:194-240
-  // transfers the requested pages only). Set by the controller, which knows
-  // the request's bytes (sim/controller/gang_reads.h).
-  std::uint16_t member_pages = 0;
+  // kRead: the read units (Timing::read_units_per_page()) the read moves over
+  // the bus, over both pages of a two-plane read; 0: whole pages. On a
+  // synchronous shared-bus gang (Gang::kSharedBusSync) a unit is a member
+  // page: all members read their arrays into their registers at once, then
+  // the controller moves only the members that hold data the host asked for
+  // (DiskSim: ssd_gang.c:194-240 transfers the requested pages only). With
+  // timing.read_transfer = "codeword" a unit is an ECC codeword. Set by the
+  // controller, which knows the request's bytes (sim/controller/read_units.h).
+  std::uint16_t read_units = 0;
 
   // kProgram only: a block's summary page (Agrawal et al. §3.4; ftl.summary_page):
   // the logical pages and write order of the block's data pages, programmed
@@ -72,11 +73,11 @@ struct Command {
   bool two_plane() const { return ppn2 != kNoPage; }
 };
 
-// The member pages `command` moves over the bus when it reads out: its
-// member_pages, or all `members` of each page it reads.
-inline std::uint32_t member_pages_read(const Command& command, std::uint32_t members) {
-  if (command.member_pages) return command.member_pages;
-  return members * (command.two_plane() ? 2 : 1);
+// The read units `command` moves over the bus when it reads out: its
+// read_units, or all `per_page` units of each page it reads.
+inline std::uint32_t read_units_moved(const Command& command, std::uint32_t per_page) {
+  if (command.read_units) return command.read_units;
+  return per_page * (command.two_plane() ? 2 : 1);
 }
 
 // A single-plane command on one page (src for copy-back and move).

@@ -75,11 +75,11 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   queues_.remove(found);
   if (order_.fair) fair_partner_taken(unit, partner);
   const Command& other = jobs_[partner.job].commands[index_of(partner)];
-  // A synchronous shared-bus gang's reads move their member pages, both.
-  if (command.member_pages || other.member_pages) {
-    const std::uint32_t members = timeline_.geometry().members();
-    command.member_pages = static_cast<std::uint16_t>(member_pages_read(command, members) +
-                                                      member_pages_read(other, members));
+  // Reads that move only their read units (member pages, codewords) move both's.
+  if (command.read_units || other.read_units) {
+    const std::uint32_t per_page = timeline_.read_units_per_page();
+    command.read_units = static_cast<std::uint16_t>(read_units_moved(command, per_page) +
+                                                    read_units_moved(other, per_page));
   }
   command.ppn2 = other.ppn;
   command.lpn2 = other.lpn;

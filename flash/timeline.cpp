@@ -11,7 +11,8 @@ FlashTimeline::FlashTimeline(const Geometry& geometry, const Timing& timing)
     : geometry_(geometry),
       timing_(timing),
       page_transfer_ns_(timing.page_transfer_ns(geometry)),
-      member_transfer_ns_(timing.member_transfer_ns(geometry)),
+      read_unit_transfer_ns_(timing.read_unit_transfer_ns(geometry)),
+      read_units_per_page_(timing.read_units_per_page(geometry)),
       buses_(geometry.channels),
       control_buses_(geometry.shared_control_bus() ? geometry.control_buses() : 0),
       dies_per_unit_(geometry.interleaving == Interleaving::kNone ? geometry.dies_per_package : 1),
@@ -182,7 +183,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
     return count_cells(command);
   if (command.cleaning)
     stats_.cleaning_flash_ns += unloaded_ns(command);
-  else if (command.op == Op::kRead && command.member_pages == 0)
+  else if (command.op == Op::kRead && command.read_units == 0)
     ++stats_.host_page_reads[two];
   else if (command.op == Op::kProgram && command.transfer_bytes == 0)
     ++stats_.host_page_programs[two];

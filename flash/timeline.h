@@ -152,6 +152,8 @@ class FlashTimeline {
   std::uint32_t unit_of_die(std::uint32_t die) const { return dies_per_unit_.quotient(die); }
   std::uint32_t units() const { return static_cast<std::uint32_t>(die_free_.size()); }
   const FastGeometry& geometry() const { return geometry_; }
+  // Read units a page has (Timing::read_units_per_page(); 1: whole pages).
+  std::uint32_t read_units_per_page() const { return read_units_per_page_; }
   // When every reservation on every bus and die has completed (no earlier
   // than `t`).
   TimeNs all_done_at(TimeNs t) const;
@@ -190,9 +192,10 @@ class FlashTimeline {
   // suspends an operation, flash/timeline_suspend.cpp).
   void count_elsewhere(const Command& command);
   void count_other_host(const Command& command);
-  // Bus time of a read's data out: its pages, or the member pages it moves.
+  // Bus time of a read's data out: its pages, or the read units (member
+  // pages, codewords) it moves.
   TimeNs read_transfer_ns(const Command& command) const {
-    if (command.member_pages) return member_transfer_ns_ * command.member_pages;
+    if (command.read_units) return read_unit_transfer_ns_ * command.read_units;
     return page_transfer_ns_ * (command.two_plane() ? 2 : 1);
   }
   // Bus time of a program's data: its pages with their OOB, or its
@@ -246,7 +249,10 @@ class FlashTimeline {
   FastGeometry geometry_;
   Timing timing_;
   TimeNs page_transfer_ns_;
-  TimeNs member_transfer_ns_;  // one member page of a synchronous gang (= a page otherwise)
+  // One read unit (Timing::read_units_per_page(): a synchronous shared-bus
+  // gang's member page, a codeword; a page otherwise) with its OOB share.
+  TimeNs read_unit_transfer_ns_;
+  std::uint32_t read_units_per_page_;
   std::vector<BusTimeline> buses_;          // per channel
   std::vector<BusTimeline> control_buses_;  // per shared control bus (empty without)
   FastDiv dies_per_unit_;                   // 1, or a package's dies without interleaving

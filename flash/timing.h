@@ -2,12 +2,28 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "common/units.h"
 #include "flash/cell.h"
 #include "flash/geometry.h"
 
 namespace ssdlab::flash {
+
+// What a read moves from the page register over the bus (`timing.read_transfer`).
+enum class ReadTransfer : std::uint8_t {
+  // The whole page with its OOB, whatever the host asked for (the paper's
+  // model, Agrawal et al. §4.3).
+  kPage,
+  // The ECC codewords that hold the bytes the host asked for, each with its
+  // share of the OOB (its parity): a controller decodes codeword by codeword
+  // and moves only those it needs (e.g. 4 KiB of a 16 KiB page). The array
+  // read (tR) is the whole page's either way.
+  kCodeword,
+};
+const char* read_transfer_name(ReadTransfer transfer);
+// Sets `out` and returns true if `name` is a read transfer's name.
+bool parse_read_transfer(std::string_view name, ReadTransfer& out);
 
 struct Timing {
   TimeNs read_ns = 25'000;                // page read, array to register
@@ -24,6 +40,10 @@ struct Timing {
   // times by page type and in SLC mode. Unused for SLC, which takes read_ns,
   // program_ns and erase_ns.
   CellTiming cell;
+  // What a host read moves over the bus (ReadTransfer), and the data bytes
+  // of one ECC codeword (`timing.codeword_bytes`; it divides the page).
+  ReadTransfer read_transfer = ReadTransfer::kPage;
+  std::uint32_t codeword_bytes = 4096;
 
   // Bus time to move `bytes`, rounded up to whole nanoseconds.
   TimeNs transfer_ns(std::uint64_t bytes) const {
@@ -36,10 +56,17 @@ struct Timing {
   TimeNs page_transfer_ns(const Geometry& g) const {
     return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / g.lanes());
   }
-  // Bus time for one member page of a synchronous gang (a page otherwise):
-  // what a synchronous shared-bus gang moves per member it reads.
-  TimeNs member_transfer_ns(const Geometry& g) const {
-    return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / g.members());
+  // The units a host read moves, each alone, over the bus: a page has this
+  // many (1: the read moves whole pages): the member pages of a synchronous
+  // shared-bus gang, or the codewords of a page with ReadTransfer::kCodeword.
+  std::uint32_t read_units_per_page(const Geometry& g) const {
+    if (g.gang == Gang::kSharedBusSync) return g.members();
+    if (read_transfer == ReadTransfer::kCodeword) return g.page_size / codeword_bytes;
+    return 1;
+  }
+  // Bus time for one such unit with its share of the OOB.
+  TimeNs read_unit_transfer_ns(const Geometry& g) const {
+    return transfer_ns((std::uint64_t{g.page_size} + g.oob_size) / read_units_per_page(g));
   }
   // Unloaded latency of one page read / program: command cycles, array
   // operation and bus transfer. On the baseline: 25 + 105.6 = 130.6 us and

@@ -92,6 +92,32 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
   }
 }
 
+// What a host read moves over the bus (flash::ReadTransfer): whole pages, or
+// the ECC codewords that hold its bytes. A codeword's data bytes divide the
+// page; a synchronous gang moves member pages instead (Command::read_units).
+void read_read_transfer(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
+  std::string name = flash::read_transfer_name(t.read_transfer);
+  r.string("timing", "read_transfer", name);
+  if (!flash::parse_read_transfer(name, t.read_transfer)) {
+    const auto [node, dotted] = r.find("timing", "read_transfer");
+    r.fail(dotted, node, fmt::format("'{}' is not a read transfer (page, codeword)", name));
+  }
+  r.size("timing", "codeword_bytes", t.codeword_bytes, 512, 1u << 20);
+  if (t.read_transfer != flash::ReadTransfer::kCodeword) return;
+  if (g.lockstep()) {
+    const auto [node, dotted] = r.find("timing", "read_transfer");
+    r.fail(dotted, node,
+           fmt::format("'codeword' needs a page of one package: a {} gang moves its member "
+                       "pages (gang = \"none\" or an asynchronous gang)",
+                       flash::gang_name(g.gang)));
+  }
+  if (g.page_size % t.codeword_bytes != 0) {
+    const auto [node, dotted] = r.find("timing", "codeword_bytes");
+    r.fail(dotted, node,
+           fmt::format("{} does not divide the {}-byte page", t.codeword_bytes, g.page_size));
+  }
+}
+
 void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
   if (!refuse_slc_time(r, g, "read_us"))
     r.scaled("timing", "read_us", t.read_ns, 1000.0, 0.0, 1e6, false);
@@ -102,6 +128,20 @@ void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
   r.scaled("timing", "bus_ns_per_byte", t.bus_ps_per_byte, 1000.0, 0.0, 1e6, false);
   r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
   r.boolean("timing", "cache_register", t.cache_register);
+  read_read_transfer(r, g, t);
+}
+
+// Codeword reads select the codewords of a logical page that is one flash
+// page (sim/controller/read_units.h).
+void check_read_transfer(KeyReader& r, const DeviceConfig& c) {
+  if (c.timing.read_transfer != flash::ReadTransfer::kCodeword ||
+      c.ftl.logical_page_size == c.geometry.page_size)
+    return;
+  const auto [node, dotted] = r.find("timing", "read_transfer");
+  r.fail(dotted, node,
+         fmt::format("'codeword' needs ftl.logical_page_size equal to the {}-byte page (it is "
+                     "{}): a logical page of several flash pages reads them whole",
+                     c.geometry.page_size, c.ftl.logical_page_size));
 }
 
 // Program/erase suspend (flash/suspend.h: the defaults and their sources).
@@ -309,6 +349,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   config_detail::read_cell_timing(r, root, config.geometry, config.timing);
   read_suspend(r, config.suspend);
   read_ftl(r, config.geometry, config.ftl);
+  check_read_transfer(r, config);
   read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
   read_placement_map(r, arrays.placement_ranges, config.ftl);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);

@@ -73,6 +73,11 @@ nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g,
   } else {
     cell_json(t, g.bits_per_cell(), json);
   }
+  // Codeword reads: echoed when on (a run without them echoes as before).
+  if (t.read_transfer != flash::ReadTransfer::kPage) {
+    json["read_transfer"] = flash::read_transfer_name(t.read_transfer);
+    json["codeword_bytes"] = t.codeword_bytes;
+  }
   // Program/erase suspend: echoed when on (a run without it echoes as before).
   if (s.enabled) {
     json["suspend"] = true;
@@ -259,12 +264,19 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   fmt::format_to(it, "  page        transfer {} us; unloaded read {} us, write {} us\n",
                  format_us(t.page_transfer_ns(g)), format_us(t.page_read_latency(g)),
                  format_us(t.page_program_latency(g)));
+  if (t.read_transfer == flash::ReadTransfer::kCodeword)
+    fmt::format_to(it,
+                   "  codeword    {} of data, {} a page; a host read moves only its own: "
+                   "transfer {} us each, unloaded read of one {} us\n",
+                   format_size(t.codeword_bytes), t.read_units_per_page(g),
+                   format_us(t.read_unit_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.read_unit_transfer_ns(g)));
   if (g.gang == flash::Gang::kSharedBusSync)  // DiskSim's costs (ssd_gang.c:194-400)
     fmt::format_to(it,
                    "  member      transfer {} us; unloaded read of one member page {} us, "
                    "write of part of a gang page {} us (register read, gang page in, program)\n",
-                   format_us(t.member_transfer_ns(g)),
-                   format_us(t.command_ns + t.read_ns + t.member_transfer_ns(g)),
+                   format_us(t.read_unit_transfer_ns(g)),
+                   format_us(t.command_ns + t.read_ns + t.read_unit_transfer_ns(g)),
                    format_us(t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns));
 }
 

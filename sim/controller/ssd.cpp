@@ -5,7 +5,7 @@
 #include "common/error.h"
 #include "ftl/zoned.h"
 #include "sim/controller/buffer_transfer.h"
-#include "sim/controller/gang_reads.h"
+#include "sim/controller/read_units.h"
 
 namespace ssdlab::sim {
 
@@ -21,9 +21,11 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   // Cells of several bits: the timeline reads which blocks the FTL runs in
   // SLC mode (an SLC device's timeline never asks).
   if (config.geometry.cell_type != flash::CellType::kSlc) timeline_.attach(&ftl_->nand());
-  // One gang page per logical page: a read's bytes name its member pages.
-  read_members_ = config.geometry.gang == flash::Gang::kSharedBusSync &&
-                  ftl_->logical_page_size() == config.geometry.page_size;
+  // One flash page per logical page: a read's bytes name its member pages
+  // (a synchronous shared-bus gang) or its codewords (timing.read_transfer).
+  if (const std::uint32_t units = config.timing.read_units_per_page(config.geometry);
+      units > 1 && ftl_->logical_page_size() == config.geometry.page_size)
+    read_units_ = units;
   if (checks.verify) {
     verifier_ = std::make_unique<VerifierCheck>(config.geometry, ftl_->logical_pages(),
                                                 config.ftl.copy_back);
@@ -165,9 +167,9 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
                                       const HostIo* request) {
   commands_.clear();
   ftl_->read(range, commands_);
-  if (read_members_ && request)
-    select_read_members(config_.geometry, ftl_->logical_page_size(), request->offset,
-                        request->size, commands_);
+  if (read_units_ && request)
+    select_read_units(read_units_, ftl_->logical_page_size(), request->offset, request->size,
+                      commands_);
   const bool touches_flash = !commands_.empty();
   emit(CommandSource::kHostRead, &range);
   if (cleaner_) cleaner_->yield_to(commands_);

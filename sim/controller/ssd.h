@@ -227,8 +227,9 @@ class Ssd : private flash::FlashScheduler::Listener,
             Acknowledge acknowledge = Acknowledge::kWhenDone);
   // One host read or write of `range` on flash, from `now`; returns when
   // done, or with a tag, as schedule(): the completion only if known at once.
-  // `request`: the host's request, whose bytes a read on a synchronous
-  // shared-bus gang moves (gang_reads.h); without it, whole pages.
+  // `request`: the host's request, whose read units (member pages of a
+  // synchronous shared-bus gang, codewords) a read moves (read_units.h);
+  // without it, whole pages.
   std::optional<TimeNs> flash_write(const ftl::PageRange& range, TimeNs now, WriteOrigin origin,
                                     std::uint64_t tag = kWait);
   std::optional<TimeNs> flash_read(const ftl::PageRange& range, TimeNs now,
@@ -272,7 +273,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::uint64_t requests_ = 0;
   std::uint64_t host_bytes_written_ = 0;
   CleaningClock cleaning_;
-  bool read_members_ = false;    // host reads move only their member pages (gang_reads.h)
+  std::uint32_t read_units_ = 0;  // host reads move only theirs, of so many a page (read_units.h)
   flash::CommandList commands_;  // reused for every request
   // The flow (HostIo::flow) of the request start() is serving, 0 outside
   // it: the scheduler's jobs carry it, the flushes and cleaning a request's

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "flash/timeline.h"
-#include "sim/controller/gang_reads.h"
+#include "sim/controller/read_units.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
 
@@ -41,7 +41,7 @@ TEST(SharedBusSyncGang, IsOneLockstepUnitWhosePageCrossesTheOneBusMemberByMember
   EXPECT_EQ(g.capacity_bytes(), member.capacity_bytes());
   EXPECT_EQ(g.interleaving, flash::Interleaving::kNone);  // one queued element
   const auto& t = config.timing;
-  EXPECT_EQ(t.member_transfer_ns(g), t.page_transfer_ns(member));
+  EXPECT_EQ(t.read_unit_transfer_ns(g), t.page_transfer_ns(member));
   EXPECT_EQ(t.page_transfer_ns(g), 8 * t.page_transfer_ns(member));
   // As written, the gang is the bus's eight packages of 4 KiB pages.
   const flash::Geometry written = flash::as_written(g);
@@ -60,7 +60,7 @@ TEST(SharedBusSyncGang, A4KiBWriteCostsDiskSimsGangWriteAtQueueDepth1) {
     const auto& g = config.geometry;
     const auto& t = config.timing;
     ASSERT_EQ(g.members(), members);
-    const TimeNs write = t.command_ns + t.read_ns + members * t.member_transfer_ns(g) + t.program_ns;
+    const TimeNs write = t.command_ns + t.read_ns + members * t.read_unit_transfer_ns(g) + t.program_ns;
     EXPECT_EQ(write, expected_ns);  // Table 1's timing: 25 + N x 105.6 + 200 us
     sim::Ssd ssd(config, {.verify = true});
     ssd.prefill(0, 4 * g.page_size);
@@ -70,7 +70,7 @@ TEST(SharedBusSyncGang, A4KiBWriteCostsDiskSimsGangWriteAtQueueDepth1) {
     EXPECT_EQ(alone(ssd, 2 * g.page_size, 3 * 4096, IoMode::kWrite, 3), write);
     // The whole gang page: no register read.
     EXPECT_EQ(alone(ssd, 3 * g.page_size, g.page_size, IoMode::kWrite, 4),
-              t.command_ns + members * t.member_transfer_ns(g) + t.program_ns);
+              t.command_ns + members * t.read_unit_transfer_ns(g) + t.program_ns);
     // Nothing was read out over the bus: the old data stayed in the registers.
     EXPECT_EQ(ssd.timeline().stats().commands[static_cast<std::size_t>(Op::kRead)], 0u);
     EXPECT_EQ(ssd.timeline().stats().commands[static_cast<std::size_t>(Op::kCopyBack)], 3u);
@@ -84,7 +84,7 @@ TEST(SharedBusSyncGang, AReadMovesOnlyTheMemberPagesAskedFor) {
     const auto config = support::load_preset(preset);
     const auto& g = config.geometry;
     const auto& t = config.timing;
-    const TimeNs member = t.member_transfer_ns(g);
+    const TimeNs member = t.read_unit_transfer_ns(g);
     EXPECT_EQ(t.command_ns + t.read_ns + member, 130'600);  // Table 3's 130 us
     sim::Ssd ssd(config, {.verify = true});
     ssd.prefill(0, 2 * g.page_size);
@@ -120,14 +120,14 @@ TEST(SharedBusSyncGang, TheGangServesOneCommandAtATime) {
   erase.cleaning = true;
   EXPECT_EQ(timeline.schedule(erase, 0), t.erase_ns);
   flash::Command read = flash::page_command(Op::kRead, die1, 0);
-  read.member_pages = 1;
-  EXPECT_EQ(timeline.schedule(read, 0), t.erase_ns + t.read_ns + t.member_transfer_ns(g));
+  read.read_units = 1;
+  EXPECT_EQ(timeline.schedule(read, 0), t.erase_ns + t.read_ns + t.read_unit_transfer_ns(g));
   // With die interleaving (not DiskSim's gang), the other die's read overlaps.
   auto interleaved = config;
   interleaved.geometry.interleaving = flash::Interleaving::kDies;
   flash::FlashTimeline dies(interleaved.geometry, t);
   dies.schedule(erase, 0);
-  EXPECT_EQ(dies.schedule(read, 0), t.read_ns + t.member_transfer_ns(g));
+  EXPECT_EQ(dies.schedule(read, 0), t.read_ns + t.read_unit_transfer_ns(g));
 }
 
 TEST(SharedBusSyncGang, ReadMembersCoverTheRequestsBytesOfEachLogicalPage) {
@@ -142,12 +142,12 @@ TEST(SharedBusSyncGang, ReadMembersCoverTheRequestsBytesOfEachLogicalPage) {
   cleaning.cleaning = true;
   commands.push_back(cleaning);
   // From the last 4 KiB of page 0 to the first 12 KiB of page 3.
-  sim::select_read_members(g, page, page - 4096, 2 * page + 4096 + 12288, commands);
-  EXPECT_EQ(commands[0].member_pages, 1u);
-  EXPECT_EQ(commands[1].member_pages, 8u);
-  EXPECT_EQ(commands[2].member_pages, 8u + 3u);
-  EXPECT_EQ(commands[3].member_pages, 0u);  // cleaning moves whole pages
-  EXPECT_EQ(flash::member_pages_read(commands[3], g.members()), 8u);
+  sim::select_read_units(g.members(), page, page - 4096, 2 * page + 4096 + 12288, commands);
+  EXPECT_EQ(commands[0].read_units, 1u);
+  EXPECT_EQ(commands[1].read_units, 8u);
+  EXPECT_EQ(commands[2].read_units, 8u + 3u);
+  EXPECT_EQ(commands[3].read_units, 0u);  // cleaning moves whole pages
+  EXPECT_EQ(flash::read_units_moved(commands[3], g.members()), 8u);
 }
 
 TEST(SharedBusSyncGang, ConfigPrintsTheGangAndItsUnloadedCosts) {

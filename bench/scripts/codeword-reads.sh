@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# 4 KiB random reads on the presets of today's drives, whole-page reads
+# against codeword reads (timing.read_transfer, docs/model.md "Codeword
+# reads"), beside what was published for the drives the presets name
+# (docs/current-devices.md, "Sources": S1 Samsung's 970 EVO Plus 1 TB spec,
+# Q10 Tom's Hardware's 660p 1 TB measurement). The workloads are the drives
+# review's: 4 KiB random reads over the first 16 GiB, at queue depth 1
+# (20,000) and 32 (200,000), on the fresh preset.
+#
+#   bench/scripts/codeword-reads.sh SSDLAB OUTDIR [--docs FILE | --check]
+#
+# Prints a Markdown table; with --docs, also puts it in FILE between
+# <!-- codeword-reads results --> and <!-- end codeword-reads results -->;
+# with --check, exits 1 if a row marked as held (the TLC QD1 and QLC QD32
+# reads) is further than 15% from its published figure with codeword reads.
+# (The TLC QD32 row is not held: its dies limit it, docs/current-devices.md.)
+set -euo pipefail
+usage() { echo "usage: $0 SSDLAB OUTDIR [--docs FILE | --check]" >&2; exit 2; }
+[[ $# -ge 2 ]] || usage
+B=$1 OUT=$2 DOCS= CHECK=
+shift 2
+case "$*" in
+  "") ;;
+  --check) CHECK=1 ;;
+  --docs\ *) [[ $# -eq 2 ]] || usage; DOCS=$2 ;;
+  *) usage ;;
+esac
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$OUT"
+
+# preset, queue depth, count, held (within 15%), published IOPS, its source
+ROWS=(
+  "tlc-client-nvme 1 20000 held 19000 S1 (spec)"
+  "tlc-client-nvme 32 200000 - 600000 S1 (spec)"
+  "qlc 32 200000 held 160000 Q10 (measured)"
+)
+failed=0
+iops() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["experiments"][0]["runs"][0]["iops"])' "$1/summary.json"; }
+
+table="| preset | 4 KiB random read | published | page reads | codeword reads | ratio, page | ratio, codeword |
+|---|---|---|---|---|---|---|"
+for row in "${ROWS[@]}"; do
+  read -r preset qd count held published source <<<"$row"
+  source=${row#* * * * * }
+  declare -A got=()
+  for transfer in page codeword; do
+    dir=$OUT/$preset-qd$qd-$transfer
+    "$B" sim -c "$HERE/configs/$preset.toml" --set timing.read_transfer=$transfer \
+      -w "RR:io_size=4KiB,count=$count,queue_depth=$qd,target_size=16GiB" \
+      -o "$dir" -q --no-io-log --no-state-cache >"$dir.log"
+    got[$transfer]=$(iops "$dir")
+  done
+  table+=$'\n'$(python3 - "$preset" "$qd" "$published" "$source" "${got[page]}" "${got[codeword]}" <<'EOF'
+import sys
+preset, qd, published, source, page, codeword = sys.argv[1:]
+published, page, codeword = float(published), float(page), float(codeword)
+print(f"| {preset} | QD{qd} | {published:,.0f} IOPS, {source} | {page:,.0f} | {codeword:,.0f} "
+      f"| {page / published:.2f} | {codeword / published:.2f} |")
+EOF
+)
+  if [[ $held == held ]] && ! python3 -c 'import sys; sys.exit(not 0.85 <= float(sys.argv[1]) / float(sys.argv[2]) <= 1.15)' "${got[codeword]}" "$published"; then
+    echo "FAIL: $preset 4 KiB random read QD$qd: ${got[codeword]} IOPS with codeword reads, more than 15% from $published" >&2
+    failed=1
+  fi
+  unset got
+done
+echo "$table"
+
+if [[ -n $DOCS ]]; then
+  python3 - "$DOCS" "$table" <<'EOF'
+import sys
+path, table = sys.argv[1], sys.argv[2]
+begin, end = "<!-- codeword-reads results -->", "<!-- end codeword-reads results -->"
+text = open(path).read()
+if begin not in text or end not in text:
+    sys.exit(f"{path}: no {begin} ... {end} markers")
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+body = ("\nMeasured by `bench/scripts/codeword-reads.sh build/sim/ssdlab OUTDIR --docs "
+        f"{path}` (the fresh presets; IOPS from summary.json).\n\n{table}\n")
+open(path, "w").write(head + begin + body + end + tail)
+EOF
+fi
+[[ -z $CHECK ]] || exit $failed
