@@ -9,6 +9,7 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
+      independent_reads_(timing.independent_plane_reads),
       queues_(timeline_.units(), join_planes_, order.fair),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),

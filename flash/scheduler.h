@@ -282,6 +282,7 @@ class FlashScheduler {
   FlashTimeline timeline_;
   DispatchOrder order_;
   bool join_planes_;
+  bool independent_reads_;  // Timing::independent_plane_reads
   Listener* listener_ = nullptr;
   std::vector<Job> jobs_;
   std::vector<std::uint32_t> free_jobs_;

@@ -17,12 +17,16 @@ namespace {
 // copy-back or a move, its source's offset too (the cleaning blocks of a
 // plane pair fill at the same pace, so queued copy-backs often share their
 // targets' offset and not their sources'). A move's source plane is not in
-// it: pairs_with() checks it.
-std::uint64_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane) {
+// it: pairs_with() checks it. With independent plane reads a read's slot
+// is its plane's (any offset pairs).
+std::uint64_t slot_of(const FastGeometry& g, const Command& command, std::uint32_t plane,
+                      bool independent_reads) {
   constexpr std::uint64_t kOps = 5;
   const bool copies = command.op == Op::kCopyBack || command.op == Op::kMove;
   const std::uint64_t source = copies ? g.page_in_block(command.src) : 0;
-  const std::uint64_t page = std::uint64_t{plane} * g.pages_per_block + g.page_in_block(command.ppn);
+  const std::uint64_t offset =
+      independent_reads && command.op == Op::kRead ? 0 : g.page_in_block(command.ppn);
+  const std::uint64_t page = std::uint64_t{plane} * g.pages_per_block + offset;
   return ((page * kOps + static_cast<std::uint64_t>(command.op)) * g.pages_per_block) + source;
 }
 
@@ -32,7 +36,7 @@ std::uint64_t FlashScheduler::pairing_slot(const Entry& entry, const Command& co
   if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
     return CommandQueues::kNoSlot;
   const FastGeometry& g = timeline_.geometry();
-  return slot_of(g, command, g.plane_of(command.ppn));
+  return slot_of(g, command, g.plane_of(command.ppn), independent_reads_);
 }
 
 std::uint32_t FlashScheduler::oldest_partner(std::uint32_t node, const Command& command) const {
@@ -59,7 +63,7 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   oldest.fill(CommandQueues::kNil);
   for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
     if (!g.is_two_plane_pair(plane, other)) continue;
-    const auto fronts = queues_.slot_fronts(slot_of(g, command, other));
+    const auto fronts = queues_.slot_fronts(slot_of(g, command, other, independent_reads_));
     for (std::size_t work = 0; work < kWorkClasses; ++work) {
       const std::uint32_t node = oldest_partner(fronts[work], command);
       if (node != CommandQueues::kNil && (oldest[work] == CommandQueues::kNil ||
@@ -106,6 +110,10 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
   };
   switch (command.op) {
     case Op::kRead:
+      // Independent plane reads: each plane reads at its own offset.
+      if (independent_reads_)
+        return g.is_two_plane_pair(g.plane_of(command.ppn), g.plane_of(other.ppn));
+      return paired(command.ppn, other.ppn);
     case Op::kProgram:
     case Op::kErase:
       return paired(command.ppn, other.ppn);

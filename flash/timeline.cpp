@@ -158,7 +158,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
   const TimeNs cycles = timing_.command_ns;
   switch (command.op) {
     case Op::kRead:
-      return cycles + read_array_ns(command.ppn) + read_transfer_ns(command);
+      return cycles + read_command_array_ns(command) + read_transfer_ns(command);
     case Op::kProgram:
       return cycles + program_transfer_ns(command) + program_array_ns(command.ppn);
     case Op::kErase:
@@ -249,7 +249,7 @@ TimeNs FlashTimeline::schedule(const Command& command, TimeNs ready) {
   current_ = &command;
   switch (command.op) {
     case Op::kRead:
-      return read_out(die, ready, read_transfer_ns(command), read_array_ns(command.ppn));
+      return read_out(die, ready, read_transfer_ns(command), read_command_array_ns(command));
     case Op::kProgram:
       return program_in(die, ready, program_transfer_ns(command), program_array_ns(command.ppn));
     case Op::kErase:

@@ -214,6 +214,13 @@ class FlashTimeline {
   TimeNs read_array_ns(Ppn ppn) const {
     return multi_bit_ ? cell_read_ns(ppn) : timing_.read_ns;
   }
+  // A read command's array time: its page's; with independent plane reads
+  // (Timing::independent_plane_reads) the longer of its two pages'.
+  TimeNs read_command_array_ns(const Command& read) const {
+    const TimeNs first = read_array_ns(read.ppn);
+    if (!timing_.independent_plane_reads || !read.two_plane()) return first;
+    return std::max(first, read_array_ns(read.ppn2));
+  }
   TimeNs program_array_ns(Ppn ppn) const {
     return multi_bit_ ? cell_program_ns(ppn) : timing_.program_ns;
   }

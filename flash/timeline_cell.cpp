@@ -38,10 +38,17 @@ void FlashTimeline::count_cells(const Command& command) {
   const bool programs = command.op != Op::kRead && command.op != Op::kErase;
   if (reads) {
     const Ppn source = command.op == Op::kRead ? command.ppn : command.src;
-    if (in_slc_mode(source))
-      stats_.slc_mode_reads += pages;
-    else
-      stats_.page_type_reads[page_type(source)] += pages;
+    // Independent plane reads: the second page at an offset of its own.
+    const bool apart = command.op == Op::kRead && command.two_plane() &&
+                       timing_.independent_plane_reads;
+    for (const Ppn ppn : {source, apart ? command.ppn2 : kNoPage}) {
+      if (ppn == kNoPage) continue;
+      const std::uint64_t counted = apart ? 1 : pages;
+      if (in_slc_mode(ppn))
+        stats_.slc_mode_reads += counted;
+      else
+        stats_.page_type_reads[page_type(ppn)] += counted;
+    }
   }
   if (programs) {
     if (in_slc_mode(command.ppn)) {

@@ -51,7 +51,7 @@ TimeNs FlashTimeline::suspended_read(const Command& read, InFlight& op, TimeNs s
                                      TimeNs issued) {
   const std::uint32_t die = geometry_.die_of(read.ppn);
   const std::uint32_t unit = unit_of_die(die);
-  const TimeNs read_ns = read_array_ns(read.ppn);  // its page type's (cells of several bits)
+  const TimeNs read_ns = read_command_array_ns(read);  // its page type's (cells of several bits)
   const TimeNs array_done = issued + suspend_.suspend_ns + read_ns;
   report_planes(Phase::kArrayRead, array_done - read_ns, array_done);
   const TimeNs done =

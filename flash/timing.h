@@ -44,6 +44,15 @@ struct Timing {
   // of one ECC codeword (`timing.codeword_bytes`; it divides the page).
   ReadTransfer read_transfer = ReadTransfer::kPage;
   std::uint32_t codeword_bytes = 4096;
+  // Independent plane reads (`timing.independent_plane_reads`, with plane
+  // interleaving): queued reads on a die's plane pair join into one
+  // multi-plane read whatever their page offsets, each plane reading its own
+  // page (its own page type's tR; the joined read takes the longer), as
+  // NAND with asynchronous multi-plane independent reads does (YMTC, US
+  // patent 11,657,861 B2, 2023: "accessing the memory planes in parallel"
+  // when "the commands are for separate memory planes"). Off: the ONFI-era
+  // rule, a multi-plane read's pages at one page offset, as for programs.
+  bool independent_plane_reads = false;
 
   // Bus time to move `bytes`, rounded up to whole nanoseconds.
   TimeNs transfer_ns(std::uint64_t bytes) const {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # 4 KiB random reads on the presets of today's drives, whole-page reads
 # against codeword reads (timing.read_transfer, docs/model.md "Codeword
-# reads"), beside what was published for the drives the presets name
+# reads"), and codeword reads with independent plane reads
+# (timing.independent_plane_reads, docs/model.md "Independent plane reads"),
+# beside what was published for the drives the presets name
 # (docs/current-devices.md, "Sources": S1 Samsung's 970 EVO Plus 1 TB spec,
-# Q10 Tom's Hardware's 660p 1 TB measurement). The workloads are the drives
+# Q10 Tom's Hardware's 660p 1 TB measurement, Q1 Intel's 660p figures). The workloads are the drives
 # review's: 4 KiB random reads over the first 16 GiB, at queue depth 1
 # (20,000) and 32 (200,000), on the fresh preset.
 #
@@ -33,29 +35,34 @@ ROWS=(
   "tlc-client-nvme 1 20000 held 19000 S1 (spec)"
   "tlc-client-nvme 32 200000 - 600000 S1 (spec)"
   "qlc 32 200000 held 160000 Q10 (measured)"
+  "qlc 32 200000 - 220000 Q1 (spec)"
 )
 failed=0
 iops() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["experiments"][0]["runs"][0]["iops"])' "$1/summary.json"; }
 
-table="| preset | 4 KiB random read | published | page reads | codeword reads | ratio, page | ratio, codeword |
+table="| preset | 4 KiB random read | published | page reads | codeword reads | codeword + independent plane reads | ratio |
 |---|---|---|---|---|---|---|"
 for row in "${ROWS[@]}"; do
   read -r preset qd count held published source <<<"$row"
   source=${row#* * * * * }
   declare -A got=()
-  for transfer in page codeword; do
-    dir=$OUT/$preset-qd$qd-$transfer
-    "$B" sim -c "$HERE/configs/$preset.toml" --set timing.read_transfer=$transfer \
+  for variant in page codeword independent; do
+    dir=$OUT/$preset-qd$qd-$variant
+    sets=(--set timing.read_transfer=codeword)
+    [[ $variant == page ]] && sets=(--set timing.read_transfer=page)
+    [[ $variant == independent ]] && sets+=(--set timing.independent_plane_reads=true)
+    "$B" sim -c "$HERE/configs/$preset.toml" "${sets[@]}" \
       -w "RR:io_size=4KiB,count=$count,queue_depth=$qd,target_size=16GiB" \
       -o "$dir" -q --no-io-log --no-state-cache >"$dir.log"
-    got[$transfer]=$(iops "$dir")
+    got[$variant]=$(iops "$dir")
   done
-  table+=$'\n'$(python3 - "$preset" "$qd" "$published" "$source" "${got[page]}" "${got[codeword]}" <<'EOF'
+  table+=$'\n'$(python3 - "$preset" "$qd" "$published" "$source" "${got[page]}" "${got[codeword]}" "${got[independent]}" <<'EOF'
 import sys
-preset, qd, published, source, page, codeword = sys.argv[1:]
-published, page, codeword = float(published), float(page), float(codeword)
-print(f"| {preset} | QD{qd} | {published:,.0f} IOPS, {source} | {page:,.0f} | {codeword:,.0f} "
-      f"| {page / published:.2f} | {codeword / published:.2f} |")
+preset, qd, published, source = sys.argv[1:5]
+published, *got = (float(x) for x in [sys.argv[3]] + sys.argv[5:])
+ratios = " / ".join(f"{g / published:.2f}" for g in got)
+print(f"| {preset} | QD{qd} | {published:,.0f} IOPS, {source} | "
+      + " | ".join(f"{g:,.0f}" for g in got) + f" | {ratios} |")
 EOF
 )
   if [[ $held == held ]] && ! python3 -c 'import sys; sys.exit(not 0.85 <= float(sys.argv[1]) / float(sys.argv[2]) <= 1.15)' "${got[codeword]}" "$published"; then

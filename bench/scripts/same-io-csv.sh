@@ -9,7 +9,10 @@ set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
 mkdir -p "$work"
 # Preconditioned states: not into the user's cache, and one cache per binary
-# (two builds may write different checkpoint formats).
+# (two builds may write different checkpoint formats), fresh on every run: a
+# WORKDIR used before holds the states of the binaries that ran then, and a
+# hit on one side and a store on the other differ in summary.json.
+rm -rf "$work/state-cache-old" "$work/state-cache-new"
 cd "$(dirname "$0")/../.."
 cases=(
   "baseline-rw|-c configs/agrawal-baseline.toml --precondition random -w RW:io_size=4096,count=20000"

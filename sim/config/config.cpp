@@ -129,6 +129,14 @@ void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
   r.scaled("timing", "command_ns", t.command_ns, 1.0, 0.0, 1e6);
   r.boolean("timing", "cache_register", t.cache_register);
   read_read_transfer(r, g, t);
+  r.boolean("timing", "independent_plane_reads", t.independent_plane_reads);
+  if (t.independent_plane_reads && g.interleaving != flash::Interleaving::kPlanes) {
+    const auto [node, dotted] = r.find("timing", "independent_plane_reads");
+    r.fail(dotted, node,
+           fmt::format("joins the reads of a die's planes, which needs geometry.interleaving = "
+                       "\"planes\" (it is \"{}\")",
+                       flash::interleaving_name(g.interleaving)));
+  }
 }
 
 // Codeword reads select the codewords of a logical page that is one flash

@@ -73,7 +73,9 @@ nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g,
   } else {
     cell_json(t, g.bits_per_cell(), json);
   }
-  // Codeword reads: echoed when on (a run without them echoes as before).
+  // Independent plane reads and codeword reads: echoed when on (a run
+  // without them echoes as before).
+  if (t.independent_plane_reads) json["independent_plane_reads"] = true;
   if (t.read_transfer != flash::ReadTransfer::kPage) {
     json["read_transfer"] = flash::read_transfer_name(t.read_transfer);
     json["codeword_bytes"] = t.codeword_bytes;
@@ -326,8 +328,10 @@ void describe_flash(const DeviceConfig& c, const SpareCapacity& spare, Out it) {
       logical_bytes / c.ftl.logical_page_size, format_size(c.ftl.logical_page_size));
   describe_spare(spare, it);
   // The flash scheduler (flash/scheduler.h).
-  fmt::format_to(it, "  scheduler   interleaving {}; cache register {}; dispatch {}\n",
-                 flash::interleaving_name(g.interleaving), c.timing.cache_register ? "on" : "off",
+  fmt::format_to(it, "  scheduler   interleaving {}{}; cache register {}; dispatch {}\n",
+                 flash::interleaving_name(g.interleaving),
+                 c.timing.independent_plane_reads ? " (independent plane reads)" : "",
+                 c.timing.cache_register ? "on" : "off",
                  flash::dispatch_order_name(c.controller.dispatch_order));
 }
 

@@ -48,6 +48,22 @@ TEST(CellTiming, TlcReadsTakeTheirPageTypesTime) {
     EXPECT_EQ(array_ns(timeline, t, g, at(Op::kRead, ppn)), expected[ppn]) << ppn;
 }
 
+// A multi-plane read of pages at two offsets (Timing::independent_plane_reads)
+// takes the longer of their types' array times, and counts each page's type.
+TEST(CellTiming, AnIndependentPlaneReadTakesTheLongerOfItsPagesTypes) {
+  const Geometry g = cell_geometry(CellType::kTlc);
+  Timing t = cell_timing(CellType::kTlc, ProgramScheme::kOneShot);
+  t.independent_plane_reads = true;
+  FlashTimeline timeline(g, t);
+  Command read = at(Op::kRead, 0);                                 // lower: 56.5 us
+  read.ppn2 = static_cast<Ppn>(g.blocks_per_plane * g.pages_per_block + 2);  // upper: 106 us
+  ASSERT_EQ(g.plane_of(read.ppn2), 1u);
+  EXPECT_EQ(timeline.unloaded_ns(read) - 2 * t.page_transfer_ns(g), 106'000);
+  timeline.schedule(read, 0);
+  EXPECT_EQ(timeline.stats().page_type_reads[0], 1u);
+  EXPECT_EQ(timeline.stats().page_type_reads[2], 1u);
+}
+
 TEST(CellTiming, OneShotProgramsTheWordlineAtItsLastPage) {
   const Geometry g = cell_geometry(CellType::kTlc);
   const Timing t = cell_timing(CellType::kTlc, ProgramScheme::kOneShot);

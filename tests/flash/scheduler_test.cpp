@@ -148,6 +148,36 @@ TEST(FlashScheduler, PlaneInterleavingNeedsTheSamePageOffset) {
   EXPECT_EQ(s.scheduler.timeline().stats().two_plane_commands, 0u);
 }
 
+// Independent plane reads (Timing::independent_plane_reads): queued reads
+// on a plane pair join whatever their offsets; a program does not.
+TEST(FlashScheduler, IndependentPlaneReadsJoinQueuedReadsAtAnyPageOffset) {
+  for (const bool independent : {false, true}) {
+    SCOPED_TRACE(independent);
+    Timing t;
+    t.independent_plane_reads = independent;
+    const TimeNs transfer = t.page_transfer_ns(testing::small_geometry(1));
+    const Geometry g = testing::small_geometry(1, Interleaving::kPlanes);
+    Scheduled s(g, t);
+    // The first keeps the die busy; two reads queue behind it on planes 0
+    // and 1 at offsets 3 and 5, then two programs likewise.
+    s.submit(0, program_of(page(g, 0, 0, 0)), 0, WorkClass::kHostWrite);
+    s.submit(1, read_of(page(g, 0, 1, 3)), 0);
+    s.submit(2, read_of(page(g, 1, 1, 5)), 0);
+    s.submit(3, program_of(page(g, 0, 2, 3)), 0, WorkClass::kHostWrite);
+    s.submit(4, program_of(page(g, 1, 2, 5)), 0, WorkClass::kHostWrite);
+    s.scheduler.drain();
+    const TimeNs first = transfer + t.program_ns;
+    if (independent) {
+      EXPECT_EQ(s.recorder.done[1], first + t.read_ns + 2 * transfer);
+      EXPECT_EQ(s.recorder.done[2], s.recorder.done[1]);
+      EXPECT_EQ(s.scheduler.timeline().stats().two_plane_commands, 1u);
+    } else {
+      EXPECT_EQ(s.recorder.done[2], first + 2 * (t.read_ns + transfer));
+      EXPECT_EQ(s.scheduler.timeline().stats().two_plane_commands, 0u);
+    }
+  }
+}
+
 TEST(FlashScheduler, ReadsFirstTakesAQueuedReadBeforeAnOlderQueuedWrite) {
   const Geometry g = testing::small_geometry(1, Interleaving::kDies);
   const Timing t;

@@ -83,7 +83,8 @@ class StateCache : public ::testing::Test {
 };
 
 TEST_F(StateCache, CachedRunWritesTheSameIoCsv) {
-  ASSERT_EQ(Sim("cold").exit_code, 0);
+  const auto cold = Sim("cold");
+  ASSERT_EQ(cold.exit_code, 0) << cold.output;
   EXPECT_EQ(Cached("cold"), "stored");
   ASSERT_EQ(StateFiles().size(), 1u);
   const auto hit = Sim("warm");
