@@ -2,6 +2,13 @@
 // and the counters.
 #include "ftl/ftl.h"
 
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "records/pairwise.h"
+
 namespace ssdlab::ftl {
 
 void Ftl::save_state(StateWriter& /*out*/) const {
@@ -13,33 +20,75 @@ void Ftl::load_state(StateReader& /*in*/) {
 }
 
 
+namespace {
+
+// The section STAT through the counters' field list
+// (records/ftl_counters.h): its scalar counters in the list's order, then
+// its per-pool lists, as `Scalar` and `List` read or write each.
+template <typename Scalar, typename List>
+class StatVisitor {
+ public:
+  StatVisitor(Scalar scalar, List list) : scalar_(scalar), list_(list) {}
+  template <typename T>
+  void operator()(const char* key, T& value) {
+    if constexpr (std::is_same_v<std::remove_const_t<T>, std::uint64_t>) {
+      if (lists_) throw std::logic_error(std::string("STAT: a counter after the lists: ") + key);
+      scalar_(value);
+    } else {
+      lists_ = true;
+      list_(key, value);
+    }
+  }
+  template <typename T>
+  void unreported(const char*, T&) {}
+  template <typename T>
+  void derived(const char*, const T&) {}
+
+ private:
+  Scalar scalar_;
+  List list_;
+  bool lists_ = false;
+};
+
+template <typename Stats, typename Scalar, typename List>
+void visit_stat(Stats& stats, Scalar scalar, List list) {
+  StatVisitor<Scalar, List> visitor(scalar, list);
+  records::fields(visitor, stats);
+}
+
+// What a corrupt checkpoint's error calls each per-pool list.
+const char* list_name(std::string_view key) {
+  return key == "blocks_cleaned_per_pool" ? "the per-pool cleaning counts"
+                                          : "the per-pool migration counts";
+}
+
+}  // namespace
+
 void save_stats(StateWriter& out, const FtlStats& stats) {
   out.section("STAT", 2);
-  each_counter(stats, [&out](const char*, const std::uint64_t& counter) { out.u64(counter); });
-  out.vector(stats.blocks_cleaned_per_pool);
-  out.vector(stats.wear_migrations_per_pool);
+  visit_stat(
+      stats, [&out](const std::uint64_t& counter) { out.u64(counter); },
+      [&out](const char*, const std::vector<std::uint64_t>& list) { out.vector(list); });
 }
 
 void load_stats(StateReader& in, FtlStats& stats) {
   in.section("STAT", 2);
-  each_counter(stats, [&in](const char*, std::uint64_t& counter) { counter = in.u64(); });
-  in.vector(stats.blocks_cleaned_per_pool, stats.blocks_cleaned_per_pool.size(),
-            "the per-pool cleaning counts");
-  in.vector(stats.wear_migrations_per_pool, stats.wear_migrations_per_pool.size(),
-            "the per-pool migration counts");
+  visit_stat(
+      stats, [&in](std::uint64_t& counter) { counter = in.u64(); },
+      [&in](const char* key, std::vector<std::uint64_t>& list) {
+        in.vector(list, list.size(), list_name(key));
+      });
 }
 
 void add_counters(FtlStats& into, const FtlStats& from) {
-  std::vector<std::uint64_t> values;
-  each_counter(from, [&values](const char*, const std::uint64_t& value) { values.push_back(value); });
-  std::size_t i = 0;
-  each_counter(into, [&values, &i](const char*, std::uint64_t& counter) { counter += values[i++]; });
-  auto add = [](std::vector<std::uint64_t>& sums, const std::vector<std::uint64_t>& more) {
-    if (sums.size() < more.size()) sums.resize(more.size(), 0);
-    for (std::size_t pool = 0; pool < more.size(); ++pool) sums[pool] += more[pool];
-  };
-  add(into.blocks_cleaned_per_pool, from.blocks_cleaned_per_pool);
-  add(into.wear_migrations_per_pool, from.wear_migrations_per_pool);
+  records::pairwise(into, from, [](auto& sum, const auto& more) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(sum)>, std::vector<std::uint64_t>>) {
+      if (sum.size() < more.size()) sum.resize(more.size(), 0);  // pools: element by element
+      for (std::size_t pool = 0; pool < more.size(); ++pool) sum[pool] += more[pool];
+    } else {
+      sum += more;
+    }
+  });
 }
 
 }  // namespace ssdlab::ftl

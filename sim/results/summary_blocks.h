@@ -89,20 +89,6 @@ struct PowerCutsRecord {
   bool operator==(const PowerCutsRecord&) const = default;
 };
 
-// A plan's lifetime stop (--until-expired, the device's end of life).
-// The SLC cache at the end of a run ([slc_cache]; ftl::SlcCacheStats says
-// what each counts), and its size over time: blocks in use after every 1%
-// of the logical capacity the host wrote (from preconditioning on).
-struct SlcCacheRecord {
-  std::string mode;
-  std::uint64_t pages_per_block = 0, capacity_blocks = 0, static_blocks = 0;
-  std::uint64_t blocks_in_use = 0, peak_blocks = 0, blocks_opened = 0;
-  std::uint64_t host_pages_absorbed = 0, host_pages_bypassed = 0;
-  std::uint64_t pages_folded = 0, blocks_folded = 0, foreground_folds = 0;
-  std::vector<std::uint64_t> size_host_pages, size_blocks;
-  bool operator==(const SlcCacheRecord&) const = default;
-};
-
 // A zoned device at the end of a run (ftl.type = "zoned"; docs/zns.md): its
 // zones by state, the zone commands it served, and those it refused by ZNS
 // status (each status, with its code, even at 0).
@@ -137,24 +123,6 @@ struct HostLogRecord {
   bool operator==(const HostLogRecord&) const = default;
 };
 
-// Host-guided placement at the end of a run (ftl.placement; docs/fdp.md):
-// TP4146's FDP statistics (bytes the host wrote, the media wrote and
-// erased) and events, and each handle's reclaim-unit use.
-struct FdpHandleRecord {
-  std::uint64_t handle = 0, host_pages = 0, blocks_opened = 0, reclaim_units = 0;
-  std::uint64_t cleaning_blocks = 0, pages_moved = 0;
-  bool operator==(const FdpHandleRecord&) const = default;
-};
-struct FdpRecord {
-  std::string mode, isolation;
-  std::uint64_t host_bytes_written = 0, media_bytes_written = 0, media_bytes_erased = 0;
-  double write_amplification = 0;  // media over host bytes written
-  std::uint64_t ru_switches = 0, handle_changes = 0, invalid_placement_ids = 0;
-  std::uint64_t shared_cleaning_blocks = 0;
-  std::vector<FdpHandleRecord> handles;
-  bool operator==(const FdpRecord&) const = default;
-};
-
 // One tenant of a run of several workloads at once (sim/run/tenant_run.h):
 // where it ran, its figures (as its experiment's run), the pages cleaning
 // moved while its writes were started, and with --fairness its figures
@@ -183,6 +151,7 @@ struct FairnessRecord {
   bool operator==(const FairnessRecord&) const = default;
 };
 
+// A plan's lifetime stop (--until-expired, the device's end of life).
 struct LifetimeRecord {
   std::uint64_t until_expired = 0;
   bool stopped = false, end_of_life = false;

@@ -86,7 +86,7 @@ RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   d.cleaning_ns = 123456;
   d.background_cleaning_ns = 456;
   d.bus_busy_ns = 777000;
-  d.buffer = BufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.buffer = records::WriteBufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
   d.suspend = SuspendCounters{6 + number, 2};
   d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
   return r;
