@@ -37,6 +37,7 @@
 #include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
+#include "records/suspend_counters.h"
 #include "flash/suspend.h"
 #include "flash/timeline_observer.h"
 #include "flash/timing.h"
@@ -74,7 +75,7 @@ struct TimelineStats {
   std::array<std::uint64_t, kMaxPageTypes> page_type_reads{};
   std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
   // Program/erase suspend (flash/suspend.h): suspensions of programs, of erases.
-  std::array<std::uint64_t, 2> suspensions{};
+  records::SuspendCounters suspend;
 };
 
 // The host's flash accesses (TimelineStats): page accesses and their

@@ -31,7 +31,7 @@ ALLOWED = {
     "common": [],
     # Each part's counter block, declared once (records/field_list.h).
     "records": ["common"],
-    "flash": ["common"],
+    "flash": ["common", "records"],
     "ftl": ["common", "records", "flash"],
     "workloads": ["common"],
     "traces": ["common"],

@@ -41,7 +41,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   if (const flash::Geometry& g = ssd.config().geometry; g.cell_type != flash::CellType::kSlc)
     c.cell = cell_counters(g, t);
   if (ssd.config().suspend.enabled)
-    c.suspend = SuspendCounters{t.suspensions[0], t.suspensions[1]};
+    c.suspend = t.suspend;
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

@@ -12,8 +12,9 @@
 namespace ssdlab::sim {
 
 // The controller's and the flash's counters, each key once; the FTL's
-// (records/ftl_counters.h) and the write buffer's
-// (records/write_buffer_counters.h) have their lists next to their structs,
+// (records/ftl_counters.h), the write buffer's
+// (records/write_buffer_counters.h) and suspend's (records/suspend_counters.h)
+// have their lists next to their structs,
 // in the form of records/field_list.h.
 // Beyond the ops of summary_fields.h (v(key, member) and v.optional):
 //   v.time_us(key, ns)        a TimeNs member written in microseconds
@@ -27,12 +28,6 @@ void fields(V& v, R& k) requires std::is_same_v<std::remove_const_t<R>, CellCoun
   v("slc_mode_reads", k.slc_mode_reads);
   v("slc_mode_programs", k.slc_mode_programs);
   v("wordline_programs", k.wordline_programs);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SuspendCounters> {
-  v("program_suspensions", s.program_suspensions);
-  v("erase_suspensions", s.erase_suspensions);
 }
 
 template <typename V, typename R>

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "records/pairwise.h"
+#include "records/walk.h"
 #include "sim/results/device_counter_fields.h"
 
 namespace ssdlab::sim {

@@ -16,6 +16,7 @@
 
 #include "common/units.h"
 #include "records/ftl_counters.h"
+#include "records/suspend_counters.h"
 #include "records/write_buffer_counters.h"
 
 namespace ssdlab::sim {
@@ -27,14 +28,6 @@ struct CellCounters {
   std::map<std::string, std::uint64_t> reads_per_page_type;
   std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
   bool operator==(const CellCounters&) const = default;
-};
-
-// Program/erase suspend (timing.suspend; flash/suspend.h): how often host
-// reads suspended a program, an erase.
-struct SuspendCounters {
-  std::uint64_t program_suspensions = 0;
-  std::uint64_t erase_suspensions = 0;
-  bool operator==(const SuspendCounters&) const = default;
 };
 
 struct DeviceCounters {
@@ -57,7 +50,7 @@ struct DeviceCounters {
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
   std::optional<records::WriteBufferCounters> buffer;  // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
-  std::optional<SuspendCounters> suspend;   // only with timing.suspend
+  std::optional<records::SuspendCounters> suspend;  // only with timing.suspend
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "records/host_log_counters.h"
+#include "records/zone_counters.h"
+
 namespace ssdlab::sim {
 
 // A state brought about before the runs ("precondition", an experiment's
@@ -90,36 +93,27 @@ struct PowerCutsRecord {
 };
 
 // A zoned device at the end of a run (ftl.type = "zoned"; docs/zns.md): its
-// zones by state, the zone commands it served, and those it refused by ZNS
-// status (each status, with its code, even at 0).
-struct ZoneRefusalRecord {
-  std::string status;
-  std::uint64_t code = 0, count = 0;
-  bool operator==(const ZoneRefusalRecord&) const = default;
-};
+// zones, their sizes and states, and its counters (the zone commands it
+// served and refused: records/zone_counters.h).
 struct ZonesRecord {
   std::uint64_t zones = 0, zone_bytes = 0, capacity_bytes = 0;
   std::uint64_t empty = 0, implicitly_open = 0, explicitly_open = 0, closed = 0;
   std::uint64_t read_only = 0, full = 0, offline = 0;
-  std::uint64_t resets = 0, finishes = 0, opens = 0, closes = 0, appends = 0;
-  std::uint64_t implicit_closes = 0, finish_padding_pages = 0, blocks_replaced = 0;
-  std::uint64_t refused = 0;
-  std::vector<ZoneRefusalRecord> refusals;
+  records::ZoneCounters counters;
   bool operator==(const ZonesRecord&) const = default;
 };
 
 // The host's log-structured layer over a zoned device ([host.log];
-// docs/zns.md): what the host wrote, what its own cleaning moved, and the
-// write amplification of each layer and of both.
+// docs/zns.md): its settings, its counters (what the host wrote, what its
+// own cleaning moved: records/host_log_counters.h, with the log's own
+// write amplification), and the write amplification of the device under
+// it and of both, which take the FTL's counters too.
 struct HostLogRecord {
   std::string victim;
   std::uint64_t exported_bytes = 0, zones = 0;
-  std::uint64_t host_pages_written = 0, cleaning_pages_written = 0, cleaning_pages_read = 0;
-  std::uint64_t zones_cleaned = 0, zone_resets = 0;
-  double host_write_amplification = 0;    // (host + cleaning) pages / host pages
+  records::HostLogCounters counters;
   double device_write_amplification = 0;  // flash pages / pages the host log wrote
   double total_write_amplification = 0;   // flash pages / host pages
-  std::uint64_t pages_verified = 0;       // --verify: reads checked end to end
   bool operator==(const HostLogRecord&) const = default;
 };
 
