@@ -1,8 +1,7 @@
 // The one list of the device counters' summary.json keys (DeviceCounters,
 // device_counters.h), in the form of summary_fields.h: fields(v, record)
 // names every key and the member it holds, for the summary's writer and
-// reader (summary_json.cpp), for operator- and += (device_counters.cpp), and
-// for the simulator's snapshot (sim/report/device_snapshot.cpp).
+// reader (summary_json.cpp) and for operator- and += (device_counters.cpp).
 #pragma once
 
 #include <type_traits>
@@ -12,10 +11,9 @@
 namespace ssdlab::sim {
 
 // The controller's and the flash's counters, each key once; the FTL's
-// (records/ftl_counters.h), the write buffer's
-// (records/write_buffer_counters.h) and suspend's (records/suspend_counters.h)
-// have their lists next to their structs,
-// in the form of records/field_list.h.
+// (records/ftl_counters.h), the write buffer's (write_buffer_counters.h)
+// and suspend's (suspend_counters.h) have their lists next to their
+// structs in records/, in the form of records/field_list.h.
 // Beyond the ops of summary_fields.h (v(key, member) and v.optional):
 //   v.time_us(key, ns)        a TimeNs member written in microseconds
 //   v.derived(key, value)     a ratio or sum of the counters: written, not read
