@@ -6,7 +6,8 @@
 // it: summary.json's writer and reader (sim/results/summary_json.cpp), the
 // difference of two snapshots and the sum over runs
 // (sim/results/device_counters.cpp), and a part's checkpoint where it
-// saves its block that way (the FTL's, ftl/ftl_state.cpp).
+// saves its block that way (records::each_counter, walk.h: the FTL's
+// section STAT, the zoned FTL's and the host log's counters).
 //
 //   v(key, member)             a counter (or list, or text): written, read,
 //                              subtracted and summed
