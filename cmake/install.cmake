@@ -5,7 +5,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 # The libraries an out-of-tree FTL links, and the name each is exported as.
-set(SSDLAB_EXPORTED_LIBRARIES ssdlab_common ssdlab_flash ssdlab_ftl ssdlab_workloads
+set(SSDLAB_EXPORTED_LIBRARIES ssdlab_common ssdlab_records ssdlab_flash ssdlab_ftl ssdlab_workloads
     ssdlab_traces ssdlab_results ssdlab_config ssdlab_sim ssdlab_analysis ssdlab_commands
     ssdlab_repro ssdlab_cli_commands)
 foreach(library IN LISTS SSDLAB_EXPORTED_LIBRARIES)
@@ -33,7 +33,7 @@ install(TARGETS ssdlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${SSDLAB_EXPORTED_LIBRARIES} ssdlab_cli EXPORT ssdlabTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdlab)
-foreach(folder common flash ftl sim analysis workloads traces repro)
+foreach(folder common records flash ftl sim analysis workloads traces repro)
   install(DIRECTORY ${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdlab/${folder}
     FILES_MATCHING PATTERN "*.h")
 endforeach()

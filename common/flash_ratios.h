@@ -1,7 +1,6 @@
-// The ratios every report of an FTL's counters derives the same way: the
-// FTL's own statistics (ftl/ftl.h, FtlStats) and summary.json's device
-// counters (sim/results/device_counters.h) both call these, so the two can
-// never disagree. Each is 0 where its denominator is.
+// The ratios of an FTL's counters (records/ftl_counters.h calls them), in
+// common so that any report that has the counts derives them the same way.
+// Each is 0 where its denominator is.
 #pragma once
 
 #include <cstdint>

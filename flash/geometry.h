@@ -50,7 +50,7 @@ enum class Gang : std::uint8_t {
   // for kSharedControlSync, one unit per gang (here: per channel, so
   // packages_per_channel is 1), but the member pages cross the one bus one
   // after another: a gang page takes gang_size member transfers, and a host
-  // read moves only the member pages it asks for (Command::member_pages).
+  // read moves only the member pages it asks for (Command::read_units).
   kSharedBusSync,
 };
 const char* gang_name(Gang gang);

@@ -289,7 +289,8 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.host_other_write_ns);
   out.u64(stats_.host_other_read_pages);
   out.u64(stats_.host_other_write_pages);
-  out.array(stats_.suspensions);
+  out.u64(stats_.suspend.program_suspensions);  // as the array of two it was
+  out.u64(stats_.suspend.erase_suspensions);
   // Cells of several bits only, so that an SLC device's state is as before.
   if (!multi_bit_) return;
   out.array(stats_.page_type_reads);
@@ -319,7 +320,8 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.host_other_write_ns = in.i64();
   stats_.host_other_read_pages = in.u64();
   stats_.host_other_write_pages = in.u64();
-  in.array(stats_.suspensions);
+  stats_.suspend.program_suspensions = in.u64();
+  stats_.suspend.erase_suspensions = in.u64();
   if (multi_bit_) {
     in.array(stats_.page_type_reads);
     stats_.slc_mode_reads = in.u64();

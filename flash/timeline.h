@@ -7,7 +7,7 @@
 //    whose page crosses gang_size data paths at once, Geometry::lanes(); a
 //    synchronous shared-bus gang is a channel whose page crosses as
 //    gang_size member pages in turn, and whose host reads move only the
-//    member pages asked for, Command::member_pages);
+//    member pages asked for, Command::read_units);
 //  - control bus (asynchronous shared-control gangs only, one per gang): the
 //    command/address cycles of every member, which keep their own data buses
 //    (Agrawal et al. §3.3, Figure 5);
@@ -37,6 +37,7 @@
 #include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
+#include "records/suspend_counters.h"
 #include "flash/suspend.h"
 #include "flash/timeline_observer.h"
 #include "flash/timing.h"
@@ -74,7 +75,7 @@ struct TimelineStats {
   std::array<std::uint64_t, kMaxPageTypes> page_type_reads{};
   std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
   // Program/erase suspend (flash/suspend.h): suspensions of programs, of erases.
-  std::array<std::uint64_t, 2> suspensions{};
+  records::SuspendCounters suspend;
 };
 
 // The host's flash accesses (TimelineStats): page accesses and their

@@ -69,7 +69,8 @@ TimeNs FlashTimeline::suspended_read(const Command& read, InFlight& op, TimeNs s
   op.resumed = array_done + suspend_.resume_ns;
   ++op.suspensions;
   stats_.die_busy_ns += shift;
-  ++stats_.suspensions[op.command.op == Op::kErase ? 1 : 0];
+  ++(op.command.op == Op::kErase ? stats_.suspend.erase_suspensions
+                                  : stats_.suspend.program_suspensions);
   return done;
 }
 

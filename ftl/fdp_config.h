@@ -49,29 +49,6 @@ struct PlacementConfig {
   }
 };
 
-// FDP statistics log page (TP4146 "FDP Statistics", log page 22h) and
-// events (log page 23h), and each handle's reclaim-unit use
-// (summary.json "fdp"). Bytes are flash page bytes.
-struct FdpStats {
-  std::uint64_t host_bytes_written = 0;     // HBMW
-  std::uint64_t media_bytes_written = 0;    // MBMW: host and cleaning programs
-  std::uint64_t media_bytes_erased = 0;     // MBE
-  std::uint64_t ru_switches = 0;            // a handle's RU filled, the next one opened
-  std::uint64_t handle_changes = 0;         // host writes whose handle differs from the last's
-  std::uint64_t invalid_placement_ids = 0;  // ids past the last handle: handle 0 (TP4146)
-  struct Handle {
-    std::uint64_t host_pages = 0;       // pages the host wrote with it
-    std::uint64_t blocks_opened = 0;    // its host blocks (RU slices) opened
-    std::uint64_t cleaning_blocks = 0;  // its own cleaning blocks (persistently isolated)
-    std::uint64_t pages_moved = 0;      // its valid pages cleaning moved
-    std::uint64_t reclaim_units = 0;    // RUs its host writes used (blocks over a group's planes)
-    bool operator==(const Handle&) const = default;
-  };
-  std::vector<Handle> handles;
-  std::uint64_t shared_cleaning_blocks = 0;  // initially isolated: mixed destinations
-  bool operator==(const FdpStats&) const = default;
-};
-
 const char* placement_mode_name(PlacementMode mode);
 bool parse_placement_mode(std::string_view name, PlacementMode& out);
 const char* isolation_name(Isolation isolation);

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "common/error.h"
-#include "common/flash_ratios.h"
 #include "common/state_io.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
@@ -25,6 +24,9 @@
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 #include "ftl/zones.h"
+#include "records/ftl_counters.h"
+#include "records/fdp_counters.h"
+#include "records/slc_cache_counters.h"
 
 namespace ssdlab::ftl {
 
@@ -159,103 +161,11 @@ struct PageRange {
   std::uint8_t placement = 0;
 };
 
-// Counters every FTL keeps; units are physical pages unless named otherwise.
-struct FtlStats {
-  std::uint64_t host_pages_written = 0;     // pages the host asked to write
-  std::uint64_t flash_pages_written = 0;    // pages programmed (host, RMW, moves, summary pages)
-  std::uint64_t summary_pages_written = 0;  // summary pages programmed (ftl.summary_page)
-  std::uint64_t host_pages_read = 0;
-  std::uint64_t flash_pages_read = 0;     // pages read for host reads and RMW
-  std::uint64_t rmw_pages_read = 0;       // reads done for read-modify-write
-  std::uint64_t unmapped_pages_read = 0;  // host reads of never-written pages (no flash access)
-  std::uint64_t erases = 0;
-  std::uint64_t copy_backs = 0;
-  std::uint64_t inter_plane_moves = 0;
-  std::uint64_t trimmed_pages = 0;
-  std::uint64_t blocks_cleaned = 0;  // victims erased, foreground and background
-  std::uint64_t background_blocks_cleaned = 0;
-  std::uint64_t pages_reclaimed = 0;  // superseded pages in the victims
-  std::vector<std::uint64_t> blocks_cleaned_per_pool;
-  // Block-mapped and hybrid FTLs (Desnoyers §4; BAST and FAST). A merge makes
-  // a logical block's data whole again in one flash block: a switch merge
-  // turns a fully, sequentially written log block into the data block (no
-  // copy); a partial merge completes a sequentially written log block by
-  // copying the rest of the old data block into it; a full merge copies the
-  // latest version of every page into a fresh block.
-  std::uint64_t switch_merges = 0;
-  std::uint64_t partial_merges = 0;
-  std::uint64_t full_merges = 0;
-  std::uint64_t padding_pages = 0;  // pages programmed with no data to keep pages in order
-  // Wear (Agrawal et al. §5). Retired: blocks that reached their rated P/E
-  // cycles and are never allocated again. Deferrals: greedy victims passed
-  // over by rate-limiting. Migrations: worn blocks refilled with the data of
-  // a cold block (which is recycled instead); migrated pages are moved too
-  // (also in copy_backs/inter_plane_moves).
-  std::uint64_t blocks_retired = 0;
-  std::uint64_t wear_deferrals = 0;
-  std::uint64_t wear_migrations = 0;
-  std::uint64_t wear_migrated_pages = 0;
-  std::vector<std::uint64_t> wear_migrations_per_pool;
-  // DFTL (Gupta et al. 2009; dftl.h): map lookups that found their entry in
-  // the cached mapping table or not, translation pages read (misses and the
-  // read half of write-backs) and written (write-backs of dirty entries,
-  // batched per translation page), and cleaned blocks that held translation
-  // pages. Translation pages written are also in flash_pages_written, and
-  // translation pages moved by cleaning in copy_backs/inter_plane_moves.
-  std::uint64_t map_cache_hits = 0;
-  std::uint64_t map_cache_misses = 0;
-  std::uint64_t translation_pages_read = 0;
-  std::uint64_t translation_pages_written = 0;
-  std::uint64_t translation_blocks_cleaned = 0;
-
-  double map_cache_hit_ratio() const {
-    return ssdlab::map_cache_hit_ratio(map_cache_hits, map_cache_misses);
-  }
-
-  double cleaning_efficiency(std::uint32_t pages_per_block) const {
-    return ssdlab::cleaning_efficiency(pages_reclaimed, blocks_cleaned, pages_per_block);
-  }
-
-  double write_amplification() const {
-    return ssdlab::write_amplification(flash_pages_written, host_pages_written);
-  }
-
-  bool operator==(const FtlStats&) const = default;
-};
-
-// Every scalar counter of FtlStats with its summary.json name, in a fixed
-// order (checkpoints save them in it): visit(name, counter). The one list of
-// them: a new counter added here is saved, reported and subtracted.
-template <typename Stats, typename Visit>
-void each_counter(Stats& s, Visit visit) {
-  visit("host_pages_written", s.host_pages_written);
-  visit("flash_pages_written", s.flash_pages_written);
-  visit("host_pages_read", s.host_pages_read);
-  visit("flash_pages_read", s.flash_pages_read);
-  visit("rmw_pages_read", s.rmw_pages_read);
-  visit("unmapped_pages_read", s.unmapped_pages_read);
-  visit("erases", s.erases);
-  visit("copy_backs", s.copy_backs);
-  visit("inter_plane_moves", s.inter_plane_moves);
-  visit("trimmed_pages", s.trimmed_pages);
-  visit("blocks_cleaned", s.blocks_cleaned);
-  visit("background_blocks_cleaned", s.background_blocks_cleaned);
-  visit("pages_reclaimed", s.pages_reclaimed);
-  visit("switch_merges", s.switch_merges);
-  visit("partial_merges", s.partial_merges);
-  visit("full_merges", s.full_merges);
-  visit("padding_pages", s.padding_pages);
-  visit("blocks_retired", s.blocks_retired);
-  visit("wear_deferrals", s.wear_deferrals);
-  visit("wear_migrations", s.wear_migrations);
-  visit("wear_migrated_pages", s.wear_migrated_pages);
-  // Checkpoint section STAT version 2: DFTL.
-  visit("map_cache_hits", s.map_cache_hits);
-  visit("map_cache_misses", s.map_cache_misses);
-  visit("translation_pages_read", s.translation_pages_read);
-  visit("translation_pages_written", s.translation_pages_written);
-  visit("translation_blocks_cleaned", s.translation_blocks_cleaned);
-}
+// The counters every FTL keeps (records/ftl_counters.h, which says what
+// each counts): one struct, which the FTL fills and the summary and the
+// checkpoint walk through its field list. FtlStats is its name in the FTL
+// interface (out-of-tree FTLs use it).
+using FtlStats = records::FtlCounters;
 
 // How recovery picks a logical page's latest instance in the OOB scan:
 // by write sequence number (what a correct FTL does), or the last instance in
@@ -331,9 +241,9 @@ class Ftl {
   virtual void set_pool_parallel(bool /*on*/) {}
   virtual const flash::NandArray& nand() const = 0;
   // What the SLC cache did ([slc_cache]); nothing without one.
-  virtual std::optional<SlcCacheStats> slc_cache_stats() const { return std::nullopt; }
+  virtual std::optional<records::SlcCacheCounters> slc_cache_stats() const { return std::nullopt; }
   // What host-guided placement did (ftl.placement); nothing when it is off.
-  virtual std::optional<FdpStats> fdp_stats() const { return std::nullopt; }
+  virtual std::optional<records::FdpCounters> fdp_stats() const { return std::nullopt; }
   // A zoned device's zone commands (zones.h; ftl.type = "zoned"); null for
   // a conventional FTL, whose logical space the host writes anywhere.
   virtual ZonedDevice* zoned() { return nullptr; }

@@ -107,11 +107,11 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
-  std::optional<SlcCacheStats> slc_cache_stats() const override {
+  std::optional<records::SlcCacheCounters> slc_cache_stats() const override {
     if (!slc_.on()) return std::nullopt;
     return slc_.stats();
   }
-  std::optional<FdpStats> fdp_stats() const override {
+  std::optional<records::FdpCounters> fdp_stats() const override {
     if (!fdp_.on()) return std::nullopt;
     return fdp_.stats(stats_, geometry_, layout_.planes_per_pool());
   }

@@ -12,7 +12,10 @@ FdpPlacement::FdpPlacement(const PlacementConfig& config, std::uint32_t logical_
   if (!on()) return;
   nand_.enable_placement_tags();
   placement.enable_handles();
-  stats_.handles.assign(config_.handles, FdpStats::Handle{});
+  stats_.mode = placement_mode_name(config_.mode);
+  stats_.isolation = config_.persistent() ? "persistently" : "initially";
+  stats_.handles.resize(config_.handles);
+  for (std::uint32_t h = 0; h < config_.handles; ++h) stats_.handles[h].handle = h;
 }
 
 std::uint32_t FdpPlacement::extra_active_per_plane() const {
@@ -43,7 +46,7 @@ WriteKind FdpPlacement::host_kind(std::uint8_t id, std::uint32_t first) {
 
 void FdpPlacement::host_page(flash::Ppn first, std::uint32_t pages,
                              const flash::FastGeometry& geometry) {
-  FdpStats::Handle& handle = stats_.handles[current_];
+  records::FdpCounters::Handle& handle = stats_.handles[current_];
   handle.host_pages += pages;
   if (geometry.page_in_block(first) != 0) return;
   nand_.set_placement_tag(geometry.block_of(first), static_cast<std::uint8_t>(current_ + 1));
@@ -71,16 +74,16 @@ WriteKind FdpPlacement::slot_of(flash::BlockId block) const {
                               : handle_host_kind(handle_of(tag));
 }
 
-FdpStats FdpPlacement::stats(const FtlStats& counters, const flash::Geometry& geometry,
-                             std::uint32_t planes_per_group) const {
-  FdpStats report = stats_;
+records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::Geometry& geometry,
+                                         std::uint32_t planes_per_group) const {
+  records::FdpCounters report = stats_;
   const std::uint64_t page = geometry.page_size;
   report.host_bytes_written = counters.host_pages_written * page;
   report.media_bytes_written = counters.flash_pages_written * page;
   report.media_bytes_erased = counters.erases * geometry.pages_per_block * page;
   // An RU is a block on each plane of its group: each RU a handle opened
   // past its first is a switch to a new RU.
-  for (FdpStats::Handle& handle : report.handles) {
+  for (records::FdpCounters::Handle& handle : report.handles) {
     const std::uint64_t units = (handle.blocks_opened + planes_per_group - 1) / planes_per_group;
     handle.reclaim_units = units;
     report.ru_switches += units > 0 ? units - 1 : 0;
@@ -98,7 +101,7 @@ void FdpPlacement::save_state(StateWriter& out) const {
   out.u64(stats_.invalid_placement_ids);
   out.u64(stats_.shared_cleaning_blocks);
   out.u64(stats_.handles.size());
-  for (const FdpStats::Handle& h : stats_.handles) {
+  for (const records::FdpCounters::Handle& h : stats_.handles) {
     out.u64(h.host_pages);
     out.u64(h.blocks_opened);
     out.u64(h.cleaning_blocks);
@@ -116,7 +119,7 @@ void FdpPlacement::load_state(StateReader& in) {
   if (in.count(stats_.handles.size(), "the placement handles") != stats_.handles.size())
     throw make_error("the checkpoint's placement handles do not match the config's {}",
                      stats_.handles.size());
-  for (FdpStats::Handle& h : stats_.handles) {
+  for (records::FdpCounters::Handle& h : stats_.handles) {
     h.host_pages = in.u64();
     h.blocks_opened = in.u64();
     h.cleaning_blocks = in.u64();

@@ -61,8 +61,8 @@ class FdpPlacement {
 
   // The report (summary.json "fdp"): the counters, and the log page's bytes
   // from the FTL's counters and geometry.
-  FdpStats stats(const FtlStats& counters, const flash::Geometry& geometry,
-                 std::uint32_t planes_per_group) const;
+  records::FdpCounters stats(const FtlStats& counters, const flash::Geometry& geometry,
+                             std::uint32_t planes_per_group) const;
 
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
@@ -74,7 +74,7 @@ class FdpPlacement {
   PlacementConfig config_;
   std::uint64_t logical_page_size_;
   flash::NandArray& nand_;
-  FdpStats stats_;
+  records::FdpCounters stats_;  // its events and handles, counted per write
   std::uint32_t current_ = 0;  // the handle of the host write in progress
   std::uint32_t last_ = 0;     // the handle of the previous host write
   bool written_ = false;       // a host write has happened (handle changes)

@@ -123,8 +123,9 @@ void SlcCache::sample(std::uint64_t host_pages) {
   next_sample_ = (host_pages / sample_every_ + 1) * sample_every_;
 }
 
-SlcCacheStats SlcCache::stats() const {
-  SlcCacheStats s;
+records::SlcCacheCounters SlcCache::stats() const {
+  records::SlcCacheCounters s;
+  s.mode = slc_cache_mode_name(config_.mode);
   for (const Pool& p : pools_) {
     s.host_pages_absorbed += p.absorbed;
     s.host_pages_bypassed += p.bypassed;
@@ -138,7 +139,10 @@ SlcCacheStats SlcCache::stats() const {
   s.capacity_blocks = std::uint64_t{most_blocks_} * pools_.size();
   s.static_blocks = std::uint64_t{static_blocks_} * pools_.size();
   s.pages_per_block = nand_.slc_pages_per_block();
-  s.samples = samples_;
+  for (const Sample& sample : samples_) {
+    s.size_host_pages.push_back(sample.host_pages);
+    s.size_blocks.push_back(sample.blocks);
+  }
   return s;
 }
 
@@ -183,7 +187,7 @@ void SlcCache::save_state(StateWriter& out) const {
     out.deque(sealed_[pool]);
   }
   out.u64(samples_.size());
-  for (const SlcCacheStats::Sample& sample : samples_) {
+  for (const Sample& sample : samples_) {
     out.u64(sample.host_pages);
     out.u64(sample.blocks);
   }
@@ -208,7 +212,7 @@ void SlcCache::load_state(StateReader& in) {
       throw make_error("corrupt: the SLC cache of pool {} holds {} blocks", pool, p.in_use);
   }
   samples_.resize(in.count(1u << 20, "the SLC cache samples"));
-  for (SlcCacheStats::Sample& sample : samples_) {
+  for (Sample& sample : samples_) {
     sample.host_pages = in.u64();
     sample.blocks = in.u64();
   }

@@ -77,7 +77,8 @@ class SlcCache {
   void sample(std::uint64_t host_pages);
 
   std::uint32_t blocks_in_use(std::uint32_t pool) const { return pools_[pool].in_use; }
-  SlcCacheStats stats() const;
+  // What it did (summary.json "slc_cache"), over the pools.
+  records::SlcCacheCounters stats() const;
 
   // Mount after a power cut: nothing in use; then adopt() counts each SLC
   // block the scan finds in `pool`, and sealed() takes the full ones in the
@@ -112,7 +113,11 @@ class SlcCache {
   std::uint32_t most_blocks_ = 0;    // per pool, static part included
   std::vector<Pool> pools_;
   std::vector<std::deque<flash::BlockId>> sealed_;  // per pool, in seal order
-  std::vector<SlcCacheStats::Sample> samples_;
+  // Its size over time (records::SlcCacheCounters::size_host_pages).
+  struct Sample {
+    std::uint64_t host_pages = 0, blocks = 0;
+  };
+  std::vector<Sample> samples_;
   std::uint64_t next_sample_ = 0, sample_every_ = 0;
 };
 

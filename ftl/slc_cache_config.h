@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace ssdlab::ftl {
 
@@ -34,29 +33,6 @@ struct SlcCacheConfig {
   std::uint32_t bits_per_cell = 1;
 
   bool on() const { return mode != SlcCacheMode::kNone; }
-};
-
-// What the cache did (summary.json "slc_cache"), over the pools. Pages are
-// physical pages; blocks are SLC-mode blocks.
-struct SlcCacheStats {
-  std::uint64_t host_pages_absorbed = 0;  // host pages written in SLC mode
-  std::uint64_t host_pages_bypassed = 0;  // host pages written to native cells (cache full)
-  std::uint64_t pages_folded = 0;         // valid pages moved into native cells
-  std::uint64_t blocks_folded = 0;        // cache blocks folded and erased
-  std::uint64_t foreground_folds = 0;     // of them, folded on a host write's path
-  std::uint64_t blocks_opened = 0;        // blocks taken into SLC mode
-  std::uint64_t blocks_in_use = 0, peak_blocks = 0;  // now, and the most at once
-  std::uint64_t capacity_blocks = 0;   // the most it may hold (static part included)
-  std::uint64_t static_blocks = 0;     // its static part
-  std::uint32_t pages_per_block = 0;   // pages of one SLC-mode block
-  // Its size over time: blocks in use after every 1% of the logical
-  // capacity written by the host.
-  struct Sample {
-    std::uint64_t host_pages = 0, blocks = 0;
-    bool operator==(const Sample&) const = default;
-  };
-  std::vector<Sample> samples;
-  bool operator==(const SlcCacheStats&) const = default;
 };
 
 const char* slc_cache_mode_name(SlcCacheMode mode);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "ftl/pools.h"
 
@@ -148,6 +149,14 @@ void ZonedFtl::read(const PageRange& range, CommandList& out) {
 // zone's blocks, so a trim changes nothing (docs/zns.md).
 void ZonedFtl::trim(const PageRange& /*range*/, CommandList& /*out*/) {}
 
+records::ZoneCounters new_zone_counters() {
+  records::ZoneCounters counters;
+  for (const ZoneStatus status : kZoneErrors)
+    counters.refusals.push_back(
+        {std::string(zone_status_name(status)), static_cast<std::uint64_t>(status), 0});
+  return counters;
+}
+
 ZoneStatus ZonedFtl::refuse(ZoneStatus status) {
   count_refusal(status);
   return status;
@@ -155,7 +164,8 @@ ZoneStatus ZonedFtl::refuse(ZoneStatus status) {
 
 void ZonedFtl::count_refusal(ZoneStatus status) {
   const auto* it = std::find(kZoneErrors.begin(), kZoneErrors.end(), status);
-  if (it != kZoneErrors.end()) ++counters_.refused[static_cast<std::size_t>(it - kZoneErrors.begin())];
+  if (it != kZoneErrors.end())
+    ++counters_.refusals[static_cast<std::size_t>(it - kZoneErrors.begin())].count;
 }
 
 ZoneStatus ZonedFtl::writable(const Zone& zone) const {
@@ -317,7 +327,7 @@ void ZonedFtl::pad_zone(std::uint64_t index, CommandList& out) {
     out.push_back(flash::page_command(Op::kProgram, ppn, flash::kNoLpn));
     ++stats_.flash_pages_written;
     ++stats_.padding_pages;
-    ++counters_.finish_padding;
+    ++counters_.finish_padding_pages;
   }
   if (config_.two_plane) merge_two_plane(geometry_, out, start);
 }

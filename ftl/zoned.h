@@ -60,7 +60,7 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   ZoneReport zone(std::uint64_t index) const override {
     return {zones_state_[index].state, zones_state_[index].write_pointer};
   }
-  const ZoneCounters& zone_counters() const override { return counters_; }
+  const records::ZoneCounters& zone_counters() const override { return counters_; }
   ZoneStatus admit_write(Lpn first, std::uint32_t count) override;
   ZoneStatus admit_append(std::uint64_t index, std::uint32_t count, Lpn& first) override;
   ZoneStatus check_read(Lpn first, std::uint32_t count) const override;
@@ -116,7 +116,7 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   std::vector<Zone> zones_state_;
   std::vector<std::uint64_t> implicitly_open_;  // in the order they opened
   std::uint32_t open_ = 0, active_ = 0;
-  ZoneCounters counters_;
+  records::ZoneCounters counters_ = new_zone_counters();
   FtlStats stats_;
 };
 

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "ftl/oob_scan.h"
 #include "ftl/zoned.h"
+#include "records/walk.h"
 
 namespace ssdlab::ftl {
 
@@ -123,7 +125,12 @@ void ZonedFtl::save_state(StateWriter& out) const {
   out.vector(blocks_);
   for (const std::vector<BlockId>& spare : spare_) out.vector(spare);
   out.vector(implicitly_open_);
-  each_zone_counter(counters_, [&](std::uint64_t counter) { out.u64(counter); });
+  records::each_counter(counters_, [&](const char*, const auto& counter) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(counter)>, std::uint64_t>)
+      out.u64(counter);
+    else
+      for (const records::ZoneCounters::Refusal& refusal : counter) out.u64(refusal.count);
+  });
   nand_.save_state(out);
   save_stats(out, stats_);
 }
@@ -155,7 +162,12 @@ void ZonedFtl::load_state(StateReader& in) {
   implicitly_open_.resize(open);
   for (std::uint64_t& z : implicitly_open_)
     if ((z = in.u64()) >= zones_) throw make_error("corrupt: an open zone");
-  each_zone_counter(counters_, [&](std::uint64_t& counter) { counter = in.u64(); });
+  records::each_counter(counters_, [&](const char*, auto& counter) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(counter)>, std::uint64_t>)
+      counter = in.u64();
+    else
+      for (records::ZoneCounters::Refusal& refusal : counter) refusal.count = in.u64();
+  });
   nand_.load_state(in);
   load_stats(in, stats_);
   recount();

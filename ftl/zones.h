@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "flash/command.h"
+#include "records/zone_counters.h"
 
 namespace ssdlab::ftl {
 
@@ -66,26 +67,9 @@ struct ZoneReport {
   std::uint64_t write_pointer = 0;  // logical pages written from the zone's start
 };
 
-// What a zoned device counts (summary.json's "zones" block).
-struct ZoneCounters {
-  std::uint64_t resets = 0, finishes = 0, opens = 0, closes = 0;
-  std::uint64_t appends = 0;           // zone appends served
-  std::uint64_t implicit_closes = 0;   // implicitly open zones the device closed for another
-  std::uint64_t finish_padding = 0;    // pages programmed by finish with zone_finish = "pad"
-  std::uint64_t blocks_replaced = 0;   // worn blocks a reset replaced from the spare
-  std::array<std::uint64_t, kZoneErrors.size()> refused{};  // by kZoneErrors index
-  bool operator==(const ZoneCounters&) const = default;
-};
-
-// Every counter of ZoneCounters, in the checkpoint's order: visit(counter).
-// The one list of them, so that saving and loading cannot drift apart.
-template <typename Counters, typename Visit>
-void each_zone_counter(Counters& c, Visit visit) {
-  for (auto* field : {&c.resets, &c.finishes, &c.opens, &c.closes, &c.appends, &c.implicit_closes,
-                      &c.finish_padding, &c.blocks_replaced})
-    visit(*field);
-  for (auto& refused : c.refused) visit(refused);
-}
+// What a zoned device counts (records/zone_counters.h): its refusals
+// listed by kZoneErrors, at 0.
+records::ZoneCounters new_zone_counters();
 
 // The zone commands of a zoned FTL. Every call that changes a zone first
 // checks it and, if the command must be refused, returns the status and
@@ -97,7 +81,7 @@ class ZonedDevice {
   virtual std::uint64_t zone_pages() const = 0;      // the zone size
   virtual std::uint64_t capacity_pages() const = 0;  // writable pages of each zone
   virtual ZoneReport zone(std::uint64_t index) const = 0;
-  virtual const ZoneCounters& zone_counters() const = 0;
+  virtual const records::ZoneCounters& zone_counters() const = 0;
   // The controller's time for a command that touches no flash.
   virtual double command_us() const = 0;
 

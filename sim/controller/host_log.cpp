@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "records/walk.h"
 
 namespace ssdlab::sim {
 
@@ -63,7 +64,7 @@ void HostLog::unmap(std::uint32_t page) {
 void HostLog::take_zone(Head& head, bool functional, TimeNs& now) {
   if (head.zone != kNone) {
     use_[head.zone] = ZoneUse::kFull;
-    filled_at_[head.zone] = counters_.host_pages;
+    filled_at_[head.zone] = counters_.host_pages_written;
   }
   // The host head cleans first, so that cleaning, which takes zones for its
   // own head as it moves pages, always finds one.
@@ -109,7 +110,8 @@ std::uint32_t HostLog::victim() const {
     const double u = static_cast<double>(valid_[z]) / capacity_;
     double score = 1.0 - u;  // greedy: the fewest valid pages
     if (config_.victim == HostLogConfig::Victim::kCostBenefit)
-      score = (1.0 - u) * static_cast<double>(counters_.host_pages - filled_at_[z] + 1) / (1.0 + u);
+      score = (1.0 - u) *
+              static_cast<double>(counters_.host_pages_written - filled_at_[z] + 1) / (1.0 + u);
     if (score > best_score) {
       best = z;
       best_score = score;
@@ -146,13 +148,13 @@ TimeNs HostLog::clean(TimeNs now, bool functional, std::size_t target) {
         ++end;
       }
       read_done = std::max(read_done, send(IoMode::kRead, base + p, end - p, now, functional));
-      counters_.cleaning_reads += end - p;
+      counters_.cleaning_pages_read += end - p;
       p = end;
     }
     const TimeNs written = append(cleaning_, moved, read_done, functional);
-    counters_.cleaning_pages += moved.size();
+    counters_.cleaning_pages_written += moved.size();
     now = send(IoMode::kZoneReset, base, 1, written, functional);
-    ++counters_.resets;
+    ++counters_.zone_resets;
     ++counters_.zones_cleaned;
     use_[zone] = ZoneUse::kFree;
     free_.push_back(zone);
@@ -217,7 +219,7 @@ TimeNs HostLog::serve(const HostIo& request, TimeNs now) {
         start = std::max(start, read(end - 1, 1, now));
       std::vector<std::uint32_t> pages;
       for (std::uint64_t p = first; p < end; ++p) pages.push_back(static_cast<std::uint32_t>(p));
-      counters_.host_pages += pages.size();
+      counters_.host_pages_written += pages.size();
       return append(host_, pages, start, false);
     }
     default:
@@ -233,7 +235,7 @@ void HostLog::write_functionally(std::uint64_t offset, std::uint64_t size) {
   if (free_.size() < config_.clean_at) clean(0, true, config_.clean_at);
   std::vector<std::uint32_t> pages;
   for (std::uint64_t p = first; p < end; ++p) pages.push_back(static_cast<std::uint32_t>(p));
-  counters_.host_pages += pages.size();
+  counters_.host_pages_written += pages.size();
   append(host_, pages, 0, true);
 }
 
@@ -258,7 +260,7 @@ void HostLog::save_state(StateWriter& out) const {
     out.u32(head->zone);
     out.u32(head->next);
   }
-  Counters::each(counters_, [&](std::uint64_t value) { out.u64(value); });
+  records::each_counter(counters_, [&](const char*, std::uint64_t value) { out.u64(value); });
 }
 
 void HostLog::load_state(StateReader& in) {
@@ -295,7 +297,7 @@ void HostLog::load_state(StateReader& in) {
     if ((head->zone != kNone && head->zone >= zones_) || head->next > capacity_)
       throw make_error("corrupt: a host log head");
   }
-  Counters::each(counters_, [&](std::uint64_t& value) { value = in.u64(); });
+  records::each_counter(counters_, [&](const char*, std::uint64_t& value) { value = in.u64(); });
   if (!version_.empty()) {
     std::fill(version_.begin(), version_.end(), 0);
     std::fill(held_.begin(), held_.end(), 0);

@@ -25,6 +25,7 @@
 #include "common/state_io.h"
 #include "common/units.h"
 #include "ftl/zones.h"
+#include "records/host_log_counters.h"
 #include "sim/config/host_log_config.h"
 
 namespace ssdlab::sim {
@@ -52,18 +53,7 @@ class HostLog {
   // A host write without time (preconditioning).
   void write_functionally(std::uint64_t offset, std::uint64_t size);
 
-  struct Counters {
-    std::uint64_t host_pages = 0, cleaning_pages = 0, cleaning_reads = 0;
-    std::uint64_t zones_cleaned = 0, resets = 0, pages_verified = 0;
-    // Each counter, in the checkpoint's order (the one list save and load use).
-    template <typename Self, typename Visit>
-    static void each(Self& c, Visit visit) {
-      for (auto* field : {&c.host_pages, &c.cleaning_pages, &c.cleaning_reads, &c.zones_cleaned,
-                          &c.resets, &c.pages_verified})
-        visit(*field);
-    }
-  };
-  const Counters& counters() const { return counters_; }
+  const records::HostLogCounters& counters() const { return counters_; }
   const HostLogConfig& config() const { return config_; }
   bool is_mapped(std::uint64_t page) const { return map_[page] != kNone; }
   std::uint64_t zones() const { return zones_; }
@@ -109,7 +99,7 @@ class HostLog {
   Head host_, cleaning_;
   // --verify: the version of each host page, and the one each slot holds.
   std::vector<std::uint32_t> version_, held_;
-  Counters counters_;
+  records::HostLogCounters counters_;
 };
 
 }  // namespace ssdlab::sim

@@ -76,7 +76,7 @@ void WriteBuffer::save_state(StateWriter& out) const {
     out.i64(done);
     out.u64(pages);
   }
-  const WriteBufferStats& s = stats_;
+  const records::WriteBufferCounters& s = stats_;
   for (const std::uint64_t value : {s.write_pages, s.coalesced_pages, s.read_hit_pages,
                                     s.read_miss_pages, s.flushed_pages, s.flushes, s.full_waits})
     out.u64(value);
@@ -101,7 +101,7 @@ void WriteBuffer::load_state(StateReader& in) {
     flushing(done, pages);
   }
   if (occupied() > capacity_) throw Error("the write buffer holds more pages than it has room for");
-  WriteBufferStats& s = stats_;
+  records::WriteBufferCounters& s = stats_;
   for (std::uint64_t* value : {&s.write_pages, &s.coalesced_pages, &s.read_hit_pages,
                                &s.read_miss_pages, &s.flushed_pages, &s.flushes, &s.full_waits})
     *value = in.u64();

@@ -17,21 +17,9 @@
 #include "common/state_io.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
+#include "records/write_buffer_counters.h"
 
 namespace ssdlab::sim {
-
-struct WriteBufferStats {
-  std::uint64_t write_pages = 0;      // host pages written into the buffer
-  std::uint64_t coalesced_pages = 0;  // of those, overwrites of a page it still held
-  std::uint64_t read_hit_pages = 0;   // host pages read from the buffer
-  std::uint64_t read_miss_pages = 0;  // host pages read from flash
-  std::uint64_t flushed_pages = 0;    // pages written to flash by flushes
-  std::uint64_t flushes = 0;
-  std::uint64_t full_waits = 0;  // writes that waited for a flush to free space
-  TimeNs full_wait_ns = 0;       // their summed wait
-
-  bool operator==(const WriteBufferStats&) const = default;
-};
 
 class WriteBuffer {
  public:
@@ -71,8 +59,8 @@ class WriteBuffer {
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
-  WriteBufferStats& stats() { return stats_; }
-  const WriteBufferStats& stats() const { return stats_; }
+  records::WriteBufferCounters& stats() { return stats_; }
+  const records::WriteBufferCounters& stats() const { return stats_; }
 
  private:
   std::uint64_t capacity_;
@@ -80,7 +68,7 @@ class WriteBuffer {
   std::unordered_map<ftl::Lpn, std::list<ftl::Lpn>::iterator> where_;
   std::multimap<TimeNs, std::uint64_t> in_flight_;  // flush completion -> pages
   std::uint64_t in_flight_pages_ = 0;
-  WriteBufferStats stats_;
+  records::WriteBufferCounters stats_;
 };
 
 }  // namespace ssdlab::sim

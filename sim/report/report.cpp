@@ -164,7 +164,7 @@ void print_wear(std::ostream& out, const WearRecord& wear) {
 }
 
 void print_controller(std::ostream& out, const DeviceCounters& device) {
-  const FtlCounters& f = device.ftl;
+  const records::FtlCounters& f = device.ftl;
   if (f.blocks_cleaned > 0)
     fmt::print(out,
                "  cleaning in the runs: foreground {} blocks, {:.0f} us; background {} blocks, "
@@ -185,7 +185,7 @@ void print_controller(std::ostream& out, const DeviceCounters& device) {
                f.map_cache_hits, f.map_cache_misses, f.translation_pages_read,
                f.translation_pages_written, f.translation_blocks_cleaned);
   if (!device.buffer) return;
-  const BufferCounters& b = *device.buffer;
+  const records::WriteBufferCounters& b = *device.buffer;
   const double reads = static_cast<double>(b.read_hit_pages + b.read_miss_pages);
   fmt::print(
       out,
@@ -205,51 +205,12 @@ RunRecord run_record(const RunResult& result) {
   return run;
 }
 
-static FdpRecord fdp_record(const ftl::FtlConfig& config, const ftl::FdpStats& stats) {
-  FdpRecord f;
-  const ftl::PlacementConfig& p = config.placement;
-  f.mode = ftl::placement_mode_name(p.mode);
-  f.isolation = p.persistent() ? "persistently" : "initially";
-  f.host_bytes_written = stats.host_bytes_written;
-  f.media_bytes_written = stats.media_bytes_written;
-  f.media_bytes_erased = stats.media_bytes_erased;
-  f.write_amplification =
-      stats.host_bytes_written ? double(stats.media_bytes_written) / stats.host_bytes_written : 0;
-  f.ru_switches = stats.ru_switches;
-  f.handle_changes = stats.handle_changes;
-  f.invalid_placement_ids = stats.invalid_placement_ids;
-  f.shared_cleaning_blocks = stats.shared_cleaning_blocks;
-  for (std::size_t i = 0; i < stats.handles.size(); ++i) {
-    const ftl::FdpStats::Handle& h = stats.handles[i];
-    f.handles.push_back(
-        {i, h.host_pages, h.blocks_opened, h.reclaim_units, h.cleaning_blocks, h.pages_moved});
-  }
-  return f;
-}
-
 void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
-  if (const auto slc = ssd.ftl().slc_cache_stats()) {
-    SlcCacheRecord& c = summary.slc_cache.emplace();
-    c.mode = ftl::slc_cache_mode_name(ssd.config().ftl.slc_cache.mode);
-    c.pages_per_block = slc->pages_per_block;
-    c.capacity_blocks = slc->capacity_blocks;
-    c.static_blocks = slc->static_blocks;
-    c.blocks_in_use = slc->blocks_in_use;
-    c.peak_blocks = slc->peak_blocks;
-    c.blocks_opened = slc->blocks_opened;
-    c.host_pages_absorbed = slc->host_pages_absorbed;
-    c.host_pages_bypassed = slc->host_pages_bypassed;
-    c.pages_folded = slc->pages_folded;
-    c.blocks_folded = slc->blocks_folded;
-    c.foreground_folds = slc->foreground_folds;
-    for (const auto& sample : slc->samples) {
-      c.size_host_pages.push_back(sample.host_pages);
-      c.size_blocks.push_back(sample.blocks);
-    }
-  }
-  if (const auto fdp = ssd.ftl().fdp_stats()) summary.fdp = fdp_record(ssd.config().ftl, *fdp);
+  // The FTL's parts' records (records/), as they filled them.
+  summary.slc_cache = ssd.ftl().slc_cache_stats();
+  summary.fdp = ssd.ftl().fdp_stats();
   add_zones_summary(summary, ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   // The config that ran: with what the FTL resolved when it was built (dftl's

@@ -2,6 +2,7 @@
 // zoned device and the host's log over it.
 #include "sim/report/report.h"
 
+#include "common/flash_ratios.h"
 #include "ftl/zones.h"
 #include "sim/controller/ssd.h"
 #include "sim/results/summary.h"
@@ -27,42 +28,20 @@ ZonesRecord zones_record(const ZoneFront& front) {
       case ftl::ZoneState::kOffline: ++z.offline; break;
     }
   }
-  const ftl::ZoneCounters& c = device.zone_counters();
-  z.resets = c.resets;
-  z.finishes = c.finishes;
-  z.opens = c.opens;
-  z.closes = c.closes;
-  z.appends = c.appends;
-  z.implicit_closes = c.implicit_closes;
-  z.finish_padding_pages = c.finish_padding;
-  z.blocks_replaced = c.blocks_replaced;
-  for (std::size_t i = 0; i < ftl::kZoneErrors.size(); ++i) {
-    z.refused += c.refused[i];
-    z.refusals.push_back({std::string(ftl::zone_status_name(ftl::kZoneErrors[i])),
-                          static_cast<std::uint64_t>(ftl::kZoneErrors[i]), c.refused[i]});
-  }
+  z.counters = device.zone_counters();
   return z;
 }
 
 HostLogRecord host_log_record(const HostLog& log, const Ssd& ssd) {
-  const HostLog::Counters& c = log.counters();
   HostLogRecord h;
   h.victim = host_log_victim_name(log.config().victim);
   h.exported_bytes = log.exported_bytes();
   h.zones = log.zones();
-  h.host_pages_written = c.host_pages;
-  h.cleaning_pages_written = c.cleaning_pages;
-  h.cleaning_pages_read = c.cleaning_reads;
-  h.zones_cleaned = c.zones_cleaned;
-  h.zone_resets = c.resets;
-  h.pages_verified = c.pages_verified;
+  h.counters = log.counters();
   const ftl::FtlStats& stats = ssd.ftl().stats();
-  const auto ratio = [](std::uint64_t a, std::uint64_t b) {
-    return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
-  };
-  h.host_write_amplification = ratio(c.host_pages + c.cleaning_pages, c.host_pages);
-  h.device_write_amplification = ratio(stats.flash_pages_written, stats.host_pages_written);
-  h.total_write_amplification = ratio(stats.flash_pages_written, c.host_pages);
+  h.device_write_amplification = stats.write_amplification();
+  h.total_write_amplification =
+      ssdlab::write_amplification(stats.flash_pages_written, h.counters.host_pages_written);
   return h;
 }
 

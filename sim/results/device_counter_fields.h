@@ -1,8 +1,7 @@
 // The one list of the device counters' summary.json keys (DeviceCounters,
 // device_counters.h), in the form of summary_fields.h: fields(v, record)
 // names every key and the member it holds, for the summary's writer and
-// reader (summary_json.cpp), for operator- and += (device_counters.cpp), and
-// for the simulator's snapshot (sim/report/device_snapshot.cpp).
+// reader (summary_json.cpp) and for operator- and += (device_counters.cpp).
 #pragma once
 
 #include <type_traits>
@@ -11,71 +10,22 @@
 
 namespace ssdlab::sim {
 
-// The FTL's counters, then the controller's and the flash's, each key once.
+// The controller's and the flash's counters, each key once; the FTL's
+// (records/ftl_counters.h), the write buffer's (write_buffer_counters.h)
+// and suspend's (suspend_counters.h) have their lists next to their
+// structs in records/, in the form of records/field_list.h.
 // Beyond the ops of summary_fields.h (v(key, member) and v.optional):
 //   v.time_us(key, ns)        a TimeNs member written in microseconds
 //   v.derived(key, value)     a ratio or sum of the counters: written, not read
 //   v.group(first_key, o)     a std::optional record whose keys sit in this
 //                             object (present when `first_key` is)
-template <typename V, typename R>
-void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FtlCounters> {
-  v("host_pages_written", f.host_pages_written);
-  v("flash_pages_written", f.flash_pages_written);
-  v("host_pages_read", f.host_pages_read);
-  v("flash_pages_read", f.flash_pages_read);
-  v("rmw_pages_read", f.rmw_pages_read);
-  v("unmapped_pages_read", f.unmapped_pages_read);
-  v("erases", f.erases);
-  v("copy_backs", f.copy_backs);
-  v("inter_plane_moves", f.inter_plane_moves);
-  v("trimmed_pages", f.trimmed_pages);
-  v("blocks_cleaned", f.blocks_cleaned);
-  v("background_blocks_cleaned", f.background_blocks_cleaned);
-  v("pages_reclaimed", f.pages_reclaimed);
-  v("switch_merges", f.switch_merges);
-  v("partial_merges", f.partial_merges);
-  v("full_merges", f.full_merges);
-  v("padding_pages", f.padding_pages);
-  v("blocks_retired", f.blocks_retired);
-  v("wear_deferrals", f.wear_deferrals);
-  v("wear_migrations", f.wear_migrations);
-  v("wear_migrated_pages", f.wear_migrated_pages);
-  v("map_cache_hits", f.map_cache_hits);
-  v("map_cache_misses", f.map_cache_misses);
-  v("translation_pages_read", f.translation_pages_read);
-  v("translation_pages_written", f.translation_pages_written);
-  v("translation_blocks_cleaned", f.translation_blocks_cleaned);
-  v("blocks_cleaned_per_pool", f.blocks_cleaned_per_pool);
-  v("wear_migrations_per_pool", f.wear_migrations_per_pool);
-  v.derived("pages_moved", f.copy_backs + f.inter_plane_moves);
-  // DFTL: lookups that found their map entry cached.
-  v.derived("map_cache_hit_ratio", f.map_cache_hit_ratio());
-}
-
-template <typename V, typename R>
-void fields(V& v, R& b) requires std::is_same_v<std::remove_const_t<R>, BufferCounters> {
-  v("write_buffer_write_pages", b.write_pages);
-  v("write_buffer_coalesced_pages", b.coalesced_pages);
-  v("write_buffer_read_hit_pages", b.read_hit_pages);
-  v("write_buffer_read_miss_pages", b.read_miss_pages);
-  v("write_buffer_flushed_pages", b.flushed_pages);
-  v("write_buffer_flushes", b.flushes);
-  v("write_buffer_full_waits", b.full_waits);
-  v.time_us("write_buffer_full_wait_us", b.full_wait_ns);
-}
-
+//   v.unreported(key, member) a counter summary.json does not hold
 template <typename V, typename R>
 void fields(V& v, R& k) requires std::is_same_v<std::remove_const_t<R>, CellCounters> {
   v("reads_per_page_type", k.reads_per_page_type);
   v("slc_mode_reads", k.slc_mode_reads);
   v("slc_mode_programs", k.slc_mode_programs);
   v("wordline_programs", k.wordline_programs);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& s) requires std::is_same_v<std::remove_const_t<R>, SuspendCounters> {
-  v("program_suspensions", s.program_suspensions);
-  v("erase_suspensions", s.erase_suspensions);
 }
 
 template <typename V, typename R>

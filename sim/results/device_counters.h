@@ -14,49 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "common/flash_ratios.h"
 #include "common/units.h"
+#include "records/ftl_counters.h"
+#include "records/suspend_counters.h"
+#include "records/write_buffer_counters.h"
 
 namespace ssdlab::sim {
-
-// The FTL's counters (ftl::FtlStats, whose comments say what each counts),
-// under their summary.json names.
-struct FtlCounters {
-  std::uint64_t host_pages_written = 0, flash_pages_written = 0;
-  std::uint64_t host_pages_read = 0, flash_pages_read = 0, rmw_pages_read = 0,
-                unmapped_pages_read = 0;
-  std::uint64_t erases = 0, copy_backs = 0, inter_plane_moves = 0, trimmed_pages = 0;
-  std::uint64_t blocks_cleaned = 0, background_blocks_cleaned = 0, pages_reclaimed = 0;
-  std::vector<std::uint64_t> blocks_cleaned_per_pool;
-  // Block-mapped and hybrid FTLs: merges, and pages programmed as padding.
-  std::uint64_t switch_merges = 0, partial_merges = 0, full_merges = 0, padding_pages = 0;
-  // Wear (Agrawal et al. §5).
-  std::uint64_t blocks_retired = 0, wear_deferrals = 0, wear_migrations = 0,
-                wear_migrated_pages = 0;
-  std::vector<std::uint64_t> wear_migrations_per_pool;
-  // DFTL (Gupta et al. 2009).
-  std::uint64_t map_cache_hits = 0, map_cache_misses = 0, translation_pages_read = 0,
-                translation_pages_written = 0, translation_blocks_cleaned = 0;
-
-  double map_cache_hit_ratio() const {
-    return ssdlab::map_cache_hit_ratio(map_cache_hits, map_cache_misses);
-  }
-  double cleaning_efficiency(std::uint32_t pages_per_block) const {
-    return ssdlab::cleaning_efficiency(pages_reclaimed, blocks_cleaned, pages_per_block);
-  }
-  double write_amplification() const {
-    return ssdlab::write_amplification(flash_pages_written, host_pages_written);
-  }
-  bool operator==(const FtlCounters&) const = default;
-};
-
-// The write buffer's counters (WriteBufferStats, sim/controller/write_buffer.h).
-struct BufferCounters {
-  std::uint64_t write_pages = 0, coalesced_pages = 0, read_hit_pages = 0, read_miss_pages = 0,
-                flushed_pages = 0, flushes = 0, full_waits = 0;
-  TimeNs full_wait_ns = 0;
-  bool operator==(const BufferCounters&) const = default;
-};
 
 // Cells of several bits (flash::TimelineStats, whose comment says what each
 // counts): page reads by page type name ("lower", "middle", "upper", "top":
@@ -67,16 +30,8 @@ struct CellCounters {
   bool operator==(const CellCounters&) const = default;
 };
 
-// Program/erase suspend (timing.suspend; flash/suspend.h): how often host
-// reads suspended a program, an erase.
-struct SuspendCounters {
-  std::uint64_t program_suspensions = 0;
-  std::uint64_t erase_suspensions = 0;
-  bool operator==(const SuspendCounters&) const = default;
-};
-
 struct DeviceCounters {
-  FtlCounters ftl;
+  records::FtlCounters ftl;  // the FTL's (ftl::Ftl::stats())
   TimeNs cleaning_ns = 0;             // cleaning in progress, foreground and background
   TimeNs background_cleaning_ns = 0;  // of which started by idle pools
   // Serial flash time of the cleaning commands (moves and erases, each at its
@@ -93,9 +48,9 @@ struct DeviceCounters {
   std::uint64_t host_bytes_written = 0;  // host write requests' bytes (Ssd)
   std::uint64_t two_plane_commands = 0;
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
-  std::optional<BufferCounters> buffer;     // only with a write buffer
+  std::optional<records::WriteBufferCounters> buffer;  // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
-  std::optional<SuspendCounters> suspend;   // only with timing.suspend
+  std::optional<records::SuspendCounters> suspend;  // only with timing.suspend
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

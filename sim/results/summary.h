@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "records/fdp_counters.h"
+#include "records/slc_cache_counters.h"
 #include "sim/results/checkpoint_record.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
@@ -144,8 +146,8 @@ struct SummaryRecord {
   // The device at the end of the run (all writes, preconditioning included).
   std::optional<DeviceCounters> device;
   std::optional<WearRecord> wear;
-  std::optional<SlcCacheRecord> slc_cache;
-  std::optional<FdpRecord> fdp;                      // ftl.placement on only
+  std::optional<records::SlcCacheCounters> slc_cache;
+  std::optional<records::FdpCounters> fdp;           // ftl.placement on only
   std::optional<ZonesRecord> zones;                  // a zoned device only
   std::optional<HostLogRecord> host_log;             // [host.log] only
   std::optional<std::vector<TenantRecord>> tenants;  // runs of tenants (tenant_run.h)

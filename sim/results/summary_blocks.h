@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "records/host_log_counters.h"
+#include "records/zone_counters.h"
+
 namespace ssdlab::sim {
 
 // A state brought about before the runs ("precondition", an experiment's
@@ -89,70 +92,29 @@ struct PowerCutsRecord {
   bool operator==(const PowerCutsRecord&) const = default;
 };
 
-// A plan's lifetime stop (--until-expired, the device's end of life).
-// The SLC cache at the end of a run ([slc_cache]; ftl::SlcCacheStats says
-// what each counts), and its size over time: blocks in use after every 1%
-// of the logical capacity the host wrote (from preconditioning on).
-struct SlcCacheRecord {
-  std::string mode;
-  std::uint64_t pages_per_block = 0, capacity_blocks = 0, static_blocks = 0;
-  std::uint64_t blocks_in_use = 0, peak_blocks = 0, blocks_opened = 0;
-  std::uint64_t host_pages_absorbed = 0, host_pages_bypassed = 0;
-  std::uint64_t pages_folded = 0, blocks_folded = 0, foreground_folds = 0;
-  std::vector<std::uint64_t> size_host_pages, size_blocks;
-  bool operator==(const SlcCacheRecord&) const = default;
-};
-
 // A zoned device at the end of a run (ftl.type = "zoned"; docs/zns.md): its
-// zones by state, the zone commands it served, and those it refused by ZNS
-// status (each status, with its code, even at 0).
-struct ZoneRefusalRecord {
-  std::string status;
-  std::uint64_t code = 0, count = 0;
-  bool operator==(const ZoneRefusalRecord&) const = default;
-};
+// zones, their sizes and states, and its counters (the zone commands it
+// served and refused: records/zone_counters.h).
 struct ZonesRecord {
   std::uint64_t zones = 0, zone_bytes = 0, capacity_bytes = 0;
   std::uint64_t empty = 0, implicitly_open = 0, explicitly_open = 0, closed = 0;
   std::uint64_t read_only = 0, full = 0, offline = 0;
-  std::uint64_t resets = 0, finishes = 0, opens = 0, closes = 0, appends = 0;
-  std::uint64_t implicit_closes = 0, finish_padding_pages = 0, blocks_replaced = 0;
-  std::uint64_t refused = 0;
-  std::vector<ZoneRefusalRecord> refusals;
+  records::ZoneCounters counters;
   bool operator==(const ZonesRecord&) const = default;
 };
 
 // The host's log-structured layer over a zoned device ([host.log];
-// docs/zns.md): what the host wrote, what its own cleaning moved, and the
-// write amplification of each layer and of both.
+// docs/zns.md): its settings, its counters (what the host wrote, what its
+// own cleaning moved: records/host_log_counters.h, with the log's own
+// write amplification), and the write amplification of the device under
+// it and of both, which take the FTL's counters too.
 struct HostLogRecord {
   std::string victim;
   std::uint64_t exported_bytes = 0, zones = 0;
-  std::uint64_t host_pages_written = 0, cleaning_pages_written = 0, cleaning_pages_read = 0;
-  std::uint64_t zones_cleaned = 0, zone_resets = 0;
-  double host_write_amplification = 0;    // (host + cleaning) pages / host pages
+  records::HostLogCounters counters;
   double device_write_amplification = 0;  // flash pages / pages the host log wrote
   double total_write_amplification = 0;   // flash pages / host pages
-  std::uint64_t pages_verified = 0;       // --verify: reads checked end to end
   bool operator==(const HostLogRecord&) const = default;
-};
-
-// Host-guided placement at the end of a run (ftl.placement; docs/fdp.md):
-// TP4146's FDP statistics (bytes the host wrote, the media wrote and
-// erased) and events, and each handle's reclaim-unit use.
-struct FdpHandleRecord {
-  std::uint64_t handle = 0, host_pages = 0, blocks_opened = 0, reclaim_units = 0;
-  std::uint64_t cleaning_blocks = 0, pages_moved = 0;
-  bool operator==(const FdpHandleRecord&) const = default;
-};
-struct FdpRecord {
-  std::string mode, isolation;
-  std::uint64_t host_bytes_written = 0, media_bytes_written = 0, media_bytes_erased = 0;
-  double write_amplification = 0;  // media over host bytes written
-  std::uint64_t ru_switches = 0, handle_changes = 0, invalid_placement_ids = 0;
-  std::uint64_t shared_cleaning_blocks = 0;
-  std::vector<FdpHandleRecord> handles;
-  bool operator==(const FdpRecord&) const = default;
 };
 
 // One tenant of a run of several workloads at once (sim/run/tenant_run.h):
@@ -183,6 +145,7 @@ struct FairnessRecord {
   bool operator==(const FairnessRecord&) const = default;
 };
 
+// A plan's lifetime stop (--until-expired, the device's end of life).
 struct LifetimeRecord {
   std::uint64_t until_expired = 0;
   bool stopped = false, end_of_life = false;

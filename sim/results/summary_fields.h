@@ -13,10 +13,15 @@
 // The device counters' lists, with three ops of their own, are in
 // device_counter_fields.h; the checkpoint block's in checkpoint_fields.h; a
 // zoned device's and a live device's in summary_fields_zones.h and _live.h.
+// The parts' counter blocks (the FTL's, the SLC cache's, FDP's, the write
+// buffer's) are declared once in records/, each with its list
+// (records/field_list.h).
 //
 // Keys are written in nlohmann::json's order (sorted), whatever the order here.
 #pragma once
 
+#include "records/fdp_counters.h"
+#include "records/slc_cache_counters.h"
 #include "sim/results/checkpoint_fields.h"
 #include "sim/results/device_counter_fields.h"
 #include "sim/results/summary.h"
@@ -114,49 +119,6 @@ void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, PowerCut
   v("max_mount_time_us", p.max_mount_time_us);
   v("requests_resubmitted", p.requests_resubmitted);
   v("cuts", p.cuts);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, SlcCacheRecord> {
-  v("mode", c.mode);
-  v("pages_per_block", c.pages_per_block);
-  v("capacity_blocks", c.capacity_blocks);
-  v("static_blocks", c.static_blocks);
-  v("blocks_in_use", c.blocks_in_use);
-  v("peak_blocks", c.peak_blocks);
-  v("blocks_opened", c.blocks_opened);
-  v("host_pages_absorbed", c.host_pages_absorbed);
-  v("host_pages_bypassed", c.host_pages_bypassed);
-  v("pages_folded", c.pages_folded);
-  v("blocks_folded", c.blocks_folded);
-  v("foreground_folds", c.foreground_folds);
-  v("size_host_pages", c.size_host_pages);
-  v("size_blocks", c.size_blocks);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& h) requires std::is_same_v<std::remove_const_t<R>, FdpHandleRecord> {
-  v("handle", h.handle);
-  v("host_pages", h.host_pages);
-  v("blocks_opened", h.blocks_opened);
-  v("reclaim_units", h.reclaim_units);
-  v("cleaning_blocks", h.cleaning_blocks);
-  v("pages_moved", h.pages_moved);
-}
-
-template <typename V, typename R>
-void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FdpRecord> {
-  v("mode", f.mode);
-  v("isolation", f.isolation);
-  v("host_bytes_written", f.host_bytes_written);
-  v("media_bytes_written", f.media_bytes_written);
-  v("media_bytes_erased", f.media_bytes_erased);
-  v("write_amplification", f.write_amplification);
-  v("ru_switches", f.ru_switches);
-  v("handle_changes", f.handle_changes);
-  v("invalid_placement_ids", f.invalid_placement_ids);
-  v("shared_cleaning_blocks", f.shared_cleaning_blocks);
-  v("handles", f.handles);
 }
 
 template <typename V, typename R>

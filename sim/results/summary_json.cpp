@@ -65,6 +65,8 @@ class JsonWriter {
     put(json_[key], value);  // a std::optional: null when empty
   }
   template <typename T>
+  void unreported(const char*, const T&) {}
+  template <typename T>
   void group(const char*, const std::optional<T>& record) {
     if (record) fields(*this, *record);
   }
@@ -153,6 +155,8 @@ class JsonReader {
   }
   template <typename T>
   void derived(const char*, const T&) {}  // computed from the counters, not read
+  template <typename T>
+  void unreported(const char*, T&) {}
   template <typename T>
   void group(const char* first_key, std::optional<T>& record) {
     record.reset();

@@ -65,7 +65,7 @@ TEST(Suspend, AReadBehindAnEraseCompletesAfterSuspendReadAndTransferNotAfterTheE
   EXPECT_EQ(d.done(2), read_done);
   // The erase ends later by suspend + read array time + resume.
   EXPECT_EQ(d.done(1), d.timing.erase_ns + 20 * kUs + d.timing.read_ns + 30 * kUs);
-  EXPECT_EQ(d.scheduler.timeline().stats().suspensions[1], 1u);
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.erase_suspensions, 1u);
   EXPECT_EQ(d.scheduler.timeline().die_free_at(0), d.done(1));
 }
 
@@ -91,7 +91,7 @@ TEST(Suspend, AProgramIsSuspendedInItsArrayPhaseOnly) {
   EXPECT_EQ(d.done(3), read3);
   EXPECT_EQ(d.done(1), program);
   EXPECT_EQ(d.done(2), program + d.timing.read_ns + transfer);
-  EXPECT_EQ(d.scheduler.timeline().stats().suspensions[0], 1u);
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.program_suspensions, 1u);
 }
 
 TEST(Suspend, BeyondTheLimitReadsWaitForTheOperation) {
@@ -105,7 +105,7 @@ TEST(Suspend, BeyondTheLimitReadsWaitForTheOperation) {
   EXPECT_EQ(d.done(1), erase_end);
   EXPECT_EQ(d.done(3), 400 * kUs + 20 * kUs + d.timing.read_ns + d.transfer());
   EXPECT_EQ(d.done(4), erase_end + d.timing.read_ns + d.transfer());
-  EXPECT_EQ(d.scheduler.timeline().stats().suspensions[1], 2u);
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.erase_suspensions, 2u);
 }
 
 TEST(Suspend, ASecondReadDuringASuspensionSuspendsAgainAfterTheResume) {
@@ -133,7 +133,7 @@ TEST(Suspend, CleaningReadsAndAWritesReadsDoNotSuspend) {
   ASSERT_EQ(d.recorder.cleaning_ends.size(), 1u);
   EXPECT_GE(d.recorder.cleaning_ends[0], d.timing.erase_ns + d.timing.read_ns + d.transfer());
   EXPECT_GE(d.done(3), d.timing.erase_ns + d.timing.read_ns + d.transfer());
-  EXPECT_EQ(d.scheduler.timeline().stats().suspensions[1], 0u);
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.erase_suspensions, 0u);
 }
 
 TEST(Suspend, OffTheReadWaitsForTheEraseAsBefore) {
@@ -142,7 +142,7 @@ TEST(Suspend, OffTheReadWaitsForTheEraseAsBefore) {
   EXPECT_EQ(d.recorder.done[1], d.timing.erase_ns);  // known at dispatch, as before
   d.submit(2, {read_of(kOtherBlock)}, 100 * kUs, WorkClass::kHostRead);
   EXPECT_EQ(d.done(2), d.timing.erase_ns + d.timing.read_ns + d.transfer());
-  EXPECT_EQ(d.scheduler.timeline().stats().suspensions[1], 0u);
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.erase_suspensions, 0u);
 }
 
 TEST(Suspend, TheSchedulerIsIdleOnceEveryHeldOperationCompleted) {

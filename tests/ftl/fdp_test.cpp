@@ -93,7 +93,7 @@ TEST(FdpTest, EachHandleWritesBlocksOfItsOwn) {
   EXPECT_NE(block_of(0), block_of(1));
   EXPECT_EQ(nand.placement_tag(block_of(0)), 1u);
   EXPECT_EQ(nand.placement_tag(block_of(1)), 2u);
-  const FdpStats stats = *device.ftl->fdp_stats();
+  const records::FdpCounters stats = *device.ftl->fdp_stats();
   EXPECT_EQ(stats.handles[0].host_pages, 1u);
   EXPECT_EQ(stats.handles[1].host_pages, 1u);
   EXPECT_EQ(stats.handle_changes, 1u);
@@ -102,7 +102,7 @@ TEST(FdpTest, EachHandleWritesBlocksOfItsOwn) {
 TEST(FdpTest, AnIdPastTheLastHandleIsHandleZeroAndCounted) {
   Device device(fdp_config(Isolation::kInitially));
   device.write(0, 7);
-  const FdpStats stats = *device.ftl->fdp_stats();
+  const records::FdpCounters stats = *device.ftl->fdp_stats();
   EXPECT_EQ(stats.invalid_placement_ids, 1u);
   EXPECT_EQ(stats.handles[0].host_pages, 1u);
 }

@@ -63,7 +63,7 @@ struct Device {
         return ftl->nand().is_slc(config.geometry.block_of(command.ppn));
     return false;
   }
-  SlcCacheStats stats() const { return *ftl->slc_cache_stats(); }
+  records::SlcCacheCounters stats() const { return *ftl->slc_cache_stats(); }
 
   sim::DeviceConfig config;
   std::unique_ptr<Ftl> ftl;
@@ -74,7 +74,7 @@ TEST(SlcCacheTest, HostWritesGoToSlcBlocksWhileTheCacheHasRoom) {
   Device device(tlc_config(SlcCacheMode::kDynamic, kFourMib));
   const CommandList out = device.write(0, 4);
   EXPECT_TRUE(device.in_slc(out));
-  const SlcCacheStats stats = device.stats();
+  const records::SlcCacheCounters stats = device.stats();
   EXPECT_EQ(stats.host_pages_absorbed, 4u);
   EXPECT_EQ(stats.host_pages_bypassed, 0u);
   EXPECT_EQ(stats.pages_per_block, 16u);
@@ -88,7 +88,7 @@ TEST(SlcCacheTest, AFullCacheSendsWritesToNativeCells) {
   Device device(tlc_config(SlcCacheMode::kStatic, 0.5 / 1024));
   for (Lpn lpn = 0; lpn < 128; ++lpn) EXPECT_TRUE(device.in_slc(device.write(lpn))) << lpn;
   EXPECT_FALSE(device.in_slc(device.write(128)));
-  const SlcCacheStats stats = device.stats();
+  const records::SlcCacheCounters stats = device.stats();
   EXPECT_EQ(stats.host_pages_absorbed, 128u);
   EXPECT_EQ(stats.host_pages_bypassed, 1u);
   EXPECT_EQ(stats.blocks_in_use, 8u);
@@ -119,7 +119,7 @@ TEST(SlcCacheTest, WaitingForFoldingKeepsWritesInSlcAndFoldsTheOldestBlock) {
   }
   EXPECT_EQ(moves, 16u);  // the oldest block of the pool: 16 valid pages
   EXPECT_EQ(erases, 1u);
-  const SlcCacheStats stats = device.stats();
+  const records::SlcCacheCounters stats = device.stats();
   EXPECT_EQ(stats.blocks_folded, 1u);
   EXPECT_EQ(stats.foreground_folds, 1u);
   EXPECT_EQ(stats.pages_folded, 16u);
@@ -149,7 +149,7 @@ TEST(SlcCacheTest, TheDynamicCacheShrinksAsTheLogicalSpaceFillsAndNoWriteIsLost)
   Device device(tlc_config(SlcCacheMode::kDynamic, 1.0));  // far more than the device
   const auto pages = static_cast<Lpn>(device.ftl->logical_pages());
   for (Lpn lpn = 0; lpn < pages; ++lpn) device.write(lpn);
-  const SlcCacheStats full = device.stats();
+  const records::SlcCacheCounters full = device.stats();
   EXPECT_GT(full.peak_blocks, full.blocks_in_use);
   EXPECT_GT(full.blocks_folded, 0u);
   device.ftl->check_invariants();

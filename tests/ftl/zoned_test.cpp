@@ -39,7 +39,7 @@ struct Zoned {
   std::uint64_t zone_start(std::uint64_t zone) const { return zone * zones->zone_pages(); }
   std::uint64_t refused(ZoneStatus status) const {
     for (std::size_t i = 0; i < kZoneErrors.size(); ++i)
-      if (kZoneErrors[i] == status) return zones->zone_counters().refused[i];
+      if (kZoneErrors[i] == status) return zones->zone_counters().refusals[i].count;
     return 0;
   }
   sim::DeviceConfig config;
@@ -140,7 +140,7 @@ TEST(Zoned, ResetErasesTheWrittenBlocksAndFinishMarksOrPads) {
   std::uint64_t programmed = 0;
   for (const flash::Command& c : out) programmed += c.two_plane() ? 2 : 1;
   EXPECT_EQ(programmed, pages - 10);
-  EXPECT_EQ(pad.zones->zone_counters().finish_padding, pages - 10);
+  EXPECT_EQ(pad.zones->zone_counters().finish_padding_pages, pages - 10);
   pad.ftl->check_invariants();
 }
 

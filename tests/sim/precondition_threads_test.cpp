@@ -72,6 +72,26 @@ INSTANTIATE_TEST_SUITE_P(PoolsAndSpecs, PreconditionThreads,
                            return name;
                          });
 
+// The counters kept per pool while the pools are written in parallel are
+// all added back to the FTL's, the summary pages' too: ftl::add_counters
+// walks the counters' one list (records/ftl_counters.h), where its own list
+// of them had left summary_pages_written out and lost what the threads
+// counted.
+TEST(PreconditionThreadsCounters, EveryCounterIsAddedBackSummaryPagesToo) {
+  const auto config = ssdlab::sim::load_config(
+      support::preset("tiny"), {"ftl.allocation_pool=die", "ftl.summary_page=true"});
+  const auto spec = ssdlab::workloads::parse_precondition("random");
+  Ssd serial(config, {.verify = true});  // through the controller, one write after another
+  ssdlab::sim::precondition(serial, spec, 7, true, 4);
+  Ssd parallel(config);
+  EXPECT_GT(ssdlab::sim::precondition_threads(parallel, spec, 4), 1u);
+  ssdlab::sim::precondition(parallel, spec, 7, true, 4);
+  EXPECT_GT(serial.ftl().stats().summary_pages_written, 0u);
+  EXPECT_EQ(parallel.ftl().stats().summary_pages_written,
+            serial.ftl().stats().summary_pages_written);
+  EXPECT_TRUE(parallel.ftl().stats() == serial.ftl().stats());
+}
+
 TEST(PreconditionThreadsChoice, UflipAndWearLevelingGoOneAfterAnother) {
   {  // uFLIP's writes cover parts of pages: read-modify-write
     Ssd ssd(support::load_preset("tiny"));

@@ -37,6 +37,10 @@ void expect_same(const SummaryRecord& a, const SummaryRecord& b) {
   EXPECT_EQ(a.target, b.target);
   EXPECT_EQ(a.device, b.device);
   EXPECT_EQ(a.wear, b.wear);
+  EXPECT_EQ(a.slc_cache, b.slc_cache);
+  EXPECT_EQ(a.fdp, b.fdp);
+  EXPECT_EQ(a.zones, b.zones);
+  EXPECT_EQ(a.host_log, b.host_log);
   EXPECT_EQ(a.verification, b.verification);
   EXPECT_EQ(a.config, b.config);
   EXPECT_EQ(a.power_cuts, b.power_cuts);
@@ -86,8 +90,8 @@ RunRecord simulated_run(std::uint32_t number, const DeviceConfig& config) {
   d.cleaning_ns = 123456;
   d.background_cleaning_ns = 456;
   d.bus_busy_ns = 777000;
-  d.buffer = BufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
-  d.suspend = SuspendCounters{6 + number, 2};
+  d.buffer = records::WriteBufferCounters{5, 1, 2, 3, 4, 1, 1, 2500};
+  d.suspend = records::SuspendCounters{6 + number, 2};
   d.pages_per_block = config.geometry.pages_per_block;  // read back from the config
   return r;
 }
@@ -293,7 +297,15 @@ TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
       // and its timeline's counters through a checkpoint.
       {"tlc", tlc + "-w RW:count=2000 --precondition random --save-state " +
                   (dir / "tlc.state").string()},
-      {"tlc-loaded", tlc + "-w RR:count=300 --load-state " + (dir / "tlc.state").string()}};
+      {"tlc-loaded", tlc + "-w RR:count=300 --load-state " + (dir / "tlc.state").string()},
+      // The parts' records (records/): an SLC cache, FDP, zones and the
+      // host's log over them, with their derived keys.
+      {"slc", tlc + "--set slc_cache.mode=\"dynamic\" --set slc_cache.size_gib=0.002 "
+                    "-w RW:count=2000 --precondition random"},
+      {"fdp", tiny + "--set ftl.placement=\"fdp\" --set ftl.fdp_handles=2 -w RW:count=2000"},
+      {"zones", tiny + "--set ftl.type=\"zoned\" --set ftl.zone_width=2 "
+                       "--set ftl.overprovisioning=0.03 --set host.log.overprovisioning=0.12 "
+                       "--precondition seq -w RW:count=2000"}};
   for (const auto& [name, command] : runs) {
     SCOPED_TRACE(name);
     const auto out = dir / name;

@@ -1,0 +1,73 @@
+// Host-guided placement at the end of a run (ftl.placement; docs/fdp.md):
+// summary.json's "fdp" block, declared once. TP4146's FDP statistics log
+// page (22h: bytes the host wrote, the media wrote and erased) and events
+// (23h), and each handle's reclaim-unit use. The placement part counts the
+// events and the handles' pages per write (ftl/page_mapped_fdp.cpp) and
+// fills in the rest when asked (ftl::Ftl::fdp_stats()); the summary writes
+// and reads it through the field lists below. Bytes are flash page bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "records/field_list.h"
+
+namespace ssdlab::records {
+
+struct FdpCounters {
+  std::string mode;       // ftl::placement_mode_name: "fdp" or "streams"
+  std::string isolation;  // "initially" or "persistently"
+  std::uint64_t host_bytes_written = 0;     // HBMW
+  std::uint64_t media_bytes_written = 0;    // MBMW: host and cleaning programs
+  std::uint64_t media_bytes_erased = 0;     // MBE
+  std::uint64_t ru_switches = 0;            // a handle's RU filled, the next one opened
+  std::uint64_t handle_changes = 0;         // host writes whose handle differs from the last's
+  std::uint64_t invalid_placement_ids = 0;  // ids past the last handle: handle 0 (TP4146)
+  std::uint64_t shared_cleaning_blocks = 0;  // initially isolated: mixed destinations
+  struct Handle {
+    std::uint64_t handle = 0;           // its number, 0 first (its place in `handles`)
+    std::uint64_t host_pages = 0;       // pages the host wrote with it
+    std::uint64_t blocks_opened = 0;    // its host blocks (RU slices) opened
+    std::uint64_t reclaim_units = 0;    // RUs its host writes used (blocks over a group's planes)
+    std::uint64_t cleaning_blocks = 0;  // its own cleaning blocks (persistently isolated)
+    std::uint64_t pages_moved = 0;      // its valid pages cleaning moved
+    bool operator==(const Handle&) const = default;
+  };
+  std::vector<Handle> handles;
+
+  // Media over host bytes written; 0 without host writes.
+  double write_amplification() const {
+    return host_bytes_written ? static_cast<double>(media_bytes_written) /
+                                    static_cast<double>(host_bytes_written)
+                              : 0.0;
+  }
+  bool operator==(const FdpCounters&) const = default;
+};
+
+template <typename V, RecordOf<FdpCounters::Handle> R>
+void fields(V& v, R& h) {
+  v("handle", h.handle);
+  v("host_pages", h.host_pages);
+  v("blocks_opened", h.blocks_opened);
+  v("reclaim_units", h.reclaim_units);
+  v("cleaning_blocks", h.cleaning_blocks);
+  v("pages_moved", h.pages_moved);
+}
+
+template <typename V, RecordOf<FdpCounters> R>
+void fields(V& v, R& f) {
+  v("mode", f.mode);
+  v("isolation", f.isolation);
+  v("host_bytes_written", f.host_bytes_written);
+  v("media_bytes_written", f.media_bytes_written);
+  v("media_bytes_erased", f.media_bytes_erased);
+  v.derived("write_amplification", f.write_amplification());
+  v("ru_switches", f.ru_switches);
+  v("handle_changes", f.handle_changes);
+  v("invalid_placement_ids", f.invalid_placement_ids);
+  v("shared_cleaning_blocks", f.shared_cleaning_blocks);
+  v("handles", f.handles);
+}
+
+}  // namespace ssdlab::records
