@@ -113,7 +113,7 @@ bool FlashScheduler::pairs_with(const Command& command, const Command& other) co
       // Independent plane reads: each plane reads at its own offset.
       if (independent_reads_)
         return g.is_two_plane_pair(g.plane_of(command.ppn), g.plane_of(other.ppn));
-      return paired(command.ppn, other.ppn);
+      [[fallthrough]];
     case Op::kProgram:
     case Op::kErase:
       return paired(command.ppn, other.ppn);

@@ -23,7 +23,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   if (config.geometry.cell_type != flash::CellType::kSlc) timeline_.attach(&ftl_->nand());
   // One flash page per logical page: a read's bytes name its member pages
   // (a synchronous shared-bus gang) or its codewords (timing.read_transfer).
-  if (const std::uint32_t units = config.timing.read_units_per_page(config.geometry);
+  if (const std::uint32_t units = timeline_.read_units_per_page();
       units > 1 && ftl_->logical_page_size() == config.geometry.page_size)
     read_units_ = units;
   if (checks.verify) {
