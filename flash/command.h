@@ -36,14 +36,21 @@ struct Command {
   // Cleaning work (moves and erases of a victim). Its stages form a chain of
   // their own, and a host request does not wait for it to complete; it only
   // competes for the same buses and dies.
-  bool cleaning = false;
+  // (The three flags are bits of one byte: a command stays 32 bytes.)
+  bool cleaning : 1 = false;
   // kCopyBack only: a read-modify-write by copy-back. Between the internal
   // read of `src` and the program of `ppn`, the host's new data for part of
   // the page comes in over the bus (one lane's page: the part a synchronous
   // gang member holds); `ppn` then holds the host's new version of `lpn`.
   // Agrawal et al. §4: "We use intra-plane copy-back to implement
   // read-modify-write for writes of less than a page in synchronous ganging."
-  bool host_data = false;
+  bool host_data : 1 = false;
+  // Map units smaller than the page (ftl/page_mapped_units.h): this unit's
+  // command rides on the page's command before it in the list. It names its
+  // unit and logical page (the verifier and the power-cut recorder follow
+  // it) and takes no flash time: the controller does not send it
+  // (sim/controller/map_units.h). Addresses are then unit addresses.
+  bool rides : 1 = false;
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove
@@ -72,6 +79,7 @@ struct Command {
   bool summary() const { return transfer_bytes != 0; }
   bool two_plane() const { return ppn2 != kNoPage; }
 };
+static_assert(sizeof(Command) == 32, "commands are copied into every queue: keep them small");
 
 // The read units `command` moves over the bus when it reads out: its
 // read_units, or all `per_page` units of each page it reads.

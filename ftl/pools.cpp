@@ -48,8 +48,9 @@ bool mergeable(const flash::Command& command) {
   // (A summary page, ftl.summary_page, is at a block's last offset, where no
   // data page ever is: it pairs only with another summary page, as one
   // two-plane program of two sectors.)
+  // (Map units: a page's flash command pairs; the units riding on it follow.)
   return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead) &&
-         !command.two_plane() && !command.cleaning;
+         !command.two_plane() && !command.cleaning && !command.rides;
 }
 
 }  // namespace
