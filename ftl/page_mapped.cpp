@@ -31,12 +31,25 @@ std::uint16_t summary_transfer_bytes(const flash::Geometry& geometry, const FtlC
   return static_cast<std::uint16_t>(bytes);
 }
 
+// Map units (page_mapped_units.h): flash pages per FTL page, when the
+// logical page is a part of the flash page; 1 otherwise.
+std::uint32_t units_per_page(const FtlContext& context) {
+  const std::uint32_t unit = context.config.logical_page_size;
+  const std::uint32_t page = context.geometry.page_size;
+  if (unit >= page) return 1;
+  if (page % unit != 0 || context.geometry.lockstep())
+    throw make_error("ftl.logical_page_size {} is not a map unit of the {}-byte flash page", unit,
+                     page);
+  return page / unit;
+}
+
 }  // namespace
 
 PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
-    : geometry_(context.geometry),
+    : geometry_(unit_geometry(context.geometry, units_per_page(context))),
+      units_(units_per_page(context)),
       config_(context.config),
-      nand_(context.geometry),
+      nand_(geometry_),
       layout_(context.geometry, context.config.pool),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
@@ -55,6 +68,10 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
       slc_(geometry_, layout_, nand_, config_, pages_per_lpn_, reserve_blocks()),
       retired_(layout_.pools(), 0) {
+  if (fdp_.on() && units_.on())
+    throw make_error(
+        "ftl.placement and map units (ftl.logical_page_size below the flash page) "
+        "cannot be on together yet (not modelled)");
   if (fdp_.on() && slc_.on())
     throw make_error("ftl.placement and an SLC cache cannot be on together (not modelled)");
   logical_pages_ = exported_pages(config_.overprovisioning);
@@ -107,9 +124,22 @@ void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) c
       fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
 }
 
-void PageMappedFtl::program(const Command& command, CommandList& out) {
-  nand_.program(command.ppn, command.lpn);
-  out.push_back(command);
+void PageMappedFtl::close_open_pages(CommandList& out) {
+  while (units_.any_open()) {
+    const Command padding = units_.next_padding();
+    nand_.pad(padding.ppn);
+    FtlStats& stats = counters(pool_of_block(geometry_.block_of(padding.ppn)));
+    ++stats.padding_pages;
+    ++stats.flash_pages_written;
+    place(padding, out);
+  }
+}
+
+void PageMappedFtl::place(const Command& command, CommandList& out) {
+  if (units_.on())
+    units_.add(command, out);
+  else
+    out.push_back(command);
   const BlockId block = geometry_.block_of(command.ppn);
   // (An SLC-mode block holds fewer pages, and no summary page.)
   if (nand_.write_pointer(block) == data_pages_ || (slc_.on() && nand_.is_full(block)))
@@ -163,6 +193,12 @@ void PageMappedFtl::append_reads(Lpn lpn, std::uint8_t stage, CommandList& out) 
   for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
     out.push_back(flash::page_command(Op::kRead, first + i, lpn, stage));
   stats_.flash_pages_read += pages_per_lpn_;
+  // Map units: a unit of the flash page the read before reads rides on it.
+  if (units_.on() && out.size() > 1) {
+    const Command& before = out[out.size() - 2];
+    out.back().rides = before.op == Op::kRead && !before.cleaning && before.stage == stage &&
+                       before.ppn / units_.per_page() == first / units_.per_page();
+  }
 }
 
 bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, WriteKind kind, CommandList& out) {
@@ -222,25 +258,48 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
       read_old(lpn);  // no room in its plane: through the controller
       stage = data_stage(1);
     }
-    // The map entry is a cache miss: let it load while allocation (and any
-    // cleaning it runs) works.
-    prefetch_for_write(&map_[lpn]);
-    const std::uint32_t pool = pool_of(lpn);
-    const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
-    const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
-    if (slc_.on()) after_cache_write(pool, kind, first);
-    if (fdp_.on()) fdp_.host_page(first, pages_per_lpn_, geometry_);
-    unmap(lpn);
-    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
-      program(flash::page_command(Op::kProgram, first + i, lpn, stage), out);
-    map_[lpn] = first;
-    if (cache_) cache_->mark_dirty(lpn);
+    // Map units: the logical pages up to the end of the first's stripe
+    // (its pool) may share its flash page.
+    std::uint32_t group = 1;
+    if (units_.on()) {
+      const Lpn stripe_end = (stripe_lpns_.quotient(lpn) + 1) * stripe_lpns_.divisor();
+      group = static_cast<std::uint32_t>(std::min<Lpn>(last + 1, stripe_end) - lpn);
+    }
+    lpn += write_host_pages(lpn, group, host_kind, stage, out) - 1;
   }
+  if (units_.on()) close_open_pages(out);
   const std::uint64_t pages = std::uint64_t{range.count} * pages_per_lpn_;
   FtlStats& stats = counters(pool_of(range.first));  // one pool's page in parallel writes
   stats.host_pages_written += pages;
   stats.flash_pages_written += pages;
   if (config_.two_plane) merge_two_plane(geometry_, out, start);
+}
+
+[[gnu::always_inline]] inline std::uint32_t PageMappedFtl::write_host_pages(
+    Lpn lpn, std::uint32_t count, WriteKind host_kind, std::uint8_t stage, CommandList& out) {
+  // The map entry is a cache miss: let it load while allocation (and any
+  // cleaning it runs) works.
+  prefetch_for_write(&map_[lpn]);
+  const std::uint32_t pool = pool_of(lpn);
+  const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
+  const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
+  const auto write_at = [&](Lpn at, Ppn to) {
+    if (slc_.on()) after_cache_write(pool, kind, to);
+    if (fdp_.on()) fdp_.host_page(to, pages_per_lpn_, geometry_);
+    unmap(at);
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
+      program(flash::page_command(Op::kProgram, to + i, at, stage), out);
+    map_[at] = to;
+    if (cache_) cache_->mark_dirty(at);
+  };
+  if (!units_.on()) {
+    write_at(lpn, first);
+    return 1;
+  }
+  // Map units: the next ones take the next slots of the same flash page.
+  count = std::min(count, units_.per_page() - first % units_.per_page());
+  for (std::uint32_t i = 0; i < count; ++i) write_at(lpn + i, first + i);
+  return count;
 }
 
 WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) {

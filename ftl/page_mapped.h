@@ -64,6 +64,7 @@
 #include "ftl/page_mapped_placement.h"
 #include "ftl/page_mapped_slc_cache.h"
 #include "ftl/page_mapped_trigger.h"
+#include "ftl/page_mapped_units.h"
 #include "ftl/page_mapped_victims.h"
 #include "ftl/pools.h"
 #include "ftl/wear_leveler.h"
@@ -168,8 +169,24 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   [[noreturn]] void no_room(std::uint32_t pool, const char* what) const;
   [[noreturn]] void no_room_near(std::uint32_t victim_plane, const char* what) const;
   // Programs `command`'s page with its logical page on the NAND array and
-  // appends the command to `out`; a block's last data page closes it.
-  void program(const Command& command, CommandList& out);
+  // place()s the command.
+  void program(const Command& command, CommandList& out) {
+    nand_.program(command.ppn, command.lpn);
+    place(command, out);
+  }
+  // Appends a program's `command` to `out` (map units: with the rest of its
+  // flash page, UnitPages); a block's last data page closes it.
+  void place(const Command& command, CommandList& out);
+  // Map units: pads every flash page still partly written and appends its
+  // commands (page_mapped_units.h). Before an erase and at the end of each
+  // call that programs.
+  void close_open_pages(CommandList& out);
+  // Host data of up to `count` logical pages of one pool from `lpn` on:
+  // the first where placement puts it (after the foreground cleaning and
+  // folding it needs), with map units the next ones in the rest of its
+  // flash page. Returns the logical pages written (1 without map units).
+  std::uint32_t write_host_pages(Lpn lpn, std::uint32_t count, WriteKind host_kind,
+                                 std::uint8_t stage, CommandList& out);
   // Closes `block`, whose data pages are all written: with summary pages its
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
@@ -267,7 +284,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   static constexpr std::uint8_t kTranslationStages = 2;  // reads, then writes
 
+  // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
   flash::FastGeometry geometry_;
+  UnitPages units_;
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;

@@ -79,7 +79,8 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
             : allocate_near(plane, fdp_.on() ? fdp_.cleaning_kind(victim) : WriteKind::kCleaning,
                             "the valid pages it moves");
     if (fdp_.on() && !is_translation(lpn)) fdp_.moved(victim, target, pages_per_lpn_, geometry_);
-    const bool copy_back = config_.copy_back && geometry_.plane_of(target) == plane;
+    // (Map units are packed into pages through the controller.)
+    const bool copy_back = config_.copy_back && !units_.on() && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
       nand_.invalidate(from + i);
       Command move =
@@ -128,7 +129,8 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   // Stages after the cleaning's own (moves 0, erase 1): the worn block is
   // programmed after its erase, the cold block erased after it is copied.
   const Ppn from = geometry_.first_page(cold);
-  const bool copy_back = config_.copy_back && geometry_.plane_of_block(cold) == plane;
+  const bool copy_back =
+      config_.copy_back && !units_.on() && geometry_.plane_of_block(cold) == plane;
   std::uint32_t moved = 0;
   for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
     if (!nand_.is_valid(from + page)) continue;
@@ -140,7 +142,10 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
       Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 2,
                                          from + page + i);
       move.cleaning = true;
-      out.push_back(move);
+      if (units_.on())
+        units_.add(move, out);
+      else
+        out.push_back(move);
     }
     map_[lpn] = target;
     if (cache_) note_moved(lpn);
@@ -148,7 +153,15 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   }
   // The rest of the worn block's data pages stays unwritten until its next
   // erase (no flash work); it is closed now (with summary pages: its summary
-  // page, after the moves), holding cold data.
+  // page, after the moves), holding cold data. (Map units: its last flash
+  // page written is padded first.)
+  while (units_.any_open()) {
+    Command padding = units_.next_padding();
+    nand_.pad(padding.ppn);
+    ++stats_.padding_pages;
+    ++stats_.flash_pages_written;
+    units_.add(padding, out);
+  }
   while (nand_.write_pointer(worn) < data_pages_)
     nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
@@ -183,9 +196,13 @@ void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) cons
 }
 
 void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
-  if (!trigger_.wants_background(pool)) return fold(pool, false, out);  // idle folding
-  clean_victim(trigger_.background_group(pool), out);
-  ++stats_.background_blocks_cleaned;
+  if (!trigger_.wants_background(pool)) {
+    fold(pool, false, out);  // idle folding
+  } else {
+    clean_victim(trigger_.background_group(pool), out);
+    ++stats_.background_blocks_cleaned;
+  }
+  if (units_.on()) close_open_pages(out);
 }
 
 void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) {
@@ -196,6 +213,8 @@ void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) 
 }
 
 void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& out) {
+  // Map units: the pages the moves filled go to flash before the erase.
+  if (units_.on()) close_open_pages(out);
   nand_.erase(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;

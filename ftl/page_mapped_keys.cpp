@@ -51,9 +51,35 @@ void read_summary_page(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
     r.fail(dotted, node, "a block of one page has no room for data beside its summary page");
 }
 
+// A logical page smaller than the flash page is a map unit
+// (page_mapped_units.h): a whole part of the page.
+void read_map_unit(KeyReader& r, const flash::Geometry& g, const FtlConfig& f) {
+  if (f.logical_page_size >= g.page_size) return;
+  const auto [node, dotted] = r.find("ftl", "logical_page_size");
+  if (g.page_size % f.logical_page_size != 0)
+    r.fail(dotted, node,
+           fmt::format("{} is below the {}-byte flash page and does not divide it: a map unit "
+                       "is a whole part of the page",
+                       f.logical_page_size, g.page_size));
+  const std::uint64_t units =
+      std::uint64_t{g.pages_per_block} * (g.page_size / f.logical_page_size);
+  if (units > 0xffff)
+    r.fail(dotted, node,
+           fmt::format("{}-byte map units: a block of {} pages would hold {} of them, more than "
+                       "the 65535 the model addresses",
+                       f.logical_page_size, g.pages_per_block, units));
+}
+
 }  // namespace
 
 void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+  // The map unit has its key already: the bytes one map entry maps.
+  if (const auto [node, dotted] = r.find("ftl", "map_unit"); node)
+    r.fail(dotted, node,
+           fmt::format("the map unit is ftl.logical_page_size: set it to a part of the {}-byte "
+                       "flash page (e.g. \"4KiB\") for map units smaller than a page",
+                       g.page_size));
+  read_map_unit(r, g, f);
   read_virtual_blocks(r, g, f);  // unused; old echoes carry them
   read_victim_policy(r, f);
   read_cleaning(r, f);

@@ -1,0 +1,58 @@
+// Map units smaller than the flash page (ftl.logical_page_size dividing the
+// page; issue 53 item 1): the page-mapped FTL maps, validates and cleans per
+// unit, and programs whole pages of units.
+//
+// The FTL works on the device's unit geometry (unit_geometry()): each flash
+// page is `units` consecutive unit addresses, so a block holds
+// pages_per_block x units of them and block, plane and die numbers are the
+// flash's own. Its map, valid counts, victim choice and out-of-band logical
+// addresses (one per unit: a mount rebuilds the map per unit) are then per
+// unit with no code of their own.
+//
+// What goes to the flash is one command per page. The units of a page are
+// programmed in slot order; UnitPages holds a page's unit commands until
+// its last slot is written and then appends them together: the first unit's
+// command is the flash command (program, or a cleaning move), the others
+// ride on it (flash::Command::rides): they carry their unit's logical page
+// for the verifier and the power-cut recorder, and no flash time of their
+// own. A page still open when the FTL's call ends (or before an erase) is
+// padded: its free slots are programmed with no data (padding_pages), as a
+// controller that must program a whole page does. Whether writes fill pages
+// is then the write buffer's business (controller.write_buffer), as in a
+// drive. The controller turns the unit commands into the flash's page
+// commands (sim/controller/map_units.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "flash/command.h"
+#include "flash/geometry.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+// `flash` with each page split into `units` pages of page_size / units bytes.
+flash::Geometry unit_geometry(flash::Geometry flash, std::uint32_t units);
+
+class UnitPages {
+ public:
+  explicit UnitPages(std::uint32_t units_per_page) : per_page_(units_per_page) {}
+
+  bool on() const { return per_page_ > 1; }
+  std::uint32_t per_page() const { return per_page_; }
+  bool any_open() const { return !open_.empty(); }
+
+  // The command of one unit (a program or a cleaning move, or padding: a
+  // program of no logical page) at `command.ppn`, the next slot of its page:
+  // held until the page's last slot, then the page's commands go to `out`.
+  void add(flash::Command command, flash::CommandList& out);
+  // The padding command for the next free slot of an open page; the
+  // caller programs it (add()), which may close the page.
+  flash::Command next_padding() const;
+
+ private:
+  std::uint32_t per_page_;
+  std::vector<flash::CommandList> open_;  // pages partly written, commands in slot order
+};
+
+}  // namespace ssdlab::ftl::page_mapped
