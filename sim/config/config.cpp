@@ -140,12 +140,21 @@ void read_timing(KeyReader& r, const flash::Geometry& g, flash::Timing& t) {
 }
 
 // Codeword reads select the codewords of a logical page that is one flash
-// page (sim/controller/read_units.h).
+// page (sim/controller/read_units.h), or of the map units a read reads
+// (sim/controller/map_units.h): then a codeword is a part of the unit.
 void check_read_transfer(KeyReader& r, const DeviceConfig& c) {
   if (c.timing.read_transfer != flash::ReadTransfer::kCodeword ||
       c.ftl.logical_page_size == c.geometry.page_size)
     return;
   const auto [node, dotted] = r.find("timing", "read_transfer");
+  if (c.ftl.logical_page_size < c.geometry.page_size) {
+    if (c.ftl.logical_page_size % c.timing.codeword_bytes != 0)
+      r.fail(dotted, node,
+             fmt::format("'codeword' with map units needs timing.codeword_bytes {} to divide the "
+                         "{}-byte map unit (ftl.logical_page_size)",
+                         c.timing.codeword_bytes, c.ftl.logical_page_size));
+    return;
+  }
   r.fail(dotted, node,
          fmt::format("'codeword' needs ftl.logical_page_size equal to the {}-byte page (it is "
                      "{}): a logical page of several flash pages reads them whole",
@@ -238,12 +247,15 @@ void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.logical_page_size, g.page_size, flash::gang_name(g.gang), g.members(),
                        g.page_size / g.members()));
   }
-  if (f.logical_page_size % g.page_size != 0 ||
-      g.pages_per_block % (f.logical_page_size / g.page_size) != 0) {
+  // Below the flash page: a map unit (ftl/page_mapped_units.h), which the
+  // page-mapped FTL's key reader checks.
+  const bool map_unit = f.logical_page_size < g.page_size && f.type == "page-mapped";
+  if (!map_unit && (f.logical_page_size % g.page_size != 0 ||
+                    g.pages_per_block % (f.logical_page_size / g.page_size) != 0)) {
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
     r.fail(dotted, node,
-           fmt::format("{} must be a whole number of {}-byte pages that divides the "
-                       "{}-page block",
+           fmt::format("{} must be a whole number of {}-byte pages that divides the {}-page block "
+                       "(map units smaller than a page are the page-mapped FTL's)",
                        f.logical_page_size, g.page_size, g.pages_per_block));
   }
   if (f.stripe_size % f.logical_page_size != 0) {

@@ -52,8 +52,9 @@ class BackgroundCleaner {
     // observers, the recorder and the scheduler.
     virtual void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) = 0;
     // A round's commands, to the observers (a preemptible round's are
-    // recorded and reserved here).
-    virtual void announce(const flash::CommandList& commands) = 0;
+    // recorded and reserved here); then turned into the flash's commands
+    // (map units: sim/controller/map_units.h).
+    virtual void announce(flash::CommandList& commands) = 0;
     virtual PowerSafeScheduling* power_safe() = 0;
     virtual CleaningClock& cleaning() = 0;
 

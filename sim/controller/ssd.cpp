@@ -8,6 +8,18 @@
 #include "sim/controller/read_units.h"
 
 namespace ssdlab::sim {
+namespace {
+
+// Map units (ftl/page_mapped_units.h): the FTL's logical page a part of the
+// flash page. Its commands then name units; the flash gets pages.
+MapUnitFlash map_unit_flash(const DeviceConfig& config) {
+  const std::uint32_t unit = config.ftl.logical_page_size;
+  if (unit >= config.geometry.page_size) return {1, 0};
+  const bool codewords = config.timing.read_transfer == flash::ReadTransfer::kCodeword;
+  return {config.geometry.page_size / unit, codewords ? unit / config.timing.codeword_bytes : 0};
+}
+
+}  // namespace
 
 Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     : config_(config),
@@ -15,7 +27,8 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
       scheduler_(config.geometry, config.timing, config.controller.dispatch_order, config.suspend),
       timeline_(scheduler_.timeline()),
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
-      invariants_every_(checks.verify ? checks.invariants_every : 0) {
+      invariants_every_(checks.verify ? checks.invariants_every : 0),
+      map_units_(map_unit_flash(config)) {
   commands_.reserve(1024);
   scheduler_.set_listener(this);
   // Cells of several bits: the timeline reads which blocks the FTL runs in
@@ -27,8 +40,10 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
       units > 1 && ftl_->logical_page_size() == config.geometry.page_size)
     read_units_ = units;
   if (checks.verify) {
-    verifier_ = std::make_unique<VerifierCheck>(config.geometry, ftl_->logical_pages(),
-                                                config.ftl.copy_back);
+    // (It follows the FTL's pages: with map units, units.)
+    verifier_ = std::make_unique<VerifierCheck>(
+        map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config.geometry,
+        ftl_->logical_pages(), config.ftl.copy_back);
     observers_.push_back(verifier_.get());
   }
   if (config.controller.write_buffer_bytes)
@@ -86,6 +101,7 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
                                   ? CleaningStart::kBackground
                                   : CleaningStart::kForeground;
   if (power_) return power_->schedule(commands_, now, cleaning_, start);
+  if (map_units_.on()) map_units_.to_flash(commands_);
   // (Background cleaning has no host commands: its tag only marks its time.)
   const std::uint64_t job = start == CleaningStart::kBackground ? kBackground : dispatch.tag;
   const auto submit = [&] {

@@ -37,6 +37,7 @@
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
 #include "sim/controller/host_log.h"
+#include "sim/controller/map_units.h"
 #include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
@@ -66,6 +67,8 @@ class Ssd : private flash::FlashScheduler::Listener,
   Ssd& operator=(const Ssd&) = delete;
 
   std::uint64_t logical_bytes() const { return logical_bytes_; }
+  // The FTL's pages per flash page: its map units (ftl/page_mapped_units.h), or 1.
+  std::uint32_t map_units_per_page() const { return map_units_.units_per_page(); }
   // A hint: the host accesses these I/Os next (nullptr: unknown); the FTL
   // starts loading their state into the cache (ftl::Ftl::prefetch).
   template <class Io>
@@ -258,9 +261,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   TimeNs read(const ftl::PageRange& range, TimeNs now) override { return *flash_read(range, now); }
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;
-  void announce(const flash::CommandList& commands) override {
+  void announce(flash::CommandList& commands) override {
     for (SsdObserver* observer : observers_)
       observer->commands(CommandSource::kBackground, nullptr, commands);
+    if (map_units_.on()) map_units_.to_flash(commands);
   }
   PowerSafeScheduling* power_safe() override { return power_.get(); }
 
@@ -275,6 +279,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   CleaningClock cleaning_;
   std::uint32_t read_units_ = 0;  // host reads move only theirs, of so many a page (read_units.h)
   flash::CommandList commands_;  // reused for every request
+  // Map units smaller than the flash page: the FTL's unit commands become
+  // page commands on their way to the scheduler (map_units.h).
+  MapUnitFlash map_units_;
   // The flow (HostIo::flow) of the request start() is serving, 0 outside
   // it: the scheduler's jobs carry it, the flushes and cleaning a request's
   // write triggers too (the `fair` dispatch order tells flows apart by it).

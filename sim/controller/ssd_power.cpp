@@ -12,6 +12,11 @@ namespace ssdlab::sim {
 
 void Ssd::enable_power_cuts() {
   PowerSafeScheduling::recoverable_flash(*ftl_);
+  if (map_units_.on())
+    throw make_error(
+        "power cuts and map units (ftl.logical_page_size {} below the {}-byte flash page) cannot "
+        "be combined yet: the power-cut recorder follows whole flash pages",
+        config_.ftl.logical_page_size, config_.geometry.page_size);
   if (verifier_)
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "

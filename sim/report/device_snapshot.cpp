@@ -34,7 +34,10 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   c.host_write_accesses = host.write_pages;
   c.queued_command_ns = ssd.scheduler().queued_command_ns();
   c.host_bytes_written = ssd.host_bytes_written();
-  c.page_size = ssd.config().geometry.page_size;
+  // The FTL counts flash pages, or map units where a unit is a part of one
+  // (ftl/page_mapped_units.h): its pages' bytes.
+  const std::uint32_t units_per_page = ssd.map_units_per_page();
+  c.page_size = ssd.config().geometry.page_size / units_per_page;
   c.bus_busy_ns = t.bus_busy_ns;
   c.die_busy_ns = t.die_busy_ns;
   if (const WriteBuffer* buffer = ssd.write_buffer()) c.buffer = buffer->stats();
@@ -45,8 +48,8 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).
-  c.pages_per_block =
-      ssd.config().geometry.pages_per_block - (ssd.config().ftl.summary_page ? 1 : 0);
+  c.pages_per_block = ssd.config().geometry.pages_per_block * units_per_page -
+                      (ssd.config().ftl.summary_page ? 1 : 0);
   return c;
 }
 
