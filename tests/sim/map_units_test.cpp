@@ -1,0 +1,229 @@
+// Map units smaller than the flash page (ftl.logical_page_size dividing the
+// page; ftl/page_mapped_units.h, sim/controller/map_units.h): the FTL maps
+// 4 KiB units in 16 KiB pages, programs whole pages (padding the rest of a
+// page a call leaves open), never reads a page to write a unit of it, and
+// the flash gets one command per page.
+#include "sim/controller/map_units.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ftl/ftl.h"
+#include "ftl/page_mapped_units.h"
+#include "ftl/verifier.h"
+#include "sim/controller/ssd.h"
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+namespace support = testing;
+using flash::Command;
+using flash::CommandList;
+using flash::Op;
+
+constexpr std::uint32_t kUnits = 4;  // 4 KiB units in 16 KiB pages
+constexpr TimeNs kApart = 100'000'000;
+
+// The tiny TLC device with 16 KiB flash pages, mapped in `unit`s.
+sim::DeviceConfig tiny_16k(const std::string& unit, std::vector<std::string> more = {}) {
+  std::vector<std::string> overrides{"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                                     "ftl.logical_page_size=" + unit};
+  overrides.insert(overrides.end(), more.begin(), more.end());
+  return sim::load_config(support::preset("tiny-tlc"), overrides);
+}
+
+// An FTL on the 4 KiB-unit device, its commands checked by a verifier
+// that follows units.
+class MapUnitFtl : public ::testing::Test {
+ protected:
+  MapUnitFtl()
+      : config_(tiny_16k("4KiB")),
+        ftl_(ftl::make_ftl({config_.geometry, config_.ftl, 0})),
+        verifier_(ftl_->nand().geometry(), ftl_->logical_pages(), false) {}
+
+  CommandList write(ftl::Lpn first, std::uint32_t count) {
+    CommandList out;
+    const ftl::PageRange range{first, count, false, false};
+    ftl_->write(range, out);
+    verifier_.host_write(range, out);
+    return out;
+  }
+  CommandList read(ftl::Lpn first, std::uint32_t count) {
+    CommandList out;
+    const ftl::PageRange range{first, count, false, false};
+    ftl_->read(range, out);
+    verifier_.host_read(range, out);
+    return out;
+  }
+
+  sim::DeviceConfig config_;
+  std::unique_ptr<ftl::Ftl> ftl_;
+  ftl::Verifier verifier_;
+};
+
+std::size_t count_if(const CommandList& list, auto predicate) {
+  return static_cast<std::size_t>(std::count_if(list.begin(), list.end(), predicate));
+}
+
+TEST(MapUnitPages, APageGoesToTheFlashWhenItsLastUnitIsWritten) {
+  ftl::page_mapped::UnitPages pages(kUnits);
+  CommandList out;
+  for (flash::Ppn unit = 8; unit < 11; ++unit)
+    pages.add(flash::page_command(Op::kProgram, unit, unit), out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_TRUE(pages.any_open());
+  EXPECT_EQ(pages.next_padding().ppn, 11u);
+  EXPECT_EQ(pages.next_padding().lpn, flash::kNoLpn);
+  pages.add(pages.next_padding(), out);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_FALSE(out[0].rides);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(out[i].rides) << i;
+  EXPECT_FALSE(pages.any_open());
+  // A unit must follow the one before it in its page.
+  EXPECT_THROW(pages.add(flash::page_command(Op::kProgram, 13, 1), out), std::logic_error);
+}
+
+TEST_F(MapUnitFtl, TheDeviceExportsUnitsAndAWholePageWriteIsOneProgram) {
+  EXPECT_EQ(ftl_->logical_page_size(), 4096u);
+  EXPECT_EQ(ftl_->nand().geometry().pages_per_block, config_.geometry.pages_per_block * kUnits);
+  const CommandList out = write(0, kUnits);
+  ASSERT_EQ(out.size(), kUnits);
+  EXPECT_EQ(count_if(out, [](const Command& c) { return !c.rides; }), 1u);
+  for (const Command& c : out) {
+    EXPECT_EQ(c.op, Op::kProgram);
+    EXPECT_EQ(c.ppn / kUnits, out[0].ppn / kUnits);  // one flash page
+    EXPECT_NE(c.lpn, flash::kNoLpn);
+  }
+  EXPECT_EQ(ftl_->stats().padding_pages, 0u);
+}
+
+TEST_F(MapUnitFtl, AUnitWriteIsPaddedToItsPageAndAnOverwriteReadsNothing) {
+  write(5, 1);
+  const CommandList again = write(5, 1);  // an overwrite of the whole unit
+  EXPECT_EQ(count_if(again, [](const Command& c) { return c.op == Op::kRead; }), 0u);
+  ASSERT_EQ(again.size(), kUnits);
+  EXPECT_EQ(count_if(again, [](const Command& c) { return c.lpn == flash::kNoLpn; }), 3u);
+  const ftl::FtlStats& s = ftl_->stats();
+  EXPECT_EQ(s.rmw_pages_read, 0u);
+  EXPECT_EQ(s.padding_pages, 6u);
+  EXPECT_EQ(s.host_pages_written, 2u);
+  EXPECT_EQ(s.flash_pages_written, 8u);  // the padding is programmed too
+}
+
+TEST_F(MapUnitFtl, APartialUnitWriteReadsThatUnitOnly) {
+  write(8, kUnits);
+  CommandList out;
+  const ftl::PageRange range{9, 1, true, false};
+  ftl_->write(range, out);
+  verifier_.host_write(range, out);
+  ASSERT_EQ(count_if(out, [](const Command& c) { return c.op == Op::kRead; }), 1u);
+  EXPECT_EQ(out.front().lpn, 9u);
+  EXPECT_EQ(ftl_->stats().rmw_pages_read, 1u);
+}
+
+TEST_F(MapUnitFtl, ReadsOfUnitsOfOnePageRideOnOneReadOfIt) {
+  write(0, kUnits);
+  CommandList out = read(0, kUnits);
+  ASSERT_EQ(out.size(), kUnits);
+  EXPECT_EQ(count_if(out, [](const Command& c) { return !c.rides; }), 1u);
+  CommandList codewords = out;
+  sim::MapUnitFlash(kUnits, 1).to_flash(codewords);
+  ASSERT_EQ(codewords.size(), 1u);
+  EXPECT_EQ(codewords[0].ppn, out[0].ppn / kUnits);
+  EXPECT_EQ(codewords[0].read_units, kUnits);  // one codeword per unit
+  sim::MapUnitFlash(kUnits, 0).to_flash(out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].read_units, 0u);  // the whole page
+}
+
+TEST(MapUnitFlash, AMoveAlsoReadsTheOtherSourcePagesOfItsUnits) {
+  CommandList units;
+  const auto move = [&](flash::Ppn to, flash::Ppn from, bool rides) {
+    Command c = flash::page_command(Op::kMove, to, to, 0, from);
+    c.cleaning = true;
+    c.rides = rides;
+    units.push_back(c);
+  };
+  move(40, 0, false);  // its own source page 0
+  move(41, 5, true);   // page 1
+  move(42, 6, true);   // page 1 again: one read of it
+  Command padding = flash::page_command(Op::kProgram, 43, flash::kNoLpn);
+  padding.cleaning = padding.rides = true;
+  units.push_back(padding);
+  sim::MapUnitFlash(kUnits, 1).to_flash(units);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0].op, Op::kMove);
+  EXPECT_EQ(units[0].ppn, 10u);
+  EXPECT_EQ(units[0].src, 0u);
+  EXPECT_EQ(units[1].op, Op::kRead);
+  EXPECT_EQ(units[1].ppn, 1u);
+  EXPECT_TRUE(units[1].cleaning);
+  EXPECT_EQ(units[1].read_units, 1u);
+}
+
+// Random unit writes and reads over the whole device, through cleaning,
+// every read checked against the latest write.
+TEST(MapUnits, RandomWritesAndReadsVerifyThroughCleaning) {
+  for (const char* transfer : {"page", "codeword"}) {
+    sim::Ssd ssd(tiny_16k("4KiB", {std::string("timing.read_transfer=") + transfer,
+                                   "timing.codeword_bytes=4KiB"}),
+                 {.verify = true, .invariants_every = 500});
+    const std::uint64_t units = ssd.logical_bytes() / 4096;
+    std::mt19937_64 rng(7);
+    TimeNs now = 0;
+    for (int i = 0; i < 3 * static_cast<int>(units); ++i) {
+      const std::uint64_t unit = rng() % units;
+      const IoMode mode = i % 4 == 3 ? IoMode::kRead : IoMode::kWrite;
+      const std::uint32_t size = rng() % 8 == 0 ? 16384 : 4096;
+      if (unit * 4096 + size > ssd.logical_bytes()) continue;
+      now = *ssd.start({unit * 4096, size, mode}, now);
+    }
+    const ftl::FtlStats& s = ssd.ftl().stats();
+    EXPECT_GT(s.blocks_cleaned, 0u) << transfer;
+    EXPECT_GT(s.padding_pages, 0u) << transfer;
+    EXPECT_EQ(s.rmw_pages_read, 0u) << transfer;
+  }
+}
+
+// One 4 KiB read on an idle device: the array read, then the transfer of
+// the whole page or of the unit's codeword.
+TEST(MapUnits, AUnitReadMovesItsCodewordOnly) {
+  const auto whole = tiny_16k("4KiB"),
+             codeword =
+                 tiny_16k("4KiB", {"timing.read_transfer=codeword", "timing.codeword_bytes=4KiB"});
+  sim::Ssd a(whole, {.verify = true}), b(codeword, {.verify = true});
+  a.prefill(0, 64 * 4096);
+  b.prefill(0, 64 * 4096);
+  const auto alone = [](sim::Ssd& ssd) {
+    return *ssd.start({5 * 4096, 4096, IoMode::kRead}, kApart) - kApart;
+  };
+  const auto& g = whole.geometry;
+  EXPECT_EQ(alone(a) - alone(b),
+            whole.timing.page_transfer_ns(g) - codeword.timing.read_unit_transfer_ns(g));
+}
+
+TEST(MapUnits, OnlyThePageMappedFtlTakesThemAndNotWithPowerCuts) {
+  EXPECT_NE(support::preset_error("tiny-tlc", {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                                               "ftl.logical_page_size=4KiB", "ftl.type=dftl"})
+                .find("map units smaller than a page are the page-mapped FTL's"),
+            std::string::npos);
+  EXPECT_NE(support::preset_error("tiny-tlc", {"geometry.page_size=16KiB", "ftl.stripe_size=48KiB",
+                                               "ftl.logical_page_size=6KiB"})
+                .find("does not divide it"),
+            std::string::npos);
+  sim::Ssd ssd(tiny_16k("4KiB"), {});
+  try {
+    ssd.enable_power_cuts();
+    ADD_FAILURE() << "power cuts taken with map units";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("power cuts and map units"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ssdlab
