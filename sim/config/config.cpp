@@ -343,10 +343,13 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   hoist_cell_tables(root);
   hoist_sub_table(root, "host", "link");
   hoist_sub_table(root, "host", "log");
+  hoist_sub_table(root, "controller", "firmware");
+  hoist_sub_table(root, "controller", "data_path");
   const HoistedArrays arrays = hoist_table_arrays(root, origins);
   std::vector<std::string> tables = {"device",     "geometry",        "timing",    "ftl",
                                      "host",       "controller",      "timing.cell",
-                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log"};
+                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log",
+                                     "controller.firmware", "controller.data_path"};
   tables.insert(tables.end(), arrays.tables.begin(), arrays.tables.end());
   KeyReader r(root, path, std::move(tables), std::move(origins));
   DeviceConfig config;
@@ -374,6 +377,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);
   read_host_link(r, config.controller);
   read_host_log(r, config.controller);
+  read_controller_limits(r, config.controller);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;
