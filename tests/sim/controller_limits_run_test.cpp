@@ -137,5 +137,39 @@ TEST(ControllerLimitsRun, WithoutTheKeysIoCsvAndSummaryAreUnchanged) {
   EXPECT_NE(testing::read_file(run_tiny(dir, "slow", options) / "io.csv"), plain);
 }
 
+// Both limits, slow enough that I/Os wait for them.
+const std::vector<std::string> kBoth = {
+    "controller.firmware.cores=2", "controller.firmware.read_us=30",
+    "controller.firmware.write_us=40", "controller.firmware.trim_us=10",
+    "controller.data_path.bytes_per_s=2e8"};
+
+TEST(ControllerLimitsRun, PowerCutsResubmitIosWaitingForACoreOrTheDataPath) {
+  const auto dir = testing::temp_dir_for_this_test("limits-");
+  auto options = sim_options("RW:count=6000,queue_depth=16,read_share=0.5", kBoth);
+  options.power_cuts = {"random:10"};
+  const auto out = run_tiny(dir, "cuts", options);
+  const auto summary = testing::summary_of(out);
+  EXPECT_EQ(summary["power_cuts"]["count"], 10);
+  EXPECT_EQ(summary["power_cuts"]["lost_writes"], 0);
+  int resubmitted = 0;  // QD 16 behind two slow cores: every cut finds I/Os out
+  for (const auto& cut : summary["power_cuts"]["cuts"])
+    resubmitted += cut["requests_resubmitted"].get<int>();
+  EXPECT_GT(resubmitted, 10);
+  EXPECT_EQ(testing::csv_rows(testing::read_file(out / "io.csv")).size(), 6000u);
+}
+
+TEST(ControllerLimitsRun, VerifiedRunsWithAWriteBufferPass) {
+  const auto dir = testing::temp_dir_for_this_test("limits-");
+  auto options = sim_options("RW:count=6000,queue_depth=8,read_share=0.4",
+                             with(kBoth, {"controller.write_buffer=65536",
+                                          "controller.write_buffer_ns_per_byte=0"}));
+  options.verify = true;
+  const auto summary = testing::summary_of(run_tiny(dir, "verify", options));
+  EXPECT_GT(summary["verification"]["pages_checked"].get<int>(), 500);
+  const auto device = summary["experiments"][0]["runs"][0]["device"];
+  EXPECT_EQ(device["controller_core_commands"], 6000);
+  EXPECT_GT(device["controller_data_path_wait_us"].get<double>(), 0);
+}
+
 }  // namespace
 }  // namespace ssdlab
