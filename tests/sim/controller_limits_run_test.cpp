@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -169,6 +170,26 @@ TEST(ControllerLimitsRun, VerifiedRunsWithAWriteBufferPass) {
   const auto device = summary["experiments"][0]["runs"][0]["device"];
   EXPECT_EQ(device["controller_core_commands"], 6000);
   EXPECT_GT(device["controller_data_path_wait_us"].get<double>(), 0);
+}
+
+TEST(ControllerLimitsRun, TenantsShareTheCoresAndTheFairOrderStillRuns) {
+  const auto dir = testing::temp_dir_for_this_test("limits-");
+  auto options = sim_options("", with(kBoth, {"controller.dispatch_order=fair"}));
+  options.config = testing::preset("tiny");
+  options.outdir = (dir / "tenants").string();
+  options.precondition = "random";
+  options.fairness = true;
+  std::ostringstream out;
+  sim::run_sim_or_replay(options,
+                         {"RR:count=2000,queue_depth=2,name=reader",
+                          "RW:count=8000,queue_depth=16,name=writer"},
+                         sim::TraceOptions{}, out);
+  const auto summary = testing::summary_of(dir / "tenants");
+  EXPECT_EQ(summary["experiments"][0]["runs"][0]["count"], 2000);
+  EXPECT_EQ(summary["experiments"][1]["runs"][0]["count"], 8000);
+  // One pool of cores for both (each tenant's device block is the run's).
+  EXPECT_EQ(summary["experiments"][0]["runs"][0]["device"]["controller_core_commands"], 10000);
+  EXPECT_TRUE(summary.contains("fairness"));
 }
 
 }  // namespace
