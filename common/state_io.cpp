@@ -44,6 +44,19 @@ void StateReader::bytes(void* data, std::size_t count) {
   if (got != count) throw make_error("truncated: the file ends at byte {} inside the state", read_);
 }
 
+bool StateReader::at_section(std::string_view tag) {
+  const std::istream::pos_type at = in_.tellg();
+  char name[4] = {};
+  in_.read(name, 4);
+  std::string wanted(tag);
+  wanted.resize(4, ' ');  // as section() pads it
+  const bool found = in_.gcount() == 4 && std::string_view(name, 4) == wanted;
+  in_.clear();
+  in_.seekg(at);
+  if (!in_) throw make_error("cannot look ahead at byte {} of the state", read_);
+  return found;
+}
+
 void StateReader::section(std::string_view tag, std::uint32_t version) {
   char name[4];
   const std::uint64_t at = read_;

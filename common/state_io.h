@@ -117,6 +117,10 @@ class StateReader {
 
   // Reads a section header; throws unless it is `tag` at `version`.
   void section(std::string_view tag, std::uint32_t version);
+  // Whether the next section is `tag` (an optional section, present only
+  // where the part that writes it was on): reads nothing, even at the end
+  // of the stream. The stream must be seekable (files and strings are).
+  bool at_section(std::string_view tag);
   std::uint8_t u8() { return integer<std::uint8_t>(); }
   std::uint16_t u16() { return integer<std::uint16_t>(); }
   std::uint32_t u32() { return integer<std::uint32_t>(); }

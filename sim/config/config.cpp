@@ -147,18 +147,16 @@ void check_read_transfer(KeyReader& r, const DeviceConfig& c) {
       c.ftl.logical_page_size == c.geometry.page_size)
     return;
   const auto [node, dotted] = r.find("timing", "read_transfer");
-  if (c.ftl.logical_page_size < c.geometry.page_size) {
-    if (c.ftl.logical_page_size % c.timing.codeword_bytes != 0)
-      r.fail(dotted, node,
-             fmt::format("'codeword' with map units needs timing.codeword_bytes {} to divide the "
-                         "{}-byte map unit (ftl.logical_page_size)",
-                         c.timing.codeword_bytes, c.ftl.logical_page_size));
-    return;
-  }
-  r.fail(dotted, node,
-         fmt::format("'codeword' needs ftl.logical_page_size equal to the {}-byte page (it is "
-                     "{}): a logical page of several flash pages reads them whole",
-                     c.geometry.page_size, c.ftl.logical_page_size));
+  if (c.ftl.logical_page_size > c.geometry.page_size)
+    r.fail(dotted, node,
+           fmt::format("'codeword' needs ftl.logical_page_size equal to the {}-byte page (it is "
+                       "{}): a logical page of several flash pages reads them whole",
+                       c.geometry.page_size, c.ftl.logical_page_size));
+  if (c.ftl.logical_page_size % c.timing.codeword_bytes != 0)  // a map unit's codewords
+    r.fail(dotted, node,
+           fmt::format("'codeword' with map units needs timing.codeword_bytes {} to divide the "
+                       "{}-byte map unit (ftl.logical_page_size)",
+                       c.timing.codeword_bytes, c.ftl.logical_page_size));
 }
 
 // Program/erase suspend (flash/suspend.h: the defaults and their sources).
@@ -355,10 +353,13 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   hoist_cell_tables(root);
   hoist_sub_table(root, "host", "link");
   hoist_sub_table(root, "host", "log");
+  hoist_sub_table(root, "controller", "firmware");
+  hoist_sub_table(root, "controller", "data_path");
   const HoistedArrays arrays = hoist_table_arrays(root, origins);
   std::vector<std::string> tables = {"device",     "geometry",        "timing",    "ftl",
                                      "host",       "controller",      "timing.cell",
-                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log"};
+                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log",
+                                     "controller.firmware", "controller.data_path"};
   tables.insert(tables.end(), arrays.tables.begin(), arrays.tables.end());
   KeyReader r(root, path, std::move(tables), std::move(origins));
   DeviceConfig config;
@@ -386,6 +387,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);
   read_host_link(r, config.controller);
   read_host_log(r, config.controller);
+  read_controller_limits(r, config.controller);
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;

@@ -13,6 +13,7 @@
 #include "flash/suspend.h"
 #include "flash/timing.h"
 #include "ftl/ftl.h"
+#include "sim/config/controller_limits_config.h"
 #include "sim/config/host_link_config.h"
 #include "sim/config/host_log_config.h"
 
@@ -102,6 +103,10 @@ struct ControllerConfig {
   // default). host_log_config.h, sim/controller/host_log.h.
   HostLogConfig host_log;
   TimeNs firmware_ns = 0;
+  // The firmware's cores ([controller.firmware]) and the data path
+  // ([controller.data_path]); both off by default. controller_limits_config.h.
+  FirmwareCoresConfig firmware;
+  DataPathConfig data_path;
 };
 
 struct DeviceConfig {

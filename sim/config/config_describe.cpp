@@ -145,6 +145,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
   if (!c.namespaces.empty()) json["host"]["namespaces"] = config_detail::namespaces_json(c.namespaces);
   config_detail::host_link_json(c.controller, json["host"]);
   config_detail::host_log_json(c.controller, json["host"]);
+  config_detail::controller_limits_json(c.controller, json["controller"]);
   return json;
 }
 
@@ -250,6 +251,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                  scheduling_name(k.scheduling));
   fmt::format_to(it, "{}", config_detail::describe_host_link(k));
   fmt::format_to(it, "{}", config_detail::describe_host_log(k));
+  fmt::format_to(it, "{}", config_detail::describe_controller_limits(k));
   if (k.write_buffer_bytes)
     fmt::format_to(it,
                    "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "

@@ -45,6 +45,13 @@ void host_link_json(const ControllerConfig& c, nlohmann::json& host);
 // The `ssdlab config` line of the link and firmware time ("" without them).
 std::string describe_host_link(const ControllerConfig& c);
 
+// [controller.firmware] and [controller.data_path]
+// (config_controller_limits.cpp; the tables hoisted first): read, echoed
+// into the echo's [controller] table and described only when on.
+void read_controller_limits(KeyReader& r, ControllerConfig& c);
+void controller_limits_json(const ControllerConfig& c, nlohmann::json& controller);
+std::string describe_controller_limits(const ControllerConfig& c);
+
 // geometry.gang and gang_size; a synchronous gang's geometry becomes its
 // lockstep view (config_gang.cpp).
 void read_gang(KeyReader& r, flash::Geometry& g);

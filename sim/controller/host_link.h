@@ -11,6 +11,7 @@
 
 #include "common/units.h"
 #include "sim/config/host_link_config.h"
+#include "sim/controller/serial_resource.h"
 
 namespace ssdlab::sim {
 
@@ -20,9 +21,11 @@ class HostLink {
 
   // A command and `bytes` of its data to the device, asked for at `at`;
   // returns when the last byte has arrived.
-  TimeNs to_device(TimeNs at, std::uint64_t bytes) { return reserve(to_device_, at, bytes); }
+  TimeNs to_device(TimeNs at, std::uint64_t bytes) {
+    return to_device_.reserve(at, transfer_ns(bytes));
+  }
   // A completion and `bytes` of read data to the host.
-  TimeNs to_host(TimeNs at, std::uint64_t bytes) { return reserve(to_host_, at, bytes); }
+  TimeNs to_host(TimeNs at, std::uint64_t bytes) { return to_host_.reserve(at, transfer_ns(bytes)); }
   // The link time of one transfer of `bytes` (the command's time included).
   TimeNs transfer_ns(std::uint64_t bytes) const;
   // A power cut: what was on the link is lost; both directions are free.
@@ -32,15 +35,9 @@ class HostLink {
   TimeNs busy_to_host_ns() const { return to_host_.busy; }
 
  private:
-  struct Direction {
-    TimeNs free = 0;  // the end of its last transfer
-    TimeNs busy = 0;
-  };
-  TimeNs reserve(Direction& direction, TimeNs at, std::uint64_t bytes);
-
   std::int64_t fs_per_byte_;  // payload, femtoseconds
   TimeNs command_ns_;
-  Direction to_device_, to_host_;
+  SerialResource to_device_, to_host_;  // the two directions
 };
 
 }  // namespace ssdlab::sim

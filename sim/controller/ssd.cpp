@@ -50,6 +50,8 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     buffer_ = std::make_unique<WriteBufferFront>(config.controller, ftl_->logical_page_size(),
                                                  static_cast<WriteBufferFront::Flash&>(*this));
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
+  if (ControllerLimits::wanted(config.controller))
+    limits_ = std::make_unique<ControllerLimits>(config.controller);
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
     zones_ = make_zone_front(*zoned);
     if (config.controller.host_log.on()) {

@@ -13,6 +13,9 @@
 //    background, whole rounds or yielding to host requests;
 //  - PowerSafeScheduling (power_safe.h): power-cut runs record every command
 //    and reserve in the FTL's order;
+//  - ControllerLimits (controller_limits.h): the firmware's cores and the
+//    data path, which the host loop's stages take before Ssd::start and
+//    after a request's flash work;
 //  - ZoneFront (zone_front.h): a zoned device's zone checks, appends and
 //    zone management actions;
 //  - observers (ssd_observer.h): the verifier (verifier_check.h) and the
@@ -36,6 +39,7 @@
 #include "ftl/ftl.h"
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
+#include "sim/controller/controller_limits.h"
 #include "sim/controller/host_log.h"
 #include "sim/controller/map_units.h"
 #include "sim/config/config.h"
@@ -108,6 +112,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   const HostLog* host_log() const { return host_log_.get(); }
   // The DRAM write buffer, or null if there is none.
   const WriteBuffer* write_buffer() const { return buffer_ ? &buffer_->buffer() : nullptr; }
+  // The firmware's cores and the data path, or null if the config has
+  // neither.
+  ControllerLimits* limits() { return limits_.get(); }
+  const ControllerLimits* limits() const { return limits_.get(); }
 
   // The one entry point of host requests: starts `request` at `now`. A trim
   // forgets the whole logical pages it covers (a partly covered page keeps
@@ -300,6 +308,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::unique_ptr<ZoneFront> zones_;
   ZoneOutcome zone_outcome_;
   std::unique_ptr<HostLog> host_log_;
+  std::unique_ptr<ControllerLimits> limits_;
 };
 
 }  // namespace ssdlab::sim

@@ -46,6 +46,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   // Controller RAM: pending cleaning rounds (their unreserved commands are
   // undone below, as in flight) and the buffer's contents.
   if (cleaner_) cleaner_->forget_rounds();
+  if (limits_) limits_->reset();
   std::vector<ftl::Lpn> buffered = buffer_ ? buffer_->discard() : std::vector<ftl::Lpn>{};
   flash::NandArray& nand = *ftl_->flash_for_power_cut();
   power_->recorder().cut(off, nand, report, std::move(buffered));

@@ -33,6 +33,10 @@ void Ssd::save_state(StateWriter& out) const {
   if (buffer_) buffer_->save_state(out);
   if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
   if (host_log_) host_log_->save_state(out);
+  // Its own section, after the others, only on a device with the part: a
+  // checkpoint without it (older, or saved without the keys) loads, and
+  // one with it loads into a device without (ControllerLimits::load_state).
+  if (limits_) limits_->save_state(out);
 }
 
 void Ssd::load_state(StateReader& in) {
@@ -59,6 +63,12 @@ void Ssd::load_state(StateReader& in) {
   if (buffer_) buffer_->load_state(in);
   if (pools) cleaner_->load_state(in);
   if (host_log_) host_log_->load_state(in);
+  if (in.at_section(ControllerLimits::kSection)) {
+    if (limits_)
+      limits_->load_state(in);
+    else
+      ControllerLimits(ControllerConfig{}).load_state(in);  // read and dropped
+  }
   // A file can pass its checksum (recomputed by whoever altered it) and still
   // hold a state no FTL reaches: whatever the flags, find out before any
   // request, rather than crash on it later.

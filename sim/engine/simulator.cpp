@@ -39,6 +39,7 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
 
 void Simulator::open(std::span<const HostStream> streams, std::span<const RunGroup> groups) {
   start_ = now_;
+  if (limits_) limits_->count_time_to(now_);  // the time before the run, not in it
   before_ = device_counters_of(ssd_);
   groups_ = groups.data();
   samples_.clear();
@@ -87,6 +88,7 @@ std::vector<RunResult> Simulator::close() {
     stopped_ = fmt::format("{} blocks expired (lifetime limit {})",
                            ssd_.ftl().stats().blocks_retired, expired_limit_);
 
+  if (limits_) limits_->count_time_to(now_);
   const DeviceCounters device = device_counters_of(ssd_) - before_;
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {

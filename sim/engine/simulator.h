@@ -143,12 +143,14 @@ class Simulator {
     SourceIo io{};
     std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
   };
-  // An I/O the device holds. With a host link or firmware time
-  // (simulator_link.cpp) it is an event at each stage of its way: its
-  // command reaching the flash (kToFlash: Ssd::start then), the device done
-  // with it (kDevice: its completion, and a read's data, then cross the link
-  // to the host), and done (kAtHost). Without them only kDevice, done.
-  enum class Stage : std::uint8_t { kDevice, kToFlash, kAtHost };
+  // An I/O the device holds. With a host link, firmware time or the
+  // controller's limits (simulator_link.cpp) it is an event at each stage
+  // of its way: a write's data reaching the data path (kDataIn), its command
+  // reaching the flash (kToFlash: Ssd::start then), the device done with it
+  // (kDevice: a read's data then crosses the data path), a read's data
+  // across it (kDataOut: its completion, and a read's data, then cross the
+  // link to the host), and done (kAtHost). Without them only kDevice, done.
+  enum class Stage : std::uint8_t { kDevice, kToFlash, kAtHost, kDataIn, kDataOut };
   struct Completion {
     std::uint32_t stream;
     std::uint32_t size;
@@ -206,6 +208,9 @@ class Simulator {
   // A Completion event on its way (kToFlash: started now; kDevice with a
   // link: sent to the host); false for one that completes now.
   bool on_the_way(const Completion& event);
+  // A completion the device is done with (and a read's data): over the
+  // link to the host if there is one (true), else complete now (false).
+  bool to_host(const Completion& event);
   // Processes the flash scheduler's events due no later than the next host
   // event and `until`; each completion it reports becomes a Completion event.
   void advance_flash(TimeNs until);
@@ -230,7 +235,8 @@ class Simulator {
   HostQueue host_queue_;
   std::optional<HostLink> link_;  // host.link (none: the host reaches the device at no cost)
   TimeNs firmware_ns_ = 0;        // host.firmware_us
-  bool on_the_way_ = false;       // a link or firmware time: I/Os take stages
+  ControllerLimits* limits_ = nullptr;  // the Ssd's cores and data path, if any
+  bool on_the_way_ = false;       // a link, firmware time or limits: I/Os take stages
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Stream> streams_;

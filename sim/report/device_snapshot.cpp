@@ -45,6 +45,10 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
     c.cell = cell_counters(g, t);
   if (ssd.config().suspend.enabled)
     c.suspend = t.suspend;
+  if (const ControllerLimits* limits = ssd.limits()) {
+    c.cores = limits->core_counters();
+    c.data_path = limits->data_path_counters();
+  }
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

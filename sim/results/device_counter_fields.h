@@ -11,8 +11,9 @@
 namespace ssdlab::sim {
 
 // The controller's and the flash's counters, each key once; the FTL's
-// (records/ftl_counters.h), the write buffer's (write_buffer_counters.h)
-// and suspend's (suspend_counters.h) have their lists next to their
+// (records/ftl_counters.h), the write buffer's (write_buffer_counters.h),
+// suspend's (suspend_counters.h) and the controller's limits'
+// (controller_counters.h) have their lists next to their
 // structs in records/, in the form of records/field_list.h.
 // Beyond the ops of summary_fields.h (v(key, member) and v.optional):
 //   v.time_us(key, ns)        a TimeNs member written in microseconds
@@ -65,6 +66,9 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // Cells of several bits only: an SLC device's summary has none of these.
   v.group("reads_per_page_type", c.cell);
   v.group("program_suspensions", c.suspend);
+  // The controller's limits (records/controller_counters.h), each only when on.
+  v.group("controller_core_commands", c.cores);
+  v.group("controller_data_path_transfers", c.data_path);
   // Page-based (flash pages over host-touched pages: the field's meaning
   // since schema 1) and byte-based (flash bytes over host bytes). The
   // reader takes the page size from flash_bytes_written (summary_json.cpp).

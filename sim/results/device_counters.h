@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "records/controller_counters.h"
 #include "records/ftl_counters.h"
 #include "records/suspend_counters.h"
 #include "records/write_buffer_counters.h"
@@ -51,6 +52,9 @@ struct DeviceCounters {
   std::optional<records::WriteBufferCounters> buffer;  // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
   std::optional<records::SuspendCounters> suspend;  // only with timing.suspend
+  // Only with [controller.firmware], and with [controller.data_path].
+  std::optional<records::CoreCounters> cores;
+  std::optional<records::DataPathCounters> data_path;
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

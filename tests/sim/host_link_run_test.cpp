@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "latency_support.h"
 #include "run_support.h"
 #include "sim/config/config.h"
 #include "test_support.h"
@@ -88,19 +89,10 @@ TEST(HostLinkRun, SequentialWritesAreCappedAtTheLink) {
 }
 
 TEST(HostLinkRun, FirmwareTimeAddsItselfToEachResponseAtQueueDepthOne) {
-  const auto dir = testing::temp_dir_for_this_test("host-link-");
   auto options = sim_options("RR:count=200,queue_depth=1");
   options.precondition = "seq";
-  const auto base =
-      testing::csv_rows(testing::read_file(run_tiny(dir, "base", options) / "io.csv"));
-  options.overrides = {"host.firmware_us=3.25"};
-  const auto slow = testing::csv_rows(testing::read_file(run_tiny(dir, "fw", options) / "io.csv"));
-  ASSERT_EQ(base.size(), 200u);
-  ASSERT_EQ(slow.size(), base.size());
-  for (std::size_t i = 0; i < base.size(); ++i) {
-    EXPECT_EQ(slow[i][7], base[i][7]);  // the same offsets
-    EXPECT_NEAR(std::stod(slow[i][5]) - std::stod(base[i][5]), 3.25, 1e-9) << i;
-  }
+  testing::expect_each_response_longer(testing::temp_dir_for_this_test("host-link-"), options,
+                                       {"host.firmware_us=3.25"}, 3.25);
 }
 
 TEST(HostLinkRun, ExplicitDefaultsLeaveIoCsvUnchanged) {

@@ -1,0 +1,49 @@
+// The controller's limits ([controller.firmware], [controller.data_path];
+// sim/controller/controller_limits.h): the firmware's cores, a pool of
+// servers each host command takes for its kind's time before its flash
+// work starts, and the data path (DRAM and ECC) every host data byte
+// crosses at one rate. Off by default (neither table): commands reach the
+// flash with no such cost, as before. docs/model.md, "Controller cores and
+// data path", has the model and its sources.
+#pragma once
+
+#include <cstdint>
+
+#include "common/io_mode.h"
+#include "common/units.h"
+
+namespace ssdlab::sim {
+
+struct FirmwareCoresConfig {
+  std::uint32_t cores = 0;  // 0: no cores model (the default)
+  // Core time per command of each kind: reads; writes and zone appends;
+  // trims; zone management (reset, finish, open, close).
+  TimeNs read_ns = 0, write_ns = 0, trim_ns = 0, zone_management_ns = 0;
+
+  bool on() const { return cores != 0; }
+  TimeNs time_of(IoMode mode) const {
+    switch (mode) {
+      case IoMode::kRead:
+        return read_ns;
+      case IoMode::kWrite:
+      case IoMode::kZoneAppend:
+        return write_ns;
+      case IoMode::kTrim:
+        return trim_ns;
+      default:
+        return zone_management_ns;
+    }
+  }
+};
+
+struct DataPathConfig {
+  double bytes_per_s = 0;  // 0: no data path model (the default)
+  bool on() const { return bytes_per_s > 0; }
+  // Femtoseconds per byte (rounded), what the data path charges.
+  std::int64_t fs_per_byte() const;
+};
+
+// At most so many cores (a linear search picks the earliest free one).
+inline constexpr std::uint32_t kMaxFirmwareCores = 256;
+
+}  // namespace ssdlab::sim
