@@ -124,14 +124,18 @@ void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) c
       fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
 }
 
-void PageMappedFtl::close_open_pages(CommandList& out) {
+void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller) {
   while (units_.any_open()) {
     const Command padding = units_.next_padding();
+    const BlockId block = geometry_.block_of(padding.ppn);
     nand_.pad(padding.ppn);
-    FtlStats& stats = counters(pool_of_block(geometry_.block_of(padding.ppn)));
+    FtlStats& stats = counters(pool_of_block(block));
     ++stats.padding_pages;
     ++stats.flash_pages_written;
-    place(padding, out);
+    if (block == closed_by_caller)
+      units_.add(padding, out);
+    else
+      place(padding, out);
   }
 }
 

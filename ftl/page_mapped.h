@@ -178,9 +178,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // flash page, UnitPages); a block's last data page closes it.
   void place(const Command& command, CommandList& out);
   // Map units: pads every flash page still partly written and appends its
-  // commands (page_mapped_units.h). Before an erase and at the end of each
-  // call that programs.
-  void close_open_pages(CommandList& out);
+  // commands (page_mapped_units.h); a block that fills is closed, but for
+  // `closed_by_caller`. Before an erase and at the end of each call that
+  // programs.
+  void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock);
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its

@@ -155,13 +155,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   // erase (no flash work); it is closed now (with summary pages: its summary
   // page, after the moves), holding cold data. (Map units: its last flash
   // page written is padded first.)
-  while (units_.any_open()) {
-    Command padding = units_.next_padding();
-    nand_.pad(padding.ppn);
-    ++stats_.padding_pages;
-    ++stats_.flash_pages_written;
-    units_.add(padding, out);
-  }
+  close_open_pages(out, worn);
   while (nand_.write_pointer(worn) < data_pages_)
     nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);

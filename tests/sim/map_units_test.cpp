@@ -190,6 +190,21 @@ TEST(MapUnits, RandomWritesAndReadsVerifyThroughCleaning) {
   }
 }
 
+// Wear migration (Agrawal et al. §5) refills a worn block with a cold
+// block's units, padding the last flash page it writes: the device written
+// once (cold everywhere), then hot unit writes over its first 2 MiB.
+TEST(MapUnits, WearMigrationMovesUnitsAndVerifies) {
+  sim::Ssd ssd(tiny_16k("4KiB", {"ftl.wear_leveling=migration", "geometry.pe_cycles=50",
+                                 "ftl.overprovisioning=0.3"}),
+               {.verify = true, .invariants_every = 1000});
+  ssd.prefill(0, ssd.logical_bytes());
+  std::mt19937_64 rng(3);
+  TimeNs now = 0;
+  for (int i = 0; i < 60000; ++i)
+    now = *ssd.start({(rng() % 512) * 4096, 4096, IoMode::kWrite}, now);
+  EXPECT_GT(ssd.ftl().stats().wear_migrations, 0u);
+}
+
 // One 4 KiB read on an idle device: the array read, then the transfer of
 // the whole page or of the unit's codeword.
 TEST(MapUnits, AUnitReadMovesItsCodewordOnly) {
