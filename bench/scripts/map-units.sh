@@ -10,7 +10,8 @@
 #
 # SCALE: "tenth" (the default: blocks_per_plane = 137 and the SLC cache
 # a tenth, as issue 58's command) or "full"; COUNT: writes measured
-# (default 200000), at queue depth 32 after the precondition.
+# (default 200000), at queue depth 32 after the precondition. BUFFERS (in
+# the environment): the write buffers to try, default "0 32MiB".
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: $0 SSDLAB OUTDIR [tenth|full] [COUNT]" >&2; exit 2; }
 B=$1 OUT=$2 SCALE=${3:-tenth} COUNT=${4:-200000}
@@ -22,7 +23,7 @@ size=()
 echo "| mapping | write buffer | WA (pages) | WA (bytes) | padding pages | model IOPS | simulated I/Os per CPU s |"
 echo "|---|---|---|---|---|---|---|"
 for unit in 16KiB 4KiB; do
-  for buffer in 0 32MiB; do
+  for buffer in ${BUFFERS:-0 32MiB}; do
     dir=$OUT/$unit-buffer-$buffer
     sets=("${size[@]}" --set ftl.logical_page_size=$unit)
     [[ $buffer != 0 ]] && sets+=(--set controller.write_buffer=$buffer)

@@ -1,6 +1,5 @@
 #include "sim/controller/map_units.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace ssdlab::sim {
@@ -24,10 +23,9 @@ void MapUnitFlash::read_source(const Command& rider, std::size_t carrier) {
   const flash::Ppn src = page(rider.src);
   const Command& move = flash_[carrier];
   if (move.src == src || move.src2 == src) return;  // the move reads it
-  const auto read = std::find_if(sources_.rbegin(), sources_.rend(), [&](const auto& s) {
-    return s.first == src && s.second == carrier;
-  });
-  if (read != sources_.rend()) return;
+  // (A move's riders follow it: its other sources are the last ones noted.)
+  for (auto s = sources_.rbegin(); s != sources_.rend() && s->second == carrier; ++s)
+    if (s->first == src) return;
   Command extra = flash::page_command(Op::kRead, src, rider.lpn, rider.stage);
   extra.cleaning = rider.cleaning;
   extra.read_units = static_cast<std::uint16_t>(read_units_per_unit_);
