@@ -46,8 +46,8 @@ std::uint32_t units_per_page(const FtlContext& context) {
 }  // namespace
 
 PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
-    : geometry_(unit_geometry(context.geometry, units_per_page(context))),
-      units_(units_per_page(context)),
+    : units_(units_per_page(context)),
+      geometry_(unit_geometry(context.geometry, units_.per_page())),
       config_(context.config),
       nand_(geometry_),
       layout_(context.geometry, context.config.pool),

@@ -286,8 +286,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   static constexpr std::uint8_t kTranslationStages = 2;  // reads, then writes
 
   // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
-  flash::FastGeometry geometry_;
   UnitPages units_;
+  flash::FastGeometry geometry_;
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;

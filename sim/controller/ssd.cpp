@@ -10,13 +10,15 @@
 namespace ssdlab::sim {
 namespace {
 
-// Map units (ftl/page_mapped_units.h): the FTL's logical page a part of the
-// flash page. Its commands then name units; the flash gets pages.
-MapUnitFlash map_unit_flash(const DeviceConfig& config) {
-  const std::uint32_t unit = config.ftl.logical_page_size;
-  if (unit >= config.geometry.page_size) return {1, 0};
-  const bool codewords = config.timing.read_transfer == flash::ReadTransfer::kCodeword;
-  return {config.geometry.page_size / unit, codewords ? unit / config.timing.codeword_bytes : 0};
+// Map units (ftl/page_mapped_units.h): the FTL's pages (`ftl_page` bytes)
+// parts of the `flash_page`. Its commands then name units; the flash gets
+// pages, a unit's read moving its share of the page's read units (the
+// timeline's: codewords, or 1, the whole page, which no unit has a share of).
+MapUnitFlash map_unit_flash(std::uint32_t flash_page, std::uint32_t ftl_page,
+                            std::uint32_t read_units_per_page) {
+  const std::uint32_t units = flash_page / ftl_page;
+  if (units <= 1) return {1, 0};
+  return {units, read_units_per_page / units};
 }
 
 }  // namespace
@@ -28,7 +30,8 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
       timeline_(scheduler_.timeline()),
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
       invariants_every_(checks.verify ? checks.invariants_every : 0),
-      map_units_(map_unit_flash(config)) {
+      map_units_(map_unit_flash(config.geometry.page_size, ftl_->nand().geometry().page_size,
+                                timeline_.read_units_per_page())) {
   commands_.reserve(1024);
   scheduler_.set_listener(this);
   // Cells of several bits: the timeline reads which blocks the FTL runs in
