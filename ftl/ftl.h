@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -161,6 +162,11 @@ struct PageRange {
   std::uint8_t placement = 0;
 };
 
+// Several host writes' ranges written as one (a write buffer's flush, a
+// batch of preconditioning writes; ftl/page_runs.h builds them): sorted by
+// first page, disjoint, of whole logical pages.
+using PageRuns = std::span<const PageRange>;
+
 // The counters every FTL keeps (records/ftl_counters.h, which says what
 // each counts): one struct, which the FTL fills and the summary and the
 // checkpoint walk through its field list. FtlStats is its name in the FTL
@@ -202,6 +208,12 @@ class Ftl {
   // Appends the commands for a host write, read or trim of `range`, which lies
   // inside [0, logical_pages()). Reads of never-written pages append nothing.
   virtual void write(const PageRange& range, CommandList& out) = 0;
+  // The write of several ranges (PageRuns) in one call: an FTL that packs
+  // logical pages into larger flash pages fills them from all of them (the
+  // page-mapped FTL's map units); by default, one write() per range.
+  virtual void write_runs(PageRuns runs, CommandList& out) {
+    for (const PageRange& run : runs) write(run, out);
+  }
   // A hint: the host accesses `soon` next and `later` after it (kNoLpn:
   // unknown). Starts loading the state they will touch into the cache (the
   // map entry of `later`, and what `soon`'s entry, loaded by the hint

@@ -78,6 +78,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
+  if (units_.on()) filling_.assign(layout_.pools(), FillingPage{});
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
@@ -122,21 +123,6 @@ void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) c
   if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
   throw std::logic_error(
       fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
-}
-
-void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller) {
-  while (units_.any_open()) {
-    const Command padding = units_.next_padding();
-    const BlockId block = geometry_.block_of(padding.ppn);
-    nand_.pad(padding.ppn);
-    FtlStats& stats = counters(pool_of_block(block));
-    ++stats.padding_pages;
-    ++stats.flash_pages_written;
-    if (block == closed_by_caller)
-      units_.add(padding, out);
-    else
-      place(padding, out);
-  }
 }
 
 void PageMappedFtl::place(const Command& command, CommandList& out) {
@@ -223,17 +209,30 @@ bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, WriteKind kind, CommandList& o
 }
 
 void PageMappedFtl::write(const PageRange& range, CommandList& out) {
-  if (range.count == 0) return;
+  write_runs(PageRuns{&range, 1}, out);
+}
+
+void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   if (cache_) {
     // Every map entry of the request first (DFTL): misses read translation
     // pages, evictions write them back (and may clean), all before the data
     // commands are chosen.
     request_written_.clear();
-    for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
+    for (const PageRange& range : runs)
+      for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
   }
   // Two-plane merging covers the data commands only: merging a translation
   // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
+  for (const PageRange& range : runs) write_run(range, out);
+  // Map units: the pages the runs left partly written are padded (the
+  // units of all runs fill pages together: write_host_pages()).
+  if (units_.on()) close_open_pages(out);
+  if (config_.two_plane) merge_two_plane(geometry_, out, start);
+}
+
+void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
+  if (range.count == 0) return;
   // Read-modify-write: the old contents of partly written logical pages are
   // read first (stage 0); every program waits for them (stage 1). On a
   // synchronous gang, a copy-back with the host's data instead.
@@ -271,12 +270,10 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
     }
     lpn += write_host_pages(lpn, group, host_kind, stage, out) - 1;
   }
-  if (units_.on()) close_open_pages(out);
   const std::uint64_t pages = std::uint64_t{range.count} * pages_per_lpn_;
   FtlStats& stats = counters(pool_of(range.first));  // one pool's page in parallel writes
   stats.host_pages_written += pages;
   stats.flash_pages_written += pages;
-  if (config_.two_plane) merge_two_plane(geometry_, out, start);
 }
 
 [[gnu::always_inline]] inline std::uint32_t PageMappedFtl::write_host_pages(
@@ -286,7 +283,8 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   prefetch_for_write(&map_[lpn]);
   const std::uint32_t pool = pool_of(lpn);
   const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
-  const Ppn first = allocate_in_turn(pool, kind, out, "host data above its reserve");
+  const Ppn first = units_.on() ? allocate_unit(pool, kind, out)
+                                : allocate_in_turn(pool, kind, out, "host data above its reserve");
   const auto write_at = [&](Lpn at, Ppn to) {
     if (slc_.on()) after_cache_write(pool, kind, to);
     if (fdp_.on()) fdp_.host_page(to, pages_per_lpn_, geometry_);
@@ -303,8 +301,10 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
   // Map units: the next ones take the next slots of the same flash page.
   count = std::min(count, units_.per_page() - first % units_.per_page());
   for (std::uint32_t i = 0; i < count; ++i) write_at(lpn + i, first + i);
+  filling_[pool] = {(first + count) % units_.per_page() != 0 ? first + count : kNoPage, kind};
   return count;
 }
+
 
 WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) {
   // A dynamic cache gives back what the filling logical space needs.

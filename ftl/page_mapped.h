@@ -93,6 +93,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
             std::uint64_t{trigger_.low_water_blocks()} * layout_.pools()};
   }
   void write(const PageRange& range, CommandList& out) override;
+  // With map units, the units of all runs fill pages together (a write
+  // buffer's flush packs them); padded only where pages are left open.
+  void write_runs(PageRuns runs, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
@@ -177,17 +180,23 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Appends a program's `command` to `out` (map units: with the rest of its
   // flash page, UnitPages); a block's last data page closes it.
   void place(const Command& command, CommandList& out);
-  // Map units: pads every flash page still partly written and appends its
+  // Map units: pads every flash page still partly written (with
+  // `cleaning_only`, those cleaning writes: before an erase) and appends its
   // commands (page_mapped_units.h); a block that fills is closed, but for
-  // `closed_by_caller`. Before an erase and at the end of each call that
-  // programs.
-  void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock);
+  // `closed_by_caller`. At the end of each call that programs.
+  void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock,
+                        bool cleaning_only = false);
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its
   // flash page. Returns the logical pages written (1 without map units).
   std::uint32_t write_host_pages(Lpn lpn, std::uint32_t count, WriteKind host_kind,
                                  std::uint8_t stage, CommandList& out);
+  // One range of write_runs(), before open pages are closed.
+  void write_run(const PageRange& range, CommandList& out);
+  // Map units: the slot for a host unit of `kind` in `pool`, the next of the
+  // page the call is filling there if any, else a page in turn.
+  Ppn allocate_unit(std::uint32_t pool, WriteKind kind, CommandList& out);
   // Closes `block`, whose data pages are all written: with summary pages its
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
@@ -287,6 +296,13 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
 
   // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
   UnitPages units_;
+  // Map units: per pool, the next free slot of the host page the current
+  // call is filling and its kind (kNoPage: none; reset when pages close).
+  struct FillingPage {
+    Ppn next = kNoPage;
+    WriteKind kind = WriteKind::kHost;
+  };
+  std::vector<FillingPage> filling_;
   flash::FastGeometry geometry_;
   FtlConfig config_;
   flash::NandArray nand_;

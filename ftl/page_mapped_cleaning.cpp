@@ -207,8 +207,9 @@ void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) 
 }
 
 void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& out) {
-  // Map units: the pages the moves filled go to flash before the erase.
-  if (units_.on()) close_open_pages(out);
+  // Map units: the pages the moves filled go to flash before the erase (a
+  // host page being filled stays open: nothing of it is in the victim).
+  if (units_.on()) close_open_pages(out, kNoBlock, true);
   nand_.erase(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;

@@ -15,15 +15,19 @@
 // command is the flash command (program, or a cleaning move), the others
 // ride on it (flash::Command::rides): they carry their unit's logical page
 // for the verifier and the power-cut recorder, and no flash time of their
-// own. A page still open when the FTL's call ends (or before an erase) is
-// padded: its free slots are programmed with no data (padding_pages), as a
-// controller that must program a whole page does. Whether writes fill pages
-// is then the write buffer's business (controller.write_buffer), as in a
-// drive. The controller turns the unit commands into the flash's page
+// own. Host units fill a pool's page before the pool turns to its next
+// plane, across all the runs of one call (Ftl::write_runs: a write buffer's
+// flush). A page still open when the FTL's call ends is padded: its free
+// slots are programmed with no data (padding_pages), as a controller that
+// must program a whole page does; so is a page of cleaning's moves before
+// its victim's erase. Whether writes fill pages is then the write buffer's
+// business (controller.write_buffer packs them, sim/controller/
+// page_packing.h), as in a drive. The controller turns the unit commands into the flash's page
 // commands (sim/controller/map_units.h).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "flash/command.h"
@@ -46,9 +50,12 @@ class UnitPages {
   // program of no logical page) at `command.ppn`, the next slot of its page:
   // held until the page's last slot, then the page's commands go to `out`.
   void add(flash::Command command, flash::CommandList& out);
-  // The padding command for the next free slot of an open page; the
-  // caller programs it (add()), which may close the page.
-  flash::Command next_padding() const;
+  // The padding command for the next free slot of an open page (with
+  // `cleaning_only`, of one cleaning writes: its moves must reach the flash
+  // before their victim's erase; a host page may stay open across it), or
+  // nullopt if none is open. The caller programs it (add()), which may close
+  // the page.
+  std::optional<flash::Command> next_padding(bool cleaning_only = false) const;
 
  private:
   std::uint32_t per_page_;

@@ -54,11 +54,11 @@ void Verifier::apply(const CommandList& commands) {
   }
 }
 
-void Verifier::host_write(const PageRange& range, const CommandList& commands) {
+void Verifier::host_write(PageRuns runs, const CommandList& commands) {
   // In list order: reads (read-modify-write) and cleaning moves before a
   // logical page's first program see its old version; that program and all
   // after it the new one.
-  shadow_.begin_write(&range);
+  shadow_.begin_write(runs);
   try {
     apply(commands);
   } catch (...) {

@@ -37,7 +37,11 @@ class Verifier {
   Verifier(const flash::Geometry& geometry, std::uint64_t logical_pages, bool copy_back_allowed);
 
   // Call with the commands an FTL appended for each request, in order.
-  void host_write(const PageRange& range, const CommandList& commands);
+  void host_write(const PageRange& range, const CommandList& commands) {
+    host_write(PageRuns{&range, 1}, commands);
+  }
+  // A write of several runs in one command list (Ftl::write_runs()).
+  void host_write(PageRuns runs, const CommandList& commands);
   void host_read(const PageRange& range, const CommandList& commands);
   void host_trim(const PageRange& range, const CommandList& commands);
   void background(const CommandList& commands);  // cleaning, wear leveling

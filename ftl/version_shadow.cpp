@@ -13,18 +13,36 @@ VersionShadow::VersionShadow(const flash::Geometry& geometry, std::uint64_t logi
       versions_(logical_pages, 0),
       content_(geometry.pages(), 0) {}
 
-void VersionShadow::begin_write(const PageRange* range) {
-  writing_ = range;
-  if (range) written_.assign(range->count, false);
+void VersionShadow::begin_write(PageRuns runs) {
+  writing_ = runs;
+  run_start_.clear();
+  std::uint64_t pages = 0;
+  for (const PageRange& run : runs) {
+    run_start_.push_back(pages);
+    pages += run.count;
+  }
+  written_.assign(pages, false);
+}
+
+std::int64_t VersionShadow::writing_index(flash::Lpn lpn) const {
+  // The run that would hold `lpn`: the last starting at or before it.
+  const auto after = std::upper_bound(writing_.begin(), writing_.end(), lpn,
+                                      [](flash::Lpn l, const PageRange& run) { return l < run.first; });
+  if (after == writing_.begin()) return -1;
+  const PageRange& run = *(after - 1);
+  if (lpn >= run.first + run.count) return -1;
+  return static_cast<std::int64_t>(run_start_[after - 1 - writing_.begin()] + (lpn - run.first));
 }
 
 std::optional<flash::Lpn> VersionShadow::end_write() {
   std::optional<flash::Lpn> missing;
-  if (writing_) {
-    const auto it = std::find(written_.begin(), written_.end(), false);
-    if (it != written_.end()) missing = writing_->first + (it - written_.begin());
-  }
-  writing_ = nullptr;
+  for (std::size_t r = 0; r < writing_.size() && !missing; ++r)
+    for (std::uint32_t i = 0; i < writing_[r].count; ++i)
+      if (!written_[run_start_[r] + i]) {
+        missing = writing_[r].first + i;
+        break;
+      }
+  writing_ = {};
   return missing;
 }
 
@@ -49,10 +67,10 @@ std::uint32_t VersionShadow::apply(flash::Ppn ppn, flash::Lpn lpn, Op op, flash:
         content_[ppn] = 0;
         break;
       }
-      if (writing_ && lpn >= writing_->first && lpn < writing_->first + writing_->count &&
-          !written_[lpn - writing_->first]) {
+      if (const std::int64_t at = writing_.empty() ? -1 : writing_index(lpn);
+          at >= 0 && !written_[at]) {
         // The host's new data: a new version from its first program on.
-        written_[lpn - writing_->first] = true;
+        written_[at] = true;
         fresh = versions_[lpn] = next_version_++;
       }
       if (lpn >= versions_.size()) {

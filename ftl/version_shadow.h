@@ -32,8 +32,9 @@ class VersionShadow {
   VersionShadow(const flash::Geometry& geometry, std::uint64_t logical_pages,
                 bool version_metadata);
 
-  // The host write of `range` whose commands are applied next, or null.
-  void begin_write(const PageRange* range);
+  // The host write of `runs` (one range, or a write of several runs) whose
+  // commands are applied next, or none.
+  void begin_write(PageRuns runs);
   // After its commands: the first page of the write that got no new version
   // (no program carried it), or nullopt if every page did.
   std::optional<flash::Lpn> end_write();
@@ -67,8 +68,13 @@ class VersionShadow {
   std::unordered_map<flash::Lpn, std::uint32_t> metadata_versions_;  // beyond the host's pages
   std::vector<std::uint32_t> content_;  // per physical page
   std::uint32_t next_version_ = 1;
-  const PageRange* writing_ = nullptr;  // the host write being applied, if any
-  std::vector<bool> written_;           // its pages that got their new version
+  // Where `lpn` is among the pages of the write being applied (the index in
+  // written_), or -1 if it is not one of them.
+  std::int64_t writing_index(flash::Lpn lpn) const;
+
+  PageRuns writing_;           // the host write being applied, if any
+  std::vector<bool> written_;  // its pages that got their new version, run after run
+  std::vector<std::uint64_t> run_start_;  // each run's first index in written_
 };
 
 }  // namespace ssdlab::ftl

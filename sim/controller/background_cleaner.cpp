@@ -98,7 +98,7 @@ void BackgroundCleaner::sort_round(PendingRound& round) {
     std::stable_sort(round.commands.begin(), round.commands.end(), by_stage);
     return;
   }
-  const std::uint64_t first = power->record(nullptr, round.commands);
+  const std::uint64_t first = power->record({}, round.commands);
   std::vector<std::uint32_t> order(round.commands.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {

@@ -59,13 +59,13 @@ void PowerCutRecorder::apply_one(Ppn ppn, flash::Lpn lpn, Op op, Ppn src, bool h
     current_.versions.emplace_back(lpn, fresh);
 }
 
-std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
+std::uint64_t PowerCutRecorder::apply(ftl::PageRuns ranges,
                                       const flash::CommandList& commands,
                                       std::vector<flash::NandArray::BlockImage> erased,
                                       Acknowledge when) {
   const bool functional = when == Acknowledge::kAtOnce;
-  shadow_.begin_write(range);
-  if (range) current_ = PendingWrite{};
+  shadow_.begin_write(ranges);
+  if (!ranges.empty()) current_ = PendingWrite{};
   batch_start_ = popped_ + pending_.size();
   std::size_t next_image = 0;
   for (const flash::Command& command : commands) {
@@ -88,11 +88,10 @@ std::uint64_t PowerCutRecorder::apply(const ftl::PageRange* range,
   // Every page of a host write gets its new version from some command (a
   // program, or a copy-back merging the host's data): else the check could
   // not see it lost.
-  if (shadow_.end_write())
+  if (const auto missing = shadow_.end_write())
     throw std::logic_error(fmt::format(
-        "power cut: the host write of logical pages {}+{} left a page without its new version",
-        range->first, range->count));
-  if (functional && range) acknowledge(current_);
+        "power cut: the host write of logical page {} left it without its new version", *missing));
+  if (functional && !ranges.empty()) acknowledge(current_);
   return batch_start_;
 }
 

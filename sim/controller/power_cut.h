@@ -92,11 +92,11 @@ class PowerCutRecorder {
                    std::uint32_t pages_per_lpn);
 
   // Every command list the FTL produced, in order, before it is scheduled:
-  // `range` for a host write (its pages get new versions), null otherwise.
+  // `ranges` of a host write (their pages get new versions), none otherwise.
   // `erased` holds the images of the blocks the list erases, in order.
   // Each command gets an id (consecutive, never reused) for completes(); the
   // list's first is returned.
-  std::uint64_t apply(const ftl::PageRange* range, const flash::CommandList& commands,
+  std::uint64_t apply(ftl::PageRuns ranges, const flash::CommandList& commands,
                       std::vector<flash::NandArray::BlockImage> erased,
                       Acknowledge acknowledge = Acknowledge::kWhenDone);
   // The id of command `index` of the list last applied.

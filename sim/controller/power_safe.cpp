@@ -21,10 +21,10 @@ PowerSafeScheduling::PowerSafeScheduling(const flash::Geometry& geometry,
   recoverable_flash(ftl).record_sequence_numbers();
 }
 
-std::uint64_t PowerSafeScheduling::record(const ftl::PageRange* range,
+std::uint64_t PowerSafeScheduling::record(ftl::PageRuns ranges,
                                           const flash::CommandList& commands,
                                           Acknowledge acknowledge) {
-  return recorder_.apply(range, commands, ftl_.flash_for_power_cut()->take_erased_images(),
+  return recorder_.apply(ranges, commands, ftl_.flash_for_power_cut()->take_erased_images(),
                          acknowledge);
 }
 

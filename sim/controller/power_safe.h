@@ -29,9 +29,9 @@ class PowerSafeScheduling {
   PowerSafeScheduling(const flash::Geometry& geometry, std::uint32_t pages_per_lpn, ftl::Ftl& ftl,
                       flash::FlashTimeline& timeline);
 
-  // Hands a command list to the recorder (power_cut.h, apply()): `range` for
-  // a host write, null otherwise. Returns the id of the list's first command.
-  std::uint64_t record(const ftl::PageRange* range, const flash::CommandList& commands,
+  // Hands a command list to the recorder (power_cut.h, apply()): the ranges
+  // of a host write, none otherwise. Returns the id of the list's first command.
+  std::uint64_t record(ftl::PageRuns ranges, const flash::CommandList& commands,
                        Acknowledge acknowledge = Acknowledge::kWhenDone);
   // Reserves the list last recorded from `now`, stage by stage; returns when
   // its host (non-cleaning) commands complete. Its cleaning time goes to

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/pools.h"
 #include "ftl/zoned.h"
 #include "sim/controller/buffer_transfer.h"
 #include "sim/controller/read_units.h"
@@ -49,9 +50,16 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
         ftl_->logical_pages(), config.ftl.copy_back);
     observers_.push_back(verifier_.get());
   }
-  if (config.controller.write_buffer_bytes)
+  if (config.controller.write_buffer_bytes) {
+    // With map units, flushes pack them into whole pages of each pool.
+    WriteBufferFront::Packing packing{map_units_.units_per_page(), 1};
+    if (packing.units_per_page > 1)
+      packing.planes_per_pool =
+          config.geometry.planes() / ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
     buffer_ = std::make_unique<WriteBufferFront>(config.controller, ftl_->logical_page_size(),
-                                                 static_cast<WriteBufferFront::Flash&>(*this));
+                                                 static_cast<WriteBufferFront::Flash&>(*this),
+                                                 packing);
+  }
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
   if (ControllerLimits::wanted(config.controller))
     limits_ = std::make_unique<ControllerLimits>(config.controller);
@@ -143,13 +151,13 @@ void Ssd::settle() {
   if (!scheduler_.idle()) scheduler_.drain();
 }
 
-void Ssd::emit(CommandSource source, const ftl::PageRange* range, Acknowledge acknowledge) {
+void Ssd::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowledge) {
   if (power_) power_->record(source == CommandSource::kHostWrite ||
                                      source == CommandSource::kFunctional
-                                 ? range
-                                 : nullptr,
+                                 ? ranges
+                                 : ftl::PageRuns{},
                              commands_, acknowledge);
-  for (SsdObserver* observer : observers_) observer->commands(source, range, commands_);
+  for (SsdObserver* observer : observers_) observer->commands(source, ranges, commands_);
 }
 
 void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
@@ -171,11 +179,14 @@ void Ssd::after_request() {
   if (invariants_every_ && requests_ % invariants_every_ == 0) ftl_->check_invariants();
 }
 
-std::optional<TimeNs> Ssd::flash_write(const ftl::PageRange& range, TimeNs now,
-                                       WriteOrigin origin, std::uint64_t tag) {
+std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin,
+                                       std::uint64_t tag) {
   commands_.clear();
-  ftl_->write(range, commands_);
-  emit(CommandSource::kHostWrite, &range);
+  if (runs.size() == 1)
+    ftl_->write(runs.front(), commands_);
+  else
+    ftl_->write_runs(runs, commands_);
+  emit(CommandSource::kHostWrite, runs);
   if (cleaner_) cleaner_->yield_to(commands_);
   const flash::HostWait wait = config_.ftl.cleaning_blocks_writes ? config_.controller.cleaning_wait
                                                                   : flash::HostWait::kNone;
@@ -242,7 +253,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
       : request.mode == IoMode::kTrim ? trim(range, now, tag)
       : buffer_ ? (write ? buffer_->write(range, request.size, now)
                          : buffer_->read(range, request.size, now))
-      : write   ? flash_write(range, now, WriteOrigin::kHost, tag)
+      : write   ? flash_write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost, tag)
                 : flash_read(range, now, tag, &request);
   flow_ = 0;
   if (done)
@@ -264,6 +275,16 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   ftl_->write(range, commands_);
   emit(CommandSource::kFunctional, &range, Acknowledge::kAtOnce);
   after_request();
+}
+
+void Ssd::write_runs_functionally(ftl::PageRuns runs) {
+  if (host_log_ || zones_)
+    throw std::logic_error("write_runs_functionally: a zoned device writes request by request");
+  if (buffer_)
+    for (const ftl::PageRange& run : runs) buffer_->drop(run.first, run.first + run.count);
+  commands_.clear();
+  ftl_->write_runs(runs, commands_);
+  emit(CommandSource::kFunctional, runs, Acknowledge::kAtOnce);
 }
 
 ftl::Ftl* Ssd::ftl_for_direct_writes() {

@@ -156,6 +156,12 @@ class Ssd : private flash::FlashScheduler::Listener,
   // Writes [offset, offset + size) functionally (including any cleaning it
   // triggers): no time passes. For preconditioning.
   void write_functionally(std::uint64_t offset, std::uint64_t size);
+  // Writes the whole logical pages of `runs` (ftl/page_runs.h) functionally
+  // in one FTL call, as a write buffer's flush does: with map units, their
+  // units fill flash pages together. Counts no request (the caller counts
+  // the writes it gathered: count_functional_writes()). Not on a zoned
+  // device.
+  void write_runs_functionally(ftl::PageRuns runs);
   // Preconditioning on several threads (sim/state/precondition.h): the FTL,
   // if functional writes need nothing else of the controller (no observers,
   // power cuts or buffered data), else null. Writes may then go to it
@@ -234,14 +240,18 @@ class Ssd : private flash::FlashScheduler::Listener,
   void cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) override;
   // commands_, just emitted by the FTL for `source` (`range`: the host's
   // pages, null for background work), to the recorder and the observers.
-  void emit(CommandSource source, const ftl::PageRange* range,
+  void emit(CommandSource source, ftl::PageRuns ranges,
             Acknowledge acknowledge = Acknowledge::kWhenDone);
+  void emit(CommandSource source, const ftl::PageRange* range,
+            Acknowledge acknowledge = Acknowledge::kWhenDone) {
+    emit(source, range ? ftl::PageRuns{range, 1} : ftl::PageRuns{}, acknowledge);
+  }
   // One host read or write of `range` on flash, from `now`; returns when
   // done, or with a tag, as schedule(): the completion only if known at once.
   // `request`: the host's request, whose read units (member pages of a
   // synchronous shared-bus gang, codewords) a read moves (read_units.h);
   // without it, whole pages.
-  std::optional<TimeNs> flash_write(const ftl::PageRange& range, TimeNs now, WriteOrigin origin,
+  std::optional<TimeNs> flash_write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin,
                                     std::uint64_t tag = kWait);
   std::optional<TimeNs> flash_read(const ftl::PageRange& range, TimeNs now,
                                    std::uint64_t tag = kWait, const HostIo* request = nullptr);
@@ -263,15 +273,16 @@ class Ssd : private flash::FlashScheduler::Listener,
 
   // What the parts ask of the core (WriteBufferFront::Flash,
   // BackgroundCleaner::Core).
-  TimeNs write(const ftl::PageRange& range, TimeNs now, WriteOrigin origin) override {
-    return *flash_write(range, now, origin);
+  TimeNs write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin) override {
+    return *flash_write(runs, now, origin);
   }
+  std::uint32_t pack_pool(ftl::Lpn lpn) const override { return ftl_->pool_of_page(lpn); }
   TimeNs read(const ftl::PageRange& range, TimeNs now) override { return *flash_read(range, now); }
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;
   void announce(flash::CommandList& commands) override {
     for (SsdObserver* observer : observers_)
-      observer->commands(CommandSource::kBackground, nullptr, commands);
+      observer->commands(CommandSource::kBackground, {}, commands);
     if (map_units_.on()) map_units_.to_flash(commands);
   }
   PowerSafeScheduling* power_safe() override { return power_.get(); }

@@ -28,10 +28,11 @@ enum class CommandSource : std::uint8_t {
 class SsdObserver {
  public:
   virtual ~SsdObserver() = default;
-  // The FTL's commands, before they are scheduled; `range` is null for
-  // background work. An observer may throw to stop the run (the verifier's
-  // ftl::VerificationError).
-  virtual void commands(CommandSource /*source*/, const ftl::PageRange* /*range*/,
+  // The FTL's commands, before they are scheduled; `ranges`: the host's
+  // range, several for a write of runs (a write buffer's flush packing
+  // them), none for background work. An observer may throw to stop the run
+  // (the verifier's ftl::VerificationError).
+  virtual void commands(CommandSource /*source*/, ftl::PageRuns /*ranges*/,
                         const flash::CommandList& /*commands*/) {}
   // A host request was scheduled at `submitted` and completes at `done`.
   virtual void request_done(const HostIo& /*request*/, TimeNs /*submitted*/, TimeNs /*done*/) {}

@@ -63,7 +63,7 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
     throw std::logic_error(fmt::format("the FTL's scan read {} pages, the scan model counts {}",
                                        recovery.pages_read, scan.pages_read));
   report.mount_commands = commands_.size();
-  power_->record(nullptr, commands_);
+  power_->record({}, commands_);
   const TimeNs scanned = off + scan.scan_ns;
   timeline_.restart_at(scanned);
   power_->restart(scanned);

@@ -31,7 +31,7 @@ std::optional<TimeNs> Ssd::serve_zoned(const HostIo& request, TimeNs now, std::u
   switch (decision.kind) {
     case Kind::kWrite:
       host_bytes_written_ += request.size;
-      return flash_write(decision.range, now, WriteOrigin::kHost, tag);
+      return flash_write(ftl::PageRuns{&decision.range, 1}, now, WriteOrigin::kHost, tag);
     case Kind::kRead:
       return flash_read(decision.range, now, tag, &request);
     case Kind::kTrim:

@@ -16,16 +16,16 @@ class VerifierCheck final : public SsdObserver {
                 bool copy_back_allowed)
       : verifier_(geometry, logical_pages, copy_back_allowed) {}
 
-  void commands(CommandSource source, const ftl::PageRange* range,
+  void commands(CommandSource source, ftl::PageRuns ranges,
                 const flash::CommandList& commands) override {
     switch (source) {
       case CommandSource::kHostWrite:
       case CommandSource::kFunctional:
-        return verifier_.host_write(*range, commands);
+        return verifier_.host_write(ranges, commands);
       case CommandSource::kHostRead:
-        return verifier_.host_read(*range, commands);
+        return verifier_.host_read(ranges.front(), commands);
       case CommandSource::kHostTrim:
-        return verifier_.host_trim(*range, commands);
+        return verifier_.host_trim(ranges.front(), commands);
       case CommandSource::kBackground:
         return verifier_.background(commands);
     }

@@ -35,6 +35,11 @@ void WriteBuffer::take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out) {
   }
 }
 
+void WriteBuffer::put_back_oldest(const std::vector<ftl::Lpn>& pages) {
+  for (auto it = pages.rbegin(); it != pages.rend(); ++it)
+    where_.emplace(*it, order_.insert(order_.begin(), *it));
+}
+
 void WriteBuffer::clear() {
   order_.clear();
   where_.clear();

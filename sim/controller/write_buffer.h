@@ -38,6 +38,8 @@ class WriteBuffer {
   void drop(ftl::Lpn lpn);
   // Removes the `count` oldest pages and appends them to `out`.
   void take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out);
+  // Puts `pages` (taken, oldest first, and held no more) back as the oldest.
+  void put_back_oldest(const std::vector<ftl::Lpn>& pages);
   // The pages held, oldest first: acknowledged writes not yet on flash when
   // the buffer is write-back (what a power cut loses unless the DRAM is
   // protected).

@@ -8,11 +8,13 @@
 namespace ssdlab::sim {
 
 WriteBufferFront::WriteBufferFront(const ControllerConfig& controller,
-                                   std::uint32_t logical_page_size, Flash& flash)
+                                   std::uint32_t logical_page_size, Flash& flash, Packing packing)
     : controller_(controller),
       logical_page_size_(logical_page_size),
       flash_(flash),
-      buffer_(controller.write_buffer_bytes / logical_page_size) {
+      buffer_(controller.write_buffer_bytes / logical_page_size),
+      packing_(packing),
+      packer_(packing.units_per_page) {
   const auto pages = static_cast<double>(buffer_.capacity());
   high_ = static_cast<std::uint64_t>(pages * controller.flush_high_water);
   low_ = static_cast<std::uint64_t>(pages * controller.flush_low_water);
@@ -22,44 +24,69 @@ TimeNs WriteBufferFront::transfer_ns(std::uint64_t bytes) const {
   return buffer_transfer_ns(controller_, bytes);
 }
 
-void WriteBufferFront::flush(std::uint64_t count, TimeNs now) {
+void WriteBufferFront::write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now,
+                                   TimeNs& cleaning_end) {
+  CleaningClock& clock = flash_.cleaning();
+  const TimeNs foreground = clock.foreground_ns();
+  buffer_.flushing(flash_.write(runs, now, WriteOrigin::kBufferFlush), pages);
+  if (clock.foreground_ns() != foreground) cleaning_end = std::max(cleaning_end, clock.last_end);
+}
+
+void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_least) {
   flush_pages_.clear();
   buffer_.take_oldest(count, flush_pages_);
   if (flush_pages_.empty()) return;
-  // Consecutive logical pages go to the FTL as one request: a block-mapped
-  // FTL then writes whole blocks instead of one read-modify-write per page.
-  std::sort(flush_pages_.begin(), flush_pages_.end());
-  // Each run's space frees when that run is on flash. The runs start
+  // Each chunk's space frees when that chunk is on flash. The chunks start
   // together: their cleaning counts once, from `now` to the last one's end
-  // (not summed over runs queued behind one another).
+  // (not summed over chunks queued behind one another).
   CleaningClock& clock = flash_.cleaning();
   const CleaningClock before = clock;
   TimeNs cleaning_end = now;
-  for (std::size_t i = 0; i < flush_pages_.size();) {
-    std::size_t j = i + 1;
-    while (j < flush_pages_.size() && flush_pages_[j] == flush_pages_[j - 1] + 1) ++j;
-    const ftl::PageRange run{flush_pages_[i], static_cast<std::uint32_t>(j - i), false, false};
-    const TimeNs foreground = clock.foreground_ns();
-    buffer_.flushing(flash_.write(run, now, WriteOrigin::kBufferFlush), j - i);
-    if (clock.foreground_ns() != foreground) cleaning_end = std::max(cleaning_end, clock.last_end);
-    i = j;
+  std::uint64_t flushed = 0;
+  if (packing_.units_per_page <= 1) {
+    // Consecutive logical pages go to the FTL as one request: a block-mapped
+    // FTL then writes whole blocks instead of one read-modify-write per page.
+    ftl::page_runs(flush_pages_, runs_);
+    for (const ftl::PageRange& run : runs_)
+      write_chunk(ftl::PageRuns{&run, 1}, run.count, now, cleaning_end);
+    flushed = flush_pages_.size();
+  } else {
+    packer_.pack(flush_pages_, [this](ftl::Lpn lpn) { return flash_.pack_pool(lpn); },
+                 at_least);
+    buffer_.put_back_oldest(packer_.waiting());
+    // A chunk: a page per plane of every pool, from each pool's oldest.
+    const std::size_t per_chunk =
+        std::size_t{packing_.units_per_page} * packing_.planes_per_pool;
+    for (std::size_t at = 0;; at += per_chunk) {
+      chunk_.clear();
+      for (const std::vector<ftl::Lpn>& pool : packer_.pools())
+        if (at < pool.size())
+          chunk_.insert(chunk_.end(), pool.begin() + static_cast<std::ptrdiff_t>(at),
+                        pool.begin() + static_cast<std::ptrdiff_t>(std::min(pool.size(), at + per_chunk)));
+      if (chunk_.empty()) break;
+      const std::uint64_t pages = chunk_.size();
+      ftl::page_runs(chunk_, runs_);
+      write_chunk(runs_, pages, now, cleaning_end);
+      flushed += pages;
+    }
   }
   // (Background rounds a flush had to finish first keep their own time.)
   clock.total_ns =
       before.total_ns + (cleaning_end - now) + clock.background_ns - before.background_ns;
   auto& stats = buffer_.stats();
-  stats.flushed_pages += flush_pages_.size();
+  stats.flushed_pages += flushed;
   ++stats.flushes;
 }
 
 void WriteBufferFront::flush_all(TimeNs now) {
-  if (!controller_.write_through && buffer_.held() > 0) flush(buffer_.held(), now);
+  if (!controller_.write_through && buffer_.held() > 0)
+    flush(buffer_.held(), now, buffer_.held());
 }
 
 TimeNs WriteBufferFront::write_to_flash(const ftl::PageRange& range, TimeNs now) {
   // Write-through keeps a copy for reads (oldest dropped). A write larger
   // than the buffer bypasses it and supersedes what it held.
-  const TimeNs done = flash_.write(range, now, WriteOrigin::kHost);
+  const TimeNs done = flash_.write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost);
   const ftl::Lpn end = range.first + range.count;
   if (!controller_.write_through) {
     drop(range.first, end);
@@ -99,7 +126,7 @@ TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes,
     const std::uint64_t held = buffer_.held();
     const std::uint64_t over =
         held + range.count > buffer_.capacity() ? held + range.count - buffer_.capacity() : 0;
-    flush(std::min(held, std::max(over, held > low_ ? held - low_ : 0)), now);
+    flush(std::min(held, std::max(over, held > low_ ? held - low_ : 0)), now, over);
     const TimeNs room = buffer_.room_for(fresh(), now);
     if (room > now) {
       ++buffer_.stats().full_waits;
@@ -111,7 +138,7 @@ TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes,
   start = std::max(start, admit_);
   admit_ = start;
   for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) buffer_.put(lpn);
-  if (buffer_.held() > high_) flush(buffer_.held() - low_, start);
+  if (buffer_.held() > high_) flush(buffer_.held() - low_, start, 0);
   return start + transfer_ns(bytes);
 }
 

@@ -4,7 +4,16 @@
 // (write_buffer.h); the flash work goes through the controller's core.
 //
 // Write-back: a write is acknowledged once its data crossed the host link into
-// DRAM; the FTL sees it only when it is flushed. Write-through: a write goes
+// DRAM; the FTL sees it only when it is flushed.
+//
+// Packing (map units smaller than the flash page, ftl/page_mapped_units.h):
+// a flush gathers the buffered units of each allocation pool into whole flash
+// pages before they are programmed, as a drive's controller gathers them per
+// die: it writes a multiple of a page's units per pool, in chunks of one page
+// per plane of the pool (one FTL call each, ftl::Ftl::write_runs, whose space
+// frees when the chunk is on flash); the units left over stay in DRAM, the
+// oldest, for the next flush. Only a flush of everything (idle, power) or a
+// buffer with no whole page to give pads a page. Write-through: a write goes
 // to flash as without a buffer and also stays in DRAM. Either way a read that
 // hits is served from DRAM and never reaches the FTL, so the verifier sees
 // only flash reads of pages whose latest version is on flash.
@@ -16,7 +25,9 @@
 #include "common/state_io.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
+#include "ftl/page_runs.h"
 #include "sim/controller/cleaning_clock.h"
+#include "sim/controller/page_packing.h"
 #include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/write_buffer.h"
@@ -30,7 +41,11 @@ class WriteBufferFront {
   // scheduler; each returns when it completes), and its cleaning clock.
   class Flash {
    public:
-    virtual TimeNs write(const ftl::PageRange& range, TimeNs now, WriteOrigin origin) = 0;
+    // `runs`: one range, or with packing a chunk's (ftl/page_runs.h).
+    virtual TimeNs write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin) = 0;
+    // The allocation pool whose flash pages `lpn` is written to
+    // (ftl::Ftl::pool_of_page).
+    virtual std::uint32_t pack_pool(ftl::Lpn lpn) const = 0;
     virtual TimeNs read(const ftl::PageRange& range, TimeNs now) = 0;
     virtual CleaningClock& cleaning() = 0;
 
@@ -38,8 +53,14 @@ class WriteBufferFront {
     ~Flash() = default;
   };
 
+  // How a flush packs: the FTL's logical pages per flash page (1: no
+  // packing) and the planes of each allocation pool (a chunk's pages).
+  struct Packing {
+    std::uint32_t units_per_page = 1;
+    std::uint32_t planes_per_pool = 1;
+  };
   WriteBufferFront(const ControllerConfig& controller, std::uint32_t logical_page_size,
-                   Flash& flash);
+                   Flash& flash, Packing packing);
 
   // A host write or read of `range` (`bytes` on the host link) at `now`;
   // returns when it completes.
@@ -66,8 +87,13 @@ class WriteBufferFront {
 
  private:
   // Writes the `count` oldest buffered pages to flash from `now`, in runs of
-  // consecutive pages; their space frees when the flush completes.
-  void flush(std::uint64_t count, TimeNs now);
+  // consecutive pages; their space frees when the flush completes. With
+  // packing, the units that fill no whole page wait, unless the flush would
+  // then write fewer than `at_least` pages.
+  void flush(std::uint64_t count, TimeNs now, std::uint64_t at_least);
+  // Writes `runs` as one flush write from `now`; their `pages` free when it
+  // completes. Returns the foreground cleaning's end if it cleaned.
+  void write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now, TimeNs& cleaning_end);
   TimeNs transfer_ns(std::uint64_t bytes) const;
   // A write larger than the buffer, or any write with write-through.
   TimeNs write_to_flash(const ftl::PageRange& range, TimeNs now);
@@ -78,7 +104,11 @@ class WriteBufferFront {
   WriteBuffer buffer_;
   std::uint64_t high_ = 0, low_ = 0;  // flush marks, in pages
   TimeNs admit_ = 0;  // buffered writes enter in order: the last one's entry
+  Packing packing_;
   std::vector<ftl::Lpn> flush_pages_;
+  PagePacker packer_;
+  std::vector<ftl::Lpn> chunk_;
+  std::vector<ftl::PageRange> runs_;
 };
 
 }  // namespace ssdlab::sim

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -14,30 +15,96 @@
 #include "common/host_info.h"
 #include "common/progress.h"
 #include "common/rng.h"
+#include "ftl/page_runs.h"
+#include "sim/controller/page_packing.h"
 #include "sim/engine/ftl_failure.h"
 
 namespace ssdlab::sim {
 
 namespace {
 
+// Map units smaller than the flash page (ftl/page_mapped_units.h): whole
+// units are gathered, a page for each plane of the device at a time, and
+// written together (Ssd::write_runs_functionally) in whole pages per pool
+// (sim/controller/page_packing.h), so that they fill flash pages as a
+// drive's write buffer packs them; alone, each write would pad its page.
+// What fills no page waits for the next batch; the last batch writes all.
+// A write of part of a unit goes alone, after those gathered.
+class UnitBatch {
+ public:
+  explicit UnitBatch(Ssd& ssd)
+      : ssd_(ssd),
+        capacity_(ssd.map_units_per_page() > 1 && !ssd.zones()
+                      ? std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
+                      : 0),
+        packer_(ssd.map_units_per_page()) {}
+
+  // Takes the write if it covers whole logical pages; false if not (or
+  // without map units).
+  bool take(std::uint64_t offset, std::uint64_t size) {
+    const std::uint64_t page = ssd_.ftl().logical_page_size();
+    if (capacity_ == 0 || offset % page != 0 || size % page != 0) return false;
+    for (std::uint64_t lpn = offset / page; lpn < (offset + size) / page; ++lpn)
+      lpns_.push_back(static_cast<ftl::Lpn>(lpn));
+    ++writes_, bytes_ += size;
+    if (lpns_.size() >= 2 * capacity_) write(false);
+    return true;
+  }
+  // Writes the units gathered; with `all` false, those that fill no page
+  // of their pool wait.
+  void write(bool all = true) {
+    if (lpns_.empty()) return;
+    std::sort(lpns_.begin(), lpns_.end());  // (functional: the order within a batch is moot)
+    lpns_.erase(std::unique(lpns_.begin(), lpns_.end()), lpns_.end());
+    const ftl::Ftl& ftl = ssd_.ftl();
+    packer_.pack(lpns_, [&ftl](ftl::Lpn lpn) { return ftl.pool_of_page(lpn); },
+                 all ? lpns_.size() : 0);
+    packed_.clear();
+    for (const std::vector<ftl::Lpn>& pool : packer_.pools())
+      packed_.insert(packed_.end(), pool.begin(), pool.end());
+    ftl::page_runs(packed_, runs_);
+    if (!runs_.empty()) ssd_.write_runs_functionally(runs_);
+    ssd_.count_functional_writes(writes_, bytes_);
+    lpns_ = packer_.waiting();
+    writes_ = bytes_ = 0;
+  }
+
+ private:
+  Ssd& ssd_;
+  std::size_t capacity_;  // 0: no map units
+  PagePacker packer_;
+  std::vector<ftl::Lpn> lpns_, packed_;
+  std::vector<ftl::PageRange> runs_;
+  std::uint64_t writes_ = 0, bytes_ = 0;
+};
+
 // The writes of `spec` through write_functionally(), one after another.
 void write_serially(Ssd& ssd, const workloads::PreconditionSpec& spec,
                     const workloads::StateGeometry& geometry, std::uint64_t seed,
                     Progress& progress) {
   std::uint64_t written = 0;
+  UnitBatch batch(ssd);
+  const auto failed = [&](const std::string& request) {
+    rethrow_as_ftl_failure(ssd.config().ftl.type, "preconditioning", request);
+  };
   workloads::state_writes(
-      spec, geometry, seed,
-      [&ssd, &progress, &written, page = geometry.page](std::uint64_t offset, std::uint64_t size) {
+      spec, geometry, seed, [&, page = geometry.page](std::uint64_t offset, std::uint64_t size) {
         try {
-          ssd.write_functionally(offset, size);
+          if (!batch.take(offset, size)) {
+            batch.write();
+            ssd.write_functionally(offset, size);
+          }
         } catch (...) {
-          rethrow_as_ftl_failure(
-              ssd.config().ftl.type, "preconditioning",
-              fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
+          failed(fmt::format("{} bytes at offset {}, after {} bytes", size, offset, written));
         }
         written += size;
         progress.tick(written / page);
       });
+  try {
+    batch.write();
+  } catch (...) {
+    failed(fmt::format("the last writes gathered, after {} bytes", written));
+  }
 }
 
 // The writes of `spec` straight to `ftl`, on `threads` threads, each owning

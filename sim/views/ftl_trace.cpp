@@ -116,7 +116,7 @@ void FtlTrace::follow(const flash::Command& command, flash::Ppn ppn, flash::Lpn 
   }
 }
 
-void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
+void FtlTrace::commands(CommandSource source, ftl::PageRuns ranges,
                         const flash::CommandList& commands) {
   if (!logging()) return;
   const bool print = source != CommandSource::kFunctional;
@@ -126,13 +126,17 @@ void FtlTrace::commands(CommandSource source, const ftl::PageRange* range,
     ~Consumed() { explanations.chosen.clear(); }
   } consumed{explanations_};
   if (print) {
-    if (range)
-      out_ << fmt::format("io {}: {} lpn {}..{}\n", requests_,
+    if (!ranges.empty()) {
+      out_ << fmt::format("io {}: {} lpn ", requests_,
                           source == CommandSource::kHostRead   ? "read"
                           : source == CommandSource::kHostTrim ? "trim"
-                                                               : "write",
-                          range->first, range->first + range->count - 1);
-    else
+                                                               : "write");
+      // (A write buffer's flush writes several runs at once.)
+      for (std::size_t i = 0; i < ranges.size(); ++i)
+        out_ << fmt::format("{}{}..{}", i ? ", " : "", ranges[i].first,
+                            ranges[i].first + ranges[i].count - 1);
+      out_ << '\n';
+    } else
       out_ << "background cleaning:\n";
     // Moves out of each cleaned block, counted first so that the victim's
     // line can say how many valid pages it had.

@@ -31,7 +31,7 @@ class FtlTrace final : public SsdObserver {
   FtlTrace(std::ostream& out, const flash::Geometry& geometry, std::uint64_t logical_pages,
            std::uint64_t ios, std::string file = {});
 
-  void commands(CommandSource source, const ftl::PageRange* range,
+  void commands(CommandSource source, ftl::PageRuns ranges,
                 const flash::CommandList& commands) override;
   void request_done(const HostIo& request, TimeNs submitted, TimeNs done) override;
 

@@ -16,7 +16,9 @@
 #include "ftl/page_mapped_units.h"
 #include "ftl/verifier.h"
 #include "sim/controller/ssd.h"
+#include "sim/state/precondition.h"
 #include "test_support.h"
+#include "workloads/state_enforcement.h"
 
 namespace ssdlab {
 namespace {
@@ -77,9 +79,10 @@ TEST(MapUnitPages, APageGoesToTheFlashWhenItsLastUnitIsWritten) {
     pages.add(flash::page_command(Op::kProgram, unit, unit), out);
   EXPECT_TRUE(out.empty());
   EXPECT_TRUE(pages.any_open());
-  EXPECT_EQ(pages.next_padding().ppn, 11u);
-  EXPECT_EQ(pages.next_padding().lpn, flash::kNoLpn);
-  pages.add(pages.next_padding(), out);
+  EXPECT_EQ(pages.next_padding()->ppn, 11u);
+  EXPECT_EQ(pages.next_padding()->lpn, flash::kNoLpn);
+  EXPECT_FALSE(pages.next_padding(true).has_value());  // a host page: no erase waits for it
+  pages.add(*pages.next_padding(), out);
   ASSERT_EQ(out.size(), 4u);
   EXPECT_FALSE(out[0].rides);
   for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(out[i].rides) << i;
@@ -238,6 +241,84 @@ TEST(MapUnits, OnlyThePageMappedFtlTakesThemAndNotWithPowerCuts) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("power cuts and map units"), std::string::npos);
   }
+}
+
+// One FTL call of several runs (a write buffer's flush): the units of one
+// pool fill a page together, wherever their logical addresses are. On the
+// tiny device a stripe is one 16 KiB page of 4 units and stripes go round
+// its 2 pools (packages): units 0, 8, 16 and 24 are all the first pool's.
+TEST_F(MapUnitFtl, RunsOfOnePoolFillOnePageTogether) {
+  const std::vector<ftl::PageRange> runs{{0, 1, false, false},
+                                         {8, 1, false, false},
+                                         {16, 1, false, false},
+                                         {24, 1, false, false}};
+  CommandList out;
+  ftl_->write_runs(runs, out);
+  verifier_.host_write(ftl::PageRuns{runs}, out);
+  ASSERT_EQ(out.size(), kUnits);
+  EXPECT_EQ(count_if(out, [](const Command& c) { return !c.rides; }), 1u);
+  for (const Command& c : out) EXPECT_EQ(c.ppn / kUnits, out[0].ppn / kUnits);
+  EXPECT_EQ(ftl_->stats().padding_pages, 0u);
+  // Two runs of different pools: two pages, each padded.
+  const std::vector<ftl::PageRange> two{{1, 1, false, false}, {5, 1, false, false}};
+  CommandList more;
+  ftl_->write_runs(two, more);
+  verifier_.host_write(ftl::PageRuns{two}, more);
+  EXPECT_EQ(count_if(more, [](const Command& c) { return !c.rides; }), 2u);
+  EXPECT_EQ(ftl_->stats().padding_pages, 6u);
+  // A run of 3 then one of 2 in one pool: the second fills the first's page
+  // and opens the next (not a page each): 8 slots, 3 of them padding.
+  const std::vector<ftl::PageRange> uneven{{32, 3, false, false}, {41, 2, false, false}};
+  CommandList third;
+  ftl_->write_runs(uneven, third);
+  verifier_.host_write(ftl::PageRuns{uneven}, third);
+  EXPECT_EQ(third.size(), 2 * kUnits);
+  EXPECT_EQ(ftl_->stats().padding_pages, 6u + 3u);
+  ftl_->check_invariants();
+}
+
+// A write-back buffer over 4 KiB units packs them: random unit writes on an
+// empty device (no cleaning) program whole pages only, until an idle period
+// writes what is left and pads its last pages; without a buffer every unit
+// write pads its page. Reads, from DRAM or flash, are verified throughout.
+TEST(MapUnits, AWriteBufferPacksUnitsIntoWholePages) {
+  const auto run = [](const std::vector<std::string>& buffer) {
+    sim::Ssd ssd(tiny_16k("4KiB", buffer), {.verify = true, .invariants_every = 200});
+    std::mt19937_64 rng(11);
+    TimeNs now = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const std::uint64_t unit = rng() % 2048;  // the first 8 MiB
+      now = *ssd.start({unit * 4096, 4096, i % 5 == 4 ? IoMode::kRead : IoMode::kWrite}, now);
+    }
+    const ftl::FtlStats before_idle = ssd.ftl().stats();
+    ssd.idle(now, now + kApart);
+    return std::pair{before_idle, ssd.ftl().stats()};
+  };
+  const auto [buffered, after_idle] = run({"controller.write_buffer=256KiB"});
+  EXPECT_EQ(buffered.blocks_cleaned, 0u);
+  EXPECT_GT(buffered.host_pages_written, 0u);
+  EXPECT_EQ(buffered.padding_pages, 0u);
+  EXPECT_EQ(buffered.flash_pages_written, buffered.host_pages_written);
+  // The idle flush writes everything: at most 3 slots padded per pool.
+  EXPECT_GT(after_idle.host_pages_written, buffered.host_pages_written);
+  EXPECT_LE(after_idle.padding_pages, 2u * (kUnits - 1));
+  const auto [direct, direct_idle] = run({});
+  EXPECT_EQ(direct.padding_pages, 3 * direct.host_pages_written);
+}
+
+// Preconditioning with map units gathers its writes into whole pages too:
+// host units pad only the last batch's pages (at most 3 slots in each of the
+// 2 pools); what else is padded is the last page of each victim's moves
+// (at most 3 slots a victim). Without gathering, every unit write pads 3.
+TEST(MapUnits, PreconditioningFillsWholePages) {
+  sim::Ssd ssd(tiny_16k("4KiB"), {.verify = true});
+  sim::precondition(ssd, workloads::parse_precondition("random"), 7);
+  const ftl::FtlStats& s = ssd.ftl().stats();
+  EXPECT_GT(s.host_pages_written, ssd.logical_bytes() / 4096);
+  EXPECT_GT(s.blocks_cleaned, 0u);
+  EXPECT_LE(s.padding_pages, (kUnits - 1) * (s.blocks_cleaned + 2));
+  EXPECT_LT(s.padding_pages, s.host_pages_written / 20);
+  ssd.ftl().check_invariants();
 }
 
 }  // namespace

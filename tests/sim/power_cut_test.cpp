@@ -40,7 +40,7 @@ PowerCutReport cut_mount_and_check(ftl::Ftl& ftl, PowerCutRecorder& recorder, Ti
   flash::CommandList commands;
   ftl::RecoveryReport recovery;
   ftl.recover(ftl::RecoveryPolicy::kSequenceNumbers, commands, recovery);
-  recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
+  recorder.apply({}, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
   recorder.check(ftl, report);
   return report;
 }
@@ -192,14 +192,14 @@ TEST(PowerCut, TrimmedPagesStayTrimmedAfterRecovery) {
       const ftl::PageRange range{first, count};
       commands.clear();
       ftl->write(range, commands);
-      recorder.apply(&range, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
+      recorder.apply(ftl::PageRuns{&range, 1}, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     };
     write(0, 40);
     write(10, 5);
     const ftl::PageRange trimmed{8, 20};
     commands.clear();
     ftl->trim(trimmed, commands);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
+    recorder.apply({}, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     recorder.trimmed(trimmed);
     write(12, 2);
     const PowerCutReport report = cut_mount_and_check(*ftl, recorder, 0);
@@ -229,12 +229,12 @@ TEST(PowerCut, AWriteCompletingAfterATrimOfItsPageIsNotExpectedBack) {
     flash::CommandList commands;
     const ftl::PageRange page{5, 1};
     ftl->write(page, commands);
-    const std::uint64_t first = recorder.apply(&page, commands, nand.take_erased_images());
+    const std::uint64_t first = recorder.apply(ftl::PageRuns{&page, 1}, commands, nand.take_erased_images());
     const std::size_t write_commands = commands.size();
     recorder.host_write_done(3000);  // acknowledged at 3 us, after the trim below
     commands.clear();
     ftl->trim(page, commands);
-    recorder.apply(nullptr, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
+    recorder.apply({}, commands, nand.take_erased_images(), Acknowledge::kAtOnce);
     recorder.trimmed(page);
     for (std::size_t i = 0; i < write_commands; ++i) recorder.completes(first + i, 3000);
     // The write has completed by the cut: it settles before the cut.
