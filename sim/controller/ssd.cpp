@@ -299,13 +299,33 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange whole = to_range(offset, size);
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
+  // Map units: the units go in runs of consecutive ones, which fill flash
+  // pages (one page each would pad every page).
+  std::vector<ftl::PageRange> runs;
+  std::uint64_t pending = 0;  // their pages
+  const auto write_runs = [&] {
+    if (runs.empty()) return;
+    write_runs_functionally(runs);
+    count_functional_writes(pending, pending * page);
+    runs.clear();
+    pending = 0;
+  };
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     // (A page the write buffer holds is written already, just not on flash.)
     const bool mapped = host_log_ ? host_log_->is_mapped(lpn) : ftl_->is_mapped(lpn);
     if (mapped || (buffer_ && buffer_->holds(lpn))) continue;
-    write_functionally(lpn * page, page);
     ++written;
+    if (!map_units_.on()) {
+      write_functionally(lpn * page, page);
+      continue;
+    }
+    if (!runs.empty() && runs.back().first + runs.back().count == lpn)
+      ++runs.back().count;
+    else
+      runs.push_back({lpn, 1, false, false});
+    if (++pending == kPrefillRun) write_runs();
   }
+  write_runs();
   return written;
 }
 

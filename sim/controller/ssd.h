@@ -234,6 +234,8 @@ class Ssd : private flash::FlashScheduler::Listener,
     std::uint64_t tag = kWait;
   };
   static constexpr std::uint64_t kBackground = kWait - 1;
+  // prefill() with map units: the units one FTL call writes at most.
+  static constexpr std::uint32_t kPrefillRun = 4096;
   std::optional<TimeNs> schedule(TimeNs now, const Dispatch& dispatch);
   // The scheduler's reports (Listener).
   void host_done(std::uint64_t tag, TimeNs at) override;

@@ -321,5 +321,16 @@ TEST(MapUnits, PreconditioningFillsWholePages) {
   ssd.ftl().check_invariants();
 }
 
+// Prefill (what reads of never-written pages find first) writes runs of
+// consecutive units, which fill whole pages: 1 MiB aligned pads nothing.
+TEST(MapUnits, PrefillWritesWholePages) {
+  sim::Ssd ssd(tiny_16k("4KiB"), {.verify = true});
+  EXPECT_EQ(ssd.prefill(0, 1 << 20), 256u);
+  EXPECT_EQ(ssd.ftl().stats().padding_pages, 0u);
+  EXPECT_EQ(ssd.ftl().stats().flash_pages_written, 256u);
+  EXPECT_EQ(ssd.prefill(4096, 2 * 4096), 0u);  // written already
+  ssd.ftl().check_invariants();
+}
+
 }  // namespace
 }  // namespace ssdlab
