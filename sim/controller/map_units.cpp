@@ -33,11 +33,13 @@ void MapUnitFlash::read_source(const Command& rider, std::size_t carrier) {
   flash_.push_back(extra);
 }
 
-void MapUnitFlash::to_flash(flash::CommandList& commands) {
+void MapUnitFlash::to_flash(flash::CommandList& commands, std::vector<std::uint32_t>* carriers) {
   flash_.clear();
   sources_.clear();
+  if (carriers) carriers->clear();
   for (const Command& unit : commands) {
     if (!unit.rides) {
+      if (carriers) carriers->push_back(static_cast<std::uint32_t>(flash_.size()));
       Command c = unit;
       c.ppn = page(c.ppn);
       c.ppn2 = page(c.ppn2);
@@ -49,6 +51,7 @@ void MapUnitFlash::to_flash(flash::CommandList& commands) {
       continue;
     }
     const std::size_t on = carrier(unit.ppn, unit.op);
+    if (carriers) carriers->push_back(static_cast<std::uint32_t>(on));
     if (unit.op == Op::kRead && read_units_per_unit_)
       flash_[on].read_units =
           static_cast<std::uint16_t>(flash_[on].read_units + read_units_per_unit_);

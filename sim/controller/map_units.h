@@ -30,8 +30,10 @@ class MapUnitFlash {
   bool on() const { return per_page_ > 1; }
   std::uint32_t units_per_page() const { return per_page_; }
 
-  // Replaces the unit commands in `commands` by their flash commands.
-  void to_flash(flash::CommandList& commands);
+  // Replaces the unit commands in `commands` by their flash commands; with
+  // `carriers`, also gives each unit command the index of the flash command
+  // that carries it (power-cut runs: a page's units complete together).
+  void to_flash(flash::CommandList& commands, std::vector<std::uint32_t>* carriers = nullptr);
 
  private:
   flash::Ppn page(flash::Ppn unit) const {

@@ -13,7 +13,7 @@ using flash::Op;
 using flash::Ppn;
 
 ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
-                   std::uint32_t summary_bytes) {
+                   std::uint32_t summary_bytes, std::uint32_t units_per_page) {
   const flash::Geometry& g = nand.geometry();
   std::vector<std::uint64_t> die_pages(g.dies(), 0);
   std::vector<TimeNs> channel_bus(g.channels, 0);
@@ -23,7 +23,8 @@ ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
   for (flash::BlockId block = 0; block < g.blocks(); ++block) {
     const std::uint32_t die = g.die_of_plane(g.plane_of_block(block));
     const std::uint64_t pages = ftl::scan_pages_of_block(nand, block, summary_bytes != 0);
-    die_pages[die] += pages;
+    // (Map units: one array read gives every unit of a flash page.)
+    die_pages[die] += (pages + units_per_page - 1) / units_per_page;
     cost.pages_read += pages;
     const bool summary = ftl::read_by_summary(nand, block, summary_bytes != 0);
     channel_bus[g.channel_of_die(die)] +=

@@ -46,13 +46,15 @@ namespace ssdlab::sim {
 // the pipeline; channels work in parallel. With summary pages
 // (`summary_bytes`, ftl::summary_page_bytes(); 0: none) a closed block is
 // one read of its summary page (array read, then summary_bytes on the bus)
-// instead of a read of each page (ftl/oob_scan.h).
+// instead of a read of each page (ftl/oob_scan.h). With map units
+// (`units_per_page` > 1; `nand` in units) the pages read are units, and one
+// array read serves every unit of a flash page (the OOB area holds them all).
 struct ScanCost {
   std::uint64_t pages_read = 0;
   TimeNs scan_ns = 0;
 };
 ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
-                   std::uint32_t summary_bytes = 0);
+                   std::uint32_t summary_bytes = 0, std::uint32_t units_per_page = 1);
 
 struct PowerCutReport {
   TimeNs at = 0;                       // when the cut happened

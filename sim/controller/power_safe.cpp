@@ -29,7 +29,9 @@ std::uint64_t PowerSafeScheduling::record(ftl::PageRuns ranges,
 }
 
 TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs now,
-                                     CleaningClock& cleaning, CleaningStart start) {
+                                     CleaningClock& cleaning, CleaningStart start,
+                                     const std::vector<std::uint32_t>* carriers) {
+  ends_.clear();
   TimeNs stage_ready = now, list_done = now, done[2] = {now, now};
   bool cleaned = false;
   int stage = -1;
@@ -39,11 +41,18 @@ TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs 
       stage_ready = list_done;
       stage = command.stage;
     }
-    const TimeNs end = reserve(command, recorder_.batch_id(i), stage_ready);
+    const TimeNs end = carriers ? reserve_flash(command, stage_ready)
+                                : reserve(command, recorder_.batch_id(i), stage_ready);
+    if (carriers) ends_.push_back(end);
     list_done = std::max(list_done, end);
     done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
     cleaned = cleaned || command.cleaning;
   }
+  // Map units: each unit command of the list recorded ends with the flash
+  // command that carries it (a page's units all at once).
+  if (carriers)
+    for (std::uint32_t i = 0; i < carriers->size(); ++i)
+      recorder_.completes(recorder_.batch_id(i), ends_[(*carriers)[i]]);
   if (cleaned) {
     cleaning.last_end = done[1];
     cleaning.count(now, done[1], start);
@@ -53,9 +62,14 @@ TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs 
 
 TimeNs PowerSafeScheduling::reserve(const flash::Command& command, std::uint64_t id,
                                     TimeNs ready) {
+  const TimeNs end = reserve_flash(command, ready);
+  recorder_.completes(id, end);
+  return end;
+}
+
+TimeNs PowerSafeScheduling::reserve_flash(const flash::Command& command, TimeNs ready) {
   if (command.op == flash::Op::kErase) ready = std::max(ready, programs_done_);
   const TimeNs end = timeline_.schedule(command, ready);
-  recorder_.completes(id, end);
   if (command.op != flash::Op::kRead && command.op != flash::Op::kErase)
     programs_done_ = std::max(programs_done_, end);
   return end;

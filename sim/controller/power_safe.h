@@ -36,10 +36,15 @@ class PowerSafeScheduling {
   // Reserves the list last recorded from `now`, stage by stage; returns when
   // its host (non-cleaning) commands complete. Its cleaning time goes to
   // `cleaning` as started by `start`.
+  // With map units, `commands` are the flash's and `carriers` gives, for each
+  // command of the list recorded, the one that carries it (MapUnitFlash).
   TimeNs schedule(const flash::CommandList& commands, TimeNs now, CleaningClock& cleaning,
-                  CleaningStart start);
+                  CleaningStart start, const std::vector<std::uint32_t>* carriers = nullptr);
   // Reserves one command (recorder id `id`) from `ready`; returns its end.
   TimeNs reserve(const flash::Command& command, std::uint64_t id, TimeNs ready);
+  // Reserves one flash command from `ready`; returns its end (the caller
+  // tells the recorder).
+  TimeNs reserve_flash(const flash::Command& command, TimeNs ready);
 
   // The host write last recorded completes at `done`.
   void host_write_done(TimeNs done, WriteOrigin origin) { recorder_.host_write_done(done, origin); }
@@ -55,6 +60,7 @@ class PowerSafeScheduling {
   flash::FlashTimeline& timeline_;
   PowerCutRecorder recorder_;
   TimeNs programs_done_ = 0;  // the last program's end
+  std::vector<TimeNs> ends_;  // schedule() with map units: each flash command's end
 };
 
 }  // namespace ssdlab::sim

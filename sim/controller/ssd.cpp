@@ -113,6 +113,11 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
   const CleaningStart start = dispatch.work == flash::WorkClass::kCleaning
                                   ? CleaningStart::kBackground
                                   : CleaningStart::kForeground;
+  if (power_ && map_units_.on()) {
+    // (The recorder has the unit commands; the flash gets pages.)
+    map_units_.to_flash(commands_, &carriers_);
+    return power_->schedule(commands_, now, cleaning_, start, &carriers_);
+  }
   if (power_) return power_->schedule(commands_, now, cleaning_, start);
   if (map_units_.on()) map_units_.to_flash(commands_);
   // (Background cleaning has no host commands: its tag only marks its time.)

@@ -303,6 +303,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // Map units smaller than the flash page: the FTL's unit commands become
   // page commands on their way to the scheduler (map_units.h).
   MapUnitFlash map_units_;
+  std::vector<std::uint32_t> carriers_;  // power-cut runs: each unit command's flash command
   // The flow (HostIo::flow) of the request start() is serving, 0 outside
   // it: the scheduler's jobs carry it, the flushes and cleaning a request's
   // write triggers too (the `fair` dispatch order tells flows apart by it).

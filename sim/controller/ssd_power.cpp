@@ -12,10 +12,11 @@ namespace ssdlab::sim {
 
 void Ssd::enable_power_cuts() {
   PowerSafeScheduling::recoverable_flash(*ftl_);
-  if (map_units_.on())
+  if (map_units_.on() && cleaner_ && cleaner_->preemptible())
     throw make_error(
-        "power cuts and map units (ftl.logical_page_size {} below the {}-byte flash page) cannot "
-        "be combined yet: the power-cut recorder follows whole flash pages",
+        "power cuts, map units (ftl.logical_page_size {} below the {}-byte flash page) and "
+        "preemptible background cleaning (controller.background_cleaning_preempt) cannot be "
+        "combined yet: a preempted round's units are recorded as the flash's pages",
         config_.ftl.logical_page_size, config_.geometry.page_size);
   if (verifier_)
     throw make_error(
@@ -26,8 +27,10 @@ void Ssd::enable_power_cuts() {
         "power cuts and [host.log] cannot be combined: the host log keeps its map in host "
         "memory and has no recovery of its own (docs/zns.md)");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
+  // (With map units the recorder follows the FTL's units, a logical page each.)
   power_ = std::make_unique<PowerSafeScheduling>(
-      config_.geometry, config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
+      map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config_.geometry,
+      map_units_.on() ? 1 : config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
       timeline_);
 }
 
@@ -53,7 +56,8 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   const ScanCost scan = scan_cost(
       nand, config_.timing,
       config_.ftl.summary_page ? ftl::summary_page_bytes(config_.geometry, config_.sector_size)
-                               : 0);
+                               : 0,
+      map_units_.units_per_page());
   report.pages_scanned = scan.pages_read;
   report.scan_ns = scan.scan_ns;
   commands_.clear();

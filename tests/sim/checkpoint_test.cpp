@@ -115,6 +115,10 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
 // checkpoint_incremental_test.cpp saves one right after a write that left
 // its victim half moved.
 DeviceConfig config_for(const std::string& param) {
+  // 4 KiB map units in 16 KiB pages packed by a write buffer (issue 53).
+  if (param == "page-mapped+units")
+    return ssdlab::sim::load_config(support::preset("tiny"), {"geometry.page_size=16KiB",
+        "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB", "controller.write_buffer=256KiB"});
   DeviceConfig config = support::load_preset("tiny");
   const std::string type = param.substr(0, param.find_first_of(":+"));
   config.ftl.type = type;
@@ -208,7 +212,8 @@ TEST_P(FtlStateRoundTrip, LoadedStateSavesTheSameBytesAndContinuesIdentically) {
 INSTANTIATE_TEST_SUITE_P(EveryFtl, FtlStateRoundTrip,
                          ::testing::Values("page-mapped", "page-mapped:rate-limit-first",
                                            "block-mapped", "bast", "fast", "example",
-                                           "page-mapped+incremental", "dftl+incremental"),
+                                           "page-mapped+incremental", "dftl+incremental",
+                                           "page-mapped+units"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
