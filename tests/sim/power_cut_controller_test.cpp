@@ -7,7 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/rng.h"
 #include "power_cut_support.h"
+#include "sim/engine/replay.h"
+#include "trace_support.h"
 #include "sim/controller/power_cut.h"
 #include "sim/state/power_cut_plan.h"
 #include "sim/engine/simulator.h"
@@ -124,6 +127,40 @@ TEST(PowerCutMapUnits, RandomCutsLoseNoAcknowledgedWrite) {
     EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
     EXPECT_NO_THROW(ssd.ftl().check_invariants());
   }
+}
+
+// The same in trace replay, with a protected buffer: an open-loop trace of
+// 4 KiB-unit writes (1 to 4 units), reads and trims in bursts with idle gaps
+// (which flush the buffer, padding), cut 40 times.
+TEST(PowerCutMapUnits, TraceReplayLosesNoAcknowledgedWrite) {
+  Ssd ssd(load_config(testing::preset("tiny-tlc"),
+                      {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                       "ftl.logical_page_size=4KiB", "controller.write_buffer=131072",
+                       "controller.write_buffer_power_protected=true"}));
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  Rng rng(53);
+  std::vector<traces::TraceRecord> records;
+  TimeNs time = 0;
+  const std::uint64_t units = ssd.logical_bytes() / 4096;
+  for (int k = 0; k < 4000; ++k) {
+    time += k % 64 == 63 ? 20'000'000 : 50'000;
+    const std::uint64_t draw = rng.uniform(10);
+    const IoMode mode = draw < 7 ? IoMode::kWrite : draw < 9 ? IoMode::kRead : IoMode::kTrim;
+    const auto size = static_cast<std::uint32_t>(1 + rng.uniform(mode == IoMode::kTrim ? 16 : 4));
+    records.push_back({time, rng.uniform(units - size) * 4096, size * 4096, mode, 0});
+  }
+  testing::VectorReader trace(records);
+  Simulator simulator(ssd, nullptr);
+  simulator.plan_power_cuts(parse_power_cuts({"random:40"}, records.size(), 1));
+  const ReplayResult result = replay(simulator, trace, ReplaySettings{"mixed"});  // a loss throws
+  const CutTotals totals = testing_power::totals_of(simulator);
+  EXPECT_EQ(totals.cuts, 40u);
+  EXPECT_EQ(totals.recovered, 40u);
+  EXPECT_EQ(totals.lost, 0u);
+  EXPECT_EQ(result.run.stats.count, records.size());
+  EXPECT_GT(result.trims, 0u);
+  EXPECT_GT(ssd.ftl().stats().padding_pages, 0u);  // the idle flushes padded
 }
 
 // Bursts with idle pauses: preemptible rounds start in the pauses and are
