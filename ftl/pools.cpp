@@ -44,18 +44,21 @@ PoolLayout::PoolLayout(const flash::Geometry& g, PoolScope scope)
 
 namespace {
 
-bool mergeable(const flash::Command& command) {
+bool joinable(const flash::Command& command, bool erases) {
   // (A summary page, ftl.summary_page, is at a block's last offset, where no
   // data page ever is: it pairs only with another summary page, as one
   // two-plane program of two sectors.)
   // (Map units: a page's flash command pairs; the units riding on it follow.)
-  return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead) &&
+  return (command.op == flash::Op::kProgram || command.op == flash::Op::kRead ||
+          (erases && command.op == flash::Op::kErase)) &&
          !command.two_plane() && !command.cleaning && !command.rides;
 }
 
 }  // namespace
 
-void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands, std::size_t from) {
+void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands, std::size_t from,
+                     bool erases) {
+  const auto mergeable = [erases](const flash::Command& c) { return joinable(c, erases); };
   // Fast path (speed, not semantics): with fewer than two candidates nothing
   // can merge. That is every single-page request, whatever cleaning it
   // carries, so the common case pays one scan and no allocation.

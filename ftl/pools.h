@@ -36,12 +36,14 @@ class PoolLayout {
   std::vector<std::vector<std::uint32_t>> order_;
 };
 
-// Merges pairs of single-plane commands of the same kind (program or read) in
-// `commands[from..]` that are on an allowed two-plane pair of one die at the
-// same page offset and in the same stage into two-plane commands. Keeps order
-// otherwise; the merged command takes the first one's place, and no merge
-// reaches across a cleaning command.
+// Merges pairs of single-plane commands of the same kind (program or read;
+// with `erases`, erase too) in `commands[from..]` that are on an allowed
+// two-plane pair of one die at the same page offset and in the same stage
+// into two-plane commands. Keeps order otherwise; the merged command takes
+// the first one's place, and no merge reaches across a cleaning command.
+// (Cleaning's erases join in the flash scheduler, queued behind its moves;
+// a zone reset's, on idle dies, join here: one multi-plane erase either way.)
 void merge_two_plane(const flash::FastGeometry& geometry, flash::CommandList& commands,
-                     std::size_t from);
+                     std::size_t from, bool erases = false);
 
 }  // namespace ssdlab::ftl

@@ -254,7 +254,9 @@ ZoneStatus ZonedFtl::reset(std::uint64_t index, CommandList& out) {
   // The reset is logged as device metadata before its erases (a mount after
   // a cut that interrupts them erases what they left: zoned_state.cpp).
   nand_.record_trim(index * zone_pages_, (index + 1) * zone_pages_);
+  const std::size_t start = out.size();
   erase_zone(index, out);
+  if (config_.two_plane) merge_two_plane(geometry_, out, start, /*erases=*/true);
   zone.write_pointer = 0;
   zone.finished = false;
   set_state(index, zone.state == ZoneState::kOffline ? ZoneState::kOffline : ZoneState::kEmpty);

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ftl/oob_scan.h"
+#include "ftl/pools.h"
 #include "ftl/zoned.h"
 #include "records/walk.h"
 
@@ -67,6 +68,7 @@ void ZonedFtl::recover_zone(std::uint64_t z, std::uint64_t reset_at, CommandList
                             RecoveryReport& report) {
   Zone& zone = zones_state_[z];
   std::uint64_t end = 0;  // one past the last programmed page, in zone order
+  const std::size_t erases = out.size();
   for (std::uint32_t u = 0; u < units_; ++u)
     for (std::uint32_t b = 0; b < blocks_per_unit_; ++b) {
       const BlockId id = block(z, u, b);
@@ -86,6 +88,8 @@ void ZonedFtl::recover_zone(std::uint64_t z, std::uint64_t reset_at, CommandList
       const std::uint64_t row = std::uint64_t{b} * geometry_.pages_per_block + written - 1;
       end = std::max(end, row * units_ + u + 1);
     }
+  // (The erases of an interrupted reset join as the reset's do.)
+  if (config_.two_plane) merge_two_plane(geometry_, out, erases, /*erases=*/true);
   if (zone.state != ZoneState::kOffline && zone.state != ZoneState::kReadOnly) {
     zone.write_pointer = static_cast<std::uint32_t>(std::min(end, capacity_pages_));
     if (zone.finished) zone.write_pointer = static_cast<std::uint32_t>(capacity_pages_);

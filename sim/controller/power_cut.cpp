@@ -68,18 +68,27 @@ std::uint64_t PowerCutRecorder::apply(ftl::PageRuns ranges,
   shadow_.begin_write(ranges);
   if (!ranges.empty()) current_ = PendingWrite{};
   batch_start_ = popped_ + pending_.size();
-  std::size_t next_image = 0;
+  std::vector<bool> taken(erased.size(), false);
   for (const flash::Command& command : commands) {
     Pending pending{command, kNotScheduled, {}, {}};
     if (command.op == Op::kErase) {
-      const flash::BlockId block = geometry_.block_of(command.ppn);
-      if (next_image >= erased.size() || erased[next_image].block != block)
-        throw std::logic_error(
-            fmt::format("power cut: the erase of block {} left no image on the NAND array", block));
-      pending.image = std::move(erased[next_image++]);
-      const Ppn first = geometry_.first_page(block);
-      for (Ppn ppn = first; ppn < first + geometry_.pages_per_block; ++ppn)
-        pending.content.push_back(shadow_.content(ppn));
+      // (A two-plane erase, a zone reset's, erased two blocks: their images
+      // are in the order of the FTL's erases, which the join may reorder.)
+      for (const Ppn at : {command.ppn, command.ppn2}) {
+        if (at == flash::kNoPage) continue;
+        const flash::BlockId block = geometry_.block_of(at);
+        std::size_t i = 0;
+        while (i < erased.size() && (taken[i] || erased[i].block != block)) ++i;
+        if (i == erased.size())
+          throw std::logic_error(fmt::format(
+              "power cut: the erase of block {} left no image on the NAND array", block));
+        taken[i] = true;
+        pending.images.push_back(std::move(erased[i]));
+        const Ppn first = geometry_.first_page(block);
+        pending.contents.emplace_back();
+        for (Ppn ppn = first; ppn < first + geometry_.pages_per_block; ++ppn)
+          pending.contents.back().push_back(shadow_.content(ppn));
+      }
     }
     apply_one(command.ppn, command.lpn, command.op, command.src, command.host_data);
     if (command.two_plane())
@@ -147,14 +156,15 @@ void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
   switch (command.op) {
     case Op::kRead:
       return;
-    case Op::kErase: {
-      nand.restore(pending.image);
-      const Ppn first = geometry_.first_page(pending.image.block);
-      for (std::size_t i = 0; i < pending.content.size(); ++i)
-        shadow_.set_content(first + i, pending.content[i]);
-      ++report.erases_undone;
+    case Op::kErase:
+      for (std::size_t b = 0; b < pending.images.size(); ++b) {
+        nand.restore(pending.images[b]);
+        const Ppn first = geometry_.first_page(pending.images[b].block);
+        for (std::size_t i = 0; i < pending.contents[b].size(); ++i)
+          shadow_.set_content(first + i, pending.contents[b][i]);
+        ++report.erases_undone;
+      }
       return;
-    }
     case Op::kProgram:
     case Op::kCopyBack:
     case Op::kMove:

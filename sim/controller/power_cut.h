@@ -133,8 +133,10 @@ class PowerCutRecorder {
   struct Pending {  // a command not yet known to be complete
     flash::Command command;
     TimeNs end = kNotScheduled;
-    flash::NandArray::BlockImage image{};  // erase: the block before it
-    std::vector<std::uint32_t> content;    // erase: its pages' versions before it
+    // Erase: each block before it (two for a two-plane erase) and its pages'
+    // versions before it.
+    std::vector<flash::NandArray::BlockImage> images;
+    std::vector<std::vector<std::uint32_t>> contents;
   };
   struct PendingWrite {
     TimeNs done = 0;
