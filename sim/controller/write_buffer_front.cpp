@@ -59,10 +59,12 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
         std::size_t{packing_.units_per_page} * packing_.planes_per_pool;
     for (std::size_t at = 0;; at += per_chunk) {
       chunk_.clear();
-      for (const std::vector<ftl::Lpn>& pool : packer_.pools())
-        if (at < pool.size())
-          chunk_.insert(chunk_.end(), pool.begin() + static_cast<std::ptrdiff_t>(at),
-                        pool.begin() + static_cast<std::ptrdiff_t>(std::min(pool.size(), at + per_chunk)));
+      for (const std::vector<ftl::Lpn>& pool : packer_.pools()) {
+        if (at >= pool.size()) continue;
+        const auto from = pool.begin() + static_cast<std::ptrdiff_t>(at);
+        chunk_.insert(chunk_.end(), from,
+                      from + static_cast<std::ptrdiff_t>(std::min(per_chunk, pool.size() - at)));
+      }
       if (chunk_.empty()) break;
       const std::uint64_t pages = chunk_.size();
       ftl::page_runs(chunk_, runs_);
@@ -75,7 +77,7 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
       before.total_ns + (cleaning_end - now) + clock.background_ns - before.background_ns;
   auto& stats = buffer_.stats();
   stats.flushed_pages += flushed;
-  ++stats.flushes;
+  if (flushed > 0) ++stats.flushes;  // (packing may leave every unit waiting)
 }
 
 void WriteBufferFront::flush_all(TimeNs now) {
