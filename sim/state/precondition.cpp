@@ -24,7 +24,7 @@ namespace ssdlab::sim {
 namespace {
 
 // Map units smaller than the flash page (ftl/page_mapped_units.h): whole
-// units are gathered, a page for each plane of the device at a time, and
+// units are gathered, up to two pages for each plane of the device, and
 // written together (Ssd::write_runs_functionally) in whole pages per pool
 // (sim/controller/page_packing.h), so that they fill flash pages as a
 // drive's write buffer packs them; alone, each write would pad its page.
@@ -35,7 +35,7 @@ class UnitBatch {
   explicit UnitBatch(Ssd& ssd)
       : ssd_(ssd),
         capacity_(ssd.map_units_per_page() > 1 && !ssd.zones()
-                      ? std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
+                      ? 2 * std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
                       : 0),
         packer_(ssd.map_units_per_page()) {}
 
@@ -47,7 +47,7 @@ class UnitBatch {
     for (std::uint64_t lpn = offset / page; lpn < (offset + size) / page; ++lpn)
       lpns_.push_back(static_cast<ftl::Lpn>(lpn));
     ++writes_, bytes_ += size;
-    if (lpns_.size() >= 2 * capacity_) write(false);
+    if (lpns_.size() >= capacity_) write(false);
     return true;
   }
   // Writes the units gathered; with `all` false, those that fill no page
@@ -71,7 +71,7 @@ class UnitBatch {
 
  private:
   Ssd& ssd_;
-  std::size_t capacity_;  // 0: no map units
+  std::size_t capacity_;  // units gathered before a write (0: no map units)
   PagePacker packer_;
   std::vector<ftl::Lpn> lpns_, packed_;
   std::vector<ftl::PageRange> runs_;
