@@ -24,7 +24,12 @@ std::unique_ptr<BackgroundCleaner> BackgroundCleaner::make(const DeviceConfig& c
 
 BackgroundCleaner::BackgroundCleaner(const DeviceConfig& config, ftl::Ftl& ftl,
                                      flash::FlashTimeline& timeline, Core& core)
-    : geometry_(config.geometry), ftl_(ftl), timeline_(timeline), core_(core) {
+    : geometry_(config.geometry),
+      units_per_page_(std::max<std::uint32_t>(
+          1, config.geometry.page_size / ftl.nand().geometry().page_size)),
+      ftl_(ftl),
+      timeline_(timeline),
+      core_(core) {
   const ftl::PoolLayout layout(config.geometry, config.ftl.pool);
   for (std::uint32_t pool = 0; pool < layout.pools(); ++pool) {
     std::set<std::uint32_t> dies;
@@ -95,10 +100,18 @@ void BackgroundCleaner::sort_round(PendingRound& round) {
   };
   PowerSafeScheduling* power = core_.power_safe();
   if (!power) {
+    core_.to_flash(round.commands, nullptr);
     std::stable_sort(round.commands.begin(), round.commands.end(), by_stage);
     return;
   }
+  // (The recorder takes the FTL's commands: with map units, units; each
+  // flash command then completes the ids of the units it carries.)
   const std::uint64_t first = power->record({}, round.commands);
+  const std::size_t recorded = round.commands.size();
+  core_.to_flash(round.commands, &carriers_);
+  std::vector<std::vector<std::uint64_t>> carried(round.commands.size());
+  for (std::uint32_t i = 0; i < recorded; ++i)
+    carried[carriers_.empty() ? i : carriers_[i]].push_back(first + i);
   std::vector<std::uint32_t> order(round.commands.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -107,10 +120,13 @@ void BackgroundCleaner::sort_round(PendingRound& round) {
   flash::CommandList sorted;
   sorted.reserve(order.size());
   round.ids.clear();
+  round.id_start.clear();
   for (const std::uint32_t i : order) {
     sorted.push_back(round.commands[i]);
-    round.ids.push_back(first + i);
+    round.id_start.push_back(static_cast<std::uint32_t>(round.ids.size()));
+    round.ids.insert(round.ids.end(), carried[i].begin(), carried[i].end());
   }
+  round.id_start.push_back(static_cast<std::uint32_t>(round.ids.size()));
   round.commands = std::move(sorted);
 }
 
@@ -149,8 +165,14 @@ void BackgroundCleaner::advance_round(PendingRound& round, TimeNs limit) {
     const TimeNs start =
         std::max(round.stage_ready, timeline_.die_free_at(geometry_.die_of(command.ppn)));
     if (start >= limit) return;
-    const TimeNs end = power ? power->reserve(command, round.ids[round.next], round.stage_ready)
-                             : timeline_.schedule(command, round.stage_ready);
+    TimeNs end = 0;
+    if (power) {
+      end = power->reserve_flash(command, round.stage_ready);
+      for (std::uint32_t k = round.id_start[round.next]; k < round.id_start[round.next + 1]; ++k)
+        power->recorder().completes(round.ids[k], end);
+    } else {
+      end = timeline_.schedule(command, round.stage_ready);
+    }
     round.stage_done = std::max(round.stage_done, end);
     ++round.next;
   }
@@ -170,10 +192,11 @@ void BackgroundCleaner::finish_conflicting_rounds(const flash::CommandList& host
     const bool conflict =
         std::any_of(host_commands.begin(), host_commands.end(), [&](const auto& c) {
           if (c.op == flash::Op::kRead) return false;
+          // (The host's commands are the FTL's: with map units, units.)
           for (const flash::Ppn ppn : {c.ppn, c.ppn2})
-            if (ppn != flash::kNoPage && std::binary_search(round.blocks.begin(),
-                                                            round.blocks.end(),
-                                                            geometry_.block_of(ppn)))
+            if (ppn != flash::kNoPage &&
+                std::binary_search(round.blocks.begin(), round.blocks.end(),
+                                   geometry_.block_of(ppn / units_per_page_)))
               return true;
           return false;
         });

@@ -52,9 +52,13 @@ class BackgroundCleaner {
     // observers, the recorder and the scheduler.
     virtual void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) = 0;
     // A round's commands, to the observers (a preemptible round's are
-    // recorded and reserved here); then turned into the flash's commands
-    // (map units: sim/controller/map_units.h).
-    virtual void announce(flash::CommandList& commands) = 0;
+    // recorded, turned into the flash's commands and reserved here).
+    virtual void announce(const flash::CommandList& commands) = 0;
+    // Turns the FTL's commands into the flash's (map units: each unit
+    // command's carrier into `carriers`, if given; sim/controller/
+    // map_units.h); without map units, changes nothing and leaves `carriers`
+    // empty.
+    virtual void to_flash(flash::CommandList& commands, std::vector<std::uint32_t>* carriers) = 0;
     virtual PowerSafeScheduling* power_safe() = 0;
     virtual CleaningClock& cleaning() = 0;
 
@@ -104,7 +108,10 @@ class BackgroundCleaner {
     std::uint8_t stage = 0;       // stage of the last command reserved
     TimeNs started = 0, stage_ready = 0, stage_done = 0;
     std::vector<flash::BlockId> blocks;  // blocks it programs, erases or reads
-    std::vector<std::uint64_t> ids;      // power-cut runs: each command's recorder id
+    // Power-cut runs: the recorder ids each command completes (with map
+    // units a page's units), commands[k]'s from ids[id_start[k]] on.
+    std::vector<std::uint64_t> ids;
+    std::vector<std::uint32_t> id_start;
     bool pending() const { return next < commands.size(); }
   };
   bool pool_idle(std::uint32_t pool, TimeNs now) const;
@@ -116,6 +123,7 @@ class BackgroundCleaner {
   // Starts a round on each idle pool that wants one and has none pending.
   void start_rounds(TimeNs now);
   void sort_round(PendingRound& round);
+  std::vector<std::uint32_t> carriers_;  // sort_round(): each unit command's flash command
   // Reserves the commands of pending rounds that would start before `limit`.
   void advance_rounds(TimeNs limit);
   void advance_round(PendingRound& round, TimeNs limit);
@@ -125,6 +133,8 @@ class BackgroundCleaner {
   void load_round(StateReader& in, PendingRound& round);
 
   const flash::Geometry geometry_;
+  // The FTL's pages per flash page: its map units (ftl/page_mapped_units.h), or 1.
+  const std::uint32_t units_per_page_;
   ftl::Ftl& ftl_;
   flash::FlashTimeline& timeline_;
   Core& core_;

@@ -282,10 +282,13 @@ class Ssd : private flash::FlashScheduler::Listener,
   TimeNs read(const ftl::PageRange& range, TimeNs now) override { return *flash_read(range, now); }
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;
-  void announce(flash::CommandList& commands) override {
+  void announce(const flash::CommandList& commands) override {
     for (SsdObserver* observer : observers_)
       observer->commands(CommandSource::kBackground, {}, commands);
-    if (map_units_.on()) map_units_.to_flash(commands);
+  }
+  void to_flash(flash::CommandList& commands, std::vector<std::uint32_t>* carriers) override {
+    if (carriers) carriers->clear();
+    if (map_units_.on()) map_units_.to_flash(commands, carriers);
   }
   PowerSafeScheduling* power_safe() override { return power_.get(); }
 

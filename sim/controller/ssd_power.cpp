@@ -12,12 +12,6 @@ namespace ssdlab::sim {
 
 void Ssd::enable_power_cuts() {
   PowerSafeScheduling::recoverable_flash(*ftl_);
-  if (map_units_.on() && cleaner_ && cleaner_->preemptible())
-    throw make_error(
-        "power cuts, map units (ftl.logical_page_size {} below the {}-byte flash page) and "
-        "preemptible background cleaning (controller.background_cleaning_preempt) cannot be "
-        "combined yet: a preempted round's units are recorded as the flash's pages",
-        config_.ftl.logical_page_size, config_.geometry.page_size);
   if (verifier_)
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "

@@ -234,19 +234,8 @@ TEST(MapUnits, OnlyThePageMappedFtlTakesThem) {
                                                "ftl.logical_page_size=6KiB"})
                 .find("does not divide it"),
             std::string::npos);
-  // Power cuts, but not yet with preemptible background cleaning.
-  sim::Ssd ssd(tiny_16k("4KiB", {"ftl.clean_high_water=0.2",
-                                 "controller.background_cleaning_preempt=true"}),
-               {});
-  try {
-    ssd.enable_power_cuts();
-    ADD_FAILURE() << "power cuts taken with map units and preemptible background cleaning";
-  } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("preemptible background cleaning"), std::string::npos)
-        << e.what();
-  }
-  sim::Ssd plain(tiny_16k("4KiB"), {});
-  EXPECT_NO_THROW(plain.enable_power_cuts());
+  sim::Ssd ssd(tiny_16k("4KiB"), {});
+  EXPECT_NO_THROW(ssd.enable_power_cuts());
 }
 
 // One FTL call of several runs (a write buffer's flush): the units of one

@@ -165,16 +165,26 @@ TEST(PowerCutMapUnits, TraceReplayLosesNoAcknowledgedWrite) {
 
 // Bursts with idle pauses: preemptible rounds start in the pauses and are
 // preempted by the next burst, so cuts find rounds partly reserved.
+// With map units too (4 KiB in 16 KiB pages): a round's moves are units,
+// recorded as such, each completing with the page move that carries it.
 TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
-  Ssd ssd(tiny({"ftl.clean_high_water=0.2", "controller.background_cleaning_preempt=true"}));
-  ssd.enable_power_cuts();
-  ssd.prefill(0, ssd.logical_bytes());
-  const CutTotals totals =
-      run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=1,burst=50,pause_us=3000", 40);
-  EXPECT_EQ(totals.recovered, 40u);
-  EXPECT_GT(ssd.background_cleaning_ns(), 0);
-  EXPECT_GT(totals.erases_undone + totals.torn, 0u);
-  EXPECT_NO_THROW(ssd.ftl().check_invariants());
+  for (const bool units : {false, true}) {
+    SCOPED_TRACE(units);
+    std::vector<std::string> sets{"ftl.clean_high_water=0.2",
+                                  "controller.background_cleaning_preempt=true"};
+    if (units)
+      sets.insert(sets.end(), {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                               "ftl.logical_page_size=4KiB"});
+    Ssd ssd(tiny(sets));
+    ssd.enable_power_cuts();
+    ssd.prefill(0, ssd.logical_bytes());
+    const CutTotals totals =
+        run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=1,burst=50,pause_us=3000", 40);
+    EXPECT_EQ(totals.recovered, 40u);
+    EXPECT_GT(ssd.background_cleaning_ns(), 0);
+    EXPECT_GT(totals.erases_undone + totals.torn, 0u);
+    EXPECT_NO_THROW(ssd.ftl().check_invariants());
+  }
 }
 
 // Sub-page writes on a synchronous gang are copy-backs that program the
