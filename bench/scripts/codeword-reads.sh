@@ -74,18 +74,7 @@ done
 echo "$table"
 
 if [[ -n $DOCS ]]; then
-  python3 - "$DOCS" "$table" <<'EOF'
-import sys
-path, table = sys.argv[1], sys.argv[2]
-begin, end = "<!-- codeword-reads results -->", "<!-- end codeword-reads results -->"
-text = open(path).read()
-if begin not in text or end not in text:
-    sys.exit(f"{path}: no {begin} ... {end} markers")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-body = ("\nMeasured by `bench/scripts/codeword-reads.sh build/sim/ssdlab OUTDIR --docs "
-        f"{path}` (the fresh presets; IOPS from summary.json).\n\n{table}\n")
-open(path, "w").write(head + begin + body + end + tail)
-EOF
+  printf '\nMeasured by `bench/scripts/codeword-reads.sh build/sim/ssdlab OUTDIR --docs %s` (the fresh presets; IOPS from summary.json).\n\n%s\n' \
+    "$DOCS" "$table" | python3 "$HERE/bench/scripts/docs-block.py" "$DOCS" codeword-reads
 fi
 [[ -z $CHECK ]] || exit $failed

@@ -93,20 +93,7 @@ done
 echo "$table"
 
 if [[ -n $DOCS ]]; then
-  python3 - "$DOCS" "$table" "${PARTS[*]}" <<'EOF'
-import sys
-path, table, parts = sys.argv[1:]
-begin, end = "<!-- drives results -->", "<!-- end drives results -->"
-text = open(path).read()
-if begin not in text or end not in text:
-    sys.exit(f"{path}: no {begin} ... {end} markers")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-body = (f"\nMeasured by `bench/scripts/drives.sh build/sim/ssdlab OUTDIR --docs {path}` "
-        f"(the fresh presets; figures from summary.json; MB/s decimal). Parts on: `{parts}`. "
-        "Ratio in bold: within 15% (of the range, for two published figures).\n\n"
-        f"{table}\n")
-open(path, "w").write(head + begin + body + end + tail)
-EOF
+  printf '\nMeasured by `bench/scripts/drives.sh build/sim/ssdlab OUTDIR --docs %s` (the fresh presets; figures from summary.json; MB/s decimal). Parts on: `%s`. Ratio in bold: within 15%% (of the range, for two published figures).\n\n%s\n' \
+    "$DOCS" "${PARTS[*]}" "$table" | python3 "$HERE/bench/scripts/docs-block.py" "$DOCS" drives
 fi
 [[ -z $CHECK ]] || exit $failed
