@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/page_runs.h"
 #include "ftl/pools.h"
 #include "ftl/zoned.h"
 #include "sim/controller/buffer_transfer.h"
@@ -304,16 +305,17 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   const ftl::PageRange whole = to_range(offset, size);
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
-  // Map units: the units go in runs of consecutive ones, which fill flash
-  // pages (one page each would pad every page).
+  // Map units: the units go in runs of consecutive ones (ftl/page_runs.h),
+  // which fill flash pages (one page each would pad every page).
+  std::vector<ftl::Lpn> units;
   std::vector<ftl::PageRange> runs;
-  std::uint64_t pending = 0;  // their pages
   const auto write_runs = [&] {
-    if (runs.empty()) return;
+    if (units.empty()) return;
+    const std::uint64_t count = units.size();
+    ftl::page_runs(units, runs);
     write_runs_functionally(runs);
-    count_functional_writes(pending, pending * page);
-    runs.clear();
-    pending = 0;
+    count_functional_writes(count, count * page);
+    units.clear();
   };
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     // (A page the write buffer holds is written already, just not on flash.)
@@ -324,11 +326,8 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
       write_functionally(lpn * page, page);
       continue;
     }
-    if (!runs.empty() && runs.back().first + runs.back().count == lpn)
-      ++runs.back().count;
-    else
-      runs.push_back({lpn, 1, false, false});
-    if (++pending == kPrefillRun) write_runs();
+    units.push_back(lpn);
+    if (units.size() == kPrefillRun) write_runs();
   }
   write_runs();
   return written;
