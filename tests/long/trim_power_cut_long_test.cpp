@@ -3,7 +3,8 @@
 // writes at every queue depth above 1 (the review's H2). Every FTL, queue
 // depth 1, 4 and 8, write buffer off and on, a plan and a closed-loop trace
 // replay: 1,000 random cuts each, not one acknowledged write lost nor one
-// trimmed page back. The hot range (1 MiB) makes a trim and a write of one
+// trimmed page back. "page-mapped-units": the page-mapped FTL with 4 KiB map
+// units in 16 KiB pages (issue 53), whose buffer packs them. The hot range (1 MiB) makes a trim and a write of one
 // page meet in flight often.
 #include <gtest/gtest.h>
 
@@ -49,7 +50,11 @@ class TrimPowerCuts : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrimPowerCuts, LoseNoAcknowledgedWrite) {
   const auto& [type, depth, buffer, trace] = GetParam();
-  std::vector<std::string> overrides = {"ftl.type=\"" + type + "\""};
+  const bool units = type == "page-mapped-units";
+  std::vector<std::string> overrides = {"ftl.type=\"" + (units ? "page-mapped" : type) + "\""};
+  if (units)
+    overrides.insert(overrides.end(), {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                                       "ftl.logical_page_size=4KiB"});
   if (buffer) overrides.push_back("controller.write_buffer=\"64KiB\"");
   // The example FTL never cleans: a device large enough for every write and
   // every page the cuts tear, and no prefill.
@@ -80,7 +85,14 @@ TEST_P(TrimPowerCuts, LoseNoAcknowledgedWrite) {
   EXPECT_EQ(totals.cuts, kCuts);
   EXPECT_EQ(totals.recovered, kCuts);
   EXPECT_EQ(totals.lost, 0u);
-  EXPECT_GT(totals.torn, 0u);
+  // (Map units through a buffer at depth 1: a write that finds the buffer
+  // full waits for its whole flush, one packed chunk, so no program is in
+  // flight when the next request, and a cut, comes; what a cut meets is
+  // the buffer's acknowledged data, lost as counted.)
+  if (units && buffer && depth == 1 && !trace)
+    EXPECT_GT(totals.buffered_lost, 0u);
+  else
+    EXPECT_GT(totals.torn, 0u);
 }
 
 struct CaseName {
@@ -93,8 +105,9 @@ struct CaseName {
 };
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, TrimPowerCuts,
-                         ::testing::Combine(::testing::Values("page-mapped", "dftl", "block-mapped",
-                                                              "bast", "fast", "example"),
+                         ::testing::Combine(::testing::Values("page-mapped", "page-mapped-units",
+                                                              "dftl", "block-mapped", "bast",
+                                                              "fast", "example"),
                                             ::testing::Values(1u, 4u, 8u), ::testing::Bool(),
                                             ::testing::Bool()),
                          CaseName());
