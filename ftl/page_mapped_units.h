@@ -44,7 +44,6 @@ class UnitPages {
 
   bool on() const { return per_page_ > 1; }
   std::uint32_t per_page() const { return per_page_; }
-  bool any_open() const { return !open_.empty(); }
 
   // The command of one unit (a program or a cleaning move, or padding: a
   // program of no logical page) at `command.ppn`, the next slot of its page:

@@ -41,30 +41,22 @@ TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs 
       stage_ready = list_done;
       stage = command.stage;
     }
-    const TimeNs end = carriers ? reserve_flash(command, stage_ready)
-                                : reserve(command, recorder_.batch_id(i), stage_ready);
-    if (carriers) ends_.push_back(end);
+    const TimeNs end = reserve_flash(command, stage_ready);
+    ends_.push_back(end);
     list_done = std::max(list_done, end);
     done[command.cleaning ? 1 : 0] = std::max(done[command.cleaning ? 1 : 0], end);
     cleaned = cleaned || command.cleaning;
   }
-  // Map units: each unit command of the list recorded ends with the flash
-  // command that carries it (a page's units all at once).
-  if (carriers)
-    for (std::uint32_t i = 0; i < carriers->size(); ++i)
-      recorder_.completes(recorder_.batch_id(i), ends_[(*carriers)[i]]);
+  // Each command of the list recorded ends with the flash command that
+  // carries it: itself, or with map units its page's (all units at once).
+  const std::size_t recorded = carriers ? carriers->size() : commands.size();
+  for (std::uint32_t i = 0; i < recorded; ++i)
+    recorder_.completes(recorder_.batch_id(i), ends_[carriers ? (*carriers)[i] : i]);
   if (cleaned) {
     cleaning.last_end = done[1];
     cleaning.count(now, done[1], start);
   }
   return done[0];
-}
-
-TimeNs PowerSafeScheduling::reserve(const flash::Command& command, std::uint64_t id,
-                                    TimeNs ready) {
-  const TimeNs end = reserve_flash(command, ready);
-  recorder_.completes(id, end);
-  return end;
 }
 
 TimeNs PowerSafeScheduling::reserve_flash(const flash::Command& command, TimeNs ready) {

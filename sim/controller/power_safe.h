@@ -40,10 +40,8 @@ class PowerSafeScheduling {
   // command of the list recorded, the one that carries it (MapUnitFlash).
   TimeNs schedule(const flash::CommandList& commands, TimeNs now, CleaningClock& cleaning,
                   CleaningStart start, const std::vector<std::uint32_t>* carriers = nullptr);
-  // Reserves one command (recorder id `id`) from `ready`; returns its end.
-  TimeNs reserve(const flash::Command& command, std::uint64_t id, TimeNs ready);
   // Reserves one flash command from `ready`; returns its end (the caller
-  // tells the recorder).
+  // tells the recorder which of its ids complete then).
   TimeNs reserve_flash(const flash::Command& command, TimeNs ready);
 
   // The host write last recorded completes at `done`.
@@ -60,7 +58,7 @@ class PowerSafeScheduling {
   flash::FlashTimeline& timeline_;
   PowerCutRecorder recorder_;
   TimeNs programs_done_ = 0;  // the last program's end
-  std::vector<TimeNs> ends_;  // schedule() with map units: each flash command's end
+  std::vector<TimeNs> ends_;  // schedule(): each flash command's end
 };
 
 }  // namespace ssdlab::sim

@@ -78,7 +78,7 @@ TEST(MapUnitPages, APageGoesToTheFlashWhenItsLastUnitIsWritten) {
   for (flash::Ppn unit = 8; unit < 11; ++unit)
     pages.add(flash::page_command(Op::kProgram, unit, unit), out);
   EXPECT_TRUE(out.empty());
-  EXPECT_TRUE(pages.any_open());
+  EXPECT_TRUE(pages.next_padding().has_value());  // a page is open
   EXPECT_EQ(pages.next_padding()->ppn, 11u);
   EXPECT_EQ(pages.next_padding()->lpn, flash::kNoLpn);
   EXPECT_FALSE(pages.next_padding(true).has_value());  // a host page: no erase waits for it
@@ -86,7 +86,7 @@ TEST(MapUnitPages, APageGoesToTheFlashWhenItsLastUnitIsWritten) {
   ASSERT_EQ(out.size(), 4u);
   EXPECT_FALSE(out[0].rides);
   for (std::size_t i = 1; i < 4; ++i) EXPECT_TRUE(out[i].rides) << i;
-  EXPECT_FALSE(pages.any_open());
+  EXPECT_FALSE(pages.next_padding().has_value());  // none open
   // A unit must follow the one before it in its page.
   EXPECT_THROW(pages.add(flash::page_command(Op::kProgram, 13, 1), out), std::logic_error);
 }
