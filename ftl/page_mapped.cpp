@@ -85,18 +85,28 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       (logical_pages_ + translation_pages) / layout_.pools() * pages_per_lpn_;
   needed_blocks_ = static_cast<std::uint32_t>((pool_pages + data_pages_ - 1) / data_pages_ +
                                               reserve_blocks() + slc_.static_blocks());
-  if (slc_.on()) slc_.sample_every(std::max<std::uint64_t>(1, logical_pages_ * pages_per_lpn_ / 100));
+  if (slc_.on()) {
+    slc_.sample_every(std::max<std::uint64_t>(1, logical_pages_ * pages_per_lpn_ / 100));
+    slc_.set_logical_pages(logical_pages_);
+  }
+}
+
+void PageMappedFtl::recount_mapped() {
+  if (!slc_.on()) return;
+  std::uint64_t mapped = 0;
+  for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) mapped += map_[lpn] != kNoPage;
+  slc_.set_mapped(mapped);
 }
 
 std::uint64_t PageMappedFtl::exported_pages(double overprovisioning) const {
-  // The physical data pages (without summary pages and the static SLC
-  // cache's blocks) less over-provisioning, less what cleaning needs to
-  // work at all, in whole stripes across all pools.
+  // The physical data pages (without summary pages) less over-provisioning,
+  // less what cleaning and the static SLC cache need (a static SLC region
+  // comes out of the spare area, as on drives: it does not shrink the
+  // capacity they export, unless the spare cannot hold it), in whole stripes
+  // across all pools.
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
-  const std::uint64_t blocks =
-      geometry_.blocks() - std::uint64_t{slc_.static_blocks()} * layout_.pools();
-  const auto usable = static_cast<std::uint64_t>(static_cast<double>(blocks * data_pages_) *
-                                                 (1.0 - overprovisioning));
+  const auto usable = static_cast<std::uint64_t>(
+      static_cast<double>(geometry_.blocks() * data_pages_) * (1.0 - overprovisioning));
   const std::uint64_t pages =
       std::min(usable, workable_pages()) / pages_per_lpn_ / stripe_round * stripe_round;
   if (pages == 0)
@@ -286,7 +296,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   const Ppn first = units_.on() ? allocate_unit(pool, kind, out)
                                 : allocate_in_turn(pool, kind, out, "host data above its reserve");
   const auto write_at = [&](Lpn at, Ppn to) {
-    if (slc_.on()) after_cache_write(pool, kind, to);
+    if (slc_.on()) after_cache_write(pool, kind, to, map_[at] == kNoPage);
     if (fdp_.on()) fdp_.host_page(to, pages_per_lpn_, geometry_);
     unmap(at);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
@@ -319,7 +329,8 @@ WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) 
   return WriteKind::kHost;
 }
 
-void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first) {
+void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh) {
+  if (fresh) slc_.mapped();
   if (kind == WriteKind::kSlc) {
     // A block's first page: Placement just opened it in SLC mode.
     if (geometry_.page_in_block(first) == 0) slc_.opened(pool);
@@ -360,6 +371,7 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
       cache_->mark_dirty(lpn);
     }
     unmap(lpn);
+    if (slc_.on()) slc_.unmapped();
     stats_.trimmed_pages += pages_per_lpn_;
   }
   // The trim record (the metadata log a mount reads, nand_array.h) is

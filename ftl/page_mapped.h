@@ -212,10 +212,16 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   WriteKind cache_write_kind(std::uint32_t pool, CommandList& out);
   // Counts the host page the last allocation placed at `first` (`kind`),
   // and the SLC block it opened, if it did; samples the cache's size.
-  void after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first);
+  // `fresh`: the logical page was not mapped before (the fill grows).
+  void after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh);
+  // The SLC cache's count of mapped logical pages, from the map (after a
+  // load or a mount).
+  void recount_mapped();
   // Folds `pool`'s next sealed cache block: its valid pages into native
   // cells (as cleaning moves them), then its erase (page_mapped_cleaning.cpp).
   void fold(std::uint32_t pool, bool foreground, CommandList& out);
+  // Folds `block`, a sealed cache block of `pool` taken out of the cache's list.
+  void fold_block(std::uint32_t pool, BlockId block, bool foreground, CommandList& out);
   // Erases a block no longer holding valid data: on the NAND array, as a
   // cleaning command of `stage` in `out`, and counted.
   void erase_block(BlockId block, std::uint8_t stage, CommandList& out);

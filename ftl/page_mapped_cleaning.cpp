@@ -191,7 +191,9 @@ void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) cons
 
 void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
   if (!trigger_.wants_background(pool)) {
-    fold(pool, false, out);  // idle folding
+    // Idle folding: a block on each plane that has one, all at once (their
+    // moves stay in their planes; the erases follow every move).
+    for (const BlockId block : slc_.take_one_per_plane(pool)) fold_block(pool, block, false, out);
   } else {
     clean_victim(trigger_.background_group(pool), out);
     ++stats_.background_blocks_cleaned;
@@ -200,7 +202,12 @@ void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
 }
 
 void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) {
-  InProgress folding{slc_.take_next(pool), 0, 0};
+  fold_block(pool, slc_.take_next(pool), foreground, out);
+}
+
+void PageMappedFtl::fold_block(std::uint32_t pool, BlockId block, bool foreground,
+                               CommandList& out) {
+  InProgress folding{block, 0, 0};
   move_pages(folding, ~std::uint32_t{0}, out);
   slc_.folded(pool, folding.moved, foreground);
   erase_and_free(folding.victim, 1, out);  // after every move

@@ -19,6 +19,7 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
   for (Lpn lpn = 0; lpn < map_.size(); ++lpn)
     if (map_[lpn] != kNoPage)
       for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) nand_.revalidate(map_[lpn] + i);
+  recount_mapped();
   const std::size_t before = out.size();
   adopt_blocks(out);
   if (cache_) rewrite_stale_translation_pages(out);  // DFTL

@@ -21,6 +21,7 @@ SlcCache::SlcCache(const flash::FastGeometry& geometry, const PoolLayout& layout
       nand_(nand),
       config_(config.slc_cache),
       floor_blocks_(floor_blocks),
+      pages_per_lpn_(pages_per_lpn),
       pools_(layout.pools()),
       sealed_(layout.pools()) {
   if (!on()) return;
@@ -61,9 +62,25 @@ std::uint32_t SlcCache::blocks_for(double gib) const {
   return static_cast<std::uint32_t>(std::ceil(gib * 1073741824.0 / block_bytes));
 }
 
+std::uint32_t SlcCache::limit_blocks() const {
+  if (config_.size_by_fill.empty() || logical_pages_ == 0) return most_blocks_;
+  // The fill of the native cells: the logical pages mapped, less those the
+  // cache holds (its blocks counted full, as the free-space rule counts
+  // them). Data written into an empty drive's cache leaves its native cells
+  // empty, so the cliff of an empty drive is the table's size at 0%; once
+  // folded, the data counts.
+  std::uint64_t cached = 0;
+  for (const Pool& p : pools_) cached += p.in_use;
+  cached = cached * nand_.slc_pages_per_block() / pages_per_lpn_;
+  const double fill = static_cast<double>(mapped_ > cached ? mapped_ - cached : 0) /
+                      static_cast<double>(logical_pages_);
+  return std::clamp(blocks_for(config_.size_at_fill(fill)), static_blocks_, most_blocks_);
+}
+
 std::uint32_t SlcCache::open_budget(std::uint32_t pool, std::uint32_t free_blocks) const {
   const std::uint32_t in_use = pools_[pool].in_use;
-  if (in_use >= most_blocks_) return 0;
+  const std::uint32_t limit = limit_blocks();
+  if (in_use >= limit) return 0;
   // The static part is the cache's own: those blocks open whatever the free space.
   const std::uint32_t static_left = static_blocks_ - std::min(in_use, static_blocks_);
   if (config_.mode == SlcCacheMode::kStatic) return static_left;
@@ -74,7 +91,7 @@ std::uint32_t SlcCache::open_budget(std::uint32_t pool, std::uint32_t free_block
   const std::int64_t spare =
       std::int64_t{free_blocks} - floor_blocks_ - static_left;  // for the dynamic part
   const std::int64_t k = (bits * spare - dynamic - (bits - 1)) / (bits + 1);
-  const std::int64_t room = std::int64_t{most_blocks_} - in_use - static_left;
+  const std::int64_t room = std::int64_t{limit} - in_use - static_left;
   return static_left + static_cast<std::uint32_t>(std::clamp<std::int64_t>(k, 0, room));
 }
 
@@ -104,6 +121,31 @@ BlockId SlcCache::take_next(std::uint32_t pool) {
   const BlockId block = *it;
   sealed.erase(it);
   return block;
+}
+
+std::vector<BlockId> SlcCache::take_one_per_plane(std::uint32_t pool) {
+  std::deque<BlockId>& sealed = sealed_[pool];
+  std::vector<std::size_t> order(sealed.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (config_.fold_order == SlcFoldOrder::kGreedy)
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return nand_.valid_pages(sealed[a]) < nand_.valid_pages(sealed[b]);
+    });
+  std::vector<BlockId> taken;
+  std::vector<std::uint32_t> planes;  // of the blocks taken (a pool has few planes)
+  std::vector<std::uint8_t> take(sealed.size(), 0);
+  for (const std::size_t i : order) {
+    const std::uint32_t plane = geometry_.plane_of_block(sealed[i]);
+    if (std::find(planes.begin(), planes.end(), plane) != planes.end()) continue;
+    planes.push_back(plane);
+    taken.push_back(sealed[i]);
+    take[i] = 1;
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < sealed.size(); ++i)
+    if (!take[i]) sealed[kept++] = sealed[i];
+  sealed.resize(kept);
+  return taken;
 }
 
 void SlcCache::folded(std::uint32_t pool, std::uint32_t moved, bool foreground) {

@@ -7,13 +7,19 @@
 //
 // How much the cache may hold, per allocation pool:
 //  - static: a fixed number of blocks (size_gib of SLC data), taken out of
-//    the capacity the host sees;
-//  - dynamic: free blocks, up to size_gib (plus a static part, static_gib),
-//    as long as the free blocks left still hold what folding the cache would
-//    write (its blocks / bits per cell, native blocks) above the cleaning
-//    reserve. As the logical space fills, the free blocks shrink and so does
-//    the cache: must_shrink() asks for foreground folding. An approximation:
-//    the cache's blocks count as full of valid data.
+//    the spare area (a static SLC region does not shrink the capacity a
+//    drive exports; only where the spare cannot hold it does the capacity
+//    give way), present at any fill;
+//  - dynamic: free blocks, up to size_gib (plus a static part, static_gib,
+//    as above), as long as the free blocks left still hold what folding the
+//    cache would write (its blocks / bits per cell, native blocks) above the
+//    cleaning reserve. As the logical space fills, the free blocks shrink and
+//    so does the cache: must_shrink() asks for foreground folding. An
+//    approximation: the cache's blocks count as full of valid data. With a
+//    size_by_fill table (the firmware's rule, as makers publish it) the cache
+//    opens no block beyond the table's size at the fill of the native cells
+//    (the logical pages mapped less those in the cache), the free-space rule
+//    staying an upper bound; blocks above it fold as usual.
 // When it has no room, a host write goes to the native cells, or waits for
 // the oldest (or emptiest: fold_order) cache block to be folded
 // (when_full). In idle time the controller's background cleaner folds
@@ -49,7 +55,7 @@ class SlcCache {
 
   bool on() const { return config_.on(); }
   const SlcCacheConfig& config() const { return config_; }
-  // Blocks per pool the static part holds (out of the host's capacity).
+  // Blocks per pool the static part holds (out of the spare area).
   std::uint32_t static_blocks() const { return static_blocks_; }
 
   // SLC blocks `pool` may open now, given its free blocks.
@@ -66,6 +72,11 @@ class SlcCache {
   // The sealed block folding empties next (fold_order); taken out of the
   // sealed blocks. Only if has_sealed().
   flash::BlockId take_next(std::uint32_t pool);
+  // Idle folding: the next sealed block (fold_order) of each plane of `pool`
+  // that has one, taken out of the sealed blocks, so that one round folds on
+  // every such plane at once (a drive folds on all its dies; one block at a
+  // time used one plane of the pool: fidelity review G2).
+  std::vector<flash::BlockId> take_one_per_plane(std::uint32_t pool);
   // A cache block was folded (moved and erased): one block less in use.
   void folded(std::uint32_t pool, std::uint32_t moved, bool foreground);
   void absorbed(std::uint32_t pool, std::uint32_t pages) { pools_[pool].absorbed += pages; }
@@ -73,6 +84,14 @@ class SlcCache {
   // Records the cache's size whenever the host has written another
   // `interval` pages (set once the logical capacity is known).
   void sample_every(std::uint64_t interval) { sample_every_ = next_sample_ = interval; }
+  // The logical pages of the device and how many are mapped (the fill of a
+  // size_by_fill table): set once known, then kept by mapped() and
+  // unmapped() as host writes and trims change it (a recount after a load
+  // or a mount).
+  void set_logical_pages(std::uint64_t pages) { logical_pages_ = pages; }
+  void set_mapped(std::uint64_t pages) { mapped_ = pages; }
+  void mapped() { ++mapped_; }
+  void unmapped() { --mapped_; }
   // One point of the cache's size over time, if `host_pages` written is due.
   void sample(std::uint64_t host_pages);
 
@@ -103,12 +122,16 @@ class SlcCache {
   };
   // Blocks of one pool `gib` of SLC data needs.
   std::uint32_t blocks_for(double gib) const;
+  // The most blocks per pool the cache may hold now: most_blocks_, or with a
+  // size_by_fill table its size at the fill (never below the static part).
+  std::uint32_t limit_blocks() const;
 
   const flash::FastGeometry& geometry_;
   const PoolLayout& layout_;
   const flash::NandArray& nand_;
   SlcCacheConfig config_;
   std::uint32_t floor_blocks_ = 0;
+  std::uint32_t pages_per_lpn_ = 1;
   std::uint32_t static_blocks_ = 0;  // per pool
   std::uint32_t most_blocks_ = 0;    // per pool, static part included
   std::vector<Pool> pools_;
@@ -119,6 +142,7 @@ class SlcCache {
   };
   std::vector<Sample> samples_;
   std::uint64_t next_sample_ = 0, sample_every_ = 0;
+  std::uint64_t logical_pages_ = 0, mapped_ = 0;
 };
 
 }  // namespace ssdlab::ftl::page_mapped

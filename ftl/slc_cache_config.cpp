@@ -35,4 +35,15 @@ bool parse_slc_fold_order(std::string_view name, SlcFoldOrder& out) {
   return parse_name(name, kFoldOrders, out);
 }
 
+double SlcCacheConfig::size_at_fill(double fill) const {
+  const auto& t = size_by_fill;
+  if (fill <= t.front().first) return t.front().second;
+  for (std::size_t i = 1; i < t.size(); ++i)
+    if (fill <= t[i].first) {
+      const double at = (fill - t[i - 1].first) / (t[i].first - t[i - 1].first);
+      return t[i - 1].second + at * (t[i].second - t[i - 1].second);
+    }
+  return t.back().second;
+}
+
 }  // namespace ssdlab::ftl

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace ssdlab::ftl {
 
@@ -25,7 +27,13 @@ enum class SlcFoldOrder : std::uint8_t { kFifo, kGreedy };
 struct SlcCacheConfig {
   SlcCacheMode mode = SlcCacheMode::kNone;
   double size_gib = 0;    // static: its size; dynamic: its most (SLC bytes, GiB)
-  double static_gib = 0;  // dynamic only: a part reserved as a static cache would be
+  double static_gib = 0;  // dynamic only: a part kept at any fill, out of the spare area
+  // Dynamic only: the firmware's size by fill, as drive makers publish it:
+  // (fill, GiB) points, fill the share of the logical space mapped (0 to 1,
+  // increasing), GiB the whole cache's most at that fill (size_gib caps
+  // it); linear between points, flat beyond the ends. Empty: no table (the
+  // free space alone bounds the cache, as always).
+  std::vector<std::pair<double, double>> size_by_fill;
   SlcWhenFull when_full = SlcWhenFull::kNative;
   SlcFoldOrder fold_order = SlcFoldOrder::kFifo;
   bool idle_fold = true;  // fold in idle time, preemptible as background cleaning
@@ -33,6 +41,8 @@ struct SlcCacheConfig {
   std::uint32_t bits_per_cell = 1;
 
   bool on() const { return mode != SlcCacheMode::kNone; }
+  // size_by_fill at `fill` (GiB); only with a table.
+  double size_at_fill(double fill) const;
 };
 
 const char* slc_cache_mode_name(SlcCacheMode mode);

@@ -18,7 +18,7 @@ B=$1 OUT=$2 SCALE=${3:-tenth} COUNT=${4:-200000}
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$OUT"
 size=()
-[[ $SCALE == tenth ]] && size=(--set geometry.blocks_per_plane=137 --set slc_cache.size_gib=3.921)
+[[ $SCALE == tenth ]] && size=(--set geometry.blocks_per_plane=137 --set slc_cache.size_gib=3.921 --set slc_cache.static_gib=0.559)
 
 echo "| mapping | write buffer | WA (pages) | WA (bytes) | padding pages | model IOPS | simulated I/Os per CPU s |"
 echo "|---|---|---|---|---|---|---|"

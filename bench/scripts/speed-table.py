@@ -49,9 +49,14 @@ def scale_keys(config, quick):
         return [], "whole"
     tenth = math.ceil(blocks / 10)
     keys = ["--set", f"geometry.blocks_per_plane={tenth}"]
-    cache = config.get("slc_cache", {}).get("size_gib")
-    if cache:
-        keys += ["--set", f"slc_cache.size_gib={cache * tenth / blocks:.3f}"]
+    slc = config.get("slc_cache", {})
+    scale = tenth / blocks
+    for key in ("size_gib", "static_gib"):
+        if slc.get(key):
+            keys += ["--set", f"slc_cache.{key}={slc[key] * scale:.3f}"]
+    if slc.get("size_by_fill"):
+        points = ",".join(f"[{fill},{gib * scale:.3f}]" for fill, gib in slc["size_by_fill"])
+        keys += ["--set", f"slc_cache.size_by_fill=[{points}]"]
     return keys, f"{tenth} blocks/plane"
 
 

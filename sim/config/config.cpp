@@ -169,21 +169,10 @@ void read_suspend(KeyReader& r, flash::SuspendTiming& s) {
 
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.
 void read_wear(KeyReader& r, ftl::WearConfig& w) {
-  std::string mode = ftl::wear_mode_name(w.mode);
-  r.string("ftl", "wear_leveling", mode);
-  if (!ftl::parse_wear_mode(mode, w.mode)) {
-    const auto [node, dotted] = r.find("ftl", "wear_leveling");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a wear-leveling mode (none, rate-limit, migration)", mode));
-  }
-  std::string order = ftl::wear_order_name(w.order);
-  r.string("ftl", "wear_order", order);
-  if (!ftl::parse_wear_order(order, w.order)) {
-    const auto [node, dotted] = r.find("ftl", "wear_order");
-    r.fail(dotted, node,
-           fmt::format("'{}' is not a wear-leveling order (migration-first, rate-limit-first)",
-                       order));
-  }
+  r.named("ftl", "wear_leveling", w.mode, ftl::wear_mode_name(w.mode), ftl::parse_wear_mode,
+          "a wear-leveling mode (none, rate-limit, migration)");
+  r.named("ftl", "wear_order", w.order, ftl::wear_order_name(w.order), ftl::parse_wear_order,
+          "a wear-leveling order (migration-first, rate-limit-first)");
   r.real("ftl", "wear_age_variance", w.age_variance, 0.0, 1.0, false);
   r.real("ftl", "wear_retirement_age", w.retirement_age, 0.0, 1.0, false);
   r.real("ftl", "wear_cold_age", w.cold_age, 0.0, 1e6);
@@ -225,6 +214,9 @@ void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
   }
   r.real("ftl", "overprovisioning", f.overprovisioning, 0.0, 0.9);
   r.boolean("ftl", "two_plane", f.two_plane);
+  // Default: Agrawal et al.'s copy-back (§3.2) on SLC; multi-bit cells move
+  // through the controller's ECC (docs/reference/config.md, `copy_back`).
+  if (g.cell_type != flash::CellType::kSlc) f.copy_back = false;
   r.boolean("ftl", "copy_back", f.copy_back);
   r.real("ftl", "clean_low_water", f.clean_low_water, 0.0, 0.5, false);
   r.boolean("ftl", "cleaning_blocks_writes", f.cleaning_blocks_writes);

@@ -27,6 +27,7 @@ cell_type = "tlc"
 mode = "dynamic"
 size_gib = 0.004
 static_gib = 0.001
+size_by_fill = [[0.0, 0.004], [0.5, 0.002], [0.9, 0.001]]
 when_full = "fold"
 fold_order = "greedy"
 idle_fold = false
@@ -38,6 +39,10 @@ TEST_F(ConfigTest, SlcCacheKeysAreReadAndEchoed) {
   EXPECT_EQ(c.mode, ftl::SlcCacheMode::kDynamic);
   EXPECT_DOUBLE_EQ(c.size_gib, 0.004);
   EXPECT_DOUBLE_EQ(c.static_gib, 0.001);
+  ASSERT_EQ(c.size_by_fill.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.size_at_fill(0.0), 0.004);
+  EXPECT_DOUBLE_EQ(c.size_at_fill(0.25), 0.003);  // linear between points
+  EXPECT_DOUBLE_EQ(c.size_at_fill(0.95), 0.001);  // flat beyond the last
   EXPECT_EQ(c.when_full, ftl::SlcWhenFull::kFold);
   EXPECT_EQ(c.fold_order, ftl::SlcFoldOrder::kGreedy);
   EXPECT_FALSE(c.idle_fold);
@@ -55,6 +60,17 @@ TEST_F(ConfigTest, SlcCacheKeysAreReadAndEchoed) {
 TEST_F(ConfigTest, SlcCacheErrorsNameTheKey) {
   const auto error = [this](const std::string& text) { return ErrorOf(Write(text)); };
   const std::string tlc = "[geometry]\npages_per_block = 48\ncell_type = \"tlc\"\n";
+  const std::string dynamic = tlc + "[slc_cache]\nmode = \"dynamic\"\nsize_gib = 0.004\n";
+  EXPECT_THAT(error(dynamic + "size_by_fill = [[0.5, 0.002], [0.25, 0.001]]\n"),
+              HasSubstr("slc_cache.size_by_fill: fill 0.25 is not between 0 and 1 and above the "
+                        "point before it"));
+  EXPECT_THAT(error(dynamic + "size_by_fill = [[0.5]]\n"),
+              HasSubstr("slc_cache.size_by_fill: each point is [fill, GiB]"));
+  EXPECT_THAT(error(dynamic + "static_gib = 0.002\nsize_by_fill = [[0.0, 0.001]]\n"),
+              HasSubstr("slc_cache.size_by_fill: 0.001 GiB at fill 0 is below static_gib = 0.002"));
+  EXPECT_THAT(error(tlc + "[slc_cache]\nmode = \"static\"\nsize_gib = 0.004\nsize_by_fill = "
+                          "[[0.0, 0.004]]\n"),
+              HasSubstr("slc_cache.size_by_fill: only a dynamic cache has a size by fill"));
   EXPECT_THAT(error(tlc + "[ftl]\ntype = \"bast\"\n[slc_cache]\nmode = \"static\"\nsize_gib = 0.004\n"),
               HasSubstr("slc_cache.mode: the bast FTL has no SLC cache (FTLs with one: "
                         "page-mapped, dftl)"));

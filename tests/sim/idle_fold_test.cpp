@@ -1,0 +1,59 @@
+// Idle folding of the SLC cache at the flash's speed (docs/model.md, "SLC
+// cache"; fidelity review G2): on the TLC preset, one pool of 32 dies, the
+// background cleaner folds a sealed block on every plane at once, so an
+// idle second recovers far more than one plane folding one block after
+// another could (that was the model before: 1/64 of its native speed).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.h"
+
+namespace ssdlab {
+namespace {
+
+// Cache blocks folded in the background when `idle_us` of idle time follows
+// a sequential fill of the cache, on configs/tlc-client.toml made smaller.
+std::uint64_t idle_folds(const std::filesystem::path& dir, const std::string& idle_us) {
+  const auto plan = testing::write_file(dir / ("plan-" + idle_us + ".toml"), R"(
+[[experiment]]
+name = "fill"
+pattern = "SW"
+io_size = "128KiB"
+count = 9000
+queue_depth = 32
+
+[[experiment]]
+name = "after-idle"
+pattern = "SW"
+io_size = "128KiB"
+count = 1
+run_pause_us = )" + idle_us + "\n");
+  const auto out = dir / ("out-" + idle_us);
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::shell_quote(testing::preset("tlc-client")) +
+      " --set geometry.blocks_per_plane=64 --set slc_cache.size_gib=1 --set slc_cache.static_gib=0 -w " +
+      testing::shell_quote(plan) + " -q --no-io-log -o " + testing::shell_quote(out));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  const auto cache = testing::summary_of(out)["slc_cache"];
+  EXPECT_EQ(cache["capacity_blocks"], 256);  // 1 GiB of 4 MiB SLC blocks
+  return cache["blocks_folded"].get<std::uint64_t>() - cache["foreground_folds"].get<std::uint64_t>();
+}
+
+TEST(IdleFolding, FoldsOnEveryPlaneAtOnceAtLeastSixteenTimesOnePlanesRate) {
+  const auto dir = testing::temp_dir_for_this_test("idle-fold");
+  const std::uint64_t base = idle_folds(dir, "0");
+  const std::uint64_t folded = idle_folds(dir, "500000") - base;  // in 0.5 s of idle
+  // One plane folds a block of 256 SLC pages into 256 / 3 TLC wordlines of
+  // 1500 us each: at least 128 ms a block, so at most 3.9 blocks in 0.5 s.
+  const double one_plane = 0.5 / (256.0 / 3 * 1500e-6);
+  EXPECT_GE(static_cast<double>(folded), 16 * one_plane) << folded << " blocks folded";
+  EXPECT_LE(folded, 256u);
+  // Through the controller (copy_back off on TLC): moves, not copy-backs.
+  const auto device = testing::summary_of(dir / "out-500000")["device"];
+  EXPECT_EQ(device["copy_backs"], 0);
+  EXPECT_GT(device["inter_plane_moves"].get<std::uint64_t>(), 0u);
+}
+
+}  // namespace
+}  // namespace ssdlab
