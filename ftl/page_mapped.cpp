@@ -92,7 +92,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
 }
 
 void PageMappedFtl::recount_mapped() {
-  if (!slc_.on()) return;
+  if (!slc_.on() || !slc_.counts_mapped()) return;
   std::uint64_t mapped = 0;
   for (Lpn lpn = 0; lpn < logical_pages_; ++lpn) mapped += map_[lpn] != kNoPage;
   slc_.set_mapped(mapped);

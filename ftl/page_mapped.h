@@ -215,7 +215,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // `fresh`: the logical page was not mapped before (the fill grows).
   void after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh);
   // The SLC cache's count of mapped logical pages, from the map (after a
-  // load or a mount).
+  // load or a mount; only where a size_by_fill table uses it).
   void recount_mapped();
   // Folds `pool`'s next sealed cache block: its valid pages into native
   // cells (as cleaning moves them), then its erase (page_mapped_cleaning.cpp).

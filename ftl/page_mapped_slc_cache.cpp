@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -63,7 +64,7 @@ std::uint32_t SlcCache::blocks_for(double gib) const {
 }
 
 std::uint32_t SlcCache::limit_blocks() const {
-  if (config_.size_by_fill.empty() || logical_pages_ == 0) return most_blocks_;
+  if (!counts_mapped() || logical_pages_ == 0) return most_blocks_;
   // The fill of the native cells: the logical pages mapped, less those the
   // cache holds (its blocks counted full, as the free-space rule counts
   // them). Data written into an empty drive's cache leaves its native cells
@@ -115,9 +116,8 @@ BlockId SlcCache::take_next(std::uint32_t pool) {
   std::deque<BlockId>& sealed = sealed_[pool];
   auto it = sealed.begin();
   if (config_.fold_order == SlcFoldOrder::kGreedy)
-    it = std::min_element(sealed.begin(), sealed.end(), [this](BlockId a, BlockId b) {
-      return nand_.valid_pages(a) < nand_.valid_pages(b);
-    });
+    it = std::min_element(sealed.begin(), sealed.end(),
+                          [this](BlockId a, BlockId b) { return emptier(a, b); });
   const BlockId block = *it;
   sealed.erase(it);
   return block;
@@ -126,11 +126,10 @@ BlockId SlcCache::take_next(std::uint32_t pool) {
 std::vector<BlockId> SlcCache::take_one_per_plane(std::uint32_t pool) {
   std::deque<BlockId>& sealed = sealed_[pool];
   std::vector<std::size_t> order(sealed.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (config_.fold_order == SlcFoldOrder::kGreedy)
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return nand_.valid_pages(sealed[a]) < nand_.valid_pages(sealed[b]);
-    });
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (config_.fold_order == SlcFoldOrder::kGreedy)  // (take_next()'s order, ties in seal order)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return emptier(sealed[a], sealed[b]); });
   std::vector<BlockId> taken;
   std::vector<std::uint32_t> planes;  // of the blocks taken (a pool has few planes)
   std::vector<std::uint8_t> take(sealed.size(), 0);

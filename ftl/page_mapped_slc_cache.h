@@ -89,6 +89,8 @@ class SlcCache {
   // unmapped() as host writes and trims change it (a recount after a load
   // or a mount).
   void set_logical_pages(std::uint64_t pages) { logical_pages_ = pages; }
+  // Whether a size_by_fill table needs the count (a recount scans the map).
+  bool counts_mapped() const { return !config_.size_by_fill.empty(); }
   void set_mapped(std::uint64_t pages) { mapped_ = pages; }
   void mapped() { ++mapped_; }
   void unmapped() { --mapped_; }
@@ -125,6 +127,10 @@ class SlcCache {
   // The most blocks per pool the cache may hold now: most_blocks_, or with a
   // size_by_fill table its size at the fill (never below the static part).
   std::uint32_t limit_blocks() const;
+  // The greedy fold order: `a` holds fewer valid pages than `b`.
+  bool emptier(flash::BlockId a, flash::BlockId b) const {
+    return nand_.valid_pages(a) < nand_.valid_pages(b);
+  }
 
   const flash::FastGeometry& geometry_;
   const PoolLayout& layout_;

@@ -50,10 +50,8 @@ void PageMappedFtl::load_state(StateReader& in) {
   victims_.load_candidates(in);
   wear_.load_state(in);
   load_stats(in, stats_);
-  if (slc_.on()) {
-    slc_.load_state(in);
-    recount_mapped();
-  }
+  if (slc_.on()) slc_.load_state(in);
+  recount_mapped();
   if (fdp_.on()) fdp_.load_state(in);
   if (cache_) cache_->load_state(in);
 }
