@@ -227,8 +227,12 @@ class Ftl {
 
   // Foreground cleaning happens inside write(): its commands are appended with
   // `cleaning` set. Background cleaning is offered by the controller when a
-  // pool is idle; FTLs that do not clean in the background keep these defaults.
-  virtual bool wants_background_cleaning(std::uint32_t /*pool*/) const { return false; }
+  // pool is idle, `host_idle` when the host has nothing outstanding (an idle
+  // period) rather than between its requests; FTLs that do not clean in the
+  // background keep these defaults.
+  virtual bool wants_background_cleaning(std::uint32_t /*pool*/, bool /*host_idle*/) const {
+    return false;
+  }
   virtual void clean_in_background(std::uint32_t /*pool*/, CommandList& /*out*/) {}
   // --trace-ftl: while `into` is set and wants them, each victim's candidates
   // are appended to it (victim_explanation.h). FTLs that do not say keep this.

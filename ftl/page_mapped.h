@@ -99,9 +99,13 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
-  bool wants_background_cleaning(std::uint32_t pool) const override {
+  // Idle folding waits for the host to stop ("when write activity stops",
+  // docs/current-devices.md [S9]): between requests the cache keeps taking
+  // writes, as drives do, and a write buffer's gaps between flushes are no
+  // folding time. Cleaning (ftl.clean_high_water) runs on idle dies either way.
+  bool wants_background_cleaning(std::uint32_t pool, bool host_idle) const override {
     return trigger_.wants_background(pool) ||
-           (slc_.on() && slc_.config().idle_fold && slc_.has_sealed(pool));
+           (host_idle && slc_.on() && slc_.config().idle_fold && slc_.has_sealed(pool));
   }
   void clean_in_background(std::uint32_t pool, CommandList& out) override;
   void check_invariants() const override;

@@ -50,7 +50,7 @@ TimeNs BackgroundCleaner::next_idle(TimeNs now, TimeNs until) const {
   // A pool is idle again when its busiest die frees up.
   TimeNs next = until;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    if (preemptible() && (rounds_[pool].pending() || !ftl_.wants_background_cleaning(pool)))
+    if (preemptible() && (rounds_[pool].pending() || !ftl_.wants_background_cleaning(pool, true)))
       continue;
     TimeNs free = now;
     for (std::uint32_t die : pool_dies_[pool]) free = std::max(free, timeline_.die_free_at(die));
@@ -59,10 +59,10 @@ TimeNs BackgroundCleaner::next_idle(TimeNs now, TimeNs until) const {
   return next;
 }
 
-bool BackgroundCleaner::clean_idle_pools(TimeNs now, Reserve reserve) {
+bool BackgroundCleaner::clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle) {
   bool cleaned = false;
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    if (!pool_idle(pool, now) || !ftl_.wants_background_cleaning(pool)) continue;
+    if (!pool_idle(pool, now) || !ftl_.wants_background_cleaning(pool, host_idle)) continue;
     core_.clean_pool(pool, now, reserve);
     cleaned = true;
   }
@@ -71,17 +71,19 @@ bool BackgroundCleaner::clean_idle_pools(TimeNs now, Reserve reserve) {
 
 void BackgroundCleaner::after_request(TimeNs now, Reserve reserve) {
   if (preemptible())
-    start_rounds(now);
+    start_rounds(now, false);
   else
-    clean_idle_pools(now, reserve);
+    clean_idle_pools(now, reserve, false);
 }
 
 void BackgroundCleaner::idle(TimeNs from, TimeNs until) {
   if (preemptible()) return idle_preemptible(from, until);
-  TimeNs now = from;
-  while (now < until && clean_idle_pools(now, Reserve::kAtOnce)) {
+  // Round after round; a pool busy at the start (a write buffer's flush at
+  // the idle period's start, the host's last programs) cleans once free.
+  for (TimeNs now = from; now < until;) {
+    clean_idle_pools(now, Reserve::kAtOnce, true);
     const TimeNs next = next_idle(now, until);
-    if (next <= now) break;
+    if (next <= now || next >= until) break;
     now = next;
   }
 }
@@ -130,10 +132,11 @@ void BackgroundCleaner::sort_round(PendingRound& round) {
   round.commands = std::move(sorted);
 }
 
-void BackgroundCleaner::start_rounds(TimeNs now) {
+void BackgroundCleaner::start_rounds(TimeNs now, bool host_idle) {
   for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
     PendingRound& round = rounds_[pool];
-    if (round.pending() || !pool_idle(pool, now) || !ftl_.wants_background_cleaning(pool))
+    if (round.pending() || !pool_idle(pool, now) ||
+        !ftl_.wants_background_cleaning(pool, host_idle))
       continue;
     round.commands.clear();
     ftl_.clean_in_background(pool, round.commands);
@@ -206,7 +209,7 @@ void BackgroundCleaner::finish_conflicting_rounds(const flash::CommandList& host
 
 void BackgroundCleaner::idle_preemptible(TimeNs from, TimeNs until) {
   for (TimeNs now = from; now < until;) {
-    start_rounds(now);
+    start_rounds(now, true);
     advance_rounds(until);
     // The next moment a pool without a pending round is idle again.
     const TimeNs next = next_idle(now, until);

@@ -116,12 +116,14 @@ class BackgroundCleaner {
   };
   bool pool_idle(std::uint32_t pool, TimeNs now) const;
   // The next moment after `now` a pool is idle again (preemptible: a pool
-  // that wants cleaning and has no round pending); `until` if none.
+  // that wants cleaning and has no round pending); `until` if none. Asked
+  // only while the host is idle.
   TimeNs next_idle(TimeNs now, TimeNs until) const;
   // Cleans every idle pool that wants it as one batch each; true if any did.
-  bool clean_idle_pools(TimeNs now, Reserve reserve);
+  // `host_idle`: in an idle period of the host, not after one of its requests.
+  bool clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle);
   // Starts a round on each idle pool that wants one and has none pending.
-  void start_rounds(TimeNs now);
+  void start_rounds(TimeNs now, bool host_idle);
   void sort_round(PendingRound& round);
   std::vector<std::uint32_t> carriers_;  // sort_round(): each unit command's flash command
   // Reserves the commands of pending rounds that would start before `limit`.

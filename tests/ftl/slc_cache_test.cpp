@@ -139,9 +139,9 @@ TEST(SlcCacheTest, IdleFoldingEmptiesSealedBlocks) {
   Device device(tlc_config(SlcCacheMode::kDynamic, kFourMib));
   // 100 pages per pool, 25 per plane: one sealed block per plane.
   for (Lpn lpn = 0; lpn < 200; ++lpn) device.write(lpn);
-  ASSERT_TRUE(device.ftl->wants_background_cleaning(0));
+  ASSERT_TRUE(device.ftl->wants_background_cleaning(0, true));
   const std::uint64_t before = device.stats().blocks_in_use;
-  while (device.ftl->wants_background_cleaning(0)) {
+  while (device.ftl->wants_background_cleaning(0, true)) {
     CommandList out;
     device.ftl->clean_in_background(0, out);
     device.verifier.background(out);
