@@ -37,10 +37,14 @@ values = [r for r in report["rows"]
 if values:
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(values) + 1.5))
     for i, r in enumerate(values):
-        off = 100 * (r["measures"][0]["value"] / r["paper_value"] - 1)
-        tol = float(r["check"].strip("±%"))
+        ms = [m["value"] for m in r["measures"]]
+        # A ratio row ("last/first ±T%") compares the rise, last over first.
+        value = ms[-1] / ms[0] if r["check"].startswith("last/first") else ms[0]
+        off = 100 * (value / r["paper_value"] - 1)
+        tol = re.search(r"±([0-9.]+)", r["check"])
         ax.barh(i, off, color="tab:green" if r["verdict"] == "pass" else "tab:red")
-        ax.plot([-tol, tol], [i, i], "k|", markersize=12)
+        if tol:
+            ax.plot([-float(tol.group(1)), float(tol.group(1))], [i, i], "k|", markersize=12)
     ax.set_yticks(range(len(values)))
     ax.set_yticklabels([r["id"] for r in values], fontsize=7)
     ax.axvline(0, color="k", linewidth=0.5)

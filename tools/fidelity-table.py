@@ -84,6 +84,10 @@ def check_run(args):
             problems.append(f"{row_id}: note, published value or figure missing")
         if f"| {row_id} |" not in md:
             problems.append(f"{row_id}: not in report.md")
+    # The plots (repro/plots.cpp) are drawn by matplotlib, a test dependency:
+    # one that fails must not pass as "no plots".
+    if "plots in " not in run.stdout:
+        problems.append("reproduce drew no plots (its plots.py failed: see its output above)")
     if doc_ids(os.path.join(args.source, "docs", "fidelity.md")) != ids:
         problems.append("docs/fidelity.md's generated table does not name the rows of "
                         "`ssdlab reproduce --list`: regenerate it (docs/fidelity.md says how)")
