@@ -48,7 +48,7 @@ PLAN
 import json, sys
 s = json.load(open(sys.argv[1]))
 c = s["slc_cache"]
-page = s["config"]["geometry"]["page_size"]
+page = s["config"]["ftl"]["logical_page_size"]  # the cache's pages are the FTL's (map units, if on)
 print(c["blocks_folded"] - c["foreground_folds"], c["pages_per_block"] * page, c["capacity_blocks"])
 PY
 }

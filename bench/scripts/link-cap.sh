@@ -39,7 +39,19 @@ printf '%-10s %18s %12s %12s\n' link "link data MB/s" "read MB/s" "write MB/s"
 for link in none gen3x4 gen3x1; do
   sets=()
   rate="-"
-  if [[ $link != none ]]; then
+  config=$preset
+  if [[ $link == none ]]; then  # the preset without its [host.link] table, if it has one
+    config=$outdir/no-link.toml
+    /usr/bin/python3 - "$preset" > "$config" <<'PY'
+import re, sys
+skip = False
+for line in open(sys.argv[1]):
+    if re.match(r"\s*\[", line):
+        skip = line.strip() == "[host.link]"
+    if not skip:
+        sys.stdout.write(line)
+PY
+  else
     generation=${link:3:1} lanes=${link#*x}
     sets=(--set "host.link.generation=$generation" --set "host.link.lanes=$lanes")
     rate=$("$ssdlab" config "$preset" "${sets[@]}" | sed -n 's/.* MB\/s on the wire, \([0-9]*\) MB\/s of data.*/\1/p')
@@ -47,7 +59,7 @@ for link in none gen3x4 gen3x1; do
   results=()
   for pattern in SR SW; do
     run=$outdir/$link-$pattern
-    "$ssdlab" sim -c "$preset" "${sets[@]}" --no-state-cache \
+    "$ssdlab" sim -c "$config" "${sets[@]}" --no-state-cache \
       -w "$pattern:io_size=131072,count=$count,queue_depth=32" -o "$run" > "$run.log"
     results+=("$(throughput "$run/io.csv")")
   done

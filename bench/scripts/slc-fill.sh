@@ -21,12 +21,12 @@ ROWS=(
   "tlc-client 0 50 75 90 0:42:S1 90:>=6:S1"
 )
 
-absorbed() {  # SUMMARY: host pages absorbed, page bytes, logical bytes, cache GiB
+absorbed() {  # SUMMARY: host pages absorbed, their bytes (a logical page, or a map unit), logical bytes, cache GiB
   /usr/bin/python3 - "$1" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 c = s["config"]
-print(s["slc_cache"]["host_pages_absorbed"], c["geometry"]["page_size"], s["logical_bytes"],
+print(s["slc_cache"]["host_pages_absorbed"], c["ftl"]["logical_page_size"], s["logical_bytes"],
       c["slc_cache"]["size_gib"])
 PY
 }
