@@ -23,6 +23,19 @@ const std::string kBufferedDrive =
     " --set controller.write_buffer_ns_per_byte=0 --set controller.firmware.cores=5"
     " --set controller.firmware.write_us=15.4 --set host.link.generation=3 --set host.link.lanes=4";
 
+// Runs `plan` on configs/tlc-client.toml made smaller (a 1 GiB cache) and
+// returns its summary.json.
+nlohmann::json run_small_drive(const std::filesystem::path& plan,
+                               const std::filesystem::path& out) {
+  const auto result = testing::run_ssdlab(
+      "sim -c " + testing::shell_quote(testing::preset("tlc-client")) +
+      " --set geometry.blocks_per_plane=64 --set slc_cache.size_gib=1 --set slc_cache.static_gib=0" +
+      kBufferedDrive + " -w " + testing::shell_quote(plan) + " -q --no-io-log -o " +
+      testing::shell_quote(out));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return testing::summary_of(out);
+}
+
 // Cache blocks folded in the background when `idle_us` of idle time follows
 // a sequential fill of the cache, on configs/tlc-client.toml made smaller.
 std::uint64_t idle_folds(const std::filesystem::path& dir, const std::string& idle_us) {
@@ -40,14 +53,7 @@ pattern = "SW"
 io_size = "128KiB"
 count = 1
 run_pause_us = )" + idle_us + "\n");
-  const auto out = dir / ("out-" + idle_us);
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tlc-client")) +
-      " --set geometry.blocks_per_plane=64 --set slc_cache.size_gib=1 --set slc_cache.static_gib=0" +
-      kBufferedDrive + " -w " +
-      testing::shell_quote(plan) + " -q --no-io-log -o " + testing::shell_quote(out));
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  const auto cache = testing::summary_of(out)["slc_cache"];
+  const auto cache = run_small_drive(plan, dir / ("out-" + idle_us))["slc_cache"];
   EXPECT_EQ(cache["capacity_blocks"], 256);  // 1 GiB of 4 MiB SLC blocks
   return cache["blocks_folded"].get<std::uint64_t>() - cache["foreground_folds"].get<std::uint64_t>();
 }
@@ -89,14 +95,7 @@ count = 60000
 queue_depth = 32
 target_size = "1GiB"
 )");
-  const auto out = dir / "out";
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tlc-client")) +
-      " --set geometry.blocks_per_plane=64 --set slc_cache.size_gib=1 --set slc_cache.static_gib=0" +
-      kBufferedDrive + " -w " +
-      testing::shell_quote(plan) + " -q --no-io-log -o " + testing::shell_quote(out));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto summary = testing::summary_of(out);
+  const auto summary = run_small_drive(plan, dir / "out");
   EXPECT_GT(summary["slc_cache"]["blocks_in_use"].get<std::uint64_t>(), 64u);  // sealed blocks wait
   EXPECT_EQ(summary["slc_cache"]["blocks_folded"], 0);
   const auto random = summary["experiments"][1]["runs"][0];
