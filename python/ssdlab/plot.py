@@ -557,6 +557,9 @@ def plot_outdir(outdir, plotdir, fmt):
 FTL_COLOURS = {"page-mapped": "#1f77b4", "dftl": "#ff7f0e", "bast": "#2ca02c",
                "fast": "#d62728", "block-mapped": "#9467bd", "example": "#8c564b"}
 OTHER_COLOURS = ["#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
+# Further variants of one FTL: colours no FTL has.
+VARIANT_COLOURS = ["#17becf", "#bcbd22", "#e377c2", "#7f7f7f", "#aec7e8", "#ffbb78", "#98df8a",
+                   "#c5b0d5"]
 MARKERS = "os^Dv<>p"
 LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = [None, "//", "..", "xx", "\\\\", "++"]
@@ -577,12 +580,66 @@ class RunInfo:
             key, _, value = str(text).partition("=")
             if key.strip() != "ftl.type":  # the FTL is its own part
                 self.sets[key.strip()] = value.strip().strip('"')
+        self.echo = config_echo(summary)
         self.workload = short_workload(job.get("workload") or summary.get("workload") or "?")
         self.seed = job.get("seed", summary.get("seed"))
         self.variant = self.label = ""
 
     def __iter__(self):
         return iter((self.outdir, self.summary, self.label))
+
+
+# Config keys a label does not name: the FTL and the config's name are parts
+# of their own; the capacity is derived from the others.
+UNLABELLED_KEYS = ("source", "name", "capacity", "ftl.type")
+
+
+def config_echo(summary):
+    """summary.json's config as {'section.key': value text}, tables and lists
+    as JSON, without UNLABELLED_KEYS."""
+    flat = {}
+
+    def walk(node, prefix):
+        for key, value in node.items():
+            name = prefix + str(key)
+            if name in UNLABELLED_KEYS:
+                continue
+            if isinstance(value, dict):
+                walk(value, name + ".")
+            else:
+                flat[name] = json.dumps(value) if isinstance(value, list) else str(value)
+    config = summary.get("config", {})
+    if isinstance(config, dict):
+        walk(config, "")
+    return flat
+
+
+def echo_keys(runs):
+    """Keys of the config that differ between runs of one FTL on one config
+    file (an FDP run beside a plain one, a cache on and off: the --set keys
+    of plain output folders), in first-seen order. A part echoes its keys
+    only when on: of the keys some runs lack, one per section names the part
+    (its shortest, e.g. ftl.placement of FDP's ftl.fdp_* and ftl.placement)."""
+    groups = {}
+    for run in runs:
+        groups.setdefault((run.ftl, run.config), []).append(run)
+    keys = []
+    for group in groups.values():
+        named = set()  # sections named by a key some runs lack
+        for run in group:
+            for key in run.echo:
+                if key in keys or not differing(r.echo.get(key, "") for r in group):
+                    continue
+                if all(key in r.echo for r in group):
+                    keys.append(key)
+                    continue
+                section = key.rsplit(".", 1)[0]
+                lacking = [k for r in group for k in r.echo if k.rsplit(".", 1)[0] == section
+                           and not all(k in other.echo for other in group)]
+                if section not in named and key == min(lacking, key=len):
+                    named.add(section)
+                    keys.append(key)
+    return keys
 
 
 def subject_of(summary):
@@ -657,6 +714,10 @@ def collect_runs(folders):
     keys = []
     for run in runs:
         keys += [key for key in run.sets if key not in keys]
+    if not keys:  # output folders, not a sweep's jobs: what their configs say
+        keys = echo_keys(runs)
+        for run in runs:
+            run.sets = {key: run.echo[key] for key in keys if key in run.echo}
     short = {key: key.rsplit(".", 1)[-1] for key in keys}
     if len(set(short.values())) < len(short):
         short = {key: key for key in keys}
@@ -684,20 +745,26 @@ def collect_runs(folders):
 
 def variants(runs):
     """The variants in first-seen order, and a style for each: one colour
-    per FTL, a marker, line style and hatch per variant of that FTL."""
+    per FTL, its further variants each a colour of their own (an FDP run is
+    not drawn in plain page-mapping's), and a marker, line style and hatch
+    per variant of that FTL."""
     order = []
     for run in runs:
         if run.variant not in order:
             order.append(run.variant)
     ftl_of = {run.variant: run.ftl for run in runs}
-    styles, per_ftl, others = {}, {}, {}
+    styles, per_ftl, others, extra = {}, {}, {}, 0
     for variant in order:
         ftl = ftl_of[variant]
         if ftl not in FTL_COLOURS and ftl not in others:
             others[ftl] = OTHER_COLOURS[len(others) % len(OTHER_COLOURS)]
         index = per_ftl.get(ftl, 0)
         per_ftl[ftl] = index + 1
-        styles[variant] = {"color": FTL_COLOURS.get(ftl, others.get(ftl)),
+        colour = FTL_COLOURS.get(ftl, others.get(ftl))
+        if index > 0:
+            colour = VARIANT_COLOURS[extra % len(VARIANT_COLOURS)]
+            extra += 1
+        styles[variant] = {"color": colour,
                            "marker": MARKERS[index % len(MARKERS)],
                            "linestyle": LINESTYLES[index % len(LINESTYLES)],
                            "hatch": HATCHES[index % len(HATCHES)]}

@@ -137,6 +137,19 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertEqual([label for _, _, label in runs], ["page-mapped", "bast", "fast"])
         self.assertIn("on tiny", plot.common_title(runs))
 
+    def test_runs_of_one_ftl_and_config_are_labelled_and_coloured_by_what_differs(self):
+        # An FDP run beside a plain one, both page-mapped on tiny, from plain
+        # output folders (no sweep's sets): their configs tell them apart.
+        fdp = ssdlab.run(TINY, "RW:count=2000", os.path.join(self.dir, "fdp"), precondition="seq",
+                         ftl__placement="fdp", ftl__fdp_handles=2)
+        runs = plot.collect_runs([self.runs["page-mapped"].outdir, fdp.outdir,
+                                  self.runs["bast"].outdir])
+        self.assertEqual([label for _, _, label in runs],
+                         ["page-mapped", "page-mapped, placement=fdp", "bast"])
+        order, styles = plot.variants(runs)
+        colours = [styles[variant]["color"] for variant in order]
+        self.assertEqual(len(set(colours)), 3, colours)
+
     def test_plot_of_one_folder_titles_figures_with_ftl_and_config(self):
         written = plot.plot_outdir(self.runs["bast"].outdir, os.path.join(self.dir, "one"), "svg")
         with open([p for p in written if p.endswith("cdf.svg")][0]) as f:
