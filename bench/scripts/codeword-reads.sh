@@ -3,7 +3,6 @@
 # against codeword reads (timing.read_transfer, docs/model.md "Codeword
 # reads"), and codeword reads with independent plane reads
 # (timing.independent_plane_reads, docs/model.md "Independent plane reads"),
-# with the preset's write buffer and without it,
 # beside what was published for the drives the presets name
 # (docs/current-devices.md, "Sources": S1 Samsung's 970 EVO Plus 1 TB spec,
 # Q10 Tom's Hardware's 660p 1 TB measurement, Q1 Intel's 660p figures). The workloads are the drives
@@ -41,26 +40,23 @@ ROWS=(
 failed=0
 iops() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["experiments"][0]["runs"][0]["iops"])' "$1/summary.json"; }
 
-table="| preset | 4 KiB random read | published | page reads | codeword reads | codeword + independent plane reads | the same without the write buffer | ratio |
-|---|---|---|---|---|---|---|---|"
+table="| preset | 4 KiB random read | published | page reads | codeword reads | codeword + independent plane reads | ratio |
+|---|---|---|---|---|---|---|"
 for row in "${ROWS[@]}"; do
   read -r preset qd count held published source <<<"$row"
   source=${row#* * * * * }
   declare -A got=()
-  for variant in page codeword independent unbuffered; do
+  for variant in page codeword independent; do
     dir=$OUT/$preset-qd$qd-$variant
     sets=(--set timing.read_transfer=codeword)
     [[ $variant == page ]] && sets=(--set timing.read_transfer=page)
-    [[ $variant == independent || $variant == unbuffered ]] && sets+=(--set timing.independent_plane_reads=true)
-    # (with a write buffer every request is reserved as it arrives: no two
-    # reads wait in a die's queue together to be joined)
-    [[ $variant == unbuffered ]] && sets+=(--set controller.write_buffer=0)
+    [[ $variant == independent ]] && sets+=(--set timing.independent_plane_reads=true)
     "$B" sim -c "$HERE/configs/$preset.toml" "${sets[@]}" \
       -w "RR:io_size=4KiB,count=$count,queue_depth=$qd,target_size=16GiB" \
       -o "$dir" -q --no-io-log --no-state-cache >"$dir.log"
     got[$variant]=$(iops "$dir")
   done
-  table+=$'\n'$(python3 - "$preset" "$qd" "$published" "$source" "${got[page]}" "${got[codeword]}" "${got[independent]}" "${got[unbuffered]}" <<'EOF'
+  table+=$'\n'$(python3 - "$preset" "$qd" "$published" "$source" "${got[page]}" "${got[codeword]}" "${got[independent]}" <<'EOF'
 import sys
 preset, qd, published, source = sys.argv[1:5]
 published, *got = (float(x) for x in [sys.argv[3]] + sys.argv[5:])

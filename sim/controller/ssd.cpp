@@ -245,20 +245,24 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
     throw make_error("a zone command ({}) of {} bytes at offset {} needs a zoned device "
                      "(ftl.type = \"zoned\"); this device's FTL is {}",
                      io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
-  if (needs_times_at_once()) tag = kWait;
-  if (power_) power_->settle(now);
-  if (cleaner_) cleaner_->before_request(now);
   ftl::PageRange range = to_range(request.offset, request.size);
   range.placement = request.placement;  // (a write buffer's flushes use the default handle)
   const bool write = request.mode == IoMode::kWrite;
+  // A read the write buffer holds no page of goes to flash as on a device
+  // without one: queued, unless another part needs its time at once.
+  const bool past_buffer = buffer_ && !host_log_ && !zones_ && request.mode == IoMode::kRead &&
+                           buffer_->misses_all(range);
+  if (past_buffer ? needs_times_at_once_besides_buffer() : needs_times_at_once()) tag = kWait;
+  if (power_) power_->settle(now);
+  if (cleaner_) cleaner_->before_request(now);
   if (write && !zones_) host_bytes_written_ += request.size;
   flow_ = request.flow;
   const std::optional<TimeNs> done =
       host_log_                     ? serve_logged(request, now)
       : zones_                      ? serve_zoned(request, now, tag)
       : request.mode == IoMode::kTrim ? trim(range, now, tag)
-      : buffer_ ? (write ? buffer_->write(range, request.size, now)
-                         : buffer_->read(range, request.size, now))
+      : buffer_ && write ? buffer_->write(range, request.size, now)
+      : buffer_ && !past_buffer ? buffer_->read(range, request.size, now)
       : write   ? flash_write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost, tag)
                 : flash_read(range, now, tag, &request);
   flow_ = 0;

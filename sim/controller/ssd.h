@@ -218,8 +218,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   }
   // Parts that need every completion time at once: their requests are
   // reserved on the timelines as they are served.
-  bool needs_times_at_once() const {
-    return buffer_ || power_ || host_log_ || (cleaner_ && cleaner_->preemptible());
+  bool needs_times_at_once() const { return buffer_ || needs_times_at_once_besides_buffer(); }
+  // (A read the write buffer holds nothing of needs no time at once for it.)
+  bool needs_times_at_once_besides_buffer() const {
+    return power_ || host_log_ || (cleaner_ && cleaner_->preemptible());
   }
 
   // How commands_ go to the flash: host commands (of class `work`) and

@@ -144,6 +144,13 @@ TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes,
   return start + transfer_ns(bytes);
 }
 
+bool WriteBufferFront::misses_all(const ftl::PageRange& range) {
+  for (ftl::Lpn lpn = range.first; lpn < range.first + range.count; ++lpn)
+    if (buffer_.contains(lpn)) return false;
+  buffer_.stats().read_miss_pages += range.count;
+  return true;
+}
+
 TimeNs WriteBufferFront::read(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now) {
   const ftl::Lpn end = range.first + range.count;
   auto& stats = buffer_.stats();

@@ -66,6 +66,11 @@ class WriteBufferFront {
   // returns when it completes.
   TimeNs write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
   TimeNs read(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now);
+  // True, with its pages counted as misses, if the buffer holds no page of
+  // `range`: the caller then reads it from flash as a device without a buffer
+  // does (queued with the other reads, so that they join into multi-plane
+  // reads). False, nothing counted, if it holds one (read() serves it).
+  bool misses_all(const ftl::PageRange& range);
   // Forgets buffered copies of logical pages [first, end): they were
   // trimmed, or written past the buffer, and must not reach flash later.
   void drop(ftl::Lpn first, ftl::Lpn end);
