@@ -59,14 +59,10 @@ TimeNs BackgroundCleaner::next_idle(TimeNs now, TimeNs until) const {
   return next;
 }
 
-bool BackgroundCleaner::clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle) {
-  bool cleaned = false;
-  for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool) {
-    if (!pool_idle(pool, now) || !ftl_.wants_background_cleaning(pool, host_idle)) continue;
-    core_.clean_pool(pool, now, reserve);
-    cleaned = true;
-  }
-  return cleaned;
+void BackgroundCleaner::clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle) {
+  for (std::uint32_t pool = 0; pool < pool_dies_.size(); ++pool)
+    if (pool_idle(pool, now) && ftl_.wants_background_cleaning(pool, host_idle))
+      core_.clean_pool(pool, now, reserve);
 }
 
 void BackgroundCleaner::after_request(TimeNs now, Reserve reserve) {

@@ -119,9 +119,9 @@ class BackgroundCleaner {
   // that wants cleaning and has no round pending); `until` if none. Asked
   // only while the host is idle.
   TimeNs next_idle(TimeNs now, TimeNs until) const;
-  // Cleans every idle pool that wants it as one batch each; true if any did.
-  // `host_idle`: in an idle period of the host, not after one of its requests.
-  bool clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle);
+  // Cleans every idle pool that wants it as one batch each. `host_idle`: in
+  // an idle period of the host, not after one of its requests.
+  void clean_idle_pools(TimeNs now, Reserve reserve, bool host_idle);
   // Starts a round on each idle pool that wants one and has none pending.
   void start_rounds(TimeNs now, bool host_idle);
   void sort_round(PendingRound& round);
