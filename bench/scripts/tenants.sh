@@ -5,7 +5,8 @@
 #     random writer (4 KiB, queue depth 32, cleaning all the time), with
 #     --fairness, under FIFO, reads-first and fair flash dispatch: each
 #     tenant's mean and p99 response time, shared and alone, its slowdown, and
-#     the fairness index;
+#     the fairness index, over its whole run and while both tenants ran (the
+#     I/Os submitted in that window, the mean slowdown and index: FLIN's);
 #  2. the same with a light random writer (queue depth 1) in the reader's
 #     place: reads-first cannot help it, the fair order can;
 #  3. two saturating random readers on two submission queues, the device
@@ -46,7 +47,8 @@ import sys
 
 work = sys.argv[1]
 print(f"{'dispatch':<20} {'tenant':<7} {'mean us':>9} {'alone':>8} {'p99 us':>9} {'alone':>8} "
-      f"{'slowdown':>9} {'p99 slowdown':>13} {'fairness':>9} {'(p99)':>7}")
+      f"{'slowdown':>9} {'p99 slowdown':>13} {'fairness':>9} {'(p99)':>7}   "
+      f"{'window I/Os':>11} {'slowdown':>9} {'fairness':>9}")
 for pair in ("interference", "light-writer"):
     for order in ("fifo", "read-write-cleaning", "fair"):
         with open(os.path.join(work, f"{pair}-{order}", "summary.json")) as f:
@@ -56,7 +58,9 @@ for pair in ("interference", "light-writer"):
             print(f"{order:<20} {t['name']:<7} {t['mean_us']:>9.1f} {t['alone_mean_us']:>8.1f} "
                   f"{t['p99_us']:>9.1f} {t['alone_p99_us']:>8.1f} {t['slowdown_mean']:>9.2f} "
                   f"{t['slowdown_p99']:>13.2f} {fairness['index_mean']:>9.3f} "
-                  f"{fairness['index_p99']:>7.3f}")
+                  f"{fairness['index_p99']:>7.3f}   {t['contended']['ios']:>11} "
+                  f"{t['contended']['slowdown_mean']:>9.2f} "
+                  f"{fairness['contended_index_mean']:>9.3f}")
 print()
 print(f"{'arbitration':<20} {'high':>8} {'low':>8} {'ratio':>7}   (completions while both run)")
 for name in ("weighted", "round-robin"):

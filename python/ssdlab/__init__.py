@@ -76,13 +76,22 @@ class Run:
         """A run of tenants (several workloads at once): one row per tenant
         (queue, namespace, IOPS, mean and p99 response time, pages moved by
         its writes' cleaning; with --fairness its alone figures, slowdowns
-        and the run's fairness index). Empty for other runs."""
+        and the run's fairness index). The figures while every tenant ran
+        (FLIN's window) are the contended_* columns, when the tenants all ran
+        at once. Empty for other runs."""
         pandas = _pandas()
-        frame = pandas.DataFrame(self.summary.get("tenants", []))
+        rows = []
+        for tenant in self.summary.get("tenants", []):
+            row = {k: v for k, v in tenant.items() if k != "contended"}
+            for key, value in (tenant.get("contended") or {}).items():
+                row["contended_" + key] = value
+            rows.append(row)
+        frame = pandas.DataFrame(rows)
         fairness = self.summary.get("fairness")
         if fairness and not frame.empty:
-            frame["fairness_index_mean"] = fairness["index_mean"]
-            frame["fairness_index_p99"] = fairness["index_p99"]
+            for key in ("index_mean", "index_p99", "contended_index_mean", "contended_index_p99"):
+                if key in fairness:
+                    frame[key.replace("index", "fairness_index")] = fairness[key]
         return frame
 
 

@@ -44,6 +44,10 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertGreater(tenants["slowdown_mean"][0], 1.0)
         index = min(tenants["slowdown_mean"]) / max(tenants["slowdown_mean"])
         self.assertAlmostEqual(tenants["fairness_index_mean"][0], index)
+        # The window in which both ran: its own slowdowns and index.
+        window = min(tenants["contended_slowdown_mean"]) / max(tenants["contended_slowdown_mean"])
+        self.assertAlmostEqual(tenants["contended_fairness_index_mean"][0], window)
+        self.assertLessEqual(list(tenants["contended_ios"]), [300, 900])
         self.assertEqual(len(run.runs), 2)  # one experiment per tenant
         self.assertTrue(self.runs["bast"].tenants().empty)
         written = plot.plot_outdir(run.outdir, os.path.join(self.dir, "tenant-plots"), "png")

@@ -46,6 +46,7 @@ void Simulator::open(std::span<const HostStream> streams, std::span<const RunGro
   samples_.reserve(groups.size());
   for (const RunGroup& group : groups) samples_.emplace_back(group, exact_samples_);
   moved_.assign(groups.size(), 0);
+  spans_.assign(keep_spans_ ? groups.size() : 0, {});
   stopped_.clear();
   end_of_life_ = false;
   begin(streams);
@@ -110,6 +111,7 @@ std::vector<RunResult> Simulator::close() {
     result.stopped = stopped_;
     result.end_of_life = end_of_life_;
     result.pages_moved_by_writes = moved_[g];
+    if (keep_spans_) result.io_spans = std::move(spans_[g]);
   }
   streams_.clear();
   samples_.clear();
@@ -152,8 +154,10 @@ void Simulator::handle(const Event& event) {
               done.mode, done.offset, done.size);
   // Only served reads and writes are in the run's figures; trims, refusals
   // and zone management commands are counted apart (RunSamples::Kind).
-  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size,
-                                  RunSamples::kind_of(done.mode, done.refused));
+  const RunSamples::Kind kind = RunSamples::kind_of(done.mode, done.refused);
+  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
+  if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
+    spans_[stream.spec.group].push_back({done.submitted - start_, now_ - start_});
   if (listener_) listener_->completed(done.stream, done.io, now_);
   ++completed_;
   if (progress_) progress_->tick(completed_);

@@ -116,6 +116,11 @@ class Simulator {
   // started (RunResult::pages_moved_by_writes): the cleaning each tenant's
   // writes cause. Off by default (a read of the FTL's counters per write).
   void attribute_cleaning(bool on) { attribute_ = on; }
+  // Keeps, per group, when each served read and write (past io_ignore) was
+  // submitted and completed (RunResult::io_spans: 16 bytes an I/O), so
+  // that a run of tenants can cut the window in which all of them ran
+  // (sim/results/contended_window.h). Off by default.
+  void keep_io_spans(bool on) { keep_spans_ = on; }
   // Power cuts (the Ssd must have them enabled). At a cut, I/Os in flight
   // are not acknowledged: the host resubmits each once the device has
   // mounted (same io number; its response time counts from the resubmission).
@@ -248,6 +253,8 @@ class Simulator {
   // The run in progress: every completion in order, per group (so that the
   // start-up phase can be cut after the fact), and why it stopped early.
   std::vector<RunSamples> samples_;
+  std::vector<std::vector<IoSpan>> spans_;  // keep_io_spans(): per group
+  bool keep_spans_ = false;
   std::string stopped_;
   bool end_of_life_ = false;
   CompletionListener* listener_ = nullptr;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/units.h"
 #include "sim/results/device_counters.h"
@@ -25,6 +26,12 @@ struct RunGroup {
   bool io_ignore_auto = false;  // detect the start-up phase instead
 };
 
+// A served read or write: when it was submitted and completed (from the
+// run's start).
+struct IoSpan {
+  TimeNs submitted = 0, completed = 0;
+};
+
 // One group's run: its statistics and the device counters during the run.
 struct RunResult {
   std::uint32_t run = 0;
@@ -41,6 +48,9 @@ struct RunResult {
   // the group's writes were started (the foreground cleaning its writes
   // caused; background and idle cleaning belongs to no group).
   std::uint64_t pages_moved_by_writes = 0;
+  // Simulator::keep_io_spans(): the group's served reads and writes in
+  // completion order (io_ignore's excluded); empty otherwise.
+  std::vector<IoSpan> io_spans;
 };
 
 }  // namespace ssdlab::sim

@@ -121,6 +121,17 @@ struct HostLogRecord {
 // where it ran, its figures (as its experiment's run), the pages cleaning
 // moved while its writes were started, and with --fairness its figures
 // alone on the same device and state and its slowdown (shared over alone).
+// A tenant's figures over the window in which every tenant ran
+// (sim/results/contended_window.h): the I/Os it submitted in the window,
+// and with --fairness its slowdowns (over its figures alone).
+struct ContendedRecord {
+  double from_us = 0, to_us = 0;  // the window, from the run's start
+  std::uint64_t ios = 0;
+  double iops = 0, mean_us = 0, p99_us = 0;
+  std::optional<double> slowdown_mean, slowdown_p99;
+  bool operator==(const ContendedRecord&) const = default;
+};
+
 struct TenantRecord {
   std::string name;            // its io.csv experiment
   std::uint32_t queue = 1;     // submission queue, 1-based
@@ -132,14 +143,20 @@ struct TenantRecord {
   std::uint64_t trims = 0, refused = 0, zone_management = 0;
   std::uint64_t pages_moved_by_writes = 0;
   std::optional<double> alone_mean_us, alone_p99_us, slowdown_mean, slowdown_p99;
+  // While every tenant ran; none if the tenants never all ran at once.
+  std::optional<ContendedRecord> contended;
   bool operator==(const TenantRecord&) const = default;
 };
 
 // --fairness (FLIN, Tavakkol et al., ISCA 2018, §3): the fairness index,
 // the smallest tenant slowdown over the largest (1: every tenant slowed down
-// alike), of mean and of 99th-percentile response times.
+// alike), of mean and of 99th-percentile response times: over each tenant's
+// whole run, and over the window in which all of them ran (FLIN's: its
+// slowdown is of a flow while it shares the device; none if they never all
+// ran at once).
 struct FairnessRecord {
   double index_mean = 0, index_p99 = 0;
+  std::optional<double> contended_index_mean, contended_index_p99;
   std::string dispatch_order;  // the flash scheduler's (controller.dispatch_order)
   std::string arbitration;     // the host queues' (host.arbitration)
   bool operator==(const FairnessRecord&) const = default;

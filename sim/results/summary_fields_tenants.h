@@ -7,6 +7,18 @@
 namespace ssdlab::sim {
 
 template <typename V, typename R>
+void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, ContendedRecord> {
+  v("from_us", c.from_us);
+  v("to_us", c.to_us);
+  v("ios", c.ios);
+  v("iops", c.iops);
+  v("mean_us", c.mean_us);
+  v("p99_us", c.p99_us);
+  v.optional("slowdown_mean", c.slowdown_mean);
+  v.optional("slowdown_p99", c.slowdown_p99);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TenantRecord> {
   v("name", t.name);
   v("queue", t.queue);
@@ -26,12 +38,15 @@ void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TenantRe
   v.optional("alone_p99_us", t.alone_p99_us);
   v.optional("slowdown_mean", t.slowdown_mean);
   v.optional("slowdown_p99", t.slowdown_p99);
+  v.optional("contended", t.contended);
 }
 
 template <typename V, typename R>
 void fields(V& v, R& f) requires std::is_same_v<std::remove_const_t<R>, FairnessRecord> {
   v("index_mean", f.index_mean);
   v("index_p99", f.index_p99);
+  v.optional("contended_index_mean", f.contended_index_mean);
+  v.optional("contended_index_p99", f.contended_index_p99);
   v("dispatch_order", f.dispatch_order);
   v("arbitration", f.arbitration);
 }

@@ -239,12 +239,21 @@ namespace {
 
 // The fairness columns of experiment `e` (a tenant) of a run with
 // --fairness; empty fields for other runs.
+// The slowdowns and indices over each tenant's whole run, then over the
+// window in which every tenant ran (FLIN's; empty if they never all ran at
+// once).
 std::string fairness_fields(const SummaryRecord& summary, std::size_t e) {
-  if (!summary.fairness || !summary.tenants || e >= summary.tenants->size()) return ",,,,";
+  if (!summary.fairness || !summary.tenants || e >= summary.tenants->size()) return ",,,,,,,,";
   const TenantRecord& tenant = (*summary.tenants)[e];
-  return fmt::format(",{:.4f},{:.4f},{:.4f},{:.4f}", tenant.slowdown_mean.value_or(1.0),
-                     tenant.slowdown_p99.value_or(1.0), summary.fairness->index_mean,
-                     summary.fairness->index_p99);
+  const FairnessRecord& fairness = *summary.fairness;
+  std::string fields = fmt::format(",{:.4f},{:.4f},{:.4f},{:.4f}", tenant.slowdown_mean.value_or(1.0),
+                                   tenant.slowdown_p99.value_or(1.0), fairness.index_mean,
+                                   fairness.index_p99);
+  if (!tenant.contended || !fairness.contended_index_mean) return fields + ",,,,";
+  return fields + fmt::format(",{:.4f},{:.4f},{:.4f},{:.4f}",
+                              tenant.contended->slowdown_mean.value_or(1.0),
+                              tenant.contended->slowdown_p99.value_or(1.0),
+                              *fairness.contended_index_mean, *fairness.contended_index_p99);
 }
 
 // Job `job`'s summary if its folder holds this frozen job's result; else
@@ -298,7 +307,10 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   csv << ",seed,experiment," << kExperimentColumns
       << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
       << (apart ? fmt::format(",{}", kApartColumns) : "")
-      << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n" : "\n");
+      << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
+                     "contended_slowdown_mean,contended_slowdown_p99,"
+                     "contended_fairness_index_mean,contended_fairness_index_p99\n"
+                   : "\n");
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");

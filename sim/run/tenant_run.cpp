@@ -171,6 +171,7 @@ void run_workloads(const SimOptions& options, const std::vector<std::string>& wo
   std::optional<KeptState> kept;  // before the shared run: each tenant alone starts here
   if (options.fairness) kept.emplace(ssd, simulator.now());
   simulator.attribute_cleaning(tenant_run);
+  simulator.keep_io_spans(tenant_run && all.list.size() > 1);  // the contended window
   const std::vector<RunResult> runs = simulator.run(streams.streams(), streams.groups());
   if (options.verify) ssd.ftl().check_invariants();
 

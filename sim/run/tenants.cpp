@@ -13,6 +13,7 @@
 #include "common/units.h"
 #include "sim/config/config_host.h"
 #include "sim/engine/simulator.h"
+#include "sim/results/contended_window.h"
 #include "sim/report/report.h"
 #include "workloads/generator.h"
 
@@ -181,6 +182,17 @@ std::vector<TenantRecord> tenant_records(const Tenants& all, const std::vector<R
     r.zone_management = run.zone_management;
     r.pages_moved_by_writes = runs[k].pages_moved_by_writes;
   }
+  if (const auto window = contended_window(runs))
+    for (std::size_t k = 0; k < records.size(); ++k) {
+      const RunRecord in = RunRecord::of(0, window_stats(runs[k].io_spans, *window));
+      ContendedRecord& c = records[k].contended.emplace();
+      c.from_us = static_cast<double>(window->from) / 1000;
+      c.to_us = static_cast<double>(window->to) / 1000;
+      c.ios = in.count;
+      c.iops = in.iops;
+      c.mean_us = in.mean_us;
+      c.p99_us = in.p99_us;
+    }
   return records;
 }
 
@@ -200,13 +212,9 @@ double slowdown(double shared, double alone) {
 
 // FLIN's fairness index of one slowdown of every tenant: the smallest over
 // the largest.
-double fairness_index(const std::vector<TenantRecord>& records,
-                      std::optional<double> TenantRecord::*slowdown) {
-  const auto [low, high] = std::minmax_element(
-      records.begin(), records.end(), [slowdown](const TenantRecord& a, const TenantRecord& b) {
-        return *(a.*slowdown) < *(b.*slowdown);
-      });
-  return *((*high).*slowdown) > 0 ? *((*low).*slowdown) / *((*high).*slowdown) : 1.0;
+double fairness_index(const std::vector<double>& slowdowns) {
+  const auto [low, high] = std::minmax_element(slowdowns.begin(), slowdowns.end());
+  return *high > 0 ? *low / *high : 1.0;
 }
 
 }  // namespace
@@ -229,14 +237,53 @@ FairnessRecord run_alone(const KeptState& kept, const Tenants& all, const Device
     r.alone_p99_us = run.p99_us;
     r.slowdown_mean = slowdown(r.mean_us, run.mean_us);
     r.slowdown_p99 = slowdown(r.p99_us, run.p99_us);
+    if (r.contended) {
+      r.contended->slowdown_mean = slowdown(r.contended->mean_us, run.mean_us);
+      r.contended->slowdown_p99 = slowdown(r.contended->p99_us, run.p99_us);
+    }
   }
+  // Each index over the tenants' slowdowns of one kind (`of` the record).
+  auto index = [&records](auto of) {
+    std::vector<double> slowdowns;
+    for (const TenantRecord& r : records) slowdowns.push_back(of(r));
+    return fairness_index(slowdowns);
+  };
   FairnessRecord fairness;
-  fairness.index_mean = fairness_index(records, &TenantRecord::slowdown_mean);
-  fairness.index_p99 = fairness_index(records, &TenantRecord::slowdown_p99);
+  fairness.index_mean = index([](const TenantRecord& r) { return *r.slowdown_mean; });
+  fairness.index_p99 = index([](const TenantRecord& r) { return *r.slowdown_p99; });
+  // (The window is every tenant's or none's: tenant_records().)
+  if (!records.empty() && records.front().contended) {
+    fairness.contended_index_mean =
+        index([](const TenantRecord& r) { return r.contended->slowdown_mean.value_or(1.0); });
+    fairness.contended_index_p99 =
+        index([](const TenantRecord& r) { return r.contended->slowdown_p99.value_or(1.0); });
+  }
   fairness.dispatch_order = flash::dispatch_order_name(config.controller.dispatch_order);
   fairness.arbitration = arbitration_name(config.controller.host_queues.arbitration);
   return fairness;
 }
+
+namespace {
+
+// The tenants' figures while all of them ran (TenantRecord::contended).
+void print_contended_table(std::ostream& out, const std::vector<TenantRecord>& tenants) {
+  if (tenants.empty() || !tenants.front().contended) return;
+  const ContendedRecord& window = *tenants.front().contended;
+  fmt::print(out, "  while every tenant ran ({:.1f} to {:.1f} ms of the run):\n",
+             window.from_us / 1000, window.to_us / 1000);
+  const bool slowdowns = window.slowdown_mean.has_value();
+  fmt::print(out, "  {:<28} {:>9} {:>10} {:>10} {:>10}{}\n", "tenant", "I/Os", "IOPS", "mean us",
+             "p99 us", slowdowns ? "  slowdown mean    p99" : "");
+  for (const TenantRecord& t : tenants) {
+    const ContendedRecord& c = *t.contended;
+    fmt::print(out, "  {:<28} {:>9} {:>10.0f} {:>10.1f} {:>10.1f}", t.name, c.ios, c.iops,
+               c.mean_us, c.p99_us);
+    if (c.slowdown_mean) fmt::print(out, "  {:>13.2f} {:>6.2f}", *c.slowdown_mean, *c.slowdown_p99);
+    fmt::print(out, "\n");
+  }
+}
+
+}  // namespace
 
 void print_tenant_table(std::ostream& out, const std::vector<TenantRecord>& tenants,
                         const std::optional<FairnessRecord>& fairness) {
@@ -254,12 +301,17 @@ void print_tenant_table(std::ostream& out, const std::vector<TenantRecord>& tena
     if (t.zone_management) fmt::print(out, "  ({} zone management apart)", t.zone_management);
     fmt::print(out, "\n");
   }
-  if (fairness)
-    fmt::print(out,
-               "  fairness index (min/max slowdown): mean {:.3f}, p99 {:.3f} (dispatch {}, "
-               "arbitration {})\n",
-               fairness->index_mean, fairness->index_p99, fairness->dispatch_order,
-               fairness->arbitration);
+  print_contended_table(out, tenants);
+  if (!fairness) return;
+  fmt::print(out, "  fairness index (min/max slowdown; dispatch {}, arbitration {}):\n",
+             fairness->dispatch_order, fairness->arbitration);
+  if (fairness->contended_index_mean)
+    fmt::print(out, "    while every tenant ran (FLIN's): mean {:.3f}, p99 {:.3f}\n",
+               *fairness->contended_index_mean, *fairness->contended_index_p99);
+  else
+    fmt::print(out, "    while every tenant ran (FLIN's): none, the tenants never all ran at once\n");
+  fmt::print(out, "    over each tenant's whole run:    mean {:.3f}, p99 {:.3f}\n",
+             fairness->index_mean, fairness->index_p99);
 }
 
 }  // namespace ssdlab::sim

@@ -113,7 +113,20 @@ TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
   ASSERT_EQ(Sweep(printed), 0) << printed;
   const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
   EXPECT_EQ(Lines(csv), 1u + 3);  // the tenants' job has two experiments
-  EXPECT_THAT(csv, HasSubstr(",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99\n"));
+  EXPECT_THAT(csv, HasSubstr(",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
+                             "contended_slowdown_mean,contended_slowdown_p99,"
+                             "contended_fairness_index_mean,contended_fairness_index_p99\n"));
+  // Every row has as many fields as the header; the tenants' rows fill the
+  // contended columns, the single workload's leaves them empty.
+  std::istringstream lines(csv);
+  std::string header, row;
+  std::getline(lines, header);
+  std::size_t filled = 0;
+  while (std::getline(lines, row)) {
+    const std::string tail = row.substr(row.size() - 4);
+    if (tail != ",,,,") ++filled;
+  }
+  EXPECT_EQ(filled, 2u);
   EXPECT_THAT(csv, HasSubstr("\"RR:count=300,name=reader + RW:count=1200,queue_depth=8,name=writer\""));
   const auto job = nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
   EXPECT_EQ(job["tenants"].size(), 2u);
