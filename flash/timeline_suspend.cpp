@@ -35,9 +35,12 @@ std::optional<TimeNs> FlashTimeline::suspend_for_read(const Command& read, TimeN
   const std::uint32_t unit = unit_of_die(die);
   InFlight& op = in_flight_[unit];
   // Only the unit's last reservation moves (with a cache register, a command
-  // may already be reserved behind it), and only during its array phase
-  // (after the previous suspension's resume).
-  const TimeNs from = std::max(ready, op.resumed);
+  // may already be reserved behind it), and only during its array phase,
+  // and not before the minimum interval after the previous suspension's
+  // resume.
+  const bool erase = op.command.op == Op::kErase;
+  const TimeNs from =
+      std::max(ready, op.suspensions ? op.resumed + suspend_.interval_ns(erase) : op.resumed);
   if (!op.active || op.suspensions >= suspend_.limit || die_free_[unit] != op.end ||
       from < op.array_start || from + timing_.command_ns >= op.end)
     return std::nullopt;
@@ -52,13 +55,14 @@ TimeNs FlashTimeline::suspended_read(const Command& read, InFlight& op, TimeNs s
   const std::uint32_t die = geometry_.die_of(read.ppn);
   const std::uint32_t unit = unit_of_die(die);
   const TimeNs read_ns = read_command_array_ns(read);  // its page type's (cells of several bits)
-  const TimeNs array_done = issued + suspend_.suspend_ns + read_ns;
+  const TimeNs suspend_ns = suspend_.suspend_ns(op.command.op == Op::kErase);
+  const TimeNs array_done = issued + suspend_ns + read_ns;
   report_planes(Phase::kArrayRead, array_done - read_ns, array_done);
   const TimeNs done =
       use_bus(geometry_.channel_of_die(die), array_done, read_transfer_ns(read), Phase::kDataOut);
   report(Resource::kDie, die, Phase::kCommand, start, done);
   // The operation stops from `issued` to its resume, then runs to its end.
-  const TimeNs shift = suspend_.suspend_ns + read_ns + suspend_.resume_ns;
+  const TimeNs shift = suspend_ns + read_ns + suspend_.resume_ns;
   current_ = &op.command;
   report_planes(Phase::kSuspended, issued, std::min(issued + shift, op.end));
   report_planes(op.command.op == Op::kErase ? Phase::kArrayErase : Phase::kArrayProgram, op.end,

@@ -162,9 +162,14 @@ void check_read_transfer(KeyReader& r, const DeviceConfig& c) {
 // Program/erase suspend (flash/suspend.h: the defaults and their sources).
 void read_suspend(KeyReader& r, flash::SuspendTiming& s) {
   r.boolean("timing", "suspend", s.enabled);
-  r.scaled("timing", "suspend_us", s.suspend_ns, 1000.0, 0.0, 1e6);
+  // suspend_us: both suspend times at once (the key before they were two).
+  if (double both = 0; r.real("timing", "suspend_us", both, 0.0, 1e6))
+    s.program_suspend_ns = s.erase_suspend_ns = std::llround(both * 1000.0);
+  r.scaled("timing", "suspend_program_us", s.program_suspend_ns, 1000.0, 0.0, 1e6);
+  r.scaled("timing", "suspend_erase_us", s.erase_suspend_ns, 1000.0, 0.0, 1e6);
   r.scaled("timing", "resume_us", s.resume_ns, 1000.0, 0.0, 1e6);
   r.integer("timing", "suspend_limit", s.limit, 0, 1'000'000);
+  r.scaled("timing", "suspend_min_interval_us", s.min_interval_ns, 1000.0, 0.0, 1e7);
 }
 
 // Wear leveling (Agrawal et al. §5): the mode and its thresholds.

@@ -83,9 +83,13 @@ nlohmann::json timing_json(const flash::Timing& t, const flash::Geometry& g,
   // Program/erase suspend: echoed when on (a run without it echoes as before).
   if (s.enabled) {
     json["suspend"] = true;
-    json["suspend_us"] = s.suspend_ns / 1000.0;
+    json["suspend_program_us"] = s.program_suspend_ns / 1000.0;
+    json["suspend_erase_us"] = s.erase_suspend_ns / 1000.0;
     json["resume_us"] = s.resume_ns / 1000.0;
     json["suspend_limit"] = s.limit;
+    // The default follows each operation's suspend time: echoed only when given.
+    if (s.min_interval_ns != flash::SuspendTiming::kFromSuspend)
+      json["suspend_min_interval_us"] = s.min_interval_ns / 1000.0;
   }
   return json;
 }
@@ -241,10 +245,14 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   else
     describe_cell(g, t, it);
   if (c.suspend.enabled)
-    fmt::format_to(it, "  suspend     reads suspend programs and erases: suspend {} us, resume {} us, "
-                   "at most {} per operation\n",
-                   format_us(c.suspend.suspend_ns), format_us(c.suspend.resume_ns),
-                   c.suspend.limit);
+    fmt::format_to(it,
+                   "  suspend     reads suspend programs and erases: suspend {} us (program), {} us "
+                   "(erase), resume {} us, at most {} per operation, {} between\n",
+                   format_us(c.suspend.program_suspend_ns), format_us(c.suspend.erase_suspend_ns),
+                   format_us(c.suspend.resume_ns), c.suspend.limit,
+                   c.suspend.min_interval_ns == flash::SuspendTiming::kFromSuspend
+                       ? std::string("its suspend time")
+                       : format_us(c.suspend.min_interval_ns) + " us");
   const ControllerConfig& k = c.controller;
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",

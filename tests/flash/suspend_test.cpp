@@ -17,9 +17,10 @@ constexpr TimeNs kUs = 1000;
 SuspendTiming suspend_on(std::uint32_t limit = 4) {
   SuspendTiming s;
   s.enabled = true;
-  s.suspend_ns = 20 * kUs;
+  s.program_suspend_ns = s.erase_suspend_ns = 20 * kUs;
   s.resume_ns = 30 * kUs;
   s.limit = limit;
+  s.min_interval_ns = 0;  // (tests of the interval set it)
   return s;
 }
 
@@ -120,6 +121,42 @@ TEST(Suspend, ASecondReadDuringASuspensionSuspendsAgainAfterTheResume) {
   EXPECT_EQ(d.done(2), first);
   EXPECT_EQ(d.done(3), std::max(resumed + 20 * kUs + d.timing.read_ns, first) + d.transfer());
   EXPECT_EQ(d.done(1), d.timing.erase_ns + 2 * (50 * kUs + d.timing.read_ns));
+}
+
+TEST(Suspend, TheNextSuspensionWaitsTheMinimumIntervalAfterAResume) {
+  SuspendTiming timing = suspend_on();
+  timing.min_interval_ns = 200 * kUs;
+  Device d(timing);
+  d.submit(1, {erase_of(0)}, 0, WorkClass::kHostWrite);
+  d.submit(2, {read_of(kOtherBlock)}, 100 * kUs, WorkClass::kHostRead);
+  d.submit(3, {read_of(kOtherBlock + 1)}, 110 * kUs, WorkClass::kHostRead);
+  // The first suspension resumes at `resumed`; the second may start 200 us
+  // later, not at once (a unit test of the rule, fidelity review G8).
+  const TimeNs resumed = 100 * kUs + 50 * kUs + d.timing.read_ns;
+  EXPECT_EQ(d.done(3), resumed + 200 * kUs + 20 * kUs + d.timing.read_ns + d.transfer());
+  EXPECT_EQ(d.done(1), d.timing.erase_ns + 2 * (50 * kUs + d.timing.read_ns));
+  EXPECT_EQ(d.scheduler.timeline().stats().suspend.erase_suspensions, 2u);
+}
+
+TEST(Suspend, ByDefaultAnEraseTakesLongerToSuspendThanAProgramAndRunsThatLongBetween) {
+  SuspendTiming timing;  // the defaults: program 100 us, erase 500 us, resume 0
+  timing.enabled = true;
+  Device d(timing);
+  d.submit(1, {erase_of(0)}, 0, WorkClass::kHostWrite);
+  d.submit(2, {read_of(kOtherBlock)}, 100 * kUs, WorkClass::kHostRead);
+  d.submit(3, {read_of(kOtherBlock + 1)}, 110 * kUs, WorkClass::kHostRead);
+  const TimeNs first = 100 * kUs + 500 * kUs + d.timing.read_ns;  // its array read's end
+  EXPECT_EQ(d.done(2), first + d.transfer());
+  // Resumed at `first`, the erase runs its own suspend time again (500 us)
+  // before the next read may stop it (the interval's default).
+  EXPECT_EQ(d.done(3), first + 500 * kUs + 500 * kUs + d.timing.read_ns + d.transfer());
+  // A program stops in 100 us.
+  Device p(timing);
+  p.submit(1, {page_command(Op::kProgram, 0, 7)}, 0, WorkClass::kHostWrite);
+  const TimeNs during = p.transfer() + 50 * kUs;
+  p.submit(2, {read_of(kOtherBlock)}, during, WorkClass::kHostRead);
+  EXPECT_EQ(p.done(2), during + 100 * kUs + p.timing.read_ns + p.transfer());
+  EXPECT_EQ(p.scheduler.timeline().stats().suspend.program_suspensions, 1u);
 }
 
 TEST(Suspend, CleaningReadsAndAWritesReadsDoNotSuspend) {
