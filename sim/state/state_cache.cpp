@@ -63,11 +63,36 @@ std::optional<std::uint64_t> state_cache_limit() {
       text);
 }
 
+namespace {
+
+// The keys that shape only how the device serves requests in simulated time:
+// preconditioning runs functionally (no simulated time, no flash scheduler,
+// no host queues or link: precondition.h), so a state made under one value
+// of them is the state under any other, and a sweep over them (dispatch
+// orders, suspend, a link, weights) preconditions once (issue 57 item 9; a
+// checkpoint loads across them likewise, checkpoint_compare.cpp). The
+// write buffer, namespaces and the host log stay in the key: they hold or
+// place data.
+void drop_keys_of_time_only(nlohmann::json& config) {
+  config.erase("timing");
+  if (auto it = config.find("controller"); it != config.end())
+    for (const char* key :
+         {"dispatch_order", "firmware", "data_path", "cleaning_wait", "background_cleaning_preempt"})
+      it->erase(key);
+  if (auto it = config.find("host"); it != config.end())
+    for (const char* key : {"link", "queue_depth", "scheduling", "queues", "arbitration",
+                            "weight_high", "weight_medium", "weight_low"})
+      it->erase(key);
+}
+
+}  // namespace
+
 nlohmann::json state_cache_key(const DeviceConfig& config, const workloads::PreconditionSpec& spec,
                                std::uint64_t seed) {
   nlohmann::json resolved = to_json(config);
   resolved.erase("source");  // where it came from is not state
   resolved.erase("name");
+  drop_keys_of_time_only(resolved);
   // The build too: two builds of one version (a fix, a local change) may
   // make different states, and on a cluster they share one cache folder.
   return {{"ssdlab_version", SSDLAB_VERSION},

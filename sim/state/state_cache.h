@@ -3,9 +3,11 @@
 // asking for the same state loads it instead of writing the device again.
 //
 // A state is keyed by everything that determines it: the device config as
-// resolved (every table, overrides applied; not where it came from), the
-// precondition spec, the seed it was drawn with, the ssdlab version and the
-// checkpoint format. The file name is a hash of the key; the key itself is
+// resolved (every table, overrides applied; not where it came from) less the
+// keys that shape only simulated time (timing, the flash dispatch order, the
+// host's queues and link, firmware time: preconditioning runs without
+// time), the precondition spec, the seed it was drawn with, the ssdlab
+// version and the checkpoint format. The file name is a hash of the key; the key itself is
 // stored in the file and compared in full on a hit, so a hash collision is a
 // miss, never a wrong state.
 //
