@@ -96,8 +96,7 @@ void describe_block_ftl(BlockFtl kind, const FtlDescription& d, std::string& out
     fmt::format_to(it, "  merges      {} {}log blocks{}; switch, partial and full merges\n",
                    f.log_blocks, kind == BlockFtl::kFast ? "random-write " : "",
                    kind == BlockFtl::kFast ? " plus one sequential log block" : "");
-  fmt::format_to(it, "  two-plane   {}; copy-back {}\n", f.two_plane ? "on" : "off",
-                 f.copy_back ? "on" : "off");
+  describe_two_plane(d, out);
 }
 
 template <BlockFtl kKind>

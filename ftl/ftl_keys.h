@@ -97,6 +97,9 @@ std::vector<std::string> ftls_reading(const std::string& dotted, const flash::Ge
 // "two-plane" lines; describe_cleaning() adds the page-level cleaning lines
 // (victim policy, marks, granularity, host page placement).
 void describe_pools(const FtlDescription& device, std::string& out);
+// The two-plane line: the FTL's merging and, with plane interleaving, the
+// flash scheduler's joining.
+void describe_two_plane(const FtlDescription& device, std::string& out);
 void describe_cleaning(const FtlDescription& device, std::string& out);
 
 }  // namespace ssdlab::ftl

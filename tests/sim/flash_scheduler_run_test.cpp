@@ -76,6 +76,28 @@ TEST(FlashSchedulerRun, OnlyTheCleaningPackageWaitsForItsCleaning) {
   EXPECT_EQ(package["config"]["controller"]["cleaning_wait"], "package");
 }
 
+// The personas review (issue 57 item 9): with ftl.two_plane = false and
+// plane interleaving, `ssdlab config` said "two-plane off" while the run
+// issued two-plane commands; the scheduler's joining is now said beside the
+// FTL's key.
+TEST(FlashSchedulerRun, TheConfigSaysTheSchedulerJoinsPlanesWhenTheFtlDoesNot) {
+  const auto dir = testing::temp_dir_for_this_test("two-plane-off-");
+  const std::vector<std::string> keys = {"ftl.two_plane=false", "geometry.interleaving=\"planes\""};
+  const auto summary = summary_of(run_tiny(
+      dir, "planes", sim_options("RW:io_size=4096,count=2000,queue_depth=16", keys)));
+  EXPECT_GT(summary["device"]["two_plane_commands"].get<std::uint64_t>(), 0u);
+  std::string sets;
+  for (const std::string& key : keys) sets += " --set '" + key + "'";
+  const auto said = testing::run_ssdlab("config " + testing::preset("tiny") + sets);
+  ASSERT_EQ(said.exit_code, 0) << said.output;
+  EXPECT_NE(said.output.find("two-plane   FTL off; the flash scheduler joins queued commands"),
+            std::string::npos)
+      << said.output;
+  const auto plain = testing::run_ssdlab("config " + testing::preset("tiny") +
+                                         " --set ftl.two_plane=false");
+  EXPECT_NE(plain.output.find("two-plane   FTL off; copy-back"), std::string::npos) << plain.output;
+}
+
 TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
   const std::string error = testing::preset_error("tiny", {"controller.cleaning_wait=\"die\""});
   EXPECT_NE(error.find("controller.cleaning_wait: 'die' is not a cleaning wait"), std::string::npos)
