@@ -45,6 +45,9 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
     c.cell = cell_counters(g, t);
   if (ssd.config().suspend.enabled)
     c.suspend = t.suspend;
+  if (const HostLog* log = ssd.host_log())
+    c.host_log = HostLogPages{log->counters().host_pages_written,
+                              log->counters().cleaning_pages_written};
   if (const ControllerLimits* limits = ssd.limits()) {
     c.cores = limits->core_counters();
     c.data_path = limits->data_path_counters();

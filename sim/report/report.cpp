@@ -138,6 +138,14 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
              fmt::format("{:.0f}", s.iops), fmt::format("{:.2f}", s.mb_per_s),
              format_ratio(r.device.write_amplification_if_written()),
              format_ratio(r.device.write_amplification_bytes_if_written()));
+  // A host log over a zoned device: WA above is the device's (1.00: it never
+  // cleans); the log's own and the end-to-end one are said here.
+  if (const auto end_to_end = r.device.end_to_end_write_amplification())
+    fmt::print(out,
+               "  {:<28}     host log: write amplification {:.2f} (its cleaning) x device {} = "
+               "{:.2f} end to end\n",
+               "", *r.device.host_log_write_amplification(),
+               format_ratio(r.device.write_amplification_if_written()), *end_to_end);
   if (s.trims + s.refused + s.zone_management == 0) return;
   // What the figures above leave out (issue 51: each figure counts only what
   // it names).

@@ -30,6 +30,12 @@ void fields(V& v, R& k) requires std::is_same_v<std::remove_const_t<R>, CellCoun
 }
 
 template <typename V, typename R>
+void fields(V& v, R& h) requires std::is_same_v<std::remove_const_t<R>, HostLogPages> {
+  v("host_log_host_pages_written", h.host_pages);
+  v("host_log_cleaning_pages_written", h.cleaning_pages);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCounters> {
   fields(v, c.ftl);
   // Agrawal et al. Table 5 ("Avg. time" to clean a block), two ways: the
@@ -69,6 +75,12 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // The controller's limits (records/controller_counters.h), each only when on.
   v.group("controller_core_commands", c.cores);
   v.group("controller_data_path_transfers", c.data_path);
+  // A host log's pages, and its and the end-to-end write amplification.
+  v.group("host_log_host_pages_written", c.host_log);
+  if (c.host_log) {
+    v.derived("host_log_write_amplification", c.host_log_write_amplification());
+    v.derived("end_to_end_write_amplification", c.end_to_end_write_amplification());
+  }
   // Page-based (flash pages over host-touched pages: the field's meaning
   // since schema 1) and byte-based (flash bytes over host bytes). The
   // reader takes the page size from flash_bytes_written (summary_json.cpp).

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/flash_ratios.h"
 #include "records/walk.h"
 #include "sim/results/device_counter_fields.h"
 
@@ -50,6 +51,17 @@ DeviceCounters::AccessTime DeviceCounters::access_time() const {
   a.write_us = mean_us(writes_ns, write_samples);
   a.mean_us = mean_us(host_read_flash_ns + writes_ns, a.samples);
   return a;
+}
+
+std::optional<double> DeviceCounters::host_log_write_amplification() const {
+  if (!host_log || host_log->host_pages == 0) return std::nullopt;
+  return ssdlab::write_amplification(host_log->host_pages + host_log->cleaning_pages,
+                                     host_log->host_pages);
+}
+
+std::optional<double> DeviceCounters::end_to_end_write_amplification() const {
+  if (!host_log || host_log->host_pages == 0) return std::nullopt;
+  return ssdlab::write_amplification(ftl.flash_pages_written, host_log->host_pages);
 }
 
 DeviceCounters operator-(const DeviceCounters& after, const DeviceCounters& before) {

@@ -31,6 +31,16 @@ struct CellCounters {
   bool operator==(const CellCounters&) const = default;
 };
 
+// A host log over a zoned device ([host.log]; records/host_log_counters.h
+// holds the whole device's): the pages the host wrote through it and the
+// pages its cleaning wrote, so that a run's write amplification reads end to
+// end (issue 57 item 1: the device's is 1.00 on a zoned drive, which never
+// cleans).
+struct HostLogPages {
+  std::uint64_t host_pages = 0, cleaning_pages = 0;
+  bool operator==(const HostLogPages&) const = default;
+};
+
 struct DeviceCounters {
   records::FtlCounters ftl;  // the FTL's (ftl::Ftl::stats())
   TimeNs cleaning_ns = 0;             // cleaning in progress, foreground and background
@@ -55,6 +65,7 @@ struct DeviceCounters {
   // Only with [controller.firmware], and with [controller.data_path].
   std::optional<records::CoreCounters> cores;
   std::optional<records::DataPathCounters> data_path;
+  std::optional<HostLogPages> host_log;  // only with [host.log]
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 
@@ -68,6 +79,11 @@ struct DeviceCounters {
     if (ftl.host_pages_written == 0) return std::nullopt;
     return write_amplification();
   }
+  // With a host log: its own write amplification ((host + cleaning pages)
+  // over host pages) and the end-to-end one (flash pages over the pages the
+  // host wrote through the log); none without a log or host writes.
+  std::optional<double> host_log_write_amplification() const;
+  std::optional<double> end_to_end_write_amplification() const;
   std::optional<double> write_amplification_bytes_if_written() const {
     if (host_bytes_written == 0) return std::nullopt;
     return write_amplification_bytes();

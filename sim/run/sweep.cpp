@@ -279,6 +279,31 @@ std::optional<SummaryRecord> checked_summary(const nlohmann::json& list, const n
   return std::nullopt;
 }
 
+// The columns beyond the run statistics that some jobs' runs need.
+struct ExtraColumns {
+  bool host_log = false, apart = false, fairness = false;
+};
+
+// sweep.csv's first line: the job, one column per swept key and workload
+// parameter, the experiment and its statistics, then the extra columns.
+std::string csv_header(const std::vector<std::string>& keys,
+                       const std::vector<std::string>& parameters, ExtraColumns extra) {
+  std::string header = "job,config,sets";
+  for (const std::string& key : keys) header += ',' + csv_field(key);
+  header += ",workload";
+  for (const std::string& key : parameters) header += ',' + csv_field(key);
+  header += fmt::format(",seed,experiment,{},runs,mean_us,p50_us,p99_us,iops,write_amplification",
+                        kExperimentColumns);
+  if (extra.host_log) header += fmt::format(",{}", kHostLogColumns);
+  if (extra.apart) header += fmt::format(",{}", kApartColumns);
+  if (extra.fairness)
+    header +=
+        ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
+        "contended_slowdown_mean,contended_slowdown_p99,"
+        "contended_fairness_index_mean,contended_fairness_index_p99";
+  return header + "\n";
+}
+
 int collect(const std::string& outdir_text, std::ostream& out) {
   const fs::path outdir(outdir_text);
   const nlohmann::json manifest = read_frozen_list(outdir);
@@ -292,25 +317,16 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
-  bool fairness = false, apart = false;
+  bool fairness = false, apart = false, host_log = false;
   for (const auto& job : manifest.at("jobs")) {
     const fs::path dir = outdir / job.at("dir").get<std::string>();
     summaries.push_back(checked_summary(manifest, job, dir, out));
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
     apart = apart || (summaries.back() && has_counts_apart(*summaries.back()));
+    host_log = host_log || (summaries.back() && has_host_log(*summaries.back()));
   }
   std::ostringstream csv;
-  csv << "job,config,sets";
-  for (const std::string& key : keys) csv << ',' << csv_field(key);
-  csv << ",workload";
-  for (const std::string& key : parameters) csv << ',' << csv_field(key);
-  csv << ",seed,experiment," << kExperimentColumns
-      << ",runs,mean_us,p50_us,p99_us,iops,write_amplification"
-      << (apart ? fmt::format(",{}", kApartColumns) : "")
-      << (fairness ? ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
-                     "contended_slowdown_mean,contended_slowdown_p99,"
-                     "contended_fairness_index_mean,contended_fairness_index_p99\n"
-                   : "\n");
+  csv << csv_header(keys, parameters, {.host_log = host_log, .apart = apart, .fairness = fairness});
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
@@ -341,6 +357,7 @@ int collect(const std::string& outdir_text, std::ostream& out) {
                          job.at("seed").get<std::uint64_t>(), csv_field(experiment.name),
                          experiment_fields(experiment), experiment.runs.size(), mean, p50, p99,
                          iops, wa ? fmt::format("{:.4f}", *wa) : "")
+          << (host_log ? host_log_fields(experiment) : "")
           << (apart ? apart_fields(experiment) : "")
           << (fairness ? fairness_fields(*summary, e) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6}\n",

@@ -106,16 +106,37 @@ std::string experiment_fields(const ExperimentRecord& experiment) {
                      typed_field(experiment.value.value_or("")));
 }
 
-std::optional<double> mean_write_amplification(const ExperimentRecord& experiment) {
+std::optional<double> mean_device_ratio(const ExperimentRecord& experiment,
+                                        std::optional<double> (DeviceCounters::*ratio)() const) {
   double sum = 0;
   std::size_t runs = 0;
   for (const RunRecord& run : experiment.runs)
-    if (const std::optional<double> wa = run.write_amplification()) {
-      sum += *wa;
+    if (const std::optional<double> value = run.device ? ((*run.device).*ratio)() : std::nullopt) {
+      sum += *value;
       ++runs;
     }
   if (runs == 0) return std::nullopt;
   return sum / static_cast<double>(runs);
+}
+
+std::optional<double> mean_write_amplification(const ExperimentRecord& experiment) {
+  return mean_device_ratio(experiment, &DeviceCounters::write_amplification_if_written);
+}
+
+bool has_host_log(const SummaryRecord& summary) {
+  for (const ExperimentRecord& experiment : summary.experiments)
+    for (const RunRecord& run : experiment.runs)
+      if (run.device && run.device->host_log) return true;
+  return false;
+}
+
+std::string host_log_fields(const ExperimentRecord& experiment) {
+  const auto field = [](std::optional<double> value) {
+    return value ? fmt::format("{:.4f}", *value) : std::string();
+  };
+  return fmt::format(
+      ",{},{}", field(mean_device_ratio(experiment, &DeviceCounters::host_log_write_amplification)),
+      field(mean_device_ratio(experiment, &DeviceCounters::end_to_end_write_amplification)));
 }
 
 bool has_counts_apart(const SummaryRecord& summary) {

@@ -44,6 +44,20 @@ std::string experiment_fields(const ExperimentRecord& experiment);
 // An experiment's write amplification, the mean over its runs that wrote
 // (none: no run wrote, or a probe's runs, which have no device counters).
 std::optional<double> mean_write_amplification(const ExperimentRecord& experiment);
+// The mean over an experiment's runs of one ratio of their device counters,
+// over the runs that have it (none if none has).
+std::optional<double> mean_device_ratio(const ExperimentRecord& experiment,
+                                        std::optional<double> (DeviceCounters::*ratio)() const);
+
+// Whether any run of `summary` ran over a host log ([host.log]); sweep.csv
+// then has the columns of kHostLogColumns after write_amplification, whose
+// figure is the device's (1.00 on a zoned drive): the log's own write
+// amplification and the end-to-end one, each the mean over the runs, from
+// the runs' counters (preconditioning excluded; issue 57 item 1).
+bool has_host_log(const SummaryRecord& summary);
+inline constexpr const char* kHostLogColumns =
+    "host_log_write_amplification,end_to_end_write_amplification";
+std::string host_log_fields(const ExperimentRecord& experiment);
 
 // Whether any run of `summary` has I/Os counted apart from its figures
 // (RunRecord: trims, refused, zone_management); sweep.csv then has the

@@ -101,6 +101,27 @@ TEST_F(SweepTest, SlurmScriptIsAnArrayOverTheJobs) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "job-00000"));  // nothing run here
 }
 
+TEST_F(SweepTest, ARunOverAHostLogGetsItsWriteAmplificationColumns) {
+  // Issue 57 item 1: the device's write amplification is 1.00 on a zoned
+  // drive; the log's own and the end-to-end one get columns of their own.
+  sweep_ = support::write_file(
+      dir_ / "log.toml",
+      "configs = [\"" + support::preset("tiny") +
+          "\"]\n"
+          "workloads = [\"RW:count=4000\"]\n"
+          "sets = [[\"ftl.type=\\\"zoned\\\"\", \"host.log.overprovisioning=0.2\"], "
+          "[\"ftl.overprovisioning=0.15\"]]\n");
+  std::string printed;
+  const int code = Sweep(printed);
+  ASSERT_EQ(code, 0) << printed;
+  const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
+  EXPECT_THAT(csv, HasSubstr(",write_amplification,host_log_write_amplification,"
+                             "end_to_end_write_amplification"));
+  // The zoned job fills them (device 1.0000), the page-mapped one leaves them empty.
+  EXPECT_THAT(csv, HasSubstr(",1.0000,"));
+  EXPECT_THAT(csv, ::testing::ContainsRegex(",[0-9.]+,,\n"));
+}
+
 TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
   sweep_ = support::write_file(
       dir_ / "tenants.toml",

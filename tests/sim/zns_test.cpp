@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "power_cut_support.h"
 #include "run_support.h"
@@ -146,6 +147,34 @@ TEST(Zns, TheHostLogReadsBackTheLatestDataAndCleansZones) {
   EXPECT_GT(log["pages_verified"].get<int>(), 0);    // cleaning's reads, checked
   EXPECT_EQ(summary["zones"]["refused"], 0);
   EXPECT_EQ(summary["logical_bytes"], log["exported_bytes"]);
+}
+
+// Issue 57 item 1: a run over a host log reports the log's own and the
+// end-to-end write amplification of its writes (preconditioning excluded),
+// where the device's is 1.00, in summary.json's run, on the console and in
+// sweep.csv (SweepTest).
+TEST(Zns, ARunOverTheHostLogReportsItsEndToEndWriteAmplification) {
+  const auto dir = testing::temp_dir_for_this_test("zns-wa-");
+  auto options = sim_options("RW:count=20000,seed=5", zoned({"host.log.overprovisioning=0.2"}));
+  options.precondition = "seq";  // its writes go through the log too, before the run
+  std::string console;
+  const auto out = run_tiny(dir, "log", options, &console);
+  const auto summary = summary_of(out);
+  const auto& device = summary["experiments"][0]["runs"][0]["device"];
+  EXPECT_EQ(device["write_amplification"], 1.0);
+  EXPECT_EQ(device["host_log_host_pages_written"], 20000);  // the run's, not preconditioning's
+  const double host = device["host_log_host_pages_written"].get<double>();
+  const double cleaning = device["host_log_cleaning_pages_written"].get<double>();
+  EXPECT_GT(cleaning, 0);
+  EXPECT_NEAR(device["host_log_write_amplification"].get<double>(), (host + cleaning) / host, 1e-4);
+  EXPECT_NEAR(device["end_to_end_write_amplification"].get<double>(),
+              device["flash_pages_written"].get<double>() / host, 1e-4);
+  // The whole-device figure counts the preconditioning's pages too.
+  EXPECT_GT(summary["host_log"]["host_pages_written"].get<double>(), host);
+  EXPECT_NE(console.find("host log: write amplification"), std::string::npos) << console;
+  // A device without a host log has none of these keys.
+  const auto plain = summary_of(run_tiny(dir, "plain", sim_options("RW:count=2000", {})));
+  EXPECT_FALSE(plain["experiments"][0]["runs"][0]["device"].contains("end_to_end_write_amplification"));
 }
 
 TEST(Zns, ConfigErrorsNameTheKey) {
