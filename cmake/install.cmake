@@ -29,6 +29,17 @@ target_link_libraries(ssdlab_cli PUBLIC ssdlab_cli_commands)
 target_compile_definitions(ssdlab_cli PRIVATE SSDLAB_VERSION="${PROJECT_VERSION}")
 set_target_properties(ssdlab_cli PROPERTIES EXPORT_NAME cli)
 
+# Everything installed is built by the full build; the README's quick start
+# builds only the binary (--target ssdlab). Said once, before any file is
+# copied, instead of CMake's "cannot find" on the first missing one (the
+# personas review).
+install(CODE "
+  foreach(built \"$<TARGET_FILE:ssdlab_cli>\" \"${CMAKE_CURRENT_BINARY_DIR}/ssdlab-completion.bash\")
+    if(NOT EXISTS \"\${built}\")
+      message(FATAL_ERROR \"ssdlab: \${built} is not built: install copies what the full build makes; run 'cmake --build ${CMAKE_BINARY_DIR}' (every target, not only --target ssdlab) first\")
+    endif()
+  endforeach()
+")
 install(TARGETS ssdlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${SSDLAB_EXPORTED_LIBRARIES} ssdlab_cli EXPORT ssdlabTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

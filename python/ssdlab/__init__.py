@@ -72,6 +72,44 @@ class Run:
         """This run's io.csv (see read_io)."""
         return read_io(self.outdir)
 
+    def host_log(self):
+        """The host log's block over a zoned device ([host.log]; docs/zns.md)
+        as a dict, with the runs' own figures beside it (preconditioning
+        excluded): "runs", one row per run of host and cleaning pages and the
+        log's and the end-to-end write amplification. None without a log."""
+        block = self.summary.get("host_log")
+        if block is None:
+            return None
+        keys = ("host_log_host_pages_written", "host_log_cleaning_pages_written",
+                "host_log_write_amplification", "end_to_end_write_amplification")
+        runs = self.runs[["experiment", "run"] + [k for k in keys if k in self.runs]]
+        return dict(block, runs=runs)
+
+    def fdp(self):
+        """Flexible data placement's block (docs/fdp.md): one row per
+        reclaim unit handle (its host pages, blocks opened, reclaim units,
+        cleaning blocks and pages moved), with the device-wide figures
+        (mode, isolation, write amplification, media and host bytes, RU
+        switches, ...) in every row. Empty without placement."""
+        pandas = _pandas()
+        block = self.summary.get("fdp")
+        if not block:
+            return pandas.DataFrame()
+        frame = pandas.DataFrame(block.get("handles", []))
+        for key, value in block.items():
+            if not isinstance(value, (dict, list)):
+                frame[key] = value
+        return frame
+
+    def zones(self):
+        """A zoned device's block (docs/zns.md) as a dict: the zones by
+        state, the commands served, and "refusals" as a DataFrame (code,
+        status, count). None on a conventional device."""
+        block = self.summary.get("zones")
+        if block is None:
+            return None
+        return dict(block, refusals=_pandas().DataFrame(block.get("refusals", [])))
+
     def tenants(self):
         """A run of tenants (several workloads at once): one row per tenant
         (queue, namespace, IOPS, mean and p99 response time, pages moved by

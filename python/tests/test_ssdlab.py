@@ -53,6 +53,28 @@ class SsdlabPackageTest(unittest.TestCase):
         written = plot.plot_outdir(run.outdir, os.path.join(self.dir, "tenant-plots"), "png")
         self.assertIn("tenants.png", [os.path.basename(path) for path in written])
 
+    def test_host_log_fdp_and_zones_blocks_read_as_tables(self):
+        log = ssdlab.run(TINY, "RW:count=8000", os.path.join(self.dir, "log"),
+                         precondition="seq", **{"ftl.type": '"zoned"', "ftl.zone_width": 2,
+                                                "ftl.overprovisioning": 0.03,
+                                                "host.log.overprovisioning": 0.12})
+        block = log.host_log()
+        self.assertEqual(block["victim"], "greedy")
+        runs = block["runs"]
+        self.assertEqual(list(runs["host_log_host_pages_written"]), [8000])
+        self.assertGreater(runs["end_to_end_write_amplification"][0], 1.0)
+        zones = log.zones()
+        self.assertEqual(set(zones["refusals"].columns), {"code", "status", "count"})
+        self.assertGreater(zones["full"], 0)
+        self.assertIsNone(self.runs["bast"].host_log())
+        self.assertIsNone(self.runs["bast"].zones())
+        fdp = ssdlab.run(TINY, "RW:count=2000", os.path.join(self.dir, "fdp"),
+                         **{"ftl.placement": '"fdp"'}).fdp()
+        self.assertEqual(list(fdp["handle"]), [0, 1, 2, 3])
+        self.assertEqual(fdp["host_pages"].sum(), 2000)
+        self.assertTrue((fdp["mode"] == "fdp").all())
+        self.assertTrue(self.runs["bast"].fdp().empty)
+
     def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
         frame = self.runs["page-mapped"].runs
         self.assertEqual(len(frame), 1)
