@@ -93,6 +93,10 @@ class RunSession {
   CheckpointRecord checkpoint_;
   std::optional<std::uint64_t> state_cache_limit_;  // the most the state cache keeps
   std::optional<StateRecord> preconditioned_;  // the initial preconditioning's figures
+  // Erased blocks beyond those cleaning keeps, after the initial
+  // preconditioning: what the runs may write before cleaning starts.
+  std::optional<std::uint64_t> headroom_blocks_;
+  void print_no_cleaning_note(const SummaryRecord& summary) const;
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;
   std::unique_ptr<RefusalLog> refusal_log_;  // refused.csv, with io_log_
