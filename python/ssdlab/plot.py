@@ -218,11 +218,11 @@ def refused_keys(io_csv):
     return keys
 
 
-def io_rows(io_csv):
+def io_rows(io_csv, with_mode_and_size=False):
     """(experiment, run, submit_us, rt_us) of each served read and write of an
     io.csv (as summary.json counts them: not trims, zone management or
     refusals), checked as compare checks them: a malformed row fails naming
-    its line."""
+    its line. `with_mode_and_size`: (..., mode, size in bytes) too."""
     refused = refused_keys(io_csv)
     try:
         with open(io_csv, newline="", encoding="utf-8") as f:
@@ -243,7 +243,12 @@ def io_rows(io_csv):
                     if not 0 <= value < math.inf:
                         fail(f"{where}: {IO_CSV_HEADER[column]}: '{row[column]}' is not a time")
                     times.append(value)
-                yield row[0], row[1], times[0], times[1]
+                if with_mode_and_size:
+                    if not row[8].isdigit():
+                        fail(f"{where}: size: '{row[8]}' is not a byte count")
+                    yield row[0], row[1], times[0], times[1], row[6], int(row[8])
+                else:
+                    yield row[0], row[1], times[0], times[1]
     except UnicodeDecodeError as error:
         fail(f"{io_csv}: not text (UTF-8) at byte {error.start}: not an ssdlab io.csv")
     except csv.Error as error:
@@ -376,6 +381,77 @@ def mean_write_amplification(experiment, key="write_amplification"):
            if run.get("device", {}).get(key) is not None
            and run["device"].get("host_pages_written", 0) > 0]
     return sum(was) / len(was) if was else None
+
+
+def read_write_throughput(io_csv, wanted, points=100):
+    """Run 0's write throughput of each wanted experiment against the data it
+    had written: (GB written, MB/s) at `points` steps of its written bytes,
+    each step's bytes over the time its writes took to complete (GB and MB:
+    10^9 and 10^6 bytes). Experiments without writes are left out."""
+    writes = {}
+    for experiment, run, submit, rt, mode, size in io_rows(io_csv, with_mode_and_size=True):
+        if run == "0" and mode == "W" and experiment in wanted:
+            writes.setdefault(experiment, []).append((submit + rt, size))
+    curves = {}
+    for experiment, done in writes.items():
+        done.sort()
+        total = sum(size for _, size in done)
+        step = max(1, total // points)
+        curve, written, since, start = [], 0, 0, 0.0
+        for at, size in done:
+            written += size
+            since += size
+            if since >= step:
+                if at > start:
+                    curve.append((written / 1e9, since / (at - start)))  # bytes/us = MB/s
+                since, start = 0, at
+        if curve:
+            curves[experiment] = curve
+    return curves
+
+
+def plot_throughput_by_written(path, curves, subject):
+    """Write throughput against the data written (the figure a review of an
+    SLC cache shows first: the speed falls where the cache is full)."""
+    if not curves:
+        return False
+    fig, axes = figure(figsize=(8, 4.5))
+    for name, curve in curves.items():
+        axes.plot([gb for gb, _ in curve], [mbps for _, mbps in curve], "-", label=name)
+    axes.set_xlabel("Data written in the run (GB)")
+    axes.set_ylabel("Write throughput (MB/s)")
+    axes.set_ylim(bottom=0)
+    axes.set_title(f"Write throughput against data written: {subject}")
+    if len(curves) > 1:
+        axes.legend(fontsize="small")
+    save(fig, path)
+    return True
+
+
+def plot_slc_cache(path, summary):
+    """The SLC cache's blocks in use against the host data written (a sample
+    every 1% of the logical capacity, from preconditioning on): on a drive
+    filled from empty, how much of its data the cache held by fill."""
+    cache = summary.get("slc_cache")
+    if not cache or not cache.get("size_blocks"):
+        return False
+    unit = summary.get("config", {}).get("ftl", {}).get("logical_page_size", 4096)
+    capacity = summary.get("logical_bytes") or 1
+    per_block = cache.get("pages_per_block", 0) * unit
+    written = [100 * pages * unit / capacity for pages in cache["size_host_pages"]]
+    size = [blocks * per_block / 2**30 for blocks in cache["size_blocks"]]
+    fig, axes = figure(figsize=(8, 4.5))
+    axes.plot(written, size, "-", label="SLC cache")
+    if cache.get("static_blocks"):
+        axes.axhline(cache["static_blocks"] * per_block / 2**30, color="grey", linestyle="--",
+                     linewidth=0.8, label="its static part")
+    axes.set_xlabel("Host data written, % of the logical capacity (the fill, while first filled)")
+    axes.set_ylabel("SLC cache in use (GiB of host data)")
+    axes.set_ylim(bottom=0)
+    axes.set_title(f"SLC cache in use ({cache.get('mode', '')}): {describe(summary)}")
+    axes.legend(fontsize="small")
+    save(fig, path)
+    return True
 
 
 def plot_write_amplification(path, summary):
@@ -545,6 +621,14 @@ def plot_outdir(outdir, plotdir, fmt):
     path = os.path.join(plotdir, f"tenants.{fmt}")
     if plot_tenants(path, summary):
         written.append(path)
+    path = os.path.join(plotdir, f"slc-cache.{fmt}")
+    if plot_slc_cache(path, summary):
+        written.append(path)
+    if has_io and not tables and experiments:
+        names = {e["name"] for e in experiments[:MAX_SERIES_FIGURES]}
+        path = os.path.join(plotdir, f"throughput.{fmt}")
+        if plot_throughput_by_written(path, read_write_throughput(io_csv, names), subject):
+            written.append(path)
 
     if wanted and has_io:
         series = read_series(io_csv, {e["name"] for panels in wanted.values() for _, e in panels})

@@ -75,6 +75,27 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertTrue((fdp["mode"] == "fdp").all())
         self.assertTrue(self.runs["bast"].fdp().empty)
 
+    def test_throughput_by_data_written_and_the_slc_cache_are_drawn_when_a_run_has_them(self):
+        # Issue 57 item 7: the figures a review of an SLC-cache drive shows first.
+        tiny_tlc = os.path.join(SOURCE, "configs", "tiny-tlc.toml")
+        run = ssdlab.run(tiny_tlc, "SW:io_size=65536,count=200", os.path.join(self.dir, "slc"),
+                         **{"slc_cache.mode": '"dynamic"', "slc_cache.size_gib": 0.004})
+        curves = plot.read_write_throughput(os.path.join(run.outdir, "io.csv"),
+                                            {"SW/io_size=65536"})
+        curve = curves["SW/io_size=65536"]
+        self.assertAlmostEqual(curve[-1][0], 200 * 65536 / 1e9, delta=65536 / 1e9)
+        self.assertTrue(all(mbps > 0 for _, mbps in curve))
+        written = [os.path.basename(path) for path in
+                   plot.plot_outdir(run.outdir, os.path.join(self.dir, "slc-plots"), "png")]
+        self.assertIn("slc-cache.png", written)
+        self.assertIn("throughput.png", written)
+        # A run without an SLC cache draws no cache figure; reads draw no throughput.
+        reads = ssdlab.run(TINY, "RR:count=200", os.path.join(self.dir, "reads"))
+        written = [os.path.basename(path) for path in
+                   plot.plot_outdir(reads.outdir, os.path.join(self.dir, "read-plots"), "png")]
+        self.assertNotIn("slc-cache.png", written)
+        self.assertNotIn("throughput.png", written)
+
     def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
         frame = self.runs["page-mapped"].runs
         self.assertEqual(len(frame), 1)
