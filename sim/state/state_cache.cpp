@@ -72,12 +72,12 @@ namespace {
 // orders, suspend, a link, weights) preconditions once (issue 57 item 9; a
 // checkpoint loads across them likewise, checkpoint_compare.cpp). The
 // write buffer, namespaces and the host log stay in the key: they hold or
-// place data.
+// place data; so does controller.background_cleaning_preempt, whose
+// cleaner's pools are part of the state (Ssd::save_state).
 void drop_keys_of_time_only(nlohmann::json& config) {
   config.erase("timing");
   if (auto it = config.find("controller"); it != config.end())
-    for (const char* key :
-         {"dispatch_order", "firmware", "data_path", "cleaning_wait", "background_cleaning_preempt"})
+    for (const char* key : {"dispatch_order", "firmware", "data_path", "cleaning_wait"})
       it->erase(key);
   if (auto it = config.find("host"); it != config.end())
     for (const char* key : {"link", "queue_depth", "scheduling", "queues", "arbitration",
