@@ -30,6 +30,13 @@ cmake --build "$work/example" >> "$work/example.log"
   | tee "$work/run.log"
 grep -q '"type": *"plain-page-mapped"' "$work/run/summary.json"
 grep -q 'all correct' "$work/run.log"
+# It reports what the parts of the FTL it delegates to count: an SLC cache's
+# block (issue 57 item 9: the delegate had dropped it).
+"$work/example/my-ssdlab" sim -c "$work/prefix/share/ssdlab/configs/tiny-tlc.toml" \
+  --set ftl.type=plain-page-mapped --set 'slc_cache.mode="dynamic"' --set slc_cache.size_gib=0.004 \
+  -w 'SW:io_size=65536,count=200' -o "$work/run-slc" --verify > "$work/run-slc.log"
+grep -q '"host_pages_absorbed"' "$work/run-slc/summary.json" ||
+  { echo "the out-of-tree FTL's run has no slc_cache block"; exit 1; }
 # The built-ins are all still there.
 { "$work/example/my-ssdlab" sim -c "$work/prefix/share/ssdlab/configs/tiny.toml" \
   --set ftl.type=nonesuch -w 'RW:count=10' -o "$work/bad" 2>&1 || true; } |
