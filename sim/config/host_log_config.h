@@ -19,6 +19,12 @@ struct HostLogConfig {
   // Cleaning starts before a write when fewer zones than this are free, and
   // runs until this many are (F2FS's reserved segments play this part).
   std::uint32_t clean_at = 2;
+  // Open zones for host writes, one per placement identifier 0..heads-1
+  // (HostIo::placement: a plan's placement_id), as a log that separates data
+  // by lifetime keeps a log head per temperature (F2FS's hot, warm and cold
+  // logs; ZenFS's zones per lifetime hint). A write's identifier beyond them
+  // goes to the last head, with a warning. 1: one head for all (the default).
+  std::uint32_t placement_heads = 1;
 
   bool on() const { return overprovisioning > 0; }
 };

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "common/log.h"
 #include "records/walk.h"
 
 namespace ssdlab::sim {
@@ -21,14 +22,16 @@ HostLog::HostLog(const HostLogConfig& config, const ftl::ZonedDevice& zones,
   const std::uint64_t slots = std::uint64_t{zones_} * capacity_;
   if (slots >= kNone) throw make_error("host.log: the device has too many pages for the log's map");
   pages_ = static_cast<std::uint64_t>(static_cast<double>(slots) * (1.0 - config.overprovisioning));
-  // Room for the two log heads and the zones cleaning keeps free.
+  // Room for the log heads and the zones cleaning keeps free.
   const std::uint64_t spare_zones = (slots - pages_) / capacity_;
-  if (spare_zones < config.clean_at + 2u || pages_ == 0)
+  const std::uint64_t needed = config.clean_at + config.placement_heads + 1u;
+  if (spare_zones < needed || pages_ == 0)
     throw make_error(
         "host.log.overprovisioning = {} leaves {} spare zone(s) of the device's {}; the log needs "
-        "at least host.log.clean_at + 2 = {} (a zone for host writes, one for cleaning, and the "
-        "free zones cleaning keeps)",
-        config.overprovisioning, spare_zones, zones_, config.clean_at + 2);
+        "at least host.log.clean_at + placement_heads + 1 = {} (a zone for each head of host "
+        "writes, one for cleaning, and the free zones cleaning keeps)",
+        config.overprovisioning, spare_zones, zones_, needed);
+  hosts_.assign(config.placement_heads, Head{});
   map_.assign(pages_, kNone);
   owner_.assign(slots, kNone);
   valid_.assign(zones_, 0);
@@ -68,13 +71,13 @@ void HostLog::take_zone(Head& head, bool functional, TimeNs& now) {
   }
   // The host head cleans first, so that cleaning, which takes zones for its
   // own head as it moves pages, always finds one.
-  if (&head == &host_ && free_.size() <= config_.clean_at)
+  if (is_host(head) && free_.size() <= config_.clean_at)
     now = clean(now, functional, config_.clean_at + 1);
   if (free_.empty()) throw std::logic_error("host log: no free zone for the log's head");
   head.zone = free_.front();
   free_.pop_front();
   head.next = 0;
-  use_[head.zone] = &head == &host_ ? ZoneUse::kHost : ZoneUse::kCleaning;
+  use_[head.zone] = is_host(head) ? ZoneUse::kHost : ZoneUse::kCleaning;
 }
 
 TimeNs HostLog::append(Head& head, const std::vector<std::uint32_t>& pages, TimeNs now,
@@ -93,7 +96,7 @@ TimeNs HostLog::append(Head& head, const std::vector<std::uint32_t>& pages, Time
       map_[page] = slot;
       owner_[slot] = page;
       ++valid_[head.zone];
-      if (!version_.empty()) held_[slot] = &head == &host_ ? ++version_[page] : version;
+      if (!version_.empty()) held_[slot] = is_host(head) ? ++version_[page] : version;
     }
     done = std::max(done, send(IoMode::kWrite, first_slot, chunk, now, functional));
     head.next += chunk;
@@ -220,7 +223,7 @@ TimeNs HostLog::serve(const HostIo& request, TimeNs now) {
       std::vector<std::uint32_t> pages;
       for (std::uint64_t p = first; p < end; ++p) pages.push_back(static_cast<std::uint32_t>(p));
       counters_.host_pages_written += pages.size();
-      return append(host_, pages, start, false);
+      return append(head_of(request.placement), pages, start, false);
     }
     default:
       throw make_error("host log: the log exports a conventional block device; a zone command "
@@ -236,7 +239,18 @@ void HostLog::write_functionally(std::uint64_t offset, std::uint64_t size) {
   std::vector<std::uint32_t> pages;
   for (std::uint64_t p = first; p < end; ++p) pages.push_back(static_cast<std::uint32_t>(p));
   counters_.host_pages_written += pages.size();
-  append(host_, pages, 0, true);
+  append(hosts_.front(), pages, 0, true);
+}
+
+HostLog::Head& HostLog::head_of(std::uint8_t placement) {
+  if (placement < hosts_.size()) return hosts_[placement];
+  if (!warned_)
+    logger("host-log")->warn(
+        "placement identifier {} is beyond the host log's {} head(s) "
+        "(host.log.placement_heads): its writes, and any beyond, go to head {}",
+        placement, hosts_.size(), hosts_.size() - 1);
+  warned_ = true;
+  return hosts_.back();
 }
 
 }  // namespace ssdlab::sim
@@ -256,11 +270,20 @@ void HostLog::save_state(StateWriter& out) const {
   }
   out.u64(free_.size());
   for (const std::uint32_t zone : free_) out.u32(zone);
-  for (const Head* head : {&host_, &cleaning_}) {
+  for (const Head* head : {&hosts_.front(), &cleaning_}) {
     out.u32(head->zone);
     out.u32(head->next);
   }
   records::each_counter(counters_, [&](const char*, std::uint64_t value) { out.u64(value); });
+  // The heads of placement identifiers 1.., in a section of their own, only
+  // with them (a log of one head saves as before).
+  if (hosts_.size() == 1) return;
+  out.section("HLPH", 1);
+  out.u64(hosts_.size() - 1);
+  for (std::size_t i = 1; i < hosts_.size(); ++i) {
+    out.u32(hosts_[i].zone);
+    out.u32(hosts_[i].next);
+  }
 }
 
 void HostLog::load_state(StateReader& in) {
@@ -291,13 +314,22 @@ void HostLog::load_state(StateReader& in) {
       throw make_error("corrupt: free zone {}", zone);
     free_.push_back(zone);
   }
-  for (Head* head : {&host_, &cleaning_}) {
-    head->zone = in.u32();
-    head->next = in.u32();
-    if ((head->zone != kNone && head->zone >= zones_) || head->next > capacity_)
+  const auto read_head = [&](Head& head) {
+    head.zone = in.u32();
+    head.next = in.u32();
+    if ((head.zone != kNone && head.zone >= zones_) || head.next > capacity_)
       throw make_error("corrupt: a host log head");
-  }
+  };
+  read_head(hosts_.front());
+  read_head(cleaning_);
   records::each_counter(counters_, [&](const char*, std::uint64_t& value) { value = in.u64(); });
+  const std::uint64_t more = in.at_section("HLPH") ? (in.section("HLPH", 1), in.u64()) : 0;
+  if (more != hosts_.size() - 1)
+    throw make_error(
+        "it was saved from a host log of {} placement head(s), the config gives {} "
+        "(host.log.placement_heads)",
+        more + 1, hosts_.size());
+  for (std::size_t i = 1; i < hosts_.size(); ++i) read_head(hosts_[i]);
   if (!version_.empty()) {
     std::fill(version_.begin(), version_.end(), 0);
     std::fill(held_.begin(), held_.end(), 0);

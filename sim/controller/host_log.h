@@ -4,8 +4,9 @@
 // zoned device and the end-to-end write amplification means something.
 //
 // The host sees a conventional block device of whole logical pages. Every
-// write goes to the log's open zone at its write pointer; the page's old
-// copy becomes invalid. When fewer than `clean_at` zones are free, a write
+// write goes to the log's open zone at its write pointer (one open zone per
+// placement identifier with host.log.placement_heads); the page's old copy
+// becomes invalid. When fewer than `clean_at` zones are free, a write
 // first waits for the log's cleaning (foreground, as F2FS's foreground
 // cleaning blocks the writer): a full zone chosen by the victim policy has
 // its valid pages read and written to the log's cleaning zone, then is
@@ -80,6 +81,8 @@ class HostLog {
   TimeNs read(std::uint64_t first, std::uint64_t count, TimeNs now);
   TimeNs send(IoMode mode, std::uint64_t slot, std::uint64_t pages, TimeNs now, bool functional);
   void take_zone(Head& head, bool functional, TimeNs& now);
+  // The head of host writes with placement identifier `placement`.
+  Head& head_of(std::uint8_t placement);
   void unmap(std::uint32_t page);
   std::uint32_t zone_of(std::uint32_t slot) const { return slot / capacity_; }
 
@@ -96,7 +99,10 @@ class HostLog {
   std::vector<ZoneUse> use_;
   std::vector<std::uint64_t> filled_at_;  // per zone: host pages written when it filled
   std::deque<std::uint32_t> free_;        // free zones, taken first in, first out
-  Head host_, cleaning_;
+  std::vector<Head> hosts_;  // one per placement identifier (HostLogConfig::placement_heads)
+  Head cleaning_;
+  bool warned_ = false;  // about an identifier beyond the heads
+  bool is_host(const Head& head) const { return &head != &cleaning_; }
   // --verify: the version of each host page, and the one each slot holds.
   std::vector<std::uint32_t> version_, held_;
   records::HostLogCounters counters_;

@@ -67,15 +67,19 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
     zones_ = make_zone_front(*zoned);
     if (config.controller.host_log.on()) {
-      // The log's two heads write two zones at once, and each stays active
-      // (open, or closed part written) until it is full: a device that keeps
-      // fewer active refuses the log's writes mid-run (issue 51, M4). An
-      // open limit of 1 is served by the device's implicit close.
-      if (config.ftl.keys.get<ftl::ZonedKeys>().max_active_zones == 1)
+      // The log's heads (host writes, one per placement head, and cleaning)
+      // write as many zones at once, and each stays active (open, or closed
+      // part written) until it is full: a device that keeps fewer active
+      // refuses the log's writes mid-run (issue 51, M4). An open limit below
+      // is served by the device's implicit close.
+      const std::uint32_t heads = config.controller.host_log.placement_heads + 1;
+      if (const std::uint32_t active = config.ftl.keys.get<ftl::ZonedKeys>().max_active_zones;
+          active != 0 && active < heads)
         throw make_error(
-            "host.log: ftl.max_active_zones = 1, but the log keeps 2 zones active at once (a "
-            "zone for host writes and one for cleaning); set ftl.max_active_zones to 0 (no limit) "
-            "or at least 2");
+            "host.log: ftl.max_active_zones = {}, but the log keeps {} zones active at once (a "
+            "zone for host writes per placement head and one for cleaning); set "
+            "ftl.max_active_zones to 0 (no limit) or at least {}",
+            active, heads, heads);
       host_log_ = std::make_unique<HostLog>(config.controller.host_log, *zoned,
                                             ftl_->logical_page_size(),
                                             static_cast<HostLog::Device&>(*this), checks.verify);

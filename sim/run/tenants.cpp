@@ -59,11 +59,13 @@ void require_namespaces(const std::string& where, std::uint32_t ns, const Device
 
 void require_placement(const std::string& where, std::uint32_t placement_id,
                        const DeviceConfig& config) {
-  if (placement_id && !config.ftl.placement.on())
+  // A host log with placement heads separates them too (host.log.placement_heads).
+  const bool log_heads = config.controller.host_log.on() && config.controller.host_log.placement_heads > 1;
+  if (placement_id && !config.ftl.placement.on() && !log_heads)
     throw make_error(
         "{}: placement_id {}: the device has no host-guided placement, so the key would do "
-        "nothing (give ftl.placement = \"fdp\" or \"streams\" in its config, or leave the key "
-        "out)",
+        "nothing (give ftl.placement = \"fdp\" or \"streams\" in its config, or "
+        "host.log.placement_heads over a zoned device, or leave the key out)",
         where, placement_id);
 }
 

@@ -177,6 +177,68 @@ TEST(Zns, ARunOverTheHostLogReportsItsEndToEndWriteAmplification) {
   EXPECT_FALSE(plain["experiments"][0]["runs"][0]["device"].contains("end_to_end_write_amplification"));
 }
 
+// Issue 57 item 2: the host log keeps an open zone per placement
+// identifier (host.log.placement_heads), so hot and cold data written with
+// their own identifiers fill zones of their own, as FDP's handles do.
+TEST(Zns, TheHostLogKeepsAnOpenZonePerPlacementIdentifier) {
+  const auto dir = testing::temp_dir_for_this_test("zns-heads-");
+  const auto wa = [&](std::uint32_t heads) {
+    auto options = sim_options("", zoned({"host.log.overprovisioning=0.15",
+                                          fmt::format("host.log.placement_heads={}", heads)}));
+    options.precondition = "seq";
+    options.verify = true;
+    const std::string ids0 = heads > 1 ? ",placement_id=0" : "", ids1 = heads > 1 ? ",placement_id=1" : "";
+    options.config = testing::preset("tiny");
+    options.outdir = (dir / fmt::format("heads{}", heads)).string();
+    std::ostringstream printed;
+    sim::run_sim_or_replay(
+        options, {"RW:count=30000,target_size=1MiB,name=hot" + ids0, "RW:count=3000,name=cold" + ids1},
+        sim::TraceOptions{}, printed);
+    EXPECT_NE(printed.str().find("all correct"), std::string::npos) << printed.str();
+    return summary_of(options.outdir)["experiments"][0]["runs"][0]["device"]
+                     ["end_to_end_write_amplification"]
+                         .get<double>();
+  };
+  EXPECT_LT(wa(2), 0.95 * wa(1));  // 3.23 against 3.50
+}
+
+TEST(Zns, PlacementHeadsAreCheckedAndAnIdentifierBeyondThemIsSaid) {
+  const std::string zoned_log = " --set 'ftl.type=\"zoned\"' --set ftl.zone_width=2 "
+                                "--set ftl.overprovisioning=0.03 --set host.log.overprovisioning=0.15";
+  const auto dir = testing::temp_dir_for_this_test("zns-heads-cli-");
+  const std::string tiny = testing::preset("tiny");
+  const auto beyond = testing::run_ssdlab("sim -c " + tiny + zoned_log +
+                                          " --set host.log.placement_heads=2 -w "
+                                          "'RW:count=300,placement_id=3' -o " + (dir / "beyond").string());
+  ASSERT_EQ(beyond.exit_code, 0) << beyond.output;
+  EXPECT_NE(beyond.output.find("placement identifier 3 is beyond the host log's 2 head(s)"),
+            std::string::npos)
+      << beyond.output;
+  // Without heads an identifier is refused, as on any device without placement.
+  const auto refused = testing::run_ssdlab("sim -c " + tiny + zoned_log +
+                                           " -w 'RW:count=30,placement_id=1' -o " + (dir / "r").string());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.output.find("host.log.placement_heads"), std::string::npos) << refused.output;
+  // A checkpoint keeps its heads, and loads only into as many.
+  const std::string state = (dir / "s.ckpt").string();
+  ASSERT_EQ(testing::run_ssdlab("sim -c " + tiny + zoned_log + " --set host.log.placement_heads=2 "
+                                "--precondition seq -w 'RW:count=3000,placement_id=1' --save-state " +
+                                state + " -o " + (dir / "saved").string())
+                .exit_code,
+            0);
+  EXPECT_EQ(testing::run_ssdlab("sim -c " + tiny + zoned_log + " --set host.log.placement_heads=2 "
+                                "--load-state " + state + " -w 'RW:count=300,placement_id=1' -o " +
+                                (dir / "loaded").string())
+                .exit_code,
+            0);
+  const auto other = testing::run_ssdlab("sim -c " + tiny + zoned_log + " --load-state " + state +
+                                         " -w 'RW:count=30' -o " + (dir / "other").string());
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_NE(other.output.find("saved from a host log of 2 placement head(s), the config gives 1"),
+            std::string::npos)
+      << other.output;
+}
+
 TEST(Zns, ConfigErrorsNameTheKey) {
   const auto error = [](std::vector<std::string> overrides) {
     try {
