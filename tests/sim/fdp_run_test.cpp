@@ -36,6 +36,29 @@ TEST(FdpRunTest, EachTenantWritesWithItsOwnHandle) {
   EXPECT_GT(fdp["handle_changes"], 0);
 }
 
+// A write buffer flushes with the default handle (issue 53 item 1's rest):
+// the identifiers are lost there, and the run says so (issue 57 item 2: a
+// warning wherever an identifier is dropped), once.
+TEST(FdpRunTest, AWriteBufferThatDropsTheHandlesSaysSo) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-buffer-");
+  const auto run = testing::run_ssdlab(
+      "sim -c " + testing::preset("tiny") + " " + kFdp +
+      "--set controller.write_buffer=1MiB -w RW:count=500,placement_id=2 -o " +
+      (dir / "buffered").string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string warning = "placement identifier 2: the write buffer";
+  const auto at = run.output.find(warning);
+  EXPECT_NE(at, std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find(warning, at + 1), std::string::npos);  // once
+  const nlohmann::json fdp = testing::summary_of(dir / "buffered")["fdp"];
+  EXPECT_EQ(fdp["handles"][2]["host_pages"], 0);  // the limitation the warning names
+  // Without a buffer nothing is dropped and nothing is said.
+  const auto plain = testing::run_ssdlab("sim -c " + testing::preset("tiny") + " " + kFdp +
+                                         "-w RW:count=50,placement_id=2 -o " +
+                                         (dir / "plain").string());
+  EXPECT_EQ(plain.output.find("the write buffer"), std::string::npos) << plain.output;
+}
+
 // With a host link, a request crosses it before the controller starts it:
 // its handle (and its tenant) must cross with it.
 TEST(FdpRunTest, TheHandleCrossesTheHostLink) {
