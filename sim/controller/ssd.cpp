@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "common/error.h"
-#include "common/log.h"
 #include "ftl/page_runs.h"
 #include "ftl/pools.h"
 #include "ftl/zoned.h"
@@ -251,17 +250,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
                      "(ftl.type = \"zoned\"); this device's FTL is {}",
                      io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
   ftl::PageRange range = to_range(request.offset, request.size);
-  range.placement = request.placement;
+  range.placement = request.placement;  // (a write buffer's flushes drop it: WriteBufferFront)
   const bool write = request.mode == IoMode::kWrite;
-  // A write buffer's flushes use the default handle: an identifier is lost
-  // there, and said (issue 57 item 2: a warning wherever one is dropped).
-  if (write && request.placement != 0 && buffer_ && !warned_buffer_placement_) {
-    logger("ssd")->warn(
-        "placement identifier {}: the write buffer (controller.write_buffer) flushes every write "
-        "with the default placement handle, so identifiers are dropped on this device",
-        request.placement);
-    warned_buffer_placement_ = true;
-  }
   // A read the write buffer holds no page of goes to flash as on a device
   // without one: queued, unless another part needs its time at once.
   const bool past_buffer = buffer_ && !host_log_ && !zones_ && request.mode == IoMode::kRead &&

@@ -328,7 +328,6 @@ class Ssd : private flash::FlashScheduler::Listener,
   ZoneOutcome zone_outcome_;
   std::unique_ptr<HostLog> host_log_;
   std::unique_ptr<ControllerLimits> limits_;
-  bool warned_buffer_placement_ = false;  // start(): said once per device
 };
 
 }  // namespace ssdlab::sim

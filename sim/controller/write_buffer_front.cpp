@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/log.h"
 #include "sim/controller/buffer_transfer.h"
 
 namespace ssdlab::sim {
@@ -104,7 +105,17 @@ TimeNs WriteBufferFront::write_to_flash(const ftl::PageRange& range, TimeNs now)
 
 TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now) {
   if (controller_.write_through || range.count > buffer_.capacity())
-    return write_to_flash(range, now);
+    return write_to_flash(range, now);  // (with its placement identifier)
+  // The buffer keeps pages, not identifiers: its flushes use the default
+  // handle, so an identifier is dropped here, and said once (issue 57 item
+  // 2: a warning wherever one is dropped).
+  if (range.placement != 0 && !warned_placement_) {
+    logger("write-buffer")->warn(
+        "placement identifier {}: the write buffer (controller.write_buffer) flushes every write "
+        "with the default placement handle, so identifiers are dropped on this device",
+        range.placement);
+    warned_placement_ = true;
+  }
   const ftl::Lpn end = range.first + range.count;
   // A partial page the buffer does not hold is read from flash first: the
   // buffer keeps whole logical pages (read-modify-write in DRAM).

@@ -114,6 +114,7 @@ class WriteBufferFront {
   PagePacker packer_;
   std::vector<ftl::Lpn> chunk_;
   std::vector<ftl::PageRange> runs_;
+  bool warned_placement_ = false;  // write(): an identifier dropped, said once
 };
 
 }  // namespace ssdlab::sim

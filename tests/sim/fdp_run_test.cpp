@@ -52,6 +52,16 @@ TEST(FdpRunTest, AWriteBufferThatDropsTheHandlesSaysSo) {
   EXPECT_EQ(run.output.find(warning, at + 1), std::string::npos);  // once
   const nlohmann::json fdp = testing::summary_of(dir / "buffered")["fdp"];
   EXPECT_EQ(fdp["handles"][2]["host_pages"], 0);  // the limitation the warning names
+  // Write-through sends every write to flash with its identifier: nothing
+  // dropped, nothing said (the warning stood in Ssd::start at first, and
+  // said so here too).
+  const auto through = testing::run_ssdlab(
+      "sim -c " + testing::preset("tiny") + " " + kFdp +
+      "--set controller.write_buffer=1MiB --set 'controller.write_buffer_policy=\"write-through\"' "
+      "-w RW:count=300,placement_id=2 -o " + (dir / "through").string());
+  ASSERT_EQ(through.exit_code, 0) << through.output;
+  EXPECT_EQ(through.output.find("the write buffer"), std::string::npos) << through.output;
+  EXPECT_EQ(testing::summary_of(dir / "through")["fdp"]["handles"][2]["host_pages"], 300);
   // Without a buffer nothing is dropped and nothing is said.
   const auto plain = testing::run_ssdlab("sim -c " + testing::preset("tiny") + " " + kFdp +
                                          "-w RW:count=50,placement_id=2 -o " +
