@@ -117,10 +117,6 @@ struct HostLogRecord {
   bool operator==(const HostLogRecord&) const = default;
 };
 
-// One tenant of a run of several workloads at once (sim/run/tenant_run.h):
-// where it ran, its figures (as its experiment's run), the pages cleaning
-// moved while its writes were started, and with --fairness its figures
-// alone on the same device and state and its slowdown (shared over alone).
 // A tenant's figures over the window in which every tenant ran
 // (sim/results/contended_window.h): the I/Os it submitted in the window,
 // and with --fairness its slowdowns (over its figures alone).
@@ -132,6 +128,10 @@ struct ContendedRecord {
   bool operator==(const ContendedRecord&) const = default;
 };
 
+// One tenant of a run of several workloads at once (sim/run/tenant_run.h):
+// where it ran, its figures (as its experiment's run), the pages cleaning
+// moved while its writes were started, and with --fairness its figures
+// alone on the same device and state and its slowdown (shared over alone).
 struct TenantRecord {
   std::string name;            // its io.csv experiment
   std::uint32_t queue = 1;     // submission queue, 1-based

@@ -238,10 +238,9 @@ int run_collect(const std::string& outdir_text, std::ostream& out) {
 namespace {
 
 // The fairness columns of experiment `e` (a tenant) of a run with
-// --fairness; empty fields for other runs.
-// The slowdowns and indices over each tenant's whole run, then over the
-// window in which every tenant ran (FLIN's; empty if they never all ran at
-// once).
+// --fairness, empty fields for other runs: its slowdowns and the indices
+// over each tenant's whole run, then over the window in which every tenant
+// ran (FLIN's; empty if they never all ran at once).
 std::string fairness_fields(const SummaryRecord& summary, std::size_t e) {
   if (!summary.fairness || !summary.tenants || e >= summary.tenants->size()) return ",,,,,,,,";
   const TenantRecord& tenant = (*summary.tenants)[e];

@@ -7,9 +7,9 @@
 // keys that shape only simulated time (timing, the flash dispatch order, the
 // host's queues and link, firmware time: preconditioning runs without
 // time), the precondition spec, the seed it was drawn with, the ssdlab
-// version and the checkpoint format. The file name is a hash of the key; the key itself is
-// stored in the file and compared in full on a hit, so a hash collision is a
-// miss, never a wrong state.
+// version and the checkpoint format. The file name is a hash of the key;
+// the key itself is stored in the file and compared in full on a hit, so a
+// hash collision is a miss, never a wrong state.
 //
 // Folder: $XDG_CACHE_HOME/ssdlab, else $HOME/.cache/ssdlab (none: no cache).
 // Size: the states it keeps total at most $SSDLAB_STATE_CACHE_SIZE (a size
