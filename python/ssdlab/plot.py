@@ -383,6 +383,14 @@ def mean_write_amplification(experiment, key="write_amplification"):
     return sum(was) / len(was) if was else None
 
 
+def grouped_bars(axes, series, width):
+    """One group of bars at each x position 0, 1, ...: each (label, values)
+    of `series` a bar `width` wide, the group centred on its position."""
+    for index, (label, values) in enumerate(series):
+        offset = (index - (len(series) - 1) / 2) * width
+        axes.bar([i + offset for i in range(len(values))], values, width=width, label=label)
+
+
 def read_write_throughput(io_csv, wanted, points=100):
     """Run 0's write throughput of each wanted experiment against the data it
     had written: (GB written, MB/s) at `points` steps of its written bytes,
@@ -471,10 +479,9 @@ def plot_write_amplification(path, summary):
     if any(value is not None for value in end_to_end):
         # A zoned drive under a host log: its own WA is 1.00; the log's
         # cleaning is the rest (preconditioning excluded: the runs' counters).
-        positions = range(len(names))
-        axes.bar([i - 0.2 for i in positions], values, width=0.4, label="device")
-        axes.bar([i + 0.2 for i in positions], [v or 0 for v in end_to_end], width=0.4,
-                 label="end to end (host log x device)")
+        grouped_bars(axes, [("device", values),
+                            ("end to end (host log x device)", [v or 0 for v in end_to_end])],
+                     0.4)
     else:
         axes.bar(range(len(names)), values, width=0.7, label="experiment")
     device = summary.get("device", {}).get("write_amplification")
@@ -526,13 +533,10 @@ def plot_tenants(path, summary):
     panels = 2 if fairness else 1
     fig, grid = figure(1, panels, figsize=(6.5 * panels, 5.5), squeeze=False)
     axes = grid[0][0]
-    width = 0.2
     bars = [("mean_us", "mean, shared"), ("p99_us", "p99, shared")]
     if fairness:
         bars += [("alone_mean_us", "mean, alone"), ("alone_p99_us", "p99, alone")]
-    for index, (key, label) in enumerate(bars):
-        axes.bar([i + (index - (len(bars) - 1) / 2) * width for i in range(len(names))],
-                 [t.get(key, 0) for t in tenants], width=width, label=label)
+    grouped_bars(axes, [(label, [t.get(key, 0) for t in tenants]) for key, label in bars], 0.2)
     axes.set_xticks(range(len(names)))
     axes.set_xticklabels(names, rotation=30, ha="right")
     axes.set_ylabel("Response time (us)")
@@ -547,10 +551,7 @@ def plot_tenants(path, summary):
         if all(t.get("contended") for t in tenants):
             slowdowns += [(f"{kind}, while all ran", [t["contended"].get(key, 1) for t in tenants])
                           for kind, key in (("mean", "slowdown_mean"), ("p99", "slowdown_p99"))]
-        width = 0.8 / len(slowdowns)
-        for index, (label, values) in enumerate(slowdowns):
-            axes.bar([i + (index - (len(slowdowns) - 1) / 2) * width for i in range(len(names))],
-                     values, width=width, label=label)
+        grouped_bars(axes, slowdowns, 0.8 / len(slowdowns))
         axes.axhline(1.0, color="black", linewidth=0.8)
         axes.set_xticks(range(len(names)))
         axes.set_xticklabels(names, rotation=30, ha="right")
