@@ -1,6 +1,7 @@
 #include "workloads/plan_keys.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -8,23 +9,18 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/suggest.h"
 #include "common/units.h"
 #include "workloads/synthetic.h"
+#include "workloads/zone_stream.h"
 
 namespace ssdlab::workloads {
 namespace {
-
-constexpr const char* kKnownKeys =
-    "name, pattern, io_size, count, target_offset, target_size, queue_depth, processes, runs, "
-    "queue, namespace, "
-    "io_ignore, seed, io_shift, increment, partitions, pause_us, burst, mix, mix_pattern, "
-    "mix_ratio, run_pause_us, trim_share, hot_fraction, hot_access, zipf, interarrival_us, "
-    "size_distribution, sequential_share, read_share, zones_open, zone_append, zone_reset, "
-    "zone_finish_at, zone_size, zone_capacity";
 
 [[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
   throw make_error("{}: {}: {}", kv.where, kv.key, what);
@@ -156,97 +152,140 @@ const char* pattern_name(Pattern pattern) {
   return "?";
 }
 
-// A tenant's queue and namespace (sim/run/tenant_run.h): 1-based, as NVMe
-// numbers them.
-static void apply_tenant_key(ExperimentSpec& spec, const KeyValue& kv) {
-  if (kv.key == "placement_id") {
-    spec.placement_id = static_cast<std::uint32_t>(as_count(kv, 0, 255));
-    return;
-  }
-  const bool queue = kv.key == "queue";
-  (queue ? spec.queue : spec.namespace_id) =
-      static_cast<std::uint32_t>(as_count(kv, 1, queue ? 65535 : 1024));
+namespace {
+
+constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 40;
+
+void apply_name(ExperimentSpec& spec, const KeyValue& kv) {
+  const auto* s = std::get_if<std::string>(&kv.value);
+  if (!s || s->empty()) fail(kv, "expected a non-empty string");
+  if (!std::all_of(s->begin(), s->end(), is_name_char))
+    fail(kv, fmt::format("'{}' has characters io.csv cannot hold; use letters, digits and {}", *s,
+                         kNamePunctuation));
+  spec.name = *s;
+}
+
+void apply_io_ignore(ExperimentSpec& spec, const KeyValue& kv) {
+  const auto* s = std::get_if<std::string>(&kv.value);
+  spec.io_ignore_auto = s && *s == "auto";
+  if (spec.io_ignore_auto)
+    spec.io_ignore = 0;
+  else if (s)
+    fail(kv, fmt::format("expected a number of I/Os or \"auto\" (got {})", show(kv)));
+  else
+    spec.io_ignore = as_count(kv, 0, kMaxCount);
+}
+
+// The experiment's own keys, in the order an unknown key's error lists them
+// (then the synthetic and the zone keys). A tenant's queue and namespace
+// (sim/run/tenant_run.h) are 1-based, as NVMe numbers them.
+constexpr PlanKey kExperimentKeys[] = {
+    {"name", &apply_name},
+    {"pattern", [](ExperimentSpec& spec, const KeyValue& kv) { spec.pattern = as_pattern(kv); }},
+    {"io_size",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.io_size = as_size(kv);
+       if (spec.io_size == 0) fail(kv, "must be greater than 0");
+     }},
+    {"count",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.count = as_count(kv, 1, kMaxCount);
+       spec.count_given = true;
+     }},
+    {"target_offset",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.target_offset = as_size(kv); }},
+    {"target_size",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.target_size = as_size(kv);
+       if (spec.target_size == 0)
+         fail(kv, "must be greater than 0 (leave it out for the whole device)");
+     }},
+    {"queue_depth",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
+     }},
+    {"processes",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.processes = static_cast<std::uint32_t>(as_count(kv, 1, 4096));
+     }},
+    {"runs",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.runs = static_cast<std::uint32_t>(as_count(kv, 1, 100000));
+     }},
+    {"queue",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.queue = static_cast<std::uint32_t>(as_count(kv, 1, 65535));
+     }},
+    {"namespace",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.namespace_id = static_cast<std::uint32_t>(as_count(kv, 1, 1024));
+     }},
+    {"placement_id",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.placement_id = static_cast<std::uint32_t>(as_count(kv, 0, 255));
+     }},
+    {"io_ignore", &apply_io_ignore},
+    {"seed",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.seed = as_count(kv, 0, std::numeric_limits<std::int64_t>::max());
+     }},
+    {"io_shift", [](ExperimentSpec& spec, const KeyValue& kv) { spec.io_shift = as_size(kv); }},
+    {"increment",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.increment = as_integer(kv, -(std::int64_t{1} << 30), std::int64_t{1} << 30);
+     }},
+    {"partitions",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.partitions = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
+     }},
+    {"pause_us",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.pause_ns = as_duration_us(kv); }},
+    {"burst",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.burst = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 30));
+     }},
+    // A plan file's inline table (plan.cpp reads it as mix_pattern and mix_ratio).
+    {"mix",
+     [](ExperimentSpec&, const KeyValue& kv) {
+       fail(kv,
+            "is a plan file's table, mix = { pattern = \"SW\", ratio = 4 }; inline, give "
+            "mix_pattern and mix_ratio");
+     }},
+    {"mix_pattern",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.mix_pattern = as_pattern(kv); }},
+    {"mix_ratio",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.mix_ratio = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
+     }},
+    {"run_pause_us",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.run_pause_ns = as_duration_us(kv); }},
+    {"trim_share",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.trim_share = as_fraction(kv); }},
+    {"hot_fraction",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.hot_fraction = as_real(kv, 0.0, 1.0); }},
+    {"hot_access",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.hot_access = as_real(kv, 0.0, 1.0); }},
+    {"zipf", [](ExperimentSpec& spec, const KeyValue& kv) { spec.zipf = as_real(kv, 0.0, 100.0); }},
+};
+
+}  // namespace
+
+std::vector<std::string_view> plan_key_names() {
+  std::vector<std::string_view> names;
+  for (const std::span<const PlanKey> table : {std::span<const PlanKey>(kExperimentKeys),
+                                               synthetic_keys(), zone_keys()})
+    for (const PlanKey& key : table) names.push_back(key.name);
+  return names;
 }
 
 void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
-  constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 40;
-  const std::string& key = kv.key;
-  if (key == "name") {
-    const auto* s = std::get_if<std::string>(&kv.value);
-    if (!s || s->empty()) fail(kv, "expected a non-empty string");
-    if (!std::all_of(s->begin(), s->end(), is_name_char))
-      fail(kv, fmt::format("'{}' has characters io.csv cannot hold; use letters, digits and {}", *s,
-                           kNamePunctuation));
-    spec.name = *s;
-  } else if (key == "pattern") {
-    spec.pattern = as_pattern(kv);
-  } else if (key == "io_size") {
-    spec.io_size = as_size(kv);
-    if (spec.io_size == 0) fail(kv, "must be greater than 0");
-  } else if (key == "count") {
-    spec.count = as_count(kv, 1, kMaxCount);
-    spec.count_given = true;
-  } else if (key == "target_offset") {
-    spec.target_offset = as_size(kv);
-  } else if (key == "target_size") {
-    spec.target_size = as_size(kv);
-    if (spec.target_size == 0)
-      fail(kv, "must be greater than 0 (leave it out for the whole device)");
-  } else if (key == "queue_depth") {
-    spec.queue_depth = static_cast<std::uint32_t>(as_count(kv, 1, 65536));
-  } else if (key == "queue" || key == "namespace" || key == "placement_id") {
-    apply_tenant_key(spec, kv);
-  } else if (key == "processes") {
-    spec.processes = static_cast<std::uint32_t>(as_count(kv, 1, 4096));
-  } else if (key == "runs") {
-    spec.runs = static_cast<std::uint32_t>(as_count(kv, 1, 100000));
-  } else if (key == "io_ignore") {
-    const auto* s = std::get_if<std::string>(&kv.value);
-    spec.io_ignore_auto = s && *s == "auto";
-    if (spec.io_ignore_auto)
-      spec.io_ignore = 0;
-    else if (s)
-      fail(kv, fmt::format("expected a number of I/Os or \"auto\" (got {})", show(kv)));
-    else
-      spec.io_ignore = as_count(kv, 0, kMaxCount);
-  } else if (key == "seed") {
-    spec.seed = as_count(kv, 0, std::numeric_limits<std::int64_t>::max());
-  } else if (key == "io_shift") {
-    spec.io_shift = as_size(kv);
-  } else if (key == "increment") {
-    spec.increment = as_integer(kv, -(std::int64_t{1} << 30), std::int64_t{1} << 30);
-  } else if (key == "partitions") {
-    spec.partitions = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
-  } else if (key == "pause_us") {
-    spec.pause_ns = as_duration_us(kv);
-  } else if (key == "burst") {
-    spec.burst = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 30));
-  } else if (key == "mix_pattern") {
-    spec.mix_pattern = as_pattern(kv);
-  } else if (key == "mix_ratio") {
-    spec.mix_ratio = static_cast<std::uint32_t>(as_count(kv, 1, 1 << 20));
-  } else if (key == "run_pause_us") {
-    spec.run_pause_ns = as_duration_us(kv);
-  } else if (key == "trim_share") {
-    spec.trim_share = as_fraction(kv);
-  } else if (key == "hot_fraction") {
-    spec.hot_fraction = as_real(kv, 0.0, 1.0);
-  } else if (key == "hot_access") {
-    spec.hot_access = as_real(kv, 0.0, 1.0);
-  } else if (key == "zipf") {
-    spec.zipf = as_real(kv, 0.0, 100.0);
-  } else if (apply_synthetic_key(spec, kv) || apply_zone_key(spec, kv)) {
-    // synthetic.cpp: interarrival_us, ...; zone_stream.cpp: zones_open, zone_append, ...
-  } else {
-    // The known names, split out of the list above, for "did you mean".
-    std::vector<std::string> names;
-    for (std::string_view rest = kKnownKeys; !rest.empty();) {
-      const std::size_t comma = std::min(rest.find(", "), rest.size());
-      names.emplace_back(rest.substr(0, comma));
-      rest.remove_prefix(std::min(comma + 2, rest.size()));
-    }
-    fail(kv, fmt::format("unknown key{} (known: {})", did_you_mean(kv.key, names), kKnownKeys));
-  }
+  for (const std::span<const PlanKey> table : {std::span<const PlanKey>(kExperimentKeys),
+                                               synthetic_keys(), zone_keys()})
+    for (const PlanKey& key : table)
+      if (key.name == kv.key) return key.apply(spec, kv);
+  const std::vector<std::string_view> known = plan_key_names();
+  fail(kv, fmt::format("unknown key{} (known: {})", did_you_mean(kv.key, known),
+                       fmt::join(known, ", ")));
 }
 
 std::vector<KeyValue> parse_inline_keys(std::string_view text, const std::string& origin) {

@@ -18,6 +18,20 @@ struct KeyValue {
   std::string where;  // "plan.toml:7" or "-w 'RW:...'"
 };
 
+// One key of an experiment (a plan's [[experiment]] table, a -w
+// key=value): its name and what checks and applies it, throwing
+// ssdlab::Error "where: key: what is wrong". Each group of keys is a table
+// beside its code (the experiment's own in plan_keys.cpp, synthetic_keys(),
+// zone_keys()); apply_key() looks a key up in them, and an unknown key's
+// error lists their names, so that a key is named once.
+struct PlanKey {
+  std::string_view name;
+  void (*apply)(ExperimentSpec& spec, const KeyValue& kv);
+};
+
+// Every key's name, in the order an unknown key's error lists them.
+std::vector<std::string_view> plan_key_names();
+
 // Applies one key to `spec`; throws ssdlab::Error "where: key: what is wrong".
 void apply_key(ExperimentSpec& spec, const KeyValue& kv);
 

@@ -119,31 +119,43 @@ std::string Distribution::describe() const {
   return "?";
 }
 
-bool apply_synthetic_key(ExperimentSpec& spec, const KeyValue& kv) {
-  SyntheticKeys& keys = spec.synthetic;
-  if (kv.key == "interarrival_us") {
-    Distribution us = parse_distribution(kv, "microseconds", parse_number);
-    for (const double value : {us.a, us.b})
-      if (!us_to_ns(value))
-        throw make_error(
-            "{}: {}: {} us is beyond what the simulated clock holds (2^62 ns, about 146 years)",
-            kv.where, kv.key, value);
-    us.a *= 1000;
-    us.b *= 1000;
-    keys.interarrival_ns = us;
-  } else if (kv.key == "size_distribution") {
-    keys.size_bytes = parse_distribution(kv, "bytes (4096, 4KiB)", [](const std::string& text) {
-      const auto bytes = parse_size(text);
-      return bytes ? std::optional<double>(static_cast<double>(*bytes)) : std::nullopt;
-    });
-  } else if (kv.key == "sequential_share") {
-    keys.sequential_share = as_share(kv);
-  } else if (kv.key == "read_share") {
-    keys.read_share = as_share(kv);
-  } else {
-    return false;
-  }
-  return true;
+namespace {
+
+void apply_interarrival(ExperimentSpec& spec, const KeyValue& kv) {
+  Distribution us = parse_distribution(kv, "microseconds", parse_number);
+  for (const double value : {us.a, us.b})
+    if (!us_to_ns(value))
+      throw make_error(
+          "{}: {}: {} us is beyond what the simulated clock holds (2^62 ns, about 146 years)",
+          kv.where, kv.key, value);
+  us.a *= 1000;
+  us.b *= 1000;
+  spec.synthetic.interarrival_ns = us;
+}
+
+void apply_size_distribution(ExperimentSpec& spec, const KeyValue& kv) {
+  spec.synthetic.size_bytes =
+      parse_distribution(kv, "bytes (4096, 4KiB)", [](const std::string& text) {
+        const auto bytes = parse_size(text);
+        return bytes ? std::optional<double>(static_cast<double>(*bytes)) : std::nullopt;
+      });
+}
+
+constexpr PlanKey kSyntheticKeys[] = {
+    {"interarrival_us", &apply_interarrival},
+    {"size_distribution", &apply_size_distribution},
+    {"sequential_share",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.synthetic.sequential_share = as_share(kv);
+     }},
+    {"read_share",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.synthetic.read_share = as_share(kv); }},
+};
+
+}  // namespace
+
+std::span<const PlanKey> synthetic_keys() {
+  return kSyntheticKeys;
 }
 
 void check_synthetic(const ExperimentSpec& spec) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,7 @@ namespace ssdlab::workloads {
 
 struct ExperimentSpec;
 struct KeyValue;
+struct PlanKey;  // plan_keys.h
 struct IoRequest;
 
 // A distribution of non-negative values: constant(a), uniform over [a, b],
@@ -45,9 +47,10 @@ struct SyntheticKeys {
   bool open_loop() const { return interarrival_ns.has_value(); }
 };
 
-// Applies one of the synthetic keys to spec; false if kv is none of them.
-// Throws ssdlab::Error "where: key: what" on a bad value.
-bool apply_synthetic_key(ExperimentSpec& spec, const KeyValue& kv);
+// The synthetic keys (interarrival_us, size_distribution, sequential_share,
+// read_share), a table of plan_keys.h; each throws ssdlab::Error "where:
+// key: what" on a bad value.
+std::span<const PlanKey> synthetic_keys();
 
 // Checks the synthetic keys against the experiment's other keys.
 void check_synthetic(const ExperimentSpec& spec);

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "common/error.h"
 #include "common/units.h"
@@ -13,39 +14,63 @@
 
 namespace ssdlab::workloads {
 
-bool apply_zone_key(ExperimentSpec& spec, const KeyValue& kv) {
-  ZoneKeys& z = spec.zone;
-  const auto fail = [&](const std::string& what) -> void {
-    throw make_error("{}: {}: {}", kv.where, kv.key, what);
-  };
-  const auto* number = std::get_if<std::int64_t>(&kv.value);
+namespace {
+
+[[noreturn]] void fail(const KeyValue& kv, const std::string& what) {
+  throw make_error("{}: {}: {}", kv.where, kv.key, what);
+}
+
+bool as_flag(const KeyValue& kv) {
   const auto* flag = std::get_if<bool>(&kv.value);
-  if (kv.key == "zones_open") {
-    if (!number || *number < 1 || *number > (1 << 20)) fail("expected a number of zones, 1 or more");
-    z.zones_open = static_cast<std::uint32_t>(*number);
-  } else if (kv.key == "zone_append" || kv.key == "zone_reset") {
-    if (!flag) fail("expected true or false");
-    (kv.key == "zone_append" ? z.append : z.reset) = *flag;
-  } else if (kv.key == "zone_finish_at") {
-    double value = -1;  // (an inline key's 0.5 arrives as text)
-    if (number) value = static_cast<double>(*number);
-    if (const auto* real = std::get_if<double>(&kv.value)) value = *real;
-    if (const auto* text = std::get_if<std::string>(&kv.value)) {
-      const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
-      if (error != std::errc() || end != text->data() + text->size()) value = -1;
-    }
-    if (!(value > 0 && value <= 1)) fail("expected a share of the zone capacity in (0, 1]");
-    z.finish_at = value;
-  } else if (kv.key == "zone_size" || kv.key == "zone_capacity") {
-    std::optional<std::uint64_t> bytes;
-    if (number && *number > 0) bytes = static_cast<std::uint64_t>(*number);
-    if (const auto* text = std::get_if<std::string>(&kv.value)) bytes = parse_size(*text);
-    if (!bytes || *bytes == 0) fail("expected a size in bytes such as \"1MiB\"");
-    (kv.key == "zone_size" ? z.zone_size : z.zone_capacity) = *bytes;
-  } else {
-    return false;
+  if (!flag) fail(kv, "expected true or false");
+  return *flag;
+}
+
+std::uint64_t as_zone_bytes(const KeyValue& kv) {
+  std::optional<std::uint64_t> bytes;
+  if (const auto* number = std::get_if<std::int64_t>(&kv.value); number && *number > 0)
+    bytes = static_cast<std::uint64_t>(*number);
+  if (const auto* text = std::get_if<std::string>(&kv.value)) bytes = parse_size(*text);
+  if (!bytes || *bytes == 0) fail(kv, "expected a size in bytes such as \"1MiB\"");
+  return *bytes;
+}
+
+void apply_zones_open(ExperimentSpec& spec, const KeyValue& kv) {
+  const auto* number = std::get_if<std::int64_t>(&kv.value);
+  if (!number || *number < 1 || *number > (1 << 20))
+    fail(kv, "expected a number of zones, 1 or more");
+  spec.zone.zones_open = static_cast<std::uint32_t>(*number);
+}
+
+void apply_finish_at(ExperimentSpec& spec, const KeyValue& kv) {
+  double value = -1;  // (an inline key's 0.5 arrives as text)
+  if (const auto* number = std::get_if<std::int64_t>(&kv.value))
+    value = static_cast<double>(*number);
+  if (const auto* real = std::get_if<double>(&kv.value)) value = *real;
+  if (const auto* text = std::get_if<std::string>(&kv.value)) {
+    const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (error != std::errc() || end != text->data() + text->size()) value = -1;
   }
-  return true;
+  if (!(value > 0 && value <= 1)) fail(kv, "expected a share of the zone capacity in (0, 1]");
+  spec.zone.finish_at = value;
+}
+
+constexpr PlanKey kZoneKeys[] = {
+    {"zones_open", &apply_zones_open},
+    {"zone_append",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.append = as_flag(kv); }},
+    {"zone_reset", [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.reset = as_flag(kv); }},
+    {"zone_finish_at", &apply_finish_at},
+    {"zone_size",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zone_size = as_zone_bytes(kv); }},
+    {"zone_capacity",
+     [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zone_capacity = as_zone_bytes(kv); }},
+};
+
+}  // namespace
+
+std::span<const PlanKey> zone_keys() {
+  return kZoneKeys;
 }
 
 void check_zone_keys(const ExperimentSpec& spec) {
@@ -53,7 +78,8 @@ void check_zone_keys(const ExperimentSpec& spec) {
   const std::string& o = spec.origin;
   const bool given = z.append || !z.reset || z.finish_at != 1.0 || z.zone_size || z.zone_capacity;
   if (!z.on()) {
-    if (given) throw make_error("{}: the zone keys go with zones_open (the zones written at once)", o);
+    if (given)
+      throw make_error("{}: the zone keys go with zones_open (the zones written at once)", o);
     return;
   }
   if (spec.pattern != Pattern::kSW && spec.pattern != Pattern::kSR)
@@ -61,9 +87,10 @@ void check_zone_keys(const ExperimentSpec& spec) {
                      pattern_name(spec.pattern));
   if (spec.mix_pattern || spec.trim_share > 0 || spec.synthetic.any() || spec.increment != 1 ||
       spec.partitions != 1 || spec.pause_ns)
-    throw make_error("{}: a zone workload (zones_open) takes no mix, trim_share, synthetic keys, "
-                     "increment, partitions or pause_us",
-                     o);
+    throw make_error(
+        "{}: a zone workload (zones_open) takes no mix, trim_share, synthetic keys, "
+        "increment, partitions or pause_us",
+        o);
   if (spec.pattern == Pattern::kSR && (z.append || z.finish_at != 1.0 || !z.reset))
     throw make_error("{}: zone_append, zone_finish_at and zone_reset go with writes (SW)", o);
   if (z.zone_capacity && z.zone_size && z.zone_capacity > z.zone_size)

@@ -9,12 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace ssdlab::workloads {
 
 struct ExperimentSpec;
 struct KeyValue;
+struct PlanKey;  // plan_keys.h
 struct IoRequest;
 
 struct ZoneKeys {
@@ -26,8 +28,8 @@ struct ZoneKeys {
   bool on() const { return zones_open > 0; }
 };
 
-// Applies one of the zone keys to spec; false if kv is none of them.
-bool apply_zone_key(ExperimentSpec& spec, const KeyValue& kv);
+// The zone keys (zones_open, zone_append, ...), a table of plan_keys.h.
+std::span<const PlanKey> zone_keys();
 // Checks the zone keys against the experiment's other keys.
 void check_zone_keys(const ExperimentSpec& spec);
 
