@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.h"
@@ -24,6 +25,16 @@
 #include "common/units.h"
 
 namespace ssdlab {
+
+// One key of a table as the reference documents it (docs/reference/config.md,
+// generated from these: sim/config/config_part.h): its name and, in
+// Markdown, its range, default and meaning. Declared beside the code that
+// reads the key; a test fails when the keys read and the keys documented
+// differ.
+struct KeyDoc {
+  std::string_view key;
+  std::string_view what;
+};
 
 // Reads keys of a parsed TOML document, remembering which were read so that
 // anything left over is reported as unknown.
@@ -175,6 +186,8 @@ class KeyReader {
 
   // True if `table.key` was asked for (present or not).
   bool was_read(const std::string& dotted) const { return read_.count(dotted) > 0; }
+  // Every "table.key" asked for (present or not).
+  const std::set<std::string>& keys_read() const { return read_; }
 
   // Why this document's reader does not take `table.key` (e.g. "merges one
   // logical block at a time"), for `elsewhere` in reject_unknown(); it does

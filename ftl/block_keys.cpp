@@ -6,12 +6,28 @@
 
 #include <iterator>
 
+#include "common/toml_keys.h"
 #include "common/units.h"
 
 namespace ssdlab::ftl {
 namespace {
 
 enum class BlockFtl { kBlockMapped, kBast, kFast };
+
+// The reference's rows (ftl_keys.h) of the keys read_virtual_blocks takes,
+// shared by block-mapped, bast and fast (and taken, unused, by page-mapped
+// and dftl); their clean_granularity is page_mapped_keys.cpp's row.
+constexpr KeyDoc kBlockKeys[] = {
+    {"virtual_block_size",
+     "block-based FTLs: the unit mapped and erased, whole flash blocks (one on each plane of "
+     "a plane group) whose number divides the planes, 0 to 2^31 bytes; 0, the default: one "
+     "flash block; block-mapped needs at least 3 virtual blocks. Page-mapped and dftl take "
+     "and echo it and `log_blocks` unused: config echoes written before the FTLs read their "
+     "own keys carry them"},
+    {"log_blocks",
+     "BAST: most log blocks at once; FAST: random-write log blocks (plus one sequential log "
+     "block); 1–2^20; default 8; at most the virtual blocks less 3, leaving room for data"},
+};
 
 void read_block_keys(BlockFtl kind, KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   read_virtual_blocks(r, g, f);
@@ -105,7 +121,8 @@ constexpr FtlKeyHooks block_hooks() {
             read_block_keys(kKind, r, g, f);
           },
           &echo_block_keys,
-          [](const FtlDescription& d, std::string& out) { describe_block_ftl(kKind, d, out); }};
+          [](const FtlDescription& d, std::string& out) { describe_block_ftl(kKind, d, out); },
+          /*slc_cache=*/false, kBlockKeys};
 }
 
 }  // namespace

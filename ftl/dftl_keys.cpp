@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/toml_keys.h"
 #include "common/units.h"
 #include "ftl/page_mapped_keys.h"
 
@@ -14,6 +15,19 @@ namespace ssdlab::ftl {
 extern const FtlKeyHooks dftl_ftl_keys;
 
 namespace {
+
+// The reference's rows (ftl_keys.h) of its own keys; the page-mapped keys it
+// also takes are page_mapped_keys.cpp's rows.
+constexpr KeyDoc kDftlKeys[] = {
+    {"map_cache_entries",
+     "logical pages whose map entries the DRAM caches, 1–2^40; 0, the default: 2% of the map "
+     "([DFTL](../dftl-and-cleaning-policies.md#dftl-ftltype--dftl))"},
+    {"map_cache_bytes",
+     "the same as bytes, 8 per entry, 8 to 2^44; give one of the two"},
+    {"map_cache_prefetch",
+     "entries a miss loads from its translation page (the missed one and those after it in "
+     "the same page), 1–65536; 1 is the paper's DFTL; default 8"},
+};
 
 void read_dftl_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   read_page_mapped_keys(r, g, f);
@@ -52,6 +66,6 @@ void describe_dftl(const FtlDescription& d, std::string& out) {
 }  // namespace
 
 const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys, &echo_dftl_keys, &describe_dftl,
-                                /*slc_cache=*/true};
+                                /*slc_cache=*/true, kDftlKeys};
 
 }  // namespace ssdlab::ftl

@@ -61,6 +61,17 @@ struct ExampleKeys {
   bool check_every_write = false;
 };
 
+// Keys: what the reference says of them (docs/reference/config.md, under
+// [ftl]; KeyDoc, common/toml_keys.h), passed in its hooks below.
+constexpr KeyDoc kExampleKeys[] = {
+    {"reserved_blocks",
+     "blocks of each plane it never writes: room for the cleaning the assignment adds; 0 to "
+     "`blocks_per_plane` - 1, default 0"},
+    {"check_every_write",
+     "true: `check_invariants()` after every write, to catch a bug at the write that makes "
+     "it; default false"},
+};
+
 // Keys: reads and checks them (KeyReader, common/toml_keys.h: each call
 // takes one key, checks its range, and reports "file:line: ftl.key: what").
 void read_example_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) {
@@ -333,6 +344,7 @@ std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context) {
 // Keys: the hooks that ftl/registry.cpp lists beside the factory (an FTL
 // with no keys of its own lists `no_ftl_keys`).
 extern const FtlKeyHooks example_ftl_keys{&read_example_keys, &echo_example_keys,
-                                          &describe_example};
+                                          &describe_example, /*slc_cache=*/false,
+                                          kExampleKeys};
 
 }  // namespace ssdlab::ftl

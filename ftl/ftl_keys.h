@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <any>
+#include <span>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 
 namespace ssdlab {
 class KeyReader;  // common/toml_keys.h
+struct KeyDoc;    // common/toml_keys.h
 }
 
 namespace ssdlab::ftl {
@@ -79,6 +81,12 @@ struct FtlKeyHooks {
   // Whether the FTL takes an SLC cache ([slc_cache]; slc_cache_config.h):
   // the config refuses a cache for an FTL that does not.
   bool slc_cache = false;
+  // The reference's rows of the keys `read` takes that no other FTL's hooks
+  // document already (an FTL that reads another's keys, as dftl reads
+  // page-mapped's, documents only its own): docs/reference/config.md lists
+  // them under [ftl] with the FTLs that take each (ftls_reading), and a test
+  // fails when an FTL reads a key no hooks document.
+  std::span<const KeyDoc> keys;
 };
 
 // The hooks of an FTL with no keys of its own.

@@ -6,11 +6,74 @@
 
 #include <iterator>
 
+#include "common/toml_keys.h"
 #include "ftl/block_keys.h"
 #include "ftl/victim_policy.h"
 
 namespace ssdlab::ftl {
 namespace {
+
+// The reference's rows (ftl_keys.h) of the keys read_page_mapped_keys takes,
+// placement's (fdp_keys.cpp) included; dftl takes them too. Its
+// virtual_block_size and log_blocks are block_keys.cpp's rows.
+constexpr KeyDoc kPageMappedKeys[] = {
+    {"victim_policy",
+     "which sealed block cleaning recycles; `greedy`, the default: fewest valid pages; "
+     "`cost-benefit`, `fifo`, `random`, `d-choices`; see [Victim "
+     "policies](../dftl-and-cleaning-policies.md#victim-policies-ftlvictim_policy)"},
+    {"victim_choices", "`d-choices` only: blocks drawn per choice, 1–1024; default 8"},
+    {"clean_scope",
+     "`pool`: one low-water mark per allocation pool, victims anywhere in it; `plane`: a mark "
+     "per plane, the pool's split evenly, victims inside the plane the write goes to; default "
+     "`pool` (see [Scope and "
+     "granularity](../dftl-and-cleaning-policies.md#scope-and-granularity))"},
+    {"clean_granularity",
+     "`until-mark`: each trigger cleans until back at the mark; `one-victim`: one block per "
+     "trigger; `incremental`: at most `clean_incremental_pages` page moves per page written, "
+     "a victim kept in progress between writes, whole blocks only below the emergency floor "
+     "of half the mark; default `until-mark`; the block-based FTLs take only `one-victim`, "
+     "their default (see [Scope and "
+     "granularity](../dftl-and-cleaning-policies.md#scope-and-granularity))"},
+    {"clean_incremental_pages",
+     "`clean_granularity = \"incremental\"` only; 1–65536, at least one logical page; "
+     "default 4"},
+    {"plane_choice",
+     "`round-robin`: a host page goes to the next plane of its allocation pool in turn, the "
+     "default; `most-free`: to the pool's plane with the most free pages for host data (its "
+     "free blocks and the room in its host active block), ties in turn, as in DiskSim's "
+     "model (`ssd_timing.c:566-593`); on in the agrawal presets (see [The authors' "
+     "configuration](../model.md#the-authors-configuration))"},
+    {"summary_page",
+     "with `logical_page_size` = the flash page; true: each block holds `pages_per_block - 1` "
+     "data pages and a summary page, programmed with its last data page (one "
+     "`host.sector_size` sector plus its share of the OOB over the bus, then a program), "
+     "which the mount after a power cut reads instead of the block's every page; exported "
+     "capacity counts data pages; default false; on in the agrawal presets; not with an SLC "
+     "cache; block-mapped, bast and fast refuse it (see [Summary "
+     "pages](../model.md#summary-pages))"},
+    {"placement",
+     "`none`, the default: one host active block per plane; `fdp`: NVMe Flexible Data "
+     "Placement reclaim unit handles; `streams`: multi-stream writes, each stream "
+     "persistently isolated; not with an SLC cache (see [Flexible data "
+     "placement](../fdp.md))"},
+    {"fdp_handles",
+     "placement handles or streams, 1–8; default 4; needs `placement` = `fdp` or `streams`"},
+    {"fdp_ru_size",
+     "fdp only: bytes of a reclaim unit; 0, the default, or exactly one block on each plane "
+     "of a reclaim group, the one size modelled"},
+    {"fdp_groups",
+     "fdp only: reclaim groups; 0, the default, or the number of allocation pools, which "
+     "they are"},
+    {"fdp_isolation",
+     "fdp only: `initially`, the default (host writes of different handles never share a "
+     "block, but cleaning moves every handle's valid pages into the pool's shared cleaning "
+     "blocks), or `persistently` isolated handles (cleaning moves a handle's valid pages only "
+     "into its own cleaning blocks) (see [Flexible data placement](../fdp.md))"},
+    {"map_unit",
+     "not a key of its own: the map unit is `logical_page_size`, set to a part of the flash "
+     "page (e.g. `\"4KiB\"`) for map units smaller than a page; `map_unit` is an error that "
+     "says so (see [Map units](../model.md#map-units))"},
+};
 
 void read_victim_policy(KeyReader& r, FtlConfig& f) {
   std::string policy = victim_policy_name(f.victim.kind);
@@ -118,6 +181,6 @@ const FtlKeyHooks page_mapped_ftl_keys{
       describe_page_mapped_layout(d, out);
       describe_cleaning(d, out);
     },
-    /*slc_cache=*/true};
+    /*slc_cache=*/true, kPageMappedKeys};
 
 }  // namespace ssdlab::ftl

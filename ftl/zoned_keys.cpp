@@ -11,6 +11,27 @@
 namespace ssdlab::ftl {
 namespace {
 
+// The reference's rows (ftl_keys.h) of its keys (docs/zns.md).
+constexpr KeyDoc kZonedKeys[] = {
+    {"zone_width",
+     "dies a zone stripes over, dividing the dies, 0 to the device's dies; 0, the default: "
+     "every die ([Zoned namespaces](../zns.md))"},
+    {"zone_size",
+     "bytes, whole block rows over its dies, 0 to 2^50; 0, the default: one block per plane"},
+    {"zone_capacity",
+     "writable bytes, whole pages, at most the zone size; 0, the default: the zone size"},
+    {"max_open_zones",
+     "zones open at once, 0 to 2^24; 0, the default: no limit; at most `max_active_zones`"},
+    {"max_active_zones",
+     "zones open or closed at once, 0 to 2^24; 0, the default: no limit"},
+    {"zone_finish",
+     "`mark`, the default: the zone is full, no flash; `pad`: the rest of its capacity "
+     "programmed with filler"},
+    {"zone_command_us",
+     "0.001 to 10^6; default 1: a command that touches no flash, or a refusal; no datasheet "
+     "gives the figure"},
+};
+
 bool parse_zone_finish(const std::string& name, ZoneFinish& out) {
   if (name == "mark") out = ZoneFinish::kMark;
   else if (name == "pad") out = ZoneFinish::kPad;
@@ -97,6 +118,7 @@ std::unique_ptr<Ftl> make_zoned_ftl(const FtlContext& context) {
   return std::make_unique<ZonedFtl>(context);
 }
 
-extern const FtlKeyHooks zoned_ftl_keys{&read_zoned_keys, &echo_zoned_keys, &describe_zoned};
+extern const FtlKeyHooks zoned_ftl_keys{&read_zoned_keys, &echo_zoned_keys, &describe_zoned,
+                                        /*slc_cache=*/false, kZonedKeys};
 
 }  // namespace ssdlab::ftl

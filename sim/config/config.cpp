@@ -18,6 +18,7 @@
 #include "common/toml_keys.h"
 #include "ftl/ftl_keys.h"
 #include "sim/config/config_host.h"
+#include "sim/config/config_part.h"
 #include "sim/config/config_reader.h"
 #include "sim/config/config_slc_cache.h"
 
@@ -345,18 +346,21 @@ DeviceConfig load_config(const std::string& path, const std::vector<std::string>
 namespace config_detail {
 
 DeviceConfig read_config(toml::table& root, const std::string& path,
-                         const std::vector<std::string>& overrides) {
+                         const std::vector<std::string>& overrides,
+                         std::set<std::string>* keys_read) {
   std::map<std::string, std::string> origins = apply_overrides(root, overrides);
   hoist_cell_tables(root);
-  hoist_sub_table(root, "host", "link");
-  hoist_sub_table(root, "host", "log");
-  hoist_sub_table(root, "controller", "firmware");
-  hoist_sub_table(root, "controller", "data_path");
+  std::vector<std::string> tables;  // (an array's tables are named by hoist_table_arrays)
+  for (const TableDoc& table : core_tables())
+    if (!table.heading.starts_with("[[")) tables.emplace_back(table.name);
+  for (const ConfigPart* part : config_parts())  // (a sub-table is read as a top-level one)
+    for (const TableDoc& table : part->tables) {
+      const std::string name(table.name);
+      if (const auto dot = name.find('.'); dot != std::string::npos)
+        hoist_sub_table(root, name.substr(0, dot), name.substr(dot + 1));
+      tables.push_back(name);
+    }
   const HoistedArrays arrays = hoist_table_arrays(root, origins);
-  std::vector<std::string> tables = {"device",     "geometry",        "timing",    "ftl",
-                                     "host",       "controller",      "timing.cell",
-                                     "timing.slc_mode", "slc_cache",  "host.link", "host.log",
-                                     "controller.firmware", "controller.data_path"};
   tables.insert(tables.end(), arrays.tables.begin(), arrays.tables.end());
   KeyReader r(root, path, std::move(tables), std::move(origins));
   DeviceConfig config;
@@ -382,9 +386,9 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_controller(r, config.ftl, config.controller);
   read_host_queues(r, arrays.queues, config.controller.host_queues);
   read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);
-  read_host_link(r, config.controller);
-  read_host_log(r, config.controller);
-  read_controller_limits(r, config.controller);
+  for (const ConfigPart* part : config_parts())
+    if (part->read) part->read(r, config);
+  if (keys_read) *keys_read = r.keys_read();
   r.reject_unknown(
       [&](const std::string& dotted) { return other_ftls_key(r, config, dotted); });
   return config;

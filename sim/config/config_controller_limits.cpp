@@ -1,20 +1,20 @@
 // The controller's limits ([controller.firmware], [controller.data_path];
-// controller_limits_config.h): their keys read and checked, echoed (only
-// where set, so that other configs echo as before) and described.
+// controller_limits_config.h), a config part (config_part.h): their keys
+// read and checked, echoed (only where set, so that other configs echo as
+// before) and described.
 #include <fmt/format.h>
 
 #include <array>
 #include <cmath>
 
 #include "common/units.h"
-#include "sim/config/config_reader.h"
+#include "sim/config/config_part.h"
 #include "sim/config/controller_limits_config.h"
 
 namespace ssdlab::sim {
 
 std::int64_t DataPathConfig::fs_per_byte() const { return std::llround(1e15 / bytes_per_s); }
 
-namespace config_detail {
 namespace {
 
 constexpr const char* kFirmware = "controller.firmware";
@@ -27,9 +27,8 @@ auto time_of(F& f, int key) {
   return times[key];
 }
 
-}  // namespace
-
-void read_controller_limits(KeyReader& r, ControllerConfig& c) {
+void read_controller_limits(KeyReader& r, DeviceConfig& config) {
+  ControllerConfig& c = config.controller;
   FirmwareCoresConfig& f = c.firmware;
   const auto [cores, cores_key] = r.find(kFirmware, "cores");
   r.integer(kFirmware, "cores", f.cores, 1, kMaxFirmwareCores);
@@ -48,7 +47,9 @@ void read_controller_limits(KeyReader& r, ControllerConfig& c) {
   r.real("controller.data_path", "bytes_per_s", c.data_path.bytes_per_s, 0.0, 1e12, false);
 }
 
-void controller_limits_json(const ControllerConfig& c, nlohmann::json& controller) {
+void controller_limits_json(const DeviceConfig& config, nlohmann::json& echo) {
+  const ControllerConfig& c = config.controller;
+  nlohmann::json& controller = echo["controller"];
   if (c.firmware.on()) {
     nlohmann::json firmware = {{"cores", c.firmware.cores}};
     for (int k = 0; k < 4; ++k)
@@ -58,8 +59,8 @@ void controller_limits_json(const ControllerConfig& c, nlohmann::json& controlle
   if (c.data_path.on()) controller["data_path"] = {{"bytes_per_s", c.data_path.bytes_per_s}};
 }
 
-std::string describe_controller_limits(const ControllerConfig& c) {
-  std::string text;
+void describe_controller_limits(const DeviceConfig& config, std::string& text) {
+  const ControllerConfig& c = config.controller;
   if (const FirmwareCoresConfig& f = c.firmware; f.on())
     text += fmt::format(
         "  cores       {} firmware core{}, per command: read {} us, write {} us, trim {} us, "
@@ -69,9 +70,41 @@ std::string describe_controller_limits(const ControllerConfig& c) {
   if (c.data_path.on())
     text += fmt::format("  data path   {:.0f} MB/s of host data (reads and writes share it)\n",
                         c.data_path.bytes_per_s / 1e6);
-  return text;
 }
 
-}  // namespace config_detail
+constexpr KeyDoc kFirmwareKeys[] = {
+    {"cores",
+     "1–256, required in the table: servers each host command takes, the earliest free first, "
+     "in the order commands reach the controller"},
+    {"read_us", "0 to 10^6, default 0: the core time of a read before its flash work"},
+    {"write_us",
+     "0 to 10^6, default 0: the core time of a write or zone append before its flash work"},
+    {"trim_us", "0 to 10^6, default 0: the core time of a trim"},
+    {"zone_management_us",
+     "0 to 10^6, default 0: the core time of a zone reset, finish, open or close"},
+};
+constexpr KeyDoc kDataPathKeys[] = {
+    {"bytes_per_s",
+     "above 0 to 10^12: the rate of one first-come, first-served resource every host data byte "
+     "crosses once, a write's before its flash work, a read's after it; reads and writes share "
+     "it"},
+};
+constexpr TableDoc kLimitsTables[] = {
+    {"controller.firmware", "[controller.firmware]",
+     "the firmware's cores; no table (the default): none. N cores at *t* µs cap a kind of "
+     "command at N / *t* per µs. May be set with `host.firmware_us`, which adds a delay no core "
+     "serves (see [Controller cores and data path](../model.md#controller-cores-and-data-path))",
+     kFirmwareKeys},
+    {"controller.data_path", "[controller.data_path]",
+     "the controller's data path (DRAM, ECC); no table (the default): none (see [Controller "
+     "cores and data path](../model.md#controller-cores-and-data-path))",
+     kDataPathKeys},
+};
+
+}  // namespace
+
+extern const ConfigPart controller_limits_part{kLimitsTables, &read_controller_limits,
+                                               &controller_limits_json,
+                                               &describe_controller_limits};
 
 }  // namespace ssdlab::sim

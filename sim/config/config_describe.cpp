@@ -13,6 +13,7 @@
 #include "sim/config/config.h"
 #include "sim/config/config_host.h"
 #include "sim/config/config_reader.h"
+#include "sim/config/config_part.h"
 #include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
@@ -147,9 +148,8 @@ nlohmann::json to_json(const DeviceConfig& c) {
   if (!c.controller.host_queues.queues.empty())
     json["host"].update(config_detail::host_queues_json(c.controller.host_queues));
   if (!c.namespaces.empty()) json["host"]["namespaces"] = config_detail::namespaces_json(c.namespaces);
-  config_detail::host_link_json(c.controller, json["host"]);
-  config_detail::host_log_json(c.controller, json["host"]);
-  config_detail::controller_limits_json(c.controller, json["controller"]);
+  for (const ConfigPart* part : config_parts())
+    if (part->echo) part->echo(c, json);
   return json;
 }
 
@@ -257,9 +257,10 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
   fmt::format_to(it, "  host queue  {}, {}\n",
                  k.queue_depth ? fmt::format("depth {}", k.queue_depth) : "unlimited depth",
                  scheduling_name(k.scheduling));
-  fmt::format_to(it, "{}", config_detail::describe_host_link(k));
-  fmt::format_to(it, "{}", config_detail::describe_host_log(k));
-  fmt::format_to(it, "{}", config_detail::describe_controller_limits(k));
+  std::string parts;
+  for (const ConfigPart* part : config_parts())
+    if (part->describe) part->describe(c, parts);
+  fmt::format_to(it, "{}", parts);
   if (k.write_buffer_bytes)
     fmt::format_to(it,
                    "  buffer      {} {} DRAM write buffer, flush above {:.0f}% down to {:.0f}%, "

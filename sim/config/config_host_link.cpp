@@ -1,12 +1,13 @@
-// The host link ([host.link]) and firmware time (host.firmware_us): their
-// keys read and checked, echoed (only where set, so that other configs echo
-// as before) and described; and the link's rates (host_link_config.h).
+// The host link ([host.link]) and firmware time (host.firmware_us), a
+// config part (config_part.h): their keys read and checked, echoed (only
+// where set, so that other configs echo as before) and described; and the
+// link's rates (host_link_config.h).
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "common/units.h"
-#include "sim/config/config_reader.h"
+#include "sim/config/config_part.h"
 #include "sim/config/host_link_config.h"
 
 namespace ssdlab::sim {
@@ -50,9 +51,10 @@ TimeNs link_command_ns(const HostLinkConfig& link) {
   return link.command_ns >= 0 ? link.command_ns : link_default_command_ns(link);
 }
 
-namespace config_detail {
+namespace {
 
-void read_host_link(KeyReader& r, ControllerConfig& c) {
+void read_host_link(KeyReader& r, DeviceConfig& config) {
+  ControllerConfig& c = config.controller;
   // A latency per command, not a resource: 0 to 1 s.
   r.scaled("host", "firmware_us", c.firmware_ns, 1000.0, 0.0, 1e6);
   HostLinkConfig& link = c.link;
@@ -71,7 +73,9 @@ void read_host_link(KeyReader& r, ControllerConfig& c) {
            fmt::format("{} is not a PCIe link width: allowed 1, 2, 4, 8 or 16", link.lanes));
 }
 
-void host_link_json(const ControllerConfig& c, nlohmann::json& host) {
+void host_link_json(const DeviceConfig& config, nlohmann::json& echo) {
+  const ControllerConfig& c = config.controller;
+  nlohmann::json& host = echo["host"];
   if (c.firmware_ns > 0) host["firmware_us"] = c.firmware_ns / 1000.0;
   if (!c.link.on()) return;
   nlohmann::json link = {{"generation", c.link.generation}, {"lanes", c.link.lanes}};
@@ -80,8 +84,8 @@ void host_link_json(const ControllerConfig& c, nlohmann::json& host) {
   host["link"] = std::move(link);
 }
 
-std::string describe_host_link(const ControllerConfig& c) {
-  std::string text;
+void describe_host_link(const DeviceConfig& config, std::string& text) {
+  const ControllerConfig& c = config.controller;
   if (c.link.on()) {
     const HostLinkConfig& link = c.link;
     text += fmt::format(
@@ -95,9 +99,29 @@ std::string describe_host_link(const ControllerConfig& c) {
   if (c.firmware_ns > 0)
     text += fmt::format("  firmware    {} us per command before it reaches the flash\n",
                         format_us(c.firmware_ns));
-  return text;
 }
 
-}  // namespace config_detail
+constexpr KeyDoc kLinkKeys[] = {
+    {"generation", "1–5: 2.5, 5, 8, 16, 32 GT/s per lane; required in the table"},
+    {"lanes", "1, 2, 4, 8, 16; required in the table"},
+    {"efficiency",
+     "above 0 to 1: payload bytes per link byte after encoding; default 256 / 280 = 0.914, "
+     "256-byte max payload behind 24 bytes of TLP overhead"},
+    {"command_overhead_ns",
+     "0 to 10^6: link time of a command's own packets in each direction; default 140 bytes at "
+     "the link's raw rate"},
+};
+constexpr TableDoc kLinkTables[] = {
+    {"host.link", "[host.link]",
+     "the PCIe link to the host; no table (the default): no link, the host reaches the device "
+     "at no cost (see [The host link and firmware "
+     "time](../model.md#the-host-link-and-firmware-time))",
+     kLinkKeys},
+};
+
+}  // namespace
+
+extern const ConfigPart host_link_part{kLinkTables, &read_host_link, &host_link_json,
+                                       &describe_host_link};
 
 }  // namespace ssdlab::sim

@@ -6,6 +6,7 @@
 #include <toml++/toml.h>
 
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,33 +25,16 @@ std::map<std::string, std::string> apply_overrides(toml::table& root,
                                                    const std::vector<std::string>& overrides);
 
 // The config in `root` (a TOML file's, or a JSON echo's as TOML), with
-// --set `overrides` applied; `path` names it in errors. (config.cpp)
+// --set `overrides` applied; `path` names it in errors. `keys_read`, if
+// given, receives every "table.key" the reader asked for, present or not
+// (the reference's test). (config.cpp)
 DeviceConfig read_config(toml::table& root, const std::string& path,
-                         const std::vector<std::string>& overrides);
+                         const std::vector<std::string>& overrides,
+                         std::set<std::string>* keys_read = nullptr);
 
 // Moves the sub-table [PARENT.NAME] (and --set PARENT.NAME.KEY) to the
 // top-level table "PARENT.NAME" that KeyReader reads. (config_file.cpp)
 void hoist_sub_table(toml::table& root, const std::string& parent, const std::string& name);
-
-// [host.link] and host.firmware_us (config_host_link.cpp; the table hoisted
-// to "host.link" first).
-void read_host_link(KeyReader& r, ControllerConfig& c);
-// [host.log] (config_host_log.cpp): read, echoed and described only when on.
-void read_host_log(KeyReader& r, ControllerConfig& c);
-void host_log_json(const ControllerConfig& c, nlohmann::json& host);
-std::string describe_host_log(const ControllerConfig& c);
-// Adds host.link and host.firmware_us to the echo's [host] table, only where
-// set (other configs echo as before).
-void host_link_json(const ControllerConfig& c, nlohmann::json& host);
-// The `ssdlab config` line of the link and firmware time ("" without them).
-std::string describe_host_link(const ControllerConfig& c);
-
-// [controller.firmware] and [controller.data_path]
-// (config_controller_limits.cpp; the tables hoisted first): read, echoed
-// into the echo's [controller] table and described only when on.
-void read_controller_limits(KeyReader& r, ControllerConfig& c);
-void controller_limits_json(const ControllerConfig& c, nlohmann::json& controller);
-std::string describe_controller_limits(const ControllerConfig& c);
 
 // geometry.gang and gang_size; a synchronous gang's geometry becomes its
 // lockstep view (config_gang.cpp).

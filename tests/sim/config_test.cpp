@@ -185,7 +185,8 @@ TEST_F(ConfigTest, UnknownTableNamesFileLineAndTheKnownTables) {
       "[gometry]\n"
       "channels = 2\n");
   EXPECT_THAT(ErrorOf(path), AllOf(StartsWith(path + ":4: "), HasSubstr("unknown table 'gometry'"),
-                                   HasSubstr("known: device, geometry, timing, ftl, host")));
+                                   HasSubstr("known: device, geometry, timing, timing.cell, "
+                                             "timing.slc_mode, ftl, slc_cache, host")));
 }
 
 TEST_F(ConfigTest, ValueWhereATableBelongsSaysItMustBeATable) {
