@@ -8,6 +8,8 @@
 // Skipped: other actions, messages (m), RWBS with N (no data), flushes
 // without data, and the
 // summary block blkparse prints at the end ("CPU0 (8,32):", "Total (...").
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "traces/fields.h"
@@ -88,6 +90,10 @@ class BlkparseParser final : public LineParser {
 
 std::unique_ptr<LineParser> make_blkparse_parser(const ReadOptions& options) {
   return std::make_unique<BlkparseParser>(options.blk_event);
+}
+
+std::string blkparse_device_name(std::uint32_t device) {
+  return fmt::format("{},{}", device >> 20, device & 0xfffff);
 }
 
 }  // namespace ssdlab::traces

@@ -27,7 +27,8 @@ const std::vector<Entry>& entries() {
         "--time-unit (ns by default)"},
        &make_mqsim_parser},
       {{"spc", "SPC / UMass (ASU, 512 B LBA, bytes, R/W, seconds)", "seconds"}, &make_spc_parser},
-      {{"blkparse", "blkparse default text output (D or Q events)", "seconds"},
+      {{"blkparse", "blkparse default text output (D or Q events)", "seconds",
+        &blkparse_device_name},
        &make_blkparse_parser},
       {{"fio", "fio iolog, version 2 or 3", "microseconds"}, &make_fio_parser},
   };
@@ -49,6 +50,12 @@ std::string format_names() {
   std::vector<std::string_view> names;
   for (const auto& info : formats()) names.emplace_back(info.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::string device_name(std::string_view format, std::uint32_t device) {
+  for (const auto& info : formats())
+    if (format == info.name && info.device_name) return info.device_name(device);
+  return std::to_string(device);
 }
 
 std::unique_ptr<LineParser> make_parser(std::string_view name, const ReadOptions& options) {

@@ -19,7 +19,14 @@ struct FormatInfo {
   const char* name;            // as given to --format
   const char* description;     // one line, for --help and the README
   const char* timestamp_unit;  // what its timestamps count, in words (for warnings)
+  // How the format names a record's device (TraceRecord::device) in messages
+  // and summaries; null: its number.
+  std::string (*device_name)(std::uint32_t device) = nullptr;
 };
+
+// Device `device` of a trace in format `format` as that format names it
+// (blkparse: "major,minor"; the others: the number).
+std::string device_name(std::string_view format, std::uint32_t device);
 
 // Every format, in a fixed order.
 const std::vector<FormatInfo>& formats();

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "traces/line_parser.h"
 
@@ -21,5 +22,7 @@ std::unique_ptr<LineParser> make_fio_parser(const ReadOptions& options);
 inline std::uint32_t blkparse_device(std::uint32_t major, std::uint32_t minor) {
   return major << 20 | minor;
 }
+// A blkparse device as the format writes it: "major,minor" (FormatInfo::device_name).
+std::string blkparse_device_name(std::uint32_t device);
 
 }  // namespace ssdlab::traces

@@ -40,8 +40,7 @@ struct Info {
 };
 
 std::string device_name(const Info& info, std::uint32_t device) {
-  if (info.format == "blkparse") return fmt::format("{},{}", device >> 20, device & 0xfffff);
-  return std::to_string(device);
+  return traces::device_name(info.format, device);
 }
 
 // "reads 20 of the first 20 lines; next best: spc, 3"

@@ -55,12 +55,11 @@ FirstPass prefill_read_ranges(Ssd& ssd, const TraceSettings& settings, const Par
   return pass;
 }
 
-// The devices as the format names them (blkparse: MAJ,MIN).
+// The devices as the format names them (traces::device_name).
 static std::string device_list(const std::set<std::uint32_t>& devices, const std::string& format) {
   std::vector<std::string> names;
   for (const std::uint32_t device : devices)
-    names.push_back(format == "blkparse" ? fmt::format("{},{}", device >> 20, device & 0xfffff)
-                                         : std::to_string(device));
+    names.push_back(traces::device_name(format, device));
   return fmt::format("{}{}", fmt::join(names, ", "), devices.size() >= 64 ? ", ..." : "");
 }
 

@@ -86,4 +86,12 @@ TEST_F(TraceDetection, EmptyTraceIsAnError) {
 }
 
 }  // namespace
+// A format names its devices (FormatInfo::device_name): blkparse as
+// "major,minor" (the kernel's MKDEV), the others by number.
+TEST(FormatDeviceNames, BlkparseNamesMajorAndMinorTheOthersTheNumber) {
+  EXPECT_EQ(ssdlab::traces::device_name("blkparse", 8u << 20 | 32), "8,32");
+  EXPECT_EQ(ssdlab::traces::device_name("msr", 3), "3");
+  EXPECT_EQ(ssdlab::traces::device_name("disksim", 8u << 20 | 32), std::to_string(8u << 20 | 32));
+}
+
 }  // namespace ssdlab::traces
