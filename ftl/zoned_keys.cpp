@@ -17,7 +17,8 @@ constexpr KeyDoc kZonedKeys[] = {
      "dies a zone stripes over, dividing the dies, 0 to the device's dies; 0, the default: "
      "every die ([Zoned namespaces](../zns.md))"},
     {"zone_size",
-     "bytes, whole block rows over its dies, 0 to 2^50; 0, the default: one block per plane"},
+     "bytes, whole block rows over its dies, 0 to 2^50; 0, the default: one block on each "
+     "plane of its dies"},
     {"zone_capacity",
      "writable bytes, whole pages, at most the zone size; 0, the default: the zone size"},
     {"max_open_zones",
