@@ -85,8 +85,7 @@ std::string config_reference() {
     if (core.name.find('.') != std::string_view::npos) continue;
     for (const ConfigPart* part : kParts)
       for (const TableDoc& table : part->tables)
-        if (table.name.starts_with(core.name) && table.name.size() > core.name.size() &&
-            table.name[core.name.size()] == '.')
+        if (KeyReader::inside(std::string(table.name), std::string(core.name)))
           table_section(table, out);
   }
   return text;
