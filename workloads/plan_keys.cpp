@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -268,19 +269,22 @@ constexpr PlanKey kExperimentKeys[] = {
     {"zipf", [](ExperimentSpec& spec, const KeyValue& kv) { spec.zipf = as_real(kv, 0.0, 100.0); }},
 };
 
+// Every table of keys, in the order their names are listed.
+std::array<std::span<const PlanKey>, 3> key_tables() {
+  return {kExperimentKeys, synthetic_keys(), zone_keys()};
+}
+
 }  // namespace
 
 std::vector<std::string_view> plan_key_names() {
   std::vector<std::string_view> names;
-  for (const std::span<const PlanKey> table : {std::span<const PlanKey>(kExperimentKeys),
-                                               synthetic_keys(), zone_keys()})
+  for (const std::span<const PlanKey> table : key_tables())
     for (const PlanKey& key : table) names.push_back(key.name);
   return names;
 }
 
 void apply_key(ExperimentSpec& spec, const KeyValue& kv) {
-  for (const std::span<const PlanKey> table : {std::span<const PlanKey>(kExperimentKeys),
-                                               synthetic_keys(), zone_keys()})
+  for (const std::span<const PlanKey> table : key_tables())
     for (const PlanKey& key : table)
       if (key.name == kv.key) return key.apply(spec, kv);
   const std::vector<std::string_view> known = plan_key_names();
