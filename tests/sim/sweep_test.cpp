@@ -137,8 +137,8 @@ TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
   EXPECT_THAT(csv, HasSubstr(",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
                              "contended_slowdown_mean,contended_slowdown_p99,"
                              "contended_fairness_index_mean,contended_fairness_index_p99\n"));
-  // Every row has as many fields as the header; the tenants' rows fill the
-  // contended columns, the single workload's leaves them empty.
+  // The tenants' rows fill the contended columns (the last four), the
+  // single workload's leaves them empty.
   std::istringstream lines(csv);
   std::string header, row;
   std::getline(lines, header);
