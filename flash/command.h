@@ -45,7 +45,7 @@ struct Command {
   // Agrawal et al. §4: "We use intra-plane copy-back to implement
   // read-modify-write for writes of less than a page in synchronous ganging."
   bool host_data : 1 = false;
-  // Map units smaller than the page (ftl/page_mapped_units.h): this unit's
+  // Map units smaller than the page (ftl/page_mapped/page_mapped_units.h): this unit's
   // command rides on the page's command before it in the list. It names its
   // unit and logical page (the verifier and the power-cut recorder follow
   // it) and takes no flash time: the controller does not send it

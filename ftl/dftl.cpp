@@ -41,7 +41,7 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "ftl/page_mapped.h"
+#include "ftl/page_mapped/page_mapped.h"
 
 namespace ssdlab::ftl::page_mapped {
 

@@ -8,7 +8,7 @@
 
 #include "common/toml_keys.h"
 #include "common/units.h"
-#include "ftl/page_mapped_keys.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 
 namespace ssdlab::ftl {
 

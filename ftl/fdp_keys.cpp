@@ -5,7 +5,7 @@
 
 #include <iterator>
 
-#include "ftl/page_mapped_keys.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl {

@@ -9,7 +9,7 @@
 
 #include "common/error.h"
 #include "fuzz/fuzz_support.h"
-#include "sim/run/sweep.h"
+#include "sim/sweep/sweep.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ssdlab::sim::SweepOptions options;

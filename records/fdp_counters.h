@@ -2,7 +2,7 @@
 // summary.json's "fdp" block, declared once. TP4146's FDP statistics log
 // page (22h: bytes the host wrote, the media wrote and erased) and events
 // (23h), and each handle's reclaim-unit use. The placement part counts the
-// events and the handles' pages per write (ftl/page_mapped_fdp.cpp) and
+// events and the handles' pages per write (ftl/page_mapped/page_mapped_fdp.cpp) and
 // fills in the rest when asked (ftl::Ftl::fdp_stats()); the summary writes
 // and reads it through the field lists below. Bytes are flash page bytes.
 #pragma once

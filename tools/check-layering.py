@@ -51,12 +51,15 @@ ALLOWED = {
                   "sim/engine", "sim/results"],
     "sim/run": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
                 "sim/engine", "sim/report", "sim/results", "sim/state", "sim/views"],
+    # Sweeps: grids of the runs below, frozen jobs, Slurm arrays, sweep.csv.
+    "sim/sweep": ["common", "workloads", "traces", "sim/config", "sim/report", "sim/results",
+                  "sim/run", "sim/state"],
     # The model as a live device (the nbdkit plugin): the run driver, stepped by its clock.
     "sim/live": ["common", "workloads", "sim/engine", "sim/report", "sim/results", "sim/run"],
     "repro": ["common", "sim/results", "sim/run"],
     "sim/cli": ["common", "ftl", "workloads", "traces", "sim/config", "sim/controller",
-                "sim/engine", "sim/results", "sim/run", "sim/state", "sim/views", "analysis",
-                "repro"],
+                "sim/engine", "sim/results", "sim/run", "sim/state", "sim/sweep", "sim/views",
+                "analysis", "repro"],
     # Tests, benchmarks and fuzz targets exercise any layer.
     "tests": ["*"],
     "bench": ["*"],

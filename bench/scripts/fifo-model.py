@@ -9,7 +9,7 @@
 One plane of BLOCKS blocks of PAGES pages holding LOGICAL logical pages,
 functionally (no timing), as the page-mapped FTL runs it with
 `ftl.allocation_pool = "ssd"`, `ftl.clean_scope = "pool"` and
-`ftl.clean_granularity = "until-mark"` (ftl/page_mapped_trigger.cpp): before
+`ftl.clean_granularity = "until-mark"` (ftl/page_mapped/page_mapped_trigger.cpp): before
 each host page, while fewer than MARK blocks are free, clean the victim (move
 its valid pages, erase it, append it to the free list). The device is filled
 sequentially, then PRECONDITION x LOGICAL uniform random page writes, then

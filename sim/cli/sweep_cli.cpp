@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "sim/cli/command.h"
 #include "sim/cli/validators.h"
-#include "sim/run/sweep.h"
+#include "sim/sweep/sweep.h"
 
 namespace ssdlab::cli {
 

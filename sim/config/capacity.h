@@ -1,6 +1,6 @@
 // How much spare flash a device config leaves in fact. `ftl.overprovisioning`
 // is nominal: the exported capacity is also capped by the cleaning reserve
-// (the FTL's low-water free blocks and its open blocks, ftl/page_mapped.cpp),
+// (the FTL's low-water free blocks and its open blocks, ftl/page_mapped/page_mapped.cpp),
 // and the blocks an FTL keeps open or free hold no superseded data, so
 // cleaning (Agrawal et al. §3.2, Table 6 "Overprovisioning: less cleaning")
 // works with less spare than the nominal figure says. `ssdlab config` prints

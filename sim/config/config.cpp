@@ -243,7 +243,7 @@ void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.logical_page_size, g.page_size, flash::gang_name(g.gang), g.members(),
                        g.page_size / g.members()));
   }
-  // Below the flash page: a map unit (ftl/page_mapped_units.h), which the
+  // Below the flash page: a map unit (ftl/page_mapped/page_mapped_units.h), which the
   // page-mapped FTL's key reader checks.
   const bool map_unit = f.logical_page_size < g.page_size && f.type == "page-mapped";
   if (!map_unit && (f.logical_page_size % g.page_size != 0 ||

@@ -135,7 +135,7 @@ class BackgroundCleaner {
   void load_round(StateReader& in, PendingRound& round);
 
   const flash::Geometry geometry_;
-  // The FTL's pages per flash page: its map units (ftl/page_mapped_units.h), or 1.
+  // The FTL's pages per flash page: its map units (ftl/page_mapped/page_mapped_units.h), or 1.
   const std::uint32_t units_per_page_;
   ftl::Ftl& ftl_;
   flash::FlashTimeline& timeline_;

@@ -1,5 +1,5 @@
 // The FTL's map-unit commands as the flash's page commands (map units
-// smaller than the flash page: ftl/page_mapped_units.h).
+// smaller than the flash page: ftl/page_mapped/page_mapped_units.h).
 //
 // The FTL names units: each command one unit address and its logical page,
 // the units of one flash page after its first, riding on it

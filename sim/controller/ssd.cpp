@@ -12,7 +12,7 @@
 namespace ssdlab::sim {
 namespace {
 
-// Map units (ftl/page_mapped_units.h): the FTL's pages (`ftl_page` bytes)
+// Map units (ftl/page_mapped/page_mapped_units.h): the FTL's pages (`ftl_page` bytes)
 // parts of the `flash_page`. Its commands then name units; the flash gets
 // pages, a unit's read moving its share of the page's read units (the
 // timeline's: codewords, or 1, the whole page, which no unit has a share of).

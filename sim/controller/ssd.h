@@ -71,7 +71,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   Ssd& operator=(const Ssd&) = delete;
 
   std::uint64_t logical_bytes() const { return logical_bytes_; }
-  // The FTL's pages per flash page: its map units (ftl/page_mapped_units.h), or 1.
+  // The FTL's pages per flash page: its map units (ftl/page_mapped/page_mapped_units.h), or 1.
   std::uint32_t map_units_per_page() const { return map_units_.units_per_page(); }
   // A hint: the host accesses these I/Os next (nullptr: unknown); the FTL
   // starts loading their state into the cache (ftl::Ftl::prefetch).

@@ -6,7 +6,7 @@
 // Write-back: a write is acknowledged once its data crossed the host link into
 // DRAM; the FTL sees it only when it is flushed.
 //
-// Packing (map units smaller than the flash page, ftl/page_mapped_units.h):
+// Packing (map units smaller than the flash page, ftl/page_mapped/page_mapped_units.h):
 // a flush gathers the buffered units of each allocation pool into whole flash
 // pages before they are programmed, as a drive's controller gathers them per
 // die: it writes a multiple of a page's units per pool, in chunks of one page

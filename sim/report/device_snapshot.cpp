@@ -35,7 +35,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   c.queued_command_ns = ssd.scheduler().queued_command_ns();
   c.host_bytes_written = ssd.host_bytes_written();
   // The FTL counts flash pages, or map units where a unit is a part of one
-  // (ftl/page_mapped_units.h): its pages' bytes.
+  // (ftl/page_mapped/page_mapped_units.h): its pages' bytes.
   const std::uint32_t units_per_page = ssd.map_units_per_page();
   c.page_size = ssd.config().geometry.page_size / units_per_page;
   c.bus_busy_ns = t.bus_busy_ns;

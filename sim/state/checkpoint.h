@@ -50,7 +50,7 @@ namespace ssdlab::sim {
 // parts in sections of their own (WBFR, BGCL; sim/controller/ssd.h); 7:
 // TIME 7, program and erase suspensions (flash/suspend.h); 8: NAND 2 (SLC
 // mode per block), PMAP 4 (each plane's SLC cache block) and the SLC cache's
-// SLCC (ftl/page_mapped_slc_cache.h), and the cell counters in TIME.
+// SLCC (ftl/page_mapped/page_mapped_slc_cache.h), and the cell counters in TIME.
 inline constexpr std::uint32_t kCheckpointFormat = 8;
 
 // Where the run stood, besides the device.

@@ -23,7 +23,7 @@ namespace ssdlab::sim {
 
 namespace {
 
-// Map units smaller than the flash page (ftl/page_mapped_units.h): whole
+// Map units smaller than the flash page (ftl/page_mapped/page_mapped_units.h): whole
 // units are gathered, up to two pages for each plane of the device, and
 // written together (Ssd::write_runs_functionally) in whole pages per pool
 // (sim/controller/page_packing.h), so that they fill flash pages as a

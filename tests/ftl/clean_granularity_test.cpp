@@ -1,5 +1,5 @@
 // Cleaning scope and granularity (ftl.clean_scope, ftl.clean_granularity;
-// ftl/page_mapped_trigger.cpp): every setting loses nothing under the
+// ftl/page_mapped/page_mapped_trigger.cpp): every setting loses nothing under the
 // verifier; one-victim erases at most one block per page written, in the
 // written plane with the plane scope; incremental moves at most
 // clean_incremental_pages pages per page written and keeps a victim in

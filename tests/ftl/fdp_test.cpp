@@ -1,4 +1,4 @@
-// Host-guided placement in the page-mapped FTL and DFTL (ftl/page_mapped_fdp.h,
+// Host-guided placement in the page-mapped FTL and DFTL (ftl/page_mapped/page_mapped_fdp.h,
 // docs/fdp.md): each handle's writes in blocks of its own, cleaning keeping a
 // persistently isolated handle's data apart (and an initially isolated one's
 // not), a segregated two-lifetime workload's write amplification with and

@@ -1,5 +1,5 @@
 // Parts of the page-mapped FTL on their own. Placement
-// (ftl/page_mapped_placement.h): planes in turn or by most free pages, one
+// (ftl/page_mapped/page_mapped_placement.h): planes in turn or by most free pages, one
 // active block per kind of write, cleaning's moves near the victim's plane,
 // and its checkpoint piece. The cleaning trigger (page_mapped_trigger.h)
 // over a fake CleaningWork: how much each granularity cleans, and where.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "flash/nand_array.h"
-#include "ftl/page_mapped_placement.h"
-#include "ftl/page_mapped_trigger.h"
+#include "ftl/page_mapped/page_mapped_placement.h"
+#include "ftl/page_mapped/page_mapped_trigger.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl::page_mapped {

@@ -1,4 +1,4 @@
-// The SLC cache of the page-mapped FTL (ftl/page_mapped_slc_cache.h): host
+// The SLC cache of the page-mapped FTL (ftl/page_mapped/page_mapped_slc_cache.h): host
 // writes in SLC-mode blocks while the cache has room, then native cells or
 // foreground folding (when_full), the static part out of the capacity, the
 // dynamic part shrinking as the logical space fills, idle folding, the

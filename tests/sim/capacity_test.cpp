@@ -18,7 +18,7 @@
 namespace ssdlab {
 namespace {
 
-// The page-mapped FTL's exported pages (ftl/page_mapped.cpp): the lesser of
+// The page-mapped FTL's exported pages (ftl/page_mapped/page_mapped.cpp): the lesser of
 // the pages after over-provisioning and the blocks left after the cleaning
 // reserve (per pool: the low-water blocks, two open blocks per plane, one
 // more), in whole stripes over the pools. 4 KiB logical pages and stripes.

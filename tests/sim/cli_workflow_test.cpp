@@ -19,7 +19,7 @@
 #include "sim/results/output.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
-#include "sim/run/sweep.h"
+#include "sim/sweep/sweep.h"
 #include "test_support.h"
 
 namespace ssdlab {

@@ -1,5 +1,5 @@
 // Map units smaller than the flash page (ftl.logical_page_size dividing the
-// page; ftl/page_mapped_units.h, sim/controller/map_units.h): the FTL maps
+// page; ftl/page_mapped/page_mapped_units.h, sim/controller/map_units.h): the FTL maps
 // 4 KiB units in 16 KiB pages, programs whole pages (padding the rest of a
 // page a call leaves open), never reads a page to write a unit of it, and
 // the flash gets one command per page.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ftl/ftl.h"
-#include "ftl/page_mapped_units.h"
+#include "ftl/page_mapped/page_mapped_units.h"
 #include "ftl/verifier.h"
 #include "sim/controller/ssd.h"
 #include "sim/state/precondition.h"

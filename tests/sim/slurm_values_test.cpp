@@ -1,7 +1,7 @@
 // What `ssdlab sweep --slurm` writes into #SBATCH lines (issue 51, H1): one
 // value of Slurm's format per option, or refused before anything is
 // written; never a line break that would add shell code to the script.
-#include "sim/run/slurm_values.h"
+#include "sim/sweep/slurm_values.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// A sweep's frozen job list (sim/run/sweep_frozen.h) and its Slurm scripts
-// (sim/run/sweep_slurm.h): tasks run what was submitted whatever happens to
+// A sweep's frozen job list (sim/sweep/sweep_frozen.h) and its Slurm scripts
+// (sim/sweep/sweep_slurm.h): tasks run what was submitted whatever happens to
 // the sweep file and configs after, collect takes only the frozen jobs'
 // results, a folder of another sweep is refused unless replaced, a sweep
 // larger than MaxArraySize is submitted in chunks, and every FTL's summary
@@ -13,8 +13,8 @@
 
 #include "analysis/compare.h"
 #include "ftl/ftl.h"
-#include "sim/run/sweep.h"
-#include "sim/run/sweep_frozen.h"
+#include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_frozen.h"
 #include "test_support.h"
 
 namespace {

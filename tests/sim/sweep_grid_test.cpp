@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sim/run/sweep.h"
-#include "sim/run/sweep_progress.h"
+#include "sim/sweep/sweep.h"
+#include "sim/sweep/sweep_progress.h"
 #include "test_support.h"
 
 namespace {

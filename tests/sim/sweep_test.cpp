@@ -1,7 +1,7 @@
 // `ssdlab sweep` and `ssdlab collect`: a grid run in parallel gives what the
 // same runs give one by one, collected into one table. Through the library
-// (sim/run/sweep.h): the command line adds nothing tested here.
-#include "sim/run/sweep.h"
+// (sim/sweep/sweep.h): the command line adds nothing tested here.
+#include "sim/sweep/sweep.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "run_support.h"
-#include "sim/run/sweep_columns.h"
+#include "sim/sweep/sweep_columns.h"
 #include "test_support.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "ftl/ftl.h"
-#include "ftl/page_mapped_keys.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/register.h"
 
 namespace {

@@ -1,0 +1,236 @@
+// Cleaning and wear leveling of the page-mapped FTL (Agrawal et al. §3.2,
+// §5): the work the cleaning trigger asks for (CleaningWork) on the victims
+// VictimChoice picks: moving their valid pages, erasing them, migration of
+// cold data into worn blocks, retirement and end of life.
+#include <fmt/format.h>
+
+#include "ftl/page_mapped/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+void PageMappedFtl::prefetch_map_entries(Ppn first) const {
+  // Speed only, no effect on results. Each valid page of a victim updates
+  // the map entry of its logical page: random entries of a map far larger
+  // than the caches, one cache miss each (at write amplification 4.6 about
+  // 3.6 per host write). Touching them all first lets those misses overlap
+  // (memory-level parallelism) instead of being taken one after another in
+  // the move loop. The victim's own valid bits and OOB area are sequential.
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_)
+    if (nand_.is_valid(first + page)) prefetch_for_write(&map_[nand_.lpn_at(first + page)]);
+}
+
+void PageMappedFtl::clean_victim(std::uint32_t group, CommandList& out) {
+  if (victims_.in_progress(group).victim == kNoBlock) start_victim(group);
+  continue_victim(group, ~std::uint32_t{0}, out);
+}
+
+std::uint32_t PageMappedFtl::clean_pages(std::uint32_t group, std::uint32_t budget,
+                                         CommandList& out) {
+  if (victims_.in_progress(group).victim == kNoBlock) start_victim(group);
+  return continue_victim(group, budget, out);
+}
+
+void PageMappedFtl::start_victim(std::uint32_t group) {
+  const std::uint32_t pool = trigger_.pool_of_group(group);
+  const BlockId victim = victims_.choose(group, clock(), stats_.wear_deferrals);
+  if (victim == VictimBuckets::kNone || victims_.valid(victim) == data_pages_) {
+    if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
+    throw make_error(
+        "{} {} is full of valid data: cleaning cannot free a block "
+        "(more over-provisioning is needed)",
+        trigger_.plane_scope() ? "plane" : "allocation pool", group);
+  }
+  victims_.start(group, victim);
+  prefetch_map_entries(geometry_.first_page(victim));
+  if (is_translation(nand_.lpn_at(geometry_.first_page(victim))))
+    ++counters(pool).translation_blocks_cleaned;  // DFTL
+}
+
+std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t budget,
+                                             CommandList& out) {
+  InProgress& cleaning = victims_.in_progress(group);
+  const std::uint32_t moved = move_pages(cleaning, budget, out);
+  if (cleaning.next < geometry_.pages_per_block) return moved;  // the rest at the next write
+  const BlockId victim = cleaning.victim;
+  const std::uint32_t moved_in_all = cleaning.moved;
+  cleaning = InProgress{};
+  erase_victim(victim, moved_in_all, out);
+  return moved;
+}
+
+std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budget,
+                                        CommandList& out) {
+  const BlockId victim = cleaning.victim;
+  const std::uint32_t plane = geometry_.plane_of_block(victim);
+  const Ppn first = geometry_.first_page(victim);
+  std::uint32_t moved = 0;
+  for (; cleaning.next < geometry_.pages_per_block; cleaning.next += pages_per_lpn_) {
+    const Ppn from = first + cleaning.next;
+    if (!nand_.is_valid(from)) continue;
+    if (moved + pages_per_lpn_ > budget) return moved;
+    const Lpn lpn = nand_.lpn_at(from);
+    // DFTL: translation pages stay in translation blocks.
+    // The victim's own plane first, so that copy-back applies (Agrawal
+    // §3.2); another plane of the pool only when that plane is out of room.
+    // With placement handles, the handle type's destination (page_mapped_fdp.h).
+    const Ppn target =
+        is_translation(lpn)
+            ? allocate_near(plane, WriteKind::kTranslation, "a translation page")
+            : allocate_near(plane, fdp_.on() ? fdp_.cleaning_kind(victim) : WriteKind::kCleaning,
+                            "the valid pages it moves");
+    if (fdp_.on() && !is_translation(lpn)) fdp_.moved(victim, target, pages_per_lpn_, geometry_);
+    // (Map units are packed into pages through the controller.)
+    const bool copy_back = config_.copy_back && !units_.on() && geometry_.plane_of(target) == plane;
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
+      nand_.invalidate(from + i);
+      Command move =
+          flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 0, from + i);
+      move.cleaning = true;
+      program(move, out);
+    }
+    map_[lpn] = target;
+    if (cache_) note_moved(lpn);
+    FtlStats& stats = counters(pool_of_block(victim));
+    (copy_back ? stats.copy_backs : stats.inter_plane_moves) += pages_per_lpn_;
+    stats.flash_pages_written += pages_per_lpn_;
+    moved += pages_per_lpn_;
+    cleaning.moved += pages_per_lpn_;
+  }
+  return moved;
+}
+
+void PageMappedFtl::erase_victim(BlockId victim, std::uint32_t moved, CommandList& out) {
+  const std::uint32_t pool = pool_of_block(victim);
+  // Migration-first (§5): "If the remaining lifetime in the chosen block is
+  // below retirementAge": decided on the chosen block, before its erase.
+  // Rate-limit-first (ssdlab 0.1) asks after the erase, below.
+  const bool migration_first = wear_.config().migration_first();
+  const bool worn = migration_first && wear_.wants_cold_data(victim);
+  erase_block(victim, 1, out);  // after every move
+  FtlStats& stats = counters(pool);
+  ++stats.blocks_cleaned;
+  ++stats.blocks_cleaned_per_pool[pool];
+  stats.pages_reclaimed += data_pages_ - moved;  // superseded, never moved (no summary page)
+  if (wear_.erased(victim)) {
+    retire(pool);
+  } else if (!(migration_first ? worn : wear_.wants_cold_data(victim)) ||
+             !migrate_cold_data(victim, pool, out)) {
+    placement_.freed(victim);
+  }
+}
+
+bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out) {
+  const std::uint32_t plane = geometry_.plane_of_block(worn);
+  const BlockId cold = victims_.find_cold_block(worn, pool);
+  if (cold == kNoBlock) return false;
+  victims_.remove(cold);
+  // Host-guided placement: the worn block takes the cold block's handle.
+  if (fdp_.on()) nand_.set_placement_tag(worn, nand_.placement_tag(cold));
+  // Stages after the cleaning's own (moves 0, erase 1): the worn block is
+  // programmed after its erase, the cold block erased after it is copied.
+  const Ppn from = geometry_.first_page(cold);
+  const bool copy_back =
+      config_.copy_back && !units_.on() && geometry_.plane_of_block(cold) == plane;
+  std::uint32_t moved = 0;
+  for (std::uint32_t page = 0; page < geometry_.pages_per_block; page += pages_per_lpn_) {
+    if (!nand_.is_valid(from + page)) continue;
+    const Lpn lpn = nand_.lpn_at(from + page);
+    const Ppn target = geometry_.first_page(worn) + nand_.write_pointer(worn);
+    for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {
+      nand_.invalidate(from + page + i);
+      nand_.program(target + i, lpn);
+      Command move = flash::page_command(copy_back ? Op::kCopyBack : Op::kMove, target + i, lpn, 2,
+                                         from + page + i);
+      move.cleaning = true;
+      if (units_.on())
+        units_.add(move, out);
+      else
+        out.push_back(move);
+    }
+    map_[lpn] = target;
+    if (cache_) note_moved(lpn);
+    moved += pages_per_lpn_;
+  }
+  // The rest of the worn block's data pages stays unwritten until its next
+  // erase (no flash work); it is closed now (with summary pages: its summary
+  // page, after the moves), holding cold data. (Map units: its last flash
+  // page written is padded first.)
+  close_open_pages(out, worn);
+  while (nand_.write_pointer(worn) < data_pages_)
+    nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
+  Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
+  closing.cleaning = true;
+  close_block(worn, closing, out);
+  (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
+  stats_.flash_pages_written += moved;
+  stats_.wear_migrated_pages += moved;
+  ++stats_.wear_migrations;
+  ++stats_.wear_migrations_per_pool[pool];
+  // (Its erase counts in stats_ too: migration rate-limits, so pools are
+  // never written in parallel meanwhile, parallel_pools().)
+  erase_and_free(cold, 3, out);
+  return true;
+}
+
+void PageMappedFtl::retire(std::uint32_t pool) {
+  ++retired_[pool];
+  ++counters(pool).blocks_retired;
+  const std::uint32_t pool_blocks = geometry_.blocks() / layout_.pools();
+  if (pool_blocks - retired_[pool] < needed_blocks_)
+    end_of_life(pool, fmt::format("{} of its {} blocks are worn out; it needs {} for its share of "
+                                  "the logical space and the cleaning reserve",
+                                  retired_[pool], pool_blocks, needed_blocks_));
+}
+
+void PageMappedFtl::end_of_life(std::uint32_t pool, const std::string& why) const {
+  throw EndOfLife(fmt::format(
+      "end of life: allocation pool {} can no longer keep its share of the logical capacity: {} "
+      "({} blocks retired in all, rated {} P/E cycles)",
+      pool, why, stats_.blocks_retired, geometry_.pe_cycles));
+}
+
+void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
+  if (!trigger_.wants_background(pool)) {
+    // Idle folding: a block on each plane that has one, all at once (their
+    // moves stay in their planes; the erases follow every move).
+    for (const BlockId block : slc_.take_one_per_plane(pool)) fold_block(pool, block, false, out);
+  } else {
+    clean_victim(trigger_.background_group(pool), out);
+    ++stats_.background_blocks_cleaned;
+  }
+  if (units_.on()) close_open_pages(out);
+}
+
+void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) {
+  fold_block(pool, slc_.take_next(pool), foreground, out);
+}
+
+void PageMappedFtl::fold_block(std::uint32_t pool, BlockId block, bool foreground,
+                               CommandList& out) {
+  InProgress folding{block, 0, 0};
+  move_pages(folding, ~std::uint32_t{0}, out);
+  slc_.folded(pool, folding.moved, foreground);
+  erase_and_free(folding.victim, 1, out);  // after every move
+}
+
+void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& out) {
+  // Map units: the pages the moves filled go to flash before the erase (a
+  // host page being filled stays open: nothing of it is in the victim).
+  if (units_.on()) close_open_pages(out, kNoBlock, true);
+  nand_.erase(block);
+  Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
+  erase.cleaning = true;
+  out.push_back(erase);
+  ++counters(pool_of_block(block)).erases;
+}
+
+void PageMappedFtl::erase_and_free(BlockId block, std::uint8_t stage, CommandList& out) {
+  const std::uint32_t pool = pool_of_block(block);
+  erase_block(block, stage, out);
+  if (wear_.erased(block))
+    retire(pool);
+  else
+    placement_.freed(block);
+}
+
+}  // namespace ssdlab::ftl::page_mapped

@@ -1,0 +1,133 @@
+// Host-guided placement of the page-mapped FTL (page_mapped_fdp.h): handles
+// of host writes, cleaning's destinations, block tags and the FDP counters.
+#include "ftl/page_mapped/page_mapped_fdp.h"
+
+#include "common/error.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+FdpPlacement::FdpPlacement(const PlacementConfig& config, std::uint32_t logical_page_size,
+                           flash::NandArray& nand, Placement& placement)
+    : config_(config), logical_page_size_(logical_page_size), nand_(nand) {
+  if (!on()) return;
+  nand_.enable_placement_tags();
+  placement.enable_handles();
+  stats_.mode = placement_mode_name(config_.mode);
+  stats_.isolation = config_.persistent() ? "persistently" : "initially";
+  stats_.handles.resize(config_.handles);
+  for (std::uint32_t h = 0; h < config_.handles; ++h) stats_.handles[h].handle = h;
+}
+
+std::uint32_t FdpPlacement::extra_active_per_plane() const {
+  if (!on()) return 0;
+  // Every handle's host slot replaces the plain host block; persistently
+  // isolated handles' cleaning slots replace the shared cleaning block.
+  return (config_.handles - 1) * (config_.persistent() ? 2 : 1);
+}
+
+WriteKind FdpPlacement::host_kind(std::uint8_t id, std::uint32_t first) {
+  std::uint32_t handle = id;
+  if (handle >= config_.handles) {
+    ++stats_.invalid_placement_ids;  // TP4146: an invalid identifier; handle 0 here
+    handle = 0;
+  } else if (handle == 0 && !config_.ranges.empty()) {
+    const std::uint64_t offset = std::uint64_t{first} * logical_page_size_;
+    for (const PlacementConfig::Range& range : config_.ranges)
+      if (offset >= range.offset && offset - range.offset < range.size) {
+        handle = range.handle;
+        break;
+      }
+  }
+  if (written_ && handle != last_) ++stats_.handle_changes;
+  written_ = true;
+  last_ = current_ = handle;
+  return handle_host_kind(handle);
+}
+
+void FdpPlacement::host_page(flash::Ppn first, std::uint32_t pages,
+                             const flash::FastGeometry& geometry) {
+  records::FdpCounters::Handle& handle = stats_.handles[current_];
+  handle.host_pages += pages;
+  if (geometry.page_in_block(first) != 0) return;
+  nand_.set_placement_tag(geometry.block_of(first), static_cast<std::uint8_t>(current_ + 1));
+  ++handle.blocks_opened;
+}
+
+void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t pages,
+                         const flash::FastGeometry& geometry) {
+  const std::uint8_t tag = nand_.placement_tag(victim);
+  if (tag != 0) stats_.handles[handle_of(tag)].pages_moved += pages;
+  if (geometry.page_in_block(target) != 0) return;
+  if (config_.persistent() && tag != 0) {
+    nand_.set_placement_tag(geometry.block_of(target),
+                            static_cast<std::uint8_t>(tag | kCleaningTag));
+    ++stats_.handles[handle_of(tag)].cleaning_blocks;
+  } else {
+    ++stats_.shared_cleaning_blocks;  // tag 0: data of several handles may meet here
+  }
+}
+
+WriteKind FdpPlacement::slot_of(flash::BlockId block) const {
+  const std::uint8_t tag = nand_.placement_tag(block);
+  if (tag == 0) return WriteKind::kCleaning;
+  return (tag & kCleaningTag) ? handle_cleaning_kind(handle_of(tag))
+                              : handle_host_kind(handle_of(tag));
+}
+
+records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::Geometry& geometry,
+                                         std::uint32_t planes_per_group) const {
+  records::FdpCounters report = stats_;
+  const std::uint64_t page = geometry.page_size;
+  report.host_bytes_written = counters.host_pages_written * page;
+  report.media_bytes_written = counters.flash_pages_written * page;
+  report.media_bytes_erased = counters.erases * geometry.pages_per_block * page;
+  // An RU is a block on each plane of its group: each RU a handle opened
+  // past its first is a switch to a new RU.
+  for (records::FdpCounters::Handle& handle : report.handles) {
+    const std::uint64_t units = (handle.blocks_opened + planes_per_group - 1) / planes_per_group;
+    handle.reclaim_units = units;
+    report.ru_switches += units > 0 ? units - 1 : 0;
+  }
+  return report;
+}
+
+namespace {
+constexpr std::uint32_t kFdpStateVersion = 1;
+}  // namespace
+
+void FdpPlacement::save_state(StateWriter& out) const {
+  out.section("FDPS", kFdpStateVersion);
+  out.u64(stats_.handle_changes);
+  out.u64(stats_.invalid_placement_ids);
+  out.u64(stats_.shared_cleaning_blocks);
+  out.u64(stats_.handles.size());
+  for (const records::FdpCounters::Handle& h : stats_.handles) {
+    out.u64(h.host_pages);
+    out.u64(h.blocks_opened);
+    out.u64(h.cleaning_blocks);
+    out.u64(h.pages_moved);
+  }
+  out.u32(last_);
+  out.u32(written_ ? 1 : 0);
+}
+
+void FdpPlacement::load_state(StateReader& in) {
+  in.section("FDPS", kFdpStateVersion);
+  stats_.handle_changes = in.u64();
+  stats_.invalid_placement_ids = in.u64();
+  stats_.shared_cleaning_blocks = in.u64();
+  if (in.count(stats_.handles.size(), "the placement handles") != stats_.handles.size())
+    throw make_error("the checkpoint's placement handles do not match the config's {}",
+                     stats_.handles.size());
+  for (records::FdpCounters::Handle& h : stats_.handles) {
+    h.host_pages = in.u64();
+    h.blocks_opened = in.u64();
+    h.cleaning_blocks = in.u64();
+    h.pages_moved = in.u64();
+  }
+  last_ = in.u32();
+  written_ = in.u32() != 0;
+  if (last_ >= stats_.handles.size()) throw make_error("corrupt: placement handle {}", last_);
+}
+
+}  // namespace ssdlab::ftl::page_mapped

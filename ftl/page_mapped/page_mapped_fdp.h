@@ -1,0 +1,83 @@
+// Host-guided data placement in the page-mapped FTL and DFTL (ftl.placement;
+// fdp_config.h, docs/fdp.md): NVMe Flexible Data Placement (TP4146) and
+// multi-stream writes as one mechanism.
+//
+// Model (TP4146 terms): a reclaim group is an allocation pool (ftl.allocation_pool); a
+// reclaim unit (RU) is one block on each plane of its group (a superblock
+// slice), its blocks opened as the pool's planes take the handle's pages in
+// turn; a reclaim unit handle (RUH) is an active block slot per plane
+// (Placement's handle_host_kind()). A write's placement identifier picks the
+// handle (0, or one past the last, TP4146's invalid identifier: handle 0);
+// without one, a `[[placement]]` range may name it. Cleaning keeps what the
+// handle type promises: a persistently isolated handle's valid pages move
+// into RUs of that handle only (handle_cleaning_kind()); an initially
+// isolated handle's move into the pool's shared cleaning blocks, mixed with
+// the other handles'. Streams are persistently isolated handles.
+//
+// Each block's handle is flash state (NandArray::placement_tag(), in every
+// page's OOB area), so that a mount after a power cut gives each partly
+// written block back to its handle. The counters here are the part's
+// checkpoint section "FDPS".
+#pragma once
+
+#include <cstdint>
+
+#include "common/state_io.h"
+#include "flash/geometry.h"
+#include "flash/nand_array.h"
+#include "ftl/fdp_config.h"
+#include "ftl/page_mapped/page_mapped_placement.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+class FdpPlacement {
+ public:
+  // Off unless `config.on()`; then it enables `nand`'s placement tags and
+  // `placement`'s handle slots.
+  FdpPlacement(const PlacementConfig& config, std::uint32_t logical_page_size,
+               flash::NandArray& nand, Placement& placement);
+
+  bool on() const { return config_.on(); }
+  // Active blocks per plane beyond the plain FTL's host and cleaning block.
+  std::uint32_t extra_active_per_plane() const;
+
+  // The slot a host write to logical page `first` with placement identifier
+  // `id` takes (counts a handle change); it is the current handle until the next.
+  WriteKind host_kind(std::uint8_t id, std::uint32_t first);
+  // The current handle's host page(s) went to `first`: tags the block it
+  // opened, if it did.
+  void host_page(flash::Ppn first, std::uint32_t pages, const flash::FastGeometry& geometry);
+  // Where cleaning moves a valid page of `victim`.
+  WriteKind cleaning_kind(flash::BlockId victim) const {
+    const std::uint8_t tag = nand_.placement_tag(victim);
+    return config_.persistent() && tag != 0 ? handle_cleaning_kind(handle_of(tag))
+                                            : WriteKind::kCleaning;
+  }
+  // Cleaning moved `pages` of `victim` to `target`: tags the block it opened.
+  void moved(flash::BlockId victim, flash::Ppn target, std::uint32_t pages,
+             const flash::FastGeometry& geometry);
+  // Recovery: the slot a partly written block found at mount goes back to.
+  WriteKind slot_of(flash::BlockId block) const;
+
+  // The report (summary.json "fdp"): the counters, and the log page's bytes
+  // from the FTL's counters and geometry.
+  records::FdpCounters stats(const FtlStats& counters, const flash::Geometry& geometry,
+                             std::uint32_t planes_per_group) const;
+
+  void save_state(StateWriter& out) const;
+  void load_state(StateReader& in);
+
+ private:
+  static constexpr std::uint8_t kCleaningTag = 0x80;
+  static std::uint32_t handle_of(std::uint8_t tag) { return (tag & 0x7fU) - 1U; }
+
+  PlacementConfig config_;
+  std::uint64_t logical_page_size_;
+  flash::NandArray& nand_;
+  records::FdpCounters stats_;  // its events and handles, counted per write
+  std::uint32_t current_ = 0;  // the handle of the host write in progress
+  std::uint32_t last_ = 0;     // the handle of the previous host write
+  bool written_ = false;       // a host write has happened (handle changes)
+};
+
+}  // namespace ssdlab::ftl::page_mapped

@@ -1,0 +1,59 @@
+// Checkpoints of the page-mapped FTL: its own section "PMAP" (the map, then
+// the placement's active blocks, free lists and cursors, the retired block
+// counts, and the victims in progress), then the NAND array, the victim
+// candidates (buckets and policy), wear leveler and counters, each in its
+// own section. Each part writes and reads its own pieces; this file fixes
+// their order (the format). Sizes, layout and thresholds come from the
+// config.
+#include "ftl/page_mapped/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+namespace {
+
+// 2: each plane's translation block (DFTL), the victim policy's section
+// "VPOL" after the victim buckets, and DFTL's map cache "DMAP" at the end.
+// 3: the victims in progress (incremental cleaning), one per victim group.
+// 4: each plane's SLC cache block (WriteKind::kSlc), and with an SLC cache
+// its section "SLCC" after the counters. (With ftl.placement on, a config
+// no earlier checkpoint can have, each plane's handle slots after these and
+// the section "FDPS" after the SLC cache's: other checkpoints are unchanged.)
+constexpr std::uint32_t kStateVersion = 4;
+
+}  // namespace
+
+void PageMappedFtl::save_state(StateWriter& out) const {
+  out.section("PMAP", kStateVersion);
+  out.vector(map_);
+  placement_.save_state(out);
+  out.vector(retired_);
+  victims_.save_progress(out);
+  nand_.save_state(out);
+  victims_.save_candidates(out);
+  wear_.save_state(out);
+  save_stats(out, stats_);
+  if (slc_.on()) slc_.save_state(out);
+  if (fdp_.on()) fdp_.save_state(out);
+  if (cache_) cache_->save_state(out);
+}
+
+void PageMappedFtl::load_state(StateReader& in) {
+  in.section("PMAP", kStateVersion);
+  in.vector(map_, map_.size(), "the page map");
+  const std::uint64_t pages = geometry_.pages();
+  for (const Ppn ppn : map_)
+    if (ppn != kNoPage && ppn >= pages)
+      throw make_error("corrupt: the page map points at page {} of {}", ppn, pages);
+  placement_.load_state(in);
+  in.vector(retired_, layout_.pools(), "the retired block counts");
+  victims_.load_progress(in);
+  nand_.load_state(in);
+  victims_.load_candidates(in);
+  wear_.load_state(in);
+  load_stats(in, stats_);
+  if (slc_.on()) slc_.load_state(in);
+  recount_mapped();
+  if (fdp_.on()) fdp_.load_state(in);
+  if (cache_) cache_->load_state(in);
+}
+
+}  // namespace ssdlab::ftl::page_mapped

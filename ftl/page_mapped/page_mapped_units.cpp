@@ -1,0 +1,79 @@
+#include "ftl/page_mapped/page_mapped_units.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "ftl/page_mapped/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+flash::Geometry unit_geometry(flash::Geometry flash, std::uint32_t units) {
+  flash.page_size /= units;
+  flash.oob_size /= units;
+  flash.pages_per_block *= units;
+  return flash;
+}
+
+void UnitPages::add(flash::Command command, flash::CommandList& out) {
+  const std::uint32_t slot = command.ppn % per_page_;
+  auto page = open_.end();
+  if (slot == 0) {
+    open_.emplace_back();
+    page = open_.end() - 1;
+  } else {
+    page = std::find_if(open_.begin(), open_.end(), [&](const flash::CommandList& p) {
+      return p.back().ppn + 1 == command.ppn;
+    });
+    if (page == open_.end())
+      throw std::logic_error("a map unit programmed out of its page's slot order");
+    command.rides = true;
+  }
+  page->push_back(command);
+  if (slot + 1 < per_page_) return;
+  out.insert(out.end(), page->begin(), page->end());
+  open_.erase(page);
+}
+
+std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const {
+  const auto page = std::find_if(open_.begin(), open_.end(), [&](const flash::CommandList& p) {
+    return !cleaning_only || p.front().cleaning;
+  });
+  if (page == open_.end()) return std::nullopt;
+  const flash::Command& last = page->back();
+  flash::Command padding =
+      flash::page_command(flash::Op::kProgram, last.ppn + 1, flash::kNoLpn, last.stage);
+  padding.cleaning = last.cleaning;
+  return padding;
+}
+
+// The PageMappedFtl's own unit work (page_mapped.h).
+
+void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
+                                     bool cleaning_only) {
+  if (!cleaning_only) std::fill(filling_.begin(), filling_.end(), FillingPage{});
+  while (const std::optional<Command> next = units_.next_padding(cleaning_only)) {
+    const Command& padding = *next;
+    const BlockId block = geometry_.block_of(padding.ppn);
+    nand_.pad(padding.ppn);
+    FtlStats& stats = counters(pool_of_block(block));
+    ++stats.padding_pages;
+    ++stats.flash_pages_written;
+    if (block == closed_by_caller)
+      units_.add(padding, out);
+    else
+      place(padding, out);
+  }
+}
+
+Ppn PageMappedFtl::allocate_unit(std::uint32_t pool, WriteKind kind, CommandList& out) {
+  // The pool's page the call is filling, while it has free slots and the
+  // unit is of its kind: a page is filled before the pool turns to the next
+  // plane, so that the units of many writes (a flush's runs) fill whole
+  // pages and only the last page of each pool and kind is padded.
+  if (const FillingPage& filling = filling_[pool]; filling.next != kNoPage && filling.kind == kind)
+    if (placement_.take_in_plane(geometry_.plane_of(filling.next), kind) == filling.next)
+      return filling.next;
+  return allocate_in_turn(pool, kind, out, "host data above its reserve");
+}
+
+}  // namespace ssdlab::ftl::page_mapped
