@@ -66,9 +66,11 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
     logical_pages_ -= stripe_round;
   if (logical_pages_ == 0) throw make_error("the device is too small for dftl's translation pages");
   if (capacity_entries == 0) capacity_entries = std::max<std::uint64_t>(1, logical_pages_ / 50);
-  config_.map_cache_entries = capacity_entries;  // the value that runs (config(), summary.json)
-  cache_ =
-      std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_, capacity_entries);
+  // The value that runs (config(), summary.json's echo).
+  DftlKeys& keys = config_.keys.emplace(config_.keys.get<DftlKeys>());
+  keys.map_cache_entries = capacity_entries;
+  cache_ = std::make_unique<MapCache>(logical_pages_, entries_per_translation_page_,
+                                      capacity_entries, keys.map_cache_prefetch);
   return translation_pages();
 }
 
@@ -95,7 +97,7 @@ void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
   const std::uint32_t page = cache_->translation_page_of(lpn);
   Lpn end = lpn + 1;
   std::uint64_t absent = 0;
-  while (end - lpn < config_.map_cache_prefetch && end < logical_pages_ &&
+  while (end - lpn < cache_->prefetch() && end < logical_pages_ &&
          cache_->translation_page_of(end) == page && absent + 1 < cache_->capacity()) {
     absent += cache_->contains(end) ? 0 : 1;
     ++end;

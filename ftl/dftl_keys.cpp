@@ -8,6 +8,7 @@
 
 #include "common/toml_keys.h"
 #include "common/units.h"
+#include "ftl/dftl_map_cache.h"
 #include "ftl/page_mapped/page_mapped_keys.h"
 
 namespace ssdlab::ftl {
@@ -35,31 +36,34 @@ void read_dftl_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   const auto [bytes_node, bytes_key] = r.find("ftl", "map_cache_bytes");
   if (entries_node && bytes_node)
     r.fail(bytes_key, bytes_node, "give map_cache_entries or map_cache_bytes, not both");
+  DftlKeys& keys = f.keys.emplace<DftlKeys>();
   // 0, the default: 2% of the map (describe_dftl, dftl.cpp), as the echo
   // writes it, so that the echo reads back (issue 51, M3).
-  r.integer("ftl", "map_cache_entries", f.map_cache_entries, 0, std::int64_t{1} << 40);
+  r.integer("ftl", "map_cache_entries", keys.map_cache_entries, 0, std::int64_t{1} << 40);
   std::uint64_t bytes = 0;
   r.size("ftl", "map_cache_bytes", bytes, kDftlCacheEntryBytes, std::uint64_t{1} << 44);
-  if (bytes_node) f.map_cache_entries = bytes / kDftlCacheEntryBytes;
-  r.integer("ftl", "map_cache_prefetch", f.map_cache_prefetch, 1, 1 << 16);
+  if (bytes_node) keys.map_cache_entries = bytes / kDftlCacheEntryBytes;
+  r.integer("ftl", "map_cache_prefetch", keys.map_cache_prefetch, 1, 1 << 16);
 }
 
 void echo_dftl_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   echo_page_mapped_keys(f, ftl_table);
-  ftl_table["map_cache_entries"] = f.map_cache_entries;
-  ftl_table["map_cache_prefetch"] = f.map_cache_prefetch;
+  const DftlKeys& keys = f.keys.get<DftlKeys>();
+  ftl_table["map_cache_entries"] = keys.map_cache_entries;
+  ftl_table["map_cache_prefetch"] = keys.map_cache_prefetch;
 }
 
 void describe_dftl(const FtlDescription& d, std::string& out) {
   describe_page_mapped_layout(d, out);
-  const std::uint64_t entries = d.config.map_cache_entries
-                                    ? d.config.map_cache_entries
+  const DftlKeys& keys = d.config.keys.get<DftlKeys>();
+  const std::uint64_t entries = keys.map_cache_entries
+                                    ? keys.map_cache_entries
                                     : std::max<std::uint64_t>(1, d.logical_pages / 50);
   fmt::format_to(std::back_inserter(out),
                  "  map cache   {} entries ({} of DRAM, {:.2f}% of the map); prefetch {}\n",
                  entries, format_size(entries * kDftlCacheEntryBytes),
                  100.0 * static_cast<double>(entries) / static_cast<double>(d.logical_pages),
-                 d.config.map_cache_prefetch);
+                 keys.map_cache_prefetch);
   describe_cleaning(d, out);
 }
 

@@ -10,8 +10,9 @@
 namespace ssdlab::ftl {
 
 MapCache::MapCache(std::uint64_t logical_pages, std::uint32_t entries_per_page,
-                   std::uint64_t capacity)
+                   std::uint64_t capacity, std::uint32_t prefetch)
     : entries_per_page_(entries_per_page),
+      prefetch_(std::max<std::uint32_t>(prefetch, 1)),
       capacity_(std::max<std::uint64_t>(capacity, 1)),
       protected_capacity_(capacity_ / 2),
       index_(logical_pages, kNil),

@@ -33,13 +33,28 @@
 
 namespace ssdlab::ftl {
 
+// DFTL's own [ftl] keys (dftl_keys.cpp), held in FtlConfig::keys.
+struct DftlKeys {
+  // Logical pages whose map entries the controller's DRAM caches; 0: the
+  // FTL's default (2% of the map). `ftl.map_cache_entries`, or
+  // `ftl.map_cache_bytes` at kDftlCacheEntryBytes per entry.
+  std::uint64_t map_cache_entries = 0;
+  // Entries a miss loads from the translation page it reads: the missed one
+  // and those after it in the same page (`ftl.map_cache_prefetch`; 1 is the
+  // paper's DFTL, which loads only the missed entry).
+  std::uint32_t map_cache_prefetch = 8;
+};
+
 class MapCache {
  public:
   // `logical_pages` data pages, `entries_per_page` entries per translation
-  // page, room for `capacity` (>= 1) entries.
-  MapCache(std::uint64_t logical_pages, std::uint32_t entries_per_page, std::uint64_t capacity);
+  // page, room for `capacity` (>= 1) entries; a miss loads `prefetch` (>= 1)
+  // entries of its translation page (DftlKeys::map_cache_prefetch).
+  MapCache(std::uint64_t logical_pages, std::uint32_t entries_per_page, std::uint64_t capacity,
+           std::uint32_t prefetch);
 
   std::uint64_t capacity() const { return capacity_; }
+  std::uint32_t prefetch() const { return prefetch_; }
   std::uint64_t size() const { return size_; }
   bool contains(flash::Lpn lpn) const { return index_[lpn] != kNil; }
   std::uint32_t translation_page_of(flash::Lpn lpn) const { return lpn / entries_per_page_; }
@@ -97,6 +112,7 @@ class MapCache {
   void unlink_dirty(std::uint32_t node);
 
   std::uint32_t entries_per_page_;
+  std::uint32_t prefetch_;
   std::uint64_t capacity_;
   std::uint64_t protected_capacity_;
   std::uint64_t size_ = 0;

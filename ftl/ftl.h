@@ -106,14 +106,6 @@ struct FtlConfig {
   // Page-mapped and DFTL: which sealed block cleaning recycles
   // (victim_policy.h; `ftl.victim_policy`, `ftl.victim_choices`).
   VictimPolicyConfig victim;
-  // DFTL (dftl.h): logical pages whose map entries the controller's DRAM
-  // caches; 0: the FTL's default (2% of the map). `ftl.map_cache_entries`,
-  // or `ftl.map_cache_bytes` at kDftlCacheEntryBytes per entry.
-  std::uint64_t map_cache_entries = 0;
-  // DFTL: entries a miss loads from the translation page it reads: the
-  // missed one and those after it in the same page (`ftl.map_cache_prefetch`;
-  // 1 is the paper's DFTL, which loads only the missed entry).
-  std::uint32_t map_cache_prefetch = 8;
   // Page-mapped and DFTL (`ftl.summary_page`; Agrawal et al. §3.4, DiskSim
   // ssd.h:396 and ssd_timing.c:360-372): each block keeps its last page for a
   // summary of its data pages (their logical pages and write order),
@@ -130,9 +122,10 @@ struct FtlConfig {
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
   // The chosen FTL's own keys, as its `read` hook parsed them (ftl_keys.h):
-  // keys.get<MyKeys>() in its factory. The fields above that only some
-  // built-in FTLs use (cleaning scope, victim policy, virtual blocks, map
-  // cache, summary page) are read by those FTLs' hooks too.
+  // keys.get<MyKeys>() in its factory (dftl's map cache: DftlKeys,
+  // dftl_map_cache.h). The fields above that only some built-in FTLs use
+  // (cleaning scope, victim policy, virtual blocks, summary page) are read by
+  // those FTLs' hooks too.
   FtlKeys keys;
 };
 

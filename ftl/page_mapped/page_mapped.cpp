@@ -76,7 +76,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
     throw make_error("ftl.placement and an SLC cache cannot be on together (not modelled)");
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
-      demand_mapped ? set_up_translation(config_.map_cache_entries) : 0;
+      demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
   if (units_.on()) filling_.assign(layout_.pools(), FillingPage{});
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);

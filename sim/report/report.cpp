@@ -221,10 +221,11 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.fdp = ssd.ftl().fdp_stats();
   add_zones_summary(summary, ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
-  // The config that ran: with what the FTL resolved when it was built (dftl's
-  // map cache, left to its default in the config), so that it reads back.
+  // The config that ran: with the FTL's own keys as it resolved them when it
+  // was built (dftl's map cache, left to its default in the config), so that
+  // it reads back.
   DeviceConfig ran = ssd.config();
-  ran.ftl.map_cache_entries = ssd.ftl().config().map_cache_entries;
+  ran.ftl.keys = ssd.ftl().config().keys;
   summary.config = to_json(ran);
   // Derived, not a key: the spare the exported capacity leaves in fact.
   (*summary.config)["capacity"] = spare_capacity(ssd.config(), ssd.ftl());

@@ -9,6 +9,7 @@
 
 #include "cleaning_support.h"
 #include "common/state_io.h"
+#include "ftl/dftl_map_cache.h"
 #include "ftl/verifier.h"
 #include "policy_support.h"
 
@@ -192,11 +193,13 @@ TEST(Dftl, MountRewritesTheTranslationPagesTheCutLeftStale) {
 TEST(DftlConfig, KeysAreValidated) {
   EXPECT_THROW(tiny_with({"ftl.map_cache_entries=100"}), Error) << "page-mapped has no map cache";
   EXPECT_THROW(dftl_tiny({"ftl.map_cache_entries=100", "ftl.map_cache_bytes=\"4KiB\""}), Error);
-  EXPECT_EQ(dftl_tiny({"ftl.map_cache_bytes=\"4KiB\""}).ftl.map_cache_entries,
-            4096 / ftl::kDftlCacheEntryBytes);
+  EXPECT_EQ(
+      dftl_tiny({"ftl.map_cache_bytes=\"4KiB\""}).ftl.keys.get<ftl::DftlKeys>().map_cache_entries,
+      4096 / ftl::kDftlCacheEntryBytes);
   // 0 is the default (2% of the map), as the config echo writes it: a
   // checkpoint's echo reads back (issue 51, M3).
-  EXPECT_EQ(dftl_tiny({"ftl.map_cache_entries=0"}).ftl.map_cache_entries, 0u);
+  EXPECT_EQ(dftl_tiny({"ftl.map_cache_entries=0"}).ftl.keys.get<ftl::DftlKeys>().map_cache_entries,
+            0u);
   EXPECT_THROW(dftl_tiny({"ftl.map_cache_entries=-1"}), Error);
   EXPECT_EQ(load_preset("dftl").ftl.type, "dftl");
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "../cleaning_support.h"
+#include "ftl/dftl_map_cache.h"
 #include "../test_support.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
@@ -52,7 +53,7 @@ TEST(LongVerification, EveryVictimPolicyAndDftl) {
       auto config = testing::load_preset("tiny");
       config.ftl.type = type;
       config.ftl.victim.kind = kind;
-      config.ftl.map_cache_entries = 64;
+      config.ftl.keys.emplace(ftl::DftlKeys{.map_cache_entries = 64});  // (dftl only)
       verify_mix(config, 1000000, 4);
     }
 }
