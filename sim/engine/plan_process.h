@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/checked.h"
 #include "common/error.h"
@@ -59,5 +61,29 @@ class PlanProcess final : public IoSource {
   TimeNs arrival_ = 0;
   ReadAhead<SourceIo, 2> ahead_;
 };
+
+// The processes of `spec`'s run `run` as streams of the host loop, appended
+// to `processes` and `streams`: process p's generator works over `bytes` of
+// logical space placed at `base`, seeded with stream_seed(seed, run, p), its
+// stream in `place`'s group, submission queue and flow (the process and
+// slots are its own: open loop with interarrival_us, else queue_depth),
+// with the experiment's placement identifier.
+inline void add_plan_streams(const workloads::ExperimentSpec& spec, std::uint32_t run,
+                             std::uint64_t seed, std::uint64_t base, std::uint64_t bytes,
+                             const HostStream& place,
+                             std::vector<std::unique_ptr<PlanProcess>>& processes,
+                             std::vector<HostStream>& streams) {
+  const bool open_loop = spec.synthetic.open_loop();
+  for (std::uint32_t p = 0; p < spec.processes; ++p) {
+    processes.push_back(std::make_unique<PlanProcess>(
+        workloads::IoGenerator(spec, p, bytes, workloads::stream_seed(seed, run, p)), spec.count,
+        open_loop, spec.origin, base));
+    HostStream& stream = streams.emplace_back(place);
+    stream.source = processes.back().get();
+    stream.process = p;
+    stream.slots = open_loop ? 0 : spec.queue_depth;  // 0: an open-loop stream (io_source.h)
+    stream.placement = static_cast<std::uint8_t>(spec.placement_id);
+  }
+}
 
 }  // namespace ssdlab::sim

@@ -367,18 +367,11 @@ RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t ru
   }
   std::vector<std::unique_ptr<PlanProcess>> processes;
   std::vector<HostStream> streams;
-  const bool open_loop = spec.synthetic.open_loop();
-  const workloads::ExperimentSpec zoned = with_device_zones(spec, ssd_);
-  for (std::uint32_t p = 0; p < spec.processes; ++p) {
-    processes.push_back(std::make_unique<PlanProcess>(
-        workloads::IoGenerator(zoned, p, ssd_.logical_bytes(), workloads::stream_seed(seed, run, p)),
-        spec.count, open_loop, spec.origin));
-    // Slots 0: an open-loop stream (io_source.h).
-    // Its submission queue: `queue`, 1-based (checked by the caller); 0: the first.
-    const auto queue = static_cast<std::uint16_t>(spec.queue ? spec.queue - 1 : 0);
-    streams.push_back(HostStream{processes.back().get(), 0, p, open_loop ? 0 : spec.queue_depth,
-                                 queue, 0, static_cast<std::uint8_t>(spec.placement_id)});
-  }
+  // Its submission queue: `queue`, 1-based (checked by the caller); 0: the first.
+  HostStream place;
+  place.queue = static_cast<std::uint16_t>(spec.queue ? spec.queue - 1 : 0);
+  add_plan_streams(with_device_zones(spec, ssd_), run, seed, 0, ssd_.logical_bytes(), place,
+                   processes, streams);
   const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
                        spec.io_ignore_auto};
   return std::move(this->run(streams, std::span(&group, 1)).front());

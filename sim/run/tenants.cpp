@@ -148,16 +148,12 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
     // A zone workload gets the device's zones, as a single run's does (issue
     // 51, M2: a tenant lost them).
     const workloads::ExperimentSpec spec = with_device_zones(*tenant.plan, ssd);
-    const bool open_loop = spec.synthetic.open_loop();
-    for (std::uint32_t p = 0; p < spec.processes; ++p) {
-      processes_.push_back(std::make_unique<PlanProcess>(
-          workloads::IoGenerator(spec, p, tenant.space.bytes,
-                                 workloads::stream_seed(seed_of(spec, seed), 0, p)),
-          spec.count, open_loop, spec.origin, tenant.space.base));
-      streams_.push_back(HostStream{processes_.back().get(), group, p,
-                                    open_loop ? 0 : spec.queue_depth, queue, flow,
-                                    static_cast<std::uint8_t>(spec.placement_id)});
-    }
+    HostStream place;
+    place.group = group;
+    place.queue = queue;
+    place.flow = flow;
+    add_plan_streams(spec, 0, seed_of(spec, seed), tenant.space.base, tenant.space.bytes, place,
+                     processes_, streams_);
     groups_.push_back(
         RunGroup{tenant.name, 0, spec.count * spec.processes, spec.io_ignore, spec.io_ignore_auto});
   }
