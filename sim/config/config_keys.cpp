@@ -112,7 +112,9 @@ constexpr KeyDoc kTimingCell[] = {
     {"program",
      "`one-shot` (the default; 3D NAND): the pages of a wordline come in over the bus in turn "
      "and the wordline is programmed once, at its last page, so the earlier pages take no "
-     "array time; `multi-pass` (planar MLC and TLC): each page is programmed as it comes"},
+     "array time; `multi-pass` (planar MLC and TLC): each page is programmed as it comes, "
+     "and a power cut during a later pass loses the wordline's earlier pages too "
+     "([paired page loss](../reliability.md#power-loss-and-recovery))"},
     {"program_us",
      "one-shot: one number, the wordline program; multi-pass: an array, one per page type; "
      "above 0 to 10^7 µs"},

@@ -46,9 +46,10 @@ ScanCost scan_cost(const flash::NandArray& nand, const flash::Timing& timing,
 }
 
 PowerCutRecorder::PowerCutRecorder(const flash::Geometry& geometry, std::uint64_t logical_pages,
-                                   std::uint32_t pages_per_lpn)
+                                   std::uint32_t pages_per_lpn, PairedPages paired)
     : geometry_(geometry),
       pages_per_lpn_(pages_per_lpn),
+      paired_(paired),
       shadow_(geometry, logical_pages, /*version_metadata=*/false),
       acknowledged_(logical_pages, 0),
       floor_(logical_pages, 0) {}
@@ -173,8 +174,24 @@ void PowerCutRecorder::undo(const Pending& pending, flash::NandArray& nand,
         nand.tear(ppn);
         shadow_.set_content(ppn, 0);
         ++report.torn_pages;
+        tear_paired(ppn, nand, report);
       }
       return;
+  }
+}
+
+void PowerCutRecorder::tear_paired(Ppn ppn, flash::NandArray& nand, PowerCutReport& report) {
+  // (A block in SLC mode programs one bit per cell: one pass.)
+  if (paired_.bits <= 1 || nand.is_slc(geometry_.block_of(ppn))) return;
+  const std::uint32_t offset = geometry_.page_in_block(ppn);
+  const std::uint32_t flash_page = offset / paired_.units_per_page;
+  const std::uint32_t earlier = flash_page % paired_.bits;  // its page type: the passes before it
+  const Ppn first = ppn - offset + (flash_page - earlier) * paired_.units_per_page;
+  for (Ppn page = first; page < first + earlier * paired_.units_per_page; ++page) {
+    if (nand.is_torn(page)) continue;
+    nand.tear(page);
+    shadow_.set_content(page, 0);
+    ++report.paired_pages_lost;
   }
 }
 

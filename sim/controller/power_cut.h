@@ -64,6 +64,10 @@ struct PowerCutReport {
   TimeNs merge_ns = 0;                 // time of the flash commands the mount appended
   std::uint64_t mount_commands = 0;    // those commands
   std::uint64_t torn_pages = 0;        // programs interrupted by the cut
+  // Multi-pass cells (timing.cell.program = "multi-pass"): pages of earlier
+  // passes of a wordline whose later pass the cut interrupted, corrupted
+  // with it (paired page loss; fidelity review G13).
+  std::uint64_t paired_pages_lost = 0;
   std::uint64_t erases_undone = 0;     // erases interrupted by the cut
   std::uint64_t writes_in_flight = 0;  // host writes not acknowledged at the cut
   // Write buffer (README "Power loss and recovery"): a volatile buffer's
@@ -88,10 +92,25 @@ enum class Acknowledge : std::uint8_t { kWhenDone, kAtOnce };
 // completed, or a write-back buffer when it took the data (a flush).
 enum class WriteOrigin : std::uint8_t { kHost, kBufferFlush };
 
+// How a torn program harms the pages programmed before it: on cells
+// programmed in several passes, a wordline's later pass moves the cells'
+// charge from the levels its earlier passes left toward their final
+// levels, so a cut during it leaves the wordline's earlier pages
+// unreadable too: "a programming operation can corrupt the paired page
+// under abnormal termination" (Lee et al., "Adaptive Paired Page Prebackup
+// Scheme for MLC NAND Flash Memory", IEEE TCAD 33(7), 2014, §1; Micron's
+// advice on linux-mtd, 2015-03-16: after a power loss during an upper page
+// program, check the lower page). One-shot wordlines program every page at
+// once: nothing earlier to harm.
+struct PairedPages {
+  std::uint32_t bits = 1;            // pages per wordline (1: no pairing)
+  std::uint32_t units_per_page = 1;  // the recorder's pages per flash page (map units)
+};
+
 class PowerCutRecorder {
  public:
   PowerCutRecorder(const flash::Geometry& geometry, std::uint64_t logical_pages,
-                   std::uint32_t pages_per_lpn);
+                   std::uint32_t pages_per_lpn, PairedPages paired = {});
 
   // Every command list the FTL produced, in order, before it is scheduled:
   // `ranges` of a host write (their pages get new versions), none otherwise.
@@ -145,11 +164,14 @@ class PowerCutRecorder {
   };
   void apply_one(flash::Ppn ppn, flash::Lpn lpn, flash::Op op, flash::Ppn src, bool host_data);
   void undo(const Pending& pending, flash::NandArray& nand, PowerCutReport& report);
+  // Tears the earlier pages of torn page `ppn`'s wordline (PairedPages).
+  void tear_paired(flash::Ppn ppn, flash::NandArray& nand, PowerCutReport& report);
   void acknowledge(const PendingWrite& write);
   void check_page(flash::Lpn lpn, flash::Ppn ppn, PowerCutReport& report) const;
 
   flash::Geometry geometry_;
   std::uint32_t pages_per_lpn_;
+  PairedPages paired_;
   ftl::VersionShadow shadow_;                // data versions, as the verifier follows them
   std::vector<std::uint32_t> acknowledged_;  // per logical page: latest acknowledged
   // Per logical page: versions below this are older than an acknowledged

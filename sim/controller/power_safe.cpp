@@ -14,10 +14,11 @@ flash::NandArray& PowerSafeScheduling::recoverable_flash(ftl::Ftl& ftl) {
 
 PowerSafeScheduling::PowerSafeScheduling(const flash::Geometry& geometry,
                                          std::uint32_t pages_per_lpn, ftl::Ftl& ftl,
-                                         flash::FlashTimeline& timeline)
+                                         flash::FlashTimeline& timeline,
+                                         PairedPages paired)
     : ftl_(ftl),
       timeline_(timeline),
-      recorder_(geometry, ftl.logical_pages(), pages_per_lpn) {
+      recorder_(geometry, ftl.logical_pages(), pages_per_lpn, paired) {
   recoverable_flash(ftl).record_sequence_numbers();
 }
 

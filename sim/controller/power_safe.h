@@ -26,8 +26,10 @@ class PowerSafeScheduling {
   // recover from a power cut.
   static flash::NandArray& recoverable_flash(ftl::Ftl& ftl);
   // Turns on the sequence numbers a mount needs (recoverable_flash() first).
+  // `paired`: how a torn program harms its wordline's earlier pages
+  // (PairedPages).
   PowerSafeScheduling(const flash::Geometry& geometry, std::uint32_t pages_per_lpn, ftl::Ftl& ftl,
-                      flash::FlashTimeline& timeline);
+                      flash::FlashTimeline& timeline, PairedPages paired = {});
 
   // Hands a command list to the recorder (power_cut.h, apply()): the ranges
   // of a host write, none otherwise. Returns the id of the list's first command.

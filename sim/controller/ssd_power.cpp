@@ -22,10 +22,16 @@ void Ssd::enable_power_cuts() {
         "memory and has no recovery of its own (docs/zns.md)");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
   // (With map units the recorder follows the FTL's units, a logical page each.)
+  // Cells programmed in several passes lose a wordline's earlier pages with
+  // a torn later pass.
+  const bool multi_pass = config_.geometry.cell_type != flash::CellType::kSlc &&
+                          config_.timing.cell.program == flash::ProgramScheme::kMultiPass;
+  const PairedPages paired{
+      multi_pass ? config_.geometry.bits_per_cell() : 1, map_units_.units_per_page()};
   power_ = std::make_unique<PowerSafeScheduling>(
       map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config_.geometry,
       map_units_.on() ? 1 : config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
-      timeline_);
+      timeline_, paired);
 }
 
 TimeNs Ssd::hold_up(TimeNs at) {

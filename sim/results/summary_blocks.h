@@ -80,13 +80,14 @@ struct PowerCutRecord {
   std::uint64_t scan_pages = 0, mount_commands = 0, torn_pages = 0, erases_undone = 0,
                 writes_in_flight = 0, requests_resubmitted = 0, pages_checked = 0,
                 lost_writes = 0, buffered_writes_lost = 0;
+  std::uint64_t paired_pages_lost = 0;  // multi-pass cells only (PowerCutReport)
   bool operator==(const PowerCutRecord&) const = default;
 };
 
 // Every power cut of a run (--power-cut-at) and their totals.
 struct PowerCutsRecord {
   std::uint64_t count = 0, recovered = 0, lost_writes = 0, buffered_writes_lost = 0,
-                not_reached = 0, scan_pages = 0, requests_resubmitted = 0;
+                not_reached = 0, scan_pages = 0, requests_resubmitted = 0, paired_pages_lost = 0;
   double scan_time_us = 0, hold_up_time_us = 0, mean_mount_time_us = 0, max_mount_time_us = 0;
   std::vector<PowerCutRecord> cuts;
   bool operator==(const PowerCutsRecord&) const = default;

@@ -103,6 +103,7 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, PowerCut
   v("pages_checked", c.pages_checked);
   v("lost_writes", c.lost_writes);
   v("buffered_writes_lost", c.buffered_writes_lost);
+  v.nonzero("paired_pages_lost", c.paired_pages_lost);  // (only where cells pair pages)
 }
 
 template <typename V, typename R>
@@ -118,6 +119,7 @@ void fields(V& v, R& p) requires std::is_same_v<std::remove_const_t<R>, PowerCut
   v("mean_mount_time_us", p.mean_mount_time_us);
   v("max_mount_time_us", p.max_mount_time_us);
   v("requests_resubmitted", p.requests_resubmitted);
+  v.nonzero("paired_pages_lost", p.paired_pages_lost);
   v("cuts", p.cuts);
 }
 

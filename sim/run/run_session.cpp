@@ -329,6 +329,11 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
         "lost, {} not reached); OOB scan {} pages, mount time mean {:.1f} us, max {:.1f} us\n",
         cuts.count, cuts.recovered, cuts.lost_writes, cuts.buffered_writes_lost, cuts.not_reached,
         cuts.scan_pages, cuts.mean_mount_time_us, cuts.max_mount_time_us);
+    if (cuts.paired_pages_lost)
+      fmt::print(out_,
+                 "  paired pages: {} pages of earlier passes lost with the later passes the cuts "
+                 "interrupted (multi-pass cells)\n",
+                 cuts.paired_pages_lost);
   }
   print_no_cleaning_note(summary);
   print_saved(out_, checkpoint_.saved);

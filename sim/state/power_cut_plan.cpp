@@ -90,6 +90,7 @@ PowerCutsRecord power_cuts_record(const Simulator& simulator) {
     longest = std::max(longest, cut.mount_done - cut.at);
     r.requests_resubmitted += cut.requests_resubmitted;
     r.buffered_writes_lost += cut.buffered_writes_lost;
+    r.paired_pages_lost += cut.paired_pages_lost;
     hold_up += cut.hold_up_ns;
     PowerCutRecord& c = r.cuts.emplace_back();
     c.at_us = cut.at / 1000.0;
@@ -106,6 +107,7 @@ PowerCutsRecord power_cuts_record(const Simulator& simulator) {
     c.pages_checked = cut.pages_checked;
     c.lost_writes = cut.lost_writes + cut.resurrected_pages;
     c.buffered_writes_lost = cut.buffered_writes_lost;
+    c.paired_pages_lost = cut.paired_pages_lost;
   }
   r.count = r.cuts.size();
   r.not_reached = simulator.power_cuts_not_reached();
