@@ -250,7 +250,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
                      "(ftl.type = \"zoned\"); this device's FTL is {}",
                      io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
   ftl::PageRange range = to_range(request.offset, request.size);
-  range.placement = request.placement;  // (a write buffer's flushes drop it: WriteBufferFront)
+  range.placement = request.placement;  // (a write buffer keeps it for the flush: WriteBuffer)
   const bool write = request.mode == IoMode::kWrite;
   // A read the write buffer holds no page of goes to flash as on a device
   // without one: queued, unless another part needs its time at once.

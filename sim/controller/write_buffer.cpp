@@ -8,8 +8,12 @@
 
 namespace ssdlab::sim {
 
-bool WriteBuffer::put(ftl::Lpn lpn) {
+bool WriteBuffer::put(ftl::Lpn lpn, std::uint8_t placement) {
   ++stats_.write_pages;
+  if (placement != 0)
+    placement_[lpn] = placement;
+  else if (!placement_.empty())
+    placement_.erase(lpn);
   if (auto it = where_.find(lpn); it != where_.end()) {
     // Coalesced: the page becomes the newest again, so that hot pages stay.
     order_.splice(order_.end(), order_, it->second);
@@ -21,6 +25,7 @@ bool WriteBuffer::put(ftl::Lpn lpn) {
 }
 
 void WriteBuffer::drop(ftl::Lpn lpn) {
+  if (!placement_.empty()) placement_.erase(lpn);
   if (auto it = where_.find(lpn); it != where_.end()) {
     order_.erase(it->second);
     where_.erase(it);
@@ -43,6 +48,7 @@ void WriteBuffer::put_back_oldest(const std::vector<ftl::Lpn>& pages) {
 void WriteBuffer::clear() {
   order_.clear();
   where_.clear();
+  placement_.clear();
   in_flight_.clear();
   in_flight_pages_ = 0;
 }
@@ -86,6 +92,15 @@ void WriteBuffer::save_state(StateWriter& out) const {
                                     s.read_miss_pages, s.flushed_pages, s.flushes, s.full_waits})
     out.u64(value);
   out.i64(s.full_wait_ns);
+  if (placement_.empty()) return;  // (a buffer without identifiers saves as before)
+  std::vector<std::pair<ftl::Lpn, std::uint8_t>> placements(placement_.begin(), placement_.end());
+  std::sort(placements.begin(), placements.end());  // (not hash order: deterministic)
+  out.section("WBPL", 1);
+  out.u64(placements.size());
+  for (const auto& [lpn, placement] : placements) {
+    out.u32(lpn);
+    out.u8(placement);
+  }
 }
 
 void WriteBuffer::load_state(StateReader& in) {
@@ -111,6 +126,15 @@ void WriteBuffer::load_state(StateReader& in) {
                                &s.read_miss_pages, &s.flushed_pages, &s.flushes, &s.full_waits})
     *value = in.u64();
   s.full_wait_ns = in.i64();
+  if (!in.at_section("WBPL")) return;
+  in.section("WBPL", 1);
+  const std::uint64_t count = in.count(capacity_, "buffered placement identifiers");
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const ftl::Lpn lpn = in.u32();
+    const std::uint8_t placement = in.u8();
+    if (placement == 0) throw Error("the write buffer holds placement identifier 0 explicitly");
+    placement_[lpn] = placement;
+  }
 }
 
 }  // namespace ssdlab::sim

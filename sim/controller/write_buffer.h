@@ -31,11 +31,21 @@ class WriteBuffer {
   std::uint64_t occupied() const { return order_.size() + in_flight_pages_; }
   bool contains(ftl::Lpn lpn) const { return where_.count(lpn) != 0; }
 
-  // Stores `lpn` as the newest page; returns false if it was already held
-  // (an overwrite coalesced in DRAM).
-  bool put(ftl::Lpn lpn);
+  // Stores `lpn` as the newest page, written with placement identifier
+  // `placement` (HostIo::placement; an overwrite takes the newest write's);
+  // returns false if it was already held (an overwrite coalesced in DRAM).
+  bool put(ftl::Lpn lpn, std::uint8_t placement = 0);
   // Forgets `lpn` if held (a newer copy went to flash another way).
   void drop(ftl::Lpn lpn);
+  // The placement identifier `lpn` was last put with, until forget_placement()
+  // (after its flush) or drop(); 0 for most pages. Only pages put with an
+  // identifier other than 0 take room for one (none on most devices).
+  bool has_placements() const { return !placement_.empty(); }
+  std::uint8_t placement(ftl::Lpn lpn) const {
+    const auto it = placement_.find(lpn);
+    return it == placement_.end() ? 0 : it->second;
+  }
+  void forget_placement(ftl::Lpn lpn) { placement_.erase(lpn); }
   // Removes the `count` oldest pages and appends them to `out`.
   void take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out);
   // Puts `pages` (taken, oldest first, and held no more) back as the oldest.
@@ -56,7 +66,8 @@ class WriteBuffer {
   TimeNs room_for(std::uint64_t pages, TimeNs now);
 
   // Checkpoints (sim/state/checkpoint.h): the pages held in age order, the
-  // flushes in flight and the counters. load_state() expects an empty buffer
+  // flushes in flight and the counters; the placement identifiers in a
+  // section of their own, only where there are some. load_state() expects an empty buffer
   // of the same capacity.
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
@@ -68,6 +79,7 @@ class WriteBuffer {
   std::uint64_t capacity_;
   std::list<ftl::Lpn> order_;  // oldest first
   std::unordered_map<ftl::Lpn, std::list<ftl::Lpn>::iterator> where_;
+  std::unordered_map<ftl::Lpn, std::uint8_t> placement_;  // identifiers other than 0
   std::multimap<TimeNs, std::uint64_t> in_flight_;  // flush completion -> pages
   std::uint64_t in_flight_pages_ = 0;
   records::WriteBufferCounters stats_;

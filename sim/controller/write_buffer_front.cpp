@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "common/log.h"
 #include "sim/controller/buffer_transfer.h"
 
 namespace ssdlab::sim {
@@ -29,8 +28,24 @@ void WriteBufferFront::write_chunk(ftl::PageRuns runs, std::uint64_t pages, Time
                                    TimeNs& cleaning_end) {
   CleaningClock& clock = flash_.cleaning();
   const TimeNs foreground = clock.foreground_ns();
+  if (buffer_.has_placements()) runs = with_placements(runs);
   buffer_.flushing(flash_.write(runs, now, WriteOrigin::kBufferFlush), pages);
   if (clock.foreground_ns() != foreground) cleaning_end = std::max(cleaning_end, clock.last_end);
+}
+
+ftl::PageRuns WriteBufferFront::with_placements(ftl::PageRuns runs) {
+  placed_runs_.clear();
+  for (const ftl::PageRange& run : runs)
+    for (ftl::Lpn lpn = run.first; lpn < run.first + run.count; ++lpn) {
+      const std::uint8_t placement = buffer_.placement(lpn);
+      buffer_.forget_placement(lpn);  // (on its way to flash)
+      ftl::PageRange* last = placed_runs_.empty() ? nullptr : &placed_runs_.back();
+      if (last && last->placement == placement && last->first + last->count == lpn)
+        ++last->count;
+      else
+        placed_runs_.push_back(ftl::PageRange{lpn, 1, false, false, placement});
+    }
+  return placed_runs_;
 }
 
 void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_least) {
@@ -106,16 +121,6 @@ TimeNs WriteBufferFront::write_to_flash(const ftl::PageRange& range, TimeNs now)
 TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes, TimeNs now) {
   if (controller_.write_through || range.count > buffer_.capacity())
     return write_to_flash(range, now);  // (with its placement identifier)
-  // The buffer keeps pages, not identifiers: its flushes use the default
-  // handle, so an identifier is dropped here, and said once (issue 57 item
-  // 2: a warning wherever one is dropped).
-  if (range.placement != 0 && !warned_placement_) {
-    logger("write-buffer")->warn(
-        "placement identifier {}: the write buffer (controller.write_buffer) flushes every write "
-        "with the default placement handle, so identifiers are dropped on this device",
-        range.placement);
-    warned_placement_ = true;
-  }
   const ftl::Lpn end = range.first + range.count;
   // A partial page the buffer does not hold is read from flash first: the
   // buffer keeps whole logical pages (read-modify-write in DRAM).
@@ -150,7 +155,8 @@ TimeNs WriteBufferFront::write(const ftl::PageRange& range, std::uint32_t bytes,
   // Writes enter the buffer in order: none overtakes one waiting for space.
   start = std::max(start, admit_);
   admit_ = start;
-  for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) buffer_.put(lpn);
+  // (Each page keeps its write's placement identifier for its flush.)
+  for (ftl::Lpn lpn = range.first; lpn < end; ++lpn) buffer_.put(lpn, range.placement);
   if (buffer_.held() > high_) flush(buffer_.held() - low_, start, 0);
   return start + transfer_ns(bytes);
 }

@@ -4,7 +4,9 @@
 // (write_buffer.h); the flash work goes through the controller's core.
 //
 // Write-back: a write is acknowledged once its data crossed the host link into
-// DRAM; the FTL sees it only when it is flushed.
+// DRAM; the FTL sees it only when it is flushed, each page with its write's
+// placement identifier (FDP handles, streams: a flush splits its runs where
+// the identifiers change).
 //
 // Packing (map units smaller than the flash page, ftl/page_mapped/page_mapped_units.h):
 // a flush gathers the buffered units of each allocation pool into whole flash
@@ -100,6 +102,10 @@ class WriteBufferFront {
   // completes. Returns the foreground cleaning's end if it cleaned.
   void write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now, TimeNs& cleaning_end);
   TimeNs transfer_ns(std::uint64_t bytes) const;
+  // `runs` split where their pages' placement identifiers change, each run
+  // with its pages' identifier, and the identifiers forgotten (their pages
+  // are on their way to flash); the runs live until the next call.
+  ftl::PageRuns with_placements(ftl::PageRuns runs);
   // A write larger than the buffer, or any write with write-through.
   TimeNs write_to_flash(const ftl::PageRange& range, TimeNs now);
 
@@ -114,7 +120,7 @@ class WriteBufferFront {
   PagePacker packer_;
   std::vector<ftl::Lpn> chunk_;
   std::vector<ftl::PageRange> runs_;
-  bool warned_placement_ = false;  // write(): an identifier dropped, said once
+  std::vector<ftl::PageRange> placed_runs_;  // with_placements()
 };
 
 }  // namespace ssdlab::sim

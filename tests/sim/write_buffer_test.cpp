@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "block_ftl_support.h"
@@ -179,6 +180,43 @@ TEST(WriteBufferVerification, MixedWorkloadLosesNothingOnEveryFtl) {
       EXPECT_NO_THROW(ssd.ftl().check_invariants()) << type;
     }
   }
+}
+
+// Each page keeps its write's placement identifier until its flush (an
+// overwrite takes the newer one's; a drop forgets it), and a checkpoint
+// carries them: in a section of their own, so that a buffer without any
+// saves as before.
+TEST(WriteBufferPlacement, PagesKeepTheirIdentifierThroughACheckpoint) {
+  sim::WriteBuffer saved(8);
+  saved.put(1, 2);
+  saved.put(2);
+  saved.put(3, 1);
+  saved.put(3, 3);  // coalesced: the newer write's
+  saved.put(4, 1);
+  saved.drop(4);
+  EXPECT_EQ(saved.placement(1), 2);
+  EXPECT_EQ(saved.placement(2), 0);
+  EXPECT_EQ(saved.placement(3), 3);
+  EXPECT_EQ(saved.placement(4), 0);
+  const auto bytes_of = [](const sim::WriteBuffer& buffer) {
+    std::ostringstream bytes;
+    StateWriter out(&bytes);
+    buffer.save_state(out);
+    return bytes.str();
+  };
+  const std::string bytes = bytes_of(saved);
+  std::istringstream in_bytes(bytes);
+  StateReader in(in_bytes);
+  sim::WriteBuffer loaded(8);
+  loaded.load_state(in);
+  EXPECT_EQ(loaded.placement(1), 2);
+  EXPECT_EQ(loaded.placement(3), 3);
+  EXPECT_EQ(bytes_of(loaded), bytes);
+  // Without identifiers: no section of them.
+  sim::WriteBuffer plain(8);
+  plain.put(1);
+  EXPECT_EQ(bytes_of(plain).find("WBPL"), std::string::npos);
+  EXPECT_NE(bytes.find("WBPL"), std::string::npos);
 }
 
 }  // namespace
