@@ -147,6 +147,9 @@ class KeyReader {
   }
 
   const std::string& path() const { return path_; }
+  // Whether the document holds `table` (a part's table, whose presence
+  // switches the part on).
+  bool has_table(const char* table) const { return root_[table].as_table() != nullptr; }
 
   // True if `key` names something inside `table`: a key of it or an item
   // of it (table.key, table[2]).

@@ -1,6 +1,11 @@
 // `ssdlab sim`: a workload (plan, inline experiment or traces) against a
 // device model.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,6 +80,53 @@ void check_usage(const std::vector<std::string>& workloads, const CLI::Option* w
         "not hold the power-cut state (OOB sequence numbers, data versions)");
 }
 
+// --age pe=N,retention=T (T: a number with s, h, d or y): the [errors] age
+// keys, added to the --set overrides (docs/errors.md, "Aged drives").
+void add_age_overrides(const std::string& text, std::vector<std::string>& out) {
+  if (text.empty()) return;
+  const auto bad = [&](const std::string& why) {
+    return UsageError(fmt::format("--age '{}': {} (expected pe=N,retention=T with T such as 90d, "
+                                  "12h, 3600s or 2y; either may be left out)",
+                                  text, why));
+  };
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    at = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw bad(fmt::format("'{}' is not key=value", item));
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    const std::string unit(end ? end : "");
+    if (value.empty() || end == value.c_str() || !std::isfinite(number) || number < 0)
+      throw bad(fmt::format("'{}' is not a number of 0 or more", value));
+    if (key == "pe") {
+      if (!unit.empty()) throw bad("pe takes a number of cycles, without a unit");
+      out.push_back(fmt::format("errors.age_pe_cycles={}", value));
+    } else if (key == "retention") {
+      static const std::map<std::string, double> kDays = {
+          {"s", 1.0 / 86400}, {"h", 1.0 / 24}, {"d", 1.0}, {"y", 365.0}};
+      const auto unit_days = kDays.find(unit);
+      if (unit_days == kDays.end()) throw bad(fmt::format("'{}' has no unit s, h, d or y", value));
+      out.push_back(fmt::format("errors.age_retention_days={:.17g}", number * unit_days->second));
+    } else {
+      throw bad(fmt::format("unknown key '{}'", key));
+    }
+  }
+}
+
+constexpr const char* kSimExamples = R"(Examples:
+  ssdlab sim -c configs/agrawal-baseline.toml -w 'RW:io_size=4096,count=100000' -o out/rw
+  ssdlab sim -c configs/agrawal-baseline.toml -w uflip:granularity -o out/gran
+  ssdlab sim -c configs/agrawal-1tib.toml --precondition random -w RW:count=1000 -o out/big
+  ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
+  ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
+  ssdlab sim -c configs/tiny.toml -w RR:name=reader -w RW:queue_depth=16,name=writer --fairness -o out/tenants
+  ssdlab sim -c configs/tiny-tlc.toml --set errors.correctable_bits=120 --set errors.retries=8 --set errors.retry_error_factor=0.7 --age pe=800,retention=1y -w RR -o out/aged
+  ssdlab sim ... --percentiles 50,99,99.9 --quiet)";
+
 }  // namespace
 
 Command make_sim_command(CLI::App& app, GlobalOptions& global) {
@@ -84,6 +136,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
     sim::TraceOptions trace;
     TraceReadFlags read;  // sets trace.read
     std::string percentiles;
+    std::string age;  // --age, as [errors] overrides
   };
   auto o = std::make_shared<Options>();
   sim::SimOptions& sim = o->sim;
@@ -103,6 +156,10 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
   command->add_option("-o,--out", sim.outdir, "Output folder for io.csv and summary.json")
       ->required();
   command->add_option("--set", sim.overrides, "Override a config key: table.key=value (repeatable)");
+  command->add_option("--age", o->age,
+                      "Start from an aged drive: pe=N more program/erase cycles on every block, "
+                      "retention=T the data's age (90d, 12h, 2y); needs an [errors] table "
+                      "(docs: errors)");
   command->add_option("--seed", sim.seed, "Seed of every random choice")
       ->check(any_unsigned())
       ->capture_default_str();
@@ -137,20 +194,14 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
                        "Start from a state saved with --save-state instead of preconditioning")
           ->excludes(precondition);
   CLI::Option* power_cuts = add_run_options(command, sim, o->percentiles);
-  command->footer(R"(Examples:
-  ssdlab sim -c configs/agrawal-baseline.toml -w 'RW:io_size=4096,count=100000' -o out/rw
-  ssdlab sim -c configs/agrawal-baseline.toml -w uflip:granularity -o out/gran
-  ssdlab sim -c configs/agrawal-1tib.toml --precondition random -w RW:count=1000 -o out/big
-  ssdlab sim -c configs/tiny.toml -w trace:traces/examples/synthetic.csv -o out/trace
-  ssdlab sim -c configs/agrawal-baseline.toml --set ftl.overprovisioning=0.28 -w RW -o out/op
-  ssdlab sim -c configs/tiny.toml -w RR:name=reader -w RW:queue_depth=16,name=writer --fairness -o out/tenants
-  ssdlab sim ... --percentiles 50,99,99.9 --quiet)");
+  command->footer(kSimExamples);
   add_trace_options(*command, o->trace, o->read);
   add_teaching_options(*command, sim.teaching);
 
   return {command, [o, workload, save_state, load_state, power_cuts](std::ostream& out) {
             check_usage(o->workloads, workload, save_state, load_state, power_cuts);
             o->read.apply(o->trace.read);
+            add_age_overrides(o->age, o->sim.overrides);
             if (!o->percentiles.empty())
               o->sim.percentiles = sim::parse_percentiles(o->percentiles);
             sim::run_sim_or_replay(o->sim, o->workloads, o->trace, out);

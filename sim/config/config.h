@@ -16,6 +16,7 @@
 #include "sim/config/controller_limits_config.h"
 #include "sim/config/host_link_config.h"
 #include "sim/config/host_log_config.h"
+#include "sim/config/read_errors_config.h"
 
 namespace ssdlab::sim {
 
@@ -119,6 +120,7 @@ struct DeviceConfig {
   ControllerConfig controller;
   std::vector<NamespaceConfig> namespaces;  // empty: the whole logical space, as one
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it
+  ReadErrorsConfig errors;  // [errors]: flash read errors, off by default
 };
 
 // Loads and validates `path`, applying each "table.key=value" override first

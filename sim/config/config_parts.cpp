@@ -22,6 +22,7 @@
   X(host_link_part)         /* [host.link], host.firmware_us */                 \
   X(host_log_part)          /* [host.log] (docs/zns.md) */                      \
   X(controller_limits_part) /* [controller.firmware], [controller.data_path] */ \
+  X(read_errors_part)       /* [errors] (docs/errors.md) */                     \
   /* new parts above this line */
 
 namespace ssdlab::sim {
@@ -88,6 +89,10 @@ std::string config_reference() {
         if (KeyReader::inside(std::string(table.name), std::string(core.name)))
           table_section(table, out);
   }
+  // Then the parts' tables of their own ([errors]), in the parts' order.
+  for (const ConfigPart* part : kParts)
+    for (const TableDoc& table : part->tables)
+      if (table.name.find('.') == std::string_view::npos) table_section(table, out);
   return text;
 }
 

@@ -62,6 +62,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
                                                  packing);
   }
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
+  make_read_errors();
   if (ControllerLimits::wanted(config.controller))
     limits_ = std::make_unique<ControllerLimits>(config.controller);
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
@@ -140,6 +141,11 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
 }
 
 void Ssd::host_done(std::uint64_t tag, TimeNs at) {
+  if (!decode_after_.empty())
+    if (const auto it = decode_after_.find(tag); it != decode_after_.end()) {
+      at += it->second;
+      decode_after_.erase(it);
+    }
   if (tag == kWait)
     sync_done_ = at;
   else if (tag != kBackground)
@@ -167,10 +173,12 @@ void Ssd::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowled
                                  ? ranges
                                  : ftl::PageRuns{},
                              commands_, acknowledge);
+  if (errors_) errors_->commands(commands_, clock_, source == CommandSource::kFunctional);
   for (SsdObserver* observer : observers_) observer->commands(source, ranges, commands_);
 }
 
 void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
+  clock_ = now;
   commands_.clear();
   ftl_->clean_in_background(pool, commands_);
   emit(CommandSource::kBackground, nullptr);
@@ -179,6 +187,7 @@ void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
 }
 
 void Ssd::idle(TimeNs from, TimeNs until) {
+  clock_ = from;
   if (buffer_) buffer_->flush_all(from);
   settle();
   if (cleaner_) cleaner_->idle(from, until);
@@ -191,6 +200,7 @@ void Ssd::after_request() {
 
 std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin,
                                        std::uint64_t tag) {
+  clock_ = now;
   commands_.clear();
   if (runs.size() == 1)
     ftl_->write(runs.front(), commands_);
@@ -207,16 +217,21 @@ std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrig
 
 std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, std::uint64_t tag,
                                       const HostIo* request) {
+  clock_ = now;
   commands_.clear();
   ftl_->read(range, commands_);
   if (read_units_ && request)
     select_read_units(read_units_, ftl_->logical_page_size(), request->offset, request->size,
                       commands_);
   const bool touches_flash = !commands_.empty();
+  // (Its retry reads are reads of the list: the observers see them too.)
+  const TimeNs decode = errors_ ? errors_->recover_reads(commands_, now) : 0;
   emit(CommandSource::kHostRead, &range);
   if (cleaner_) cleaner_->yield_to(commands_);
-  const std::optional<TimeNs> done =
+  std::optional<TimeNs> done =
       schedule(now, {flash::WorkClass::kHostRead, flash::HostWait::kNone, tag});
+  if (decode && done) *done += decode;
+  else if (decode) decode_after_[tag] = decode;
   if (touches_flash || !done || range.count == 0) return done;
   // Every page unwritten or trimmed: no flash read, but the command still
   // crosses the controller, which returns zeros (NVMe's deallocated blocks)
@@ -261,6 +276,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   if (cleaner_) cleaner_->before_request(now);
   if (write && !zones_) host_bytes_written_ += request.size;
   flow_ = request.flow;
+  clock_ = now;
+  if (errors_) errors_->forget_media_errors();
   const std::optional<TimeNs> done =
       host_log_                     ? serve_logged(request, now)
       : zones_                      ? serve_zoned(request, now, tag)
@@ -275,6 +292,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   else if (!observers_.empty())
     observed_.emplace(tag, std::pair{request, now});
   if (cleaner_) cleaner_->after_request(now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
+  if (errors_) reclaim_blocks(now);
   after_request();
   return done;
 }
@@ -303,7 +321,8 @@ void Ssd::write_runs_functionally(ftl::PageRuns runs) {
 
 ftl::Ftl* Ssd::ftl_for_direct_writes() {
   const bool buffered = buffer_ && buffer_->holds_data();
-  return power_ || zones_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
+  // (The error part sees every list: the blocks written before the run.)
+  return power_ || zones_ || errors_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {

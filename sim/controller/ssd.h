@@ -18,6 +18,8 @@
 //    after a request's flash work;
 //  - ZoneFront (zone_front.h): a zoned device's zone checks, appends and
 //    zone management actions;
+//  - ReadErrors (read_errors.h): flash read errors, their recovery and read
+//    reclaim ([errors]);
 //  - observers (ssd_observer.h): the verifier (verifier_check.h) and the
 //    teaching views see every command list and completed request.
 // A device feature is a part and its construction here, not branches through
@@ -28,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -45,6 +48,7 @@
 #include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
+#include "sim/controller/read_errors.h"
 #include "sim/controller/ssd_observer.h"
 #include "sim/controller/verifier_check.h"
 #include "sim/controller/write_buffer_front.h"
@@ -112,6 +116,13 @@ class Ssd : private flash::FlashScheduler::Listener,
   const HostLog* host_log() const { return host_log_.get(); }
   // The DRAM write buffer, or null if there is none.
   const WriteBuffer* write_buffer() const { return buffer_ ? &buffer_->buffer() : nullptr; }
+  // Flash read errors ([errors]), or null; and the pages of the last
+  // request start() took that no step of the ECC corrected (media errors).
+  const ReadErrors* read_errors() const { return errors_.get(); }
+  std::span<const MediaError> media_errors() const {
+    return errors_ ? std::span<const MediaError>(errors_->media_errors())
+                   : std::span<const MediaError>();
+  }
   // The firmware's cores and the data path, or null if the config has
   // neither.
   ControllerLimits* limits() { return limits_.get(); }
@@ -270,6 +281,11 @@ class Ssd : private flash::FlashScheduler::Listener,
   // A zoned device's functional write (preconditioning), through its zone checks.
   void write_zoned_functionally(std::uint64_t offset, std::uint64_t size);
   void after_request();
+  // Read reclaim (ssd_errors.cpp): rewrites the blocks the error part has
+  // due, each a background job of reads and the FTL's writes of its pages.
+  void reclaim_blocks(TimeNs now);
+  // The error part and its checks against the device (ssd_errors.cpp).
+  void make_read_errors();
   // A cut at `at`: with a power-protected write buffer the device stays up
   // on its capacitor until the buffer is flushed and every flash command
   // already reserved has completed; returns when the power is off.
@@ -328,6 +344,15 @@ class Ssd : private flash::FlashScheduler::Listener,
   ZoneOutcome zone_outcome_;
   std::unique_ptr<HostLog> host_log_;
   std::unique_ptr<ControllerLimits> limits_;
+  std::unique_ptr<ReadErrors> errors_;
+  // With errors_: the time the command lists emitted now belong to (the
+  // blocks they program are stamped with it), and each queued read's decode
+  // time, added to its completion (host_done), by tag.
+  TimeNs clock_ = 0;
+  std::unordered_map<std::uint64_t, TimeNs> decode_after_;
+  std::vector<ftl::Lpn> reclaim_lpns_;
+  std::vector<ftl::PageRange> reclaim_runs_;
+  flash::CommandList reclaim_writes_;
 };
 
 }  // namespace ssdlab::sim

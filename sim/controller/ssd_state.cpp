@@ -37,6 +37,7 @@ void Ssd::save_state(StateWriter& out) const {
   // checkpoint without it (older, or saved without the keys) loads, and
   // one with it loads into a device without (ControllerLimits::load_state).
   if (limits_) limits_->save_state(out);
+  if (errors_) errors_->save_state(out);
 }
 
 void Ssd::load_state(StateReader& in) {
@@ -68,6 +69,15 @@ void Ssd::load_state(StateReader& in) {
       limits_->load_state(in);
     else
       ControllerLimits(ControllerConfig{}).load_state(in);  // read and dropped
+  }
+  // The read error part's blocks: saved without it, the data on flash is
+  // as old as the config's age (ReadErrors::adopt_unstamped).
+  if (errors_) errors_->adopt_unstamped();
+  if (in.at_section(ReadErrors::kSection)) {
+    if (errors_)
+      errors_->load_state(in);
+    else
+      ReadErrors(config_.errors, ftl_->nand(), 1).load_state(in);  // read and dropped
   }
   // A file can pass its checksum (recomputed by whoever altered it) and still
   // hold a state no FTL reaches: whatever the flags, find out before any

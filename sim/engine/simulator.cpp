@@ -291,6 +291,7 @@ void Simulator::start(const QueuedRequest& r) {
             io.offset, format_us(now_ - start_)));
   }
   if (attribute_) moved_[streams_[r.stream].spec.group] += pages_moved() - moved_before;
+  if (!ssd_.media_errors().empty()) note_media_errors(r);
   ++outstanding_;
   // The response time counts the wait in the host queue.
   const std::uint64_t offset = ssd_.zones() ? zone_outcome(r) : io.offset;

@@ -28,7 +28,7 @@
 #include "sim/engine/io_source.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
-#include "sim/results/refusal_log.h"
+#include "sim/results/row_log.h"
 #include "sim/results/run_result.h"
 #include "sim/results/run_samples.h"
 #include "workloads/plan.h"
@@ -133,7 +133,10 @@ class Simulator {
   // The commands a zoned device refused (sim/controller/zone_front.h) go
   // to `log` as they are started (refused.csv, docs/zns.md); null: counted
   // only (RunStats::refused, summary.json's zones block).
-  void log_refusals(RefusalLog* log) { refusal_log_ = log; }
+  void log_refusals(RowLog* log) { refusal_log_ = log; }
+  // The host reads no ECC step corrected ([errors]; Ssd::media_errors) go
+  // to `log` (errors.csv, docs/errors.md); null: counted only.
+  void log_media_errors(RowLog* log) { error_log_ = log; }
 
  private:
   static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
@@ -272,10 +275,13 @@ class Simulator {
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;
-  RefusalLog* refusal_log_ = nullptr;
+  RowLog* refusal_log_ = nullptr;
+  RowLog* error_log_ = nullptr;
   // On a zoned device: the offset the request was served at (an append's
   // from the device), and its refusal noted (simulator_zones.cpp).
   std::uint64_t zone_outcome(const QueuedRequest& r);
+  // The request's media errors, listed (simulator_zones.cpp).
+  void note_media_errors(const QueuedRequest& r);
   std::vector<std::uint32_t> free_tags_;
   // Per group of the run in progress: cleaning moves of its writes (when
   // attributed).

@@ -1,5 +1,6 @@
-// The host loop on a zoned device: where the device served a request (an
-// append's address is the device's choice) and what it refused.
+// The host loop's notes of what a device refused or failed: where a zoned
+// device served a request (an append's address is the device's choice) and
+// what it refused; the reads no ECC step corrected.
 #include "sim/engine/simulator.h"
 
 #include <fmt/format.h>
@@ -14,11 +15,24 @@ std::uint64_t Simulator::zone_outcome(const QueuedRequest& r) {
   if (outcome.status != ftl::ZoneStatus::kSuccess && refusal_log_) {
     const Stream& stream = streams_[r.stream];
     const RunGroup& group = groups_[stream.spec.group];
-    refusal_log_->row(group.name, group.run, stream.spec.process, r.io, r.request.mode,
-                      r.request.offset, r.request.size, ftl::zone_status_name(outcome.status),
-                      static_cast<unsigned>(outcome.status));
+    refusal_log_->row(fmt::format("{},{},{},{},{},{},{},{},0x{:03X}", group.name, group.run,
+                                  stream.spec.process, r.io, io_mode_letter(r.request.mode),
+                                  r.request.offset, r.request.size,
+                                  ftl::zone_status_name(outcome.status),
+                                  static_cast<unsigned>(outcome.status)));
   }
   return outcome.offset;
+}
+
+void Simulator::note_media_errors(const QueuedRequest& r) {
+  if (!error_log_) return;
+  const Stream& stream = streams_[r.stream];
+  const RunGroup& group = groups_[stream.spec.group];
+  for (const MediaError& e : ssd_.media_errors())
+    error_log_->row(fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6g}", group.name, group.run,
+                                stream.spec.process, r.io, io_mode_letter(r.request.mode),
+                                r.request.offset, r.request.size, e.lpn, e.ppn, e.bit_errors,
+                                e.rber));
 }
 
 workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spec, const Ssd& ssd) {

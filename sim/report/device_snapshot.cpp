@@ -48,6 +48,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   if (const HostLog* log = ssd.host_log())
     c.host_log = HostLogPages{log->counters().host_pages_written,
                               log->counters().cleaning_pages_written};
+  if (const ReadErrors* errors = ssd.read_errors()) c.read_errors = errors->counters();
   if (const ControllerLimits* limits = ssd.limits()) {
     c.cores = limits->core_counters();
     c.data_path = limits->data_path_counters();

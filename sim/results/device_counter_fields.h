@@ -75,6 +75,8 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // The controller's limits (records/controller_counters.h), each only when on.
   v.group("controller_core_commands", c.cores);
   v.group("controller_data_path_transfers", c.data_path);
+  // Flash read errors (records/read_error_counters.h), only with [errors].
+  v.group("read_error_page_reads", c.read_errors);
   // A host log's pages, and its and the end-to-end write amplification.
   v.group("host_log_host_pages_written", c.host_log);
   if (c.host_log) {

@@ -17,6 +17,7 @@
 #include "common/units.h"
 #include "records/controller_counters.h"
 #include "records/ftl_counters.h"
+#include "records/read_error_counters.h"
 #include "records/suspend_counters.h"
 #include "records/write_buffer_counters.h"
 
@@ -66,6 +67,7 @@ struct DeviceCounters {
   std::optional<records::CoreCounters> cores;
   std::optional<records::DataPathCounters> data_path;
   std::optional<HostLogPages> host_log;  // only with [host.log]
+  std::optional<records::ReadErrorCounters> read_errors;  // only with [errors]
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

@@ -21,9 +21,10 @@ namespace ssdlab::sim {
 // fio latency logs and plots), summary.json first: cleared together before a
 // run (clear_stale_outputs), refused as the target of any other output
 // option, and a temporary of any of them marks an unfinished run
-// (is_output_temporary). refused.csv: a zoned device's refusals.
-inline constexpr std::array<const char*, 3> kRunOutputNames = {"summary.json", "io.csv",
-                                                               "refused.csv"};
+// (is_output_temporary). refused.csv: a zoned device's refusals; errors.csv:
+// the reads no ECC step corrected.
+inline constexpr std::array<const char*, 4> kRunOutputNames = {"summary.json", "io.csv",
+                                                               "refused.csv", "errors.csv"};
 
 inline constexpr std::string_view kIoCsvHeader =
     "experiment,run,process,io,submit_us,rt_us,mode,offset,size";

@@ -197,11 +197,13 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   clear_stale_outputs(outdir_);
   if (io_log && options_.io_log) {
     io_log_ = std::make_unique<IoLog>(outdir_ / "io.csv");
-    refusal_log_ = std::make_unique<RefusalLog>(outdir_ / "refused.csv");
+    refusal_log_ = std::make_unique<RowLog>(outdir_, "refused.csv", kRefusedCsvHeader);
+    error_log_ = std::make_unique<RowLog>(outdir_, "errors.csv", kErrorsCsvHeader);
   }
   simulator_ = std::make_unique<Simulator>(*ssd_, io_log_.get());
   // A zoned device's refusals, streamed (--no-io-log: counted only).
   simulator_->log_refusals(refusal_log_.get());
+  simulator_->log_media_errors(error_log_.get());
   simulator_->resume_at(position_.now);
   progress_ = Progress::reporting(options_.progress_observer, options_.quiet, "simulating",
                                   total_ios, "I/Os");
@@ -281,6 +283,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   cpu_ = static_cast<double>(std::clock() - cpu_start_) / CLOCKS_PER_SEC;
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
   if (refusal_log_) refusal_log_->finish();
+  if (error_log_) error_log_->finish();
   std::optional<FioLatLogs> fio_logs;
   if (io_log_ && !options_.fio_lat_log.empty())
     fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log",
@@ -289,6 +292,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   state.publish();
   if (io_log_) io_log_->publish();
   if (refusal_log_) refusal_log_->publish();
+  if (error_log_) error_log_->publish();
   try {
     if (fio_logs) fio_lat_logs_ = fio_logs->publish();
     summary_file.publish();
@@ -334,6 +338,17 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
                  "  paired pages: {} pages of earlier passes lost with the later passes the cuts "
                  "interrupted (multi-pass cells)\n",
                  cuts.paired_pages_lost);
+  }
+  if (summary.device && summary.device->read_errors) {
+    const records::ReadErrorCounters& e = *summary.device->read_errors;
+    fmt::print(out_,
+               "  read errors: {} page reads decoded, {} at the first read, {} after read retry "
+               "({} retry reads, {:.3f} per read), {} by soft decoding, {} uncorrectable{}; {} "
+               "blocks reclaimed\n",
+               e.page_reads, e.corrected_first, e.corrected_retry, e.retry_reads,
+               e.page_reads ? static_cast<double>(e.retry_reads) / e.page_reads : 0.0,
+               e.corrected_soft, e.uncorrectable,
+               e.uncorrectable && io_log_ ? " (errors.csv)" : "", e.reclaimed_blocks);
   }
   print_no_cleaning_note(summary);
   print_saved(out_, checkpoint_.saved);

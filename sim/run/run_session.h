@@ -28,7 +28,7 @@
 #include "sim/controller/ssd.h"
 #include "sim/engine/simulator.h"
 #include "sim/results/output.h"
-#include "sim/results/refusal_log.h"
+#include "sim/results/row_log.h"
 #include "sim/results/summary.h"
 #include "sim/run/plan_run.h"
 #include "sim/state/checkpoint.h"
@@ -99,7 +99,8 @@ class RunSession {
   void print_no_cleaning_note(const SummaryRecord& summary) const;
   bool enforced_ = false;          // a state was enforced
   std::unique_ptr<IoLog> io_log_;
-  std::unique_ptr<RefusalLog> refusal_log_;  // refused.csv, with io_log_
+  std::unique_ptr<RowLog> refusal_log_;  // refused.csv, with io_log_
+  std::unique_ptr<RowLog> error_log_;    // errors.csv, with io_log_
   Progress progress_;  // of the measured part; declared before the simulator it observes
   std::unique_ptr<Simulator> simulator_;
   std::chrono::steady_clock::time_point wall_start_;
