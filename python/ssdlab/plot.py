@@ -27,6 +27,9 @@ per run, labelled with its FTL and config:
   runs-response-time.<fmt>  mean and p99 response time per experiment
   runs-write-amplification.<fmt>
   runs-cdf.<fmt>            response-time CDF per run (folders with io.csv)
+  runs-read-age.<fmt>       runs with flash errors at different ages (--age):
+                            read response time and retries per read against
+                            the data's age or the P/E cycles (docs/errors.md)
   <benchmark>-runs.<fmt>    uFLIP benchmarks: mean response time vs the
                             parameter, one panel per pattern, a line per run
 
@@ -1181,6 +1184,60 @@ def plot_runs_benchmarks(plotdir, fmt, runs):
     return written
 
 
+def error_age(summary):
+    """(retention days, P/E cycles) of a run's aged drive ([errors],
+    docs/errors.md), or None without the error model."""
+    errors = summary.get("config", {}).get("errors")
+    if not isinstance(errors, dict):
+        return None
+    return (float(errors.get("age_retention_days", 0)), float(errors.get("age_pe_cycles", 0)))
+
+
+def plot_runs_read_age(path, runs):
+    """Runs with flash errors at different ages (--age): read response
+    time (mean, p99, p99.9 over the experiments) and retries per read
+    against the data's age, or the P/E cycles where only they differ."""
+    aged = [(error_age(run.summary), run) for run in runs if error_age(run.summary)]
+    if len(set(age for age, _ in aged)) < 2:
+        return False
+    by_days = len(set(age[0] for age, _ in aged)) > 1
+    aged.sort(key=lambda item: item[0] if by_days else item[0][::-1])
+    xs = [age[0] if by_days else age[1] for age, _ in aged]
+    fig, (latency, retries) = plt.subplots(1, 2, figsize=(11, 4.2))
+    values = []
+    for key, label, marker in (("mean_us", "mean", "o"), ("p99_us", "p99", "s"),
+                               ("p99_9_us", "p99.9", "^")):
+        ys = []
+        for _, run in aged:
+            means = run_means(run.summary, key)
+            ys.append(sum(means.values()) / len(means) / 1000 if means else math.nan)
+        if all(y != y for y in ys):
+            continue
+        values += [y for y in ys if y == y]
+        latency.plot(xs, ys, marker=marker, label=label)
+    set_value_scale(latency, values or [1])
+    latency.set_ylabel("Response time (ms)")
+    latency.legend(fontsize=SMALL)
+    per_read = [run.summary.get("device", {}).get("read_error_retries_per_read", math.nan)
+                for _, run in aged]
+    retries.plot(xs, per_read, marker="o", color="tab:red")
+    retries.set_ylabel("Read retries per page read")
+    for ax in (latency, retries):
+        ax.set_xlabel("Data age at the start (days)" if by_days else "P/E cycles (age)")
+        ax.grid(True, which="both", linewidth=0.3)
+    # With the age in days, each point names its P/E cycles (those far
+    # enough from the last named, so that the names stay legible).
+    named = -math.inf
+    for x, y, (age, _) in zip(xs, per_read, aged):
+        if by_days and y == y and x - named > 0.08 * (max(xs) - min(xs)):
+            retries.annotate(f"{age[1]:g} P/E", (x, y), fontsize=SMALL - 1,
+                             textcoords="offset points", xytext=(3, 4))
+            named = x
+    fig.suptitle(f"Reads by the drive's age, {common_title([run for _, run in aged])}")
+    save(fig, path)
+    return True
+
+
 def plot_runs(folders, plotdir, fmt="png"):
     """Figures comparing several runs (output folders, or sweep folders'
     jobs) into `plotdir`; returns the files written."""
@@ -1189,7 +1246,8 @@ def plot_runs(folders, plotdir, fmt="png"):
     written = []
     for name, draw in (("runs-response-time", plot_runs_response),
                        ("runs-write-amplification", plot_runs_write_amplification),
-                       ("runs-cdf", plot_runs_cdf)):
+                       ("runs-cdf", plot_runs_cdf),
+                       ("runs-read-age", plot_runs_read_age)):
         path = os.path.join(plotdir, f"{name}.{fmt}")
         if draw(path, runs):
             written.append(path)

@@ -158,6 +158,29 @@ class SsdlabPackageTest(unittest.TestCase):
         for path in written:
             self.assertGreater(os.path.getsize(path), 10000)
 
+    def test_runs_of_an_aged_drive_plot_reads_against_its_age(self):
+        # Flash errors (docs/errors.md) at three ages: retries and slower
+        # reads as the data ages; runs without errors draw no such figure.
+        tlc = os.path.join(SOURCE, "configs", "tiny-tlc.toml")
+        folders = []
+        for days in (0, 180, 365):
+            run = ssdlab.run(tlc, "RR:count=1000", os.path.join(self.dir, f"aged-{days}"),
+                             precondition="seq", errors__correctable_bits=120,
+                             errors__retries=8, errors__retry_error_factor=0.7,
+                             errors__age_pe_cycles=800, errors__age_retention_days=days)
+            folders.append(run.outdir)
+        runs = plot.collect_runs(folders)
+        self.assertEqual([plot.error_age(run.summary) for run in runs],
+                         [(0.0, 800.0), (180.0, 800.0), (365.0, 800.0)])
+        retries = [run.summary["device"]["read_error_retries_per_read"] for run in runs]
+        self.assertLess(retries[0], retries[2])
+        path = os.path.join(self.dir, "read-age.svg")
+        self.assertTrue(plot.plot_runs_read_age(path, runs))
+        with open(path) as f:
+            self.assertIn("Data age at the start (days)", f.read())
+        self.assertFalse(plot.plot_runs_read_age(
+            path, plot.collect_runs([r.outdir for r in self.runs.values()])))
+
     def test_write_amplification_figure_shows_each_runs_exported_capacity(self):
         # The FTLs export different capacities of the same flash: each bar
         # says which, beside its WA.
