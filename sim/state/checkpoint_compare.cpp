@@ -11,7 +11,8 @@ namespace {
 
 // Tables whose keys define the state: a checkpoint loads only into the same.
 constexpr const char* kStateTables[] = {"geometry", "ftl"};
-constexpr const char* kOtherTables[] = {"timing", "host"};
+// (Flash errors too: the blocks a state holds are as old as the run's age.)
+constexpr const char* kOtherTables[] = {"timing", "host", "errors"};
 
 const nlohmann::json& table_of(const nlohmann::json& config, const char* table) {
   static const nlohmann::json none = nlohmann::json::object();
@@ -117,8 +118,9 @@ std::vector<std::string> compare_config(const nlohmann::json& saved,
     }
   std::vector<std::string> differs;
   check_slc_cache(saved, current, differs);
-  // Timing and host keys may differ, in either direction (a key echoed only
-  // when set: timing.suspend, host.firmware_us, [host.link], queues).
+  // Timing, host and error keys may differ, in either direction (a key
+  // echoed only when set: timing.suspend, host.firmware_us, [host.link],
+  // queues, [errors]).
   for (const char* table : kOtherTables) {
     const nlohmann::json& was = table_of(saved, table);
     const nlohmann::json& is = table_of(current, table);

@@ -73,15 +73,21 @@ namespace {
 // checkpoint loads across them likewise, checkpoint_compare.cpp). The
 // write buffer, namespaces and the host log stay in the key: they hold or
 // place data; so does controller.background_cleaning_preempt, whose
-// cleaner's pools are part of the state (Ssd::save_state).
+// cleaner's pools are part of the state (Ssd::save_state). Flash errors
+// ([errors]) are out too: preconditioning reads nothing, and every block it
+// writes is as old as the run's age says when the run starts, with or
+// without the part's section in the state (ReadErrors::adopt_unstamped), so
+// a sweep over ages and ECCs preconditions once.
 void drop_keys_of_time_only(nlohmann::json& config) {
   config.erase("timing");
+  config.erase("errors");
   if (auto it = config.find("controller"); it != config.end())
     for (const char* key : {"dispatch_order", "firmware", "data_path", "cleaning_wait"})
       it->erase(key);
   if (auto it = config.find("host"); it != config.end())
     for (const char* key : {"link", "queue_depth", "scheduling", "queues", "arbitration",
-                            "weight_high", "weight_medium", "weight_low"})
+                            "arbitration_burst", "weight_high", "weight_medium", "weight_low",
+                            "firmware_us"})
       it->erase(key);
 }
 

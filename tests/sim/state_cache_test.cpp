@@ -113,15 +113,17 @@ TEST_F(StateCache, ChangedSeedOrConfigMisses) {
 
 TEST_F(StateCache, KeysOfSimulatedTimeOnlyShareOneState) {
   // Preconditioning runs without simulated time: timing, the dispatch order,
-  // suspend, the host's queue depth, link and firmware time do not change the
-  // state, so a run that changes only them loads it (issue 57 item 9), and
+  // suspend, the host's queue depth, link, arbitration burst and firmware
+  // time, flash errors and the drive's age do not change the state, so a run that changes only them loads it (issue 57 item 9), and
   // gives the io.csv that making the state again gives.
   ASSERT_EQ(Sim("first").exit_code, 0);
   EXPECT_EQ(Cached("first"), "stored");
   const std::string others =
       "--set timing.read_us=30 --set 'controller.dispatch_order=\"read>write>cleaning\"' "
       "--set timing.suspend=true --set host.queue_depth=2 --set host.link.generation=3 "
-      "--set host.link.lanes=1 --set controller.firmware.cores=1 --set controller.firmware.write_us=3";
+      "--set host.link.lanes=1 --set controller.firmware.cores=1 --set controller.firmware.write_us=3 "
+      "--set host.firmware_us=2 --set host.arbitration_burst=4 "
+      "--set errors.correctable_bits=30 --age pe=500,retention=30d";
   const auto hit = Sim("timing", others);
   ASSERT_EQ(hit.exit_code, 0) << hit.output;
   EXPECT_EQ(Cached("timing"), "hit");
@@ -141,6 +143,27 @@ TEST_F(StateCache, KeysOfSimulatedTimeOnlyShareOneState) {
   ASSERT_EQ(whole_rounds.exit_code, 0) << whole_rounds.output;
   EXPECT_EQ(Cached("whole-rounds"), "stored");
   EXPECT_EQ(StateFiles().size(), 4u);
+}
+
+TEST_F(StateCache, AgedDrivesOfAnyAgeShareOneState) {
+  // Reads on the TLC device with flash errors ([errors], docs/errors.md):
+  // a state made at one age (or without errors) is the state at any other,
+  // and reads from it give what making it again gives.
+  const auto reads = [&](const std::string& out, const std::string& extra) {
+    return Ssdlab("sim -c " + shell_quote(support::preset("tiny-tlc")) +
+                  " --precondition seq -w 'RR:io_size=4096,count=2000' --set "
+                  "errors.correctable_bits=100 --set errors.retries=6 --set "
+                  "errors.retry_error_factor=0.7 -o " +
+                  shell_quote(dir_ / out) + " " + extra);
+  };
+  ASSERT_EQ(reads("new", "").exit_code, 0);
+  EXPECT_EQ(Cached("new"), "stored");
+  ASSERT_EQ(reads("old", "--age pe=900,retention=1y").exit_code, 0);
+  EXPECT_EQ(Cached("old"), "hit");
+  ASSERT_EQ(reads("old-made", "--age pe=900,retention=1y --no-state-cache").exit_code, 0);
+  EXPECT_TRUE(IoCsv("old") == IoCsv("old-made"));
+  EXPECT_FALSE(IoCsv("old") == IoCsv("new"));  // the age did slow the reads
+  EXPECT_EQ(StateFiles().size(), 1u);
 }
 
 TEST_F(StateCache, CorruptFileIsIgnoredWithAWarningAndReplaced) {
