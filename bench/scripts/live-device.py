@@ -3,10 +3,12 @@
 nbdkit (build/sim/nbdkit-ssdlab-plugin.so) to fio, beside nbdkit's own
 `memory` plugin on the same machine.
 
-  1. fio 4 KiB random writes at QD1 and QD32: fio's mean and p99 completion
-     latency against the model's io.csv for the same I/Os; the same fio
-     against `nbdkit memory`; what the plugin adds beyond nbdkit memory at
-     QD1 (fio mean - model mean - memory mean).
+  1. fio 4 KiB random writes at QD1, 8 and 32: fio's mean and p99 total
+     latency (`lat`) against the model's io.csv for the same I/Os, the late
+     replies the plugin counted; the same fio against `nbdkit memory`; what
+     the plugin adds beyond nbdkit memory at QD1 (fio mean - model mean -
+     memory mean). With --docs FILE, the table goes into FILE between
+     <!-- live-latency results --> and <!-- end live-latency results -->.
   2. fio verify=crc32c after a fill and an overwrite of the whole device.
   3. The request rate the plugin sustains before it lags: fio at fixed
      rates (rate_iops) on a device with data=none, the late replies and
@@ -15,6 +17,7 @@ nbdkit (build/sim/nbdkit-ssdlab-plugin.so) to fio, beside nbdkit's own
 
 usage: bench/scripts/live-device.py [--build build] [--config configs/tiny.toml]
                                     [--ios 2000] [--rates 2000,5000,10000,20000,40000]
+                                    [--depths 1,8,32] [--only-latency] [--docs FILE]
 Prints a table per part; exit 1 if a verification or the restart fails."""
 import argparse
 import csv
@@ -36,9 +39,12 @@ def fio(args):
     return job
 
 
-def clat_us(job, mode="write"):
-    clat = job[mode]["clat_ns"]
-    return clat["mean"] / 1000, clat["percentile"]["99.000000"] / 1000
+def lat_us(job, mode="write"):
+    """fio's total latency (`lat`: from submission to completion, what the
+    program waits), mean and p99; not `clat`, which starts after the
+    submission and so can read below the device's own time."""
+    lat = job[mode]["lat_ns"]
+    return lat["mean"] / 1000, lat["percentile"]["99.000000"] / 1000
 
 
 def model_us(outdir, mode="W"):
@@ -48,28 +54,38 @@ def model_us(outdir, mode="W"):
 
 
 def latency(args, tmp):
-    print("1. fio 4 KiB random writes (completion latency, us)")
-    print(f"{'':>6} {'fio mean':>9} {'fio p99':>9} {'model mean':>11} {'model p99':>10} "
-          f"{'memory mean':>12} {'memory p99':>11}")
+    """Part 1 as a Markdown table (docs/live-device.md, "Measured figures")."""
+    rows = ["| queue depth | fio mean | model mean | fio / model | nbdkit memory mean | "
+            "fio - memory, / model | fio p99 | model p99 | late replies | mean lag |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     added = None
-    for qd in (1, 32):
+    for qd in args.depths:
         folder = tempfile.mkdtemp(dir=tmp)
         out = os.path.join(folder, "out")
         keys = dict(rw="randwrite", bs="4k", iodepth=qd, number_ios=args.ios, size="8M",
                     lat_percentiles=1)
         with Server(args.plugin, folder, f"config={args.config}", f"io-log={out}") as s:
-            mean, p99 = clat_us(fio(fio_job(s.uri, f"qd{qd}", **keys)))
+            mean, p99 = lat_us(fio(fio_job(s.uri, f"qd{qd}", **keys)))
             s.stop()
         m_mean, m_p99 = model_us(out)
+        live = json.load(open(os.path.join(out, "summary.json")))["live"]
         mem_folder = tempfile.mkdtemp(dir=tmp)
         with Server("memory", mem_folder, "size=16M") as s:
-            mem_mean, mem_p99 = clat_us(fio(fio_job(s.uri, f"mem{qd}", **keys)))
-        print(f"QD{qd:<4} {mean:9.1f} {p99:9.1f} {m_mean:11.1f} {m_p99:10.1f} "
-              f"{mem_mean:12.1f} {mem_p99:11.1f}")
+            mem_mean, _ = lat_us(fio(fio_job(s.uri, f"mem{qd}", **keys)))
+        rows.append(f"| {qd} | {mean:.1f} | {m_mean:.1f} | {mean / m_mean:.3f} | {mem_mean:.1f} | "
+                    f"{(mean - mem_mean) / m_mean:.3f} | {p99:.1f} | {m_p99:.1f} | "
+                    f"{live['late_replies']} | {live['mean_lag_us']:.1f} |")
         if qd == 1:
             added = mean - m_mean - mem_mean
-    print(f"   plugin overhead beyond nbdkit memory at QD1: {added:.1f} us "
-          "(fio mean - model mean - memory mean; target < 20)")
+    print("1. fio 4 KiB random writes, total latency (us), against the model's io.csv")
+    table = "\n".join(rows)
+    print(table)
+    if added is not None:
+        print(f"   plugin overhead beyond nbdkit memory at QD1: {added:.1f} us "
+              "(fio mean - model mean - memory mean; target < 20)")
+    if args.docs:
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scripts", "docs-block.py"),
+                        args.docs, "live-latency"], input=table + "\n", text=True, check=True)
 
 
 def verify_whole(args, tmp):
@@ -131,11 +147,17 @@ def main():
     parser.add_argument("--config", default=os.path.join(ROOT, "configs", "tiny.toml"))
     parser.add_argument("--ios", type=int, default=2000)
     parser.add_argument("--rates", default="2000,5000,10000,20000,40000")
+    parser.add_argument("--depths", default="1,8,32")
+    parser.add_argument("--only-latency", action="store_true", help="part 1 only")
+    parser.add_argument("--docs", help="put part 1's table into this docs page")
     args = parser.parse_args()
     args.plugin = os.path.join(args.build, "sim", "nbdkit-ssdlab-plugin.so")
     args.rates = [int(r) for r in args.rates.split(",")]
+    args.depths = [int(d) for d in args.depths.split(",")]
     with tempfile.TemporaryDirectory(prefix="ssdlab-live-bench-") as tmp:
         latency(args, tmp)
+        if args.only_latency:
+            return 0
         ok = verify_whole(args, tmp)
         rates(args, tmp)
         ok &= restart(args, tmp)
