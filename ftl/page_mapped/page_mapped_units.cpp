@@ -16,30 +16,42 @@ flash::Geometry unit_geometry(flash::Geometry flash, std::uint32_t units) {
 
 void UnitPages::add(flash::Command command, flash::CommandList& out) {
   const std::uint32_t slot = command.ppn % per_page_;
-  auto page = open_.end();
+  std::size_t at = open_.size();
   if (slot == 0) {
-    open_.emplace_back();
-    page = open_.end() - 1;
+    if (free_.empty()) {
+      free_.push_back(static_cast<std::uint32_t>(pool_.size()));
+      pool_.emplace_back();
+    }
+    open_.push_back(free_.back());
+    free_.pop_back();
+    open_next_.push_back(command.ppn);
+    pool_[open_.back()].commands.clear();
   } else {
-    page = std::find_if(open_.begin(), open_.end(), [&](const flash::CommandList& p) {
-      return p.back().ppn + 1 == command.ppn;
-    });
-    if (page == open_.end())
+    at = static_cast<std::size_t>(
+        std::find(open_next_.begin(), open_next_.end(), command.ppn) - open_next_.begin());
+    if (at == open_.size())
       throw std::logic_error("a map unit programmed out of its page's slot order");
     command.rides = true;
   }
-  page->push_back(command);
-  if (slot + 1 < per_page_) return;
-  out.insert(out.end(), page->begin(), page->end());
-  open_.erase(page);
+  if (slot == 0) at = open_.size() - 1;
+  flash::CommandList& page = pool_[open_[at]].commands;
+  page.push_back(command);
+  if (slot + 1 < per_page_) {
+    open_next_[at] = command.ppn + 1;
+    return;
+  }
+  out.insert(out.end(), page.begin(), page.end());
+  free_.push_back(open_[at]);
+  open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(at));
+  open_next_.erase(open_next_.begin() + static_cast<std::ptrdiff_t>(at));
 }
 
 std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const {
-  const auto page = std::find_if(open_.begin(), open_.end(), [&](const flash::CommandList& p) {
-    return !cleaning_only || p.front().cleaning;
+  const auto page = std::find_if(open_.begin(), open_.end(), [&](std::uint32_t open) {
+    return !cleaning_only || pool_[open].commands.front().cleaning;
   });
   if (page == open_.end()) return std::nullopt;
-  const flash::Command& last = page->back();
+  const flash::Command& last = pool_[*page].commands.back();
   flash::Command padding =
       flash::page_command(flash::Op::kProgram, last.ppn + 1, flash::kNoLpn, last.stage);
   padding.cleaning = last.cleaning;

@@ -57,8 +57,18 @@ class UnitPages {
   std::optional<flash::Command> next_padding(bool cleaning_only = false) const;
 
  private:
+  // Pages partly written, oldest first: each one's slot in pool_ and, apart
+  // and compact (a 4 KiB write scans it: issue 58), the unit it takes next.
+  // A closed page's slot goes to free_, its list's storage kept: a page
+  // opened costs no allocation once warm.
+  struct OpenPage {
+    flash::CommandList commands;  // in slot order
+  };
   std::uint32_t per_page_;
-  std::vector<flash::CommandList> open_;  // pages partly written, commands in slot order
+  std::vector<OpenPage> pool_;
+  std::vector<std::uint32_t> free_;
+  std::vector<std::uint32_t> open_;
+  std::vector<flash::Ppn> open_next_;
 };
 
 }  // namespace ssdlab::ftl::page_mapped
