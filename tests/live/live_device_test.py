@@ -252,6 +252,22 @@ class LiveDevice(unittest.TestCase):
             self.assertEqual(server.stop(), 0, server.output())
         self.assertLess(os.path.getsize(image), 32 << 20)
 
+    def test_placement_ranges_place_a_programs_writes_by_where_it_writes(self):
+        # NBD carries no placement identifier: [[placement]] ranges give one
+        # by logical range (docs/live-device.md, "Zones and placement").
+        self.need("nbdcopy", "qemu-io")
+        out = os.path.join(self.dir, "out")
+        data = self.random_file("in.bin", 4 << 20)
+        with self.server('set=ftl.placement="fdp"', "set=ftl.fdp_handles=2",
+                         'set=ftl.placement_map=[{offset=0,size="4MiB",handle=1}]',
+                         f"io-log={out}") as server:
+            run(["nbdcopy", data, server.uri])  # the range: handle 1
+            run(["qemu-io", "-f", "raw", "-c", "write -P 0x5a 8M 4M", server.uri])  # handle 0
+            server.stop()
+        fdp = json.load(open(os.path.join(out, "summary.json")))["fdp"]
+        pages = {h["handle"]: h["host_pages"] for h in fdp["handles"]}
+        self.assertEqual(pages, {0: 1024, 1: 1024})  # 4 MiB each, in 4 KiB pages
+
     def test_namespaces_and_queues_are_refused(self):
         self.assertIn("namespaces", self.refused('set=host.namespaces=[{size="4MiB"}]'))
         self.assertIn("submission queues", self.refused("set=host.queues=[{},{}]"))
