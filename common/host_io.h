@@ -21,7 +21,7 @@ struct HostIo {
   // struct stays 16 bytes.
   std::uint8_t placement = 0;
   // The tenant (flow) it belongs to: its index among the workloads of a run
-  // that several share (0 with one). The flash scheduler's fair order
+  // that several share (0 with one). The flash scheduler's fewest-queued order
   // (flash/scheduler.h) and the per-tenant statistics tell flows apart by it.
   std::uint16_t flow = 0;
 };

@@ -43,14 +43,14 @@ class CommandQueues::SlotTable {
   unsigned shift_ = 64;
 };
 
-CommandQueues::CommandQueues(std::uint32_t units, bool pairing, bool fair)
-    : fair_(fair),
-      indexed_(pairing || fair),
+CommandQueues::CommandQueues(std::uint32_t units, bool pairing, bool flows)
+    : flows_on_(flows),
+      indexed_(pairing || flows),
       unit_count_(units, 0),
       fifos_(indexed_ ? 0 : std::size_t{units} * kClasses),
       queues_(indexed_ ? std::size_t{units} * kClasses : 0),
       slot_table_(pairing ? std::make_unique<SlotTable>() : nullptr),
-      flows_(fair ? std::size_t{units} * kClasses : 0) {}
+      flows_(flows ? std::size_t{units} * kClasses : 0) {}
 CommandQueues::~CommandQueues() = default;
 CommandQueues::CommandQueues(CommandQueues&&) noexcept = default;
 CommandQueues& CommandQueues::operator=(CommandQueues&&) noexcept = default;
@@ -109,7 +109,7 @@ void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entr
   n.work = static_cast<std::uint8_t>(work);
   link<&Node::queue_link>(queues_[std::size_t{unit} * kClasses + work], node);
   if (slot != kNoSlot) link<&Node::slot_link>(slot_table_->find_or_add(slot)[work], node);
-  if (fair_) {
+  if (flows_on_) {
     auto& flows = flows_[std::size_t{unit} * kClasses + work];
     if (flow >= flows.size()) flows.resize(std::size_t{flow} + 1);
     link<&Node::flow_link>(flows[flow], node);
@@ -128,7 +128,7 @@ void CommandQueues::remove(std::uint32_t node) {
     for (const List& list : lists) empty = empty && list.count == 0;
     if (empty) slot_table_->erase(n.slot);
   }
-  if (fair_) unlink<&Node::flow_link>(flows_[at][n.flow], node);
+  if (flows_on_) unlink<&Node::flow_link>(flows_[at][n.flow], node);
   free_.push_back(node);
 }
 

@@ -18,17 +18,17 @@
 //    the slots that hold entries are found in a hash table (SlotTable) sized
 //    by what is queued, not by the device's planes and page offsets (a table
 //    of every slot was 14 MiB on configs/tlc-client.toml: cache misses);
-//  - with the `fair` order, its flow's list in its unit and class: the front
-//    of each is that flow's oldest command there (take_fair).
+//  - with the fewest-queued order, its flow's list in its unit and class: the front
+//    of each is that flow's oldest command there (take_fewest_queued).
 // Removing any node is O(1) (doubly linked lists); nodes are reused, so a
 // queue that fills and empties allocates nothing once warm.
 //
 // The nodes cost a little per command, which a device that uses neither
 // index should not pay (the rule that a feature off costs at most 2%: issue
 // 58 measured 3.2% more instructions per steady-state write on
-// configs/agrawal-baseline.toml). Without pairing slots and without the fair
-// order (`indexed()` false) each queue is a plain FIFO of entries in a
-// vector, as before the index: the scheduler then only pushes at the back
+// configs/agrawal-baseline.toml). Without pairing slots and without the
+// fewest-queued order (`indexed()` false) each queue is a plain FIFO of
+// entries in a vector, as before the index: the scheduler then only pushes at the back
 // and takes at the front (front_entry(), pop_front()); the node calls below
 // are for the indexed queues only.
 #pragma once
@@ -55,9 +55,9 @@ class CommandQueues {
   };
 
   // `units` units, kClasses classes of work each; `pairing`: keep the
-  // pairing slots' lists; `fair`: keep the per-flow lists. Indexed (nodes)
+  // pairing slots' lists; `flows`: keep the per-flow lists. Indexed (nodes)
   // if either is asked for, plain FIFOs otherwise.
-  CommandQueues(std::uint32_t units, bool pairing, bool fair);
+  CommandQueues(std::uint32_t units, bool pairing, bool flows);
   ~CommandQueues();
   CommandQueues(CommandQueues&&) noexcept;
   CommandQueues& operator=(CommandQueues&&) noexcept;
@@ -65,7 +65,7 @@ class CommandQueues {
   bool indexed() const { return indexed_; }
   // Queues `entry` at the back of (unit, work); when indexed, in slot
   // `slot`'s list unless it is kNoSlot (a command that never joins another),
-  // and in flow `flow`'s list when fair.
+  // and in flow `flow`'s list when it keeps them.
   void push(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
             std::uint16_t flow) {
     ++unit_count_[unit];
@@ -106,7 +106,7 @@ class CommandQueues {
   std::array<std::uint32_t, kClasses> slot_fronts(std::uint64_t slot) const;
   std::uint32_t slot_next(std::uint32_t node) const { return nodes_[node].slot_link.next; }
 
-  // The fair order: how many of flow `flow`'s commands (unit, work) holds
+  // The fewest-queued order: how many of flow `flow`'s commands (unit, work) holds
   // (0 beyond the flows seen there) and the oldest of them.
   std::uint32_t flow_count(std::uint32_t unit, std::uint32_t work, std::uint16_t flow) const {
     const auto& flows = flows_[std::size_t{unit} * kClasses + work];
@@ -168,15 +168,15 @@ class CommandQueues {
   template <Link Node::*Member>
   void unlink(List& list, std::uint32_t node);
 
-  bool fair_;
+  bool flows_on_;
   bool indexed_;
   std::vector<std::uint32_t> unit_count_;  // per unit: its queued entries
   std::vector<Fifo> fifos_;                // not indexed: per unit and class
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> free_;
-  std::vector<List> queues_;              // per unit and class
+  std::vector<List> queues_;               // per unit and class
   std::unique_ptr<SlotTable> slot_table_;  // pairing: the slots that hold entries
-  std::vector<std::vector<List>> flows_;  // per unit and class, per flow
+  std::vector<std::vector<List>> flows_;   // per unit and class, per flow
 };
 
 }  // namespace ssdlab::flash

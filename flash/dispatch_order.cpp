@@ -14,11 +14,13 @@ constexpr std::array<const char*, 3> kHostWaitNames = {"none", "package", "reque
 
 }  // namespace
 
-const char* work_class_name(WorkClass work) { return kClassNames[static_cast<std::size_t>(work)]; }
+const char* work_class_name(WorkClass work) {
+  return kClassNames[static_cast<std::size_t>(work)];
+}
 
 std::string dispatch_order_name(const DispatchOrder& order) {
   if (order.fifo) return "fifo";
-  if (order.fair) return "fair";
+  if (order.fewest_queued) return "fewest-queued";
   std::string name;
   for (const WorkClass work : order.order) {
     if (!name.empty()) name += '>';
@@ -43,10 +45,12 @@ bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
     out = DispatchOrder{};
     return true;
   }
-  if (name == "fair") {
+  // ("fair": its name until it was told apart from FLIN, which it is not;
+  // configs and echoes written before still load.)
+  if (name == "fewest-queued" || name == "fair") {
     out = DispatchOrder{};
     out.fifo = false;
-    out.fair = true;
+    out.fewest_queued = true;
     return true;
   }
   DispatchOrder order;

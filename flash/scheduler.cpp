@@ -10,12 +10,12 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       independent_reads_(timing.independent_plane_reads),
-      queues_(timeline_.units(), join_planes_, order.fair),
+      queues_(timeline_.units(), join_planes_, order.fewest_queued),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
-  if (order_.fair) bypassed_.assign(timeline_.units(), 0);
+  if (order_.fewest_queued) bypassed_.assign(timeline_.units(), 0);
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -146,7 +146,7 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   queues_.push(unit, work, entry,
                queues_.indexed() ? pairing_slot(entry, command) : CommandQueues::kNoSlot,
                jobs_[id].flow);
-  if (order_.fair) fair_queued(jobs_[id].flow);
+  if (order_.fewest_queued) flow_queued(jobs_[id].flow);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -271,7 +271,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
 }
 
 FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
-  if (order_.fair) return take_fair(unit);
+  if (order_.fewest_queued) return take_fewest_queued(unit);
   std::uint32_t from = 0;
   if (order_.fifo) {
     const Entry* oldest = nullptr;

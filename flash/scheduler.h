@@ -84,23 +84,25 @@ const char* host_wait_name(HostWait wait);
 bool parse_host_wait(std::string_view name, HostWait& out);
 
 // Which queued command a unit takes next: the oldest (`fifo`), the oldest
-// of the first class in `order` that has one, or (`fair`, after FLIN:
-// scheduler_fair.cpp) the least intensive flow's, with an age bound.
+// of the first class in `order` that has one, or (`fewest-queued`, a few of
+// FLIN's ideas: scheduler_fewest_queued.cpp) the oldest of the flow with the
+// fewest commands queued, with an age bound.
 struct DispatchOrder {
   bool fifo = true;
-  bool fair = false;  // (fifo is false then)
+  bool fewest_queued = false;  // (fifo is false then)
   std::array<WorkClass, kWorkClasses> order = {WorkClass::kHostRead, WorkClass::kHostWrite,
                                                WorkClass::kCleaning};
 };
-// "fifo", "fair", or the three classes in order joined by '>'
+// "fifo", "fewest-queued" (also read as "fair", its former name), or the
+// three classes in order joined by '>'
 // ("read>write>cleaning").
 std::string dispatch_order_name(const DispatchOrder& order);
 // Parses what dispatch_order_name() writes; false if `name` is none of them.
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out);
 
-// The fair order's age bound: a unit's oldest queued command is passed over
+// The fewest-queued order's age bound: a unit's oldest queued command is passed over
 // by at most this many commands the unit takes; then it goes next.
-inline constexpr std::uint32_t kFairBypassLimit = 16;
+inline constexpr std::uint32_t kFewestQueuedBypassLimit = 16;
 
 class FlashScheduler {
  public:
@@ -127,7 +129,7 @@ class FlashScheduler {
   // told then), else nothing: the listener's host_done() reports it under
   // `tag`. A list without host commands completes at `now`.
   // `commands` is taken (left empty or with another list's contents).
-  // `flow`: the tenant the job belongs to, its cleaning too (the `fair`
+  // `flow`: the tenant the job belongs to, its cleaning too (the `fewest-queued`
   // order tells flows apart by it; the others ignore it).
   std::optional<TimeNs> submit(CommandList& commands, TimeNs now, WorkClass host_class,
                                HostWait host_wait, std::uint64_t tag, std::uint16_t flow = 0);
@@ -182,7 +184,7 @@ class FlashScheduler {
   struct Event {
     TimeNs at;
     std::uint64_t seq;
-    std::uint32_t index;  // unit to wake, or job
+    std::uint32_t index;    // unit to wake, or job
     std::uint32_t command;  // kMoveProgram: the move's index in the job
     std::uint8_t chain;     // 0/1: release the job's chain's next stage; 2: wake a
                             // unit; 3: the job's cleaning is done, queue what it held;
@@ -238,13 +240,13 @@ class FlashScheduler {
   void dispatch(std::uint32_t unit, TimeNs t);
   // The entry the unit takes next; removes it from its queue.
   Entry take(std::uint32_t unit);
-  // The `fair` order (scheduler_fair.cpp): take() for it, and the counts it
+  // The fewest-queued order (scheduler_fewest_queued.cpp): take() for it, and the counts it
   // keeps of the commands queued per flow as entries join and leave queues.
-  Entry take_fair(std::uint32_t unit);
-  void fair_queued(std::uint16_t flow);
-  void fair_taken(std::uint16_t flow);
+  Entry take_fewest_queued(std::uint32_t unit);
+  void flow_queued(std::uint16_t flow);
+  void flow_taken(std::uint16_t flow);
   // take_partner() took `partner` out of queue `work` of the unit.
-  void fair_partner_taken(std::uint32_t unit, const Entry& partner);
+  void flow_partner_taken(std::uint32_t unit, const Entry& partner);
   // kPlanes: a queued single-plane command that joins `command` into a
   // two-plane command (pairs_with()), the first in queue order (classes in
   // order, each oldest first); removed from its queue if found. It looks only
@@ -288,10 +290,10 @@ class FlashScheduler {
   std::vector<std::uint32_t> free_jobs_;
   std::uint32_t live_jobs_ = 0;
   // Per unit, per class: ready commands in queue order, indexed by pairing
-  // slot and (fair) by flow.
+  // slot and (fewest-queued) by flow.
   CommandQueues queues_;
   std::vector<TimeNs> wake_at_;  // per unit: its pending wake-up, or kNever
-  // The `fair` order only (empty otherwise): per flow, its commands queued in
+  // The fewest-queued order only (empty otherwise): per flow, its commands queued in
   // the device (its intensity; those queued per unit and class: queues_);
   // per unit, how many commands it took since it last took its oldest.
   std::vector<std::uint32_t> flow_queued_;
@@ -312,9 +314,9 @@ class FlashScheduler {
   std::uint64_t queued_command_ns_ = 0;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t next_seq_ = 0;
-  TimeNs horizon_ = 0;                      // advance(): see there
-  TimeNs earliest_report_ = kNever;         // advance(): the earliest host_done() reported
-  std::optional<TimeNs> inline_host_done_;  // submit(): the host chain completed at once
+  TimeNs horizon_ = 0;                       // advance(): see there
+  TimeNs earliest_report_ = kNever;          // advance(): the earliest host_done() reported
+  std::optional<TimeNs> inline_host_done_;   // submit(): the host chain completed at once
   std::vector<std::uint32_t> held_scratch_;  // unhold(): the indices it queues
 };
 

@@ -77,7 +77,7 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   if (found == CommandQueues::kNil) return std::nullopt;
   const Entry partner = queues_.entry(found);
   queues_.remove(found);
-  if (order_.fair) fair_partner_taken(unit, partner);
+  if (order_.fewest_queued) flow_partner_taken(unit, partner);
   const Command& other = jobs_[partner.job].commands[index_of(partner)];
   // Reads that move only their read units (member pages, codewords) move both's.
   if (command.read_units || other.read_units) {

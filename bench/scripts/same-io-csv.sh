@@ -42,10 +42,10 @@ cases=(
   "trace-blkparse|-c configs/tiny.toml -w trace:traces/examples/synthetic.blkparse"
   # Today's drives at a tenth (docs/current-devices.md), full after a sequential
   # fill, at queue depth 32: long die queues, two-plane partners, the SLC cache,
-  # cleaning; with the fair order and suspend, two tenants (issue 58).
+  # cleaning; with the fewest-queued order and suspend, two tenants (issue 58).
   "tlc-tenth-qd32|-c configs/tlc-client.toml --set geometry.blocks_per_plane=137 --set slc_cache.size_gib=3.921 --set slc_cache.static_gib=0.559 --precondition seq -w RW:io_size=4KiB,count=5000,queue_depth=32"
   "qlc-tenth-qd32|-c configs/qlc.toml --set geometry.blocks_per_plane=205 --set slc_cache.size_gib=13.05 --set slc_cache.static_gib=1.12 --precondition seq -w RW:io_size=4KiB,count=3000,queue_depth=32"
-  "tlc-tenth-fair-suspend|-c configs/tlc-client.toml --set geometry.blocks_per_plane=137 --set slc_cache.size_gib=3.921 --set slc_cache.static_gib=0.559 --set controller.dispatch_order=\"fair\" --set timing.suspend=true --precondition seq -w RW:io_size=16KiB,count=3000,queue_depth=16 -w RR:io_size=16KiB,count=3000,queue_depth=16"
+  "tlc-tenth-fair-suspend|-c configs/tlc-client.toml --set geometry.blocks_per_plane=137 --set slc_cache.size_gib=3.921 --set slc_cache.static_gib=0.559 --set controller.dispatch_order=\"fewest-queued\" --set timing.suspend=true --precondition seq -w RW:io_size=16KiB,count=3000,queue_depth=16 -w RR:io_size=16KiB,count=3000,queue_depth=16"
 )
 status=0
 for entry in "${cases[@]}"; do

@@ -34,8 +34,7 @@ constexpr KeyDoc kGeometry[] = {
     {"pe_cycles",
      "rated program/erase cycles per block, 1–10^9; default by cell type (100000 on `slc`; "
      "see [Cell types](#cell-types))"},
-    {"cell_type",
-     "`slc`, the default, `mlc`, `tlc`, `qlc`; see [Cell types](#cell-types)"},
+    {"cell_type", "`slc`, the default, `mlc`, `tlc`, `qlc`; see [Cell types](#cell-types)"},
     {"gang",
      "`none` (the default), `shared-bus`, `shared-bus-sync`, `shared-control-async`, "
      "`shared-control-sync` (see [Ganging](../model.md#ganging))"},
@@ -95,8 +94,7 @@ constexpr KeyDoc kTiming[] = {
     {"suspend_us",
      "0 to 10^6: sets both `suspend_program_us` and `suspend_erase_us` (either, given too, "
      "overrides it)"},
-    {"resume_us",
-     "0 to 10^6; default 0: until the operation runs again; no NAND source gives one"},
+    {"resume_us", "0 to 10^6; default 0: until the operation runs again; no NAND source gives one"},
     {"suspend_min_interval_us",
      "0 to 10^7; default: the operation's own suspend time; from a resume to the next "
      "suspension of the same operation"},
@@ -124,8 +122,7 @@ constexpr KeyDoc kTimingCell[] = {
 constexpr KeyDoc kTimingSlcMode[] = {
     {"read_us", "page read in SLC mode, above 0 to 10^6 µs; default 25"},
     {"program_us", "page program in SLC mode, above 0 to 10^7 µs; default 250"},
-    {"erase_us",
-     "block erase in SLC mode, above 0 to 10^7 µs; defaults to `timing.cell.erase_us`"},
+    {"erase_us", "block erase in SLC mode, above 0 to 10^7 µs; defaults to `timing.cell.erase_us`"},
 };
 
 constexpr KeyDoc kFtl[] = {
@@ -256,8 +253,7 @@ constexpr KeyDoc kHost[] = {
 };
 
 constexpr KeyDoc kHostQueues[] = {
-    {"depth",
-     "its requests outstanding at once, 0–65536; 0 = no bound of its own, the default"},
+    {"depth", "its requests outstanding at once, 0–65536; 0 = no bound of its own, the default"},
     {"priority",
      "`urgent`, `high`, `medium`, `low`; weighted arbitration only (another class with "
      "`host.arbitration = \"round-robin\"` is an error); default `medium`"},
@@ -265,8 +261,7 @@ constexpr KeyDoc kHostQueues[] = {
 
 constexpr KeyDoc kHostNamespaces[] = {
     {"size", "bytes, whole logical pages, 1 to 2^56; required"},
-    {"overprovisioning",
-     "0–0.9: that share of its size left unexported behind it; default 0"},
+    {"overprovisioning", "0–0.9: that share of its size left unexported behind it; default 0"},
 };
 
 constexpr KeyDoc kController[] = {
@@ -274,13 +269,11 @@ constexpr KeyDoc kController[] = {
      "bytes of DRAM, whole logical pages, 0 to 2^40; 0 = off, the default; with map units "
      "its flushes pack units into whole flash pages, see [Map units](../model.md#map-units)"},
     {"write_buffer_policy", "`write-back` (the default), `write-through`"},
-    {"write_buffer_high_water",
-     "above 0 to 1: flush above it; 1 = only when full, the default"},
+    {"write_buffer_high_water", "above 0 to 1: flush above it; 1 = only when full, the default"},
     {"write_buffer_low_water",
      "flush down to it, the oldest pages first; 0 to 1, below the high-water mark; "
      "default 0.5"},
-    {"write_buffer_ns_per_byte",
-     "host link <-> DRAM, 0 to 10^6 ns; default 3.333 = SATA 3 Gb/s"},
+    {"write_buffer_ns_per_byte", "host link <-> DRAM, 0 to 10^6 ns; default 3.333 = SATA 3 Gb/s"},
     {"write_buffer_power_protected",
      "bool, default false: with `--power-cut-at`, a capacitor flushes the buffer at a cut; "
      "see [Power loss and recovery](../reliability.md#power-loss-and-recovery)"},
@@ -295,10 +288,11 @@ constexpr KeyDoc kController[] = {
      "`request`, the whole write; see [The flash scheduler](../model.md#the-flash-scheduler)"},
     {"dispatch_order",
      "which queued command a die takes next: `fifo`, the default; `read`, `write` and "
-     "`cleaning` in priority order joined by `>`, e.g. `\"read>write>cleaning\"`; or `fair`, "
+     "`cleaning` in priority order joined by `>`, e.g. `\"read>write>cleaning\"`; or "
+     "`fewest-queued` (formerly `fair`), "
      "the least intensive tenant's (flow's) first, with an age bound, after FLIN; see [The "
-     "flash scheduler](../model.md#the-flash-scheduler) and [Fair dispatch (after "
-     "FLIN)](../model.md#fair-dispatch-after-flin)"},
+     "flash scheduler](../model.md#the-flash-scheduler) and [Fewest-queued dispatch (not "
+     "FLIN)](../model.md#fewest-queued-dispatch-not-flin)"},
 };
 
 constexpr TableDoc kCoreTables[] = {
@@ -353,6 +347,8 @@ constexpr TableDoc kCoreTables[] = {
 
 }  // namespace
 
-std::span<const TableDoc> core_tables() { return kCoreTables; }
+std::span<const TableDoc> core_tables() {
+  return kCoreTables;
+}
 
 }  // namespace ssdlab::sim

@@ -327,7 +327,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::vector<std::uint32_t> carriers_;  // power-cut runs: each unit command's flash command
   // The flow (HostIo::flow) of the request start() is serving, 0 outside
   // it: the scheduler's jobs carry it, the flushes and cleaning a request's
-  // write triggers too (the `fair` dispatch order tells flows apart by it).
+  // write triggers too (the fewest-queued dispatch order tells flows apart by it).
   std::uint16_t flow_ = 0;
   std::vector<SsdObserver*> observers_;
   std::vector<Completed> completions_;  // start(): reported by the scheduler

@@ -1,6 +1,6 @@
 // The flash scheduler's queues (flash/command_queues.h): plain FIFOs when
 // nothing is indexed (the cheap path of a device without plane interleaving
-// and without the fair order), linked nodes otherwise, with the same order.
+// and without the fewest-queued order), linked nodes otherwise, with the same order.
 #include "flash/command_queues.h"
 
 #include <gtest/gtest.h>

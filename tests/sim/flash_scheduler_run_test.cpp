@@ -31,7 +31,7 @@ TEST(FlashSchedulerRun, EveryFtlVerifiesWithCommandsQueuedJoinedAndReordered) {
         {"none",
          {"geometry.interleaving=\"none\"", "controller.dispatch_order=\"cleaning>write>read\"",
           "controller.cleaning_wait=\"request\""}},
-        {"fair", {"geometry.interleaving=\"planes\"", "controller.dispatch_order=\"fair\""}}};
+        {"fewest-queued", {"geometry.interleaving=\"planes\"", "controller.dispatch_order=\"fewest-queued\""}}};
     for (const auto& [name, settings] : cases) {
       auto options = sim_options(
           "RR:io_size=8192,count=3000,queue_depth=8,mix_pattern=RW,mix_ratio=1", settings);

@@ -269,22 +269,23 @@ TEST_F(TenantRun, SlowdownsWhileEveryTenantRunsLeaveOutTheTailAlone) {
 }
 
 TEST_F(TenantRun, FairDispatchServesALightWriterBesideAHeavyOne) {
-  // Reads-first cannot help a tenant whose requests are writes too; the fair
-  // order (flash/scheduler_fair.cpp) takes the least intensive tenant first.
+  // Reads-first cannot help a tenant whose requests are writes too; the
+  // fewest-queued order (flash/scheduler_fewest_queued.cpp) takes the least
+  // intensive tenant first.
   const std::vector<std::string> tenants = {"RW:count=300,queue_depth=1,name=light",
                                             "RW:count=6000,queue_depth=16,name=heavy"};
   std::map<std::string, double> index;
-  for (const std::string order : {"read>write>cleaning", "fair"}) {
+  for (const std::string order : {"read>write>cleaning", "fewest-queued"}) {
     const auto summary = Run(tenants, {"controller.dispatch_order=\"" + order + "\""}, true,
-                             order == "fair" ? "fair" : "reads-first", "random");
+                             order == "fewest-queued" ? "fewest-queued" : "reads-first", "random");
     index[order] = summary.fairness->index_mean;
     EXPECT_EQ(summary.fairness->dispatch_order, order);
   }
-  EXPECT_GT(index["fair"], 2 * index["read>write>cleaning"]);
+  EXPECT_GT(index["fewest-queued"], 2 * index["read>write>cleaning"]);
   // compare pairs the tenants of the two runs by name, as any experiments.
   analysis::CompareOptions compare;
   compare.a = (dir_ / "reads-first").string();
-  compare.b = (dir_ / "fair").string();
+  compare.b = (dir_ / "fewest-queued").string();
   std::ostringstream table;
   EXPECT_EQ(analysis::run_compare(compare, table), 0);
   EXPECT_NE(table.str().find("\n  light "), std::string::npos) << table.str();

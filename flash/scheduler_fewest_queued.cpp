@@ -1,10 +1,12 @@
-// The `fair` dispatch order (controller.dispatch_order = "fair"): FLIN's
-// ideas adapted to the scheduler's per-die queues.
+// The fewest-queued dispatch order (controller.dispatch_order =
+// "fewest-queued", formerly "fair"): a few of FLIN's ideas adapted to the
+// scheduler's per-die queues. It is not FLIN: a unit takes the oldest
+// command of the flow with the fewest commands queued in the device.
 //
 // Tavakkol et al., "FLIN: Enabling Fairness and Enhancing Performance in
 // Modern NVMe Solid State Drives", ISCA 2018, §5: a scheduler between the
 // host's submission queues and the flash chips in three stages. What is kept
-// and how (docs/model.md, "Fair dispatch (after FLIN)"):
+// and how (docs/model.md, "Fewest-queued dispatch (not FLIN)"):
 //  - Stage 1, fairness-aware queue insertion (§5.1). FLIN counts each flow's
 //    requests to a chip over an epoch, calls the flows under a threshold
 //    low-intensity and inserts their transactions ahead of the high-intensity
@@ -25,15 +27,15 @@
 //    intensity: a heavy writer's cleaning waits behind a light flow's reads,
 //    not the other way round.
 // Age bound (no starvation): a unit's oldest queued command is passed over by
-// at most kFairBypassLimit commands the unit takes; then it goes next. A
+// at most kFewestQueuedBypassLimit commands the unit takes; then it goes next. A
 // command with p commands older than it on its unit is taken within
-// (p + 1) * (kFairBypassLimit + 1) of the unit's dispatches.
+// (p + 1) * (kFewestQueuedBypassLimit + 1) of the unit's dispatches.
 // With one flow the order is read>write>cleaning with that bound: the same
-// as read>write>cleaning while no command is passed over kFairBypassLimit
+// as read>write>cleaning while no command is passed over kFewestQueuedBypassLimit
 // times.
 //
 // Cost: only this order keeps the counts below and a list per flow in each
-// unit's queues (flash/command_queues.h); take_fair() looks at each flow's
+// unit's queues (flash/command_queues.h); take_fewest_queued() looks at each flow's
 // oldest command in each class, so its cost grows with the flows, not with
 // the queue's length.
 #include <algorithm>
@@ -43,15 +45,17 @@
 
 namespace ssdlab::flash {
 
-void FlashScheduler::fair_queued(std::uint16_t flow) {
+void FlashScheduler::flow_queued(std::uint16_t flow) {
   if (flow >= flow_queued_.size()) flow_queued_.resize(std::size_t{flow} + 1, 0);
   ++flow_queued_[flow];
 }
 
-void FlashScheduler::fair_taken(std::uint16_t flow) { --flow_queued_[flow]; }
+void FlashScheduler::flow_taken(std::uint16_t flow) {
+  --flow_queued_[flow];
+}
 
-void FlashScheduler::fair_partner_taken(std::uint32_t unit, const Entry& partner) {
-  fair_taken(jobs_[partner.job].flow);
+void FlashScheduler::flow_partner_taken(std::uint32_t unit, const Entry& partner) {
+  flow_taken(jobs_[partner.job].flow);
   // Joined to the command taken: if it was the unit's oldest, the oldest was
   // served (so too when nothing is left: an idle unit's count is 0, and a
   // checkpoint, saved idle, has nothing of this order's to keep).
@@ -62,7 +66,7 @@ void FlashScheduler::fair_partner_taken(std::uint32_t unit, const Entry& partner
   bypassed_[unit] = 0;
 }
 
-FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
+FlashScheduler::Entry FlashScheduler::take_fewest_queued(std::uint32_t unit) {
   // The unit's oldest command: the oldest front (a queue keeps arrival order).
   std::uint32_t oldest = CommandQueues::kNil;
   for (std::uint32_t work = 0; work < kWorkClasses; ++work) {
@@ -72,7 +76,7 @@ FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
       oldest = front;
   }
   std::uint32_t pick = oldest;
-  if (bypassed_[unit] < kFairBypassLimit) {
+  if (bypassed_[unit] < kFewestQueuedBypassLimit) {
     // The least (intensity, class, age): classes in order (read, write,
     // cleaning); in a class, the least intensity of a flow queued there, and
     // the oldest command of the flows that have it (each flow's list keeps
@@ -87,9 +91,8 @@ FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
         if (queues_.flow_count(unit, work, flow) == 0) continue;
         const std::uint32_t intensity = flow_queued_[flow];
         const std::uint32_t front = queues_.flow_front(unit, work, flow);
-        if (intensity < least ||
-            (intensity == least && here != CommandQueues::kNil &&
-             queues_.entry(front).seq < queues_.entry(here).seq))
+        if (intensity < least || (intensity == least && here != CommandQueues::kNil &&
+                                  queues_.entry(front).seq < queues_.entry(here).seq))
           least = intensity, here = front;
       }
       if (here != CommandQueues::kNil) best = least, pick = here;
@@ -101,7 +104,7 @@ FlashScheduler::Entry FlashScheduler::take_fair(std::uint32_t unit) {
   const Entry entry = queues_.entry(pick);
   const std::uint16_t flow = queues_.flow(pick);
   queues_.remove(pick);
-  fair_taken(flow);
+  flow_taken(flow);
   return entry;
 }
 

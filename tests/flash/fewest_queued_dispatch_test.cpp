@@ -1,4 +1,4 @@
-// The `fair` dispatch order (flash/scheduler_fair.cpp, after FLIN): a light
+// The fewest-queued dispatch order (flash/scheduler_fewest_queued.cpp, formerly `fair`): a light
 // flow's command is not stuck behind a heavy flow's backlog, the age bound
 // serves the heavy flow anyway, and one flow is read>write>cleaning.
 #include <gtest/gtest.h>
@@ -55,13 +55,13 @@ TEST(FairDispatch, ALightFlowsCommandGoesBeforeAHeavyFlowsQueuedWrites) {
   // read, then (second case) a write, arriving behind them.
   for (const Op light : {Op::kRead, Op::kProgram}) {
     const TimeNs light_ns = light == Op::kRead ? read : write;
-    for (const char* name : {"fifo", "read>write>cleaning", "fair"}) {
+    for (const char* name : {"fifo", "read>write>cleaning", "fewest-queued"}) {
       FairRun run(g, order_named(name));
       for (std::uint32_t i = 0; i <= 10; ++i) run.submit(i, Op::kProgram, 0, i, i, 0);
       run.submit(kLight, light, 0, 50, 20, 1);
       run.scheduler.drain();
       const std::string order = name;
-      const bool next = order == "fair" || (order != "fifo" && light == Op::kRead);
+      const bool next = order == "fewest-queued" || (order != "fifo" && light == Op::kRead);
       // Taken next: right after the write in service; else after all 11.
       EXPECT_EQ(run.done.at(kLight), (next ? write : 11 * write) + light_ns) << name;
       EXPECT_EQ(run.done_before(0, 11, run.done.at(kLight)), next ? 1 : 11) << name;
@@ -74,9 +74,9 @@ TEST(FairDispatch, TheAgeBoundServesTheOldestCommandAfterAtMostTheLimitOfOthers)
   // then 50 reads of flow 1 queued. Flow 0 also has 200 writes queued on die
   // 1, so it stays the more intensive: die 0 takes flow 1's reads first, but
   // its oldest command (flow 0's next write) is passed over only
-  // kFairBypassLimit times, and so on for each of flow 0's writes.
+  // kFewestQueuedBypassLimit times, and so on for each of flow 0's writes.
   const Geometry g = testing::small_geometry(2);
-  FairRun run(g, order_named("fair"));
+  FairRun run(g, order_named("fewest-queued"));
   for (std::uint32_t i = 0; i < 200; ++i) run.submit(1000 + i, Op::kProgram, 1, i, 0, 0);
   for (std::uint32_t i = 0; i < 6; ++i) run.submit(i, Op::kProgram, 0, i, i, 0);
   for (std::uint32_t i = 0; i < 50; ++i) run.submit(kLight + i, Op::kRead, 0, i, 10, 1);
@@ -85,9 +85,9 @@ TEST(FairDispatch, TheAgeBoundServesTheOldestCommandAfterAtMostTheLimitOfOthers)
     return run.done_before(kLight, kLight + 50, run.done.at(write));
   };
   EXPECT_EQ(reads_before(0), 0);
-  EXPECT_EQ(reads_before(1), static_cast<int>(kFairBypassLimit));
-  EXPECT_EQ(reads_before(2), static_cast<int>(2 * kFairBypassLimit));
-  EXPECT_EQ(reads_before(3), static_cast<int>(3 * kFairBypassLimit));
+  EXPECT_EQ(reads_before(1), static_cast<int>(kFewestQueuedBypassLimit));
+  EXPECT_EQ(reads_before(2), static_cast<int>(2 * kFewestQueuedBypassLimit));
+  EXPECT_EQ(reads_before(3), static_cast<int>(3 * kFewestQueuedBypassLimit));
   EXPECT_EQ(reads_before(4), 50);  // no read was left to pass it over
   // Without the bound (read>write>cleaning) every read goes first.
   FairRun reads_first(g, order_named("read>write>cleaning"));
@@ -115,20 +115,22 @@ std::map<std::uint64_t, TimeNs> one_flow(const char* name, std::uint32_t reads) 
 
 TEST(FairDispatch, OneFlowIsReadWriteCleaningWithTheAgeBound) {
   // Within the bound: the same times as read>write>cleaning.
-  EXPECT_EQ(one_flow("fair", kFairBypassLimit), one_flow("read>write>cleaning", kFairBypassLimit));
-  EXPECT_NE(one_flow("fair", kFairBypassLimit), one_flow("fifo", kFairBypassLimit));
-  // Past it the oldest queued write goes after kFairBypassLimit reads.
-  const auto fair = one_flow("fair", 2 * kFairBypassLimit);
-  const auto reads_first = one_flow("read>write>cleaning", 2 * kFairBypassLimit);
+  EXPECT_EQ(one_flow("fewest-queued", kFewestQueuedBypassLimit),
+            one_flow("read>write>cleaning", kFewestQueuedBypassLimit));
+  EXPECT_NE(one_flow("fewest-queued", kFewestQueuedBypassLimit),
+            one_flow("fifo", kFewestQueuedBypassLimit));
+  // Past it the oldest queued write goes after kFewestQueuedBypassLimit reads.
+  const auto fair = one_flow("fewest-queued", 2 * kFewestQueuedBypassLimit);
+  const auto reads_first = one_flow("read>write>cleaning", 2 * kFewestQueuedBypassLimit);
   EXPECT_NE(fair, reads_first);
   auto reads_before = [](const std::map<std::uint64_t, TimeNs>& done, std::uint64_t tag) {
     int count = 0;
-    for (std::uint64_t i = 0; i < 2 * kFairBypassLimit; ++i)
+    for (std::uint64_t i = 0; i < 2 * kFewestQueuedBypassLimit; ++i)
       count += done.at(kLight + i) < done.at(tag) ? 1 : 0;
     return count;
   };
-  EXPECT_EQ(reads_before(fair, 1), static_cast<int>(kFairBypassLimit));
-  EXPECT_EQ(reads_before(reads_first, 1), static_cast<int>(2 * kFairBypassLimit));
+  EXPECT_EQ(reads_before(fair, 1), static_cast<int>(kFewestQueuedBypassLimit));
+  EXPECT_EQ(reads_before(reads_first, 1), static_cast<int>(2 * kFewestQueuedBypassLimit));
 }
 
 TEST(FairDispatch, CleaningBelongsToTheFlowWhoseWriteTriggeredIt) {
@@ -137,7 +139,7 @@ TEST(FairDispatch, CleaningBelongsToTheFlowWhoseWriteTriggeredIt) {
   // less intensive flow: fair takes it before flow 0's reads, where
   // read>write>cleaning puts every cleaning command behind the host's.
   const Geometry g = testing::small_geometry(1);
-  for (const char* name : {"read>write>cleaning", "fair"}) {
+  for (const char* name : {"read>write>cleaning", "fewest-queued"}) {
     FairRun run(g, order_named(name));
     run.submit(0, Op::kProgram, 0, 0, 0, 0);
     run.submit(1, Op::kRead, 0, 1, 1, 0);
@@ -146,22 +148,26 @@ TEST(FairDispatch, CleaningBelongsToTheFlowWhoseWriteTriggeredIt) {
     cleaning[0].cleaning = true;
     run.scheduler.submit(cleaning, 3, WorkClass::kHostWrite, HostWait::kNone, 50, 1);
     run.scheduler.drain();
-    const bool fair = std::string(name) == "fair";
+    const bool fair = std::string(name) == "fewest-queued";
     EXPECT_EQ(run.cleaned.at(50) < run.done.at(1), fair) << name;
     EXPECT_EQ(run.cleaned.at(50) < run.done.at(2), fair) << name;
   }
 }
 
-TEST(FairDispatch, ParsesAndPrintsFair) {
+TEST(FairDispatch, ParsesAndPrintsFewestQueued) {
   DispatchOrder order;
+  // Its former name, `fair`, still reads (configs and echoes written before).
   ASSERT_TRUE(parse_dispatch_order("fair", order));
-  EXPECT_TRUE(order.fair);
+  EXPECT_TRUE(order.fewest_queued);
+  EXPECT_EQ(dispatch_order_name(order), "fewest-queued");
+  ASSERT_TRUE(parse_dispatch_order("fewest-queued", order));
+  EXPECT_TRUE(order.fewest_queued);
   EXPECT_FALSE(order.fifo);
-  EXPECT_EQ(dispatch_order_name(order), "fair");
+  EXPECT_EQ(dispatch_order_name(order), "fewest-queued");
   ASSERT_TRUE(parse_dispatch_order("fifo", order));
-  EXPECT_FALSE(order.fair);
+  EXPECT_FALSE(order.fewest_queued);
   ASSERT_TRUE(parse_dispatch_order("write>read>cleaning", order));
-  EXPECT_FALSE(order.fair);
+  EXPECT_FALSE(order.fewest_queued);
   for (const char* bad : {"Fair", "fair>read", "fairness", "fair "})
     EXPECT_FALSE(parse_dispatch_order(bad, order)) << bad;
 }
