@@ -36,7 +36,7 @@ struct Command {
   // Cleaning work (moves and erases of a victim). Its stages form a chain of
   // their own, and a host request does not wait for it to complete; it only
   // competes for the same buses and dies.
-  // (The three flags are bits of one byte: a command stays 32 bytes.)
+  // (The four flags are bits of one byte: a command stays 32 bytes.)
   bool cleaning : 1 = false;
   // kCopyBack only: a read-modify-write by copy-back. Between the internal
   // read of `src` and the program of `ppn`, the host's new data for part of
@@ -51,6 +51,10 @@ struct Command {
   // it) and takes no flash time: the controller does not send it
   // (sim/controller/map_units.h). Addresses are then unit addresses.
   bool rides : 1 = false;
+  // kRead only: a read the controller's ECC asked for again, a read retry or
+  // a soft-sensing read (flash errors, sim/controller/read_errors.h): the
+  // same page and work as the read before it; the timeline marks it.
+  bool retry : 1 = false;
   Ppn ppn = kNoPage;   // the page read, programmed or erased (destination of a copy)
   Ppn ppn2 = kNoPage;  // second page of a two-plane command, or kNoPage
   Ppn src = kNoPage;   // source page of kCopyBack and kMove

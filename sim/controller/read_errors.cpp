@@ -174,6 +174,7 @@ TimeNs ReadErrors::recover_reads(flash::CommandList& commands, TimeNs now) {
       if (extra_[i] >= step) {
         flash::Command again = commands[i];
         again.stage = static_cast<std::uint8_t>(last_stage + step);
+        again.retry = true;
         commands.push_back(again);
       }
   return decode;

@@ -165,6 +165,7 @@ std::string TimelineTrace::command_args(const flash::Command& command) const {
   std::string args = fmt::format("\"block\":{},\"page\":{}", g.block_of(command.ppn),
                                  g.page_in_block(command.ppn));
   if (command.lpn != flash::kNoLpn) args += fmt::format(",\"lpn\":{}", command.lpn);
+  if (command.retry) args += ",\"retry\":true";  // (flash errors: docs/errors.md)
   if (command.two_plane())
     args += fmt::format(",\"block2\":{},\"lpn2\":{}", g.block_of(command.ppn2),
                         command.lpn2 == flash::kNoLpn ? -1 : std::int64_t{command.lpn2});

@@ -216,6 +216,16 @@ TEST(ReadErrors, ARunListsMediaErrorsInErrorsCsvAndCountsThemInTheSummary) {
   while (std::getline(csv, line)) ++rows;
   EXPECT_EQ(rows, failed);
   EXPECT_NE(printed.find("uncorrectable (errors.csv)"), std::string::npos);
+  // The timeline marks the reads the ECC asked for again.
+  const std::string timeline = (dir / "t.json").string();
+  options.teaching.timeline = timeline;
+  options.overrides = {"errors.correctable_bits=45", "errors.retries=2",
+                       "errors.retry_error_factor=0.8"};
+  testing::run_preset("tiny-tlc", dir, "retries", options);
+  std::stringstream text;
+  text << std::ifstream(timeline).rdbuf();
+  EXPECT_NE(text.str().find("\"retry\":true"), std::string::npos);
+  options.teaching.timeline.clear();
   // A run without errors writes none, and removes a stale one.
   options.overrides.clear();
   testing::run_preset("tiny-tlc", dir, "run", options);
