@@ -158,7 +158,7 @@ void Simulator::handle(const Event& event) {
   samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
   if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
     spans_[stream.spec.group].push_back({done.submitted - start_, now_ - start_});
-  if (listener_) listener_->completed(done.stream, done.io, now_);
+  if (listener_) listener_->completed(done.stream, done.io, now_, done.media_error);
   ++completed_;
   if (progress_) progress_->tick(completed_);
   const bool closed = stream.spec.slots > 0;
@@ -298,6 +298,7 @@ void Simulator::start(const QueuedRequest& r) {
   Completion completion{r.stream, io.size, r.io, offset, r.arrived, io.mode};
   completion.refused =
       ssd_.zones() && ssd_.zone_outcome().status != ftl::ZoneStatus::kSuccess;
+  completion.media_error = !ssd_.media_errors().empty();
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {
       in_flight_.push_back(completion);

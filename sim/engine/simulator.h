@@ -90,12 +90,14 @@ class Simulator {
   // end of life does, without it, so that close() returns what completed.
   void abandon(const std::string& why) { stop_run(why, false); }
   std::vector<RunResult> close();
-  // Told of every completion as it is handled (stream, io number, time);
-  // null: nobody.
+  // Told of every completion as it is handled (stream, io number, time,
+  // and whether it is a read that ends with a media error: a page no ECC
+  // step corrected, [errors]); null: nobody.
   class CompletionListener {
    public:
     virtual ~CompletionListener() = default;
-    virtual void completed(std::uint32_t stream, std::uint64_t io, TimeNs at) = 0;
+    virtual void completed(std::uint32_t stream, std::uint64_t io, TimeNs at,
+                           bool media_error) = 0;
   };
   void listen(CompletionListener* listener) { listener_ = listener; }
 
@@ -170,6 +172,7 @@ class Simulator {
     std::uint16_t flow = 0;    // kToFlash: the request sent to Ssd::start
     bool resubmitted = false;  // (in the padding: the event's size is unchanged)
     bool refused = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
+    bool media_error = false;  // a read with a page no ECC step corrected ([errors])
   };
   using Event = std::variant<Arrival, Completion>;
 

@@ -301,9 +301,17 @@ void LiveDevice::fail(int code, const std::string& why) {
   open_.clear();
 }
 
-void LiveDevice::completed(std::uint32_t stream, std::uint64_t io, TimeNs at) {
+void LiveDevice::completed(std::uint32_t stream, std::uint64_t io, TimeNs at, bool media_error) {
   const auto found = waiting_.find(key_of(stream, io));
   if (found == waiting_.end()) return;
+  if (media_error) {
+    // A read no ECC step corrected ([errors], docs/errors.md): the host
+    // gets an error, as a drive's media error reaches it.
+    Ticket* ticket = found->second.first;
+    ticket->error = EIO;
+    ticket->why = fmt::format("io {}: a read with a page no ECC step corrected (a media error)",
+                              io);
+  }
   done_.emplace_back(found->second.first, at);
   open_.erase(found->second.second);
   waiting_.erase(found);

@@ -127,7 +127,7 @@ class LiveDevice : private Simulator::CompletionListener {
   // Waits until the wall clock reaches `next` (kNever: no end), an arrival,
   // or the stop.
   void wait_for(TimeNs next);
-  void completed(std::uint32_t stream, std::uint64_t io, TimeNs at) override;
+  void completed(std::uint32_t stream, std::uint64_t io, TimeNs at, bool media_error) override;
 
   LiveOptions options_;
   std::ostream& out_;

@@ -264,9 +264,31 @@ class LiveDevice(unittest.TestCase):
             run(["nbdcopy", data, server.uri])  # the range: handle 1
             run(["qemu-io", "-f", "raw", "-c", "write -P 0x5a 8M 4M", server.uri])  # handle 0
             server.stop()
-        fdp = json.load(open(os.path.join(out, "summary.json")))["fdp"]
+        with open(os.path.join(out, "summary.json")) as f:
+            fdp = json.load(f)["fdp"]
         pages = {h["handle"]: h["host_pages"] for h in fdp["handles"]}
         self.assertEqual(pages, {0: 1024, 1: 1024})  # 4 MiB each, in 4 KiB pages
+
+    def test_a_read_no_ecc_step_corrects_fails_with_eio(self):
+        # Flash errors (docs/errors.md) with an ECC too weak for a fresh
+        # TLC page: about half the reads have a media error, which the
+        # client gets as an I/O error.
+        self.need("qemu-io")
+        out = os.path.join(self.dir, "out")
+        self.config = os.path.join(ARGS.source, "configs", "tiny-tlc.toml")
+        commands = []
+        for page in range(40):
+            commands += ["-c", f"read {page * 4096} 4k"]
+        with self.server("set=errors.correctable_bits=45", f"io-log={out}") as server:
+            result = subprocess.run(["qemu-io", "-f", "raw", *commands, server.uri],
+                                    capture_output=True, text=True, timeout=300)
+            server.stop()
+        failures = (result.stdout + result.stderr).lower().count("error")
+        with open(os.path.join(out, "summary.json")) as f:
+            device = json.load(f)["device"]
+        self.assertEqual(device["read_error_page_reads"], 40)
+        self.assertGreater(device["read_error_uncorrectable"], 5)
+        self.assertEqual(failures, device["read_error_uncorrectable"])
 
     def test_namespaces_and_queues_are_refused(self):
         self.assertIn("namespaces", self.refused('set=host.namespaces=[{size="4MiB"}]'))
