@@ -238,9 +238,6 @@ LoadedCheckpoint load_checked(const fs::path& path, std::ifstream& file, Checked
     if (in.read() != size - 4)
       throw make_error("corrupt: the state ends at byte {}, the header says {}", in.read(),
                        size - 4);
-    if (!differs.empty())
-      logger("sim")->warn("{}: loaded into a device whose {} differ from the saved one's",
-                          path.string(), nlohmann::json(differs).dump());
     const double seconds = std::round(seconds_since(start) * 1000) / 1000;
     return {{.file = path.string(), .bytes = size, .info = std::move(checked.info)},
             seconds,
@@ -260,6 +257,11 @@ LoadedCheckpoint load_checkpoint(const fs::path& path, Ssd& ssd, RunPosition& po
   std::string why;
   std::optional<LoadedCheckpoint> loaded = try_load_checkpoint(path, ssd, position, why);
   if (!loaded) throw Error(why);
+  // (A state cache's load is silent: its key leaves these keys out by
+  // design, state_cache.cpp; a checkpoint the user gives says so.)
+  if (!loaded->config_differs.empty())
+    logger("sim")->warn("{}: loaded into a device whose {} differ from the saved one's",
+                        path.string(), nlohmann::json(loaded->config_differs).dump());
   return std::move(*loaded);
 }
 
