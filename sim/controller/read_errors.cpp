@@ -117,7 +117,6 @@ std::uint32_t ReadErrors::draw(flash::Ppn ppn, double rate) {
 }
 
 TimeNs ReadErrors::recover_reads(flash::CommandList& commands, TimeNs now) {
-  media_errors_.clear();
   extra_.assign(commands.size(), 0);
   std::uint8_t last_stage = 0;
   std::uint32_t most_extra = 0;

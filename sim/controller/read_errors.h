@@ -60,8 +60,10 @@ class ReadErrors {
 
   // Recovers each page read of a host read's `commands` (emitted at `now`):
   // appends the retry and soft-sensing reads, returns the decode time to add
-  // to the request's completion. The pages no step corrected are in
-  // media_errors() until the next call.
+  // to the request's completion. The pages no step corrected are added to
+  // media_errors() (a request may read in several calls: a write buffer's
+  // misses, a host log's zones), which the controller forgets at each
+  // request's start.
   TimeNs recover_reads(flash::CommandList& commands, TimeNs now);
   const std::vector<MediaError>& media_errors() const { return media_errors_; }
   void forget_media_errors() { media_errors_.clear(); }
