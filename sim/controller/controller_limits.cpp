@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
-#include "records/walk.h"
+#include "records/counter_state.h"
 
 namespace ssdlab::sim {
 
@@ -60,38 +60,15 @@ std::optional<records::DataPathCounters> ControllerLimits::data_path_counters() 
   return path_counts_;
 }
 
-namespace {
-
-// A counter block through its field list (records/walk.h): every counter
-// is a std::uint64_t or a TimeNs.
-template <typename Record>
-void save_counters(StateWriter& out, const Record& record) {
-  records::each_counter(record, [&out](const char*, const auto& value) {
-    out.u64(static_cast<std::uint64_t>(value));
-  });
-}
-
-template <typename Record>
-void load_counters(StateReader& in, Record& record) {
-  records::each_counter(record, [&in](const char* key, auto& value) {
-    const std::uint64_t saved = in.u64();
-    if (saved > (std::uint64_t{1} << 62))
-      throw make_error("corrupt: the controller's {} is {}", key, saved);
-    value = static_cast<std::decay_t<decltype(value)>>(saved);
-  });
-}
-
-}  // namespace
-
 void ControllerLimits::save_state(StateWriter& out) const {
   out.section(kSection, 1);
   out.i64(counted_to_);
   out.u64(cores_.size());
   for (const SerialResource& core : cores_) out.i64(core.free);
-  save_counters(out, core_counts_);
+  records::save_counters(out, core_counts_);
   out.boolean(fs_per_byte_ > 0);
   out.i64(data_path_.free);
-  save_counters(out, path_counts_);
+  records::save_counters(out, path_counts_);
 }
 
 void ControllerLimits::load_state(StateReader& in) {
@@ -103,12 +80,12 @@ void ControllerLimits::load_state(StateReader& in) {
     if (c < cores_.size()) cores_[c].free = free;
   }
   records::CoreCounters core_counts;
-  load_counters(in, core_counts);
+  records::load_counters(in, core_counts, "the controller's");
   if (cores > 0 && !cores_.empty()) core_counts_ = core_counts;
   const bool path = in.boolean();
   const TimeNs path_free = in.i64();
   records::DataPathCounters path_counts;
-  load_counters(in, path_counts);
+  records::load_counters(in, path_counts, "the controller's");
   if (path && fs_per_byte_ > 0) {
     data_path_.free = path_free;
     path_counts_ = path_counts;

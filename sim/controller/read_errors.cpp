@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "records/counter_state.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -210,12 +211,7 @@ void ReadErrors::save_state(StateWriter& out) const {
     out.i64(b.programmed_at);
     out.u32(b.reads);
   }
-  const records::ReadErrorCounters& c = counters_;
-  for (const std::uint64_t value :
-       {c.page_reads, c.bit_errors, c.corrected_first, c.corrected_retry, c.corrected_soft,
-        c.uncorrectable, c.retry_reads, c.soft_reads, static_cast<std::uint64_t>(c.decode_ns),
-        c.reclaimed_blocks, c.reclaimed_pages})
-    out.u64(value);
+  records::save_counters(out, counters_);
 }
 
 void ReadErrors::load_state(StateReader& in) {
@@ -227,13 +223,7 @@ void ReadErrors::load_state(StateReader& in) {
     b.reads = in.u32();
     b.reclaim_due = false;
   }
-  records::ReadErrorCounters& c = counters_;
-  for (std::uint64_t* value : {&c.page_reads, &c.bit_errors, &c.corrected_first, &c.corrected_retry,
-                               &c.corrected_soft, &c.uncorrectable, &c.retry_reads, &c.soft_reads})
-    *value = in.u64();
-  c.decode_ns = static_cast<TimeNs>(in.u64());
-  c.reclaimed_blocks = in.u64();
-  c.reclaimed_pages = in.u64();
+  records::load_counters(in, counters_, "the read error part's");
   reclaim_.clear();
 }
 
