@@ -71,9 +71,7 @@ void ReadErrors::commands(const flash::CommandList& commands, TimeNs now, bool f
   const flash::FastGeometry& g = nand_.geometry();
   const auto read_of = [&](flash::Ppn ppn) {
     if (ppn == flash::kNoPage) return;
-    const flash::BlockId block = g.block_of(ppn);
-    if (++blocks_[block].reads >= config_.reclaim_reads && config_.reclaim_reads)
-      due_for_reclaim(block);
+    count_reads(g.block_of(ppn), 1);
   };
   const auto program_of = [&](flash::Ppn ppn) {
     if (ppn == flash::kNoPage) return;
@@ -155,12 +153,10 @@ TimeNs ReadErrors::recover_reads(flash::CommandList& commands, TimeNs now) {
     extra_[i] = r.extra_reads;
     most_extra = std::max(most_extra, r.extra_reads);
     const flash::BlockId block = g.block_of(c.ppn);
-    blocks_[block].reads += r.extra_reads;
+    count_reads(block, r.extra_reads);
     // (Soft decoding, or none corrected: past every retry.)
     if (config_.reclaim_retries &&
         (r.retries >= config_.reclaim_retries || r.step > flash::ReadRecovery::Step::kRetry))
-      due_for_reclaim(block);
-    if (config_.reclaim_reads && blocks_[block].reads >= config_.reclaim_reads)
       due_for_reclaim(block);
   }
   if (most_extra == 0) return decode;
@@ -178,6 +174,12 @@ TimeNs ReadErrors::recover_reads(flash::CommandList& commands, TimeNs now) {
         commands.push_back(again);
       }
   return decode;
+}
+
+void ReadErrors::count_reads(flash::BlockId block, std::uint32_t reads) {
+  blocks_[block].reads += reads;
+  if (config_.reclaim_reads && blocks_[block].reads >= config_.reclaim_reads)
+    due_for_reclaim(block);
 }
 
 void ReadErrors::due_for_reclaim(flash::BlockId block) {

@@ -105,6 +105,8 @@ class ReadErrors {
   };
   // One page read: the worst codeword's bit errors, drawn.
   std::uint32_t draw(flash::Ppn ppn, double rate);
+  // `reads` more reads of `block`; due for reclaim at reclaim_reads.
+  void count_reads(flash::BlockId block, std::uint32_t reads);
   void due_for_reclaim(flash::BlockId block);
 
   ReadErrorsConfig config_;
