@@ -24,6 +24,13 @@ struct ReadErrorCounters {
   TimeNs decode_ns = 0;                // ECC decode time, summed over page reads
   std::uint64_t reclaimed_blocks = 0;  // blocks read reclaim rewrote
   std::uint64_t reclaimed_pages = 0;   // the valid pages it moved
+
+  // Per page read decoded; 0 without one.
+  double retries_per_read() const { return per_read(retry_reads); }
+  double mean_bit_errors() const { return per_read(bit_errors); }
+  double per_read(std::uint64_t count) const {
+    return page_reads == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(page_reads);
+  }
   bool operator==(const ReadErrorCounters&) const = default;
 };
 
@@ -40,14 +47,8 @@ void fields(V& v, R& c) {
   v.time_us("read_error_decode_us", c.decode_ns);
   v("read_reclaim_blocks", c.reclaimed_blocks);
   v("read_reclaim_pages", c.reclaimed_pages);
-  v.derived("read_error_retries_per_read",
-            c.page_reads == 0
-                ? 0.0
-                : static_cast<double>(c.retry_reads) / static_cast<double>(c.page_reads));
-  v.derived("read_error_mean_bit_errors",
-            c.page_reads == 0
-                ? 0.0
-                : static_cast<double>(c.bit_errors) / static_cast<double>(c.page_reads));
+  v.derived("read_error_retries_per_read", c.retries_per_read());
+  v.derived("read_error_mean_bit_errors", c.mean_bit_errors());
 }
 
 }  // namespace ssdlab::records

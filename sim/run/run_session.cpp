@@ -346,7 +346,7 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
                "({} retry reads, {:.3f} per read), {} by soft decoding, {} uncorrectable{}; {} "
                "blocks reclaimed\n",
                e.page_reads, e.corrected_first, e.corrected_retry, e.retry_reads,
-               e.page_reads ? static_cast<double>(e.retry_reads) / e.page_reads : 0.0,
+               e.retries_per_read(),
                e.corrected_soft, e.uncorrectable,
                e.uncorrectable && io_log_ ? " (errors.csv)" : "", e.reclaimed_blocks);
   }
