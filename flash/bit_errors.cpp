@@ -61,9 +61,9 @@ ReadRecovery recover(const EccModel& ecc, std::uint32_t errors) {
     left *= ecc.retry_error_factor;
     ++r.retries;
     ++r.extra_reads;
-    const auto now = static_cast<std::uint32_t>(std::ceil(left));
-    r.decode_ns += ecc.hard_decode_ns(now);
-    if (now <= ecc.correctable_bits) {
+    const auto remaining = static_cast<std::uint32_t>(std::ceil(left));
+    r.decode_ns += ecc.hard_decode_ns(remaining);
+    if (remaining <= ecc.correctable_bits) {
       r.step = ReadRecovery::Step::kRetry;
       return r;
     }

@@ -16,7 +16,7 @@ flash::Geometry unit_geometry(flash::Geometry flash, std::uint32_t units) {
 
 void UnitPages::add(flash::Command command, flash::CommandList& out) {
   const std::uint32_t slot = command.ppn % per_page_;
-  std::size_t at = open_.size();
+  std::size_t at = 0;  // the page's place in open_
   if (slot == 0) {
     if (free_.empty()) {
       free_.push_back(static_cast<std::uint32_t>(pool_.size()));
@@ -26,14 +26,14 @@ void UnitPages::add(flash::Command command, flash::CommandList& out) {
     free_.pop_back();
     open_next_.push_back(command.ppn);
     pool_[open_.back()].commands.clear();
+    at = open_.size() - 1;
   } else {
-    at = static_cast<std::size_t>(
-        std::find(open_next_.begin(), open_next_.end(), command.ppn) - open_next_.begin());
+    at = static_cast<std::size_t>(std::find(open_next_.begin(), open_next_.end(), command.ppn) -
+                                  open_next_.begin());
     if (at == open_.size())
       throw std::logic_error("a map unit programmed out of its page's slot order");
     command.rides = true;
   }
-  if (slot == 0) at = open_.size() - 1;
   flash::CommandList& page = pool_[open_[at]].commands;
   page.push_back(command);
   if (slot + 1 < per_page_) {
