@@ -7,7 +7,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
-#include "records/walk.h"
+#include "records/counter_state.h"
 
 namespace ssdlab::sim {
 
@@ -274,7 +274,7 @@ void HostLog::save_state(StateWriter& out) const {
     out.u32(head->zone);
     out.u32(head->next);
   }
-  records::each_counter(counters_, [&](const char*, std::uint64_t value) { out.u64(value); });
+  records::save_counters(out, counters_);
   // The heads of placement identifiers 1.., in a section of their own, only
   // with them (a log of one head saves as before).
   if (hosts_.size() == 1) return;
@@ -322,7 +322,7 @@ void HostLog::load_state(StateReader& in) {
   };
   read_head(hosts_.front());
   read_head(cleaning_);
-  records::each_counter(counters_, [&](const char*, std::uint64_t& value) { value = in.u64(); });
+  records::load_counters(in, counters_, "the host log's");
   const std::uint64_t more = in.at_section("HLPH") ? (in.section("HLPH", 1), in.u64()) : 0;
   if (more != hosts_.size() - 1)
     throw make_error(

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "records/counter_state.h"
 
 namespace ssdlab::sim {
 
@@ -87,11 +88,7 @@ void WriteBuffer::save_state(StateWriter& out) const {
     out.i64(done);
     out.u64(pages);
   }
-  const records::WriteBufferCounters& s = stats_;
-  for (const std::uint64_t value : {s.write_pages, s.coalesced_pages, s.read_hit_pages,
-                                    s.read_miss_pages, s.flushed_pages, s.flushes, s.full_waits})
-    out.u64(value);
-  out.i64(s.full_wait_ns);
+  records::save_counters(out, stats_);
   if (placement_.empty()) return;  // (a buffer without identifiers saves as before)
   std::vector<std::pair<ftl::Lpn, std::uint8_t>> placements(placement_.begin(), placement_.end());
   std::sort(placements.begin(), placements.end());  // (not hash order: deterministic)
@@ -121,11 +118,7 @@ void WriteBuffer::load_state(StateReader& in) {
     flushing(done, pages);
   }
   if (occupied() > capacity_) throw Error("the write buffer holds more pages than it has room for");
-  records::WriteBufferCounters& s = stats_;
-  for (std::uint64_t* value : {&s.write_pages, &s.coalesced_pages, &s.read_hit_pages,
-                               &s.read_miss_pages, &s.flushed_pages, &s.flushes, &s.full_waits})
-    *value = in.u64();
-  s.full_wait_ns = in.i64();
+  records::load_counters(in, stats_, "the write buffer's");
   if (!in.at_section("WBPL")) return;
   in.section("WBPL", 1);
   const std::uint64_t count = in.count(capacity_, "buffered placement identifiers");
