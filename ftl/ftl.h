@@ -118,6 +118,12 @@ struct FtlConfig {
   // Page-mapped and DFTL: host-guided data placement (`ftl.placement`,
   // fdp_config.h): FDP reclaim unit handles or streams. Off: none.
   PlacementConfig placement;
+  // Derived, not a key (the config reader sets it from timing.cell.program):
+  // the pages of a wordline the flash programs at once, the bits per cell of
+  // a one-shot multi-bit cell (flash/cell.h), else 1. A page of such a
+  // wordline is on flash only when its wordline is programmed, so the FTLs
+  // that can close a wordline early do (close_wordlines()).
+  std::uint32_t wordline_pages = 1;
   // The host sector (host.sector_size; the config reader copies it here):
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
@@ -213,6 +219,19 @@ class Ftl {
   // before, points to), so that the two dependent cache misses of an access
   // overlap with the work before it. Changes nothing.
   virtual void prefetch(Lpn /*soon*/, Lpn /*later*/) const {}
+  // One-shot wordlines (FtlConfig::wordline_pages > 1; issue 54 item 1): the
+  // controller has nothing more for the wordlines the commands in `out`
+  // left partly programmed (a host write it cannot hold, a write buffer's
+  // flush): the FTL programs their remaining pages with no data (padding,
+  // counted in padding_pages) and appends those commands, so that each
+  // page's command list ends with its wordline's program. FTLs that keep no
+  // partly programmed wordlines, or cannot pad one, do nothing.
+  virtual void close_wordlines(CommandList& /*out*/) {}
+  // The end of functional writes (preconditioning, prefill; no time passes):
+  // the wordlines they left open are padded with no flash work (still
+  // counted), so that what they wrote is on flash as a functional write
+  // promises, and the first timed request pays for none of it.
+  virtual void close_wordlines_functionally() {}
   virtual void read(const PageRange& range, CommandList& out) = 0;
   virtual void trim(const PageRange& range, CommandList& out) = 0;
   // True if `lpn` holds data (written and not trimmed since).

@@ -51,6 +51,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       config_(context.config),
       nand_(geometry_),
       layout_(context.geometry, context.config.pool),
+      wordlines_(config_.wordline_pages * units_.per_page(), geometry_.blocks(), layout_.pools()),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
       summary_bytes_(summary_transfer_bytes(geometry_, config_)),
@@ -78,7 +79,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
-  if (units_.on()) filling_.assign(layout_.pools(), FillingPage{});
+  if (units_.on() || wordlines_.on()) filling_.assign(layout_.pools(), FillingPage{});
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
@@ -141,6 +142,8 @@ void PageMappedFtl::place(const Command& command, CommandList& out) {
   else
     out.push_back(command);
   const BlockId block = geometry_.block_of(command.ppn);
+  if (wordlines_.on() && !nand_.is_slc(block))
+    wordlines_.programmed(block, pool_of_block(block), nand_.write_pointer(block), command);
   // (An SLC-mode block holds fewer pages, and no summary page.)
   if (nand_.write_pointer(block) == data_pages_ || (slc_.on() && nand_.is_full(block)))
     close_block(block, command, out);
@@ -288,13 +291,13 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
 
 [[gnu::always_inline]] inline std::uint32_t PageMappedFtl::write_host_pages(
     Lpn lpn, std::uint32_t count, WriteKind host_kind, std::uint8_t stage, CommandList& out) {
-  // The map entry is a cache miss: let it load while allocation (and any
-  // cleaning it runs) works.
+  // The map entry is a cache miss: let it load while allocation (and cleaning) works.
   prefetch_for_write(&map_[lpn]);
   const std::uint32_t pool = pool_of(lpn);
   const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
-  const Ppn first = units_.on() ? allocate_unit(pool, kind, out)
-                                : allocate_in_turn(pool, kind, out, "host data above its reserve");
+  const Ppn first = filling_.empty()
+                        ? allocate_in_turn(pool, kind, out, "host data above its reserve")
+                        : allocate_filling(pool, kind, out);
   const auto write_at = [&](Lpn at, Ppn to) {
     if (slc_.on()) after_cache_write(pool, kind, to, map_[at] == kNoPage);
     if (fdp_.on()) fdp_.host_page(to, pages_per_lpn_, geometry_);
@@ -306,15 +309,15 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   };
   if (!units_.on()) {
     write_at(lpn, first);
+    if (!filling_.empty()) fill_from(pool, first + pages_per_lpn_, kind);
     return 1;
   }
   // Map units: the next ones take the next slots of the same flash page.
   count = std::min(count, units_.per_page() - first % units_.per_page());
   for (std::uint32_t i = 0; i < count; ++i) write_at(lpn + i, first + i);
-  filling_[pool] = {(first + count) % units_.per_page() != 0 ? first + count : kNoPage, kind};
+  fill_from(pool, first + count, kind);
   return count;
 }
-
 
 WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) {
   // A dynamic cache gives back what the filling logical space needs.

@@ -65,6 +65,7 @@
 #include "ftl/page_mapped/page_mapped_slc_cache.h"
 #include "ftl/page_mapped/page_mapped_trigger.h"
 #include "ftl/page_mapped/page_mapped_units.h"
+#include "ftl/page_mapped/page_mapped_wordlines.h"
 #include "ftl/page_mapped/page_mapped_victims.h"
 #include "ftl/pools.h"
 #include "ftl/wear_leveler.h"
@@ -98,6 +99,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void write_runs(PageRuns runs, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;
+  void close_wordlines(CommandList& out) override;
+  void close_wordlines_functionally() override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
   // Idle folding waits for the host to stop ("when write activity stops",
   // docs/current-devices.md [S9]): between requests the cache keeps taking
@@ -190,6 +193,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // `closed_by_caller`. At the end of each call that programs.
   void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock,
                         bool cleaning_only = false);
+  // One-shot wordlines: pads each open one of `pool` (with `cleaning_only`,
+  // those of cleaning's writes: before an erase) and appends its commands,
+  // flash pages closed first (page_mapped_wordlines.h).
+  void pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only);
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its
@@ -198,9 +205,12 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
                                  std::uint8_t stage, CommandList& out);
   // One range of write_runs(), before open pages are closed.
   void write_run(const PageRange& range, CommandList& out);
-  // Map units: the slot for a host unit of `kind` in `pool`, the next of the
-  // page the call is filling there if any, else a page in turn.
-  Ppn allocate_unit(std::uint32_t pool, WriteKind kind, CommandList& out);
+  // Map units or one-shot wordlines: the page for a host unit of `kind` in
+  // `pool`, the next of the flash page (wordline) the call is filling there
+  // if any, else a page in turn; fill_from() notes the next after a write
+  // ending at `next`.
+  Ppn allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out);
+  void fill_from(std::uint32_t pool, Ppn next, WriteKind kind);
   // Closes `block`, whose data pages are all written: with summary pages its
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
@@ -306,8 +316,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
 
   // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
   UnitPages units_;
-  // Map units: per pool, the next free slot of the host page the current
-  // call is filling and its kind (kNoPage: none; reset when pages close).
+  // Map units or one-shot wordlines: per pool, the next free slot of the
+  // host page (wordline) the current call is filling and its kind (kNoPage:
+  // none; reset when pages close).
   struct FillingPage {
     Ppn next = kNoPage;
     WriteKind kind = WriteKind::kHost;
@@ -317,6 +328,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   FtlConfig config_;
   flash::NandArray nand_;
   PoolLayout layout_;
+  OpenWordlines wordlines_;
   std::uint32_t pages_per_lpn_;
   // Data pages per block: all of them, or with summary pages (ftl.summary_page)
   // all but the last, and the bytes a summary page moves (0: none).

@@ -217,6 +217,9 @@ void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& 
   // Map units: the pages the moves filled go to flash before the erase (a
   // host page being filled stays open: nothing of it is in the victim).
   if (units_.on()) close_open_pages(out, kNoBlock, true);
+  // One-shot wordlines: so are the wordlines they left open (none of their
+  // pages is on flash before its wordline is programmed).
+  if (wordlines_.on()) pad_wordlines(pool_of_block(block), out, true);
   nand_.erase(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;

@@ -14,6 +14,7 @@ void PageMappedFtl::recover(RecoveryPolicy policy, CommandList& out, RecoveryRep
   const OobScan scan = scan_oob(nand_, map_.size(), pages_per_lpn_, policy, summary_bytes_ != 0);
   report.pages_read = scan.pages_read;
   nand_.forget_valid_pages();
+  wordlines_.clear();  // (controller RAM)
   map_.assign(scan.latest.begin(), scan.latest.end());
   if (cache_) cache_->clear();
   for (Lpn lpn = 0; lpn < map_.size(); ++lpn)

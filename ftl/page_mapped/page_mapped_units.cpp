@@ -77,11 +77,52 @@ void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
   }
 }
 
-Ppn PageMappedFtl::allocate_unit(std::uint32_t pool, WriteKind kind, CommandList& out) {
-  // The pool's page the call is filling, while it has free slots and the
-  // unit is of its kind: a page is filled before the pool turns to the next
-  // plane, so that the units of many writes (a flush's runs) fill whole
-  // pages and only the last page of each pool and kind is padded.
+void PageMappedFtl::close_wordlines(CommandList& out) {
+  if (!wordlines_.on()) return;
+  if (units_.on()) close_open_pages(out);
+  std::fill(filling_.begin(), filling_.end(), FillingPage{});
+  for (std::uint32_t pool = 0; pool < wordlines_.pools(); ++pool) pad_wordlines(pool, out, false);
+}
+
+void PageMappedFtl::close_wordlines_functionally() {
+  if (!wordlines_.on()) return;
+  // (The padding's commands go nowhere: no time passes.)
+  CommandList discarded;
+  close_wordlines(discarded);
+}
+
+void PageMappedFtl::fill_from(std::uint32_t pool, Ppn next, WriteKind kind) {
+  // (A block in SLC mode has a page per wordline.)
+  const bool wordline = wordlines_.on() && !nand_.is_slc(geometry_.block_of(next - 1));
+  const std::uint32_t fill = wordline ? wordlines_.pages() : units_.per_page();
+  filling_[pool] = {next % fill != 0 ? next : kNoPage, kind};
+}
+
+void PageMappedFtl::pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only) {
+  wordlines_.take(pool, cleaning_only, [&](const OpenWordlines::Open& open) {
+    // The padding completes its wordline in the stage of the wordline's last
+    // program, before what a later stage does (a victim's erase).
+    Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, open.stage);
+    padding.cleaning = open.cleaning;
+    FtlStats& stats = counters(pool);
+    for (std::uint32_t next = nand_.write_pointer(open.block);
+         next % wordlines_.pages() != 0 && next < data_pages_;
+         next = nand_.write_pointer(open.block)) {
+      padding.ppn = geometry_.first_page(open.block) + next;
+      nand_.pad(padding.ppn);
+      ++stats.padding_pages;
+      ++stats.flash_pages_written;
+      place(padding, out);
+    }
+  });
+}
+
+Ppn PageMappedFtl::allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out) {
+  // The pool's page or wordline the call is filling, while it has room and
+  // the page is of its kind: a flash page (a one-shot wordline) is filled
+  // before the pool turns to the next plane, so that the units of many
+  // writes (a flush's runs) fill whole pages (wordlines) and only the last
+  // of each pool and kind is padded.
   if (const FillingPage& filling = filling_[pool]; filling.next != kNoPage && filling.kind == kind)
     if (placement_.take_in_plane(geometry_.plane_of(filling.next), kind) == filling.next)
       return filling.next;

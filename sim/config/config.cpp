@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <set>
 
@@ -243,8 +242,7 @@ void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.logical_page_size, g.page_size, flash::gang_name(g.gang), g.members(),
                        g.page_size / g.members()));
   }
-  // Below the flash page: a map unit (ftl/page_mapped/page_mapped_units.h), which the
-  // page-mapped FTL's key reader checks.
+  // Below the flash page: a map unit (ftl/page_mapped/page_mapped_units.h; its key reader checks).
   const bool map_unit = f.logical_page_size < g.page_size && f.type == "page-mapped";
   if (!map_unit && (f.logical_page_size % g.page_size != 0 ||
                     g.pages_per_block % (f.logical_page_size / g.page_size) != 0)) {
@@ -383,6 +381,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
                        config.sector_size));
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
+  if (config.timing.cell.program == flash::ProgramScheme::kOneShot)  // (SLC: 1 bit, 1 page)
+    config.ftl.wordline_pages = config.geometry.bits_per_cell();
   read_controller(r, config.ftl, config.controller);
   read_host_queues(r, arrays.queues, config.controller.host_queues);
   read_namespaces(r, arrays.namespaces, config.ftl.logical_page_size, config.namespaces);

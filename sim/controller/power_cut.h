@@ -64,9 +64,10 @@ struct PowerCutReport {
   TimeNs merge_ns = 0;                 // time of the flash commands the mount appended
   std::uint64_t mount_commands = 0;    // those commands
   std::uint64_t torn_pages = 0;        // programs interrupted by the cut
-  // Multi-pass cells (timing.cell.program = "multi-pass"): pages of earlier
-  // passes of a wordline whose later pass the cut interrupted, corrupted
-  // with it (paired page loss; fidelity review G13).
+  // Pages of a wordline whose later program the cut interrupted, lost with
+  // it (paired page loss): on multi-pass cells (timing.cell.program =
+  // "multi-pass") its earlier passes, corrupted (fidelity review G13); on
+  // one-shot cells the pages staged for its one program (G1).
   std::uint64_t paired_pages_lost = 0;
   std::uint64_t erases_undone = 0;     // erases interrupted by the cut
   std::uint64_t writes_in_flight = 0;  // host writes not acknowledged at the cut
@@ -101,7 +102,9 @@ enum class WriteOrigin : std::uint8_t { kHost, kBufferFlush };
 // Scheme for MLC NAND Flash Memory", IEEE TCAD 33(7), 2014, §1; Micron's
 // advice on linux-mtd, 2015-03-16: after a power loss during an upper page
 // program, check the lower page). One-shot wordlines program every page at
-// once: nothing earlier to harm.
+// once, at the last: the pages staged before it (whose commands ended with
+// their transfer) are on flash only if that program completes, and a cut
+// during it leaves them torn as well (issue 54 item 1).
 struct PairedPages {
   std::uint32_t bits = 1;            // pages per wordline (1: no pairing)
   std::uint32_t units_per_page = 1;  // the recorder's pages per flash page (map units)

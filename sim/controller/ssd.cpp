@@ -52,8 +52,10 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     observers_.push_back(verifier_.get());
   }
   if (config.controller.write_buffer_bytes) {
-    // With map units, flushes pack them into whole pages of each pool.
-    WriteBufferFront::Packing packing{map_units_.units_per_page(), 1};
+    // With map units, flushes pack them into whole pages of each pool; on
+    // one-shot cells, into whole wordlines (close_wordlines() pads the rest).
+    WriteBufferFront::Packing packing{map_units_.units_per_page() * config.ftl.wordline_pages, 1,
+                                      config.ftl.wordline_pages > 1};
     if (packing.units_per_page > 1)
       packing.planes_per_pool =
           config.geometry.planes() / ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
@@ -181,6 +183,7 @@ void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
   clock_ = now;
   commands_.clear();
   ftl_->clean_in_background(pool, commands_);
+  ftl_->close_wordlines(commands_);
   emit(CommandSource::kBackground, nullptr);
   schedule(now, {flash::WorkClass::kCleaning, flash::HostWait::kNone,
                  reserve == Reserve::kAtOnce ? kWait : kBackground});
@@ -206,6 +209,10 @@ std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrig
     ftl_->write(runs.front(), commands_);
   else
     ftl_->write_runs(runs, commands_);
+  // One-shot wordlines: the controller holds no page past this write (a
+  // write buffer's flush gives whole wordlines), so the write's last
+  // wordlines are programmed with it, padded (ftl::Ftl::close_wordlines).
+  ftl_->close_wordlines(commands_);
   emit(CommandSource::kHostWrite, runs);
   if (cleaner_) cleaner_->yield_to(commands_);
   const flash::HostWait wait = config_.ftl.cleaning_blocks_writes ? config_.controller.cleaning_wait
@@ -220,6 +227,7 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
   clock_ = now;
   commands_.clear();
   ftl_->read(range, commands_);
+  ftl_->close_wordlines(commands_);  // (DFTL: the translation pages it wrote back)
   if (read_units_ && request)
     select_read_units(read_units_, ftl_->logical_page_size(), request->offset, request->size,
                       commands_);
@@ -250,6 +258,7 @@ std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::ui
                   range.first + range.count - (range.partial_last ? 1 : 0));
   commands_.clear();
   ftl_->trim(range, commands_);
+  ftl_->close_wordlines(commands_);
   emit(CommandSource::kHostTrim, &range);
   if (power_) power_->trimmed(range);
   if (cleaner_) cleaner_->yield_to(commands_);
@@ -357,6 +366,7 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
     if (units.size() == kPrefillRun) write_runs();
   }
   write_runs();
+  ftl_->close_wordlines_functionally();
   return written;
 }
 

@@ -183,6 +183,9 @@ class Ssd : private flash::FlashScheduler::Listener,
     requests_ += writes;
     host_bytes_written_ += bytes;
   }
+  // The end of functional writes: the wordlines they left open are padded
+  // with no flash work (ftl::Ftl::close_wordlines_functionally).
+  void end_functional_writes() { ftl_->close_wordlines_functionally(); }
 
   // Power-loss simulation (power_cut.h, power_safe.h; ssd_power.cpp). Call
   // before the first request; throws ssdlab::Error if the FTL cannot recover

@@ -45,6 +45,7 @@ void Ssd::reclaim_blocks(TimeNs now) {
     ftl::page_runs(reclaim_lpns_, reclaim_runs_);
     reclaim_writes_.clear();
     ftl_->write_runs(reclaim_runs_, reclaim_writes_);
+    ftl_->close_wordlines(reclaim_writes_);
     for (flash::Command command : reclaim_writes_) {
       command.stage = static_cast<std::uint8_t>(command.stage + 1);
       command.cleaning = true;

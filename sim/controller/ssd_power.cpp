@@ -22,12 +22,10 @@ void Ssd::enable_power_cuts() {
         "memory and has no recovery of its own (docs/zns.md)");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
   // (With map units the recorder follows the FTL's units, a logical page each.)
-  // Cells programmed in several passes lose a wordline's earlier pages with
-  // a torn later pass.
-  const bool multi_pass = config_.geometry.cell_type != flash::CellType::kSlc &&
-                          config_.timing.cell.program == flash::ProgramScheme::kMultiPass;
-  const PairedPages paired{
-      multi_pass ? config_.geometry.bits_per_cell() : 1, map_units_.units_per_page()};
+  // A wordline's earlier pages are lost with a torn later program: on cells
+  // programmed in several passes, their data; on one-shot cells, the pages
+  // staged for the wordline's one program.
+  const PairedPages paired{config_.geometry.bits_per_cell(), map_units_.units_per_page()};
   power_ = std::make_unique<PowerSafeScheduling>(
       map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config_.geometry,
       map_units_.on() ? 1 : config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,

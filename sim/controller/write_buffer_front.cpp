@@ -14,7 +14,7 @@ WriteBufferFront::WriteBufferFront(const ControllerConfig& controller,
       flash_(flash),
       buffer_(controller.write_buffer_bytes / logical_page_size),
       packing_(packing),
-      packer_(packing.units_per_page) {
+      packer_(packing.units_per_page * (packing.whole_chunks ? packing.planes_per_pool : 1)) {
   const auto pages = static_cast<double>(buffer_.capacity());
   high_ = static_cast<std::uint64_t>(pages * controller.flush_high_water);
   low_ = static_cast<std::uint64_t>(pages * controller.flush_low_water);

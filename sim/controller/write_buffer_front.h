@@ -57,9 +57,14 @@ class WriteBufferFront {
 
   // How a flush packs: the FTL's logical pages per flash page (1: no
   // packing) and the planes of each allocation pool (a chunk's pages).
+  // With `whole_chunks`, a pool gives whole chunks only (one-shot
+  // wordlines: then every plane of the pool is at the same page offset
+  // after a flush, and the planes of a die keep programming their
+  // wordlines together, as two-plane programs).
   struct Packing {
     std::uint32_t units_per_page = 1;
     std::uint32_t planes_per_pool = 1;
+    bool whole_chunks = false;
   };
   WriteBufferFront(const ControllerConfig& controller, std::uint32_t logical_page_size,
                    Flash& flash, Packing packing);

@@ -80,7 +80,7 @@ struct PowerCutRecord {
   std::uint64_t scan_pages = 0, mount_commands = 0, torn_pages = 0, erases_undone = 0,
                 writes_in_flight = 0, requests_resubmitted = 0, pages_checked = 0,
                 lost_writes = 0, buffered_writes_lost = 0;
-  std::uint64_t paired_pages_lost = 0;  // multi-pass cells only (PowerCutReport)
+  std::uint64_t paired_pages_lost = 0;  // cells of several bits only (PowerCutReport)
   bool operator==(const PowerCutRecord&) const = default;
 };
 

@@ -206,6 +206,7 @@ std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionS
     write_in_parallel(ssd, *ssd.ftl_for_direct_writes(), spec, geometry, seed, used, progress);
   else
     write_serially(ssd, spec, geometry, seed, progress);
+  ssd.end_functional_writes();
   progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

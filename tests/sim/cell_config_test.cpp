@@ -126,12 +126,16 @@ TEST(CellCounters, RoundTripThroughSummaryJson) {
   EXPECT_FALSE(sim::device_counters_from_json(json).cell.has_value());
 }
 
+// (Through a write buffer, which gathers whole wordlines: without one,
+// each write pays a wordline program of its own, one_shot_wordline_test.cpp.)
 TEST(CellRun, TlcWritesPayOneWordlineProgramPerThreePages) {
-  const auto config = testing::load_preset("tiny-tlc");
+  const auto config =
+      sim::load_config(testing::preset("tiny-tlc"), {"controller.write_buffer=\"1MiB\""});
   sim::Ssd ssd(config);
   sim::Simulator simulator(ssd, nullptr);
   const auto plan = workloads::parse_inline("SW:io_size=4096,count=384");
   simulator.run(plan.experiments.front(), 0, 1);
+  ssd.idle(1'000'000'000, 2'000'000'000);
   const sim::DeviceCounters counters = sim::device_counters_of(ssd);
   ASSERT_TRUE(counters.cell.has_value());
   EXPECT_EQ(counters.cell->reads_per_page_type.size(), 3u);

@@ -276,6 +276,9 @@ TEST_F(MapUnitFtl, RunsOfOnePoolFillOnePageTogether) {
 // empty device (no cleaning) program whole pages only, until an idle period
 // writes what is left and pads its last pages; without a buffer every unit
 // write pads its page. Reads, from DRAM or flash, are verified throughout.
+// (The cells are one-shot TLC: the buffer packs whole wordlines, a chunk of
+// one on each of a pool's 4 planes, 48 units, and without it each write
+// pads its wordline, 3 pages of 4 units.)
 TEST(MapUnits, AWriteBufferPacksUnitsIntoWholePages) {
   const auto run = [](const std::vector<std::string>& buffer) {
     sim::Ssd ssd(tiny_16k("4KiB", buffer), {.verify = true, .invariants_every = 200});
@@ -289,40 +292,53 @@ TEST(MapUnits, AWriteBufferPacksUnitsIntoWholePages) {
     ssd.idle(now, now + kApart);
     return std::pair{before_idle, ssd.ftl().stats()};
   };
-  const auto [buffered, after_idle] = run({"controller.write_buffer=256KiB"});
+  const auto [buffered, after_idle] = run({"controller.write_buffer=1MiB"});
   EXPECT_EQ(buffered.blocks_cleaned, 0u);
   EXPECT_GT(buffered.host_pages_written, 0u);
   EXPECT_EQ(buffered.padding_pages, 0u);
   EXPECT_EQ(buffered.flash_pages_written, buffered.host_pages_written);
-  // The idle flush writes everything: at most 3 slots padded per pool.
+  // The idle flush writes everything: at most a chunk less one unit padded
+  // per pool (a wordline on each of its planes).
+  constexpr std::uint32_t kChunk = 4 * 3 * kUnits;
   EXPECT_GT(after_idle.host_pages_written, buffered.host_pages_written);
-  EXPECT_LE(after_idle.padding_pages, 2u * (kUnits - 1));
+  EXPECT_GT(after_idle.padding_pages, 0u);
+  EXPECT_LE(after_idle.padding_pages, 2u * (kChunk - 1));
   const auto [direct, direct_idle] = run({});
-  EXPECT_EQ(direct.padding_pages, 3 * direct.host_pages_written);
+  EXPECT_EQ(direct.padding_pages, (3 * kUnits - 1) * direct.host_pages_written);
 }
 
 // Preconditioning with map units gathers its writes into whole pages too:
 // host units pad only the last batch's pages (at most 3 slots in each of the
 // 2 pools); what else is padded is the last page of each victim's moves
 // (at most 3 slots a victim). Without gathering, every unit write pads 3.
+// The cells are one-shot TLC: the pages are padded to whole wordlines, each
+// victim's moves before its erase and each plane's host wordline at the
+// end (at most 3 pages less a unit each); on these 48-page blocks, under a
+// tenth of what the host wrote.
 TEST(MapUnits, PreconditioningFillsWholePages) {
   sim::Ssd ssd(tiny_16k("4KiB"), {.verify = true});
   sim::precondition(ssd, workloads::parse_precondition("random"), 7);
   const ftl::FtlStats& s = ssd.ftl().stats();
   EXPECT_GT(s.host_pages_written, ssd.logical_bytes() / 4096);
   EXPECT_GT(s.blocks_cleaned, 0u);
-  EXPECT_LE(s.padding_pages, (kUnits - 1) * (s.blocks_cleaned + 2));
-  EXPECT_LT(s.padding_pages, s.host_pages_written / 20);
+  EXPECT_LE(s.padding_pages, (3 * kUnits - 1) * (s.blocks_cleaned + 8));
+  EXPECT_LT(s.padding_pages, s.host_pages_written / 10);
   ssd.ftl().check_invariants();
 }
 
 // Prefill (what reads of never-written pages find first) writes runs of
-// consecutive units, which fill whole pages: 1 MiB aligned pads nothing.
+// consecutive units, which fill whole pages and (the cells are one-shot
+// TLC) whole wordlines: 1.5 MiB aligned, 4 wordlines on each of the 8
+// planes, pads nothing; 1 MiB leaves one plane of each pool a page short of
+// its last wordline, padded when the prefill ends (with no flash time).
 TEST(MapUnits, PrefillWritesWholePages) {
   sim::Ssd ssd(tiny_16k("4KiB"), {.verify = true});
-  EXPECT_EQ(ssd.prefill(0, 1 << 20), 256u);
+  EXPECT_EQ(ssd.prefill(0, 3 << 19), 384u);
   EXPECT_EQ(ssd.ftl().stats().padding_pages, 0u);
-  EXPECT_EQ(ssd.ftl().stats().flash_pages_written, 256u);
+  EXPECT_EQ(ssd.ftl().stats().flash_pages_written, 384u);
+  sim::Ssd short_of_wordlines(tiny_16k("4KiB"), {.verify = true});
+  EXPECT_EQ(short_of_wordlines.prefill(0, 1 << 20), 256u);
+  EXPECT_EQ(short_of_wordlines.ftl().stats().padding_pages, 8u);
   EXPECT_EQ(ssd.prefill(4096, 2 * 4096), 0u);  // written already
   ssd.ftl().check_invariants();
 }

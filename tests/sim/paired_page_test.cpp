@@ -2,8 +2,9 @@
 // programmed in several passes, a cut during a wordline's later pass
 // corrupts the pages its earlier passes wrote; an FTL that acknowledged them
 // when their own pass ended has lost them, unless a power-protected buffer
-// holds the device up until the pass ends. One-shot wordlines have no
-// earlier pass to harm.
+// holds the device up until the pass ends. One-shot wordlines lose the
+// pages staged for their one program with it, but a controller without a
+// buffer acknowledges none of them before it ends (one_shot_wordline_test.cpp).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -55,11 +56,15 @@ TEST(PairedPages, ACutDuringTheUpperPassLosesTheAcknowledgedLowerAndMiddlePages)
   EXPECT_FALSE(cut.recovered());
 }
 
-TEST(PairedPages, OneShotWordlinesLoseOnlyThePageInFlight) {
+// One-shot: each write was padded to a wordline of its own and acknowledged
+// when it was programmed; the cut tears the third one's program and the
+// two pages staged for it (its page and a padding page), none acknowledged.
+TEST(PairedPages, OneShotWordlinesLoseOnlyTheWordlineInFlight) {
   const PowerCutReport cut = cut_during_the_upper_page(one_plane_tlc({}));
   EXPECT_EQ(cut.torn_pages, 1u);
-  EXPECT_EQ(cut.paired_pages_lost, 0u);
+  EXPECT_EQ(cut.paired_pages_lost, 2u);
   EXPECT_EQ(cut.lost_writes, 0u);
+  EXPECT_TRUE(cut.recovered());
 }
 
 TEST(PairedPages, APowerProtectedBufferLosesNoPairedPage) {

@@ -91,11 +91,15 @@ TEST(ReadErrors, WhatNoStepCorrectsIsAMediaErrorOfTheRequest) {
 
 // Reads one page over and over, with a write of another page after every
 // ten reads (so that the blocks written fill): its block's reads disturb
-// it (the TLC set's read term), with 1000 cycles of wear.
+// it (the TLC set's read term), with 1000 cycles of wear. (The writes go
+// through a write buffer, which fills whole one-shot wordlines: without
+// one, each would pad its own, and cleaning, not reclaim, would move the
+// page.)
 std::uint64_t uncorrectable_after_reading_one_page(std::vector<std::string> more,
                                                    std::uint64_t* reclaimed = nullptr) {
   more.emplace_back("errors.age_pe_cycles=1000");
   more.emplace_back("errors.retries=0");
+  more.emplace_back("controller.write_buffer=\"1MiB\"");
   Ssd ssd(with_errors(150, more));
   ssd.prefill(0, ssd.logical_bytes());
   TimeNs now = 0;
@@ -113,9 +117,10 @@ TEST(ReadReclaim, KeepsAnOftenReadBlockFromBecomingUncorrectable) {
   EXPECT_GT(uncorrectable_after_reading_one_page({}, &reclaimed), 1000u);
   EXPECT_EQ(reclaimed, 0u);
   // Rewritten every 20,000 reads of its block (about 417 per page): the
-  // page moves to a block no one has read yet.
+  // page moves to a block no one has read yet (reclaimed again once that
+  // block is full: 150,000 reads give at least 6).
   EXPECT_EQ(uncorrectable_after_reading_one_page({"errors.reclaim_reads=20000"}, &reclaimed), 0u);
-  EXPECT_GE(reclaimed, 7u);
+  EXPECT_GE(reclaimed, 6u);
 }
 
 TEST(ReadReclaim, ARewriteOnRetriesMovesTheBlock) {
@@ -136,7 +141,8 @@ TEST(ReadReclaim, ARewriteOnRetriesMovesTheBlock) {
 }
 
 TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
-  Ssd ssd(with_errors(150, {"errors.age_pe_cycles=1000", "errors.reclaim_reads=3000"}),
+  Ssd ssd(with_errors(150, {"errors.age_pe_cycles=1000", "errors.reclaim_reads=3000",
+                            "controller.write_buffer=\"1MiB\""}),  // (as above)
           SsdChecks{true, 1000});
   ssd.prefill(0, ssd.logical_bytes());
   const std::uint64_t pages = ssd.logical_bytes() / kPage;
@@ -149,7 +155,8 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
     now = *ssd.start(HostIo{page * kPage, kPage, mode}, now);
   }
   ssd.ftl().check_invariants();
-  EXPECT_GE(ssd.read_errors()->counters().reclaimed_blocks, 4u);  // the four hot blocks
+  // The blocks holding several of the 40 hot pages (800 reads each).
+  EXPECT_GE(ssd.read_errors()->counters().reclaimed_blocks, 3u);
   EXPECT_GT(ssd.verified_pages(), 30000u);
 }
 
