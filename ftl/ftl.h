@@ -224,9 +224,12 @@ class Ftl {
   // left partly programmed (a host write it cannot hold, a write buffer's
   // flush): the FTL programs their remaining pages with no data (padding,
   // counted in padding_pages) and appends those commands, so that each
-  // page's command list ends with its wordline's program. FTLs that keep no
-  // partly programmed wordlines, or cannot pad one, do nothing.
-  virtual void close_wordlines(CommandList& /*out*/) {}
+  // page's command list ends with its wordline's program. With
+  // `align_pairs` (a write buffer's flush, whose planes program their
+  // wordlines together) also the host block of each two-plane pair that is
+  // behind its pair's, up to the same page offset. FTLs that keep no partly
+  // programmed wordlines, or cannot pad one, do nothing.
+  virtual void close_wordlines(CommandList& /*out*/, bool /*align_pairs*/ = false) {}
   // The end of functional writes (preconditioning, prefill; no time passes):
   // the wordlines they left open are padded with no flash work (still
   // counted), so that what they wrote is on flash as a functional write
@@ -266,6 +269,12 @@ class Ftl {
   // after another. 0: this FTL cannot; the defaults.
   virtual std::uint32_t parallel_pools() const { return 0; }
   virtual std::uint32_t pool_of_page(Lpn /*lpn*/) const { return 0; }
+  // The pages of a wordline the next host writes of `pool` fill (a write
+  // buffer packs its flushes in them): FtlConfig::wordline_pages, or 1
+  // while they go to blocks in SLC mode (an SLC cache).
+  virtual std::uint32_t host_wordline_pages(std::uint32_t /*pool*/) const {
+    return config().wordline_pages;
+  }
   virtual void set_pool_parallel(bool /*on*/) {}
   virtual const flash::NandArray& nand() const = 0;
   // What the SLC cache did ([slc_cache]); nothing without one.

@@ -80,6 +80,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
   if (units_.on() || wordlines_.on()) filling_.assign(layout_.pools(), FillingPage{});
+  if (wordlines_.on() && slc_.on()) host_in_slc_.assign(layout_.pools(), 1);  // (empty: SLC)
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
   const std::uint64_t pool_pages =
@@ -165,8 +166,7 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
     ++stats.summary_pages_written;
     ++stats.flash_pages_written;
   }
-  // A full block is sealed: it can now be chosen for cleaning (an SLC cache
-  // block: folded), and it is no longer any plane's active block.
+  // A full block is sealed: cleaning (an SLC block: folding) may take it; no plane writes it.
   if (nand_.is_slc(block))
     slc_.sealed(pool_of_block(block), block);
   else
@@ -238,8 +238,7 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
   for (const PageRange& range : runs) write_run(range, out);
-  // Map units: the pages the runs left partly written are padded (the
-  // units of all runs fill pages together: write_host_pages()).
+  // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
   if (config_.two_plane) merge_two_plane(geometry_, out, start);
 }
@@ -295,6 +294,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   prefetch_for_write(&map_[lpn]);
   const std::uint32_t pool = pool_of(lpn);
   const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
+  if (!host_in_slc_.empty()) host_in_slc_[pool] = kind == WriteKind::kSlc;
   const Ppn first = filling_.empty()
                         ? allocate_in_turn(pool, kind, out, "host data above its reserve")
                         : allocate_filling(pool, kind, out);

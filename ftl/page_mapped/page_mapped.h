@@ -99,7 +99,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void write_runs(PageRuns runs, CommandList& out) override;
   void read(const PageRange& range, CommandList& out) override;
   void trim(const PageRange& range, CommandList& out) override;
-  void close_wordlines(CommandList& out) override;
+  void close_wordlines(CommandList& out, bool align_pairs = false) override;
   void close_wordlines_functionally() override;
   bool is_mapped(Lpn lpn) const override { return map_[lpn] != kNoPage; }
   // Idle folding waits for the host to stop ("when write activity stops",
@@ -128,6 +128,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
+  std::uint32_t host_wordline_pages(std::uint32_t pool) const override {
+    return !host_in_slc_.empty() && host_in_slc_[pool] ? 1 : config_.wordline_pages;
+  }
   void set_pool_parallel(bool on) override;
   void explain_victims(VictimExplanations* into) override { victims_.explain_into(into); }
   // page_mapped_state.cpp
@@ -197,6 +200,11 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // those of cleaning's writes: before an erase) and appends its commands,
   // flash pages closed first (page_mapped_wordlines.h).
   void pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only);
+  // Two-plane programs need their planes at one page offset: pads the host
+  // block of each plane pair that is behind its pair's (a partly flushed
+  // stripe, the SLC cache's last write) up to the other's offset
+  // (close_wordlines(out, true)).
+  void align_plane_pairs(CommandList& out);
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its
@@ -355,6 +363,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // still holds them, so a later miss on one reads no flash (per request).
   std::vector<Lpn> request_written_;
   std::vector<std::uint32_t> retired_;  // per pool
+  // One-shot wordlines with an SLC cache: per pool, whether its last host
+  // write went to a block in SLC mode (host_wordline_pages()).
+  std::vector<std::uint8_t> host_in_slc_;
   std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
   FtlStats stats_;
   std::vector<FtlStats> pool_stats_;  // per pool, between set_pool_parallel(true) and (false)

@@ -106,6 +106,10 @@ class Placement {
       if (has_room(plane, kind)) return true;
     return false;
   }
+  // `plane`'s active block of `kind`, or kNoBlock.
+  flash::BlockId active_block(std::uint32_t plane, WriteKind kind) const {
+    return planes_[plane].active[static_cast<std::size_t>(kind)];
+  }
   // `pool`'s SLC active blocks (the SLC cache's consistency check).
   std::uint32_t active_blocks(std::uint32_t pool, WriteKind kind) const;
 

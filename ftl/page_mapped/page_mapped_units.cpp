@@ -77,11 +77,34 @@ void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
   }
 }
 
-void PageMappedFtl::close_wordlines(CommandList& out) {
+void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {
   if (!wordlines_.on()) return;
   if (units_.on()) close_open_pages(out);
   std::fill(filling_.begin(), filling_.end(), FillingPage{});
   for (std::uint32_t pool = 0; pool < wordlines_.pools(); ++pool) pad_wordlines(pool, out, false);
+  if (align_pairs && config_.two_plane) align_plane_pairs(out);
+}
+
+void PageMappedFtl::align_plane_pairs(CommandList& out) {
+  Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+  for (std::uint32_t die = 0; die < geometry_.dies(); ++die)
+    for (const auto& [first, second] : geometry_.two_plane_pairs) {
+      const std::uint32_t plane = die * geometry_.planes_per_die;
+      const BlockId a = placement_.active_block(plane + first, WriteKind::kHost);
+      const BlockId b = placement_.active_block(plane + second, WriteKind::kHost);
+      if (a == kNoBlock || b == kNoBlock || nand_.is_slc(a) || nand_.is_slc(b)) continue;
+      const std::uint32_t to = std::max(nand_.write_pointer(a), nand_.write_pointer(b));
+      const BlockId behind = nand_.write_pointer(a) < to ? a : b;
+      FtlStats& stats = counters(pool_of_block(behind));
+      for (std::uint32_t next = nand_.write_pointer(behind); next < to && next < data_pages_;
+           next = nand_.write_pointer(behind)) {
+        padding.ppn = geometry_.first_page(behind) + next;
+        nand_.pad(padding.ppn);
+        ++stats.padding_pages;
+        ++stats.flash_pages_written;
+        place(padding, out);
+      }
+    }
 }
 
 void PageMappedFtl::close_wordlines_functionally() {

@@ -110,7 +110,10 @@ constexpr KeyDoc kTimingCell[] = {
     {"program",
      "`one-shot` (the default; 3D NAND): the pages of a wordline come in over the bus in turn "
      "and the wordline is programmed once, at its last page, so the earlier pages take no "
-     "array time; `multi-pass` (planar MLC and TLC): each page is programmed as it comes, "
+     "array time and none is on flash before it ends: a write completes with its "
+     "wordline's program, padded where the data runs out "
+     "([one-shot wordlines](../model.md#flash-ftls-and-cleaning)); "
+     "`multi-pass` (planar MLC and TLC): each page is programmed as it comes, "
      "and a power cut during a later pass loses the wordline's earlier pages too "
      "([paired page loss](../reliability.md#power-loss-and-recovery))"},
     {"program_us",

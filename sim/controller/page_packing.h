@@ -23,6 +23,14 @@ class PagePacker {
   // page's pool.
   template <class PoolOf>
   void pack(const std::vector<ftl::Lpn>& pages, const PoolOf& pool_of, std::uint64_t at_least) {
+    pack(pages, pool_of, at_least, [this](std::uint32_t) { return units_; });
+  }
+  // The same with each pool's own whole number: `units_of(pool)` units (a
+  // one-shot wordline stripe, whose size follows the kind of block the
+  // pool's writes go to).
+  template <class PoolOf, class UnitsOf>
+  void pack(const std::vector<ftl::Lpn>& pages, const PoolOf& pool_of, std::uint64_t at_least,
+            const UnitsOf& units_of) {
     for (std::vector<ftl::Lpn>& pool : pools_) pool.clear();
     pool_of_.clear();
     waiting_.clear();
@@ -32,6 +40,9 @@ class PagePacker {
       pools_[pool].push_back(lpn);
       pool_of_.push_back(pool);
     }
+    units_of_.resize(pools_.size());
+    for (std::size_t pool = 0; pool < pools_.size(); ++pool)
+      units_of_[pool] = units_of(static_cast<std::uint32_t>(pool));
     wait_newest(pages, at_least);
   }
   const std::vector<std::vector<ftl::Lpn>>& pools() const { return pools_; }
@@ -43,7 +54,7 @@ class PagePacker {
     std::uint64_t waiting = 0;
     left_.assign(pools_.size(), 0);
     for (std::size_t pool = 0; pool < pools_.size(); ++pool)
-      waiting += left_[pool] = pools_[pool].size() % units_;
+      waiting += left_[pool] = pools_[pool].size() % units_of_[pool];
     if (waiting == 0 || pages.size() - waiting < at_least) return;
     for (std::size_t i = pages.size(); i-- > 0;)
       if (std::uint64_t& left = left_[pool_of_[i]]; left > 0) {
@@ -52,7 +63,8 @@ class PagePacker {
       }
     for (std::size_t i = 0; i < pages.size(); ++i)
       if (pool_of_[i] == kWaiting) waiting_.push_back(pages[i]);
-    for (std::vector<ftl::Lpn>& pool : pools_) pool.resize(pool.size() - pool.size() % units_);
+    for (std::size_t pool = 0; pool < pools_.size(); ++pool)
+      pools_[pool].resize(pools_[pool].size() - pools_[pool].size() % units_of_[pool]);
   }
 
   static constexpr std::uint32_t kWaiting = ~std::uint32_t{0};
@@ -61,6 +73,7 @@ class PagePacker {
   std::vector<ftl::Lpn> waiting_;
   std::vector<std::uint32_t> pool_of_;  // each page's pool (kWaiting: it waits)
   std::vector<std::uint64_t> left_;     // per pool, units still to set waiting
+  std::vector<std::uint64_t> units_of_;  // per pool, its whole number (pack())
 };
 
 }  // namespace ssdlab::sim

@@ -54,9 +54,9 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   if (config.controller.write_buffer_bytes) {
     // With map units, flushes pack them into whole pages of each pool; on
     // one-shot cells, into whole wordlines (close_wordlines() pads the rest).
-    WriteBufferFront::Packing packing{map_units_.units_per_page() * config.ftl.wordline_pages, 1,
+    WriteBufferFront::Packing packing{map_units_.units_per_page(), 1,
                                       config.ftl.wordline_pages > 1};
-    if (packing.units_per_page > 1)
+    if (packing.units_per_page > 1 || packing.whole_chunks)
       packing.planes_per_pool =
           config.geometry.planes() / ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
     buffer_ = std::make_unique<WriteBufferFront>(config.controller, ftl_->logical_page_size(),
@@ -210,9 +210,10 @@ std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrig
   else
     ftl_->write_runs(runs, commands_);
   // One-shot wordlines: the controller holds no page past this write (a
-  // write buffer's flush gives whole wordlines), so the write's last
-  // wordlines are programmed with it, padded (ftl::Ftl::close_wordlines).
-  ftl_->close_wordlines(commands_);
+  // write buffer's flush gives whole wordlines, a stripe of a pool's planes
+  // whose pairs program together), so the write's last wordlines are
+  // programmed with it, padded (ftl::Ftl::close_wordlines).
+  ftl_->close_wordlines(commands_, origin == WriteOrigin::kBufferFlush);
   emit(CommandSource::kHostWrite, runs);
   if (cleaner_) cleaner_->yield_to(commands_);
   const flash::HostWait wait = config_.ftl.cleaning_blocks_writes ? config_.controller.cleaning_wait

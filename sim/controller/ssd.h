@@ -300,6 +300,9 @@ class Ssd : private flash::FlashScheduler::Listener,
     return *flash_write(runs, now, origin);
   }
   std::uint32_t pack_pool(ftl::Lpn lpn) const override { return ftl_->pool_of_page(lpn); }
+  std::uint32_t wordline_pages(std::uint32_t pool) const override {
+    return ftl_->host_wordline_pages(pool);
+  }
   TimeNs read(const ftl::PageRange& range, TimeNs now) override { return *flash_read(range, now); }
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;

@@ -14,7 +14,7 @@ WriteBufferFront::WriteBufferFront(const ControllerConfig& controller,
       flash_(flash),
       buffer_(controller.write_buffer_bytes / logical_page_size),
       packing_(packing),
-      packer_(packing.units_per_page * (packing.whole_chunks ? packing.planes_per_pool : 1)) {
+      packer_(packing.units_per_page) {
   const auto pages = static_cast<double>(buffer_.capacity());
   high_ = static_cast<std::uint64_t>(pages * controller.flush_high_water);
   low_ = static_cast<std::uint64_t>(pages * controller.flush_low_water);
@@ -59,7 +59,7 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
   const CleaningClock before = clock;
   TimeNs cleaning_end = now;
   std::uint64_t flushed = 0;
-  if (packing_.units_per_page <= 1) {
+  if (packing_.units_per_page <= 1 && !packing_.whole_chunks) {
     // Consecutive logical pages go to the FTL as one request: a block-mapped
     // FTL then writes whole blocks instead of one read-modify-write per page.
     ftl::page_runs(flush_pages_, runs_);
@@ -67,15 +67,20 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
       write_chunk(ftl::PageRuns{&run, 1}, run.count, now, cleaning_end);
     flushed = flush_pages_.size();
   } else {
-    packer_.pack(flush_pages_, [this](ftl::Lpn lpn) { return flash_.pack_pool(lpn); },
-                 at_least);
+    const auto pool_of = [this](ftl::Lpn lpn) { return flash_.pack_pool(lpn); };
+    if (packing_.whole_chunks)
+      packer_.pack(flush_pages_, pool_of, at_least,
+                   [this](std::uint32_t pool) { return chunk_units(pool); });
+    else
+      packer_.pack(flush_pages_, pool_of, at_least);
     buffer_.put_back_oldest(packer_.waiting());
-    // A chunk: a page per plane of every pool, from each pool's oldest.
-    const std::size_t per_chunk =
-        std::size_t{packing_.units_per_page} * packing_.planes_per_pool;
-    for (std::size_t at = 0;; at += per_chunk) {
+    // A flush writes in chunks, each a page (wordline) per plane of every
+    // pool, from each pool's oldest.
+    for (std::size_t round = 0;; ++round) {
       chunk_.clear();
-      for (const std::vector<ftl::Lpn>& pool : packer_.pools()) {
+      for (std::uint32_t p = 0; p < packer_.pools().size(); ++p) {
+        const std::vector<ftl::Lpn>& pool = packer_.pools()[p];
+        const std::size_t per_chunk = chunk_units(p), at = round * per_chunk;
         if (at >= pool.size()) continue;
         const auto from = pool.begin() + static_cast<std::ptrdiff_t>(at);
         chunk_.insert(chunk_.end(), from,

@@ -48,6 +48,9 @@ class WriteBufferFront {
     // The allocation pool whose flash pages `lpn` is written to
     // (ftl::Ftl::pool_of_page).
     virtual std::uint32_t pack_pool(ftl::Lpn lpn) const = 0;
+    // The pages of a wordline `pool`'s next flushed pages fill
+    // (ftl::Ftl::host_wordline_pages).
+    virtual std::uint32_t wordline_pages(std::uint32_t pool) const = 0;
     virtual TimeNs read(const ftl::PageRange& range, TimeNs now) = 0;
     virtual CleaningClock& cleaning() = 0;
 
@@ -57,10 +60,11 @@ class WriteBufferFront {
 
   // How a flush packs: the FTL's logical pages per flash page (1: no
   // packing) and the planes of each allocation pool (a chunk's pages).
-  // With `whole_chunks`, a pool gives whole chunks only (one-shot
-  // wordlines: then every plane of the pool is at the same page offset
-  // after a flush, and the planes of a die keep programming their
-  // wordlines together, as two-plane programs).
+  // With `whole_chunks` (one-shot wordlines), a chunk is a wordline per
+  // plane (Flash::wordline_pages: its pages, of the blocks the pool's writes
+  // go to) and a pool gives whole chunks only: then every plane of the pool
+  // is at the same page offset after a flush, and the planes of a die keep
+  // programming their wordlines together, as two-plane programs.
   struct Packing {
     std::uint32_t units_per_page = 1;
     std::uint32_t planes_per_pool = 1;
@@ -107,6 +111,11 @@ class WriteBufferFront {
   // completes. Returns the foreground cleaning's end if it cleaned.
   void write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now, TimeNs& cleaning_end);
   TimeNs transfer_ns(std::uint64_t bytes) const;
+  // Units of one chunk of `pool`: a page (with whole_chunks a wordline) per plane.
+  std::size_t chunk_units(std::uint32_t pool) const {
+    const std::uint32_t wordline = packing_.whole_chunks ? flash_.wordline_pages(pool) : 1;
+    return std::size_t{packing_.units_per_page} * wordline * packing_.planes_per_pool;
+  }
   // `runs` split where their pages' placement identifiers change, each run
   // with its pages' identifier, and the identifiers forgotten (their pages
   // are on their way to flash); the runs live until the next call.
