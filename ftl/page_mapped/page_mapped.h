@@ -205,6 +205,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // stripe, the SLC cache's last write) up to the other's offset
   // (close_wordlines(out, true)).
   void align_plane_pairs(CommandList& out);
+  // Programs `block`'s pages from its write pointer up to `end` (at most its
+  // data pages) with no data: `padding` at each (counted in padding_pages).
+  void pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out);
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its

@@ -86,7 +86,7 @@ void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {
 }
 
 void PageMappedFtl::align_plane_pairs(CommandList& out) {
-  Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+  const Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
   for (std::uint32_t die = 0; die < geometry_.dies(); ++die)
     for (const auto& [first, second] : geometry_.two_plane_pairs) {
       const std::uint32_t plane = die * geometry_.planes_per_die;
@@ -94,17 +94,21 @@ void PageMappedFtl::align_plane_pairs(CommandList& out) {
       const BlockId b = placement_.active_block(plane + second, WriteKind::kHost);
       if (a == kNoBlock || b == kNoBlock || nand_.is_slc(a) || nand_.is_slc(b)) continue;
       const std::uint32_t to = std::max(nand_.write_pointer(a), nand_.write_pointer(b));
-      const BlockId behind = nand_.write_pointer(a) < to ? a : b;
-      FtlStats& stats = counters(pool_of_block(behind));
-      for (std::uint32_t next = nand_.write_pointer(behind); next < to && next < data_pages_;
-           next = nand_.write_pointer(behind)) {
-        padding.ppn = geometry_.first_page(behind) + next;
-        nand_.pad(padding.ppn);
-        ++stats.padding_pages;
-        ++stats.flash_pages_written;
-        place(padding, out);
-      }
+      pad_block(nand_.write_pointer(a) < to ? a : b, to, padding, out);
     }
+}
+
+void PageMappedFtl::pad_block(BlockId block, std::uint32_t end, Command padding,
+                              CommandList& out) {
+  FtlStats& stats = counters(pool_of_block(block));
+  for (std::uint32_t next = nand_.write_pointer(block); next < std::min(end, data_pages_);
+       next = nand_.write_pointer(block)) {
+    padding.ppn = geometry_.first_page(block) + next;
+    nand_.pad(padding.ppn);
+    ++stats.padding_pages;
+    ++stats.flash_pages_written;
+    place(padding, out);
+  }
 }
 
 void PageMappedFtl::close_wordlines_functionally() {
@@ -127,16 +131,9 @@ void PageMappedFtl::pad_wordlines(std::uint32_t pool, CommandList& out, bool cle
     // program, before what a later stage does (a victim's erase).
     Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, open.stage);
     padding.cleaning = open.cleaning;
-    FtlStats& stats = counters(pool);
-    for (std::uint32_t next = nand_.write_pointer(open.block);
-         next % wordlines_.pages() != 0 && next < data_pages_;
-         next = nand_.write_pointer(open.block)) {
-      padding.ppn = geometry_.first_page(open.block) + next;
-      nand_.pad(padding.ppn);
-      ++stats.padding_pages;
-      ++stats.flash_pages_written;
-      place(padding, out);
-    }
+    const std::uint32_t pages = wordlines_.pages();
+    pad_block(open.block, (nand_.write_pointer(open.block) + pages - 1) / pages * pages, padding,
+              out);
   });
 }
 
