@@ -65,8 +65,8 @@
 #include "ftl/page_mapped/page_mapped_slc_cache.h"
 #include "ftl/page_mapped/page_mapped_trigger.h"
 #include "ftl/page_mapped/page_mapped_units.h"
-#include "ftl/page_mapped/page_mapped_wordlines.h"
 #include "ftl/page_mapped/page_mapped_victims.h"
+#include "ftl/page_mapped/page_mapped_wordlines.h"
 #include "ftl/pools.h"
 #include "ftl/wear_leveler.h"
 

@@ -98,8 +98,7 @@ void PageMappedFtl::align_plane_pairs(CommandList& out) {
     }
 }
 
-void PageMappedFtl::pad_block(BlockId block, std::uint32_t end, Command padding,
-                              CommandList& out) {
+void PageMappedFtl::pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out) {
   FtlStats& stats = counters(pool_of_block(block));
   for (std::uint32_t next = nand_.write_pointer(block); next < std::min(end, data_pages_);
        next = nand_.write_pointer(block)) {

@@ -11,11 +11,11 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
+#include "common/toml_keys.h"
 #include "common/toml_text.h"
 #include "common/units.h"
-#include "ftl/pools.h"
-#include "common/toml_keys.h"
 #include "ftl/ftl_keys.h"
+#include "ftl/pools.h"
 #include "sim/config/config_host.h"
 #include "sim/config/config_part.h"
 #include "sim/config/config_reader.h"
@@ -68,9 +68,8 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
   read_gang(r, g);
-  // DiskSim's synchronous gang is one queued element served one request at a
-  // time (ssd_gang.c:247-260): the gang unit's dies do not interleave unless
-  // the config says so.
+  // DiskSim's synchronous gang is one queued element served one request at a time
+  // (ssd_gang.c:247-260): the gang unit's dies do not interleave unless the config says so.
   if (g.gang == flash::Gang::kSharedBusSync) g.interleaving = flash::Interleaving::kNone;
   std::string interleaving = flash::interleaving_name(g.interleaving);
   r.string("geometry", "interleaving", interleaving);
@@ -381,7 +380,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
                        config.sector_size));
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
-  if (config.timing.cell.program == flash::ProgramScheme::kOneShot)  // (SLC: 1 bit, 1 page)
+  if (config.timing.cell.program == flash::ProgramScheme::kOneShot &&   // (SLC: 1 bit, 1 page)
+      (config.ftl.type == "page-mapped" || config.ftl.type == "dftl"))  // (they pad: model.md)
     config.ftl.wordline_pages = config.geometry.bits_per_cell();
   read_controller(r, config.ftl, config.controller);
   read_host_queues(r, arrays.queues, config.controller.host_queues);

@@ -24,8 +24,14 @@ void Ssd::enable_power_cuts() {
   // (With map units the recorder follows the FTL's units, a logical page each.)
   // A wordline's earlier pages are lost with a torn later program: on cells
   // programmed in several passes, their data; on one-shot cells, the pages
-  // staged for the wordline's one program.
-  const PairedPages paired{config_.geometry.bits_per_cell(), map_units_.units_per_page()};
+  // staged for the wordline's one program, where the FTL makes the wordline
+  // the unit (FtlConfig::wordline_pages: the zoned and block FTLs take a
+  // page as on flash when its transfer ends, docs/model.md).
+  const bool multi_pass = config_.geometry.cell_type != flash::CellType::kSlc &&
+                          config_.timing.cell.program == flash::ProgramScheme::kMultiPass;
+  const PairedPages paired{
+      multi_pass ? config_.geometry.bits_per_cell() : config_.ftl.wordline_pages,
+      map_units_.units_per_page()};
   power_ = std::make_unique<PowerSafeScheduling>(
       map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config_.geometry,
       map_units_.on() ? 1 : config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,

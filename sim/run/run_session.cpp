@@ -335,8 +335,9 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
         cuts.scan_pages, cuts.mean_mount_time_us, cuts.max_mount_time_us);
     if (cuts.paired_pages_lost)
       fmt::print(out_,
-                 "  paired pages: {} pages of earlier passes lost with the later passes the cuts "
-                 "interrupted (multi-pass cells)\n",
+                 "  paired pages: {} pages lost with a later program of their wordline that a "
+                 "cut interrupted (multi-pass cells' earlier passes, one-shot cells' staged "
+                 "pages)\n",
                  cuts.paired_pages_lost);
   }
   if (summary.device && summary.device->read_errors) {
