@@ -46,6 +46,8 @@ class PagePacker {
     wait_newest(pages, at_least);
   }
   const std::vector<std::vector<ftl::Lpn>>& pools() const { return pools_; }
+  // The whole number of units pool `pool` was packed in.
+  std::uint64_t units_of(std::uint32_t pool) const { return units_of_[pool]; }
   const std::vector<ftl::Lpn>& waiting() const { return waiting_; }
 
  private:

@@ -75,12 +75,15 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
       packer_.pack(flush_pages_, pool_of, at_least);
     buffer_.put_back_oldest(packer_.waiting());
     // A flush writes in chunks, each a page (wordline) per plane of every
-    // pool, from each pool's oldest.
+    // pool, from each pool's oldest; a whole chunk is what the pool was
+    // packed in (its wordline may change as the flush writes: the SLC
+    // cache's end).
     for (std::size_t round = 0;; ++round) {
       chunk_.clear();
       for (std::uint32_t p = 0; p < packer_.pools().size(); ++p) {
         const std::vector<ftl::Lpn>& pool = packer_.pools()[p];
-        const std::size_t per_chunk = chunk_units(p), at = round * per_chunk;
+        const std::size_t per_chunk = packing_.whole_chunks ? packer_.units_of(p) : chunk_units(p);
+        const std::size_t at = round * per_chunk;
         if (at >= pool.size()) continue;
         const auto from = pool.begin() + static_cast<std::ptrdiff_t>(at);
         chunk_.insert(chunk_.end(), from,

@@ -158,6 +158,26 @@ TEST(OneShotWordlines, OverwritesThroughABufferReadBackVerified) {
   ssd.ftl().check_invariants();
 }
 
+// A buffer over an SLC cache flushes a page per plane while the cache
+// takes the writes and a wordline per plane after it: across the cache's
+// end every page reads back (the verifier checks each read).
+TEST(OneShotWordlines, AFlushAcrossTheCachesEndLosesNoPage) {
+  Ssd ssd(tiny_tlc({"controller.write_buffer=\"256KiB\"", "slc_cache.mode=\"dynamic\"",
+                    "slc_cache.size_gib=0.004"}),
+          {.verify = true, .invariants_every = 200});
+  TimeNs now = 0;
+  const std::uint64_t pages = ssd.logical_bytes() / kPage;
+  for (std::uint64_t page = 0; page < pages / 2; ++page)
+    now = *ssd.start(HostIo{page * kPage, kPage, IoMode::kWrite}, now);
+  ssd.idle(now, now + 1'000'000'000);
+  now += 1'000'000'000;
+  for (std::uint64_t page = 0; page < pages / 2; ++page)
+    now = *ssd.start(HostIo{page * kPage, kPage, IoMode::kRead}, now);
+  EXPECT_GE(ssd.verified_pages(), pages / 2);  // (cleaning's moves are checked too)
+  EXPECT_GT(ssd.ftl().slc_cache_stats()->host_pages_bypassed, pages / 4);  // past the cache
+  ssd.ftl().check_invariants();
+}
+
 // One write of three pages fills one wordline: a cut after the lower and
 // middle pages came in, during the wordline's program, loses all three (the
 // program is torn, the staged pages with it), none of them acknowledged.
