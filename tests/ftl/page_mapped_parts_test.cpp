@@ -3,6 +3,8 @@
 // active block per kind of write, cleaning's moves near the victim's plane,
 // and its checkpoint piece. The cleaning trigger (page_mapped_trigger.h)
 // over a fake CleaningWork: how much each granularity cleans, and where.
+// The open one-shot wordlines (page_mapped_wordlines.h): what is kept, what
+// a cleaning-only pass takes.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "flash/nand_array.h"
 #include "ftl/page_mapped/page_mapped_placement.h"
 #include "ftl/page_mapped/page_mapped_trigger.h"
+#include "ftl/page_mapped/page_mapped_wordlines.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -219,6 +222,43 @@ TEST(CleaningTriggerTest, ThePlaneScopeCleansThePlaneTheWriteGoesTo) {
   EXPECT_TRUE(work.victims.empty());
   trigger.before_write(0, 1, out);
   EXPECT_EQ(work.victims, std::vector<std::uint32_t>{1});
+}
+
+// Three pages a wordline, two pools: a block is listed when a program leaves
+// its wordline open, once however many programs follow; a cleaning-only
+// pass takes cleaning's and keeps the host's, in the order they opened; an
+// entry left from a block's earlier life takes the kind of its new program.
+TEST(OpenWordlines, KeepsOpenBlocksOnceAndTakesCleaningsFirst) {
+  OpenWordlines open(3, 8, 2);
+  ASSERT_TRUE(open.on());
+  flash::Command host = flash::page_command(flash::Op::kProgram, 0, 1, 2);
+  flash::Command move = host;
+  move.cleaning = true;
+  open.programmed(5, 1, 3, host);  // a whole wordline: nothing open
+  open.programmed(5, 1, 4, host);
+  open.programmed(5, 1, 5, host);  // (the same block: listed once)
+  open.programmed(6, 1, 1, move);
+  open.programmed(7, 1, 2, move);
+  std::vector<flash::BlockId> taken;
+  const auto take = [&](const OpenWordlines::Open& entry) { taken.push_back(entry.block); };
+  open.take(1, true, take);
+  EXPECT_EQ(taken, (std::vector<flash::BlockId>{6, 7}));
+  taken.clear();
+  open.take(0, false, take);  // (another pool's list)
+  EXPECT_TRUE(taken.empty());
+  // Block 5, still listed as the host's, is erased and becomes a cleaning
+  // block: its entry follows its last program.
+  move.stage = 4;
+  open.programmed(5, 1, 1, move);
+  OpenWordlines::Open last;
+  open.take(1, true, [&](const OpenWordlines::Open& entry) { last = entry; });
+  EXPECT_EQ(last.block, 5u);
+  EXPECT_TRUE(last.cleaning);
+  EXPECT_EQ(last.stage, 4u);
+  taken.clear();
+  open.take(1, false, take);
+  EXPECT_TRUE(taken.empty());
+  EXPECT_FALSE(OpenWordlines(1, 8, 2).on());
 }
 
 }  // namespace
