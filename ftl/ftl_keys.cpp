@@ -85,10 +85,14 @@ void describe_cleaning(const FtlDescription& d, std::string& out) {
                      : fmt::format("incremental: at most {} page moves per host page write "
                                    "(whole blocks below the emergency floor)",
                                    f.clean_incremental_pages));
-  fmt::format_to(it, "  host pages  {}\n",
+  fmt::format_to(it, "  host pages  {}{}\n",
                  f.plane_choice == PlaneChoice::kMostFree
                      ? "to the pool's plane with the most free pages"
-                     : "round-robin over the pool's planes");
+                     : "round-robin over the pool's planes",
+                 f.wordline_pages > 1 ? fmt::format(", a one-shot wordline ({} pages) on each "
+                                                    "before the next (SLC-mode blocks: a page)",
+                                                    f.wordline_pages)
+                                      : std::string());
 }
 
 }  // namespace ssdlab::ftl

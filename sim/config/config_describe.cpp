@@ -199,7 +199,8 @@ void describe_gang(const flash::Geometry& g, std::back_insert_iterator<std::stri
 
 // A cell of several bits: its array times by page type and in SLC mode.
 template <typename Out>
-void describe_cell(const flash::Geometry& g, const flash::Timing& t, Out it) {
+void describe_cell(const flash::Geometry& g, const flash::Timing& t, std::uint32_t wordline_pages,
+                   Out it) {
   const flash::CellTiming& c = t.cell;
   const std::uint32_t bits = g.bits_per_cell();
   std::vector<std::string> reads, programs;
@@ -208,9 +209,16 @@ void describe_cell(const flash::Geometry& g, const flash::Timing& t, Out it) {
     programs.push_back(format_us(c.program_ns[type]));
   }
   const bool one_shot = c.program == flash::ProgramScheme::kOneShot;
-  fmt::format_to(it, "  cell        {}, {} pages per wordline ({}), {}\n",
+  // One-shot: whether the FTL makes the wordline the unit of durability
+  // (ftl::FtlConfig::wordline_pages, docs/model.md).
+  const char* durability = !one_shot ? ""
+                           : wordline_pages > 1
+                               ? ": a write completes with its wordline's program, padded "
+                                 "where the data runs out"
+                               : " (this FTL takes a page as on flash when its transfer ends)";
+  fmt::format_to(it, "  cell        {}, {} pages per wordline ({}), {}{}\n",
                  flash::cell_type_name(g.cell_type), bits, flash::page_type_list(g.cell_type),
-                 flash::program_scheme_name(c.program));
+                 flash::program_scheme_name(c.program), durability);
   fmt::format_to(
       it, "  timing      read {} us, program {}, erase {} us, bus {} ns/B, command {} ns\n",
       fmt::join(reads, "/"),
@@ -243,7 +251,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
         format_us(t.read_ns), format_us(t.program_ns), format_us(t.erase_ns),
         t.bus_ps_per_byte / 1000.0, t.command_ns);
   else
-    describe_cell(g, t, it);
+    describe_cell(g, t, c.ftl.wordline_pages, it);
   if (c.suspend.enabled)
     fmt::format_to(it,
                    "  suspend     reads suspend programs and erases: suspend {} us (program), {} us "
