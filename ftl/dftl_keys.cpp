@@ -69,7 +69,7 @@ void describe_dftl(const FtlDescription& d, std::string& out) {
 
 }  // namespace
 
-const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys, &echo_dftl_keys, &describe_dftl,
-                                /*slc_cache=*/true, kDftlKeys};
+const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys,    &echo_dftl_keys, &describe_dftl,
+                                /*slc_cache=*/true, kDftlKeys,       /*one_shot_wordlines=*/true};
 
 }  // namespace ssdlab::ftl

@@ -121,9 +121,9 @@ struct FtlConfig {
   // Derived, not a key (the config reader sets it from timing.cell.program):
   // the pages of a wordline the flash programs at once, the bits per cell of
   // a one-shot multi-bit cell (flash/cell.h), for the FTLs that make the
-  // wordline the unit of durability (page-mapped and DFTL: a page of such a
-  // wordline is on flash only when its wordline is programmed, and they pad
-  // one they cannot fill, close_wordlines()); else 1.
+  // wordline the unit of durability (FtlKeyHooks::one_shot_wordlines: a page
+  // of such a wordline is on flash only when its wordline is programmed, and
+  // they pad one they cannot fill, close_wordlines()); else 1.
   std::uint32_t wordline_pages = 1;
   // The host sector (host.sector_size; the config reader copies it here):
   // the unit of the summary page's transfer (summary_page_bytes()).

@@ -87,6 +87,11 @@ struct FtlKeyHooks {
   // them under [ftl] with the FTLs that take each (ftls_reading), and a test
   // fails when an FTL reads a key no hooks document.
   std::span<const KeyDoc> keys;
+  // Whether the FTL makes a one-shot wordline the unit of durability: it
+  // pads the wordlines it cannot fill (Ftl::close_wordlines), so the config
+  // sets FtlConfig::wordline_pages for it; one that does not takes a page
+  // as on flash when its transfer ends.
+  bool one_shot_wordlines = false;
 };
 
 // The hooks of an FTL with no keys of its own.

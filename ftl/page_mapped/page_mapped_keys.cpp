@@ -175,12 +175,14 @@ void describe_page_mapped_layout(const FtlDescription& d, std::string& out) {
   describe_placement(d, out);
 }
 
-const FtlKeyHooks page_mapped_ftl_keys{
-    &read_page_mapped_keys, &echo_page_mapped_keys,
-    [](const FtlDescription& d, std::string& out) {
-      describe_page_mapped_layout(d, out);
-      describe_cleaning(d, out);
-    },
-    /*slc_cache=*/true, kPageMappedKeys};
+const FtlKeyHooks page_mapped_ftl_keys{&read_page_mapped_keys,
+                                       &echo_page_mapped_keys,
+                                       [](const FtlDescription& d, std::string& out) {
+                                         describe_page_mapped_layout(d, out);
+                                         describe_cleaning(d, out);
+                                       },
+                                       /*slc_cache=*/true,
+                                       kPageMappedKeys,
+                                       /*one_shot_wordlines=*/true};
 
 }  // namespace ssdlab::ftl

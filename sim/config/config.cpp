@@ -380,8 +380,8 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
                        config.sector_size));
   }
   config.ftl.sector_size = config.sector_size;  // the summary page's unit
-  if (config.timing.cell.program == flash::ProgramScheme::kOneShot &&   // (SLC: 1 bit, 1 page)
-      (config.ftl.type == "page-mapped" || config.ftl.type == "dftl"))  // (they pad: model.md)
+  if (config.timing.cell.program == flash::ProgramScheme::kOneShot &&  // (SLC: 1 bit, 1 page)
+      ftl::ftl_key_hooks(config.ftl.type).one_shot_wordlines)
     config.ftl.wordline_pages = config.geometry.bits_per_cell();
   read_controller(r, config.ftl, config.controller);
   read_host_queues(r, arrays.queues, config.controller.host_queues);
