@@ -78,7 +78,10 @@ void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
 }
 
 void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {
-  if (!wordlines_.on()) return;
+  // (On a read's or a trim's path: mostly nothing is open. A flash page of
+  // units left open is in an open wordline, or in an SLC-mode block, which
+  // the call that wrote it closed.)
+  if (!wordlines_.on() || (!align_pairs && !wordlines_.any())) return;
   if (units_.on()) close_open_pages(out);
   std::fill(filling_.begin(), filling_.end(), FillingPage{});
   for (std::uint32_t pool = 0; pool < wordlines_.pools(); ++pool) pad_wordlines(pool, out, false);

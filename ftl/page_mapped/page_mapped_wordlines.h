@@ -30,6 +30,12 @@ class OpenWordlines {
       : pages_(pages), open_(pages > 1 ? pools : 0), slot_(pages > 1 ? blocks : 0, kNone) {}
 
   bool on() const { return pages_ > 1; }
+  // Whether a wordline may be open (a listed block's may since have filled).
+  bool any() const {
+    for (const std::vector<Open>& open : open_)
+      if (!open.empty()) return true;
+    return false;
+  }
   std::uint32_t pages() const { return pages_; }
   std::uint32_t pools() const { return static_cast<std::uint32_t>(open_.size()); }
 

@@ -367,7 +367,7 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
     if (units.size() == kPrefillRun) write_runs();
   }
   write_runs();
-  ftl_->close_wordlines_functionally();
+  end_functional_writes();
   return written;
 }
 
