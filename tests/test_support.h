@@ -48,6 +48,17 @@ inline sim::DeviceConfig load_preset(const std::string& name) {
   return sim::load_config(preset(name));
 }
 
+// The tiny TLC device cut down to one plane (then `overrides`): consecutive
+// logical pages fill one block's pages in order, so pages 0, 1 and 2 are its
+// first wordline's lower, middle and upper page.
+inline sim::DeviceConfig one_plane_tlc(std::vector<std::string> overrides = {}) {
+  for (const char* key :
+       {"geometry.channels=1", "geometry.dies_per_package=1", "geometry.planes_per_die=1",
+        "geometry.two_plane_pairs=[]", "ftl.allocation_pool=\"plane\""})
+    overrides.emplace_back(key);
+  return sim::load_config(preset("tiny-tlc"), overrides);
+}
+
 // The error loading preset `name` with `overrides` (--set) gives; a test
 // failure, and "", if it loads.
 inline std::string preset_error(const std::string& name,

@@ -29,17 +29,6 @@ DeviceConfig tiny_tlc(std::vector<std::string> overrides = {}) {
   return load_config(testing::preset("tiny-tlc"), overrides);
 }
 
-// The tiny TLC device cut down to one plane: consecutive logical pages fill
-// one block's pages in order (pages 0, 1, 2: the first wordline's lower,
-// middle and upper page).
-DeviceConfig one_plane(std::vector<std::string> overrides = {}) {
-  for (const char* key :
-       {"geometry.channels=1", "geometry.dies_per_package=1", "geometry.planes_per_die=1",
-        "geometry.two_plane_pairs=[]", "ftl.allocation_pool=\"plane\""})
-    overrides.emplace_back(key);
-  return tiny_tlc(overrides);
-}
-
 TEST(OneShotWordlines, TheConfigSaysHowManyPagesAWordlineProgramsAtOnce) {
   EXPECT_EQ(tiny_tlc().ftl.wordline_pages, 3u);
   EXPECT_EQ(
@@ -182,7 +171,7 @@ TEST(OneShotWordlines, AFlushAcrossTheCachesEndLosesNoPage) {
 // middle pages came in, during the wordline's program, loses all three (the
 // program is torn, the staged pages with it), none of them acknowledged.
 TEST(OneShotWordlines, ACutDuringTheWordlineProgramLosesItsStagedPagesUnacknowledged) {
-  Ssd ssd(one_plane());
+  Ssd ssd(testing::one_plane_tlc());
   ssd.enable_power_cuts();
   const TimeNs done = *ssd.start(HostIo{0, 3 * kPage, IoMode::kWrite}, 0);
   ASSERT_GE(done, kWordlineProgram);

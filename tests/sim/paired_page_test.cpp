@@ -18,16 +18,7 @@
 namespace ssdlab::sim {
 namespace {
 
-// The tiny TLC device cut down to one plane, so that consecutive logical
-// pages fill one block's pages in order: pages 0, 1, 2 are the lower,
-// middle and upper page of its first wordline.
-DeviceConfig one_plane_tlc(std::vector<std::string> overrides) {
-  for (const char* key :
-       {"geometry.channels=1", "geometry.dies_per_package=1", "geometry.planes_per_die=1",
-        "geometry.two_plane_pairs=[]", "ftl.allocation_pool=\"plane\""})
-    overrides.emplace_back(key);
-  return load_config(testing::preset("tiny-tlc"), overrides);
-}
+using testing::one_plane_tlc;
 
 const std::vector<std::string> kMultiPass = {"timing.cell.program=\"multi-pass\"",
                                              "timing.cell.program_us=[500, 1000, 1500]"};
