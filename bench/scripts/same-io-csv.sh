@@ -5,6 +5,8 @@
 # every result unchanged. Prints one line per case (same / DIFFERENT) and
 # exits 1 if any differs.
 #   bench/scripts/same-io-csv.sh OLD_BINARY NEW_BINARY [WORKDIR]
+# With SSDLAB_NEW_SUMMARY_KEYS=energy_,... the summary keys a change adds (by
+# prefix) are compared only where both summaries have them (same-summary.py).
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
 mkdir -p "$work"

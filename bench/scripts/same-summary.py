@@ -2,8 +2,14 @@
 """Compares two summary.json files but for what differs between runs of the same
 simulation (wall times, state-cache paths, the ssdlab version): the check of
 bench/scripts/same-io-csv.sh that a change left every figure unchanged. Prints
-the first difference and exits 1 if any."""
+the first difference and exits 1 if any.
+
+SSDLAB_NEW_SUMMARY_KEYS (comma-separated key prefixes, e.g. "energy_"): keys
+that a change adds, compared only where both files have them: the new file's
+are dropped where the old lacks them (every other key must still agree).
+"""
 import json
+import os
 import sys
 
 VOLATILE = {"wall_seconds", "load_seconds", "state_file", "flash_pages_per_second", "ssdlab"}
@@ -17,7 +23,20 @@ def clean(x):
     return x
 
 
+NEW = tuple(p for p in os.environ.get("SSDLAB_NEW_SUMMARY_KEYS", "").split(",") if p)
+
+
+def drop_added(old, new):
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: drop_added(old.get(k), v) for k, v in new.items()
+                if k in old or not k.startswith(NEW or ("\0",))}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [drop_added(u, v) for u, v in zip(old, new)]
+    return new
+
+
 a, b = (clean(json.load(open(p))) for p in sys.argv[1:3])
+b = drop_added(a, b)
 if a != b:
     def diff(x, y, path=""):
         if isinstance(x, dict) and isinstance(y, dict):
