@@ -179,6 +179,7 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
   ++stats_.commands[static_cast<std::size_t>(command.op)];
   const std::size_t two = command.two_plane() ? 1 : 0;
   stats_.two_plane_commands += two;
+  count_array(command, static_cast<TimeNs>(two + 1));
   if (multi_bit_) [[unlikely]]
     return count_cells(command);
   if (command.cleaning)
@@ -192,6 +193,25 @@ TimeNs FlashTimeline::unloaded_ns(const Command& command) const {
 }
 
 void FlashTimeline::count_elsewhere(const Command& command) { count(command); }
+
+void FlashTimeline::count_array(const Command& command, TimeNs planes) {
+  switch (command.op) {
+    case Op::kRead:
+      stats_.array_read_ns += planes * read_command_array_ns(command);
+      return;
+    case Op::kProgram:
+      stats_.array_program_ns += planes * program_array_ns(command.ppn);
+      return;
+    case Op::kErase:
+      stats_.array_erase_ns += planes * erase_array_ns(command.ppn);
+      return;
+    case Op::kCopyBack:
+    case Op::kMove:
+      stats_.array_read_ns += planes * read_array_ns(command.src);
+      stats_.array_program_ns += planes * program_array_ns(command.ppn);
+      return;
+  }
+}
 
 void FlashTimeline::count_other_host(const Command& command) {
   const std::uint64_t pages = command.two_plane() ? 2 : 1;
@@ -270,8 +290,8 @@ void FlashTimeline::save_state(StateWriter& out) const {
   // registers, and the serial flash time of cleaning; 4: each bus's
   // reservations (BusTimeline) rather than when it is next free; 6: the
   // host's flash accesses (5, their sums, was never released); 7: program and
-  // erase suspensions.
-  out.section("TIME", 7);
+  // erase suspensions; 8: the array time by kind (the flash's energy).
+  out.section("TIME", 8);
   for (const BusTimeline& bus : buses_) bus.save_state(out);
   out.vector(die_free_);
   out.vector(register_free_);
@@ -291,6 +311,9 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.u64(stats_.host_other_write_pages);
   out.u64(stats_.suspend.program_suspensions);  // as the array of two it was
   out.u64(stats_.suspend.erase_suspensions);
+  out.i64(stats_.array_read_ns);
+  out.i64(stats_.array_program_ns);
+  out.i64(stats_.array_erase_ns);
   // Cells of several bits only, so that an SLC device's state is as before.
   if (!multi_bit_) return;
   out.array(stats_.page_type_reads);
@@ -300,7 +323,7 @@ void FlashTimeline::save_state(StateWriter& out) const {
 }
 
 void FlashTimeline::load_state(StateReader& in) {
-  in.section("TIME", 7);
+  in.section("TIME", 8);
   for (BusTimeline& bus : buses_) bus.load_state(in, "a bus timeline");
   in.vector(die_free_, die_free_.size(), "the die timelines");
   in.vector(register_free_, register_free_.size(), "the cache register timelines");
@@ -322,6 +345,9 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.host_other_write_pages = in.u64();
   stats_.suspend.program_suspensions = in.u64();
   stats_.suspend.erase_suspensions = in.u64();
+  stats_.array_read_ns = in.i64();
+  stats_.array_program_ns = in.i64();
+  stats_.array_erase_ns = in.i64();
   if (multi_bit_) {
     in.array(stats_.page_type_reads);
     stats_.slc_mode_reads = in.u64();
@@ -329,7 +355,8 @@ void FlashTimeline::load_state(StateReader& in) {
     stats_.wordline_programs = in.u64();
   }
   if (stats_.cleaning_flash_ns < 0 || stats_.host_other_read_ns < 0 ||
-      stats_.host_other_write_ns < 0)
+      stats_.host_other_write_ns < 0 || stats_.array_read_ns < 0 || stats_.array_program_ns < 0 ||
+      stats_.array_erase_ns < 0)
     throw Error("a flash time in the state is negative");
 }
 

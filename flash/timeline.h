@@ -37,10 +37,11 @@
 #include "flash/bus_timeline.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
-#include "records/suspend_counters.h"
+#include "flash/nand_power.h"
 #include "flash/suspend.h"
 #include "flash/timeline_observer.h"
 #include "flash/timing.h"
+#include "records/suspend_counters.h"
 
 namespace ssdlab::flash {
 
@@ -76,6 +77,12 @@ struct TimelineStats {
   std::uint64_t slc_mode_reads = 0, slc_mode_programs = 0, wordline_programs = 0;
   // Program/erase suspend (flash/suspend.h): suspensions of programs, of erases.
   records::SuspendCounters suspend;
+  // Array time by kind, summed over planes (a two-plane command's twice):
+  // reads (and the sources of copy-backs and moves), programs (and their
+  // targets), erases, each at its page's or block's unloaded array time (a
+  // suspension's wait not included). With bus_busy_ns, what the flash's
+  // energy is made of (flash/nand_power.h).
+  TimeNs array_read_ns = 0, array_program_ns = 0, array_erase_ns = 0;
 };
 
 // The host's flash accesses (TimelineStats): page accesses and their
@@ -138,6 +145,11 @@ class FlashTimeline {
   void restart_at(TimeNs t);
 
   const TimelineStats& stats() const { return stats_; }
+  // The energy of the flash work scheduled so far, at `power`'s currents.
+  records::EnergyCounters energy(const NandPower& power) const {
+    return power.energy(stats_.array_read_ns, stats_.array_program_ns, stats_.array_erase_ns,
+                        stats_.bus_busy_ns);
+  }
   // When every phase reserved on a bus is over.
   TimeNs bus_free_at(std::uint32_t channel) const { return buses_[channel].free_at(); }
   TimeNs control_free_at(std::uint32_t control_bus) const {
@@ -235,6 +247,8 @@ class FlashTimeline {
   // TimelineStats, and every host command at its own unloaded_ns()
   // (count_other_host()), since a page's cost depends on its page type.
   void count_cells(const Command& command);
+  // count()'s array time of `command` by kind, on `planes` planes.
+  void count_array(const Command& command, TimeNs planes);
   // Reports a phase of the command being scheduled, if observed.
   void report(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end) {
     if (observer_) observer_->phase(resource, index, phase, start, end, *current_);

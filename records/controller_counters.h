@@ -2,8 +2,8 @@
 // declared once: the firmware's cores and the data path each fill theirs,
 // and the device counters (sim/results/device_counters.h) snapshot,
 // subtract, sum, write and read them through the field lists below, as
-// summary.json's controller_core_* and controller_data_path_* keys (only
-// on a device that has the part).
+// summary.json's controller_core_*, controller_data_path_* and thermal_*
+// keys (only on a device that has the part).
 #pragma once
 
 #include <cstdint>
@@ -63,6 +63,23 @@ void fields(V& v, R& d) {
   v.time_us("controller_data_path_available_us", d.available_ns);
   v.derived("controller_data_path_busy_fraction", busy_fraction(d.busy_ns, d.available_ns));
   v.derived("controller_data_path_mean_wait_us", mean_us(d.wait_ns, d.transfers));
+}
+
+// The thermal throttle ([controller.thermal]): how often it engaged, and
+// for how long of the time counted.
+struct ThermalCounters {
+  std::uint64_t throttles = 0;  // times the temperature reached throttle_c
+  TimeNs throttled_ns = 0;      // time spent throttled
+  TimeNs available_ns = 0;      // the simulated time counted
+  bool operator==(const ThermalCounters&) const = default;
+};
+
+template <typename V, RecordOf<ThermalCounters> R>
+void fields(V& v, R& t) {
+  v("thermal_throttles", t.throttles);
+  v.time_us("thermal_throttled_us", t.throttled_ns);
+  v.time_us("thermal_available_us", t.available_ns);
+  v.derived("thermal_throttled_fraction", busy_fraction(t.throttled_ns, t.available_ns));
 }
 
 }  // namespace ssdlab::records

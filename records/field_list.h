@@ -12,6 +12,9 @@
 //   v(key, member)             a counter (or list, or text): written, read,
 //                              subtracted and summed
 //   v.time_us(key, ns)         a TimeNs counter written in microseconds
+//   v.thousandths(key, count)  an integer counter of thousandths of the
+//                              key's unit (nanojoules of a key in µJ),
+//                              written in that unit
 //   v.derived(key, value)      computed from the counters: written, never read
 //   v.unreported(key, member)  a counter kept in memory (diff and sum) that
 //                              neither summary.json nor a checkpoint holds

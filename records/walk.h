@@ -25,6 +25,10 @@ class EachCounter {
   template <typename T>
   void time_us(const char* key, T& ns) { visit_(key, ns); }
   template <typename T>
+  void thousandths(const char* key, T& value) {
+    visit_(key, value);
+  }
+  template <typename T>
   void unreported(const char*, T&) {}
   template <typename T>
   void derived(const char*, const T&) {}
@@ -44,7 +48,13 @@ class CollectMembers {
   template <typename T>
   void time_us(const char* key, const T& ns) { (*this)(key, ns); }
   template <typename T>
-  void unreported(const char* key, const T& value) { (*this)(key, value); }
+  void thousandths(const char* key, const T& value) {
+    (*this)(key, value);
+  }
+  template <typename T>
+  void unreported(const char* key, const T& value) {
+    (*this)(key, value);
+  }
   template <typename T>
   void derived(const char*, const T&) {}
   template <typename T>
@@ -69,7 +79,13 @@ class PairMembers {
   template <typename T>
   void time_us(const char* key, T& ns) { (*this)(key, ns); }
   template <typename T>
-  void unreported(const char* key, T& value) { (*this)(key, value); }
+  void thousandths(const char* key, T& value) {
+    (*this)(key, value);
+  }
+  template <typename T>
+  void unreported(const char* key, T& value) {
+    (*this)(key, value);
+  }
   template <typename T>
   void derived(const char*, const T&) {}
   template <typename T>
@@ -93,8 +109,8 @@ class PairMembers {
 }  // namespace detail
 
 // Calls visit(key, member) for each member of `record`'s field list that
-// a checkpoint saves, in the list's order: its counters (v(...) and
-// v.time_us), not its derived values nor its unreported counters. For a
+// a checkpoint saves, in the list's order: its counters (v(...),
+// v.time_us and v.thousandths), not its derived values nor its unreported counters. For a
 // record without groups (v.group); `visit` is generic and sees each
 // member's type (const where `record` is).
 template <typename Record, typename Visit>

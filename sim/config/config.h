@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flash/geometry.h"
+#include "flash/nand_power.h"
 #include "flash/scheduler.h"
 #include "flash/suspend.h"
 #include "flash/timing.h"
@@ -108,6 +109,7 @@ struct ControllerConfig {
   // ([controller.data_path]); both off by default. controller_limits_config.h.
   FirmwareCoresConfig firmware;
   DataPathConfig data_path;
+  ThermalConfig thermal;  // [controller.thermal]; off by default
 };
 
 struct DeviceConfig {
@@ -121,6 +123,7 @@ struct DeviceConfig {
   std::vector<NamespaceConfig> namespaces;  // empty: the whole logical space, as one
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it
   ReadErrorsConfig errors;  // [errors]: flash read errors, off by default
+  flash::NandPower power;   // [power]: the NAND's currents (flash/nand_power.h)
 };
 
 // Loads and validates `path`, applying each "table.key=value" override first

@@ -22,7 +22,9 @@
   X(host_link_part)         /* [host.link], host.firmware_us */                 \
   X(host_log_part)          /* [host.log] (docs/zns.md) */                      \
   X(controller_limits_part) /* [controller.firmware], [controller.data_path] */ \
+  X(thermal_part)           /* [controller.thermal] */                          \
   X(read_errors_part)       /* [errors] (docs/errors.md) */                     \
+  X(power_part)             /* [power] (flash/nand_power.h) */                  \
   /* new parts above this line */
 
 namespace ssdlab::sim {

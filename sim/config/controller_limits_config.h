@@ -43,6 +43,26 @@ struct DataPathConfig {
   std::int64_t fs_per_byte() const;
 };
 
+// The controller's thermal throttle ([controller.thermal]; docs/model.md
+// "Energy and thermal throttling"): the drive's temperature as one thermal
+// node, a resistance and a time constant over the idle temperature, heated
+// by the flash's power (flash/nand_power.h) and the controller's per host
+// byte; at or above throttle_c the controller passes host data at
+// throttle_bytes_per_s until the temperature falls below release_c (a
+// drive's firmware rule, as NVMe's thermal management temperatures and
+// Samsung's Dynamic Thermal Guard). Off by default (no table).
+struct ThermalConfig {
+  bool enabled = false;
+  double idle_c = 0;                  // the drive's temperature when idle
+  double resistance_c_per_w = 0;      // steady-state rise per watt
+  double time_constant_s = 0;         // how fast it approaches it
+  double throttle_c = 0;              // throttling starts at or above
+  double release_c = 0;               // and ends below
+  double throttle_bytes_per_s = 0;    // the host data rate while throttled
+  double controller_nj_per_byte = 0;  // the controller's energy per host byte
+  bool on() const { return enabled; }
+};
+
 // At most so many cores (a linear search picks the earliest free one).
 inline constexpr std::uint32_t kMaxFirmwareCores = 256;
 

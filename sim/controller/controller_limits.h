@@ -11,9 +11,11 @@
 //    rate, a write's on its way in (before its flash work), a read's on its
 //    way out (after it): reads and writes share it, as they share the
 //    controller's one DRAM channel (MQSim's data cache has one, busy or
-//    not, for every transfer: src/ssd/Data_Cache_Manager_Flash_Advanced.h).
+//    not, for every transfer: src/ssd/Data_Cache_Manager_Flash_Advanced.h);
+//  - the thermal throttle (thermal_throttle.h): host data crosses it after
+//    the data path, at once until the drive is hot, then at its rate.
 // Callers ask each resource in nondecreasing `at` (the host loop's clock),
-// so that first come is first served. Either part may be off.
+// so that first come is first served. Any part may be off.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include "records/controller_counters.h"
 #include "sim/config/config.h"
 #include "sim/controller/serial_resource.h"
+#include "sim/controller/thermal_throttle.h"
 
 namespace ssdlab::sim {
 
@@ -33,18 +36,23 @@ class ControllerLimits {
  public:
   // Whether `config` has either limit (else the Ssd builds none).
   static bool wanted(const ControllerConfig& config) {
-    return config.firmware.on() || config.data_path.on();
+    return config.firmware.on() || config.data_path.on() || config.thermal.on();
   }
-  explicit ControllerLimits(const ControllerConfig& config);
+  // (The thermal throttle heats by `timeline`'s work at `power`'s currents.)
+  ControllerLimits(const ControllerConfig& config, const flash::NandPower& power,
+                   const flash::FlashTimeline& timeline);
 
   bool cores_on() const { return !cores_.empty(); }
-  bool data_path_on() const { return fs_per_byte_ > 0; }
+  // Whether host data crosses a part: the data path or the throttle.
+  bool moves_data() const { return fs_per_byte_ > 0 || thermal_.has_value(); }
   // A command of kind `mode` reaching the controller at `at`: returns when
   // its core time ends (`at` without cores).
   TimeNs serve(TimeNs at, IoMode mode);
-  // `bytes` of host data crossing the data path from `at`: returns when the
-  // last has crossed (`at` without a data path, or for 0 bytes).
+  // `bytes` of host data crossing the data path and the thermal throttle
+  // from `at`: returns when the last has crossed (`at` without either, or
+  // for 0 bytes on an idle throttle).
   TimeNs move(TimeNs at, std::uint64_t bytes);
+  const ThermalThrottle* thermal() const { return thermal_ ? &*thermal_ : nullptr; }
   // A power cut: what the cores and the data path held is lost; both are
   // free again (the time they were reserved for stays counted as busy).
   void reset();
@@ -55,6 +63,7 @@ class ControllerLimits {
 
   std::optional<records::CoreCounters> core_counters() const;
   std::optional<records::DataPathCounters> data_path_counters() const;
+  std::optional<records::ThermalCounters> thermal_counters() const;
 
   // Section CTLR: each core's and the data path's busy-until time and
   // counters. A loaded section adopts what this config has of it: the first
@@ -66,10 +75,14 @@ class ControllerLimits {
   static constexpr const char* kSection = "CTLR";
 
  private:
+  TimeNs cross_data_path(TimeNs at, std::uint64_t bytes);
+  void load_thermal(StateReader& in);
+
   FirmwareCoresConfig firmware_;
   std::vector<SerialResource> cores_;  // empty: no cores model
   SerialResource data_path_;
   std::int64_t fs_per_byte_ = 0;  // 0: no data path model
+  std::optional<ThermalThrottle> thermal_;
   records::CoreCounters core_counts_;
   records::DataPathCounters path_counts_;
   TimeNs counted_to_ = 0;  // count_time_to()

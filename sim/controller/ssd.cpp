@@ -66,7 +66,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
   make_read_errors();
   if (ControllerLimits::wanted(config.controller))
-    limits_ = std::make_unique<ControllerLimits>(config.controller);
+    limits_ = std::make_unique<ControllerLimits>(config.controller, config.power, timeline_);
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
     zones_ = make_zone_front(*zoned);
     if (config.controller.host_log.on()) {

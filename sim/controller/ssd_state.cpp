@@ -68,7 +68,7 @@ void Ssd::load_state(StateReader& in) {
     if (limits_)
       limits_->load_state(in);
     else
-      ControllerLimits(ControllerConfig{}).load_state(in);  // read and dropped
+      ControllerLimits(ControllerConfig{}, config_.power, timeline_).load_state(in);  // dropped
   }
   // The read error part's blocks: saved without it, the data on flash is
   // as old as the config's age (ReadErrors::adopt_unstamped).

@@ -1,20 +1,21 @@
 // The host loop's side of the host link, the firmware time and the
 // controller's limits (host_link.h, host_link_config.h, controller_limits.h;
 // docs/model.md "The host link and firmware time", "Controller cores and
-// data path"). Without them none of this runs: Simulator::dispatch starts
-// each request at once, and its flash completion is its completion.
+// data path", "Energy and thermal throttling"). Without them none of this
+// runs: Simulator::dispatch starts each request at once, and its flash
+// completion is its completion.
 //
 // With them an I/O goes: its command (and a write's data) host-to-device
 // over the link from its dispatch, where it already holds its device slot;
 // a firmware core for its kind's time; the firmware time; a write's data
-// across the data path; Ssd::start; the flash; a read's data across the
-// data path; its completion (and a read's data) device-to-host over the
-// link; then it completes for the host. Each stage is the I/O's Completion
-// event (Stage), so that a power cut treats one waiting on the link, a core
-// or the data path like any in flight: resubmitted after the mount. The
-// cores are asked at each command's link arrival, which never decreases
-// (the link is first come, first served), and the data path at each
-// event's time: each in the order I/Os reach it.
+// across the data path and the thermal throttle; Ssd::start; the flash; a
+// read's data across them; its completion (and a read's data)
+// device-to-host over the link; then it completes for the host. Each stage
+// is the I/O's Completion event (Stage), so that a power cut treats one
+// waiting on the link, a core or the data path like any in flight:
+// resubmitted after the mount. The cores are asked at each command's link
+// arrival, which never decreases (the link is first come, first served),
+// and the data path at each event's time: each in the order I/Os reach it.
 #include "sim/engine/simulator.h"
 
 namespace ssdlab::sim {
@@ -36,7 +37,7 @@ bool Simulator::send_command(const QueuedRequest& r) {
   if (link_) at = link_->to_device(now_, data_in ? io.size : 0);
   if (limits_) at = limits_->serve(at, io.mode);
   at += firmware_ns_;
-  const bool to_data_path = data_in && limits_ && limits_->data_path_on();
+  const bool to_data_path = data_in && limits_ && limits_->moves_data();
   if (at == now_ && !to_data_path) return false;
   ++outstanding_;  // the device holds it from now (its slot is taken)
   queue_.push(at, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode,
@@ -64,7 +65,7 @@ bool Simulator::on_the_way(const Completion& event) {
       return true;
     }
     case Stage::kDevice: {
-      if (event.mode != IoMode::kRead || event.refused || !limits_ || !limits_->data_path_on())
+      if (event.mode != IoMode::kRead || event.refused || !limits_ || !limits_->moves_data())
         return to_host(event);
       Completion out = event;  // a read's data out of the controller's DRAM
       out.stage = Stage::kDataOut;

@@ -52,7 +52,9 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   if (const ControllerLimits* limits = ssd.limits()) {
     c.cores = limits->core_counters();
     c.data_path = limits->data_path_counters();
+    c.thermal = limits->thermal_counters();
   }
+  c.energy = ssd.timeline().energy(ssd.config().power);
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

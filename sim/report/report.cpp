@@ -64,7 +64,6 @@ std::uint64_t seed_of(const workloads::ExperimentSpec& spec, std::uint64_t seed)
   return spec.seed.value_or(workloads::experiment_seed(seed, spec.name));
 }
 
-
 void print_experiment_header(std::ostream& out) {
   fmt::print(out, "  {:<40} {:>3} {:>9} {:>10} {:>10} {:>10}\n", "experiment", "runs", "I/Os",
              "mean_us", "", "max p99_us");
@@ -102,7 +101,8 @@ ExperimentRecord experiment_record(const workloads::ExperimentSpec& spec,
   e.pause_us = spec.pause_ns / 1000.0;
   e.burst = spec.burst;
   e.run_pause_us = spec.run_pause_ns / 1000.0;
-  if (spec.mix_pattern) e.mix = MixRecord{workloads::pattern_name(*spec.mix_pattern), spec.mix_ratio};
+  if (spec.mix_pattern)
+    e.mix = MixRecord{workloads::pattern_name(*spec.mix_pattern), spec.mix_ratio};
   // Skewed random addresses (workloads/skew.h).
   if (spec.hot_fraction > 0) e.hot_cold = HotColdRecord{spec.hot_fraction, spec.hot_access};
   if (spec.zipf > 0) e.zipf = spec.zipf;
@@ -152,24 +152,48 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& r) {
   std::string apart;
   if (s.trims) apart += fmt::format(", {} trims ({:.0f} per s)", s.trims, s.trim_iops);
   if (s.refused) apart += fmt::format(", {} refused", s.refused);
-  if (s.zone_management)
-    apart += fmt::format(", {} zone management commands", s.zone_management);
+  if (s.zone_management) apart += fmt::format(", {} zone management commands", s.zone_management);
   fmt::print(out, "  {:<28}     not in the figures: {}\n", "", apart.substr(2));
 }
 
 void print_wear(std::ostream& out, const WearRecord& wear) {
   const LifeHistogram& h = wear.remaining_life_histogram;
-  fmt::print(
-      out,
-      "  wear ({}, {} P/E rated): remaining life mean {:.2f} stddev {:.2f} min {}; "
-      "expired {}\n"
-      "    vs mean (Table 8): <40% {}  <80% {}  <100% {}  >=100% {}\n"
-      "    rate-limit deferrals {}; migrations {} ({} pages, {:.0f} us of flash time)\n",
-      wear.wear_leveling, wear.rated_cycles, wear.remaining_life_mean, wear.remaining_life_stddev,
-      wear.remaining_life_min, wear.blocks_expired, h.below_40pct_of_mean, h.below_80pct_of_mean,
-      h.below_100pct_of_mean, h.at_or_above_mean, wear.rate_limit_deferrals, wear.migrations,
-      wear.migrated_pages, wear.migration_flash_us);
+  fmt::print(out,
+             "  wear ({}, {} P/E rated): remaining life mean {:.2f} stddev {:.2f} min {}; "
+             "expired {}\n"
+             "    vs mean (Table 8): <40% {}  <80% {}  <100% {}  >=100% {}\n"
+             "    rate-limit deferrals {}; migrations {} ({} pages, {:.0f} us of flash time)\n",
+             wear.wear_leveling, wear.rated_cycles, wear.remaining_life_mean,
+             wear.remaining_life_stddev, wear.remaining_life_min, wear.blocks_expired,
+             h.below_40pct_of_mean, h.below_80pct_of_mean, h.below_100pct_of_mean,
+             h.at_or_above_mean, wear.rate_limit_deferrals, wear.migrations, wear.migrated_pages,
+             wear.migration_flash_us);
 }
+
+namespace {
+
+// The flash's energy ([power]) and the thermal throttle ([controller.thermal]).
+void print_energy(std::ostream& out, const DeviceCounters& device) {
+  if (const auto& e = device.energy; e && e->total_nj() > 0) {
+    const auto joules = [](std::int64_t nj) { return static_cast<double>(nj) / 1e9; };
+    std::string per_byte;
+    if (device.host_bytes_written > 0)
+      per_byte = fmt::format(
+          "; {:.3f} nJ per host byte written",
+          static_cast<double>(e->total_nj()) / static_cast<double>(device.host_bytes_written));
+    fmt::print(out,
+               "  flash energy in the runs: {:.3f} J (program {:.3f}, read {:.3f}, erase {:.3f}, "
+               "transfers {:.3f}){}\n",
+               joules(e->total_nj()), joules(e->program_nj), joules(e->read_nj),
+               joules(e->erase_nj), joules(e->transfer_nj), per_byte);
+  }
+  if (const auto& t = device.thermal)
+    fmt::print(out, "  thermal throttle in the runs: {} episodes, {:.1f} s throttled of {:.1f} s\n",
+               t->throttles, static_cast<double>(t->throttled_ns) / 1e9,
+               static_cast<double>(t->available_ns) / 1e9);
+}
+
+}  // namespace
 
 void print_controller(std::ostream& out, const DeviceCounters& device) {
   const records::FtlCounters& f = device.ftl;
@@ -192,6 +216,7 @@ void print_controller(std::ostream& out, const DeviceCounters& device) {
                100.0 * static_cast<double>(f.map_cache_hits) / static_cast<double>(lookups),
                f.map_cache_hits, f.map_cache_misses, f.translation_pages_read,
                f.translation_pages_written, f.translation_blocks_cleaned);
+  print_energy(out, device);
   if (!device.buffer) return;
   const records::WriteBufferCounters& b = *device.buffer;
   const double reads = static_cast<double>(b.read_hit_pages + b.read_miss_pages);

@@ -50,9 +50,9 @@ void print_run(std::ostream& out, const std::string& name, const RunResult& resu
 // The wear of summary.json ("wear", wear_report()) as a table like Agrawal
 // et al. Tables 7 and 8.
 void print_wear(std::ostream& out, const WearRecord& wear);
-// Cleaning split (foreground/background), DFTL's map cache and the write
-// buffer counters of `device` (the runs' counters added up), where there are
-// any.
+// Cleaning split (foreground/background), DFTL's map cache, the flash's
+// energy, the thermal throttle and the write buffer counters of `device`
+// (the runs' counters added up), where there are any.
 void print_controller(std::ostream& out, const DeviceCounters& device);
 
 // A simulated run in summary.json: its statistics, span and device counters.

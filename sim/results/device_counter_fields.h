@@ -75,6 +75,9 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // The controller's limits (records/controller_counters.h), each only when on.
   v.group("controller_core_commands", c.cores);
   v.group("controller_data_path_transfers", c.data_path);
+  v.group("thermal_throttles", c.thermal);
+  // The flash's energy by operation kind (records/energy_counters.h).
+  v.group("energy_read_uj", c.energy);
   // Flash read errors (records/read_error_counters.h), only with [errors].
   v.group("read_error_page_reads", c.read_errors);
   // A host log's pages, and its and the end-to-end write amplification.

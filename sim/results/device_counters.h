@@ -16,6 +16,7 @@
 
 #include "common/units.h"
 #include "records/controller_counters.h"
+#include "records/energy_counters.h"
 #include "records/ftl_counters.h"
 #include "records/read_error_counters.h"
 #include "records/suspend_counters.h"
@@ -66,6 +67,10 @@ struct DeviceCounters {
   // Only with [controller.firmware], and with [controller.data_path].
   std::optional<records::CoreCounters> cores;
   std::optional<records::DataPathCounters> data_path;
+  std::optional<records::ThermalCounters> thermal;  // only with [controller.thermal]
+  // The flash's energy by operation kind ([power]; every run has it: a
+  // group only so that summaries of older versions, without it, read).
+  std::optional<records::EnergyCounters> energy;
   std::optional<HostLogPages> host_log;  // only with [host.log]
   std::optional<records::ReadErrorCounters> read_errors;  // only with [errors]
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()

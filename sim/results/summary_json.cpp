@@ -56,6 +56,7 @@ class JsonWriter {
     if (value) put(json_[key], *value);
   }
   void time_us(const char* key, TimeNs ns) { json_[key] = static_cast<double>(ns) / 1000.0; }
+  void thousandths(const char* key, std::int64_t value) { time_us(key, value); }
   template <typename T>
   void nonzero(const char* key, const T& value) {
     if (value != T{}) json_[key] = value;
@@ -148,6 +149,7 @@ class JsonReader {
     if (!json_[key].is_number()) throw make_error("{}: not a number", at(key));
     ns = std::llround(json_[key].get<double>() * 1000.0);
   }
+  void thousandths(const char* key, std::int64_t& value) { time_us(key, value); }
   template <typename T>
   void nonzero(const char* key, T& value) {
     value = T{};

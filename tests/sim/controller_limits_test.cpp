@@ -27,6 +27,12 @@ using sim::ControllerLimits;
 using testing::ConfigTest;
 using ::testing::HasSubstr;
 
+// A flash with no work (the thermal throttle's heat source; off here).
+const flash::FlashTimeline& idle_flash() {
+  static const flash::FlashTimeline timeline(flash::Geometry{}, flash::Timing{});
+  return timeline;
+}
+
 ControllerConfig limits(std::uint32_t cores, double bytes_per_s) {
   ControllerConfig c;
   c.firmware.cores = cores;
@@ -39,7 +45,7 @@ ControllerConfig limits(std::uint32_t cores, double bytes_per_s) {
 }
 
 TEST(ControllerLimits, TheEarliestFreeCoreTakesEachCommandInArrivalOrder) {
-  ControllerLimits part(limits(2, 0));
+  ControllerLimits part(limits(2, 0), {}, idle_flash());
   EXPECT_EQ(part.serve(0, IoMode::kWrite), 3000);  // core 0 (ties: the first)
   EXPECT_EQ(part.serve(0, IoMode::kRead), 1000);   // core 1
   EXPECT_EQ(part.serve(0, IoMode::kRead), 2000);   // core 1 again: free at 1000
@@ -60,7 +66,7 @@ TEST(ControllerLimits, TheEarliestFreeCoreTakesEachCommandInArrivalOrder) {
 }
 
 TEST(ControllerLimits, TheDataPathMovesOneTransferAtATime) {
-  ControllerLimits part(limits(0, 3e9));  // 333,333 fs per byte
+  ControllerLimits part(limits(0, 3e9), {}, idle_flash());  // 333,333 fs per byte
   EXPECT_FALSE(part.cores_on());
   EXPECT_EQ(part.serve(7, IoMode::kRead), 7);
   EXPECT_EQ(part.move(0, 4096), 1366);     // 1365.33 ns, rounded up
