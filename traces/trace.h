@@ -24,6 +24,9 @@ struct TraceRecord {
   std::uint32_t size = 0;    // bytes
   IoMode mode = IoMode::kRead;
   std::uint32_t device = 0;  // disk number, ASU or device, as the format names it
+  // A write's placement identifier (docs/fdp.md): no format carries one; the
+  // lifetime oracle (lifetime_oracle.h) assigns it. 0: none (handle 0).
+  std::uint8_t placement = 0;
 
   bool is_write() const { return mode == IoMode::kWrite; }
 };

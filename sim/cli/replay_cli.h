@@ -35,6 +35,11 @@ inline void add_trace_options(CLI::App& sim, sim::TraceOptions& trace, TraceRead
                  "A trace of several devices: one (with --trace-device), side-by-side (each "
                  "device its own address range) or shared (one address space; warned)")
       ->group(group);
+  sim.add_flag("--placement-oracle", trace.placement_oracle,
+               "Tag each write with a placement identifier from its data's future lifetime in "
+               "the trace, one class per ftl.fdp_handles (needs ftl.placement = fdp or streams; "
+               "docs/fdp.md)")
+      ->group(group);
 }
 
 }  // namespace ssdlab::cli

@@ -27,7 +27,8 @@ std::optional<TraceSource::Read> TraceSource::read() {
   if (!record) return std::nullopt;
   ++records_;
   if (!first_time_) first_time_ = record->time_ns;
-  Read read{SourceIo{{record->offset, record->size, record->mode}, 0}, record->time_ns, false};
+  Read read{SourceIo{{record->offset, record->size, record->mode, record->placement}, 0},
+            record->time_ns, false};
   if (!open_) return read;  // closed loop: trace times are ignored
   const TimeNs since_first = record->time_ns - *first_time_;
   const double scaled = static_cast<double>(since_first) / speed_;

@@ -258,9 +258,11 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   const IoSource& source = *stream.spec.source;
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
   QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh, stream.spec.queue};
-  // Tenant and placement identifier come from the stream (no source sets either).
+  // The tenant comes from the stream; the placement identifier too where the
+  // stream has one (a plan's placement_id), else from the source (a trace
+  // tagged by the lifetime oracle; none otherwise).
   queued.request.flow = stream.spec.flow;
-  queued.request.placement = stream.spec.placement;
+  if (stream.spec.placement != 0) queued.request.placement = stream.spec.placement;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();

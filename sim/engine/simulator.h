@@ -170,6 +170,7 @@ class Simulator {
     IoMode mode;
     Stage stage = Stage::kDevice;
     std::uint16_t flow = 0;    // kToFlash: the request sent to Ssd::start
+    std::uint8_t placement = 0;  // kToFlash: its placement identifier
     bool resubmitted = false;  // (in the padding: the event's size is unchanged)
     bool refused = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
     bool media_error = false;  // a read with a page no ECC step corrected ([errors])

@@ -41,7 +41,7 @@ bool Simulator::send_command(const QueuedRequest& r) {
   if (at == now_ && !to_data_path) return false;
   ++outstanding_;  // the device holds it from now (its slot is taken)
   queue_.push(at, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode,
-                             to_data_path ? Stage::kDataIn : Stage::kToFlash, io.flow,
+                             to_data_path ? Stage::kDataIn : Stage::kToFlash, io.flow, io.placement,
                              r.resubmitted});
   return true;
 }
@@ -52,8 +52,7 @@ bool Simulator::on_the_way(const Completion& event) {
       --outstanding_;  // start() counts it again
       HostIo io{event.offset, event.size, event.mode};
       io.flow = event.flow;
-      // (Identifiers come from the stream: no source carries its own.)
-      io.placement = streams_[event.stream].spec.placement;
+      io.placement = event.placement;
       start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted,
                           streams_[event.stream].spec.queue});
       return true;

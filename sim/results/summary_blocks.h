@@ -252,6 +252,10 @@ struct TraceRecord {
   std::string devices;
   std::optional<std::map<std::string, std::uint64_t>> device_bases;  // by device number
   std::vector<std::string> warnings;
+  // --placement-oracle (traces/lifetime_oracle.h): per lifetime class, its
+  // writes and the longest lifetime in it (host pages; never-superseded
+  // data in the last class counts 0).
+  std::optional<std::vector<std::uint64_t>> oracle_class_writes, oracle_class_max_lifetime_pages;
   bool operator==(const TraceRecord&) const = default;
 };
 

@@ -207,6 +207,8 @@ void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TraceRec
   v("devices", t.devices);
   v.optional("device_bases", t.device_bases);
   v("warnings", t.warnings);
+  v.optional("placement_oracle_class_writes", t.oracle_class_writes);
+  v.optional("placement_oracle_class_max_lifetime_pages", t.oracle_class_max_lifetime_pages);
 }
 
 template <typename V, typename R>

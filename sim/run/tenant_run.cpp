@@ -82,6 +82,7 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
     tenant.queue = place_queue(where, queue, config);
     tenant.namespace_id = ns ? ns : (config.namespaces.empty() ? 0 : 1);
     tenant.space = namespace_of(where, ns, spaces, config);
+    if (tenant.trace) oracle_spec(all.traces.all[*tenant.trace], config);  // (checked now)
     if (!tenant.trace) {
       const workloads::DeviceInfo device{
           tenant.space.bytes, config.sector_size,

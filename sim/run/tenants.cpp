@@ -69,6 +69,21 @@ void require_placement(const std::string& where, std::uint32_t placement_id,
         where, placement_id);
 }
 
+std::optional<OracleSpec> oracle_spec(const TraceSettings& settings, const DeviceConfig& config) {
+  if (!settings.placement_oracle) return std::nullopt;
+  // The classes are the device's placement handles, or the host log's heads.
+  const ftl::PlacementConfig& p = config.ftl.placement;
+  const HostLogConfig& log = config.controller.host_log;
+  if (p.on()) return OracleSpec{p.handles, config.ftl.logical_page_size};
+  if (log.on() && log.placement_heads > 1)
+    return OracleSpec{log.placement_heads, config.ftl.logical_page_size};
+  throw make_error(
+      "--placement-oracle: {}: the device has no placement to tag writes for (give "
+      "ftl.placement = \"fdp\" or \"streams\" with ftl.fdp_handles, or "
+      "host.log.placement_heads over a zoned device: one class per handle or head)",
+      config.source);
+}
+
 Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config) {
   if (ns == 0) return spaces.front();
@@ -137,8 +152,9 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
     const auto flow = static_cast<std::uint16_t>(k);
     if (tenant.trace) {
       const std::size_t i = *tenant.trace;
-      placed_[i] = std::make_unique<PlacedTrace>(t.all[i], t.partitions[i].base,
-                                                 t.partitions[i].bytes, config.sector_size);
+      placed_[i] =
+          std::make_unique<PlacedTrace>(t.all[i], t.partitions[i].base, t.partitions[i].bytes,
+                                        config.sector_size, oracle_spec(t.all[i], config));
       sources_[i] = std::make_unique<TraceSource>(*placed_[i], replay.mode, t.all[i].replay.speed);
       streams_.push_back(
           HostStream{sources_[i].get(), group, 0, open ? 0 : replay.queue_depth, queue, flow});

@@ -56,6 +56,9 @@ void require_namespaces(const std::string& where, std::uint32_t ns, const Device
 void require_placement(const std::string& where, std::uint32_t placement_id,
                        const DeviceConfig& config);
 // Namespace `ns` (1-based; 0: not given, the first) of `spaces`, checked.
+// --placement-oracle's classes and page size on `config` (none without the
+// option); throws ssdlab::Error where the device has no placement.
+std::optional<OracleSpec> oracle_spec(const TraceSettings& settings, const DeviceConfig& config);
 Partition namespace_of(const std::string& where, std::uint32_t ns,
                        const std::vector<Partition>& spaces, const DeviceConfig& config);
 // Tenants with the same name get "-2", "-3", ... in the order given.

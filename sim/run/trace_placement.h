@@ -17,6 +17,7 @@
 #include "sim/engine/replay.h"
 #include "sim/results/summary.h"
 #include "sim/run/trace_settings.h"
+#include "traces/lifetime_oracle.h"
 #include "traces/profile.h"
 #include "traces/selection.h"
 #include "traces/trace_file.h"
@@ -25,31 +26,53 @@ namespace ssdlab::sim {
 
 // A trace's records selected and placed on the device, or on its partition of
 // it (`bytes` from `base`); a request that cannot be placed is an error naming
-// the trace's file and line.
+// the trace's file and line. With `oracle` (--placement-oracle), its writes
+// are tagged by the lifetime oracle (traces/lifetime_oracle.h): so many
+// classes, lifetimes in pages of so many bytes.
+struct OracleSpec {
+  std::uint32_t classes = 0, page_bytes = 0;
+};
 class PlacedTrace final : public traces::TraceReader {
  public:
   PlacedTrace(const TraceSettings& settings, std::uint64_t base, std::uint64_t bytes,
-              std::uint32_t sector)
+              std::uint32_t sector, std::optional<OracleSpec> oracle = std::nullopt)
       : file_(settings.path, settings.read),
         selection_(file_, settings.read, bytes, sector, settings.placement),
-        base_(base) {}
+        base_(base) {
+    if (oracle) oracle_.emplace(placed_, oracle->classes, oracle->page_bytes);
+  }
 
   std::optional<traces::TraceRecord> next() override {
-    try {
-      auto record = selection_.next();
-      if (record) record->offset += base_;
-      return record;
-    } catch (const traces::RequestError& error) {
-      throw make_error("{}: {}", file_.where(), error.what());
-    }
+    return oracle_ ? oracle_->next() : placed_.next();
   }
   const traces::TraceFile& file() const { return file_; }
   const traces::Selection& selection() const { return selection_; }
+  const traces::LifetimeOracle* oracle() const { return oracle_ ? &*oracle_ : nullptr; }
 
  private:
+  // The selected records moved to the partition, errors naming the line.
+  class Placed final : public traces::TraceReader {
+   public:
+    explicit Placed(PlacedTrace& trace) : trace_(trace) {}
+    std::optional<traces::TraceRecord> next() override {
+      try {
+        auto record = trace_.selection_.next();
+        if (record) record->offset += trace_.base_;
+        return record;
+      } catch (const traces::RequestError& error) {
+        throw make_error("{}: {}", trace_.file_.where(), error.what());
+      }
+    }
+
+   private:
+    PlacedTrace& trace_;
+  };
+
   traces::TraceFile file_;
   traces::Selection selection_;
   std::uint64_t base_;
+  Placed placed_{*this};
+  std::optional<traces::LifetimeOracle> oracle_;
 };
 
 // Where each trace goes: the whole device (shared), or range k of N equal

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <ostream>
 
@@ -49,6 +50,10 @@ TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
     for (const auto& [device, base] : s.placement.device_base) bases[std::to_string(device)] = base;
   }
   t.warnings = warnings;
+  if (const traces::LifetimeOracle* oracle = placed.oracle()) {
+    t.oracle_class_writes = oracle->counts().class_writes;
+    t.oracle_class_max_lifetime_pages = oracle->counts().class_max_lifetime;
+  }
   return t;
 }
 
@@ -128,6 +133,14 @@ void print_traces(std::ostream& out, const Traces& t,
                  t.all[k].read.map == traces::AddressMap::kModulo ? ": wrapped" : "");
     if (results[k].out_of_order) fmt::print(out, ", {} out of order", results[k].out_of_order);
     fmt::print(out, "\n");
+    if (const traces::LifetimeOracle* oracle = placed[k]->oracle()) {
+      const traces::OracleCounts& c = oracle->counts();
+      fmt::print(out,
+                 "  placement oracle: {} writes in {} classes by lifetime: [{}] writes, the "
+                 "longest lifetime of each [{}] host pages; {} never superseded (sorted last)\n",
+                 c.writes, c.class_writes.size(), fmt::join(c.class_writes, ", "),
+                 fmt::join(c.class_max_lifetime, ", "), c.never_superseded);
+    }
     for (const auto& warning : t.warnings[k])
       fmt::print(out, "  warning: {}{}\n", several ? t.all[k].replay.experiment + ": " : "",
                  warning);

@@ -125,6 +125,7 @@ std::string TraceOptions::given() const {
   add(speed != 0, "--speed");
   add(!layout.empty(), "--layout");
   add(!devices.empty(), "--devices");
+  add(placement_oracle, "--placement-oracle");
   return fmt::format("{}", fmt::join(names, ", "));
 }
 

@@ -34,6 +34,7 @@ struct TraceOptions {
   std::string name;               // name= of -w trace:FILE,name=...: the io.csv experiment
   std::uint32_t queue = 0;         // queue= : its submission queue, 1-based (0: not given)
   std::uint32_t namespace_id = 0;  // namespace= : its namespace, 1-based (0: not given)
+  bool placement_oracle = false;   // --placement-oracle (traces/lifetime_oracle.h)
 
   // The options given, e.g. "--format, --mode, --qd" ("" if none).
   std::string given() const;

@@ -237,6 +237,7 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
   resolve_replay(trace, s);
   s.queue = trace.queue;
   s.namespace_id = trace.namespace_id;
+  s.placement_oracle = trace.placement_oracle;
   return s;
 }
 

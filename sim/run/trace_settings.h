@@ -36,6 +36,7 @@ struct TraceSettings {
   DeviceLayout devices = DeviceLayout::kAuto;
   ReplaySettings replay;
   std::uint32_t queue = 0, namespace_id = 0;  // queue= and namespace= (1-based; 0: not given)
+  bool placement_oracle = false;              // --placement-oracle: writes tagged by their lifetime
   std::shared_ptr<const void> stdin_copy;  // removes the copy of standard input
 };
 
