@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "flash/geometry.h"
+#include "flash/timeline.h"
 
 namespace ssdlab::testing {
 
@@ -21,6 +22,13 @@ inline flash::Geometry small_geometry(
   g.two_plane_pairs = {{0, 1}};
   g.interleaving = interleaving;
   return g;
+}
+
+// A flash timeline with no work scheduled (a part that reads its energy or
+// times, with nothing run: the controller's limits).
+inline const flash::FlashTimeline& idle_flash() {
+  static const flash::FlashTimeline timeline(flash::Geometry{}, flash::Timing{});
+  return timeline;
 }
 
 }  // namespace ssdlab::testing

@@ -15,8 +15,10 @@
 #include <string>
 
 #include "config_fixture.h"
+#include "flash_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
+#include "state_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -26,12 +28,7 @@ using sim::ControllerConfig;
 using sim::ControllerLimits;
 using testing::ConfigTest;
 using ::testing::HasSubstr;
-
-// A flash with no work (the thermal throttle's heat source; off here).
-const flash::FlashTimeline& idle_flash() {
-  static const flash::FlashTimeline timeline(flash::Geometry{}, flash::Timing{});
-  return timeline;
-}
+using testing::idle_flash;
 
 ControllerConfig limits(std::uint32_t cores, double bytes_per_s) {
   ControllerConfig c;
@@ -46,11 +43,11 @@ ControllerConfig limits(std::uint32_t cores, double bytes_per_s) {
 
 TEST(ControllerLimits, TheEarliestFreeCoreTakesEachCommandInArrivalOrder) {
   ControllerLimits part(limits(2, 0), {}, idle_flash());
-  EXPECT_EQ(part.serve(0, IoMode::kWrite), 3000);  // core 0 (ties: the first)
-  EXPECT_EQ(part.serve(0, IoMode::kRead), 1000);   // core 1
-  EXPECT_EQ(part.serve(0, IoMode::kRead), 2000);   // core 1 again: free at 1000
-  EXPECT_EQ(part.serve(100, IoMode::kTrim), 2500);  // core 1, free at 2000
-  EXPECT_EQ(part.serve(2600, IoMode::kZoneReset), 3300);  // core 1, free since 2500
+  EXPECT_EQ(part.serve(0, IoMode::kWrite), 3000);          // core 0 (ties: the first)
+  EXPECT_EQ(part.serve(0, IoMode::kRead), 1000);           // core 1
+  EXPECT_EQ(part.serve(0, IoMode::kRead), 2000);           // core 1 again: free at 1000
+  EXPECT_EQ(part.serve(100, IoMode::kTrim), 2500);         // core 1, free at 2000
+  EXPECT_EQ(part.serve(2600, IoMode::kZoneReset), 3300);   // core 1, free since 2500
   EXPECT_EQ(part.serve(5000, IoMode::kZoneAppend), 8000);  // idle: starts at once
   const auto counts = part.core_counters();
   ASSERT_TRUE(counts);
@@ -69,9 +66,9 @@ TEST(ControllerLimits, TheDataPathMovesOneTransferAtATime) {
   ControllerLimits part(limits(0, 3e9), {}, idle_flash());  // 333,333 fs per byte
   EXPECT_FALSE(part.cores_on());
   EXPECT_EQ(part.serve(7, IoMode::kRead), 7);
-  EXPECT_EQ(part.move(0, 4096), 1366);     // 1365.33 ns, rounded up
-  EXPECT_EQ(part.move(100, 4096), 2732);   // behind the first
-  EXPECT_EQ(part.move(5000, 0), 5000);     // no bytes: no transfer
+  EXPECT_EQ(part.move(0, 4096), 1366);    // 1365.33 ns, rounded up
+  EXPECT_EQ(part.move(100, 4096), 2732);  // behind the first
+  EXPECT_EQ(part.move(5000, 0), 5000);    // no bytes: no transfer
   EXPECT_EQ(part.move(5000, 1), 5001);
   const auto counts = part.data_path_counters();
   ASSERT_TRUE(counts);
@@ -106,8 +103,8 @@ bytes_per_s = 2.4e9
   nlohmann::json again = sim::to_json(back);
   again["source"] = echo["source"];
   EXPECT_EQ(again, echo);
-  const auto set = sim::load_config(Write("[geometry]\n"), {"controller.firmware.cores=2",
-                                                            "controller.firmware.write_us=7"});
+  const auto set = sim::load_config(
+      Write("[geometry]\n"), {"controller.firmware.cores=2", "controller.firmware.write_us=7"});
   EXPECT_EQ(set.controller.firmware.cores, 2u);
   EXPECT_EQ(set.controller.firmware.write_ns, 7000);
   // Without the tables: nothing echoed.
@@ -134,19 +131,9 @@ sim::DeviceConfig tiny_with(const std::vector<std::string>& sets) {
   return sim::load_config(testing::preset("tiny"), sets);
 }
 
-std::string saved_bytes(const sim::Ssd& ssd) {
-  std::ostringstream bytes;
-  StateWriter out(&bytes);
-  ssd.save_state(out);
-  return bytes.str();
-}
+using testing::saved_bytes;
 
-void load(sim::Ssd& ssd, const std::string& state) {
-  std::istringstream bytes(state);
-  StateReader in(bytes);
-  ssd.load_state(in);
-  EXPECT_EQ(in.read(), state.size());
-}
+using testing::load_bytes;
 
 const std::vector<std::string> kLimits = {"controller.firmware.cores=3",
                                           "controller.firmware.read_us=5",
@@ -162,10 +149,10 @@ TEST(ControllerLimitsState, RoundTripsAndLoadsAcrossTheKeys) {
   part.count_time_to(50'000);
   const std::string state = saved_bytes(original);
   sim::Ssd loaded(config);
-  load(loaded, state);
+  load_bytes(loaded, state);
   EXPECT_EQ(saved_bytes(loaded), state);
   EXPECT_EQ(loaded.limits()->core_counters(), part.core_counters());
-  EXPECT_EQ(loaded.limits()->serve(0, IoMode::kRead), 5000);  // the third core was free
+  EXPECT_EQ(loaded.limits()->serve(0, IoMode::kRead), 5000);    // the third core was free
   EXPECT_EQ(loaded.limits()->serve(0, IoMode::kRead), 10'000);  // the first's busy-until
 
   // A state saved without the part (an older checkpoint's) loads into a
@@ -173,16 +160,16 @@ TEST(ControllerLimitsState, RoundTripsAndLoadsAcrossTheKeys) {
   const sim::DeviceConfig plain = tiny_with({});
   const std::string old_state = saved_bytes(sim::Ssd(plain));
   sim::Ssd newer(config);
-  load(newer, old_state);
+  load_bytes(newer, old_state);
   EXPECT_EQ(newer.limits()->core_counters()->commands, 0u);
   // And a state with it loads into a device without (the section dropped),
   // then saves as that device's own.
   sim::Ssd without(plain);
-  load(without, state);
+  load_bytes(without, state);
   EXPECT_EQ(saved_bytes(without), old_state);
   // Into fewer cores: the first ones' times.
   sim::Ssd one(tiny_with({"controller.firmware.cores=1", "controller.firmware.read_us=5"}));
-  load(one, state);
+  load_bytes(one, state);
   EXPECT_EQ(one.limits()->serve(0, IoMode::kRead), 10'000);
   EXPECT_FALSE(one.limits()->data_path_counters());
 }

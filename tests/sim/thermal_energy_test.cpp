@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "config_fixture.h"
+#include "flash_support.h"
 #include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/controller/thermal_throttle.h"
+#include "state_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -26,12 +28,7 @@ using sim::ThermalConfig;
 using sim::ThermalThrottle;
 using testing::ConfigTest;
 using ::testing::HasSubstr;
-
-// A flash with no work: the throttle heats by the controller's energy only.
-const flash::FlashTimeline& idle_flash() {
-  static const flash::FlashTimeline timeline(flash::Geometry{}, flash::Timing{});
-  return timeline;
-}
+using testing::idle_flash;
 
 // 1 nJ per host byte, so that 1 MB per ms is 1 W.
 ThermalConfig thermal(double time_constant_s, double throttle_c, double release_c) {
@@ -206,19 +203,9 @@ program_ma = 25
               HasSubstr("power.read_ma: -1 is out of range: allowed from 0"));
 }
 
-std::string saved_bytes(const sim::Ssd& ssd) {
-  std::ostringstream bytes;
-  StateWriter out(&bytes);
-  ssd.save_state(out);
-  return bytes.str();
-}
+using testing::saved_bytes;
 
-void load(sim::Ssd& ssd, const std::string& state) {
-  std::istringstream bytes(state);
-  StateReader in(bytes);
-  ssd.load_state(in);
-  EXPECT_EQ(in.read(), state.size());
-}
+using testing::load_bytes;
 
 const std::vector<std::string> kThermal = {
     "controller.thermal.idle_c=30",         "controller.thermal.resistance_c_per_w=10",
@@ -235,7 +222,7 @@ TEST(ThermalThrottleState, RoundTripsAndLoadsWithoutIt) {
   EXPECT_GT(hot, 31);
   const std::string state = saved_bytes(original);
   sim::Ssd loaded(config);
-  load(loaded, state);
+  load_bytes(loaded, state);
   EXPECT_EQ(saved_bytes(loaded), state);
   EXPECT_EQ(loaded.limits()->thermal()->temperature_c(), hot);
   // Saved without the throttle: it starts at idle; and with it into a
@@ -243,10 +230,10 @@ TEST(ThermalThrottleState, RoundTripsAndLoadsWithoutIt) {
   const sim::DeviceConfig plain = sim::load_config(testing::preset("tiny"));
   const std::string old_state = saved_bytes(sim::Ssd(plain));
   sim::Ssd newer(config);
-  load(newer, old_state);
+  load_bytes(newer, old_state);
   EXPECT_EQ(newer.limits()->thermal()->temperature_c(), 30);
   sim::Ssd without(plain);
-  load(without, state);
+  load_bytes(without, state);
   EXPECT_EQ(saved_bytes(without), old_state);
 }
 

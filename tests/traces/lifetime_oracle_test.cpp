@@ -136,26 +136,22 @@ TEST(PlacementOracle, LowersWriteAmplificationOnHotAndColdData) {
   EXPECT_EQ(trace_record["placement_oracle_class_writes"].size(), 2u);
 
   // Without placement handles to tag, and on a plan: errors naming the option.
-  const auto error = testing::in_process([&](std::ostream& out) {
-    sim::SimOptions options;
-    options.config = testing::preset("tiny");
-    options.outdir = (dir / "refused").string();
-    sim::TraceOptions trace_options;
-    trace_options.placement_oracle = true;
-    sim::run_sim_or_replay(options, {"trace:" + trace.string()}, trace_options, out);
-  });
+  const auto refused = [&](const std::string& name, const std::string& workload) {
+    return testing::in_process([&](std::ostream& out) {
+      sim::SimOptions options;
+      options.config = testing::preset("tiny");
+      options.outdir = (dir / name).string();
+      sim::TraceOptions trace_options;
+      trace_options.placement_oracle = true;
+      sim::run_sim_or_replay(options, {workload}, trace_options, out);
+    });
+  };
+  const auto error = refused("refused", "trace:" + trace.string());
   EXPECT_EQ(error.exit_code, 1);
   EXPECT_THAT(error.output, ::testing::HasSubstr("--placement-oracle: "));
   EXPECT_THAT(error.output, ::testing::HasSubstr("has no placement to tag writes for"));
-  const auto plan = testing::in_process([&](std::ostream& out) {
-    sim::SimOptions options;
-    options.config = testing::preset("tiny");
-    options.outdir = (dir / "plan").string();
-    sim::TraceOptions trace_options;
-    trace_options.placement_oracle = true;
-    sim::run_sim_or_replay(options, {"RW:count=10"}, trace_options, out);
-  });
-  EXPECT_THAT(plan.output, ::testing::HasSubstr("--placement-oracle: only for trace workloads"));
+  EXPECT_THAT(refused("plan", "RW:count=10").output,
+              ::testing::HasSubstr("--placement-oracle: only for trace workloads"));
 }
 
 }  // namespace
