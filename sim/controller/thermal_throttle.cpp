@@ -21,7 +21,7 @@ double ThermalThrottle::energy_nj() const {
          config_.controller_nj_per_byte * static_cast<double>(bytes_);
 }
 
-// One step at `power_w`, and the throttle's rule at its end (`t`).
+// One step of the temperature toward its target at `power_w`.
 void ThermalThrottle::step(double power_w) {
   const double target = config_.idle_c + config_.resistance_c_per_w * power_w;
   const double k = static_cast<double>(kStepNs) / (config_.time_constant_s * 1e9);
