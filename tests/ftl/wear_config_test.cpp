@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "ftl/wear_leveler.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "test_support.h"
 
@@ -85,14 +86,14 @@ using testing::summary_of;
 
 TEST(WearCli, EndOfLifeStopsTheRunWithAMessageAndASummary) {
   const auto dir = testing::temp_dir_for_this_test("wear");
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::preset("tiny") +
-      " --set geometry.pe_cycles=8 --set ftl.overprovisioning=0.3 --precondition seq "
-      "-w 'RW:io_size=4096,count=1000000,target_size=2MiB' --no-io-log -o " +
-      dir.string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("DEVICE END OF LIFE"), std::string::npos) << result.output;
-  const auto summary = summary_of(dir);
+  auto options = testing::sim_options("RW:io_size=4096,count=1000000,target_size=2MiB",
+                                      {"geometry.pe_cycles=8", "ftl.overprovisioning=0.3"});
+  options.precondition = "seq";
+  options.io_log = false;
+  std::string printed;
+  const auto out = testing::run_tiny(dir, "run", options, &printed);
+  EXPECT_NE(printed.find("DEVICE END OF LIFE"), std::string::npos) << printed;
+  const auto summary = summary_of(out);
   EXPECT_TRUE(summary["lifetime"]["end_of_life"].get<bool>());
   EXPECT_GT(summary["wear"]["blocks_expired"].get<int>(), 0);
   const auto& run = summary["experiments"][0]["runs"][0];
@@ -102,15 +103,16 @@ TEST(WearCli, EndOfLifeStopsTheRunWithAMessageAndASummary) {
 
 TEST(WearCli, UntilExpiredStopsALifetimeRunEarly) {
   const auto dir = testing::temp_dir_for_this_test("wear");
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                          " --set geometry.pe_cycles=20 --set ftl.overprovisioning=0.3 --set "
-                          "ftl.wear_leveling=migration --precondition seq --until-expired 2 "
-                          "-w 'RW:io_size=4096,count=1000000,target_size=2MiB' --no-io-log -o " +
-                          dir.string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("lifetime run stopped"), std::string::npos) << result.output;
-  const auto summary = summary_of(dir);
+  auto options = testing::sim_options(
+      "RW:io_size=4096,count=1000000,target_size=2MiB",
+      {"geometry.pe_cycles=20", "ftl.overprovisioning=0.3", "ftl.wear_leveling=migration"});
+  options.precondition = "seq";
+  options.until_expired = 2;
+  options.io_log = false;
+  std::string printed;
+  const auto out = testing::run_tiny(dir, "run", options, &printed);
+  EXPECT_NE(printed.find("lifetime run stopped"), std::string::npos) << printed;
+  const auto summary = summary_of(out);
   EXPECT_FALSE(summary["lifetime"]["end_of_life"].get<bool>());
   EXPECT_GE(summary["wear"]["blocks_expired"].get<int>(), 2);
   EXPECT_LE(summary["wear"]["blocks_expired"].get<int>(), 4);  // the few I/Os in flight

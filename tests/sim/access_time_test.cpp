@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/rng.h"
+#include "run_support.h"
 #include "sim/controller/ssd.h"
 #include "sim/report/device_snapshot.h"
 #include "sim/results/device_counters.h"
@@ -76,11 +77,10 @@ TEST(AccessTime, EachCleanedBlockIsOneSampleOfItsSerialCost) {
 
 TEST(AccessTime, SummaryJsonCarriesItAndItsSums) {
   const auto dir = testing::temp_dir_for_this_test("access");
-  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                                          " --precondition seq -w 'RW:io_size=4096,count=6000' "
-                                          "--no-io-log -o " + dir.string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+  auto options = testing::sim_options("RW:io_size=4096,count=6000");
+  options.precondition = "seq";
+  options.io_log = false;
+  const auto summary = testing::summary_of(testing::run_tiny(dir, "run", options));
   const auto& d = summary["experiments"][0]["runs"][0]["device"];
   ASSERT_GT(d["blocks_cleaned"].get<double>(), 0);
   const double samples = d["host_read_accesses"].get<double>() +

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ftl/ftl.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "test_support.h"
 
@@ -65,24 +66,20 @@ TEST(SpareCapacity, ConfigPrintsTheEffectiveFiguresBesideTheNominalOne) {
   const auto config = sim::load_config(testing::preset("tiny"), {"ftl.overprovisioning=0.07"});
   const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
   const auto spare = sim::spare_capacity(config, *ftl);
-  const auto result =
-      testing::run_ssdlab("config " + testing::preset("tiny") + " --set ftl.overprovisioning=0.07");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string printed = testing::config_text("tiny", {"ftl.overprovisioning=0.07"});
   const std::string line = fmt::format(
       "7.0% nominal (ftl.overprovisioning); {:.1f}% in fact beyond the exported capacity, {:.1f}% "
       "less the {} open blocks, {:.1f}% less also the {} free blocks cleaning keeps",
       spare.effective() * 100, spare.less_open_blocks() * 100, spare.open_blocks,
       spare.less_open_and_free_blocks() * 100, spare.kept_free_blocks);
-  EXPECT_NE(result.output.find(line), std::string::npos) << result.output;
+  EXPECT_NE(printed.find(line), std::string::npos) << printed;
 }
 
 TEST(SpareCapacity, SummaryEchoesItAndTheEchoStillLoadsAsAConfig) {
   const auto dir = testing::temp_dir_for_this_test("capacity");
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                          " -w 'RW:io_size=4096,count=100' --no-io-log -o " + dir.string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+  auto options = testing::sim_options("RW:io_size=4096,count=100");
+  options.io_log = false;
+  const auto summary = testing::summary_of(testing::run_tiny(dir, "run", options));
   const auto config = sim::load_config(testing::preset("tiny"));
   const auto ftl = ftl::make_ftl({config.geometry, config.ftl, 0});
   const auto& capacity = summary["config"]["capacity"];

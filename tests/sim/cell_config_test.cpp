@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config_fixture.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/simulator.h"
@@ -146,12 +147,11 @@ TEST(CellRun, TlcWritesPayOneWordlineProgramPerThreePages) {
 
 TEST(CellRun, SsdlabSimOnATlcPresetReportsCellCounters) {
   const auto dir = testing::temp_dir_for_this_test("cell-");
-  const auto out = dir / "tlc";
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tiny-tlc")) +
-      " --precondition seq -w 'RR:io_size=4096,count=50' --no-io-log --timeline " +
-      testing::shell_quote(dir / "timeline.json") + " -o " + testing::shell_quote(out));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto options = testing::sim_options("RR:io_size=4096,count=50");
+  options.precondition = "seq";
+  options.io_log = false;
+  options.teaching.timeline = (dir / "timeline.json").string();
+  const auto out = testing::run_preset("tiny-tlc", dir, "tlc", options);
   const nlohmann::json summary = testing::summary_of(out);
   EXPECT_EQ(summary["config"]["geometry"]["cell_type"], "tlc");
   const nlohmann::json& device = summary["experiments"][0]["runs"][0]["device"];

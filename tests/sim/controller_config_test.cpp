@@ -1,8 +1,8 @@
 // The controller keys ([host] queue_depth, scheduling; [controller] write
 // buffer and background cleaning): presets load, bad values name the file,
 // line and key.
-#include <gmock/gmock.h>
 #include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "test_support.h"
 
@@ -107,10 +108,8 @@ TEST(ControllerCli, TraceReplayQueuesRequestsAtTheHost) {
   for (int k = 0; k < 4; ++k)
     lines += fmt::format("128166372003061629,hm,0,Write,{},4096,26\n", k * 4096);
   const auto trace = testing::write_file(dir / "t.csv", lines);
-  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                                          " --set host.queue_depth=1 -w trace:" + trace.string() +
-                                          " -o " + (dir / "out").string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  testing::run_tiny(dir, "out",
+                    testing::sim_options("trace:" + trace.string(), {"host.queue_depth=1"}));
   const auto rows = testing::csv_rows(testing::read_file(dir / "out" / "io.csv"));
   ASSERT_EQ(rows.size(), 4u);
   const double first = std::stod(rows[0][5]);
@@ -119,13 +118,12 @@ TEST(ControllerCli, TraceReplayQueuesRequestsAtTheHost) {
 
 TEST(ControllerCli, PrintsTheCleaningSplitAndTheBufferCounters) {
   const auto dir = testing::temp_dir("controller-print");
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::preset("tiny") +
-      " --set controller.write_buffer=65536 --precondition random -w RW:count=2000 -o " +
-      (dir / "out").string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_THAT(result.output, HasSubstr("cleaning in the runs: foreground "));
-  EXPECT_THAT(result.output, HasSubstr("write buffer in the runs: 2000 pages written"));
+  auto options = testing::sim_options("RW:count=2000", {"controller.write_buffer=65536"});
+  options.precondition = "random";
+  std::string printed;
+  testing::run_tiny(dir, "out", options, &printed);
+  EXPECT_THAT(printed, HasSubstr("cleaning in the runs: foreground "));
+  EXPECT_THAT(printed, HasSubstr("write buffer in the runs: 2000 pages written"));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/rng.h"
+#include "run_support.h"
 #include "sim/controller/ssd.h"
 #include "sim/report/device_snapshot.h"
 #include "test_support.h"
@@ -99,16 +100,15 @@ TEST(CleaningTime, SerialFlashTimeSumsEveryCleaningCommandsUnloadedTime) {
 TEST(DeviceCountersCli, SummaryAndPrintoutGiveBothWriteAmplificationsAndCleaningTimes) {
   const auto dir = testing::temp_dir_for_this_test("counters");
   const auto config = testing::load_preset("tiny");
-  const auto result = testing::run_ssdlab("sim -c " + testing::preset("tiny") +
-                                          " --precondition seq -w 'RW:io_size=512,count=6000' "
-                                          "--no-io-log -o " +
-                                          dir.string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("by bytes (flash bytes / host bytes)"), std::string::npos)
-      << result.output;
-  EXPECT_NE(result.output.find("WA_bytes"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("us of serial flash time"), std::string::npos) << result.output;
-  const auto summary = nlohmann::json::parse(testing::read_file(dir / "summary.json"));
+  auto options = testing::sim_options("RW:io_size=512,count=6000");
+  options.precondition = "seq";
+  options.io_log = false;
+  std::string printed;
+  const auto out = testing::run_tiny(dir, "run", options, &printed);
+  EXPECT_NE(printed.find("by bytes (flash bytes / host bytes)"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("WA_bytes"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("us of serial flash time"), std::string::npos) << printed;
+  const auto summary = testing::summary_of(out);
   const auto& device = summary["experiments"][0]["runs"][0]["device"];
   const double ratio = static_cast<double>(config.geometry.page_size) / 512.0;
   ASSERT_GT(device["blocks_cleaned"].get<std::uint64_t>(), 0u);

@@ -86,16 +86,12 @@ TEST(FlashSchedulerRun, TheConfigSaysTheSchedulerJoinsPlanesWhenTheFtlDoesNot) {
   const auto summary = summary_of(run_tiny(
       dir, "planes", sim_options("RW:io_size=4096,count=2000,queue_depth=16", keys)));
   EXPECT_GT(summary["device"]["two_plane_commands"].get<std::uint64_t>(), 0u);
-  std::string sets;
-  for (const std::string& key : keys) sets += " --set '" + key + "'";
-  const auto said = testing::run_ssdlab("config " + testing::preset("tiny") + sets);
-  ASSERT_EQ(said.exit_code, 0) << said.output;
-  EXPECT_NE(said.output.find("two-plane   FTL off; the flash scheduler joins queued commands"),
+  const std::string said = testing::config_text("tiny", keys);
+  EXPECT_NE(said.find("two-plane   FTL off; the flash scheduler joins queued commands"),
             std::string::npos)
-      << said.output;
-  const auto plain = testing::run_ssdlab("config " + testing::preset("tiny") +
-                                         " --set ftl.two_plane=false");
-  EXPECT_NE(plain.output.find("two-plane   FTL off; copy-back"), std::string::npos) << plain.output;
+      << said;
+  const std::string plain = testing::config_text("tiny", {"ftl.two_plane=false"});
+  EXPECT_NE(plain.find("two-plane   FTL off; copy-back"), std::string::npos) << plain;
 }
 
 TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "flash/timeline.h"
+#include "run_support.h"
 #include "sim/controller/read_units.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
@@ -151,15 +152,13 @@ TEST(SharedBusSyncGang, ReadMembersCoverTheRequestsBytesOfEachLogicalPage) {
 }
 
 TEST(SharedBusSyncGang, ConfigPrintsTheGangAndItsUnloadedCosts) {
-  const auto result = support::run_ssdlab(
-      "config " + support::shell_quote(support::preset("agrawal-gang16-shared-bus-sync")));
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_THAT(result.output, HasSubstr("1 channels x 16 packages"));
-  EXPECT_THAT(result.output, HasSubstr("shared-bus-sync: 1 gang of 16 packages in lockstep"));
-  EXPECT_THAT(result.output, HasSubstr("gang page 64 KiB = 16 x 4 KiB"));
-  EXPECT_THAT(result.output, HasSubstr("one member page 130.600 us"));
-  EXPECT_THAT(result.output, HasSubstr("write of part of a gang page 1914.600 us"));
-  EXPECT_THAT(result.output, HasSubstr("interleaving none"));
+  const std::string printed = support::config_text("agrawal-gang16-shared-bus-sync");
+  EXPECT_THAT(printed, HasSubstr("1 channels x 16 packages"));
+  EXPECT_THAT(printed, HasSubstr("shared-bus-sync: 1 gang of 16 packages in lockstep"));
+  EXPECT_THAT(printed, HasSubstr("gang page 64 KiB = 16 x 4 KiB"));
+  EXPECT_THAT(printed, HasSubstr("one member page 130.600 us"));
+  EXPECT_THAT(printed, HasSubstr("write of part of a gang page 1914.600 us"));
+  EXPECT_THAT(printed, HasSubstr("interleaving none"));
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "run_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -18,22 +20,26 @@ namespace {
 
 // The preset's drive as it is rebuilt on 4 KiB map units packed by a write
 // buffer, behind its link and its firmware cores (configs/tlc-client.toml).
-const std::string kBufferedDrive =
-    " --set ftl.logical_page_size=4KiB --set controller.write_buffer=32MiB"
-    " --set controller.write_buffer_ns_per_byte=0 --set controller.firmware.cores=5"
-    " --set controller.firmware.write_us=15.4 --set host.link.generation=3 --set host.link.lanes=4";
+const std::vector<std::string> kBufferedDrive = {"ftl.logical_page_size=4KiB",
+                                                 "controller.write_buffer=32MiB",
+                                                 "controller.write_buffer_ns_per_byte=0",
+                                                 "controller.firmware.cores=5",
+                                                 "controller.firmware.write_us=15.4",
+                                                 "host.link.generation=3",
+                                                 "host.link.lanes=4"};
 
 // Runs `plan` on configs/tlc-client.toml made smaller (a 1 GiB cache) and
 // returns its summary.json.
 nlohmann::json run_small_drive(const std::filesystem::path& plan,
                                const std::filesystem::path& out) {
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tlc-client")) +
-      " --set geometry.blocks_per_plane=64 --set slc_cache.size_gib=1 --set slc_cache.static_gib=0" +
-      kBufferedDrive + " -w " + testing::shell_quote(plan) + " -q --no-io-log -o " +
-      testing::shell_quote(out));
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return testing::summary_of(out);
+  std::vector<std::string> overrides = {"geometry.blocks_per_plane=64", "slc_cache.size_gib=1",
+                                        "slc_cache.static_gib=0"};
+  overrides.insert(overrides.end(), kBufferedDrive.begin(), kBufferedDrive.end());
+  auto options = testing::sim_options(plan.string(), overrides);
+  options.quiet = true;
+  options.io_log = false;
+  return testing::summary_of(
+      testing::run_preset("tlc-client", out.parent_path(), out.filename().string(), options));
 }
 
 // Cache blocks folded in the background when `idle_us` of idle time follows

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
+#include "run_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -12,11 +14,7 @@ namespace {
 std::vector<std::vector<std::string>> run_rows(const std::string& name,
                                                const std::string& workload) {
   const auto dir = testing::temp_dir_for_this_test("open-loop-");
-  const auto out = dir / name;
-  const auto result = testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                                          " -w " + testing::shell_quote(workload) + " -o " +
-                                          testing::shell_quote(out));
-  EXPECT_EQ(result.exit_code, 0) << result.output;
+  const auto out = testing::run_tiny(dir, name, testing::sim_options(workload));
   return testing::csv_rows(testing::read_file(out / "io.csv"));
 }
 

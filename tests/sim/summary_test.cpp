@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "run_support.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
@@ -17,10 +18,7 @@ using ::testing::HasSubstr;
 
 TEST(Summary, ReadsBackWhatARunWrote) {
   const auto dir = testing::temp_dir_for_this_test("summary-");
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::preset("tiny") +
-      " -w 'RR:io_size=8192,count=300,runs=2' -o " + (dir / "out").string());
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  testing::run_tiny(dir, "out", testing::sim_options("RR:io_size=8192,count=300,runs=2"));
   const nlohmann::json json =
       nlohmann::json::parse(testing::read_file(dir / "out" / "summary.json"));
   const SummaryRecord summary = read_summary(dir / "out" / "summary.json");
