@@ -1,13 +1,16 @@
-// End to end: `ssdlab sim --verify` on each block-based preset (USB stick,
-// BAST SSD, FAST SSD) with random, sequential and unaligned writes and reads;
-// the outputs pass the output checker and summary.json counts the merges.
+// End to end: `ssdlab sim --verify`, run in-process, on each block-based
+// preset (USB stick, BAST SSD, FAST SSD) with random, sequential and
+// unaligned writes and reads; the outputs pass the output checker and
+// summary.json counts the merges.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "run_support.h"
 #include "test_support.h"
 
 namespace {
@@ -39,15 +42,17 @@ queue_depth = 4
 
 // Runs the plan on `preset` with --verify after a sequential fill; returns
 // the summary's device totals for the run (whole device counters).
-nlohmann::json SimulateVerified(const std::string& preset, const std::string& extra = "") {
+nlohmann::json SimulateVerified(const std::string& preset,
+                                const std::vector<std::string>& overrides = {}) {
   const fs::path dir = support::temp_dir_for_this_test("block-cli-");
   const fs::path plan = support::write_file(dir / "plan.toml", kPlan);
-  const fs::path out = dir / "out";
-  const auto result =
-      support::run_ssdlab("sim -c " + support::preset(preset) + " -w " + plan.string() + " -o " +
-                          out.string() + " --precondition seq --verify --check-every 50 " + extra);
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("all correct"), std::string::npos) << result.output;
+  auto options = support::sim_options(plan.string(), overrides);
+  options.precondition = "seq";
+  options.verify = true;
+  options.check_every = 50;
+  std::string printed;
+  const fs::path out = support::run_preset(preset, dir, "out", options, &printed);
+  EXPECT_NE(printed.find("all correct"), std::string::npos) << printed;
   if (const auto checked = support::check_output(out)) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
   }
@@ -89,7 +94,7 @@ TEST(BlockFtlCli, BastPresetVerifiesAndCountsFullMerges) {
 
 TEST(BlockFtlCli, FastPresetVerifiesAndCountsAllMergeKinds) {
   // Two random-write logs, so that the short run reclaims some.
-  const auto device = SimulateVerified("fast-ssd", "--set ftl.log_blocks=2");
+  const auto device = SimulateVerified("fast-ssd", {"ftl.log_blocks=2"});
   EXPECT_GT(device["full_merges"].get<std::uint64_t>(), 50u);
   EXPECT_GT(device["switch_merges"].get<std::uint64_t>(), 100u);
 }

@@ -242,6 +242,24 @@ TEST_F(CheckpointCli, LoadStateWithPreconditionIsAUsageError) {
   EXPECT_EQ(result.exit_code, 2) << result.output;
 }
 
+// A command line's check (sim_cli.cpp), before any run: exit status 2.
+TEST(PowerCutCli, RefusesCheckpointsWithOneClearLine) {
+  const auto dir = support::temp_dir_for_this_test("power-cut-checkpoint");
+  const std::string base = "sim -c " + shell_quote(support::preset("tiny")) +
+                           " -w 'RW:io_size=4096,count=100' -o " + shell_quote(dir / "out") +
+                           " --power-cut-at 5";
+  for (const std::string flag : {" --save-state ", " --load-state "}) {
+    SCOPED_TRACE(flag);
+    const auto result = support::run_ssdlab(base + flag + shell_quote(dir / "s.state"));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("--power-cut-at cannot be combined with --save-state or "
+                                 "--load-state"),
+              std::string::npos)
+        << result.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
+  }
+}
+
 TEST_F(CheckpointCli, SweepJobsStartFromASharedCheckpoint) {
   ASSERT_EQ(Sim("--precondition random --save-state " + shell_quote(dir_ / "pre.ckpt") + Out("pre"))
                 .exit_code,

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_support.h"
 #include "sim/results/output.h"
 #include "test_support.h"
 
@@ -17,7 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
-using support::shell_quote;
 
 std::string experiment(const char* name, int count) {
   return fmt::format(
@@ -32,23 +32,29 @@ class CheckpointMidIncrementalClean : public ::testing::TestWithParam<std::strin
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("checkpoint-incremental-"); }
 
-  support::CommandResult Sim(const std::string& extra) {
+  // `ssdlab sim` on tiny with this cleaning setup, the plan `plan` and
+  // `options` into DIR/name, in-process; returns the folder.
+  fs::path Sim(const fs::path& plan, ssdlab::sim::SimOptions options, const std::string& name) {
     std::istringstream words(GetParam());
     std::string ftl, scope;
     words >> ftl >> scope;
-    return support::run_ssdlab(
-        "sim -c " + shell_quote(support::preset("tiny")) + " --set 'ftl.type=\"" + ftl +
-        "\"' --set 'ftl.clean_scope=\"" + scope +
-        "\"' --set 'ftl.clean_granularity=\"incremental\"' --set ftl.clean_incremental_pages=1 " +
-        (scope == "plane" ? "--set geometry.blocks_per_plane=128 " : "") + extra);
+    options.workload = plan.string();
+    options.overrides = {"ftl.type=\"" + ftl + "\"", "ftl.clean_scope=\"" + scope + "\"",
+                         "ftl.clean_granularity=\"incremental\"", "ftl.clean_incremental_pages=1"};
+    if (scope == "plane") options.overrides.push_back("geometry.blocks_per_plane=128");
+    return support::run_tiny(dir_, name, options);
+  }
+  static ssdlab::sim::SimOptions Preconditioned() {
+    ssdlab::sim::SimOptions options;
+    options.precondition = "random";
+    return options;
   }
   // The device counters after the first `count` writes alone.
   nlohmann::json DeviceAfter(int count) {
     const fs::path plan = support::write_file(dir_ / "probe.toml", experiment("first", count));
-    const fs::path out = dir_ / fmt::format("probe-{}", count);
-    const auto result = Sim("--precondition random --no-io-log -w " + shell_quote(plan) + " -o " +
-                            shell_quote(out));
-    EXPECT_EQ(result.exit_code, 0) << result.output;
+    auto options = Preconditioned();
+    options.io_log = false;
+    const fs::path out = Sim(plan, options, fmt::format("probe-{}", count));
     return ssdlab::sim::read_json_file(out / "summary.json")["device"];
   }
   std::string Rows(const std::string& run) {
@@ -76,16 +82,14 @@ TEST_P(CheckpointMidIncrementalClean, RunSplitWithAVictimInProgressWritesTheSame
   const fs::path second = support::write_file(dir_ / "second.toml", experiment("second", 2000));
   const fs::path both = support::write_file(
       dir_ / "both.toml", experiment("first", split) + "\n" + experiment("second", 2000));
-  const auto whole =
-      Sim("--precondition random -w " + shell_quote(both) + " -o " + shell_quote(dir_ / "whole"));
-  ASSERT_EQ(whole.exit_code, 0) << whole.output;
-  const auto saved =
-      Sim("--precondition random -w " + shell_quote(first) + " -o " + shell_quote(dir_ / "part1") +
-          " --save-state " + shell_quote(dir_ / "mid.ckpt"));
-  ASSERT_EQ(saved.exit_code, 0) << saved.output;
-  const auto loaded = Sim("--verify --load-state " + shell_quote(dir_ / "mid.ckpt") + " -w " +
-                          shell_quote(second) + " -o " + shell_quote(dir_ / "part2"));
-  ASSERT_EQ(loaded.exit_code, 0) << loaded.output;
+  ASSERT_NO_THROW(Sim(both, Preconditioned(), "whole"));
+  auto saved = Preconditioned();
+  saved.save_state = (dir_ / "mid.ckpt").string();
+  ASSERT_NO_THROW(Sim(first, saved, "part1"));
+  ssdlab::sim::SimOptions loaded;
+  loaded.verify = true;
+  loaded.load_state = (dir_ / "mid.ckpt").string();
+  ASSERT_NO_THROW(Sim(second, loaded, "part2"));
 
   ASSERT_GT(Rows("part2").size(), 0u);
   EXPECT_EQ(Rows("part1") + Rows("part2"), Rows("whole"));

@@ -1,12 +1,13 @@
-// End to end for the victim policies and DFTL: `ssdlab sim --verify` on
-// tiny.toml with each policy and with DFTL (random writes after a random
-// precondition, then random reads), the summary's DFTL counters, skewed plan
-// keys inline, and random power cuts with nothing lost.
+// End to end for the victim policies and DFTL: `ssdlab sim --verify`, run
+// in-process, on tiny.toml with each policy and with DFTL (random writes
+// after a random precondition, then random reads), the summary's DFTL
+// counters, skewed plan keys inline, and random power cuts with nothing lost.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "power_cut_support.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
@@ -26,15 +27,28 @@ const char* const kSetups[] = {"ftl.victim_policy=greedy",
 
 class EverySetup : public ::testing::TestWithParam<const char*> {};
 
+// The --set overrides of a setup ("A --set B": A and B).
+std::vector<std::string> overrides_of(std::string set) {
+  std::vector<std::string> overrides;
+  for (std::size_t at; (at = set.find(" --set ")) != std::string::npos;) {
+    overrides.push_back(set.substr(0, at));
+    set = set.substr(at + 7);
+  }
+  overrides.push_back(set);
+  return overrides;
+}
+
+// `ssdlab sim` on tiny, verified, with the setup `set`, in-process.
 nlohmann::json simulate(const std::string& workload, const std::string& set, const fs::path& out) {
-  const auto result = run_ssdlab("sim -c " + preset("tiny") + " -w " + shell_quote(workload) +
-                                 " -o " + shell_quote(out) +
-                                 " --precondition random --verify --check-every 100 --no-io-log "
-                                 "--set " +
-                                 set);
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(result.output.find("all correct"), std::string::npos) << result.output;
-  return nlohmann::json::parse(read_file(out / "summary.json"));
+  auto options = sim_options(workload, overrides_of(set));
+  options.precondition = "random";
+  options.verify = true;
+  options.check_every = 100;
+  options.io_log = false;
+  std::string printed;
+  run_tiny(out.parent_path(), out.filename().string(), options, &printed);
+  EXPECT_NE(printed.find("all correct"), std::string::npos) << printed;
+  return summary_of(out);
 }
 
 TEST_P(EverySetup, PassesAVerifiedRun) {
@@ -49,14 +63,7 @@ TEST_P(EverySetup, PassesAVerifiedRun) {
 
 // 40 random power cuts on a full device: every acknowledged write survives.
 TEST_P(EverySetup, RecoversFromRandomPowerCuts) {
-  std::vector<std::string> overrides;
-  std::string set = GetParam();
-  for (std::size_t at; (at = set.find(" --set ")) != std::string::npos;) {
-    overrides.push_back(set.substr(0, at));
-    set = set.substr(at + 7);
-  }
-  overrides.push_back(set);
-  sim::Ssd ssd(sim::load_config(preset("tiny"), overrides));
+  sim::Ssd ssd(sim::load_config(preset("tiny"), overrides_of(GetParam())));
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const auto totals =
@@ -86,8 +93,8 @@ TEST(SkewCli, BadSkewKeysAreRefusedWithTheirNames) {
   for (const std::string workload :
        {"RW:count=10,zipf=-1", "RW:count=10,hot_fraction=0.2", "SW:count=10,zipf=0.9",
         "RW:count=10,zipf=0.9,hot_fraction=0.2,hot_access=0.8"}) {
-    const auto result = run_ssdlab("sim -c " + preset("tiny") + " -w " + shell_quote(workload) +
-                                   " -o " + shell_quote(dir / "out"));
+    const auto result =
+        in_process([&](std::ostream&) { run_tiny(dir, "out", sim_options(workload)); });
     EXPECT_NE(result.exit_code, 0) << workload;
     EXPECT_TRUE(result.output.find("zipf") != std::string::npos ||
                 result.output.find("hot_") != std::string::npos)

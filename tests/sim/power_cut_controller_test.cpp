@@ -9,13 +9,14 @@
 
 #include "common/rng.h"
 #include "power_cut_support.h"
-#include "sim/engine/replay.h"
-#include "trace_support.h"
+#include "run_support.h"
 #include "sim/controller/power_cut.h"
-#include "sim/state/power_cut_plan.h"
-#include "sim/engine/simulator.h"
 #include "sim/controller/ssd.h"
+#include "sim/engine/replay.h"
+#include "sim/engine/simulator.h"
+#include "sim/state/power_cut_plan.h"
 #include "test_support.h"
+#include "trace_support.h"
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
@@ -201,44 +202,28 @@ TEST(PowerCutGang, SynchronousGangCopyBackMergesRecover) {
   EXPECT_GT(ssd.timeline().stats().commands[static_cast<std::size_t>(flash::Op::kCopyBack)], 0u);
 }
 
-TEST(PowerCutCli, RefusesCheckpointsWithOneClearLine) {
-  const auto dir = testing::temp_dir_for_this_test("power-cut-checkpoint");
-  const std::string base = "sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                           " -w 'RW:io_size=4096,count=100' -o " +
-                           testing::shell_quote(dir / "out") + " --power-cut-at 5";
-  for (const std::string flag : {" --save-state ", " --load-state "}) {
-    SCOPED_TRACE(flag);
-    const auto result = testing::run_ssdlab(base + flag + testing::shell_quote(dir / "s.state"));
-    EXPECT_EQ(result.exit_code, 2) << result.output;
-    EXPECT_NE(result.output.find("--power-cut-at cannot be combined with --save-state or "
-                                 "--load-state"),
-              std::string::npos)
-        << result.output;
-    EXPECT_FALSE(std::filesystem::exists(dir / "out" / "summary.json"));
-  }
-}
-
 TEST(PowerCutCli, PrintsBufferedWritesLost) {
   const auto dir = testing::temp_dir_for_this_test("power-cut-buffer");
-  const auto result = testing::run_ssdlab(
-      "sim -c " + testing::shell_quote(testing::preset("tiny")) +
-      " --set controller.write_buffer=65536 -w 'RW:io_size=4096,count=2000,queue_depth=2' -o " +
-      testing::shell_quote(dir) + " --power-cut-at random:5 --seed 4");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const auto cuts = nlohmann::json::parse(testing::read_file(dir / "summary.json"))["power_cuts"];
+  auto options = testing::sim_options("RW:io_size=4096,count=2000,queue_depth=2",
+                                      {"controller.write_buffer=65536"});
+  options.power_cuts = {"random:5"};
+  options.seed = 4;
+  std::string printed;
+  const auto out = testing::run_tiny(dir, "out", options, &printed);
+  const auto cuts = testing::summary_of(out)["power_cuts"];
   const auto lost = cuts.at("buffered_writes_lost").get<std::uint64_t>();
   EXPECT_GT(lost, 0u);
-  EXPECT_NE(result.output.find(fmt::format("{} buffered writes lost", lost)), std::string::npos)
-      << result.output;
-  if (const auto checked = testing::check_output(dir)) {
+  EXPECT_NE(printed.find(fmt::format("{} buffered writes lost", lost)), std::string::npos)
+      << printed;
+  if (const auto checked = testing::check_output(out)) {
     EXPECT_EQ(checked->exit_code, 0) << checked->output;
   }
 }
 
 TEST(PowerCutConfig, RefusesANonBooleanProtectedFlag) {
-  const auto result =
-      testing::run_ssdlab("config " + testing::shell_quote(testing::preset("tiny")) +
-                          " --set controller.write_buffer_power_protected=3");
+  const auto result = testing::in_process([](std::ostream& out) {
+    run_config(testing::preset("tiny"), {"controller.write_buffer_power_protected=3"}, out);
+  });
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("write_buffer_power_protected"), std::string::npos) << result.output;
 }
