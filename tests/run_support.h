@@ -16,19 +16,32 @@
 
 namespace ssdlab::testing {
 
-// `ssdlab sim -c configs/PRESET.toml -o dir/name` with `options` (its config
-// and outdir are filled in here; its workload is -w); returns the folder, and
-// what the run printed in `printed` if given. Throws what the run throws,
-// where the binary would exit 1.
+// `ssdlab sim -c configs/PRESET.toml -w WORKLOAD... -o OUTDIR` with `options`
+// (its config and outdir are filled in here) and the trace options `trace`
+// (--layout, --mode, ...): several workloads run together (tenants,
+// traces); none, with options.save_state, only preconditioning. Prints what
+// the binary prints on stdout to `out`; throws what the run throws, where
+// the binary would exit 1. The command line's own checks of its options
+// (sim_cli.cpp, exit status 2) are not made.
+inline void sim_preset(const std::string& preset_name, const std::filesystem::path& outdir,
+                       sim::SimOptions options, const std::vector<std::string>& workloads,
+                       const sim::TraceOptions& trace, std::ostream& out) {
+  options.config = preset(preset_name);
+  options.outdir = outdir.string();
+  sim::run_sim_or_replay(std::move(options), workloads, trace, out);
+}
+
+// `ssdlab sim -c configs/PRESET.toml -o dir/name` with `options` (its
+// workload is -w; none: only preconditioning, for options.save_state);
+// returns the folder, and what the run printed in `printed` if given.
+// Throws what the run throws, where the binary would exit 1.
 inline std::filesystem::path run_preset(const std::string& preset_name,
                                         const std::filesystem::path& dir, const std::string& name,
                                         sim::SimOptions options, std::string* printed = nullptr) {
-  options.config = preset(preset_name);
-  options.outdir = (dir / name).string();
   std::ostringstream out;
   std::vector<std::string> workloads;
   if (!options.workload.empty()) workloads.push_back(options.workload);
-  sim::run_sim_or_replay(options, workloads, sim::TraceOptions{}, out);
+  sim_preset(preset_name, dir / name, std::move(options), workloads, sim::TraceOptions{}, out);
   if (printed) *printed = out.str();
   return dir / name;
 }

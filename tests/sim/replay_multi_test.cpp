@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "run_support.h"
 #include "sim/engine/replay.h"
 #include "test_support.h"
 #include "trace_support.h"
@@ -136,20 +137,23 @@ TEST_F(ReplayTogether, ClosedLoopKeepsQueueDepthOutstandingPerTrace) {
   }
 }
 
-std::string Quote(const std::string& text) {
-  return "'" + text + "'";
-}
-
+// `ssdlab sim` as the command line runs it, in-process.
 class ReplayTogetherCli : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("replay-multi-cli-"); }
-  support::CommandResult Sim(const std::string& workloads, const std::string& out,
-                             const std::string& extra = "") {
-    return support::run_ssdlab("sim -c " + Quote(support::preset("tiny")) + " " + workloads +
-                               " -o " + Quote((dir_ / out).string()) + " " + extra);
+  // `ssdlab sim -c configs/tiny.toml -w ... -o DIR/out [--layout LAYOUT]`:
+  // its exit status and what it printed, or its error line.
+  support::CommandResult Sim(const std::vector<std::string>& workloads, const std::string& out,
+                             const std::string& layout = "") {
+    const SimOptions options;
+    TraceOptions trace;
+    trace.layout = layout;
+    return support::in_process([&](std::ostream& printed) {
+      support::sim_preset("tiny", dir_ / out, options, workloads, trace, printed);
+    });
   }
   static std::string Trace(const std::string& example) {
-    return "-w " + Quote("trace:" + std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/" + example);
+    return "trace:" + std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/" + example;
   }
   nlohmann::json Summary(const std::string& out) {
     return nlohmann::json::parse(support::read_file(dir_ / out / "summary.json"));
@@ -172,7 +176,7 @@ TEST_F(ReplayTogetherCli, SingleTraceIoCsvIsUnchanged) {
                                              "133444736000004000,h,0,Write,4096,4096,10\n"
                                              "133444736000004100,h,0,Read,65536,16384,10\n"
                                              "133444736000004200,h,0,Write,131072,512,10\n");
-  const auto result = Sim("-w " + Quote("trace:" + trace.string()), "out");
+  const auto result = Sim({"trace:" + trace.string()}, "out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_EQ(support::read_file(dir_ / "out" / "io.csv"),
             "experiment,run,process,io,submit_us,rt_us,mode,offset,size\n"
@@ -186,7 +190,7 @@ TEST_F(ReplayTogetherCli, SingleTraceIoCsvIsUnchanged) {
 }
 
 TEST_F(ReplayTogetherCli, SharedLayoutTagsRowsAndSummarisesEachTrace) {
-  const auto result = Sim(Trace("synthetic.csv") + " " + Trace("synthetic.spc"), "out");
+  const auto result = Sim({Trace("synthetic.csv"), Trace("synthetic.spc")}, "out");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, HasSubstr("2 traces on"));
   const auto summary = Summary("out");
@@ -211,9 +215,9 @@ TEST_F(ReplayTogetherCli, SharedLayoutTagsRowsAndSummarisesEachTrace) {
 }
 
 TEST_F(ReplayTogetherCli, PartitionedLayoutPutsEachTraceInItsOwnRange) {
-  const auto result = Sim(Trace("synthetic.csv") + " " + Trace("synthetic.spc") + " " +
-                              Trace("web-server.csv.gz") + " --layout partitioned",
-                          "out");
+  const auto result =
+      Sim({Trace("synthetic.csv"), Trace("synthetic.spc"), Trace("web-server.csv.gz")}, "out",
+          "partitioned");
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const auto summary = Summary("out");
   EXPECT_EQ(summary["layout"], "partitioned");
@@ -241,17 +245,17 @@ TEST_F(ReplayTogetherCli, PartitionedLayoutPutsEachTraceInItsOwnRange) {
 TEST_F(ReplayTogetherCli, APlanBesideTracesIsOneExperimentOfOneRun) {
   // A plan and traces run together as tenants (tenant_run.h); a plan of
   // several runs cannot be one tenant.
-  for (const std::string& workloads : {Trace("synthetic.csv") + " -w RW:count=5,runs=2",
-                                       "-w RW:count=5,runs=2 " + Trace("synthetic.csv")}) {
+  for (const std::vector<std::string>& workloads :
+       {std::vector<std::string>{Trace("synthetic.csv"), "RW:count=5,runs=2"},
+        std::vector<std::string>{"RW:count=5,runs=2", Trace("synthetic.csv")}}) {
     const auto result = Sim(workloads, "out");
-    EXPECT_EQ(result.exit_code, 1) << workloads;
+    EXPECT_EQ(result.exit_code, 1) << workloads.front() << " " << workloads.back();
     EXPECT_EQ(result.output,
               "ssdlab: -w 'RW:count=5,runs=2': a plan run beside other workloads (a tenant) is "
               "one experiment of one run (it has 1 experiment of 2 runs)\n");
     EXPECT_FALSE(fs::exists(dir_ / "out" / "summary.json"));
   }
-  const auto result =
-      Sim(Trace("synthetic.csv") + " " + Trace("synthetic.spc"), "out", "--layout stacked");
+  const auto result = Sim({Trace("synthetic.csv"), Trace("synthetic.spc")}, "out", "stacked");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.output, "ssdlab: --layout 'stacked': expected shared or partitioned\n");
 }

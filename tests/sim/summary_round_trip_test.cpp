@@ -5,10 +5,19 @@
 // write the same bytes again.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "run_support.h"
 #include "sim/config/config.h"
+#include "sim/results/output.h"
 #include "sim/results/summary.h"
+#include "sim/run/probe.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
@@ -277,40 +286,95 @@ TEST(SummaryRoundTrip, PowerCutsAndCheckpoints) {
   expect_round_trip(s);
 }
 
+// A real run into the folder `out`: `ssdlab sim` or `ssdlab probe`, run
+// in-process.
+using RealRun = std::function<void(const std::filesystem::path& out)>;
+
+// `ssdlab sim -c configs/PRESET.toml --quiet` with these workloads (-w) and
+// --set overrides; `more` sets the other options.
+RealRun sim_run(const std::string& preset, const std::vector<std::string>& workloads,
+                const std::vector<std::string>& overrides = {},
+                const std::function<void(SimOptions&, TraceOptions&)>& more = {}) {
+  return [=](const std::filesystem::path& out) {
+    auto options = testing::sim_options("", overrides);
+    options.quiet = true;
+    TraceOptions trace;
+    if (more) more(options, trace);
+    std::ostringstream printed;
+    testing::sim_preset(preset, out, options, workloads, trace, printed);
+  };
+}
+
+// Runs of each kind, by name, their states and probe target in `dir`.
+std::vector<std::pair<std::string, RealRun>> real_runs(const std::filesystem::path& dir) {
+  const std::string trace =
+      "trace:" + std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
+  const std::string state = (dir / "s.state").string(), tlc_state = (dir / "tlc.state").string();
+  const auto precondition = [](std::string how) {
+    return [how](SimOptions& options, TraceOptions&) { options.precondition = how; };
+  };
+  const auto probe = [dir](const std::filesystem::path& out) {
+    ProbeOptions options;
+    options.target = (dir / "probe.img").string();
+    options.size = std::uint64_t{4} << 20;  // 4MiB
+    options.workload = "RW:count=50,runs=2";
+    options.outdir = out.string();
+    options.quiet = true;
+    std::ostringstream printed;
+    run_probe(options, printed);
+  };
+  return {{"plan", sim_run("tiny", {"RW:count=500,runs=2,io_ignore=auto"}, {},
+                           [](SimOptions& options, TraceOptions&) {
+                             options.percentiles = parse_percentiles("50,99.9");
+                           })},
+          {"uflip", sim_run("tiny", {"uflip:granularity:count=16,runs=1"})},
+          {"trace", sim_run("tiny", {trace, trace}, {},
+                            [](SimOptions&, TraceOptions& t) { t.layout = "partitioned"; })},
+          {"power",
+           sim_run("tiny", {"RW:count=3000"}, {},
+                   [](SimOptions& options, TraceOptions&) { options.power_cuts = {"random:2"}; })},
+          {"verify", sim_run("tiny", {"RW:count=300"}, {},
+                             [](SimOptions& options, TraceOptions&) {
+                               options.verify = true;
+                               options.precondition = "random";
+                             })},
+          {"checkpoint",
+           sim_run("tiny", {"RW:count=300"}, {},
+                   [state](SimOptions& options, TraceOptions&) { options.save_state = state; })},
+          {"loaded",
+           sim_run("tiny", {"RR:count=300"}, {},
+                   [state](SimOptions& options, TraceOptions&) { options.load_state = state; })},
+          {"probe", probe},
+          // A TLC device: the cell counters and the cell keys of the config echo,
+          // and its timeline's counters through a checkpoint.
+          {"tlc", sim_run("tiny-tlc", {"RW:count=2000"}, {},
+                          [tlc_state](SimOptions& options, TraceOptions&) {
+                            options.precondition = "random";
+                            options.save_state = tlc_state;
+                          })},
+          {"tlc-loaded", sim_run("tiny-tlc", {"RR:count=300"}, {},
+                                 [tlc_state](SimOptions& options, TraceOptions&) {
+                                   options.load_state = tlc_state;
+                                 })},
+          // The parts' records (records/): an SLC cache, FDP, zones and the
+          // host's log over them, with their derived keys.
+          {"slc",
+           sim_run("tiny-tlc", {"RW:count=2000"},
+                   {"slc_cache.mode=dynamic", "slc_cache.size_gib=0.002"}, precondition("random"))},
+          {"fdp", sim_run("tiny", {"RW:count=2000"}, {"ftl.placement=fdp", "ftl.fdp_handles=2"})},
+          {"zones", sim_run("tiny", {"RW:count=2000"},
+                            {"ftl.type=zoned", "ftl.zone_width=2", "ftl.overprovisioning=0.03",
+                             "host.log.overprovisioning=0.12"},
+                            precondition("seq"))}};
+}
+
 // Real runs of each kind: the file read back writes the same bytes.
 TEST(SummaryRoundTrip, FilesOfRealRunsReadBackToTheSameBytes) {
   const auto dir = testing::temp_dir_for_this_test("summary-round-trip-");
-  const std::string tiny = "sim -c " + testing::preset("tiny") + " --quiet ";
-  const std::string trace = std::string(SSDLAB_SOURCE_DIR) + "/traces/examples/synthetic.csv";
-  const std::string tlc = "sim -c " + testing::preset("tiny-tlc") + " --quiet ";
-  const std::vector<std::pair<std::string, std::string>> runs = {
-      {"plan", tiny + "-w RW:count=500,runs=2,io_ignore=auto --percentiles 50,99.9"},
-      {"uflip", tiny + "-w uflip:granularity:count=16,runs=1"},
-      {"trace", tiny + "-w trace:" + trace + " -w trace:" + trace + " --layout partitioned"},
-      {"power", tiny + "-w RW:count=3000 --power-cut-at random:2"},
-      {"verify", tiny + "-w RW:count=300 --verify --precondition random"},
-      {"checkpoint", tiny + "-w RW:count=300 --save-state " + (dir / "s.state").string()},
-      {"loaded", tiny + "-w RR:count=300 --load-state " + (dir / "s.state").string()},
-      {"probe", "probe --quiet --target " + (dir / "probe.img").string() +
-                    " --size 4MiB -w RW:count=50,runs=2"},
-      // A TLC device: the cell counters and the cell keys of the config echo,
-      // and its timeline's counters through a checkpoint.
-      {"tlc", tlc + "-w RW:count=2000 --precondition random --save-state " +
-                  (dir / "tlc.state").string()},
-      {"tlc-loaded", tlc + "-w RR:count=300 --load-state " + (dir / "tlc.state").string()},
-      // The parts' records (records/): an SLC cache, FDP, zones and the
-      // host's log over them, with their derived keys.
-      {"slc", tlc + "--set slc_cache.mode=\"dynamic\" --set slc_cache.size_gib=0.002 "
-                    "-w RW:count=2000 --precondition random"},
-      {"fdp", tiny + "--set ftl.placement=\"fdp\" --set ftl.fdp_handles=2 -w RW:count=2000"},
-      {"zones", tiny + "--set ftl.type=\"zoned\" --set ftl.zone_width=2 "
-                       "--set ftl.overprovisioning=0.03 --set host.log.overprovisioning=0.12 "
-                       "--precondition seq -w RW:count=2000"}};
-  for (const auto& [name, command] : runs) {
+  for (const auto& [name, run] : real_runs(dir)) {
     SCOPED_TRACE(name);
     const auto out = dir / name;
-    const auto result = testing::run_ssdlab(command + " -o " + out.string());
-    ASSERT_EQ(result.exit_code, 0) << result.output;
+    ASSERT_NO_THROW(run(out));
     const std::string text = testing::read_file(out / "summary.json");
     const SummaryRecord record = read_summary(out / "summary.json");
     EXPECT_EQ(record.text(), text);
