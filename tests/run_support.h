@@ -1,10 +1,15 @@
 // Runs `ssdlab sim` through the library (sim::run_sim_or_replay), in the test's
 // own process, for tests of what a run computes (its io.csv, its summary.json)
 // rather than of the command line: no binary spawned, no shell quoting, and a
-// failed run fails the test with its ssdlab::Error message.
+// failed run fails the test with its ssdlab::Error message. What a run logs
+// on stderr (its warnings) can be read too (in_process_with_stderr).
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -64,6 +69,62 @@ CommandResult in_process(Run&& run) {
     return {1, "ssdlab: " + std::string(error.what()) + "\n"};
   }
   return {0, out.str()};
+}
+
+// What this process writes on its stderr (file descriptor 2: the loggers,
+// --trace-ftl's log) from construction until text(): what the binary would
+// have written on stderr, for tests of its warnings.
+class StderrCapture {
+ public:
+  StderrCapture() : file_(std::tmpfile()) {
+    if (!file_) throw Error("StderrCapture: cannot create a temporary file");
+    flush();
+    saved_ = ::dup(2);
+    ::dup2(::fileno(file_), 2);
+  }
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+  ~StderrCapture() {
+    restore();
+    std::fclose(file_);
+  }
+
+  // Stops capturing; what was written meanwhile.
+  std::string text() {
+    restore();
+    std::string text;
+    std::rewind(file_);
+    char buffer[4096];
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, file_)) text.append(buffer, n);
+    return text;
+  }
+
+ private:
+  static void flush() {
+    std::cerr.flush();
+    std::fflush(stderr);
+  }
+  void restore() {
+    if (saved_ < 0) return;
+    flush();
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    saved_ = -1;
+  }
+
+  std::FILE* file_;
+  int saved_ = -1;
+};
+
+// in_process, with what the run wrote on stderr (its log lines, its
+// warnings) after what it printed or its error line: the binary's stdout
+// and stderr together, as run_ssdlab returns them.
+template <typename Run>
+CommandResult in_process_with_stderr(Run&& run) {
+  StderrCapture stderr_capture;
+  CommandResult result = in_process(std::forward<Run>(run));
+  result.output += stderr_capture.text();
+  return result;
 }
 
 // What `ssdlab config configs/PRESET.toml` prints (sim::run_config).

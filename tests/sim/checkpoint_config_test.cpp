@@ -19,7 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::shell_quote;
 
 const std::vector<std::string> kZoned = {"ftl.type=\"zoned\"", "ftl.overprovisioning=0.03",
                                          "ftl.zone_width=2"};
@@ -83,31 +82,33 @@ TEST(CheckpointConfig, EveryEchoReadsBackAsTheSameConfig) {
   }
 }
 
-// `ssdlab sim` loading `file` with these --set overrides (quoted here).
-testing::CommandResult load(const fs::path& dir, const fs::path& file, const std::string& sets,
+// `ssdlab sim` loading `file` with these --set overrides, in-process: its
+// exit status, and what it printed and logged (its warnings).
+testing::CommandResult load(const fs::path& dir, const fs::path& file,
+                            const std::vector<std::string>& sets,
                             const std::string& preset = "tiny") {
-  return testing::run_ssdlab("sim -q -c " + shell_quote(testing::preset(preset)) + " " + sets +
-                             " -w RR:count=10 --load-state " + shell_quote(file) + " -o " +
-                             shell_quote(dir / "loaded"));
+  auto options = testing::sim_options("RR:count=10", sets);
+  options.quiet = true;
+  options.load_state = file.string();
+  return testing::in_process_with_stderr([&](std::ostream& out) {
+    testing::sim_preset(preset, dir / "loaded", options, {options.workload}, {}, out);
+  });
 }
-
-const std::string kZonedSets =
-    "--set 'ftl.type=\"zoned\"' --set ftl.overprovisioning=0.03 --set ftl.zone_width=2";
 
 TEST(CheckpointConfig, AMismatchNamesTheConfigDifference) {
   const auto dir = testing::temp_dir_for_this_test("checkpoint-config-");
   const fs::path host_log = save(dir, devices()[6]);
-  auto result = load(dir, host_log, kZonedSets);
+  auto result = load(dir, host_log, kZoned);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("was saved from a device with a [host.log]"));
   EXPECT_THAT(result.output, Not(HasSubstr("corrupt")));
-  result = load(dir, host_log, kZonedSets + " --set host.log.overprovisioning=0.2");
+  result = load(dir, host_log, with(kZoned, {"host.log.overprovisioning=0.2"}));
   EXPECT_THAT(result.output, HasSubstr("host.log.overprovisioning = 0.12"));
   const fs::path zoned = save(dir, devices()[5]);
-  result = load(dir, zoned, kZonedSets + " --set host.log.overprovisioning=0.12");
+  result = load(dir, zoned, with(kZoned, {"host.log.overprovisioning=0.12"}));
   EXPECT_THAT(result.output, HasSubstr("without a [host.log]"));
   const fs::path plain = save(dir, devices()[0]);
-  result = load(dir, plain, "--set 'ftl.placement=\"fdp\"' --set ftl.fdp_handles=2");
+  result = load(dir, plain, {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("ftl.placement = none, but the config has \"fdp\""));
   EXPECT_THAT(result.output, Not(HasSubstr("another ssdlab build")));
@@ -125,7 +126,7 @@ TEST(CheckpointConfig, TimingAndHostKeysThatDifferWarnBothWays) {
     fs::remove_all(dir / "with", ignored);
     const fs::path file = save(dir, saved);
     // Saved with the key, loaded without it: the direction that was silent.
-    const auto result = load(dir, file, "");
+    const auto result = load(dir, file, {});
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_THAT(result.output, HasSubstr("differ from the saved one's"));
   }

@@ -4,6 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include "run_support.h"
 #include "test_support.h"
 
 namespace ssdlab {
@@ -11,11 +15,32 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kFdp = "--set 'ftl.placement=\"fdp\"' --set ftl.fdp_handles=3 ";
+const std::vector<std::string> kFdp = {"ftl.placement=\"fdp\"", "ftl.fdp_handles=3"};
+
+std::vector<std::string> with(std::vector<std::string> sets, const std::vector<std::string>& more) {
+  sets.insert(sets.end(), more.begin(), more.end());
+  return sets;
+}
+
+// `ssdlab sim` on tiny with these --set overrides and workloads (-w; several:
+// tenants) into dir/name, in-process; expects it to succeed and returns the
+// folder, and in `output` what it printed and logged.
+std::filesystem::path sim_tiny(const std::filesystem::path& dir, const std::string& name,
+                               const std::vector<std::string>& overrides,
+                               const std::vector<std::string>& workloads,
+                               std::string* output = nullptr) {
+  const auto result = testing::in_process_with_stderr([&](std::ostream& out) {
+    testing::sim_preset("tiny", dir / name, testing::sim_options("", overrides), workloads, {},
+                        out);
+  });
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  if (output) *output = result.output;
+  return dir / name;
+}
 
 TEST(FdpRunTest, AnExperimentsPlacementIdIsItsWritesHandle) {
   const auto dir = testing::temp_dir_for_this_test("fdp-run-");
-  const auto out = testing::sim_tiny(dir, "one", kFdp + "-w RW:count=500,placement_id=2");
+  const auto out = sim_tiny(dir, "one", kFdp, {"RW:count=500,placement_id=2"});
   const nlohmann::json fdp = testing::summary_of(out)["fdp"];
   EXPECT_EQ(fdp["mode"], "fdp");
   EXPECT_EQ(fdp["handles"][2]["host_pages"], 500);
@@ -25,11 +50,9 @@ TEST(FdpRunTest, AnExperimentsPlacementIdIsItsWritesHandle) {
 
 TEST(FdpRunTest, EachTenantWritesWithItsOwnHandle) {
   const auto dir = testing::temp_dir_for_this_test("fdp-tenants-");
-  const auto out =
-      testing::sim_tiny(dir, "two",
-                        kFdp +
-                            "-w 'RW:count=300,target_size=1MiB,placement_id=1,name=hot' "
-                            "-w 'SW:count=200,target_offset=2MiB,target_size=4MiB,name=cold'");
+  const auto out = sim_tiny(dir, "two", kFdp,
+                            {"RW:count=300,target_size=1MiB,placement_id=1,name=hot",
+                             "SW:count=200,target_offset=2MiB,target_size=4MiB,name=cold"});
   const nlohmann::json fdp = testing::summary_of(out)["fdp"];
   EXPECT_EQ(fdp["handles"][1]["host_pages"], 300);
   EXPECT_EQ(fdp["handles"][0]["host_pages"], 200);
@@ -45,12 +68,11 @@ TEST(FdpRunTest, EachTenantWritesWithItsOwnHandle) {
 // the buffer flushed reached flash under one of them.
 TEST(FdpRunTest, AWriteBufferFlushesEachPageWithItsHandle) {
   const auto dir = testing::temp_dir_for_this_test("fdp-buffer-");
-  const auto run = testing::run_ssdlab(
-      "sim -c " + testing::preset("tiny") + " " + kFdp +
-      "--set controller.write_buffer=1MiB -w RW:count=500,placement_id=2,name=two "
-      "-w RW:count=500,placement_id=1,name=one -o " + (dir / "buffered").string());
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output.find("placement identifier"), std::string::npos) << run.output;
+  std::string output;
+  sim_tiny(dir, "buffered", with(kFdp, {"controller.write_buffer=1MiB"}),
+           {"RW:count=500,placement_id=2,name=two", "RW:count=500,placement_id=1,name=one"},
+           &output);
+  EXPECT_EQ(output.find("placement identifier"), std::string::npos) << output;
   const nlohmann::json summary = testing::summary_of(dir / "buffered");
   const nlohmann::json& handles = summary["fdp"]["handles"];
   EXPECT_EQ(handles[0]["host_pages"], 0);
@@ -62,11 +84,10 @@ TEST(FdpRunTest, AWriteBufferFlushesEachPageWithItsHandle) {
                 handles[2]["host_pages"].get<std::uint64_t>(),
             flushed);
   // Write-through sends every write to flash with its identifier.
-  const auto through = testing::run_ssdlab(
-      "sim -c " + testing::preset("tiny") + " " + kFdp +
-      "--set controller.write_buffer=1MiB --set 'controller.write_buffer_policy=\"write-through\"' "
-      "-w RW:count=300,placement_id=2 -o " + (dir / "through").string());
-  ASSERT_EQ(through.exit_code, 0) << through.output;
+  sim_tiny(dir, "through",
+           with(kFdp, {"controller.write_buffer=1MiB",
+                       "controller.write_buffer_policy=\"write-through\""}),
+           {"RW:count=300,placement_id=2"});
   EXPECT_EQ(testing::summary_of(dir / "through")["fdp"]["handles"][2]["host_pages"], 300);
 }
 
@@ -74,11 +95,10 @@ TEST(FdpRunTest, AWriteBufferFlushesEachPageWithItsHandle) {
 // its handle (and its tenant) must cross with it.
 TEST(FdpRunTest, TheHandleCrossesTheHostLink) {
   const auto dir = testing::temp_dir_for_this_test("fdp-link-");
-  const auto out = testing::sim_tiny(
-      dir, "link",
-      kFdp + "--set host.link.generation=3 --set host.link.lanes=1 "
-             "-w 'RW:count=300,target_size=1MiB,placement_id=1,name=hot' "
-             "-w 'SW:count=200,target_offset=2MiB,target_size=4MiB,placement_id=2,name=cold'");
+  const auto out =
+      sim_tiny(dir, "link", with(kFdp, {"host.link.generation=3", "host.link.lanes=1"}),
+               {"RW:count=300,target_size=1MiB,placement_id=1,name=hot",
+                "SW:count=200,target_offset=2MiB,target_size=4MiB,placement_id=2,name=cold"});
   const nlohmann::json fdp = testing::summary_of(out)["fdp"];
   EXPECT_EQ(fdp["handles"][1]["host_pages"], 300);
   EXPECT_EQ(fdp["handles"][2]["host_pages"], 200);
@@ -87,15 +107,15 @@ TEST(FdpRunTest, TheHandleCrossesTheHostLink) {
 
 TEST(FdpRunTest, WithoutPlacementTheSummaryHasNoFdpBlock) {
   const auto dir = testing::temp_dir_for_this_test("fdp-none-");
-  const auto out = testing::sim_tiny(dir, "none", "-w RW:count=100");
+  const auto out = sim_tiny(dir, "none", {}, {"RW:count=100"});
   EXPECT_FALSE(testing::summary_of(out).contains("fdp"));
 }
 
 TEST(FdpRunTest, APlacementIdAbove255IsRefused) {
-  const auto result =
-      testing::run_ssdlab("sim -c " + testing::shell_quote(testing::preset("tiny")) +
-                          " -w RW:count=10,placement_id=256 -o " +
-                          testing::shell_quote(testing::temp_dir("fdp-bad") / "x"));
+  const auto result = testing::in_process([](std::ostream&) {
+    testing::run_tiny(testing::temp_dir("fdp-bad"), "x",
+                      testing::sim_options("RW:count=10,placement_id=256"));
+  });
   EXPECT_NE(result.exit_code, 0);
   EXPECT_THAT(result.output, HasSubstr("placement_id"));
 }

@@ -1,6 +1,6 @@
-// The teaching views of `ssdlab sim` (README, "Teaching"), run as a real
-// process on the tiny preset: the --timeline trace-event JSON, its bounds,
-// io.csv unchanged by it, the --trace-ftl step log, and the plots.
+// The teaching views of `ssdlab sim` (README, "Teaching"), run in-process
+// on the tiny preset: the --timeline trace-event JSON, its bounds, io.csv
+// unchanged by it, the --trace-ftl step log (on stderr), and the plots.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +13,8 @@
 #include <set>
 #include <string>
 
+#include "analysis/plot.h"
+#include "run_support.h"
 #include "test_support.h"
 
 namespace {
@@ -23,20 +25,30 @@ using nlohmann::json;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
+using ssdlab::sim::SimOptions;
+
 // A used device, so that the first writes clean (copy-back and erases).
-constexpr const char* kCleaningRun = "--precondition random -w 'RW:count=300,queue_depth=2'";
+SimOptions CleaningRun() {
+  auto options = support::sim_options("RW:count=300,queue_depth=2");
+  options.precondition = "random";
+  return options;
+}
 
 class TeachingTest : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = support::temp_dir_for_this_test("teaching-"); }
 
-  support::CommandResult Sim(const std::string& arguments, const std::string& out = "out") {
-    return support::run_ssdlab("sim -c '" + support::preset("tiny") + "' -o '" +
-                               (dir_ / out).string() + "' " + arguments);
+  // `ssdlab sim -c configs/tiny.toml -o DIR/out` with `options`: its exit
+  // status, and what it printed and wrote on stderr (the --trace-ftl log).
+  support::CommandResult Sim(const SimOptions& options, const std::string& out = "out") {
+    return support::in_process_with_stderr([&](std::ostream& printed) {
+      support::sim_preset("tiny", dir_ / out, options, {options.workload}, {}, printed);
+    });
   }
 
-  json Timeline(const std::string& arguments) {
-    const auto result = Sim(arguments + " --timeline '" + (dir_ / "t.json").string() + "'");
+  json Timeline(SimOptions options) {
+    options.teaching.timeline = (dir_ / "t.json").string();
+    const auto result = Sim(options);
     EXPECT_EQ(result.exit_code, 0) << result.output;
     return json::parse(support::read_file(dir_ / "t.json"));  // throws if not JSON
   }
@@ -52,7 +64,7 @@ class TeachingTest : public ::testing::Test {
 };
 
 TEST_F(TeachingTest, TimelineHasATrackPerChannelDieAndPlane) {
-  const json trace = Timeline(kCleaningRun);
+  const json trace = Timeline(CleaningRun());
   EXPECT_EQ(trace["displayTimeUnit"], "ns");
   std::set<std::string> processes, threads;
   std::set<std::pair<int, int>> named;
@@ -88,7 +100,7 @@ TEST_F(TeachingTest, TimelineHasATrackPerChannelDieAndPlane) {
 
 TEST_F(TeachingTest, TimelineEventsOnOneTrackDoNotOverlap) {
   std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> tracks;
-  for (const auto& event : Complete(Timeline(kCleaningRun)))
+  for (const auto& event : Complete(Timeline(CleaningRun())))
     tracks[{event["pid"].get<int>(), event["tid"].get<int>()}].push_back(
         {event["ts"].get<double>(), event["ts"].get<double>() + event["dur"].get<double>()});
   ASSERT_GT(tracks.size(), 10u);
@@ -101,8 +113,9 @@ TEST_F(TeachingTest, TimelineEventsOnOneTrackDoNotOverlap) {
 }
 
 TEST_F(TeachingTest, TimelineWindowKeepsOnlyOverlappingOperations) {
-  const auto events =
-      Complete(Timeline(std::string(kCleaningRun) + " --timeline-window 2000:6000"));
+  auto options = CleaningRun();
+  options.teaching.timeline_window = "2000:6000";
+  const auto events = Complete(Timeline(options));
   ASSERT_FALSE(events.empty());
   for (const auto& event : events) {
     const double start = event["ts"], end = start + event["dur"].get<double>();
@@ -112,30 +125,38 @@ TEST_F(TeachingTest, TimelineWindowKeepsOnlyOverlappingOperations) {
 
 TEST_F(TeachingTest, TimelineIosRecordsTheFirstHostIos) {
   std::set<std::int64_t> ios;
-  for (const auto& event : Complete(Timeline(std::string(kCleaningRun) + " --timeline-ios 7")))
+  auto options = CleaningRun();
+  options.teaching.timeline_ios = 7;
+  for (const auto& event : Complete(Timeline(options)))
     if (event["cat"] == "request") ios.insert(event["args"]["io"].get<std::int64_t>());
   EXPECT_EQ(ios, (std::set<std::int64_t>{0, 1, 2, 3, 4, 5, 6}));
 }
 
 TEST_F(TeachingTest, IoCsvIsTheSameWithAndWithoutTimeline) {
-  ASSERT_EQ(Sim(kCleaningRun, "plain").exit_code, 0);
-  Timeline(std::string(kCleaningRun) + " --trace-ftl 50 --trace-ftl-file '" +
-           (dir_ / "ftl.txt").string() + "'");
+  ASSERT_EQ(Sim(CleaningRun(), "plain").exit_code, 0);
+  auto options = CleaningRun();
+  options.teaching.trace_ftl = 50;
+  options.teaching.trace_ftl_file = (dir_ / "ftl.txt").string();
+  Timeline(options);
   const std::string plain = support::read_file(dir_ / "plain" / "io.csv");
   EXPECT_GT(plain.size(), 1000u);
   EXPECT_EQ(plain, support::read_file(dir_ / "out" / "io.csv"));
 }
 
 TEST_F(TeachingTest, BadTimelineWindowIsAOneLineError) {
-  const auto result =
-      Sim("-w RW:count=5 --timeline '" + (dir_ / "t.json").string() + "' --timeline-window 50:10");
+  auto options = support::sim_options("RW:count=5");
+  options.teaching.timeline = (dir_ / "t.json").string();
+  options.teaching.timeline_window = "50:10";
+  const auto result = Sim(options);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.output, HasSubstr("--timeline-window '50:10': expected START:END"));
   EXPECT_FALSE(fs::exists(dir_ / "t.json"));
 }
 
 TEST_F(TeachingTest, TraceFtlLogsEveryDecisionOfACleaningRun) {
-  const auto result = Sim(std::string(kCleaningRun) + " --trace-ftl 100");
+  auto options = CleaningRun();
+  options.teaching.trace_ftl = 100;
+  const auto result = Sim(options);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output,
               AllOf(HasSubstr("io 0: write lpn "), HasSubstr("\n  allocate   lpn "),
@@ -150,8 +171,10 @@ TEST_F(TeachingTest, TraceFtlLogsEveryDecisionOfACleaningRun) {
 // line, the candidates of its plane or pool with the fewest valid pages.
 TEST_F(TeachingTest, TraceFtlShowsTheCandidatesEachVictimWasChosenFrom) {
   for (const char* type : {"page-mapped", "dftl"}) {
-    const auto result =
-        Sim(std::string(kCleaningRun) + " --trace-ftl 100 --set ftl.type=" + type, type);
+    auto options = CleaningRun();
+    options.teaching.trace_ftl = 100;
+    options.overrides = {std::string("ftl.type=") + type};
+    const auto result = Sim(options, type);
     ASSERT_EQ(result.exit_code, 0) << result.output;
     const std::regex victim(
         R"(pick victim block (\d+) .*\n  candidates (\d+) sealed blocks of (its plane|pool \d+), )"
@@ -168,7 +191,9 @@ TEST_F(TeachingTest, TraceFtlShowsTheCandidatesEachVictimWasChosenFrom) {
 }
 
 TEST_F(TeachingTest, TraceFtlLogsReads) {
-  const auto result = Sim("-w 'RR:count=3' --trace-ftl 3");
+  auto options = support::sim_options("RR:count=3");
+  options.teaching.trace_ftl = 3;
+  const auto result = Sim(options);
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_THAT(result.output, AllOf(HasSubstr("io 0: read lpn "), HasSubstr("\n  read       lpn ")));
 }
@@ -179,25 +204,22 @@ bool HasMatplotlib() {
 
 TEST_F(TeachingTest, PlotDrawsCdfWriteAmplificationAndWear) {
   if (!HasMatplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
-  ASSERT_EQ(Sim(kCleaningRun).exit_code, 0);
+  ASSERT_EQ(Sim(CleaningRun()).exit_code, 0);
   const json summary = json::parse(support::read_file(dir_ / "out" / "summary.json"));
   const json& buckets = summary["wear"]["remaining_life_buckets"];
   std::uint64_t blocks = 0;
   for (const auto& count : buckets["blocks"]) blocks += count.get<std::uint64_t>();
   EXPECT_EQ(blocks, 256u);  // every block of tiny, once
   EXPECT_EQ(buckets["erases_from"].size(), buckets["blocks"].size());
-  const auto result = support::run_ssdlab("plot '" + (dir_ / "out").string() + "'");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  ASSERT_EQ(ssdlab::analysis::run_plot((dir_ / "out").string(), "png"), 0);
   for (const char* figure : {"cdf.png", "write-amplification.png", "wear.png"})
     EXPECT_GT(fs::file_size(dir_ / "out" / "plots" / figure), 1000u) << figure;
 }
 
 TEST_F(TeachingTest, PlotDrawsATimeline) {
   if (!HasMatplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed";
-  Timeline(kCleaningRun);
-  const auto result =
-      support::run_ssdlab("plot '" + (dir_ / "t.json").string() + "' --window 0:5000");
-  ASSERT_EQ(result.exit_code, 0) << result.output;
+  Timeline(CleaningRun());
+  ASSERT_EQ(ssdlab::analysis::run_plot((dir_ / "t.json").string(), "png", "0:5000"), 0);
   EXPECT_GT(fs::file_size(dir_ / "t-0-5000us.png"), 1000u);  // a zoom: a file of its own
 }
 

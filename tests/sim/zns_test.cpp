@@ -203,36 +203,34 @@ TEST(Zns, TheHostLogKeepsAnOpenZonePerPlacementIdentifier) {
 }
 
 TEST(Zns, PlacementHeadsAreCheckedAndAnIdentifierBeyondThemIsSaid) {
-  const std::string zoned_log = " --set 'ftl.type=\"zoned\"' --set ftl.zone_width=2 "
-                                "--set ftl.overprovisioning=0.03 --set host.log.overprovisioning=0.15";
+  const auto zoned_log = zoned({"host.log.overprovisioning=0.15"});
+  const auto heads = zoned({"host.log.overprovisioning=0.15", "host.log.placement_heads=2"});
   const auto dir = testing::temp_dir_for_this_test("zns-heads-cli-");
-  const std::string tiny = testing::preset("tiny");
-  const auto beyond = testing::run_ssdlab("sim -c " + tiny + zoned_log +
-                                          " --set host.log.placement_heads=2 -w "
-                                          "'RW:count=300,placement_id=3' -o " + (dir / "beyond").string());
+  // What `ssdlab sim` exits with and prints, its warnings included.
+  const auto sim = [&](const std::string& name, const SimOptions& options) {
+    return testing::in_process_with_stderr([&](std::ostream&) { run_tiny(dir, name, options); });
+  };
+  const auto beyond = sim("beyond", sim_options("RW:count=300,placement_id=3", heads));
   ASSERT_EQ(beyond.exit_code, 0) << beyond.output;
   EXPECT_NE(beyond.output.find("placement identifier 3 is beyond the host log's 2 head(s)"),
             std::string::npos)
       << beyond.output;
   // Without heads an identifier is refused, as on any device without placement.
-  const auto refused = testing::run_ssdlab("sim -c " + tiny + zoned_log +
-                                           " -w 'RW:count=30,placement_id=1' -o " + (dir / "r").string());
+  const auto refused = sim("r", sim_options("RW:count=30,placement_id=1", zoned_log));
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.output.find("host.log.placement_heads"), std::string::npos) << refused.output;
   // A checkpoint keeps its heads, and loads only into as many.
   const std::string state = (dir / "s.ckpt").string();
-  ASSERT_EQ(testing::run_ssdlab("sim -c " + tiny + zoned_log + " --set host.log.placement_heads=2 "
-                                "--precondition seq -w 'RW:count=3000,placement_id=1' --save-state " +
-                                state + " -o " + (dir / "saved").string())
-                .exit_code,
-            0);
-  EXPECT_EQ(testing::run_ssdlab("sim -c " + tiny + zoned_log + " --set host.log.placement_heads=2 "
-                                "--load-state " + state + " -w 'RW:count=300,placement_id=1' -o " +
-                                (dir / "loaded").string())
-                .exit_code,
-            0);
-  const auto other = testing::run_ssdlab("sim -c " + tiny + zoned_log + " --load-state " + state +
-                                         " -w 'RW:count=30' -o " + (dir / "other").string());
+  auto save = sim_options("RW:count=3000,placement_id=1", heads);
+  save.precondition = "seq";
+  save.save_state = state;
+  ASSERT_EQ(sim("saved", save).exit_code, 0);
+  auto load = sim_options("RW:count=300,placement_id=1", heads);
+  load.load_state = state;
+  EXPECT_EQ(sim("loaded", load).exit_code, 0);
+  auto other_options = sim_options("RW:count=30", zoned_log);
+  other_options.load_state = state;
+  const auto other = sim("other", other_options);
   EXPECT_NE(other.exit_code, 0);
   EXPECT_NE(other.output.find("saved from a host log of 2 placement head(s), the config gives 1"),
             std::string::npos)
