@@ -171,17 +171,6 @@ inline nlohmann::json summary_of(const std::filesystem::path& outdir) {
   return nlohmann::json::parse(read_file(outdir / "summary.json"));
 }
 
-// `ssdlab sim` on the tiny preset with `arguments`, into dir/name; expects
-// it to succeed and returns the folder.
-inline std::filesystem::path sim_tiny(const std::filesystem::path& dir, const std::string& name,
-                                      const std::string& arguments) {
-  const auto out = dir / name;
-  const auto result = run_ssdlab("sim -c " + shell_quote(preset("tiny")) + " " + arguments +
-                                 " -o " + shell_quote(out));
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  return out;
-}
-
 // Whether Debian's python3 can draw (ssdlab plot needs python3-matplotlib).
 inline bool has_matplotlib() {
   return run_shell("/usr/bin/python3 -c 'import matplotlib'").exit_code == 0;
