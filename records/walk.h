@@ -109,9 +109,9 @@ class PairMembers {
 }  // namespace detail
 
 // Calls visit(key, member) for each member of `record`'s field list that
-// a checkpoint saves, in the list's order: its counters (v(...),
-// v.time_us and v.thousandths), not its derived values nor its unreported counters. For a
-// record without groups (v.group); `visit` is generic and sees each
+// a checkpoint saves, in the list's order: its counters (v(...), v.time_us
+// and v.thousandths), not its derived values nor its unreported counters.
+// For a record without groups (v.group); `visit` is generic and sees each
 // member's type (const where `record` is).
 template <typename Record, typename Visit>
 void each_counter(Record& record, Visit visit) {
