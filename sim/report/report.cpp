@@ -188,9 +188,10 @@ void print_energy(std::ostream& out, const DeviceCounters& device) {
                joules(e->erase_nj), joules(e->transfer_nj), per_byte);
   }
   if (const auto& t = device.thermal)
-    fmt::print(out, "  thermal throttle in the runs: {} episodes, {:.1f} s throttled of {:.1f} s\n",
-               t->throttles, static_cast<double>(t->throttled_ns) / 1e9,
-               static_cast<double>(t->available_ns) / 1e9);
+    fmt::print(
+        out, "  thermal throttle in the runs: {} episode{}, {:.1f} s throttled of {:.1f} s\n",
+        t->throttles, t->throttles == 1 ? "" : "s", static_cast<double>(t->throttled_ns) / 1e9,
+        static_cast<double>(t->available_ns) / 1e9);
 }
 
 }  // namespace
