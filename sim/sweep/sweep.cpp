@@ -280,7 +280,7 @@ std::optional<SummaryRecord> checked_summary(const nlohmann::json& list, const n
 
 // The columns beyond the run statistics that some jobs' runs need.
 struct ExtraColumns {
-  bool host_log = false, apart = false, fairness = false;
+  bool host_log = false, apart = false, fairness = false, energy = false;
 };
 
 // sweep.csv's first line: the job, one column per swept key and workload
@@ -300,6 +300,7 @@ std::string csv_header(const std::vector<std::string>& keys,
         ",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
         "contended_slowdown_mean,contended_slowdown_p99,"
         "contended_fairness_index_mean,contended_fairness_index_p99";
+  if (extra.energy) header += ",energy_flash_uj";
   return header + "\n";
 }
 
@@ -316,16 +317,18 @@ int collect(const std::string& outdir_text, std::ostream& out) {
   }
   // Every job's summary first: runs of tenants with --fairness add columns.
   std::vector<std::optional<SummaryRecord>> summaries;
-  bool fairness = false, apart = false, host_log = false;
+  bool fairness = false, apart = false, host_log = false, energy = false;
   for (const auto& job : manifest.at("jobs")) {
     const fs::path dir = outdir / job.at("dir").get<std::string>();
     summaries.push_back(checked_summary(manifest, job, dir, out));
     fairness = fairness || (summaries.back() && summaries.back()->fairness);
     apart = apart || (summaries.back() && has_counts_apart(*summaries.back()));
     host_log = host_log || (summaries.back() && has_host_log(*summaries.back()));
+    energy = energy || (summaries.back() && has_energy(*summaries.back()));
   }
   std::ostringstream csv;
-  csv << csv_header(keys, parameters, {.host_log = host_log, .apart = apart, .fairness = fairness});
+  csv << csv_header(keys, parameters,
+                    {.host_log = host_log, .apart = apart, .fairness = fairness, .energy = energy});
   std::size_t missing = 0, rows = 0;
   fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10} {:>10} {:>6}\n", "job", "config",
              "sets", "seed", "experiment", "mean_us", "p99_us", "WA");
@@ -358,7 +361,8 @@ int collect(const std::string& outdir_text, std::ostream& out) {
                          iops, wa ? fmt::format("{:.4f}", *wa) : "")
           << (host_log ? host_log_fields(experiment) : "")
           << (apart ? apart_fields(experiment) : "")
-          << (fairness ? fairness_fields(*summary, e) : "") << "\n";
+          << (fairness ? fairness_fields(*summary, e) : "")
+          << (energy ? energy_fields(experiment) : "") << "\n";
       fmt::print(out, "  {:<9} {:<28} {:<30} {:>5} {:<30} {:>10.3f} {:>10.3f} {:>6}\n",
                  job.at("dir").get<std::string>(), config, sets,
                  job.at("seed").get<std::uint64_t>(), experiment.name, mean, p99,

@@ -139,6 +139,24 @@ std::string host_log_fields(const ExperimentRecord& experiment) {
       field(mean_device_ratio(experiment, &DeviceCounters::end_to_end_write_amplification)));
 }
 
+bool has_energy(const SummaryRecord& summary) {
+  for (const ExperimentRecord& experiment : summary.experiments)
+    for (const RunRecord& run : experiment.runs)
+      if (run.device && run.device->energy) return true;
+  return false;
+}
+
+std::string energy_fields(const ExperimentRecord& experiment) {
+  double sum = 0;
+  std::size_t runs = 0;
+  for (const RunRecord& run : experiment.runs)
+    if (run.device && run.device->energy) {
+      sum += static_cast<double>(run.device->energy->total_nj()) / 1000.0;
+      ++runs;
+    }
+  return runs == 0 ? std::string(",") : fmt::format(",{:.3f}", sum / static_cast<double>(runs));
+}
+
 bool has_counts_apart(const SummaryRecord& summary) {
   for (const ExperimentRecord& experiment : summary.experiments)
     for (const RunRecord& run : experiment.runs)

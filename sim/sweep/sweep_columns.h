@@ -55,6 +55,11 @@ std::optional<double> mean_device_ratio(const ExperimentRecord& experiment,
 // amplification and the end-to-end one, each the mean over the runs, from
 // the runs' counters (preconditioning excluded; issue 57 item 1).
 bool has_host_log(const SummaryRecord& summary);
+// Whether a run of `summary` reports the flash's energy (every run of this
+// version does), and an experiment's energy_flash_uj column: the mean over
+// its runs (empty where none has it).
+bool has_energy(const SummaryRecord& summary);
+std::string energy_fields(const ExperimentRecord& experiment);
 inline constexpr const char* kHostLogColumns =
     "host_log_write_amplification,end_to_end_write_amplification";
 std::string host_log_fields(const ExperimentRecord& experiment);

@@ -119,7 +119,7 @@ TEST_F(SweepTest, ARunOverAHostLogGetsItsWriteAmplificationColumns) {
                              "end_to_end_write_amplification"));
   // The zoned job fills them (device 1.0000), the page-mapped one leaves them empty.
   EXPECT_THAT(csv, HasSubstr(",1.0000,"));
-  EXPECT_THAT(csv, ::testing::ContainsRegex(",[0-9.]+,,\n"));
+  EXPECT_THAT(csv, ::testing::ContainsRegex(",[0-9.]+,,,[0-9.]+\n"));
 }
 
 TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
@@ -136,16 +136,17 @@ TEST_F(SweepTest, AListOfWorkloadsIsOneJobOfTenantsWithFairnessColumns) {
   EXPECT_EQ(Lines(csv), 1u + 3);  // the tenants' job has two experiments
   EXPECT_THAT(csv, HasSubstr(",slowdown_mean,slowdown_p99,fairness_index_mean,fairness_index_p99,"
                              "contended_slowdown_mean,contended_slowdown_p99,"
-                             "contended_fairness_index_mean,contended_fairness_index_p99\n"));
-  // The tenants' rows fill the contended columns (the last four), the
-  // single workload's leaves them empty.
+                             "contended_fairness_index_mean,contended_fairness_index_p99,"
+                             "energy_flash_uj\n"));
+  // The tenants' rows fill the contended columns (the four before the
+  // energy, the last), the single workload's leaves them empty.
   std::istringstream lines(csv);
   std::string header, row;
   std::getline(lines, header);
   std::size_t filled = 0;
   while (std::getline(lines, row)) {
-    const std::string tail = row.substr(row.size() - 4);
-    if (tail != ",,,,") ++filled;
+    const std::string contended = row.substr(0, row.rfind(','));
+    if (!contended.ends_with(",,,,")) ++filled;
   }
   EXPECT_EQ(filled, 2u);
   EXPECT_THAT(csv, HasSubstr("\"RR:count=300,name=reader + RW:count=1200,queue_depth=8,name=writer\""));
@@ -165,12 +166,13 @@ TEST_F(SweepTest, TrimsAreColumnsOfTheirOwnAndAReadRunHasNoWriteAmplification) {
   std::string printed;
   ASSERT_EQ(Sweep(printed), 0) << printed;
   const std::string csv = support::read_file(dir_ / "out" / "sweep.csv");
-  EXPECT_THAT(csv, HasSubstr(",iops,write_amplification,trims,trim_iops,refused,zone_management\n"));
+  EXPECT_THAT(csv, HasSubstr(",iops,write_amplification,trims,trim_iops,refused,zone_management,"
+                             "energy_flash_uj\n"));
   const auto job = nlohmann::json::parse(support::read_file(dir_ / "out" / "job-00000" / "summary.json"));
   const auto trims = job["experiments"][0]["runs"][0]["trims"].get<std::uint64_t>();
   EXPECT_GT(trims, 50u);
   EXPECT_THAT(csv, HasSubstr(fmt::format(",1.0000,{},", trims)));
-  EXPECT_THAT(csv, ::testing::ContainsRegex(",RR,RR,,,,,1,[0-9.,]+,,0,0.0,0,0\n"));
+  EXPECT_THAT(csv, ::testing::ContainsRegex(",RR,RR,,,,,1,[0-9.,]+,,0,0.0,0,0,[0-9.]+\n"));
   EXPECT_THAT(printed, ::testing::ContainsRegex("RR +[0-9.]+ +[0-9.]+ +-\n"));
 }
 
