@@ -24,7 +24,8 @@ Placement::Placement(const flash::FastGeometry& geometry, const PoolLayout& layo
       planes_(geometry.planes()),
       free_blocks_(layout.pools(), 0),
       cursors_(layout.pools(), 0),
-      slc_budget_(layout.pools(), 0) {
+      slc_budget_(layout.pools(), 0),
+      slc_spent_(layout.pools(), 0) {
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
       planes_[plane].free_blocks.push_back(plane * geometry_.blocks_per_plane + i);
@@ -93,12 +94,14 @@ void Placement::clear() {
   planes_.assign(geometry_.planes(), PlaneState{});
   std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
   std::fill(cursors_.begin(), cursors_.end(), 0);
+  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
 }
 
 bool Placement::adopt(BlockId block, WriteKind kind) {
   BlockId& active = planes_[geometry_.plane_of_block(block)].active[static_cast<std::size_t>(kind)];
   if (active != kNoBlock) return false;
   active = block;
+  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
   return true;
 }
 
@@ -118,6 +121,7 @@ void Placement::save_state(StateWriter& out) const {
 }
 
 void Placement::load_state(StateReader& in) {
+  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
   if (in.count(planes_.size(), "the planes") != planes_.size())
     throw make_error("corrupt: the config has {} planes", planes_.size());
   const auto check_block = [this](BlockId block) {

@@ -99,11 +99,21 @@ class Placement {
 
   // SLC blocks `pool` may still open (the SLC cache's budget, set before
   // each of its host writes).
-  void set_slc_budget(std::uint32_t pool, std::uint32_t blocks) { slc_budget_[pool] = blocks; }
+  void set_slc_budget(std::uint32_t pool, std::uint32_t blocks) {
+    slc_budget_[pool] = blocks;
+    if (blocks > 0) slc_spent_[pool] = false;
+  }
   // True if some plane of `pool` has room for a page of `kind`.
   bool pool_has_room(std::uint32_t pool, WriteKind kind) const {
+    // With no SLC budget, only an SLC active block with room left has room,
+    // and none becomes one until the budget grows: once a scan of the
+    // pool's planes found none, the answer is no without a scan (a cache
+    // full of data, bypassed by every host write, asks at every unit).
+    const bool slc_spent = kind == WriteKind::kSlc && slc_budget_[pool] == 0;
+    if (slc_spent && slc_spent_[pool]) return false;
     for (const std::uint32_t plane : layout_.planes(pool))
       if (has_room(plane, kind)) return true;
+    if (slc_spent) slc_spent_[pool] = true;
     return false;
   }
   // `plane`'s active block of `kind`, or kNoBlock.
@@ -173,6 +183,7 @@ class Placement {
       if (kind == WriteKind::kSlc) {
         nand_.set_slc(active);
         --slc_budget_[pool];
+        slc_spent_[pool] = false;  // (its new block has room)
       }
     }
     return geometry_.first_page(active) + nand_.write_pointer(active);
@@ -192,6 +203,10 @@ class Placement {
   std::vector<std::uint32_t> free_blocks_;  // per pool
   std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
   std::vector<std::uint32_t> slc_budget_;   // per pool: SLC blocks it may still open
+  // Per pool: with no SLC budget, no SLC active block has room either
+  // (pool_has_room's answer kept; cleared by a budget, an adopted or loaded
+  // active block).
+  mutable std::vector<std::uint8_t> slc_spent_;
   std::size_t slots_ = kWriteKinds;         // active slots in use (saved) per plane
 };
 

@@ -21,9 +21,10 @@ namespace {
 
 using flash::Ppn;
 
-// One pool of 2 planes of 4 blocks of 4 pages.
-flash::Geometry small_geometry() {
+// One pool of 2 planes of 4 blocks of 4 pages (of SLC cells, or `cell`'s).
+flash::Geometry small_geometry(flash::CellType cell = flash::CellType::kSlc) {
   flash::Geometry geometry;
+  geometry.cell_type = cell;
   geometry.channels = 1;
   geometry.dies_per_package = 1;
   geometry.planes_per_die = 2;
@@ -33,8 +34,9 @@ flash::Geometry small_geometry() {
 }
 
 struct Device {
-  explicit Device(PlaneChoice choice = PlaneChoice::kRoundRobin)
-      : geometry(small_geometry()),
+  explicit Device(PlaneChoice choice = PlaneChoice::kRoundRobin,
+                  flash::CellType cell = flash::CellType::kSlc)
+      : geometry(small_geometry(cell)),
         nand(geometry),
         layout(geometry, PoolScope::kSsd),
         placement(geometry, layout, nand, choice, geometry.pages_per_block) {}
@@ -93,6 +95,39 @@ TEST(PlacementTest, MostFreeTurnsToThePlaneWithTheMostFreePages) {
   // order[0] has 16 free pages, order[1] 14: order[0] twice in a row (15 > 14).
   EXPECT_EQ(device.geometry.plane_of(device.write_in_turn(WriteKind::kHost)), order[0]);
   EXPECT_EQ(device.placement.turn(0, WriteKind::kHost), order[0]);
+}
+
+TEST(PlacementTest, ASpentSlcBudgetHasNoRoomUntilABudgetOrAnActiveBlockWithRoom) {
+  Device device(PlaneChoice::kRoundRobin, flash::CellType::kMlc);  // SLC mode: 2 pages a block
+  device.nand.enable_slc_mode(2);
+  Placement& placement = device.placement;
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));  // no budget, no SLC block
+  placement.set_slc_budget(0, 1);
+  ASSERT_TRUE(placement.pool_has_room(0, WriteKind::kSlc));
+  // The one block the budget allows, written full: no room, asked twice
+  // (the second answer is the first one's, kept).
+  for (int page = 0; page < 2; ++page) device.write(placement.take_near(0, WriteKind::kSlc));
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));
+  placement.set_slc_budget(0, 0);  // (what the FTL sets again at each write)
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));
+  // A budget again: room; its block taken (the budget spent again), room
+  // while the block has some, none once it is full.
+  placement.set_slc_budget(0, 1);
+  EXPECT_TRUE(placement.pool_has_room(0, WriteKind::kSlc));
+  device.write(placement.take_near(1, WriteKind::kSlc));
+  placement.set_slc_budget(0, 0);
+  EXPECT_TRUE(placement.pool_has_room(0, WriteKind::kSlc));
+  device.write(placement.take_near(1, WriteKind::kSlc));
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));
+  // A mount: clear(), then a partly written block adopted as the SLC
+  // active block: room, with no budget.
+  placement.clear();
+  EXPECT_FALSE(placement.pool_has_room(0, WriteKind::kSlc));
+  const flash::BlockId partial = 2 * device.geometry.blocks_per_plane - 1;  // plane 1's last
+  device.nand.program(device.geometry.first_page(partial), 0);
+  ASSERT_TRUE(placement.adopt(partial, WriteKind::kSlc));
+  EXPECT_TRUE(placement.pool_has_room(0, WriteKind::kSlc));
 }
 
 TEST(PlacementTest, AFreedBlockIsTakenAfterTheOlderFreeBlocks) {
