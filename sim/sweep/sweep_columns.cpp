@@ -36,8 +36,9 @@ void add_columns(std::vector<std::string>& columns, const Settings& settings) {
 std::string typed_fields(const std::vector<std::string>& columns, const Settings& settings) {
   std::string fields;
   for (const std::string& column : columns) {
-    const auto it = std::find_if(settings.begin(), settings.end(),
-                                 [&column](const auto& setting) { return setting.first == column; });
+    const auto it = std::find_if(settings.begin(), settings.end(), [&column](const auto& setting) {
+      return setting.first == column;
+    });
     fields += ',';  // (appended apart: GCC 12's -Wrestrict misreads "," + text)
     if (it != settings.end()) fields += typed_field(it->second);
   }
@@ -99,11 +100,10 @@ Settings workload_parameters(const nlohmann::json& job) {
 }
 
 std::string experiment_fields(const ExperimentRecord& experiment) {
-  return fmt::format(",{},{},{},{},{}", csv_field(experiment.pattern),
-                     csv_field(experiment.benchmark.value_or("")),
-                     csv_field(experiment.column.value_or("")),
-                     csv_field(experiment.parameter.value_or("")),
-                     typed_field(experiment.value.value_or("")));
+  return fmt::format(
+      ",{},{},{},{},{}", csv_field(experiment.pattern),
+      csv_field(experiment.benchmark.value_or("")), csv_field(experiment.column.value_or("")),
+      csv_field(experiment.parameter.value_or("")), typed_field(experiment.value.value_or("")));
 }
 
 std::optional<double> mean_device_ratio(const ExperimentRecord& experiment,
@@ -123,11 +123,21 @@ std::optional<double> mean_write_amplification(const ExperimentRecord& experimen
   return mean_device_ratio(experiment, &DeviceCounters::write_amplification_if_written);
 }
 
-bool has_host_log(const SummaryRecord& summary) {
+namespace {
+
+// Whether `has(run)` holds for a run of `summary`.
+template <typename Has>
+bool any_run(const SummaryRecord& summary, Has has) {
   for (const ExperimentRecord& experiment : summary.experiments)
     for (const RunRecord& run : experiment.runs)
-      if (run.device && run.device->host_log) return true;
+      if (has(run)) return true;
   return false;
+}
+
+}  // namespace
+
+bool has_host_log(const SummaryRecord& summary) {
+  return any_run(summary, [](const RunRecord& run) { return run.device && run.device->host_log; });
 }
 
 std::string host_log_fields(const ExperimentRecord& experiment) {
@@ -140,10 +150,7 @@ std::string host_log_fields(const ExperimentRecord& experiment) {
 }
 
 bool has_energy(const SummaryRecord& summary) {
-  for (const ExperimentRecord& experiment : summary.experiments)
-    for (const RunRecord& run : experiment.runs)
-      if (run.device && run.device->energy) return true;
-  return false;
+  return any_run(summary, [](const RunRecord& run) { return run.device && run.device->energy; });
 }
 
 std::string energy_fields(const ExperimentRecord& experiment) {
@@ -158,10 +165,9 @@ std::string energy_fields(const ExperimentRecord& experiment) {
 }
 
 bool has_counts_apart(const SummaryRecord& summary) {
-  for (const ExperimentRecord& experiment : summary.experiments)
-    for (const RunRecord& run : experiment.runs)
-      if (run.trims + run.refused + run.zone_management > 0) return true;
-  return false;
+  return any_run(summary, [](const RunRecord& run) {
+    return run.trims + run.refused + run.zone_management > 0;
+  });
 }
 
 std::string apart_fields(const ExperimentRecord& experiment) {
