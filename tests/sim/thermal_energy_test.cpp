@@ -182,6 +182,17 @@ program_ma = 25
   const nlohmann::json plain = sim::to_json(sim::load_config(Write("[geometry]\n")));
   EXPECT_FALSE(plain["controller"].contains("thermal"));
   EXPECT_FALSE(plain.contains("power"));
+  // `ssdlab config` says both: the currents always, the throttle when on.
+  EXPECT_THAT(testing::config_text("tiny"),
+              HasSubstr("power       NAND at 3.3 V: read 10 mA, program 10 mA, erase 10 mA, "
+                        "transfers 10 mA (datasheet defaults)"));
+  EXPECT_THAT(testing::config_text("tiny", {"controller.thermal.idle_c=33",
+                                            "controller.thermal.resistance_c_per_w=10",
+                                            "controller.thermal.time_constant_s=60",
+                                            "controller.thermal.throttle_c=79",
+                                            "controller.thermal.throttle_mb_s=900"}),
+              HasSubstr("thermal     33 °C idle, 10 °C/W, time constant 60 s; at 79 °C host data "
+                        "at 900 MB/s until below 77 °C"));
 
   const auto error = [this](const std::string& text) { return ErrorOf(Write(text)); };
   const std::string needs =
