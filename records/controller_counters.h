@@ -70,6 +70,7 @@ void fields(V& v, R& d) {
 struct ThermalCounters {
   std::uint64_t throttles = 0;  // times the temperature reached throttle_c
   TimeNs throttled_ns = 0;      // time spent throttled
+  TimeNs heavy_ns = 0;          // of which at the heavy level
   TimeNs available_ns = 0;      // the simulated time counted
   bool operator==(const ThermalCounters&) const = default;
 };
@@ -78,6 +79,7 @@ template <typename V, RecordOf<ThermalCounters> R>
 void fields(V& v, R& t) {
   v("thermal_throttles", t.throttles);
   v.time_us("thermal_throttled_us", t.throttled_ns);
+  v.time_us("thermal_heavy_us", t.heavy_ns);
   v.time_us("thermal_available_us", t.available_ns);
   v.derived("thermal_throttled_fraction", busy_fraction(t.throttled_ns, t.available_ns));
 }

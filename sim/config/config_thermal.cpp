@@ -29,10 +29,32 @@ constexpr KeyDoc kThermalKeys[] = {
     {"throttle_mb_s",
      "above 0 to 10^6, required: the host data rate (MB/s, reads and writes together) while "
      "throttled"},
+    {"heavy_c",
+     "above throttle_c to 200, default none: a second, heavy level starts at or above this "
+     "(NVMe's TMT2), and ends as far below it as release_c is below throttle_c"},
+    {"heavy_mb_s", "above 0 to below throttle_mb_s, required with heavy_c: the rate at that level"},
     {"controller_nj_per_byte",
      "0 to 10^4, default 0: the controller's energy per host byte moved (DRAM, ECC, PHY), which "
      "heats the drive with the flash's"},
 };
+
+// The heavy level: both keys or neither.
+void read_heavy(KeyReader& r, ThermalConfig& t) {
+  const auto [heavy, heavy_key] = r.find(kThermal, "heavy_c");
+  const auto [rate, rate_key] = r.find(kThermal, "heavy_mb_s");
+  r.real(kThermal, "heavy_c", t.heavy_c, t.throttle_c, 200.0, false);
+  double mb_s = 0;
+  r.real(kThermal, "heavy_mb_s", mb_s, 0.0, t.throttle_bytes_per_s / 1e6, false);
+  if (heavy && !rate)
+    r.fail(rate_key, nullptr,
+           "a heavy level (controller.thermal.heavy_c) needs its rate, heavy_mb_s");
+  if (rate && !heavy)
+    r.fail(heavy_key, nullptr, "heavy_mb_s needs the heavy level's temperature, heavy_c");
+  if (rate && !(mb_s * 1e6 < t.throttle_bytes_per_s))
+    r.fail(rate_key, rate,
+           fmt::format("must be below throttle_mb_s ({})", t.throttle_bytes_per_s / 1e6));
+  t.heavy_bytes_per_s = mb_s * 1e6;
+}
 
 void read_thermal(KeyReader& r, DeviceConfig& config) {
   if (!r.has_table(kThermal)) {
@@ -65,6 +87,7 @@ void read_thermal(KeyReader& r, DeviceConfig& config) {
   r.real(kThermal, "throttle_mb_s", mb_s, 0.0, 1e6, false);
   t.throttle_bytes_per_s = mb_s * 1e6;
   r.real(kThermal, "controller_nj_per_byte", t.controller_nj_per_byte, 0.0, 1e4);
+  read_heavy(r, t);
 }
 
 void thermal_json(const DeviceConfig& config, nlohmann::json& echo) {
@@ -77,6 +100,10 @@ void thermal_json(const DeviceConfig& config, nlohmann::json& echo) {
                                    {"release_c", t.release_c},
                                    {"throttle_mb_s", t.throttle_bytes_per_s / 1e6},
                                    {"controller_nj_per_byte", t.controller_nj_per_byte}};
+  if (t.heavy_on()) {
+    echo["controller"]["thermal"]["heavy_c"] = t.heavy_c;
+    echo["controller"]["thermal"]["heavy_mb_s"] = t.heavy_bytes_per_s / 1e6;
+  }
 }
 
 void describe_thermal(const DeviceConfig& config, std::string& out) {

@@ -48,9 +48,10 @@ struct DataPathConfig {
 // node, a resistance and a time constant over the idle temperature, heated
 // by the flash's power (flash/nand_power.h) and the controller's per host
 // byte; at or above throttle_c the controller passes host data at
-// throttle_bytes_per_s until the temperature falls below release_c (a
-// drive's firmware rule, as NVMe's thermal management temperatures and
-// Samsung's Dynamic Thermal Guard). Off by default (no table).
+// throttle_bytes_per_s until the temperature falls below release_c, and
+// with a heavy level at or above heavy_c at heavy_bytes_per_s (a drive's
+// firmware rule, as NVMe's two thermal management temperatures, TMT1 and
+// TMT2, and Samsung's Dynamic Thermal Guard). Off by default (no table).
 struct ThermalConfig {
   bool enabled = false;
   double idle_c = 0;                  // the drive's temperature when idle
@@ -60,7 +61,10 @@ struct ThermalConfig {
   double release_c = 0;               // and ends below
   double throttle_bytes_per_s = 0;    // the host data rate while throttled
   double controller_nj_per_byte = 0;  // the controller's energy per host byte
+  double heavy_c = 0;                 // the heavy level starts at or above (0: none)
+  double heavy_bytes_per_s = 0;       // the host data rate at the heavy level
   bool on() const { return enabled; }
+  bool heavy_on() const { return heavy_bytes_per_s > 0; }
 };
 
 // At most so many cores (a linear search picks the earliest free one).

@@ -13,7 +13,8 @@ ThermalThrottle::ThermalThrottle(const ThermalConfig& config, const flash::NandP
     : config_(config),
       power_(power),
       timeline_(timeline),
-      fs_per_byte_(std::llround(1e15 / config.throttle_bytes_per_s)),
+      fs_per_byte_{0, std::llround(1e15 / config.throttle_bytes_per_s),
+                   config.heavy_on() ? std::llround(1e15 / config.heavy_bytes_per_s) : 0},
       temperature_c_(config.idle_c) {}
 
 double ThermalThrottle::energy_nj() const {
@@ -47,18 +48,30 @@ void ThermalThrottle::advance_to(TimeNs at) {
   const TimeNs stepped = std::min<TimeNs>(steps, static_cast<TimeNs>(50.0 * tau_steps) + 1);
   for (TimeNs s = 1; s <= steps; ++s) {
     if (s <= stepped) step(power_w);
-    const TimeNs t = at_ + s * kStepNs;
-    if (!throttled_ && temperature_c_ >= config_.throttle_c) {
-      throttled_ = true;
-      ++counts_.throttles;
-      throttled_since_ = t;
-    } else if (throttled_ && temperature_c_ < config_.release_c) {
-      throttled_ = false;
-      counts_.throttled_ns += t - throttled_since_;
-    }
+    enter(level_now(), at_ + s * kStepNs);
     if (s > stepped) break;  // (constant from here: no transition either)
   }
   at_ += steps * kStepNs;
+}
+
+std::uint8_t ThermalThrottle::level_now() const {
+  const double t = temperature_c_, gap = config_.throttle_c - config_.release_c;
+  if (config_.heavy_on() && (t >= config_.heavy_c || (level_ == 2 && t >= config_.heavy_c - gap)))
+    return 2;
+  if (t >= config_.throttle_c || (level_ >= 1 && t >= config_.release_c)) return 1;
+  return 0;
+}
+
+void ThermalThrottle::enter(std::uint8_t level, TimeNs t) {
+  if (level == level_) return;
+  if (level_ == 0) {
+    ++counts_.throttles;
+    throttled_since_ = t;
+  }
+  if (level == 0) counts_.throttled_ns += t - throttled_since_;
+  if (level_ == 2) counts_.heavy_ns += t - heavy_since_;
+  if (level == 2) heavy_since_ = t;
+  level_ = level;
 }
 
 TimeNs ThermalThrottle::pass(TimeNs at, std::uint64_t bytes) {
@@ -66,16 +79,21 @@ TimeNs ThermalThrottle::pass(TimeNs at, std::uint64_t bytes) {
   bytes_ += bytes;
   // Throttled, data waits its turn at throttle_mb_s; once released, what
   // was queued still goes first (first come, first served).
-  if (throttled_ && bytes > 0) return resource_.reserve(at, transfer_time_ns(bytes, fs_per_byte_));
+  if (level_ > 0 && bytes > 0)
+    return resource_.reserve(at, transfer_time_ns(bytes, fs_per_byte_[level_]));
   return std::max(at, resource_.free);
 }
 
 void ThermalThrottle::count_time_to(TimeNs now) {
   if (now <= counted_to_) return;
   advance_to(now);
-  if (throttled_ && now > throttled_since_) {
+  if (level_ > 0 && now > throttled_since_) {
     counts_.throttled_ns += now - throttled_since_;
     throttled_since_ = now;
+  }
+  if (level_ == 2 && now > heavy_since_) {
+    counts_.heavy_ns += now - heavy_since_;
+    heavy_since_ = now;
   }
   counts_.available_ns += now - counted_to_;
   counted_to_ = now;
@@ -84,7 +102,7 @@ void ThermalThrottle::count_time_to(TimeNs now) {
 void ThermalThrottle::restart() {
   started_ = false;
   temperature_c_ = config_.idle_c;
-  throttled_ = false;
+  level_ = 0;
   bytes_ = 0;
 }
 
@@ -94,8 +112,9 @@ void ThermalThrottle::save_state(StateWriter& out) const {
   out.i64(at_);
   out.f64(counted_nj_);
   out.u64(bytes_);
-  out.boolean(throttled_);
+  out.u8(level_);
   out.i64(throttled_since_);
+  out.i64(heavy_since_);
   out.i64(resource_.free);
   out.i64(counted_to_);
   records::save_counters(out, counts_);
@@ -107,13 +126,15 @@ void ThermalThrottle::load_state(StateReader& in) {
   at_ = in.i64();
   counted_nj_ = in.f64();
   bytes_ = in.u64();
-  throttled_ = in.boolean();
+  level_ = in.u8();
   throttled_since_ = in.i64();
+  heavy_since_ = in.i64();
   resource_.free = in.i64();
   counted_to_ = in.i64();
   records::load_counters(in, counts_, "the thermal throttle's");
   if (!std::isfinite(temperature_c_) || !std::isfinite(counted_nj_) || at_ < 0 ||
-      throttled_since_ < 0 || resource_.free < 0 || counted_to_ < 0)
+      throttled_since_ < 0 || heavy_since_ < 0 || level_ > 2 || resource_.free < 0 ||
+      counted_to_ < 0)
     throw Error("the thermal throttle's state is out of range");
 }
 

@@ -17,6 +17,7 @@
 // then a byte passes at once.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "common/state_io.h"
@@ -48,7 +49,9 @@ class ThermalThrottle {
   void count_time_to(TimeNs now);
 
   double temperature_c() const { return temperature_c_; }
-  bool throttled() const { return throttled_; }
+  bool throttled() const { return level_ > 0; }
+  // 0: not throttled; 1: throttled; 2: at the heavy level.
+  std::uint8_t level() const { return level_; }
   const records::ThermalCounters& counters() const { return counts_; }
 
   // Part of the controller limits' section CTLR.
@@ -63,19 +66,24 @@ class ThermalThrottle {
   double energy_nj() const;
   void advance_to(TimeNs at);
   void step(double power_w);
+  // The level for the temperature now, from the level before (hysteresis).
+  std::uint8_t level_now() const;
+  // Moves to `level` at `t`, counting the episodes and the time throttled.
+  void enter(std::uint8_t level, TimeNs t);
 
   ThermalConfig config_;
   flash::NandPower power_;
   const flash::FlashTimeline* timeline_;
-  std::int64_t fs_per_byte_;  // at throttle_mb_s
+  std::array<std::int64_t, 3> fs_per_byte_;  // by level: 0, throttle_mb_s, heavy_mb_s
 
   double temperature_c_;
   bool started_ = false;     // at_ and counted_nj_ hold the first pass's
   TimeNs at_ = 0;            // the temperature's time: a whole step after the first pass
   double counted_nj_ = 0;    // the energy the steps so far took into account
   std::uint64_t bytes_ = 0;  // host bytes passed, for the controller's energy
-  bool throttled_ = false;
+  std::uint8_t level_ = 0;
   TimeNs throttled_since_ = 0;  // (counted into throttled_ns up to here)
+  TimeNs heavy_since_ = 0;      // (counted into heavy_ns up to here)
   SerialResource resource_;
   records::ThermalCounters counts_;
   TimeNs counted_to_ = 0;

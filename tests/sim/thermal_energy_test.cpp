@@ -92,6 +92,37 @@ TEST(ThermalThrottle, PacesHostDataFromThrottleCUntilBelowReleaseC) {
   EXPECT_EQ(part.counters().available_ns, done + 10 * kMs);
 }
 
+TEST(ThermalThrottle, AHeavyLevelPacesAtItsOwnRateAboveHeavyC) {
+  // 2 W toward 50 (tau 50 ms: 20% a step): past 35 (light) after 2 steps
+  // (37.2), past 42 (heavy) after 5 (43.4: 50 - 20 x 0.8^5).
+  ThermalConfig config = thermal(0.05, 35, 33);
+  config.heavy_c = 42;
+  config.heavy_bytes_per_s = 0.5e6;  // 2,000 ns per byte
+  ThermalThrottle part(config, {}, &idle_flash());
+  TimeNs t = 0;
+  for (; part.level() < 2; t += kMs) {
+    part.pass(t, 2'000'000);
+    if (t == 25 * kMs) EXPECT_EQ(part.level(), 1);  // light from 20 ms
+  }
+  EXPECT_EQ(t, 51 * kMs);  // heavy at the 50 ms step
+  // Data behind the megabytes queued at the light rate from 20 ms, at 2 ms
+  // per 1,000 bytes.
+  const TimeNs queued = part.pass(t, 0);
+  EXPECT_EQ(part.pass(t, 1000), queued + 2 * kMs);
+  // Cooling: heavy ends below 40 (42 less the light level's 2), light below 33.
+  TimeNs when = t;
+  while (part.level() == 2) part.pass(when += kMs, 0);
+  EXPECT_LT(part.temperature_c(), 40);
+  EXPECT_GE(part.temperature_c(), 33);
+  EXPECT_EQ(part.level(), 1);
+  while (part.throttled()) part.pass(when += kMs, 0);
+  part.count_time_to(when);
+  EXPECT_EQ(part.counters().throttles, 1u);
+  EXPECT_EQ(part.counters().throttled_ns, when - 20 * kMs);
+  EXPECT_GT(part.counters().heavy_ns, 0);
+  EXPECT_LT(part.counters().heavy_ns, part.counters().throttled_ns);
+}
+
 TEST(FlashEnergy, IsVoltageTimesCurrentTimesTheFlashTimeOfEachKind) {
   const auto dir = testing::temp_dir_for_this_test("energy-");
   // A random write of the tiny device: cleaning copy-backs and erases too.
@@ -163,6 +194,8 @@ resistance_c_per_w = 10
 time_constant_s = 60
 throttle_c = 79
 throttle_mb_s = 900
+heavy_c = 85
+heavy_mb_s = 300
 
 [power]
 program_ma = 25
@@ -175,6 +208,8 @@ program_ma = 25
   EXPECT_DOUBLE_EQ(config.power.read_ma, 10);
   const nlohmann::json echo = sim::to_json(config);
   EXPECT_EQ(echo["controller"]["thermal"]["throttle_mb_s"], 900.0);
+  EXPECT_EQ(echo["controller"]["thermal"]["heavy_mb_s"], 300.0);
+  EXPECT_DOUBLE_EQ(t.heavy_bytes_per_s, 300e6);
   EXPECT_EQ(echo["power"]["program_ma"], 25.0);
   nlohmann::json again = sim::to_json(sim::config_from_json(echo, "echo"));
   again["source"] = echo["source"];
@@ -208,6 +243,17 @@ program_ma = 25
   EXPECT_THAT(error(needs + "throttle_c = 31\n"),
               HasSubstr("controller.thermal.release_c: the default release_c, throttle_c - 2 = "
                         "29, is not above idle_c (30): set release_c"));
+  const std::string light = needs + "throttle_c = 70\n";
+  EXPECT_THAT(error(light + "heavy_c = 80\n"),
+              HasSubstr("controller.thermal.heavy_mb_s: a heavy level (controller.thermal.heavy_c) "
+                        "needs its rate, heavy_mb_s"));
+  EXPECT_THAT(error(light + "heavy_mb_s = 50\n"),
+              HasSubstr("controller.thermal.heavy_c: heavy_mb_s needs the heavy level's "
+                        "temperature, heavy_c"));
+  EXPECT_THAT(error(light + "heavy_c = 70\nheavy_mb_s = 50\n"),
+              HasSubstr("controller.thermal.heavy_c: 70 is out of range: allowed above 70"));
+  EXPECT_THAT(error(light + "heavy_c = 80\nheavy_mb_s = 100\n"),
+              HasSubstr("controller.thermal.heavy_mb_s: must be below throttle_mb_s (100)"));
   EXPECT_THAT(error("[power]\nvcc_v = 0\n"),
               HasSubstr("power.vcc_v: 0 is out of range: allowed above 0"));
   EXPECT_THAT(error("[power]\nread_ma = -1\n"),
