@@ -106,16 +106,16 @@ void LifetimeOracle::load() {
   }
   // Classes: the clusters of the writes' log lifetimes (data never
   // superseded counts as living longer than the trace: twice its pages).
-  std::vector<double> logs;
+  std::vector<double> logs;  // by write, in trace order
   for (std::size_t i = 0; i < records_.size(); ++i)
     if (records_[i].is_write()) logs.push_back(log_lifetime(lifetime[i], written));
-  const std::vector<double> bounds = cluster_bounds(std::move(logs), classes_);
+  const std::vector<double> bounds = cluster_bounds(logs, classes_);
+  std::size_t write = 0;
   for (std::size_t i = 0; i < records_.size(); ++i) {
     TraceRecord& r = records_[i];
     if (!r.is_write()) continue;
     const auto c = static_cast<std::uint32_t>(
-        std::upper_bound(bounds.begin(), bounds.end(), log_lifetime(lifetime[i], written)) -
-        bounds.begin());
+        std::upper_bound(bounds.begin(), bounds.end(), logs[write++]) - bounds.begin());
     r.placement = static_cast<std::uint8_t>(c);
     ++counts_.writes;
     counts_.never_superseded += lifetime[i] == kNever;
