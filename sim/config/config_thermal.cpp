@@ -114,14 +114,19 @@ void describe_thermal(const DeviceConfig& config, std::string& out) {
       "until below {} °C; controller {} nJ per host byte\n",
       t.idle_c, t.resistance_c_per_w, t.time_constant_s, t.throttle_c, t.throttle_bytes_per_s / 1e6,
       t.release_c, t.controller_nj_per_byte);
+  if (t.heavy_on())
+    out +=
+        fmt::format("              heavy level at {} °C: host data at {} MB/s until below {} °C\n",
+                    t.heavy_c, t.heavy_bytes_per_s / 1e6, t.heavy_c - (t.throttle_c - t.release_c));
 }
 
 constexpr TableDoc kThermalTables[] = {
     {"controller.thermal", "[controller.thermal]",
      "the controller's thermal throttle; no table (the default): none. The drive's temperature "
      "follows the power of the flash's work and the controller's; at throttle_c the controller "
-     "slows host data to throttle_mb_s until the drive cools below release_c (see [Energy and "
-     "thermal throttling](../model.md#energy-and-thermal-throttling))",
+     "slows host data to throttle_mb_s until the drive cools below release_c, and with heavy_c "
+     "to heavy_mb_s at a second level (see [Energy and thermal "
+     "throttling](../model.md#energy-and-thermal-throttling))",
      kThermalKeys},
 };
 

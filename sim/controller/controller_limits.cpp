@@ -57,7 +57,7 @@ void ControllerLimits::count_time_to(TimeNs now) {
   core_counts_.available_ns += span * static_cast<TimeNs>(cores_.size());
   if (fs_per_byte_ > 0) path_counts_.available_ns += span;
   counted_to_ = now;
-  if (thermal_) thermal_->count_time_to(now);
+  if (thermal_) thermal_->count_time(now, span);
 }
 
 std::optional<records::CoreCounters> ControllerLimits::core_counters() const {

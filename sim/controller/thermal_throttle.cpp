@@ -84,8 +84,7 @@ TimeNs ThermalThrottle::pass(TimeNs at, std::uint64_t bytes) {
   return std::max(at, resource_.free);
 }
 
-void ThermalThrottle::count_time_to(TimeNs now) {
-  if (now <= counted_to_) return;
+void ThermalThrottle::count_time(TimeNs now, TimeNs span) {
   advance_to(now);
   if (level_ > 0 && now > throttled_since_) {
     counts_.throttled_ns += now - throttled_since_;
@@ -95,8 +94,7 @@ void ThermalThrottle::count_time_to(TimeNs now) {
     counts_.heavy_ns += now - heavy_since_;
     heavy_since_ = now;
   }
-  counts_.available_ns += now - counted_to_;
-  counted_to_ = now;
+  counts_.available_ns += span;
 }
 
 void ThermalThrottle::restart() {
@@ -116,7 +114,6 @@ void ThermalThrottle::save_state(StateWriter& out) const {
   out.i64(throttled_since_);
   out.i64(heavy_since_);
   out.i64(resource_.free);
-  out.i64(counted_to_);
   records::save_counters(out, counts_);
 }
 
@@ -130,11 +127,9 @@ void ThermalThrottle::load_state(StateReader& in) {
   throttled_since_ = in.i64();
   heavy_since_ = in.i64();
   resource_.free = in.i64();
-  counted_to_ = in.i64();
   records::load_counters(in, counts_, "the thermal throttle's");
   if (!std::isfinite(temperature_c_) || !std::isfinite(counted_nj_) || at_ < 0 ||
-      throttled_since_ < 0 || heavy_since_ < 0 || level_ > 2 || resource_.free < 0 ||
-      counted_to_ < 0)
+      throttled_since_ < 0 || heavy_since_ < 0 || level_ > 2 || resource_.free < 0)
     throw Error("the thermal throttle's state is out of range");
 }
 

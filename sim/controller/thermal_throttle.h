@@ -13,8 +13,10 @@
 // ahead of its run) and the controller's (controller_nj_per_byte per host
 // byte passed). At or above throttle_c the throttle engages: host data
 // then crosses a first-come, first-served resource at throttle_mb_s, so the
-// flash's power falls with the rate; below release_c it lets go. Until
-// then a byte passes at once.
+// flash's power falls with the rate; below release_c it lets go. With a
+// heavy level, at or above heavy_c the rate is heavy_mb_s, down to as far
+// below heavy_c as release_c is below throttle_c. Until then a byte passes
+// at once.
 #pragma once
 
 #include <array>
@@ -45,8 +47,9 @@ class ThermalThrottle {
   // A power cut: the throttle's reservations are lost (the temperature is
   // kept: the drive does not cool in no time).
   void reset() { resource_.free = 0; }
-  // Brings the temperature and the counters to `now`.
-  void count_time_to(TimeNs now);
+  // Brings the temperature and the counters to `now`, `span` of simulated
+  // time after the last count (the controller's limits keep that clock).
+  void count_time(TimeNs now, TimeNs span);
 
   double temperature_c() const { return temperature_c_; }
   bool throttled() const { return level_ > 0; }
@@ -86,7 +89,6 @@ class ThermalThrottle {
   TimeNs heavy_since_ = 0;      // (counted into heavy_ns up to here)
   SerialResource resource_;
   records::ThermalCounters counts_;
-  TimeNs counted_to_ = 0;
 };
 
 }  // namespace ssdlab::sim

@@ -49,13 +49,13 @@ constexpr TimeNs kMs = 1'000'000;
 TEST(ThermalThrottle, TheTemperatureApproachesIdlePlusRTimesPowerAtItsTimeConstant) {
   ThermalThrottle part(thermal(1.0, 100, 98), {}, &idle_flash());
   for (TimeNs t = 0; t < 1000 * kMs; t += kMs) EXPECT_EQ(part.pass(t, 1'000'000), t);
-  part.count_time_to(1000 * kMs);
+  part.count_time(1000 * kMs, 1000 * kMs);
   // 1 W toward 30 + 10 x 1 = 40 degrees, 100 steps of 10 ms at tau = 1 s:
   // 40 - 10 x 0.99^100 (the exact solution, 40 - 10 / e, is 36.32).
   EXPECT_NEAR(part.temperature_c(), 40 - 10 * std::pow(0.99, 100), 1e-9);
   EXPECT_FALSE(part.throttled());
   // Idle, it cools back to 30.
-  part.count_time_to(100'000 * kMs);
+  part.count_time(100'000 * kMs, 99'000 * kMs);
   EXPECT_NEAR(part.temperature_c(), 30, 1e-6);
 }
 
@@ -86,7 +86,7 @@ TEST(ThermalThrottle, PacesHostDataFromThrottleCUntilBelowReleaseC) {
   // Released, data is no longer paced, but what was queued goes first.
   EXPECT_EQ(part.pass(released, 1000), done + 2 * kMs);
   EXPECT_EQ(part.pass(done + 5 * kMs, 1000), done + 5 * kMs);
-  part.count_time_to(done + 10 * kMs);
+  part.count_time(done + 10 * kMs, done + 10 * kMs);
   EXPECT_EQ(part.counters().throttles, 1u);
   EXPECT_EQ(part.counters().throttled_ns, released - 40 * kMs);
   EXPECT_EQ(part.counters().available_ns, done + 10 * kMs);
@@ -116,7 +116,7 @@ TEST(ThermalThrottle, AHeavyLevelPacesAtItsOwnRateAboveHeavyC) {
   EXPECT_GE(part.temperature_c(), 33);
   EXPECT_EQ(part.level(), 1);
   while (part.throttled()) part.pass(when += kMs, 0);
-  part.count_time_to(when);
+  part.count_time(when, when);
   EXPECT_EQ(part.counters().throttles, 1u);
   EXPECT_EQ(part.counters().throttled_ns, when - 20 * kMs);
   EXPECT_GT(part.counters().heavy_ns, 0);
@@ -228,6 +228,13 @@ program_ma = 25
                                             "controller.thermal.throttle_mb_s=900"}),
               HasSubstr("thermal     33 °C idle, 10 °C/W, time constant 60 s; at 79 °C host data "
                         "at 900 MB/s until below 77 °C"));
+  EXPECT_THAT(
+      testing::config_text(
+          "tiny", {"controller.thermal.idle_c=33", "controller.thermal.resistance_c_per_w=10",
+                   "controller.thermal.time_constant_s=60", "controller.thermal.throttle_c=79",
+                   "controller.thermal.throttle_mb_s=900", "controller.thermal.heavy_c=85",
+                   "controller.thermal.heavy_mb_s=300"}),
+      HasSubstr("heavy level at 85 °C: host data at 300 MB/s until below 83 °C"));
 
   const auto error = [this](const std::string& text) { return ErrorOf(Write(text)); };
   const std::string needs =
