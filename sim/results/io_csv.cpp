@@ -2,15 +2,12 @@
 
 #include <array>
 #include <charconv>
-#include <limits>
 
 #include "common/error.h"
 #include "sim/results/output.h"
 
 namespace ssdlab::sim {
 namespace {
-
-constexpr std::size_t kFields = 9;
 
 template <typename Integer>
 bool parse_integer(std::string_view text, Integer& value) {
@@ -19,23 +16,6 @@ bool parse_integer(std::string_view text, Integer& value) {
 }
 
 }  // namespace
-
-bool parse_us(std::string_view text, TimeNs& ns) {
-  const auto dot = text.find('.');
-  const std::string_view whole = text.substr(0, dot);
-  std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
-  if (fraction.size() > 3 || (dot != std::string_view::npos && fraction.empty())) return false;
-  TimeNs micro = 0, nano = 0;
-  if (!parse_integer(whole, micro) || micro < 0) return false;
-  if (!fraction.empty()) {
-    if (fraction.front() == '-' || fraction.front() == '+' || !parse_integer(fraction, nano))
-      return false;
-    for (std::size_t digits = fraction.size(); digits < 3; ++digits) nano *= 10;
-  }
-  if (micro > std::numeric_limits<TimeNs>::max() / 1000 - 1) return false;
-  ns = micro * 1000 + nano;
-  return true;
-}
 
 IoCsvReader::IoCsvReader(const std::filesystem::path& path) : path_(path), in_(path) {
   if (!in_) throw make_error("{}: cannot open", path_.string());
@@ -58,32 +38,8 @@ bool IoCsvReader::next(IoRow& row) {
     ++line_;
     if (!text_.empty() && text_.back() == '\r') text_.pop_back();
   } while (text_.empty());
-  std::array<std::string_view, kFields> fields;
-  std::size_t count = 0, start = 0;
-  const std::string_view line(text_);
-  while (true) {
-    const auto comma = line.find(',', start);
-    if (count < kFields) fields[count] = line.substr(start, comma - start);
-    ++count;
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  if (count != kFields) throw make_error("{}: expected {} fields, got {}", where(), kFields, count);
-  const auto bad = [this](const char* column, std::string_view value, const char* expected) {
-    return make_error("{}: {}: '{}' is not {}", where(), column, value, expected);
-  };
-  if (fields[0].empty()) throw make_error("{}: experiment: empty", where());
-  row.experiment.assign(fields[0]);
-  if (!parse_integer(fields[1], row.run)) throw bad("run", fields[1], "a run number");
-  if (!parse_integer(fields[2], row.process)) throw bad("process", fields[2], "a process number");
-  if (!parse_integer(fields[3], row.io)) throw bad("io", fields[3], "an I/O number");
-  if (!parse_us(fields[4], row.submit_ns)) throw bad("submit_us", fields[4], "microseconds");
-  if (!parse_us(fields[5], row.response_ns)) throw bad("rt_us", fields[5], "microseconds");
-  const std::optional<IoMode> mode = io_mode_of_letter(fields[6]);
-  if (!mode) throw bad("mode", fields[6], "R, W or T (or a zone command: A, Z, F, O or C)");
-  row.mode = *mode;
-  if (!parse_integer(fields[7], row.offset)) throw bad("offset", fields[7], "a byte offset");
-  if (!parse_integer(fields[8], row.size)) throw bad("size", fields[8], "a size in bytes");
+  const std::string wrong = parse_io_csv_row(text_, row);
+  if (!wrong.empty()) throw make_error("{}: {}", where(), wrong);
   return true;
 }
 

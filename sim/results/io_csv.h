@@ -7,33 +7,19 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <tuple>
 #include <string>
 #include <string_view>
+#include <tuple>
 
+#include "common/io_csv_row.h"
 #include "common/io_mode.h"
 #include "common/units.h"
 
 namespace ssdlab::sim {
 
-struct IoRow {
-  std::string experiment;
-  std::uint32_t run = 0;
-  std::uint32_t process = 0;
-  std::uint64_t io = 0;
-  TimeNs submit_ns = 0;
-  TimeNs response_ns = 0;
-  IoMode mode = IoMode::kRead;
-  std::uint64_t offset = 0;
-  std::uint32_t size = 0;
-
-  bool is_write() const { return mode == IoMode::kWrite; }
-  // A read or a write (a zone append included): what a run's response
-  // times, IOPS and MB/s count (RunSamples::Kind), unless refused.
-  bool moves_data() const {
-    return mode == IoMode::kRead || mode == IoMode::kWrite || mode == IoMode::kZoneAppend;
-  }
-};
+// The row and its parser are common/io_csv_row.h's.
+using ssdlab::IoRow;
+using ssdlab::parse_us;
 
 // The I/Os of refused.csv (a zoned device's refusals, docs/zns.md), by
 // (experiment, run, process, io), as their io.csv rows name them. Empty if
@@ -59,9 +45,5 @@ class IoCsvReader {
   std::string text_;
   std::uint64_t line_ = 0;
 };
-
-// Parses microseconds written with up to 3 decimals ("305.600") into exact
-// integer nanoseconds, without floating point. False if `text` is not that.
-bool parse_us(std::string_view text, TimeNs& ns);
 
 }  // namespace ssdlab::sim

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/io_csv_row.h"
 #include "common/io_mode.h"
 #include "common/units.h"
 
@@ -26,8 +27,7 @@ namespace ssdlab::sim {
 inline constexpr std::array<const char*, 4> kRunOutputNames = {"summary.json", "io.csv",
                                                                "refused.csv", "errors.csv"};
 
-inline constexpr std::string_view kIoCsvHeader =
-    "experiment,run,process,io,submit_us,rt_us,mode,offset,size";
+using ssdlab::kIoCsvHeader;  // common/io_csv_row.h
 
 // A temporary file that becomes `target` once complete. It is created fresh
 // beside `target` under a name no other file has (TARGET.XXXXXX.partial),
