@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "common/error.h"
+#include "common/io_csv_row.h"
 #include "traces/fields.h"
 #include "traces/input.h"
 #include "traces/parsers.h"
@@ -31,6 +32,9 @@ const std::vector<Entry>& entries() {
         &blkparse_device_name},
        &make_blkparse_parser},
       {{"fio", "fio iolog, version 2 or 3", "microseconds"}, &make_fio_parser},
+      {{"ssdlab", "ssdlab's io.csv (of sim, probe or a live session), sorted by submit time",
+        "microseconds", nullptr, true, kIoCsvHeader.data()},
+       &make_ssdlab_csv_parser},
   };
   return kEntries;
 }
@@ -50,6 +54,12 @@ std::string format_names() {
   std::vector<std::string_view> names;
   for (const auto& info : formats()) names.emplace_back(info.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+const FormatInfo* find_format(std::string_view name) {
+  for (const auto& info : formats())
+    if (name == info.name) return &info;
+  return nullptr;
 }
 
 std::string device_name(std::string_view format, std::uint32_t device) {
@@ -98,6 +108,11 @@ Detection detect_format_scored(const std::string& path, const ReadOptions& optio
     best = score;
     candidates.emplace_back(entry.info.name);
   }
+  for (const auto& entry : entries())
+    if (entry.info.header && trim(sample.front().text) == entry.info.header) {
+      candidates.assign(1, entry.info.name);
+      detection.by_header = true;
+    }
   if (candidates.size() == 1) {
     detection.format = candidates.front();
     detection.sample = sample.size();

@@ -22,7 +22,16 @@ struct FormatInfo {
   // How the format names a record's device (TraceRecord::device) in messages
   // and summaries; null: its number.
   std::string (*device_name)(std::uint32_t device) = nullptr;
+  // Its rows are not in time order (an io.csv is in completion order):
+  // TraceFile holds the records it reads and returns them by time.
+  bool sorted_on_read = false;
+  // A first line that names the format (an io.csv's header): a file that
+  // starts with it is of this format, whatever its other lines score.
+  const char* header = nullptr;
 };
+
+// The format `name`'s entry, or nullptr.
+const FormatInfo* find_format(std::string_view name);
 
 // Device `device` of a trace in format `format` as that format names it
 // (blkparse: "major,minor"; the others: the number).
@@ -30,7 +39,7 @@ std::string device_name(std::string_view format, std::uint32_t device);
 
 // Every format, in a fixed order.
 const std::vector<FormatInfo>& formats();
-// "msr, disksim, mqsim, spc, blkparse, fio": for help texts and messages.
+// "msr, disksim, mqsim, spc, blkparse, fio, ssdlab": for help texts and messages.
 std::string format_names();
 // The parser of format `name`; throws ssdlab::Error naming the known formats.
 std::unique_ptr<LineParser> make_parser(std::string_view name, const ReadOptions& options);
@@ -44,6 +53,7 @@ struct Detection {
   std::string format;
   std::size_t sample = 0;  // non-blank lines looked at
   std::vector<std::pair<std::string, std::size_t>> scores;
+  bool by_header = false;  // its first line is the format's header
 };
 
 // Detection found no format, or several equally good: give the format.
@@ -53,11 +63,11 @@ class FormatNotDetected : public Error {
 };
 
 // The format of `path`, from its first kDetectionLines non-blank lines: the
-// one format whose parser reads the most of them (at least half) without
-// error. Throws FormatNotDetected when no format fits, or when several fit
-// equally well ("ambiguous", listing them); ssdlab::Error when the file cannot
-// be read (an empty trace, corrupt compressed data). Messages name the file
-// options.name (its path if empty).
+// format whose header (FormatInfo::header) is its first line, else the one
+// format whose parser reads the most of them (at least half) without error. Throws
+// FormatNotDetected when no format fits, or when several fit equally well ("ambiguous", listing
+// them); ssdlab::Error when the file cannot be read (an empty trace, corrupt compressed data).
+// Messages name the file options.name (its path if empty).
 std::string detect_format(const std::string& path, const ReadOptions& options);
 // The same, with the scores behind the choice.
 Detection detect_format_scored(const std::string& path, const ReadOptions& options);

@@ -31,6 +31,10 @@ class LineParser {
   virtual Result parse(std::string_view line, std::uint64_t line_number, TraceRecord& record) = 0;
   // Why the last kBad line was bad, e.g. "Type 'Rd': expected Read or Write".
   const std::string& error() const { return error_; }
+  // What the lines read so far hold that a selection missed, for the error
+  // of a trace with no requests to replay ("its experiments: a, b"); empty
+  // if nothing to say.
+  virtual std::string seen() const { return {}; }
 
  protected:
   template <typename... Args>

@@ -16,6 +16,7 @@ std::unique_ptr<LineParser> make_mqsim_parser(const ReadOptions& options);
 std::unique_ptr<LineParser> make_spc_parser(const ReadOptions& options);
 std::unique_ptr<LineParser> make_blkparse_parser(const ReadOptions& options);
 std::unique_ptr<LineParser> make_fio_parser(const ReadOptions& options);
+std::unique_ptr<LineParser> make_ssdlab_csv_parser(const ReadOptions& options);
 
 // blkparse devices are major,minor; a record's device is the kernel's
 // MKDEV(major, minor), so that --trace-device can take either form.

@@ -90,6 +90,24 @@ void set_map(ReadOptions& options, std::string_view text) {
   options.map = *map;
 }
 
+void set_experiment(ReadOptions& options, std::string_view text) {
+  if (text.empty()) throw make_error("--trace-experiment: expected an io.csv experiment name");
+  options.experiment = std::string(text);
+}
+
+void set_run(ReadOptions& options, std::string_view text) {
+  std::uint32_t run = 0;
+  if (!parse_uint(text, run)) throw make_error("--trace-run '{}': expected a run number", text);
+  options.run = run;
+}
+
+void set_process(ReadOptions& options, std::string_view text) {
+  std::uint32_t process = 0;
+  if (!parse_uint(text, process))
+    throw make_error("--trace-process '{}': expected a process number", text);
+  options.process = process;
+}
+
 }  // namespace
 
 const char* address_map_name(AddressMap map) {
@@ -122,6 +140,13 @@ const std::vector<ReadOptionKey>& read_option_keys() {
       {"zero_size", "--zero-size",
        "Zero-size requests: skip (default, counted) or error (a bad line)", Kind::kText,
        &set_zero_size},
+      {"experiment", "--trace-experiment",
+       "ssdlab io.csv: replay this experiment's rows (needed if it has several)", Kind::kText,
+       &set_experiment},
+      {"run", "--trace-run", "ssdlab io.csv: replay this run's rows (needed if it has several)",
+       Kind::kText, &set_run},
+      {"process", "--trace-process", "ssdlab io.csv: replay only this process's rows", Kind::kText,
+       &set_process},
       {"limit", "--limit", "Replay at most N requests", Kind::kCount, &set_limit},
       {"", "--skip-bad", "Count and skip bad lines instead of stopping", Kind::kFlag,
        &set_skip_bad},

@@ -34,6 +34,10 @@ struct ReadOptions {
   std::optional<std::int64_t> start_ns;  // or skip those before this trace time
   std::uint64_t limit = 0;               // at most this many requests; 0: all
   AddressMap map = AddressMap::kModulo;
+  // The ssdlab format (an io.csv): only the rows of this experiment, run and
+  // process. An io.csv of several experiments or runs needs them chosen.
+  std::optional<std::string> experiment;
+  std::optional<std::uint32_t> run, process;
   std::string name;  // the file in messages ("stdin"); empty: its path
   // The options set through set_read_option, as their flags ("--format"), in
   // the order of read_option_keys(): what "only for trace workloads" names.

@@ -27,6 +27,12 @@ struct TraceRecord {
   // A write's placement identifier (docs/fdp.md): no format carries one; the
   // lifetime oracle (lifetime_oracle.h) assigns it. 0: none (handle 0).
   std::uint8_t placement = 0;
+  // What only ssdlab's own io.csv (the `ssdlab` format) records: the row's
+  // process and io columns, and its response time (-1: not recorded), which
+  // --mode dependent replays from.
+  std::uint32_t process = 0;
+  std::uint64_t sequence = 0;
+  std::int64_t response_ns = -1;
 
   bool is_write() const { return mode == IoMode::kWrite; }
 };

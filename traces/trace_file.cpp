@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "common/checked.h"
 #include "common/error.h"
 #include "common/printable.h"
@@ -11,12 +14,33 @@
 namespace ssdlab::traces {
 
 TraceFile::TraceFile(const std::string& path, const ReadOptions& options)
-    : input_(path, options.name),
-      parser_(make_parser(options.format, options)),
-      options_(options) {}
+    : input_(path, options.name), parser_(make_parser(options.format, options)), options_(options) {
+  const FormatInfo* format = find_format(options.format);
+  sorted_ = format && format->sorted_on_read;
+}
 
 std::string TraceFile::where() const {
-  return fmt::format("{}:{}", input_.path(), input_.line_number());
+  const bool returned = held_ && next_held_ > 0 && next_held_ <= held_->size();
+  return fmt::format("{}:{}", input_.path(),
+                     returned ? (*held_)[next_held_ - 1].line : input_.line_number());
+}
+
+std::optional<TraceRecord> TraceFile::next() {
+  if (!sorted_) return read();
+  if (!held_) hold_sorted();
+  if (next_held_ == held_->size()) return std::nullopt;
+  return (*held_)[next_held_++].record;
+}
+
+void TraceFile::hold_sorted() {
+  std::vector<Held> held;
+  while (const std::optional<TraceRecord> record = read())
+    held.push_back({*record, input_.line_number()});
+  std::stable_sort(held.begin(), held.end(), [](const Held& a, const Held& b) {
+    const TraceRecord &x = a.record, &y = b.record;
+    return std::tie(x.time_ns, x.process, x.sequence) < std::tie(y.time_ns, y.process, y.sequence);
+  });
+  held_ = std::move(held);
 }
 
 void TraceFile::bad_line(const std::string& reason) {
@@ -28,7 +52,7 @@ void TraceFile::bad_line(const std::string& reason) {
   if (bad_examples_.size() < kBadExamples) bad_examples_.push_back(std::move(message));
 }
 
-std::optional<TraceRecord> TraceFile::next() {
+std::optional<TraceRecord> TraceFile::read() {
   std::string_view line;
   TraceRecord record;
   while (input_.next(line)) {

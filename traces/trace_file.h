@@ -33,11 +33,17 @@ class TraceFile final : public TraceReader {
   TraceFile(const std::string& path, const ReadOptions& options);
 
   // Throws ssdlab::Error "PATH:LINE: what is wrong" on a bad line, unless
-  // skip_bad.
+  // skip_bad. A format whose rows are not in time order
+  // (FormatInfo::sorted_on_read) is read whole at the first call and its
+  // records returned by time (then process and sequence): memory grows with
+  // its selected rows (56 bytes each).
   std::optional<TraceRecord> next() override;
 
   const ReadCounts& counts() const { return counts_; }
-  // "PATH:LINE" of the line last read, for messages about its request.
+  // What the format's parser saw that a selection missed (LineParser::seen).
+  std::string seen() const { return parser_->seen(); }
+  // "PATH:LINE" of the line of the request last returned (of the line last
+  // read, for a format read in order), for messages about its request.
   std::string where() const;
   const std::string& compression() const { return input_.compression(); }
   // With skip_bad: the first few bad lines, "PATH:LINE: what is wrong".
@@ -47,12 +53,22 @@ class TraceFile final : public TraceReader {
 
  private:
   void bad_line(const std::string& reason);
+  std::optional<TraceRecord> read();
+  void hold_sorted();
+
+  struct Held {
+    TraceRecord record;
+    std::uint64_t line = 0;
+  };
 
   LineInput input_;
   std::unique_ptr<LineParser> parser_;
   ReadOptions options_;
   ReadCounts counts_;
   std::vector<std::string> bad_examples_;
+  bool sorted_ = false;  // read whole, returned by time
+  std::optional<std::vector<Held>> held_;
+  std::size_t next_held_ = 0;
 };
 
 }  // namespace ssdlab::traces

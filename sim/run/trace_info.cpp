@@ -45,6 +45,7 @@ std::string device_name(const Info& info, std::uint32_t device) {
 
 // "reads 20 of the first 20 lines; next best: spc, 3"
 std::string detection_reason(const traces::Detection& detection) {
+  if (detection.by_header) return "detected: its header";
   std::string reason = "detected: ";
   const std::pair<std::string, std::size_t>* runner_up = nullptr;
   for (const auto& score : detection.scores) {

@@ -191,8 +191,8 @@ TEST_F(ReplayCli, BadOptionValuesAreOneLineInputErrors) {
   const Case cases[] = {
       {"--format csv",
        "ssdlab: --format: unknown trace format 'csv' (known: auto, msr, "
-       "disksim, mqsim, spc, blkparse, fio)\n"},
-      {"--mode half", "ssdlab: --mode 'half': expected open or closed\n"},
+       "disksim, mqsim, spc, blkparse, fio, ssdlab)\n"},
+      {"--mode half", "ssdlab: --mode 'half': expected open, closed or dependent\n"},
       {"--qd 4",
        "ssdlab: --qd applies to --mode closed (open-loop replay follows the trace "
        "times)\n"},

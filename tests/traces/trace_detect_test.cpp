@@ -65,7 +65,7 @@ TEST_F(TraceDetection, NoFittingFormatIsAnErrorListingTheFormats) {
   EXPECT_EQ(ErrorOf("hello world\n"),
             dir_.string() +
                 "/trace: cannot tell the trace format: most of its first 1 lines "
-                "fit none of msr, disksim, mqsim, spc, blkparse, fio; give --format");
+                "fit none of msr, disksim, mqsim, spc, blkparse, fio, ssdlab; give --format");
 }
 
 TEST_F(TraceDetection, LooksOnlyAtTheFirstLines) {
