@@ -19,7 +19,9 @@ inline void add_trace_options(CLI::App& sim, sim::TraceOptions& trace, TraceRead
   const std::string group = "Trace replay (-w trace:FILE[,key=value...])";
   add_trace_read_options(sim, read, group);
   sim.add_option("--mode", trace.mode,
-                 "open (default): submit at trace times; closed: --qd outstanding")
+                 "open (default): submit at trace times; closed: --qd outstanding; dependent "
+                 "(an ssdlab io.csv): each process as recorded, its I/Os after the completions "
+                 "they waited for")
       ->group(group);
   sim.add_option("--qd", trace.queue_depth, "Closed loop: requests outstanding (default 1)")
       ->check(integer_in(1, UINT32_MAX))

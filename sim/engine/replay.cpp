@@ -4,11 +4,20 @@
 #include <memory>
 
 #include "common/error.h"
+#include "sim/engine/dependent_replay.h"
 
 namespace ssdlab::sim {
 
 const char* replay_mode_name(ReplayMode mode) {
-  return mode == ReplayMode::kOpen ? "open" : "closed";
+  switch (mode) {
+    case ReplayMode::kOpen:
+      return "open";
+    case ReplayMode::kClosed:
+      return "closed";
+    case ReplayMode::kDependent:
+      return "dependent";
+  }
+  return "?";
 }
 
 std::optional<SourceIo> TraceSource::next() {
@@ -49,19 +58,26 @@ std::optional<TraceSource::Read> TraceSource::read() {
 std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplaySource>& sources,
                                  const ReplaySettings& settings) {
   std::vector<std::unique_ptr<TraceSource>> traces;
+  std::vector<std::unique_ptr<DependentTrace>> dependents;
   std::vector<HostStream> streams;
   std::vector<RunGroup> groups;
   const bool open = settings.mode == ReplayMode::kOpen;
   for (std::uint32_t k = 0; k < sources.size(); ++k) {
+    groups.push_back(RunGroup{sources[k].experiment, 0, 0, 0, false});
+    if (settings.mode == ReplayMode::kDependent) {
+      dependents.push_back(std::make_unique<DependentTrace>(*sources[k].trace, TimeNs{0}));
+      dependents.back()->add_streams(HostStream{nullptr, k}, streams);
+      continue;
+    }
     const double speed = sources[k].speed > 0 ? sources[k].speed : settings.speed;
     traces.push_back(std::make_unique<TraceSource>(*sources[k].trace, settings.mode, speed));
     streams.push_back(HostStream{traces.back().get(), k, 0, open ? 0 : settings.queue_depth});
-    groups.push_back(RunGroup{sources[k].experiment, 0, 0, 0, false});
   }
   std::vector<RunResult> runs = simulator.run(streams, groups);
   std::vector<ReplayResult> results;
   for (std::size_t k = 0; k < sources.size(); ++k) {
-    ReplayResult& result = results.emplace_back(traces[k]->counts());
+    ReplayResult& result =
+        results.emplace_back(dependents.empty() ? traces[k]->counts() : dependents[k]->counts());
     result.run = std::move(runs[k]);
   }
   return results;

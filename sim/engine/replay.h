@@ -5,7 +5,9 @@
 // time (from the trace's first replayed request, divided by the speed
 // factor), whatever is still outstanding: the SSD queues it. Closed loop:
 // `queue_depth` requests outstanding per trace, each completion submits the
-// next, trace times are ignored. Records are pulled from the reader one at a
+// next, trace times are ignored. Dependent (ssdlab's io.csv only): each
+// recorded process a closed loop of its recorded depth and think times
+// (dependent_replay.h). Records are pulled from the reader one at a
 // time, so memory does not grow with the trace (only with the requests in
 // flight, and the 8 bytes per request that exact percentiles need, up to
 // --exact-samples: beyond, a histogram of bounded size; run_samples.h).
@@ -17,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +30,7 @@
 
 namespace ssdlab::sim {
 
-enum class ReplayMode { kOpen, kClosed };
+enum class ReplayMode { kOpen, kClosed, kDependent };
 const char* replay_mode_name(ReplayMode mode);
 
 struct ReplaySettings {
@@ -44,6 +47,8 @@ struct ReplayResult {
   std::uint64_t out_of_order = 0;  // open loop: earlier than the previous one, submitted with it
   TimeNs trace_start_ns = 0;       // trace time of the first replayed request
   TimeNs trace_end_ns = 0;         // and of the last one
+  // --mode dependent: each recorded process's depth, by process number.
+  std::map<std::uint32_t, std::uint32_t> process_depths;
 };
 
 // One of several traces replayed together.

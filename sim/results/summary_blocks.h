@@ -251,6 +251,8 @@ struct TraceRecord {
   std::optional<Partition> partition;  // --layout partitioned
   std::string devices;
   std::optional<std::map<std::string, std::uint64_t>> device_bases;  // by device number
+  // --mode dependent: each recorded process's depth, by process number.
+  std::optional<std::map<std::string, std::uint64_t>> queue_depth_by_process;
   std::vector<std::string> warnings;
   // --placement-oracle (traces/lifetime_oracle.h): per lifetime class, its
   // writes and the longest lifetime in it (host pages; never-superseded

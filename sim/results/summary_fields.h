@@ -206,6 +206,7 @@ void fields(V& v, R& t) requires std::is_same_v<std::remove_const_t<R>, TraceRec
   v.optional("partition", t.partition);
   v("devices", t.devices);
   v.optional("device_bases", t.device_bases);
+  v.optional("queue_depth_by_process", t.queue_depth_by_process);
   v("warnings", t.warnings);
   v.optional("placement_oracle_class_writes", t.oracle_class_writes);
   v.optional("placement_oracle_class_max_lifetime_pages", t.oracle_class_max_lifetime_pages);

@@ -141,6 +141,7 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
   const Traces& t = all.traces;
   placed_.resize(t.all.size());
   sources_.resize(t.all.size());
+  dependents_.resize(t.all.size());
   // One replay mode and queue depth for every trace, as a replay has.
   const ReplaySettings replay = t.all.empty() ? ReplaySettings{} : t.all.front().replay;
   const bool open = replay.mode == ReplayMode::kOpen;
@@ -155,9 +156,19 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
       placed_[i] =
           std::make_unique<PlacedTrace>(t.all[i], t.partitions[i].base, t.partitions[i].bytes,
                                         config.sector_size, oracle_spec(t.all[i], config));
-      sources_[i] = std::make_unique<TraceSource>(*placed_[i], replay.mode, t.all[i].replay.speed);
-      streams_.push_back(
-          HostStream{sources_[i].get(), group, 0, open ? 0 : replay.queue_depth, queue, flow});
+      const HostStream place{nullptr, group, 0, open ? 0 : replay.queue_depth, queue, flow};
+      if (replay.mode == ReplayMode::kDependent) {
+        const traces::ReadOptions& read = t.all[i].read;
+        const bool from_start = read.start_requests == 0 && !read.start_ns;
+        dependents_[i] = std::make_unique<DependentTrace>(
+            *placed_[i], from_start ? std::optional<TimeNs>(0) : std::nullopt);
+        dependents_[i]->add_streams(place, streams_);
+      } else {
+        sources_[i] =
+            std::make_unique<TraceSource>(*placed_[i], replay.mode, t.all[i].replay.speed);
+        streams_.push_back(place);
+        streams_.back().source = sources_[i].get();
+      }
       groups_.push_back(RunGroup{tenant.name, 0, 0, 0, false});
       continue;
     }

@@ -49,6 +49,11 @@ TraceRecord trace_record(const TraceSettings& s, const PlacedTrace& placed,
     auto& bases = t.device_bases.emplace();
     for (const auto& [device, base] : s.placement.device_base) bases[std::to_string(device)] = base;
   }
+  if (!result.process_depths.empty()) {
+    auto& depths = t.queue_depth_by_process.emplace();
+    for (const auto& [process, depth] : result.process_depths)
+      depths[std::to_string(process)] = depth;
+  }
   t.warnings = warnings;
   if (const traces::LifetimeOracle* oracle = placed.oracle()) {
     t.oracle_class_writes = oracle->counts().class_writes;
@@ -74,7 +79,8 @@ ExperimentRecord trace_experiment(const Traces& t, std::size_t k, const PlacedTr
             ? fmt::format("; the trace has no {} events (--blk-event {} replays those; try {})",
                           settings.read.blk_event, settings.read.blk_event,
                           settings.read.blk_event == 'Q' ? "D" : "Q")
-            : "");
+        : file.seen().empty() ? std::string()
+                              : "; " + file.seen());
   for (const auto& example : file.bad_examples()) log->warn("skipped bad line: {}", example);
   if (read.bad_lines)
     log->warn("{}: {} bad lines skipped (--skip-bad)", settings.shown_path, read.bad_lines);
@@ -85,6 +91,8 @@ ExperimentRecord trace_experiment(const Traces& t, std::size_t k, const PlacedTr
   e.trims = result.trims;
   if (settings.replay.mode == ReplayMode::kClosed) e.trace_queue_depth = settings.replay.queue_depth;
   e.queue_depth = e.trace_queue_depth.value_or(1);  // as summary_from_json reads it back
+  if (!result.process_depths.empty())
+    e.processes = static_cast<std::uint32_t>(result.process_depths.size());
   e.trace = trace_record(settings, placed, result,
                          t.partitioned ? std::optional(t.partitions[k]) : std::nullopt,
                          t.warnings[k]);

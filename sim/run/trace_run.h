@@ -26,7 +26,7 @@ inline constexpr double kMaxSpeed = 1e6;
 // input errors (exit 1) naming the option.
 struct TraceOptions {
   traces::ReadOptions read;       // --format, --time-unit, --trace-device, --start, --limit, ...
-  std::string mode;               // --mode: open (default) or closed
+  std::string mode;               // --mode: open (default), closed or dependent
   std::uint32_t queue_depth = 0;  // --qd: closed loop (default 1)
   double speed = 0;               // --speed: open loop (default 1), kMinSpeed..kMaxSpeed
   std::string layout;             // --layout: several traces share the device or partition it

@@ -28,6 +28,7 @@
 #include "traces/fields.h"
 #include "traces/formats.h"
 #include "traces/selection.h"
+#include "traces/ssdlab_csv.h"
 #include "traces/trace_file.h"
 
 namespace ssdlab::sim {
@@ -188,20 +189,38 @@ void resolve_devices(const TraceOptions& trace, TraceSettings& s) {
 // Open or closed loop, queue depth, speed and the io.csv name.
 void resolve_replay(const TraceOptions& trace, TraceSettings& s) {
   auto& replay = s.replay;
-  if (!trace.mode.empty() && trace.mode != "open" && trace.mode != "closed")
-    throw make_error("--mode '{}': expected open or closed", trace.mode);
-  replay.mode = trace.mode == "closed" ? ReplayMode::kClosed : ReplayMode::kOpen;
-  if (replay.mode == ReplayMode::kOpen && trace.queue_depth)
-    throw make_error("--qd applies to --mode closed (open-loop replay follows the trace times)");
-  if (replay.mode == ReplayMode::kClosed && trace.speed > 0)
-    throw make_error("--speed applies to --mode open (closed-loop replay ignores trace times)");
+  if (!trace.mode.empty() && trace.mode != "open" && trace.mode != "closed" &&
+      trace.mode != "dependent")
+    throw make_error("--mode '{}': expected open, closed or dependent", trace.mode);
+  replay.mode = trace.mode == "closed"      ? ReplayMode::kClosed
+                : trace.mode == "dependent" ? ReplayMode::kDependent
+                                            : ReplayMode::kOpen;
+  if (replay.mode != ReplayMode::kClosed && trace.queue_depth)
+    throw make_error("--qd applies to --mode closed ({} replay {})",
+                     replay.mode == ReplayMode::kOpen ? "open-loop" : "dependent",
+                     replay.mode == ReplayMode::kOpen ? "follows the trace times"
+                                                      : "keeps each process's recorded depth");
+  if (replay.mode != ReplayMode::kOpen && trace.speed > 0)
+    throw make_error("--speed applies to --mode open ({} replay ignores trace times)",
+                     replay.mode == ReplayMode::kClosed ? "closed-loop" : "dependent");
+  if (replay.mode == ReplayMode::kDependent && s.read.format != "ssdlab")
+    throw make_error(
+        "--mode dependent: needs each request's recorded completion, which only ssdlab's own "
+        "io.csv has (format ssdlab); {} records none",
+        s.read.format);
   replay.queue_depth = trace.queue_depth ? trace.queue_depth : 1;
   if (trace.speed != 0 &&
       (!std::isfinite(trace.speed) || trace.speed < kMinSpeed || trace.speed > kMaxSpeed))
     throw make_error("--speed {}: expected a number from {:g} to {:g}", trace.speed, kMinSpeed,
                      kMaxSpeed);
   replay.speed = trace.speed > 0 ? trace.speed : 1.0;
+  // An io.csv replayed keeps its experiment's name.
+  const std::string recorded = s.read.experiment ? *s.read.experiment
+                               : s.read.format == "ssdlab"
+                                   ? traces::first_io_csv_experiment(s.path, s.read)
+                                   : std::string();
   replay.experiment = !trace.name.empty()   ? trace.name
+                      : !recorded.empty()   ? recorded
                       : s.shown_path == "-" ? std::string("stdin")
                                             : experiment_name(s.path);
 }
@@ -233,6 +252,11 @@ TraceSettings resolve(const std::string& workload, const TraceOptions& options,
     s.detected = true;
     log->info("{}: detected trace format {}", s.shown_path, s.read.format);
   }
+  if (s.read.format != "ssdlab")
+    for (const char* flag : {"--trace-experiment", "--trace-run", "--trace-process"})
+      if (std::find(s.read.given.begin(), s.read.given.end(), flag) != s.read.given.end())
+        throw make_error("-w '{}': {} is for ssdlab's io.csv (format ssdlab), not {}", workload,
+                         flag, s.read.format);
   resolve_devices(trace, s);
   resolve_replay(trace, s);
   s.queue = trace.queue;
