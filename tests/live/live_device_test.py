@@ -269,6 +269,46 @@ class LiveDevice(unittest.TestCase):
         pages = {h["handle"]: h["host_pages"] for h in fdp["handles"]}
         self.assertEqual(pages, {0: 1024, 1: 1024})  # 4 MiB each, in 4 KiB pages
 
+    def test_a_recorded_session_replays_by_its_dependencies_under_two_orders(self):
+        # Two connections (a reader that thinks 100 us between reads, a
+        # writer at depth 8) recorded live; each connection replayed as a
+        # tenant by what it waited for (--mode dependent, docs/reference/
+        # trace-formats.md "Replaying a recorded run"), under FIFO and
+        # reads-first dispatch.
+        self.need("fio")
+        out = os.path.join(self.dir, "out")
+        with self.server(f"io-log={out}") as server:
+            run(["fio", "--ioengine=nbd", f"--uri={server.uri}", "--output-format=json",
+                 "--bs=4k", "--size=8M", "--name=reader", "--rw=randread", "--iodepth=1",
+                 "--thinktime=100", "--number_ios=400", "--name=writer", "--rw=randwrite",
+                 "--iodepth=8", "--number_ios=3000"])
+            server.stop()
+        recorded = self.rows(out)
+        modes = {}
+        for row in recorded:
+            modes.setdefault(int(row["process"]), set()).add(row["mode"])
+        self.assertEqual(sorted(modes.values(), key=sorted), [{"R"}, {"W"}])
+        reader = next(p for p, m in modes.items() if m == {"R"})
+        writer = next(p for p, m in modes.items() if m == {"W"})
+        means = {}
+        for order in ("fifo", "read>write>cleaning"):
+            replay = os.path.join(self.dir, order.replace(">", "-"))
+            run([ARGS.ssdlab, "sim", "-c", self.config, "--mode", "dependent", "-q",
+                 "--set", f'controller.dispatch_order="{order}"',
+                 "-w", f"trace:{out}/io.csv,process={reader},queue=1,name=reader",
+                 "-w", f"trace:{out}/io.csv,process={writer},queue=1,name=writer",
+                 "-o", replay])
+            self.assertEqual(len(self.rows(replay)), len(recorded))
+            with open(os.path.join(replay, "summary.json")) as f:
+                summary = json.load(f)
+            tenants = {t["name"]: t for t in summary["tenants"]}
+            self.assertEqual(tenants["reader"]["ios"], 400)
+            depths = summary["experiments"][1]["trace"]["queue_depth_by_process"]
+            self.assertLessEqual(depths[str(writer)], 8)  # what nbdkit let through
+            means[order] = tenants["reader"]["mean_us"]
+        print(f"reader mean, dependent replay: {means}", file=sys.stderr)
+        self.assertLess(means["read>write>cleaning"], means["fifo"])
+
     def test_a_read_no_ecc_step_corrects_fails_with_eio(self):
         # Flash errors (docs/errors.md) with an ECC too weak for a fresh
         # TLC page: about half the reads have a media error, which the
