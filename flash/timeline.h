@@ -184,6 +184,12 @@ class FlashTimeline {
   std::uint32_t page_type(Ppn ppn) const { return bits_.remainder(geometry_.page_in_block(ppn)); }
   // True if `ppn` lies in a block in SLC mode.
   bool in_slc_mode(Ppn ppn) const;
+  // What a host read of `commands` waits for in the array: of the pages its
+  // reads read, the class of the one whose array read is slowest (the first
+  // of equals): 1 + its page type, or kSlcModeReadClass in a block in SLC
+  // mode. 0 if it reads no page, or the cells are SLC (one page type).
+  static constexpr std::uint8_t kSlcModeReadClass = kMaxPageTypes + 1;
+  std::uint8_t read_page_class(const CommandList& commands) const;
 
   // Checkpoints: when each bus and die is next free (absolute simulated
   // time, so the clock must be restored with it) and the counters, as

@@ -18,6 +18,25 @@ TimeNs FlashTimeline::cell_read_ns(Ppn ppn) const {
   return timing_.cell.read_ns[ppn == kNoPage ? 0 : page_type(ppn)];
 }
 
+std::uint8_t FlashTimeline::read_page_class(const CommandList& commands) const {
+  if (!multi_bit_) return 0;
+  std::uint8_t slowest = 0;
+  TimeNs slowest_ns = -1;
+  const auto consider = [&](Ppn ppn) {
+    if (ppn == kNoPage) return;
+    const TimeNs ns = cell_read_ns(ppn);
+    if (ns <= slowest_ns) return;
+    slowest_ns = ns;
+    slowest = in_slc_mode(ppn) ? kSlcModeReadClass : static_cast<std::uint8_t>(1 + page_type(ppn));
+  };
+  for (const Command& command : commands)
+    if (command.op == Op::kRead && !command.rides) {
+      consider(command.ppn);
+      consider(command.ppn2);
+    }
+  return slowest;
+}
+
 TimeNs FlashTimeline::cell_program_ns(Ppn ppn) const {
   if (in_slc_mode(ppn)) return timing_.cell.slc_program_ns;
   return timing_.cell.program_ns[ppn == kNoPage ? 0 : page_type(ppn)];

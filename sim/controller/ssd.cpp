@@ -121,13 +121,16 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
   const CleaningStart start = dispatch.work == flash::WorkClass::kCleaning
                                   ? CleaningStart::kBackground
                                   : CleaningStart::kForeground;
+  const bool host_read = dispatch.work == flash::WorkClass::kHostRead;
   if (power_ && map_units_.on()) {
     // (The recorder has the unit commands; the flash gets pages.)
     map_units_.to_flash(commands_, &carriers_);
+    if (host_read) read_class_ = scheduler_.timeline().read_page_class(commands_);
     return power_->schedule(commands_, now, cleaning_, start, &carriers_);
   }
-  if (power_) return power_->schedule(commands_, now, cleaning_, start);
   if (map_units_.on()) map_units_.to_flash(commands_);
+  if (host_read) read_class_ = scheduler_.timeline().read_page_class(commands_);
+  if (power_) return power_->schedule(commands_, now, cleaning_, start);
   // (Background cleaning has no host commands: its tag only marks its time.)
   const std::uint64_t job = start == CleaningStart::kBackground ? kBackground : dispatch.tag;
   const auto submit = [&] {
@@ -286,6 +289,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   if (cleaner_) cleaner_->before_request(now);
   if (write && !zones_) host_bytes_written_ += request.size;
   flow_ = request.flow;
+  read_class_ = 0;
   clock_ = now;
   if (errors_) errors_->forget_media_errors();
   const std::optional<TimeNs> done =

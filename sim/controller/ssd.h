@@ -123,6 +123,11 @@ class Ssd : private flash::FlashScheduler::Listener,
     return errors_ ? std::span<const MediaError>(errors_->media_errors())
                    : std::span<const MediaError>();
   }
+  // What the last read start() took waits for in the flash array: the
+  // class of its slowest page (flash::FlashTimeline::read_page_class); 0 if
+  // it read no flash page (the buffer served it, its pages are unwritten, or
+  // the cells are SLC).
+  std::uint8_t read_page_class() const { return read_class_; }
   // The firmware's cores and the data path, or null if the config has
   // neither.
   ControllerLimits* limits() { return limits_.get(); }
@@ -335,6 +340,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // it: the scheduler's jobs carry it, the flushes and cleaning a request's
   // write triggers too (the fewest-queued dispatch order tells flows apart by it).
   std::uint16_t flow_ = 0;
+  std::uint8_t read_class_ = 0;  // read_page_class()
   std::vector<SsdObserver*> observers_;
   std::vector<Completed> completions_;  // start(): reported by the scheduler
   std::optional<TimeNs> sync_done_;     // schedule(kWait): the host chain's end

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include "common/checked.h"
@@ -47,6 +48,8 @@ void Simulator::open(std::span<const HostStream> streams, std::span<const RunGro
   for (const RunGroup& group : groups) samples_.emplace_back(group, exact_samples_);
   moved_.assign(groups.size(), 0);
   spans_.assign(keep_spans_ ? groups.size() : 0, {});
+  const bool multi_bit = ssd_.config().geometry.cell_type != flash::CellType::kSlc;
+  page_type_reads_.assign(multi_bit ? groups.size() : 0, {});
   stopped_.clear();
   end_of_life_ = false;
   begin(streams);
@@ -91,6 +94,11 @@ std::vector<RunResult> Simulator::close() {
 
   if (limits_) limits_->count_time_to(now_);
   const DeviceCounters device = device_counters_of(ssd_) - before_;
+  std::array<std::string, PageTypeReads::kClasses> names;
+  const flash::CellType cell = ssd_.config().geometry.cell_type;
+  for (std::uint32_t type = 0; type < flash::bits_per_cell(cell); ++type)
+    names[1 + type] = flash::page_type_name(cell, type);
+  names[flash::FlashTimeline::kSlcModeReadClass] = "slc";
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
@@ -112,6 +120,7 @@ std::vector<RunResult> Simulator::close() {
     result.end_of_life = end_of_life_;
     result.pages_moved_by_writes = moved_[g];
     if (keep_spans_) result.io_spans = std::move(spans_[g]);
+    if (!page_type_reads_.empty()) result.reads_by_page_type = page_type_reads_[g].records(names);
   }
   streams_.clear();
   samples_.clear();
@@ -158,6 +167,8 @@ void Simulator::handle(const Event& event) {
   samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
   if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
     spans_[stream.spec.group].push_back({done.submitted - start_, now_ - start_});
+  if (done.read_class && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
+    page_type_reads_[stream.spec.group].add(done.read_class, response);
   if (listener_) listener_->completed(done.stream, done.io, now_, done.media_error);
   ++completed_;
   if (progress_) progress_->tick(completed_);
@@ -301,6 +312,7 @@ void Simulator::start(const QueuedRequest& r) {
   completion.refused =
       ssd_.zones() && ssd_.zone_outcome().status != ftl::ZoneStatus::kSuccess;
   completion.media_error = !ssd_.media_errors().empty();
+  if (io.mode == IoMode::kRead) completion.read_class = ssd_.read_page_class();
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {
       in_flight_.push_back(completion);

@@ -171,9 +171,11 @@ class Simulator {
     Stage stage = Stage::kDevice;
     std::uint16_t flow = 0;    // kToFlash: the request sent to Ssd::start
     std::uint8_t placement = 0;  // kToFlash: its placement identifier
-    bool resubmitted = false;  // (in the padding: the event's size is unchanged)
-    bool refused = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
-    bool media_error = false;  // a read with a page no ECC step corrected ([errors])
+    // (Bits of one byte, and a byte, in the padding: the event's size is unchanged.)
+    bool resubmitted : 1 = false;
+    bool refused : 1 = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
+    bool media_error : 1 = false;  // a read with a page no ECC step corrected ([errors])
+    std::uint8_t read_class = 0;   // a read's page class (Ssd::read_page_class)
   };
   using Event = std::variant<Arrival, Completion>;
 
@@ -262,6 +264,7 @@ class Simulator {
   std::vector<RunSamples> samples_;
   std::vector<std::vector<IoSpan>> spans_;  // keep_io_spans(): per group
   bool keep_spans_ = false;
+  std::vector<PageTypeReads> page_type_reads_;  // per group, on cells of several bits
   std::string stopped_;
   bool end_of_life_ = false;
   CompletionListener* listener_ = nullptr;

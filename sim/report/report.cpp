@@ -236,6 +236,7 @@ RunRecord run_record(const RunResult& result) {
   run.end_us = result.end_ns / 1000.0;
   run.device = result.device;  // sim/results/device_counters.h
   if (!result.stopped.empty()) run.stopped = result.stopped;
+  if (!result.reads_by_page_type.empty()) run.read_latency_by_page_type = result.reads_by_page_type;
   return run;
 }
 

@@ -12,6 +12,7 @@
 #include "common/units.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
+#include "sim/results/page_type_reads.h"
 
 namespace ssdlab::sim {
 
@@ -51,6 +52,9 @@ struct RunResult {
   // Simulator::keep_io_spans(): the group's served reads and writes in
   // completion order (io_ignore's excluded); empty otherwise.
   std::vector<IoSpan> io_spans;
+  // Cells of several bits: its served reads by the page type they waited
+  // for, past io_ignore (page_type_reads.h); empty otherwise.
+  std::vector<PageTypeReadRecord> reads_by_page_type;
 };
 
 }  // namespace ssdlab::sim

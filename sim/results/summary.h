@@ -22,6 +22,7 @@
 #include "sim/results/checkpoint_record.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/output.h"
+#include "sim/results/page_type_reads.h"
 #include "sim/results/summary_blocks.h"
 
 namespace ssdlab::sim {
@@ -60,6 +61,9 @@ struct RunRecord {
   std::optional<double> start_us, end_us;     // runs of ssdlab sim
   std::optional<DeviceCounters> device;       // runs of ssdlab sim
   std::optional<std::string> stopped;         // why it stopped early, if it did
+  // Cells of several bits: the run's reads by the page type they waited for
+  // (sim/results/page_type_reads.h); none without reads of flash pages.
+  std::optional<std::vector<PageTypeReadRecord>> read_latency_by_page_type;
 
   // The figures of `stats` as summary.json rounds them.
   static RunRecord of(std::uint32_t run, const RunStats& stats);

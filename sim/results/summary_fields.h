@@ -235,6 +235,16 @@ void fields(V& v, R& h) requires std::is_same_v<std::remove_const_t<R>, HotColdR
 // reader starts from NaN). Each asked-for percentile is also its own key
 // (p99_9_us), written only: the "percentiles" object is what is read.
 template <typename V, typename R>
+void fields(V& v, R& r) requires std::is_same_v<std::remove_const_t<R>, PageTypeReadRecord> {
+  v("page_type", r.page_type);
+  v("reads", r.reads);
+  v("mean_us", r.mean_us);
+  v("p50_us", r.p50_us);
+  v("p99_us", r.p99_us);
+  v("max_us", r.max_us);
+}
+
+template <typename V, typename R>
 void fields(V& v, R& r) requires std::is_same_v<std::remove_const_t<R>, RunRecord> {
   v("run", r.run);
   v("count", r.count);
@@ -259,6 +269,7 @@ void fields(V& v, R& r) requires std::is_same_v<std::remove_const_t<R>, RunRecor
   v.optional("end_us", r.end_us);
   v.optional("device", r.device);
   v.optional("stopped", r.stopped);
+  v.optional("read_latency_by_page_type", r.read_latency_by_page_type);
 }
 
 // A plan's experiment has its plan keys; a trace's its trace block.
