@@ -465,6 +465,45 @@ def plot_slc_cache(path, summary):
     return True
 
 
+def plot_reads_by_page_type(path, summary):
+    """On cells of several bits: each experiment's reads (run 0) by the page
+    type they waited for in the array (summary.json's
+    read_latency_by_page_type): mean response time as bars, p99 as dots,
+    the reads of each type on the bar."""
+    series = []
+    for experiment in summary.get("experiments", []):
+        runs = experiment.get("runs") or [{}]
+        by_type = runs[0].get("read_latency_by_page_type")
+        if by_type:
+            series.append((experiment["name"], {t["page_type"]: t for t in by_type}))
+    if not series:
+        return False
+    order = ["lower", "middle", "upper", "top", "slc"]
+    types = [t for t in order if any(t in by_type for _, by_type in series)]
+    series = series[:MAX_SERIES_FIGURES]
+    fig, axes = figure(figsize=(max(6.0, 1.6 * len(types) * len(series) + 2), 4.5))
+    width = 0.8 / len(series)
+    for index, (name, by_type) in enumerate(series):
+        offset = (index - (len(series) - 1) / 2) * width
+        xs = [i + offset for i, t in enumerate(types) if t in by_type]
+        present = [t for t in types if t in by_type]
+        bars = axes.bar(xs, [by_type[t]["mean_us"] for t in present], width=width,
+                        label=f"{name}: mean")
+        axes.bar_label(bars, labels=[f"{by_type[t]['reads']:,}" for t in present],
+                       fontsize="x-small", padding=2)
+        axes.plot(xs, [by_type[t]["p99_us"] for t in present], "o", color="black",
+                  markersize=4, label=f"{name}: p99" if index == 0 else None)
+    axes.set_xticks(range(len(types)))
+    axes.set_xticklabels(["SLC mode" if t == "slc" else t for t in types])
+    axes.set_xlabel("Page type of the slowest page the read waited for (reads on each bar)")
+    axes.set_ylabel("Read response time (us)")
+    axes.set_ylim(bottom=0)
+    axes.set_title(f"Read latency by page type: {describe(summary)}")
+    axes.legend(fontsize="small")
+    save(fig, path)
+    return True
+
+
 def plot_write_amplification(path, summary):
     """Bars of each experiment's write amplification (mean of its runs): the
     device's, and over a host log the end-to-end one beside it."""
@@ -627,6 +666,9 @@ def plot_outdir(outdir, plotdir, fmt):
         written.append(path)
     path = os.path.join(plotdir, f"slc-cache.{fmt}")
     if plot_slc_cache(path, summary):
+        written.append(path)
+    path = os.path.join(plotdir, f"reads-by-page-type.{fmt}")
+    if plot_reads_by_page_type(path, summary):
         written.append(path)
     if has_io and not tables and experiments:
         names = {e["name"] for e in experiments[:MAX_SERIES_FIGURES]}

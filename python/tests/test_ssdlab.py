@@ -96,6 +96,22 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertNotIn("slc-cache.png", written)
         self.assertNotIn("throughput.png", written)
 
+    def test_reads_by_page_type_are_drawn_when_a_run_has_them(self):
+        # Issue 57 item 7: read latency by page type, from summary.json.
+        tiny_tlc = os.path.join(SOURCE, "configs", "tiny-tlc.toml")
+        run = ssdlab.run(tiny_tlc, "RR:count=600", os.path.join(self.dir, "tlc-reads"))
+        with open(os.path.join(run.outdir, "summary.json")) as f:
+            by_type = json.load(f)["experiments"][0]["runs"][0]["read_latency_by_page_type"]
+        self.assertEqual([t["page_type"] for t in by_type], ["lower", "middle", "upper"])
+        self.assertEqual(sum(t["reads"] for t in by_type), 600)
+        written = [os.path.basename(path) for path in
+                   plot.plot_outdir(run.outdir, os.path.join(self.dir, "tlc-plots"), "png")]
+        self.assertIn("reads-by-page-type.png", written)
+        reads = ssdlab.run(TINY, "RR:count=200", os.path.join(self.dir, "slc-reads"))
+        written = [os.path.basename(path) for path in
+                   plot.plot_outdir(reads.outdir, os.path.join(self.dir, "slc-plots"), "png")]
+        self.assertNotIn("reads-by-page-type.png", written)
+
     def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
         frame = self.runs["page-mapped"].runs
         self.assertEqual(len(frame), 1)
