@@ -215,11 +215,18 @@ class Ssd : private flash::FlashScheduler::Listener,
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
-  // Observers (teaching views: --timeline, --trace-ftl); they must outlive
-  // the Ssd or be detached. Neither changes what the Ssd does.
+  // Observers (teaching views: --timeline, --trace-ftl; --io-detail); they
+  // must outlive the Ssd or be detached. None changes what the Ssd does.
   void add_observer(SsdObserver* observer) { observers_.push_back(observer); }
   void remove_observer(SsdObserver* observer) { std::erase(observers_, observer); }
-  void observe_flash(flash::TimelineObserver* observer) { timeline_.set_observer(observer); }
+  void add_flash_observer(flash::TimelineObserver* observer) {
+    flash_observers_.add(observer);
+    timeline_.set_observer(flash_observers_.target());
+  }
+  void remove_flash_observer(flash::TimelineObserver* observer) {
+    flash_observers_.remove(observer);
+    timeline_.set_observer(flash_observers_.target());
+  }
 
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
@@ -342,6 +349,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::uint16_t flow_ = 0;
   std::uint8_t read_class_ = 0;  // read_page_class()
   std::vector<SsdObserver*> observers_;
+  flash::TimelineObservers flash_observers_;
   std::vector<Completed> completions_;  // start(): reported by the scheduler
   std::optional<TimeNs> sync_done_;     // schedule(kWait): the host chain's end
   // start() with observers: requests whose completion comes later, by tag.

@@ -24,7 +24,7 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
         options.timeline, geometry,
         parse_timeline_bound(options.timeline_window, options.timeline_ios));
     ssd.add_observer(timeline_.get());
-    ssd.observe_flash(timeline_.get());
+    ssd.add_flash_observer(timeline_.get());
     if (geometry.cell_type != flash::CellType::kSlc) timeline_->label_page_types(&ssd.timeline());
   }
   if (options.trace_ftl > 0) {
@@ -48,7 +48,7 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
 
 TeachingViews::~TeachingViews() {
   if (timeline_) {
-    ssd_.observe_flash(nullptr);
+    ssd_.remove_flash_observer(timeline_.get());
     ssd_.remove_observer(timeline_.get());
   }
   if (ftl_trace_) {
