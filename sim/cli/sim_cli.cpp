@@ -26,6 +26,22 @@ namespace {
 
 // The options that shape a run rather than name its inputs: invariant checks,
 // lifetime, power cuts, progress, percentiles. Returns --power-cut-at.
+// io.csv and the files beside it that follow it row by row.
+void add_per_io_options(CLI::App* command, sim::SimOptions& sim) {
+  CLI::Option* no_io_log =
+      command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
+  command
+      ->add_flag("--io-detail", sim.io_detail,
+                 "Also write io_detail.csv: where each I/O's response time went (host queue, "
+                 "link, array, bus, behind other tenants, cleaning, folding) and the page types "
+                 "it touched")
+      ->excludes(no_io_log);
+  command
+      ->add_option("--fio-lat-log", sim.fio_lat_log,
+                   "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
+      ->excludes(no_io_log);
+}
+
 CLI::Option* add_run_options(CLI::App* command, sim::SimOptions& sim, std::string& percentiles) {
   command
       ->add_option("--check-every", sim.check_every,
@@ -164,12 +180,7 @@ Command make_sim_command(CLI::App& app, GlobalOptions& global) {
       ->check(any_unsigned())
       ->capture_default_str();
   command->add_flag("--verify", sim.verify, "Check that every read returns the latest write");
-  CLI::Option* no_io_log =
-      command->add_flag("!--no-io-log", sim.io_log, "Do not write io.csv (summary.json only)");
-  command
-      ->add_option("--fio-lat-log", sim.fio_lat_log,
-                   "Also write io.csv as fio latency logs PREFIX-EXPERIMENT-runR_lat.P.log")
-      ->excludes(no_io_log);
+  add_per_io_options(command, sim);
   command->add_option("--log-level", global.log_level, "trace, debug, info, warn, error or off");
   CLI::Option* precondition =
       command->add_option("--precondition", sim.precondition,

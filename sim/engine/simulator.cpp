@@ -9,7 +9,6 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "sim/engine/ftl_failure.h"
-#include "sim/engine/plan_process.h"
 #include "sim/report/device_snapshot.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
@@ -17,9 +16,17 @@
 namespace ssdlab::sim {
 namespace {
 
-// now + pause on the simulated clock. A plan whose pauses pass the clock's
-// bound is refused before it runs (workloads::check_plan_time); this is the
-// net under that check: an ssdlab::Error naming `key`, never an overflow.
+// The name of each read page class (flash::FlashTimeline::read_page_class).
+std::array<std::string, PageTypeReads::kClasses> page_class_names(flash::CellType cell) {
+  std::array<std::string, PageTypeReads::kClasses> names;
+  for (std::uint32_t type = 0; type < flash::bits_per_cell(cell); ++type)
+    names[1 + type] = flash::page_type_name(cell, type);
+  names[flash::FlashTimeline::kSlcModeReadClass] = "slc";
+  return names;
+}
+
+}  // namespace
+
 TimeNs later(TimeNs now, TimeNs pause, const char* key) {
   const std::optional<TimeNs> end = clock_add(now, pause);
   if (!end)
@@ -29,8 +36,6 @@ TimeNs later(TimeNs now, TimeNs pause, const char* key) {
         key, format_us(pause), format_us(now));
   return *end;
 }
-
-}  // namespace
 
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
@@ -94,11 +99,7 @@ std::vector<RunResult> Simulator::close() {
 
   if (limits_) limits_->count_time_to(now_);
   const DeviceCounters device = device_counters_of(ssd_) - before_;
-  std::array<std::string, PageTypeReads::kClasses> names;
-  const flash::CellType cell = ssd_.config().geometry.cell_type;
-  for (std::uint32_t type = 0; type < flash::bits_per_cell(cell); ++type)
-    names[1 + type] = flash::page_type_name(cell, type);
-  names[flash::FlashTimeline::kSlcModeReadClass] = "slc";
+  const auto names = page_class_names(ssd_.config().geometry.cell_type);
   std::vector<RunResult> results;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     RunResult& result = results.emplace_back();
@@ -153,6 +154,8 @@ void Simulator::begin(std::span<const HostStream> streams) {
 void Simulator::handle(const Event& event) {
   if (const auto* arrival = std::get_if<Arrival>(&event)) return arrive(*arrival);
   const auto& done = std::get<Completion>(event);
+  if (stages_ && done.stage == Stage::kDevice)
+    stages_->flash_done(io_key(done.stream, done.io), now_);
   if (on_the_way_ && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
@@ -163,6 +166,10 @@ void Simulator::handle(const Event& event) {
               done.mode, done.offset, done.size);
   // Only served reads and writes are in the run's figures; trims, refusals
   // and zone management commands are counted apart (RunSamples::Kind).
+  if (stages_)
+    stages_->completed(io_key(done.stream, done.io),
+                       IoRowName{group.name, group.run, stream.spec.process, done.io},
+                       done.submitted, now_);
   const RunSamples::Kind kind = RunSamples::kind_of(done.mode, done.refused);
   samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
   if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
@@ -280,6 +287,7 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 }
 
 void Simulator::dispatch(const QueuedRequest& r) {
+  if (stages_) stages_->dispatched(io_key(r.stream, r.io), r.request.flow, now_);
   if (on_the_way_ && send_command(r)) return;
   start(r);
 }
@@ -291,8 +299,10 @@ void Simulator::start(const QueuedRequest& r) {
   const std::uint32_t tag =
       free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
   const std::uint64_t moved_before = attribute_ ? pages_moved() : 0;
+  if (stages_) stages_->starting(io_key(r.stream, r.io), now_);
   try {
     done = ssd_.start(io, now_, tag);
+    if (stages_) stages_->started();
   } catch (...) {
     const Stream& stream = streams_[r.stream];
     const RunGroup& group = groups_[stream.spec.group];
@@ -372,25 +382,6 @@ void Simulator::idle(TimeNs from, TimeNs until) {
         ssd_.config().ftl.type, "idle cleaning",
         fmt::format("idle from {} us to {} us", format_us(from), format_us(until)));
   }
-}
-
-RunResult Simulator::run(const workloads::ExperimentSpec& spec, std::uint32_t run,
-                         std::uint64_t seed) {
-  if (spec.run_pause_ns > 0) {  // uFLIP §4.3: let earlier work settle
-    const TimeNs end = later(now_, spec.run_pause_ns, "run_pause_us");
-    idle(now_, end);
-    now_ = end;
-  }
-  std::vector<std::unique_ptr<PlanProcess>> processes;
-  std::vector<HostStream> streams;
-  // Its submission queue: `queue`, 1-based (checked by the caller); 0: the first.
-  HostStream place;
-  place.queue = static_cast<std::uint16_t>(spec.queue ? spec.queue - 1 : 0);
-  add_plan_streams(with_device_zones(spec, ssd_), run, seed, 0, ssd_.logical_bytes(), place,
-                   processes, streams);
-  const RunGroup group{spec.name, run, spec.count * spec.processes, spec.io_ignore,
-                       spec.io_ignore_auto};
-  return std::move(this->run(streams, std::span(&group, 1)).front());
 }
 
 }  // namespace ssdlab::sim

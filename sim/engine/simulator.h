@@ -27,6 +27,7 @@
 #include "sim/engine/event_queue.h"
 #include "sim/engine/io_source.h"
 #include "sim/results/device_counters.h"
+#include "sim/results/io_stages.h"
 #include "sim/results/output.h"
 #include "sim/results/row_log.h"
 #include "sim/results/run_result.h"
@@ -139,6 +140,8 @@ class Simulator {
   // The host reads no ECC step corrected ([errors]; Ssd::media_errors) go
   // to `log` (errors.csv, docs/errors.md); null: counted only.
   void log_media_errors(RowLog* log) { error_log_ = log; }
+  // --io-detail: each I/O's stages go to `listener` (null: none).
+  void track_stages(IoStageListener* listener) { stages_ = listener; }
 
  private:
   static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
@@ -284,6 +287,7 @@ class Simulator {
   std::vector<Completion> in_flight_;
   RowLog* refusal_log_ = nullptr;
   RowLog* error_log_ = nullptr;
+  IoStageListener* stages_ = nullptr;
   // On a zoned device: the offset the request was served at (an append's
   // from the device), and its refusal noted (simulator_zones.cpp).
   std::uint64_t zone_outcome(const QueuedRequest& r);
@@ -295,6 +299,12 @@ class Simulator {
   bool attribute_ = false;
   std::vector<std::uint64_t> moved_;
 };
+
+// now + pause on the simulated clock. A plan whose pauses pass the clock's
+// bound is refused before it runs (workloads::check_plan_time); this is the
+// net under that check: an ssdlab::Error naming `key`, never an overflow.
+// (Internal to sim/engine.)
+TimeNs later(TimeNs now, TimeNs pause, const char* key);
 
 // `spec` with the zone size and capacity of `ssd`'s zones where a zone
 // workload (zones_open) gives none (workloads/zone_stream.h).

@@ -23,9 +23,10 @@ namespace ssdlab::sim {
 // run (clear_stale_outputs), refused as the target of any other output
 // option, and a temporary of any of them marks an unfinished run
 // (is_output_temporary). refused.csv: a zoned device's refusals; errors.csv:
-// the reads no ECC step corrected.
-inline constexpr std::array<const char*, 4> kRunOutputNames = {"summary.json", "io.csv",
-                                                               "refused.csv", "errors.csv"};
+// the reads no ECC step corrected; io_detail.csv: --io-detail's
+// (sim/views/io_detail.h).
+inline constexpr std::array<const char*, 5> kRunOutputNames = {
+    "summary.json", "io.csv", "refused.csv", "errors.csv", "io_detail.csv"};
 
 using ssdlab::kIoCsvHeader;  // common/io_csv_row.h
 

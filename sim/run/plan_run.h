@@ -21,6 +21,7 @@ struct SimOptions {
   std::uint64_t seed = 1;
   bool verify = false;                 // check every read against the latest write
   bool io_log = true;                  // write io.csv
+  bool io_detail = false;              // --io-detail: io_detail.csv too (sim/views/io_detail.h)
   std::string precondition;            // "", seq, random[:N], uflip[:N]
   // Reuse a preconditioned state from the user's cache folder, and save one
   // there (sim/state/state_cache.h); --no-state-cache turns it off.

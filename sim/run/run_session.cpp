@@ -204,6 +204,11 @@ Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {
   // A zoned device's refusals, streamed (--no-io-log: counted only).
   simulator_->log_refusals(refusal_log_.get());
   simulator_->log_media_errors(error_log_.get());
+  if (io_log && options_.io_detail) {
+    detail_log_ = std::make_unique<RowLog>(outdir_, "io_detail.csv", kIoDetailHeader);
+    detail_ = std::make_unique<IoDetail>(*ssd_, *detail_log_);
+    simulator_->track_stages(detail_.get());
+  }
   simulator_->resume_at(position_.now);
   progress_ = Progress::reporting(options_.progress_observer, options_.quiet, "simulating",
                                   total_ios, "I/Os");
@@ -284,6 +289,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   PendingFile summary_file(outdir_ / "summary.json", summary.text());
   if (refusal_log_) refusal_log_->finish();
   if (error_log_) error_log_->finish();
+  if (detail_log_) detail_log_->finish();
   std::optional<FioLatLogs> fio_logs;
   if (io_log_ && !options_.fio_lat_log.empty())
     fio_logs.emplace(io_log_->temporary_path(), options_.fio_lat_log, "--fio-lat-log",
@@ -293,6 +299,7 @@ void RunSession::finish(SummaryRecord& summary, const std::string& workload, boo
   if (io_log_) io_log_->publish();
   if (refusal_log_) refusal_log_->publish();
   if (error_log_) error_log_->publish();
+  if (detail_log_) detail_log_->publish();
   try {
     if (fio_logs) fio_lat_logs_ = fio_logs->publish();
     summary_file.publish();

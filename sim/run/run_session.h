@@ -33,6 +33,7 @@
 #include "sim/run/plan_run.h"
 #include "sim/state/checkpoint.h"
 #include "sim/state/precondition.h"
+#include "sim/views/io_detail.h"
 #include "sim/views/teaching.h"
 
 namespace ssdlab::sim {
@@ -101,6 +102,8 @@ class RunSession {
   std::unique_ptr<IoLog> io_log_;
   std::unique_ptr<RowLog> refusal_log_;  // refused.csv, with io_log_
   std::unique_ptr<RowLog> error_log_;    // errors.csv, with io_log_
+  std::unique_ptr<RowLog> detail_log_;   // io_detail.csv, --io-detail
+  std::unique_ptr<IoDetail> detail_;     // declared after the log it writes
   Progress progress_;  // of the measured part; declared before the simulator it observes
   std::unique_ptr<Simulator> simulator_;
   std::chrono::steady_clock::time_point wall_start_;
