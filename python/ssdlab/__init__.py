@@ -26,7 +26,7 @@ def __getattr__(name):
         return importlib.import_module(".plot", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["Run", "load_run", "read_io", "read_sweep", "run", "find_binary", "SsdlabError"]
+__all__ = ["Run", "load_run", "read_io", "read_io_detail", "read_sweep", "run", "find_binary", "SsdlabError"]
 __version__ = "0.1.0"
 
 IO_COLUMNS = ["experiment", "run", "process", "io", "submit_us", "rt_us", "mode", "offset",
@@ -71,6 +71,10 @@ class Run:
     def io(self):
         """This run's io.csv (see read_io)."""
         return read_io(self.outdir)
+
+    def io_detail(self):
+        """This run's io_detail.csv (ssdlab sim --io-detail), see read_io_detail."""
+        return read_io_detail(self.outdir)
 
     def host_log(self):
         """The host log's block over a zoned device ([host.log]; docs/zns.md)
@@ -234,6 +238,28 @@ def read_io(outdir):
             row = int(bad.to_numpy().argmax())
             raise SsdlabError(f"{path}:{row + 2}: {column}: {frame[column].iloc[row]} is not a "
                               "time (negative, infinite or nan)")
+    return frame
+
+
+def read_io_detail(outdir):
+    """OUTDIR/io_detail.csv (ssdlab sim --io-detail: where each I/O's
+    response time went, docs/reference/outputs.md) as a DataFrame: experiment
+    categorical, run, process, io and the page counts int64, the *_us
+    columns float64, page_types a string (empty on SLC cells). Raises
+    SsdlabError for a missing file or another header."""
+    pandas = _pandas()
+    path = outdir if outdir.endswith(".csv") else os.path.join(outdir, "io_detail.csv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            header = f.readline().strip().split(",")
+    except OSError as error:
+        raise SsdlabError(f"{path}: {error.strerror} (written by ssdlab sim --io-detail)") from error
+    if header[:5] != ["experiment", "run", "process", "io", "rt_us"] or "page_types" not in header:
+        raise SsdlabError(f"{path}: not an ssdlab io_detail.csv (header {header})")
+    dtypes = {name: "float64" for name in header if name.endswith("_us")}
+    dtypes.update({"experiment": "category", "run": "int64", "process": "int64", "io": "int64",
+                   "pages": "int64", "slc_mode_pages": "int64", "page_types": "string"})
+    frame = pandas.read_csv(path, dtype=dtypes, encoding="utf-8", keep_default_na=False)
     return frame
 
 

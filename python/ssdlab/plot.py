@@ -504,6 +504,61 @@ def plot_reads_by_page_type(path, summary):
     return True
 
 
+IO_DETAIL_PARTS = [  # (column, label, colour): the stages, then the flash part's split
+    ("host_queue_us", "host queue", "#c7c7c7"),
+    ("to_flash_us", "to the flash (link, firmware)", "#9edae5"),
+    ("array_us", "array", "#1f77b4"),
+    ("bus_us", "bus", "#aec7e8"),
+    ("behind_tenant_us", "behind another tenant", "#d62728"),
+    ("behind_io_us", "behind its own I/Os", "#ff9896"),
+    ("behind_cleaning_us", "behind cleaning", "#ff7f0e"),
+    ("behind_fold_us", "behind SLC folding", "#ffbb78"),
+    ("other_us", "other (controller, stages)", "#7f7f7f"),
+    ("from_flash_us", "back to the host", "#dbdb8d"),
+]
+
+
+def io_detail_means(path):
+    """Each experiment's (run 0's) mean of every io_detail.csv part, and its
+    read and write counts: {experiment: {column: mean us}}, in file order."""
+    sums, counts = {}, {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["run"] != "0":
+                continue
+            name = row["experiment"]
+            total = sums.setdefault(name, {column: 0.0 for column, _, _ in IO_DETAIL_PARTS})
+            for column, _, _ in IO_DETAIL_PARTS:
+                total[column] += float(row[column])
+            counts[name] = counts.get(name, 0) + 1
+    return {name: {c: v / counts[name] for c, v in total.items()} for name, total in sums.items()}
+
+
+def plot_io_detail(path, io_detail, subject):
+    """--io-detail: each experiment's mean response time split into where it
+    went (io_detail.csv), one stacked bar each."""
+    if not os.path.isfile(io_detail):
+        return False
+    means = io_detail_means(io_detail)
+    if not means:
+        return False
+    names = list(means)[:MAX_SERIES_FIGURES]
+    fig, axes = figure(figsize=(9, 1.2 + 0.6 * len(names)))
+    left = [0.0] * len(names)
+    for column, label, colour in IO_DETAIL_PARTS:
+        widths = [means[name][column] for name in names]
+        if not any(widths):
+            continue
+        axes.barh(names, widths, left=left, color=colour, label=label)
+        left = [a + b for a, b in zip(left, widths)]
+    axes.invert_yaxis()
+    axes.set_xlabel("Mean response time (us), by where it went")
+    axes.set_title(f"Where the response time went (--io-detail): {subject}")
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    save(fig, path)
+    return True
+
+
 def plot_write_amplification(path, summary):
     """Bars of each experiment's write amplification (mean of its runs): the
     device's, and over a host log the end-to-end one beside it."""
@@ -669,6 +724,9 @@ def plot_outdir(outdir, plotdir, fmt):
         written.append(path)
     path = os.path.join(plotdir, f"reads-by-page-type.{fmt}")
     if plot_reads_by_page_type(path, summary):
+        written.append(path)
+    path = os.path.join(plotdir, f"io-detail.{fmt}")
+    if plot_io_detail(path, os.path.join(outdir, "io_detail.csv"), subject):
         written.append(path)
     if has_io and not tables and experiments:
         names = {e["name"] for e in experiments[:MAX_SERIES_FIGURES]}

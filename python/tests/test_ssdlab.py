@@ -112,6 +112,21 @@ class SsdlabPackageTest(unittest.TestCase):
                    plot.plot_outdir(reads.outdir, os.path.join(self.dir, "slc-plots"), "png")]
         self.assertNotIn("reads-by-page-type.png", written)
 
+    def test_io_detail_is_read_and_drawn(self):
+        # Issue 57 item 6: where each I/O's response time went.
+        run = ssdlab.run(TINY, "RR:count=300,queue_depth=2", os.path.join(self.dir, "detail"),
+                         extra_args=("--io-detail",))
+        detail = run.io_detail()
+        self.assertEqual(len(detail), 300)
+        parts = detail[["array_us", "bus_us", "behind_tenant_us", "behind_io_us",
+                        "behind_cleaning_us", "behind_fold_us", "other_us"]].sum(axis=1)
+        self.assertLess((parts - detail["flash_us"]).abs().max(), 0.01)
+        written = [os.path.basename(path) for path in
+                   plot.plot_outdir(run.outdir, os.path.join(self.dir, "detail-plots"), "png")]
+        self.assertIn("io-detail.png", written)
+        with self.assertRaises(ssdlab.SsdlabError):
+            self.runs["bast"].io_detail()
+
     def test_load_run_gives_one_row_per_experiment_and_run_with_device_counters(self):
         frame = self.runs["page-mapped"].runs
         self.assertEqual(len(frame), 1)
