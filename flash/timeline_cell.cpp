@@ -22,18 +22,20 @@ std::uint8_t FlashTimeline::read_page_class(const CommandList& commands) const {
   if (!multi_bit_) return 0;
   std::uint8_t slowest = 0;
   TimeNs slowest_ns = -1;
-  const auto consider = [&](Ppn ppn) {
-    if (ppn == kNoPage) return;
-    const TimeNs ns = cell_read_ns(ppn);
-    if (ns <= slowest_ns) return;
-    slowest_ns = ns;
-    slowest = in_slc_mode(ppn) ? kSlcModeReadClass : static_cast<std::uint8_t>(1 + page_type(ppn));
-  };
-  for (const Command& command : commands)
-    if (command.op == Op::kRead && !command.rides) {
-      consider(command.ppn);
-      consider(command.ppn2);
+  for (const Command& command : commands) {
+    if (command.op != Op::kRead || command.rides) continue;
+    // A two-plane read's pages share their offset (and page type); each
+    // page's block is its own, for SLC mode.
+    for (const Ppn ppn : {command.ppn, command.ppn2}) {
+      if (ppn == kNoPage) break;
+      const bool slc = in_slc_mode(ppn);
+      const std::uint32_t type = slc ? 0 : page_type(ppn);
+      const TimeNs ns = slc ? timing_.cell.slc_read_ns : timing_.cell.read_ns[type];
+      if (ns <= slowest_ns) continue;
+      slowest_ns = ns;
+      slowest = slc ? kSlcModeReadClass : static_cast<std::uint8_t>(1 + type);
     }
+  }
   return slowest;
 }
 

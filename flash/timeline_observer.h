@@ -3,9 +3,7 @@
 // check per phase.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #include "common/units.h"
 #include "flash/command.h"
@@ -38,27 +36,6 @@ class TimelineObserver {
   // simulated nanoseconds; `command` is the command the phase belongs to.
   virtual void phase(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end,
                      const Command& command) = 0;
-};
-
-// Several observers of one timeline (--timeline and --io-detail together),
-// each told every phase, in the order they were added.
-class TimelineObservers final : public TimelineObserver {
- public:
-  void add(TimelineObserver* observer) { observers_.push_back(observer); }
-  void remove(TimelineObserver* observer) { std::erase(observers_, observer); }
-  // What the timeline reports to: none, the only one (no extra call), or
-  // this fan-out.
-  TimelineObserver* target() {
-    return observers_.empty() ? nullptr : observers_.size() == 1 ? observers_.front() : this;
-  }
-  void phase(Resource resource, std::uint32_t index, Phase phase, TimeNs start, TimeNs end,
-             const Command& command) override {
-    for (TimelineObserver* observer : observers_)
-      observer->phase(resource, index, phase, start, end, command);
-  }
-
- private:
-  std::vector<TimelineObserver*> observers_;
 };
 
 }  // namespace ssdlab::flash

@@ -9,6 +9,7 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "sim/engine/ftl_failure.h"
+#include "sim/engine/plan_process.h"  // (a final source: its next() inlines where it can)
 #include "sim/report/device_snapshot.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
