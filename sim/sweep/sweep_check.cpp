@@ -37,10 +37,11 @@ std::string at(const std::string& path, const toml::table& root, const char* key
 
 // mode, qd, speed, layout: checked as sim checks its options, at their lines.
 void read_trace_keys(const std::string& path, const toml::table& root, SweepRunKeys& keys) {
-  keys.mode = value_of<std::string>(path, root, "mode", "\"open\" or \"closed\"").value_or("");
-  if (root.get("mode") && keys.mode != "open" && keys.mode != "closed")
-    throw make_error("{}: mode: '{}': expected \"open\" or \"closed\"", at(path, root, "mode"),
-                     keys.mode);
+  keys.mode = value_of<std::string>(path, root, "mode", "\"open\", \"closed\" or \"dependent\"")
+                  .value_or("");
+  if (root.get("mode") && keys.mode != "open" && keys.mode != "closed" && keys.mode != "dependent")
+    throw make_error("{}: mode: '{}': expected \"open\", \"closed\" or \"dependent\"",
+                     at(path, root, "mode"), keys.mode);
   if (const auto qd = value_of<std::int64_t>(path, root, "qd", "an integer from 1")) {
     if (*qd < 1 || *qd > UINT32_MAX)
       throw make_error("{}: qd: {}: expected an integer from 1 to {}", at(path, root, "qd"), *qd,
@@ -56,10 +57,9 @@ void read_trace_keys(const std::string& path, const toml::table& root, SweepRunK
     if (!speed || !(*speed >= kMinSpeed && *speed <= kMaxSpeed))
       throw make_error("{}: speed: expected a number from {:g} to {:g}", where(path, *node),
                        kMinSpeed, kMaxSpeed);
-    if (keys.mode == "closed")
-      throw make_error("{}: speed: applies to mode = \"open\" (closed-loop replay ignores trace "
-                       "times)",
-                       where(path, *node));
+    if (keys.mode == "closed" || keys.mode == "dependent")
+      throw make_error("{}: speed: applies to mode = \"open\" ({} replay ignores trace times)",
+                       where(path, *node), keys.mode == "closed" ? "closed-loop" : "dependent");
     keys.speed = *speed;
   }
   keys.layout = value_of<std::string>(path, root, "layout", "a string").value_or("");

@@ -114,6 +114,16 @@ TEST_F(SweepGridTest, MistakesInExcludeAndSkipRefusedAreErrorsAtTheirLines) {
   EXPECT_THAT(Error(speed), HasSubstr(speed.string() + ":4: speed: applies to mode = \"open\""));
   const fs::path plans = Write("plans.toml", "workloads = [\"RW:count=100\"]\nqd = 4\n");
   EXPECT_THAT(Error(plans), HasSubstr(plans.string() + ":3: qd: applies to mode = \"closed\""));
+  // A recorded io.csv replayed by its dependencies keeps its own pace.
+  const fs::path dependent = Write("dependent.toml",
+                                   "workloads = [\"trace:x.csv\"]\n"
+                                   "mode = \"dependent\"\nspeed = 2\n");
+  EXPECT_THAT(Error(dependent),
+              HasSubstr(dependent.string() + ":4: speed: applies to mode = \"open\" (dependent "
+                                             "replay ignores trace times)"));
+  const fs::path half = Write("half.toml", "workloads = [\"trace:x.csv\"]\nmode = \"half\"\n");
+  EXPECT_THAT(Error(half), HasSubstr(":3: mode: 'half': expected \"open\", \"closed\" or "
+                                     "\"dependent\""));
 }
 
 TEST_F(SweepGridTest, TraceKeysRunAsInSimAndBecomeTypedColumns) {
