@@ -204,33 +204,44 @@ def load_run(outdir):
     return Run(outdir, summary, _runs_frame(summary))
 
 
+def _csv_header(path, what):
+    """The first line of the CSV at `path` as its column names; SsdlabError
+    naming the file (`what` it should be) if it cannot be read as text."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.readline().strip().split(",")
+    except OSError as error:
+        raise SsdlabError(f"{path}: {error.strerror}") from error
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}:1: not text (UTF-8): not an ssdlab {what}") from error
+
+
+def _read_csv(path, dtypes, **options):
+    """pandas.read_csv of `path` with `dtypes`; its errors as SsdlabError."""
+    pandas = _pandas()
+    try:
+        return pandas.read_csv(path, dtype=dtypes, encoding="utf-8", **options)
+    except UnicodeDecodeError as error:
+        raise SsdlabError(f"{path}: not text (UTF-8) at byte {error.start}") from error
+    except ValueError as error:  # pandas' parser errors too
+        message = str(error).strip().splitlines()
+        raise SsdlabError(f"{path}: {message[-1] if message else error}") from error
+
+
 def read_io(outdir):
     """OUTDIR/io.csv as a DataFrame: experiment and mode categorical, run,
     process, io, offset and size int64, submit_us and rt_us float64 (µs).
     Raises SsdlabError (naming the file, and the line where known) for a
     missing or malformed io.csv, a time that is negative or not a number
     included."""
-    pandas = _pandas()
     path = outdir if outdir.endswith(".csv") else os.path.join(outdir, "io.csv")
-    try:
-        with open(path, encoding="utf-8") as f:
-            header = f.readline().strip().split(",")
-    except OSError as error:
-        raise SsdlabError(f"{path}: {error.strerror}") from error
-    except UnicodeDecodeError as error:
-        raise SsdlabError(f"{path}:1: not text (UTF-8): not an ssdlab io.csv") from error
+    header = _csv_header(path, "io.csv")
     if header != IO_COLUMNS:
         raise SsdlabError(f"{path}: not an ssdlab io.csv (header {header})")
     dtypes = {"experiment": "category", "run": "int64", "process": "int64", "io": "int64",
               "submit_us": "float64", "rt_us": "float64", "mode": "category",
               "offset": "int64", "size": "int64"}
-    try:
-        frame = pandas.read_csv(path, dtype=dtypes, encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise SsdlabError(f"{path}: not text (UTF-8) at byte {error.start}") from error
-    except ValueError as error:  # pandas' parser errors too
-        message = str(error).strip().splitlines()
-        raise SsdlabError(f"{path}: {message[-1] if message else error}") from error
+    frame = _read_csv(path, dtypes)
     # As compare reads io.csv: times are finite and not negative.
     for column in ("submit_us", "rt_us"):
         bad = ~(frame[column] >= 0) | (frame[column] == float("inf"))
@@ -247,20 +258,14 @@ def read_io_detail(outdir):
     categorical, run, process, io and the page counts int64, the *_us
     columns float64, page_types a string (empty on SLC cells). Raises
     SsdlabError for a missing file or another header."""
-    pandas = _pandas()
     path = outdir if outdir.endswith(".csv") else os.path.join(outdir, "io_detail.csv")
-    try:
-        with open(path, encoding="utf-8") as f:
-            header = f.readline().strip().split(",")
-    except OSError as error:
-        raise SsdlabError(f"{path}: {error.strerror} (written by ssdlab sim --io-detail)") from error
+    header = _csv_header(path, "io_detail.csv (written by ssdlab sim --io-detail)")
     if header[:5] != ["experiment", "run", "process", "io", "rt_us"] or "page_types" not in header:
         raise SsdlabError(f"{path}: not an ssdlab io_detail.csv (header {header})")
     dtypes = {name: "float64" for name in header if name.endswith("_us")}
     dtypes.update({"experiment": "category", "run": "int64", "process": "int64", "io": "int64",
                    "pages": "int64", "slc_mode_pages": "int64", "page_types": "string"})
-    frame = pandas.read_csv(path, dtype=dtypes, encoding="utf-8", keep_default_na=False)
-    return frame
+    return _read_csv(path, dtypes, keep_default_na=False)
 
 
 def read_sweep(folder):
