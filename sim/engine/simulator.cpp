@@ -163,14 +163,14 @@ void Simulator::handle(const Event& event) {
   const RunGroup& group = groups_[stream.spec.group];
   const TimeNs response = now_ - done.submitted;
   if (log_)
-    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_, response,
-              done.mode, done.offset, done.size);
-  // Only served reads and writes are in the run's figures; trims, refusals
-  // and zone management commands are counted apart (RunSamples::Kind).
+    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_,
+              response, done.mode, done.offset, done.size);
   if (stages_)
     stages_->completed(io_key(done.stream, done.io),
                        IoRowName{group.name, group.run, stream.spec.process, done.io},
                        done.submitted, now_);
+  // Only served reads and writes are in the run's figures; trims, refusals
+  // and zone management commands are counted apart (RunSamples::Kind).
   const RunSamples::Kind kind = RunSamples::kind_of(done.mode, done.refused);
   samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
   if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
