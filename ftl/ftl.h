@@ -277,6 +277,12 @@ class Ftl {
     return config().wordline_pages;
   }
   virtual void set_pool_parallel(bool /*on*/) {}
+  // Between set_lists_unread(true) and (false) no one reads the command
+  // lists write() and write_runs() emit (functional writes with no observer,
+  // power-cut recorder or error part: sim/controller/ssd.cpp): the FTL may
+  // skip work that only shapes a list (two-plane merging). Its state is the
+  // same either way.
+  virtual void set_lists_unread(bool /*unread*/) {}
   virtual const flash::NandArray& nand() const = 0;
   // What the SLC cache did ([slc_cache]); nothing without one.
   virtual std::optional<records::SlcCacheCounters> slc_cache_stats() const { return std::nullopt; }

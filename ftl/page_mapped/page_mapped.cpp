@@ -240,7 +240,7 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   for (const PageRange& range : runs) write_run(range, out);
   // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
-  if (config_.two_plane) merge_two_plane(geometry_, out, start);
+  if (config_.two_plane && !lists_unread_) merge_two_plane(geometry_, out, start);
 }
 
 void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {

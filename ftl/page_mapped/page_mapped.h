@@ -132,6 +132,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     return !host_in_slc_.empty() && host_in_slc_[pool] ? 1 : config_.wordline_pages;
   }
   void set_pool_parallel(bool on) override;
+  void set_lists_unread(bool unread) override { lists_unread_ = unread; }
   void explain_victims(VictimExplanations* into) override { victims_.explain_into(into); }
   // page_mapped_state.cpp
   void save_state(StateWriter& out) const override;
@@ -372,6 +373,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
   FtlStats stats_;
   std::vector<FtlStats> pool_stats_;  // per pool, between set_pool_parallel(true) and (false)
+  bool lists_unread_ = false;         // set_lists_unread()
 };
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -192,6 +192,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   // The end of functional writes: the wordlines they left open are padded
   // with no flash work (ftl::Ftl::close_wordlines_functionally).
   void end_functional_writes() { ftl_->close_wordlines_functionally(); }
+  // Whether anything reads a functional write's command list (emit()): the
+  // power-cut recorder, the error part, an observer. If not, the FTL need
+  // not shape them (Ftl::set_lists_unread).
+  bool functional_lists_read() const { return power_ || errors_ || !observers_.empty(); }
 
   // Power-loss simulation (power_cut.h, power_safe.h; ssd_power.cpp). Call
   // before the first request; throws ssdlab::Error if the FTL cannot recover
