@@ -81,6 +81,7 @@ void TraceProfile::add(const TraceRecord& record) {
     ++decreasing;
   }
   last_time_ns = record.time_ns;
+  if (record.response_ns >= 0) ++processes[record.process];  // an io.csv's rows
   not_whole_ms += record.time_ns % 1000000 != 0;
   min_time_ns = std::min(min_time_ns, record.time_ns);
   max_time_ns = std::max(max_time_ns, record.time_ns);

@@ -74,6 +74,8 @@ struct TraceProfile {
   std::map<std::uint32_t, std::uint64_t> devices;  // requests per device (all devices)
   std::uint64_t devices_not_listed = 0;            // requests on devices beyond kMaxDevices
   std::uint64_t other_device = 0;                  // not counted above: filtered out
+  // The ssdlab format (an io.csv): requests per recorded process.
+  std::map<std::uint32_t, std::uint64_t> processes;
   PageFootprint footprint;
 
   // Counts `record` (its device in `devices` only: see add_device).

@@ -70,6 +70,8 @@ nlohmann::json to_json(const Info& info, const std::string& path) {
   nlohmann::json devices = nlohmann::json::array();
   for (const auto& [device, count] : p.devices)
     devices.push_back({{"device", device_name(info, device)}, {"requests", count}});
+  nlohmann::json processes = nlohmann::json::object();  // an io.csv's
+  for (const auto& [process, count] : p.processes) processes[std::to_string(process)] = count;
   nlohmann::json sizes = nlohmann::json::array();
   for (std::size_t k = 0; k < p.sizes.size(); ++k)
     if (p.sizes[k])
@@ -99,6 +101,7 @@ nlohmann::json to_json(const Info& info, const std::string& path) {
       {"other_device", p.other_device},
       {"devices", devices},
       {"devices_not_listed", p.devices_not_listed},
+      {"processes", processes},
       {"requests", p.requests},
       {"first_ns", p.first_time_ns},
       {"last_ns", p.last_time_ns},
@@ -146,7 +149,14 @@ void print(std::ostream& out, const Info& info, const std::string& path) {
     devices +=
         fmt::format("{}{}: {}", devices.empty() ? "" : ", ", device_name(info, device), count);
   if (p.devices_not_listed) devices += fmt::format(", more: {}", p.devices_not_listed);
-  fmt::print(out, "  devices       {}\n", devices.empty() ? "none" : devices);
+  if (p.processes.empty()) {
+    fmt::print(out, "  devices       {}\n", devices.empty() ? "none" : devices);
+  } else {  // an io.csv: its processes (--mode dependent replays each as a closed loop)
+    std::string processes;
+    for (const auto& [process, count] : p.processes)
+      processes += fmt::format("{}{}: {}", processes.empty() ? "" : ", ", process, count);
+    fmt::print(out, "  processes     {}\n", processes);
+  }
   if (info.device_filter)
     fmt::print(out, "  selected      device {}: {} requests ({} on other devices)\n",
                device_name(info, *info.device_filter), p.requests, p.other_device);

@@ -156,6 +156,19 @@ TEST_F(TraceInfoCli, ReportsTheExampleTrace) {
   }
 }
 
+TEST_F(TraceInfoCli, AnIoCsvIsKnownByItsHeaderAndListsItsProcesses) {
+  const fs::path trace = support::write_file(
+      dir_ / "io.csv",
+      "experiment,run,process,io,submit_us,rt_us,mode,offset,size\n"
+      "a,0,1,0,0.000,10.000,W,0,4096\na,0,0,0,0.000,12.000,R,4096,4096\n"
+      "a,0,1,1,10.000,10.000,W,8192,4096\n");
+  const auto result = Info(trace.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("format        ssdlab (detected: its header)"));
+  EXPECT_THAT(result.output, HasSubstr("processes     0: 1, 1: 2"));
+  EXPECT_THAT(result.output, Not(HasSubstr("devices ")));
+}
+
 TEST_F(TraceInfoCli, JsonIsValidAndExact) {
   const fs::path trace = support::write_file(dir_ / "small.spc", kSmallSpc);
   const fs::path json = dir_ / "info.json";
