@@ -160,6 +160,12 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
   return *this;
 }
 
+// The header every io.csv starts with is a contract (DESIGN.md, "Outputs"):
+// the row parser that reads it back holds it (common/io_csv_row.h), and the
+// writer checks it is the contract's.
+static_assert(kIoCsvHeader == "experiment,run,process,io,submit_us,rt_us,mode,offset,size",
+              "io.csv's header is DESIGN.md's contract");
+
 IoLog::IoLog(std::filesystem::path path)
     : path_((check_output_path(path, "io log"), std::move(path))), temporary_(path_) {
   buffer_.resize(kBufferBytes);
