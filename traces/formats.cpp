@@ -63,9 +63,8 @@ const FormatInfo* find_format(std::string_view name) {
 }
 
 std::string device_name(std::string_view format, std::uint32_t device) {
-  for (const auto& info : formats())
-    if (format == info.name && info.device_name) return info.device_name(device);
-  return std::to_string(device);
+  const FormatInfo* info = find_format(format);
+  return info && info->device_name ? info->device_name(device) : std::to_string(device);
 }
 
 std::unique_ptr<LineParser> make_parser(std::string_view name, const ReadOptions& options) {
