@@ -3,7 +3,7 @@
 // submit time, with the process, io index and response time it was
 // recorded with (for --mode dependent, sim/engine/dependent_replay.h).
 // Rows are in completion order, so TraceFile sorts the selected ones by
-// submit time (FormatInfo::sorted). One experiment and one run are
+// submit time (FormatInfo::sorted_on_read). One experiment and one run are
 // replayed: chosen with experiment= and run= when the file holds several.
 #include "traces/ssdlab_csv.h"
 
@@ -38,9 +38,7 @@ class SsdlabCsvParser final : public LineParser {
     }
     const std::string wrong = parse_io_csv_row(line, row_);
     if (!wrong.empty()) return bad("{}", wrong);
-    if (experiments_.size() < kNamesSeen &&
-        std::find(experiments_.begin(), experiments_.end(), row_.experiment) == experiments_.end())
-      experiments_.push_back(row_.experiment);
+    remember(experiments_, row_.experiment);
     if (!experiment_) {
       experiment_ = row_.experiment;
     } else if (row_.experiment != *experiment_) {
@@ -50,8 +48,7 @@ class SsdlabCsvParser final : public LineParser {
           "(--trace-experiment)",
           *experiment_, row_.experiment);
     }
-    if (runs_.size() < kNamesSeen && std::find(runs_.begin(), runs_.end(), row_.run) == runs_.end())
-      runs_.push_back(row_.run);
+    remember(runs_, row_.run);
     if (!run_) {
       run_ = row_.run;
     } else if (row_.run != *run_) {
@@ -59,9 +56,7 @@ class SsdlabCsvParser final : public LineParser {
       return bad("the io.csv holds runs {} and {} of '{}': choose one with run=N (--trace-run)",
                  *run_, row_.run, row_.experiment);
     }
-    if (processes_.size() < kNamesSeen &&
-        std::find(processes_.begin(), processes_.end(), row_.process) == processes_.end())
-      processes_.push_back(row_.process);
+    remember(processes_, row_.process);
     if (process_ && row_.process != *process_) return Result::kSkip;
     if (is_zone_action(row_.mode) || row_.mode == IoMode::kZoneAppend)
       return bad(
@@ -93,6 +88,12 @@ class SsdlabCsvParser final : public LineParser {
 
  private:
   static constexpr std::size_t kNamesSeen = 8;  // of each kind, for seen()
+  // Keeps `value` for seen(), the first kNamesSeen distinct ones.
+  template <typename T>
+  static void remember(std::vector<T>& seen, const T& value) {
+    if (seen.size() < kNamesSeen && std::find(seen.begin(), seen.end(), value) == seen.end())
+      seen.push_back(value);
+  }
   std::optional<std::string> experiment_;
   std::optional<std::uint32_t> run_, process_;
   const bool chosen_experiment_ = experiment_.has_value();
