@@ -36,7 +36,7 @@ class TraceFile final : public TraceReader {
   // skip_bad. A format whose rows are not in time order
   // (FormatInfo::sorted_on_read) is read whole at the first call and its
   // records returned by time (then process and sequence): memory grows with
-  // its selected rows (56 bytes each).
+  // its selected rows (64 bytes each).
   std::optional<TraceRecord> next() override;
 
   const ReadCounts& counts() const { return counts_; }

@@ -12,8 +12,9 @@
 // that completion comes than in the recording. A recording that was an
 // open loop is taken as a closed loop of its largest outstanding count.
 //
-// The records are held in memory (about 32 bytes each, besides TraceFile's
-// sorted copy), since each process's slots need the whole recording.
+// The records are held in memory (24 bytes each, 40 while the loops are
+// built, besides TraceFile's sorted copy), since each process's slots need
+// the whole recording.
 #pragma once
 
 #include <cstdint>
