@@ -55,29 +55,42 @@ std::optional<TraceSource::Read> TraceSource::read() {
   return read;
 }
 
+TraceStreams::TraceStreams(traces::TraceReader& trace, const ReplaySettings& settings,
+                           std::optional<TimeNs> zero, const HostStream& place,
+                           std::vector<HostStream>& streams) {
+  if (settings.mode == ReplayMode::kDependent) {
+    dependent_ = std::make_unique<DependentTrace>(trace, zero);
+    dependent_->add_streams(place, streams);
+    return;
+  }
+  source_ = std::make_unique<TraceSource>(trace, settings.mode, settings.speed);
+  HostStream& stream = streams.emplace_back(place);
+  stream.source = source_.get();
+  stream.slots = settings.mode == ReplayMode::kOpen ? 0 : settings.queue_depth;
+}
+
+TraceStreams::~TraceStreams() = default;
+
+ReplayResult TraceStreams::counts() const {
+  return dependent_ ? dependent_->counts() : source_->counts();
+}
+
 std::vector<ReplayResult> replay(Simulator& simulator, const std::vector<ReplaySource>& sources,
                                  const ReplaySettings& settings) {
-  std::vector<std::unique_ptr<TraceSource>> traces;
-  std::vector<std::unique_ptr<DependentTrace>> dependents;
+  std::vector<std::unique_ptr<TraceStreams>> traces;
   std::vector<HostStream> streams;
   std::vector<RunGroup> groups;
-  const bool open = settings.mode == ReplayMode::kOpen;
   for (std::uint32_t k = 0; k < sources.size(); ++k) {
     groups.push_back(RunGroup{sources[k].experiment, 0, 0, 0, false});
-    if (settings.mode == ReplayMode::kDependent) {
-      dependents.push_back(std::make_unique<DependentTrace>(*sources[k].trace, TimeNs{0}));
-      dependents.back()->add_streams(HostStream{nullptr, k}, streams);
-      continue;
-    }
-    const double speed = sources[k].speed > 0 ? sources[k].speed : settings.speed;
-    traces.push_back(std::make_unique<TraceSource>(*sources[k].trace, settings.mode, speed));
-    streams.push_back(HostStream{traces.back().get(), k, 0, open ? 0 : settings.queue_depth});
+    ReplaySettings each = settings;
+    if (sources[k].speed > 0) each.speed = sources[k].speed;
+    traces.push_back(std::make_unique<TraceStreams>(*sources[k].trace, each, TimeNs{0},
+                                                    HostStream{nullptr, k}, streams));
   }
   std::vector<RunResult> runs = simulator.run(streams, groups);
   std::vector<ReplayResult> results;
   for (std::size_t k = 0; k < sources.size(); ++k) {
-    ReplayResult& result =
-        results.emplace_back(dependents.empty() ? traces[k]->counts() : dependents[k]->counts());
+    ReplayResult& result = results.emplace_back(traces[k]->counts());
     result.run = std::move(runs[k]);
   }
   return results;

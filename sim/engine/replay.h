@@ -20,6 +20,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +93,31 @@ class TraceSource final : public IoSource {
   TimeNs last_arrival_ = 0;
   ReplayResult counts_;
   ReadAhead<Read, 2> ahead_;
+};
+
+class DependentTrace;  // dependent_replay.h
+
+// One trace's streams on the host loop, as its replay mode makes them: one
+// stream of its records (a TraceSource: open or closed loop, at `speed` and
+// `queue_depth` of `settings`), or with --mode dependent one closed loop per
+// recorded process (DependentTrace, the first I/Os' think times from
+// `zero`). What replay() and a run of tenants (sim/run/tenants.h) both build.
+class TraceStreams {
+ public:
+  // Appends its streams to `streams`, each `place` (its group, queue, flow
+  // and placement) with its source and slots.
+  TraceStreams(traces::TraceReader& trace, const ReplaySettings& settings,
+               std::optional<TimeNs> zero, const HostStream& place,
+               std::vector<HostStream>& streams);
+  ~TraceStreams();
+  TraceStreams(const TraceStreams&) = delete;
+  TraceStreams& operator=(const TraceStreams&) = delete;
+  // What its streams gave so far (TraceSource::counts, DependentTrace::counts).
+  ReplayResult counts() const;
+
+ private:
+  std::unique_ptr<TraceSource> source_;
+  std::unique_ptr<DependentTrace> dependent_;
 };
 
 // Replays `sources` together on `simulator`'s device from its now(), with

@@ -140,11 +140,9 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
                              std::uint64_t seed, std::optional<std::size_t> only) {
   const Traces& t = all.traces;
   placed_.resize(t.all.size());
-  sources_.resize(t.all.size());
-  dependents_.resize(t.all.size());
+  traces_.resize(t.all.size());
   // One replay mode and queue depth for every trace, as a replay has.
   const ReplaySettings replay = t.all.empty() ? ReplaySettings{} : t.all.front().replay;
-  const bool open = replay.mode == ReplayMode::kOpen;
   for (std::size_t k = 0; k < all.list.size(); ++k) {
     if (only && k != *only) continue;
     const Tenant& tenant = all.list[k];
@@ -156,19 +154,15 @@ TenantStreams::TenantStreams(const Tenants& all, const DeviceConfig& config, con
       placed_[i] =
           std::make_unique<PlacedTrace>(t.all[i], t.partitions[i].base, t.partitions[i].bytes,
                                         config.sector_size, oracle_spec(t.all[i], config));
-      const HostStream place{nullptr, group, 0, open ? 0 : replay.queue_depth, queue, flow};
-      if (replay.mode == ReplayMode::kDependent) {
-        const traces::ReadOptions& read = t.all[i].read;
-        const bool from_start = read.start_requests == 0 && !read.start_ns;
-        dependents_[i] = std::make_unique<DependentTrace>(
-            *placed_[i], from_start ? std::optional<TimeNs>(0) : std::nullopt);
-        dependents_[i]->add_streams(place, streams_);
-      } else {
-        sources_[i] =
-            std::make_unique<TraceSource>(*placed_[i], replay.mode, t.all[i].replay.speed);
-        streams_.push_back(place);
-        streams_.back().source = sources_[i].get();
-      }
+      ReplaySettings each = replay;
+      each.speed = t.all[i].replay.speed;
+      // Dependent: the first think times count from the recording's start,
+      // unless --start skipped its beginning.
+      const traces::ReadOptions& read = t.all[i].read;
+      const bool from_start = read.start_requests == 0 && !read.start_ns;
+      traces_[i] = std::make_unique<TraceStreams>(
+          *placed_[i], each, from_start ? std::optional<TimeNs>(0) : std::nullopt,
+          HostStream{nullptr, group, 0, 0, queue, flow}, streams_);
       groups_.push_back(RunGroup{tenant.name, 0, 0, 0, false});
       continue;
     }

@@ -14,7 +14,6 @@
 
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
-#include "sim/engine/dependent_replay.h"
 #include "sim/engine/plan_process.h"
 #include "sim/engine/replay.h"
 #include "sim/results/summary.h"
@@ -82,16 +81,13 @@ class TenantStreams {
   const std::vector<HostStream>& streams() const { return streams_; }
   const std::vector<RunGroup>& groups() const { return groups_; }
   // What trace `t` replayed (its run not filled in) and its placed reader.
-  ReplayResult trace_counts(std::size_t t) const {
-    return dependents_[t] ? dependents_[t]->counts() : sources_[t]->counts();
-  }
+  ReplayResult trace_counts(std::size_t t) const { return traces_[t]->counts(); }
   const PlacedTrace& placed(std::size_t t) const { return *placed_[t]; }
   const std::vector<std::unique_ptr<PlacedTrace>>& placed_traces() const { return placed_; }
 
  private:
   std::vector<std::unique_ptr<PlacedTrace>> placed_;   // by trace index
-  std::vector<std::unique_ptr<TraceSource>> sources_;  // by trace index
-  std::vector<std::unique_ptr<DependentTrace>> dependents_;  // by trace index, --mode dependent
+  std::vector<std::unique_ptr<TraceStreams>> traces_;  // by trace index
   std::vector<std::unique_ptr<PlanProcess>> processes_;
   std::vector<HostStream> streams_;
   std::vector<RunGroup> groups_;
