@@ -346,4 +346,21 @@ struct FtlContext {
 std::unique_ptr<Ftl> make_ftl(const FtlContext& context);
 std::vector<std::string> ftl_names();
 
+// Ftl::set_lists_unread(true) for a scope, when `unread`, and (false) at
+// its end, even when a write in it throws (the device's end of life).
+class UnreadLists {
+ public:
+  UnreadLists(Ftl& ftl, bool unread) : ftl_(unread ? &ftl : nullptr) {
+    if (ftl_) ftl_->set_lists_unread(true);
+  }
+  ~UnreadLists() {
+    if (ftl_) ftl_->set_lists_unread(false);
+  }
+  UnreadLists(const UnreadLists&) = delete;
+  UnreadLists& operator=(const UnreadLists&) = delete;
+
+ private:
+  Ftl* ftl_;
+};
+
 }  // namespace ssdlab::ftl

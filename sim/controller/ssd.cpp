@@ -318,10 +318,10 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   host_bytes_written_ += size;
   if (buffer_) buffer_->drop(range.first, range.first + range.count);  // now stale
   commands_.clear();
-  const bool unread = !functional_lists_read();
-  if (unread) ftl_->set_lists_unread(true);
-  ftl_->write(range, commands_);
-  if (unread) ftl_->set_lists_unread(false);
+  {
+    const ftl::UnreadLists unread(*ftl_, !functional_lists_read());
+    ftl_->write(range, commands_);
+  }
   emit(CommandSource::kFunctional, &range, Acknowledge::kAtOnce);
   after_request();
 }
@@ -332,10 +332,10 @@ void Ssd::write_runs_functionally(ftl::PageRuns runs) {
   if (buffer_)
     for (const ftl::PageRange& run : runs) buffer_->drop(run.first, run.first + run.count);
   commands_.clear();
-  const bool unread = !functional_lists_read();
-  if (unread) ftl_->set_lists_unread(true);
-  ftl_->write_runs(runs, commands_);
-  if (unread) ftl_->set_lists_unread(false);
+  {
+    const ftl::UnreadLists unread(*ftl_, !functional_lists_read());
+    ftl_->write_runs(runs, commands_);
+  }
   emit(CommandSource::kFunctional, runs, Acknowledge::kAtOnce);
 }
 

@@ -153,12 +153,13 @@ void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const workloads::PreconditionSpe
     }
   };
   ftl.set_pool_parallel(true);
-  ftl.set_lists_unread(true);  // (the direct FTL: nothing reads its lists)
-  std::vector<std::thread> others;
-  for (unsigned self = 1; self < threads; ++self) others.emplace_back(work, self);
-  work(0);
-  for (std::thread& thread : others) thread.join();
-  ftl.set_lists_unread(false);
+  {
+    const ftl::UnreadLists unread(ftl, true);  // (the direct FTL: nothing reads its lists)
+    std::vector<std::thread> others;
+    for (unsigned self = 1; self < threads; ++self) others.emplace_back(work, self);
+    work(0);
+    for (std::thread& thread : others) thread.join();
+  }
   ftl.set_pool_parallel(false);
   ssd.count_functional_writes(calls, bytes);
   for (unsigned self = 0; self < threads; ++self) {
