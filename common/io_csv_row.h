@@ -4,6 +4,7 @@
 // that the columns are read in one place.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -34,6 +35,14 @@ struct IoRow {
     return mode == IoMode::kRead || mode == IoMode::kWrite || mode == IoMode::kZoneAppend;
   }
 };
+
+// Parses a whole decimal integer field of io.csv (and its sibling CSVs:
+// refused.csv): digits only, the whole field, in range.
+template <typename Integer>
+bool parse_csv_integer(std::string_view text, Integer& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
+}
 
 // Parses microseconds written with up to 3 decimals ("305.600") into exact
 // integer nanoseconds, without floating point. False if `text` is not that.

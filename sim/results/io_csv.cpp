@@ -1,22 +1,11 @@
 #include "sim/results/io_csv.h"
 
 #include <array>
-#include <charconv>
 
 #include "common/error.h"
 #include "sim/results/output.h"
 
 namespace ssdlab::sim {
-namespace {
-
-template <typename Integer>
-bool parse_integer(std::string_view text, Integer& value) {
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size() && !text.empty();
-}
-
-}  // namespace
-
 IoCsvReader::IoCsvReader(const std::filesystem::path& path) : path_(path), in_(path) {
   if (!in_) throw make_error("{}: cannot open", path_.string());
   if (!std::getline(in_, text_))
@@ -56,15 +45,17 @@ std::set<IoKey> read_refused_keys(const std::filesystem::path& path) {
     std::size_t at = line.size();
     for (std::size_t k = 8; k-- > 0;) {
       at = at == 0 ? std::string::npos : line.rfind(',', at - 1);
-      if (at == std::string::npos) throw make_error("{}:{}: not a refused.csv row", path.string(), number);
+      if (at == std::string::npos)
+        throw make_error("{}:{}: not a refused.csv row", path.string(), number);
       commas[k] = at;
     }
     const auto field = [&](std::size_t k) {
       return std::string_view(line).substr(commas[k] + 1, commas[k + 1] - commas[k] - 1);
     };
     IoKey key{line.substr(0, commas[0]), 0, 0, 0};
-    if (!parse_integer(field(0), std::get<1>(key)) || !parse_integer(field(1), std::get<2>(key)) ||
-        !parse_integer(field(2), std::get<3>(key)))
+    if (!parse_csv_integer(field(0), std::get<1>(key)) ||
+        !parse_csv_integer(field(1), std::get<2>(key)) ||
+        !parse_csv_integer(field(2), std::get<3>(key)))
       throw make_error("{}:{}: not a refused.csv row", path.string(), number);
     keys.insert(std::move(key));
   }
