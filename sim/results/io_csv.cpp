@@ -6,6 +6,7 @@
 #include "sim/results/output.h"
 
 namespace ssdlab::sim {
+
 IoCsvReader::IoCsvReader(const std::filesystem::path& path) : path_(path), in_(path) {
   if (!in_) throw make_error("{}: cannot open", path_.string());
   if (!std::getline(in_, text_))
