@@ -2,6 +2,7 @@
 // and read reclaim, which rewrites the blocks it has due.
 #include "common/error.h"
 #include "ftl/page_runs.h"
+#include "ftl/placement_tag.h"
 #include "sim/controller/ssd.h"
 
 namespace ssdlab::sim {
@@ -43,6 +44,11 @@ void Ssd::reclaim_blocks(TimeNs now) {
     // puts them: the old copies are superseded, and the block is cleaned
     // as any other. All of it is background work (cleaning's class).
     ftl::page_runs(reclaim_lpns_, reclaim_runs_);
+    // With host-guided placement, under the block's own handle: a handle's
+    // data stays apart from the others' (persistent isolation).
+    if (const std::uint8_t tag = nand.placement_tag(block); tag != 0)
+      for (ftl::PageRange& run : reclaim_runs_)
+        run.placement = static_cast<std::uint8_t>(ftl::tag_handle(tag));
     reclaim_writes_.clear();
     ftl_->write_runs(reclaim_runs_, reclaim_writes_);
     ftl_->close_wordlines(reclaim_writes_);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -157,6 +158,39 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
   ssd.ftl().check_invariants();
   EXPECT_GE(ssd.read_errors()->counters().reclaimed_blocks, 4u);  // the four hot blocks
   EXPECT_GT(ssd.verified_pages(), 30000u);
+}
+
+// With persistently isolated placement handles, read reclaim rewrites a
+// block's data under the block's own handle (it went to handle 0 before):
+// after hot blocks of handle 1 (the first 4 MiB) are reclaimed, no block
+// holds data of both handles' ranges.
+TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
+  Ssd ssd(with_errors(
+      150, {"errors.age_pe_cycles=1000", "errors.reclaim_reads=2000", "ftl.placement=\"fdp\"",
+            "ftl.fdp_handles=2", "ftl.fdp_isolation=\"persistently\""}));
+  ssd.prefill(0, ssd.logical_bytes());
+  // The first 4 MiB written again with placement identifier 1.
+  const std::uint64_t first_range = (4 << 20) / kPage;
+  TimeNs now = 0;
+  for (std::uint64_t page = 0; page < first_range; page += 16)
+    now = *ssd.start(HostIo{page * kPage, 16 * kPage, IoMode::kWrite, 1}, now);
+  const std::uint64_t handle_0_pages = ssd.ftl().fdp_stats()->handles[0].host_pages;
+  // (Data reclaimed into a handle's open block stays there until it fills:
+  // a few blocks are reclaimed, no more.)
+  for (std::uint64_t i = 0; i < 100000 && ssd.read_errors()->counters().reclaimed_blocks < 2; ++i)
+    now = *ssd.start(HostIo{(i % 64) * kPage, kPage, IoMode::kRead}, now);
+  ASSERT_GE(ssd.read_errors()->counters().reclaimed_blocks, 2u);
+  const flash::Geometry& g = ssd.config().geometry;
+  const flash::NandArray& nand = ssd.ftl().nand();
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    std::set<bool> ranges;
+    for (std::uint32_t page = 0; page < g.pages_per_block; ++page)
+      if (nand.is_valid(g.first_page(block) + page))
+        ranges.insert(nand.lpn_at(g.first_page(block) + page) < first_range);
+    EXPECT_LE(ranges.size(), 1u) << "block " << block;
+  }
+  // None of the rewrites went to handle 0 (the hot reads are all in handle 1's range).
+  EXPECT_EQ(ssd.ftl().fdp_stats()->handles[0].host_pages, handle_0_pages);
 }
 
 TEST(ReadReclaim, APowerCutDuringARewriteLosesNothingAcknowledged) {
