@@ -288,6 +288,12 @@ class Ftl {
   virtual std::optional<records::SlcCacheCounters> slc_cache_stats() const { return std::nullopt; }
   // What host-guided placement did (ftl.placement); nothing when it is off.
   virtual std::optional<records::FdpCounters> fdp_stats() const { return std::nullopt; }
+  // Host-guided placement: TP4146's Reclaim Unit Handle Update (an I/O
+  // Management Send) for placement identifier `id`: its handle moves on to
+  // a new reclaim unit in every reclaim group, leaving the current ones
+  // not fully written. Only FTLs with ftl.placement on get one (the run
+  // refuses the plan key elsewhere).
+  virtual void update_reclaim_unit_handle(std::uint8_t /*id*/, CommandList& /*out*/) {}
   // A zoned device's zone commands (zones.h; ftl.type = "zoned"); null for
   // a conventional FTL, whose logical space the host writes anywhere.
   virtual ZonedDevice* zoned() { return nullptr; }

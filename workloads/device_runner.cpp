@@ -58,8 +58,11 @@ const IoClock& system_clock() {
 }
 
 void check_target_keys(const ExperimentSpec& spec) {
-  const char* key = spec.namespace_id ? "namespace" : spec.queue ? "queue" : "placement_id";
-  if (spec.namespace_id || spec.queue || spec.placement_id)
+  const char* key = spec.namespace_id   ? "namespace"
+                    : spec.queue        ? "queue"
+                    : spec.placement_id ? "placement_id"
+                                        : "ruh_update_every";
+  if (spec.namespace_id || spec.queue || spec.placement_id || spec.ruh_update_every)
     throw make_error(
         "{}: {} addresses the simulated device's namespaces, submission queues or placement "
         "handles (ssdlab sim); a real target has none of them here, so the key would do "

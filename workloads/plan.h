@@ -59,6 +59,10 @@ struct ExperimentSpec {
   // placement handle or stream, 0-based as TP4146 numbers placement handles;
   // 0 (or absent) is the default handle.
   std::uint32_t placement_id = 0;
+  // With placement: after every this many writes of a process, an I/O
+  // Management Send (TP4146's Reclaim Unit Handle Update) moves its
+  // identifier's handle to a new reclaim unit before the next write; 0: none.
+  std::uint64_t ruh_update_every = 0;
 
   // LBA function. Sequential patterns are ordered(increment): slot i is
   // increment * i (mod the target), -1 is reverse, 0 in-place; or

@@ -15,6 +15,7 @@
 
 #include "common/checked.h"
 #include "common/error.h"
+#include "common/host_io.h"
 #include "common/suggest.h"
 #include "common/units.h"
 #include "workloads/synthetic.h"
@@ -223,7 +224,11 @@ constexpr PlanKey kExperimentKeys[] = {
      }},
     {"placement_id",
      [](ExperimentSpec& spec, const KeyValue& kv) {
-       spec.placement_id = static_cast<std::uint32_t>(as_count(kv, 0, 255));
+       spec.placement_id = static_cast<std::uint32_t>(as_count(kv, 0, kPlacementIdMask));
+     }},
+    {"ruh_update_every",
+     [](ExperimentSpec& spec, const KeyValue& kv) {
+       spec.ruh_update_every = as_count(kv, 1, kMaxCount);
      }},
     {"io_ignore", &apply_io_ignore},
     {"seed",

@@ -122,10 +122,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     if (!slc_.on()) return std::nullopt;
     return slc_.stats();
   }
-  std::optional<records::FdpCounters> fdp_stats() const override {
-    if (!fdp_.on()) return std::nullopt;
-    return fdp_.stats(stats_, geometry_, layout_.planes_per_pool());
-  }
+  std::optional<records::FdpCounters> fdp_stats() const override;
+  void update_reclaim_unit_handle(std::uint8_t id, CommandList& out) override;
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
   std::uint32_t host_wordline_pages(std::uint32_t pool) const override {

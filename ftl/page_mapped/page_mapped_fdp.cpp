@@ -49,19 +49,19 @@ void FdpPlacement::host_page(flash::Ppn first, std::uint32_t pages,
   records::FdpCounters::Handle& handle = stats_.handles[current_];
   handle.host_pages += pages;
   if (geometry.page_in_block(first) != 0) return;
-  nand_.set_placement_tag(geometry.block_of(first), static_cast<std::uint8_t>(current_ + 1));
+  nand_.set_placement_tag(geometry.block_of(first), host_tag(current_));
   ++handle.blocks_opened;
 }
 
 void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t pages,
                          const flash::FastGeometry& geometry) {
   const std::uint8_t tag = nand_.placement_tag(victim);
-  if (tag != 0) stats_.handles[handle_of(tag)].pages_moved += pages;
+  if (tag != 0) stats_.handles[tag_handle(tag)].pages_moved += pages;
   if (geometry.page_in_block(target) != 0) return;
   if (config_.persistent() && tag != 0) {
     nand_.set_placement_tag(geometry.block_of(target),
                             static_cast<std::uint8_t>(tag | kCleaningTag));
-    ++stats_.handles[handle_of(tag)].cleaning_blocks;
+    ++stats_.handles[tag_handle(tag)].cleaning_blocks;
   } else {
     ++stats_.shared_cleaning_blocks;  // tag 0: data of several handles may meet here
   }
@@ -70,13 +70,40 @@ void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t
 WriteKind FdpPlacement::slot_of(flash::BlockId block) const {
   const std::uint8_t tag = nand_.placement_tag(block);
   if (tag == 0) return WriteKind::kCleaning;
-  return (tag & kCleaningTag) ? handle_cleaning_kind(handle_of(tag))
-                              : handle_host_kind(handle_of(tag));
+  return (tag & kCleaningTag) ? handle_cleaning_kind(tag_handle(tag))
+                              : handle_host_kind(tag_handle(tag));
 }
 
+std::optional<WriteKind> FdpPlacement::update(std::uint8_t id) {
+  ++stats_.ruh_updates;
+  if (id >= config_.handles) {
+    ++stats_.invalid_placement_ids;
+    return std::nullopt;
+  }
+  return handle_host_kind(id);
+}
+
+namespace {
+
+// TP4146's FDP event types (the FDP Events log page, 23h), as NVMe 2.1
+// numbers them: host events from 0x00, controller events from 0x80. The
+// model raises these two; docs/fdp.md says why not the others.
+constexpr std::uint64_t kRuNotFullyWritten = 0x00;
+constexpr std::uint64_t kInvalidPlacementIdentifier = 0x03;
+
+}  // namespace
+
 records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::Geometry& geometry,
+                                         std::uint32_t groups,
                                          std::uint32_t planes_per_group) const {
   records::FdpCounters report = stats_;
+  report.reclaim_groups = groups;
+  report.reclaim_unit_nominal_size =
+      std::uint64_t{planes_per_group} * geometry.pages_per_block * geometry.page_size;
+  report.events = {
+      {kRuNotFullyWritten, "Reclaim Unit Not Fully Written", not_fully_written_},
+      {kInvalidPlacementIdentifier, "Invalid Placement Identifier", stats_.invalid_placement_ids},
+  };
   const std::uint64_t page = geometry.page_size;
   report.host_bytes_written = counters.host_pages_written * page;
   report.media_bytes_written = counters.flash_pages_written * page;
@@ -92,7 +119,7 @@ records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::
 }
 
 namespace {
-constexpr std::uint32_t kFdpStateVersion = 1;
+constexpr std::uint32_t kFdpStateVersion = 2;  // 2: RUH Updates
 }  // namespace
 
 void FdpPlacement::save_state(StateWriter& out) const {
@@ -100,6 +127,9 @@ void FdpPlacement::save_state(StateWriter& out) const {
   out.u64(stats_.handle_changes);
   out.u64(stats_.invalid_placement_ids);
   out.u64(stats_.shared_cleaning_blocks);
+  out.u64(stats_.ruh_updates);
+  out.u64(stats_.ru_unwritten_bytes);
+  out.u64(not_fully_written_);
   out.u64(stats_.handles.size());
   for (const records::FdpCounters::Handle& h : stats_.handles) {
     out.u64(h.host_pages);
@@ -116,6 +146,9 @@ void FdpPlacement::load_state(StateReader& in) {
   stats_.handle_changes = in.u64();
   stats_.invalid_placement_ids = in.u64();
   stats_.shared_cleaning_blocks = in.u64();
+  stats_.ruh_updates = in.u64();
+  stats_.ru_unwritten_bytes = in.u64();
+  not_fully_written_ = in.u64();
   if (in.count(stats_.handles.size(), "the placement handles") != stats_.handles.size())
     throw make_error("the checkpoint's placement handles do not match the config's {}",
                      stats_.handles.size());

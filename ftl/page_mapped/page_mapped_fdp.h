@@ -21,12 +21,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "common/state_io.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
 #include "ftl/fdp_config.h"
 #include "ftl/page_mapped/page_mapped_placement.h"
+#include "ftl/placement_tag.h"
 
 namespace ssdlab::ftl::page_mapped {
 
@@ -50,7 +52,7 @@ class FdpPlacement {
   // Where cleaning moves a valid page of `victim`.
   WriteKind cleaning_kind(flash::BlockId victim) const {
     const std::uint8_t tag = nand_.placement_tag(victim);
-    return config_.persistent() && tag != 0 ? handle_cleaning_kind(handle_of(tag))
+    return config_.persistent() && tag != 0 ? handle_cleaning_kind(tag_handle(tag))
                                             : WriteKind::kCleaning;
   }
   // Cleaning moved `pages` of `victim` to `target`: tags the block it opened.
@@ -59,17 +61,38 @@ class FdpPlacement {
   // Recovery: the slot a partly written block found at mount goes back to.
   WriteKind slot_of(flash::BlockId block) const;
 
-  // The report (summary.json "fdp"): the counters, and the log page's bytes
-  // from the FTL's counters and geometry.
+  // TP4146's Reclaim Unit Handle Update for identifier `id` (counted): the
+  // slot of the handle whose reclaim units the FTL closes, or nothing for an
+  // invalid identifier (TP4146's Invalid Placement Identifier event).
+  std::optional<WriteKind> update(std::uint8_t id);
+  // An update closed a reclaim unit with `bytes` of its media writes left
+  // (TP4146's Reclaim Unit Not Fully Written event).
+  void not_fully_written(std::uint64_t bytes) {
+    ++not_fully_written_;
+    stats_.ru_unwritten_bytes += bytes;
+  }
+
+  // The report (summary.json "fdp"): the counters, the log pages' bytes from
+  // the FTL's counters and geometry, and each handle's status in each
+  // reclaim group: `available(handle, group)`, its reclaim unit's media
+  // writes left (bytes).
+  template <class Available>
   records::FdpCounters stats(const FtlStats& counters, const flash::Geometry& geometry,
-                             std::uint32_t planes_per_group) const;
+                             std::uint32_t groups, std::uint32_t planes_per_group,
+                             Available available) const {
+    records::FdpCounters report = stats(counters, geometry, groups, planes_per_group);
+    for (std::uint32_t h = 0; h < config_.handles; ++h)
+      for (std::uint32_t g = 0; g < groups; ++g)
+        report.handle_status.push_back({h, g, available(handle_host_kind(h), g)});
+    return report;
+  }
 
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
  private:
-  static constexpr std::uint8_t kCleaningTag = 0x80;
-  static std::uint32_t handle_of(std::uint8_t tag) { return (tag & 0x7fU) - 1U; }
+  records::FdpCounters stats(const FtlStats& counters, const flash::Geometry& geometry,
+                             std::uint32_t groups, std::uint32_t planes_per_group) const;
 
   PlacementConfig config_;
   std::uint64_t logical_page_size_;
@@ -78,6 +101,7 @@ class FdpPlacement {
   std::uint32_t current_ = 0;  // the handle of the host write in progress
   std::uint32_t last_ = 0;     // the handle of the previous host write
   bool written_ = false;       // a host write has happened (handle changes)
+  std::uint64_t not_fully_written_ = 0;  // TP4146 event 0x00
 };
 
 }  // namespace ssdlab::ftl::page_mapped

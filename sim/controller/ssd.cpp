@@ -278,7 +278,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
                      "(ftl.type = \"zoned\"); this device's FTL is {}",
                      io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
   ftl::PageRange range = to_range(request.offset, request.size);
-  range.placement = request.placement;  // (a write buffer keeps it for the flush: WriteBuffer)
+  // (A write buffer keeps the identifier for the flush: WriteBuffer.)
+  range.placement = request.placement & kPlacementIdMask;
   const bool write = request.mode == IoMode::kWrite;
   // A read the write buffer holds no page of goes to flash as on a device
   // without one: queued, unless another part needs its time at once.
@@ -287,6 +288,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   if (past_buffer ? needs_times_at_once_besides_buffer() : needs_times_at_once()) tag = kWait;
   if (power_) power_->settle(now);
   if (cleaner_) cleaner_->before_request(now);
+  if (request.placement & kRuhUpdate) [[unlikely]]
+    update_reclaim_unit_handle(range.placement, now);
   if (write && !zones_) host_bytes_written_ += request.size;
   flow_ = request.flow;
   read_class_ = 0;

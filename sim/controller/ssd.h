@@ -304,6 +304,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   // Read reclaim (ssd_errors.cpp): rewrites the blocks the error part has
   // due, each a background job of reads and the FTL's writes of its pages.
   void reclaim_blocks(TimeNs now);
+  // An I/O Management Send before a write (HostIo::placement's kRuhUpdate):
+  // TP4146's Reclaim Unit Handle Update for identifier `id` (ssd_placement.cpp).
+  void update_reclaim_unit_handle(std::uint8_t id, TimeNs now);
   // The error part and its checks against the device (ssd_errors.cpp).
   void make_read_errors();
   // A cut at `at`: with a power-protected write buffer the device stays up

@@ -24,13 +24,16 @@ class PlanProcess final : public IoSource {
   // `origin`: the experiment's, for the error of an arrival beyond the clock.
   // `base` is added to every offset (a tenant's namespace: the generator
   // works within its size).
+  // `ruh_update_every` (plan key; 0: none): after every this many writes,
+  // the next carries kRuhUpdate (a Reclaim Unit Handle Update before it).
   PlanProcess(workloads::IoGenerator generator, std::uint64_t count, bool open_loop,
-              std::string origin = {}, std::uint64_t base = 0)
+              std::string origin = {}, std::uint64_t base = 0, std::uint64_t ruh_update_every = 0)
       : generator_(std::move(generator)),
         count_(count),
         open_loop_(open_loop),
         origin_(std::move(origin)),
-        base_(base) {}
+        base_(base),
+        ruh_update_every_(ruh_update_every) {}
   // The generator runs two I/Os ahead of next(), so that peek() can tell
   // the device what comes (the generator depends on nothing the run does).
   std::optional<SourceIo> next() override {
@@ -38,7 +41,8 @@ class PlanProcess final : public IoSource {
       if (made_ == count_) return std::nullopt;
       ++made_;
       const workloads::IoRequest io = generator_.next();
-      if (!open_loop_) return SourceIo{{base_ + io.offset, io.size, io.mode}, io.delay_ns};
+      const std::uint8_t update = ruh_update_every_ ? ruh_update(io.mode) : 0;
+      if (!open_loop_) return SourceIo{{base_ + io.offset, io.size, io.mode, update}, io.delay_ns};
       const std::optional<TimeNs> arrival = clock_add(arrival_, io.delay_ns);
       if (!arrival)
         throw make_error(
@@ -46,7 +50,7 @@ class PlanProcess final : public IoSource {
             "holds (2^62 ns, about 146 years)",
             origin_, made_);
       arrival_ = *arrival;
-      return SourceIo{{base_ + io.offset, io.size, io.mode}, arrival_};
+      return SourceIo{{base_ + io.offset, io.size, io.mode, update}, arrival_};
     });
   }
   const SourceIo* peek(std::size_t ahead) const override { return ahead_.peek(ahead); }
@@ -57,6 +61,16 @@ class PlanProcess final : public IoSource {
   bool open_loop_;
   std::string origin_;
   std::uint64_t base_;
+  // kRuhUpdate for a write that follows a whole ruh_update_every writes.
+  std::uint8_t ruh_update(IoMode mode) {
+    if (mode != IoMode::kWrite) return 0;
+    const bool update = writes_ > 0 && writes_ % ruh_update_every_ == 0;
+    ++writes_;
+    return update ? kRuhUpdate : 0;
+  }
+
+  std::uint64_t ruh_update_every_;
+  std::uint64_t writes_ = 0;  // writes the generator made
   std::uint64_t made_ = 0;  // I/Os the generator made
   TimeNs arrival_ = 0;
   ReadAhead<SourceIo, 2> ahead_;
@@ -77,7 +91,7 @@ inline void add_plan_streams(const workloads::ExperimentSpec& spec, std::uint32_
   for (std::uint32_t p = 0; p < spec.processes; ++p) {
     processes.push_back(std::make_unique<PlanProcess>(
         workloads::IoGenerator(spec, p, bytes, workloads::stream_seed(seed, run, p)), spec.count,
-        open_loop, spec.origin, base));
+        open_loop, spec.origin, base, spec.ruh_update_every));
     HostStream& stream = streams.emplace_back(place);
     stream.source = processes.back().get();
     stream.process = p;

@@ -281,7 +281,9 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
   // stream has one (a plan's placement_id), else from the source (a trace
   // tagged by the lifetime oracle; none otherwise).
   queued.request.flow = stream.spec.flow;
-  if (stream.spec.placement != 0) queued.request.placement = stream.spec.placement;
+  // (A plan's Reclaim Unit Handle Update comes with the source's I/O.)
+  if (stream.spec.placement != 0)
+    queued.request.placement = (io.placement & kRuhUpdate) | stream.spec.placement;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();

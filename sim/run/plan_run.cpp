@@ -96,7 +96,7 @@ std::uint64_t run_experiment(RunSession& session, const SimOptions& options,
 // namespaces are for tenants (tenant_run.h: one experiment of one run).
 void check_queue_and_namespace(const workloads::ExperimentSpec& spec, const DeviceConfig& config) {
   require_namespaces(spec.origin, spec.namespace_id, config);
-  require_placement(spec.origin, spec.placement_id, config);
+  require_placement(spec.origin, spec, config);
   if (spec.namespace_id)
     throw make_error("{}: namespace {}: only a tenant runs in a namespace (a plan of one "
                      "experiment of one run, or several workloads at once); this plan runs on "

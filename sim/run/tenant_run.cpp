@@ -89,7 +89,7 @@ Tenants resolve_tenants(const std::vector<std::string>& workloads, const TraceOp
           std::uint64_t{config.geometry.pages_per_block} * config.geometry.page_size};
       tenant.plan = workloads::load_plan(workload, device).experiments.front();
       workloads::validate_against_device(*tenant.plan, tenant.space.bytes, config.sector_size);
-      require_placement(where, tenant.plan->placement_id, config);
+      require_placement(where, *tenant.plan, config);
       tenant.name = tenant.plan->name;
     } else if (tenant_run && (ns || !config.namespaces.empty())) {
       if (all.traces.partitioned)

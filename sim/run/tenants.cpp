@@ -57,8 +57,9 @@ void require_namespaces(const std::string& where, std::uint32_t ns, const Device
         where, ns);
 }
 
-void require_placement(const std::string& where, std::uint32_t placement_id,
+void require_placement(const std::string& where, const workloads::ExperimentSpec& spec,
                        const DeviceConfig& config) {
+  const std::uint32_t placement_id = spec.placement_id;
   // A host log with placement heads separates them too (host.log.placement_heads).
   const bool log_heads = config.controller.host_log.on() && config.controller.host_log.placement_heads > 1;
   if (placement_id && !config.ftl.placement.on() && !log_heads)
@@ -67,6 +68,11 @@ void require_placement(const std::string& where, std::uint32_t placement_id,
         "nothing (give ftl.placement = \"fdp\" or \"streams\" in its config, or "
         "host.log.placement_heads over a zoned device, or leave the key out)",
         where, placement_id);
+  if (spec.ruh_update_every && config.ftl.placement.mode != ftl::PlacementMode::kFdp)
+    throw make_error(
+        "{}: ruh_update_every {}: a Reclaim Unit Handle Update needs FDP's reclaim unit "
+        "handles (give ftl.placement = \"fdp\" in its config, or leave the key out)",
+        where, spec.ruh_update_every);
 }
 
 std::optional<OracleSpec> oracle_spec(const TraceSettings& settings, const DeviceConfig& config) {

@@ -52,8 +52,9 @@ std::uint32_t place_queue(const std::string& where, std::uint32_t queue,
 // error starting with `where`.
 void require_namespaces(const std::string& where, std::uint32_t ns, const DeviceConfig& config);
 // Refuses a plan's placement_id on a device without ftl.placement, where it
-// would do nothing (issue 51, L5).
-void require_placement(const std::string& where, std::uint32_t placement_id,
+// would do nothing (issue 51, L5), and its ruh_update_every on a device
+// without FDP's reclaim unit handles.
+void require_placement(const std::string& where, const workloads::ExperimentSpec& spec,
                        const DeviceConfig& config);
 // Namespace `ns` (1-based; 0: not given, the first) of `spaces`, checked.
 // --placement-oracle's classes and page size on `config` (none without the

@@ -107,6 +107,100 @@ TEST(FdpTest, AnIdPastTheLastHandleIsHandleZeroAndCounted) {
   EXPECT_EQ(stats.handles[0].host_pages, 1u);
 }
 
+// TP4146's Reclaim Unit Handle Update (issue 56 item 1): the handle's
+// partly written blocks are sealed as full ones (cleaning may take them, no
+// write goes there again), its next write opens new blocks, and the report
+// counts the update, a Reclaim Unit Not Fully Written event per reclaim
+// group that had data, and the media writes left unused.
+TEST(FdpTest, AReclaimUnitHandleUpdateClosesTheHandlesBlocks) {
+  Device device(fdp_config(Isolation::kInitially));
+  const flash::Geometry& g = device.config.geometry;
+  const flash::NandArray& nand = device.ftl->nand();
+  const auto block_of = [&](Lpn lpn) { return g.block_of(device.ftl->locate(lpn)); };
+  for (Lpn lpn = 0; lpn < 6; ++lpn) device.write(lpn, 1);
+  device.write(40, 0);
+  std::set<flash::BlockId> open;
+  std::set<std::uint32_t> groups;
+  for (Lpn lpn = 0; lpn < 6; ++lpn) open.insert(block_of(lpn));
+  std::uint64_t unwritten = 0;
+  for (const flash::BlockId block : open) {
+    unwritten += g.pages_per_block - nand.write_pointer(block);
+    groups.insert(g.plane_of_block(block) / 4);  // tiny: 4 planes a package, its group
+  }
+  const records::FdpCounters before = *device.ftl->fdp_stats();
+  const std::uint64_t ru = 4 * g.pages_per_block * g.page_size;
+  EXPECT_EQ(before.reclaim_groups, 2u);
+  EXPECT_EQ(before.reclaim_unit_nominal_size, ru);
+  ASSERT_EQ(before.handle_status.size(), 4u);  // 2 handles x 2 groups
+  std::uint64_t available = 0;
+  for (const auto& status : before.handle_status)
+    if (status.placement_id == 1) available += status.available_media_writes;
+  EXPECT_EQ(available, 2 * ru - 6 * g.page_size);
+
+  CommandList out;
+  device.ftl->update_reclaim_unit_handle(1, out);
+  EXPECT_TRUE(out.empty());  // no open wordline, no summary page: nothing to program
+  for (const flash::BlockId block : open) EXPECT_TRUE(nand.is_full(block)) << block;
+  EXPECT_FALSE(nand.is_full(block_of(40)));  // handle 0's block is left alone
+  device.write(0, 1);
+  EXPECT_EQ(open.count(block_of(0)), 0u);
+  EXPECT_EQ(nand.placement_tag(block_of(0)), 2u);
+  device.ftl->check_invariants();
+
+  const records::FdpCounters after = *device.ftl->fdp_stats();
+  EXPECT_EQ(after.ruh_updates, 1u);
+  EXPECT_EQ(after.ru_unwritten_bytes, unwritten * g.page_size);
+  ASSERT_EQ(after.events.size(), 2u);
+  EXPECT_EQ(after.events[0].type, 0x00u);
+  EXPECT_EQ(after.events[0].name, "Reclaim Unit Not Fully Written");
+  EXPECT_EQ(after.events[0].count, groups.size());
+  EXPECT_EQ(after.events[1].type, 0x03u);
+  EXPECT_EQ(after.events[1].count, 0u);
+  EXPECT_EQ(after.handles[1].blocks_opened, before.handles[1].blocks_opened + 1);
+  for (Lpn lpn = 0; lpn < 6; ++lpn) {
+    CommandList reads;
+    device.ftl->read({lpn, 1}, reads);
+    device.verifier.host_read({lpn, 1}, reads);
+  }
+}
+
+// An update of a handle with nothing written closes nothing; one of an
+// invalid identifier is TP4146's Invalid Placement Identifier event.
+TEST(FdpTest, AnUpdateOfAnUnwrittenOrInvalidHandleMovesNothing) {
+  Device device(fdp_config(Isolation::kInitially));
+  device.write(0, 0);
+  CommandList out;
+  device.ftl->update_reclaim_unit_handle(1, out);
+  device.ftl->update_reclaim_unit_handle(9, out);
+  EXPECT_TRUE(out.empty());
+  const records::FdpCounters stats = *device.ftl->fdp_stats();
+  EXPECT_EQ(stats.ruh_updates, 2u);
+  EXPECT_EQ(stats.events[0].count, 0u);
+  EXPECT_EQ(stats.events[1].count, 1u);
+  EXPECT_EQ(stats.invalid_placement_ids, 1u);
+  EXPECT_FALSE(device.ftl->nand().is_full(device.config.geometry.block_of(device.ftl->locate(0))));
+}
+
+// One-shot cells (wordline_pages 2 here): the closed block's open wordline
+// is completed by a padding program before the rest is left unwritten, so
+// that the page written before the update reaches flash.
+TEST(FdpTest, AnUpdateCompletesTheOpenWordline) {
+  sim::DeviceConfig config = fdp_config(Isolation::kInitially);
+  config.ftl.wordline_pages = 2;
+  Device device(config);
+  device.write(0, 1);
+  const flash::BlockId block = config.geometry.block_of(device.ftl->locate(0));
+  CommandList out;
+  device.ftl->update_reclaim_unit_handle(1, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].op, flash::Op::kProgram);
+  EXPECT_EQ(out[0].ppn, config.geometry.first_page(block) + 1);
+  EXPECT_EQ(out[0].lpn, flash::kNoLpn);
+  EXPECT_TRUE(device.ftl->nand().is_full(block));
+  EXPECT_EQ(device.ftl->stats().padding_pages, 1u);
+  device.ftl->check_invariants();
+}
+
 TEST(FdpTest, APlacementRangeNamesTheHandleOfWritesWithoutAnId) {
   sim::DeviceConfig config = fdp_config(Isolation::kInitially);
   config.ftl.placement.ranges.push_back({0, 8 * 4096, 1});
@@ -151,6 +245,9 @@ TEST(FdpTest, ACheckpointCarriesTheHandles) {
   const sim::DeviceConfig config = fdp_config(Isolation::kPersistently);
   Device original(config);
   original.two_lifetimes(5000, true);
+  CommandList updates;
+  original.ftl->update_reclaim_unit_handle(1, updates);
+  ASSERT_GT(original.ftl->fdp_stats()->ru_unwritten_bytes, 0u);
   std::stringstream bytes;
   {
     StateWriter writer(&bytes);

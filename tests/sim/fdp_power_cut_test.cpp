@@ -55,6 +55,29 @@ TEST_P(FdpCuts, RecoversEveryAcknowledgedWriteAndEachBlocksHandle) {
   }
 }
 
+// Reclaim Unit Handle Updates among the cuts (issue 56 item 1): a block an
+// update closed is full on flash, so a mount seals it again rather than
+// giving it back to its handle, and no acknowledged write is lost; also
+// with one-shot TLC wordlines (tiny-tlc), whose open one the update completes.
+TEST(FdpCutsWithUpdates, LoseNothingAndKeepClosedUnitsClosed) {
+  for (const char* preset : {"tiny", "tiny-tlc"}) {
+    Ssd ssd(load_config(testing::preset(preset),
+                        {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2",
+                         "ftl.placement_map=[{offset=0, size=\"2MiB\", handle=1}]"}));
+    ssd.enable_power_cuts();
+    ssd.prefill(0, ssd.logical_bytes());
+    const CutTotals totals =
+        run_with_cuts(ssd, "RW:io_size=8192,count=6000,queue_depth=4,ruh_update_every=40", 30, 7);
+    EXPECT_EQ(totals.recovered, 30u) << preset;
+    EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages()) << preset;
+    EXPECT_NO_THROW(ssd.ftl().check_invariants());
+    const auto fdp = ssd.ftl().fdp_stats();
+    ASSERT_TRUE(fdp.has_value());
+    EXPECT_GT(fdp->ruh_updates, 100u) << preset;
+    EXPECT_GT(fdp->events[0].count, 0u) << preset;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(PowerCut, FdpCuts,
                          ::testing::Values("page-mapped persistently", "page-mapped initially",
                                            "dftl persistently"),

@@ -111,13 +111,81 @@ TEST(FdpRunTest, WithoutPlacementTheSummaryHasNoFdpBlock) {
   EXPECT_FALSE(testing::summary_of(out).contains("fdp"));
 }
 
-TEST(FdpRunTest, APlacementIdAbove255IsRefused) {
+// The identifier takes HostIo::placement's low seven bits (the eighth
+// carries a Reclaim Unit Handle Update).
+TEST(FdpRunTest, APlacementIdAbove127IsRefused) {
   const auto result = testing::in_process([](std::ostream&) {
     testing::run_tiny(testing::temp_dir("fdp-bad"), "x",
-                      testing::sim_options("RW:count=10,placement_id=256"));
+                      testing::sim_options("RW:count=10,placement_id=128"));
   });
   EXPECT_NE(result.exit_code, 0);
-  EXPECT_THAT(result.output, HasSubstr("placement_id"));
+  EXPECT_THAT(result.output, HasSubstr("placement_id: must be between 0 and 127 (got 128)"));
+}
+
+// ruh_update_every (issue 56 item 1): an I/O Management Send before every
+// 100th write of the process moves its handle to new reclaim units; the
+// summary counts them, the events, and each handle's status. The other
+// handles are left alone, and the rest of the run is the same I/Os.
+TEST(FdpRunTest, RuhUpdateEveryMovesTheHandleToNewReclaimUnits) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-ruh-");
+  const auto plain = sim_tiny(dir, "plain", kFdp, {"SW:count=1000,placement_id=1"});
+  const auto updated =
+      sim_tiny(dir, "updated", kFdp, {"SW:count=1000,placement_id=1,ruh_update_every=100"});
+  const nlohmann::json before = testing::summary_of(plain)["fdp"];
+  const nlohmann::json after = testing::summary_of(updated)["fdp"];
+  EXPECT_EQ(before["ruh_updates"], 0);
+  EXPECT_EQ(after["ruh_updates"], 9);  // before writes 100, 200, ..., 900
+  EXPECT_EQ(after["events"][0]["type"], 0);
+  EXPECT_EQ(after["events"][0]["name"], "Reclaim Unit Not Fully Written");
+  // Each update closes the handle's reclaim unit in the groups it had data in.
+  EXPECT_GE(after["events"][0]["count"].get<int>(), 9);
+  EXPECT_LE(after["events"][0]["count"].get<int>(), 18);
+  EXPECT_EQ(before["events"][0]["count"], 0);
+  EXPECT_GT(after["ru_unwritten_bytes"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(after["handles"][1]["blocks_opened"].get<int>(),
+            before["handles"][1]["blocks_opened"].get<int>());
+  EXPECT_EQ(after["handles"][1]["host_pages"], 1000);
+  EXPECT_EQ(after["reclaim_groups"], 2);
+  EXPECT_EQ(after["reclaim_unit_nominal_size"], 4 * 16 * 4096);
+  ASSERT_EQ(after["handle_status"].size(), 6u);  // 3 handles x 2 groups
+  for (const nlohmann::json& status : after["handle_status"])
+    if (status["placement_id"] != 1)
+      EXPECT_EQ(status["available_media_writes"], 4 * 16 * 4096) << status;
+}
+
+// The data an update leaves in closed reclaim units is read back as
+// written (--verify), and a run with a write buffer flushes before each update.
+TEST(FdpRunTest, RuhUpdatesLoseNoData) {
+  const auto dir = testing::temp_dir_for_this_test("fdp-ruh-verify-");
+  for (const char* buffer : {"0", "256KiB"}) {
+    auto options = testing::sim_options(
+        "RW:count=20000,queue_depth=4,placement_id=2,ruh_update_every=64",
+        with(kFdp, {std::string("controller.write_buffer=\"") + buffer + "\""}));
+    options.precondition = "seq";
+    options.verify = true;
+    std::string printed;
+    const auto out = testing::run_tiny(dir, std::string("verify-") + buffer, options, &printed);
+    EXPECT_NE(printed.find("all correct"), std::string::npos) << printed;
+    const nlohmann::json summary = testing::summary_of(out);
+    EXPECT_GT(summary["verification"]["pages_checked"].get<std::uint64_t>(), 1000u) << buffer;
+    EXPECT_GT(summary["fdp"]["ruh_updates"].get<int>(), 300) << buffer;
+    EXPECT_GT(summary["device"]["blocks_cleaned"].get<int>(), 100) << buffer;
+  }
+}
+
+TEST(FdpRunTest, RuhUpdateEveryNeedsFdp) {
+  for (const char* placement : {"none", "streams"}) {
+    const auto result = testing::in_process([&](std::ostream& out) {
+      testing::sim_preset(
+          "tiny", testing::temp_dir("fdp-ruh-refused"),
+          testing::sim_options("", {std::string("ftl.placement=\"") + placement + "\""}),
+          {"RW:count=10,ruh_update_every=5"}, {}, out);
+    });
+    EXPECT_NE(result.exit_code, 0) << placement;
+    EXPECT_THAT(result.output, HasSubstr("ruh_update_every 5: a Reclaim Unit Handle Update needs "
+                                         "FDP's reclaim unit handles"))
+        << placement;
+  }
 }
 
 }  // namespace

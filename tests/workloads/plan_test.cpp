@@ -171,11 +171,12 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
   EXPECT_EQ(InlineError("RW:count=5,bogus=1"),
             "-w 'RW:count=5,bogus=1': bogus: unknown key (known: name, pattern, io_size, count, "
             "target_offset, target_size, queue_depth, processes, runs, queue, namespace, "
-            "placement_id, io_ignore, "
+            "placement_id, ruh_update_every, io_ignore, "
             "seed, io_shift, "
             "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
             "trim_share, hot_fraction, hot_access, zipf, interarrival_us, size_distribution, "
-            "sequential_share, read_share, zones_open, zone_append, zone_reset, zone_finish_at, zone_size, zone_capacity)");
+            "sequential_share, read_share, zones_open, zone_append, zone_reset, zone_finish_at, "
+            "zone_size, zone_capacity)");
 }
 
 // `mix` is a plan file's inline table; inline it was an unknown key, though

@@ -1,0 +1,60 @@
+// Host-guided placement's host commands in the page-mapped FTL and DFTL
+// (page_mapped_fdp.h; docs/fdp.md, "Reclaim Unit Handle Update"): TP4146's
+// Reclaim Unit Handle Update (an I/O Management Send), and the report with
+// each handle's status (what an I/O Management Receive returns).
+#include "ftl/page_mapped/page_mapped.h"
+
+namespace ssdlab::ftl::page_mapped {
+
+void PageMappedFtl::update_reclaim_unit_handle(std::uint8_t id, CommandList& out) {
+  if (!fdp_.on()) return;
+  const std::optional<WriteKind> slot = fdp_.update(id);
+  if (!slot) return;  // an invalid identifier: the event, nothing moves
+  // The host names no reclaim group (a write's group follows from its
+  // address: ftl.stripe_size), so the handle moves on in every group. Its
+  // reclaim unit there is its active block on each plane of the group;
+  // each written one is closed: the open wordline completed by padding
+  // (one-shot cells: its pages are on flash only once it is programmed),
+  // the rest of the block left unwritten until its erase (no flash time:
+  // the controller records that the block is closed), and the block sealed
+  // as a full one (cleaning may take it). The next write of the handle
+  // opens new blocks: a new reclaim unit.
+  Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
+  padding.cleaning = true;
+  for (std::uint32_t group = 0; group < layout_.pools(); ++group) {
+    std::uint64_t unwritten = 0;
+    bool closed = false;
+    for (const std::uint32_t plane : layout_.planes(group)) {
+      const BlockId block = placement_.active_block(plane, *slot);
+      if (block == kNoBlock || nand_.write_pointer(block) == 0) continue;
+      closed = true;
+      unwritten += data_pages_ - nand_.write_pointer(block);
+      if (wordlines_.on()) {
+        const std::uint32_t pages = wordlines_.pages();
+        pad_block(block, (nand_.write_pointer(block) + pages - 1) / pages * pages, padding, out);
+      }
+      if (placement_.active_block(plane, *slot) != block) continue;  // the padding filled it
+      for (std::uint32_t next = nand_.write_pointer(block); next < data_pages_; ++next)
+        nand_.pad(geometry_.first_page(block) + next);
+      close_block(block, padding, out);
+    }
+    if (closed) fdp_.not_fully_written(unwritten * geometry_.page_size);
+  }
+}
+
+std::optional<records::FdpCounters> PageMappedFtl::fdp_stats() const {
+  if (!fdp_.on()) return std::nullopt;
+  // A handle's reclaim unit in a group: its active block on each plane; a
+  // plane with none opens a whole block at the handle's next page there.
+  const auto available = [this](WriteKind slot, std::uint32_t group) {
+    std::uint64_t pages = 0;
+    for (const std::uint32_t plane : layout_.planes(group)) {
+      const BlockId block = placement_.active_block(plane, slot);
+      pages += block == kNoBlock ? data_pages_ : data_pages_ - nand_.write_pointer(block);
+    }
+    return pages * geometry_.page_size;
+  };
+  return fdp_.stats(stats_, geometry_, layout_.pools(), layout_.planes_per_pool(), available);
+}
+
+}  // namespace ssdlab::ftl::page_mapped
