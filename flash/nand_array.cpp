@@ -143,6 +143,7 @@ void NandArray::save_state(StateWriter& out) const {
   out.u32(slc_pages_);
   if (!slc_.empty()) out.vector(slc_);
   if (!tags_.empty()) out.vector(tags_);  // (only with placement: other states as before)
+  if (!page_tags_.empty()) out.vector(page_tags_);  // (placement and an SLC cache)
 }
 
 void NandArray::load_state(StateReader& in) {
@@ -171,6 +172,7 @@ void NandArray::load_state(StateReader& in) {
                          blocks_[id].write_pointer);
   }
   if (!tags_.empty()) in.vector(tags_, blocks_.size(), "the placement tags");
+  if (!page_tags_.empty()) in.vector(page_tags_, geometry_.pages(), "the pages' placement tags");
 }
 
 }  // namespace ssdlab::flash

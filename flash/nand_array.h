@@ -78,6 +78,16 @@ class NandArray {
   void enable_placement_tags() { tags_.assign(blocks_.size(), 0); }
   void set_placement_tag(BlockId block, std::uint8_t tag) { tags_[block] = tag; }
   std::uint8_t placement_tag(BlockId block) const { return tags_.empty() ? 0 : tags_[block]; }
+  // With an SLC cache beside placement, the cache's blocks hold pages of
+  // every handle (the cache is a staging area in front of the handles'
+  // reclaim units): each of their pages carries its own tag in its OOB
+  // area, which folding reads to move it into its handle's reclaim unit.
+  // One byte per page once enable_page_tags() is called; a program's page
+  // is tagged by the FTL after it, an erase leaves the old tags (no page
+  // reads them before its next program).
+  void enable_page_tags() { page_tags_.assign(geometry_.pages(), 0); }
+  void set_page_tag(Ppn ppn, std::uint8_t tag) { page_tags_[ppn] = tag; }
+  std::uint8_t page_tag(Ppn ppn) const { return page_tags_.empty() ? 0 : page_tags_[ppn]; }
 
   // --- Power-loss simulation (sim/controller/power_cut.h) -----------------------------
   // What survives a power cut is only what is physically on flash: per page
@@ -176,6 +186,7 @@ class NandArray {
   HugeVector<BlockState> blocks_;
   std::vector<std::uint8_t> slc_;  // per block, SLC mode (empty: never)
   std::vector<std::uint8_t> tags_;  // per block, placement tag (empty: no placement)
+  std::vector<std::uint8_t> page_tags_;  // per page, placement tag (empty: not with an SLC cache)
   std::uint32_t slc_pages_ = 0;    // pages of a block in SLC mode
   mutable std::vector<std::uint32_t> checked_erase_counts_;  // check_invariants() only
 };

@@ -52,6 +52,7 @@ struct FdpCounters {
     std::uint64_t reclaim_units = 0;    // RUs its host writes used (blocks over a group's planes)
     std::uint64_t cleaning_blocks = 0;  // its own cleaning blocks (persistently isolated)
     std::uint64_t pages_moved = 0;      // its valid pages cleaning moved
+    std::uint64_t pages_folded = 0;     // its pages folding moved out of the SLC cache
     bool operator==(const Handle&) const = default;
   };
   std::vector<Handle> handles;
@@ -83,6 +84,7 @@ void fields(V& v, R& h) {
   v("reclaim_units", h.reclaim_units);
   v("cleaning_blocks", h.cleaning_blocks);
   v("pages_moved", h.pages_moved);
+  v("pages_folded", h.pages_folded);
 }
 
 template <typename V, RecordOf<FdpCounters::Event> R>

@@ -12,17 +12,23 @@
 # whole measured run), pages moved by cleaning, each tenant's mean and p99
 # response time (summary.json "tenants"), and the reclaim units each handle
 # used ("fdp").
-#   bench/scripts/fdp-wa.sh [BINARY [PRESET [HOT_PERCENT [COLD_PASSES [RATIO]]]]]
+#   bench/scripts/fdp-wa.sh [BINARY [PRESET [HOT_PERCENT [COLD_PASSES [RATIO [SET...]]]]]]
+# Each SET (KEY=VALUE, as --set takes it) applies to every case (an SLC
+# cache, a larger device).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 binary=${1:-build/sim/ssdlab} preset=${2:-configs/tiny.toml} hot=${3:-5} passes=${4:-3}
 ratio=${5:-32}  # hot 4 KiB writes per cold 128 KiB write (32: as many bytes hot as cold)
+extra=()
+if [ $# -gt 5 ]; then
+  for set in "${@:6}"; do extra+=(--set "$set"); done
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The logical space of the case that exports least (persistently isolated
 # handles keep the most blocks open), in whole 128 KiB.
-bytes=$("$binary" config "$preset" --set 'ftl.placement="fdp"' --set ftl.fdp_handles=2 \
-  --set 'ftl.fdp_isolation="persistently"' | sed -n 's/^  logical .*(\([0-9]*\) bytes).*/\1/p')
+bytes=$("$binary" config "$preset" ${extra[@]+"${extra[@]}"} --set 'ftl.placement="fdp"' \
+  --set ftl.fdp_handles=2 --set 'ftl.fdp_isolation="persistently"' | sed -n 's/^  logical .*(\([0-9]*\) bytes).*/\1/p')
 bytes=$((bytes / 131072 * 131072))
 hot_bytes=$((bytes * hot / 100 / 131072 * 131072))
 cold_bytes=$((bytes - hot_bytes))
@@ -33,7 +39,7 @@ echo "$preset: $bytes logical bytes; hot ${hot}% ($hot_bytes B, $hot_count rando
 run() {  # NAME HOT_ID COLD_ID SETS...
   local name=$1 hot_id=$2 cold_id=$3
   shift 3
-  "$binary" sim -c "$preset" --precondition seq "$@" -o "$work/$name" -q \
+  "$binary" sim -c "$preset" --precondition seq ${extra[@]+"${extra[@]}"} "$@" -o "$work/$name" -q \
     -w "RW:io_size=4096,count=$hot_count,target_size=$hot_bytes,queue_depth=4,name=hot,placement_id=$hot_id" \
     -w "SW:io_size=131072,count=$cold_count,target_offset=$hot_bytes,target_size=$cold_bytes,queue_depth=1,name=cold,placement_id=$cold_id" \
     > /dev/null

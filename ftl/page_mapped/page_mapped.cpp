@@ -61,7 +61,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
             WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
             context.seed),
       placement_(geometry_, layout_, nand_, config_.plane_choice, data_pages_),
-      fdp_(config_.placement, config_.logical_page_size, nand_, placement_),
+      fdp_(config_.placement, config_.logical_page_size, nand_, placement_, config_.slc_cache.on()),
       trigger_(geometry_, layout_, placement_, *this,
                {config_.clean_scope, config_.clean_granularity, config_.clean_incremental_pages,
                 config_.clean_low_water, config_.clean_high_water},
@@ -73,8 +73,6 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
     throw make_error(
         "ftl.placement and map units (ftl.logical_page_size below the flash page) "
         "cannot be on together yet (not modelled)");
-  if (fdp_.on() && slc_.on())
-    throw make_error("ftl.placement and an SLC cache cannot be on together (not modelled)");
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
@@ -293,7 +291,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   // The map entry is a cache miss: let it load while allocation (and cleaning) works.
   prefetch_for_write(&map_[lpn]);
   const std::uint32_t pool = pool_of(lpn);
-  const WriteKind kind = slc_.on() ? cache_write_kind(pool, out) : host_kind;
+  const WriteKind kind = slc_.on() ? cache_write_kind(pool, host_kind, out) : host_kind;
   if (!host_in_slc_.empty()) host_in_slc_[pool] = kind == WriteKind::kSlc;
   const Ppn first = filling_.empty()
                         ? allocate_in_turn(pool, kind, out, "host data above its reserve")
@@ -319,7 +317,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   return count;
 }
 
-WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) {
+WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, WriteKind native, CommandList& out) {
   // A dynamic cache gives back what the filling logical space needs.
   while (slc_.must_shrink(pool, placement_.pool_free_blocks(pool))) fold(pool, true, out);
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -329,7 +327,7 @@ WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, CommandList& out) 
     if (slc_.config().when_full != SlcWhenFull::kFold || !slc_.has_sealed(pool)) break;
     fold(pool, true, out);
   }
-  return WriteKind::kHost;
+  return native;
 }
 
 void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh) {

@@ -232,8 +232,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void unmap(Lpn lpn);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
   // SLC cache (page_mapped_slc_cache.h): where the next host page of `pool`
-  // goes, SLC or native cells, after the foreground folding the cache needs.
-  WriteKind cache_write_kind(std::uint32_t pool, CommandList& out);
+  // goes, SLC or native cells (`native`: the host write's own kind, its
+  // placement handle's), after the foreground folding the cache needs.
+  WriteKind cache_write_kind(std::uint32_t pool, WriteKind native, CommandList& out);
   // Counts the host page the last allocation placed at `first` (`kind`),
   // and the SLC block it opened, if it did; samples the cache's size.
   // `fresh`: the logical page was not mapped before (the fill grows).

@@ -76,9 +76,11 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
     const Ppn target =
         is_translation(lpn)
             ? allocate_near(plane, WriteKind::kTranslation, "a translation page")
-            : allocate_near(plane, fdp_.on() ? fdp_.cleaning_kind(victim) : WriteKind::kCleaning,
+            : allocate_near(plane,
+                            fdp_.on() ? fdp_.cleaning_kind(victim, from) : WriteKind::kCleaning,
                             "the valid pages it moves");
-    if (fdp_.on() && !is_translation(lpn)) fdp_.moved(victim, target, pages_per_lpn_, geometry_);
+    if (fdp_.on() && !is_translation(lpn))
+      fdp_.moved(victim, from, target, pages_per_lpn_, geometry_);
     // (Map units are packed into pages through the controller.)
     const bool copy_back = config_.copy_back && !units_.on() && geometry_.plane_of(target) == plane;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i) {

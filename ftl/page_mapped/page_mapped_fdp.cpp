@@ -7,10 +7,11 @@
 namespace ssdlab::ftl::page_mapped {
 
 FdpPlacement::FdpPlacement(const PlacementConfig& config, std::uint32_t logical_page_size,
-                           flash::NandArray& nand, Placement& placement)
+                           flash::NandArray& nand, Placement& placement, bool slc_cache)
     : config_(config), logical_page_size_(logical_page_size), nand_(nand) {
   if (!on()) return;
   nand_.enable_placement_tags();
+  if (slc_cache) nand_.enable_page_tags();
   placement.enable_handles();
   stats_.mode = placement_mode_name(config_.mode);
   stats_.isolation = config_.persistent() ? "persistently" : "initially";
@@ -46,15 +47,29 @@ WriteKind FdpPlacement::host_kind(std::uint8_t id, std::uint32_t first) {
 
 void FdpPlacement::host_page(flash::Ppn first, std::uint32_t pages,
                              const flash::FastGeometry& geometry) {
-  records::FdpCounters::Handle& handle = stats_.handles[current_];
-  handle.host_pages += pages;
-  if (geometry.page_in_block(first) != 0) return;
-  nand_.set_placement_tag(geometry.block_of(first), host_tag(current_));
-  ++handle.blocks_opened;
+  stats_.handles[current_].host_pages += pages;
+  const flash::BlockId block = geometry.block_of(first);
+  if (nand_.is_slc(block)) {
+    for (std::uint32_t i = 0; i < pages; ++i) nand_.set_page_tag(first + i, host_tag(current_));
+    return;
+  }
+  if (geometry.page_in_block(first) == 0) opened(block, current_);
 }
 
-void FdpPlacement::moved(flash::BlockId victim, flash::Ppn target, std::uint32_t pages,
-                         const flash::FastGeometry& geometry) {
+void FdpPlacement::opened(flash::BlockId block, std::uint32_t handle) {
+  nand_.set_placement_tag(block, host_tag(handle));
+  ++stats_.handles[handle].blocks_opened;
+}
+
+void FdpPlacement::moved(flash::BlockId victim, flash::Ppn from, flash::Ppn target,
+                         std::uint32_t pages, const flash::FastGeometry& geometry) {
+  if (nand_.is_slc(victim)) {
+    // Folding: into the page's own handle's host blocks.
+    const std::uint32_t handle = handle_of_page(from);
+    stats_.handles[handle].pages_folded += pages;
+    if (geometry.page_in_block(target) == 0) opened(geometry.block_of(target), handle);
+    return;
+  }
   const std::uint8_t tag = nand_.placement_tag(victim);
   if (tag != 0) stats_.handles[tag_handle(tag)].pages_moved += pages;
   if (geometry.page_in_block(target) != 0) return;
@@ -119,7 +134,7 @@ records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::
 }
 
 namespace {
-constexpr std::uint32_t kFdpStateVersion = 2;  // 2: RUH Updates
+constexpr std::uint32_t kFdpStateVersion = 3;  // 2: RUH Updates; 3: folding
 }  // namespace
 
 void FdpPlacement::save_state(StateWriter& out) const {
@@ -136,6 +151,7 @@ void FdpPlacement::save_state(StateWriter& out) const {
     out.u64(h.blocks_opened);
     out.u64(h.cleaning_blocks);
     out.u64(h.pages_moved);
+    out.u64(h.pages_folded);
   }
   out.u32(last_);
   out.u32(written_ ? 1 : 0);
@@ -157,6 +173,7 @@ void FdpPlacement::load_state(StateReader& in) {
     h.blocks_opened = in.u64();
     h.cleaning_blocks = in.u64();
     h.pages_moved = in.u64();
+    h.pages_folded = in.u64();
   }
   last_ = in.u32();
   written_ = in.u32() != 0;

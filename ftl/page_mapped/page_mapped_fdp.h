@@ -34,10 +34,10 @@ namespace ssdlab::ftl::page_mapped {
 
 class FdpPlacement {
  public:
-  // Off unless `config.on()`; then it enables `nand`'s placement tags and
-  // `placement`'s handle slots.
+  // Off unless `config.on()`; then it enables `nand`'s placement tags (and
+  // its pages' with `slc_cache`) and `placement`'s handle slots.
   FdpPlacement(const PlacementConfig& config, std::uint32_t logical_page_size,
-               flash::NandArray& nand, Placement& placement);
+               flash::NandArray& nand, Placement& placement, bool slc_cache);
 
   bool on() const { return config_.on(); }
   // Active blocks per plane beyond the plain FTL's host and cleaning block.
@@ -47,16 +47,20 @@ class FdpPlacement {
   // `id` takes (counts a handle change); it is the current handle until the next.
   WriteKind host_kind(std::uint8_t id, std::uint32_t first);
   // The current handle's host page(s) went to `first`: tags the block it
-  // opened, if it did.
+  // opened, if it did; in an SLC cache block, tags the pages.
   void host_page(flash::Ppn first, std::uint32_t pages, const flash::FastGeometry& geometry);
-  // Where cleaning moves a valid page of `victim`.
-  WriteKind cleaning_kind(flash::BlockId victim) const {
+  // Where cleaning moves the valid page `from` of `victim`; folding moves a
+  // page of an SLC cache block into its own handle's reclaim unit (its host
+  // blocks), as the handle's host writes past the cache go.
+  WriteKind cleaning_kind(flash::BlockId victim, flash::Ppn from) const {
+    if (nand_.is_slc(victim)) return handle_host_kind(handle_of_page(from));
     const std::uint8_t tag = nand_.placement_tag(victim);
     return config_.persistent() && tag != 0 ? handle_cleaning_kind(tag_handle(tag))
                                             : WriteKind::kCleaning;
   }
-  // Cleaning moved `pages` of `victim` to `target`: tags the block it opened.
-  void moved(flash::BlockId victim, flash::Ppn target, std::uint32_t pages,
+  // Cleaning (folding) moved `pages` from `from` of `victim` to `target`:
+  // tags the block it opened.
+  void moved(flash::BlockId victim, flash::Ppn from, flash::Ppn target, std::uint32_t pages,
              const flash::FastGeometry& geometry);
   // Recovery: the slot a partly written block found at mount goes back to.
   WriteKind slot_of(flash::BlockId block) const;
@@ -93,6 +97,13 @@ class FdpPlacement {
  private:
   records::FdpCounters stats(const FtlStats& counters, const flash::Geometry& geometry,
                              std::uint32_t groups, std::uint32_t planes_per_group) const;
+  // The handle of a page in an SLC cache block (handle 0 if untagged).
+  std::uint32_t handle_of_page(flash::Ppn ppn) const {
+    const std::uint8_t tag = nand_.page_tag(ppn);
+    return tag != 0 ? tag_handle(tag) : 0;
+  }
+  // The handle's host block `block` was opened at `first`: tags it.
+  void opened(flash::BlockId block, std::uint32_t handle);
 
   PlacementConfig config_;
   std::uint64_t logical_page_size_;

@@ -61,12 +61,14 @@ struct Device {
     return double(s.flash_pages_written - before.flash_pages_written) /
            double(s.host_pages_written - before.host_pages_written);
   }
-  // Blocks holding valid pages of both the hot range and the cold one.
+  // Blocks holding valid pages of both the hot range and the cold one (but
+  // SLC cache blocks, which take every handle's writes).
   std::uint32_t mixed_blocks() const {
     const flash::NandArray& nand = ftl->nand();
     const Lpn hot = static_cast<Lpn>(ftl->logical_pages() / 8);
     std::uint32_t mixed = 0;
     for (flash::BlockId block = 0; block < config.geometry.blocks(); ++block) {
+      if (nand.is_slc(block)) continue;
       std::set<bool> kinds;
       for (std::uint32_t page = 0; page < config.geometry.pages_per_block; ++page) {
         const flash::Ppn ppn = config.geometry.first_page(block) + page;
@@ -241,38 +243,87 @@ TEST(FdpTest, SegregatedLifetimesCutWriteAmplification) {
   }
 }
 
+// Placement on tiny in TLC cells (48-page blocks, 16 in SLC mode) with a
+// dynamic SLC cache of 4 MiB that folds when full.
+sim::DeviceConfig fdp_slc_config(Isolation isolation, const std::string& type = "page-mapped") {
+  sim::DeviceConfig config = fdp_config(isolation, type);
+  config.geometry.cell_type = flash::CellType::kTlc;
+  config.geometry.pages_per_block = 48;
+  config.ftl.slc_cache.mode = SlcCacheMode::kDynamic;
+  config.ftl.slc_cache.size_gib = 4.0 / 1024;
+  config.ftl.slc_cache.when_full = SlcWhenFull::kFold;
+  config.ftl.slc_cache.bits_per_cell = 3;
+  return config;
+}
+
+// An SLC cache beside placement (issue 56 item 1: FDP drives have both;
+// it was refused): the cache's blocks take every handle's writes, each page
+// tagged with its handle, and folding moves each page into its own handle's
+// host blocks, so that no native block mixes the two lifetimes and the
+// identifiers still cut write amplification.
+TEST(FdpTest, AnSlcCacheFoldsEachPageIntoItsHandlesBlocks) {
+  for (const char* type : {"page-mapped", "dftl"}) {
+    Device with(fdp_slc_config(Isolation::kPersistently, type)),
+        without(fdp_slc_config(Isolation::kPersistently, type));
+    with.two_lifetimes(10000, true);
+    without.two_lifetimes(10000, false);
+    const FtlStats with_before = with.ftl->stats(), without_before = without.ftl->stats();
+    with.two_lifetimes(30000, true, 5);
+    without.two_lifetimes(30000, false, 5);
+    with.ftl->check_invariants();
+    const records::SlcCacheCounters slc = *with.ftl->slc_cache_stats();
+    EXPECT_GT(slc.host_pages_absorbed, 5000u) << type;
+    const records::FdpCounters fdp = *with.ftl->fdp_stats();
+    EXPECT_GT(fdp.handles[0].pages_folded, 1000u) << type;
+    EXPECT_GT(fdp.handles[1].pages_folded, 1000u) << type;
+    EXPECT_EQ(with.mixed_blocks(), 0u) << type;
+    EXPECT_GT(without.mixed_blocks(), 0u) << type;
+    EXPECT_LT(with.write_amplification_since(with_before) + 0.3,
+              without.write_amplification_since(without_before))
+        << type;
+    CommandList out;
+    const PageRange all{0, static_cast<std::uint32_t>(with.ftl->logical_pages()), false, false};
+    with.ftl->read(all, out);
+    with.verifier.host_read(all, out);
+  }
+}
+
 TEST(FdpTest, ACheckpointCarriesTheHandles) {
-  const sim::DeviceConfig config = fdp_config(Isolation::kPersistently);
-  Device original(config);
-  original.two_lifetimes(5000, true);
-  CommandList updates;
-  original.ftl->update_reclaim_unit_handle(1, updates);
-  ASSERT_GT(original.ftl->fdp_stats()->ru_unwritten_bytes, 0u);
-  std::stringstream bytes;
-  {
-    StateWriter writer(&bytes);
-    original.ftl->save_state(writer);
+  for (const bool slc : {false, true}) {
+    const sim::DeviceConfig config =
+        slc ? fdp_slc_config(Isolation::kPersistently) : fdp_config(Isolation::kPersistently);
+    Device original(config);
+    original.two_lifetimes(5000, true);
+    CommandList updates;
+    original.ftl->update_reclaim_unit_handle(1, updates);
+    ASSERT_GT(original.ftl->fdp_stats()->ru_unwritten_bytes, 0u);
+    std::stringstream bytes;
+    {
+      StateWriter writer(&bytes);
+      original.ftl->save_state(writer);
+    }
+    Device restored(config);
+    {
+      StateReader reader(bytes);
+      restored.ftl->load_state(reader);
+    }
+    restored.ftl->check_invariants();
+    EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
+    Rng a(9), b(9);
+    const auto pages = original.ftl->logical_pages();
+    for (int i = 0; i < 3000; ++i) {
+      const auto handle = static_cast<std::uint8_t>(i % 3 == 0);
+      CommandList out_a, out_b;
+      PageRange ra{static_cast<Lpn>(a.uniform(pages)), 1},
+          rb{static_cast<Lpn>(b.uniform(pages)), 1};
+      ra.placement = rb.placement = handle;
+      original.ftl->write(ra, out_a);
+      restored.ftl->write(rb, out_b);
+      ASSERT_EQ(out_a.size(), out_b.size()) << "request " << i;
+      for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn);
+    }
+    EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
   }
-  Device restored(config);
-  {
-    StateReader reader(bytes);
-    restored.ftl->load_state(reader);
-  }
-  restored.ftl->check_invariants();
-  EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
-  Rng a(9), b(9);
-  const auto pages = original.ftl->logical_pages();
-  for (int i = 0; i < 3000; ++i) {
-    const auto handle = static_cast<std::uint8_t>(i % 3 == 0);
-    CommandList out_a, out_b;
-    PageRange ra{static_cast<Lpn>(a.uniform(pages)), 1}, rb{static_cast<Lpn>(b.uniform(pages)), 1};
-    ra.placement = rb.placement = handle;
-    original.ftl->write(ra, out_a);
-    restored.ftl->write(rb, out_b);
-    ASSERT_EQ(out_a.size(), out_b.size()) << "request " << i;
-    for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn);
-  }
-  EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
 }
 
 }  // namespace

@@ -78,6 +78,35 @@ TEST(FdpCutsWithUpdates, LoseNothingAndKeepClosedUnitsClosed) {
   }
 }
 
+// With an SLC cache beside placement: a mount gives the cache's blocks
+// back with each page's handle (the tag in its OOB area), so that folding
+// after the mount still moves each page into its own handle's blocks.
+TEST(FdpCutsWithAnSlcCache, LoseNothingAndKeepTheHandlesApart) {
+  Ssd ssd(load_config(
+      testing::preset("tiny-tlc"),
+      {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2", "ftl.fdp_isolation=\"persistently\"",
+       "ftl.placement_map=[{offset=0, size=\"2MiB\", handle=1}]", "slc_cache.mode=\"dynamic\"",
+       "slc_cache.size_gib=0.004", "slc_cache.when_full=\"fold\""}));
+  ssd.enable_power_cuts();
+  ssd.prefill(0, ssd.logical_bytes());
+  const CutTotals totals = run_with_cuts(ssd, "RW:io_size=8192,count=6000,queue_depth=4", 30, 9);
+  EXPECT_EQ(totals.recovered, 30u);
+  EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages());
+  EXPECT_NO_THROW(ssd.ftl().check_invariants());
+  EXPECT_GT(ssd.ftl().slc_cache_stats()->host_pages_absorbed, 1000u);
+  EXPECT_GT(ssd.ftl().fdp_stats()->handles[1].pages_folded, 0u);
+  const flash::Geometry& g = ssd.config().geometry;
+  const flash::NandArray& nand = ssd.ftl().nand();
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    if (nand.is_slc(block)) continue;  // the cache takes both handles
+    std::set<bool> ranges;
+    for (std::uint32_t page = 0; page < g.pages_per_block; ++page)
+      if (nand.is_valid(g.first_page(block) + page))
+        ranges.insert(nand.lpn_at(g.first_page(block) + page) < 512);
+    EXPECT_LE(ranges.size(), 1u) << "block " << block;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(PowerCut, FdpCuts,
                          ::testing::Values("page-mapped persistently", "page-mapped initially",
                                            "dftl persistently"),
