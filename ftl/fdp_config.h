@@ -34,6 +34,9 @@ struct PlacementConfig {
   // reclaim group is an allocation pool.
   std::uint32_t groups = 0;
   Isolation isolation = Isolation::kInitially;
+  // What cleaning reclaims (ftl.fdp_reclaim): the victim policy's block, or
+  // whole reclaim units (page_mapped_reclaim_units.h).
+  bool reclaim_units = false;
   // `[[placement]]` tables: a logical byte range whose writes without a
   // placement identifier (handle 0) take `handle`.
   struct Range {

@@ -26,18 +26,34 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   r.integer("ftl", "fdp_groups", p.groups, 0, 1 << 20);
   r.named("ftl", "fdp_isolation", p.isolation, isolation_name(p.isolation), parse_isolation,
           "a reclaim unit handle type (allowed: initially, persistently)");
+  std::string reclaim = p.reclaim_units ? "unit" : "block";
+  r.string("ftl", "fdp_reclaim", reclaim);
   const auto fail = [&r](const char* key, const std::string& what) {
     const auto [node, dotted] = r.find("ftl", key);
     r.fail(dotted, node, what);
   };
   if (!p.on()) {
-    for (const char* key : {"fdp_handles", "fdp_ru_size", "fdp_groups", "fdp_isolation"})
+    for (const char* key :
+         {"fdp_handles", "fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim"})
       if (r.find("ftl", key).first)
         fail(key, "only ftl.placement = \"fdp\" or \"streams\" uses it");
     return;
   }
+  if (reclaim != "block" && reclaim != "unit")
+    fail("fdp_reclaim",
+         fmt::format("'{}' is not what cleaning reclaims (allowed: block, unit)", reclaim));
+  p.reclaim_units = reclaim == "unit";
+  if (p.reclaim_units && f.clean_scope != CleanScope::kPool)
+    fail("fdp_reclaim",
+         "reclaim units span the planes of a reclaim group: whole units need "
+         "ftl.clean_scope = \"pool\"");
+  if (p.reclaim_units && f.victim.kind != VictimPolicyKind::kGreedy &&
+      f.victim.kind != VictimPolicyKind::kCostBenefit)
+    fail("fdp_reclaim", fmt::format("whole reclaim units are chosen greedily or by cost-benefit, "
+                                    "not by ftl.victim_policy = \"{}\"",
+                                    victim_policy_name(f.victim.kind)));
   if (p.mode == PlacementMode::kStreams)
-    for (const char* key : {"fdp_ru_size", "fdp_groups", "fdp_isolation"})
+    for (const char* key : {"fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim"})
       if (r.find("ftl", key).first)
         fail(key, "streams have no reclaim groups or handle types (use placement = \"fdp\")");
   const std::uint64_t ru = reclaim_unit_bytes(g, f);
@@ -69,6 +85,7 @@ void echo_placement_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   ftl_table["fdp_ru_size"] = p.ru_size;
   ftl_table["fdp_groups"] = p.groups;
   ftl_table["fdp_isolation"] = isolation_name(p.isolation);
+  if (p.reclaim_units) ftl_table["fdp_reclaim"] = "unit";  // (an echo from before loads the same)
 }
 
 void describe_placement(const FtlDescription& d, std::string& out) {
@@ -83,10 +100,11 @@ void describe_placement(const FtlDescription& d, std::string& out) {
   }
   fmt::format_to(std::back_inserter(out),
                  "  placement   FDP: {} {} isolated handles, {} reclaim groups (the pools), "
-                 "reclaim units of {} bytes\n",
+                 "reclaim units of {} bytes{}\n",
                  p.handles, isolation_name(p.isolation),
                  PoolLayout::pool_count(d.geometry, d.config.pool),
-                 reclaim_unit_bytes(d.geometry, d.config));
+                 reclaim_unit_bytes(d.geometry, d.config),
+                 p.reclaim_units ? ", cleaned a whole unit at a time" : "");
 }
 
 }  // namespace ssdlab::ftl

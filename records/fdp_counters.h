@@ -19,6 +19,7 @@ namespace ssdlab::records {
 struct FdpCounters {
   std::string mode;       // ftl::placement_mode_name: "fdp" or "streams"
   std::string isolation;  // "initially" or "persistently"
+  std::string reclaim;    // what cleaning reclaims: "block" or "unit" (ftl.fdp_reclaim)
   std::uint64_t host_bytes_written = 0;     // HBMW
   std::uint64_t media_bytes_written = 0;    // MBMW: host and cleaning programs
   std::uint64_t media_bytes_erased = 0;     // MBE
@@ -28,6 +29,7 @@ struct FdpCounters {
   std::uint64_t handle_changes = 0;
   std::uint64_t invalid_placement_ids = 0;  // ids past the last handle: handle 0 (TP4146)
   std::uint64_t shared_cleaning_blocks = 0;  // initially isolated: mixed destinations
+  std::uint64_t reclaim_units_cleaned = 0;   // units cleaning chose (fdp_reclaim = "unit")
   // The FDP configuration log page (20h): reclaim groups (NRG) and the
   // reclaim unit nominal size (RUNS, bytes).
   std::uint64_t reclaim_groups = 0;
@@ -105,6 +107,7 @@ template <typename V, RecordOf<FdpCounters> R>
 void fields(V& v, R& f) {
   v("mode", f.mode);
   v("isolation", f.isolation);
+  v("reclaim", f.reclaim);
   v("host_bytes_written", f.host_bytes_written);
   v("media_bytes_written", f.media_bytes_written);
   v("media_bytes_erased", f.media_bytes_erased);
@@ -113,6 +116,7 @@ void fields(V& v, R& f) {
   v("handle_changes", f.handle_changes);
   v("invalid_placement_ids", f.invalid_placement_ids);
   v("shared_cleaning_blocks", f.shared_cleaning_blocks);
+  v("reclaim_units_cleaned", f.reclaim_units_cleaned);
   v("reclaim_groups", f.reclaim_groups);
   v("reclaim_unit_nominal_size", f.reclaim_unit_nominal_size);
   v("ruh_updates", f.ruh_updates);

@@ -14,14 +14,20 @@
 # used ("fdp").
 #   bench/scripts/fdp-wa.sh [BINARY [PRESET [HOT_PERCENT [COLD_PASSES [RATIO [SET...]]]]]]
 # Each SET (KEY=VALUE, as --set takes it) applies to every case (an SLC
-# cache, a larger device).
+# cache, a larger device), but an ftl.fdp_* one, which applies to the cases
+# with ftl.placement = "fdp" only (ftl.fdp_reclaim="unit": whole units).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 binary=${1:-build/sim/ssdlab} preset=${2:-configs/tiny.toml} hot=${3:-5} passes=${4:-3}
 ratio=${5:-32}  # hot 4 KiB writes per cold 128 KiB write (32: as many bytes hot as cold)
-extra=()
+extra=() fdp_extra=()
 if [ $# -gt 5 ]; then
-  for set in "${@:6}"; do extra+=(--set "$set"); done
+  for set in "${@:6}"; do
+    case $set in
+      ftl.fdp_*) fdp_extra+=(--set "$set") ;;
+      *) extra+=(--set "$set") ;;
+    esac
+  done
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -59,7 +65,7 @@ print(f"  {sys.argv[1]:24} WA {flash / host:5.2f}  moved {moved:8}  "
       f"cold {t['cold']['mean_us']:7.1f}/{t['cold']['p99_us']:8.1f} us  RUs {units}")
 PY
 }
-fdp=(--set 'ftl.placement="fdp"' --set ftl.fdp_handles=2)
+fdp=(--set 'ftl.placement="fdp"' --set ftl.fdp_handles=2 ${fdp_extra[@]+"${fdp_extra[@]}"})
 run "placement none" 0 0 --set 'ftl.placement="none"'
 run "fdp, no ids" 0 0 "${fdp[@]}"
 run "fdp initially, ids" 1 0 "${fdp[@]}" --set 'ftl.fdp_isolation="initially"'

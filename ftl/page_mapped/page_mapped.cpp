@@ -62,6 +62,8 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
             context.seed),
       placement_(geometry_, layout_, nand_, config_.plane_choice, data_pages_),
       fdp_(config_.placement, config_.logical_page_size, nand_, placement_, config_.slc_cache.on()),
+      reclaim_units_(config_.placement.on() && config_.placement.reclaim_units, geometry_, layout_,
+                     kActiveSlots),
       trigger_(geometry_, layout_, placement_, *this,
                {config_.clean_scope, config_.clean_granularity, config_.clean_incremental_pages,
                 config_.clean_low_water, config_.clean_high_water},
@@ -73,6 +75,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
     throw make_error(
         "ftl.placement and map units (ftl.logical_page_size below the flash page) "
         "cannot be on together yet (not modelled)");
+  if (reclaim_units_.on()) placement_.set_reclaim_units(&reclaim_units_);
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
@@ -165,10 +168,12 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
     ++stats.flash_pages_written;
   }
   // A full block is sealed: cleaning (an SLC block: folding) may take it; no plane writes it.
-  if (nand_.is_slc(block))
+  if (nand_.is_slc(block)) {
     slc_.sealed(pool_of_block(block), block);
-  else
+  } else {
     victims_.sealed(block, nand_.valid_pages(block), clock());
+    reclaim_units_.sealed(block, clock());
+  }
   placement_.closed(block);
 }
 
@@ -315,31 +320,6 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   for (std::uint32_t i = 0; i < count; ++i) write_at(lpn + i, first + i);
   fill_from(pool, first + count, kind);
   return count;
-}
-
-WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, WriteKind native, CommandList& out) {
-  // A dynamic cache gives back what the filling logical space needs.
-  while (slc_.must_shrink(pool, placement_.pool_free_blocks(pool))) fold(pool, true, out);
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    placement_.set_slc_budget(pool, slc_.open_budget(pool, placement_.pool_free_blocks(pool)));
-    if (placement_.pool_has_room(pool, WriteKind::kSlc)) return WriteKind::kSlc;
-    // Full: native cells, or wait for the next cache block to fold.
-    if (slc_.config().when_full != SlcWhenFull::kFold || !slc_.has_sealed(pool)) break;
-    fold(pool, true, out);
-  }
-  return native;
-}
-
-void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh) {
-  if (fresh) slc_.mapped();
-  if (kind == WriteKind::kSlc) {
-    // A block's first page: Placement just opened it in SLC mode.
-    if (geometry_.page_in_block(first) == 0) slc_.opened(pool);
-    slc_.absorbed(pool, pages_per_lpn_);
-  } else {
-    slc_.bypassed(pool, pages_per_lpn_);
-  }
-  if (pool_stats_.empty()) slc_.sample(stats_.host_pages_written);
 }
 
 void PageMappedFtl::read(const PageRange& range, CommandList& out) {

@@ -279,6 +279,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Takes the victim choice's block for `group` as its victim in progress.
   // Throws if nothing can be freed.
   void start_victim(std::uint32_t group);
+  // ftl.fdp_reclaim = "unit": the next block of the reclaim unit cleaning
+  // takes in `pool`, or ReclaimUnits::kNoUnitBlock (page_mapped_reclaim_units.h).
+  BlockId unit_victim(std::uint32_t pool);
   // Moves up to `budget` valid pages of `group`'s victim in progress; erases
   // it when none is left. Returns the pages moved.
   std::uint32_t continue_victim(std::uint32_t group, std::uint32_t budget, CommandList& out);
@@ -353,6 +356,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // The parts (after what they refer to).
   Placement placement_;
   FdpPlacement fdp_;  // host-guided placement (before what sizes the reserve)
+  ReclaimUnits reclaim_units_;  // cleaning by whole reclaim units (ftl.fdp_reclaim)
   CleaningTrigger trigger_;
   VictimChoice victims_;
   SlcCache slc_;

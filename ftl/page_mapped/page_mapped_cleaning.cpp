@@ -1,7 +1,9 @@
 // Cleaning and wear leveling of the page-mapped FTL (Agrawal et al. §3.2,
 // §5): the work the cleaning trigger asks for (CleaningWork) on the victims
-// VictimChoice picks: moving their valid pages, erasing them, migration of
-// cold data into worn blocks, retirement and end of life.
+// VictimChoice picks (or whole reclaim units: page_mapped_reclaim_units.h):
+// moving their valid pages, erasing them, migration of cold data into worn
+// blocks, retirement and end of life; and the SLC cache's folding, with
+// where a host page goes while the cache has room.
 #include <fmt/format.h>
 
 #include "ftl/page_mapped/page_mapped.h"
@@ -30,9 +32,18 @@ std::uint32_t PageMappedFtl::clean_pages(std::uint32_t group, std::uint32_t budg
   return continue_victim(group, budget, out);
 }
 
+BlockId PageMappedFtl::unit_victim(std::uint32_t pool) {
+  return reclaim_units_.next(
+      pool, [this](BlockId block) { return victims_.is_candidate(block); },
+      [this](BlockId block) { return victims_.valid(block); }, data_pages_,
+      config_.victim.kind == VictimPolicyKind::kCostBenefit, clock());
+}
+
 void PageMappedFtl::start_victim(std::uint32_t group) {
   const std::uint32_t pool = trigger_.pool_of_group(group);
-  const BlockId victim = victims_.choose(group, clock(), stats_.wear_deferrals);
+  BlockId victim = reclaim_units_.on() ? unit_victim(pool) : ReclaimUnits::kNoUnitBlock;
+  if (victim == ReclaimUnits::kNoUnitBlock)
+    victim = victims_.choose(group, clock(), stats_.wear_deferrals);
   if (victim == VictimBuckets::kNone || victims_.valid(victim) == data_pages_) {
     if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
     throw make_error(
@@ -158,6 +169,7 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   // page, after the moves), holding cold data. (Map units: its last flash
   // page written is padded first.)
   close_open_pages(out, worn);
+  reclaim_units_.alone(worn);  // (written outside the slots)
   while (nand_.write_pointer(worn) < data_pages_)
     nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
@@ -203,6 +215,31 @@ void PageMappedFtl::clean_in_background(std::uint32_t pool, CommandList& out) {
   if (units_.on()) close_open_pages(out);
 }
 
+WriteKind PageMappedFtl::cache_write_kind(std::uint32_t pool, WriteKind native, CommandList& out) {
+  // A dynamic cache gives back what the filling logical space needs.
+  while (slc_.must_shrink(pool, placement_.pool_free_blocks(pool))) fold(pool, true, out);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    placement_.set_slc_budget(pool, slc_.open_budget(pool, placement_.pool_free_blocks(pool)));
+    if (placement_.pool_has_room(pool, WriteKind::kSlc)) return WriteKind::kSlc;
+    // Full: native cells, or wait for the next cache block to fold.
+    if (slc_.config().when_full != SlcWhenFull::kFold || !slc_.has_sealed(pool)) break;
+    fold(pool, true, out);
+  }
+  return native;
+}
+
+void PageMappedFtl::after_cache_write(std::uint32_t pool, WriteKind kind, Ppn first, bool fresh) {
+  if (fresh) slc_.mapped();
+  if (kind == WriteKind::kSlc) {
+    // A block's first page: Placement just opened it in SLC mode.
+    if (geometry_.page_in_block(first) == 0) slc_.opened(pool);
+    slc_.absorbed(pool, pages_per_lpn_);
+  } else {
+    slc_.bypassed(pool, pages_per_lpn_);
+  }
+  if (pool_stats_.empty()) slc_.sample(stats_.host_pages_written);
+}
+
 void PageMappedFtl::fold(std::uint32_t pool, bool foreground, CommandList& out) {
   fold_block(pool, slc_.take_next(pool), foreground, out);
 }
@@ -223,6 +260,7 @@ void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& 
   // pages is on flash before its wordline is programmed).
   if (wordlines_.on()) pad_wordlines(pool_of_block(block), out, true);
   nand_.erase(block);
+  reclaim_units_.erased(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;
   out.push_back(erase);

@@ -54,8 +54,8 @@ constexpr KeyDoc kPageMappedKeys[] = {
     {"placement",
      "`none`, the default: one host active block per plane; `fdp`: NVMe Flexible Data "
      "Placement reclaim unit handles; `streams`: multi-stream writes, each stream "
-     "persistently isolated; not with an SLC cache (see [Flexible data "
-     "placement](../fdp.md))"},
+     "persistently isolated; with an SLC cache, folding sorts each page into its handle's "
+     "blocks (see [Flexible data placement](../fdp.md))"},
     {"fdp_handles",
      "placement handles or streams, 1–8; default 4; needs `placement` = `fdp` or `streams`"},
     {"fdp_ru_size",
@@ -69,6 +69,12 @@ constexpr KeyDoc kPageMappedKeys[] = {
      "block, but cleaning moves every handle's valid pages into the pool's shared cleaning "
      "blocks), or `persistently` isolated handles (cleaning moves a handle's valid pages only "
      "into its own cleaning blocks) (see [Flexible data placement](../fdp.md))"},
+    {"fdp_reclaim",
+     "fdp only: what cleaning reclaims; `block`, the default: the victim policy's block, "
+     "whatever its reclaim unit; `unit`: whole reclaim units, the one whose blocks hold the "
+     "fewest valid pages (greedy) or with the best cost-benefit score (`victim_policy` = "
+     "`cost-benefit`), each of its blocks in turn; needs `clean_scope` = `pool` (see "
+     "[Reclaiming whole units](../fdp.md#reclaiming-whole-units))"},
     {"map_unit",
      "not a key of its own: the map unit is `logical_page_size`, set to a part of the flash "
      "page (e.g. `\"4KiB\"`) for map units smaller than a page; `map_unit` is an error that "

@@ -32,6 +32,7 @@
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_reclaim_units.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -96,6 +97,9 @@ class Placement {
   // Placement handles on: every plane has an active block slot per handle
   // (host, and cleaning for persistent isolation), saved in checkpoints.
   void enable_handles() { slots_ = kActiveSlots; }
+  // Whole reclaim units cleaned (ftl.fdp_reclaim = "unit"): `units` is told
+  // of each block a slot opens (not null; outlives this part).
+  void set_reclaim_units(ReclaimUnits* units) { reclaim_units_ = units; }
 
   // SLC blocks `pool` may still open (the SLC cache's budget, set before
   // each of its host writes).
@@ -184,6 +188,8 @@ class Placement {
         nand_.set_slc(active);
         --slc_budget_[pool];
         slc_spent_[pool] = false;  // (its new block has room)
+      } else if (reclaim_units_) {
+        reclaim_units_->opened(active, plane, static_cast<std::size_t>(kind));
       }
     }
     return geometry_.first_page(active) + nand_.write_pointer(active);
@@ -208,6 +214,7 @@ class Placement {
   // active block).
   mutable std::vector<std::uint8_t> slc_spent_;
   std::size_t slots_ = kWriteKinds;         // active slots in use (saved) per plane
+  ReclaimUnits* reclaim_units_ = nullptr;   // ftl.fdp_reclaim = "unit" only
 };
 
 template <class InService>

@@ -74,6 +74,11 @@ void PageMappedFtl::adopt_blocks(CommandList& out) {
       pad_and_close(block, out);
     }
   }
+  // Which blocks formed a reclaim unit was controller memory: each is a
+  // unit of its own after the mount.
+  reclaim_units_.clear();
+  for (BlockId block = 0; block < geometry_.blocks(); ++block)
+    if (!nand_.is_erased(block) && !nand_.is_slc(block)) reclaim_units_.alone(block);
   std::sort(slc_sealed.begin(), slc_sealed.end());
   for (const auto& [sequence, block] : slc_sealed) slc_.sealed(pool_of_block(block), block);
 }

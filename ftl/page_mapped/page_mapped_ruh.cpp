@@ -1,7 +1,8 @@
 // Host-guided placement's host commands in the page-mapped FTL and DFTL
 // (page_mapped_fdp.h; docs/fdp.md, "Reclaim Unit Handle Update"): TP4146's
 // Reclaim Unit Handle Update (an I/O Management Send), and the report with
-// each handle's status (what an I/O Management Receive returns).
+// each handle's status (what an I/O Management Receive returns) and what
+// cleaning reclaimed.
 #include "ftl/page_mapped/page_mapped.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -54,7 +55,11 @@ std::optional<records::FdpCounters> PageMappedFtl::fdp_stats() const {
     }
     return pages * geometry_.page_size;
   };
-  return fdp_.stats(stats_, geometry_, layout_.pools(), layout_.planes_per_pool(), available);
+  records::FdpCounters report =
+      fdp_.stats(stats_, geometry_, layout_.pools(), layout_.planes_per_pool(), available);
+  report.reclaim = reclaim_units_.on() ? "unit" : "block";
+  report.reclaim_units_cleaned = reclaim_units_.cleaned();
+  return report;
 }
 
 }  // namespace ssdlab::ftl::page_mapped

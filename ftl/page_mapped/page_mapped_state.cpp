@@ -33,6 +33,7 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   save_stats(out, stats_);
   if (slc_.on()) slc_.save_state(out);
   if (fdp_.on()) fdp_.save_state(out);
+  reclaim_units_.save_state(out);  // (ftl.fdp_reclaim = "unit" only)
   if (cache_) cache_->save_state(out);
 }
 
@@ -53,6 +54,7 @@ void PageMappedFtl::load_state(StateReader& in) {
   if (slc_.on()) slc_.load_state(in);
   recount_mapped();
   if (fdp_.on()) fdp_.load_state(in);
+  reclaim_units_.load_state(in);
   if (cache_) cache_->load_state(in);
 }
 

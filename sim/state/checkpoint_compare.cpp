@@ -29,7 +29,7 @@ std::string value_or_none(const nlohmann::json& table, const char* key) {
 void check_placement(const nlohmann::json& saved, const nlohmann::json& current) {
   const nlohmann::json& was = table_of(saved, "ftl");
   const nlohmann::json& is = table_of(current, "ftl");
-  for (const char* key : {"placement", "fdp_handles", "fdp_isolation"})
+  for (const char* key : {"placement", "fdp_handles", "fdp_isolation", "fdp_reclaim"})
     if (value_or_none(was, key) != value_or_none(is, key))
       throw make_error(
           "was saved from a device with ftl.{} = {}, but the config has {}: a checkpoint loads "

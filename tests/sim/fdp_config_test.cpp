@@ -75,6 +75,33 @@ TEST_F(ConfigTest, PlacementErrorsNameTheKey) {
   EXPECT_THAT(error("[ftl]\ntype = \"bast\"\nplacement = \"fdp\"\n"), HasSubstr("ftl.placement"));
 }
 
+// ftl.fdp_reclaim (issue 56 item 1): whole reclaim units or blocks; echoed
+// only when "unit", so that an echo from before loads the same.
+TEST_F(ConfigTest, TheReclaimGrainIsReadEchoedAndChecked) {
+  const auto config = sim::load_config(Write(std::string(kFdp) + ""));
+  EXPECT_FALSE(config.ftl.placement.reclaim_units);
+  EXPECT_FALSE(sim::to_json(config)["ftl"].contains("fdp_reclaim"));
+  const std::string units = "[ftl]\nplacement = \"fdp\"\nfdp_reclaim = \"unit\"\n";
+  const auto unit = sim::load_config(Write(units));
+  EXPECT_TRUE(unit.ftl.placement.reclaim_units);
+  const nlohmann::json echo = sim::to_json(unit);
+  EXPECT_EQ(echo["ftl"]["fdp_reclaim"], "unit");
+  EXPECT_TRUE(sim::config_from_json(echo, "echo").ftl.placement.reclaim_units);
+  const auto error = [this](const std::string& text) { return ErrorOf(Write(text)); };
+  EXPECT_THAT(error("[ftl]\nplacement = \"fdp\"\nfdp_reclaim = \"line\"\n"),
+              HasSubstr("ftl.fdp_reclaim: 'line' is not what cleaning reclaims (allowed: block, "
+                        "unit)"));
+  EXPECT_THAT(error(units + "clean_scope = \"plane\"\n"),
+              HasSubstr("ftl.fdp_reclaim: reclaim units span the planes of a reclaim group"));
+  EXPECT_THAT(error(units + "victim_policy = \"fifo\"\n"),
+              HasSubstr("ftl.fdp_reclaim: whole reclaim units are chosen greedily or by "
+                        "cost-benefit, not by ftl.victim_policy = \"fifo\""));
+  EXPECT_THAT(error("[ftl]\nfdp_reclaim = \"unit\"\n"),
+              HasSubstr("ftl.fdp_reclaim: only ftl.placement = \"fdp\" or \"streams\" uses it"));
+  EXPECT_THAT(error("[ftl]\nplacement = \"streams\"\nfdp_reclaim = \"unit\"\n"),
+              HasSubstr("ftl.fdp_reclaim: streams have no reclaim groups"));
+}
+
 TEST_F(ConfigTest, ACheckpointWithPlacementLoadsOnlyIntoPlacement) {
   const std::string path = Write(kFdp);
   sim::Ssd saved(sim::load_config(path));

@@ -78,6 +78,24 @@ TEST(FdpCutsWithUpdates, LoseNothingAndKeepClosedUnitsClosed) {
   }
 }
 
+// Cleaning by whole reclaim units (ftl.fdp_reclaim = "unit"): a mount
+// makes each block a unit of its own, and cleaning goes on by units after it.
+TEST(FdpCutsByUnits, LoseNothingAndCleanByUnitsAfterTheMounts) {
+  for (const char* type : {"page-mapped", "dftl"}) {
+    Ssd ssd(load_config(
+        testing::preset("tiny"),
+        {std::string("ftl.type=\"") + type + "\"", "ftl.placement=\"fdp\"", "ftl.fdp_handles=2",
+         "ftl.fdp_reclaim=\"unit\"", "ftl.placement_map=[{offset=0, size=\"2MiB\", handle=1}]"}));
+    ssd.enable_power_cuts();
+    ssd.prefill(0, ssd.logical_bytes());
+    const CutTotals totals = run_with_cuts(ssd, "RW:io_size=8192,count=6000,queue_depth=4", 30, 11);
+    EXPECT_EQ(totals.recovered, 30u) << type;
+    EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages()) << type;
+    EXPECT_NO_THROW(ssd.ftl().check_invariants());
+    EXPECT_GT(ssd.ftl().fdp_stats()->reclaim_units_cleaned, 100u) << type;
+  }
+}
+
 // With an SLC cache beside placement: a mount gives the cache's blocks
 // back with each page's handle (the tag in its OOB area), so that folding
 // after the mount still moves each page into its own handle's blocks.
