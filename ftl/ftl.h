@@ -294,6 +294,9 @@ class Ftl {
   // not fully written. Only FTLs with ftl.placement on get one (the run
   // refuses the plan key elsewhere).
   virtual void update_reclaim_unit_handle(std::uint8_t /*id*/, CommandList& /*out*/) {}
+  // The controller's read reclaim rewrote `pages` valid pages of a block (a
+  // media reallocation: TP4146's Media Reallocated event with placement on).
+  virtual void media_reallocated(std::uint64_t /*pages*/) {}
   // A zoned device's zone commands (zones.h; ftl.type = "zoned"); null for
   // a conventional FTL, whose logical space the host writes anywhere.
   virtual ZonedDevice* zoned() { return nullptr; }

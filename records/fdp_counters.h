@@ -38,6 +38,9 @@ struct FdpCounters {
   // writes (bytes) they left unused in the reclaim units they closed.
   std::uint64_t ruh_updates = 0;
   std::uint64_t ru_unwritten_bytes = 0;
+  // Read reclaim's rewrites ([errors]): the pages moved (the Media
+  // Reallocated events count the blocks).
+  std::uint64_t reallocated_pages = 0;
   // The FDP events log page (23h): each event type the model raises, by
   // its TP4146 code, with how often it occurred.
   struct Event {
@@ -121,6 +124,7 @@ void fields(V& v, R& f) {
   v("reclaim_unit_nominal_size", f.reclaim_unit_nominal_size);
   v("ruh_updates", f.ruh_updates);
   v("ru_unwritten_bytes", f.ru_unwritten_bytes);
+  v("reallocated_pages", f.reallocated_pages);
   v("events", f.events);
   v("handles", f.handles);
   v("handle_status", f.handle_status);

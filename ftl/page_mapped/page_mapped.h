@@ -124,6 +124,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   std::optional<records::FdpCounters> fdp_stats() const override;
   void update_reclaim_unit_handle(std::uint8_t id, CommandList& out) override;
+  void media_reallocated(std::uint64_t pages) override { fdp_.reallocated(pages); }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
   std::uint32_t host_wordline_pages(std::uint32_t pool) const override {

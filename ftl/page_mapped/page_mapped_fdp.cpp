@@ -102,9 +102,10 @@ namespace {
 
 // TP4146's FDP event types (the FDP Events log page, 23h), as NVMe 2.1
 // numbers them: host events from 0x00, controller events from 0x80. The
-// model raises these two; docs/fdp.md says why not the others.
+// model raises these three; docs/fdp.md says why not the others.
 constexpr std::uint64_t kRuNotFullyWritten = 0x00;
 constexpr std::uint64_t kInvalidPlacementIdentifier = 0x03;
+constexpr std::uint64_t kMediaReallocated = 0x80;
 
 }  // namespace
 
@@ -118,6 +119,7 @@ records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::
   report.events = {
       {kRuNotFullyWritten, "Reclaim Unit Not Fully Written", not_fully_written_},
       {kInvalidPlacementIdentifier, "Invalid Placement Identifier", stats_.invalid_placement_ids},
+      {kMediaReallocated, "Media Reallocated", reallocated_},
   };
   const std::uint64_t page = geometry.page_size;
   report.host_bytes_written = counters.host_pages_written * page;
@@ -134,7 +136,7 @@ records::FdpCounters FdpPlacement::stats(const FtlStats& counters, const flash::
 }
 
 namespace {
-constexpr std::uint32_t kFdpStateVersion = 3;  // 2: RUH Updates; 3: folding
+constexpr std::uint32_t kFdpStateVersion = 4;  // 2: RUH Updates; 3: folding; 4: reallocations
 }  // namespace
 
 void FdpPlacement::save_state(StateWriter& out) const {
@@ -145,6 +147,8 @@ void FdpPlacement::save_state(StateWriter& out) const {
   out.u64(stats_.ruh_updates);
   out.u64(stats_.ru_unwritten_bytes);
   out.u64(not_fully_written_);
+  out.u64(reallocated_);
+  out.u64(stats_.reallocated_pages);
   out.u64(stats_.handles.size());
   for (const records::FdpCounters::Handle& h : stats_.handles) {
     out.u64(h.host_pages);
@@ -165,6 +169,8 @@ void FdpPlacement::load_state(StateReader& in) {
   stats_.ruh_updates = in.u64();
   stats_.ru_unwritten_bytes = in.u64();
   not_fully_written_ = in.u64();
+  reallocated_ = in.u64();
+  stats_.reallocated_pages = in.u64();
   if (in.count(stats_.handles.size(), "the placement handles") != stats_.handles.size())
     throw make_error("the checkpoint's placement handles do not match the config's {}",
                      stats_.handles.size());

@@ -75,6 +75,13 @@ class FdpPlacement {
     ++not_fully_written_;
     stats_.ru_unwritten_bytes += bytes;
   }
+  // Read reclaim rewrote `pages` of a block elsewhere (TP4146's Media
+  // Reallocated event); nothing with placement off.
+  void reallocated(std::uint64_t pages) {
+    if (!on()) return;
+    ++reallocated_;
+    stats_.reallocated_pages += pages;
+  }
 
   // The report (summary.json "fdp"): the counters, the log pages' bytes from
   // the FTL's counters and geometry, and each handle's status in each
@@ -113,6 +120,7 @@ class FdpPlacement {
   std::uint32_t last_ = 0;     // the handle of the previous host write
   bool written_ = false;       // a host write has happened (handle changes)
   std::uint64_t not_fully_written_ = 0;  // TP4146 event 0x00
+  std::uint64_t reallocated_ = 0;        // TP4146 event 0x80
 };
 
 }  // namespace ssdlab::ftl::page_mapped

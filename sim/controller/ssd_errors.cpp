@@ -40,6 +40,7 @@ void Ssd::reclaim_blocks(TimeNs now) {
     }
     errors_->count_reclaim(reclaim_lpns_.size());
     if (reclaim_lpns_.empty()) continue;
+    ftl_->media_reallocated(reclaim_lpns_.size());
     // Read out (the ECC corrects them), then written again where the FTL
     // puts them: the old copies are superseded, and the block is cleaned
     // as any other. All of it is background work (cleaning's class).

@@ -152,12 +152,14 @@ TEST(FdpTest, AReclaimUnitHandleUpdateClosesTheHandlesBlocks) {
   const records::FdpCounters after = *device.ftl->fdp_stats();
   EXPECT_EQ(after.ruh_updates, 1u);
   EXPECT_EQ(after.ru_unwritten_bytes, unwritten * g.page_size);
-  ASSERT_EQ(after.events.size(), 2u);
+  ASSERT_EQ(after.events.size(), 3u);
   EXPECT_EQ(after.events[0].type, 0x00u);
   EXPECT_EQ(after.events[0].name, "Reclaim Unit Not Fully Written");
   EXPECT_EQ(after.events[0].count, groups.size());
   EXPECT_EQ(after.events[1].type, 0x03u);
   EXPECT_EQ(after.events[1].count, 0u);
+  EXPECT_EQ(after.events[2].type, 0x80u);
+  EXPECT_EQ(after.events[2].name, "Media Reallocated");
   EXPECT_EQ(after.handles[1].blocks_opened, before.handles[1].blocks_opened + 1);
   for (Lpn lpn = 0; lpn < 6; ++lpn) {
     CommandList reads;

@@ -161,7 +161,8 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
 }
 
 // With persistently isolated placement handles, read reclaim rewrites a
-// block's data under the block's own handle (it went to handle 0 before):
+// block's data under the block's own handle (it went to handle 0 before),
+// and each block it rewrites is TP4146's Media Reallocated event:
 // after hot blocks of handle 1 (the first 4 MiB) are reclaimed, no block
 // holds data of both handles' ranges.
 TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
@@ -190,7 +191,12 @@ TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
     EXPECT_LE(ranges.size(), 1u) << "block " << block;
   }
   // None of the rewrites went to handle 0 (the hot reads are all in handle 1's range).
-  EXPECT_EQ(ssd.ftl().fdp_stats()->handles[0].host_pages, handle_0_pages);
+  const records::FdpCounters fdp = *ssd.ftl().fdp_stats();
+  EXPECT_EQ(fdp.handles[0].host_pages, handle_0_pages);
+  // Each block rewritten is a Media Reallocated event (TP4146 0x80).
+  EXPECT_EQ(fdp.events[2].type, 0x80u);
+  EXPECT_EQ(fdp.events[2].count, ssd.read_errors()->counters().reclaimed_blocks);
+  EXPECT_GT(fdp.reallocated_pages, fdp.events[2].count);
 }
 
 TEST(ReadReclaim, APowerCutDuringARewriteLosesNothingAcknowledged) {
