@@ -288,9 +288,11 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   if (past_buffer ? needs_times_at_once_besides_buffer() : needs_times_at_once()) tag = kWait;
   if (power_) power_->settle(now);
   if (cleaner_) cleaner_->before_request(now);
-  if (request.placement & kRuhUpdate) [[unlikely]]
-    update_reclaim_unit_handle(range.placement, now);
-  if (write && !zones_) host_bytes_written_ += request.size;
+  if (write && !zones_) {
+    host_bytes_written_ += request.size;
+    if (request.placement & kRuhUpdate) [[unlikely]]
+      update_reclaim_unit_handle(range.placement, now);
+  }
   flow_ = request.flow;
   read_class_ = 0;
   clock_ = now;

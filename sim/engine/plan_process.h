@@ -37,12 +37,11 @@ class PlanProcess final : public IoSource {
   // The generator runs two I/Os ahead of next(), so that peek() can tell
   // the device what comes (the generator depends on nothing the run does).
   std::optional<SourceIo> next() override {
-    return ahead_.next([this]() -> std::optional<SourceIo> {
+    std::optional<SourceIo> io = ahead_.next([this]() -> std::optional<SourceIo> {
       if (made_ == count_) return std::nullopt;
       ++made_;
       const workloads::IoRequest io = generator_.next();
-      const std::uint8_t update = ruh_update_every_ ? ruh_update(io.mode) : 0;
-      if (!open_loop_) return SourceIo{{base_ + io.offset, io.size, io.mode, update}, io.delay_ns};
+      if (!open_loop_) return SourceIo{{base_ + io.offset, io.size, io.mode}, io.delay_ns};
       const std::optional<TimeNs> arrival = clock_add(arrival_, io.delay_ns);
       if (!arrival)
         throw make_error(
@@ -50,8 +49,12 @@ class PlanProcess final : public IoSource {
             "holds (2^62 ns, about 146 years)",
             origin_, made_);
       arrival_ = *arrival;
-      return SourceIo{{base_ + io.offset, io.size, io.mode, update}, arrival_};
+      return SourceIo{{base_ + io.offset, io.size, io.mode}, arrival_};
     });
+    // (Counted as the I/Os leave, in the order they were made.)
+    if (ruh_update_every_ && io) [[unlikely]]
+      io->placement = ruh_update(io->mode);
+    return io;
   }
   const SourceIo* peek(std::size_t ahead) const override { return ahead_.peek(ahead); }
 
@@ -62,7 +65,7 @@ class PlanProcess final : public IoSource {
   std::string origin_;
   std::uint64_t base_;
   // kRuhUpdate for a write that follows a whole ruh_update_every writes.
-  std::uint8_t ruh_update(IoMode mode) {
+  [[gnu::noinline, gnu::cold]] std::uint8_t ruh_update(IoMode mode) {
     if (mode != IoMode::kWrite) return 0;
     const bool update = writes_ > 0 && writes_ % ruh_update_every_ == 0;
     ++writes_;
