@@ -5,18 +5,18 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
+#include "flash/nand_array.h"
 #include "sim/config/config.h"
 
 #ifdef SSDLAB_BINARY
@@ -61,6 +61,23 @@ inline sim::DeviceConfig one_plane_tlc(std::vector<std::string> overrides = {}) 
 
 // The error loading preset `name` with `overrides` (--set) gives; a test
 // failure, and "", if it loads.
+// Blocks of `nand` (but SLC cache blocks, which take every handle's writes)
+// holding valid pages on both sides of logical page `boundary`: data of two
+// placement handles (or lifetimes) mixed in one block.
+inline std::uint32_t blocks_mixing(const flash::NandArray& nand, const flash::Geometry& g,
+                                   flash::Lpn boundary) {
+  std::uint32_t mixed = 0;
+  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
+    if (nand.is_slc(block)) continue;
+    bool below = false, above = false;
+    for (std::uint32_t page = 0; page < g.pages_per_block; ++page)
+      if (const flash::Ppn ppn = g.first_page(block) + page; nand.is_valid(ppn))
+        (nand.lpn_at(ppn) < boundary ? below : above) = true;
+    mixed += below && above ? 1 : 0;
+  }
+  return mixed;
+}
+
 inline std::string preset_error(const std::string& name,
                                 const std::vector<std::string>& overrides) {
   try {

@@ -64,19 +64,8 @@ struct Device {
   // Blocks holding valid pages of both the hot range and the cold one (but
   // SLC cache blocks, which take every handle's writes).
   std::uint32_t mixed_blocks() const {
-    const flash::NandArray& nand = ftl->nand();
-    const Lpn hot = static_cast<Lpn>(ftl->logical_pages() / 8);
-    std::uint32_t mixed = 0;
-    for (flash::BlockId block = 0; block < config.geometry.blocks(); ++block) {
-      if (nand.is_slc(block)) continue;
-      std::set<bool> kinds;
-      for (std::uint32_t page = 0; page < config.geometry.pages_per_block; ++page) {
-        const flash::Ppn ppn = config.geometry.first_page(block) + page;
-        if (nand.is_valid(ppn)) kinds.insert(nand.lpn_at(ppn) < hot);
-      }
-      mixed += kinds.size() == 2 ? 1 : 0;
-    }
-    return mixed;
+    return testing::blocks_mixing(ftl->nand(), config.geometry,
+                                  static_cast<Lpn>(ftl->logical_pages() / 8));
   }
 
   sim::DeviceConfig config;

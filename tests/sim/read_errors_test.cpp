@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -181,15 +180,7 @@ TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
   for (std::uint64_t i = 0; i < 100000 && ssd.read_errors()->counters().reclaimed_blocks < 2; ++i)
     now = *ssd.start(HostIo{(i % 64) * kPage, kPage, IoMode::kRead}, now);
   ASSERT_GE(ssd.read_errors()->counters().reclaimed_blocks, 2u);
-  const flash::Geometry& g = ssd.config().geometry;
-  const flash::NandArray& nand = ssd.ftl().nand();
-  for (flash::BlockId block = 0; block < g.blocks(); ++block) {
-    std::set<bool> ranges;
-    for (std::uint32_t page = 0; page < g.pages_per_block; ++page)
-      if (nand.is_valid(g.first_page(block) + page))
-        ranges.insert(nand.lpn_at(g.first_page(block) + page) < first_range);
-    EXPECT_LE(ranges.size(), 1u) << "block " << block;
-  }
+  EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.config().geometry, first_range), 0u);
   // None of the rewrites went to handle 0 (the hot reads are all in handle 1's range).
   const records::FdpCounters fdp = *ssd.ftl().fdp_stats();
   EXPECT_EQ(fdp.handles[0].host_pages, handle_0_pages);
