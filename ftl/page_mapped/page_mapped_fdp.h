@@ -109,7 +109,7 @@ class FdpPlacement {
     const std::uint8_t tag = nand_.page_tag(ppn);
     return tag != 0 ? tag_handle(tag) : 0;
   }
-  // The handle's host block `block` was opened at `first`: tags it.
+  // `block` was opened for `handle`'s host writes (or its folding): tags it.
   void opened(flash::BlockId block, std::uint32_t handle);
 
   PlacementConfig config_;
