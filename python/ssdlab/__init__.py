@@ -105,6 +105,19 @@ class Run:
                 frame[key] = value
         return frame
 
+    def fdp_events(self):
+        """Flexible data placement's events (docs/fdp.md; the FDP events log
+        page): one row per event type the model raises, its TP4146 code
+        ("type"), "name" and "count". Empty without placement."""
+        return _pandas().DataFrame(self.summary.get("fdp", {}).get("events", []))
+
+    def fdp_status(self):
+        """Each reclaim unit handle's status at the end of the run (docs/fdp.md;
+        what an I/O Management Receive returns): one row per placement
+        identifier and reclaim group, with its "available_media_writes"
+        (bytes left in its reclaim unit). Empty without placement."""
+        return _pandas().DataFrame(self.summary.get("fdp", {}).get("handle_status", []))
+
     def zones(self):
         """A zoned device's block (docs/zns.md) as a dict: the zones by
         state, the commands served, and "refusals" as a DataFrame (code,

@@ -74,6 +74,18 @@ class SsdlabPackageTest(unittest.TestCase):
         self.assertEqual(fdp["host_pages"].sum(), 2000)
         self.assertTrue((fdp["mode"] == "fdp").all())
         self.assertTrue(self.runs["bast"].fdp().empty)
+        # The events by TP4146 code and each handle's status (issue 56 item 1).
+        updated = ssdlab.run(TINY, "RW:count=2000,placement_id=1,ruh_update_every=500",
+                             os.path.join(self.dir, "fdp-ruh"), **{"ftl.placement": '"fdp"'})
+        events = updated.fdp_events()
+        self.assertEqual(list(events["type"]), [0x00, 0x03, 0x80])
+        self.assertGreaterEqual(events["count"][0], 3)  # updates before writes 500, 1000, 1500
+        status = updated.fdp_status()
+        self.assertEqual(set(status.columns),
+                         {"placement_id", "reclaim_group", "available_media_writes"})
+        self.assertEqual(len(status), 4 * 2)  # 4 handles x 2 reclaim groups
+        self.assertTrue(self.runs["bast"].fdp_events().empty)
+        self.assertTrue(self.runs["bast"].fdp_status().empty)
 
     def test_throughput_by_data_written_and_the_slc_cache_are_drawn_when_a_run_has_them(self):
         # Issue 57 item 7: the figures a review of an SLC-cache drive shows first.
