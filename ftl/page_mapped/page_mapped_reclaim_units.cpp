@@ -10,10 +10,10 @@ namespace ssdlab::ftl::page_mapped {
 
 ReclaimUnits::ReclaimUnits(bool on, const flash::FastGeometry& geometry, const PoolLayout& layout,
                            std::size_t slots)
-    : on_(on), geometry_(geometry), layout_(layout), slots_(slots) {
+    : on_(on), geometry_(geometry), layout_(layout) {
   if (!on_) return;
   unit_of_.assign(geometry_.blocks(), kNone);
-  current_.assign(slots_ * layout_.pools(), kNone);
+  current_.assign(slots * layout_.pools(), kNone);
   live_.resize(layout_.pools());
   pending_.resize(layout_.pools());
 }

@@ -89,7 +89,6 @@ class ReclaimUnits {
   bool on_;
   const flash::FastGeometry& geometry_;
   const PoolLayout& layout_;
-  std::size_t slots_;
   std::vector<Unit> units_;
   std::vector<std::uint32_t> free_units_;            // ids of released units
   std::vector<std::uint32_t> unit_of_;               // per block, or kNone
