@@ -177,6 +177,12 @@ void PageMappedFtl::close_block(BlockId block, const Command& closing, CommandLi
   placement_.closed(block);
 }
 
+void PageMappedFtl::close_unwritten(BlockId block, const Command& closing, CommandList& out) {
+  while (nand_.write_pointer(block) < data_pages_)
+    nand_.pad(geometry_.first_page(block) + nand_.write_pointer(block));
+  close_block(block, closing, out);
+}
+
 void PageMappedFtl::prefetch(Lpn soon, Lpn later) const {
   if (cache_) return;  // DFTL: the map's state is the cache's, not one array
   if (later < map_.size()) prefetch_for_read(&map_[later]);

@@ -208,6 +208,11 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Programs `block`'s pages from its write pointer up to `end` (at most its
   // data pages) with no data: `padding` at each (counted in padding_pages).
   void pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out);
+  // One-shot wordlines: the end of `block`'s wordline its write pointer is in.
+  std::uint32_t wordline_end(BlockId block) const {
+    const std::uint32_t pages = wordlines_.pages();
+    return (nand_.write_pointer(block) + pages - 1) / pages * pages;
+  }
   // Host data of up to `count` logical pages of one pool from `lpn` on:
   // the first where placement puts it (after the foreground cleaning and
   // folding it needs), with map units the next ones in the rest of its
@@ -226,6 +231,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
   void close_block(BlockId block, const Command& closing, CommandList& out);
+  // Closes `block` before its data pages are all written: the rest stay
+  // unwritten until its erase (no flash time: the controller records that
+  // the block is closed), then close_block().
+  void close_unwritten(BlockId block, const Command& closing, CommandList& out);
   void supersede(Ppn ppn) {
     nand_.invalidate(ppn);
     victims_.superseded(geometry_.block_of(ppn));

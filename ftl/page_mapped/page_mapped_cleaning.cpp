@@ -170,11 +170,9 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   // page written is padded first.)
   close_open_pages(out, worn);
   reclaim_units_.alone(worn);  // (written outside the slots)
-  while (nand_.write_pointer(worn) < data_pages_)
-    nand_.pad(geometry_.first_page(worn) + nand_.write_pointer(worn));
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
   closing.cleaning = true;
-  close_block(worn, closing, out);
+  close_unwritten(worn, closing, out);
   (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
   stats_.flash_pages_written += moved;
   stats_.wear_migrated_pages += moved;

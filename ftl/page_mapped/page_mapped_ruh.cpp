@@ -16,9 +16,8 @@ void PageMappedFtl::update_reclaim_unit_handle(std::uint8_t id, CommandList& out
   // reclaim unit there is its active block on each plane of the group;
   // each written one is closed: the open wordline completed by padding
   // (one-shot cells: its pages are on flash only once it is programmed),
-  // the rest of the block left unwritten until its erase (no flash time:
-  // the controller records that the block is closed), and the block sealed
-  // as a full one (cleaning may take it). The next write of the handle
+  // the rest of the block left unwritten (close_unwritten()), and the block
+  // sealed as a full one (cleaning may take it). The next write of the handle
   // opens new blocks: a new reclaim unit.
   Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
   padding.cleaning = true;
@@ -30,14 +29,9 @@ void PageMappedFtl::update_reclaim_unit_handle(std::uint8_t id, CommandList& out
       if (block == kNoBlock || nand_.write_pointer(block) == 0) continue;
       closed = true;
       unwritten += data_pages_ - nand_.write_pointer(block);
-      if (wordlines_.on()) {
-        const std::uint32_t pages = wordlines_.pages();
-        pad_block(block, (nand_.write_pointer(block) + pages - 1) / pages * pages, padding, out);
-      }
+      if (wordlines_.on()) pad_block(block, wordline_end(block), padding, out);
       if (placement_.active_block(plane, *slot) != block) continue;  // the padding filled it
-      for (std::uint32_t next = nand_.write_pointer(block); next < data_pages_; ++next)
-        nand_.pad(geometry_.first_page(block) + next);
-      close_block(block, padding, out);
+      close_unwritten(block, padding, out);
     }
     if (closed) fdp_.not_fully_written(unwritten * geometry_.page_size);
   }

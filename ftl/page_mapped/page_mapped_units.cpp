@@ -133,9 +133,7 @@ void PageMappedFtl::pad_wordlines(std::uint32_t pool, CommandList& out, bool cle
     // program, before what a later stage does (a victim's erase).
     Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, open.stage);
     padding.cleaning = open.cleaning;
-    const std::uint32_t pages = wordlines_.pages();
-    pad_block(open.block, (nand_.write_pointer(open.block) + pages - 1) / pages * pages, padding,
-              out);
+    pad_block(open.block, wordline_end(open.block), padding, out);
   });
 }
 
