@@ -1,31 +1,38 @@
 #include "flash/command_queues.h"
 
+#include <type_traits>
 #include <utility>
 
 namespace ssdlab::flash {
 
-// The lists of the slots that hold entries, one per class, by slot: open
-// addressing with linear probing, at most half full (it doubles), a slot
-// removed with its lists' last entry (backward shift: no tombstones). Its
-// size follows the most slots ever in use at once, and the partner search
-// finds a slot's lists of every class with one look-up.
+// The lists of the slots that hold entries, by slot: open addressing with
+// linear probing, at most half full (it doubles), a slot removed with its
+// list's last entry (backward shift: no tombstones). Its size follows the
+// most slots ever in use at once.
 class CommandQueues::SlotTable {
  public:
-  using Lists = std::array<List, kClasses>;
-  const Lists* find(std::uint64_t slot) const {
+  // A slot's list: its oldest and newest node (no count: a bucket is 16
+  // bytes).
+  struct SlotList {
+    std::uint32_t head = kNil, tail = kNil;
+  };
+  const SlotList* find(std::uint64_t slot) const {
     if (buckets_.empty()) return nullptr;
     const Bucket& bucket = buckets_[at(slot)];
-    return bucket.slot == slot ? &bucket.lists : nullptr;
+    return bucket.slot == slot ? &bucket.list : nullptr;
   }
-  // The slot's lists, added empty if it has none.
-  Lists& find_or_add(std::uint64_t slot);
-  // Removes the slot (its lists are empty).
-  void erase(std::uint64_t slot);
+  // The slot's list, added empty if it has none.
+  SlotList& find_or_add(std::uint64_t slot);
+  // The bucket of a slot that is in the table, its list, and its removal
+  // (its list empty).
+  std::size_t bucket_of(std::uint64_t slot) const { return at(slot); }
+  SlotList& list_at(std::size_t bucket) { return buckets_[bucket].list; }
+  void erase_at(std::size_t bucket);
 
  private:
   struct Bucket {
     std::uint64_t slot = kNoSlot;
-    Lists lists;
+    SlotList list;
   };
   std::size_t home(std::uint64_t slot) const {
     return static_cast<std::size_t>((slot * 0x9E3779B97F4A7C15ull) >> shift_);
@@ -55,40 +62,36 @@ CommandQueues::~CommandQueues() = default;
 CommandQueues::CommandQueues(CommandQueues&&) noexcept = default;
 CommandQueues& CommandQueues::operator=(CommandQueues&&) noexcept = default;
 
-std::array<std::uint32_t, CommandQueues::kClasses> CommandQueues::slot_fronts(
-    std::uint64_t slot) const {
-  std::array<std::uint32_t, kClasses> fronts;
-  fronts.fill(kNil);
-  if (const SlotTable::Lists* lists = slot_table_->find(slot))
-    for (std::uint32_t work = 0; work < kClasses; ++work) fronts[work] = (*lists)[work].head;
-  return fronts;
+std::uint32_t CommandQueues::slot_front(std::uint64_t slot) const {
+  const SlotTable::SlotList* list = slot_table_->find(slot);
+  return list ? list->head : kNil;
 }
 
-template <CommandQueues::Link CommandQueues::Node::*Member>
-void CommandQueues::link(List& list, std::uint32_t node) {
-  Link& own = nodes_[node].*Member;
+template <typename Links, CommandQueues::Link Links::value_type::*Member, typename ListOf>
+void CommandQueues::link(Links& links, ListOf& list, std::uint32_t node) {
+  Link& own = links[node].*Member;
   own.prev = list.tail;
   own.next = kNil;
   if (list.tail == kNil)
     list.head = node;
   else
-    (nodes_[list.tail].*Member).next = node;
+    (links[list.tail].*Member).next = node;
   list.tail = node;
-  ++list.count;
+  if constexpr (std::is_same_v<ListOf, List>) ++list.count;
 }
 
-template <CommandQueues::Link CommandQueues::Node::*Member>
-void CommandQueues::unlink(List& list, std::uint32_t node) {
-  const Link own = nodes_[node].*Member;
+template <typename Links, CommandQueues::Link Links::value_type::*Member, typename ListOf>
+void CommandQueues::unlink(Links& links, ListOf& list, std::uint32_t node) {
+  const Link own = links[node].*Member;
   if (own.prev == kNil)
     list.head = own.next;
   else
-    (nodes_[own.prev].*Member).next = own.next;
+    (links[own.prev].*Member).next = own.next;
   if (own.next == kNil)
     list.tail = own.prev;
   else
-    (nodes_[own.next].*Member).prev = own.prev;
-  --list.count;
+    (links[own.next].*Member).prev = own.prev;
+  if constexpr (std::is_same_v<ListOf, List>) --list.count;
 }
 
 void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry,
@@ -100,6 +103,7 @@ void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entr
   } else {
     node = static_cast<std::uint32_t>(nodes_.size());
     nodes_.emplace_back();
+    if (flows_on_) flow_links_.emplace_back();
   }
   Node& n = nodes_[node];
   n.entry = entry;
@@ -107,47 +111,49 @@ void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entr
   n.slot = slot;
   n.flow = flow;
   n.work = static_cast<std::uint8_t>(work);
-  link<&Node::queue_link>(queues_[std::size_t{unit} * kClasses + work], node);
-  if (slot != kNoSlot) link<&Node::slot_link>(slot_table_->find_or_add(slot)[work], node);
+  link<decltype(nodes_), &Node::queue_link>(nodes_, queues_[std::size_t{unit} * kClasses + work],
+                                            node);
+  if (slot != kNoSlot)
+    link<decltype(nodes_), &Node::slot_link>(nodes_, slot_table_->find_or_add(slot), node);
   if (flows_on_) {
     auto& flows = flows_[std::size_t{unit} * kClasses + work];
     if (flow >= flows.size()) flows.resize(std::size_t{flow} + 1);
-    link<&Node::flow_link>(flows[flow], node);
+    link<decltype(flow_links_), &FlowLink::flow_link>(flow_links_, flows[flow], node);
   }
 }
 
 void CommandQueues::remove(std::uint32_t node) {
   const Node& n = nodes_[node];
   const std::size_t at = std::size_t{n.unit} * kClasses + n.work;
-  unlink<&Node::queue_link>(queues_[at], node);
+  unlink<decltype(nodes_), &Node::queue_link>(nodes_, queues_[at], node);
   --unit_count_[n.unit];
   if (n.slot != kNoSlot) {
-    SlotTable::Lists& lists = slot_table_->find_or_add(n.slot);  // (there: the node is in it)
-    unlink<&Node::slot_link>(lists[n.work], node);
-    bool empty = true;
-    for (const List& list : lists) empty = empty && list.count == 0;
-    if (empty) slot_table_->erase(n.slot);
+    const std::size_t bucket = slot_table_->bucket_of(n.slot);  // (there: the node is in it)
+    SlotTable::SlotList& list = slot_table_->list_at(bucket);
+    unlink<decltype(nodes_), &Node::slot_link>(nodes_, list, node);
+    if (list.head == kNil) slot_table_->erase_at(bucket);
   }
-  if (flows_on_) unlink<&Node::flow_link>(flows_[at][n.flow], node);
+  if (flows_on_)
+    unlink<decltype(flow_links_), &FlowLink::flow_link>(flow_links_, flows_[at][n.flow], node);
   free_.push_back(node);
 }
 
-CommandQueues::SlotTable::Lists& CommandQueues::SlotTable::find_or_add(std::uint64_t slot) {
+CommandQueues::SlotTable::SlotList& CommandQueues::SlotTable::find_or_add(std::uint64_t slot) {
   if (2 * (used_ + 1) > buckets_.size()) grow();
   Bucket& bucket = buckets_[at(slot)];
   if (bucket.slot != slot) {
     bucket.slot = slot;
-    bucket.lists = Lists{};
+    bucket.list = SlotList{};
     ++used_;
   }
-  return bucket.lists;
+  return bucket.list;
 }
 
-void CommandQueues::SlotTable::erase(std::uint64_t slot) {
+void CommandQueues::SlotTable::erase_at(std::size_t bucket) {
   // Backward shift (Knuth, TAOCP vol. 3, 6.4, Algorithm R): each later key of
   // the probe run that may take the freed bucket moves into it.
   const std::size_t mask = buckets_.size() - 1;
-  std::size_t hole = at(slot);
+  std::size_t hole = bucket;
   for (std::size_t i = (hole + 1) & mask; buckets_[i].slot != kNoSlot; i = (i + 1) & mask) {
     const std::size_t wanted = home(buckets_[i].slot);
     // Stays if its home lies cyclically in (hole, i].

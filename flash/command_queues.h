@@ -7,8 +7,8 @@
 // out in arrival order):
 //  - its unit's queue of its class of work: what take() reads at the front
 //    (fifo, by class) and the queue order the partner search keeps;
-//  - with plane interleaving, its pairing slot's list: the entries of its
-//    class whose command could join another into a two-plane command, by a
+//  - with plane interleaving, its pairing slot's list: the entries (of every
+//    class) whose command could join another into a two-plane command, by a
 //    key the scheduler makes of the command (`slot`: the plane and page
 //    offset of its page, its op, a copy's source offset; scheduler.cpp
 //    slot_of()). A two-plane partner sits at the same page offset on a
@@ -17,7 +17,10 @@
 //    queued commands of that key, not with the unit's queue. The lists of
 //    the slots that hold entries are found in a hash table (SlotTable) sized
 //    by what is queued, not by the device's planes and page offsets (a table
-//    of every slot was 14 MiB on configs/tlc-client.toml: cache misses);
+//    of every slot was 14 MiB on configs/tlc-client.toml: cache misses). A
+//    slot's list holds every class, so that a bucket is 16 bytes: under
+//    cleaning a TLC drive queues some 300,000 commands, nearly one slot
+//    each, and the table is looked up a few times per command;
 //  - with the fewest-queued order, its flow's list in its unit and class: the front
 //    of each is that flow's oldest command there (take_fewest_queued).
 // Removing any node is O(1) (doubly linked lists); nodes are reused, so a
@@ -101,10 +104,11 @@ class CommandQueues {
   const Entry& entry(std::uint32_t node) const { return nodes_[node].entry; }
   std::uint16_t flow(std::uint32_t node) const { return nodes_[node].flow; }
 
-  // The oldest node of each class in slot `slot`'s lists (kNil where it has
-  // none), and the one after `node` in its slot's list (kNil at the end).
-  std::array<std::uint32_t, kClasses> slot_fronts(std::uint64_t slot) const;
+  // The oldest node in slot `slot`'s list (kNil if it has none), and the one
+  // after `node` in its slot's list (kNil at the end); a node's class.
+  std::uint32_t slot_front(std::uint64_t slot) const;
   std::uint32_t slot_next(std::uint32_t node) const { return nodes_[node].slot_link.next; }
+  std::uint32_t work(std::uint32_t node) const { return nodes_[node].work; }
 
   // The fewest-queued order: how many of flow `flow`'s commands (unit, work) holds
   // (0 beyond the flows seen there) and the oldest of them.
@@ -127,13 +131,19 @@ class CommandQueues {
   struct List {
     std::uint32_t head = kNil, tail = kNil, count = 0;
   };
+  // 48 bytes: under a backlog the nodes are a cache-missing working set.
   struct Node {
     Entry entry;
     std::uint64_t slot = kNoSlot;  // its pairing slot, or kNoSlot
-    Link queue_link, slot_link, flow_link;
+    Link queue_link, slot_link;
     std::uint32_t unit = 0;
     std::uint16_t flow = 0;
     std::uint8_t work = 0;
+  };
+  // The flows' links, beside the nodes (by node), kept only with the
+  // fewest-queued order.
+  struct FlowLink {
+    Link flow_link;
   };
   // The lists of the slots that hold entries (command_queues.cpp).
   class SlotTable;
@@ -162,17 +172,19 @@ class CommandQueues {
   };
   void push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
                  std::uint16_t flow);
-  // The list a node's link of kind `Member` belongs to.
-  template <Link Node::*Member>
-  void link(List& list, std::uint32_t node);
-  template <Link Node::*Member>
-  void unlink(List& list, std::uint32_t node);
+  // Links `node` at the back of `list` / takes it out, through its link
+  // `links[node].*Member` (the nodes, or the flows' links beside them).
+  template <typename Links, Link Links::value_type::*Member, typename ListOf>
+  static void link(Links& links, ListOf& list, std::uint32_t node);
+  template <typename Links, Link Links::value_type::*Member, typename ListOf>
+  static void unlink(Links& links, ListOf& list, std::uint32_t node);
 
   bool flows_on_;
   bool indexed_;
   std::vector<std::uint32_t> unit_count_;  // per unit: its queued entries
   std::vector<Fifo> fifos_;                // not indexed: per unit and class
   std::vector<Node> nodes_;
+  std::vector<FlowLink> flow_links_;  // with flows_on_: by node
   std::vector<std::uint32_t> free_;
   std::vector<List> queues_;               // per unit and class
   std::unique_ptr<SlotTable> slot_table_;  // pairing: the slots that hold entries

@@ -252,9 +252,11 @@ class FlashScheduler {
   // order, each oldest first); removed from its queue if found. It looks only
   // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
-  // The first node from `node` on in its pairing slot's list (oldest first)
-  // whose entry pairs with `command`, or kNil.
-  std::uint32_t oldest_partner(std::uint32_t node, const Command& command) const;
+  // Walks a pairing slot's list from `node` on (oldest first): its oldest
+  // entry of each class that pairs with `command` replaces `oldest`'s of its
+  // class where that is kNil or younger.
+  void oldest_partners(std::uint32_t node, const Command& command,
+                       std::array<std::uint32_t, kWorkClasses>& oldest) const;
   // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
   // a copy's source offset), or kNoSlot if it never joins another into a
   // two-plane command.

@@ -39,16 +39,24 @@ std::uint64_t FlashScheduler::pairing_slot(const Entry& entry, const Command& co
   return slot_of(g, command, g.plane_of(command.ppn), independent_reads_);
 }
 
-std::uint32_t FlashScheduler::oldest_partner(std::uint32_t node, const Command& command) const {
+void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
+                                     std::array<std::uint32_t, kWorkClasses>& oldest) const {
   // (A slot's list holds only entries that may pair: no program halves, no
   // two-plane or host-data commands. A move queues on its source's die, and
   // pairs_with() asks its source to pair too, so a match is on `command`'s
-  // unit, as every other op's is by its page.)
-  for (; node != CommandQueues::kNil; node = queues_.slot_next(node)) {
+  // unit, as every other op's is by its page.) The list is in arrival
+  // order over its classes: the first match of a class here is its oldest
+  // here, and one of class 0 ends the walk (the lowest class wins).
+  std::array<bool, kWorkClasses> found{};
+  for (; node != CommandQueues::kNil && !found[0]; node = queues_.slot_next(node)) {
+    const std::uint32_t work = queues_.work(node);
+    if (found[work]) continue;
     const Entry& other = queues_.entry(node);
-    if (pairs_with(command, jobs_[other.job].commands[index_of(other)])) return node;
+    if (!pairs_with(command, jobs_[other.job].commands[index_of(other)])) continue;
+    found[work] = true;
+    if (oldest[work] == CommandQueues::kNil || other.seq < queues_.entry(oldest[work]).seq)
+      oldest[work] = node;
   }
-  return CommandQueues::kNil;
 }
 
 std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
@@ -63,13 +71,8 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   oldest.fill(CommandQueues::kNil);
   for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
     if (!g.is_two_plane_pair(plane, other)) continue;
-    const auto fronts = queues_.slot_fronts(slot_of(g, command, other, independent_reads_));
-    for (std::size_t work = 0; work < kWorkClasses; ++work) {
-      const std::uint32_t node = oldest_partner(fronts[work], command);
-      if (node != CommandQueues::kNil && (oldest[work] == CommandQueues::kNil ||
-                                          queues_.entry(node).seq < queues_.entry(oldest[work]).seq))
-        oldest[work] = node;
-    }
+    oldest_partners(queues_.slot_front(slot_of(g, command, other, independent_reads_)), command,
+                    oldest);
   }
   std::uint32_t found = CommandQueues::kNil;
   for (std::size_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ssdlab::flash {
@@ -70,7 +71,7 @@ TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle)
       queues.push(0, 1, Entry{static_cast<std::uint32_t>(seq), 0, seq},
                   seq % 2, static_cast<std::uint16_t>(seq % 3));
     // Slot 1 holds seqs 1 and 3, oldest first; take 3 out of the middle.
-    const std::uint32_t first = queues.slot_fronts(1)[1];
+    const std::uint32_t first = queues.slot_front(1);
     ASSERT_NE(first, CommandQueues::kNil);
     EXPECT_EQ(queues.entry(first).seq, 1u);
     const std::uint32_t second = queues.slot_next(first);
@@ -79,8 +80,29 @@ TEST(CommandQueues, IndexedQueuesKeepTheSameOrderAndLoseANodeTakenFromTheMiddle)
     EXPECT_EQ(queues.slot_next(first), CommandQueues::kNil);
     EXPECT_EQ(fronts_in_order(queues, 1), (std::vector<std::uint64_t>{0, 1, 2, 4})) << fair;
     EXPECT_TRUE(queues.empty(0));
-    EXPECT_EQ(queues.slot_fronts(0)[1], CommandQueues::kNil);
+    EXPECT_EQ(queues.slot_front(0), CommandQueues::kNil);
   }
+}
+
+TEST(CommandQueues, ASlotsListHoldsEveryClassInArrivalOrderAndGoesWithItsLastNode) {
+  CommandQueues queues(1, true, false);
+  // Slot 5: seqs 0 (class 2), 1 (class 0), 3 (class 1); slot 6: seq 2.
+  const std::uint32_t classes[] = {2, 0, 0, 1};
+  const std::uint64_t slots[] = {5, 5, 6, 5};
+  for (std::uint64_t seq = 0; seq < 4; ++seq)
+    queues.push(0, classes[seq], Entry{0, 0, seq}, slots[seq], 0);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> walked;  // (seq, class)
+  for (std::uint32_t node = queues.slot_front(5); node != CommandQueues::kNil;
+       node = queues.slot_next(node))
+    walked.emplace_back(queues.entry(node).seq, queues.work(node));
+  EXPECT_EQ(walked, (std::vector<std::pair<std::uint64_t, std::uint32_t>>{{0, 2}, {1, 0}, {3, 1}}));
+  // Its front taken out, the next is the front; its last node, the slot goes.
+  queues.remove(queues.slot_front(5));
+  EXPECT_EQ(queues.entry(queues.slot_front(5)).seq, 1u);
+  queues.pop_front(0, 0);  // seq 1
+  queues.pop_front(0, 1);  // seq 3
+  EXPECT_EQ(queues.slot_front(5), CommandQueues::kNil);
+  EXPECT_EQ(queues.entry(queues.slot_front(6)).seq, 2u);
 }
 
 }  // namespace
