@@ -59,8 +59,6 @@ inline sim::DeviceConfig one_plane_tlc(std::vector<std::string> overrides = {}) 
   return sim::load_config(preset("tiny-tlc"), overrides);
 }
 
-// The error loading preset `name` with `overrides` (--set) gives; a test
-// failure, and "", if it loads.
 // Blocks of `nand` (but SLC cache blocks, which take every handle's writes)
 // holding valid pages on both sides of logical page `boundary`: data of two
 // placement handles (or lifetimes) mixed in one block.
@@ -78,6 +76,8 @@ inline std::uint32_t blocks_mixing(const flash::NandArray& nand, const flash::Ge
   return mixed;
 }
 
+// The error loading preset `name` with `overrides` (--set) gives; a test
+// failure, and "", if it loads.
 inline std::string preset_error(const std::string& name,
                                 const std::vector<std::string>& overrides) {
   try {
