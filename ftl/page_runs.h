@@ -1,6 +1,8 @@
 // Logical pages gathered from several host writes (a write buffer's flush, a
 // batch of preconditioning writes) as the runs one Ftl::write_runs() call
-// takes: sorted, each page once, consecutive pages joined.
+// takes: sorted, each page once, consecutive pages joined. (A call may
+// also take several such lists one after another: a write buffer's flush
+// with placement handles, sim/controller/write_buffer_front.h.)
 #pragma once
 
 #include <algorithm>

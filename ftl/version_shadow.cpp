@@ -14,10 +14,18 @@ VersionShadow::VersionShadow(const flash::Geometry& geometry, std::uint64_t logi
       content_(geometry.pages(), 0) {}
 
 void VersionShadow::begin_write(PageRuns runs) {
+  // (A write buffer's flush with placement handles sends its runs group
+  // by group, each group sorted: writing_index() looks them up by address.)
+  const auto by_first = [](const PageRange& a, const PageRange& b) { return a.first < b.first; };
   writing_ = runs;
+  if (!std::is_sorted(runs.begin(), runs.end(), by_first)) {
+    sorted_.assign(runs.begin(), runs.end());
+    std::sort(sorted_.begin(), sorted_.end(), by_first);
+    writing_ = sorted_;
+  }
   run_start_.clear();
   std::uint64_t pages = 0;
-  for (const PageRange& run : runs) {
+  for (const PageRange& run : writing_) {
     run_start_.push_back(pages);
     pages += run.count;
   }

@@ -32,8 +32,8 @@ class VersionShadow {
   VersionShadow(const flash::Geometry& geometry, std::uint64_t logical_pages,
                 bool version_metadata);
 
-  // The host write of `runs` (one range, or a write of several runs) whose
-  // commands are applied next, or none.
+  // The host write of `runs` (one range, or a write of several runs, each
+  // page once, in any order) whose commands are applied next, or none.
   void begin_write(PageRuns runs);
   // After its commands: the first page of the write that got no new version
   // (no program carried it), or nullopt if every page did.
@@ -72,7 +72,8 @@ class VersionShadow {
   // written_), or -1 if it is not one of them.
   std::int64_t writing_index(flash::Lpn lpn) const;
 
-  PageRuns writing_;           // the host write being applied, if any
+  PageRuns writing_;               // the host write being applied, if any (sorted)
+  std::vector<PageRange> sorted_;  // its runs sorted, when they came in another order
   std::vector<bool> written_;  // its pages that got their new version, run after run
   std::vector<std::uint64_t> run_start_;  // each run's first index in written_
 };
