@@ -270,6 +270,12 @@ class Ftl {
   // after another. 0: this FTL cannot; the defaults.
   virtual std::uint32_t parallel_pools() const { return 0; }
   virtual std::uint32_t pool_of_page(Lpn /*lpn*/) const { return 0; }
+  // With host-guided placement, the handle a host write of `lpn` with
+  // placement identifier `placement` (HostIo::placement's identifier) goes
+  // to; 0 without. Writes of one pool and handle fill the same flash pages:
+  // a write buffer packs them per pool and handle (sim/controller/
+  // page_packing.h).
+  virtual std::uint32_t write_handle(Lpn /*lpn*/, std::uint8_t /*placement*/) const { return 0; }
   // The pages of a wordline the next host writes of `pool` fill (a write
   // buffer packs its flushes in them): FtlConfig::wordline_pages, or 1
   // while they go to blocks in SLC mode (an SLC cache).

@@ -71,16 +71,14 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
       slc_(geometry_, layout_, nand_, config_, pages_per_lpn_, reserve_blocks()),
       retired_(layout_.pools(), 0) {
-  if (fdp_.on() && units_.on())
-    throw make_error(
-        "ftl.placement and map units (ftl.logical_page_size below the flash page) "
-        "cannot be on together yet (not modelled)");
   if (reclaim_units_.on()) placement_.set_reclaim_units(&reclaim_units_);
   logical_pages_ = exported_pages(config_.overprovisioning);
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
-  if (units_.on() || wordlines_.on()) filling_.assign(layout_.pools(), FillingPage{});
+  // (With placement, a page per pool and kind: each handle fills its own.)
+  if (units_.on() || wordlines_.on())
+    filling_.assign(std::size_t{layout_.pools()} * (fdp_.on() ? kActiveSlots : 1), FillingPage{});
   if (wordlines_.on() && slc_.on()) host_in_slc_.assign(layout_.pools(), 1);  // (empty: SLC)
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);
@@ -246,7 +244,8 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   // Two-plane merging covers the data commands only: merging a translation
   // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
-  for (const PageRange& range : runs) write_run(range, out);
+  for (const PageRange& range : runs)
+    fdp_.on() ? write_placed_run(range, out) : write_run(range, out);
   // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
   if (config_.two_plane && !lists_unread_) merge_two_plane(geometry_, out, start);

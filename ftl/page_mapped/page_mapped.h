@@ -127,6 +127,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void media_reallocated(std::uint64_t pages) override { fdp_.reallocated(pages); }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
+  std::uint32_t write_handle(Lpn lpn, std::uint8_t placement) const override {
+    return fdp_.on() ? fdp_.handle_of(placement, lpn) : 0;
+  }
   std::uint32_t host_wordline_pages(std::uint32_t pool) const override {
     return !host_in_slc_.empty() && host_in_slc_[pool] ? 1 : config_.wordline_pages;
   }
@@ -221,12 +224,14 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
                                  std::uint8_t stage, CommandList& out);
   // One range of write_runs(), before open pages are closed.
   void write_run(const PageRange& range, CommandList& out);
+  void write_placed_run(const PageRange& range, CommandList& out);  // (FDP: page_mapped_ruh.cpp)
   // Map units or one-shot wordlines: the page for a host unit of `kind` in
   // `pool`, the next of the flash page (wordline) the call is filling there
   // if any, else a page in turn; fill_from() notes the next after a write
   // ending at `next`.
   Ppn allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out);
   void fill_from(std::uint32_t pool, Ppn next, WriteKind kind);
+  std::size_t filling_slot(std::uint32_t pool, WriteKind kind) const;
   // Closes `block`, whose data pages are all written: with summary pages its
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
@@ -340,9 +345,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
 
   // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
   UnitPages units_;
-  // Map units or one-shot wordlines: per pool, the next free slot of the
-  // host page (wordline) the current call is filling and its kind (kNoPage:
-  // none; reset when pages close).
+  // Map units or one-shot wordlines: per pool (with placement, per pool and
+  // kind: filling_slot()), the next free slot of the host page (wordline)
+  // the current call is filling and its kind (kNoPage: none; reset when
+  // pages close).
   struct FillingPage {
     Ppn next = kNoPage;
     WriteKind kind = WriteKind::kHost;

@@ -26,19 +26,33 @@ std::uint32_t FdpPlacement::extra_active_per_plane() const {
   return (config_.handles - 1) * (config_.persistent() ? 2 : 1);
 }
 
-WriteKind FdpPlacement::host_kind(std::uint8_t id, std::uint32_t first) {
-  std::uint32_t handle = id;
-  if (handle >= config_.handles) {
-    ++stats_.invalid_placement_ids;  // TP4146: an invalid identifier; handle 0 here
-    handle = 0;
-  } else if (handle == 0 && !config_.ranges.empty()) {
+std::uint32_t FdpPlacement::handle_of(std::uint8_t id, std::uint32_t first) const {
+  if (id >= config_.handles) return 0;  // TP4146: an invalid identifier; handle 0 here
+  if (id == 0 && !config_.ranges.empty()) {
     const std::uint64_t offset = std::uint64_t{first} * logical_page_size_;
     for (const PlacementConfig::Range& range : config_.ranges)
-      if (offset >= range.offset && offset - range.offset < range.size) {
-        handle = range.handle;
-        break;
-      }
+      if (offset >= range.offset && offset - range.offset < range.size) return range.handle;
   }
+  return id;
+}
+
+std::uint32_t FdpPlacement::pages_on_one_handle(std::uint8_t id, std::uint32_t first,
+                                                std::uint32_t count) const {
+  if (id != 0 || config_.ranges.empty()) return count;
+  const std::uint64_t start = std::uint64_t{first} * logical_page_size_;
+  std::uint64_t end = start + std::uint64_t{count} * logical_page_size_;
+  for (const PlacementConfig::Range& range : config_.ranges)
+    for (const std::uint64_t edge : {range.offset, range.offset + range.size})
+      if (edge > start && edge < end) end = edge;
+  // (An edge inside a logical page: the page goes with the pages before it,
+  // as host_kind() judges a run by its first page's first byte.)
+  return static_cast<std::uint32_t>(
+      std::max<std::uint64_t>(1, (end - start + logical_page_size_ - 1) / logical_page_size_));
+}
+
+WriteKind FdpPlacement::host_kind(std::uint8_t id, std::uint32_t first) {
+  if (id >= config_.handles) ++stats_.invalid_placement_ids;
+  const std::uint32_t handle = handle_of(id, first);
   if (written_ && handle != last_) ++stats_.handle_changes;
   written_ = true;
   last_ = current_ = handle;

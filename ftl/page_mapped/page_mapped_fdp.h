@@ -46,6 +46,14 @@ class FdpPlacement {
   // The slot a host write to logical page `first` with placement identifier
   // `id` takes (counts a handle change); it is the current handle until the next.
   WriteKind host_kind(std::uint8_t id, std::uint32_t first);
+  // The handle a host write with identifier `id` from logical page `first`
+  // goes to (what host_kind() picks, counting nothing).
+  std::uint32_t handle_of(std::uint8_t id, std::uint32_t first) const;
+  // The logical pages from `first` on, at most `count`, that a write with
+  // identifier `id` puts on one handle: a write without an identifier ends
+  // its handle where a `[[placement]]` range starts or ends.
+  std::uint32_t pages_on_one_handle(std::uint8_t id, std::uint32_t first,
+                                    std::uint32_t count) const;
   // The current handle's host page(s) went to `first`: tags the block it
   // opened, if it did; in an SLC cache block, tags the pages.
   void host_page(flash::Ppn first, std::uint32_t pages, const flash::FastGeometry& geometry);

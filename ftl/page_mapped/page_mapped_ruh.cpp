@@ -37,6 +37,20 @@ void PageMappedFtl::update_reclaim_unit_handle(std::uint8_t id, CommandList& out
   }
 }
 
+void PageMappedFtl::write_placed_run(const PageRange& range, CommandList& out) {
+  // Each part of the run on its own handle (`[[placement]]` ranges: a run
+  // of a buffer's flush, or of preconditioning, may cross a range's edge).
+  for (std::uint32_t done = 0; done < range.count;) {
+    PageRange part = range;
+    part.first = range.first + done;
+    part.count = fdp_.pages_on_one_handle(range.placement, part.first, range.count - done);
+    part.partial_first = range.partial_first && done == 0;
+    done += part.count;
+    part.partial_last = range.partial_last && done == range.count;
+    write_run(part, out);
+  }
+}
+
 std::optional<records::FdpCounters> PageMappedFtl::fdp_stats() const {
   if (!fdp_.on()) return std::nullopt;
   // A handle's reclaim unit in a group: its active block on each plane; a

@@ -56,9 +56,11 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     // one-shot cells, into whole wordlines (close_wordlines() pads the rest).
     WriteBufferFront::Packing packing{map_units_.units_per_page(), 1,
                                       config.ftl.wordline_pages > 1};
-    if (packing.units_per_page > 1 || packing.whole_chunks)
-      packing.planes_per_pool =
-          config.geometry.planes() / ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
+    if (packing.units_per_page > 1 || packing.whole_chunks) {
+      packing.pools = ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
+      packing.planes_per_pool = config.geometry.planes() / packing.pools;
+      if (config.ftl.placement.on()) packing.handles = config.ftl.placement.handles;
+    }
     buffer_ = std::make_unique<WriteBufferFront>(config.controller, ftl_->logical_page_size(),
                                                  static_cast<WriteBufferFront::Flash&>(*this),
                                                  packing);

@@ -322,6 +322,9 @@ class Ssd : private flash::FlashScheduler::Listener,
     return *flash_write(runs, now, origin);
   }
   std::uint32_t pack_pool(ftl::Lpn lpn) const override { return ftl_->pool_of_page(lpn); }
+  std::uint32_t write_handle(ftl::Lpn lpn, std::uint8_t placement) const override {
+    return ftl_->write_handle(lpn, placement);
+  }
   std::uint32_t wordline_pages(std::uint32_t pool) const override {
     return ftl_->host_wordline_pages(pool);
   }

@@ -67,7 +67,7 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
       write_chunk(ftl::PageRuns{&run, 1}, run.count, now, cleaning_end);
     flushed = flush_pages_.size();
   } else {
-    const auto pool_of = [this](ftl::Lpn lpn) { return flash_.pack_pool(lpn); };
+    const auto pool_of = [this](ftl::Lpn lpn) { return pack_group(lpn); };
     if (packing_.whole_chunks)
       packer_.pack(flush_pages_, pool_of, at_least,
                    [this](std::uint32_t pool) { return chunk_units(pool); });
@@ -80,18 +80,20 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
     // cache's end).
     for (std::size_t round = 0;; ++round) {
       chunk_.clear();
+      chunk_groups_.clear();
       for (std::uint32_t p = 0; p < packer_.pools().size(); ++p) {
         const std::vector<ftl::Lpn>& pool = packer_.pools()[p];
         const std::size_t per_chunk = packing_.whole_chunks ? packer_.units_of(p) : chunk_units(p);
         const std::size_t at = round * per_chunk;
         if (at >= pool.size()) continue;
         const auto from = pool.begin() + static_cast<std::ptrdiff_t>(at);
+        chunk_groups_.push_back(chunk_.size());
         chunk_.insert(chunk_.end(), from,
                       from + static_cast<std::ptrdiff_t>(std::min(per_chunk, pool.size() - at)));
       }
       if (chunk_.empty()) break;
       const std::uint64_t pages = chunk_.size();
-      ftl::page_runs(chunk_, runs_);
+      runs_in_groups();
       write_chunk(runs_, pages, now, cleaning_end);
       flushed += pages;
     }
@@ -102,6 +104,24 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
   auto& stats = buffer_.stats();
   stats.flushed_pages += flushed;
   if (flushed > 0) ++stats.flushes;  // (packing may leave every unit waiting)
+}
+
+void WriteBufferFront::runs_in_groups() {
+  if (packing_.handles <= 1) return ftl::page_runs(chunk_, runs_);
+  // One group's runs after another's: each pool and handle fills its pages
+  // (wordlines) in one stretch of the FTL's call. Sorted over the whole
+  // chunk, the handles of a pool would interleave and take its planes in
+  // turn between them, so that a handle's wordlines of a chunk need not be
+  // one per plane and the planes of a die fall out of step (two-plane
+  // alignment pads them).
+  runs_.clear();
+  chunk_groups_.push_back(chunk_.size());
+  for (std::size_t g = 0; g + 1 < chunk_groups_.size(); ++g) {
+    group_lpns_.assign(chunk_.begin() + static_cast<std::ptrdiff_t>(chunk_groups_[g]),
+                       chunk_.begin() + static_cast<std::ptrdiff_t>(chunk_groups_[g + 1]));
+    ftl::page_runs(group_lpns_, group_runs_);
+    runs_.insert(runs_.end(), group_runs_.begin(), group_runs_.end());
+  }
 }
 
 void WriteBufferFront::flush_all(TimeNs now) {

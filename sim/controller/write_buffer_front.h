@@ -48,6 +48,9 @@ class WriteBufferFront {
     // The allocation pool whose flash pages `lpn` is written to
     // (ftl::Ftl::pool_of_page).
     virtual std::uint32_t pack_pool(ftl::Lpn lpn) const = 0;
+    // The placement handle a write of `lpn` with identifier `placement` goes
+    // to (ftl::Ftl::write_handle).
+    virtual std::uint32_t write_handle(ftl::Lpn lpn, std::uint8_t placement) const = 0;
     // The pages of a wordline `pool`'s next flushed pages fill
     // (ftl::Ftl::host_wordline_pages).
     virtual std::uint32_t wordline_pages(std::uint32_t pool) const = 0;
@@ -60,6 +63,10 @@ class WriteBufferFront {
 
   // How a flush packs: the FTL's logical pages per flash page (1: no
   // packing) and the planes of each allocation pool (a chunk's pages).
+  // With host-guided placement (`handles` above 1), each pool's units pack
+  // per handle: a handle's fill its own pages, in its own blocks (the FTL
+  // fills a page per pool and handle: issue 53 item 2, "gathered per die,
+  // and per placement stream where one exists").
   // With `whole_chunks` (one-shot wordlines), a chunk is a wordline per
   // plane (Flash::wordline_pages: its pages, of the blocks the pool's writes
   // go to) and a pool gives whole chunks only: then every plane of the pool
@@ -69,6 +76,8 @@ class WriteBufferFront {
     std::uint32_t units_per_page = 1;
     std::uint32_t planes_per_pool = 1;
     bool whole_chunks = false;
+    std::uint32_t pools = 1;
+    std::uint32_t handles = 1;
   };
   WriteBufferFront(const ControllerConfig& controller, std::uint32_t logical_page_size,
                    Flash& flash, Packing packing);
@@ -111,11 +120,23 @@ class WriteBufferFront {
   // completes. Returns the foreground cleaning's end if it cleaned.
   void write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now, TimeNs& cleaning_end);
   TimeNs transfer_ns(std::uint64_t bytes) const;
-  // Units of one chunk of `pool`: a page (with whole_chunks a wordline) per plane.
-  std::size_t chunk_units(std::uint32_t pool) const {
-    const std::uint32_t wordline = packing_.whole_chunks ? flash_.wordline_pages(pool) : 1;
+  // The packing group of `lpn` (buffered with its placement identifier): its
+  // pool, and with handles its handle (group = pool + pools x handle).
+  std::uint32_t pack_group(ftl::Lpn lpn) const {
+    const std::uint32_t pool = flash_.pack_pool(lpn);
+    if (packing_.handles <= 1) return pool;
+    return pool + packing_.pools * flash_.write_handle(lpn, buffer_.placement(lpn));
+  }
+  // Units of one chunk of packing group `group`: a page (with whole_chunks a
+  // wordline) per plane of its pool.
+  std::size_t chunk_units(std::uint32_t group) const {
+    const std::uint32_t wordline =
+        packing_.whole_chunks ? flash_.wordline_pages(group % packing_.pools) : 1;
     return std::size_t{packing_.units_per_page} * wordline * packing_.planes_per_pool;
   }
+  // chunk_'s runs of consecutive pages (runs_): sorted over the chunk, or
+  // with handles group after group (chunk_groups_), each group sorted.
+  void runs_in_groups();
   // `runs` split where their pages' placement identifiers change, each run
   // with its pages' identifier, and the identifiers forgotten (their pages
   // are on their way to flash); the runs live until the next call.
@@ -133,7 +154,9 @@ class WriteBufferFront {
   std::vector<ftl::Lpn> flush_pages_;
   PagePacker packer_;
   std::vector<ftl::Lpn> chunk_;
-  std::vector<ftl::PageRange> runs_;
+  std::vector<std::size_t> chunk_groups_;  // with handles: where each group's units start
+  std::vector<ftl::PageRange> runs_, group_runs_;
+  std::vector<ftl::Lpn> group_lpns_;
   std::vector<ftl::PageRange> placed_runs_;  // with_placements()
 };
 

@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -16,6 +16,7 @@
 #include "common/progress.h"
 #include "common/rng.h"
 #include "ftl/page_runs.h"
+#include "ftl/pools.h"
 #include "sim/controller/page_packing.h"
 #include "sim/engine/ftl_failure.h"
 
@@ -37,6 +38,7 @@ class UnitBatch {
         capacity_(ssd.map_units_per_page() > 1 && !ssd.zones()
                       ? 2 * std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
                       : 0),
+        pools_(ftl::PoolLayout::pool_count(ssd.config().geometry, ssd.config().ftl.pool)),
         packer_(ssd.map_units_per_page()) {}
 
   // Takes the write if it covers whole logical pages; false if not (or
@@ -57,8 +59,13 @@ class UnitBatch {
     std::sort(lpns_.begin(), lpns_.end());  // (functional: the order within a batch is moot)
     lpns_.erase(std::unique(lpns_.begin(), lpns_.end()), lpns_.end());
     const ftl::Ftl& ftl = ssd_.ftl();
-    packer_.pack(lpns_, [&ftl](ftl::Lpn lpn) { return ftl.pool_of_page(lpn); },
-                 all ? lpns_.size() : 0);
+    // (By pool and, with host-guided placement's ranges, handle: each fills its own pages.)
+    packer_.pack(
+        lpns_,
+        [&ftl, this](ftl::Lpn lpn) {
+          return ftl.pool_of_page(lpn) + pools_ * ftl.write_handle(lpn, 0);
+        },
+        all ? lpns_.size() : 0);
     packed_.clear();
     for (const std::vector<ftl::Lpn>& pool : packer_.pools())
       packed_.insert(packed_.end(), pool.begin(), pool.end());
@@ -72,6 +79,7 @@ class UnitBatch {
  private:
   Ssd& ssd_;
   std::size_t capacity_;  // units gathered before a write (0: no map units)
+  std::uint32_t pools_;
   PagePacker packer_;
   std::vector<ftl::Lpn> lpns_, packed_;
   std::vector<ftl::PageRange> runs_;
