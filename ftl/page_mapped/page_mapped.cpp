@@ -76,9 +76,7 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
   const std::uint64_t translation_pages =
       demand_mapped ? set_up_translation(config_.keys.get<DftlKeys>().map_cache_entries) : 0;
   map_.assign(logical_pages_ + translation_pages, kNoPage);
-  // (With placement, a page per pool and kind: each handle fills its own.)
-  if (units_.on() || wordlines_.on())
-    filling_.assign(std::size_t{layout_.pools()} * (fdp_.on() ? kActiveSlots : 1), FillingPage{});
+  if (units_.on() || wordlines_.on()) filling_.assign(layout_.pools(), FillingPage{});
   if (wordlines_.on() && slc_.on()) host_in_slc_.assign(layout_.pools(), 1);  // (empty: SLC)
   stats_.blocks_cleaned_per_pool.assign(layout_.pools(), 0);
   stats_.wear_migrations_per_pool.assign(layout_.pools(), 0);

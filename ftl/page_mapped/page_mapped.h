@@ -231,7 +231,6 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // ending at `next`.
   Ppn allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out);
   void fill_from(std::uint32_t pool, Ppn next, WriteKind kind);
-  std::size_t filling_slot(std::uint32_t pool, WriteKind kind) const;
   // Closes `block`, whose data pages are all written: with summary pages its
   // summary page's program (in `closing`'s stage, cleaning if it is), then
   // the seal (a victim candidate, no longer active).
@@ -345,10 +344,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
 
   // The FTL's pages: the flash's, or its map units (page_mapped_units.h).
   UnitPages units_;
-  // Map units or one-shot wordlines: per pool (with placement, per pool and
-  // kind: filling_slot()), the next free slot of the host page (wordline)
-  // the current call is filling and its kind (kNoPage: none; reset when
-  // pages close).
+  // Map units or one-shot wordlines: per pool, the next free slot of the
+  // host page (wordline) the current call is filling and its kind (kNoPage:
+  // none; reset when pages close).
   struct FillingPage {
     Ppn next = kNoPage;
     WriteKind kind = WriteKind::kHost;

@@ -120,17 +120,11 @@ void PageMappedFtl::close_wordlines_functionally() {
   close_wordlines(discarded);
 }
 
-std::size_t PageMappedFtl::filling_slot(std::uint32_t pool, WriteKind kind) const {
-  // With placement each handle fills a page of its own in the pool (the
-  // units of two handles in one call, a flush's, interleave by address).
-  return fdp_.on() ? std::size_t{pool} * kActiveSlots + static_cast<std::size_t>(kind) : pool;
-}
-
 void PageMappedFtl::fill_from(std::uint32_t pool, Ppn next, WriteKind kind) {
   // (A block in SLC mode has a page per wordline.)
   const bool wordline = wordlines_.on() && !nand_.is_slc(geometry_.block_of(next - 1));
   const std::uint32_t fill = wordline ? wordlines_.pages() : units_.per_page();
-  filling_[filling_slot(pool, kind)] = {next % fill != 0 ? next : kNoPage, kind};
+  filling_[pool] = {next % fill != 0 ? next : kNoPage, kind};
 }
 
 void PageMappedFtl::pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only) {
@@ -149,8 +143,7 @@ Ppn PageMappedFtl::allocate_filling(std::uint32_t pool, WriteKind kind, CommandL
   // before the pool turns to the next plane, so that the units of many
   // writes (a flush's runs) fill whole pages (wordlines) and only the last
   // of each pool and kind is padded.
-  if (const FillingPage& filling = filling_[filling_slot(pool, kind)];
-      filling.next != kNoPage && filling.kind == kind)
+  if (const FillingPage& filling = filling_[pool]; filling.next != kNoPage && filling.kind == kind)
     if (placement_.take_in_plane(geometry_.plane_of(filling.next), kind) == filling.next)
       return filling.next;
   return allocate_in_turn(pool, kind, out, "host data above its reserve");

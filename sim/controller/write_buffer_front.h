@@ -64,9 +64,9 @@ class WriteBufferFront {
   // How a flush packs: the FTL's logical pages per flash page (1: no
   // packing) and the planes of each allocation pool (a chunk's pages).
   // With host-guided placement (`handles` above 1), each pool's units pack
-  // per handle: a handle's fill its own pages, in its own blocks (the FTL
-  // fills a page per pool and handle: issue 53 item 2, "gathered per die,
-  // and per placement stream where one exists").
+  // per handle, whose pages are in its own blocks, and a flush writes each
+  // pool and handle's units in one stretch (issue 53 item 2: "gathered per
+  // die, and per placement stream where one exists").
   // With `whole_chunks` (one-shot wordlines), a chunk is a wordline per
   // plane (Flash::wordline_pages: its pages, of the blocks the pool's writes
   // go to) and a pool gives whole chunks only: then every plane of the pool
