@@ -36,8 +36,9 @@ std::vector<std::string> fdp_units(std::vector<std::string> more = {}) {
 
 class FdpMapUnitCuts : public ::testing::TestWithParam<std::string> {};
 
-// (With a protected write buffer that packs per pool and handle, a flush
-// sends its runs group by group: the recorder takes them in that order.)
+// Writes and trims (a fifth) of 4 KiB units. (With a protected write buffer
+// that packs per pool and handle, a flush sends its runs group by group:
+// the recorder takes them in that order.)
 TEST_P(FdpMapUnitCuts, LoseNothingAndKeepEachHandlesUnitsInItsOwnBlocks) {
   std::istringstream words(GetParam());
   std::string preset, buffer;
@@ -50,8 +51,8 @@ TEST_P(FdpMapUnitCuts, LoseNothingAndKeepEachHandlesUnitsInItsOwnBlocks) {
   ASSERT_EQ(ssd.map_units_per_page(), 4u);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
-  const testing_power::CutTotals totals =
-      testing_power::run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=4", 30, 5);
+  const testing_power::CutTotals totals = testing_power::run_with_cuts(
+      ssd, "RW:io_size=4096,count=6000,queue_depth=4,trim_share=0.2", 30, 5);
   EXPECT_EQ(totals.recovered, 30u);
   EXPECT_EQ(totals.buffered_lost, 0u);
   EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages());
@@ -60,6 +61,7 @@ TEST_P(FdpMapUnitCuts, LoseNothingAndKeepEachHandlesUnitsInItsOwnBlocks) {
   ASSERT_TRUE(fdp.has_value());
   EXPECT_GT(fdp->handles[1].host_pages, 0u);
   EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
+  EXPECT_GT(ssd.ftl().stats().trimmed_pages, 0u);
   // Units, in the FTL's unit geometry: no block holds both handles' data.
   EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.ftl().nand().geometry(), 512), 0u);
 }
