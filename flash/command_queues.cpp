@@ -67,30 +67,32 @@ std::uint32_t CommandQueues::slot_front(std::uint64_t slot) const {
   return list ? list->head : kNil;
 }
 
-template <typename Links, CommandQueues::Link Links::value_type::*Member, typename ListOf>
-void CommandQueues::link(Links& links, ListOf& list, std::uint32_t node) {
-  Link& own = links[node].*Member;
+template <typename Links, typename ListOf>
+void CommandQueues::link(Links& links, Link Links::value_type::*member, ListOf& list,
+                         std::uint32_t node) {
+  Link& own = links[node].*member;
   own.prev = list.tail;
   own.next = kNil;
   if (list.tail == kNil)
     list.head = node;
   else
-    (links[list.tail].*Member).next = node;
+    (links[list.tail].*member).next = node;
   list.tail = node;
   if constexpr (std::is_same_v<ListOf, List>) ++list.count;
 }
 
-template <typename Links, CommandQueues::Link Links::value_type::*Member, typename ListOf>
-void CommandQueues::unlink(Links& links, ListOf& list, std::uint32_t node) {
-  const Link own = links[node].*Member;
+template <typename Links, typename ListOf>
+void CommandQueues::unlink(Links& links, Link Links::value_type::*member, ListOf& list,
+                           std::uint32_t node) {
+  const Link own = links[node].*member;
   if (own.prev == kNil)
     list.head = own.next;
   else
-    (links[own.prev].*Member).next = own.next;
+    (links[own.prev].*member).next = own.next;
   if (own.next == kNil)
     list.tail = own.prev;
   else
-    (links[own.next].*Member).prev = own.prev;
+    (links[own.next].*member).prev = own.prev;
   if constexpr (std::is_same_v<ListOf, List>) --list.count;
 }
 
@@ -111,30 +113,27 @@ void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entr
   n.slot = slot;
   n.flow = flow;
   n.work = static_cast<std::uint8_t>(work);
-  link<decltype(nodes_), &Node::queue_link>(nodes_, queues_[std::size_t{unit} * kClasses + work],
-                                            node);
-  if (slot != kNoSlot)
-    link<decltype(nodes_), &Node::slot_link>(nodes_, slot_table_->find_or_add(slot), node);
+  link(nodes_, &Node::queue_link, queues_[std::size_t{unit} * kClasses + work], node);
+  if (slot != kNoSlot) link(nodes_, &Node::slot_link, slot_table_->find_or_add(slot), node);
   if (flows_on_) {
     auto& flows = flows_[std::size_t{unit} * kClasses + work];
     if (flow >= flows.size()) flows.resize(std::size_t{flow} + 1);
-    link<decltype(flow_links_), &FlowLink::flow_link>(flow_links_, flows[flow], node);
+    link(flow_links_, &FlowLink::flow_link, flows[flow], node);
   }
 }
 
 void CommandQueues::remove(std::uint32_t node) {
   const Node& n = nodes_[node];
   const std::size_t at = std::size_t{n.unit} * kClasses + n.work;
-  unlink<decltype(nodes_), &Node::queue_link>(nodes_, queues_[at], node);
+  unlink(nodes_, &Node::queue_link, queues_[at], node);
   --unit_count_[n.unit];
   if (n.slot != kNoSlot) {
     const std::size_t bucket = slot_table_->bucket_of(n.slot);  // (there: the node is in it)
     SlotTable::SlotList& list = slot_table_->list_at(bucket);
-    unlink<decltype(nodes_), &Node::slot_link>(nodes_, list, node);
+    unlink(nodes_, &Node::slot_link, list, node);
     if (list.head == kNil) slot_table_->erase_at(bucket);
   }
-  if (flows_on_)
-    unlink<decltype(flow_links_), &FlowLink::flow_link>(flow_links_, flows_[at][n.flow], node);
+  if (flows_on_) unlink(flow_links_, &FlowLink::flow_link, flows_[at][n.flow], node);
   free_.push_back(node);
 }
 

@@ -19,8 +19,9 @@
 //    by what is queued, not by the device's planes and page offsets (a table
 //    of every slot was 14 MiB on configs/tlc-client.toml: cache misses). A
 //    slot's list holds every class, so that a bucket is 16 bytes: under
-//    cleaning a TLC drive queues some 300,000 commands, nearly one slot
-//    each, and the table is looked up a few times per command;
+//    cleaning that preset at a tenth queues some 130,000 commands on
+//    average (over 600,000 at the peak), nearly one slot each, and the table is
+//    looked up a few times per command;
 //  - with the fewest-queued order, its flow's list in its unit and class: the front
 //    of each is that flow's oldest command there (take_fewest_queued).
 // Removing any node is O(1) (doubly linked lists); nodes are reused, so a
@@ -173,11 +174,12 @@ class CommandQueues {
   void push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
                  std::uint16_t flow);
   // Links `node` at the back of `list` / takes it out, through its link
-  // `links[node].*Member` (the nodes, or the flows' links beside them).
-  template <typename Links, Link Links::value_type::*Member, typename ListOf>
-  static void link(Links& links, ListOf& list, std::uint32_t node);
-  template <typename Links, Link Links::value_type::*Member, typename ListOf>
-  static void unlink(Links& links, ListOf& list, std::uint32_t node);
+  // `links[node].*member` (the nodes, or the flows' links beside them).
+  template <typename Links, typename ListOf>
+  static void link(Links& links, Link Links::value_type::*member, ListOf& list, std::uint32_t node);
+  template <typename Links, typename ListOf>
+  static void unlink(Links& links, Link Links::value_type::*member, ListOf& list,
+                     std::uint32_t node);
 
   bool flows_on_;
   bool indexed_;
