@@ -47,8 +47,10 @@ namespace ssdlab::ftl::page_mapped {
 
 std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) {
   if (pages_per_lpn_ != 1)
-    throw make_error("dftl maps whole flash pages: logical_page_size must be {} (got {})",
-                     geometry_.page_size, config_.logical_page_size);
+    throw make_error(
+        "dftl maps one flash page or a map unit per logical page: "
+        "logical_page_size must be at most {} (got {})",
+        geometry_.page_size * units_.per_page(), config_.logical_page_size);
   if (geometry_.lockstep())
     throw make_error("dftl is not modelled on a synchronous gang ({})",
                      flash::gang_name(geometry_.gang));
@@ -84,7 +86,9 @@ void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
   const Lpn translation = static_cast<Lpn>(logical_pages_ + cache_->translation_page_of(lpn));
   const bool just_written = std::find(request_written_.begin(), request_written_.end(),
                                       translation) != request_written_.end();
-  if (map_[translation] != kNoPage && !just_written) {  // never written: all unmapped
+  // (Never written: all unmapped. With map units, a translation unit still
+  // in an open page is in the controller's page buffer: nothing to read.)
+  if (map_[translation] != kNoPage && !just_written && !units_.pending(map_[translation])) {
     out.push_back(flash::page_command(Op::kRead, map_[translation], translation, 0));
     ++stats_.translation_pages_read;
     request_written_.push_back(translation);
@@ -108,6 +112,16 @@ void PageMappedFtl::translate(Lpn lpn, CommandList& out) {
     if (!cache_->contains(next)) cache_->insert_cold(next);
 }
 
+void PageMappedFtl::translate_all(PageRuns runs, CommandList& out) {
+  request_written_.clear();
+  for (const PageRange& range : runs)
+    for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
+  // Map units: the translation units written back, and the units cleaning
+  // moved, are on flash before the request's data commands read any of
+  // them (their pages padded; a unit in an open page is not on flash).
+  if (units_.on()) close_open_pages(out);
+}
+
 void PageMappedFtl::make_room(CommandList& out, std::uint64_t entries) {
   while (cache_->size() + entries > cache_->capacity() && cache_->size() > 0) {
     const MapCache::Evicted victim = cache_->evict();
@@ -117,6 +131,15 @@ void PageMappedFtl::make_room(CommandList& out, std::uint64_t entries) {
 
 void PageMappedFtl::write_back(std::uint32_t page, CommandList& out) {
   const Lpn translation = static_cast<Lpn>(logical_pages_ + page);
+  // Map units: a translation unit still in an open page (written back, or
+  // moved, earlier in this call) is updated there, in the page buffer. A
+  // second copy would reach the flash in the order its page fills, which
+  // may be before the first's.
+  if (map_[translation] != kNoPage && units_.pending(map_[translation])) {
+    cache_->cleaned(page);
+    request_written_.push_back(translation);
+    return;
+  }
   // Allocation first: the cleaning it may run can move the old translation page.
   const Ppn target =
       allocate_in_turn(pool_of(translation), WriteKind::kTranslation, out, "a translation page");
@@ -161,6 +184,7 @@ void PageMappedFtl::rewrite_stale_translation_pages(CommandList& out) {
   request_written_.clear();
   for (std::uint32_t page = 0; page < translation_pages; ++page)
     if (stale[page]) write_back(page, out);
+  if (units_.on()) close_open_pages(out);
 }
 
 void PageMappedFtl::note_moved(Lpn lpn) {

@@ -51,7 +51,8 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       config_(context.config),
       nand_(geometry_),
       layout_(context.geometry, context.config.pool),
-      wordlines_(config_.wordline_pages * units_.per_page(), geometry_.blocks(), layout_.pools()),
+      wordlines_(config_.wordline_pages * units_.per_page(), geometry_.blocks(), layout_.pools(),
+                 units_.on() ? geometry_.pages_per_block : 0),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
       data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
       summary_bytes_(summary_transfer_bytes(geometry_, config_)),
@@ -231,14 +232,10 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
 }
 
 void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
-  if (cache_) {
-    // Every map entry of the request first (DFTL): misses read translation
-    // pages, evictions write them back (and may clean), all before the data
-    // commands are chosen.
-    request_written_.clear();
-    for (const PageRange& range : runs)
-      for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
-  }
+  // Every map entry of the request first (DFTL): misses read translation
+  // pages, evictions write them back (and may clean), all before the data
+  // commands are chosen.
+  if (cache_) translate_all(runs, out);
   // Two-plane merging covers the data commands only: merging a translation
   // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
@@ -326,10 +323,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
 }
 
 void PageMappedFtl::read(const PageRange& range, CommandList& out) {
-  if (cache_) {
-    request_written_.clear();
-    for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) translate(lpn, out);
-  }
+  if (cache_) translate_all(PageRuns{&range, 1}, out);
   const std::size_t start = out.size();  // data commands only (see write())
   for (Lpn lpn = range.first; lpn < range.first + range.count; ++lpn) {
     if (map_[lpn] == kNoPage) {
@@ -365,7 +359,8 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
   // sequence number. A record stamped before that move would lose to it at
   // the mount and bring the trimmed data back (issue 51: DFTL, seed 4).
   // The record is on flash before the trim completes, so an acknowledged
-  // trim is durable.
+  // trim is durable. (Map units: so are the translation units it wrote back.)
+  if (cache_ && units_.on()) close_open_pages(out);
   nand_.record_trim(first, end);
 }
 

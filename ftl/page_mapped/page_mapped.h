@@ -10,13 +10,11 @@
 // block of the same plane by copy-back where allowed, by an inter-plane move
 // (read, bus, program) otherwise, then it is erased.
 //
-// DFTL (dftl.cpp) is this class with a map cache (`demand_mapped`): the map
-// then also holds the translation pages' locations, and each plane has a
-// third active block for translation pages.
+// DFTL (dftl.cpp) is this class with a map cache (`demand_mapped`): the map then also holds
+// the translation pages' locations, and each plane has a third active block for them.
 //
-// A logical page may span several physical pages (logical_page_size a multiple
-// of the page size); they are then consecutive pages of one block. Writing part
-// of a logical page is a read-modify-write.
+// A logical page may span several physical pages (logical_page_size a multiple of the page
+// size): consecutive pages of one block. Writing part of one is a read-modify-write.
 //
 // Scope and granularity (ftl.clean_scope, ftl.clean_granularity;
 // page_mapped_trigger.h): the mark and the victim choice per pool or per
@@ -290,20 +288,22 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   void clean_victim(std::uint32_t group, CommandList& out) override;
   std::uint32_t clean_pages(std::uint32_t group, std::uint32_t budget, CommandList& out) override;
-  // Takes the victim choice's block for `group` as its victim in progress.
-  // Throws if nothing can be freed.
-  void start_victim(std::uint32_t group);
+  void cleaning_done(CommandList& out) override;  // map units: its victims' erases
+  // Takes the victim choice's block for `group` as its victim in progress. Throws if nothing
+  // can be freed; false if, instead, the victims waiting for their erase were erased.
+  bool start_victim(std::uint32_t group, CommandList& out);
   // ftl.fdp_reclaim = "unit": the next block of the reclaim unit cleaning
   // takes in `pool`, or ReclaimUnits::kNoUnitBlock (page_mapped_reclaim_units.h).
   BlockId unit_victim(std::uint32_t pool);
-  // Moves up to `budget` valid pages of `group`'s victim in progress; erases
-  // it when none is left. Returns the pages moved.
+  // Moves up to `budget` valid pages of `group`'s victim in progress; erases it when none is
+  // left (map units: once its units are programmed, erase_unerased()). Returns the pages moved.
   std::uint32_t continue_victim(std::uint32_t group, std::uint32_t budget, CommandList& out);
-  // Moves up to `budget` valid pages of `cleaning`'s block from its `next`
-  // page on (cleaning moves: the block's plane first); returns the pages
-  // moved. The block is done when `next` reaches its end.
+  // Moves up to `budget` valid pages of `cleaning`'s block from its `next` page on (cleaning
+  // moves: the block's plane first); returns the pages moved; done when `next` is at its end.
   std::uint32_t move_pages(InProgress& cleaning, std::uint32_t budget, CommandList& out);
   void erase_victim(BlockId victim, std::uint32_t moved, CommandList& out);
+  void erase_unerased(CommandList& out);     // the cleaned victims whose moves are on flash
+  bool moves_on_flash(BlockId block) const;  // map units: no open page or wordline holds one
   // §5 migration: fills the erased, worn `worn` with the valid data of a cold
   // block of its pool and erases that one. False if no block is cold.
   bool migrate_cold_data(BlockId worn, std::uint32_t pool, CommandList& out);
@@ -327,6 +327,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // The map lookup of a host request for `lpn`: a cache hit, or a miss that
   // evicts (writing back dirty translation pages) and reads its translation page.
   void translate(Lpn lpn, CommandList& out);
+  void translate_all(PageRuns runs, CommandList& out);  // each page of a request's runs
   // Writes translation page `page` (read-modify-write) with its cached entries.
   void write_back(std::uint32_t page, CommandList& out);
   // Evicts until the cache has room for `entries` more.
@@ -383,6 +384,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Translation pages the current request read or wrote: the controller
   // still holds them, so a later miss on one reads no flash (per request).
   std::vector<Lpn> request_written_;
+  std::vector<std::pair<BlockId, std::uint32_t>> unerased_;  // cleaned victims (and moved units)
   std::vector<std::uint32_t> retired_;  // per pool
   // One-shot wordlines with an SLC cache: per pool, whether its last host
   // write went to a block in SLC mode (host_wordline_pages()).

@@ -22,13 +22,13 @@ void PageMappedFtl::prefetch_map_entries(Ppn first) const {
 }
 
 void PageMappedFtl::clean_victim(std::uint32_t group, CommandList& out) {
-  if (victims_.in_progress(group).victim == kNoBlock) start_victim(group);
+  if (victims_.in_progress(group).victim == kNoBlock && !start_victim(group, out)) return;
   continue_victim(group, ~std::uint32_t{0}, out);
 }
 
 std::uint32_t PageMappedFtl::clean_pages(std::uint32_t group, std::uint32_t budget,
                                          CommandList& out) {
-  if (victims_.in_progress(group).victim == kNoBlock) start_victim(group);
+  if (victims_.in_progress(group).victim == kNoBlock && !start_victim(group, out)) return 0;
   return continue_victim(group, budget, out);
 }
 
@@ -39,12 +39,18 @@ BlockId PageMappedFtl::unit_victim(std::uint32_t pool) {
       config_.victim.kind == VictimPolicyKind::kCostBenefit, clock());
 }
 
-void PageMappedFtl::start_victim(std::uint32_t group) {
+bool PageMappedFtl::start_victim(std::uint32_t group, CommandList& out) {
   const std::uint32_t pool = trigger_.pool_of_group(group);
   BlockId victim = reclaim_units_.on() ? unit_victim(pool) : ReclaimUnits::kNoUnitBlock;
   if (victim == ReclaimUnits::kNoUnitBlock)
     victim = victims_.choose(group, clock(), stats_.wear_deferrals);
   if (victim == VictimBuckets::kNone || victims_.valid(victim) == data_pages_) {
+    // Map units: the blocks cleaned victims hold until their moves are on
+    // flash come first (their pages padded now, cleaning_done()).
+    if (!unerased_.empty()) {
+      cleaning_done(out);
+      return false;
+    }
     if (retired_[pool] > 0) end_of_life(pool, "no block left that cleaning can free");
     throw make_error(
         "{} {} is full of valid data: cleaning cannot free a block "
@@ -55,18 +61,63 @@ void PageMappedFtl::start_victim(std::uint32_t group) {
   prefetch_map_entries(geometry_.first_page(victim));
   if (is_translation(nand_.lpn_at(geometry_.first_page(victim))))
     ++counters(pool).translation_blocks_cleaned;  // DFTL
+  return true;
 }
 
 std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t budget,
                                              CommandList& out) {
   InProgress& cleaning = victims_.in_progress(group);
   const std::uint32_t moved = move_pages(cleaning, budget, out);
+  if (!unerased_.empty()) erase_unerased(out);  // the moves may have filled their pages
   if (cleaning.next < geometry_.pages_per_block) return moved;  // the rest at the next write
   const BlockId victim = cleaning.victim;
   const std::uint32_t moved_in_all = cleaning.moved;
   cleaning = InProgress{};
-  erase_victim(victim, moved_in_all, out);
+  // Map units: the victim's last units may be in a flash page still being
+  // filled (the controller's page buffer, UnitPages) or in a one-shot
+  // wordline not yet programmed: not on flash. The erase waits until they
+  // are: the next victim's units fill the page (wordline), or it is padded
+  // when the call ends. (Padding it now would cost every victim a partial
+  // page: on a full drive with DFTL's translation blocks, victims with 61
+  // of 64 units valid freed nothing net, and cleaning never ended.)
+  if (units_.on() && !moves_on_flash(victim))
+    unerased_.emplace_back(victim, moved_in_all);
+  else
+    erase_victim(victim, moved_in_all, out);
   return moved;
+}
+
+void PageMappedFtl::cleaning_done(CommandList& out) {
+  // Map units: the victims waiting for their erase are erased once the pages
+  // and one-shot wordlines holding their moves are padded: once for all the
+  // victims of one trigger, not for each. (Not later: a host write after it
+  // would reach the flash, in list order, before a move of its page's older
+  // version still held in an open page.)
+  if (unerased_.empty()) return;
+  close_open_pages(out, kNoBlock, true);
+  for (const auto& [victim, moved] : unerased_)
+    if (wordlines_.on() && wordlines_.holds_moves_from(pool_of_block(victim), victim))
+      pad_wordlines(pool_of_block(victim), out, true);
+  erase_unerased(out);
+  if (!unerased_.empty()) throw std::logic_error("a cleaned victim's moves are not on flash");
+}
+
+bool PageMappedFtl::moves_on_flash(BlockId block) const {
+  const Ppn first = geometry_.first_page(block);
+  return !units_.holds_moves_from(first, first + geometry_.pages_per_block) &&
+         !(wordlines_.on() && wordlines_.holds_moves_from(pool_of_block(block), block));
+}
+
+void PageMappedFtl::erase_unerased(CommandList& out) {
+  // In the order they were cleaned; the ones still waiting keep theirs.
+  std::vector<std::pair<BlockId, std::uint32_t>> waiting;
+  waiting.swap(unerased_);
+  for (const auto& [victim, moved] : waiting) {
+    if (moves_on_flash(victim))
+      erase_victim(victim, moved, out);
+    else
+      unerased_.emplace_back(victim, moved);
+  }
 }
 
 std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budget,
@@ -251,18 +302,25 @@ void PageMappedFtl::fold_block(std::uint32_t pool, BlockId block, bool foregroun
 }
 
 void PageMappedFtl::erase_block(BlockId block, std::uint8_t stage, CommandList& out) {
-  // Map units: the pages the moves filled go to flash before the erase (a
-  // host page being filled stays open: nothing of it is in the victim).
-  if (units_.on()) close_open_pages(out, kNoBlock, true);
-  // One-shot wordlines: so are the wordlines they left open (none of their
-  // pages is on flash before its wordline is programmed).
-  if (wordlines_.on()) pad_wordlines(pool_of_block(block), out, true);
+  // The data moved out of the block goes to flash before its erase: the
+  // pages (map units) and one-shot wordlines cleaning's moves left open are
+  // padded (none of a wordline's pages is on flash before it is programmed;
+  // a host page being filled stays open: nothing of it is in the block).
+  // With map units only those holding the block's moves: a cleaned
+  // victim's are on flash already (continue_victim()), folding's and
+  // migration's are padded here.
+  const std::uint32_t pool = pool_of_block(block);
+  const Ppn first = geometry_.first_page(block);
+  if (units_.on() && units_.holds_moves_from(first, first + geometry_.pages_per_block))
+    close_open_pages(out, kNoBlock, true);
+  if (wordlines_.on() && (!units_.on() || wordlines_.holds_moves_from(pool, block)))
+    pad_wordlines(pool, out, true);
   nand_.erase(block);
   reclaim_units_.erased(block);
   Command erase = flash::page_command(Op::kErase, geometry_.first_page(block), flash::kNoLpn, stage);
   erase.cleaning = true;
   out.push_back(erase);
-  ++counters(pool_of_block(block)).erases;
+  ++counters(pool).erases;
 }
 
 void PageMappedFtl::erase_and_free(BlockId block, std::uint8_t stage, CommandList& out) {

@@ -22,6 +22,8 @@ constexpr std::uint32_t kStateVersion = 4;
 }  // namespace
 
 void PageMappedFtl::save_state(StateWriter& out) const {
+  // (Between calls: every call ends with its pages programmed, its victims erased.)
+  if (!unerased_.empty()) throw std::logic_error("a checkpoint with a cleaned victim unerased");
   out.section("PMAP", kStateVersion);
   out.vector(map_);
   placement_.save_state(out);

@@ -43,6 +43,7 @@ CleaningTrigger::CleaningTrigger(const flash::FastGeometry& geometry, const Pool
 
 bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flash::CommandList& out,
                                  std::uint32_t* moved) {
+  cleaned_ = true;
   if (plane_scope_ && !work_.cleanable(group)) {
     // Every sealed block of this plane is full of valid data: clean the
     // pool's plane with the best victim instead, once; the write's page goes
@@ -73,6 +74,13 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
 
 void CleaningTrigger::before_write(std::uint32_t pool, std::uint32_t plane,
                                    flash::CommandList& out) {
+  cleaned_ = false;
+  clean_to_marks(pool, plane, out);
+  if (cleaned_) work_.cleaning_done(out);
+}
+
+void CleaningTrigger::clean_to_marks(std::uint32_t pool, std::uint32_t plane,
+                                     flash::CommandList& out) {
   const std::uint32_t group = plane_scope_ ? plane : pool;
   const std::uint32_t mark = plane_scope_ ? plane_low_water_ : low_water_blocks_;
   const std::uint32_t floor = plane_scope_ ? plane_floor_ : pool_floor_;

@@ -56,6 +56,8 @@ class CleaningWork {
   // first if none is); erases it when none is left. Returns the pages moved.
   virtual std::uint32_t clean_pages(std::uint32_t group, std::uint32_t budget,
                                     flash::CommandList& out) = 0;
+  // The cleaning one trigger ran (before_write()) is over.
+  virtual void cleaning_done(flash::CommandList& out) = 0;
 
  protected:
   ~CleaningWork() = default;
@@ -105,6 +107,8 @@ class CleaningTrigger {
   std::uint32_t free_in_group(std::uint32_t group) const {
     return plane_scope_ ? placement_.plane_free_blocks(group) : placement_.pool_free_blocks(group);
   }
+  // before_write()'s cleaning, without its end.
+  void clean_to_marks(std::uint32_t pool, std::uint32_t plane, flash::CommandList& out);
   // Cleans in `group`: a whole victim (kWholeBlocks) or up to `budget` page
   // moves (their number in `moved`). With the plane scope, a plane that
   // cannot free a block has the pool's best plane clean one victim instead:
@@ -127,6 +131,7 @@ class CleaningTrigger {
   std::uint32_t pool_floor_;
   std::uint32_t plane_floor_;
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
+  bool cleaned_ = false;             // clean_step() ran in this before_write()
 };
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -47,8 +47,12 @@ void UnitPages::add(flash::Command command, flash::CommandList& out) {
 }
 
 std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const {
+  // (A page of cleaning's: one holding a move. DFTL's translation units
+  // moved may join a page a write-back opened.)
   const auto page = std::find_if(open_.begin(), open_.end(), [&](std::uint32_t open) {
-    return !cleaning_only || pool_[open].commands.front().cleaning;
+    const flash::CommandList& commands = pool_[open].commands;
+    return !cleaning_only || std::any_of(commands.begin(), commands.end(),
+                                         [](const flash::Command& c) { return c.cleaning; });
   });
   if (page == open_.end()) return std::nullopt;
   const flash::Command& last = pool_[*page].commands.back();
@@ -56,6 +60,14 @@ std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const 
       flash::page_command(flash::Op::kProgram, last.ppn + 1, flash::kNoLpn, last.stage);
   padding.cleaning = last.cleaning;
   return padding;
+}
+
+bool UnitPages::holds_moves_from(flash::Ppn first, flash::Ppn end) const {
+  for (const std::uint32_t open : open_)
+    for (const flash::Command& command : pool_[open].commands)
+      if (command.op != flash::Op::kProgram && command.src >= first && command.src < end)
+        return true;
+  return false;
 }
 
 // The PageMappedFtl's own unit work (page_mapped.h).
@@ -75,6 +87,8 @@ void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
     else
       place(padding, out);
   }
+  // (Not inside a wear migration: it closes its own block.)
+  if (!cleaning_only && closed_by_caller == kNoBlock) cleaning_done(out);
 }
 
 void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {

@@ -19,11 +19,12 @@
 // plane, across all the runs of one call (Ftl::write_runs: a write buffer's
 // flush). A page still open when the FTL's call ends is padded: its free
 // slots are programmed with no data (padding_pages), as a controller that
-// must program a whole page does; so is a page of cleaning's moves before
-// its victim's erase. Whether writes fill pages is then the write buffer's
-// business (controller.write_buffer packs them, sim/controller/
-// page_packing.h), as in a drive. The controller turns the unit commands into the flash's page
-// commands (sim/controller/map_units.h).
+// must program a whole page does. A victim whose moved units are in an
+// open page is erased once that page is programmed (filled by the next
+// victim's units, or padded at the call's end). Whether writes fill pages is then the write
+// buffer's business (controller.write_buffer packs them, sim/controller/ page_packing.h), as in a
+// drive. The controller turns the unit commands into the flash's page commands
+// (sim/controller/map_units.h).
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,16 @@ class UnitPages {
   // nullopt if none is open. The caller programs it (add()), which may close
   // the page.
   std::optional<flash::Command> next_padding(bool cleaning_only = false) const;
+  // Whether the unit at `ppn` is written in a page still open: its data is
+  // in the controller's page buffer, not yet on flash.
+  bool pending(flash::Ppn ppn) const {
+    for (const flash::Ppn next : open_next_)
+      if (next / per_page_ == ppn / per_page_ && ppn < next) return true;
+    return false;
+  }
+  // Whether an open page holds a unit moved from [first, end) (a victim's
+  // units: it is erased once none is left in the page buffer).
+  bool holds_moves_from(flash::Ppn first, flash::Ppn end) const;
 
  private:
   // Pages partly written, oldest first: each one's slot in pool_ and, apart

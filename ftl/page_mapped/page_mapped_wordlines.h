@@ -9,11 +9,15 @@
 // (Ftl::close_wordlines: after a host write it cannot hold, or a write
 // buffer's flush; with no time, after preconditioning) and, for cleaning's,
 // before a victim's erase: the moved data must be on flash before its only
-// other copy is erased. Blocks in SLC mode hold one page per wordline and
-// are never open.
+// other copy is erased. (With map units, a cleaned victim's erase waits for
+// its wordlines instead, holds_moves_from(); they are padded once when the
+// trigger's cleaning ends.) Blocks in SLC mode hold one page per wordline
+// and are never open.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "flash/command.h"
@@ -26,8 +30,14 @@ class OpenWordlines {
   // `pages`: the FTL's pages per wordline (wordline pages x map units), 1:
   // off; `blocks` and `pools`: the device's. Each pool keeps its own list
   // (pools may be written on threads of their own: Ftl::set_pool_parallel).
-  OpenWordlines(std::uint32_t pages, std::uint32_t blocks, std::uint32_t pools)
-      : pages_(pages), open_(pages > 1 ? pools : 0), slot_(pages > 1 ? blocks : 0, kNone) {}
+  // With `pages_per_block` (the FTL's; map units), each open wordline also
+  // keeps the blocks its moves came from (holds_moves_from()).
+  OpenWordlines(std::uint32_t pages, std::uint32_t blocks, std::uint32_t pools,
+                std::uint32_t pages_per_block = 0)
+      : pages_(pages),
+        pages_per_block_(pages_per_block),
+        open_(pages > 1 ? pools : 0),
+        slot_(pages > 1 ? blocks : 0, kNone) {}
 
   bool on() const { return pages_ > 1; }
   // Whether a wordline may be open (a listed block's may since have filled).
@@ -43,6 +53,8 @@ class OpenWordlines {
     flash::BlockId block = 0;
     std::uint8_t stage = 0;  // of its last program: its padding's
     bool cleaning = false;   // its last program was cleaning's (a move), not the host's
+    // The blocks the moves into its open wordline came from (pages_per_block given).
+    std::vector<flash::BlockId> sources;
   };
 
   // `command` programmed a page of `block` (of `pool`, not in SLC mode),
@@ -59,8 +71,17 @@ class OpenWordlines {
       open[slot].cleaning = command.cleaning;
     } else if (next % pages_ != 0) {
       slot = static_cast<std::uint32_t>(open.size());
-      open.push_back({block, command.stage, static_cast<bool>(command.cleaning)});
+      open.push_back({block, command.stage, static_cast<bool>(command.cleaning), {}});
     }
+    if (pages_per_block_ != 0 && slot != kNone) note_source(open[slot], next, command);
+  }
+  // Whether an open wordline of `pool` holds a page moved out of `block`
+  // (not on flash yet: the block must not be erased). Map units only.
+  bool holds_moves_from(std::uint32_t pool, flash::BlockId block) const {
+    for (const Open& entry : open_[pool])
+      for (const flash::BlockId source : entry.sources)
+        if (source == block) return true;
+    return false;
   }
   // Calls `pad(open)` for each open wordline of `pool` (with
   // `cleaning_only`, each of cleaning's), in the order they opened, and
@@ -71,12 +92,13 @@ class OpenWordlines {
     std::vector<Open>& open = open_[pool];
     std::size_t kept = 0;
     for (std::size_t i = 0; i < open.size(); ++i) {
-      const Open entry = open[i];
-      if (cleaning_only && !entry.cleaning) {
-        slot_[entry.block] = static_cast<std::uint32_t>(kept);
-        open[kept++] = entry;
+      if (cleaning_only && !open[i].cleaning) {
+        slot_[open[i].block] = static_cast<std::uint32_t>(kept);
+        if (kept != i) open[kept] = std::move(open[i]);
+        ++kept;
         continue;
       }
+      const Open entry = open[i];  // (pad() may note its block's programs in open[i])
       pad(entry);
       slot_[entry.block] = kNone;
     }
@@ -92,7 +114,17 @@ class OpenWordlines {
 
  private:
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  // A wordline's first page starts its list of sources; its last, programming
+  // it, ends it (its moves are on flash).
+  void note_source(Open& entry, std::uint32_t next, const flash::Command& command) const {
+    if ((next - 1) % pages_ == 0 || next % pages_ == 0) entry.sources.clear();
+    if (next % pages_ == 0 || command.src == flash::kNoPage) return;
+    const flash::BlockId source = static_cast<flash::BlockId>(command.src / pages_per_block_);
+    if (std::find(entry.sources.begin(), entry.sources.end(), source) == entry.sources.end())
+      entry.sources.push_back(source);
+  }
   std::uint32_t pages_;
+  std::uint32_t pages_per_block_;
   std::vector<std::vector<Open>> open_;  // per pool
   std::vector<std::uint32_t> slot_;      // per block: its index in its pool's list, or kNone
 };

@@ -180,9 +180,8 @@ void read_wear(KeyReader& r, ftl::WearConfig& w) {
   r.real("ftl", "wear_age_variance", w.age_variance, 0.0, 1.0, false);
   r.real("ftl", "wear_retirement_age", w.retirement_age, 0.0, 1.0, false);
   r.real("ftl", "wear_cold_age", w.cold_age, 0.0, 1e6);
-  // §5: "retirementAge should be less than ageVariance of average remaining
-  // lifetime so that cold data can be migrated into a worn out block before
-  // rate-limiting kicks in".
+  // §5: "retirementAge should be less than ageVariance of average remaining lifetime so
+  // that cold data can be migrated into a worn out block before rate-limiting kicks in".
   if (w.migration() && w.retirement_age <= 1.0 - w.age_variance) {
     const auto [node, dotted] = r.find("ftl", "wear_retirement_age");
     r.fail(dotted, node,
@@ -241,14 +240,15 @@ void read_ftl(KeyReader& r, const flash::Geometry& g, ftl::FtlConfig& f) {
                        f.logical_page_size, g.page_size, flash::gang_name(g.gang), g.members(),
                        g.page_size / g.members()));
   }
-  // Below the flash page: a map unit (ftl/page_mapped/page_mapped_units.h; its key reader checks).
-  const bool map_unit = f.logical_page_size < g.page_size && f.type == "page-mapped";
+  // Below the flash page: a map unit (page_mapped_units.h; page-mapped and DFTL: their keys check).
+  const bool maps_units = f.type == "page-mapped" || f.type == "dftl";
+  const bool map_unit = f.logical_page_size < g.page_size && maps_units;
   if (!map_unit && (f.logical_page_size % g.page_size != 0 ||
                     g.pages_per_block % (f.logical_page_size / g.page_size) != 0)) {
     const auto [node, dotted] = r.find("ftl", "logical_page_size");
     r.fail(dotted, node,
            fmt::format("{} must be a whole number of {}-byte pages that divides the {}-page block "
-                       "(map units smaller than a page are the page-mapped FTL's)",
+                       "(map units smaller than a page are the page-mapped FTL's and DFTL's)",
                        f.logical_page_size, g.page_size, g.pages_per_block));
   }
   if (f.stripe_size % f.logical_page_size != 0) {

@@ -197,7 +197,9 @@ class FakeWork final : public CleaningWork {
     free_one();
     return budget;
   }
+  void cleaning_done(flash::CommandList&) override { ++done; }
   std::vector<std::uint32_t> victims, budgets;
+  int done = 0;  // cleaning_done() calls
 
  private:
   void free_one() {
@@ -230,6 +232,7 @@ TEST(CleaningTriggerTest, UntilMarkCleansBackToTheMarkOneVictimOnce) {
     trigger.before_write(0, 0, out);
     EXPECT_EQ(work.victims.size(), victims);
     EXPECT_EQ(device.placement.pool_free_blocks(0), 2 + victims);
+    EXPECT_EQ(work.done, 1);  // once for all its victims
   }
 }
 
@@ -255,8 +258,10 @@ TEST(CleaningTriggerTest, ThePlaneScopeCleansThePlaneTheWriteGoesTo) {
   flash::CommandList out;
   trigger.before_write(0, 0, out);  // plane 0 has all its blocks
   EXPECT_TRUE(work.victims.empty());
+  EXPECT_EQ(work.done, 0);  // nothing cleaned: nothing to end
   trigger.before_write(0, 1, out);
   EXPECT_EQ(work.victims, std::vector<std::uint32_t>{1});
+  EXPECT_EQ(work.done, 1);
 }
 
 // Three pages a wordline, two pools: a block is listed when a program leaves

@@ -21,7 +21,7 @@ namespace {
 class ThousandCuts : public ::testing::TestWithParam<std::string> {};
 
 // A parameter is an FTL, or (issue 26) "FTL scope granularity": a cleaning
-// setting of a page-level FTL, or (issue 53) "page-mapped units [buffer]":
+// setting of a page-level FTL, or (issue 53) "page-mapped|dftl units [buffer]":
 // 4 KiB map units in 16 KiB pages, packed by a power-protected write buffer.
 TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
   std::istringstream words(GetParam());
@@ -85,7 +85,8 @@ INSTANTIATE_TEST_SUITE_P(
     ssdlab::testing::WordsParamName());
 
 INSTANTIATE_TEST_SUITE_P(MapUnitPowerCut, ThousandCuts,
-                         ::testing::Values("page-mapped units", "page-mapped units buffer"),
+                         ::testing::Values("page-mapped units", "page-mapped units buffer",
+                                           "dftl units", "dftl units buffer"),
                          ssdlab::testing::WordsParamName());
 
 }  // namespace

@@ -50,8 +50,9 @@ class TrimPowerCuts : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrimPowerCuts, LoseNoAcknowledgedWrite) {
   const auto& [type, depth, buffer, trace] = GetParam();
-  const bool units = type == "page-mapped-units";
-  std::vector<std::string> overrides = {"ftl.type=\"" + (units ? "page-mapped" : type) + "\""};
+  const bool units = type.ends_with("-units");
+  std::vector<std::string> overrides = {"ftl.type=\"" +
+                                        (units ? type.substr(0, type.size() - 6) : type) + "\""};
   if (units)
     overrides.insert(overrides.end(), {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
                                        "ftl.logical_page_size=4KiB"});
@@ -106,8 +107,8 @@ struct CaseName {
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, TrimPowerCuts,
                          ::testing::Combine(::testing::Values("page-mapped", "page-mapped-units",
-                                                              "dftl", "block-mapped", "bast",
-                                                              "fast", "example"),
+                                                              "dftl", "dftl-units", "block-mapped",
+                                                              "bast", "fast", "example"),
                                             ::testing::Values(1u, 4u, 8u), ::testing::Bool(),
                                             ::testing::Bool()),
                          CaseName());

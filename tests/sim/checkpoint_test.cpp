@@ -103,22 +103,21 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
   }
 }
 
-// The tiny device with FTL `param`; the page-mapped one with migration wear
-// leveling and short life, so that the wear state and its generator matter.
-// "page-mapped:rate-limit-first": ssdlab 0.1's wear order, which rate-limits
-// (draws from the generator) before it migrates; §5's order (the default)
-// migrates instead wherever a cold block is there.
-// "FTL+incremental" (issue 26): incremental cleaning (per plane for the
-// page-mapped FTL, per pool for DFTL), one page move per page written. On
-// tiny's 32-block planes a plane's mark is its emergency floor, so per plane
-// a victim is seldom in progress when the state is saved;
-// checkpoint_incremental_test.cpp saves one right after a write that left
-// its victim half moved.
+// The tiny device with FTL `param`; the page-mapped one with migration wear leveling and
+// short life, so that the wear state and its generator matter.
+// "page-mapped:rate-limit-first": ssdlab 0.1's wear order, which rate-limits (draws from the
+// generator) before it migrates; §5's order (the default) migrates wherever a cold block is.
+// "FTL+incremental" (issue 26): incremental cleaning (per plane for the page-mapped FTL, per
+// pool for DFTL), one page move per page written. On tiny's 32-block planes a plane's mark is
+// its emergency floor, so per plane a victim is seldom in progress when the state is saved;
+// checkpoint_incremental_test.cpp saves one right after a write that left its victim half moved.
 DeviceConfig config_for(const std::string& param) {
   // 4 KiB map units in 16 KiB pages packed by a write buffer (issue 53).
-  if (param == "page-mapped+units")
-    return ssdlab::sim::load_config(support::preset("tiny"), {"geometry.page_size=16KiB",
-        "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB", "controller.write_buffer=256KiB"});
+  if (param == "page-mapped+units" || param == "dftl+units")
+    return ssdlab::sim::load_config(
+        support::preset("tiny"),
+        {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB",
+         "controller.write_buffer=256KiB", "ftl.type=" + param.substr(0, param.find('+'))});
   DeviceConfig config = support::load_preset("tiny");
   const std::string type = param.substr(0, param.find_first_of(":+"));
   config.ftl.type = type;
@@ -213,7 +212,7 @@ INSTANTIATE_TEST_SUITE_P(EveryFtl, FtlStateRoundTrip,
                          ::testing::Values("page-mapped", "page-mapped:rate-limit-first",
                                            "block-mapped", "bast", "fast", "example",
                                            "page-mapped+incremental", "dftl+incremental",
-                                           "page-mapped+units"),
+                                           "page-mapped+units", "dftl+units"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

@@ -225,11 +225,14 @@ TEST(MapUnits, AUnitReadMovesItsCodewordOnly) {
             whole.timing.page_transfer_ns(g) - codeword.timing.read_unit_transfer_ns(g));
 }
 
-TEST(MapUnits, OnlyThePageMappedFtlTakesThem) {
-  EXPECT_NE(support::preset_error("tiny-tlc", {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
-                                               "ftl.logical_page_size=4KiB", "ftl.type=dftl"})
-                .find("map units smaller than a page are the page-mapped FTL's"),
-            std::string::npos);
+TEST(MapUnits, OnlyThePageLevelFtlsTakeThem) {
+  for (const char* type : {"block-mapped", "bast", "fast"})
+    EXPECT_NE(support::preset_error("tiny-tlc",
+                                    {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                                     "ftl.logical_page_size=4KiB", std::string("ftl.type=") + type})
+                  .find("map units smaller than a page are the page-mapped FTL's and DFTL's"),
+              std::string::npos)
+        << type;
   EXPECT_NE(support::preset_error("tiny-tlc", {"geometry.page_size=16KiB", "ftl.stripe_size=48KiB",
                                                "ftl.logical_page_size=6KiB"})
                 .find("does not divide it"),
