@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "flash/command.h"
@@ -37,7 +36,8 @@ class OpenWordlines {
       : pages_(pages),
         pages_per_block_(pages_per_block),
         open_(pages > 1 ? pools : 0),
-        slot_(pages > 1 ? blocks : 0, kNone) {}
+        slot_(pages > 1 ? blocks : 0, kNone),
+        sources_(pages > 1 && pages_per_block != 0 ? blocks : 0) {}
 
   bool on() const { return pages_ > 1; }
   // Whether a wordline may be open (a listed block's may since have filled).
@@ -53,8 +53,6 @@ class OpenWordlines {
     flash::BlockId block = 0;
     std::uint8_t stage = 0;  // of its last program: its padding's
     bool cleaning = false;   // its last program was cleaning's (a move), not the host's
-    // The blocks the moves into its open wordline came from (pages_per_block given).
-    std::vector<flash::BlockId> sources;
   };
 
   // `command` programmed a page of `block` (of `pool`, not in SLC mode),
@@ -71,15 +69,16 @@ class OpenWordlines {
       open[slot].cleaning = command.cleaning;
     } else if (next % pages_ != 0) {
       slot = static_cast<std::uint32_t>(open.size());
-      open.push_back({block, command.stage, static_cast<bool>(command.cleaning), {}});
+      open.push_back({block, command.stage, static_cast<bool>(command.cleaning)});
     }
-    if (pages_per_block_ != 0 && slot != kNone) note_source(open[slot], next, command);
+    if (!sources_.empty()) [[unlikely]]
+      note_source(block, next, command);
   }
   // Whether an open wordline of `pool` holds a page moved out of `block`
   // (not on flash yet: the block must not be erased). Map units only.
   bool holds_moves_from(std::uint32_t pool, flash::BlockId block) const {
     for (const Open& entry : open_[pool])
-      for (const flash::BlockId source : entry.sources)
+      for (const flash::BlockId source : sources_[entry.block])
         if (source == block) return true;
     return false;
   }
@@ -92,13 +91,12 @@ class OpenWordlines {
     std::vector<Open>& open = open_[pool];
     std::size_t kept = 0;
     for (std::size_t i = 0; i < open.size(); ++i) {
-      if (cleaning_only && !open[i].cleaning) {
-        slot_[open[i].block] = static_cast<std::uint32_t>(kept);
-        if (kept != i) open[kept] = std::move(open[i]);
-        ++kept;
+      const Open entry = open[i];
+      if (cleaning_only && !entry.cleaning) {
+        slot_[entry.block] = static_cast<std::uint32_t>(kept);
+        open[kept++] = entry;
         continue;
       }
-      const Open entry = open[i];  // (pad() may note its block's programs in open[i])
       pad(entry);
       slot_[entry.block] = kNone;
     }
@@ -107,26 +105,33 @@ class OpenWordlines {
   // A mount rebuilt the FTL's state: nothing is open.
   void clear() {
     for (std::vector<Open>& open : open_) {
-      for (const Open& entry : open) slot_[entry.block] = kNone;
+      for (const Open& entry : open) {
+        slot_[entry.block] = kNone;
+        if (!sources_.empty()) sources_[entry.block].clear();
+      }
       open.clear();
     }
   }
 
  private:
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
-  // A wordline's first page starts its list of sources; its last, programming
-  // it, ends it (its moves are on flash).
-  void note_source(Open& entry, std::uint32_t next, const flash::Command& command) const {
-    if ((next - 1) % pages_ == 0 || next % pages_ == 0) entry.sources.clear();
+  // A wordline's first page starts `block`'s list of sources; its last,
+  // programming it, ends it (its moves are on flash).
+  [[gnu::noinline]] void note_source(flash::BlockId block, std::uint32_t next,
+                                     const flash::Command& command) {
+    std::vector<flash::BlockId>& sources = sources_[block];
+    if ((next - 1) % pages_ == 0 || next % pages_ == 0) sources.clear();
     if (next % pages_ == 0 || command.src == flash::kNoPage) return;
-    const flash::BlockId source = static_cast<flash::BlockId>(command.src / pages_per_block_);
-    if (std::find(entry.sources.begin(), entry.sources.end(), source) == entry.sources.end())
-      entry.sources.push_back(source);
+    const auto source = static_cast<flash::BlockId>(command.src / pages_per_block_);
+    if (std::find(sources.begin(), sources.end(), source) == sources.end())
+      sources.push_back(source);
   }
   std::uint32_t pages_;
   std::uint32_t pages_per_block_;
   std::vector<std::vector<Open>> open_;  // per pool
   std::vector<std::uint32_t> slot_;      // per block: its index in its pool's list, or kNone
+  // Per block (with pages_per_block): the blocks its open wordline's moves came from.
+  std::vector<std::vector<flash::BlockId>> sources_;
 };
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -301,5 +301,28 @@ TEST(OpenWordlines, KeepsOpenBlocksOnceAndTakesCleaningsFirst) {
   EXPECT_FALSE(OpenWordlines(1, 8, 2).on());
 }
 
+// With map units (16 pages a block): an open wordline knows the blocks its
+// moves came from, until its last page programs it; a host program (no
+// source) adds none, and the next wordline starts a list of its own.
+TEST(OpenWordlines, KnowTheBlocksTheirMovesCameFromUntilProgrammed) {
+  OpenWordlines open(3, 8, 1, 16);
+  flash::Command move = flash::page_command(flash::Op::kMove, 0, 1, 0, 5 * 16 + 2);
+  move.cleaning = true;
+  const flash::Command host = flash::page_command(flash::Op::kProgram, 0, 1, 0);
+  open.programmed(2, 0, 1, move);  // block 2's first wordline, from block 5
+  EXPECT_TRUE(open.holds_moves_from(0, 5));
+  EXPECT_FALSE(open.holds_moves_from(0, 2));
+  open.programmed(2, 0, 2, host);
+  EXPECT_TRUE(open.holds_moves_from(0, 5));
+  open.programmed(2, 0, 3, host);  // programmed: on flash
+  EXPECT_FALSE(open.holds_moves_from(0, 5));
+  move.src = 6 * 16;
+  open.programmed(2, 0, 4, move);  // the next wordline: block 6 only
+  EXPECT_TRUE(open.holds_moves_from(0, 6));
+  EXPECT_FALSE(open.holds_moves_from(0, 5));
+  open.clear();
+  EXPECT_FALSE(open.holds_moves_from(0, 6));
+}
+
 }  // namespace
 }  // namespace ssdlab::ftl::page_mapped
