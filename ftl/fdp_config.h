@@ -37,6 +37,11 @@ struct PlacementConfig {
   // What cleaning reclaims (ftl.fdp_reclaim): the victim policy's block, or
   // whole reclaim units (page_mapped_reclaim_units.h).
   bool reclaim_units = false;
+  // TP4146's Estimated Reclaim Unit Time Limit (ERUTL, seconds; the FDP
+  // configurations log page; ftl.fdp_ru_time_limit): a reclaim unit a handle
+  // keeps open longer is closed by the controller at the next write, and the
+  // handle moves on to a new one (events 0x01 and 0x81). 0, the default: none.
+  std::uint32_t ru_time_limit_s = 0;
   // `[[placement]]` tables: a logical byte range whose writes without a
   // placement identifier (handle 0) take `handle`.
   struct Range {

@@ -28,13 +28,14 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
           "a reclaim unit handle type (allowed: initially, persistently)");
   std::string reclaim = p.reclaim_units ? "unit" : "block";
   r.string("ftl", "fdp_reclaim", reclaim);
+  r.integer("ftl", "fdp_ru_time_limit", p.ru_time_limit_s, 0, std::int64_t{1} << 30);
   const auto fail = [&r](const char* key, const std::string& what) {
     const auto [node, dotted] = r.find("ftl", key);
     r.fail(dotted, node, what);
   };
   if (!p.on()) {
-    for (const char* key :
-         {"fdp_handles", "fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim"})
+    for (const char* key : {"fdp_handles", "fdp_ru_size", "fdp_groups", "fdp_isolation",
+                            "fdp_reclaim", "fdp_ru_time_limit"})
       if (r.find("ftl", key).first)
         fail(key, "only ftl.placement = \"fdp\" or \"streams\" uses it");
     return;
@@ -53,7 +54,8 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
                                     "not by ftl.victim_policy = \"{}\"",
                                     victim_policy_name(f.victim.kind)));
   if (p.mode == PlacementMode::kStreams)
-    for (const char* key : {"fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim"})
+    for (const char* key :
+         {"fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim", "fdp_ru_time_limit"})
       if (r.find("ftl", key).first)
         fail(key, "streams have no reclaim groups or handle types (use placement = \"fdp\")");
   const std::uint64_t ru = reclaim_unit_bytes(g, f);
@@ -86,6 +88,7 @@ void echo_placement_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   ftl_table["fdp_groups"] = p.groups;
   ftl_table["fdp_isolation"] = isolation_name(p.isolation);
   if (p.reclaim_units) ftl_table["fdp_reclaim"] = "unit";  // (an echo from before loads the same)
+  if (p.ru_time_limit_s != 0) ftl_table["fdp_ru_time_limit"] = p.ru_time_limit_s;
 }
 
 void describe_placement(const FtlDescription& d, std::string& out) {
@@ -100,11 +103,13 @@ void describe_placement(const FtlDescription& d, std::string& out) {
   }
   fmt::format_to(std::back_inserter(out),
                  "  placement   FDP: {} {} isolated handles, {} reclaim groups (the pools), "
-                 "reclaim units of {} bytes{}\n",
+                 "reclaim units of {} bytes{}{}\n",
                  p.handles, isolation_name(p.isolation),
                  PoolLayout::pool_count(d.geometry, d.config.pool),
                  reclaim_unit_bytes(d.geometry, d.config),
-                 p.reclaim_units ? ", cleaned a whole unit at a time" : "");
+                 p.reclaim_units ? ", cleaned a whole unit at a time" : "",
+                 p.ru_time_limit_s != 0 ? fmt::format(", closed after {} s open", p.ru_time_limit_s)
+                                        : std::string());
 }
 
 }  // namespace ssdlab::ftl

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "common/state_io.h"
+#include "common/units.h"
 #include "flash/command.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
@@ -25,8 +26,8 @@
 #include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 #include "ftl/zones.h"
-#include "records/ftl_counters.h"
 #include "records/fdp_counters.h"
+#include "records/ftl_counters.h"
 #include "records/slc_cache_counters.h"
 
 namespace ssdlab::ftl {
@@ -300,6 +301,10 @@ class Ftl {
   // not fully written. Only FTLs with ftl.placement on get one (the run
   // refuses the plan key elsewhere).
   virtual void update_reclaim_unit_handle(std::uint8_t /*id*/, CommandList& /*out*/) {}
+  // The simulated time of the writes that follow (the FTL keeps no clock of
+  // its own): host-guided placement's reclaim unit time limit needs it
+  // (ftl.fdp_ru_time_limit; the controller sets it only then).
+  virtual void set_time(TimeNs /*now*/) {}
   // The controller's read reclaim rewrote `pages` valid pages of a block (a
   // media reallocation: TP4146's Media Reallocated event with placement on).
   virtual void media_reallocated(std::uint64_t /*pages*/) {}

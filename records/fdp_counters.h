@@ -34,6 +34,7 @@ struct FdpCounters {
   // reclaim unit nominal size (RUNS, bytes).
   std::uint64_t reclaim_groups = 0;
   std::uint64_t reclaim_unit_nominal_size = 0;
+  std::uint64_t estimated_ru_time_limit_s = 0;  // ERUTL (ftl.fdp_ru_time_limit); 0: none
   // I/O Management Send: Reclaim Unit Handle Updates served, and the media
   // writes (bytes) they left unused in the reclaim units they closed.
   std::uint64_t ruh_updates = 0;
@@ -122,6 +123,7 @@ void fields(V& v, R& f) {
   v("reclaim_units_cleaned", f.reclaim_units_cleaned);
   v("reclaim_groups", f.reclaim_groups);
   v("reclaim_unit_nominal_size", f.reclaim_unit_nominal_size);
+  v("estimated_ru_time_limit_s", f.estimated_ru_time_limit_s);
   v("ruh_updates", f.ruh_updates);
   v("ru_unwritten_bytes", f.ru_unwritten_bytes);
   v("reallocated_pages", f.reallocated_pages);

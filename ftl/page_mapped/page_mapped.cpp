@@ -232,6 +232,8 @@ void PageMappedFtl::write(const PageRange& range, CommandList& out) {
 }
 
 void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
+  if (fdp_.time_limited()) [[unlikely]]
+    close_expired_reclaim_units(out);
   // Every map entry of the request first (DFTL): misses read translation
   // pages, evictions write them back (and may clean), all before the data
   // commands are chosen.

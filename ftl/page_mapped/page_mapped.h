@@ -122,6 +122,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   }
   std::optional<records::FdpCounters> fdp_stats() const override;
   void update_reclaim_unit_handle(std::uint8_t id, CommandList& out) override;
+  void set_time(TimeNs now) override { fdp_.set_time(now); }
   void media_reallocated(std::uint64_t pages) override { fdp_.reallocated(pages); }
   std::uint32_t parallel_pools() const override;
   std::uint32_t pool_of_page(Lpn lpn) const override { return pool_of(lpn); }
@@ -149,22 +150,20 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::uint32_t pool_of_block(BlockId block) const {
     return layout_.pool_of_plane(geometry_.plane_of_block(block));
   }
-  // A pool's cleaning reserve in blocks: its low-water mark, two partly
-  // filled active blocks per plane (and those of placement handles) and one
-  // more block.
+  // A pool's cleaning reserve in blocks: its low-water mark, two partly filled active blocks
+  // per plane (and those of placement handles) and one more block.
   std::uint32_t reserve_blocks() const {
     return trigger_.low_water_blocks() +
            (2 + fdp_.extra_active_per_plane()) * layout_.planes_per_pool() + 1;
   }
-  // Data pages outside every pool's cleaning reserve: what the logical
-  // pages, DFTL's translation pages included, may fill.
+  // Data pages outside every pool's cleaning reserve: what the logical pages may fill.
   std::uint64_t workable_pages() const;
   // The logical pages the host sees (DFTL may take some back for its
   // translation pages). Throws if not one stripe over all pools is left.
   std::uint64_t exported_pages(double overprovisioning) const;
-  // A page of `kind` in turn in `pool` (host data, DFTL's translation
-  // pages), after the foreground cleaning the trigger asks for; or near the
-  // victim's plane (cleaning's moves). `what` names it in the errors.
+  // A page of `kind` in turn in `pool` (host data, DFTL's translation pages), after the
+  // foreground cleaning the trigger asks for; or near the victim's plane (cleaning's moves).
+  // `what` names it in the errors.
   Ppn allocate_in_turn(std::uint32_t pool, WriteKind kind, CommandList& out, const char* what) {
     trigger_.before_write(pool, placement_.turn(pool, kind), out);  // foreground cleaning
     const Ppn ppn = placement_.take_in_turn(pool, kind);
@@ -214,19 +213,21 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     const std::uint32_t pages = wordlines_.pages();
     return (nand_.write_pointer(block) + pages - 1) / pages * pages;
   }
-  // Host data of up to `count` logical pages of one pool from `lpn` on:
-  // the first where placement puts it (after the foreground cleaning and
-  // folding it needs), with map units the next ones in the rest of its
-  // flash page. Returns the logical pages written (1 without map units).
+  // Host data of up to `count` logical pages of one pool from `lpn` on: the first where
+  // placement puts it (after the foreground cleaning and folding it needs), with map units
+  // the next ones in the rest of its flash page. Returns the pages written (1 without units).
   std::uint32_t write_host_pages(Lpn lpn, std::uint32_t count, WriteKind host_kind,
                                  std::uint8_t stage, CommandList& out);
   // One range of write_runs(), before open pages are closed.
   void write_run(const PageRange& range, CommandList& out);
   void write_placed_run(const PageRange& range, CommandList& out);  // (FDP: page_mapped_ruh.cpp)
-  // Map units or one-shot wordlines: the page for a host unit of `kind` in
-  // `pool`, the next of the flash page (wordline) the call is filling there
-  // if any, else a page in turn; fill_from() notes the next after a write
-  // ending at `next`.
+  // Closes the reclaim unit of handle `slot` in `group` (with `expired_only`, if the time limit
+  // ended one of its blocks); whether it closed one. The time limit's, before each write.
+  bool close_reclaim_unit(WriteKind slot, std::uint32_t group, bool expired_only, CommandList& out);
+  void close_expired_reclaim_units(CommandList& out);
+  // Map units or one-shot wordlines: the page for a host unit of `kind` in `pool`, the next
+  // of the flash page (wordline) the call is filling there if any, else a page in turn;
+  // fill_from() notes the next after a write ending at `next`.
   Ppn allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out);
   void fill_from(std::uint32_t pool, Ppn next, WriteKind kind);
   // Closes `block`, whose data pages are all written: with summary pages its

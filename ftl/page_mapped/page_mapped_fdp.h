@@ -22,8 +22,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "common/state_io.h"
+#include "common/units.h"
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
 #include "ftl/fdp_config.h"
@@ -91,6 +93,17 @@ class FdpPlacement {
     stats_.reallocated_pages += pages;
   }
 
+  // The reclaim unit time limit (ftl.fdp_ru_time_limit; TP4146's ERUTL):
+  // whether there is one; the time of the writes that follow (a time before
+  // the last, a new run's, restarts every open unit's clock there); whether
+  // the host block `block` has been open longer than the limit; and an
+  // expired unit the FTL closed (events 0x01 and 0x81).
+  bool time_limited() const { return !opened_at_.empty(); }
+  std::uint32_t handles() const { return config_.handles; }
+  void set_time(TimeNs now);
+  bool expired(flash::BlockId block) const { return now_ - opened_at_[block] > time_limit_ns_; }
+  void time_limit_exceeded() { ++time_limit_exceeded_; }
+
   // The report (summary.json "fdp"): the counters, the log pages' bytes from
   // the FTL's counters and geometry, and each handle's status in each
   // reclaim group: `available(handle, group)`, its reclaim unit's media
@@ -129,6 +142,11 @@ class FdpPlacement {
   bool written_ = false;       // a host write has happened (handle changes)
   std::uint64_t not_fully_written_ = 0;  // TP4146 event 0x00
   std::uint64_t reallocated_ = 0;        // TP4146 event 0x80
+  // The time limit: per block, when its handle opened it (empty: no limit).
+  std::vector<TimeNs> opened_at_;
+  TimeNs time_limit_ns_ = 0;
+  TimeNs now_ = 0;
+  std::uint64_t time_limit_exceeded_ = 0;  // TP4146 events 0x01 and 0x81
 };
 
 }  // namespace ssdlab::ftl::page_mapped

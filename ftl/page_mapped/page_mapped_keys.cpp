@@ -75,6 +75,12 @@ constexpr KeyDoc kPageMappedKeys[] = {
      "fewest valid pages (greedy) or with the best cost-benefit score (`victim_policy` = "
      "`cost-benefit`), each of its blocks in turn; needs `clean_scope` = `pool` (see "
      "[Reclaiming whole units](../fdp.md#reclaiming-whole-units))"},
+    {"fdp_ru_time_limit",
+     "fdp only: TP4146's estimated reclaim unit time limit (ERUTL), whole seconds of simulated "
+     "time, 0–2^30; a reclaim unit a handle keeps open longer is closed (its open wordline "
+     "padded, the rest left unwritten) at the next write, and the handle moves on to a new "
+     "one, counted as events 0x01 and 0x81; 0, the default: no limit (see [Reclaim unit time "
+     "limit](../fdp.md#reclaim-unit-time-limit))"},
     {"map_unit",
      "not a key of its own: the map unit is `logical_page_size`, set to a part of the flash "
      "page (e.g. `\"4KiB\"`) for map units smaller than a page; `map_unit` is an error that "

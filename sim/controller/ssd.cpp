@@ -210,6 +210,9 @@ std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrig
                                        std::uint64_t tag) {
   clock_ = now;
   commands_.clear();
+  // (Host-guided placement's reclaim unit time limit: the FTL's only clock.)
+  if (config_.ftl.placement.ru_time_limit_s != 0) [[unlikely]]
+    ftl_->set_time(now);
   if (runs.size() == 1)
     ftl_->write(runs.front(), commands_);
   else

@@ -100,6 +100,12 @@ TEST_F(ConfigTest, TheReclaimGrainIsReadEchoedAndChecked) {
               HasSubstr("ftl.fdp_reclaim: only ftl.placement = \"fdp\" or \"streams\" uses it"));
   EXPECT_THAT(error("[ftl]\nplacement = \"streams\"\nfdp_reclaim = \"unit\"\n"),
               HasSubstr("ftl.fdp_reclaim: streams have no reclaim groups"));
+  EXPECT_THAT(error("[ftl]\nfdp_ru_time_limit = 5\n"),
+              HasSubstr("ftl.fdp_ru_time_limit: only ftl.placement = \"fdp\" or \"streams\""));
+  EXPECT_THAT(error("[ftl]\nplacement = \"streams\"\nfdp_ru_time_limit = 5\n"),
+              HasSubstr("ftl.fdp_ru_time_limit: streams have no reclaim groups"));
+  EXPECT_THAT(error("[ftl]\nplacement = \"fdp\"\nfdp_ru_time_limit = -1\n"),
+              HasSubstr("ftl.fdp_ru_time_limit"));
 }
 
 TEST_F(ConfigTest, ACheckpointWithPlacementLoadsOnlyIntoPlacement) {
