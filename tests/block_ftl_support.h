@@ -13,6 +13,7 @@
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "test_support.h"
+#include "verified_ftl.h"
 
 namespace ssdlab::testing {
 
@@ -40,36 +41,11 @@ inline std::size_t count_copies(const ftl::CommandList& commands) {
   return count_ops(commands, flash::Op::kCopyBack) + count_ops(commands, flash::Op::kMove);
 }
 
-class BlockFtlHarness {
+class BlockFtlHarness : public VerifiedFtl {
  public:
   explicit BlockFtlHarness(const sim::DeviceConfig& config)
-      : config_(config),
-        ftl_(ftl::make_ftl({config.geometry, config.ftl, 0})),
-        verifier_(config.geometry, ftl_->logical_pages(), config.ftl.copy_back),
+      : VerifiedFtl(config, config.ftl.copy_back),
         block_pages_(config.ftl.virtual_block_size / config.geometry.page_size) {}
-
-  ftl::CommandList write(ftl::Lpn first, std::uint32_t count, bool partial_first = false,
-                         bool partial_last = false) {
-    ftl::CommandList out;
-    const ftl::PageRange range{first, count, partial_first, partial_last};
-    ftl_->write(range, out);
-    verifier_.host_write(range, out);
-    return out;
-  }
-  ftl::CommandList read(ftl::Lpn first, std::uint32_t count) {
-    ftl::CommandList out;
-    const ftl::PageRange range{first, count, false, false};
-    ftl_->read(range, out);
-    verifier_.host_read(range, out);
-    return out;
-  }
-  ftl::CommandList trim(ftl::Lpn first, std::uint32_t count) {
-    ftl::CommandList out;
-    const ftl::PageRange range{first, count, false, false};
-    ftl_->trim(range, out);
-    verifier_.host_trim(range, out);
-    return out;
-  }
 
   // Logical page `offset` of logical block `lbn`.
   ftl::Lpn lpn(std::uint32_t lbn, std::uint32_t offset) const {
@@ -82,9 +58,6 @@ class BlockFtlHarness {
   const ftl::FtlStats& stats() const { return ftl_->stats(); }
 
  private:
-  sim::DeviceConfig config_;
-  std::unique_ptr<ftl::Ftl> ftl_;
-  ftl::Verifier verifier_;
   std::uint32_t block_pages_;
 };
 

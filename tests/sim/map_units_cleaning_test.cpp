@@ -5,17 +5,15 @@
 // blocks leave victims nearly full, cleans a full drive with units.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ftl/ftl.h"
-#include "ftl/verifier.h"
 #include "sim/controller/ssd.h"
 #include "sim/state/precondition.h"
 #include "test_support.h"
+#include "verified_ftl.h"
 #include "workloads/state_enforcement.h"
 
 namespace ssdlab {
@@ -30,31 +28,15 @@ constexpr std::uint32_t kUnits = 4;  // 4 KiB units in 16 KiB pages
 
 // The FTL of preset GetParam() with 16 KiB pages mapped in 4 KiB units, its
 // commands checked by a verifier that follows units.
-class MapUnitCleaning : public ::testing::TestWithParam<std::string> {
+class MapUnitCleaning : public ::testing::TestWithParam<std::string>, public support::VerifiedFtl {
  protected:
   MapUnitCleaning()
-      : config_(sim::load_config(
+      : VerifiedFtl(sim::load_config(
             support::preset(GetParam()),
-            {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB"})),
-        ftl_(ftl::make_ftl({config_.geometry, config_.ftl, 0})),
-        verifier_(ftl_->nand().geometry(), ftl_->logical_pages(), false) {}
-
-  CommandList write(ftl::Lpn first, std::uint32_t count) {
-    CommandList out;
-    const ftl::PageRange range{first, count, false, false};
-    ftl_->write(range, out);
-    verifier_.host_write(range, out);
-    return out;
-  }
-
-  sim::DeviceConfig config_;
-  std::unique_ptr<ftl::Ftl> ftl_;
-  ftl::Verifier verifier_;
+            {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB"})) {}
 };
 
-std::size_t count_if(const CommandList& list, auto predicate) {
-  return static_cast<std::size_t>(std::count_if(list.begin(), list.end(), predicate));
-}
+using support::count_if;
 
 // A cleaned victim is erased once the pages (one-shot cells: wordlines) its
 // units went to are programmed, not after padding its last page: one call

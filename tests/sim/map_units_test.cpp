@@ -14,10 +14,10 @@
 
 #include "ftl/ftl.h"
 #include "ftl/page_mapped/page_mapped_units.h"
-#include "ftl/verifier.h"
 #include "sim/controller/ssd.h"
 #include "sim/state/precondition.h"
 #include "test_support.h"
+#include "verified_ftl.h"
 #include "workloads/state_enforcement.h"
 
 namespace ssdlab {
@@ -41,36 +41,12 @@ sim::DeviceConfig tiny_16k(const std::string& unit, std::vector<std::string> mor
 
 // An FTL on the 4 KiB-unit device, its commands checked by a verifier
 // that follows units.
-class MapUnitFtl : public ::testing::Test {
+class MapUnitFtl : public ::testing::Test, public support::VerifiedFtl {
  protected:
-  MapUnitFtl()
-      : config_(tiny_16k("4KiB")),
-        ftl_(ftl::make_ftl({config_.geometry, config_.ftl, 0})),
-        verifier_(ftl_->nand().geometry(), ftl_->logical_pages(), false) {}
-
-  CommandList write(ftl::Lpn first, std::uint32_t count) {
-    CommandList out;
-    const ftl::PageRange range{first, count, false, false};
-    ftl_->write(range, out);
-    verifier_.host_write(range, out);
-    return out;
-  }
-  CommandList read(ftl::Lpn first, std::uint32_t count) {
-    CommandList out;
-    const ftl::PageRange range{first, count, false, false};
-    ftl_->read(range, out);
-    verifier_.host_read(range, out);
-    return out;
-  }
-
-  sim::DeviceConfig config_;
-  std::unique_ptr<ftl::Ftl> ftl_;
-  ftl::Verifier verifier_;
+  MapUnitFtl() : VerifiedFtl(tiny_16k("4KiB")) {}
 };
 
-std::size_t count_if(const CommandList& list, auto predicate) {
-  return static_cast<std::size_t>(std::count_if(list.begin(), list.end(), predicate));
-}
+using support::count_if;
 
 TEST(MapUnitPages, APageGoesToTheFlashWhenItsLastUnitIsWritten) {
   ftl::page_mapped::UnitPages pages(kUnits);
