@@ -19,12 +19,13 @@
 // plane, across all the runs of one call (Ftl::write_runs: a write buffer's
 // flush). A page still open when the FTL's call ends is padded: its free
 // slots are programmed with no data (padding_pages), as a controller that
-// must program a whole page does. A victim whose moved units are in an
-// open page is erased once that page is programmed (filled by the next
-// victim's units, or padded at the call's end). Whether writes fill pages is then the write
-// buffer's business (controller.write_buffer packs them, sim/controller/ page_packing.h), as in a
-// drive. The controller turns the unit commands into the flash's page commands
-// (sim/controller/map_units.h).
+// must program a whole page does. A cleaning victim whose moved units are
+// in an open page is erased once that page is programmed: filled by the
+// next victim's units, or padded when the trigger's cleaning ends
+// (page_mapped_cleaning.cpp). Whether writes fill pages is then the write
+// buffer's business (controller.write_buffer packs them,
+// sim/controller/page_packing.h), as in a drive. The controller turns the
+// unit commands into the flash's page commands (sim/controller/map_units.h).
 #pragma once
 
 #include <cstdint>
