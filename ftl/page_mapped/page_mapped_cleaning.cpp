@@ -78,9 +78,9 @@ std::uint32_t PageMappedFtl::continue_victim(std::uint32_t group, std::uint32_t 
   // wordline not yet programmed: not on flash. The erase waits until they
   // are: the next victim's units fill the page (wordline), or it is padded
   // when the trigger's cleaning ends (cleaning_done()). (Padding it now
-  // would cost every victim a partial
-  // page: on a full drive with DFTL's translation blocks, victims with 61
-  // of 64 units valid freed nothing net, and cleaning never ended.)
+  // would cost every victim a partial page: on a full drive with DFTL's
+  // translation blocks, victims with 61 of 64 units valid freed nothing
+  // net, and cleaning never ended.)
   if (units_.on() && !moves_on_flash(victim))
     unerased_.emplace_back(victim, moved_in_all);
   else
