@@ -59,10 +59,10 @@ std::uint64_t PageMappedFtl::set_up_translation(std::uint64_t capacity_entries) 
     return (logical_pages_ + entries_per_translation_page_ - 1) / entries_per_translation_page_;
   };
   // The translation pages are data that cleaning must keep: they must fit
-  // beside the host's below the page-mapped FTL's cleaning reserve. (The
-  // translation block each plane fills comes out of the spare space, like
-  // the translation pages: the host keeps the page-mapped capacity.)
-  const std::uint64_t workable = workable_pages();
+  // beside the host's below the page-mapped FTL's cleaning reserve and open
+  // blocks, the translation block each plane fills among them. (Out of the
+  // spare space where it is large enough: the host keeps the page-mapped capacity.)
+  const std::uint64_t workable = workable_pages(true);
   const std::uint64_t stripe_round = std::uint64_t{stripe_lpns_.divisor()} * layout_.pools();
   while (logical_pages_ > 0 && logical_pages_ + translation_pages() > workable)
     logical_pages_ -= stripe_round;

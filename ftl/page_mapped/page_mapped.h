@@ -156,8 +156,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     return trigger_.low_water_blocks() +
            (2 + fdp_.extra_active_per_plane()) * layout_.planes_per_pool() + 1;
   }
-  // Data pages outside every pool's cleaning reserve: what the logical pages may fill.
-  std::uint64_t workable_pages() const;
+  // Data pages outside the reserve and open blocks (spare_blocks(); `dftl`: translation blocks).
+  std::uint64_t workable_pages(bool dftl = false) const;
   // The logical pages the host sees (DFTL may take some back for its
   // translation pages). Throws if not one stripe over all pools is left.
   std::uint64_t exported_pages(double overprovisioning) const;

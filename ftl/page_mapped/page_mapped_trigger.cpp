@@ -64,6 +64,16 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
     return false;
   }
   if (budget == kWholeBlocks) {
+    // No progress: the pool's every block cleaned once for one write and the
+    // group is still below its mark (the moves, and DFTL's translation pages,
+    // take what the victims free). Without this stop the loop ran until
+    // memory ran out.
+    if (++whole_victims_ > geometry_.blocks() / layout_.pools())
+      throw make_error(
+          "cleaning cannot get {} {} back to its mark of {} free blocks: {} victims cleaned for "
+          "one write freed no room (more over-provisioning is needed)",
+          plane_scope_ ? "plane" : "allocation pool", group,
+          plane_scope_ ? plane_low_water_ : low_water_blocks_, whole_victims_ - 1);
     work_.clean_victim(group, out);
   } else {
     const std::uint32_t pages = work_.clean_pages(group, budget, out);
@@ -109,6 +119,7 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
 void CleaningTrigger::before_write(std::uint32_t pool, std::uint32_t plane,
                                    flash::CommandList& out) {
   cleaned_ = false;
+  whole_victims_ = 0;
   clean_to_marks(pool, plane, out);
   if (cleaned_) work_.cleaning_done(out);
 }

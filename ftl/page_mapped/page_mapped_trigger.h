@@ -132,6 +132,7 @@ class CleaningTrigger {
   std::uint32_t plane_floor_;
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
   bool cleaned_ = false;             // clean_step() ran in this before_write()
+  std::uint32_t whole_victims_ = 0;  // victims cleaned whole in this before_write()
 };
 
 }  // namespace ssdlab::ftl::page_mapped

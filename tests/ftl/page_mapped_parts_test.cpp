@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "flash/nand_array.h"
 #include "ftl/page_mapped/page_mapped_placement.h"
 #include "ftl/page_mapped/page_mapped_trigger.h"
@@ -188,7 +191,8 @@ class FakeWork final : public CleaningWork {
   std::uint32_t fewest_valid_pages(std::uint32_t) const override { return 0; }
   void clean_victim(std::uint32_t group, flash::CommandList&) override {
     victims.push_back(group);
-    free_one();
+    if (victims.size() > 1000) throw std::logic_error("cleaning never ends");
+    if (frees) free_one();
   }
   std::uint32_t clean_pages(std::uint32_t group, std::uint32_t budget,
                             flash::CommandList&) override {
@@ -199,7 +203,8 @@ class FakeWork final : public CleaningWork {
   }
   void cleaning_done(flash::CommandList&) override { ++done; }
   std::vector<std::uint32_t> victims, budgets;
-  int done = 0;  // cleaning_done() calls
+  int done = 0;       // cleaning_done() calls
+  bool frees = true;  // false: each victim's moves take what it frees
 
  private:
   void free_one() {
@@ -262,6 +267,29 @@ TEST(CleaningTriggerTest, ThePlaneScopeCleansThePlaneTheWriteGoesTo) {
   trigger.before_write(0, 1, out);
   EXPECT_EQ(work.victims, std::vector<std::uint32_t>{1});
   EXPECT_EQ(work.done, 1);
+}
+
+// Cleaning that frees nothing net (a victim's moves, and DFTL's translation
+// pages, take the room it frees) stops with an error once it has cleaned as
+// many victims as the pool has blocks, instead of running until memory ran
+// out (a DFTL preset at a fortieth with map units: 17 GB, then bad_alloc).
+TEST(CleaningTriggerTest, CleaningThatFreesNothingStopsWithAnError) {
+  Device device;
+  FakeWork work(device);
+  work.fill(0, 3);
+  work.fill(1, 3);  // 2 free blocks: below the mark of 4
+  work.frees = false;
+  CleaningTrigger trigger(device.geometry, device.layout, device.placement, work,
+                          settings(CleanScope::kPool, CleanGranularity::kUntilMark), 1);
+  flash::CommandList out;
+  try {
+    trigger.before_write(0, 0, out);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("more over-provisioning is needed"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(work.victims.size(), 8u);  // the pool's blocks, each once
 }
 
 // Three pages a wordline, two pools: a block is listed when a program leaves
