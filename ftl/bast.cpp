@@ -38,7 +38,7 @@ class BastFtl final : public BlockStoreFtl {
  public:
   // Held back: the log blocks, and the fresh block of a full merge.
   explicit BastFtl(const FtlContext& context)
-      : BlockStoreFtl(context, context.config.log_blocks + 1, "bast") {}
+      : BlockStoreFtl(context, context.config.keys.get<BlockKeys>().log_blocks + 1, "bast") {}
 
   void write(const PageRange& range, CommandList& out) override;
   void check_invariants() const override;
@@ -97,7 +97,7 @@ BastFtl::Log& BastFtl::log_for(std::uint32_t lbn, std::uint32_t first_offset, Co
     if (!store_.is_full(logs_[index].block)) return logs_[index];
     merge(index, out);
   }
-  if (logs_.size() == store_.config().log_blocks) {
+  if (logs_.size() == store_.keys().log_blocks) {
     std::uint32_t victim = 0;
     for (std::uint32_t i = 1; i < logs_.size(); ++i)
       if (logs_[i].last_used < logs_[victim].last_used) victim = i;
@@ -172,7 +172,7 @@ void BastFtl::save_logs(StateWriter& out) const {
 
 void BastFtl::load_logs(StateReader& in) {
   in.section("BAST", 2);
-  const std::uint64_t count = in.count(store_.config().log_blocks, "the BAST log blocks");
+  const std::uint64_t count = in.count(store_.keys().log_blocks, "the BAST log blocks");
   logs_.clear();
   log_of_.clear();
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -192,9 +192,9 @@ void BastFtl::load_logs(StateReader& in) {
 }
 
 void BastFtl::check_invariants() const {
-  if (logs_.size() > store_.config().log_blocks)
+  if (logs_.size() > store_.keys().log_blocks)
     throw std::logic_error(fmt::format("bast: {} log blocks in use, at most {} allowed",
-                                       logs_.size(), store_.config().log_blocks));
+                                       logs_.size(), store_.keys().log_blocks));
   std::vector<VBlock> blocks;
   for (std::uint32_t i = 0; i < logs_.size(); ++i) {
     const Log& log = logs_[i];

@@ -22,15 +22,15 @@ constexpr KeyDoc kBlockKeys[] = {
      "block-based FTLs: the unit mapped and erased, whole flash blocks (one on each plane of "
      "a plane group) whose number divides the planes, 0 to 2^31 bytes; 0, the default: one "
      "flash block; block-mapped needs at least 3 virtual blocks. Page-mapped and dftl take "
-     "and echo it and `log_blocks` unused: config echoes written before the FTLs read their "
-     "own keys carry them"},
+     "it and `log_blocks` unused, and do not echo them: config echoes written before the FTLs "
+     "read their own keys carry them"},
     {"log_blocks",
      "BAST: most log blocks at once; FAST: random-write log blocks (plus one sequential log "
      "block); 1–2^20; default 8; at most the virtual blocks less 3, leaving room for data"},
 };
 
 void read_block_keys(BlockFtl kind, KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
-  read_virtual_blocks(r, g, f);
+  const BlockKeys& keys = f.keys.emplace(read_virtual_blocks(r, g));
   // They merge one logical block (or reclaim one log block) per write that
   // needs a block: one victim per trigger, their only mode.
   f.clean_granularity = CleanGranularity::kOneVictim;
@@ -72,45 +72,48 @@ void read_block_keys(BlockFtl kind, KeyReader& r, const flash::Geometry& g, FtlC
   // Log blocks and the blocks merges need must leave room for data.
   // (The same reserves as the FTLs hold back: block-mapped 2, BAST the logs
   // plus 1, FAST the logs plus 2.)
-  const std::uint32_t width = f.virtual_block_size / (g.pages_per_block * g.page_size);
+  const std::uint32_t width = keys.virtual_block_size / (g.pages_per_block * g.page_size);
   const std::uint64_t virtual_blocks = std::uint64_t{g.planes() / width} * g.blocks_per_plane;
   if (kind == BlockFtl::kBlockMapped && virtual_blocks <= 2) {
     const auto [node, dotted] = r.find("ftl", "virtual_block_size");
     r.fail(dotted, node,
            fmt::format("{} bytes leaves {} virtual blocks: block-mapped needs at least 3 (one "
                        "for data, one open, one spare)",
-                       f.virtual_block_size, virtual_blocks));
+                       keys.virtual_block_size, virtual_blocks));
   }
-  if (kind != BlockFtl::kBlockMapped && f.log_blocks + 2 >= virtual_blocks) {
+  if (kind != BlockFtl::kBlockMapped && keys.log_blocks + 2 >= virtual_blocks) {
     const auto [node, dotted] = r.find("ftl", "log_blocks");
     r.fail(dotted, node,
            fmt::format("{} log blocks leave no room for data: the device has {} virtual blocks "
                        "of {} bytes",
-                       f.log_blocks, virtual_blocks, f.virtual_block_size));
+                       keys.log_blocks, virtual_blocks, keys.virtual_block_size));
   }
 }
 
 void echo_block_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
-  echo_virtual_blocks(f, ftl_table);
+  const BlockKeys& keys = f.keys.get<BlockKeys>();
+  ftl_table["virtual_block_size"] = keys.virtual_block_size;
+  ftl_table["log_blocks"] = keys.log_blocks;
   ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
 }
 
 void describe_block_ftl(BlockFtl kind, const FtlDescription& d, std::string& out) {
   const auto& g = d.geometry;
   const FtlConfig& f = d.config;
+  const BlockKeys& keys = f.keys.get<BlockKeys>();
   auto it = std::back_inserter(out);
-  const std::uint32_t width = f.virtual_block_size / (g.pages_per_block * g.page_size);
+  const std::uint32_t width = keys.virtual_block_size / (g.pages_per_block * g.page_size);
   fmt::format_to(it,
                  "  ftl         {}, virtual block {} ({} flash block{} striped over {} plane{}, "
                  "{} plane group{})\n",
-                 f.type, format_size(f.virtual_block_size), width, width > 1 ? "s" : "", width,
+                 f.type, format_size(keys.virtual_block_size), width, width > 1 ? "s" : "", width,
                  width > 1 ? "s" : "", g.planes() / width, g.planes() / width > 1 ? "s" : "");
   if (kind == BlockFtl::kBlockMapped)
     fmt::format_to(it,
                    "  merges      one open block (read-modify-write of a whole virtual block)\n");
   else
     fmt::format_to(it, "  merges      {} {}log blocks{}; switch, partial and full merges\n",
-                   f.log_blocks, kind == BlockFtl::kFast ? "random-write " : "",
+                   keys.log_blocks, kind == BlockFtl::kFast ? "random-write " : "",
                    kind == BlockFtl::kFast ? " plus one sequential log block" : "");
   describe_two_plane(d, out);
 }
@@ -127,24 +130,21 @@ constexpr FtlKeyHooks block_hooks() {
 
 }  // namespace
 
-void read_virtual_blocks(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
+BlockKeys read_virtual_blocks(KeyReader& r, const flash::Geometry& g) {
+  BlockKeys keys;
   const std::uint32_t flash_block = g.pages_per_block * g.page_size;
-  r.size("ftl", "virtual_block_size", f.virtual_block_size, 0, 1u << 31);
-  if (f.virtual_block_size == 0) f.virtual_block_size = flash_block;
-  const std::uint32_t width = f.virtual_block_size / flash_block;
-  if (f.virtual_block_size % flash_block != 0 || width == 0 || g.planes() % width != 0) {
+  r.size("ftl", "virtual_block_size", keys.virtual_block_size, 0, 1u << 31);
+  if (keys.virtual_block_size == 0) keys.virtual_block_size = flash_block;
+  const std::uint32_t width = keys.virtual_block_size / flash_block;
+  if (keys.virtual_block_size % flash_block != 0 || width == 0 || g.planes() % width != 0) {
     const auto [node, dotted] = r.find("ftl", "virtual_block_size");
     r.fail(dotted, node,
            fmt::format("{} must be a whole number of {}-byte flash blocks, and that number must "
                        "divide the {} planes",
-                       f.virtual_block_size, flash_block, g.planes()));
+                       keys.virtual_block_size, flash_block, g.planes()));
   }
-  r.integer("ftl", "log_blocks", f.log_blocks, 1, 1 << 20);
-}
-
-void echo_virtual_blocks(const FtlConfig& f, nlohmann::json& ftl_table) {
-  ftl_table["virtual_block_size"] = f.virtual_block_size;
-  ftl_table["log_blocks"] = f.log_blocks;
+  r.integer("ftl", "log_blocks", keys.log_blocks, 1, 1 << 20);
+  return keys;
 }
 
 const FtlKeyHooks block_mapped_ftl_keys = block_hooks<BlockFtl::kBlockMapped>();

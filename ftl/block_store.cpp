@@ -25,14 +25,16 @@ BlockStore::BlockStore(const FtlContext& context, std::uint32_t reserve, std::st
       wear_(context.config.wear, context.geometry.pe_cycles, WearBlocks{&nand_, 1, {}, {}, 1},
             context.seed) {
   const std::uint32_t flash_block_bytes = geometry_.pages_per_block * geometry_.page_size;
-  if (config_.virtual_block_size == 0) config_.virtual_block_size = flash_block_bytes;
-  width_ = config_.virtual_block_size / flash_block_bytes;
-  if (width_ == 0 || config_.virtual_block_size % flash_block_bytes != 0 ||
+  BlockKeys keys = config_.keys.get<BlockKeys>();
+  if (keys.virtual_block_size == 0) keys.virtual_block_size = flash_block_bytes;
+  config_.keys.emplace(keys);  // (the value that runs: config()'s echo)
+  width_ = keys.virtual_block_size / flash_block_bytes;
+  if (width_ == 0 || keys.virtual_block_size % flash_block_bytes != 0 ||
       geometry_.planes() % width_ != 0)
     throw make_error(
         "{}: virtual_block_size {} must be a whole number of {}-byte flash blocks dividing the {} "
         "planes",
-        ftl_name, config_.virtual_block_size, flash_block_bytes, geometry_.planes());
+        ftl_name, keys.virtual_block_size, flash_block_bytes, geometry_.planes());
   if (config_.logical_page_size != geometry_.page_size)
     throw make_error("{}: logical_page_size must be the flash page size {} (got {})", ftl_name,
                      geometry_.page_size, config_.logical_page_size);

@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "flash/nand_array.h"
+#include "ftl/block_keys.h"
 #include "ftl/ftl.h"
 #include "ftl/log_index.h"
 
@@ -69,6 +70,8 @@ class BlockStore {
 
   const flash::FastGeometry& geometry() const { return geometry_; }
   const FtlConfig& config() const { return config_; }
+  // Its own keys, the virtual block's size resolved (never 0).
+  const BlockKeys& keys() const { return config_.keys.get<BlockKeys>(); }
   const flash::NandArray& nand() const { return nand_; }
   FtlStats& stats() { return stats_; }
   const FtlStats& stats() const { return stats_; }

@@ -40,7 +40,7 @@ class FastFtl final : public BlockStoreFtl {
  public:
   // Held back: the RW logs, the SW log and the fresh block of a full merge.
   explicit FastFtl(const FtlContext& context)
-      : BlockStoreFtl(context, context.config.log_blocks + 2, "fast") {}
+      : BlockStoreFtl(context, context.config.keys.get<BlockKeys>().log_blocks + 2, "fast") {}
 
   void write(const PageRange& range, CommandList& out) override;
   void check_invariants() const override;
@@ -90,7 +90,7 @@ VBlock FastFtl::place(Lpn lpn, CommandList& out) {
   }
   if (sw_ != kNone && sw_lbn_ == lbn && offset == store_.written(sw_)) return sw_;
   if (rw_.empty() || store_.is_full(rw_.back())) {
-    if (rw_.size() == store_.config().log_blocks) reclaim_oldest_rw_log(out);
+    if (rw_.size() == store_.keys().log_blocks) reclaim_oldest_rw_log(out);
     rw_.push_back(store_.allocate());
   }
   return rw_.back();
@@ -155,7 +155,7 @@ void FastFtl::load_logs(StateReader& in) {
   in.section("FAST", 1);
   sw_ = in.u32();
   sw_lbn_ = in.u32();
-  in.deque(rw_, store_.config().log_blocks, "the FAST random-write logs");
+  in.deque(rw_, store_.keys().log_blocks, "the FAST random-write logs");
   store_.check_block(sw_);
   for (const VBlock block : rw_) {
     if (block == kNone) throw make_error("corrupt: a FAST random-write log is no block");
@@ -166,9 +166,9 @@ void FastFtl::load_logs(StateReader& in) {
 }
 
 void FastFtl::check_invariants() const {
-  if (rw_.size() > store_.config().log_blocks)
+  if (rw_.size() > store_.keys().log_blocks)
     throw std::logic_error(fmt::format("fast: {} RW log blocks in use, at most {} allowed",
-                                       rw_.size(), store_.config().log_blocks));
+                                       rw_.size(), store_.keys().log_blocks));
   std::vector<VBlock> logs(rw_.begin(), rw_.end());
   if (sw_ != kNone) {
     logs.push_back(sw_);

@@ -93,14 +93,6 @@ struct FtlConfig {
   PlaneChoice plane_choice = PlaneChoice::kRoundRobin;  // page-mapped and DFTL
   // Incremental granularity: most page moves one host page write runs.
   std::uint32_t clean_incremental_pages = 4;
-  // Block-mapped and hybrid FTLs: bytes of one virtual block, the unit they
-  // map and erase: a whole number of flash blocks, one per plane of a plane
-  // group, striped page by page (Desnoyers §3, §4: the effective erase block).
-  // 0 means one flash block.
-  std::uint32_t virtual_block_size = 0;
-  // BAST: most log blocks at once (one per logical block). FAST: random-write
-  // log blocks shared by all logical blocks (plus one sequential log block).
-  std::uint32_t log_blocks = 8;
   // Wear leveling (Agrawal et al. §5; wear_leveler.h). Blocks that reach the
   // rated cycles (geometry pe_cycles) are retired whatever the mode.
   WearConfig wear;
@@ -131,9 +123,10 @@ struct FtlConfig {
   std::uint32_t sector_size = 512;
   // The chosen FTL's own keys, as its `read` hook parsed them (ftl_keys.h):
   // keys.get<MyKeys>() in its factory (dftl's map cache: DftlKeys,
-  // dftl_map_cache.h). The fields above that only some built-in FTLs use
-  // (cleaning scope, victim policy, virtual blocks, summary page) are read by
-  // those FTLs' hooks too.
+  // dftl_map_cache.h; the block FTLs' virtual blocks and log blocks:
+  // BlockKeys, block_keys.h). The fields above that only some built-in FTLs
+  // use (cleaning scope, victim policy, summary page) are read by those
+  // FTLs' hooks too.
   FtlKeys keys;
 };
 

@@ -10,6 +10,7 @@
 
 #include "cleaning_support.h"
 #include "common/rng.h"
+#include "ftl/block_keys.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "test_support.h"
@@ -24,9 +25,9 @@ inline sim::DeviceConfig block_ftl_config(const std::string& type, std::uint32_t
                                           std::uint32_t width = 1) {
   auto config = load_preset("tiny");
   config.ftl.type = type;
-  config.ftl.log_blocks = log_blocks;
-  config.ftl.virtual_block_size =
-      width * config.geometry.pages_per_block * config.geometry.page_size;
+  config.ftl.keys.emplace(ftl::BlockKeys{
+      .virtual_block_size = width * config.geometry.pages_per_block * config.geometry.page_size,
+      .log_blocks = log_blocks});
   config.ftl.two_plane = false;
   return config;
 }
@@ -45,7 +46,8 @@ class BlockFtlHarness : public VerifiedFtl {
  public:
   explicit BlockFtlHarness(const sim::DeviceConfig& config)
       : VerifiedFtl(config, config.ftl.copy_back),
-        block_pages_(config.ftl.virtual_block_size / config.geometry.page_size) {}
+        block_pages_(config.ftl.keys.get<ftl::BlockKeys>().virtual_block_size /
+                     config.geometry.page_size) {}
 
   // Logical page `offset` of logical block `lbn`.
   ftl::Lpn lpn(std::uint32_t lbn, std::uint32_t offset) const {

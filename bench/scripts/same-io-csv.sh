@@ -6,7 +6,8 @@
 # exits 1 if any differs.
 #   bench/scripts/same-io-csv.sh OLD_BINARY NEW_BINARY [WORKDIR]
 # With SSDLAB_NEW_SUMMARY_KEYS=energy_,... the summary keys a change adds (by
-# prefix) are compared only where both summaries have them (same-summary.py).
+# prefix) are compared only where both summaries have them (same-summary.py);
+# with SSDLAB_GONE_SUMMARY_KEYS=log_blocks,... those a change removes.
 set -uo pipefail
 old=$(realpath "$1") new=$(realpath "$2") work=${3:-$(mktemp -d)}
 mkdir -p "$work"

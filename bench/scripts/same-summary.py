@@ -7,6 +7,9 @@ the first difference and exits 1 if any.
 SSDLAB_NEW_SUMMARY_KEYS (comma-separated key prefixes, e.g. "energy_"): keys
 that a change adds, compared only where both files have them: the new file's
 are dropped where the old lacks them (every other key must still agree).
+SSDLAB_GONE_SUMMARY_KEYS (the same form): keys that a change removes (a config
+echo that no longer carries another part's keys): the old file's are dropped
+where the new lacks them.
 """
 import json
 import os
@@ -23,20 +26,23 @@ def clean(x):
     return x
 
 
-NEW = tuple(p for p in os.environ.get("SSDLAB_NEW_SUMMARY_KEYS", "").split(",") if p)
+def prefixes(variable):
+    return tuple(p for p in os.environ.get(variable, "").split(",") if p) or ("\0",)
 
 
-def drop_added(old, new):
-    if isinstance(old, dict) and isinstance(new, dict):
-        return {k: drop_added(old.get(k), v) for k, v in new.items()
-                if k in old or not k.startswith(NEW or ("\0",))}
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [drop_added(u, v) for u, v in zip(old, new)]
-    return new
+def drop_unmatched(other, this, keys):
+    """`this` without its keys that start with one of `keys` where `other` lacks them."""
+    if isinstance(other, dict) and isinstance(this, dict):
+        return {k: drop_unmatched(other.get(k), v, keys) for k, v in this.items()
+                if k in other or not k.startswith(keys)}
+    if isinstance(other, list) and isinstance(this, list) and len(other) == len(this):
+        return [drop_unmatched(u, v, keys) for u, v in zip(other, this)]
+    return this
 
 
 a, b = (clean(json.load(open(p))) for p in sys.argv[1:3])
-b = drop_added(a, b)
+b = drop_unmatched(a, b, prefixes("SSDLAB_NEW_SUMMARY_KEYS"))
+a = drop_unmatched(b, a, prefixes("SSDLAB_GONE_SUMMARY_KEYS"))
 if a != b:
     def diff(x, y, path=""):
         if isinstance(x, dict) and isinstance(y, dict):

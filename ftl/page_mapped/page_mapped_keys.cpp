@@ -155,7 +155,7 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
                        "flash page (e.g. \"4KiB\") for map units smaller than a page",
                        g.page_size));
   read_map_unit(r, g, f);
-  read_virtual_blocks(r, g, f);  // unused; old echoes carry them
+  read_virtual_blocks(r, g);  // unused, not echoed; old echoes carry them
   read_victim_policy(r, f);
   read_cleaning(r, f);
   read_summary_page(r, g, f);
@@ -163,7 +163,6 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
 }
 
 void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
-  echo_virtual_blocks(f, ftl_table);
   ftl_table["victim_policy"] = victim_policy_name(f.victim.kind);
   ftl_table["victim_choices"] = f.victim.choices;
   ftl_table["clean_scope"] = clean_scope_name(f.clean_scope);

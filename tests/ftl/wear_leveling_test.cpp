@@ -13,6 +13,7 @@
 #include "common/rng.h"
 #include "common/state_io.h"
 #include "flash/nand_array.h"
+#include "ftl/block_keys.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
 #include "ftl/wear_leveler.h"
@@ -299,7 +300,7 @@ TEST_F(WearFtlTest, VerificationPassesWithMigrationOn) {
 TEST_F(WearFtlTest, HybridFtlRetiresWornBlocksAndReachesEndOfLife) {
   build(WearMode::kRateLimit, 5, [](sim::DeviceConfig& c) {
     c.ftl.type = "bast";
-    c.ftl.log_blocks = 4;
+    c.ftl.keys.emplace(ftl::BlockKeys{.log_blocks = 4});
   });
   fill();
   EXPECT_THROW(testing::run_random_mix(*ftl_, *verifier_, 2'000'000, 13), ftl::EndOfLife);

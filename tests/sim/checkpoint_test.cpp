@@ -7,14 +7,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <boost/crc.hpp>
 #include <algorithm>
+#include <boost/crc.hpp>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "common/rng.h"
 #include "common/state_io.h"
+#include "ftl/block_keys.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
 
@@ -136,7 +137,7 @@ DeviceConfig config_for(const std::string& param) {
     if (param != type) config.ftl.wear.order = ssdlab::ftl::WearOrder::kRateLimitFirst;
     config.ftl.clean_high_water = 0.1;  // background cleaning: idle state matters too
   } else if (type == "bast" || type == "fast") {
-    config.ftl.log_blocks = 3;
+    config.ftl.keys.emplace(ssdlab::ftl::BlockKeys{.log_blocks = 3});
     config.ftl.wear.mode = ssdlab::ftl::WearMode::kRateLimit;
     config.geometry.pe_cycles = 200;
   }

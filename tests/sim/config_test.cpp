@@ -12,11 +12,14 @@
 
 #include "common/error.h"
 #include "config_fixture.h"
+#include "ftl/block_keys.h"
 #include "test_support.h"
 
 namespace {
 
 namespace support = ssdlab::testing;
+namespace ftl = ssdlab::ftl;
+namespace sim = ssdlab::sim;
 using ssdlab::testing::ConfigTest;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
@@ -90,11 +93,11 @@ TEST_F(ConfigTest, OneTebibytePresetIsTheBaselineWithMoreBlocks) {
 TEST_F(ConfigTest, BlockFtlPresetsLoadTheirVirtualBlocksAndLogBlocks) {
   const auto usb = support::load_preset("usb-stick");
   EXPECT_EQ(usb.ftl.type, "block-mapped");
-  EXPECT_EQ(usb.ftl.virtual_block_size, 512u << 10);
+  EXPECT_EQ(usb.ftl.keys.get<ftl::BlockKeys>().virtual_block_size, 512u << 10);
   const auto bast = support::load_preset("bast-ssd");
   EXPECT_EQ(bast.ftl.type, "bast");
-  EXPECT_EQ(bast.ftl.virtual_block_size, 1u << 20);
-  EXPECT_EQ(bast.ftl.log_blocks, 16u);
+  EXPECT_EQ(bast.ftl.keys.get<ftl::BlockKeys>().virtual_block_size, 1u << 20);
+  EXPECT_EQ(bast.ftl.keys.get<ftl::BlockKeys>().log_blocks, 16u);
   EXPECT_EQ(support::load_preset("fast-ssd").ftl.type, "fast");
   // Echoed into summary.json.
   const auto json = ssdlab::sim::to_json(bast);
@@ -103,9 +106,19 @@ TEST_F(ConfigTest, BlockFtlPresetsLoadTheirVirtualBlocksAndLogBlocks) {
 }
 
 TEST_F(ConfigTest, VirtualBlockSizeDefaultsToOneFlashBlock) {
-  const auto config = support::load_preset("tiny");
-  EXPECT_EQ(config.ftl.virtual_block_size,
+  const auto config = sim::load_config(support::preset("tiny"), {"ftl.type=\"bast\""});
+  EXPECT_EQ(config.ftl.keys.get<ftl::BlockKeys>().virtual_block_size,
             config.geometry.pages_per_block * config.geometry.page_size);
+}
+
+// The block FTLs' keys are theirs: the page-level FTLs take them, unused (an
+// echo written before carries them), and neither hold nor echo them.
+TEST_F(ConfigTest, PageMappedTakesTheBlockFtlsKeysUnusedAndDoesNotEchoThem) {
+  const auto config = sim::load_config(support::preset("tiny"), {"ftl.log_blocks=4"});
+  EXPECT_TRUE(config.ftl.keys.empty());
+  const auto json = sim::to_json(config);
+  EXPECT_FALSE(json["ftl"].contains("log_blocks"));
+  EXPECT_FALSE(json["ftl"].contains("virtual_block_size"));
 }
 
 TEST_F(ConfigTest, ZeroLogBlocksIsOutOfRange) {
