@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,17 @@ namespace ssdlab {
 struct KeyDoc {
   std::string_view key;
   std::string_view what;
+};
+
+// One table of the config and its keys. `name` is the table as keys are
+// named in errors and --set ("host.link"); `heading` as a file writes it
+// ("[host.link]", "[[host.queues]]"); `intro` (Markdown, may be empty) what
+// the table is and what its absence means.
+struct TableDoc {
+  std::string_view name;
+  std::string_view heading;
+  std::string_view intro;
+  std::span<const KeyDoc> keys;
 };
 
 // Reads keys of a parsed TOML document, remembering which were read so that

@@ -120,12 +120,11 @@ void describe_block_ftl(BlockFtl kind, const FtlDescription& d, std::string& out
 
 template <BlockFtl kKind>
 constexpr FtlKeyHooks block_hooks() {
-  return {[](KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
-            read_block_keys(kKind, r, g, f);
-          },
-          &echo_block_keys,
-          [](const FtlDescription& d, std::string& out) { describe_block_ftl(kKind, d, out); },
-          /*slc_cache=*/false, kBlockKeys};
+  return {
+      [](KeyReader& r, const flash::Geometry& g, FtlConfig& f) { read_block_keys(kKind, r, g, f); },
+      &echo_block_keys,
+      [](const FtlDescription& d, std::string& out) { describe_block_ftl(kKind, d, out); },
+      /*parts=*/{}, kBlockKeys};
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "ftl/dftl_map_cache.h"
 #include "ftl/page_mapped/page_mapped_keys.h"
+#include "ftl/slc_cache_keys.h"
 
 namespace ssdlab::ftl {
 
@@ -69,7 +70,9 @@ void describe_dftl(const FtlDescription& d, std::string& out) {
 
 }  // namespace
 
-const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys,    &echo_dftl_keys, &describe_dftl,
-                                /*slc_cache=*/true, kDftlKeys,       /*one_shot_wordlines=*/true};
+constexpr const FtlPartKeys* kDftlParts[] = {&slc_cache_keys};
+
+const FtlKeyHooks dftl_ftl_keys{&read_dftl_keys, &echo_dftl_keys, &describe_dftl,
+                                kDftlParts,      kDftlKeys,       /*one_shot_wordlines=*/true};
 
 }  // namespace ssdlab::ftl

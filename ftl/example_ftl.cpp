@@ -343,8 +343,7 @@ std::unique_ptr<Ftl> make_example_ftl(const FtlContext& context) {
 
 // Keys: the hooks that ftl/registry.cpp lists beside the factory (an FTL
 // with no keys of its own lists `no_ftl_keys`).
-extern const FtlKeyHooks example_ftl_keys{&read_example_keys, &echo_example_keys,
-                                          &describe_example, /*slc_cache=*/false,
-                                          kExampleKeys};
+extern const FtlKeyHooks example_ftl_keys{&read_example_keys, &echo_example_keys, &describe_example,
+                                          /*parts=*/{}, kExampleKeys};
 
 }  // namespace ssdlab::ftl

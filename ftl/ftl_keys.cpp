@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "common/toml_keys.h"
@@ -30,6 +31,23 @@ std::vector<std::string> ftls_reading(const std::string& dotted, const flash::Ge
     } catch (const Error&) {
     }
     if (probe.was_read(dotted)) names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<const FtlPartKeys*> ftl_parts() {
+  std::vector<const FtlPartKeys*> parts;
+  for (const std::string& name : ftl_names())
+    for (const FtlPartKeys* part : ftl_key_hooks(name).parts)
+      if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+  return parts;
+}
+
+std::vector<std::string> ftls_taking(const FtlPartKeys& part) {
+  std::vector<std::string> names;
+  for (const std::string& name : ftl_names()) {
+    const auto parts = ftl_key_hooks(name).parts;
+    if (std::find(parts.begin(), parts.end(), &part) != parts.end()) names.push_back(name);
   }
   return names;
 }

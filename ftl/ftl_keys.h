@@ -25,7 +25,8 @@
 
 namespace ssdlab {
 class KeyReader;  // common/toml_keys.h
-struct KeyDoc;    // common/toml_keys.h
+struct KeyDoc;
+struct TableDoc;  // common/toml_keys.h    // common/toml_keys.h
 }
 
 namespace ssdlab::ftl {
@@ -66,6 +67,25 @@ struct FtlDescription {
   flash::HostWait cleaning_wait;
 };
 
+// A part of an FTL with a config table of its own (the SLC cache:
+// [slc_cache], slc_cache_keys.cpp): its reader, echo, description and
+// reference rows beside the part's code. An FTL lists the parts it takes in
+// its hooks (FtlKeyHooks::parts); the device config runs the parts' hooks
+// and refuses a part switched on for an FTL that does not take it, naming
+// the FTLs that do (ftls_taking). Its values live in FtlConfig.
+struct FtlPartKeys {
+  const TableDoc* table;
+  const char* what;  // the part in an error ("SLC cache")
+  // Reads and checks the table (for every FTL: a table switched off reads
+  // as off; `on` says whether it is switched on).
+  void (*read)(KeyReader& reader, const flash::Geometry& geometry, FtlConfig& config) = nullptr;
+  bool (*on)(const FtlConfig& config) = nullptr;
+  // When on: adds the part's table to the config echo (the whole echo) and
+  // appends its lines of `ssdlab config`.
+  void (*echo)(const FtlConfig& config, nlohmann::json& echo) = nullptr;
+  void (*describe)(const FtlConfig& config, std::string& out) = nullptr;
+};
+
 // One FTL's key code, listed beside its factory in the registry. Each may
 // be null: no keys of its own, nothing to echo, the generic description.
 struct FtlKeyHooks {
@@ -78,9 +98,9 @@ struct FtlKeyHooks {
   void (*echo)(const FtlConfig& config, nlohmann::json& ftl_table) = nullptr;
   // Appends the FTL's lines of `ssdlab config` (each "  name        text\n").
   void (*describe)(const FtlDescription& device, std::string& out) = nullptr;
-  // Whether the FTL takes an SLC cache ([slc_cache]; slc_cache_config.h):
-  // the config refuses a cache for an FTL that does not.
-  bool slc_cache = false;
+  // The parts with tables of their own the FTL takes (an SLC cache); the
+  // config refuses a part switched on for an FTL that does not.
+  std::span<const FtlPartKeys* const> parts;
   // The reference's rows of the keys `read` takes that no other FTL's hooks
   // document already (an FTL that reads another's keys, as dftl reads
   // page-mapped's, documents only its own): docs/reference/config.md lists
@@ -100,6 +120,11 @@ extern const FtlKeyHooks no_ftl_keys;
 // The hooks of FTL `type` (built in or registered); throws ssdlab::Error for
 // an unknown name. A null describe comes back as the generic description.
 FtlKeyHooks ftl_key_hooks(const std::string& type);
+
+// Every FTL's parts (FtlKeyHooks::parts), each once, in ftl_names() order;
+// and the FTLs that take `part`, in that order.
+std::vector<const FtlPartKeys*> ftl_parts();
+std::vector<std::string> ftls_taking(const FtlPartKeys& part);
 
 // The FTLs whose `read` hook takes `dotted` ("ftl.key"), in ftl_names() order: each
 // is asked on an [ftl] table of defaults, so that an error for a key the

@@ -120,6 +120,6 @@ std::unique_ptr<Ftl> make_zoned_ftl(const FtlContext& context) {
 }
 
 extern const FtlKeyHooks zoned_ftl_keys{&read_zoned_keys, &echo_zoned_keys, &describe_zoned,
-                                        /*slc_cache=*/false, kZonedKeys};
+                                        /*parts=*/{}, kZonedKeys};
 
 }  // namespace ssdlab::ftl

@@ -8,6 +8,7 @@
 
 #include "common/toml_keys.h"
 #include "ftl/block_keys.h"
+#include "ftl/slc_cache_keys.h"
 #include "ftl/victim_policy.h"
 
 namespace ssdlab::ftl {
@@ -186,13 +187,16 @@ void describe_page_mapped_layout(const FtlDescription& d, std::string& out) {
   describe_placement(d, out);
 }
 
+// The parts it takes with tables of their own (dftl's too).
+constexpr const FtlPartKeys* kWithSlcCache[] = {&slc_cache_keys};
+
 const FtlKeyHooks page_mapped_ftl_keys{&read_page_mapped_keys,
                                        &echo_page_mapped_keys,
                                        [](const FtlDescription& d, std::string& out) {
                                          describe_page_mapped_layout(d, out);
                                          describe_cleaning(d, out);
                                        },
-                                       /*slc_cache=*/true,
+                                       kWithSlcCache,
                                        kPageMappedKeys,
                                        /*one_shot_wordlines=*/true};
 

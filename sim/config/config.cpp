@@ -16,16 +16,15 @@
 #include "common/units.h"
 #include "ftl/ftl_keys.h"
 #include "ftl/pools.h"
+#include "sim/config/config_ftl_parts.h"
 #include "sim/config/config_host.h"
 #include "sim/config/config_part.h"
 #include "sim/config/config_reader.h"
-#include "sim/config/config_slc_cache.h"
 
 namespace ssdlab::sim {
 namespace {
 
 using config_detail::apply_overrides;
-using config_detail::read_gang;
 using config_detail::refuse_slc_time;
 
 void read_geometry(KeyReader& r, flash::Geometry& g) {
@@ -67,7 +66,7 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
     // The Samsung default pairs 0&1, 2&3 only where those planes exist.
     std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
   }
-  read_gang(r, g);
+  config_detail::read_gang(r, g);
   // DiskSim's synchronous gang is one queued element served one request at a time
   // (ssd_gang.c:247-260): the gang unit's dies do not interleave unless the config says so.
   if (g.gang == flash::Gang::kSharedBusSync) g.interleaving = flash::Interleaving::kNone;
@@ -350,6 +349,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   std::vector<std::string> tables;  // (an array's tables are named by hoist_table_arrays)
   for (const TableDoc& table : core_tables())
     if (!table.heading.starts_with("[[")) tables.emplace_back(table.name);
+  add_ftl_part_tables(tables);                   // ([slc_cache], after [ftl])
   for (const ConfigPart* part : config_parts())  // (a sub-table is read as a top-level one)
     for (const TableDoc& table : part->tables) {
       const std::string name(table.name);
@@ -369,7 +369,7 @@ DeviceConfig read_config(toml::table& root, const std::string& path,
   read_suspend(r, config.suspend);
   read_ftl(r, config.geometry, config.ftl);
   check_read_transfer(r, config);
-  read_slc_cache(r, config.geometry, config.ftl.type, config.ftl.slc_cache);
+  read_ftl_parts(r, config.geometry, config.ftl);
   read_placement_map(r, arrays.placement_ranges, config.ftl);
   r.integer("host", "sector_size", config.sector_size, 512, 65536);
   if (config.sector_size & (config.sector_size - 1) ||

@@ -11,10 +11,10 @@
 #include "ftl/ftl_keys.h"
 #include "sim/config/capacity.h"
 #include "sim/config/config.h"
+#include "sim/config/config_ftl_parts.h"
 #include "sim/config/config_host.h"
-#include "sim/config/config_reader.h"
 #include "sim/config/config_part.h"
-#include "sim/config/config_slc_cache.h"
+#include "sim/config/config_reader.h"
 
 namespace ssdlab::sim {
 
@@ -143,7 +143,7 @@ nlohmann::json to_json(const DeviceConfig& c) {
             {"queue_depth", c.controller.queue_depth},
             {"scheduling", scheduling_name(c.controller.scheduling)}}},
           {"controller", controller_json(c.controller)}};
-  if (c.ftl.slc_cache.on()) json["slc_cache"] = config_detail::slc_cache_json(c.ftl.slc_cache);
+  config_detail::echo_ftl_parts(c.ftl, json);
   // Only when given: other configs echo as before.
   if (!c.controller.host_queues.queues.empty())
     json["host"].update(config_detail::host_queues_json(c.controller.host_queues));
@@ -278,7 +278,7 @@ void describe_wear_timing_controller(const DeviceConfig& c, Out it) {
                    k.flush_low_water * 100, k.buffer_ps_per_byte / 1000.0);
   else
     fmt::format_to(it, "  buffer      none\n");
-  fmt::format_to(it, "{}", config_detail::describe_slc_cache(c.ftl.slc_cache));
+  fmt::format_to(it, "{}", config_detail::describe_ftl_parts(c.ftl));
   if (c.ftl.clean_high_water > 0)
     fmt::format_to(it, "  background  cleaning {} host requests\n",
                    k.preempt_background_cleaning ? "yields to" : "runs a whole round before");

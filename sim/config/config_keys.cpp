@@ -1,6 +1,7 @@
 // The core tables of the device config as the reference documents them
 // (config_part.h): a KeyDoc per key the core reader (config.cpp,
-// config_cell.cpp, config_gang.cpp, config_host.cpp, config_slc_cache.cpp) reads.
+// config_cell.cpp, config_gang.cpp, config_host.cpp) reads; the FTL parts' tables sit
+// with their parts (ftl/slc_cache_keys.cpp).
 #include "sim/config/config_part.h"
 
 namespace ssdlab::sim {
@@ -203,35 +204,6 @@ constexpr KeyDoc kPlacementMap[] = {
      "the placement handle its writes take, 0–255 and below `ftl.fdp_handles`; default 0"},
 };
 
-constexpr KeyDoc kSlcCache[] = {
-    {"mode",
-     "`none` (default), `static` (a fixed cache, out of the spare area: the capacity the host "
-     "sees stays, unless the spare cannot hold the cache beside what cleaning keeps free), "
-     "`dynamic` (free blocks, shrinking as the logical space fills)"},
-    {"size_gib",
-     "GiB of SLC data: a static cache's size, a dynamic cache's most (when the drive is "
-     "empty); above 0 with a cache, at most 10^6"},
-    {"static_gib",
-     "dynamic only: a part of `size_gib` kept as a static cache (out of the spare area), so "
-     "that a full drive keeps it; 0 (the default) to `size_gib`"},
-    {"size_by_fill",
-     "dynamic only: the firmware's size by fill, as makers publish it: `[[fill, GiB], ...]`, "
-     "fills from 0 to 1 increasing, each size at least `static_gib`; the cache opens no "
-     "block beyond the table's size (linear between points, flat beyond the ends, capped by "
-     "`size_gib`) at the fill of the native cells (the logical space mapped, less what the "
-     "cache holds); the free-space rule stays an upper bound. Default: none ([The cache by "
-     "fill](../current-devices.md#the-cache-by-fill))"},
-    {"when_full",
-     "`native` (default): host writes go to the native cells; `fold`: a write waits while "
-     "the next cache block is folded"},
-    {"fold_order",
-     "`fifo` (default): the oldest cache block folds first; `greedy`: the one with the fewest "
-     "valid pages"},
-    {"idle_fold",
-     "true (default): fold sealed cache blocks while a pool's dies are idle (the background "
-     "cleaner; preemptible with `controller.background_cleaning_preempt`)"},
-};
-
 constexpr KeyDoc kHost[] = {
     {"sector_size",
      "bytes of a host sector, a power of two from 512 to 65536 dividing "
@@ -327,11 +299,6 @@ constexpr TableDoc kCoreTables[] = {
      "traces are tagged this way. Needs `ftl.placement = \"fdp\"` or `\"streams\"` (see "
      "[Where identifiers come from](../fdp.md#where-identifiers-come-from))",
      kPlacementMap},
-    {"slc_cache", "[slc_cache]",
-     "blocks of a multi-bit device run one bit per cell to absorb host writes (how it works: "
-     "[SLC cache](../model.md#slc-cache)); page-mapped and dftl on cells of several bits only "
-     "(see [SLC cache](#slc-cache)); no table: no cache",
-     kSlcCache},
     {"host", "[host]",
      "the host side; its submission queues and namespaces are the arrays of tables "
      "`[[host.queues]]` and `[[namespace]]` (below)",

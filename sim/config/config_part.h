@@ -26,16 +26,7 @@
 
 namespace ssdlab::sim {
 
-// One table of the config and its keys. `name` is the table as keys are
-// named in errors and --set ("host.link"); `heading` as a file writes it
-// ("[host.link]", "[[host.queues]]"); `intro` (Markdown, may be empty) what
-// the table is and what its absence means.
-struct TableDoc {
-  std::string_view name;
-  std::string_view heading;
-  std::string_view intro;
-  std::span<const KeyDoc> keys;
-};
+using ssdlab::TableDoc;  // (common/toml_keys.h: an FTL part's tables are documented too)
 
 // A registered part of the device config. Each hook may be null.
 struct ConfigPart {

@@ -82,13 +82,20 @@ std::string config_reference() {
   std::string text;
   const auto out = std::back_inserter(text);
   // Each core table, then the parts' sub-tables of it ([host.link] after
-  // [host]'s own), in the parts' order.
-  for (const TableDoc& core : core_tables()) {
-    table_section(core, out);
-    if (core.name.find('.') != std::string_view::npos) continue;
+  // [host]'s own), in the parts' order; after [ftl]'s tables, the FTL
+  // parts' ([slc_cache]).
+  const auto core = core_tables();
+  for (std::size_t i = 0; i < core.size(); ++i) {
+    const auto of_ftl = [](const TableDoc& table) {
+      return table.name == "ftl" || KeyReader::inside(std::string(table.name), "ftl");
+    };
+    if (i > 0 && of_ftl(core[i - 1]) && !of_ftl(core[i]))
+      for (const ftl::FtlPartKeys* part : ftl::ftl_parts()) table_section(*part->table, out);
+    table_section(core[i], out);
+    if (core[i].name.find('.') != std::string_view::npos) continue;
     for (const ConfigPart* part : kParts)
       for (const TableDoc& table : part->tables)
-        if (KeyReader::inside(std::string(table.name), std::string(core.name)))
+        if (KeyReader::inside(std::string(table.name), std::string(core[i].name)))
           table_section(table, out);
   }
   // Then the parts' tables of their own ([errors]), in the parts' order.

@@ -66,6 +66,7 @@ Documented documented() {
   for (const auto& table : ssdlab::sim::core_tables()) add(table);
   for (const ssdlab::sim::ConfigPart* part : ssdlab::sim::config_parts())
     for (const auto& table : part->tables) add(table);
+  for (const ssdlab::ftl::FtlPartKeys* part : ssdlab::ftl::ftl_parts()) add(*part->table);
   // (FTLs may share one table, as block-mapped, bast and fast do.)
   std::set<const ssdlab::KeyDoc*> ftl_rows;
   for (const std::string& type : ssdlab::ftl::ftl_names())
