@@ -284,10 +284,14 @@ class Ftl {
   // same either way.
   virtual void set_lists_unread(bool /*unread*/) {}
   virtual const flash::NandArray& nand() const = 0;
-  // What the SLC cache did ([slc_cache]); nothing without one.
-  virtual std::optional<records::SlcCacheCounters> slc_cache_stats() const { return std::nullopt; }
-  // What host-guided placement did (ftl.placement); nothing when it is off.
-  virtual std::optional<records::FdpCounters> fdp_stats() const { return std::nullopt; }
+  // The counter records of the FTL's parts (records/), each present when its
+  // part is on; the summary collects them. A new part adds its record to
+  // PartRecords, not a getter to every FTL.
+  struct PartRecords {
+    std::optional<records::SlcCacheCounters> slc_cache;  // what the SLC cache did ([slc_cache])
+    std::optional<records::FdpCounters> fdp;  // what host-guided placement did (ftl.placement)
+  };
+  virtual PartRecords part_records() const { return {}; }
   // Host-guided placement: TP4146's Reclaim Unit Handle Update (an I/O
   // Management Send) for placement identifier `id`: its handle moves on to
   // a new reclaim unit in every reclaim group, leaving the current ones

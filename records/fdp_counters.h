@@ -4,7 +4,7 @@
 // (23h) and configuration (20h), each handle's reclaim-unit use and its
 // status (I/O Management Receive). The placement part counts the
 // events and the handles' pages per write (ftl/page_mapped/page_mapped_fdp.cpp) and
-// fills in the rest when asked (ftl::Ftl::fdp_stats()); the summary writes
+// fills in the rest when asked (ftl::Ftl::part_records()); the summary writes
 // and reads it through the field lists below. Bytes are flash page bytes.
 #pragma once
 

@@ -1,6 +1,6 @@
 // What the SLC cache did ([slc_cache]; ftl/page_mapped/page_mapped_slc_cache.h), over
 // the pools: summary.json's "slc_cache" block, declared once. The cache
-// fills it when asked (ftl::Ftl::slc_cache_stats(), not per page: its
+// fills it when asked (ftl::Ftl::part_records(), not per page: its
 // per-page counts are its pools'), and the summary writes and reads it
 // through the field list below. Pages are physical pages; blocks are
 // SLC-mode blocks.

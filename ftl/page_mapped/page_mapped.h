@@ -116,11 +116,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   const FtlStats& stats() const override { return stats_; }
   const FtlConfig& config() const override { return config_; }
   const flash::NandArray& nand() const override { return nand_; }
-  std::optional<records::SlcCacheCounters> slc_cache_stats() const override {
-    if (!slc_.on()) return std::nullopt;
-    return slc_.stats();
-  }
-  std::optional<records::FdpCounters> fdp_stats() const override;
+  PartRecords part_records() const override;
   void update_reclaim_unit_handle(std::uint8_t id, CommandList& out) override;
   void set_time(TimeNs now) override { fdp_.set_time(now); }
   void media_reallocated(std::uint64_t pages) override { fdp_.reallocated(pages); }
@@ -140,6 +136,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void load_state(StateReader& in) override;
 
  private:
+  records::FdpCounters fdp_record() const;  // (placement on: part_records())
   // The counters `pool`'s work adds to: its own during parallel writes.
   FtlStats& counters(std::uint32_t pool) {
     return pool_stats_.empty() ? stats_ : pool_stats_[pool];

@@ -77,8 +77,14 @@ void PageMappedFtl::write_placed_run(const PageRange& range, CommandList& out) {
   }
 }
 
-std::optional<records::FdpCounters> PageMappedFtl::fdp_stats() const {
-  if (!fdp_.on()) return std::nullopt;
+Ftl::PartRecords PageMappedFtl::part_records() const {
+  PartRecords records;
+  if (slc_.on()) records.slc_cache = slc_.stats();
+  if (fdp_.on()) records.fdp = fdp_record();
+  return records;
+}
+
+records::FdpCounters PageMappedFtl::fdp_record() const {
   // A handle's reclaim unit in a group: its active block on each plane; a
   // plane with none opens a whole block at the handle's next page there.
   const auto available = [this](WriteKind slot, std::uint32_t group) {

@@ -244,8 +244,9 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.device = device_counters_of(ssd);
   summary.wear = wear_report(ssd);
   // The FTL's parts' records (records/), as they filled them.
-  summary.slc_cache = ssd.ftl().slc_cache_stats();
-  summary.fdp = ssd.ftl().fdp_stats();
+  ftl::Ftl::PartRecords parts = ssd.ftl().part_records();
+  summary.slc_cache = std::move(parts.slc_cache);
+  summary.fdp = std::move(parts.fdp);
   add_zones_summary(summary, ssd);
   summary.verification = VerificationRecord{verify, ssd.verified_pages()};
   // The config that ran: with the FTL's own keys as it resolved them when it

@@ -187,9 +187,10 @@ void RunSession::print_no_cleaning_note(const SummaryRecord& summary) const {
              format_size(written), *headroom_blocks_,
              format_size(*headroom_blocks_ * g.pages_per_block * g.page_size),
              ssd_->ftl().spare_blocks().kept_free,
-             ssd_->ftl().slc_cache_stats() ? ", and its SLC cache takes writes before they need "
-                                              "cleaning"
-                                            : "");
+             ssd_->ftl().part_records().slc_cache
+                 ? ", and its SLC cache takes writes before they need "
+                   "cleaning"
+                 : "");
 }
 
 Simulator& RunSession::start(bool io_log, std::uint64_t total_ios) {

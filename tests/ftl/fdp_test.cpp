@@ -84,7 +84,7 @@ TEST(FdpTest, EachHandleWritesBlocksOfItsOwn) {
   EXPECT_NE(block_of(0), block_of(1));
   EXPECT_EQ(nand.placement_tag(block_of(0)), 1u);
   EXPECT_EQ(nand.placement_tag(block_of(1)), 2u);
-  const records::FdpCounters stats = *device.ftl->fdp_stats();
+  const records::FdpCounters stats = *device.ftl->part_records().fdp;
   EXPECT_EQ(stats.handles[0].host_pages, 1u);
   EXPECT_EQ(stats.handles[1].host_pages, 1u);
   EXPECT_EQ(stats.handle_changes, 1u);
@@ -93,7 +93,7 @@ TEST(FdpTest, EachHandleWritesBlocksOfItsOwn) {
 TEST(FdpTest, AnIdPastTheLastHandleIsHandleZeroAndCounted) {
   Device device(fdp_config(Isolation::kInitially));
   device.write(0, 7);
-  const records::FdpCounters stats = *device.ftl->fdp_stats();
+  const records::FdpCounters stats = *device.ftl->part_records().fdp;
   EXPECT_EQ(stats.invalid_placement_ids, 1u);
   EXPECT_EQ(stats.handles[0].host_pages, 1u);
 }
@@ -118,7 +118,7 @@ TEST(FdpTest, AReclaimUnitHandleUpdateClosesTheHandlesBlocks) {
     unwritten += g.pages_per_block - nand.write_pointer(block);
     groups.insert(g.plane_of_block(block) / 4);  // tiny: 4 planes a package, its group
   }
-  const records::FdpCounters before = *device.ftl->fdp_stats();
+  const records::FdpCounters before = *device.ftl->part_records().fdp;
   const std::uint64_t ru = 4 * g.pages_per_block * g.page_size;
   EXPECT_EQ(before.reclaim_groups, 2u);
   EXPECT_EQ(before.reclaim_unit_nominal_size, ru);
@@ -138,7 +138,7 @@ TEST(FdpTest, AReclaimUnitHandleUpdateClosesTheHandlesBlocks) {
   EXPECT_EQ(nand.placement_tag(block_of(0)), 2u);
   device.ftl->check_invariants();
 
-  const records::FdpCounters after = *device.ftl->fdp_stats();
+  const records::FdpCounters after = *device.ftl->part_records().fdp;
   EXPECT_EQ(after.ruh_updates, 1u);
   EXPECT_EQ(after.ru_unwritten_bytes, unwritten * g.page_size);
   ASSERT_EQ(after.events.size(), 3u);
@@ -166,7 +166,7 @@ TEST(FdpTest, AnUpdateOfAnUnwrittenOrInvalidHandleMovesNothing) {
   device.ftl->update_reclaim_unit_handle(1, out);
   device.ftl->update_reclaim_unit_handle(9, out);
   EXPECT_TRUE(out.empty());
-  const records::FdpCounters stats = *device.ftl->fdp_stats();
+  const records::FdpCounters stats = *device.ftl->part_records().fdp;
   EXPECT_EQ(stats.ruh_updates, 2u);
   EXPECT_EQ(stats.events[0].count, 0u);
   EXPECT_EQ(stats.events[1].count, 1u);
@@ -200,8 +200,8 @@ TEST(FdpTest, APlacementRangeNamesTheHandleOfWritesWithoutAnId) {
   Device device(config);
   device.write(3, 0);
   device.write(100, 0);
-  EXPECT_EQ(device.ftl->fdp_stats()->handles[1].host_pages, 1u);
-  EXPECT_EQ(device.ftl->fdp_stats()->handles[0].host_pages, 1u);
+  EXPECT_EQ(device.ftl->part_records().fdp->handles[1].host_pages, 1u);
+  EXPECT_EQ(device.ftl->part_records().fdp->handles[0].host_pages, 1u);
 }
 
 TEST(FdpTest, PersistentIsolationNeverMixesLifetimesInitialDoes) {
@@ -213,8 +213,8 @@ TEST(FdpTest, PersistentIsolationNeverMixesLifetimesInitialDoes) {
   Device initially(fdp_config(Isolation::kInitially));
   initially.two_lifetimes(20000, true);
   EXPECT_GT(initially.mixed_blocks(), 0u);
-  EXPECT_GT(initially.ftl->fdp_stats()->shared_cleaning_blocks, 0u);
-  EXPECT_EQ(persistent.ftl->fdp_stats()->shared_cleaning_blocks, 0u);
+  EXPECT_GT(initially.ftl->part_records().fdp->shared_cleaning_blocks, 0u);
+  EXPECT_EQ(persistent.ftl->part_records().fdp->shared_cleaning_blocks, 0u);
 }
 
 TEST(FdpTest, SegregatedLifetimesCutWriteAmplification) {
@@ -262,9 +262,9 @@ TEST(FdpTest, AnSlcCacheFoldsEachPageIntoItsHandlesBlocks) {
     with.two_lifetimes(30000, true, 5);
     without.two_lifetimes(30000, false, 5);
     with.ftl->check_invariants();
-    const records::SlcCacheCounters slc = *with.ftl->slc_cache_stats();
+    const records::SlcCacheCounters slc = *with.ftl->part_records().slc_cache;
     EXPECT_GT(slc.host_pages_absorbed, 5000u) << type;
-    const records::FdpCounters fdp = *with.ftl->fdp_stats();
+    const records::FdpCounters fdp = *with.ftl->part_records().fdp;
     EXPECT_GT(fdp.handles[0].pages_folded, 1000u) << type;
     EXPECT_GT(fdp.handles[1].pages_folded, 1000u) << type;
     EXPECT_EQ(with.mixed_blocks(), 0u) << type;
@@ -287,7 +287,7 @@ TEST(FdpTest, ACheckpointCarriesTheHandles) {
     original.two_lifetimes(5000, true);
     CommandList updates;
     original.ftl->update_reclaim_unit_handle(1, updates);
-    ASSERT_GT(original.ftl->fdp_stats()->ru_unwritten_bytes, 0u);
+    ASSERT_GT(original.ftl->part_records().fdp->ru_unwritten_bytes, 0u);
     std::stringstream bytes;
     {
       StateWriter writer(&bytes);
@@ -299,7 +299,7 @@ TEST(FdpTest, ACheckpointCarriesTheHandles) {
       restored.ftl->load_state(reader);
     }
     restored.ftl->check_invariants();
-    EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
+    EXPECT_EQ(*restored.ftl->part_records().fdp, *original.ftl->part_records().fdp);
     Rng a(9), b(9);
     const auto pages = original.ftl->logical_pages();
     for (int i = 0; i < 3000; ++i) {
@@ -313,7 +313,7 @@ TEST(FdpTest, ACheckpointCarriesTheHandles) {
       ASSERT_EQ(out_a.size(), out_b.size()) << "request " << i;
       for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn);
     }
-    EXPECT_EQ(*restored.ftl->fdp_stats(), *original.ftl->fdp_stats());
+    EXPECT_EQ(*restored.ftl->part_records().fdp, *original.ftl->part_records().fdp);
   }
 }
 

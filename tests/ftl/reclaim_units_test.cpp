@@ -136,7 +136,7 @@ TEST(ReclaimUnitsTest, ADeviceCleaningByUnitsLosesNothingAndCheckpoints) {
       verifier.host_write({lpn, 1}, write(*ftl, lpn));
     }
     ftl->check_invariants();
-    const records::FdpCounters fdp = *ftl->fdp_stats();
+    const records::FdpCounters fdp = *ftl->part_records().fdp;
     EXPECT_EQ(fdp.reclaim, "unit") << type;
     EXPECT_GT(fdp.reclaim_units_cleaned, 100u) << type;
     EXPECT_GT(ftl->stats().blocks_cleaned, 2 * fdp.reclaim_units_cleaned) << type;
@@ -163,7 +163,7 @@ TEST(ReclaimUnitsTest, ADeviceCleaningByUnitsLosesNothingAndCheckpoints) {
       ASSERT_EQ(out_a.size(), out_b.size()) << type << " request " << i;
       for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn);
     }
-    EXPECT_EQ(*restored->fdp_stats(), *ftl->fdp_stats()) << type;
+    EXPECT_EQ(*restored->part_records().fdp, *ftl->part_records().fdp) << type;
   }
 }
 

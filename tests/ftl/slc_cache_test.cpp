@@ -64,7 +64,7 @@ struct Device {
         return ftl->nand().is_slc(config.geometry.block_of(command.ppn));
     return false;
   }
-  records::SlcCacheCounters stats() const { return *ftl->slc_cache_stats(); }
+  records::SlcCacheCounters stats() const { return *ftl->part_records().slc_cache; }
 
   sim::DeviceConfig config;
   std::unique_ptr<Ftl> ftl;

@@ -57,7 +57,7 @@ TEST_P(FdpMapUnitCuts, LoseNothingAndKeepEachHandlesUnitsInItsOwnBlocks) {
   EXPECT_EQ(totals.buffered_lost, 0u);
   EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages());
   EXPECT_NO_THROW(ssd.ftl().check_invariants());
-  const auto fdp = ssd.ftl().fdp_stats();
+  const auto fdp = ssd.ftl().part_records().fdp;
   ASSERT_TRUE(fdp.has_value());
   EXPECT_GT(fdp->handles[1].host_pages, 0u);
   EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u);

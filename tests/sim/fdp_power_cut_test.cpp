@@ -37,7 +37,7 @@ TEST_P(FdpCuts, RecoversEveryAcknowledgedWriteAndEachBlocksHandle) {
   EXPECT_EQ(totals.recovered, 40u);
   EXPECT_EQ(totals.checked, 40 * ssd.ftl().logical_pages());
   EXPECT_NO_THROW(ssd.ftl().check_invariants());
-  const auto fdp = ssd.ftl().fdp_stats();
+  const auto fdp = ssd.ftl().part_records().fdp;
   ASSERT_TRUE(fdp.has_value());
   EXPECT_GT(fdp->handles[1].host_pages, 0u);
   EXPECT_GT(ssd.ftl().stats().blocks_cleaned, 0u);
@@ -62,7 +62,7 @@ TEST(FdpCutsWithUpdates, LoseNothingAndKeepClosedUnitsClosed) {
     EXPECT_EQ(totals.recovered, 30u) << preset;
     EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages()) << preset;
     EXPECT_NO_THROW(ssd.ftl().check_invariants());
-    const auto fdp = ssd.ftl().fdp_stats();
+    const auto fdp = ssd.ftl().part_records().fdp;
     ASSERT_TRUE(fdp.has_value());
     EXPECT_GT(fdp->ruh_updates, 100u) << preset;
     EXPECT_GT(fdp->events[0].count, 0u) << preset;
@@ -83,7 +83,7 @@ TEST(FdpCutsByUnits, LoseNothingAndCleanByUnitsAfterTheMounts) {
     EXPECT_EQ(totals.recovered, 30u) << type;
     EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages()) << type;
     EXPECT_NO_THROW(ssd.ftl().check_invariants());
-    EXPECT_GT(ssd.ftl().fdp_stats()->reclaim_units_cleaned, 100u) << type;
+    EXPECT_GT(ssd.ftl().part_records().fdp->reclaim_units_cleaned, 100u) << type;
   }
 }
 
@@ -102,8 +102,8 @@ TEST(FdpCutsWithAnSlcCache, LoseNothingAndKeepTheHandlesApart) {
   EXPECT_EQ(totals.recovered, 30u);
   EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages());
   EXPECT_NO_THROW(ssd.ftl().check_invariants());
-  EXPECT_GT(ssd.ftl().slc_cache_stats()->host_pages_absorbed, 1000u);
-  EXPECT_GT(ssd.ftl().fdp_stats()->handles[1].pages_folded, 0u);
+  EXPECT_GT(ssd.ftl().part_records().slc_cache->host_pages_absorbed, 1000u);
+  EXPECT_GT(ssd.ftl().part_records().fdp->handles[1].pages_folded, 0u);
   // (The cache's own blocks take both handles: blocks_mixing passes them.)
   EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.config().geometry, 512), 0u);
 }

@@ -42,12 +42,12 @@ TEST(FdpTimeLimit, AUnitOpenPastTheLimitIsClosedAtTheNextWrite) {
     const HostIo first{0, 16384, IoMode::kWrite, 1};  // handle 1 opens its units at 0 s
     ASSERT_TRUE(ssd.start(first, 0));
     ASSERT_TRUE(ssd.start({1 << 20, 4096, IoMode::kWrite, 0}, 6 * kSecond / 10));
-    auto fdp = *ssd.ftl().fdp_stats();
+    auto fdp = *ssd.ftl().part_records().fdp;
     EXPECT_EQ(event(fdp, 0x01), 0u);  // within the limit
     const std::uint64_t opened = fdp.handles[1].blocks_opened;
     // 1.5 s: handle 1's units (open 1.5 s) are closed; handle 0's (0.9 s) are not.
     ASSERT_TRUE(ssd.start({2 << 20, 4096, IoMode::kWrite, 0}, 3 * kSecond / 2));
-    fdp = *ssd.ftl().fdp_stats();
+    fdp = *ssd.ftl().part_records().fdp;
     EXPECT_GT(event(fdp, 0x01), 0u);
     EXPECT_EQ(event(fdp, 0x81), event(fdp, 0x01));
     EXPECT_EQ(event(fdp, 0x00), event(fdp, 0x01));  // closed with media writes left
@@ -56,7 +56,7 @@ TEST(FdpTimeLimit, AUnitOpenPastTheLimitIsClosedAtTheNextWrite) {
     const std::uint64_t exceeded = event(fdp, 0x01);
     // The handle's next write opens a new unit; nothing else expired.
     ASSERT_TRUE(ssd.start({0, 4096, IoMode::kWrite, 1}, 3 * kSecond / 2 + 1000));
-    fdp = *ssd.ftl().fdp_stats();
+    fdp = *ssd.ftl().part_records().fdp;
     EXPECT_GT(fdp.handles[1].blocks_opened, opened);
     EXPECT_EQ(event(fdp, 0x01), exceeded);
     EXPECT_NO_THROW(ssd.ftl().check_invariants());
@@ -68,7 +68,7 @@ TEST(FdpTimeLimit, NoLimitNoEvents) {
   Ssd ssd(two_handles("tiny", 0));
   ASSERT_TRUE(ssd.start({0, 16384, IoMode::kWrite, 1}, 0));
   ASSERT_TRUE(ssd.start({1 << 20, 4096, IoMode::kWrite, 0}, 100 * kSecond));
-  const auto fdp = *ssd.ftl().fdp_stats();
+  const auto fdp = *ssd.ftl().part_records().fdp;
   for (const records::FdpCounters::Event& e : fdp.events) {
     EXPECT_NE(e.type, 0x01u);
     EXPECT_NE(e.type, 0x81u);
@@ -89,8 +89,8 @@ TEST(FdpTimeLimit, ACheckpointKeepsTheUnitsOpeningTimes) {
   load_checkpoint(state, restored, position);
   for (Ssd* ssd : {&saved, &restored})
     ASSERT_TRUE(ssd->start({2 << 20, 4096, IoMode::kWrite, 0}, 3 * kSecond / 2));
-  EXPECT_GT(event(*restored.ftl().fdp_stats(), 0x01), 0u);
-  EXPECT_EQ(*restored.ftl().fdp_stats(), *saved.ftl().fdp_stats());
+  EXPECT_GT(event(*restored.ftl().part_records().fdp, 0x01), 0u);
+  EXPECT_EQ(*restored.ftl().part_records().fdp, *saved.ftl().part_records().fdp);
   Ssd without(two_handles("tiny", 0));
   EXPECT_THROW(load_checkpoint(state, without, position), Error);
 }
@@ -106,7 +106,7 @@ TEST(FdpTimeLimit, CutsAmongExpiriesLoseNothing) {
   const testing_power::CutTotals totals = testing_power::run_with_cuts(
       ssd, "RW:io_size=8192,count=3000,queue_depth=2,burst=100,pause_us=1500000", 20, 7);
   EXPECT_EQ(totals.recovered, 20u);
-  EXPECT_GT(event(*ssd.ftl().fdp_stats(), 0x01), 0u);
+  EXPECT_GT(event(*ssd.ftl().part_records().fdp, 0x01), 0u);
   EXPECT_NO_THROW(ssd.ftl().check_invariants());
 }
 

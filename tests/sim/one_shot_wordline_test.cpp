@@ -163,7 +163,7 @@ TEST(OneShotWordlines, AFlushAcrossTheCachesEndLosesNoPage) {
   for (std::uint64_t page = 0; page < pages / 2; ++page)
     now = *ssd.start(HostIo{page * kPage, kPage, IoMode::kRead}, now);
   EXPECT_GE(ssd.verified_pages(), pages / 2);  // (cleaning's moves are checked too)
-  EXPECT_GT(ssd.ftl().slc_cache_stats()->host_pages_bypassed, pages / 4);  // past the cache
+  EXPECT_GT(ssd.ftl().part_records().slc_cache->host_pages_bypassed, pages / 4);  // past the cache
   ssd.ftl().check_invariants();
 }
 

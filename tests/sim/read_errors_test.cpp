@@ -174,7 +174,7 @@ TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
   TimeNs now = 0;
   for (std::uint64_t page = 0; page < first_range; page += 16)
     now = *ssd.start(HostIo{page * kPage, 16 * kPage, IoMode::kWrite, 1}, now);
-  const std::uint64_t handle_0_pages = ssd.ftl().fdp_stats()->handles[0].host_pages;
+  const std::uint64_t handle_0_pages = ssd.ftl().part_records().fdp->handles[0].host_pages;
   // (Data reclaimed into a handle's open block stays there until it fills:
   // a few blocks are reclaimed, no more.)
   for (std::uint64_t i = 0; i < 100000 && ssd.read_errors()->counters().reclaimed_blocks < 2; ++i)
@@ -182,7 +182,7 @@ TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
   ASSERT_GE(ssd.read_errors()->counters().reclaimed_blocks, 2u);
   EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.config().geometry, first_range), 0u);
   // None of the rewrites went to handle 0 (the hot reads are all in handle 1's range).
-  const records::FdpCounters fdp = *ssd.ftl().fdp_stats();
+  const records::FdpCounters fdp = *ssd.ftl().part_records().fdp;
   EXPECT_EQ(fdp.handles[0].host_pages, handle_0_pages);
   // Each block rewritten is a Media Reallocated event (TP4146 0x80).
   EXPECT_EQ(fdp.events[2].type, 0x80u);

@@ -37,7 +37,7 @@ TEST_P(SlcCacheCuts, RecoversEveryAcknowledgedWriteAfterRandomCuts) {
   EXPECT_EQ(totals.cuts, 30u);
   EXPECT_EQ(totals.recovered, 30u);
   EXPECT_EQ(totals.checked, 30 * ssd.ftl().logical_pages());
-  const auto slc = ssd.ftl().slc_cache_stats();
+  const auto slc = ssd.ftl().part_records().slc_cache;
   ASSERT_TRUE(slc.has_value());
   EXPECT_GT(slc->host_pages_absorbed, 0u);
   EXPECT_GT(slc->blocks_folded, 0u);

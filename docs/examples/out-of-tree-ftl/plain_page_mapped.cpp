@@ -48,12 +48,7 @@ class PlainPageMapped final : public Ftl {
   std::uint32_t parallel_pools() const override { return inner_->parallel_pools(); }
   std::uint32_t pool_of_page(Lpn lpn) const override { return inner_->pool_of_page(lpn); }
   void set_pool_parallel(bool on) override { inner_->set_pool_parallel(on); }
-  std::optional<ssdlab::records::SlcCacheCounters> slc_cache_stats() const override {
-    return inner_->slc_cache_stats();
-  }
-  std::optional<ssdlab::records::FdpCounters> fdp_stats() const override {
-    return inner_->fdp_stats();
-  }
+  PartRecords part_records() const override { return inner_->part_records(); }
   // Optional parts (power cuts, checkpoints) are left out: ssdlab refuses
   // --power-cut-at and --save-state for this FTL with a clear error.
 
