@@ -25,8 +25,8 @@
 
 namespace ssdlab {
 class KeyReader;  // common/toml_keys.h
-struct KeyDoc;
-struct TableDoc;  // common/toml_keys.h    // common/toml_keys.h
+struct KeyDoc;    // common/toml_keys.h
+struct TableDoc;  // common/toml_keys.h
 }
 
 namespace ssdlab::ftl {
