@@ -119,17 +119,16 @@ std::uint64_t PageMappedFtl::exported_pages(double overprovisioning) const {
 }
 
 std::uint64_t PageMappedFtl::workable_pages(bool dftl) const {
-  // Besides the reserve, the open blocks spare_blocks() counts that it does
-  // not (the SLC cache's and DFTL's translation block per plane): without
-  // them a device whose over-provisioning is too small for all of them
-  // exported more than its sealed blocks can hold, and cleaning, unable to
-  // get back to its mark, never ended (a DFTL preset at a fortieth ran out
-  // of memory). The reserve's one more block is one of them.
-  const std::uint32_t open_beyond =
-      ((slc_.on() ? 1 : 0) + (dftl ? 1 : 0)) * layout_.planes_per_pool();
-  const std::uint64_t reserve =
-      std::uint64_t{layout_.pools()} *
-      (reserve_blocks() + slc_.static_blocks() + (open_beyond > 1 ? open_beyond - 1 : 0));
+  // The reserve, or the low-water blocks beside every block open
+  // (spare_blocks()) where those are more: the reserve counts two a plane,
+  // and without the SLC cache's and DFTL's translation block a device whose
+  // over-provisioning is too small for them exported more than its sealed
+  // blocks can hold, and cleaning, unable to get back to its mark, never
+  // ended (a DFTL preset at a fortieth ran out of memory).
+  const std::uint32_t kept =
+      std::max(reserve_blocks(), trigger_.low_water_blocks() +
+                                     open_blocks_per_plane(dftl) * layout_.planes_per_pool());
+  const std::uint64_t reserve = std::uint64_t{layout_.pools()} * (kept + slc_.static_blocks());
   return geometry_.blocks() > reserve ? (geometry_.blocks() - reserve) * data_pages_ : 0;
 }
 

@@ -84,11 +84,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::string_view name() const override { return cache_ ? "dftl" : "page-mapped"; }
   void prefetch(Lpn soon, Lpn later) const override;
   std::uint64_t logical_pages() const override { return logical_pages_; }
-  // A host and a cleaning block open per plane (DFTL: and a translation
-  // block), and the low-water free blocks of every pool.
+  // The open blocks of every plane and the static SLC blocks; the pools' low-water free blocks.
   SpareBlocks spare_blocks() const override {
-    return {std::uint64_t{geometry_.planes()} * ((cache_ ? 3 : 2) + fdp_.extra_active_per_plane()) +
-                (slc_.on() ? geometry_.planes() + slc_.static_blocks() * layout_.pools() : 0),
+    return {std::uint64_t{geometry_.planes()} * open_blocks_per_plane(cache_ != nullptr) +
+                std::uint64_t{slc_.static_blocks()} * layout_.pools(),
             std::uint64_t{trigger_.low_water_blocks()} * layout_.pools()};
   }
   void write(const PageRange& range, CommandList& out) override;
@@ -152,6 +151,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::uint32_t reserve_blocks() const {
     return trigger_.low_water_blocks() +
            (2 + fdp_.extra_active_per_plane()) * layout_.planes_per_pool() + 1;
+  }
+  // Blocks open per plane: host, cleaning, FDP handles', the SLC cache's, `dftl` translation.
+  std::uint32_t open_blocks_per_plane(bool dftl) const {
+    return 2 + fdp_.extra_active_per_plane() + (slc_.on() ? 1 : 0) + (dftl ? 1 : 0);
   }
   // Data pages outside the reserve and open blocks (spare_blocks(); `dftl`: translation blocks).
   std::uint64_t workable_pages(bool dftl = false) const;
