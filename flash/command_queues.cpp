@@ -50,9 +50,9 @@ class CommandQueues::SlotTable {
   unsigned shift_ = 64;
 };
 
-CommandQueues::CommandQueues(std::uint32_t units, bool pairing, bool flows)
+CommandQueues::CommandQueues(std::uint32_t units, bool pairing, bool flows, bool nodes)
     : flows_on_(flows),
-      indexed_(pairing || flows),
+      indexed_(pairing || flows || nodes),
       unit_count_(units, 0),
       fifos_(indexed_ ? 0 : std::size_t{units} * kClasses),
       queues_(indexed_ ? std::size_t{units} * kClasses : 0),
@@ -96,8 +96,8 @@ void CommandQueues::unlink(Links& links, Link Links::value_type::*member, ListOf
   if constexpr (std::is_same_v<ListOf, List>) --list.count;
 }
 
-void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry,
-                              std::uint64_t slot, std::uint16_t flow) {
+std::uint32_t CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry,
+                                       std::uint64_t slot, std::uint16_t flow) {
   std::uint32_t node;
   if (!free_.empty()) {
     node = free_.back();
@@ -120,6 +120,7 @@ void CommandQueues::push_node(std::uint32_t unit, std::uint32_t work, const Entr
     if (flow >= flows.size()) flows.resize(std::size_t{flow} + 1);
     link(flow_links_, &FlowLink::flow_link, flows[flow], node);
   }
+  return node;
 }
 
 void CommandQueues::remove(std::uint32_t node) {

@@ -60,8 +60,9 @@ class CommandQueues {
 
   // `units` units, kClasses classes of work each; `pairing`: keep the
   // pairing slots' lists; `flows`: keep the per-flow lists. Indexed (nodes)
-  // if either is asked for, plain FIFOs otherwise.
-  CommandQueues(std::uint32_t units, bool pairing, bool flows);
+  // if either is asked for, or `nodes` (an order that keeps its own data by
+  // node: FLIN's, flash/flin.h), plain FIFOs otherwise.
+  CommandQueues(std::uint32_t units, bool pairing, bool flows, bool nodes = false);
   ~CommandQueues();
   CommandQueues(CommandQueues&&) noexcept;
   CommandQueues& operator=(CommandQueues&&) noexcept;
@@ -69,14 +70,14 @@ class CommandQueues {
   bool indexed() const { return indexed_; }
   // Queues `entry` at the back of (unit, work); when indexed, in slot
   // `slot`'s list unless it is kNoSlot (a command that never joins another),
-  // and in flow `flow`'s list when it keeps them.
-  void push(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
-            std::uint16_t flow) {
+  // and in flow `flow`'s list when it keeps them. Returns its node (kNil
+  // when not indexed).
+  std::uint32_t push(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
+                     std::uint16_t flow) {
     ++unit_count_[unit];
-    if (indexed_)
-      push_node(unit, work, entry, slot, flow);
-    else
-      fifos_[std::size_t{unit} * kClasses + work].push_back(entry);
+    if (indexed_) return push_node(unit, work, entry, slot, flow);
+    fifos_[std::size_t{unit} * kClasses + work].push_back(entry);
+    return kNil;
   }
   bool empty(std::uint32_t unit) const { return unit_count_[unit] == 0; }
   // The oldest entry of (unit, work), or nullptr if it is empty; pop_front()
@@ -171,8 +172,8 @@ class CommandQueues {
     std::vector<Entry> items_;
     std::size_t head_ = 0;
   };
-  void push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry, std::uint64_t slot,
-                 std::uint16_t flow);
+  std::uint32_t push_node(std::uint32_t unit, std::uint32_t work, const Entry& entry,
+                          std::uint64_t slot, std::uint16_t flow);
   // Links `node` at the back of `list` / takes it out, through its link
   // `links[node].*member` (the nodes, or the flows' links beside them).
   template <typename Links, typename ListOf>
