@@ -21,6 +21,7 @@ const char* work_class_name(WorkClass work) {
 std::string dispatch_order_name(const DispatchOrder& order) {
   if (order.fifo) return "fifo";
   if (order.fewest_queued) return "fewest-queued";
+  if (order.flin) return "flin";
   std::string name;
   for (const WorkClass work : order.order) {
     if (!name.empty()) name += '>';
@@ -41,20 +42,22 @@ bool parse_host_wait(std::string_view name, HostWait& out) {
 }
 
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out) {
+  // (FLIN's settings are [controller.flin]'s, not the name's: kept.)
+  DispatchOrder order;
+  order.flin_settings = out.flin_settings;
   if (name == "fifo") {
-    out = DispatchOrder{};
+    out = order;
     return true;
   }
+  order.fifo = false;
   // ("fair": its name until it was told apart from FLIN, which it is not;
   // configs and echoes written before still load.)
-  if (name == "fewest-queued" || name == "fair") {
-    out = DispatchOrder{};
-    out.fifo = false;
-    out.fewest_queued = true;
+  if (name == "fewest-queued" || name == "fair" || name == "flin") {
+    order.fewest_queued = name != "flin";
+    order.flin = name == "flin";
+    out = order;
     return true;
   }
-  DispatchOrder order;
-  order.fifo = false;
   std::size_t filled = 0;
   std::array<bool, kWorkClasses> seen{};
   for (;;) {

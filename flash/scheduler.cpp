@@ -10,12 +10,16 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
       independent_reads_(timing.independent_plane_reads),
-      queues_(timeline_.units(), join_planes_, order.fewest_queued),
+      queues_(timeline_.units(), join_planes_, order.fewest_queued, order.flin),
       wake_at_(timeline_.units(), kNever),
       suspend_(suspend.enabled),
       held_(suspend.enabled ? timeline_.units() : 0) {
   timeline_.enable_suspend(suspend);
   if (order_.fewest_queued) bypassed_.assign(timeline_.units(), 0);
+  if (order_.flin) {
+    flin_ = FlinQueues(timeline_.units(), order_.flin_settings);
+    unit_flow_.assign(timeline_.units(), FlinQueues::kNoFlow);
+  }
 }
 
 std::uint32_t FlashScheduler::new_job() {
@@ -52,7 +56,15 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
                                              std::uint64_t tag, std::uint16_t flow) {
   // The common case first: one stage of host commands on free dies, each on
   // its own (what release() below would do, without a job).
-  if (TimeNs done = now; dispatch_at_once(commands, now, done)) return done;
+  if (TimeNs done = now; dispatch_at_once(commands, now, done)) {
+    if (flin_.on()) [[unlikely]]
+      for (const Command& command : commands) {
+        const std::uint32_t unit = unit_of(command);
+        flin_.arrive(unit, static_cast<std::uint32_t>(host_class), flow, now);
+        unit_flow_[unit] = flow;
+      }
+    return done;
+  }
   const std::uint32_t id = new_job();
   Job& job = jobs_[id];
   job.commands.swap(commands);  // (its old storage goes back to the caller)
@@ -136,17 +148,22 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   const Entry entry{id, slot, next_seq_++};
   const Command& command = jobs_[id].commands[index_of(entry)];
   const std::uint32_t unit = unit_of(entry, command);
+  const auto work = static_cast<std::uint32_t>(class_of(jobs_[id], command));
+  if (flin_.on() && work != static_cast<std::uint32_t>(WorkClass::kCleaning)) [[unlikely]]
+    flin_.arrive(unit, work, jobs_[id].flow, t);
   if (suspend_ && suspend_for(entry, command, t)) return;
   if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
     // Nothing queued and the unit free: taken at once, as it arrives.
+    flin_started(unit, jobs_[id]);
     start(entry, command, t);
     return;
   }
-  const auto work = static_cast<std::uint32_t>(class_of(jobs_[id], command));
-  queues_.push(unit, work, entry,
-               queues_.indexed() ? pairing_slot(entry, command) : CommandQueues::kNoSlot,
-               jobs_[id].flow);
+  const std::uint32_t node = queues_.push(
+      unit, work, entry, queues_.indexed() ? pairing_slot(entry, command) : CommandQueues::kNoSlot,
+      jobs_[id].flow);
   if (order_.fewest_queued) flow_queued(jobs_[id].flow);
+  if (flin_.on()) [[unlikely]]
+    flin_queued(unit, work, node, entry, command, t);
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   wake(unit, std::max(t, timeline_.unit_free_at(unit)));
 }
@@ -239,7 +256,8 @@ bool FlashScheduler::queued(std::uint32_t unit) const { return !queues_.empty(un
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
     while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
-      const Entry entry = take(unit);
+      const Entry entry = take(unit, t);
+      flin_started(unit, jobs_[entry.job]);
       queued_command_ns_ += static_cast<std::uint64_t>(t);
       Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
@@ -270,8 +288,9 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   }
 }
 
-FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit) {
+FlashScheduler::Entry FlashScheduler::take(std::uint32_t unit, TimeNs t) {
   if (order_.fewest_queued) return take_fewest_queued(unit);
+  if (order_.flin) return take_flin(unit, t);
   std::uint32_t from = 0;
   if (order_.fifo) {
     const Entry* oldest = nullptr;

@@ -63,6 +63,7 @@
 #include "common/units.h"
 #include "flash/command.h"
 #include "flash/command_queues.h"
+#include "flash/flin.h"
 #include "flash/timeline.h"
 
 namespace ssdlab::flash {
@@ -84,18 +85,21 @@ const char* host_wait_name(HostWait wait);
 bool parse_host_wait(std::string_view name, HostWait& out);
 
 // Which queued command a unit takes next: the oldest (`fifo`), the oldest
-// of the first class in `order` that has one, or (`fewest-queued`, a few of
+// of the first class in `order` that has one, (`fewest-queued`, a few of
 // FLIN's ideas: scheduler_fewest_queued.cpp) the oldest of the flow with the
-// fewest commands queued, with an age bound.
+// fewest commands queued, with an age bound, or (`flin`: flash/flin.h,
+// scheduler_flin.cpp) FLIN's three stages with `flin_settings`.
 struct DispatchOrder {
   bool fifo = true;
   bool fewest_queued = false;  // (fifo is false then)
+  bool flin = false;           // (fifo is false then)
   std::array<WorkClass, kWorkClasses> order = {WorkClass::kHostRead, WorkClass::kHostWrite,
                                                WorkClass::kCleaning};
+  FlinSettings flin_settings;  // [controller.flin]; used with `flin` only
 };
-// "fifo", "fewest-queued" (also read as "fair", its former name), or the
-// three classes in order joined by '>'
-// ("read>write>cleaning").
+// "fifo", "fewest-queued" (also read as "fair", its former name), "flin", or
+// the three classes in order joined by '>'
+// ("read>write>cleaning"). Parsing keeps `out.flin_settings`.
 std::string dispatch_order_name(const DispatchOrder& order);
 // Parses what dispatch_order_name() writes; false if `name` is none of them.
 bool parse_dispatch_order(std::string_view name, DispatchOrder& out);
@@ -139,6 +143,15 @@ class FlashScheduler {
   // over simulated time (command-nanoseconds; a command taken at once waits
   // nothing). Over a span and the packages: the mean queue per package.
   TimeNs queued_command_ns() const { return static_cast<TimeNs>(queued_command_ns_); }
+
+  // The FLIN order (flash/flin.h): each flow's NVMe priority class (urgent,
+  // high, medium, low: 0 to 3) and the weights of high, medium and low, for
+  // its stage 2; and what its stage 1 did. Ignored / zero under the others.
+  void set_flow_priorities(std::vector<std::uint8_t> flow_class,
+                           std::array<std::uint32_t, 3> weights) {
+    if (flin_.on()) flin_.set_priorities(std::move(flow_class), weights);
+  }
+  const FlinQueues::Counters& flin_counters() const { return flin_.counters(); }
 
   // The time of the next pending event, or kNever.
   TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
@@ -238,8 +251,16 @@ class FlashScheduler {
   void finish_chain(std::uint32_t job, int chain, TimeNs end);
   // The unit takes commands while it is free at `t`.
   void dispatch(std::uint32_t unit, TimeNs t);
-  // The entry the unit takes next; removes it from its queue.
-  Entry take(std::uint32_t unit);
+  // The entry the unit takes next at `t`; removes it from its queue.
+  Entry take(std::uint32_t unit, TimeNs t);
+  // The FLIN order (scheduler_flin.cpp): take() for it (its stage 3), and
+  // what it keeps of an entry queued (enqueue()) or a command started.
+  Entry take_flin(std::uint32_t unit, TimeNs t);
+  void flin_queued(std::uint32_t unit, std::uint32_t work, std::uint32_t node, const Entry& entry,
+                   const Command& command, TimeNs t);
+  void flin_started(std::uint32_t unit, const Job& job) {
+    if (flin_.on()) unit_flow_[unit] = job.flow;
+  }
   // The fewest-queued order (scheduler_fewest_queued.cpp): take() for it, and the counts it
   // keeps of the commands queued per flow as entries join and leave queues.
   Entry take_fewest_queued(std::uint32_t unit);
@@ -300,6 +321,10 @@ class FlashScheduler {
   // per unit, how many commands it took since it last took its oldest.
   std::vector<std::uint32_t> flow_queued_;
   std::vector<std::uint32_t> bypassed_;
+  // The FLIN order only (empty otherwise): its queues, and per unit the flow
+  // of the command it took last (FLIN's estimate of a command's wait alone).
+  FlinQueues flin_;
+  std::vector<std::uint32_t> unit_flow_;
   // Program/erase suspend: per unit, the operation whose completion is held
   // (its entries: two for a two-plane command; none: count 0) and its end.
   struct Held {

@@ -79,6 +79,7 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
     found = oldest[work];
   if (found == CommandQueues::kNil) return std::nullopt;
   const Entry partner = queues_.entry(found);
+  if (flin_.on() && flin_.queued(found)) flin_.erase(found);
   queues_.remove(found);
   if (order_.fewest_queued) flow_partner_taken(unit, partner);
   const Command& other = jobs_[partner.job].commands[index_of(partner)];
