@@ -324,8 +324,8 @@ void read_controller(KeyReader& r, const ftl::FtlConfig& f, ControllerConfig& c)
       "a cleaning wait (package, request; ftl.cleaning_blocks_writes = false for none)");
   r.named("controller", "dispatch_order", c.dispatch_order,
           flash::dispatch_order_name(c.dispatch_order), flash::parse_dispatch_order,
-          "a dispatch order: fifo, fewest-queued, or read, write and cleaning in priority order joined "
-          "by '>' (e.g. read>write>cleaning)");
+          "a dispatch order: fifo, fewest-queued, flin, or read, write and cleaning in priority "
+          "order joined by '>' (e.g. read>write>cleaning)");
 }
 
 }  // namespace

@@ -263,11 +263,13 @@ constexpr KeyDoc kController[] = {
      "`request`, the whole write; see [The flash scheduler](../model.md#the-flash-scheduler)"},
     {"dispatch_order",
      "which queued command a die takes next: `fifo`, the default; `read`, `write` and "
-     "`cleaning` in priority order joined by `>`, e.g. `\"read>write>cleaning\"`; or "
+     "`cleaning` in priority order joined by `>`, e.g. `\"read>write>cleaning\"`; "
      "`fewest-queued` (formerly `fair`), "
-     "the least intensive tenant's (flow's) first, with an age bound, after FLIN; see [The "
-     "flash scheduler](../model.md#the-flash-scheduler) and [Fewest-queued dispatch (not "
-     "FLIN)](../model.md#fewest-queued-dispatch-not-flin)"},
+     "the least intensive tenant's (flow's) first, with an age bound, after FLIN; or `flin`, "
+     "FLIN's three stages (thresholds in `[controller.flin]`); see [The "
+     "flash scheduler](../model.md#the-flash-scheduler), [Fewest-queued dispatch (not "
+     "FLIN)](../model.md#fewest-queued-dispatch-not-flin) and [FLIN "
+     "dispatch](../model.md#flin-dispatch)"},
 };
 
 constexpr TableDoc kCoreTables[] = {

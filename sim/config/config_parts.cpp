@@ -23,6 +23,7 @@
   X(host_log_part)          /* [host.log] (docs/zns.md) */                      \
   X(controller_limits_part) /* [controller.firmware], [controller.data_path] */ \
   X(thermal_part)           /* [controller.thermal] */                          \
+  X(flin_part)              /* [controller.flin] */                             \
   X(read_errors_part)       /* [errors] (docs/errors.md) */                     \
   X(power_part)             /* [power] (flash/nand_power.h) */                  \
   /* new parts above this line */

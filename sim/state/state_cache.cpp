@@ -82,7 +82,7 @@ void drop_keys_of_time_only(nlohmann::json& config) {
   config.erase("timing");
   config.erase("errors");
   if (auto it = config.find("controller"); it != config.end())
-    for (const char* key : {"dispatch_order", "firmware", "data_path", "cleaning_wait"})
+    for (const char* key : {"dispatch_order", "flin", "firmware", "data_path", "cleaning_wait"})
       it->erase(key);
   if (auto it = config.find("host"); it != config.end())
     for (const char* key : {"link", "queue_depth", "scheduling", "queues", "arbitration",

@@ -34,7 +34,7 @@ TEST_F(ConfigTest, DispatchOrderFewestQueuedIsReadAndEchoedBack) {
 TEST_F(ConfigTest, AnUnknownDispatchOrderNamesTheAllowedOnes) {
   const std::string error = ErrorOf(Write("[controller]\ndispatch_order = \"fairest\"\n"));
   EXPECT_THAT(error, HasSubstr("controller.dispatch_order"));
-  EXPECT_THAT(error, HasSubstr("fifo, fewest-queued, or read, write and cleaning"));
+  EXPECT_THAT(error, HasSubstr("fifo, fewest-queued, flin, or read, write and cleaning"));
 }
 
 }  // namespace
