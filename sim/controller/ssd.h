@@ -91,6 +91,12 @@ class Ssd : private flash::FlashScheduler::Listener,
   void explain_victims(ftl::VictimExplanations* into) { ftl_->explain_victims(into); }
   const flash::FlashTimeline& timeline() const { return timeline_; }
   const flash::FlashScheduler& scheduler() const { return scheduler_; }
+  // The FLIN dispatch order's stage 2: each flow's NVMe priority class
+  // (flash::FlashScheduler::set_flow_priorities); nothing under the others.
+  void set_flow_priorities(std::vector<std::uint8_t> flow_class,
+                           std::array<std::uint32_t, 3> weights) {
+    scheduler_.set_flow_priorities(std::move(flow_class), weights);
+  }
   std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
   // Simulated time during which cleaning was in progress, summed over
   // cleaning batches (foreground and background), and the same split by what

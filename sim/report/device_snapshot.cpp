@@ -45,6 +45,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
     c.cell = cell_counters(g, t);
   if (ssd.config().suspend.enabled)
     c.suspend = t.suspend;
+  if (ssd.config().controller.dispatch_order.flin) c.flin = ssd.scheduler().flin_counters();
   if (const HostLog* log = ssd.host_log())
     c.host_log = HostLogPages{log->counters().host_pages_written,
                               log->counters().cleaning_pages_written};

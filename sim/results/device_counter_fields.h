@@ -72,6 +72,7 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // Cells of several bits only: an SLC device's summary has none of these.
   v.group("reads_per_page_type", c.cell);
   v.group("program_suspensions", c.suspend);
+  v.group("flin_low_insertions", c.flin);  // FLIN's stage 1 (records/flin_counters.h)
   // The controller's limits (records/controller_counters.h), each only when on.
   v.group("controller_core_commands", c.cores);
   v.group("controller_data_path_transfers", c.data_path);

@@ -17,6 +17,7 @@
 #include "common/units.h"
 #include "records/controller_counters.h"
 #include "records/energy_counters.h"
+#include "records/flin_counters.h"
 #include "records/ftl_counters.h"
 #include "records/read_error_counters.h"
 #include "records/suspend_counters.h"
@@ -64,6 +65,7 @@ struct DeviceCounters {
   std::optional<records::WriteBufferCounters> buffer;  // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
   std::optional<records::SuspendCounters> suspend;  // only with timing.suspend
+  std::optional<records::FlinCounters> flin;        // only with dispatch_order "flin"
   // Only with [controller.firmware], and with [controller.data_path].
   std::optional<records::CoreCounters> cores;
   std::optional<records::DataPathCounters> data_path;

@@ -168,6 +168,7 @@ void run_workloads(const SimOptions& options, const std::vector<std::string>& wo
   const Prefilled prefilled = prefill_tenants(ssd, all, log);
 
   TenantStreams streams(all, session.config(), ssd, options.seed);
+  set_flow_priorities(ssd, all, session.config());
   Simulator& simulator = session.start(true, prefilled.requests);
   std::optional<KeptState> kept;  // before the shared run: each tenant alone starts here
   if (options.fairness) kept.emplace(ssd, simulator.now());

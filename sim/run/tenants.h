@@ -94,6 +94,10 @@ class TenantStreams {
   std::vector<RunGroup> groups_;
 };
 
+// Gives the device each tenant's (flow's) submission queue priority class,
+// under weighted arbitration (else one class for all): FLIN's stage 2.
+void set_flow_priorities(Ssd& ssd, const Tenants& all, const DeviceConfig& config);
+
 // summary.json's tenants block from the shared run.
 std::vector<TenantRecord> tenant_records(const Tenants& all, const std::vector<RunResult>& runs);
 
