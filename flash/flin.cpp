@@ -216,12 +216,13 @@ std::uint32_t FlinQueues::slot(std::uint32_t unit, std::uint32_t work) const {
   return queues_[queue_index(unit, work, static_cast<std::size_t>(priority))].nodes.front();
 }
 
-void FlinQueues::take_slot(std::uint32_t unit, std::uint32_t work) {
+void FlinQueues::take_slot(std::uint32_t unit, std::uint32_t work, TimeNs now) {
   const std::uint32_t node = slot(unit, work);
   const std::size_t queue = items_[node].queue;
   const std::size_t priority = queue % kFlinPriorities;
+  Turn& turn = turns_[std::size_t{unit} * 2 + work];
+  turn.taken = now;
   if (priority != 0) {
-    Turn& turn = turns_[std::size_t{unit} * 2 + work];
     if (turn.priority != priority || turn.served >= weights_[priority - 1]) {
       turn.priority = static_cast<std::uint8_t>(priority);
       turn.served = 0;

@@ -49,7 +49,7 @@
 // none set every flow is of one class.
 // Stage 3, wait-balancing transaction selection (§5.3): the scheduler
 // (scheduler_flin.cpp) takes, of the read slot and the write slot, the one
-// with the greater proportional wait (its wait so far over its service
+// with the greater proportional wait (its wait in the slot over its service
 // time). A flow's cleaning commands are write transactions of that flow here
 // (scheduler_flin.cpp says why).
 //
@@ -58,6 +58,7 @@
 // empty under the others).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -121,9 +122,17 @@ class FlinQueues {
   // Stage 2: the node the unit's slot of class `work` holds (the head of the
   // queue arbitration picks), or kNil if it has none.
   std::uint32_t slot(std::uint32_t unit, std::uint32_t work) const;
-  // The slot's node was taken: out of its queue; the arbitration's turn
-  // moves on.
-  void take_slot(std::uint32_t unit, std::uint32_t work);
+  // The slot's node was taken at `now`: out of its queue; the arbitration's
+  // turn moves on.
+  void take_slot(std::uint32_t unit, std::uint32_t work, TimeNs now);
+  // Stage 3's wait of the slot's node `node` at `now`: the time it has held
+  // the slot, since the later of its arrival and the slot's last take (a
+  // node the queue's order puts at its head later is taken as in the slot
+  // from that take).
+  TimeNs slot_wait(std::uint32_t unit, std::uint32_t work, std::uint32_t node, TimeNs now) const {
+    const TimeNs since = std::max(items_[node].arrival, turns_[std::size_t{unit} * 2 + work].taken);
+    return now > since ? now - since : 0;
+  }
   // A node of a queue taken otherwise (as a two-plane partner): out of its
   // queue, the arbitration untouched.
   void erase(std::uint32_t node);
@@ -158,6 +167,7 @@ class FlinQueues {
   struct Turn {
     std::uint8_t priority = 1;
     std::uint32_t served = 0;
+    TimeNs taken = 0;  // the slot's last take (stage 3)
   };
   std::size_t queue_index(std::uint32_t unit, std::uint32_t work, std::size_t priority) const {
     return (std::size_t{unit} * 2 + work) * kFlinPriorities + priority;

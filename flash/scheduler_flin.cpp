@@ -13,11 +13,14 @@
 // Stage 3, wait-balancing transaction selection (Tavakkol et al., ISCA 2018,
 // §5.3): of the unit's read slot and write slot (the heads stage 2 picks),
 // the unit takes the one with the greater proportional wait: the time it has
-// waited in the queue over its service time (its unloaded time:
-// FlashTimeline::unloaded_ns; a cleaning command's is its move's read and
-// program, or its erase). A read, short, soon has waited long for its size
-// and goes ahead of writes; a write that has waited long for its size goes
-// ahead of reads that just came, so neither starves. Equal: the read.
+// waited in its slot (FlinQueues::slot_wait) over its service time (its
+// unloaded time: FlashTimeline::unloaded_ns; a cleaning command's is its
+// move's read and program, or its erase). A read, short, soon has waited
+// long for its size and goes ahead of a write; a write that has held its
+// slot long for its size goes ahead of reads that just came, so neither
+// starves. Equal: the read. The wait counts from the slot, not from the
+// command's arrival: a heavy writer's backlog has waited long in its queue
+// because of itself, and would otherwise always outweigh a read.
 #include <algorithm>
 
 #include "flash/scheduler.h"
@@ -35,16 +38,15 @@ void FlashScheduler::flin_queued(std::uint32_t unit, std::uint32_t work, std::ui
 
 FlashScheduler::Entry FlashScheduler::take_flin(std::uint32_t unit, TimeNs t) {
   const std::array<std::uint32_t, 2> slots = {flin_.slot(unit, 0), flin_.slot(unit, 1)};
-  auto proportional_wait = [&](std::uint32_t node) {
-    const TimeNs waited = t > flin_.arrival(node) ? t - flin_.arrival(node) : 0;
-    return static_cast<double>(waited) / static_cast<double>(flin_.service(node));
+  auto proportional_wait = [&](std::uint32_t work) {
+    const TimeNs waited = flin_.slot_wait(unit, work, slots[work], t);
+    return static_cast<double>(waited) / static_cast<double>(flin_.service(slots[work]));
   };
   std::uint32_t pick = slots[0] == CommandQueues::kNil ? 1 : 0;
-  if (pick == 0 && slots[1] != CommandQueues::kNil &&
-      proportional_wait(slots[1]) > proportional_wait(slots[0]))
+  if (pick == 0 && slots[1] != CommandQueues::kNil && proportional_wait(1) > proportional_wait(0))
     pick = 1;
   const std::uint32_t node = slots[pick];
-  flin_.take_slot(unit, pick);
+  flin_.take_slot(unit, pick, t);
   const Entry entry = queues_.entry(node);
   queues_.remove(node);
   return entry;

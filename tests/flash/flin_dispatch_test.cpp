@@ -31,7 +31,7 @@ struct Queues {
     std::vector<std::uint32_t> order;
     for (std::uint32_t node; (node = flin.slot(0, work)) != FlinQueues::kNil;) {
       order.push_back(node);
-      flin.take_slot(0, work);
+      flin.take_slot(0, work, 0);
     }
     return order;
   }
@@ -133,7 +133,7 @@ TEST(FlinQueuesTest, EveryFlowsCommandsKeepTheirOrder) {
     flow_of[q.add(flow, now)] = flow;
     if (random() % 3 == 0 && q.flin.slot(0, kWrite) != FlinQueues::kNil) {
       taken.push_back(q.flin.slot(0, kWrite));
-      q.flin.take_slot(0, kWrite);
+      q.flin.take_slot(0, kWrite, now);
     }
   }
   for (const std::uint32_t node : q.drain()) taken.push_back(node);
@@ -202,6 +202,24 @@ TEST(FlinDispatch, ProportionalWaitChoosesBetweenTheReadAndTheWriteSlot) {
       EXPECT_EQ(run.done.at(1) < run.done.at(2), write_first) << name << " " << read_at;
     }
   }
+}
+
+TEST(FlinDispatch, AWritesProportionalWaitCountsFromItsSlotNotItsArrival) {
+  // One flow, one die: an erase in service until 1.5 ms, three writes queued
+  // at 0. At 1.5 ms the first write goes (~305.6 us); a read comes at 1.65
+  // ms. When the die frees, the next write has held its slot since 1.5 ms
+  // (proportional wait ~1.0), the read has waited ~0.156 ms for its ~130.6
+  // us (~1.19): the read goes first. Counted from its arrival at 0 the
+  // write's would be ~5.9, and it would go first.
+  const Geometry g = testing::small_geometry(1);
+  Scheduled run(g, order_named("flin"));
+  run.submit(0, Op::kErase, 0, 0, 0);
+  for (std::uint64_t w = 1; w <= 3; ++w)
+    run.submit(w, Op::kProgram, static_cast<std::uint32_t>(w), 0, 0);
+  run.submit(10, Op::kRead, 20, 1'650'000, 0);
+  run.scheduler.drain();
+  EXPECT_LT(run.done.at(1), run.done.at(10));
+  EXPECT_LT(run.done.at(10), run.done.at(2));
 }
 
 TEST(FlinDispatch, ALightWriterIsNotStuckBehindAHeavyWritersBacklog) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -82,6 +83,28 @@ TEST(FlinRun, ALightWriterIsServedFairerThanUnderFifoAndReadsFirst) {
   }
   EXPECT_GT(index["flin"], index["fifo"]);
   EXPECT_GT(index["flin"], index["read>write>cleaning"]);
+}
+
+TEST(FlinRun, AnUrgentQueuesReadsGoFirstAtTheDies) {
+  // Stage 2: with the host taking every request at once (queue_depth 0), the
+  // host's arbitration holds nothing back; under flin the dies serve the
+  // urgent queue's reads first, under fifo in arrival order.
+  const auto dir = testing::temp_dir_for_this_test("flin-run-");
+  const std::vector<std::string> readers = {"RR:count=3000,queue_depth=32,name=urgent,queue=1",
+                                            "RR:count=3000,queue_depth=32,name=low,queue=2"};
+  std::map<std::string, double> ratio;
+  for (const char* order : {"fifo", "flin"}) {
+    const auto summary = run_tenants(dir, order,
+                                     {fmt::format("controller.dispatch_order=\"{}\"", order),
+                                      "host.queues=[{priority=\"urgent\"},{priority=\"low\"}]",
+                                      "host.arbitration=\"weighted\"", "host.queue_depth=0"},
+                                     false, readers);
+    const auto& tenants = summary["tenants"];
+    ratio[order] = tenants[0]["contended"]["mean_us"].get<double>() /
+                   tenants[1]["contended"]["mean_us"].get<double>();
+  }
+  EXPECT_GT(ratio["fifo"], 0.8);
+  EXPECT_LT(ratio["flin"], 0.5);
 }
 
 }  // namespace
