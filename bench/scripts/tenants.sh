@@ -3,12 +3,13 @@
 # measured"). On the paper's baseline device after a random fill:
 #  1. a latency-sensitive random reader (4 KiB, queue depth 2) beside a heavy
 #     random writer (4 KiB, queue depth 32, cleaning all the time), with
-#     --fairness, under FIFO, reads-first and fewest-queued flash dispatch: each
+#     --fairness, under FIFO, reads-first, fewest-queued and FLIN flash
+#     dispatch: each
 #     tenant's mean and p99 response time, shared and alone, its slowdown, and
 #     the fairness index, over its whole run and while both tenants ran (the
 #     I/Os submitted in that window, the mean slowdown and index: FLIN's);
 #  2. the same with a light random writer (queue depth 1) in the reader's
-#     place: reads-first cannot help it, the fewest-queued order can;
+#     place: reads-first cannot help it, the fewest-queued order and FLIN can;
 #  3. two saturating random readers on two submission queues, the device
 #     taking 8 requests at a time, under weighted arbitration (high weight 3,
 #     low weight 1) and round robin: each one's share of the completions while
@@ -23,7 +24,7 @@ config=configs/agrawal-baseline.toml
 reader='RR:io_size=4096,count=15000,queue_depth=2,name=reader'
 writer='RW:io_size=4096,count=100000,queue_depth=32,name=writer'
 light='RW:io_size=4096,count=3000,queue_depth=1,name=light'
-for order in fifo 'read>write>cleaning' fewest-queued; do
+for order in fifo 'read>write>cleaning' fewest-queued flin; do
   name=${order//>/-}
   "$bin" sim -c "$config" --precondition random --fairness -q -w "$reader" -w "$writer" \
     --set "controller.dispatch_order=\"$order\"" -o "$work/interference-$name" > /dev/null
@@ -50,7 +51,7 @@ print(f"{'dispatch':<20} {'tenant':<7} {'mean us':>9} {'alone':>8} {'p99 us':>9}
       f"{'slowdown':>9} {'p99 slowdown':>13} {'fairness':>9} {'(p99)':>7}   "
       f"{'window I/Os':>11} {'slowdown':>9} {'fairness':>9}")
 for pair in ("interference", "light-writer"):
-    for order in ("fifo", "read-write-cleaning", "fewest-queued"):
+    for order in ("fifo", "read-write-cleaning", "fewest-queued", "flin"):
         with open(os.path.join(work, f"{pair}-{order}", "summary.json")) as f:
             summary = json.load(f)
         fairness = summary["fairness"]
