@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 
+#include "dispatch_support.h"
 #include "flash/flin.h"
 #include "flash/scheduler.h"
 #include "flash_support.h"
@@ -161,29 +162,8 @@ TEST(FlinQueuesTest, UrgentFirstThenTheWeightsOfTheOtherClasses) {
   EXPECT_EQ(flows, "2001001001111");
 }
 
-DispatchOrder order_named(const char* name) {
-  DispatchOrder order;
-  EXPECT_TRUE(parse_dispatch_order(name, order)) << name;
-  return order;
-}
-
-// A scheduler and the completion time of each job by tag.
-struct Scheduled : FlashScheduler::Listener {
-  Scheduled(const Geometry& g, DispatchOrder order) : geometry(g), scheduler(g, Timing{}, order) {
-    scheduler.set_listener(this);
-  }
-  void host_done(std::uint64_t tag, TimeNs at) override { done[tag] = at; }
-  void cleaning_done(std::uint64_t, TimeNs, TimeNs) override {}
-  void submit(std::uint64_t tag, Op op, std::uint32_t n, TimeNs now, std::uint16_t flow) {
-    CommandList list{page_command(op, n % 128, 0)};
-    const WorkClass work = op == Op::kRead ? WorkClass::kHostRead : WorkClass::kHostWrite;
-    if (const auto at = scheduler.submit(list, now, work, HostWait::kNone, tag, flow))
-      done[tag] = *at;
-  }
-  Geometry geometry;
-  FlashScheduler scheduler;
-  std::map<std::uint64_t, TimeNs> done;
-};
+using dispatch_test::order_named;
+using Scheduled = dispatch_test::DispatchRun;
 
 TEST(FlinDispatch, ProportionalWaitChoosesBetweenTheReadAndTheWriteSlot) {
   // One flow, one die: an erase (1.5 ms) in service from 0, a write queued at
@@ -194,9 +174,9 @@ TEST(FlinDispatch, ProportionalWaitChoosesBetweenTheReadAndTheWriteSlot) {
   for (const TimeNs read_at : {TimeNs{1'400'000}, TimeNs{200'000}}) {
     for (const char* name : {"flin", "read>write>cleaning"}) {
       Scheduled run(g, order_named(name));
-      run.submit(0, Op::kErase, 0, 0, 0);
-      run.submit(1, Op::kProgram, 1, 0, 0);
-      run.submit(2, Op::kRead, 2, read_at, 0);
+      run.submit(0, Op::kErase, 0, 0, 0, 0);
+      run.submit(1, Op::kProgram, 0, 1, 0, 0);
+      run.submit(2, Op::kRead, 0, 2, read_at, 0);
       run.scheduler.drain();
       const bool write_first = std::string(name) == "flin" && read_at == 1'400'000;
       EXPECT_EQ(run.done.at(1) < run.done.at(2), write_first) << name << " " << read_at;
@@ -213,10 +193,10 @@ TEST(FlinDispatch, AWritesProportionalWaitCountsFromItsSlotNotItsArrival) {
   // write's would be ~5.9, and it would go first.
   const Geometry g = testing::small_geometry(1);
   Scheduled run(g, order_named("flin"));
-  run.submit(0, Op::kErase, 0, 0, 0);
+  run.submit(0, Op::kErase, 0, 0, 0, 0);
   for (std::uint64_t w = 1; w <= 3; ++w)
-    run.submit(w, Op::kProgram, static_cast<std::uint32_t>(w), 0, 0);
-  run.submit(10, Op::kRead, 20, 1'650'000, 0);
+    run.submit(w, Op::kProgram, 0, static_cast<std::uint32_t>(w), 0, 0);
+  run.submit(10, Op::kRead, 0, 20, 1'650'000, 0);
   run.scheduler.drain();
   EXPECT_LT(run.done.at(1), run.done.at(10));
   EXPECT_LT(run.done.at(10), run.done.at(2));
@@ -236,8 +216,8 @@ TEST(FlinDispatch, ALightWriterIsNotStuckBehindAHeavyWritersBacklog) {
     TimeNs total = 0;
     for (TimeNs ms = 0; ms < 3; ++ms) {
       for (std::uint32_t i = 0; i < 8; ++i)
-        run.submit(tag++, Op::kProgram, static_cast<std::uint32_t>(tag), ms * 1'000'000 + i, 0);
-      run.submit(1000 + ms, Op::kProgram, 100 + static_cast<std::uint32_t>(ms),
+        run.submit(tag++, Op::kProgram, 0, static_cast<std::uint32_t>(tag), ms * 1'000'000 + i, 0);
+      run.submit(1000 + ms, Op::kProgram, 0, 100 + static_cast<std::uint32_t>(ms),
                  ms * 1'000'000 + 500, 1);
     }
     run.scheduler.drain();
