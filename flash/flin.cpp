@@ -6,6 +6,15 @@
 
 namespace ssdlab::flash {
 
+namespace {
+
+// What is left at `now` of the unit's operation in progress.
+TimeNs remaining(FlinQueues::Busy busy, TimeNs now) {
+  return busy.until > now ? busy.until - now : 0;
+}
+
+}  // namespace
+
 FlinQueues::FlinQueues(std::uint32_t units, const FlinSettings& settings)
     : settings_(settings),
       queues_(std::size_t{units} * 2 * kFlinPriorities),
@@ -66,14 +75,14 @@ void FlinQueues::estimate_alone_wait(const Queue& queue, std::size_t position, T
     return;
   }
   // Or for its own flow's operation in progress on the unit.
-  if (busy.flow == item.flow && busy.until > now) item.alone_wait = busy.until - now;
+  if (busy.flow == item.flow) item.alone_wait = remaining(busy, now);
 }
 
 double FlinQueues::fairness_of_flows(const Queue& queue, TimeNs now, Busy busy,
                                      std::uint16_t& slowest) const {
   std::vector<double> sum(flows_seen_, 0.0);
   std::vector<std::uint32_t> count(flows_seen_, 0);
-  TimeNs ahead = busy.until > now ? busy.until - now : 0;
+  TimeNs ahead = remaining(busy, now);
   for (const std::uint32_t node : queue.nodes) {
     const Item& item = items_[node];
     ahead += item.service;
@@ -104,7 +113,7 @@ bool FlinQueues::reorder(Queue& queue, std::size_t first, std::size_t position, 
   const Item& moving = items_[queue.nodes[position]];
   // First pass: each node's slowdown where it is, and the least and greatest
   // over [first, k] for each k.
-  TimeNs ahead = busy.until > now ? busy.until - now : 0;
+  TimeNs ahead = remaining(busy, now);
   for (std::size_t k = 0; k < first; ++k) ahead += items_[queue.nodes[k]].service;
   const std::size_t span = position - first + 1;
   std::vector<double> own(span), least(span), most(span);
