@@ -56,8 +56,8 @@ void describe_flin(const DeviceConfig& config, std::string& out) {
   if (!order.flin) return;
   const flash::FlinSettings& s = order.flin_settings;
   out += fmt::format(
-      "  flin        epoch {} µs; a flow is high-intensity at a die from {} reads, {} writes "
-      "per epoch; F_thr {}\n",
+      "  flin        epoch {} µs; a flow is high-intensity at a die from these commands per "
+      "epoch: reads {}, writes {}; F_thr {}\n",
       static_cast<double>(s.epoch_ns) / 1000.0, s.alpha_read, s.alpha_write, s.fairness_threshold);
 }
 
