@@ -116,15 +116,15 @@ bool FlinQueues::reorder(Queue& queue, std::size_t first, std::size_t position, 
   TimeNs ahead = remaining(busy, now);
   for (std::size_t k = 0; k < first; ++k) ahead += items_[queue.nodes[k]].service;
   const std::size_t span = position - first + 1;
-  std::vector<double> own(span), least(span), most(span);
+  std::vector<double> least(span), most(span);
   std::vector<TimeNs> before(span);  // the service ahead of each node
   for (std::size_t k = 0; k < span; ++k) {
     const Item& item = items_[queue.nodes[first + k]];
     before[k] = ahead;
     ahead += item.service;
-    own[k] = slowdown(item, now - item.arrival + ahead);
-    least[k] = k == 0 ? own[k] : std::min(least[k - 1], own[k]);
-    most[k] = k == 0 ? own[k] : std::max(most[k - 1], own[k]);
+    const double own = slowdown(item, now - item.arrival + ahead);
+    least[k] = k == 0 ? own : std::min(least[k - 1], own);
+    most[k] = k == 0 ? own : std::max(most[k - 1], own);
   }
   double best = least[span - 1] / most[span - 1];
   std::size_t best_at = position;
@@ -166,10 +166,8 @@ void FlinQueues::insert(std::uint32_t unit, std::uint32_t work, std::uint32_t no
   // flash: a write buffer's flush.)
   flows_seen_ = std::max<std::uint32_t>(flows_seen_, std::uint32_t{flow} + 1);
   if (node >= items_.size()) items_.resize(std::size_t{node} + 1);
-  Item& item = items_[node];
-  item = Item{now, std::max<TimeNs>(service_ns, 1), 0, kNil, flow, false};
   const auto index = static_cast<std::uint32_t>(queue_index(unit, work, priority_of(flow)));
-  item.queue = index;
+  items_[node] = Item{now, std::max<TimeNs>(service_ns, 1), 0, index, flow, false};
   Queue& queue = queues_[index];
   if (flow >= queue.high_of_flow.size()) queue.high_of_flow.resize(std::size_t{flow} + 1, 0);
   // One flow: first come, first served (as TSU_FLIN with fewer than two
