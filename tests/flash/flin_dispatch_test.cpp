@@ -143,7 +143,9 @@ TEST(FlinQueuesTest, EveryFlowsCommandsKeepTheirOrder) {
   bool reordered_flows = false;
   for (std::size_t i = 0; i < taken.size(); ++i) {
     const std::uint16_t flow = flow_of.at(taken[i]);
-    if (last.count(flow)) EXPECT_LT(last[flow], taken[i]) << "flow " << flow;
+    if (last.count(flow)) {
+      EXPECT_LT(last[flow], taken[i]) << "flow " << flow;
+    }
     last[flow] = taken[i];
     reordered_flows |= i > 0 && taken[i] < taken[i - 1];
   }
@@ -215,8 +217,9 @@ TEST(FlinDispatch, ALightWriterIsNotStuckBehindAHeavyWritersBacklog) {
     std::uint64_t tag = 0;
     TimeNs total = 0;
     for (TimeNs ms = 0; ms < 3; ++ms) {
-      for (std::uint32_t i = 0; i < 8; ++i)
-        run.submit(tag++, Op::kProgram, 0, static_cast<std::uint32_t>(tag), ms * 1'000'000 + i, 0);
+      for (std::uint32_t i = 0; i < 8; ++i, ++tag)
+        run.submit(tag, Op::kProgram, 0, static_cast<std::uint32_t>(tag + 1), ms * 1'000'000 + i,
+                   0);
       run.submit(1000 + ms, Op::kProgram, 0, 100 + static_cast<std::uint32_t>(ms),
                  ms * 1'000'000 + 500, 1);
     }
