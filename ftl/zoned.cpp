@@ -353,9 +353,14 @@ ZoneStatus ZonedFtl::close(std::uint64_t index) {
   const ZoneState state = zones_state_[index].state;
   if (state == ZoneState::kClosed) return ZoneStatus::kSuccess;
   if (!is_open(state)) return refuse(ZoneStatus::kInvalidTransition);
-  // (A zone closed before its first write is empty again, as in QEMU's
-  // model: it holds no active resource.)
-  set_state(index, zones_state_[index].write_pointer ? ZoneState::kClosed : ZoneState::kEmpty);
+  // ZNS 1.1 §3.4.3.1.1 (Close Zone): an open zone goes to Closed, whatever
+  // its write pointer, so a zone closed before its first write keeps its
+  // active resource (as QEMU's nvme_zrm_close and FEMU's zns_close_zone do;
+  // SCSI ZBC, and Linux's null_blk after it, return such a zone to Empty).
+  // Only a reset (§2.1.1.3.2-3), or a controller's start with the write
+  // pointer at the zone's start (§2.1.1.3, our mount: state_from()), makes
+  // it Empty.
+  set_state(index, ZoneState::kClosed);
   ++counters_.closes;
   return ZoneStatus::kSuccess;
 }

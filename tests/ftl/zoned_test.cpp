@@ -107,12 +107,31 @@ TEST(Zoned, TheOpenLimitClosesTheOldestImplicitlyOpenZone) {
   EXPECT_EQ(e.zones->open(1), ZoneStatus::kSuccess);
   EXPECT_EQ(e.zones->open(2), ZoneStatus::kTooManyOpen);
   EXPECT_EQ(e.write(e.zone_start(2), 1), ZoneStatus::kTooManyOpen);
-  // A close frees the resource; a zone closed before its first write is empty.
+  // A close frees the open resource.
   EXPECT_EQ(e.zones->close(0), ZoneStatus::kSuccess);
-  EXPECT_EQ(e.zones->zone(0).state, ZoneState::kEmpty);
   EXPECT_EQ(e.write(e.zone_start(2), 1), ZoneStatus::kSuccess);
   EXPECT_EQ(e.zones->close(5), ZoneStatus::kInvalidTransition);  // empty: nothing to close
   e.ftl->check_invariants();
+}
+
+// ZNS 1.1 §3.4.3.1.1: Close Zone takes an open zone to Closed whatever its
+// write pointer (QEMU and FEMU alike); ZBC's rule, a zone closed at its
+// start is Empty, is not the NVMe one. The closed zone keeps its active
+// resource until a reset empties it.
+TEST(Zoned, AZoneClosedBeforeItsFirstWriteIsClosedAndStaysActive) {
+  Zoned z(ZonedKeys{.max_active_zones = 1});
+  ASSERT_EQ(z.zones->open(0), ZoneStatus::kSuccess);
+  EXPECT_EQ(z.zones->close(0), ZoneStatus::kSuccess);
+  EXPECT_EQ(z.zones->zone(0).state, ZoneState::kClosed);
+  EXPECT_EQ(z.zones->zone(0).write_pointer, 0u);
+  EXPECT_EQ(z.write(z.zone_start(1), 1), ZoneStatus::kTooManyActive);
+  EXPECT_EQ(z.write(z.zone_start(0), 1), ZoneStatus::kSuccess);  // it opens again, implicitly
+  CommandList out;
+  ASSERT_EQ(z.zones->close(0), ZoneStatus::kSuccess);
+  ASSERT_EQ(z.zones->reset(0, out), ZoneStatus::kSuccess);
+  EXPECT_EQ(z.zones->zone(0).state, ZoneState::kEmpty);
+  EXPECT_EQ(z.write(z.zone_start(1), 1), ZoneStatus::kSuccess);
+  z.ftl->check_invariants();
 }
 
 TEST(Zoned, ResetErasesTheWrittenBlocksAndFinishMarksOrPads) {
