@@ -41,6 +41,28 @@ void WriteBuffer::take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out) {
   }
 }
 
+void WriteBuffer::take_range(ftl::Lpn first, ftl::Lpn end, std::vector<ftl::Lpn>& out) {
+  const auto take = [&](ftl::Lpn lpn) {
+    const auto it = where_.find(lpn);
+    if (it == where_.end()) return;
+    out.push_back(lpn);
+    order_.erase(it->second);
+    where_.erase(it);
+  };
+  // (Whichever is shorter: the range, or what the buffer holds.)
+  if (end - first <= order_.size()) {
+    for (ftl::Lpn lpn = first; lpn < end; ++lpn) take(lpn);
+    return;
+  }
+  const std::size_t from = out.size();
+  for (const ftl::Lpn lpn : order_)
+    if (lpn >= first && lpn < end) out.push_back(lpn);
+  for (std::size_t i = from; i < out.size(); ++i) {
+    order_.erase(where_.at(out[i]));
+    where_.erase(out[i]);
+  }
+}
+
 void WriteBuffer::put_back_oldest(const std::vector<ftl::Lpn>& pages) {
   for (auto it = pages.rbegin(); it != pages.rend(); ++it)
     where_.emplace(*it, order_.insert(order_.begin(), *it));

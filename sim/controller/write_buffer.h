@@ -48,6 +48,9 @@ class WriteBuffer {
   void forget_placement(ftl::Lpn lpn) { placement_.erase(lpn); }
   // Removes the `count` oldest pages and appends them to `out`.
   void take_oldest(std::uint64_t count, std::vector<ftl::Lpn>& out);
+  // Removes the pages held of logical pages [first, end) and appends them to
+  // `out`, in no particular order.
+  void take_range(ftl::Lpn first, ftl::Lpn end, std::vector<ftl::Lpn>& out);
   // Puts `pages` (taken, oldest first, and held no more) back as the oldest.
   void put_back_oldest(const std::vector<ftl::Lpn>& pages);
   // The pages held, oldest first: acknowledged writes not yet on flash when

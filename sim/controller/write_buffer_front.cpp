@@ -51,6 +51,17 @@ ftl::PageRuns WriteBufferFront::with_placements(ftl::PageRuns runs) {
 void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_least) {
   flush_pages_.clear();
   buffer_.take_oldest(count, flush_pages_);
+  write_taken(now, at_least, packing_.units_per_page > 1 || packing_.whole_chunks);
+}
+
+void WriteBufferFront::flush_range(ftl::Lpn first, ftl::Lpn end, TimeNs now) {
+  if (controller_.write_through) return;  // (what it holds is on flash)
+  flush_pages_.clear();
+  buffer_.take_range(first, end, flush_pages_);  // (runs sort them)
+  write_taken(now, 0, /*pack=*/false);
+}
+
+void WriteBufferFront::write_taken(TimeNs now, std::uint64_t at_least, bool pack) {
   if (flush_pages_.empty()) return;
   // Each chunk's space frees when that chunk is on flash. The chunks start
   // together: their cleaning counts once, from `now` to the last one's end
@@ -59,7 +70,7 @@ void WriteBufferFront::flush(std::uint64_t count, TimeNs now, std::uint64_t at_l
   const CleaningClock before = clock;
   TimeNs cleaning_end = now;
   std::uint64_t flushed = 0;
-  if (packing_.units_per_page <= 1 && !packing_.whole_chunks) {
+  if (!pack) {
     // Consecutive logical pages go to the FTL as one request: a block-mapped
     // FTL then writes whole blocks instead of one read-modify-write per page.
     ftl::page_runs(flush_pages_, runs_);
@@ -127,6 +138,11 @@ void WriteBufferFront::runs_in_groups() {
 void WriteBufferFront::flush_all(TimeNs now) {
   if (!controller_.write_through && buffer_.held() > 0)
     flush(buffer_.held(), now, buffer_.held());
+}
+
+void WriteBufferFront::flush_at_idle(TimeNs now) {
+  if (!packing_.partial_waits) return flush_all(now);
+  if (!controller_.write_through && buffer_.held() > 0) flush(buffer_.held(), now, 0);
 }
 
 TimeNs WriteBufferFront::write_to_flash(const ftl::PageRange& range, TimeNs now) {

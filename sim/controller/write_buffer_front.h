@@ -72,12 +72,20 @@ class WriteBufferFront {
   // go to) and a pool gives whole chunks only: then every plane of the pool
   // is at the same page offset after a flush, and the planes of a die keep
   // programming their wordlines together, as two-plane programs.
+  //
+  // A zoned device's buffer (docs/zns.md, "The write buffer") packs per
+  // zone: each zone a pool, whose chunk is a stripe, a wordline of
+  // `wordline` pages on each plane of the zone's dies; it keeps a zone's
+  // partial stripe at idle (`partial_waits`), since its DRAM is
+  // power-protected and the zone's next writes complete the stripe.
   struct Packing {
     std::uint32_t units_per_page = 1;
     std::uint32_t planes_per_pool = 1;
     bool whole_chunks = false;
     std::uint32_t pools = 1;
     std::uint32_t handles = 1;
+    std::uint32_t wordline = 0;  // a chunk's wordline pages; 0: the FTL's (Flash::wordline_pages)
+    bool partial_waits = false;
   };
   WriteBufferFront(const ControllerConfig& controller, std::uint32_t logical_page_size,
                    Flash& flash, Packing packing);
@@ -97,6 +105,13 @@ class WriteBufferFront {
   // A write-back buffer writes everything it holds to flash from `now`: the
   // host is idle, or the power is going and the buffer is power-protected.
   void flush_all(TimeNs now);
+  // The host is idle at `now`: flush_all(), or with Packing::partial_waits
+  // only the whole chunks.
+  void flush_at_idle(TimeNs now);
+  // Writes the pages it holds of logical pages [first, end) to flash from
+  // `now`, oldest first, whole chunks or not (a zoned device's zone that is
+  // finished, or written past the buffer).
+  void flush_range(ftl::Lpn first, ftl::Lpn end, TimeNs now);
   bool power_protected() const { return controller_.buffer_power_protected; }
   // Power loss: DRAM is gone. Returns what it held that the host had been
   // told is written (none for write-through).
@@ -116,6 +131,10 @@ class WriteBufferFront {
   // packing, the units that fill no whole page wait, unless the flush would
   // then write fewer than `at_least` pages.
   void flush(std::uint64_t count, TimeNs now, std::uint64_t at_least);
+  // Writes flush_pages_ (taken from the buffer, oldest first) to flash from
+  // `now`: packed as flush() says, or with `pack` false in runs of
+  // consecutive pages as they come.
+  void write_taken(TimeNs now, std::uint64_t at_least, bool pack);
   // Writes `runs` as one flush write from `now`; their `pages` free when it
   // completes. Returns the foreground cleaning's end if it cleaned.
   void write_chunk(ftl::PageRuns runs, std::uint64_t pages, TimeNs now, TimeNs& cleaning_end);
@@ -130,8 +149,10 @@ class WriteBufferFront {
   // Units of one chunk of packing group `group`: a page (with whole_chunks a
   // wordline) per plane of its pool.
   std::size_t chunk_units(std::uint32_t group) const {
-    const std::uint32_t wordline =
-        packing_.whole_chunks ? flash_.wordline_pages(group % packing_.pools) : 1;
+    const std::uint32_t wordline = !packing_.whole_chunks ? 1
+                                   : packing_.wordline
+                                       ? packing_.wordline
+                                       : flash_.wordline_pages(group % packing_.pools);
     return std::size_t{packing_.units_per_page} * wordline * packing_.planes_per_pool;
   }
   // chunk_'s runs of consecutive pages (runs_): sorted over the chunk, or
