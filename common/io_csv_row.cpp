@@ -53,7 +53,7 @@ std::string parse_io_csv_row(std::string_view line, IoRow& row) {
   if (!parse_us(fields[4], row.submit_ns)) return bad("submit_us", fields[4], "microseconds");
   if (!parse_us(fields[5], row.response_ns)) return bad("rt_us", fields[5], "microseconds");
   const std::optional<IoMode> mode = io_mode_of_letter(fields[6]);
-  if (!mode) return bad("mode", fields[6], "R, W or T (or a zone command: A, Z, F, O or C)");
+  if (!mode) return bad("mode", fields[6], "R, W or T (or a zone command: A, Z, F, O, C or X)");
   row.mode = *mode;
   if (!parse_csv_integer(fields[7], row.offset)) return bad("offset", fields[7], "a byte offset");
   if (!parse_csv_integer(fields[8], row.size)) return bad("size", fields[8], "a size in bytes");

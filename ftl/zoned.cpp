@@ -40,6 +40,10 @@ std::string_view zone_status_name(ZoneStatus status) {
     case ZoneStatus::kTooManyActive: return "too_many_active_zones";
     case ZoneStatus::kTooManyOpen: return "too_many_open_zones";
     case ZoneStatus::kInvalidTransition: return "invalid_zone_state_transition";
+    case ZoneStatus::kInvalidZoneOperation:
+      return "invalid_zone_operation";
+    case ZoneStatus::kNoZrwa:
+      return "zrwa_resources_unavailable";
   }
   return "?";
 }
@@ -81,6 +85,9 @@ ZonedFtl::ZonedFtl(const FtlContext& context)
         "zoned FTL: ftl.zone_capacity {} B must be whole pages and at most the zone size {} B",
         capacity, size);
   capacity_pages_ = capacity / g.page_size;
+  zrwa_pages_ = static_cast<std::uint32_t>(keys_.zrwa_size / g.page_size);
+  if (keys_.zrwa_flush_granularity)
+    zrwa_granule_ = static_cast<std::uint32_t>(keys_.zrwa_flush_granularity / g.page_size);
   // Over-provisioning: the share of each plane's blocks no zone holds, the
   // spare that replaces a worn block at a reset.
   const auto usable = static_cast<std::uint32_t>(static_cast<double>(g.blocks_per_plane) *
@@ -214,6 +221,7 @@ ZoneStatus ZonedFtl::admit_write(Lpn first, std::uint32_t count) {
   const std::uint64_t index = first / zone_pages_;
   if (index >= zones_ || count == 0) return refuse(ZoneStatus::kLbaOutOfRange);
   Zone& zone = zones_state_[index];
+  if (has_zrwa(index)) throw std::logic_error("zoned FTL: admit_write to a zone with a ZRWA");
   if (const ZoneStatus status = writable(zone); status != ZoneStatus::kSuccess)
     return refuse(status);
   if (first - index * zone_pages_ != zone.write_pointer) return refuse(ZoneStatus::kInvalidWrite);
@@ -231,6 +239,8 @@ ZoneStatus ZonedFtl::admit_write(Lpn first, std::uint32_t count) {
 
 ZoneStatus ZonedFtl::admit_append(std::uint64_t index, std::uint32_t count, Lpn& first) {
   if (index >= zones_) return refuse(ZoneStatus::kLbaOutOfRange);
+  // (TP 4076: a zone with a ZRWA takes no append; QEMU and FEMU refuse it so.)
+  if (has_zrwa(index)) return refuse(ZoneStatus::kInvalidZoneOperation);
   first = index * zone_pages_ + zones_state_[index].write_pointer;
   const ZoneStatus status = admit_write(first, count);
   if (status == ZoneStatus::kSuccess) ++counters_.appends;
@@ -250,6 +260,7 @@ ZoneStatus ZonedFtl::reset(std::uint64_t index, CommandList& out) {
   if (zone.state == ZoneState::kOffline) return refuse(ZoneStatus::kZoneOffline);
   if (zone.state == ZoneState::kReadOnly) return refuse(ZoneStatus::kInvalidTransition);
   ++counters_.resets;
+  zrwa_.erase(index);  // (what it held is forgotten with the zone)
   if (zone.state == ZoneState::kEmpty) return ZoneStatus::kSuccess;  // nothing to erase
   // The reset is logged as device metadata before its erases (a mount after
   // a cut that interrupts them erases what they left: zoned_state.cpp).
@@ -310,7 +321,16 @@ ZoneStatus ZonedFtl::finish(std::uint64_t index, CommandList& out) {
   if (zone.state == ZoneState::kReadOnly) return refuse(ZoneStatus::kInvalidTransition);
   ++counters_.finishes;
   if (zone.state == ZoneState::kFull) return ZoneStatus::kSuccess;
-  if (keys_.finish == ZoneFinish::kPad) pad_zone(index, out);
+  // (The controller commits a ZRWA before the finish: commit_zrwa.)
+  if (const auto it = zrwa_.find(index); it != zrwa_.end()) {
+    if (std::find(it->second.begin(), it->second.end(), true) != it->second.end())
+      throw std::logic_error("zoned FTL: a finish of a zone whose ZRWA holds pages");
+    zrwa_.erase(it);
+  }
+  // (An empty zone holds no block to keep closed: nothing to pad, as a
+  // ZN540 finishes one in 13.5 us and one holding a single block in 908 ms;
+  // docs/zns.md, "Finish".)
+  if (keys_.finish == ZoneFinish::kPad && zone.write_pointer > 0) pad_zone(index, out);
   zone.write_pointer = static_cast<std::uint32_t>(capacity_pages_);
   zone.finished = true;
   set_state(index, ZoneState::kFull);
@@ -341,9 +361,15 @@ ZoneStatus ZonedFtl::open(std::uint64_t index) {
   if (state != ZoneState::kEmpty && state != ZoneState::kClosed &&
       state != ZoneState::kImplicitlyOpen)
     return refuse(ZoneStatus::kInvalidTransition);
+  if (const ZoneStatus status = allocate_zrwa(index); status != ZoneStatus::kSuccess)
+    return refuse(status);
   if (const ZoneStatus status = take_resources(index, ZoneState::kExplicitlyOpen);
       status != ZoneStatus::kSuccess)
     return refuse(status);
+  if (keys_.zrwa_size && !has_zrwa(index)) {
+    zrwa_.emplace(index, std::vector<bool>(2 * std::size_t{zrwa_pages_}, false));
+    ++counters_.zrwa_allocations;
+  }
   ++counters_.opens;
   return ZoneStatus::kSuccess;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ftl/ftl.h"
@@ -29,6 +30,10 @@ struct ZonedKeys {
   // The controller's time for a zone command that touches no flash (an open,
   // a close, a finish that only marks, a refusal); no datasheet gives it.
   double command_us = 1.0;
+  // The zone random write area (NVMe TP 4076; zoned_zrwa.cpp): its bytes (0:
+  // none), its flush granularity (0: a page), and ZRWAs at once (0: any).
+  std::uint64_t zrwa_size = 0, zrwa_flush_granularity = 0;
+  std::uint32_t max_zrwa_zones = 0;
 };
 
 class ZonedFtl final : public Ftl, public ZonedDevice {
@@ -52,6 +57,10 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   void save_state(StateWriter& out) const override;
   void load_state(StateReader& in) override;
   ZonedDevice* zoned() override { return this; }
+  // A write buffer packs each zone's pages apart, in stripes over its planes.
+  std::uint32_t pool_of_page(Lpn lpn) const override {
+    return static_cast<std::uint32_t>(lpn / zone_pages_);
+  }
 
   // --- ZonedDevice ---
   std::uint64_t zones() const override { return zones_; }
@@ -70,6 +79,10 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   ZoneStatus open(std::uint64_t index) override;
   ZoneStatus close(std::uint64_t index) override;
   void count_refusal(ZoneStatus status) override;
+  bool has_zrwa(std::uint64_t index) const override { return zrwa_.count(index) != 0; }
+  ZoneStatus write_zrwa(Lpn first, std::uint32_t count, Commit& commit) override;
+  ZoneStatus flush_zrwa(Lpn last, Commit& commit) override;
+  Commit commit_zrwa(std::uint64_t index) override;
 
  private:
   struct Zone {
@@ -102,6 +115,11 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   void recover_zone(std::uint64_t zone, std::uint64_t reset_at, CommandList& out,
                     RecoveryReport& report);
   void recount();
+  // ZRWAs (zoned_zrwa.cpp): one for zone `index` if it may have one (status
+  // otherwise); `advance` pages of its ZRWA committed.
+  ZoneStatus allocate_zrwa(std::uint64_t index);
+  Commit commit(std::uint64_t index, std::uint32_t advance);
+  void check_zrwa(std::uint64_t zone) const;
 
   flash::FastGeometry geometry_;
   FtlConfig config_;
@@ -115,6 +133,10 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   std::vector<std::vector<flash::BlockId>> spare_;     // per plane: blocks no zone holds
   std::vector<Zone> zones_state_;
   std::vector<std::uint64_t> implicitly_open_;  // in the order they opened
+  // Per zone with a ZRWA, which pages above its write pointer the host wrote
+  // there (twice the ZRWA's pages: the ZRWA and its implicit flush range).
+  std::map<std::uint64_t, std::vector<bool>> zrwa_;
+  std::uint32_t zrwa_pages_ = 0, zrwa_granule_ = 1;  // pages
   std::uint32_t open_ = 0, active_ = 0;
   records::ZoneCounters counters_ = new_zone_counters();
   FtlStats stats_;

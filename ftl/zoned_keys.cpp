@@ -23,14 +23,20 @@ constexpr KeyDoc kZonedKeys[] = {
      "writable bytes, whole pages, at most the zone size; 0, the default: the zone size"},
     {"max_open_zones",
      "zones open at once, 0 to 2^24; 0, the default: no limit; at most `max_active_zones`"},
-    {"max_active_zones",
-     "zones open or closed at once, 0 to 2^24; 0, the default: no limit"},
+    {"max_active_zones", "zones open or closed at once, 0 to 2^24; 0, the default: no limit"},
     {"zone_finish",
      "`mark`, the default: the zone is full, no flash; `pad`: the rest of its capacity "
-     "programmed with filler"},
+     "programmed with filler (a zone never written: none), as a ZN540 pays it, see "
+     "[Finish](../zns.md#finish)"},
     {"zone_command_us",
      "0.001 to 10^6; default 1: a command that touches no flash, or a refusal; no datasheet "
      "gives the figure"},
+    {"zrwa_size",
+     "bytes of a zone random write area, whole pages, at most half the zone capacity; 0, the "
+     "default: none; a zone opened explicitly gets one ([The zone random write "
+     "area](../zns.md#the-zone-random-write-area))"},
+    {"zrwa_flush_granularity", "bytes, whole pages dividing `zrwa_size`; 0, the default: one page"},
+    {"max_zrwa_zones", "ZRWAs at once (NUMZRWA), 0 to 2^24; 0, the default: no limit"},
 };
 
 bool parse_zone_finish(const std::string& name, ZoneFinish& out) {
@@ -82,6 +88,19 @@ void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) 
   r.real("ftl", "zone_command_us", keys.command_us, 0.001, 1e6);
   r.named("ftl", "zone_finish", keys.finish, zone_finish_name(keys.finish), parse_zone_finish,
           "a finish (allowed: mark, pad)");
+  const std::uint64_t capacity = keys.zone_capacity ? keys.zone_capacity : size;
+  r.size("ftl", "zrwa_size", keys.zrwa_size, 0, capacity / 2);
+  if (const auto [node, dotted] = r.find("ftl", "zrwa_size"); node && keys.zrwa_size % g.page_size)
+    r.fail(dotted, node,
+           fmt::format("{} is not a whole number of {}-byte pages", keys.zrwa_size, g.page_size));
+  r.size("ftl", "zrwa_flush_granularity", keys.zrwa_flush_granularity, 0, keys.zrwa_size);
+  if (const auto [node, dotted] = r.find("ftl", "zrwa_flush_granularity");
+      node && (keys.zrwa_flush_granularity % g.page_size ||
+               (keys.zrwa_flush_granularity && keys.zrwa_size % keys.zrwa_flush_granularity)))
+    r.fail(dotted, node,
+           fmt::format("{} must be whole {}-byte pages dividing zrwa_size ({})",
+                       keys.zrwa_flush_granularity, g.page_size, keys.zrwa_size));
+  r.integer("ftl", "max_zrwa_zones", keys.max_zrwa_zones, 0, 1 << 24);
 }
 
 void echo_zoned_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
@@ -93,6 +112,9 @@ void echo_zoned_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
   ftl_table["max_active_zones"] = keys.max_active_zones;
   ftl_table["zone_finish"] = zone_finish_name(keys.finish);
   ftl_table["zone_command_us"] = keys.command_us;
+  ftl_table["zrwa_size"] = keys.zrwa_size;
+  ftl_table["zrwa_flush_granularity"] = keys.zrwa_flush_granularity;
+  ftl_table["max_zrwa_zones"] = keys.max_zrwa_zones;
 }
 
 void describe_zoned(const FtlDescription& d, std::string& out) {
@@ -111,6 +133,12 @@ void describe_zoned(const FtlDescription& d, std::string& out) {
                  zone_finish_name(keys.finish));
   fmt::format_to(it, "  spare       {:.1f}% of each plane's blocks replace worn ones\n",
                  100.0 * d.config.overprovisioning);
+  if (keys.zrwa_size)
+    fmt::format_to(
+        it, "  ZRWA        {} per explicitly opened zone, flushed in {}, {} at once\n",
+        format_size(keys.zrwa_size),
+        format_size(keys.zrwa_flush_granularity ? keys.zrwa_flush_granularity : g.page_size),
+        limit(keys.max_zrwa_zones));
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ void ZonedFtl::recount() {
 void ZonedFtl::recover(RecoveryPolicy /*policy*/, CommandList& out, RecoveryReport& report) {
   nand_.forget_valid_pages();
   implicitly_open_.clear();
+  zrwa_.clear();  // (power cuts are refused with ZRWAs: sim/controller/ssd_power.cpp)
   // The sequence number of each zone's last reset record: pages older than
   // it are the data the reset discarded, blocks holding only such pages are
   // erases the cut interrupted, and the mount erases them.
@@ -119,7 +120,7 @@ void ZonedFtl::recover_zone(std::uint64_t z, std::uint64_t reset_at, CommandList
 }
 
 void ZonedFtl::save_state(StateWriter& out) const {
-  out.section("ZONE", 1);
+  out.section("ZONE", 2);
   out.u64(zones_);
   for (const Zone& zone : zones_state_) {
     out.u8(static_cast<std::uint8_t>(zone.state));
@@ -129,6 +130,11 @@ void ZonedFtl::save_state(StateWriter& out) const {
   out.vector(blocks_);
   for (const std::vector<BlockId>& spare : spare_) out.vector(spare);
   out.vector(implicitly_open_);
+  out.u64(zrwa_.size());
+  for (const auto& [zone, held] : zrwa_) {
+    out.u64(zone);
+    for (const bool page : held) out.boolean(page);
+  }
   records::each_counter(counters_, [&](const char*, const auto& counter) {
     if constexpr (std::is_same_v<std::decay_t<decltype(counter)>, std::uint64_t>)
       out.u64(counter);
@@ -140,7 +146,7 @@ void ZonedFtl::save_state(StateWriter& out) const {
 }
 
 void ZonedFtl::load_state(StateReader& in) {
-  in.section("ZONE", 1);
+  in.section("ZONE", 2);
   if (in.u64() != zones_) throw make_error("the checkpoint's zones do not fit this device");
   for (Zone& zone : zones_state_) {
     const std::uint8_t state = in.u8();
@@ -166,6 +172,17 @@ void ZonedFtl::load_state(StateReader& in) {
   implicitly_open_.resize(open);
   for (std::uint64_t& z : implicitly_open_)
     if ((z = in.u64()) >= zones_) throw make_error("corrupt: an open zone");
+  const std::uint64_t windows = in.u64();
+  if (windows > zones_ || (windows && keys_.zrwa_size == 0))
+    throw make_error("the checkpoint's zone random write areas do not fit this device");
+  zrwa_.clear();
+  for (std::uint64_t w = 0; w < windows; ++w) {
+    const std::uint64_t zone = in.u64();
+    if (zone >= zones_) throw make_error("corrupt: a ZRWA's zone");
+    std::vector<bool>& held = zrwa_[zone];
+    held.resize(2 * std::size_t{zrwa_pages_});
+    for (std::size_t p = 0; p < held.size(); ++p) held[p] = in.boolean();
+  }
   records::each_counter(counters_, [&](const char*, auto& counter) {
     if constexpr (std::is_same_v<std::decay_t<decltype(counter)>, std::uint64_t>)
       counter = in.u64();
@@ -192,6 +209,7 @@ void ZonedFtl::check_invariants() const {
     if (zone.state == ZoneState::kFull && zone.write_pointer != capacity_pages_)
       fail("full below its capacity");
     if (zone.state == ZoneState::kOffline) continue;
+    check_zrwa(z);
     const Lpn base = z * zone_pages_;
     for (std::uint64_t p = 0; p < zone_pages_; ++p) {
       const Ppn ppn = page_of(base + p);

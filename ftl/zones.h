@@ -39,11 +39,15 @@ inline bool is_active(ZoneState s) { return is_open(s) || s == ZoneState::kClose
 // returns (ZNS 1.1 Figure 26; the same values as QEMU's NVMe model,
 // include/block/nvme.h), plus the generic "LBA Out of Range" (NVMe Base 2.0
 // Figure 102) and "Invalid Field in Command" for a request no zone command
-// can express (not whole logical pages, or not at a zone's start).
+// can express (not whole logical pages, or not at a zone's start), and the
+// two a zone random write area adds (NVMe TP 4076; QEMU's NVME_ZONE_INVALID_OP
+// and NVME_NOZRWA).
 enum class ZoneStatus : std::uint16_t {
   kSuccess = 0x000,
   kInvalidField = 0x002,
   kLbaOutOfRange = 0x080,
+  kInvalidZoneOperation = 0x1B6,
+  kNoZrwa = 0x1B7,
   kBoundaryError = 0x1B8,
   kZoneFull = 0x1B9,
   kZoneReadOnly = 0x1BA,
@@ -55,11 +59,11 @@ enum class ZoneStatus : std::uint16_t {
 };
 std::string_view zone_status_name(ZoneStatus status);
 // Every status but success, in the order summaries list them.
-inline constexpr std::array<ZoneStatus, 10> kZoneErrors = {
-    ZoneStatus::kInvalidField,  ZoneStatus::kLbaOutOfRange, ZoneStatus::kBoundaryError,
-    ZoneStatus::kZoneFull,      ZoneStatus::kZoneReadOnly,  ZoneStatus::kZoneOffline,
-    ZoneStatus::kInvalidWrite,  ZoneStatus::kTooManyActive, ZoneStatus::kTooManyOpen,
-    ZoneStatus::kInvalidTransition};
+inline constexpr std::array<ZoneStatus, 12> kZoneErrors = {
+    ZoneStatus::kInvalidField,      ZoneStatus::kLbaOutOfRange,        ZoneStatus::kBoundaryError,
+    ZoneStatus::kZoneFull,          ZoneStatus::kZoneReadOnly,         ZoneStatus::kZoneOffline,
+    ZoneStatus::kInvalidWrite,      ZoneStatus::kTooManyActive,        ZoneStatus::kTooManyOpen,
+    ZoneStatus::kInvalidTransition, ZoneStatus::kInvalidZoneOperation, ZoneStatus::kNoZrwa};
 
 // One zone as a Report Zones descriptor shows it (ZNS Figure 37).
 struct ZoneReport {
@@ -102,6 +106,29 @@ class ZonedDevice {
   virtual ZoneStatus close(std::uint64_t index) = 0;
   // A refusal the controller found itself (the request's shape), counted.
   virtual void count_refusal(ZoneStatus status) = 0;
+
+  // The zone random write area (ZRWA; NVMe TP 4076, docs/zns.md "The zone
+  // random write area"): with ftl.zrwa_size, a zone opened explicitly gets
+  // one, if a resource is left. Its writes may land anywhere from the write
+  // pointer up to twice the ZRWA's size above it, in any order, over each
+  // other; they wait in the controller's memory, and the write pointer moves
+  // only when pages are committed, `commit`'s pages, which the caller then
+  // writes with Ftl::write (every page of the range: one the host never
+  // wrote in the ZRWA reads as written zeros).
+  struct Commit {
+    flash::Lpn first = 0;
+    std::uint32_t count = 0;  // 0: nothing committed
+  };
+  virtual bool has_zrwa(std::uint64_t index) const = 0;
+  // A write into a zone's ZRWA; one that ends in the implicit flush range
+  // (the ZRWA's size above the ZRWA) commits as many whole flush granules
+  // as bring its end into the ZRWA.
+  virtual ZoneStatus write_zrwa(flash::Lpn first, std::uint32_t count, Commit& commit) = 0;
+  // Flush Explicit ZRWA Range: commits up to and including page `last`.
+  virtual ZoneStatus flush_zrwa(flash::Lpn last, Commit& commit) = 0;
+  // Everything the zone's ZRWA holds, up to its last page written, committed
+  // (before a finish, which fills the zone).
+  virtual Commit commit_zrwa(std::uint64_t index) = 0;
 };
 
 }  // namespace ssdlab::ftl

@@ -20,6 +20,12 @@ struct ZoneCounters {
   std::uint64_t implicit_closes = 0;       // implicitly open zones the device closed for another
   std::uint64_t finish_padding_pages = 0;  // pages programmed by finish with zone_finish = "pad"
   std::uint64_t blocks_replaced = 0;       // worn blocks a reset replaced from the spare
+  // The zone random write area (ftl.zrwa_size): ZRWAs allocated, commits by
+  // a write into the implicit flush range and by an explicit flush, pages
+  // rewritten in a ZRWA before their commit, and pages committed that the
+  // host never wrote there (written as zeros).
+  std::uint64_t zrwa_allocations = 0, zrwa_implicit_flushes = 0, zrwa_explicit_flushes = 0;
+  std::uint64_t zrwa_overwritten_pages = 0, zrwa_unwritten_pages = 0;
   // Commands refused, by status: every error status the device has
   // (ftl::kZoneErrors; status and code set when it is built), even at 0.
   struct Refusal {
@@ -44,8 +50,8 @@ void fields(V& v, R& r) {
   v("count", r.count);
 }
 
-// The checkpoint's order: the eight commands' counters, then each
-// refusal's count (ftl/zoned_state.cpp).
+// The checkpoint's order: the counters, then each refusal's count
+// (ftl/zoned_state.cpp).
 template <typename V, RecordOf<ZoneCounters> R>
 void fields(V& v, R& c) {
   v("resets", c.resets);
@@ -56,6 +62,11 @@ void fields(V& v, R& c) {
   v("implicit_closes", c.implicit_closes);
   v("finish_padding_pages", c.finish_padding_pages);
   v("blocks_replaced", c.blocks_replaced);
+  v("zrwa_allocations", c.zrwa_allocations);
+  v("zrwa_implicit_flushes", c.zrwa_implicit_flushes);
+  v("zrwa_explicit_flushes", c.zrwa_explicit_flushes);
+  v("zrwa_overwritten_pages", c.zrwa_overwritten_pages);
+  v("zrwa_unwritten_pages", c.zrwa_unwritten_pages);
   v.derived("refused", c.refused());
   v("refusals", c.refusals);
 }

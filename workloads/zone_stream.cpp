@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 #include "common/error.h"
@@ -42,6 +44,13 @@ void apply_zones_open(ExperimentSpec& spec, const KeyValue& kv) {
   spec.zone.zones_open = static_cast<std::uint32_t>(*number);
 }
 
+void apply_zrwa_flush(ExperimentSpec& spec, const KeyValue& kv) {
+  const auto* text = std::get_if<std::string>(&kv.value);
+  if (!text || (*text != "implicit" && *text != "explicit"))
+    fail(kv, "expected \"implicit\" or \"explicit\"");
+  spec.zone.zrwa_explicit = *text == "explicit";
+}
+
 void apply_finish_at(ExperimentSpec& spec, const KeyValue& kv) {
   double value = -1;  // (an inline key's 0.5 arrives as text)
   if (const auto* number = std::get_if<std::int64_t>(&kv.value))
@@ -65,6 +74,8 @@ constexpr PlanKey kZoneKeys[] = {
      [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zone_size = as_zone_bytes(kv); }},
     {"zone_capacity",
      [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zone_capacity = as_zone_bytes(kv); }},
+    {"zrwa", [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zrwa = as_flag(kv); }},
+    {"zrwa_flush", &apply_zrwa_flush},
 };
 
 }  // namespace
@@ -76,7 +87,8 @@ std::span<const PlanKey> zone_keys() {
 void check_zone_keys(const ExperimentSpec& spec) {
   const ZoneKeys& z = spec.zone;
   const std::string& o = spec.origin;
-  const bool given = z.append || !z.reset || z.finish_at != 1.0 || z.zone_size || z.zone_capacity;
+  const bool given = z.append || !z.reset || z.finish_at != 1.0 || z.zone_size || z.zone_capacity ||
+                     z.zrwa || z.zrwa_explicit;
   if (!z.on()) {
     if (given)
       throw make_error("{}: the zone keys go with zones_open (the zones written at once)", o);
@@ -91,8 +103,12 @@ void check_zone_keys(const ExperimentSpec& spec) {
         "{}: a zone workload (zones_open) takes no mix, trim_share, synthetic keys, "
         "increment, partitions or pause_us",
         o);
-  if (spec.pattern == Pattern::kSR && (z.append || z.finish_at != 1.0 || !z.reset))
-    throw make_error("{}: zone_append, zone_finish_at and zone_reset go with writes (SW)", o);
+  if (spec.pattern == Pattern::kSR && (z.append || z.finish_at != 1.0 || !z.reset || z.zrwa))
+    throw make_error("{}: zone_append, zone_finish_at, zone_reset and zrwa go with writes (SW)", o);
+  if (z.zrwa && z.append)
+    throw make_error("{}: zrwa and zone_append: a zone with a random write area takes no appends",
+                     o);
+  if (z.zrwa_explicit && !z.zrwa) throw make_error("{}: zrwa_flush goes with zrwa = true", o);
   if (z.zone_capacity && z.zone_size && z.zone_capacity > z.zone_size)
     throw make_error("{}: zone_capacity ({}) is more than zone_size ({})", o, z.zone_capacity,
                      z.zone_size);
@@ -115,6 +131,16 @@ ZoneStream::ZoneStream(const ExperimentSpec& spec, std::uint64_t base, std::uint
     throw make_error("{}: io_size {} is more than the {} of a zone written", spec.origin,
                      format_size(io_size_), format_size(limit));
   finish_ = write_ && per_zone_ * io_size_ < capacity;
+  if (write_ && spec.zone.zrwa) {
+    const std::uint64_t window = spec.zone.zrwa_size;
+    if (window == 0)
+      throw make_error("{}: zrwa needs a device with zone random write areas (ftl.zrwa_size)",
+                       spec.origin);
+    if (window % io_size_ != 0)
+      throw make_error("{}: io_size {} does not divide the zone random write area, {}", spec.origin,
+                       format_size(io_size_), format_size(window));
+    windows_ = {window / io_size_, spec.zone.zrwa_explicit};
+  }
   first_zone_ = (base + zone_size_ - 1) / zone_size_;
   const std::uint64_t end_zone = (base + span) / zone_size_;
   zones_ = end_zone > first_zone_ ? end_zone - first_zone_ : 0;
@@ -129,8 +155,42 @@ ZoneStream::ZoneStream(const ExperimentSpec& spec, std::uint64_t base, std::uint
 void ZoneStream::next_zone(Cursor& cursor) {
   cursor.zone = first_zone_ + next_;
   next_ = (next_ + 1) % zones_;
-  cursor.step = reset_ ? Step::kReset : Step::kData;
+  cursor.step = reset_ ? Step::kReset : windows_.ios ? Step::kOpen : Step::kData;
   cursor.done = 0;
+}
+
+IoRequest ZoneStream::data(Cursor& cursor, std::uint64_t start) {
+  IoRequest io{start, static_cast<std::uint32_t>(io_size_), IoMode::kRead, 0};
+  io.mode = !write_ ? IoMode::kRead : append_ ? IoMode::kZoneAppend : IoMode::kWrite;
+  std::uint64_t slot = cursor.done;
+  const bool last = cursor.done + 1 == per_zone_;
+  if (windows_.ios) {
+    // Within its window, the I/O at a position shuffled by a step coprime to
+    // the window's I/Os, from an offset that changes with zone and window.
+    const std::uint64_t window = cursor.done / windows_.ios;
+    const std::uint64_t first = window * windows_.ios;
+    const std::uint64_t n = std::min(windows_.ios, per_zone_ - first);
+    std::uint64_t step = 5;
+    while (std::gcd(step, n) != 1) ++step;
+    slot = first + ((cursor.done - first) * step + cursor.zone * 31 + window * 17) % n;
+    // After a window's last I/O, an explicit flush (or one at the zone's end,
+    // where no writes of a next window commit it), unless a finish follows.
+    const bool window_end = cursor.done + 1 == first + n;
+    if (window_end && (windows_.explicit_flush || last) && !(last && finish_)) {
+      io.offset = start + slot * io_size_;
+      ++cursor.done;
+      cursor.step = Step::kFlush;
+      return io;
+    }
+  }
+  if (io.mode != IoMode::kZoneAppend) io.offset = start + slot * io_size_;
+  if (++cursor.done == per_zone_) {
+    if (finish_)
+      cursor.step = Step::kFinish;
+    else
+      next_zone(cursor);
+  }
+  return io;
 }
 
 IoRequest ZoneStream::next() {
@@ -142,8 +202,25 @@ IoRequest ZoneStream::next() {
     case Step::kReset:
       io.mode = IoMode::kZoneReset;
       io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
+      cursor.step = windows_.ios ? Step::kOpen : Step::kData;
+      return io;
+    case Step::kOpen:  // (explicitly: the zone gets a ZRWA)
+      io.mode = IoMode::kZoneOpen;
+      io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
       cursor.step = Step::kData;
       return io;
+    case Step::kFlush: {
+      // Commits up to the end of the window just written: the range
+      // [offset, offset + size) ends there (its last block is the SLBA).
+      const std::uint64_t end = std::min(cursor.done, per_zone_);
+      io.mode = IoMode::kZoneFlush;
+      io.offset = start + (end - 1) * io_size_;
+      if (cursor.done == per_zone_)
+        next_zone(cursor);
+      else
+        cursor.step = Step::kData;
+      return io;
+    }
     case Step::kFinish:
       io.mode = IoMode::kZoneFinish;
       io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
@@ -152,13 +229,7 @@ IoRequest ZoneStream::next() {
     case Step::kData:
       break;
   }
-  io.mode = !write_ ? IoMode::kRead : append_ ? IoMode::kZoneAppend : IoMode::kWrite;
-  if (io.mode != IoMode::kZoneAppend) io.offset = start + cursor.done * io_size_;
-  if (++cursor.done == per_zone_) {
-    if (finish_) cursor.step = Step::kFinish;
-    else next_zone(cursor);
-  }
-  return io;
+  return data(cursor, start);
 }
 
 }  // namespace ssdlab::workloads

@@ -5,7 +5,12 @@
 // (`zone_reset`) and finishing it after a share of its capacity
 // (`zone_finish_at`); an SR experiment with `zones_open` reads zones back
 // the same way. Zone size and capacity are the device's unless given
-// (`zone_size`, `zone_capacity`). docs/reference/plan-keys.md lists the keys.
+// (`zone_size`, `zone_capacity`). With `zrwa` an SW experiment opens each
+// zone explicitly, so that it gets a zone random write area, and writes it
+// window by window (a window: the device's ZRWA), in a shuffled order
+// within each; the writes of the next window commit the last one
+// (implicit flushes), or with `zrwa_flush = "explicit"` an explicit flush
+// follows each window. docs/reference/plan-keys.md lists the keys.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +30,8 @@ struct ZoneKeys {
   bool reset = true;
   double finish_at = 1.0;  // share of the capacity written before a finish
   std::uint64_t zone_size = 0, zone_capacity = 0;  // bytes; 0: the device's
+  bool zrwa = false, zrwa_explicit = false;
+  std::uint64_t zrwa_size = 0;  // bytes: the device's (a window)
   bool on() const { return zones_open > 0; }
 };
 
@@ -41,13 +48,21 @@ class ZoneStream {
   IoRequest next();
 
  private:
-  enum class Step : std::uint8_t { kReset, kData, kFinish };
+  enum class Step : std::uint8_t { kReset, kOpen, kData, kFlush, kFinish };
   struct Cursor {
     std::uint64_t zone = 0;  // index among the device's zones
     Step step = Step::kData;
     std::uint64_t done = 0;  // data I/Os of this zone so far
   };
   void next_zone(Cursor& cursor);
+  // The data I/O `done` of a zone starting at `start`, and what follows it.
+  IoRequest data(Cursor& cursor, std::uint64_t start);
+
+  struct Windows {          // with zrwa
+    std::uint64_t ios = 0;  // data I/Os per window (the last may have fewer)
+    bool explicit_flush = false;
+  };
+  Windows windows_;
 
   bool write_, append_, reset_;
   std::uint64_t io_size_, zone_size_;

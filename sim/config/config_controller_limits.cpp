@@ -81,7 +81,8 @@ constexpr KeyDoc kFirmwareKeys[] = {
      "0 to 10^6, default 0: the core time of a write or zone append before its flash work"},
     {"trim_us", "0 to 10^6, default 0: the core time of a trim"},
     {"zone_management_us",
-     "0 to 10^6, default 0: the core time of a zone reset, finish, open or close"},
+     "0 to 10^6, default 0: the core time of a zone reset, finish, open, close or explicit ZRWA "
+     "flush"},
 };
 constexpr KeyDoc kDataPathKeys[] = {
     {"bytes_per_s",

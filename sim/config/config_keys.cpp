@@ -242,7 +242,9 @@ constexpr KeyDoc kHostNamespaces[] = {
 constexpr KeyDoc kController[] = {
     {"write_buffer",
      "bytes of DRAM, whole logical pages, 0 to 2^40; 0 = off, the default; with map units "
-     "its flushes pack units into whole flash pages, see [Map units](../model.md#map-units)"},
+     "its flushes pack units into whole flash pages, see [Map units](../model.md#map-units); "
+     "on a zoned device, whole stripes of each zone (power-protected only), see "
+     "[The write buffer](../zns.md#the-write-buffer)"},
     {"write_buffer_policy", "`write-back` (the default), `write-through`"},
     {"write_buffer_high_water", "above 0 to 1: flush above it; 1 = only when full, the default"},
     {"write_buffer_low_water",

@@ -53,10 +53,13 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   }
   if (config.controller.write_buffer_bytes) {
     // With map units, flushes pack them into whole pages of each pool; on
-    // one-shot cells, into whole wordlines (close_wordlines() pads the rest).
+    // one-shot cells, into whole wordlines (close_wordlines() pads the rest);
+    // on a zoned device, into whole stripes of each zone.
     WriteBufferFront::Packing packing{map_units_.units_per_page(), 1,
                                       config.ftl.wordline_pages > 1};
-    if (packing.units_per_page > 1 || packing.whole_chunks) {
+    if (const ftl::ZonedDevice* zoned = ftl_->zoned())
+      packing = zone_stripes(*zoned);
+    else if (packing.units_per_page > 1 || packing.whole_chunks) {
       packing.pools = ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
       packing.planes_per_pool = config.geometry.planes() / packing.pools;
       if (config.ftl.placement.on()) packing.handles = config.ftl.placement.handles;
@@ -196,7 +199,7 @@ void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
 
 void Ssd::idle(TimeNs from, TimeNs until) {
   clock_ = from;
-  if (buffer_) buffer_->flush_all(from);
+  if (buffer_) buffer_->flush_at_idle(from);
   settle();
   if (cleaner_) cleaner_->idle(from, until);
 }

@@ -7,8 +7,7 @@
 //
 // The Ssd is a small core with parts (DeviceConfig::controller, Agrawal et al.
 // §3.3), each owning its state and its checkpoint section:
-//  - WriteBufferFront (write_buffer_front.h): an optional DRAM write buffer
-//    in front of the FTL;
+//  - WriteBufferFront (write_buffer_front.h): an optional DRAM write buffer;
 //  - BackgroundCleaner (background_cleaner.h): idle pools clean in the
 //    background, whole rounds or yielding to host requests;
 //  - PowerSafeScheduling (power_safe.h): power-cut runs record every command
@@ -110,8 +109,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // FTL made of them. The denominator of byte-based write amplification
   // (flash bytes programmed / host bytes written; DeviceCounters).
   std::uint64_t host_bytes_written() const { return host_bytes_written_; }
-  // A zoned device's zone part, or null (a conventional device).
-  const ZoneFront* zones() const { return zones_.get(); }
+  const ZoneFront* zones() const { return zones_.get(); }  // null: a conventional device
   // How the last request start() took ended on a zoned device: its status
   // and the offset it was served at (an append's, the one the device chose).
   struct ZoneOutcome {
@@ -121,7 +119,6 @@ class Ssd : private flash::FlashScheduler::Listener,
   const ZoneOutcome& zone_outcome() const { return zone_outcome_; }
   // The host's log over a zoned device ([host.log]), or null.
   const HostLog* host_log() const { return host_log_.get(); }
-  // The DRAM write buffer, or null if there is none.
   const WriteBuffer* write_buffer() const { return buffer_ ? &buffer_->buffer() : nullptr; }
   // Flash read errors ([errors]), or null; and the pages of the last
   // request start() took that no step of the ECC corrected (media errors).
@@ -130,10 +127,9 @@ class Ssd : private flash::FlashScheduler::Listener,
     return errors_ ? std::span<const MediaError>(errors_->media_errors())
                    : std::span<const MediaError>();
   }
-  // What the last read start() took waits for in the flash array: the
-  // class of its slowest page (flash::FlashTimeline::read_page_class); 0 if
-  // it read no flash page (the buffer served it, its pages are unwritten, or
-  // the cells are SLC).
+  // What the last read start() took waits for in the flash array: its slowest
+  // page's class (flash::FlashTimeline::read_page_class); 0 if it read no
+  // flash page (the buffer served it, its pages are unwritten, or SLC cells).
   std::uint8_t read_page_class() const { return read_class_; }
   // The firmware's cores and the data path, or null if the config has
   // neither.
@@ -172,8 +168,8 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::uint64_t prefill(std::uint64_t offset, std::uint64_t size);
 
   // The host sends nothing from `from` until `until`: a write-back buffer
-  // flushes everything it holds, and idle pools clean in the background (if
-  // configured), round after round, as long as they want to.
+  // flushes what it holds (a zoned device's, its whole stripes), and idle
+  // pools clean in the background (if configured), round after round.
   void idle(TimeNs from, TimeNs until);
 
   // Writes [offset, offset + size) functionally (including any cleaning it
@@ -303,6 +299,12 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::optional<TimeNs> serve_zoned(const HostIo& request, TimeNs now, std::uint64_t tag);
   std::optional<TimeNs> serve_logged(const HostIo& request, TimeNs now);
   std::unique_ptr<ZoneFront> make_zone_front(ftl::ZonedDevice& device) const;
+  // A zoned device's write buffer and ZRWAs (ssd_zones.cpp): how the buffer
+  // packs; what the zone at byte `offset` (if one starts there) holds in its
+  // ZRWA and the buffer, written; pages a ZRWA committed, written.
+  WriteBufferFront::Packing zone_stripes(const ftl::ZonedDevice& device) const;
+  void flush_zone(std::uint64_t offset, TimeNs now);
+  std::optional<TimeNs> commit_pages(const ftl::PageRange& range, TimeNs now, std::uint64_t tag);
   // What the host log asks of the device (HostLog::Device; ssd_zones.cpp).
   TimeNs command(const HostIo& io, TimeNs now) override;
   void functional(const HostIo& io) override;

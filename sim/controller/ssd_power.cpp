@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/zoned.h"
 #include "sim/controller/ssd.h"
 
 namespace ssdlab::sim {
@@ -20,6 +21,11 @@ void Ssd::enable_power_cuts() {
     throw make_error(
         "power cuts and [host.log] cannot be combined: the host log keeps its map in host "
         "memory and has no recovery of its own (docs/zns.md)");
+  if (zones_ && config_.ftl.keys.get<ftl::ZonedKeys>().zrwa_size)
+    throw make_error(
+        "power cuts and ftl.zrwa_size cannot be combined: what a zone random write area holds "
+        "waits in the controller's memory, whose fate at a cut TP 4076 leaves to the drive and "
+        "the model does not follow (docs/zns.md)");
   if (requests_ != 0) throw std::logic_error("enable_power_cuts() after the first request");
   // (With map units the recorder follows the FTL's units, a logical page each.)
   // A wordline's earlier pages are lost with a torn later program: on cells

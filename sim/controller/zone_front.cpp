@@ -41,6 +41,13 @@ ZoneFront::Decision ZoneFront::decide(const HostIo& request, flash::CommandList&
         return {Kind::kRead, status, range, request.offset};
       }
       ZoneStatus status;
+      const std::uint64_t zone = range.first / device_.zone_pages();
+      if (request.mode == IoMode::kWrite && device_.has_zrwa(zone)) {
+        ftl::ZonedDevice::Commit commit;
+        status = device_.write_zrwa(range.first, range.count, commit);
+        if (status != ZoneStatus::kSuccess) return {Kind::kRefused, status, {}, request.offset};
+        return {Kind::kZrwa, status, ftl::PageRange{commit.first, commit.count}, request.offset};
+      }
       if (request.mode == IoMode::kWrite) {
         status = device_.admit_write(range.first, range.count);
       } else {
@@ -50,6 +57,14 @@ ZoneFront::Decision ZoneFront::decide(const HostIo& request, flash::CommandList&
       }
       if (status != ZoneStatus::kSuccess) return {Kind::kRefused, status, {}, request.offset};
       return {Kind::kWrite, status, range, std::uint64_t{range.first} * page_size_};
+    }
+    case IoMode::kZoneFlush: {
+      // Its range ends with the last logical block it commits (the SLBA).
+      if (!whole_pages(request, range)) return refuse(ZoneStatus::kInvalidField, request.offset);
+      ftl::ZonedDevice::Commit commit;
+      const ZoneStatus status = device_.flush_zrwa(range.first + range.count - 1, commit);
+      if (status != ZoneStatus::kSuccess) return {Kind::kRefused, status, {}, request.offset};
+      return {Kind::kZrwa, status, ftl::PageRange{commit.first, commit.count}, request.offset};
     }
     default:
       return zone_action(request, out);

@@ -34,6 +34,9 @@ class ZoneFront {
       kTrim,      // advisory on a zoned device: nothing
       kCommands,  // a reset or finish: the commands appended to `out`
       kNoFlash,   // an open or close, or a reset or finish with nothing to do
+      // A write into a zone random write area, or its explicit flush:
+      // `range` is what it commits (count 0: nothing), to the FTL.
+      kZrwa,
     };
     Kind kind = Kind::kRefused;
     ftl::ZoneStatus status = ftl::ZoneStatus::kSuccess;

@@ -1,12 +1,12 @@
 // The host loop's notes of what a device refused or failed: where a zoned
 // device served a request (an append's address is the device's choice) and
 // what it refused; the reads no ECC step corrected.
-#include "sim/engine/simulator.h"
-
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/units.h"
+#include "ftl/zoned.h"
+#include "sim/engine/simulator.h"
 
 namespace ssdlab::sim {
 
@@ -45,9 +45,10 @@ workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spe
     // would serve a reset or an append as nothing (issue 51, H4). Zones in
     // order with writes at their start need none of them.
     const bool writes = spec.pattern == workloads::Pattern::kSW;
-    if (writes && (z.append || z.reset || z.finish_at != 1.0))
+    if (writes && (z.append || z.reset || z.finish_at != 1.0 || z.zrwa))
       throw make_error(
-          "{}: zone_append, zone_reset and zone_finish_at are zone commands, and this device is "
+          "{}: zone_append, zone_reset, zone_finish_at and zrwa are zone commands, and this device "
+          "is "
           "not zoned{} (a zoned device has ftl.type = \"zoned\" and no [host.log]); on a "
           "conventional device a zone workload writes its zones in order with zone_reset=false",
           spec.origin, ssd.host_log() ? ": the host log exports a conventional device" : "");
@@ -62,6 +63,7 @@ workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spe
                      spec.origin, format_size(z.zone_capacity),
                      format_size(zones->capacity_bytes()));
   out.zone.zone_size = zones->zone_bytes();
+  out.zone.zrwa_size = ssd.config().ftl.keys.get<ftl::ZonedKeys>().zrwa_size;
   if (!out.zone.zone_capacity) out.zone.zone_capacity = zones->capacity_bytes();
   return out;
 }

@@ -275,9 +275,10 @@ TEST_F(FioImportTest, FailedExportLeavesNoLogs) {
   const auto io_csv = Write("io.csv",
                             "experiment,run,process,io,submit_us,rt_us,mode,offset,size\n"
                             "RW,0,0,0,0.000,305.600,W,4096,4096\n"
-                            "RW,0,0,1,0.000,305.600,X,4096,4096\n");
-  ExpectError([&] { ssdlab::sim::export_fio_lat_logs(io_csv, (dir_ / "sim").string()); },
-              io_csv.string() + ":3: mode: 'X' is not R, W or T (or a zone command: A, Z, F, O or C)");
+                            "RW,0,0,1,0.000,305.600,Q,4096,4096\n");
+  ExpectError(
+      [&] { ssdlab::sim::export_fio_lat_logs(io_csv, (dir_ / "sim").string()); },
+      io_csv.string() + ":3: mode: 'Q' is not R, W or T (or a zone command: A, Z, F, O, C or X)");
   for (const auto& entry : fs::directory_iterator(dir_))
     EXPECT_EQ(entry.path().filename(), "io.csv") << entry.path();
 }
