@@ -217,6 +217,12 @@ ZoneStatus ZonedFtl::take_resources(std::uint64_t index, ZoneState to) {
   return ZoneStatus::kSuccess;
 }
 
+ZoneStatus ZonedFtl::open_for_write(std::uint64_t index) {
+  return take_resources(index, zones_state_[index].state == ZoneState::kExplicitlyOpen
+                                   ? ZoneState::kExplicitlyOpen
+                                   : ZoneState::kImplicitlyOpen);
+}
+
 ZoneStatus ZonedFtl::admit_write(Lpn first, std::uint32_t count) {
   const std::uint64_t index = first / zone_pages_;
   if (index >= zones_ || count == 0) return refuse(ZoneStatus::kLbaOutOfRange);
@@ -227,10 +233,7 @@ ZoneStatus ZonedFtl::admit_write(Lpn first, std::uint32_t count) {
   if (first - index * zone_pages_ != zone.write_pointer) return refuse(ZoneStatus::kInvalidWrite);
   if (zone.write_pointer + std::uint64_t{count} > capacity_pages_)
     return refuse(ZoneStatus::kBoundaryError);
-  if (const ZoneStatus status = take_resources(index, zone.state == ZoneState::kExplicitlyOpen
-                                                          ? ZoneState::kExplicitlyOpen
-                                                          : ZoneState::kImplicitlyOpen);
-      status != ZoneStatus::kSuccess)
+  if (const ZoneStatus status = open_for_write(index); status != ZoneStatus::kSuccess)
     return refuse(status);
   zone.write_pointer += count;
   if (zone.write_pointer == capacity_pages_) set_state(index, ZoneState::kFull);

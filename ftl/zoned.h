@@ -105,6 +105,8 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   // Takes the open and active resources a zone in `from` needs to be open;
   // closes an implicitly open zone for it if the open limit is reached.
   ZoneStatus take_resources(std::uint64_t index, ZoneState to);
+  // A write to zone `index` opens it, implicitly unless it is open explicitly.
+  ZoneStatus open_for_write(std::uint64_t index);
   void set_state(std::uint64_t index, ZoneState to);
   ZoneStatus refuse(ZoneStatus status);
   // A reset's erases, with worn blocks replaced from the plane's spare.

@@ -72,10 +72,7 @@ ZoneStatus ZonedFtl::write_zrwa(Lpn first, std::uint32_t count, Commit& commit_o
   const std::uint64_t wp = zone.write_pointer;
   if (offset < wp || end > wp + 2 * std::uint64_t{zrwa_pages_})
     return refuse(ZoneStatus::kInvalidWrite);
-  if (const ZoneStatus status = take_resources(index, zone.state == ZoneState::kExplicitlyOpen
-                                                          ? ZoneState::kExplicitlyOpen
-                                                          : ZoneState::kImplicitlyOpen);
-      status != ZoneStatus::kSuccess)
+  if (const ZoneStatus status = open_for_write(index); status != ZoneStatus::kSuccess)
     return refuse(status);
   std::vector<bool>& held = zrwa_.at(index);
   for (std::uint64_t p = offset - wp; p < end - wp; ++p) {
