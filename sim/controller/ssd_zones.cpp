@@ -173,10 +173,13 @@ void Ssd::functional(const HostIo& io) {
       emit(CommandSource::kFunctional, &decision.range, Acknowledge::kAtOnce);
       after_request();
       return;
-    case Kind::kZrwa:
-      if (decision.range.count == 0) return;
-      ftl_->write(decision.range, commands_);
-      emit(CommandSource::kFunctional, &decision.range, Acknowledge::kAtOnce);
+    case Kind::kZrwa:  // (a write into a ZRWA, or its flush: what it commits)
+      if (io.mode == IoMode::kWrite) host_bytes_written_ += io.size;
+      if (decision.range.count) {
+        ftl_->write(decision.range, commands_);
+        emit(CommandSource::kFunctional, &decision.range, Acknowledge::kAtOnce);
+      }
+      if (io.mode == IoMode::kWrite) after_request();
       return;
     case Kind::kCommands:
       if (io.mode == IoMode::kZoneReset) emit(CommandSource::kHostTrim, &decision.range);
