@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <optional>
@@ -232,9 +233,11 @@ void TimelineTrace::request_done(const HostIo& request, TimeNs submitted, TimeNs
                  fmt::format("Requests (lane {})", lane), static_cast<std::uint32_t>(lane));
     }
     lane_free_[lane] = done;
-    constexpr const char* kNames[] = {"READ",       "WRITE",       "TRIM",       "ZONE APPEND",
-                                      "ZONE RESET", "ZONE FINISH", "ZONE OPEN", "ZONE CLOSE"};
-    event(kNames[static_cast<std::uint8_t>(request.mode)], "", "request", kHostPid,
+    // (One name per IoMode, in its order.)
+    constexpr std::array<const char*, static_cast<std::size_t>(IoMode::kZoneFlush) + 1> kNames = {
+        "READ",        "WRITE",     "TRIM",       "ZONE APPEND", "ZONE RESET",
+        "ZONE FINISH", "ZONE OPEN", "ZONE CLOSE", "ZRWA FLUSH"};
+    event(kNames.at(static_cast<std::uint8_t>(request.mode)), "", "request", kHostPid,
           1 + static_cast<std::uint32_t>(lane), submitted, done,
           fmt::format("\"io\":{},\"offset\":{},\"size\":{}", number, request.offset, request.size));
   }

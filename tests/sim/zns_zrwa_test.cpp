@@ -102,6 +102,19 @@ TEST(ZnsZrwa, AnExplicitFlushFollowsEachWindow) {
   EXPECT_EQ(finished["zrwa_unwritten_pages"], 0);
 }
 
+// (The timeline named requests by a table one short of the modes: an
+// explicit flush read past its end.)
+TEST(ZnsZrwa, TheTimelineNamesAnExplicitFlush) {
+  const auto dir = testing::temp_dir_for_this_test("zns-zrwa-");
+  auto options =
+      sim_options("SW:zones_open=1,zrwa=true,zrwa_flush=explicit,io_size=8192,count=12", kZrwa);
+  options.teaching.timeline = (dir / "t.json").string();
+  run_tiny(dir, "t", options);
+  const std::string json = read_file(dir / "t.json");
+  EXPECT_NE(json.find("\"ZRWA FLUSH\""), std::string::npos);
+  EXPECT_NE(json.find("\"ZONE OPEN\""), std::string::npos);
+}
+
 TEST(ZnsZrwa, ItsWritesAreRefusedWhereTheAreaEnds) {
   Ssd ssd(load_config(testing::preset("tiny"), kZrwa));
   TimeNs now = *ssd.start(HostIo{0, 262144, IoMode::kZoneOpen}, 0);
