@@ -51,8 +51,10 @@ void apply_zrwa_flush(ExperimentSpec& spec, const KeyValue& kv) {
   spec.zone.zrwa_explicit = *text == "explicit";
 }
 
-void apply_finish_at(ExperimentSpec& spec, const KeyValue& kv) {
-  double value = -1;  // (an inline key's 0.5 arrives as text)
+// A number given as an integer, a real or (an inline key's 0.5) text; -1 if
+// it is none.
+double as_number(const KeyValue& kv) {
+  double value = -1;
   if (const auto* number = std::get_if<std::int64_t>(&kv.value))
     value = static_cast<double>(*number);
   if (const auto* real = std::get_if<double>(&kv.value)) value = *real;
@@ -60,6 +62,17 @@ void apply_finish_at(ExperimentSpec& spec, const KeyValue& kv) {
     const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
     if (error != std::errc() || end != text->data() + text->size()) value = -1;
   }
+  return value;
+}
+
+void apply_zrwa_rewrite(ExperimentSpec& spec, const KeyValue& kv) {
+  const double value = as_number(kv);
+  if (!(value >= 0 && value <= 1)) fail(kv, "expected a share of each window's writes in [0, 1]");
+  spec.zone.zrwa_rewrite = value;
+}
+
+void apply_finish_at(ExperimentSpec& spec, const KeyValue& kv) {
+  const double value = as_number(kv);
   if (!(value > 0 && value <= 1)) fail(kv, "expected a share of the zone capacity in (0, 1]");
   spec.zone.finish_at = value;
 }
@@ -76,6 +89,7 @@ constexpr PlanKey kZoneKeys[] = {
      [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zone_capacity = as_zone_bytes(kv); }},
     {"zrwa", [](ExperimentSpec& spec, const KeyValue& kv) { spec.zone.zrwa = as_flag(kv); }},
     {"zrwa_flush", &apply_zrwa_flush},
+    {"zrwa_rewrite", &apply_zrwa_rewrite},
 };
 
 }  // namespace
@@ -88,7 +102,7 @@ void check_zone_keys(const ExperimentSpec& spec) {
   const ZoneKeys& z = spec.zone;
   const std::string& o = spec.origin;
   const bool given = z.append || !z.reset || z.finish_at != 1.0 || z.zone_size || z.zone_capacity ||
-                     z.zrwa || z.zrwa_explicit;
+                     z.zrwa || z.zrwa_explicit || z.zrwa_rewrite > 0;
   if (!z.on()) {
     if (given)
       throw make_error("{}: the zone keys go with zones_open (the zones written at once)", o);
@@ -108,7 +122,8 @@ void check_zone_keys(const ExperimentSpec& spec) {
   if (z.zrwa && z.append)
     throw make_error("{}: zrwa and zone_append: a zone with a random write area takes no appends",
                      o);
-  if (z.zrwa_explicit && !z.zrwa) throw make_error("{}: zrwa_flush goes with zrwa = true", o);
+  if ((z.zrwa_explicit || z.zrwa_rewrite > 0) && !z.zrwa)
+    throw make_error("{}: zrwa_flush and zrwa_rewrite go with zrwa = true", o);
   if (z.zone_capacity && z.zone_size && z.zone_capacity > z.zone_size)
     throw make_error("{}: zone_capacity ({}) is more than zone_size ({})", o, z.zone_capacity,
                      z.zone_size);
@@ -139,7 +154,7 @@ ZoneStream::ZoneStream(const ExperimentSpec& spec, std::uint64_t base, std::uint
     if (window % io_size_ != 0)
       throw make_error("{}: io_size {} does not divide the zone random write area, {}", spec.origin,
                        format_size(io_size_), format_size(window));
-    windows_ = {window / io_size_, spec.zone.zrwa_explicit};
+    windows_ = {window / io_size_, spec.zone.zrwa_explicit, spec.zone.zrwa_rewrite};
   }
   first_zone_ = (base + zone_size_ - 1) / zone_size_;
   const std::uint64_t end_zone = (base + span) / zone_size_;
@@ -159,38 +174,62 @@ void ZoneStream::next_zone(Cursor& cursor) {
   cursor.done = 0;
 }
 
+ZoneStream::Window ZoneStream::window_of(std::uint64_t io) const {
+  const std::uint64_t index = io / windows_.ios;
+  const std::uint64_t first = index * windows_.ios;
+  const std::uint64_t n = std::min(windows_.ios, per_zone_ - first);
+  std::uint64_t step = 5;  // (a step coprime to n shuffles the window's I/Os)
+  while (std::gcd(step, n) != 1) ++step;
+  return {index, first, n, step};
+}
+
 IoRequest ZoneStream::data(Cursor& cursor, std::uint64_t start) {
   IoRequest io{start, static_cast<std::uint32_t>(io_size_), IoMode::kRead, 0};
   io.mode = !write_ ? IoMode::kRead : append_ ? IoMode::kZoneAppend : IoMode::kWrite;
   std::uint64_t slot = cursor.done;
-  const bool last = cursor.done + 1 == per_zone_;
   if (windows_.ios) {
-    // Within its window, the I/O at a position shuffled by a step coprime to
-    // the window's I/Os, from an offset that changes with zone and window.
-    const std::uint64_t window = cursor.done / windows_.ios;
-    const std::uint64_t first = window * windows_.ios;
-    const std::uint64_t n = std::min(windows_.ios, per_zone_ - first);
-    std::uint64_t step = 5;
-    while (std::gcd(step, n) != 1) ++step;
-    slot = first + ((cursor.done - first) * step + cursor.zone * 31 + window * 17) % n;
-    // After a window's last I/O, an explicit flush (or one at the zone's end,
-    // where no writes of a next window commit it), unless a finish follows.
-    const bool window_end = cursor.done + 1 == first + n;
-    if (window_end && (windows_.explicit_flush || last) && !(last && finish_)) {
-      io.offset = start + slot * io_size_;
-      ++cursor.done;
-      cursor.step = Step::kFlush;
-      return io;
-    }
+    // Within its window, the I/O at a shuffled position, from an offset that
+    // changes with zone and window.
+    const Window w = window_of(cursor.done);
+    slot = w.first + ((cursor.done - w.first) * w.step + cursor.zone * 31 + w.index * 17) % w.n;
   }
   if (io.mode != IoMode::kZoneAppend) io.offset = start + slot * io_size_;
-  if (++cursor.done == per_zone_) {
+  ++cursor.done;
+  if (windows_.ios) {
+    const Window w = window_of(cursor.done - 1);
+    if (cursor.done == w.first + w.n) {
+      cursor.rewritten = 0;
+      if (rewrites(w.n) > 0)
+        cursor.step = Step::kRewrite;
+      else
+        after_window(cursor);
+    }
+  } else if (cursor.done == per_zone_) {
     if (finish_)
       cursor.step = Step::kFinish;
     else
       next_zone(cursor);
   }
   return io;
+}
+
+// After a window's writes and rewrites: an explicit flush (or one at the
+// zone's end, where no writes of a next window commit it), unless a finish
+// follows; then the next window, zone or the finish.
+void ZoneStream::after_window(Cursor& cursor) {
+  const bool last = cursor.done == per_zone_;
+  if ((windows_.explicit_flush || last) && !(last && finish_))
+    cursor.step = Step::kFlush;
+  else if (!last)
+    cursor.step = Step::kData;
+  else if (finish_)
+    cursor.step = Step::kFinish;
+  else
+    next_zone(cursor);
+}
+
+std::uint64_t ZoneStream::rewrites(std::uint64_t n) const {
+  return static_cast<std::uint64_t>(std::llround(windows_.rewrite * static_cast<double>(n)));
 }
 
 IoRequest ZoneStream::next() {
@@ -209,6 +248,17 @@ IoRequest ZoneStream::next() {
       io.size = static_cast<std::uint32_t>(std::min<std::uint64_t>(zone_size_, 0xFFFFFFFFu));
       cursor.step = Step::kData;
       return io;
+    case Step::kRewrite: {
+      // The window just written, rewritten in part before its commit (as a
+      // RAID over zones rewrites a stripe's parity).
+      const Window w = window_of(cursor.done - 1);
+      const std::uint64_t slot =
+          w.first + (cursor.rewritten * w.step + cursor.zone * 13 + w.index * 7 + 1) % w.n;
+      io.mode = IoMode::kWrite;
+      io.offset = start + slot * io_size_;
+      if (++cursor.rewritten == rewrites(w.n)) after_window(cursor);
+      return io;
+    }
     case Step::kFlush: {
       // Commits up to the end of the window just written: the range
       // [offset, offset + size) ends there (its last block is the SLBA).

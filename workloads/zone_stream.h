@@ -10,7 +10,8 @@
 // window by window (a window: the device's ZRWA), in a shuffled order
 // within each; the writes of the next window commit the last one
 // (implicit flushes), or with `zrwa_flush = "explicit"` an explicit flush
-// follows each window. docs/reference/plan-keys.md lists the keys.
+// follows each window; `zrwa_rewrite` writes a share of each window again
+// before its commit. docs/reference/plan-keys.md lists the keys.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@ struct ZoneKeys {
   double finish_at = 1.0;  // share of the capacity written before a finish
   std::uint64_t zone_size = 0, zone_capacity = 0;  // bytes; 0: the device's
   bool zrwa = false, zrwa_explicit = false;
+  double zrwa_rewrite = 0;      // share of each window's writes written again before its commit
   std::uint64_t zrwa_size = 0;  // bytes: the device's (a window)
   bool on() const { return zones_open > 0; }
 };
@@ -48,19 +50,29 @@ class ZoneStream {
   IoRequest next();
 
  private:
-  enum class Step : std::uint8_t { kReset, kOpen, kData, kFlush, kFinish };
+  enum class Step : std::uint8_t { kReset, kOpen, kData, kRewrite, kFlush, kFinish };
   struct Cursor {
     std::uint64_t zone = 0;  // index among the device's zones
     Step step = Step::kData;
     std::uint64_t done = 0;  // data I/Os of this zone so far
+    std::uint64_t rewritten = 0;  // with zrwa_rewrite: rewrites of the window just written
   };
   void next_zone(Cursor& cursor);
   // The data I/O `done` of a zone starting at `start`, and what follows it.
   IoRequest data(Cursor& cursor, std::uint64_t start);
+  // With zrwa: the window of a zone's data I/O `io` (its index, first I/O,
+  // I/Os, and the step that shuffles them); the step after a window; its rewrites.
+  struct Window {
+    std::uint64_t index, first, n, step;
+  };
+  Window window_of(std::uint64_t io) const;
+  void after_window(Cursor& cursor);
+  std::uint64_t rewrites(std::uint64_t n) const;
 
   struct Windows {          // with zrwa
     std::uint64_t ios = 0;  // data I/Os per window (the last may have fewer)
     bool explicit_flush = false;
+    double rewrite = 0;  // share of a window's I/Os written again
   };
   Windows windows_;
 

@@ -102,6 +102,29 @@ TEST(ZnsZrwa, AnExplicitFlushFollowsEachWindow) {
   EXPECT_EQ(finished["zrwa_unwritten_pages"], 0);
 }
 
+// Rewrites in the ZRWA before each window's commit (a RAID over zones
+// rewriting parity): counted, and never on flash more than once.
+TEST(ZnsZrwa, RewritesStayInTheAreaUntilTheirCommit) {
+  const auto dir = testing::temp_dir_for_this_test("zns-zrwa-");
+  for (const std::string flush : {"implicit", "explicit"}) {
+    const auto out =
+        run_tiny(dir, flush,
+                 sim_options("SW:zones_open=1,zrwa=true,zrwa_rewrite=0.5,zrwa_flush=" + flush +
+                                 ",io_size=4096,count=" + (flush == "implicit" ? "99" : "106"),
+                             kZrwa));
+    std::string modes;
+    for (const auto& row : csv_rows(read_file(out / "io.csv"))) modes += row[6];
+    // A zone of 8 windows of 8 pages: each window's 8 writes, then 4 rewrites.
+    EXPECT_EQ(modes.substr(0, 14), "ZOWWWWWWWWWWWW") << flush;
+    EXPECT_EQ(modes.back(), 'X') << flush;
+    const auto summary = summary_of(out);
+    EXPECT_EQ(summary["zones"]["refused"], 0) << flush;
+    EXPECT_EQ(summary["zones"]["zrwa_overwritten_pages"], 32) << flush;
+    EXPECT_EQ(summary["zones"]["full"], 1) << flush;
+    EXPECT_EQ(summary["device"]["flash_pages_written"], 64) << flush;
+  }
+}
+
 // (The timeline named requests by a table one short of the modes: an
 // explicit flush read past its end.)
 TEST(ZnsZrwa, TheTimelineNamesAnExplicitFlush) {

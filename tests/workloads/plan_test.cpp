@@ -176,7 +176,7 @@ TEST_F(PlanTest, InlineUnknownKeyListsTheKnownKeys) {
             "increment, partitions, pause_us, burst, mix, mix_pattern, mix_ratio, run_pause_us, "
             "trim_share, hot_fraction, hot_access, zipf, interarrival_us, size_distribution, "
             "sequential_share, read_share, zones_open, zone_append, zone_reset, zone_finish_at, "
-            "zone_size, zone_capacity, zrwa, zrwa_flush)");
+            "zone_size, zone_capacity, zrwa, zrwa_flush, zrwa_rewrite)");
 }
 
 // `mix` is a plan file's inline table; inline it was an unknown key, though
