@@ -364,7 +364,7 @@ ZoneStatus ZonedFtl::open(std::uint64_t index) {
   if (state != ZoneState::kEmpty && state != ZoneState::kClosed &&
       state != ZoneState::kImplicitlyOpen)
     return refuse(ZoneStatus::kInvalidTransition);
-  if (const ZoneStatus status = allocate_zrwa(index); status != ZoneStatus::kSuccess)
+  if (const ZoneStatus status = zrwa_allowed(index); status != ZoneStatus::kSuccess)
     return refuse(status);
   if (const ZoneStatus status = take_resources(index, ZoneState::kExplicitlyOpen);
       status != ZoneStatus::kSuccess)

@@ -117,9 +117,10 @@ class ZonedFtl final : public Ftl, public ZonedDevice {
   void recover_zone(std::uint64_t zone, std::uint64_t reset_at, CommandList& out,
                     RecoveryReport& report);
   void recount();
-  // ZRWAs (zoned_zrwa.cpp): one for zone `index` if it may have one (status
-  // otherwise); `advance` pages of its ZRWA committed.
-  ZoneStatus allocate_zrwa(std::uint64_t index);
+  // ZRWAs (zoned_zrwa.cpp): whether zone `index` may get the ZRWA an explicit
+  // open asks for (success, or the status that refuses the open; open()
+  // allocates it); `advance` pages of its ZRWA committed.
+  ZoneStatus zrwa_allowed(std::uint64_t index) const;
   Commit commit(std::uint64_t index, std::uint32_t advance);
   void check_zrwa(std::uint64_t zone) const;
 

@@ -53,6 +53,14 @@ std::uint64_t row_bytes(const flash::Geometry& g, std::uint32_t width) {
   return std::uint64_t{g.pages_per_block} * g.page_size * width * g.planes_per_die;
 }
 
+// An [ftl] size key of whole `page`-byte pages, 0 to `most`.
+void read_whole_pages(KeyReader& r, const char* key, std::uint64_t& value, std::uint64_t most,
+                      std::uint32_t page) {
+  r.size("ftl", key, value, 0, most);
+  if (const auto [node, dotted] = r.find("ftl", key); node && value % page)
+    r.fail(dotted, node, fmt::format("{} is not a whole number of {}-byte pages", value, page));
+}
+
 void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) {
   ZonedKeys& keys = config.keys.emplace<ZonedKeys>();
   // 0 for zone_width, zone_size and zone_capacity is their default (every
@@ -73,11 +81,7 @@ void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) 
                        format_size(keys.zone_size), width, width * g.planes_per_die,
                        format_size(row)));
   const std::uint64_t size = keys.zone_size ? keys.zone_size : row;
-  r.size("ftl", "zone_capacity", keys.zone_capacity, 0, size);
-  if (const auto [node, dotted] = r.find("ftl", "zone_capacity");
-      node && keys.zone_capacity % g.page_size)
-    r.fail(dotted, node, fmt::format("{} is not a whole number of {}-byte pages",
-                                     keys.zone_capacity, g.page_size));
+  read_whole_pages(r, "zone_capacity", keys.zone_capacity, size, g.page_size);
   r.integer("ftl", "max_open_zones", keys.max_open_zones, 0, 1 << 24);
   r.integer("ftl", "max_active_zones", keys.max_active_zones, 0, 1 << 24);
   if (keys.max_active_zones && keys.max_open_zones > keys.max_active_zones) {
@@ -89,10 +93,7 @@ void read_zoned_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& config) 
   r.named("ftl", "zone_finish", keys.finish, zone_finish_name(keys.finish), parse_zone_finish,
           "a finish (allowed: mark, pad)");
   const std::uint64_t capacity = keys.zone_capacity ? keys.zone_capacity : size;
-  r.size("ftl", "zrwa_size", keys.zrwa_size, 0, capacity / 2);
-  if (const auto [node, dotted] = r.find("ftl", "zrwa_size"); node && keys.zrwa_size % g.page_size)
-    r.fail(dotted, node,
-           fmt::format("{} is not a whole number of {}-byte pages", keys.zrwa_size, g.page_size));
+  read_whole_pages(r, "zrwa_size", keys.zrwa_size, capacity / 2, g.page_size);
   r.size("ftl", "zrwa_flush_granularity", keys.zrwa_flush_granularity, 0, keys.zrwa_size);
   if (const auto [node, dotted] = r.find("ftl", "zrwa_flush_granularity");
       node && (keys.zrwa_flush_granularity % g.page_size ||

@@ -33,7 +33,7 @@
 
 namespace ssdlab::ftl {
 
-ZoneStatus ZonedFtl::allocate_zrwa(std::uint64_t index) {
+ZoneStatus ZonedFtl::zrwa_allowed(std::uint64_t index) const {
   if (keys_.zrwa_size == 0 || has_zrwa(index)) return ZoneStatus::kSuccess;
   if (keys_.max_zrwa_zones && zrwa_.size() >= keys_.max_zrwa_zones) return ZoneStatus::kNoZrwa;
   if (zones_state_[index].write_pointer % zrwa_granule_ != 0) return ZoneStatus::kNoZrwa;
