@@ -40,6 +40,8 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
   for (std::size_t i = 0; i < commands.size(); ++i) {
     const Command& command = commands[i];
     if (command.cleaning || command.stage != commands[0].stage) return false;
+    // (With die latches a program goes through start(), which stages it.)
+    if (latches_.on() && command.op != Op::kRead) return false;
     units[i] = unit_of(command);
     if (queued(units[i]) || timeline_.unit_free_at(units[i]) > now) return false;
     if (suspend_ && (FlashTimeline::suspendable(command) || held_[units[i]].count)) return false;
@@ -70,6 +72,7 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   job.commands.swap(commands);  // (its old storage goes back to the caller)
   const CommandList& list = job.commands;
   job.tag = tag;
+  job.staged_planes.clear();
   job.host_class = host_class;
   job.flow = flow;
   // The host chain, then the cleaning chain, each in stage order and in
@@ -152,6 +155,8 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   if (flin_.on() && work != static_cast<std::uint32_t>(WorkClass::kCleaning)) [[unlikely]]
     flin_.arrive(unit, work, jobs_[id].flow, t);
   if (suspend_ && suspend_for(entry, command, t)) return;
+  if (latches_.on() && latch_held(entry, command, unit, t)) [[unlikely]]
+    return;
   if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
     // Nothing queued and the unit free: taken at once, as it arrives.
     flin_started(unit, jobs_[id]);
@@ -180,9 +185,14 @@ void FlashScheduler::unhold(std::uint32_t id, TimeNs t) {
 }
 
 void FlashScheduler::start(const Entry& entry, const Command& command, TimeNs t) {
-  if (program_half(entry)) return dispatched(entry, timeline_.schedule_move_program(command, t));
+  if (program_half(entry)) {
+    if (latches_.on()) latch_programmed(command, entry, nullptr, t);
+    return dispatched(entry, timeline_.schedule_move_program(command, t));
+  }
   if (command.op == Op::kMove && !command.two_plane())
     return push(timeline_.schedule_move_read(command, t), entry.job, kMoveProgram, entry.command);
+  if (latches_.on() && command.op != Op::kRead && command.op != Op::kErase)
+    latch_programmed(command, entry, nullptr, t);
   if (suspend_ && FlashTimeline::suspendable(command)) return hold(entry, nullptr, command, t);
   dispatched(entry, timeline_.schedule(command, t));
 }
@@ -193,6 +203,8 @@ void FlashScheduler::dispatched(const Entry& entry, TimeNs end) {
   Chain& chain = job.chains[chain_index];
   chain.stage_done = std::max(chain.stage_done, end);
   if (--chain.queued > 0) return;
+  if (latches_.on() && !job.staged_planes.empty()) [[unlikely]]
+    latch_stage_ended(entry.job, chain_index, chain.stage_done);
   if (chain.next < chain.end)
     push(chain.stage_done, entry.job, static_cast<std::uint8_t>(chain_index));
   else
@@ -251,17 +263,32 @@ void FlashScheduler::wake(std::uint32_t unit, TimeNs at) {
   push(at, unit, kWake);
 }
 
-bool FlashScheduler::queued(std::uint32_t unit) const { return !queues_.empty(unit); }
+bool FlashScheduler::queued(std::uint32_t unit) const {
+  // (A unit that holds a staged wordline takes nothing else: as if queued.)
+  if (latches_.on() && (latches_.latched(unit) || latches_.holds(unit))) [[unlikely]]
+    return true;
+  return !queues_.empty(unit);
+}
 
 void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
   for (;;) {
-    while (queued(unit) && timeline_.unit_free_at(unit) <= t) {
+    while (timeline_.unit_free_at(unit) <= t) {
+      if (latches_.on() && (latches_.latched(unit) || latches_.holds(unit))) [[unlikely]] {
+        if (!latches_.holds(unit)) break;  // (until its wordlines' next pages come)
+        take_held(unit, t);
+        continue;
+      }
+      if (queues_.empty(unit)) break;
       const Entry entry = take(unit, t);
       flin_started(unit, jobs_[entry.job]);
       queued_command_ns_ += static_cast<std::uint64_t>(t);
       Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
-      if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data)
+      if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data &&
+          // (With die latches, a move onto another die is not joined: its
+          // two-plane program would be reserved there at once, past that
+          // die's latches, where its program half alone queues.)
+          !(latches_.on() && command.op == Op::kMove && unit_of_page(command.ppn) != unit))
         partner = take_partner(unit, command);
       if (!partner) {
         start(entry, command, t);
@@ -269,6 +296,8 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       }
       queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
       // A two-plane command (a move's two halves reserved together).
+      if (latches_.on() && command.op != Op::kRead && command.op != Op::kErase)
+        latch_programmed(command, entry, &*partner, t);
       if (suspend_ && FlashTimeline::suspendable(command)) {
         hold(entry, &*partner, command, t);
         continue;
@@ -277,7 +306,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       dispatched(entry, end);
       dispatched(*partner, end);
     }
-    if (!queued(unit)) return;
+    if (!takeable(unit)) return;
     const TimeNs next = std::max(t, timeline_.unit_free_at(unit));
     // Nothing can happen before `next` (no event of ours or the owner's, no
     // completion the owner has yet to handle): go on without the event.

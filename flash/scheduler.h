@@ -63,6 +63,7 @@
 #include "common/units.h"
 #include "flash/command.h"
 #include "flash/command_queues.h"
+#include "flash/die_latches.h"
 #include "flash/flin.h"
 #include "flash/timeline.h"
 
@@ -153,6 +154,16 @@ class FlashScheduler {
   }
   const FlinQueues::Counters& flin_counters() const { return flin_.counters(); }
 
+  // One-shot wordlines as the unit of durability (the FTL's
+  // FtlConfig::wordline_pages > 1; flash/die_latches.h): from now on a die
+  // whose latches hold a wordline's staged pages takes only that wordline's
+  // next pages (and cleaning's reads for them) until it is programmed.
+  // Call before the first submit().
+  void hold_wordline_latches() { latches_ = DieLatches(timeline_); }
+  // Wordlines a list left open at the end of a stage, let go (0: the FTLs
+  // end each wordline in the stage that begins it).
+  std::uint64_t latches_released_open() const { return latches_.released_open(); }
+
   // The time of the next pending event, or kNever.
   TimeNs next_event() const { return events_.empty() ? kNever : events_.top().at; }
   // Processes every event up to `until` (dispatches, later stages).
@@ -187,6 +198,8 @@ class FlashScheduler {
     std::vector<std::uint32_t> cleaning_packages;
     std::vector<std::uint32_t> held;
     bool holding = false;
+    // With die latches: the planes whose wordlines its commands staged.
+    std::vector<std::uint32_t> staged_planes;
   };
   // An entry's command: its index, with kProgramHalf for a move's second
   // half (see start()).
@@ -285,6 +298,27 @@ class FlashScheduler {
   // Can `other` join `command` into one two-plane command?
   bool pairs_with(const Command& command, const Command& other) const;
   void dispatched(const Entry& entry, TimeNs end);
+  // Die latches (scheduler_latches.cpp, flash/die_latches.h). Keeps `entry`
+  // in the latches if its command programs (or a move reads for) a later
+  // page of a one-shot wordline; false: it goes to the unit's queues.
+  bool latch_held(const Entry& entry, const Command& command, std::uint32_t unit, TimeNs t);
+  // The unit takes the next command the latches hold for it and starts it
+  // (a ready program joined with one of a paired plane where it can be).
+  void take_held(std::uint32_t unit, TimeNs t);
+  // A ready command of a paired plane that joins `command` (a ready one).
+  bool joins_ready(const Entry& entry, const Command& command, const Entry& other) const;
+  // `command` (two-plane: with `partner`'s page) is reserved to program:
+  // the latches stage or end its wordlines.
+  void latch_programmed(const Command& command, const Entry& entry, const Entry* partner, TimeNs t);
+  // The job's chain ended a stage: wordlines it left open are let go.
+  void latch_stage_ended(std::uint32_t job, int chain, TimeNs t);
+  // Can the unit take a command: one the latches hold for it, or (when it
+  // holds no staged wordline) a queued one?
+  bool takeable(std::uint32_t unit) const {
+    if (latches_.on() && (latches_.latched(unit) || latches_.holds(unit))) [[unlikely]]
+      return latches_.holds(unit);
+    return !queues_.empty(unit);
+  }
   void wake(std::uint32_t unit, TimeNs at);
   // Program/erase suspend (scheduler_suspend.cpp; see the top of this file).
   // Reserves the program or erase `command` (with its two-plane partner's
@@ -334,6 +368,7 @@ class FlashScheduler {
   };
   bool suspend_ = false;
   std::vector<Held> held_;  // per unit, with suspend on
+  DieLatches latches_;      // off unless hold_wordline_latches()
   // queued_command_ns(): the sum over queued commands of the time each was
   // taken less the time it was queued, kept as two running sums (unsigned:
   // they may wrap, their difference does not), exact whenever nothing is

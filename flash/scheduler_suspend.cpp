@@ -26,6 +26,8 @@ bool FlashScheduler::suspend_for(const Entry& entry, const Command& command, Tim
   const std::uint32_t unit = unit_of(command);
   Held& held = held_[unit];
   if (!held.count) return false;
+  // (A die whose latches hold staged pages senses nothing: die_latches.h.)
+  if (latches_.on() && latches_.latched(unit)) return false;
   const std::optional<TimeNs> end = timeline_.suspend_for_read(command, t);
   if (!end) return false;
   held.end = timeline_.suspendable_end(unit);

@@ -39,6 +39,8 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   // Cells of several bits: the timeline reads which blocks the FTL runs in
   // SLC mode (an SLC device's timeline never asks).
   if (config.geometry.cell_type != flash::CellType::kSlc) timeline_.attach(&ftl_->nand());
+  // A die whose latches hold staged pages serves nothing else (flash/die_latches.h).
+  if (config.ftl.wordline_pages > 1) scheduler_.hold_wordline_latches();
   // One flash page per logical page: a read's bytes name its member pages
   // (a synchronous shared-bus gang) or its codewords (timing.read_transfer).
   if (const std::uint32_t units = timeline_.read_units_per_page();

@@ -1,0 +1,108 @@
+#include "flash/die_latches.h"
+
+#include "flash/timeline.h"
+
+namespace ssdlab::flash {
+
+DieLatches::DieLatches(const FlashTimeline& timeline)
+    : timeline_(&timeline),
+      bits_(timeline.geometry().bits_per_cell()),
+      next_(timeline.geometry().planes(), kNoPage),
+      last_(timeline.geometry().planes(), kNoPage),
+      owner_(timeline.geometry().planes()),
+      staged_(timeline.units(), 0),
+      ready_(timeline.units()),
+      reads_(timeline.units()) {}
+
+bool DieLatches::later_page(Ppn page) const {
+  return page != kNoPage && timeline_->page_type(page) != 0 && !timeline_->in_slc_mode(page);
+}
+
+bool DieLatches::follows(Ppn page) const {
+  return last_[timeline_->geometry().plane_of(page)] + 1 == page;
+}
+
+bool DieLatches::staged_next(Ppn page) const {
+  return next_[timeline_->geometry().plane_of(page)] == page;
+}
+
+bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit) {
+  if (!later_page(page) && !later_page(second)) return false;
+  if (read) {
+    reads_[unit].push_back(entry);
+    return true;
+  }
+  const bool second_follows = second == kNoPage || follows(second);
+  if (follows(page) && second_follows) {
+    // The pages before are programmed: ready, unless no wordline is staged
+    // (a stage left it open and let it go: the unit's queues then).
+    if (!staged_next(page) && (second == kNoPage || !staged_next(second))) return false;
+    ready_[unit].push_back(entry);
+    return true;
+  }
+  const Waiting waiting{entry, page, second};
+  waiting_[page] = waiting;
+  if (second != kNoPage) waiting_[second] = waiting;
+  return true;
+}
+
+std::uint32_t DieLatches::unstage(std::uint32_t plane) {
+  const FastGeometry& g = timeline_->geometry();
+  const std::uint32_t unit = timeline_->unit_of_die(g.die_of_plane(plane));
+  next_[plane] = kNoPage;
+  --staged_[unit];
+  return unit;
+}
+
+void DieLatches::program(Ppn page, Owner owner, std::uint32_t unit) {
+  const std::uint32_t plane = timeline_->geometry().plane_of(page);
+  last_[plane] = page;
+  const bool staging = !timeline_->in_slc_mode(page) && timeline_->page_type(page) + 1 < bits_;
+  if (!staging) {
+    if (next_[plane] != kNoPage) unstage(plane);
+    return;
+  }
+  if (next_[plane] == kNoPage) {
+    ++staged_[unit];
+    newly_staged_.push_back(plane);
+  }
+  owner_[plane] = owner;
+  next_[plane] = page + 1;
+}
+
+bool DieLatches::programmed(Ppn page, Owner owner, Ppn second, Owner owner2, std::uint32_t unit) {
+  newly_staged_.clear();
+  program(page, owner, unit);
+  if (second != kNoPage) program(second, owner2, unit);
+  if (waiting_.empty()) return false;
+  bool readied = ready_after(page, unit);
+  if (second != kNoPage) readied = ready_after(second, unit) || readied;
+  return readied;
+}
+
+bool DieLatches::ready_after(Ppn page, std::uint32_t unit) {
+  const auto it = waiting_.find(page + 1);
+  if (it == waiting_.end()) return false;
+  const Waiting waiting = it->second;
+  if (!follows(waiting.page) || (waiting.second != kNoPage && !follows(waiting.second)))
+    return false;  // (a two-plane command whose other page's turn has not come)
+  waiting_.erase(waiting.page);
+  if (waiting.second != kNoPage) waiting_.erase(waiting.second);
+  ready_[unit].push_back(waiting.entry);
+  return true;
+}
+
+DieLatches::Entry DieLatches::take(std::uint32_t unit, bool& read) {
+  std::vector<Entry>& ready = ready_[unit];
+  read = ready.empty();
+  if (!read) {
+    const Entry entry = ready.front();
+    ready.erase(ready.begin());
+    return entry;
+  }
+  const Entry entry = reads_[unit].front();
+  reads_[unit].pop_front();
+  return entry;
+}
+
+}  // namespace ssdlab::flash
