@@ -29,7 +29,10 @@ bool DieLatches::staged_next(Ppn page) const {
 bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit) {
   if (!later_page(page) && !later_page(second)) return false;
   if (read) {
-    reads_[unit].push_back(entry);
+    if (begun(page))
+      reads_[unit].push_back(entry);
+    else
+      waiting_[page] = Waiting{entry, page, kNoPage, unit, true};
     return true;
   }
   const bool second_follows = second == kNoPage || follows(second);
@@ -40,7 +43,7 @@ bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::
     ready_[unit].push_back(entry);
     return true;
   }
-  const Waiting waiting{entry, page, second};
+  const Waiting waiting{entry, page, second, unit, false};
   waiting_[page] = waiting;
   if (second != kNoPage) waiting_[second] = waiting;
   return true;
@@ -72,17 +75,37 @@ void DieLatches::program(Ppn page, Owner owner, std::uint32_t unit) {
 
 bool DieLatches::programmed(Ppn page, Owner owner, Ppn second, Owner owner2, std::uint32_t unit) {
   newly_staged_.clear();
+  readied_units_.clear();
   program(page, owner, unit);
   if (second != kNoPage) program(second, owner2, unit);
   if (waiting_.empty()) return false;
+  ready_reads_after(page);
+  if (second != kNoPage) ready_reads_after(second);
   bool readied = ready_after(page, unit);
   if (second != kNoPage) readied = ready_after(second, unit) || readied;
   return readied;
 }
 
+bool DieLatches::begun(Ppn page) const {
+  const Ppn next = next_[timeline_->geometry().plane_of(page)];
+  return next != kNoPage && next <= page && next > page - timeline_->page_type(page);
+}
+
+void DieLatches::ready_reads_after(Ppn page) {
+  if (!staged_next(page + 1)) return;  // (it ended its wordline, or is in SLC mode)
+  const Ppn end = page - timeline_->page_type(page) + bits_;
+  for (Ppn later = page + 1; later < end; ++later) {
+    const auto it = waiting_.find(later);
+    if (it == waiting_.end() || !it->second.read) continue;
+    reads_[it->second.unit].push_back(it->second.entry);
+    readied_units_.push_back(it->second.unit);
+    waiting_.erase(it);
+  }
+}
+
 bool DieLatches::ready_after(Ppn page, std::uint32_t unit) {
   const auto it = waiting_.find(page + 1);
-  if (it == waiting_.end()) return false;
+  if (it == waiting_.end() || it->second.read) return false;
   const Waiting waiting = it->second;
   if (!follows(waiting.page) || (waiting.second != kNoPage && !follows(waiting.second)))
     return false;  // (a two-plane command whose other page's turn has not come)

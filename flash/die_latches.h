@@ -15,13 +15,15 @@
 //    commands; until then such a command waits here, not in the unit's
 //    queues (`waiting`), so that the unit's dispatch order never meets it
 //    before it may run;
-//  - a cleaning move's read whose target is a wordline's later page
-//    (`reads`), on any unit, first: the controller reads the sources of a
-//    wordline it has begun before other work on their dies, so that the die
-//    whose latches wait for them is held no longer than it must be. Firmware
-//    reads a wordline's sources before it transfers any; the model reads
-//    each when its move's turn comes, so such a read may pass a die's
-//    latches (the die's work and the wordline's end are the same).
+//  - a cleaning move's read whose target is a later page of a wordline
+//    already begun (`reads`), on any unit, first: the controller reads the
+//    sources of a wordline it has begun before other work on their dies, so
+//    that the die whose latches wait for them is held no longer than it
+//    must be (the reads for a wordline not yet begun wait here, and take no
+//    place ahead of anything). Firmware reads a wordline's sources before
+//    it transfers any; the model reads each when its move's turn comes, so
+//    such a read may pass a die's latches (the die's work and the
+//    wordline's end are the same).
 // Everything else on a unit waits until its staged wordlines are programmed.
 // The ready commands of two planes of a pair at one page offset are joined
 // into one two-plane command (scheduler.cpp), as the unit's queued ones are.
@@ -64,7 +66,8 @@ class DieLatches {
   // Where a command arriving for `unit` goes, by the pages it programs
   // (`second`: a two-plane command's second, or kNoPage): false, the unit's
   // queues (no page is a later one: later_page()); true, here: a move's read
-  // (`read`) of a later page, a ready command, or a waiting one.
+  // (`read`) of a later page, ready once its wordline is begun, a ready
+  // command, or a waiting one.
   bool hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit);
 
   // The pages `page` (and a two-plane command's `second`, kNoPage if none)
@@ -77,8 +80,10 @@ class DieLatches {
   };
   bool programmed(Ppn page, Owner owner, Ppn second, Owner owner2, std::uint32_t unit);
   // The planes programmed() staged anew (the scheduler keeps them per job
-  // for stage_ended()); cleared by each programmed().
+  // for stage_ended()), and the other units whose moves' reads it readied
+  // (to wake); both cleared by each programmed().
   const std::vector<std::uint32_t>& newly_staged() const { return newly_staged_; }
+  const std::vector<std::uint32_t>& readied_units() const { return readied_units_; }
 
   // The next command `unit` takes of what this holds: a ready one first,
   // else a move's read (`read` set).
@@ -119,10 +124,13 @@ class DieLatches {
 
  private:
   // A command waiting for the pages before its own (by its first page; a
-  // two-plane one also by its second).
+  // two-plane one also by its second), or a move's read (`read`, of `unit`)
+  // waiting for its target's wordline to begin.
   struct Waiting {
     Entry entry;
     Ppn page = kNoPage, second = kNoPage;
+    std::uint32_t unit = 0;
+    bool read = false;
   };
   // Ends the staged wordline of `plane`; returns its unit.
   std::uint32_t unstage(std::uint32_t plane);
@@ -134,6 +142,12 @@ class DieLatches {
   // Readies the command that waits for the page after `page`, if it may
   // run now.
   bool ready_after(Ppn page, std::uint32_t unit);
+  // Has the wordline of `page` (a later page) begun: is an earlier page of
+  // it staged on its plane?
+  bool begun(Ppn page) const;
+  // `page` staged its wordline: the moves' reads of its later pages are
+  // ready on their units.
+  void ready_reads_after(Ppn page);
 
   const FlashTimeline* timeline_ = nullptr;
   std::uint32_t bits_ = 1;
@@ -145,6 +159,7 @@ class DieLatches {
   std::vector<std::deque<Entry>> reads_;   // per unit: moves' reads of later pages
   std::unordered_map<Ppn, Waiting> waiting_;
   std::vector<std::uint32_t> newly_staged_;
+  std::vector<std::uint32_t> readied_units_;
   std::uint64_t released_open_ = 0;
 };
 

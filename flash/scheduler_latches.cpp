@@ -78,6 +78,7 @@ void FlashScheduler::latch_programmed(const Command& command, const Entry& entry
     if (std::find(planes.begin(), planes.end(), plane) == planes.end()) planes.push_back(plane);
   }
   if (readied) wake(unit, t);
+  for (const std::uint32_t other : latches_.readied_units()) wake(other, t);
 }
 
 void FlashScheduler::latch_stage_ended(std::uint32_t job, int chain, TimeNs t) {
