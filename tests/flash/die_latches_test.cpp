@@ -9,6 +9,7 @@
 
 #include "flash/cell.h"
 #include "flash/scheduler.h"
+#include "flash_support.h"
 
 namespace ssdlab::flash {
 namespace {
@@ -20,13 +21,8 @@ struct TlcDie : FlashScheduler::Listener {
     if (latches) scheduler.hold_wordline_latches();
   }
   static Geometry geometry() {
-    Geometry g;
-    g.channels = 1;
-    g.dies_per_package = 1;
-    g.planes_per_die = 2;
-    g.two_plane_pairs = {{0, 1}};
-    g.blocks_per_plane = 4;
-    g.pages_per_block = 48;
+    Geometry g = testing::small_geometry(1);
+    g.pages_per_block = 48;  // (whole TLC wordlines)
     g.cell_type = CellType::kTlc;
     return g;
   }
