@@ -4,6 +4,15 @@
 
 namespace ssdlab::flash {
 
+namespace {
+
+// Does `command` program a page (a program, a copy-back, a move)?
+bool programs(const Command& command) {
+  return command.op != Op::kRead && command.op != Op::kErase;
+}
+
+}  // namespace
+
 FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, DispatchOrder order,
                                const SuspendTiming& suspend)
     : timeline_(geometry, timing),
@@ -191,8 +200,7 @@ void FlashScheduler::start(const Entry& entry, const Command& command, TimeNs t)
   }
   if (command.op == Op::kMove && !command.two_plane())
     return push(timeline_.schedule_move_read(command, t), entry.job, kMoveProgram, entry.command);
-  if (latches_.on() && command.op != Op::kRead && command.op != Op::kErase)
-    latch_programmed(command, entry, nullptr, t);
+  if (latches_.on() && programs(command)) latch_programmed(command, entry, nullptr, t);
   if (suspend_ && FlashTimeline::suspendable(command)) return hold(entry, nullptr, command, t);
   dispatched(entry, timeline_.schedule(command, t));
 }
@@ -296,8 +304,7 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       }
       queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
       // A two-plane command (a move's two halves reserved together).
-      if (latches_.on() && command.op != Op::kRead && command.op != Op::kErase)
-        latch_programmed(command, entry, &*partner, t);
+      if (latches_.on() && programs(command)) latch_programmed(command, entry, &*partner, t);
       if (suspend_ && FlashTimeline::suspendable(command)) {
         hold(entry, &*partner, command, t);
         continue;
