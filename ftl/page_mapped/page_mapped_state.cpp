@@ -18,6 +18,7 @@ namespace {
 // no earlier checkpoint can have, each plane's handle slots after these and
 // the section "FDPS" after the SLC cache's: other checkpoints are unchanged.)
 constexpr std::uint32_t kStateVersion = 4;
+constexpr const char* kHostInSlcSection = "HSLC";
 
 }  // namespace
 
@@ -34,6 +35,14 @@ void PageMappedFtl::save_state(StateWriter& out) const {
   wear_.save_state(out);
   save_stats(out, stats_);
   if (slc_.on()) slc_.save_state(out);
+  // One-shot cells with an SLC cache: whether each pool's last host write
+  // went to a block in SLC mode (host_wordline_pages(): how a write buffer
+  // packs the next flush). A section of its own, optional on load: a
+  // checkpoint written before it keeps the constructor's (SLC mode).
+  if (!host_in_slc_.empty()) {
+    out.section(kHostInSlcSection, 1);
+    out.vector(host_in_slc_);
+  }
   if (fdp_.on()) fdp_.save_state(out);
   reclaim_units_.save_state(out);  // (ftl.fdp_reclaim = "unit" only)
   if (cache_) cache_->save_state(out);
@@ -54,6 +63,10 @@ void PageMappedFtl::load_state(StateReader& in) {
   wear_.load_state(in);
   load_stats(in, stats_);
   if (slc_.on()) slc_.load_state(in);
+  if (!host_in_slc_.empty() && in.at_section(kHostInSlcSection)) {
+    in.section(kHostInSlcSection, 1);
+    in.vector(host_in_slc_, layout_.pools(), "where each pool's last host write went");
+  }
   recount_mapped();
   if (fdp_.on()) fdp_.load_state(in);
   reclaim_units_.load_state(in);
