@@ -92,7 +92,9 @@ bool DieLatches::begun(Ppn page) const {
 }
 
 void DieLatches::ready_reads_after(Ppn page) {
-  if (!staged_next(page + 1)) return;  // (it ended its wordline, or is in SLC mode)
+  // (It ended its wordline, or is in SLC mode. Asked of `page`'s plane:
+  // the page after the device's last one has no plane.)
+  if (next_[timeline_->geometry().plane_of(page)] != page + 1) return;
   const Ppn end = page - timeline_->page_type(page) + bits_;
   for (Ppn later = page + 1; later < end; ++later) {
     const auto it = waiting_.find(later);
