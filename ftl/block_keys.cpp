@@ -8,6 +8,7 @@
 
 #include "common/toml_keys.h"
 #include "common/units.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 
 namespace ssdlab::ftl {
 namespace {
@@ -33,16 +34,16 @@ void read_block_keys(BlockFtl kind, KeyReader& r, const flash::Geometry& g, FtlC
   const BlockKeys& keys = f.keys.emplace(read_virtual_blocks(r, g));
   // They merge one logical block (or reclaim one log block) per write that
   // needs a block: one victim per trigger, their only mode.
-  f.clean_granularity = CleanGranularity::kOneVictim;
-  std::string granularity = clean_granularity_name(f.clean_granularity);
+  CleanGranularity parsed = CleanGranularity::kOneVictim;
+  std::string granularity = clean_granularity_name(parsed);
   r.string("ftl", "clean_granularity", granularity);
   if (const auto [node, dotted] = r.find("ftl", "clean_granularity"); node) {
-    if (!parse_clean_granularity(granularity, f.clean_granularity))
+    if (!parse_clean_granularity(granularity, parsed))
       r.fail(dotted, node,
              fmt::format("'{}' is not a cleaning granularity (allowed: until-mark, one-victim, "
                          "incremental)",
                          granularity));
-    if (f.clean_granularity != CleanGranularity::kOneVictim)
+    if (parsed != CleanGranularity::kOneVictim)
       r.fail(dotted, node,
              fmt::format("'{}' merges one logical block per write that needs a block: it takes "
                          "only \"one-victim\"",
@@ -94,7 +95,7 @@ void echo_block_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   const BlockKeys& keys = f.keys.get<BlockKeys>();
   ftl_table["virtual_block_size"] = keys.virtual_block_size;
   ftl_table["log_blocks"] = keys.log_blocks;
-  ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
+  ftl_table["clean_granularity"] = clean_granularity_name(CleanGranularity::kOneVictim);
 }
 
 void describe_block_ftl(BlockFtl kind, const FtlDescription& d, std::string& out) {

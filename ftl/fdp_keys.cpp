@@ -44,15 +44,16 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
     fail("fdp_reclaim",
          fmt::format("'{}' is not what cleaning reclaims (allowed: block, unit)", reclaim));
   p.reclaim_units = reclaim == "unit";
-  if (p.reclaim_units && f.clean_scope != CleanScope::kPool)
+  const PageMappedKeys& keys = f.keys.get<PageMappedKeys>();
+  if (p.reclaim_units && keys.clean_scope != CleanScope::kPool)
     fail("fdp_reclaim",
          "reclaim units span the planes of a reclaim group: whole units need "
          "ftl.clean_scope = \"pool\"");
-  if (p.reclaim_units && f.victim.kind != VictimPolicyKind::kGreedy &&
-      f.victim.kind != VictimPolicyKind::kCostBenefit)
+  if (p.reclaim_units && keys.victim.kind != VictimPolicyKind::kGreedy &&
+      keys.victim.kind != VictimPolicyKind::kCostBenefit)
     fail("fdp_reclaim", fmt::format("whole reclaim units are chosen greedily or by cost-benefit, "
                                     "not by ftl.victim_policy = \"{}\"",
-                                    victim_policy_name(f.victim.kind)));
+                                    victim_policy_name(keys.victim.kind)));
   if (p.mode == PlacementMode::kStreams)
     for (const char* key :
          {"fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim", "fdp_ru_time_limit"})

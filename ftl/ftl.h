@@ -23,7 +23,6 @@
 #include "ftl/fdp_config.h"
 #include "ftl/ftl_keys.h"
 #include "ftl/slc_cache_config.h"
-#include "ftl/victim_policy.h"
 #include "ftl/wear_leveler.h"
 #include "ftl/zones.h"
 #include "records/fdp_counters.h"
@@ -41,31 +40,6 @@ using flash::Lpn;
 // dynamically.
 enum class PoolScope { kSsd, kChannel, kPackage, kDie, kPlane };
 const char* pool_scope_name(PoolScope scope);
-
-// Where foreground cleaning keeps its low-water mark and chooses its victims
-// (`ftl.clean_scope`): per allocation pool, or per plane (Agrawal et al.
-// §3.2: "if an active block and cleaning state per plane is maintained, then
-// cleaning operations within the same plane can be arranged", so that moves
-// are copy-backs; docs/dftl-and-cleaning-policies.md).
-enum class CleanScope { kPool, kPlane };
-// How much one trigger cleans (`ftl.clean_granularity`): until the pool (or
-// plane) is back at its mark; one victim per trigger (per parallel unit:
-// the write's plane, or the pool); or at most `clean_incremental_pages`
-// page moves per host write, whole blocks only below an emergency floor.
-enum class CleanGranularity { kUntilMark, kOneVictim, kIncremental };
-// Which plane of its allocation pool a host page goes to (`ftl.plane_choice`):
-// the next in turn, or the one with the most free pages (DiskSim's SSD model,
-// ssdmodel ssd_timing.c:566-593, the model behind Agrawal et al.'s results).
-// Round-robin fills the pool's planes together, so with per-plane cleaning
-// they all reach their marks within a few writes and clean in a burst; the
-// most free plane takes the writes after each cleaning, which staggers them.
-enum class PlaneChoice { kRoundRobin, kMostFree };
-const char* plane_choice_name(PlaneChoice choice);
-bool parse_plane_choice(const std::string& name, PlaneChoice& out);
-const char* clean_scope_name(CleanScope scope);
-const char* clean_granularity_name(CleanGranularity granularity);
-bool parse_clean_scope(const std::string& name, CleanScope& out);
-bool parse_clean_granularity(const std::string& name, CleanGranularity& out);
 
 struct FtlConfig {
   std::string type = "page-mapped";
@@ -85,26 +59,9 @@ struct FtlConfig {
   // "additional delay is introduced to account for it")? If not, cleaning
   // only competes with host commands for buses and dies.
   bool cleaning_blocks_writes = true;
-  // Page-mapped and DFTL: scope and granularity of foreground cleaning (see
-  // CleanScope, CleanGranularity). The block-based FTLs merge one logical
-  // block per write that needs one: one-victim, the only value they take.
-  CleanScope clean_scope = CleanScope::kPool;
-  CleanGranularity clean_granularity = CleanGranularity::kUntilMark;
-  PlaneChoice plane_choice = PlaneChoice::kRoundRobin;  // page-mapped and DFTL
-  // Incremental granularity: most page moves one host page write runs.
-  std::uint32_t clean_incremental_pages = 4;
   // Wear leveling (Agrawal et al. §5; wear_leveler.h). Blocks that reach the
   // rated cycles (geometry pe_cycles) are retired whatever the mode.
   WearConfig wear;
-  // Page-mapped and DFTL: which sealed block cleaning recycles
-  // (victim_policy.h; `ftl.victim_policy`, `ftl.victim_choices`).
-  VictimPolicyConfig victim;
-  // Page-mapped and DFTL (`ftl.summary_page`; Agrawal et al. §3.4, DiskSim
-  // ssd.h:396 and ssd_timing.c:360-372): each block keeps its last page for a
-  // summary of its data pages (their logical pages and write order),
-  // programmed when the last data page is; the mount reads it instead of
-  // every page's OOB. Off: every page of a block holds data.
-  bool summary_page = false;
   // Page-mapped and DFTL: an SLC cache on cells of several bits
   // (`[slc_cache]`, slc_cache_config.h). The other FTLs refuse one.
   SlcCacheConfig slc_cache;
@@ -122,11 +79,11 @@ struct FtlConfig {
   // the unit of the summary page's transfer (summary_page_bytes()).
   std::uint32_t sector_size = 512;
   // The chosen FTL's own keys, as its `read` hook parsed them (ftl_keys.h):
-  // keys.get<MyKeys>() in its factory (dftl's map cache: DftlKeys,
-  // dftl_map_cache.h; the block FTLs' virtual blocks and log blocks:
-  // BlockKeys, block_keys.h). The fields above that only some built-in FTLs
-  // use (cleaning scope, victim policy, summary page) are read by those
-  // FTLs' hooks too.
+  // keys.get<MyKeys>() in its factory (page-mapped's cleaning scope,
+  // granularity, victim policy, plane choice and summary page:
+  // PageMappedKeys, page_mapped_keys.h, which dftl holds too beside its map
+  // cache's DftlKeys, dftl_map_cache.h; the block FTLs' virtual blocks and
+  // log blocks: BlockKeys, block_keys.h).
   FtlKeys keys;
 };
 

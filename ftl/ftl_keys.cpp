@@ -10,6 +10,7 @@
 #include "common/toml_keys.h"
 #include "common/units.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/pools.h"
 
 namespace ssdlab::ftl {
@@ -80,13 +81,14 @@ void describe_two_plane(const FtlDescription& d, std::string& out) {
 
 void describe_cleaning(const FtlDescription& d, std::string& out) {
   const FtlConfig& f = d.config;
+  const PageMappedKeys& keys = f.keys.get<PageMappedKeys>();
   auto it = std::back_inserter(out);
-  const std::string policy = f.victim.kind == VictimPolicyKind::kDChoices
-                                 ? fmt::format("d-choices (d = {})", f.victim.choices)
-                                 : std::string(victim_policy_name(f.victim.kind));
+  const std::string policy = keys.victim.kind == VictimPolicyKind::kDChoices
+                                 ? fmt::format("d-choices (d = {})", keys.victim.choices)
+                                 : std::string(victim_policy_name(keys.victim.kind));
   fmt::format_to(
       it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
-      policy, f.clean_low_water * 100, clean_scope_name(f.clean_scope),
+      policy, f.clean_low_water * 100, clean_scope_name(keys.clean_scope),
       f.cleaning_blocks_writes ? (d.cleaning_wait == flash::HostWait::kPackage
                                       ? "the part of a write on a cleaning package waits for it"
                                       : "writes wait for it")
@@ -94,7 +96,7 @@ void describe_cleaning(const FtlDescription& d, std::string& out) {
       f.clean_high_water > 0
           ? fmt::format("up to {:.1f}% while a pool is idle", f.clean_high_water * 100)
           : std::string("off"));
-  const CleanGranularity granularity = f.clean_granularity;
+  const CleanGranularity granularity = keys.clean_granularity;
   fmt::format_to(it, "  granularity {}\n",
                  granularity == CleanGranularity::kUntilMark
                      ? "until-mark: each trigger cleans until back at the mark"
@@ -102,9 +104,9 @@ void describe_cleaning(const FtlDescription& d, std::string& out) {
                      ? "one-victim: one block per trigger"
                      : fmt::format("incremental: at most {} page moves per host page write "
                                    "(whole blocks below the emergency floor)",
-                                   f.clean_incremental_pages));
+                                   keys.clean_incremental_pages));
   fmt::format_to(it, "  host pages  {}{}\n",
-                 f.plane_choice == PlaneChoice::kMostFree
+                 keys.plane_choice == PlaneChoice::kMostFree
                      ? "to the pool's plane with the most free pages"
                      : "round-robin over the pool's planes",
                  f.wordline_pages > 1 ? fmt::format(", a one-shot wordline ({} pages) on each "

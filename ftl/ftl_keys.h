@@ -33,28 +33,49 @@ namespace ssdlab::ftl {
 
 struct FtlConfig;  // ftl/ftl.h
 
-// An FTL's own parsed keys: one value of the FTL's keys struct, held without
-// ftl.h knowing its type. The FTL's `read` hook stores it, its factory gets
-// it back (FtlConfig::keys.get<MyKeys>()).
+// An FTL's own parsed keys: one value per keys struct, held without ftl.h
+// knowing their types. The FTL's `read` hook stores them, its factory gets
+// them back (FtlConfig::keys.get<MyKeys>()). An FTL that takes another's
+// keys holds both: dftl holds the page-mapped FTL's (PageMappedKeys) and its
+// map cache's (DftlKeys).
 class FtlKeys {
  public:
+  // Stores `keys`, replacing the value of its type if one is held.
   template <typename Keys>
   Keys& emplace(Keys keys = Keys{}) {
-    value_ = std::move(keys);
-    return *std::any_cast<Keys>(&value_);
+    if (Keys* held = find<Keys>(values_)) return *held = std::move(keys);
+    return *std::any_cast<Keys>(&values_.emplace_back(std::move(keys)));
+  }
+  // The value of Keys to change in place, its defaults stored first when
+  // none is held (an FtlConfig built in code, as tests do).
+  template <typename Keys>
+  Keys& edit() {
+    if (Keys* held = find<Keys>(values_)) return *held;
+    return emplace<Keys>();
   }
   // The keys as read; Keys' defaults when none were read (an FtlConfig
-  // built in code, as tests do) or another FTL's keys are held.
+  // built in code) or the FTL takes other keys.
   template <typename Keys>
   const Keys& get() const {
     static const Keys kDefaults{};
-    const Keys* keys = std::any_cast<Keys>(&value_);
+    const Keys* keys = find<Keys>(values_);
     return keys ? *keys : kDefaults;
   }
-  bool empty() const { return !value_.has_value(); }
+  template <typename Keys>
+  bool holds() const {
+    return find<Keys>(values_) != nullptr;
+  }
 
  private:
-  std::any value_;
+  // Keys' value in `values` (const or not), or null.
+  template <typename Keys, typename Values>
+  static auto find(Values& values) -> decltype(std::any_cast<Keys>(&values.front())) {
+    for (auto& value : values)
+      if (auto* keys = std::any_cast<Keys>(&value)) return keys;
+    return nullptr;
+  }
+
+  std::vector<std::any> values_;
 };
 
 // What `describe` prints from: the device and its FTL config as read, the

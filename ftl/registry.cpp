@@ -105,45 +105,6 @@ const char* pool_scope_name(PoolScope scope) {
   return "?";
 }
 
-const char* clean_scope_name(CleanScope scope) {
-  return scope == CleanScope::kPlane ? "plane" : "pool";
-}
-
-const char* clean_granularity_name(CleanGranularity granularity) {
-  switch (granularity) {
-    case CleanGranularity::kUntilMark:
-      return "until-mark";
-    case CleanGranularity::kOneVictim:
-      return "one-victim";
-    case CleanGranularity::kIncremental:
-      return "incremental";
-  }
-  return "?";
-}
-
-const char* plane_choice_name(PlaneChoice choice) {
-  return choice == PlaneChoice::kMostFree ? "most-free" : "round-robin";
-}
-
-bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
-  for (const PlaneChoice choice : {PlaneChoice::kRoundRobin, PlaneChoice::kMostFree})
-    if (name == plane_choice_name(choice)) return out = choice, true;
-  return false;
-}
-
-bool parse_clean_scope(const std::string& name, CleanScope& out) {
-  for (const CleanScope scope : {CleanScope::kPool, CleanScope::kPlane})
-    if (name == clean_scope_name(scope)) return out = scope, true;
-  return false;
-}
-
-bool parse_clean_granularity(const std::string& name, CleanGranularity& out) {
-  for (const CleanGranularity g : {CleanGranularity::kUntilMark, CleanGranularity::kOneVictim,
-                                   CleanGranularity::kIncremental})
-    if (name == clean_granularity_name(g)) return out = g, true;
-  return false;
-}
-
 }  // namespace ssdlab::ftl
 
 namespace ssdlab::ftl {

@@ -17,7 +17,7 @@ std::vector<std::uint32_t> pool_of_planes(const flash::Geometry& geometry,
 // Summary pages (ftl.summary_page, Agrawal et al. §3.4): the bytes one
 // moves, 0 without them. Throws if the device cannot have them.
 std::uint16_t summary_transfer_bytes(const flash::Geometry& geometry, const FtlConfig& config) {
-  if (!config.summary_page) return 0;
+  if (!config.keys.get<PageMappedKeys>().summary_page) return 0;
   // A block's data pages then end at an odd page: one logical page each.
   if (config.logical_page_size / geometry.page_size != 1 || geometry.pages_per_block < 2)
     throw make_error(
@@ -43,6 +43,11 @@ std::uint32_t units_per_page(const FtlContext& context) {
   return page / unit;
 }
 
+// Its own keys (page_mapped_keys.h), as read, or their defaults.
+const PageMappedKeys& page_keys(const FtlContext& context) {
+  return context.config.keys.get<PageMappedKeys>();
+}
+
 }  // namespace
 
 PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
@@ -54,22 +59,24 @@ PageMappedFtl::PageMappedFtl(const FtlContext& context, bool demand_mapped)
       wordlines_(config_.wordline_pages * units_.per_page(), geometry_.blocks(), layout_.pools(),
                  units_.on() ? geometry_.pages_per_block : 0),
       pages_per_lpn_(config_.logical_page_size / geometry_.page_size),
-      data_pages_(geometry_.pages_per_block - (config_.summary_page ? 1 : 0)),
+      data_pages_(geometry_.pages_per_block - (page_keys(context).summary_page ? 1 : 0)),
       summary_bytes_(summary_transfer_bytes(geometry_, config_)),
       stripe_lpns_(config_.stripe_size / config_.logical_page_size),
       rmw_by_copy_back_(geometry_.lockstep() && config_.copy_back && pages_per_lpn_ == 1),
       wear_(config_.wear, geometry_.pe_cycles,
             WearBlocks::flash_blocks(nand_, pool_of_planes(geometry_, layout_), layout_.pools()),
             context.seed),
-      placement_(geometry_, layout_, nand_, config_.plane_choice, data_pages_),
+      placement_(geometry_, layout_, nand_, page_keys(context).plane_choice, data_pages_),
       fdp_(config_.placement, config_.logical_page_size, nand_, placement_, config_.slc_cache.on()),
       reclaim_units_(config_.placement.on() && config_.placement.reclaim_units, geometry_, layout_,
                      kActiveSlots),
       trigger_(geometry_, layout_, placement_, *this,
-               {config_.clean_scope, config_.clean_granularity, config_.clean_incremental_pages,
-                config_.clean_low_water, config_.clean_high_water},
+               {page_keys(context).clean_scope, page_keys(context).clean_granularity,
+                page_keys(context).clean_incremental_pages, config_.clean_low_water,
+                config_.clean_high_water},
                pages_per_lpn_),
-      victims_(geometry_, trigger_, placement_, wear_, config_.victim, data_pages_, context.seed),
+      victims_(geometry_, trigger_, placement_, wear_, page_keys(context).victim, data_pages_,
+               context.seed),
       slc_(geometry_, layout_, nand_, config_, pages_per_lpn_, reserve_blocks()),
       retired_(layout_.pools(), 0) {
   if (reclaim_units_.on()) placement_.set_reclaim_units(&reclaim_units_);

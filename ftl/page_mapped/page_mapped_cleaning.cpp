@@ -36,7 +36,7 @@ BlockId PageMappedFtl::unit_victim(std::uint32_t pool) {
   return reclaim_units_.next(
       pool, [this](BlockId block) { return victims_.is_candidate(block); },
       [this](BlockId block) { return victims_.valid(block); }, data_pages_,
-      config_.victim.kind == VictimPolicyKind::kCostBenefit, clock());
+      config_.keys.get<PageMappedKeys>().victim.kind == VictimPolicyKind::kCostBenefit, clock());
 }
 
 bool PageMappedFtl::start_victim(std::uint32_t group, CommandList& out) {

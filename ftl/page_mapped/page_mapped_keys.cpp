@@ -88,7 +88,7 @@ constexpr KeyDoc kPageMappedKeys[] = {
      "says so (see [Map units](../model.md#map-units))"},
 };
 
-void read_victim_policy(KeyReader& r, FtlConfig& f) {
+void read_victim_policy(KeyReader& r, PageMappedKeys& f) {
   std::string policy = victim_policy_name(f.victim.kind);
   r.string("ftl", "victim_policy", policy);
   if (!parse_victim_policy(policy, f.victim.kind)) {
@@ -100,7 +100,7 @@ void read_victim_policy(KeyReader& r, FtlConfig& f) {
   r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
 }
 
-void read_cleaning(KeyReader& r, FtlConfig& f) {
+void read_cleaning(KeyReader& r, PageMappedKeys& f) {
   r.named("ftl", "clean_scope", f.clean_scope, clean_scope_name(f.clean_scope),
           parse_clean_scope, "a cleaning scope (allowed: pool, plane)");
   r.named("ftl", "plane_choice", f.plane_choice, plane_choice_name(f.plane_choice),
@@ -114,16 +114,17 @@ void read_cleaning(KeyReader& r, FtlConfig& f) {
   r.integer("ftl", "clean_incremental_pages", f.clean_incremental_pages, 1, 1 << 16);
 }
 
-void read_summary_page(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
-  r.boolean("ftl", "summary_page", f.summary_page);
+void read_summary_page(KeyReader& r, const flash::Geometry& g, const FtlConfig& f,
+                       PageMappedKeys& keys) {
+  r.boolean("ftl", "summary_page", keys.summary_page);
   const auto [node, dotted] = r.find("ftl", "summary_page");
-  if (f.summary_page && f.logical_page_size != g.page_size)
+  if (keys.summary_page && f.logical_page_size != g.page_size)
     r.fail(
         dotted, node,
         fmt::format("each data page before a block's summary page holds one logical page: it needs "
                     "logical_page_size = the {}-byte flash page (got {})",
                     g.page_size, f.logical_page_size));
-  if (f.summary_page && g.pages_per_block < 2)
+  if (keys.summary_page && g.pages_per_block < 2)
     r.fail(dotted, node, "a block of one page has no room for data beside its summary page");
 }
 
@@ -148,6 +149,45 @@ void read_map_unit(KeyReader& r, const flash::Geometry& g, const FtlConfig& f) {
 
 }  // namespace
 
+const char* clean_scope_name(CleanScope scope) {
+  return scope == CleanScope::kPlane ? "plane" : "pool";
+}
+
+const char* clean_granularity_name(CleanGranularity granularity) {
+  switch (granularity) {
+    case CleanGranularity::kUntilMark:
+      return "until-mark";
+    case CleanGranularity::kOneVictim:
+      return "one-victim";
+    case CleanGranularity::kIncremental:
+      return "incremental";
+  }
+  return "?";
+}
+
+const char* plane_choice_name(PlaneChoice choice) {
+  return choice == PlaneChoice::kMostFree ? "most-free" : "round-robin";
+}
+
+bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
+  for (const PlaneChoice choice : {PlaneChoice::kRoundRobin, PlaneChoice::kMostFree})
+    if (name == plane_choice_name(choice)) return out = choice, true;
+  return false;
+}
+
+bool parse_clean_scope(const std::string& name, CleanScope& out) {
+  for (const CleanScope scope : {CleanScope::kPool, CleanScope::kPlane})
+    if (name == clean_scope_name(scope)) return out = scope, true;
+  return false;
+}
+
+bool parse_clean_granularity(const std::string& name, CleanGranularity& out) {
+  for (const CleanGranularity g :
+       {CleanGranularity::kUntilMark, CleanGranularity::kOneVictim, CleanGranularity::kIncremental})
+    if (name == clean_granularity_name(g)) return out = g, true;
+  return false;
+}
+
 void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   // The map unit has its key already: the bytes one map entry maps.
   if (const auto [node, dotted] = r.find("ftl", "map_unit"); node)
@@ -157,13 +197,15 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
                        g.page_size));
   read_map_unit(r, g, f);
   read_virtual_blocks(r, g);  // unused, not echoed; old echoes carry them
-  read_victim_policy(r, f);
-  read_cleaning(r, f);
-  read_summary_page(r, g, f);
+  PageMappedKeys& keys = f.keys.emplace<PageMappedKeys>();
+  read_victim_policy(r, keys);
+  read_cleaning(r, keys);
+  read_summary_page(r, g, f, keys);
   read_placement_keys(r, g, f);
 }
 
-void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
+void echo_page_mapped_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
+  const PageMappedKeys& f = config.keys.get<PageMappedKeys>();
   ftl_table["victim_policy"] = victim_policy_name(f.victim.kind);
   ftl_table["victim_choices"] = f.victim.choices;
   ftl_table["clean_scope"] = clean_scope_name(f.clean_scope);
@@ -173,12 +215,12 @@ void echo_page_mapped_keys(const FtlConfig& f, nlohmann::json& ftl_table) {
   ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
   if (f.clean_granularity == CleanGranularity::kIncremental)
     ftl_table["clean_incremental_pages"] = f.clean_incremental_pages;
-  echo_placement_keys(f, ftl_table);
+  echo_placement_keys(config, ftl_table);
 }
 
 void describe_page_mapped_layout(const FtlDescription& d, std::string& out) {
   describe_pools(d, out);
-  if (d.config.summary_page)
+  if (d.config.keys.get<PageMappedKeys>().summary_page)
     fmt::format_to(std::back_inserter(out),
                    "  summary     {} data pages and a summary page per block ({} bytes "
                    "over the bus); the mount reads it for a closed block\n",

@@ -10,8 +10,56 @@
 #include "common/toml_keys.h"
 #include "flash/geometry.h"
 #include "ftl/ftl.h"
+#include "ftl/victim_policy.h"
 
 namespace ssdlab::ftl {
+
+// Where foreground cleaning keeps its low-water mark and chooses its victims
+// (`ftl.clean_scope`): per allocation pool, or per plane (Agrawal et al.
+// §3.2: "if an active block and cleaning state per plane is maintained, then
+// cleaning operations within the same plane can be arranged", so that moves
+// are copy-backs; docs/dftl-and-cleaning-policies.md).
+enum class CleanScope { kPool, kPlane };
+// How much one trigger cleans (`ftl.clean_granularity`): until the pool (or
+// plane) is back at its mark; one victim per trigger (per parallel unit:
+// the write's plane, or the pool); or at most `clean_incremental_pages`
+// page moves per host write, whole blocks only below an emergency floor.
+enum class CleanGranularity { kUntilMark, kOneVictim, kIncremental };
+// Which plane of its allocation pool a host page goes to (`ftl.plane_choice`):
+// the next in turn, or the one with the most free pages (DiskSim's SSD model,
+// ssdmodel ssd_timing.c:566-593, the model behind Agrawal et al.'s results).
+// Round-robin fills the pool's planes together, so with per-plane cleaning
+// they all reach their marks within a few writes and clean in a burst; the
+// most free plane takes the writes after each cleaning, which staggers them.
+enum class PlaneChoice { kRoundRobin, kMostFree };
+const char* plane_choice_name(PlaneChoice choice);
+bool parse_plane_choice(const std::string& name, PlaneChoice& out);
+const char* clean_scope_name(CleanScope scope);
+const char* clean_granularity_name(CleanGranularity granularity);
+bool parse_clean_scope(const std::string& name, CleanScope& out);
+bool parse_clean_granularity(const std::string& name, CleanGranularity& out);
+
+// The page-mapped FTL's own keys (FtlConfig::keys.get<PageMappedKeys>()),
+// which dftl takes too; the defaults are an FtlConfig built in code's.
+struct PageMappedKeys {
+  // Scope and granularity of foreground cleaning (CleanScope,
+  // CleanGranularity). The block-based FTLs merge one logical block per
+  // write that needs one: one-victim, the only value they take.
+  CleanScope clean_scope = CleanScope::kPool;
+  CleanGranularity clean_granularity = CleanGranularity::kUntilMark;
+  PlaneChoice plane_choice = PlaneChoice::kRoundRobin;
+  // Incremental granularity: most page moves one host page write runs.
+  std::uint32_t clean_incremental_pages = 4;
+  // Which sealed block cleaning recycles (victim_policy.h;
+  // `ftl.victim_policy`, `ftl.victim_choices`).
+  VictimPolicyConfig victim;
+  // `ftl.summary_page` (Agrawal et al. §3.4, DiskSim ssd.h:396 and
+  // ssd_timing.c:360-372): each block keeps its last page for a summary of
+  // its data pages (their logical pages and write order), programmed when
+  // the last data page is; the mount reads it instead of every page's OOB.
+  // Off: every page of a block holds data.
+  bool summary_page = false;
+};
 
 extern const FtlKeyHooks page_mapped_ftl_keys;
 

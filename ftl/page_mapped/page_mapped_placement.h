@@ -32,6 +32,7 @@
 #include "flash/geometry.h"
 #include "flash/nand_array.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/page_mapped/page_mapped_reclaim_units.h"
 #include "ftl/pools.h"
 

@@ -31,7 +31,7 @@ SlcCache::SlcCache(const flash::FastGeometry& geometry, const PoolLayout& layout
     throw make_error(
         "slc_cache.mode = \"{}\" needs cells of several bits (geometry.cell_type mlc, tlc or qlc)",
         slc_cache_mode_name(config_.mode));
-  if (config.summary_page)
+  if (config.keys.get<PageMappedKeys>().summary_page)
     throw make_error("slc_cache.mode = \"{}\" and ftl.summary_page cannot be combined",
                      slc_cache_mode_name(config_.mode));
   if (geometry.pages_per_block % bits != 0 || (geometry.pages_per_block / bits) % pages_per_lpn)

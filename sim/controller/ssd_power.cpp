@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/zoned.h"
 #include "sim/controller/ssd.h"
 
@@ -63,11 +64,12 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   std::vector<ftl::Lpn> buffered = buffer_ ? buffer_->discard() : std::vector<ftl::Lpn>{};
   flash::NandArray& nand = *ftl_->flash_for_power_cut();
   power_->recorder().cut(off, nand, report, std::move(buffered));
-  const ScanCost scan = scan_cost(
-      nand, config_.timing,
-      config_.ftl.summary_page ? ftl::summary_page_bytes(config_.geometry, config_.sector_size)
-                               : 0,
-      map_units_.units_per_page());
+  const ScanCost scan =
+      scan_cost(nand, config_.timing,
+                config_.ftl.keys.get<ftl::PageMappedKeys>().summary_page
+                    ? ftl::summary_page_bytes(config_.geometry, config_.sector_size)
+                    : 0,
+                map_units_.units_per_page());
   report.pages_scanned = scan.pages_read;
   report.scan_ns = scan.scan_ns;
   commands_.clear();

@@ -1,6 +1,7 @@
 #include "sim/report/device_snapshot.h"
 
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "sim/controller/ssd.h"
 #include "sim/controller/write_buffer.h"
 
@@ -60,7 +61,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).
   c.pages_per_block = ssd.config().geometry.pages_per_block * units_per_page -
-                      (ssd.config().ftl.summary_page ? 1 : 0);
+                      (ssd.config().ftl.keys.get<ftl::PageMappedKeys>().summary_page ? 1 : 0);
   return c;
 }
 

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "ftl/ftl.h"
+#include "ftl/dftl_map_cache.h"
 #include "ftl/ftl_keys.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
+#include "sim/config/config.h"
 #include "test_support.h"
 
 namespace {
@@ -27,12 +30,44 @@ struct OtherKeys {
 
 TEST(FtlKeys, HoldsOneFtlsKeysAndGivesDefaultsOtherwise) {
   ftl::FtlConfig config;
-  EXPECT_TRUE(config.keys.empty());
+  EXPECT_FALSE(config.keys.holds<KnobKeys>());
   EXPECT_EQ(config.keys.get<KnobKeys>().knob, 1);
   config.keys.emplace<KnobKeys>().knob = 5;
   const ftl::FtlConfig copy = config;  // as FtlContext copies it
   EXPECT_EQ(copy.keys.get<KnobKeys>().knob, 5);
   EXPECT_EQ(copy.keys.get<OtherKeys>().other, 2);
+}
+
+// One value per keys struct: storing another struct keeps the first (an FTL
+// that takes another's keys, as dftl takes page-mapped's), storing the same
+// one replaces it, and edit() changes the value held or stores the defaults.
+TEST(FtlKeys, HoldsOneValuePerKeysStruct) {
+  ftl::FtlKeys keys;
+  keys.emplace(KnobKeys{.knob = 5});
+  keys.emplace(OtherKeys{.other = 7});
+  EXPECT_EQ(keys.get<KnobKeys>().knob, 5);
+  EXPECT_EQ(keys.get<OtherKeys>().other, 7);
+  keys.emplace(KnobKeys{.knob = 6});
+  EXPECT_EQ(keys.get<KnobKeys>().knob, 6);
+  keys.edit<OtherKeys>().other += 1;
+  EXPECT_EQ(keys.get<OtherKeys>().other, 8);
+  ftl::FtlKeys fresh;
+  fresh.edit<OtherKeys>().other += 1;
+  EXPECT_EQ(fresh.get<OtherKeys>().other, 3);
+  EXPECT_FALSE(fresh.holds<KnobKeys>());
+}
+
+// DFTL reads the page-mapped FTL's keys and its map cache's: both kept,
+// both echoed, and the echo reads back to the same.
+TEST(FtlKeys, DftlHoldsThePageMappedKeysAndItsOwn) {
+  const auto config = sim::load_config(
+      support::preset("tiny"),
+      {"ftl.type=\"dftl\"", "ftl.victim_policy=\"fifo\"", "ftl.map_cache_prefetch=2"});
+  EXPECT_EQ(config.ftl.keys.get<ftl::PageMappedKeys>().victim.kind, ftl::VictimPolicyKind::kFifo);
+  EXPECT_EQ(config.ftl.keys.get<ftl::DftlKeys>().map_cache_prefetch, 2u);
+  const auto echo = sim::to_json(config);
+  EXPECT_EQ(echo["ftl"]["victim_policy"], "fifo");
+  EXPECT_EQ(echo["ftl"]["map_cache_prefetch"], 2u);
 }
 
 TEST(FtlKeys, FtlsReadingAKeyAreTheFtlsWhoseReaderAsksForIt) {

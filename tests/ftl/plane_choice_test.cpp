@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/rng.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/verifier.h"
 #include "sim/config/config.h"
 #include "test_support.h"
@@ -128,9 +129,11 @@ TEST(PlaneChoice, EveryReadReturnsTheLatestWriteWithEitherChoice) {
 }
 
 TEST(PlaneChoice, IsReadEchoedAndRefusedWhereItDoesNotApply) {
-  EXPECT_EQ(testing::load_preset("tiny").ftl.plane_choice, ftl::PlaneChoice::kRoundRobin);
-  EXPECT_EQ(testing::load_preset("agrawal-baseline").ftl.plane_choice,
-            ftl::PlaneChoice::kMostFree);
+  const auto choice = [](const char* preset) {
+    return testing::load_preset(preset).ftl.keys.get<ftl::PageMappedKeys>().plane_choice;
+  };
+  EXPECT_EQ(choice("tiny"), ftl::PlaneChoice::kRoundRobin);
+  EXPECT_EQ(choice("agrawal-baseline"), ftl::PlaneChoice::kMostFree);
   EXPECT_THAT(testing::preset_error("tiny", {"ftl.plane_choice=\"emptiest\""}),
               ::testing::HasSubstr("ftl.plane_choice: 'emptiest' is not a plane choice "
                                    "(allowed: round-robin, most-free)"));

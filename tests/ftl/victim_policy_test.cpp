@@ -16,6 +16,7 @@
 
 #include "cleaning_support.h"
 #include "common/state_io.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/verifier.h"
 #include "ftl/victim_buckets.h"
 #include "policy_support.h"
@@ -44,9 +45,10 @@ TEST(VictimPolicyConfig, BlockBasedFtlsRefuseTheKey) {
 
 TEST(VictimPolicyConfig, ChoicesOutOfRangeAreRefused) {
   EXPECT_THROW(tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=0"}), Error);
-  EXPECT_EQ(
-      tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=3"}).ftl.victim.choices,
-      3u);
+  EXPECT_EQ(tiny_with({"ftl.victim_policy=\"d-choices\"", "ftl.victim_choices=3"})
+                .ftl.keys.get<ftl::PageMappedKeys>()
+                .victim.choices,
+            3u);
 }
 
 class EveryPolicy : public ::testing::TestWithParam<const char*> {};

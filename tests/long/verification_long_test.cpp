@@ -6,9 +6,10 @@
 #include <algorithm>
 
 #include "../cleaning_support.h"
-#include "ftl/dftl_map_cache.h"
 #include "../test_support.h"
+#include "ftl/dftl_map_cache.h"
 #include "ftl/ftl.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/verifier.h"
 
 namespace ssdlab {
@@ -52,7 +53,7 @@ TEST(LongVerification, EveryVictimPolicyAndDftl) {
       SCOPED_TRACE(std::string(type) + " " + ftl::victim_policy_name(kind));
       auto config = testing::load_preset("tiny");
       config.ftl.type = type;
-      config.ftl.victim.kind = kind;
+      config.ftl.keys.edit<ftl::PageMappedKeys>().victim.kind = kind;
       config.ftl.keys.emplace(ftl::DftlKeys{.map_cache_entries = 64});  // (dftl only)
       verify_mix(config, 1000000, 4);
     }

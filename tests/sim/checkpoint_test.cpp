@@ -1,7 +1,6 @@
-// Checkpoints (sim/state/checkpoint.h): the state of every FTL survives a save and
-// a load exactly (the same bytes saved again, the same invariants, the same
-// completion times and state after the same later requests), and every kind
-// of bad file is refused with one line naming it.
+// Checkpoints (sim/state/checkpoint.h): the state of every FTL survives a save and a load
+// exactly (the same bytes saved again, the same invariants, the same completion times and
+// state after the same later requests), and every kind of bad file is refused naming it.
 #include "sim/state/checkpoint.h"
 
 #include <gmock/gmock.h>
@@ -16,12 +15,14 @@
 #include "common/rng.h"
 #include "common/state_io.h"
 #include "ftl/block_keys.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "sim/controller/ssd.h"
 #include "test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace ftl = ssdlab::ftl;
 namespace support = ssdlab::testing;
 using ssdlab::Rng;
 using ssdlab::StateReader;
@@ -114,21 +115,20 @@ TEST(StateIo, RefusesAnotherSectionVersionACountOtherThanExpectedAndTruncation) 
 // checkpoint_incremental_test.cpp saves one right after a write that left its victim half moved.
 DeviceConfig config_for(const std::string& param) {
   // 4 KiB map units in 16 KiB pages packed by a write buffer (issue 53).
-  if (param == "page-mapped+units" || param == "dftl+units")
+  const std::string type = param.substr(0, param.find_first_of(":+"));
+  if (param == type + "+units")
     return ssdlab::sim::load_config(
         support::preset("tiny"),
         {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB",
-         "controller.write_buffer=256KiB", "ftl.type=" + param.substr(0, param.find('+'))});
+         "controller.write_buffer=256KiB", "ftl.type=" + type});
   DeviceConfig config = support::load_preset("tiny");
-  const std::string type = param.substr(0, param.find_first_of(":+"));
   config.ftl.type = type;
   if (param.find('+') != std::string::npos) {
-    // DFTL per pool: tiny's 32-block planes are too small for per-plane
-    // cleaning beside DFTL's third active block per plane.
-    config.ftl.clean_scope =
-        type == "dftl" ? ssdlab::ftl::CleanScope::kPool : ssdlab::ftl::CleanScope::kPlane;
-    config.ftl.clean_granularity = ssdlab::ftl::CleanGranularity::kIncremental;
-    config.ftl.clean_incremental_pages = 1;
+    // DFTL per pool: beside its third active block per plane, tiny's planes are too small.
+    auto& keys = config.ftl.keys.edit<ftl::PageMappedKeys>();
+    keys.clean_scope = type == "dftl" ? ftl::CleanScope::kPool : ftl::CleanScope::kPlane;
+    keys.clean_granularity = ftl::CleanGranularity::kIncremental;
+    keys.clean_incremental_pages = 1;
     return config;
   }
   if (type == "page-mapped") {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "sim/config/config.h"
 #include "test_support.h"
 
@@ -19,20 +20,26 @@ using ssdlab::ftl::CleanScope;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
+const ssdlab::ftl::PageMappedKeys& keys(const ssdlab::sim::DeviceConfig& config) {
+  return config.ftl.keys.get<ssdlab::ftl::PageMappedKeys>();
+}
+
 TEST(CleanConfig, PresetsFollowTheirModel) {
   // Agrawal et al.'s model: per plane, one victim per trigger.
   for (const char* name : {"agrawal-baseline", "agrawal-1tib", "agrawal-gang8-shared-bus"}) {
     const auto config = support::load_preset(name);
-    EXPECT_EQ(config.ftl.clean_scope, CleanScope::kPlane) << name;
-    EXPECT_EQ(config.ftl.clean_granularity, CleanGranularity::kOneVictim) << name;
+    EXPECT_EQ(keys(config).clean_scope, CleanScope::kPlane) << name;
+    EXPECT_EQ(keys(config).clean_granularity, CleanGranularity::kOneVictim) << name;
   }
   for (const char* name : {"tiny", "dftl"}) {
     const auto config = support::load_preset(name);
-    EXPECT_EQ(config.ftl.clean_scope, CleanScope::kPool) << name;
-    EXPECT_EQ(config.ftl.clean_granularity, CleanGranularity::kUntilMark) << name;
+    EXPECT_EQ(keys(config).clean_scope, CleanScope::kPool) << name;
+    EXPECT_EQ(keys(config).clean_granularity, CleanGranularity::kUntilMark) << name;
   }
+  // The block FTLs take one-victim only, and echo it.
   for (const char* name : {"bast-ssd", "fast-ssd", "usb-stick"})
-    EXPECT_EQ(support::load_preset(name).ftl.clean_granularity, CleanGranularity::kOneVictim)
+    EXPECT_EQ(ssdlab::sim::to_json(support::load_preset(name))["ftl"]["clean_granularity"],
+              "one-victim")
         << name;
 }
 
@@ -40,8 +47,8 @@ TEST(CleanConfig, ReadsTheIncrementalBudget) {
   const auto config = ssdlab::sim::load_config(
       support::preset("tiny"),
       {"ftl.clean_granularity=\"incremental\"", "ftl.clean_incremental_pages=3"});
-  EXPECT_EQ(config.ftl.clean_granularity, CleanGranularity::kIncremental);
-  EXPECT_EQ(config.ftl.clean_incremental_pages, 3u);
+  EXPECT_EQ(keys(config).clean_granularity, CleanGranularity::kIncremental);
+  EXPECT_EQ(keys(config).clean_incremental_pages, 3u);
 }
 
 TEST(CleanConfig, RefusesUnknownValuesNamingTheKey) {

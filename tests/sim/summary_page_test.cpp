@@ -13,9 +13,10 @@
 #include "common/rng.h"
 #include "ftl/ftl.h"
 #include "ftl/oob_scan.h"
+#include "ftl/page_mapped/page_mapped_keys.h"
 #include "ftl/verifier.h"
-#include "sim/controller/ssd.h"
 #include "sim/controller/power_cut.h"
+#include "sim/controller/ssd.h"
 #include "test_support.h"
 
 namespace ssdlab::sim {
@@ -45,8 +46,8 @@ TEST(SummaryPage, KeyIsRefusedWhereItDoesNotApply) {
   EXPECT_THAT(
       error_of("page-mapped", {"ftl.logical_page_size=\"8KiB\"", "ftl.stripe_size=\"8KiB\""}),
       HasSubstr("logical_page_size"));
-  EXPECT_FALSE(tiny("page-mapped", false).ftl.summary_page);
-  EXPECT_TRUE(tiny("dftl", true).ftl.summary_page);
+  EXPECT_FALSE(tiny("page-mapped", false).ftl.keys.get<ftl::PageMappedKeys>().summary_page);
+  EXPECT_TRUE(tiny("dftl", true).ftl.keys.get<ftl::PageMappedKeys>().summary_page);
 }
 
 // 512 data bytes and their 16-byte share of the 128-byte OOB of a 4 KiB page
