@@ -5,10 +5,11 @@ source file in a folder the table does not name each fail, naming the file
 and line. (CTest runs the check itself on the real tree as `layering`.)"""
 
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tree_support import run_on_tree  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
                       "check-layering.py")
@@ -16,13 +17,7 @@ SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "t
 
 def run_check(files):
     """Writes `files` ({path: text}) into a fresh tree and checks it."""
-    with tempfile.TemporaryDirectory() as root:
-        for path, text in files.items():
-            os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-            with open(os.path.join(root, path), "w", encoding="utf-8") as out:
-                out.write(text)
-        done = subprocess.run([sys.executable, SCRIPT, root], capture_output=True, text=True)
-        return done.returncode, done.stdout
+    return run_on_tree(files, lambda root: [SCRIPT, root])
 
 
 BASE = {

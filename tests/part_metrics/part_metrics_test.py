@@ -7,10 +7,11 @@ spawn the binary, and a counter struct declared twice."""
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tree_support import run_on_tree  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
                       "part-metrics.py")
@@ -84,14 +85,10 @@ struct Other {
 
 
 def measure(files):
-    with tempfile.TemporaryDirectory() as root:
-        for path, text in files.items():
-            os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-            with open(os.path.join(root, path), "w", encoding="utf-8") as out:
-                out.write(text)
-        done = subprocess.run([sys.executable, SCRIPT, "--source", root, "--json"],
-                              capture_output=True, text=True, check=True)
-        return json.loads(done.stdout)
+    status, out = run_on_tree(files, lambda root: [SCRIPT, "--source", root, "--json"])
+    if status:
+        raise AssertionError(f"tools/part-metrics.py exited {status}")
+    return json.loads(out)
 
 
 class PartMetricsTest(unittest.TestCase):
