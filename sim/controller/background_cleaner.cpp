@@ -84,7 +84,7 @@ void BackgroundCleaner::idle(TimeNs from, TimeNs until) {
   }
 }
 
-void BackgroundCleaner::forget_rounds() {
+void BackgroundCleaner::power_lost() {
   for (PendingRound& round : rounds_) round = PendingRound{};
 }
 

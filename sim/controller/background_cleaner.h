@@ -18,7 +18,7 @@
 // reserved reads the destination page before its copy is scheduled; on a
 // device it would read the still-valid source page, which costs the same for a
 // copy-back (same plane, same die). A host program or erase on a block the
-// round still works on waits for the rest of the round (yield_to()), so no
+// round still works on waits for the rest of the round (before_host_commands()), so no
 // page is programmed before its block is erased.
 #pragma once
 
@@ -31,19 +31,15 @@
 #include "flash/command.h"
 #include "flash/timeline.h"
 #include "ftl/ftl.h"
-#include "sim/controller/cleaning_clock.h"
 #include "sim/config/config.h"
+#include "sim/controller/cleaning_clock.h"
 #include "sim/controller/power_safe.h"
 #include "sim/controller/ssd_observer.h"
+#include "sim/controller/ssd_part.h"
 
 namespace ssdlab::sim {
 
-// Whether work is reserved on the timelines at once (an idle period, a
-// device that needs completion times at once), or left queued in the flash
-// scheduler for the host loop to advance.
-enum class Reserve : std::uint8_t { kQueued, kAtOnce };
-
-class BackgroundCleaner {
+class BackgroundCleaner final : public SsdPart {
  public:
   // What the cleaner asks of the controller's core.
   class Core {
@@ -78,23 +74,23 @@ class BackgroundCleaner {
   std::size_t preemptible_pools() const { return rounds_.size(); }
   // A host request arrives at `now`: the background work that would have
   // started before it.
-  void before_request(TimeNs now) {
+  void before_request(TimeNs now) override {
     if (preemptible()) advance_rounds(now);
   }
   // The host's commands of a request are about to be scheduled: a host
   // program or erase on a block a pending round works on waits for it.
-  void yield_to(const flash::CommandList& host_commands) {
+  void before_host_commands(const flash::CommandList& host_commands) override {
     if (preemptible()) finish_conflicting_rounds(host_commands);
   }
   // A request was served at `now`: pools it left idle may clean (after its
   // own commands, so that it never waits for this cleaning).
-  void after_request(TimeNs now, Reserve reserve);
+  void after_request(TimeNs now, Reserve reserve) override;
   // The host sends nothing from `from` until `until`: idle pools clean,
   // round after round, as long as they want to.
   void idle(TimeNs from, TimeNs until);
   // Power loss: rounds not yet reserved are controller RAM (their commands
   // are undone with everything in flight).
-  void forget_rounds();
+  void power_lost() override;
 
   // Its checkpoint section (BGCL): the preemptible rounds still under way
   // (the caller checks that the saved and the configured pools agree).

@@ -45,7 +45,7 @@ TimeNs ControllerLimits::cross_data_path(TimeNs at, std::uint64_t bytes) {
   return end;
 }
 
-void ControllerLimits::reset() {
+void ControllerLimits::power_lost() {
   for (SerialResource& core : cores_) core.free = 0;
   data_path_.free = 0;
   if (thermal_) thermal_->reset();

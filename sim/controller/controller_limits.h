@@ -28,11 +28,12 @@
 #include "records/controller_counters.h"
 #include "sim/config/config.h"
 #include "sim/controller/serial_resource.h"
+#include "sim/controller/ssd_part.h"
 #include "sim/controller/thermal_throttle.h"
 
 namespace ssdlab::sim {
 
-class ControllerLimits {
+class ControllerLimits final : public SsdPart {
  public:
   // Whether `config` has either limit (else the Ssd builds none).
   static bool wanted(const ControllerConfig& config) {
@@ -55,7 +56,7 @@ class ControllerLimits {
   const ThermalThrottle* thermal() const { return thermal_ ? &*thermal_ : nullptr; }
   // A power cut: what the cores and the data path held is lost; both are
   // free again (the time they were reserved for stays counted as busy).
-  void reset();
+  void power_lost() override;
   // Counts the simulated time up to `now` as available (the busy
   // fractions' denominator); the host loop calls it at each run's start and
   // end, before the device counters' snapshots.

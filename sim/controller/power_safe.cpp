@@ -29,6 +29,12 @@ std::uint64_t PowerSafeScheduling::record(ftl::PageRuns ranges,
                          acknowledge);
 }
 
+void PowerSafeScheduling::emitted(const EmittedCommands& list) {
+  const bool writes =
+      list.source == CommandSource::kHostWrite || list.source == CommandSource::kFunctional;
+  record(writes ? list.ranges : ftl::PageRuns{}, list.commands, list.acknowledge);
+}
+
 TimeNs PowerSafeScheduling::schedule(const flash::CommandList& commands, TimeNs now,
                                      CleaningClock& cleaning, CleaningStart start,
                                      const std::vector<std::uint32_t>* carriers) {

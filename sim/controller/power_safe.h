@@ -17,10 +17,11 @@
 #include "ftl/ftl.h"
 #include "sim/controller/cleaning_clock.h"
 #include "sim/controller/power_cut.h"
+#include "sim/controller/ssd_part.h"
 
 namespace ssdlab::sim {
 
-class PowerSafeScheduling {
+class PowerSafeScheduling final : public SsdPart {
  public:
   // The NAND array a cut acts on; throws ssdlab::Error if `ftl` cannot
   // recover from a power cut.
@@ -51,6 +52,10 @@ class PowerSafeScheduling {
   void trimmed(const ftl::PageRange& range) { recorder_.trimmed(range); }
   // Forgets what had completed by `now` (a request arrives at `now`).
   void settle(TimeNs now) { recorder_.settle(now); }
+  void before_request(TimeNs now) override { settle(now); }
+  // Records every list the FTL emits, with the host's pages of a host or
+  // functional write (record()).
+  void emitted(const EmittedCommands& list) override;
   // After a cut: the timelines restart at `at`, with nothing in flight.
   void restart(TimeNs at) { programs_done_ = at; }
   PowerCutRecorder& recorder() { return recorder_; }

@@ -35,6 +35,7 @@
 #include "flash/nand_array.h"
 #include "records/read_error_counters.h"
 #include "sim/config/read_errors_config.h"
+#include "sim/controller/ssd_part.h"
 
 namespace ssdlab::sim {
 
@@ -46,7 +47,7 @@ struct MediaError {
   double rber;
 };
 
-class ReadErrors {
+class ReadErrors final : public SsdPart {
  public:
   // `nand`: the FTL's array (in its pages: map units where it has them);
   // `page_bytes`: the bytes of one of those pages.
@@ -57,6 +58,9 @@ class ReadErrors {
   // the run (preconditioning), no simulated time. Stamps the blocks it
   // programs and erases, and counts the reads of blocks.
   void commands(const flash::CommandList& commands, TimeNs now, bool functional);
+  void emitted(const EmittedCommands& list) override {
+    commands(list.commands, list.now, list.source == CommandSource::kFunctional);
+  }
 
   // Recovers each page read of a host read's `commands` (emitted at `now`):
   // appends the retry and soft-sensing reads, returns the decode time to add
@@ -66,7 +70,8 @@ class ReadErrors {
   // request's start.
   TimeNs recover_reads(flash::CommandList& commands, TimeNs now);
   const std::vector<MediaError>& media_errors() const { return media_errors_; }
-  void forget_media_errors() { media_errors_.clear(); }
+  // (A request's start: its media errors are new.)
+  void before_request(TimeNs /*now*/) override { media_errors_.clear(); }
 
   // Read reclaim: the next block due for a rewrite (its reads, or a read of
   // it that needed retries), or kNoBlock. Taken blocks are not given again

@@ -74,6 +74,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
   make_read_errors();
   if (ControllerLimits::wanted(config.controller))
     limits_ = std::make_unique<ControllerLimits>(config.controller, config.power, timeline_);
+  list_parts();
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
     zones_ = make_zone_front(*zoned);
     if (config.controller.host_log.on()) {
@@ -100,8 +101,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
                      "\"zoned\"), not {}",
                      config.ftl.type);
   }
-  // A placement range maps logical addresses the device exports (L4), as
-  // namespaces must fit (sim/run/tenants.cpp).
+  // A placement range maps exported addresses (L4), as namespaces must fit (sim/run/tenants.cpp).
   const auto& ranges = config.ftl.placement.ranges;
   for (std::size_t i = 0; i < ranges.size(); ++i)
     if (ranges[i].offset > logical_bytes_ || ranges[i].size > logical_bytes_ - ranges[i].offset)
@@ -109,6 +109,13 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
           "{}: ftl.placement_map[{}]: the range of {} bytes at offset {} ends beyond the "
           "device's logical capacity of {} bytes",
           config.source, i + 1, ranges[i].size, ranges[i].offset, logical_bytes_);
+}
+
+void Ssd::list_parts() {
+  parts_.clear();
+  for (SsdPart* part :
+       std::initializer_list<SsdPart*>{power_.get(), cleaner_.get(), errors_.get(), limits_.get()})
+    if (part) parts_.push_back(part);
 }
 
 ftl::PageRange Ssd::to_range(std::uint64_t offset, std::uint64_t size) const {
@@ -180,12 +187,7 @@ void Ssd::settle() {
 }
 
 void Ssd::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowledge) {
-  if (power_) power_->record(source == CommandSource::kHostWrite ||
-                                     source == CommandSource::kFunctional
-                                 ? ranges
-                                 : ftl::PageRuns{},
-                             commands_, acknowledge);
-  if (errors_) errors_->commands(commands_, clock_, source == CommandSource::kFunctional);
+  each_part(&SsdPart::emitted, EmittedCommands{source, ranges, commands_, acknowledge, clock_});
   for (SsdObserver* observer : observers_) observer->commands(source, ranges, commands_);
 }
 
@@ -228,7 +230,7 @@ std::optional<TimeNs> Ssd::flash_write(ftl::PageRuns runs, TimeNs now, WriteOrig
   // programmed with it, padded (ftl::Ftl::close_wordlines).
   ftl_->close_wordlines(commands_, origin == WriteOrigin::kBufferFlush);
   emit(CommandSource::kHostWrite, runs);
-  if (cleaner_) cleaner_->yield_to(commands_);
+  each_part(&SsdPart::before_host_commands, commands_);
   const flash::HostWait wait = config_.ftl.cleaning_blocks_writes ? config_.controller.cleaning_wait
                                                                   : flash::HostWait::kNone;
   const std::optional<TimeNs> done = schedule(now, {flash::WorkClass::kHostWrite, wait, tag});
@@ -249,7 +251,7 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
   // (Its retry reads are reads of the list: the observers see them too.)
   const TimeNs decode = errors_ ? errors_->recover_reads(commands_, now) : 0;
   emit(CommandSource::kHostRead, &range);
-  if (cleaner_) cleaner_->yield_to(commands_);
+  each_part(&SsdPart::before_host_commands, commands_);
   std::optional<TimeNs> done =
       schedule(now, {flash::WorkClass::kHostRead, flash::HostWait::kNone, tag});
   if (decode && done) *done += decode;
@@ -275,7 +277,7 @@ std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::ui
   ftl_->close_wordlines(commands_);
   emit(CommandSource::kHostTrim, &range);
   if (power_) power_->trimmed(range);
-  if (cleaner_) cleaner_->yield_to(commands_);
+  each_part(&SsdPart::before_host_commands, commands_);
   return schedule(now, {flash::WorkClass::kHostWrite, flash::HostWait::kNone, tag});
 }
 
@@ -296,8 +298,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   const bool past_buffer = buffer_ && !host_log_ && !zones_ && request.mode == IoMode::kRead &&
                            buffer_->misses_all(range);
   if (past_buffer ? needs_times_at_once_besides_buffer() : needs_times_at_once()) tag = kWait;
-  if (power_) power_->settle(now);
-  if (cleaner_) cleaner_->before_request(now);
+  each_part(&SsdPart::before_request, now);
   if (write && !zones_) {
     host_bytes_written_ += request.size;
     if (request.placement & kRuhUpdate) [[unlikely]]
@@ -306,7 +307,6 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   flow_ = request.flow;
   read_class_ = 0;
   clock_ = now;
-  if (errors_) errors_->forget_media_errors();
   const std::optional<TimeNs> done =
       host_log_                     ? serve_logged(request, now)
       : zones_                      ? serve_zoned(request, now, tag)
@@ -320,7 +320,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
     for (SsdObserver* observer : observers_) observer->request_done(request, now, *done);
   else if (!observers_.empty())
     observed_.emplace(tag, std::pair{request, now});
-  if (cleaner_) cleaner_->after_request(now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
+  each_part(&SsdPart::after_request, now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
   if (errors_) reclaim_blocks(now);
   after_request();
   return done;

@@ -6,23 +6,14 @@
 // A request completes when all of its flash work has.
 //
 // The Ssd is a small core with parts (DeviceConfig::controller, Agrawal et al.
-// §3.3), each owning its state and its checkpoint section:
-//  - WriteBufferFront (write_buffer_front.h): an optional DRAM write buffer;
-//  - BackgroundCleaner (background_cleaner.h): idle pools clean in the
-//    background, whole rounds or yielding to host requests;
-//  - PowerSafeScheduling (power_safe.h): power-cut runs record every command
-//    and reserve in the FTL's order;
-//  - ControllerLimits (controller_limits.h): the firmware's cores and the
-//    data path, which the host loop's stages take before Ssd::start and
-//    after a request's flash work;
-//  - ZoneFront (zone_front.h): a zoned device's zone checks, appends and
-//    zone management actions;
-//  - ReadErrors (read_errors.h): flash read errors, their recovery and read
-//    reclaim ([errors]);
-//  - observers (ssd_observer.h): the verifier (verifier_check.h) and the
-//    teaching views see every command list and completed request.
-// A device feature is a part and its construction here, not branches through
-// the core.
+// §3.3), each owning its state and its checkpoint section (docs/layout.md,
+// "The controller as parts"): the write buffer (write_buffer_front.h),
+// background cleaning (background_cleaner.h), power-safe scheduling
+// (power_safe.h), the firmware's cores and data path (controller_limits.h),
+// the zone part (zone_front.h), read errors (read_errors.h), and the
+// observers (ssd_observer.h: the verifier, the teaching views). A device
+// feature is a part and its construction here; the core calls the hooks of
+// SsdPart (ssd_part.h) on the parts it lists, one loop a hook (each_part()).
 #pragma once
 
 #include <bit>
@@ -50,6 +41,7 @@
 #include "sim/controller/power_safe.h"
 #include "sim/controller/read_errors.h"
 #include "sim/controller/ssd_observer.h"
+#include "sim/controller/ssd_part.h"
 #include "sim/controller/verifier_check.h"
 #include "sim/controller/write_buffer_front.h"
 #include "sim/controller/zone_front.h"
@@ -323,6 +315,12 @@ class Ssd : private flash::FlashScheduler::Listener,
   // on its capacitor until the buffer is flushed and every flash command
   // already reserved has completed; returns when the power is off.
   TimeNs hold_up(TimeNs at);
+  // parts_: the SsdPart parts built, in the order their hooks run.
+  void list_parts();
+  template <class Hook, class... Args>
+  void each_part(Hook hook, const Args&... args) {
+    for (SsdPart* part : parts_) (part->*hook)(args...);
+  }
 
   // What the parts ask of the core (WriteBufferFront::Flash,
   // BackgroundCleaner::Core).
@@ -376,7 +374,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   // start() with observers: requests whose completion comes later, by tag.
   std::unordered_map<std::uint64_t, std::pair<HostIo, TimeNs>> observed_;
 
-  // The parts, each null unless the config or the run asks for it.
+  // The parts, each null unless the config or the run asks for it; those
+  // with SsdPart hooks listed in parts_ too.
+  std::vector<SsdPart*> parts_;
   std::unique_ptr<VerifierCheck> verifier_;  // first of observers_
   std::unique_ptr<WriteBufferFront> buffer_;
   std::unique_ptr<BackgroundCleaner> cleaner_;

@@ -43,6 +43,7 @@ void Ssd::enable_power_cuts() {
       map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config_.geometry,
       map_units_.on() ? 1 : config_.ftl.logical_page_size / config_.geometry.page_size, *ftl_,
       timeline_, paired);
+  list_parts();
 }
 
 TimeNs Ssd::hold_up(TimeNs at) {
@@ -57,10 +58,10 @@ PowerCutReport Ssd::power_cut(TimeNs at, ftl::RecoveryPolicy policy) {
   report.at = at;
   const TimeNs off = hold_up(at);
   report.hold_up_ns = off - at;
-  // Controller RAM: pending cleaning rounds (their unreserved commands are
-  // undone below, as in flight) and the buffer's contents.
-  if (cleaner_) cleaner_->forget_rounds();
-  if (limits_) limits_->reset();
+  // Controller RAM: what the parts hold (pending cleaning rounds, whose
+  // unreserved commands are undone below as in flight; the cores' and the
+  // data path's reservations) and the buffer's contents.
+  each_part(&SsdPart::power_lost);
   std::vector<ftl::Lpn> buffered = buffer_ ? buffer_->discard() : std::vector<ftl::Lpn>{};
   flash::NandArray& nand = *ftl_->flash_for_power_cut();
   power_->recorder().cut(off, nand, report, std::move(buffered));

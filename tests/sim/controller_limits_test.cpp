@@ -58,7 +58,7 @@ TEST(ControllerLimits, TheEarliestFreeCoreTakesEachCommandInArrivalOrder) {
   EXPECT_EQ(part.move(10, 4096), 10);
   part.count_time_to(10'000);
   EXPECT_EQ(part.core_counters()->available_ns, 2 * 10'000);
-  part.reset();  // a power cut: both free again
+  part.power_lost();  // a power cut: both free again
   EXPECT_EQ(part.serve(10, IoMode::kRead), 1010);
 }
 

@@ -1,0 +1,56 @@
+// The hooks the controller's core calls on each part it holds (Ssd::parts_),
+// in one loop per hook, in the order the parts are listed: a part overrides
+// the hooks it needs, and the core has no branch of its own for it
+// (docs/layout.md, "The controller as parts"). The parts listed today: power-
+// safe scheduling (power_safe.h), background cleaning (background_cleaner.h),
+// read errors (read_errors.h) and the controller's limits
+// (controller_limits.h).
+#pragma once
+
+#include <cstdint>
+
+#include "common/units.h"
+#include "flash/command.h"
+#include "ftl/ftl.h"
+#include "sim/controller/power_cut.h"
+#include "sim/controller/ssd_observer.h"
+
+namespace ssdlab::sim {
+
+// Whether work is reserved on the timelines at once (an idle period, a
+// device that needs completion times at once), or left queued in the flash
+// scheduler for the host loop to advance.
+enum class Reserve : std::uint8_t { kQueued, kAtOnce };
+
+// A command list the FTL just emitted, before the observers see it.
+struct EmittedCommands {
+  CommandSource source;
+  // The host's pages it serves (a host request's, a buffer flush's runs, a
+  // functional write's); none for background work.
+  ftl::PageRuns ranges;
+  const flash::CommandList& commands;
+  // When the host is told a write is done (a write buffer's flush: at once).
+  Acknowledge acknowledge;
+  TimeNs now;  // the simulated time the list belongs to
+};
+
+class SsdPart {
+ public:
+  // A host request arrives at `now`, before the core serves it.
+  virtual void before_request(TimeNs /*now*/) {}
+  // Every command list the FTL emits (host, background, functional).
+  virtual void emitted(const EmittedCommands& /*list*/) {}
+  // A host request's commands (a read's, a write's, a trim's) are about to
+  // be scheduled.
+  virtual void before_host_commands(const flash::CommandList& /*commands*/) {}
+  // The request that arrived at `now` has been served: its commands are
+  // reserved or queued as `reserve` says.
+  virtual void after_request(TimeNs /*now*/, Reserve /*reserve*/) {}
+  // The power is cut: what the part keeps in controller RAM is gone.
+  virtual void power_lost() {}
+
+ protected:
+  ~SsdPart() = default;
+};
+
+}  // namespace ssdlab::sim
