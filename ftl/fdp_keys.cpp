@@ -53,7 +53,7 @@ void read_placement_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
       keys.victim.kind != VictimPolicyKind::kCostBenefit)
     fail("fdp_reclaim", fmt::format("whole reclaim units are chosen greedily or by cost-benefit, "
                                     "not by ftl.victim_policy = \"{}\"",
-                                    victim_policy_name(keys.victim.kind)));
+                                    victim_policy_name(keys.victim)));
   if (p.mode == PlacementMode::kStreams)
     for (const char* key :
          {"fdp_ru_size", "fdp_groups", "fdp_isolation", "fdp_reclaim", "fdp_ru_time_limit"})

@@ -85,7 +85,7 @@ void describe_cleaning(const FtlDescription& d, std::string& out) {
   auto it = std::back_inserter(out);
   const std::string policy = keys.victim.kind == VictimPolicyKind::kDChoices
                                  ? fmt::format("d-choices (d = {})", keys.victim.choices)
-                                 : std::string(victim_policy_name(keys.victim.kind));
+                                 : victim_policy_name(keys.victim);
   fmt::format_to(
       it, "  cleaning    {}; foreground below {:.1f}% free blocks per {} ({}); background {}\n",
       policy, f.clean_low_water * 100, clean_scope_name(keys.clean_scope),

@@ -1,6 +1,7 @@
 #include "ftl/register.h"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,5 +51,40 @@ const FtlKeyHooks* find_registered_ftl_keys(const std::string& name) {
 }
 
 const std::vector<std::string>& registered_ftl_names() { return registered().names; }
+
+namespace {
+
+struct RegisteredPolicies {
+  std::vector<std::string> names;
+  std::vector<VictimPolicyFactory> factories;
+};
+
+RegisteredPolicies& registered_policies() {
+  static RegisteredPolicies table;
+  return table;
+}
+
+}  // namespace
+
+void register_victim_policy(const std::string& name, VictimPolicyFactory factory) {
+  if (name.empty() || factory == nullptr)
+    throw make_error("register_victim_policy: a victim policy needs a name and a factory");
+  VictimPolicyConfig taken;
+  if (parse_victim_policy(name, taken))
+    throw make_error("register_victim_policy: a victim policy named '{}' exists already", name);
+  registered_policies().names.push_back(name);
+  registered_policies().factories.push_back(factory);
+}
+
+VictimPolicyFactory find_registered_victim_policy(std::string_view name) {
+  const auto& table = registered_policies();
+  for (std::size_t i = 0; i < table.names.size(); ++i)
+    if (table.names[i] == name) return table.factories[i];
+  return nullptr;
+}
+
+const std::vector<std::string>& registered_victim_policy_names() {
+  return registered_policies().names;
+}
 
 }  // namespace ssdlab::ftl

@@ -1,6 +1,8 @@
-// Registering an FTL from outside ftl/registry.cpp: for FTLs built out of
-// tree against an installed ssdlab (find_package(ssdlab), docs/examples/
-// out-of-tree-ftl). The built-in FTLs stay in registry.cpp's explicit list.
+// Registering an FTL, or a victim policy for the page-level FTLs' cleaning,
+// from outside ftl/registry.cpp: for code built out of tree against an
+// installed ssdlab (find_package(ssdlab), docs/examples/out-of-tree-ftl).
+// The built-in FTLs stay in registry.cpp's explicit list, the built-in
+// policies in victim_policy.cpp's.
 #pragma once
 
 #include <memory>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "ftl/ftl.h"
+#include "ftl/victim_policy.h"
 
 namespace ssdlab::ftl {
 
@@ -31,6 +34,21 @@ const FtlKeyHooks* find_registered_ftl_keys(const std::string& name);
 // Names registered through register_ftl(), in registration order.
 const std::vector<std::string>& registered_ftl_names();
 
+using VictimPolicyFactory = std::unique_ptr<VictimPolicy> (*)(const VictimPolicyContext&);
+
+// Makes `factory` available as ftl.victim_policy = `name` to the
+// page-mapped FTL and DFTL (victim_policy.h: the interface, and what the
+// FTL tells a policy). Throws ssdlab::Error if the name is already taken
+// (built in or registered). As register_ftl(): before the first config is
+// read, not thread-safe.
+void register_victim_policy(const std::string& name, VictimPolicyFactory factory);
+
+// The registered factory of `name`, or null.
+VictimPolicyFactory find_registered_victim_policy(std::string_view name);
+
+// Names registered through register_victim_policy(), in registration order.
+const std::vector<std::string>& registered_victim_policy_names();
+
 }  // namespace ssdlab::ftl
 
 // One line at namespace scope in the executable's own source file:
@@ -44,4 +62,12 @@ const std::vector<std::string>& registered_ftl_names();
   [[maybe_unused]] static const bool ssdlab_registered_ftl_##factory = [] {        \
     ::ssdlab::ftl::register_ftl(name, &factory __VA_OPT__(, ) __VA_ARGS__);        \
     return true;                                                                    \
+  }()
+
+// The same for a victim policy (a factory taking a VictimPolicyContext):
+//   SSDLAB_REGISTER_VICTIM_POLICY("my-policy", make_my_policy);
+#define SSDLAB_REGISTER_VICTIM_POLICY(name, factory)                           \
+  [[maybe_unused]] static const bool ssdlab_registered_policy_##factory = [] { \
+    ::ssdlab::ftl::register_victim_policy(name, &factory);                     \
+    return true;                                                               \
   }()

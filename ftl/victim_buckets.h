@@ -41,6 +41,8 @@ class VictimBuckets {
   flash::BlockId fewest_valid(std::uint32_t pool) const;
   // Valid pages of a sealed block, as last recorded.
   std::uint32_t valid(flash::BlockId block) const { return blocks_[block].valid; }
+  // The pool a sealed block was inserted under.
+  std::uint32_t pool(flash::BlockId block) const { return blocks_[block].pool; }
   std::uint32_t sealed_blocks(std::uint32_t pool) const { return sealed_[pool]; }
   // Up to `count` sealed blocks of `pool` with the fewest valid pages, in the
   // order fewest_valid() would take them (for --trace-ftl; O(count) plus the

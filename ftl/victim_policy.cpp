@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "ftl/register.h"
 
 namespace ssdlab::ftl {
 namespace {
@@ -41,23 +42,35 @@ const char* victim_policy_name(VictimPolicyKind kind) {
       return "fifo";
     case VictimPolicyKind::kDChoices:
       return "d-choices";
+    case VictimPolicyKind::kRegistered:
+      return "registered";
   }
   return "?";
 }
 
-bool parse_victim_policy(std::string_view name, VictimPolicyKind& kind) {
+std::string victim_policy_name(const VictimPolicyConfig& config) {
+  return config.kind == VictimPolicyKind::kRegistered ? config.registered
+                                                      : victim_policy_name(config.kind);
+}
+
+bool parse_victim_policy(std::string_view name, VictimPolicyConfig& config) {
   for (const VictimPolicyKind candidate : kKinds)
     if (name == victim_policy_name(candidate)) {
-      kind = candidate;
+      config.kind = candidate;
+      config.registered.clear();
       return true;
     }
-  return false;
+  if (!find_registered_victim_policy(name)) return false;
+  config.kind = VictimPolicyKind::kRegistered;
+  config.registered = name;
+  return true;
 }
 
 std::string victim_policy_names() {
   std::string names;
   for (const VictimPolicyKind kind : kKinds)
     names += (names.empty() ? "" : ", ") + std::string(victim_policy_name(kind));
+  for (const std::string& name : registered_victim_policy_names()) names += ", " + name;
   return names;
 }
 
@@ -81,6 +94,16 @@ std::unique_ptr<VictimPolicy> make_victim_policy(const VictimPolicyConfig& confi
     case VictimPolicyKind::kDChoices:
       if (config.choices == 0) throw make_error("victim_choices must be at least 1");
       return make_sampling_policy(config.choices, blocks, pools, pages_per_block, seed);
+    case VictimPolicyKind::kRegistered:
+      if (const VictimPolicyFactory make = find_registered_victim_policy(config.registered)) {
+        std::unique_ptr<VictimPolicy> policy =
+            make({blocks, pools, pages_per_block, seed, config.choices});
+        if (!policy)
+          throw make_error("victim policy '{}': its factory made no policy", config.registered);
+        return policy;
+      }
+      throw make_error("unknown victim policy '{}' (known: {})", config.registered,
+                       victim_policy_names());
   }
   throw make_error("unknown victim policy");
 }

@@ -25,6 +25,14 @@
 //   d-choices     greedy among `victim_choices` random sealed blocks (the
 //                 "power of d choices"), O(d).
 //
+// A policy of one's own, in or out of tree, registers by name
+// (register_victim_policy, SSDLAB_REGISTER_VICTIM_POLICY in ftl/register.h)
+// and is chosen by `ftl.victim_policy` like these: page-mapped and DFTL then
+// run it with everything else they do (SLC cache, FDP, map units, wear
+// leveling, power cuts, checkpoints), where an FTL of one's own would have
+// to rebuild those (docs/guide-ftl-research.md, "A victim policy of your
+// own").
+//
 // Random and d-choices may draw a block whose pages are all valid; cleaning
 // it frees nothing, so they fall back to greedy's choice then. (FIFO passes
 // over full blocks instead: a full block stays the oldest until a page of it
@@ -47,18 +55,25 @@
 
 namespace ssdlab::ftl {
 
-enum class VictimPolicyKind { kGreedy, kCostBenefit, kRandom, kFifo, kDChoices };
+// kRegistered: a policy registered by name (ftl/register.h).
+enum class VictimPolicyKind { kGreedy, kCostBenefit, kRandom, kFifo, kDChoices, kRegistered };
 
+// A built-in policy's name ("registered" for kRegistered: see the config's).
 const char* victim_policy_name(VictimPolicyKind kind);
-// False if `name` is none of victim_policy_names().
-bool parse_victim_policy(std::string_view name, VictimPolicyKind& kind);
-// "greedy, cost-benefit, random, fifo, d-choices" (for error messages).
-std::string victim_policy_names();
 
 struct VictimPolicyConfig {
   VictimPolicyKind kind = VictimPolicyKind::kGreedy;
   std::uint32_t choices = 8;  // d-choices: candidates per choice
+  std::string registered;     // kRegistered: the name it was registered under
 };
+
+// The policy's name, a registered one's included.
+std::string victim_policy_name(const VictimPolicyConfig& config);
+// False if `name` is none of victim_policy_names().
+bool parse_victim_policy(std::string_view name, VictimPolicyConfig& config);
+// "greedy, cost-benefit, random, fifo, d-choices", then the registered ones
+// (for error messages).
+std::string victim_policy_names();
 
 // Tracks the sealed blocks of every pool beside VictimBuckets (which keeps
 // their valid counts) and picks victims. The FTL tells it every change of
@@ -82,7 +97,12 @@ class VictimPolicy {
   virtual Tracking tracking() const { return Tracking::kNone; }
   // A page of sealed `block` was superseded; `valid_before` its count before.
   virtual void superseded(flash::BlockId /*block*/, std::uint32_t /*valid_before*/) {}
-  // The next victim of `pool`, or VictimBuckets::kNone if it has no sealed block.
+  // The next victim of `pool`, or VictimBuckets::kNone if it has no sealed
+  // block. It must be a sealed block of `pool` (buckets.contains(), pool()):
+  // the FTL throws std::logic_error naming the policy otherwise. A block
+  // full of valid data frees nothing: the FTL takes greedy's choice instead
+  // if that one frees something (as it does for a block it has no room to
+  // move).
   virtual flash::BlockId choose(std::uint32_t pool, const VictimBuckets& buckets,
                                 std::uint64_t now) = 0;
   // Forgets every block (mount after a power cut rebuilds by sealed()).
@@ -91,6 +111,20 @@ class VictimPolicy {
   // Checkpoints: section "VPOL".
   virtual void save_state(StateWriter& out) const = 0;
   virtual void load_state(StateReader& in) = 0;
+};
+
+// What a policy is built for: `pools` counts the groups cleaning chooses in
+// (pools, or planes with ftl.clean_scope = "plane"), the `pool` of every
+// call; `pages_per_block` counts a block's data pages (valid counts go up to
+// it); `seed` is the FTL's (a stream of the policy's own: runs stay
+// deterministic by seed); `choices` is ftl.victim_choices, which a
+// registered policy may take as its one parameter.
+struct VictimPolicyContext {
+  std::uint32_t blocks = 0;
+  std::uint32_t pools = 0;
+  std::uint32_t pages_per_block = 0;
+  std::uint64_t seed = 0;
+  std::uint32_t choices = 8;
 };
 
 std::unique_ptr<VictimPolicy> make_victim_policy(const VictimPolicyConfig& config,

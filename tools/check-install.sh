@@ -37,6 +37,19 @@ grep -q 'all correct' "$work/run.log"
   -w 'SW:io_size=65536,count=200' -o "$work/run-slc" --verify > "$work/run-slc.log"
 grep -q '"host_pages_absorbed"' "$work/run-slc/summary.json" ||
   { echo "the out-of-tree FTL's run has no slc_cache block"; exit 1; }
+# Its victim policy, run by the built-in page-mapped FTL beside an SLC cache
+# and FDP placement: the echo names it, both parts report, and every read
+# returns the latest write.
+"$work/example/my-ssdlab" sim -c "$work/prefix/share/ssdlab/configs/tiny-tlc.toml" \
+  --set ftl.victim_policy=windowed-greedy --set 'slc_cache.mode="dynamic"' \
+  --set slc_cache.size_gib=0.004 --set 'ftl.placement="fdp"' --set ftl.fdp_handles=2 \
+  --precondition random -w 'RW:count=20000' -o "$work/run-policy" --verify > "$work/run-policy.log"
+grep -q 'all correct' "$work/run-policy.log"
+for key in '"victim_policy": *"windowed-greedy"' '"host_pages_absorbed"' '"handles"' \
+           '"blocks_cleaned": *[1-9]'; do
+  grep -q "$key" "$work/run-policy/summary.json" ||
+    { echo "the out-of-tree victim policy's run: no $key in summary.json"; exit 1; }
+done
 # The built-ins are all still there.
 { "$work/example/my-ssdlab" sim -c "$work/prefix/share/ssdlab/configs/tiny.toml" \
   --set ftl.type=nonesuch -w 'RW:count=10' -o "$work/bad" 2>&1 || true; } |

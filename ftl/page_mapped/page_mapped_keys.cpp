@@ -21,8 +21,12 @@ constexpr KeyDoc kPageMappedKeys[] = {
     {"victim_policy",
      "which sealed block cleaning recycles; `greedy`, the default: fewest valid pages; "
      "`cost-benefit`, `fifo`, `random`, `d-choices`; see [Victim "
-     "policies](../dftl-and-cleaning-policies.md#victim-policies-ftlvictim_policy)"},
-    {"victim_choices", "`d-choices` only: blocks drawn per choice, 1–1024; default 8"},
+     "policies](../dftl-and-cleaning-policies.md#victim-policies-ftlvictim_policy); or the name "
+     "of a policy registered by code of one's own (see [A victim policy of your "
+     "own](../guide-ftl-research.md#a-victim-policy-of-your-own))"},
+    {"victim_choices",
+     "`d-choices`: blocks drawn per choice, 1–1024; default 8; a registered policy may take it "
+     "as its one parameter"},
     {"clean_scope",
      "`pool`: one low-water mark per allocation pool, victims anywhere in it; `plane`: a mark "
      "per plane, the pool's split evenly, victims inside the plane the write goes to; default "
@@ -89,9 +93,9 @@ constexpr KeyDoc kPageMappedKeys[] = {
 };
 
 void read_victim_policy(KeyReader& r, PageMappedKeys& f) {
-  std::string policy = victim_policy_name(f.victim.kind);
+  std::string policy = victim_policy_name(f.victim);
   r.string("ftl", "victim_policy", policy);
-  if (!parse_victim_policy(policy, f.victim.kind)) {
+  if (!parse_victim_policy(policy, f.victim)) {
     const auto [node, dotted] = r.find("ftl", "victim_policy");
     r.fail(dotted, node,
            fmt::format("'{}' is not a victim policy (allowed: {})", policy,
@@ -206,7 +210,7 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
 
 void echo_page_mapped_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
   const PageMappedKeys& f = config.keys.get<PageMappedKeys>();
-  ftl_table["victim_policy"] = victim_policy_name(f.victim.kind);
+  ftl_table["victim_policy"] = victim_policy_name(f.victim);
   ftl_table["victim_choices"] = f.victim.choices;
   ftl_table["clean_scope"] = clean_scope_name(f.clean_scope);
   ftl_table["plane_choice"] = plane_choice_name(f.plane_choice);

@@ -3,6 +3,10 @@
 // this part's pieces of the checkpoint.
 #include "ftl/page_mapped/page_mapped_victims.h"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 #include "common/error.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -42,7 +46,7 @@ VictimChoice::VictimChoice(const flash::FastGeometry& geometry, const CleaningTr
       data_pages_(data_pages),
       buckets_(geometry.blocks(), groups.groups(), geometry.pages_per_block),
       policy_(make_victim_policy(config, geometry.blocks(), groups.groups(), data_pages, seed)),
-      policy_name_(victim_policy_name(config.kind)),
+      policy_name_(victim_policy_name(config)),
       tracks_from_(tracked_from(policy_->tracking(), data_pages, geometry.pages_per_block)),
       in_progress_(groups.groups()) {}
 
@@ -65,15 +69,35 @@ void VictimChoice::explain(std::uint32_t group, BlockId victim) const {
   e.sealed = buckets_.sealed_blocks(group);
   e.plane_scope = groups_.plane_scope();
   e.group = group;
-  e.policy = policy_name_;
+  e.policy = policy_name_.c_str();
   for (const BlockId block : buckets_.fewest(group, VictimExplanation::kShown))
     e.fewest.push_back({block, buckets_.valid(block)});
+}
+
+BlockId VictimChoice::ask_policy(std::uint32_t group, std::uint64_t clock) {
+  const BlockId victim = policy_->choose(group, buckets_, clock);
+  // (A registered policy is code of someone's own: a block that is not a
+  // sealed one of the group would corrupt the FTL, so it stops here.)
+  if (victim != VictimBuckets::kNone &&
+      (victim >= geometry_.blocks() || !buckets_.contains(victim) ||
+       buckets_.pool(victim) != group)) [[unlikely]]
+    throw std::logic_error(fmt::format(
+        "victim policy '{}' chose block {}, which is not a sealed block of cleaning group {}",
+        policy_name_, victim, group));
+  // A block full of valid data frees nothing: greedy's choice then, if it
+  // frees something. (The built-in policies answer a full block only when
+  // every block is full; a policy of one's own may not see the difference.)
+  if (victim != VictimBuckets::kNone && buckets_.valid(victim) >= data_pages_) [[unlikely]] {
+    const BlockId fewest = buckets_.fewest_valid(group);
+    if (buckets_.valid(fewest) < data_pages_) return fewest;
+  }
+  return victim;
 }
 
 BlockId VictimChoice::pick(std::uint32_t group, std::uint64_t clock,
                            std::uint64_t& wear_deferrals) {
   const std::uint32_t pool = groups_.pool_of_group(group);
-  BlockId victim = policy_->choose(group, buckets_, clock);
+  BlockId victim = ask_policy(group, clock);
   // A policy other than greedy may pick a block with more valid pages than
   // the pool has room to move (after a mount that left few free blocks):
   // greedy's choice then, which needs the least room.
@@ -92,7 +116,7 @@ BlockId VictimChoice::pick(std::uint32_t group, std::uint64_t clock,
          !wear_.may_reuse(victim)) {
     deferred_.push_back({victim, buckets_.valid(victim)});
     remove(victim);
-    victim = policy_->choose(group, buckets_, clock);
+    victim = ask_policy(group, clock);
   }
   if (!deferred_.empty() &&
       (victim == VictimBuckets::kNone || buckets_.valid(victim) == data_pages_ ||

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/state_io.h"
@@ -123,6 +124,8 @@ class VictimChoice {
   void restore(const Deferred& deferred);  // back as a candidate (keeping its seal time)
   // choose() but for the explanation.
   flash::BlockId pick(std::uint32_t group, std::uint64_t clock, std::uint64_t& wear_deferrals);
+  // The policy's choice, checked: a sealed block of `group`, or none.
+  flash::BlockId ask_policy(std::uint32_t group, std::uint64_t clock);
   // Appends `victim`'s candidates to explain_.
   void explain(std::uint32_t group, flash::BlockId victim) const;
 
@@ -133,7 +136,7 @@ class VictimChoice {
   std::uint32_t data_pages_;
   VictimBuckets buckets_;
   std::unique_ptr<VictimPolicy> policy_;
-  const char* policy_name_;
+  std::string policy_name_;  // (the explanations point into it)
   VictimExplanations* explain_ = nullptr;
   // superseded() for a sealed block holding at least this many valid pages:
   // 0 (every page), data_pages (a full block's first) or never.

@@ -121,7 +121,7 @@ INSTANTIATE_TEST_SUITE_P(VictimPolicy, EveryPolicy, ::testing::ValuesIn(kPolicie
 TEST(VictimPolicyFifo, PassesOverAFullBlockInOrder) {
   constexpr std::uint32_t kPages = 16;
   ftl::VictimBuckets buckets(4, 1, kPages);
-  auto fifo = ftl::make_victim_policy({ftl::VictimPolicyKind::kFifo, 8}, 4, 1, kPages, 1);
+  auto fifo = ftl::make_victim_policy({ftl::VictimPolicyKind::kFifo, 8, {}}, 4, 1, kPages, 1);
   auto seal = [&](flash::BlockId block, std::uint32_t valid) {
     buckets.insert(block, 0, valid);
     fifo->sealed(block, 0, valid, 0);
