@@ -87,4 +87,39 @@ const std::vector<std::string>& registered_victim_policy_names() {
   return registered_policies().names;
 }
 
+namespace {
+
+struct RegisteredFoldOrders {
+  std::vector<std::string> names;
+  std::vector<SlcFoldKey> keys;
+};
+
+RegisteredFoldOrders& registered_fold_orders() {
+  static RegisteredFoldOrders table;
+  return table;
+}
+
+}  // namespace
+
+void register_slc_fold_order(const std::string& name, SlcFoldKey key) {
+  if (name.empty() || key == nullptr)
+    throw make_error("register_slc_fold_order: a fold order needs a name and a key");
+  SlcCacheConfig taken;
+  if (parse_slc_fold_order(name, taken))
+    throw make_error("register_slc_fold_order: a fold order named '{}' exists already", name);
+  registered_fold_orders().names.push_back(name);
+  registered_fold_orders().keys.push_back(key);
+}
+
+SlcFoldKey find_registered_slc_fold_order(std::string_view name) {
+  const auto& table = registered_fold_orders();
+  for (std::size_t i = 0; i < table.names.size(); ++i)
+    if (table.names[i] == name) return table.keys[i];
+  return nullptr;
+}
+
+const std::vector<std::string>& registered_slc_fold_order_names() {
+  return registered_fold_orders().names;
+}
+
 }  // namespace ssdlab::ftl

@@ -1,8 +1,9 @@
-// Registering an FTL, or a victim policy for the page-level FTLs' cleaning,
-// from outside ftl/registry.cpp: for code built out of tree against an
+// Registering an FTL, or a victim policy or an SLC cache fold order for the
+// page-level FTLs, from outside ftl/registry.cpp: for code built out of tree against an
 // installed ssdlab (find_package(ssdlab), docs/examples/out-of-tree-ftl).
 // The built-in FTLs stay in registry.cpp's explicit list, the built-in
-// policies in victim_policy.cpp's.
+// policies in victim_policy.cpp's, the built-in fold orders in
+// slc_cache_config.cpp's.
 #pragma once
 
 #include <memory>
@@ -49,6 +50,28 @@ VictimPolicyFactory find_registered_victim_policy(std::string_view name);
 // Names registered through register_victim_policy(), in registration order.
 const std::vector<std::string>& registered_victim_policy_names();
 
+// A sealed SLC cache block that folding may empty next
+// (ftl/page_mapped/page_mapped_slc_cache.h).
+struct SlcFoldCandidate {
+  flash::BlockId block = 0;
+  std::uint32_t valid_pages = 0;      // of pages_per_block (SLC pages: one a wordline)
+  std::uint32_t pages_per_block = 0;  // in SLC mode
+  std::uint64_t seal_rank = 0;        // 0: the block of its pool sealed longest ago
+  std::uint32_t erase_count = 0;      // the block's P/E cycles so far
+};
+// A fold order: each candidate's key; the lowest folds first, equal keys in
+// seal order (fifo is the seal rank, greedy the valid pages). A plain
+// function of the candidate, so that runs stay deterministic.
+using SlcFoldKey = std::uint64_t (*)(const SlcFoldCandidate&);
+
+// Makes `key` available as slc_cache.fold_order = `name` to the SLC cache
+// of page-mapped and DFTL. Throws ssdlab::Error if the name is taken.
+void register_slc_fold_order(const std::string& name, SlcFoldKey key);
+// The registered key of `name`, or null.
+SlcFoldKey find_registered_slc_fold_order(std::string_view name);
+// Names registered through register_slc_fold_order(), in registration order.
+const std::vector<std::string>& registered_slc_fold_order_names();
+
 }  // namespace ssdlab::ftl
 
 // One line at namespace scope in the executable's own source file:
@@ -64,10 +87,18 @@ const std::vector<std::string>& registered_victim_policy_names();
     return true;                                                                    \
   }()
 
-// The same for a victim policy (a factory taking a VictimPolicyContext):
+// The same for a victim policy (a factory taking a VictimPolicyContext) and
+// for an SLC cache fold order (an SlcFoldKey):
 //   SSDLAB_REGISTER_VICTIM_POLICY("my-policy", make_my_policy);
+//   SSDLAB_REGISTER_SLC_FOLD_ORDER("my-order", my_fold_key);
 #define SSDLAB_REGISTER_VICTIM_POLICY(name, factory)                           \
   [[maybe_unused]] static const bool ssdlab_registered_policy_##factory = [] { \
     ::ssdlab::ftl::register_victim_policy(name, &factory);                     \
+    return true;                                                               \
+  }()
+
+#define SSDLAB_REGISTER_SLC_FOLD_ORDER(name, key)                              \
+  [[maybe_unused]] static const bool ssdlab_registered_fold_order_##key = [] { \
+    ::ssdlab::ftl::register_slc_fold_order(name, &key);                        \
     return true;                                                               \
   }()

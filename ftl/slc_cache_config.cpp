@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ftl/register.h"
+
 namespace ssdlab::ftl {
 namespace {
 
@@ -28,11 +30,25 @@ const char* slc_when_full_name(SlcWhenFull when) {
 bool parse_slc_when_full(std::string_view name, SlcWhenFull& out) {
   return parse_name(name, kWhenFull, out);
 }
-const char* slc_fold_order_name(SlcFoldOrder order) {
-  return kFoldOrders[static_cast<std::size_t>(order)];
+std::string slc_fold_order_name(const SlcCacheConfig& config) {
+  return config.fold_order == SlcFoldOrder::kRegistered
+             ? config.fold_registered
+             : kFoldOrders[static_cast<std::size_t>(config.fold_order)];
 }
-bool parse_slc_fold_order(std::string_view name, SlcFoldOrder& out) {
-  return parse_name(name, kFoldOrders, out);
+bool parse_slc_fold_order(std::string_view name, SlcCacheConfig& config) {
+  if (parse_name(name, kFoldOrders, config.fold_order)) {
+    config.fold_registered.clear();
+    return true;
+  }
+  if (!find_registered_slc_fold_order(name)) return false;
+  config.fold_order = SlcFoldOrder::kRegistered;
+  config.fold_registered = name;
+  return true;
+}
+std::string slc_fold_order_names() {
+  std::string names = "fifo, greedy";
+  for (const std::string& name : registered_slc_fold_order_names()) names += ", " + name;
+  return names;
 }
 
 double SlcCacheConfig::size_at_fill(double fill) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -21,8 +22,9 @@ enum class SlcCacheMode : std::uint8_t { kNone, kStatic, kDynamic };
 enum class SlcWhenFull : std::uint8_t { kNative, kFold };
 // Which cache block folding empties first: the oldest (fifo), or the one
 // holding the fewest valid pages (greedy: rewrites inside the cache fold
-// for free).
-enum class SlcFoldOrder : std::uint8_t { kFifo, kGreedy };
+// for free); kRegistered: an order registered by name (ftl/register.h,
+// register_slc_fold_order), whose name is fold_registered.
+enum class SlcFoldOrder : std::uint8_t { kFifo, kGreedy, kRegistered };
 
 struct SlcCacheConfig {
   SlcCacheMode mode = SlcCacheMode::kNone;
@@ -36,6 +38,7 @@ struct SlcCacheConfig {
   std::vector<std::pair<double, double>> size_by_fill;
   SlcWhenFull when_full = SlcWhenFull::kNative;
   SlcFoldOrder fold_order = SlcFoldOrder::kFifo;
+  std::string fold_registered;  // kRegistered: its name
   bool idle_fold = true;  // fold in idle time, preemptible as background cleaning
   // Bits per native cell (from geometry.cell_type; the config reader sets it).
   std::uint32_t bits_per_cell = 1;
@@ -49,7 +52,11 @@ const char* slc_cache_mode_name(SlcCacheMode mode);
 bool parse_slc_cache_mode(std::string_view name, SlcCacheMode& out);
 const char* slc_when_full_name(SlcWhenFull when);
 bool parse_slc_when_full(std::string_view name, SlcWhenFull& out);
-const char* slc_fold_order_name(SlcFoldOrder order);
-bool parse_slc_fold_order(std::string_view name, SlcFoldOrder& out);
+// The fold order's name, a registered one's included.
+std::string slc_fold_order_name(const SlcCacheConfig& config);
+// Sets fold_order (and fold_registered); false if `name` is no fold order.
+bool parse_slc_fold_order(std::string_view name, SlcCacheConfig& config);
+// "fifo, greedy", then the registered ones (for error messages).
+std::string slc_fold_order_names();
 
 }  // namespace ssdlab::ftl

@@ -39,7 +39,8 @@ constexpr KeyDoc kSlcCache[] = {
      "the next cache block is folded"},
     {"fold_order",
      "`fifo` (default): the oldest cache block folds first; `greedy`: the one with the fewest "
-     "valid pages"},
+     "valid pages; or the name of an order registered by code of one's own (see [A victim "
+     "policy of your own](../guide-ftl-research.md#a-victim-policy-of-your-own))"},
     {"idle_fold",
      "true (default): fold sealed cache blocks while a pool's dies are idle (the background "
      "cleaner; preemptible with `controller.background_cleaning_preempt`)"},
@@ -80,8 +81,14 @@ void read_slc_cache(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
   r.real("slc_cache", "static_gib", c.static_gib, 0.0, 1e6);
   r.named("slc_cache", "when_full", c.when_full, slc_when_full_name(c.when_full),
           parse_slc_when_full, "what a write does when the cache is full (allowed: native, fold)");
-  r.named("slc_cache", "fold_order", c.fold_order, slc_fold_order_name(c.fold_order),
-          parse_slc_fold_order, "a fold order (allowed: fifo, greedy)");
+  std::string fold_order = slc_fold_order_name(c);
+  r.string("slc_cache", "fold_order", fold_order);
+  if (!parse_slc_fold_order(fold_order, c)) {
+    const auto [node, dotted] = r.find("slc_cache", "fold_order");
+    r.fail(
+        dotted, node,
+        fmt::format("'{}' is not a fold order (allowed: {})", fold_order, slc_fold_order_names()));
+  }
   r.boolean("slc_cache", "idle_fold", c.idle_fold);
   read_size_by_fill(r, c);
   c.bits_per_cell = g.bits_per_cell();
@@ -106,12 +113,10 @@ void read_slc_cache(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
 
 void echo_slc_cache(const FtlConfig& f, nlohmann::json& echo) {
   const SlcCacheConfig& c = f.slc_cache;
-  nlohmann::json json = {{"mode", slc_cache_mode_name(c.mode)},
-                         {"size_gib", c.size_gib},
-                         {"static_gib", c.static_gib},
-                         {"when_full", slc_when_full_name(c.when_full)},
-                         {"fold_order", slc_fold_order_name(c.fold_order)},
-                         {"idle_fold", c.idle_fold}};
+  nlohmann::json json = {
+      {"mode", slc_cache_mode_name(c.mode)},  {"size_gib", c.size_gib},
+      {"static_gib", c.static_gib},           {"when_full", slc_when_full_name(c.when_full)},
+      {"fold_order", slc_fold_order_name(c)}, {"idle_fold", c.idle_fold}};
   if (!c.size_by_fill.empty()) json["size_by_fill"] = c.size_by_fill;  // (as before without one)
   echo["slc_cache"] = std::move(json);
 }
@@ -128,7 +133,7 @@ void describe_slc_cache(const FtlConfig& f, std::string& out) {
   }
   text += fmt::format("; when full: {}; folds {}{}\n",
                       c.when_full == SlcWhenFull::kFold ? "wait for folding" : "native cells",
-                      slc_fold_order_name(c.fold_order),
+                      slc_fold_order_name(c),
                       c.idle_fold ? ", in idle time too" : " in the foreground only");
   out += text;
 }

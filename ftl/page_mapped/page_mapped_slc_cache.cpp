@@ -39,6 +39,12 @@ SlcCache::SlcCache(const flash::FastGeometry& geometry, const PoolLayout& layout
         "slc_cache: an SLC-mode block holds {} of {} pages, not a whole number of {}-page "
         "logical pages",
         geometry.pages_per_block / bits, geometry.pages_per_block, pages_per_lpn);
+  if (config_.fold_order == SlcFoldOrder::kRegistered) {
+    fold_key_ = find_registered_slc_fold_order(config_.fold_registered);
+    if (!fold_key_)
+      throw make_error("unknown fold order '{}' (known: {})", config_.fold_registered,
+                       slc_fold_order_names());
+  }
   nand.enable_slc_mode(bits);
   const double static_gib = config_.mode == SlcCacheMode::kStatic ? config_.size_gib
                                                                   : config_.static_gib;
@@ -112,12 +118,31 @@ void SlcCache::opened(std::uint32_t pool) {
   p.peak = std::max(p.peak, p.in_use);
 }
 
+std::vector<std::uint64_t> SlcCache::registered_keys(std::uint32_t pool) const {
+  const std::deque<BlockId>& sealed = sealed_[pool];
+  std::vector<std::uint64_t> keys(sealed.size());
+  SlcFoldCandidate candidate;
+  candidate.pages_per_block = geometry_.pages_per_block / config_.bits_per_cell;
+  for (std::size_t i = 0; i < sealed.size(); ++i) {
+    candidate.block = sealed[i];
+    candidate.valid_pages = nand_.valid_pages(sealed[i]);
+    candidate.seal_rank = i;
+    candidate.erase_count = nand_.erase_count(sealed[i]);
+    keys[i] = fold_key_(candidate);
+  }
+  return keys;
+}
+
 BlockId SlcCache::take_next(std::uint32_t pool) {
   std::deque<BlockId>& sealed = sealed_[pool];
   auto it = sealed.begin();
   if (config_.fold_order == SlcFoldOrder::kGreedy)
     it = std::min_element(sealed.begin(), sealed.end(),
                           [this](BlockId a, BlockId b) { return emptier(a, b); });
+  if (config_.fold_order == SlcFoldOrder::kRegistered) {
+    const std::vector<std::uint64_t> keys = registered_keys(pool);
+    it += std::min_element(keys.begin(), keys.end()) - keys.begin();
+  }
   const BlockId block = *it;
   sealed.erase(it);
   return block;
@@ -130,6 +155,11 @@ std::vector<BlockId> SlcCache::take_one_per_plane(std::uint32_t pool) {
   if (config_.fold_order == SlcFoldOrder::kGreedy)  // (take_next()'s order, ties in seal order)
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return emptier(sealed[a], sealed[b]); });
+  if (config_.fold_order == SlcFoldOrder::kRegistered) {
+    const std::vector<std::uint64_t> keys = registered_keys(pool);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  }
   std::vector<BlockId> taken;
   std::vector<std::uint32_t> planes;  // of the blocks taken (a pool has few planes)
   std::vector<std::uint8_t> take(sealed.size(), 0);

@@ -40,6 +40,7 @@
 #include "ftl/ftl.h"
 #include "ftl/page_mapped/page_mapped_placement.h"
 #include "ftl/pools.h"
+#include "ftl/register.h"
 #include "ftl/slc_cache_config.h"
 
 namespace ssdlab::ftl::page_mapped {
@@ -127,6 +128,8 @@ class SlcCache {
   // The most blocks per pool the cache may hold now: most_blocks_, or with a
   // size_by_fill table its size at the fill (never below the static part).
   std::uint32_t limit_blocks() const;
+  // A registered fold order's key of each sealed block of `pool`, in seal order.
+  std::vector<std::uint64_t> registered_keys(std::uint32_t pool) const;
   // The greedy fold order: `a` holds fewer valid pages than `b`.
   bool emptier(flash::BlockId a, flash::BlockId b) const {
     return nand_.valid_pages(a) < nand_.valid_pages(b);
@@ -136,6 +139,7 @@ class SlcCache {
   const PoolLayout& layout_;
   const flash::NandArray& nand_;
   SlcCacheConfig config_;
+  SlcFoldKey fold_key_ = nullptr;  // a registered fold order's
   std::uint32_t floor_blocks_ = 0;
   std::uint32_t pages_per_lpn_ = 1;
   std::uint32_t static_blocks_ = 0;  // per pool
