@@ -10,17 +10,44 @@
 namespace ssdlab::ftl {
 namespace {
 
-struct Registered {
-  std::vector<std::string> names;
-  std::vector<FtlFactory> factories;
-  std::vector<FtlKeyHooks> keys;
+// What was registered under each name, in registration order.
+template <class Value>
+class Registered {
+ public:
+  void add(const std::string& name, Value value) {
+    names_.push_back(name);
+    values_.push_back(std::move(value));
+  }
+  const Value* find(std::string_view name) const {
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    return it == names_.end() ? nullptr : &values_[static_cast<std::size_t>(it - names_.begin())];
+  }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<Value> values_;
 };
 
-// A function-local static: registrations run during static initialisation
-// of other files, whose order is unspecified.
-Registered& registered() {
-  static Registered table;
+// One table per kind of thing registered. A function-local static:
+// registrations run during static initialisation of other files, whose order
+// is unspecified.
+template <class Value>
+Registered<Value>& registered() {
+  static Registered<Value> table;
   return table;
+}
+
+struct RegisteredFtl {
+  FtlFactory factory;
+  FtlKeyHooks keys;
+};
+
+// The registered value of `name`, or a null one.
+template <class Value>
+Value find_value(std::string_view name) {
+  const Value* found = registered<Value>().find(name);
+  return found ? *found : Value{};
 }
 
 }  // namespace
@@ -31,40 +58,22 @@ void register_ftl(const std::string& name, FtlFactory factory, const FtlKeyHooks
   const auto known = ftl_names();
   if (std::find(known.begin(), known.end(), name) != known.end())
     throw make_error("register_ftl: an FTL named '{}' exists already", name);
-  registered().names.push_back(name);
-  registered().factories.push_back(factory);
-  registered().keys.push_back(keys);
+  registered<RegisteredFtl>().add(name, {factory, keys});
 }
 
 FtlFactory find_registered_ftl(const std::string& name) {
-  const auto& table = registered();
-  for (std::size_t i = 0; i < table.names.size(); ++i)
-    if (table.names[i] == name) return table.factories[i];
-  return nullptr;
+  const RegisteredFtl* found = registered<RegisteredFtl>().find(name);
+  return found ? found->factory : nullptr;
 }
 
 const FtlKeyHooks* find_registered_ftl_keys(const std::string& name) {
-  const auto& table = registered();
-  for (std::size_t i = 0; i < table.names.size(); ++i)
-    if (table.names[i] == name) return &table.keys[i];
-  return nullptr;
+  const RegisteredFtl* found = registered<RegisteredFtl>().find(name);
+  return found ? &found->keys : nullptr;
 }
 
-const std::vector<std::string>& registered_ftl_names() { return registered().names; }
-
-namespace {
-
-struct RegisteredPolicies {
-  std::vector<std::string> names;
-  std::vector<VictimPolicyFactory> factories;
-};
-
-RegisteredPolicies& registered_policies() {
-  static RegisteredPolicies table;
-  return table;
+const std::vector<std::string>& registered_ftl_names() {
+  return registered<RegisteredFtl>().names();
 }
-
-}  // namespace
 
 void register_victim_policy(const std::string& name, VictimPolicyFactory factory) {
   if (name.empty() || factory == nullptr)
@@ -72,34 +81,16 @@ void register_victim_policy(const std::string& name, VictimPolicyFactory factory
   VictimPolicyConfig taken;
   if (parse_victim_policy(name, taken))
     throw make_error("register_victim_policy: a victim policy named '{}' exists already", name);
-  registered_policies().names.push_back(name);
-  registered_policies().factories.push_back(factory);
+  registered<VictimPolicyFactory>().add(name, factory);
 }
 
 VictimPolicyFactory find_registered_victim_policy(std::string_view name) {
-  const auto& table = registered_policies();
-  for (std::size_t i = 0; i < table.names.size(); ++i)
-    if (table.names[i] == name) return table.factories[i];
-  return nullptr;
+  return find_value<VictimPolicyFactory>(name);
 }
 
 const std::vector<std::string>& registered_victim_policy_names() {
-  return registered_policies().names;
+  return registered<VictimPolicyFactory>().names();
 }
-
-namespace {
-
-struct RegisteredFoldOrders {
-  std::vector<std::string> names;
-  std::vector<SlcFoldKey> keys;
-};
-
-RegisteredFoldOrders& registered_fold_orders() {
-  static RegisteredFoldOrders table;
-  return table;
-}
-
-}  // namespace
 
 void register_slc_fold_order(const std::string& name, SlcFoldKey key) {
   if (name.empty() || key == nullptr)
@@ -107,19 +98,15 @@ void register_slc_fold_order(const std::string& name, SlcFoldKey key) {
   SlcCacheConfig taken;
   if (parse_slc_fold_order(name, taken))
     throw make_error("register_slc_fold_order: a fold order named '{}' exists already", name);
-  registered_fold_orders().names.push_back(name);
-  registered_fold_orders().keys.push_back(key);
+  registered<SlcFoldKey>().add(name, key);
 }
 
 SlcFoldKey find_registered_slc_fold_order(std::string_view name) {
-  const auto& table = registered_fold_orders();
-  for (std::size_t i = 0; i < table.names.size(); ++i)
-    if (table.names[i] == name) return table.keys[i];
-  return nullptr;
+  return find_value<SlcFoldKey>(name);
 }
 
 const std::vector<std::string>& registered_slc_fold_order_names() {
-  return registered_fold_orders().names;
+  return registered<SlcFoldKey>().names();
 }
 
 }  // namespace ssdlab::ftl

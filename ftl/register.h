@@ -1,8 +1,8 @@
 // Registering an FTL, or a victim policy or an SLC cache fold order for the
-// page-level FTLs, from outside ftl/registry.cpp: for code built out of tree against an
-// installed ssdlab (find_package(ssdlab), docs/examples/out-of-tree-ftl).
-// The built-in FTLs stay in registry.cpp's explicit list, the built-in
-// policies in victim_policy.cpp's, the built-in fold orders in
+// page-level FTLs, from outside ftl/registry.cpp: for code built out of tree
+// against an installed ssdlab (find_package(ssdlab), docs/examples/
+// out-of-tree-ftl). The built-in FTLs stay in registry.cpp's explicit list,
+// the built-in policies in victim_policy.cpp's, the built-in fold orders in
 // slc_cache_config.cpp's.
 #pragma once
 
