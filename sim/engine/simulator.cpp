@@ -65,7 +65,7 @@ void Simulator::step(TimeNs until) {
   for (;;) {
     advance_flash(until);
     if (queue_.empty() || queue_.next_time() > until) return;
-    if (const auto at = next_cut(); at && queue_.next_time() > *at) {
+    if (const auto at = cuts_.next(); at && queue_.next_time() > *at) {
       cut_power(*at);
       continue;
     }
@@ -335,7 +335,7 @@ void Simulator::start(const QueuedRequest& r) {
     }
     return;
   }
-  if (!r.resubmitted) plan_cut_during(*done);
+  if (!r.resubmitted) cuts_.dispatched(now_, *done);
   queue_.push(*done, completion);
 }
 

@@ -26,6 +26,7 @@
 #include "sim/controller/ssd.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/io_source.h"
+#include "sim/engine/power_cut_schedule.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/io_stages.h"
 #include "sim/results/output.h"
@@ -35,20 +36,6 @@
 #include "workloads/plan.h"
 
 namespace ssdlab::sim {
-
-// When to cut the power (power_cut.h), sorted: at simulated times (from the
-// start of the first run), and during given I/Os (0-based index over every
-// I/O the workload issues, all experiments and runs, in submission order; the
-// cut falls at `fraction` of that I/O's service time).
-struct PowerCutPlan {
-  std::vector<TimeNs> times;
-  struct During {
-    std::uint64_t io;
-    double fraction;
-  };
-  std::vector<During> ios;
-  bool empty() const { return times.empty() && ios.empty(); }
-};
 
 class Simulator {
  public:
@@ -130,9 +117,9 @@ class Simulator {
   // Arrivals due during the mount wait for its end. A cut that finds an
   // acknowledged write lost throws ftl::VerificationError.
   void plan_power_cuts(PowerCutPlan plan);
-  const std::vector<PowerCutReport>& power_cuts() const { return cuts_; }
+  const std::vector<PowerCutReport>& power_cuts() const { return cuts_.reports(); }
   // Cuts of the plan the workload never reached (past its end).
-  std::uint64_t power_cuts_not_reached() const;
+  std::uint64_t power_cuts_not_reached() const { return cuts_.not_reached(); }
   // The commands a zoned device refused (sim/controller/zone_front.h) go
   // to `log` as they are started (refused.csv, docs/zns.md); null: counted
   // only (RunStats::refused, summary.json's zones block).
@@ -240,11 +227,8 @@ class Simulator {
   // Ssd::idle, a failure inside the FTL named (ftl_failure.h).
   void idle(TimeNs from, TimeNs until);
   bool expired();
-  // A fresh I/O was dispatched now and completes at `done`: plans the cut
-  // the plan puts during it, if any (counted in dispatch order).
-  void plan_cut_during(TimeNs done);
-  // The next planned cut, if any (no earlier than the last mount's end).
-  std::optional<TimeNs> next_cut() const;
+  // The power cut at `at` (cuts_.next()): the device mounts again, and the
+  // I/Os in flight are resubmitted once it has.
   void cut_power(TimeNs at);
 
   Ssd& ssd_;
@@ -273,12 +257,7 @@ class Simulator {
   CompletionListener* listener_ = nullptr;
   std::uint64_t expired_limit_ = 0;
   bool expired_ = false;  // the limit was reached
-  PowerCutPlan cut_plan_;
-  std::size_t next_time_cut_ = 0, next_io_cut_ = 0;
-  std::vector<TimeNs> io_cuts_at_;  // cuts during I/Os already submitted
-  std::uint64_t submitted_ = 0;     // fresh I/Os submitted, all runs
-  TimeNs mounted_at_ = 0;
-  std::vector<PowerCutReport> cuts_;
+  PowerCutSchedule cuts_;
   Progress* progress_ = nullptr;
   std::vector<double> percentiles_;
   std::uint64_t exact_samples_ = kDefaultExactSamples;
