@@ -3,14 +3,18 @@
 // writes, and Desnoyers' LRW closed form.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/rng.h"
+#include "common/state_io.h"
 #include "ftl/ftl.h"
 #include "sim/config/config.h"
 #include "test_support.h"
@@ -60,6 +64,37 @@ inline double steady_write_amplification(ftl::Ftl& ftl,
   const ftl::FtlStats& after = ftl.stats();
   return static_cast<double>(after.flash_pages_written - before.flash_pages_written) /
          static_cast<double>(after.host_pages_written - before.host_pages_written);
+}
+
+// An FTL of `config` checkpointed after uniform random writes and one
+// loaded from it write the same commands from then on (the victim policy's
+// section carries its order, seal times and generator), and clean.
+inline void expect_checkpoint_resumes_with_the_same_commands(const sim::DeviceConfig& config) {
+  auto original = make_ftl_from(config, 4);
+  const auto pages = static_cast<ftl::Lpn>(original->logical_pages());
+  auto draw = [pages](Rng& rng) { return static_cast<ftl::Lpn>(rng.uniform(pages)); };
+  steady_write_amplification(*original, draw, 0, 3 * pages, 1);
+  std::stringstream bytes;
+  {
+    StateWriter writer(&bytes);
+    original->save_state(writer);
+  }
+  auto restored = make_ftl_from(config, 4);
+  {
+    StateReader reader(bytes);
+    restored->load_state(reader);
+  }
+  Rng a(9), b(9);
+  ftl::CommandList out_a, out_b;
+  for (int i = 0; i < 3 * static_cast<int>(pages); ++i) {
+    out_a.clear();
+    out_b.clear();
+    original->write(ftl::PageRange{draw(a), 1}, out_a);
+    restored->write(ftl::PageRange{draw(b), 1}, out_b);
+    ASSERT_EQ(out_a.size(), out_b.size()) << "request " << i;
+    for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn) << i;
+  }
+  EXPECT_GT(restored->stats().blocks_cleaned, 0u);
 }
 
 // Lambert W0 (principal branch) of x in [-1/e, 0) by Newton's method.

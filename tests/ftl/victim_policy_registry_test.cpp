@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -173,31 +172,7 @@ TEST(RegisteredVictimPolicy, WindowedGreedyLiesBetweenGreedyAndFifo) {
 // Its checkpoint section carries its order: a run resumes with the same victims.
 TEST(RegisteredVictimPolicy, CheckpointResumesWithTheSameCommands) {
   const auto config = tiny_with({policy_key("windowed-greedy")});
-  auto original = make_ftl_from(config, 4);
-  const auto pages = static_cast<ftl::Lpn>(original->logical_pages());
-  auto draw = [pages](Rng& rng) { return static_cast<ftl::Lpn>(rng.uniform(pages)); };
-  steady_write_amplification(*original, draw, 0, 3 * pages, 1);
-  std::stringstream bytes;
-  {
-    StateWriter writer(&bytes);
-    original->save_state(writer);
-  }
-  auto restored = make_ftl_from(config, 4);
-  {
-    StateReader reader(bytes);
-    restored->load_state(reader);
-  }
-  Rng a(9), b(9);
-  ftl::CommandList out_a, out_b;
-  for (int i = 0; i < 3 * static_cast<int>(pages); ++i) {
-    out_a.clear();
-    out_b.clear();
-    original->write(ftl::PageRange{draw(a), 1}, out_a);
-    restored->write(ftl::PageRange{draw(b), 1}, out_b);
-    ASSERT_EQ(out_a.size(), out_b.size()) << "request " << i;
-    for (std::size_t c = 0; c < out_a.size(); ++c) ASSERT_EQ(out_a[c].ppn, out_b[c].ppn) << i;
-  }
-  EXPECT_GT(restored->stats().blocks_cleaned, 0u);
+  expect_checkpoint_resumes_with_the_same_commands(config);
 }
 
 TEST(RegisteredVictimPolicy, AChoiceThatIsNotASealedBlockStopsTheRunNamingThePolicy) {
