@@ -1,6 +1,7 @@
 #include "ftl/register.h"
 
 #include <algorithm>
+#include <deque>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -22,10 +23,15 @@ class Registered {
     const auto it = std::find(names_.begin(), names_.end(), name);
     return it == names_.end() ? nullptr : &values_[static_cast<std::size_t>(it - names_.begin())];
   }
-  const std::vector<std::string>& names() const { return names_; }
+  std::vector<std::string> names() const { return {names_.begin(), names_.end()}; }
+  // `name` as registered: its characters stay where they are for the run.
+  const char* stored(std::string_view name) const {
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    return it == names_.end() ? nullptr : it->c_str();
+  }
 
  private:
-  std::vector<std::string> names_;
+  std::deque<std::string> names_;  // (a deque: adding a name moves no other)
   std::vector<Value> values_;
 };
 
@@ -71,7 +77,7 @@ const FtlKeyHooks* find_registered_ftl_keys(const std::string& name) {
   return found ? &found->keys : nullptr;
 }
 
-const std::vector<std::string>& registered_ftl_names() {
+std::vector<std::string> registered_ftl_names() {
   return registered<RegisteredFtl>().names();
 }
 
@@ -88,7 +94,11 @@ VictimPolicyFactory find_registered_victim_policy(std::string_view name) {
   return find_value<VictimPolicyFactory>(name);
 }
 
-const std::vector<std::string>& registered_victim_policy_names() {
+const char* registered_victim_policy_name(std::string_view name) {
+  return registered<VictimPolicyFactory>().stored(name);
+}
+
+std::vector<std::string> registered_victim_policy_names() {
   return registered<VictimPolicyFactory>().names();
 }
 
@@ -98,6 +108,9 @@ void register_slc_fold_order(const std::string& name, SlcFoldKey key) {
   SlcCacheConfig taken;
   if (parse_slc_fold_order(name, taken))
     throw make_error("register_slc_fold_order: a fold order named '{}' exists already", name);
+  // (A config names it by its place in registration order, in a byte.)
+  if (registered<SlcFoldKey>().names().size() == 256)
+    throw make_error("register_slc_fold_order: at most 256 fold orders may be registered");
   registered<SlcFoldKey>().add(name, key);
 }
 
@@ -105,7 +118,7 @@ SlcFoldKey find_registered_slc_fold_order(std::string_view name) {
   return find_value<SlcFoldKey>(name);
 }
 
-const std::vector<std::string>& registered_slc_fold_order_names() {
+std::vector<std::string> registered_slc_fold_order_names() {
   return registered<SlcFoldKey>().names();
 }
 

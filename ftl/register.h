@@ -33,7 +33,7 @@ FtlFactory find_registered_ftl(const std::string& name);
 const FtlKeyHooks* find_registered_ftl_keys(const std::string& name);
 
 // Names registered through register_ftl(), in registration order.
-const std::vector<std::string>& registered_ftl_names();
+std::vector<std::string> registered_ftl_names();
 
 using VictimPolicyFactory = std::unique_ptr<VictimPolicy> (*)(const VictimPolicyContext&);
 
@@ -46,9 +46,11 @@ void register_victim_policy(const std::string& name, VictimPolicyFactory factory
 
 // The registered factory of `name`, or null.
 VictimPolicyFactory find_registered_victim_policy(std::string_view name);
+// `name` as registered (valid for the run: configs keep it), or null.
+const char* registered_victim_policy_name(std::string_view name);
 
 // Names registered through register_victim_policy(), in registration order.
-const std::vector<std::string>& registered_victim_policy_names();
+std::vector<std::string> registered_victim_policy_names();
 
 // A sealed SLC cache block that folding may empty next
 // (ftl/page_mapped/page_mapped_slc_cache.h).
@@ -70,7 +72,7 @@ void register_slc_fold_order(const std::string& name, SlcFoldKey key);
 // The registered key of `name`, or null.
 SlcFoldKey find_registered_slc_fold_order(std::string_view name);
 // Names registered through register_slc_fold_order(), in registration order.
-const std::vector<std::string>& registered_slc_fold_order_names();
+std::vector<std::string> registered_slc_fold_order_names();
 
 }  // namespace ssdlab::ftl
 

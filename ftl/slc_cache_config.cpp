@@ -1,6 +1,9 @@
 #include "ftl/slc_cache_config.h"
 
+#include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include "ftl/register.h"
 
@@ -32,17 +35,19 @@ bool parse_slc_when_full(std::string_view name, SlcWhenFull& out) {
 }
 std::string slc_fold_order_name(const SlcCacheConfig& config) {
   return config.fold_order == SlcFoldOrder::kRegistered
-             ? config.fold_registered
+             ? registered_slc_fold_order_names().at(config.fold_registered)
              : kFoldOrders[static_cast<std::size_t>(config.fold_order)];
 }
 bool parse_slc_fold_order(std::string_view name, SlcCacheConfig& config) {
   if (parse_name(name, kFoldOrders, config.fold_order)) {
-    config.fold_registered.clear();
+    config.fold_registered = 0;
     return true;
   }
-  if (!find_registered_slc_fold_order(name)) return false;
+  const std::vector<std::string> registered = registered_slc_fold_order_names();
+  const auto it = std::find(registered.begin(), registered.end(), name);
+  if (it == registered.end()) return false;
   config.fold_order = SlcFoldOrder::kRegistered;
-  config.fold_registered = name;
+  config.fold_registered = static_cast<std::uint8_t>(it - registered.begin());
   return true;
 }
 std::string slc_fold_order_names() {

@@ -23,7 +23,7 @@ enum class SlcWhenFull : std::uint8_t { kNative, kFold };
 // Which cache block folding empties first: the oldest (fifo), or the one
 // holding the fewest valid pages (greedy: rewrites inside the cache fold
 // for free); kRegistered: an order registered by name (ftl/register.h,
-// register_slc_fold_order), whose name is fold_registered.
+// register_slc_fold_order), which fold_registered says.
 enum class SlcFoldOrder : std::uint8_t { kFifo, kGreedy, kRegistered };
 
 struct SlcCacheConfig {
@@ -38,8 +38,9 @@ struct SlcCacheConfig {
   std::vector<std::pair<double, double>> size_by_fill;
   SlcWhenFull when_full = SlcWhenFull::kNative;
   SlcFoldOrder fold_order = SlcFoldOrder::kFifo;
-  std::string fold_registered;  // kRegistered: its name
   bool idle_fold = true;  // fold in idle time, preemptible as background cleaning
+  // fold_order kRegistered: which, in registration order (registered_slc_fold_order_names()).
+  std::uint8_t fold_registered = 0;
   // Bits per native cell (from geometry.cell_type; the config reader sets it).
   std::uint32_t bits_per_cell = 1;
 

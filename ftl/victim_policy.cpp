@@ -48,21 +48,22 @@ const char* victim_policy_name(VictimPolicyKind kind) {
   return "?";
 }
 
-std::string victim_policy_name(const VictimPolicyConfig& config) {
-  return config.kind == VictimPolicyKind::kRegistered ? config.registered
-                                                      : victim_policy_name(config.kind);
+const char* victim_policy_name(const VictimPolicyConfig& config) {
+  if (config.kind != VictimPolicyKind::kRegistered) return victim_policy_name(config.kind);
+  return config.registered ? config.registered : "registered";
 }
 
 bool parse_victim_policy(std::string_view name, VictimPolicyConfig& config) {
   for (const VictimPolicyKind candidate : kKinds)
     if (name == victim_policy_name(candidate)) {
       config.kind = candidate;
-      config.registered.clear();
+      config.registered = nullptr;
       return true;
     }
-  if (!find_registered_victim_policy(name)) return false;
+  const char* registered = registered_victim_policy_name(name);
+  if (!registered) return false;
   config.kind = VictimPolicyKind::kRegistered;
-  config.registered = name;
+  config.registered = registered;
   return true;
 }
 
@@ -94,16 +95,18 @@ std::unique_ptr<VictimPolicy> make_victim_policy(const VictimPolicyConfig& confi
     case VictimPolicyKind::kDChoices:
       if (config.choices == 0) throw make_error("victim_choices must be at least 1");
       return make_sampling_policy(config.choices, blocks, pools, pages_per_block, seed);
-    case VictimPolicyKind::kRegistered:
-      if (const VictimPolicyFactory make = find_registered_victim_policy(config.registered)) {
-        std::unique_ptr<VictimPolicy> policy =
-            make({blocks, pools, pages_per_block, seed, config.choices});
-        if (!policy)
-          throw make_error("victim policy '{}': its factory made no policy", config.registered);
-        return policy;
-      }
-      throw make_error("unknown victim policy '{}' (known: {})", config.registered,
-                       victim_policy_names());
+    case VictimPolicyKind::kRegistered: {
+      const VictimPolicyFactory make =
+          config.registered ? find_registered_victim_policy(config.registered) : nullptr;
+      if (!make)
+        throw make_error("unknown victim policy '{}' (known: {})",
+                         config.registered ? config.registered : "", victim_policy_names());
+      std::unique_ptr<VictimPolicy> policy =
+          make({blocks, pools, pages_per_block, seed, config.choices});
+      if (!policy)
+        throw make_error("victim policy '{}': its factory made no policy", config.registered);
+      return policy;
+    }
   }
   throw make_error("unknown victim policy");
 }

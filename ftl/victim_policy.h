@@ -64,11 +64,11 @@ const char* victim_policy_name(VictimPolicyKind kind);
 struct VictimPolicyConfig {
   VictimPolicyKind kind = VictimPolicyKind::kGreedy;
   std::uint32_t choices = 8;  // d-choices: candidates per choice
-  std::string registered;     // kRegistered: the name it was registered under
+  const char* registered = nullptr;  // kRegistered: its name, as registered
 };
 
 // The policy's name, a registered one's included.
-std::string victim_policy_name(const VictimPolicyConfig& config);
+const char* victim_policy_name(const VictimPolicyConfig& config);
 // False if `name` is none of victim_policy_names().
 bool parse_victim_policy(std::string_view name, VictimPolicyConfig& config);
 // "greedy, cost-benefit, random, fifo, d-choices", then the registered ones

@@ -39,12 +39,6 @@ SlcCache::SlcCache(const flash::FastGeometry& geometry, const PoolLayout& layout
         "slc_cache: an SLC-mode block holds {} of {} pages, not a whole number of {}-page "
         "logical pages",
         geometry.pages_per_block / bits, geometry.pages_per_block, pages_per_lpn);
-  if (config_.fold_order == SlcFoldOrder::kRegistered) {
-    fold_key_ = find_registered_slc_fold_order(config_.fold_registered);
-    if (!fold_key_)
-      throw make_error("unknown fold order '{}' (known: {})", config_.fold_registered,
-                       slc_fold_order_names());
-  }
   nand.enable_slc_mode(bits);
   const double static_gib = config_.mode == SlcCacheMode::kStatic ? config_.size_gib
                                                                   : config_.static_gib;
@@ -121,6 +115,9 @@ void SlcCache::opened(std::uint32_t pool) {
 std::vector<std::uint64_t> SlcCache::registered_keys(std::uint32_t pool) const {
   const std::deque<BlockId>& sealed = sealed_[pool];
   std::vector<std::uint64_t> keys(sealed.size());
+  // (Looked up here, not kept: a member would move the FTL's members after
+  // it, on every write's path; a fold decision is rare.)
+  const SlcFoldKey key = find_registered_slc_fold_order(slc_fold_order_name(config_));
   SlcFoldCandidate candidate;
   candidate.pages_per_block = geometry_.pages_per_block / config_.bits_per_cell;
   for (std::size_t i = 0; i < sealed.size(); ++i) {
@@ -128,7 +125,7 @@ std::vector<std::uint64_t> SlcCache::registered_keys(std::uint32_t pool) const {
     candidate.valid_pages = nand_.valid_pages(sealed[i]);
     candidate.seal_rank = i;
     candidate.erase_count = nand_.erase_count(sealed[i]);
-    keys[i] = fold_key_(candidate);
+    keys[i] = key(candidate);
   }
   return keys;
 }

@@ -139,7 +139,6 @@ class SlcCache {
   const PoolLayout& layout_;
   const flash::NandArray& nand_;
   SlcCacheConfig config_;
-  SlcFoldKey fold_key_ = nullptr;  // a registered fold order's
   std::uint32_t floor_blocks_ = 0;
   std::uint32_t pages_per_lpn_ = 1;
   std::uint32_t static_blocks_ = 0;  // per pool

@@ -69,7 +69,7 @@ void VictimChoice::explain(std::uint32_t group, BlockId victim) const {
   e.sealed = buckets_.sealed_blocks(group);
   e.plane_scope = groups_.plane_scope();
   e.group = group;
-  e.policy = policy_name_.c_str();
+  e.policy = policy_name_;
   for (const BlockId block : buckets_.fewest(group, VictimExplanation::kShown))
     e.fewest.push_back({block, buckets_.valid(block)});
 }

@@ -16,7 +16,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "common/state_io.h"
@@ -136,7 +135,7 @@ class VictimChoice {
   std::uint32_t data_pages_;
   VictimBuckets buckets_;
   std::unique_ptr<VictimPolicy> policy_;
-  std::string policy_name_;  // (the explanations point into it)
+  const char* policy_name_;  // a built-in's, or as registered (victim_policy_name)
   VictimExplanations* explain_ = nullptr;
   // superseded() for a sealed block holding at least this many valid pages:
   // 0 (every page), data_pages (a full block's first) or never.

@@ -92,7 +92,7 @@ TEST(RegisteredVictimPolicy, IsChosenByNameAndListedWithTheBuiltIns) {
   const auto config = tiny_with({policy_key("windowed-greedy"), "ftl.victim_choices=4"});
   const ftl::VictimPolicyConfig& victim = config.ftl.keys.get<ftl::PageMappedKeys>().victim;
   EXPECT_EQ(victim.kind, ftl::VictimPolicyKind::kRegistered);
-  EXPECT_EQ(ftl::victim_policy_name(victim), "windowed-greedy");
+  EXPECT_EQ(std::string(ftl::victim_policy_name(victim)), "windowed-greedy");
   EXPECT_EQ(victim.choices, 4u);
   // (After the built-ins, in registration order.)
   const std::string names = ftl::victim_policy_names();
