@@ -19,18 +19,25 @@ class Registered {
     names_.push_back(name);
     values_.push_back(std::move(value));
   }
-  const Value* find(std::string_view name) const {
-    const auto it = std::find(names_.begin(), names_.end(), name);
-    return it == names_.end() ? nullptr : &values_[static_cast<std::size_t>(it - names_.begin())];
+  const Value* find(std::string_view name) const { return at(index_of(name)); }
+  // The value registered `index`-th, or null.
+  const Value* at(std::size_t index) const {
+    return index < values_.size() ? &values_[index] : nullptr;
   }
   std::vector<std::string> names() const { return {names_.begin(), names_.end()}; }
+  std::size_t size() const { return names_.size(); }
   // `name` as registered: its characters stay where they are for the run.
   const char* stored(std::string_view name) const {
-    const auto it = std::find(names_.begin(), names_.end(), name);
-    return it == names_.end() ? nullptr : it->c_str();
+    const std::size_t index = index_of(name);
+    return index < names_.size() ? names_[index].c_str() : nullptr;
   }
 
  private:
+  // Its place in registration order, or size() if none.
+  std::size_t index_of(std::string_view name) const {
+    return static_cast<std::size_t>(std::find(names_.begin(), names_.end(), name) - names_.begin());
+  }
+
   std::deque<std::string> names_;  // (a deque: adding a name moves no other)
   std::vector<Value> values_;
 };
@@ -109,13 +116,18 @@ void register_slc_fold_order(const std::string& name, SlcFoldKey key) {
   if (parse_slc_fold_order(name, taken))
     throw make_error("register_slc_fold_order: a fold order named '{}' exists already", name);
   // (A config names it by its place in registration order, in a byte.)
-  if (registered<SlcFoldKey>().names().size() == 256)
+  if (registered<SlcFoldKey>().size() == 256)
     throw make_error("register_slc_fold_order: at most 256 fold orders may be registered");
   registered<SlcFoldKey>().add(name, key);
 }
 
 SlcFoldKey find_registered_slc_fold_order(std::string_view name) {
   return find_value<SlcFoldKey>(name);
+}
+
+SlcFoldKey registered_slc_fold_key(std::size_t index) {
+  const SlcFoldKey* key = registered<SlcFoldKey>().at(index);
+  return key ? *key : nullptr;
 }
 
 std::vector<std::string> registered_slc_fold_order_names() {

@@ -69,8 +69,10 @@ using SlcFoldKey = std::uint64_t (*)(const SlcFoldCandidate&);
 // Makes `key` available as slc_cache.fold_order = `name` to the SLC cache
 // of page-mapped and DFTL. Throws ssdlab::Error if the name is taken.
 void register_slc_fold_order(const std::string& name, SlcFoldKey key);
-// The registered key of `name`, or null.
+// The registered key of `name`, or null; of the `index`-th registered (a
+// config's SlcCacheConfig::fold_registered), or null.
 SlcFoldKey find_registered_slc_fold_order(std::string_view name);
+SlcFoldKey registered_slc_fold_key(std::size_t index);
 // Names registered through register_slc_fold_order(), in registration order.
 std::vector<std::string> registered_slc_fold_order_names();
 

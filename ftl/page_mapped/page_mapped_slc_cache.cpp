@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
+#include "ftl/register.h"
 
 namespace ssdlab::ftl::page_mapped {
 
@@ -39,6 +40,10 @@ SlcCache::SlcCache(const flash::FastGeometry& geometry, const PoolLayout& layout
         "slc_cache: an SLC-mode block holds {} of {} pages, not a whole number of {}-page "
         "logical pages",
         geometry.pages_per_block / bits, geometry.pages_per_block, pages_per_lpn);
+  if (config_.fold_order == SlcFoldOrder::kRegistered &&
+      !registered_slc_fold_key(config_.fold_registered))
+    throw make_error("slc_cache.fold_order: no fold order is registered {}-th (known: {})",
+                     config_.fold_registered + 1, slc_fold_order_names());
   nand.enable_slc_mode(bits);
   const double static_gib = config_.mode == SlcCacheMode::kStatic ? config_.size_gib
                                                                   : config_.static_gib;
@@ -117,7 +122,7 @@ std::vector<std::uint64_t> SlcCache::registered_keys(std::uint32_t pool) const {
   std::vector<std::uint64_t> keys(sealed.size());
   // (Looked up here, not kept: a member would move the FTL's members after
   // it, on every write's path; a fold decision is rare.)
-  const SlcFoldKey key = find_registered_slc_fold_order(slc_fold_order_name(config_));
+  const SlcFoldKey key = registered_slc_fold_key(config_.fold_registered);
   SlcFoldCandidate candidate;
   candidate.pages_per_block = geometry_.pages_per_block / config_.bits_per_cell;
   for (std::size_t i = 0; i < sealed.size(); ++i) {

@@ -40,7 +40,6 @@
 #include "ftl/ftl.h"
 #include "ftl/page_mapped/page_mapped_placement.h"
 #include "ftl/pools.h"
-#include "ftl/register.h"
 #include "ftl/slc_cache_config.h"
 
 namespace ssdlab::ftl::page_mapped {
