@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "ftl/page_runs.h"
+#include "ftl/placement_tag.h"
 #include "records/counter_state.h"
 
 namespace ssdlab::sim {
@@ -36,6 +38,20 @@ ReadErrors::ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& n
   const flash::Geometry& g = nand.geometry();
   bits_per_cell_ = flash::bits_per_cell(g.cell_type);
   adopt_unstamped();
+}
+
+std::unique_ptr<ReadErrors> ReadErrors::make(const ReadErrorsConfig& config, const ftl::Ftl& ftl,
+                                             const std::string& source) {
+  if (!config.on()) return nullptr;
+  const bool reclaim = config.reclaim_reads || config.reclaim_retries;
+  // A zoned device's pages are rewritten by the host, zone by zone: the
+  // device cannot move them.
+  if (reclaim && ftl.zoned())
+    throw make_error(
+        "{}: errors.reclaim_reads and errors.reclaim_retries rewrite blocks through the FTL; a "
+        "zoned device (ftl.type = \"zoned\") has no such rewrite (leave them 0)",
+        source);
+  return std::make_unique<ReadErrors>(config, ftl.nand(), ftl.nand().geometry().page_size);
 }
 
 void ReadErrors::adopt_unstamped() {
@@ -204,6 +220,33 @@ flash::BlockId ReadErrors::take_reclaim() {
     return block;
   }
   return kNoBlock;
+}
+
+void ReadErrors::reclaim(Rewriter& core, TimeNs now) {
+  const flash::FastGeometry& g = nand_.geometry();
+  for (flash::BlockId block; (block = take_reclaim()) != kNoBlock;) {
+    // Its valid pages, but those the write buffer holds a newer copy of.
+    reclaim_reads_.clear();
+    reclaim_lpns_.clear();
+    const flash::Ppn first = g.first_page(block);
+    for (flash::Ppn ppn = first; ppn < first + nand_.write_pointer(block); ++ppn) {
+      const flash::Lpn lpn = nand_.lpn_at(ppn);
+      if (!nand_.is_valid(ppn) || core.held_in_buffer(lpn)) continue;
+      reclaim_lpns_.push_back(lpn);
+      flash::Command read = flash::page_command(flash::Op::kRead, ppn, lpn);
+      read.cleaning = true;
+      reclaim_reads_.push_back(read);
+    }
+    count_reclaim(reclaim_lpns_.size());
+    if (reclaim_lpns_.empty()) continue;
+    ftl::page_runs(reclaim_lpns_, reclaim_runs_);
+    // With host-guided placement, under the block's own handle: a handle's
+    // data stays apart from the others' (persistent isolation).
+    if (const std::uint8_t tag = nand_.placement_tag(block); tag != 0)
+      for (ftl::PageRange& run : reclaim_runs_)
+        run.placement = static_cast<std::uint8_t>(ftl::tag_handle(tag));
+    core.rewrite(reclaim_reads_, reclaim_runs_, now);
+  }
 }
 
 void ReadErrors::save_state(StateWriter& out) const {

@@ -26,6 +26,9 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/state_io.h"
@@ -33,6 +36,7 @@
 #include "flash/bit_errors.h"
 #include "flash/command.h"
 #include "flash/nand_array.h"
+#include "ftl/ftl.h"
 #include "records/read_error_counters.h"
 #include "sim/config/read_errors_config.h"
 #include "sim/controller/ssd_part.h"
@@ -53,6 +57,11 @@ class ReadErrors final : public SsdPart {
   // `page_bytes`: the bytes of one of those pages.
   ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& nand,
              std::uint32_t page_bytes);
+  // The part of a device whose FTL is `ftl`, or null if `config` is off.
+  // Throws ssdlab::Error (naming `source`, the config file) if read reclaim
+  // is asked of a zoned device, whose pages only the host rewrites.
+  static std::unique_ptr<ReadErrors> make(const ReadErrorsConfig& config, const ftl::Ftl& ftl,
+                                          const std::string& source);
 
   // A command list the FTL emitted at `now`; `functional`: written before
   // the run (preconditioning), no simulated time. Stamps the blocks it
@@ -70,6 +79,17 @@ class ReadErrors final : public SsdPart {
   // request's start.
   TimeNs recover_reads(flash::CommandList& commands, TimeNs now);
   const std::vector<MediaError>& media_errors() const { return media_errors_; }
+  // A queued read's decode time, added to its completion when the flash
+  // scheduler reports it (Ssd::host_done), by the request's tag: 0 if none.
+  void decode_later(std::uint64_t tag, TimeNs decode) { decode_after_[tag] = decode; }
+  TimeNs take_decode(std::uint64_t tag) {
+    if (decode_after_.empty()) return 0;
+    const auto it = decode_after_.find(tag);
+    if (it == decode_after_.end()) return 0;
+    const TimeNs decode = it->second;
+    decode_after_.erase(it);
+    return decode;
+  }
   // (A request's start: its media errors are new.)
   void before_request(TimeNs /*now*/) override { media_errors_.clear(); }
 
@@ -83,6 +103,25 @@ class ReadErrors final : public SsdPart {
     ++counters_.reclaimed_blocks;
     counters_.reclaimed_pages += pages;
   }
+  // What read reclaim asks of the controller's core.
+  class Rewriter {
+   public:
+    // Whether the controller holds a newer copy of `lpn` than flash's (the
+    // write buffer's): reclaim leaves that page to it.
+    virtual bool held_in_buffer(flash::Lpn lpn) const = 0;
+    // `reads` (of a block's valid pages, cleaning work) and then the FTL's
+    // writes of their logical pages, `runs`, elsewhere: one background job
+    // from `now`.
+    virtual void rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs now) = 0;
+
+   protected:
+    ~Rewriter() = default;
+  };
+  // Rewrites each block due (take_reclaim()) through `core`: read out (the
+  // ECC corrects them), then written again where the FTL puts them, so
+  // that the old copies are superseded and the block is cleaned as any
+  // other.
+  void reclaim(Rewriter& core, TimeNs now);
 
   // The model's inputs for a page of `block` read at `now`.
   double pe_cycles(flash::BlockId block) const;
@@ -123,6 +162,10 @@ class ReadErrors final : public SsdPart {
   std::deque<flash::BlockId> reclaim_;
   std::vector<MediaError> media_errors_;
   std::vector<std::uint32_t> extra_;  // recover_reads(): per command, its extra reads
+  std::unordered_map<std::uint64_t, TimeNs> decode_after_;  // decode_later()
+  std::vector<flash::Lpn> reclaim_lpns_;                    // reclaim(): a block's
+  std::vector<ftl::PageRange> reclaim_runs_;
+  flash::CommandList reclaim_reads_;
   records::ReadErrorCounters counters_;
 };
 

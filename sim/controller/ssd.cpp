@@ -5,7 +5,6 @@
 #include "common/error.h"
 #include "ftl/page_runs.h"
 #include "ftl/pools.h"
-#include "ftl/zoned.h"
 #include "sim/controller/buffer_transfer.h"
 #include "sim/controller/read_units.h"
 
@@ -60,7 +59,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     WriteBufferFront::Packing packing{map_units_.units_per_page(), 1,
                                       config.ftl.wordline_pages > 1};
     if (const ftl::ZonedDevice* zoned = ftl_->zoned())
-      packing = zone_stripes(*zoned);
+      packing = ZoneStack::buffer_packing(config, *zoned);
     else if (packing.units_per_page > 1 || packing.whole_chunks) {
       packing.pools = ftl::PoolLayout::pool_count(config.geometry, config.ftl.pool);
       packing.planes_per_pool = config.geometry.planes() / packing.pools;
@@ -71,31 +70,14 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
                                                  packing);
   }
   cleaner_ = BackgroundCleaner::make(config, *ftl_, timeline_, *this);
-  make_read_errors();
+  errors_ = ReadErrors::make(config.errors, *ftl_, config.source);
   if (ControllerLimits::wanted(config.controller))
     limits_ = std::make_unique<ControllerLimits>(config.controller, config.power, timeline_);
   list_parts();
   if (ftl::ZonedDevice* zoned = ftl_->zoned()) {
-    zones_ = make_zone_front(*zoned);
-    if (config.controller.host_log.on()) {
-      // The log's heads (host writes, one per placement head, and cleaning)
-      // write as many zones at once, and each stays active (open, or closed
-      // part written) until it is full: a device that keeps fewer active
-      // refuses the log's writes mid-run (issue 51, M4). An open limit below
-      // is served by the device's implicit close.
-      const std::uint32_t heads = config.controller.host_log.placement_heads + 1;
-      if (const std::uint32_t active = config.ftl.keys.get<ftl::ZonedKeys>().max_active_zones;
-          active != 0 && active < heads)
-        throw make_error(
-            "host.log: ftl.max_active_zones = {}, but the log keeps {} zones active at once (a "
-            "zone for host writes per placement head and one for cleaning); set "
-            "ftl.max_active_zones to 0 (no limit) or at least {}",
-            active, heads, heads);
-      host_log_ = std::make_unique<HostLog>(config.controller.host_log, *zoned,
-                                            ftl_->logical_page_size(),
-                                            static_cast<HostLog::Device&>(*this), checks.verify);
-      logical_bytes_ = host_log_->exported_bytes();
-    }
+    zoned_ = std::make_unique<ZoneStack>(config, *zoned, ftl_->logical_page_size(), buffer_.get(),
+                                         static_cast<ZoneStack::Core&>(*this), checks.verify);
+    if (const HostLog* log = zoned_->log()) logical_bytes_ = log->exported_bytes();
   } else if (config.controller.host_log.on()) {
     throw make_error("host.log: a host log writes zones: it needs a zoned device (ftl.type = "
                      "\"zoned\"), not {}",
@@ -160,11 +142,7 @@ std::optional<TimeNs> Ssd::schedule(TimeNs now, const Dispatch& dispatch) {
 }
 
 void Ssd::host_done(std::uint64_t tag, TimeNs at) {
-  if (!decode_after_.empty())
-    if (const auto it = decode_after_.find(tag); it != decode_after_.end()) {
-      at += it->second;
-      decode_after_.erase(it);
-    }
+  if (errors_) at += errors_->take_decode(tag);
   if (tag == kWait)
     sync_done_ = at;
   else if (tag != kBackground)
@@ -199,6 +177,18 @@ void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
   emit(CommandSource::kBackground, nullptr);
   schedule(now, {flash::WorkClass::kCleaning, flash::HostWait::kNone,
                  reserve == Reserve::kAtOnce ? kWait : kBackground});
+}
+
+std::optional<TimeNs> Ssd::submit(CommandSource source, const ftl::PageRange* range, TimeNs now,
+                                  std::uint64_t tag) {
+  emit(source, range);
+  if (power_ && source == CommandSource::kHostTrim) power_->trimmed(*range);
+  return schedule(now, {flash::WorkClass::kHostWrite, flash::HostWait::kNone, tag});
+}
+
+void Ssd::write_at_once(const ftl::PageRange& range) {
+  ftl_->write(range, commands_);
+  emit(CommandSource::kFunctional, &range, Acknowledge::kAtOnce);
 }
 
 void Ssd::idle(TimeNs from, TimeNs until) {
@@ -255,7 +245,8 @@ std::optional<TimeNs> Ssd::flash_read(const ftl::PageRange& range, TimeNs now, s
   std::optional<TimeNs> done =
       schedule(now, {flash::WorkClass::kHostRead, flash::HostWait::kNone, tag});
   if (decode && done) *done += decode;
-  else if (decode) decode_after_[tag] = decode;
+  else if (decode)
+    errors_->decode_later(tag, decode);
   if (touches_flash || !done || range.count == 0) return done;
   // Every page unwritten or trimmed: no flash read, but the command still
   // crosses the controller, which returns zeros (NVMe's deallocated blocks)
@@ -285,7 +276,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   // Only a zoned device takes zone commands; a conventional one would serve
   // them as reads of nothing (issue 51, H4). Plans are refused before the
   // run (with_device_zones); this is what an io.csv replayed here meets.
-  if (!zones_ && request.mode > IoMode::kTrim)
+  if (!zoned_ && request.mode > IoMode::kTrim)
     throw make_error("a zone command ({}) of {} bytes at offset {} needs a zoned device "
                      "(ftl.type = \"zoned\"); this device's FTL is {}",
                      io_mode_letter(request.mode), request.size, request.offset, config_.ftl.type);
@@ -295,11 +286,11 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   const bool write = request.mode == IoMode::kWrite;
   // A read the write buffer holds no page of goes to flash as on a device
   // without one: queued, unless another part needs its time at once.
-  const bool past_buffer = buffer_ && !host_log_ && !zones_ && request.mode == IoMode::kRead &&
-                           buffer_->misses_all(range);
+  const bool past_buffer =
+      buffer_ && !zoned_ && request.mode == IoMode::kRead && buffer_->misses_all(range);
   if (past_buffer ? needs_times_at_once_besides_buffer() : needs_times_at_once()) tag = kWait;
   each_part(&SsdPart::before_request, now);
-  if (write && !zones_) {
+  if (write && !zoned_) {
     host_bytes_written_ += request.size;
     if (request.placement & kRuhUpdate) [[unlikely]]
       update_reclaim_unit_handle(range.placement, now);
@@ -308,27 +299,25 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   read_class_ = 0;
   clock_ = now;
   const std::optional<TimeNs> done =
-      host_log_                     ? serve_logged(request, now)
-      : zones_                      ? serve_zoned(request, now, tag)
+      zoned_                          ? zoned_->serve(request, now, tag)
       : request.mode == IoMode::kTrim ? trim(range, now, tag)
-      : buffer_ && write ? buffer_->write(range, request.size, now)
-      : buffer_ && !past_buffer ? buffer_->read(range, request.size, now)
-      : write   ? flash_write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost, tag)
-                : flash_read(range, now, tag, &request);
+      : buffer_ && write              ? buffer_->write(range, request.size, now)
+      : buffer_ && !past_buffer       ? buffer_->read(range, request.size, now)
+      : write ? flash_write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost, tag)
+              : flash_read(range, now, tag, &request);
   flow_ = 0;
   if (done)
     for (SsdObserver* observer : observers_) observer->request_done(request, now, *done);
   else if (!observers_.empty())
     observed_.emplace(tag, std::pair{request, now});
   each_part(&SsdPart::after_request, now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
-  if (errors_) reclaim_blocks(now);
+  if (errors_) errors_->reclaim(*this, now);
   after_request();
   return done;
 }
 
 void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
-  if (host_log_) return host_log_->write_functionally(offset, size);
-  if (zones_) return write_zoned_functionally(offset, size);
+  if (zoned_) return zoned_->write_functionally(offset, size);
   const ftl::PageRange range = to_range(offset, size);
   host_bytes_written_ += size;
   if (buffer_) buffer_->drop(range.first, range.first + range.count);  // now stale
@@ -342,7 +331,7 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
 }
 
 void Ssd::write_runs_functionally(ftl::PageRuns runs) {
-  if (host_log_ || zones_)
+  if (zoned_)
     throw std::logic_error("write_runs_functionally: a zoned device writes request by request");
   if (buffer_)
     for (const ftl::PageRange& run : runs) buffer_->drop(run.first, run.first + run.count);
@@ -357,13 +346,14 @@ void Ssd::write_runs_functionally(ftl::PageRuns runs) {
 ftl::Ftl* Ssd::ftl_for_direct_writes() {
   const bool buffered = buffer_ && buffer_->holds_data();
   // (The error part sees every list: the blocks written before the run.)
-  return power_ || zones_ || errors_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
+  return power_ || zoned_ || errors_ || !observers_.empty() || buffered ? nullptr : ftl_.get();
 }
 
 std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   // A zoned device reads a block never written as unwritten, as a drive
   // does: nothing to prefill (its host log, if any, is a conventional device).
-  if (zones_ && !host_log_) return 0;
+  const HostLog* log = zoned_ ? zoned_->log() : nullptr;
+  if (zoned_ && !log) return 0;
   const ftl::PageRange whole = to_range(offset, size);
   const std::uint64_t page = ftl_->logical_page_size();
   std::uint64_t written = 0;
@@ -381,7 +371,7 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   };
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     // (A page the write buffer holds is written already, just not on flash.)
-    const bool mapped = host_log_ ? host_log_->is_mapped(lpn) : ftl_->is_mapped(lpn);
+    const bool mapped = log ? log->is_mapped(lpn) : ftl_->is_mapped(lpn);
     if (mapped || (buffer_ && buffer_->holds(lpn))) continue;
     ++written;
     if (!map_units_.on()) {

@@ -10,10 +10,10 @@
 // "The controller as parts"): the write buffer (write_buffer_front.h),
 // background cleaning (background_cleaner.h), power-safe scheduling
 // (power_safe.h), the firmware's cores and data path (controller_limits.h),
-// the zone part (zone_front.h), read errors (read_errors.h), and the
-// observers (ssd_observer.h: the verifier, the teaching views). A device
-// feature is a part and its construction here; the core calls the hooks of
-// SsdPart (ssd_part.h) on the parts it lists, one loop a hook (each_part()).
+// the zone stack (zone_stack.h: the host log and the zone part), read errors (read_errors.h), and
+// the observers (ssd_observer.h: the verifier, the teaching views). A device feature is a part and
+// its construction here; the core calls the hooks of SsdPart (ssd_part.h) on the parts it lists,
+// one loop a hook (each_part()).
 #pragma once
 
 #include <bit>
@@ -35,7 +35,6 @@
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
 #include "sim/controller/controller_limits.h"
-#include "sim/controller/host_log.h"
 #include "sim/controller/map_units.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
@@ -44,7 +43,7 @@
 #include "sim/controller/ssd_part.h"
 #include "sim/controller/verifier_check.h"
 #include "sim/controller/write_buffer_front.h"
-#include "sim/controller/zone_front.h"
+#include "sim/controller/zone_stack.h"
 
 namespace ssdlab::sim {
 
@@ -57,10 +56,11 @@ struct SsdChecks {
   std::uint64_t invariants_every = 100000;
 };
 
-class Ssd : private flash::FlashScheduler::Listener,
-            private WriteBufferFront::Flash,
-            private BackgroundCleaner::Core,
-            private HostLog::Device {
+class Ssd final : private flash::FlashScheduler::Listener,
+                  private WriteBufferFront::Flash,
+                  private BackgroundCleaner::Core,
+                  private ZoneStack::Core,
+                  private ReadErrors::Rewriter {
  public:
   explicit Ssd(const DeviceConfig& config, SsdChecks checks = {});
   Ssd(const Ssd&) = delete;
@@ -101,16 +101,10 @@ class Ssd : private flash::FlashScheduler::Listener,
   // FTL made of them. The denominator of byte-based write amplification
   // (flash bytes programmed / host bytes written; DeviceCounters).
   std::uint64_t host_bytes_written() const { return host_bytes_written_; }
-  const ZoneFront* zones() const { return zones_.get(); }  // null: a conventional device
-  // How the last request start() took ended on a zoned device: its status
-  // and the offset it was served at (an append's, the one the device chose).
-  struct ZoneOutcome {
-    ftl::ZoneStatus status = ftl::ZoneStatus::kSuccess;
-    std::uint64_t offset = 0;
-  };
-  const ZoneOutcome& zone_outcome() const { return zone_outcome_; }
-  // The host's log over a zoned device ([host.log]), or null.
-  const HostLog* host_log() const { return host_log_.get(); }
+  // A zoned device's layers above the core: its zone part, how the last
+  // request start() took ended there, its host log ([host.log]); null on a
+  // conventional device.
+  const ZoneStack* zoned() const { return zoned_.get(); }
   const WriteBuffer* write_buffer() const { return buffer_ ? &buffer_->buffer() : nullptr; }
   // Flash read errors ([errors]), or null; and the pages of the last
   // request start() took that no step of the ECC corrected (media errors).
@@ -139,7 +133,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // background cleaning), every queued command is reserved first and the
   // completion is always returned: the request is served first come, first
   // served behind them.
-  static constexpr std::uint64_t kWait = ~std::uint64_t{0};
+  static constexpr std::uint64_t kWait = ZoneStack::kWait;
   std::optional<TimeNs> start(const HostIo& request, TimeNs now, std::uint64_t tag = kWait);
   TimeNs next_flash_event() const { return scheduler_.next_event(); }
   // Processes the scheduler's events up to `until`; the caller has nothing
@@ -248,7 +242,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   bool needs_times_at_once() const { return buffer_ || needs_times_at_once_besides_buffer(); }
   // (A read the write buffer holds nothing of needs no time at once for it.)
   bool needs_times_at_once_besides_buffer() const {
-    return power_ || host_log_ || (cleaner_ && cleaner_->preemptible());
+    return power_ || (zoned_ && zoned_->log()) || (cleaner_ && cleaner_->preemptible());
   }
 
   // How commands_ go to the flash: host commands (of class `work`) and
@@ -274,7 +268,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   void emit(CommandSource source, ftl::PageRuns ranges,
             Acknowledge acknowledge = Acknowledge::kWhenDone);
   void emit(CommandSource source, const ftl::PageRange* range,
-            Acknowledge acknowledge = Acknowledge::kWhenDone) {
+            Acknowledge acknowledge = Acknowledge::kWhenDone) override {
     emit(source, range ? ftl::PageRuns{range, 1} : ftl::PageRuns{}, acknowledge);
   }
   // One host read or write of `range` on flash, from `now`; returns when
@@ -282,35 +276,25 @@ class Ssd : private flash::FlashScheduler::Listener,
   // `request`: the host's request, whose read units (member pages of a
   // synchronous shared-bus gang, codewords) a read moves (read_units.h);
   // without it, whole pages.
+  // (Also what the zone stack asks of the core: ZoneStack::Core.)
   std::optional<TimeNs> flash_write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin,
-                                    std::uint64_t tag = kWait);
-  std::optional<TimeNs> flash_read(const ftl::PageRange& range, TimeNs now,
-                                   std::uint64_t tag = kWait, const HostIo* request = nullptr);
+                                    std::uint64_t tag) override;
+  std::optional<TimeNs> flash_read(const ftl::PageRange& range, TimeNs now, std::uint64_t tag,
+                                   const HostIo* request) override;
   std::optional<TimeNs> trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag);
-  // A request on a zoned device, as the zone part decides (ssd_zones.cpp).
-  std::optional<TimeNs> serve_zoned(const HostIo& request, TimeNs now, std::uint64_t tag);
-  std::optional<TimeNs> serve_logged(const HostIo& request, TimeNs now);
-  std::unique_ptr<ZoneFront> make_zone_front(ftl::ZonedDevice& device) const;
-  // A zoned device's write buffer and ZRWAs (ssd_zones.cpp): how the buffer
-  // packs; what the zone at byte `offset` (if one starts there) holds in its
-  // ZRWA and the buffer, written; pages a ZRWA committed, written.
-  WriteBufferFront::Packing zone_stripes(const ftl::ZonedDevice& device) const;
-  void flush_zone(std::uint64_t offset, TimeNs now);
-  std::optional<TimeNs> commit_pages(const ftl::PageRange& range, TimeNs now, std::uint64_t tag);
-  // What the host log asks of the device (HostLog::Device; ssd_zones.cpp).
-  TimeNs command(const HostIo& io, TimeNs now) override;
-  void functional(const HostIo& io) override;
-  // A zoned device's functional write (preconditioning), through its zone checks.
-  void write_zoned_functionally(std::uint64_t offset, std::uint64_t size);
-  void after_request();
-  // Read reclaim (ssd_errors.cpp): rewrites the blocks the error part has
-  // due, each a background job of reads and the FTL's writes of its pages.
-  void reclaim_blocks(TimeNs now);
+  // What the zone stack asks of the core besides (ZoneStack::Core; ssd.cpp).
+  flash::CommandList& commands() override { return commands_; }
+  std::optional<TimeNs> submit(CommandSource source, const ftl::PageRange* range, TimeNs now,
+                               std::uint64_t tag) override;
+  void write_at_once(const ftl::PageRange& range) override;
+  void host_wrote(std::uint64_t bytes) override { host_bytes_written_ += bytes; }
+  void after_request() override;
+  // What read reclaim asks of the core (ReadErrors::Rewriter; ssd_errors.cpp).
+  bool held_in_buffer(ftl::Lpn lpn) const override { return buffer_ && buffer_->holds(lpn); }
+  void rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs now) override;
   // An I/O Management Send before a write (HostIo::placement's kRuhUpdate):
   // TP4146's Reclaim Unit Handle Update for identifier `id` (ssd_placement.cpp).
   void update_reclaim_unit_handle(std::uint8_t id, TimeNs now);
-  // The error part and its checks against the device (ssd_errors.cpp).
-  void make_read_errors();
   // A cut at `at`: with a power-protected write buffer the device stays up
   // on its capacitor until the buffer is flushed and every flash command
   // already reserved has completed; returns when the power is off.
@@ -325,7 +309,7 @@ class Ssd : private flash::FlashScheduler::Listener,
   // What the parts ask of the core (WriteBufferFront::Flash,
   // BackgroundCleaner::Core).
   TimeNs write(ftl::PageRuns runs, TimeNs now, WriteOrigin origin) override {
-    return *flash_write(runs, now, origin);
+    return *flash_write(runs, now, origin, kWait);
   }
   std::uint32_t pack_pool(ftl::Lpn lpn) const override { return ftl_->pool_of_page(lpn); }
   std::uint32_t write_handle(ftl::Lpn lpn, std::uint8_t placement) const override {
@@ -334,7 +318,9 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::uint32_t wordline_pages(std::uint32_t pool) const override {
     return ftl_->host_wordline_pages(pool);
   }
-  TimeNs read(const ftl::PageRange& range, TimeNs now) override { return *flash_read(range, now); }
+  TimeNs read(const ftl::PageRange& range, TimeNs now) override {
+    return *flash_read(range, now, kWait, nullptr);
+  }
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;
   void announce(const flash::CommandList& commands) override {
@@ -381,19 +367,12 @@ class Ssd : private flash::FlashScheduler::Listener,
   std::unique_ptr<WriteBufferFront> buffer_;
   std::unique_ptr<BackgroundCleaner> cleaner_;
   std::unique_ptr<PowerSafeScheduling> power_;
-  std::unique_ptr<ZoneFront> zones_;
-  ZoneOutcome zone_outcome_;
-  std::unique_ptr<HostLog> host_log_;
+  std::unique_ptr<ZoneStack> zoned_;
   std::unique_ptr<ControllerLimits> limits_;
   std::unique_ptr<ReadErrors> errors_;
   // With errors_: the time the command lists emitted now belong to (the
-  // blocks they program are stamped with it), and each queued read's decode
-  // time, added to its completion (host_done), by tag.
+  // blocks they program are stamped with it).
   TimeNs clock_ = 0;
-  std::unordered_map<std::uint64_t, TimeNs> decode_after_;
-  std::vector<ftl::Lpn> reclaim_lpns_;
-  std::vector<ftl::PageRange> reclaim_runs_;
-  flash::CommandList reclaim_writes_;
 };
 
 }  // namespace ssdlab::sim

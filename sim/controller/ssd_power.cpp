@@ -18,11 +18,11 @@ void Ssd::enable_power_cuts() {
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
         "is wrong; every cut checks each acknowledged write itself");
-  if (host_log_)
+  if (zoned_ && zoned_->log())
     throw make_error(
         "power cuts and [host.log] cannot be combined: the host log keeps its map in host "
         "memory and has no recovery of its own (docs/zns.md)");
-  if (zones_ && config_.ftl.keys.get<ftl::ZonedKeys>().zrwa_size)
+  if (zoned_ && config_.ftl.keys.get<ftl::ZonedKeys>().zrwa_size)
     throw make_error(
         "power cuts and ftl.zrwa_size cannot be combined: what a zone random write area holds "
         "waits in the controller's memory, whose fate at a cut TP 4076 leaves to the drive and "

@@ -32,7 +32,7 @@ void Ssd::save_state(StateWriter& out) const {
   out.u64(cleaner_ ? cleaner_->preemptible_pools() : 0);
   if (buffer_) buffer_->save_state(out);
   if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
-  if (host_log_) host_log_->save_state(out);
+  if (zoned_) zoned_->save_state(out);
   // Its own section, after the others, only on a device with the part: a
   // checkpoint without it (older, or saved without the keys) loads, and
   // one with it loads into a device without (ControllerLimits::load_state).
@@ -63,7 +63,7 @@ void Ssd::load_state(StateReader& in) {
                     saved, pools));
   if (buffer_) buffer_->load_state(in);
   if (pools) cleaner_->load_state(in);
-  if (host_log_) host_log_->load_state(in);
+  if (zoned_) zoned_->load_state(in);
   if (in.at_section(ControllerLimits::kSection)) {
     if (limits_)
       limits_->load_state(in);

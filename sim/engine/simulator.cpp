@@ -3,31 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <memory>
 
 #include "common/checked.h"
 #include "common/error.h"
 #include "sim/engine/ftl_failure.h"
 #include "sim/engine/plan_process.h"  // (a final source: its next() inlines where it can)
-#include "sim/report/device_snapshot.h"
 #include "sim/results/run_samples.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
-namespace {
-
-// The name of each read page class (flash::FlashTimeline::read_page_class).
-std::array<std::string, PageTypeReads::kClasses> page_class_names(flash::CellType cell) {
-  std::array<std::string, PageTypeReads::kClasses> names;
-  for (std::uint32_t type = 0; type < flash::bits_per_cell(cell); ++type)
-    names[1 + type] = flash::page_type_name(cell, type);
-  names[flash::FlashTimeline::kSlcModeReadClass] = "slc";
-  return names;
-}
-
-}  // namespace
-
 TimeNs later(TimeNs now, TimeNs pause, const char* key) {
   const std::optional<TimeNs> end = clock_add(now, pause);
   if (!end)
@@ -45,19 +30,8 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
 }
 
 void Simulator::open(std::span<const HostStream> streams, std::span<const RunGroup> groups) {
-  start_ = now_;
   if (limits_) limits_->count_time_to(now_);  // the time before the run, not in it
-  before_ = device_counters_of(ssd_);
-  groups_ = groups.data();
-  samples_.clear();
-  samples_.reserve(groups.size());
-  for (const RunGroup& group : groups) samples_.emplace_back(group, exact_samples_);
-  moved_.assign(groups.size(), 0);
-  spans_.assign(keep_spans_ ? groups.size() : 0, {});
-  const bool multi_bit = ssd_.config().geometry.cell_type != flash::CellType::kSlc;
-  page_type_reads_.assign(multi_bit ? groups.size() : 0, {});
-  stopped_.clear();
-  end_of_life_ = false;
+  recorder_.open(groups, now_, ssd_);
   begin(streams);
 }
 
@@ -82,8 +56,7 @@ void Simulator::step(TimeNs until) {
 
 void Simulator::stop_run(const std::string& why, bool end_of_life) {
   // The I/O that hit it never completes; those outstanding are dropped.
-  stopped_ = why;
-  end_of_life_ = end_of_life;
+  recorder_.stop(why, end_of_life);
   while (!queue_.empty()) queue_.pop();
   drop_flash();
   host_queue_.clear();
@@ -92,41 +65,14 @@ void Simulator::stop_run(const std::string& why, bool end_of_life) {
 
 std::vector<RunResult> Simulator::close() {
   step(flash::kNever);
-  const std::span<const RunGroup> groups(groups_, samples_.size());
   ssd_.settle();  // cleaning still queued is reserved, as it would run
-  if (expired_ && !end_of_life_)
-    stopped_ = fmt::format("{} blocks expired (lifetime limit {})",
-                           ssd_.ftl().stats().blocks_retired, expired_limit_);
-
+  if (expired_ && !recorder_.end_of_life())
+    recorder_.stop(fmt::format("{} blocks expired (lifetime limit {})",
+                               ssd_.ftl().stats().blocks_retired, expired_limit_),
+                   false);
   if (limits_) limits_->count_time_to(now_);
-  const DeviceCounters device = device_counters_of(ssd_) - before_;
-  const auto names = page_class_names(ssd_.config().geometry.cell_type);
-  std::vector<RunResult> results;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    RunResult& result = results.emplace_back();
-    RunSamples& samples = samples_[g];
-    result.stats = percentiles_.empty() ? samples.summarize(&result.startup)
-                                        : samples.summarize(&result.startup, percentiles_);
-    if (!stopped_.empty()) {
-      // Stopped early: the run is the I/Os that completed, not its count.
-      const std::uint64_t measured =
-          result.stats.count - result.stats.ignored - samples.apart();
-      result.stats.count = samples.completed();
-      result.stats.ignored = samples.completed() - measured - samples.apart();
-    }
-    result.run = groups[g].run;
-    result.start_ns = start_;
-    result.end_ns = now_;
-    result.device = device;
-    result.stopped = stopped_;
-    result.end_of_life = end_of_life_;
-    result.pages_moved_by_writes = moved_[g];
-    if (keep_spans_) result.io_spans = std::move(spans_[g]);
-    if (!page_type_reads_.empty()) result.reads_by_page_type = page_type_reads_[g].records(names);
-  }
+  std::vector<RunResult> results = recorder_.close(now_, ssd_);
   streams_.clear();
-  samples_.clear();
-  groups_ = nullptr;
   return results;
 }
 
@@ -160,23 +106,14 @@ void Simulator::handle(const Event& event) {
   if (on_the_way_ && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
-  const RunGroup& group = groups_[stream.spec.group];
-  const TimeNs response = now_ - done.submitted;
-  if (log_)
-    log_->row(group.name, group.run, stream.spec.process, done.io, done.submitted - start_,
-              response, done.mode, done.offset, done.size);
-  if (stages_)
+  recorder_.completed(stream.spec, done.io, done.submitted, now_, done.mode, done.offset, done.size,
+                      done.refused, done.read_class);
+  if (stages_) {
+    const RunGroup& group = recorder_.group(stream.spec.group);
     stages_->completed(io_key(done.stream, done.io),
                        IoRowName{group.name, group.run, stream.spec.process, done.io},
                        done.submitted, now_);
-  // Only served reads and writes are in the run's figures; trims, refusals
-  // and zone management commands are counted apart (RunSamples::Kind).
-  const RunSamples::Kind kind = RunSamples::kind_of(done.mode, done.refused);
-  samples_[stream.spec.group].add(done.submitted - start_, response, done.io, done.size, kind);
-  if (keep_spans_ && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
-    spans_[stream.spec.group].push_back({done.submitted - start_, now_ - start_});
-  if (done.read_class && kind == RunSamples::Kind::kServed && done.io >= group.io_ignore)
-    page_type_reads_[stream.spec.group].add(done.read_class, response);
+  }
   if (listener_) listener_->completed(done.stream, done.io, now_, done.media_error);
   ++completed_;
   if (progress_) progress_->tick(completed_);
@@ -265,7 +202,7 @@ void Simulator::schedule_next_arrival() {
     }
   }
   if (earliest)
-    queue_.push(std::max(now_, start_ + earliest->pending->time),
+    queue_.push(std::max(now_, recorder_.start() + earliest->pending->time),
                 Arrival{index, Arrival::Kind::kOpen});
 }
 
@@ -301,30 +238,37 @@ void Simulator::start(const QueuedRequest& r) {
   // The tag under which a queued request's completion comes back.
   const std::uint32_t tag =
       free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
-  const std::uint64_t moved_before = attribute_ ? pages_moved() : 0;
+  const bool attribute = recorder_.attributes_cleaning();
+  const std::uint64_t moved_before = attribute ? pages_moved() : 0;
   if (stages_) stages_->starting(io_key(r.stream, r.io), now_);
   try {
     done = ssd_.start(io, now_, tag);
     if (stages_) stages_->started();
   } catch (...) {
     const Stream& stream = streams_[r.stream];
-    const RunGroup& group = groups_[stream.spec.group];
+    const RunGroup& group = recorder_.group(stream.spec.group);
     rethrow_as_ftl_failure(
         ssd_.config().ftl.type, "run",
         fmt::format(
             "experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
             group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode), io.size,
-            io.offset, format_us(now_ - start_)));
+            io.offset, format_us(now_ - recorder_.start())));
   }
-  if (attribute_) moved_[streams_[r.stream].spec.group] += pages_moved() - moved_before;
-  if (!ssd_.media_errors().empty()) note_media_errors(r);
+  const HostStream& spec = streams_[r.stream].spec;
+  if (attribute) recorder_.moved(spec.group, pages_moved() - moved_before);
+  const bool media_error = !ssd_.media_errors().empty();
+  if (media_error) recorder_.media_errors(spec, r.io, io, ssd_.media_errors());
   ++outstanding_;
-  // The response time counts the wait in the host queue.
-  const std::uint64_t offset = ssd_.zones() ? zone_outcome(r) : io.offset;
-  Completion completion{r.stream, io.size, r.io, offset, r.arrived, io.mode};
-  completion.refused =
-      ssd_.zones() && ssd_.zone_outcome().status != ftl::ZoneStatus::kSuccess;
-  completion.media_error = !ssd_.media_errors().empty();
+  // The response time counts the wait in the host queue. On a zoned device
+  // the offset is where it was served (an append's, the device's choice).
+  Completion completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode};
+  if (const ZoneStack* zoned = ssd_.zoned()) {
+    const ZoneStack::Outcome& outcome = zoned->outcome();
+    completion.offset = outcome.offset;
+    completion.refused = outcome.status != ftl::ZoneStatus::kSuccess;
+    if (completion.refused) recorder_.refused(spec, r.io, io, outcome.status);
+  }
+  completion.media_error = media_error;
   if (io.mode == IoMode::kRead) completion.read_class = ssd_.read_page_class();
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {

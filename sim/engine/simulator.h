@@ -27,6 +27,7 @@
 #include "sim/engine/event_queue.h"
 #include "sim/engine/io_source.h"
 #include "sim/engine/power_cut_schedule.h"
+#include "sim/engine/run_recorder.h"
 #include "sim/results/device_counters.h"
 #include "sim/results/io_stages.h"
 #include "sim/results/output.h"
@@ -70,9 +71,9 @@ class Simulator {
   // (ftl::EndOfLife, in arrive() or advance_to()'s idling too): the run stopped,
   // every I/O outstanding then was dropped (none completes, none is told to
   // the listener) and arrive() submits nothing more.
-  bool end_of_life() const { return end_of_life_; }
+  bool end_of_life() const { return recorder_.end_of_life(); }
   // Why the run in progress stopped early ("" if it has not).
-  const std::string& stopped() const { return stopped_; }
+  const std::string& stopped() const { return recorder_.stopped(); }
   // A live device whose model failed (an exception out of arrive() or
   // advance_to() other than the end of life): stops the run for `why` as the
   // end of life does, without it, so that close() returns what completed.
@@ -93,9 +94,11 @@ class Simulator {
   // Counts every completion, all runs, into `progress` (null: none).
   void show_progress(Progress* progress) { progress_ = progress; }
   // The percentiles of each run's statistics (empty: kDefaultPercentiles).
-  void set_percentiles(std::vector<double> percents) { percentiles_ = std::move(percents); }
+  void set_percentiles(std::vector<double> percents) {
+    recorder_.set_percentiles(std::move(percents));
+  }
   // Response times kept per run for exact percentiles (RunSamples).
-  void set_exact_samples(std::uint64_t limit) { exact_samples_ = limit; }
+  void set_exact_samples(std::uint64_t limit) { recorder_.set_exact_samples(limit); }
   // Continues from simulated time `now` (a loaded checkpoint's clock: the
   // flash timelines hold absolute times). Only before the first run.
   void resume_at(TimeNs now) { now_ = now; }
@@ -105,12 +108,12 @@ class Simulator {
   // Counts, per group, the pages cleaning moves while the group's writes are
   // started (RunResult::pages_moved_by_writes): the cleaning each tenant's
   // writes cause. Off by default (a read of the FTL's counters per write).
-  void attribute_cleaning(bool on) { attribute_ = on; }
+  void attribute_cleaning(bool on) { recorder_.attribute_cleaning(on); }
   // Keeps, per group, when each served read and write (past io_ignore) was
   // submitted and completed (RunResult::io_spans: 16 bytes an I/O), so
   // that a run of tenants can cut the window in which all of them ran
   // (sim/results/contended_window.h). Off by default.
-  void keep_io_spans(bool on) { keep_spans_ = on; }
+  void keep_io_spans(bool on) { recorder_.keep_io_spans(on); }
   // Power cuts (the Ssd must have them enabled). At a cut, I/Os in flight
   // are not acknowledged: the host resubmits each once the device has
   // mounted (same io number; its response time counts from the resubmission).
@@ -123,10 +126,10 @@ class Simulator {
   // The commands a zoned device refused (sim/controller/zone_front.h) go
   // to `log` as they are started (refused.csv, docs/zns.md); null: counted
   // only (RunStats::refused, summary.json's zones block).
-  void log_refusals(RowLog* log) { refusal_log_ = log; }
+  void log_refusals(RowLog* log) { recorder_.log_refusals(log); }
   // The host reads no ECC step corrected ([errors]; Ssd::media_errors) go
   // to `log` (errors.csv, docs/errors.md); null: counted only.
-  void log_media_errors(RowLog* log) { error_log_ = log; }
+  void log_media_errors(RowLog* log) { recorder_.log_media_errors(log); }
   // --io-detail: each I/O's stages go to `listener` (null: none).
   void track_stages(IoStageListener* listener) { stages_ = listener; }
 
@@ -232,7 +235,7 @@ class Simulator {
   void cut_power(TimeNs at);
 
   Ssd& ssd_;
-  IoLog* log_;
+  RunRecorder recorder_;  // io.csv and the figures of the run in progress
   HostQueue host_queue_;
   std::optional<HostLink> link_;  // host.link (none: the host reaches the device at no cost)
   TimeNs firmware_ns_ = 0;        // host.firmware_us
@@ -241,42 +244,18 @@ class Simulator {
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Stream> streams_;
-  const RunGroup* groups_ = nullptr;  // of the run in progress
-  TimeNs start_ = 0;                  // and its start
-  DeviceCounters before_;             // and the device's counters then
-  TimeNs begun_ = 0;                  // when begin() queued the slots
-  std::uint64_t outstanding_ = 0;     // dispatched to the device, not complete
-  // The run in progress: every completion in order, per group (so that the
-  // start-up phase can be cut after the fact), and why it stopped early.
-  std::vector<RunSamples> samples_;
-  std::vector<std::vector<IoSpan>> spans_;  // keep_io_spans(): per group
-  bool keep_spans_ = false;
-  std::vector<PageTypeReads> page_type_reads_;  // per group, on cells of several bits
-  std::string stopped_;
-  bool end_of_life_ = false;
+  TimeNs begun_ = 0;               // when begin() queued the slots
+  std::uint64_t outstanding_ = 0;  // dispatched to the device, not complete
   CompletionListener* listener_ = nullptr;
   std::uint64_t expired_limit_ = 0;
   bool expired_ = false;  // the limit was reached
   PowerCutSchedule cuts_;
   Progress* progress_ = nullptr;
-  std::vector<double> percentiles_;
-  std::uint64_t exact_samples_ = kDefaultExactSamples;
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
   // Requests queued in the flash scheduler (Ssd::start()), by tag.
   std::vector<Completion> in_flight_;
-  RowLog* refusal_log_ = nullptr;
-  RowLog* error_log_ = nullptr;
   IoStageListener* stages_ = nullptr;
-  // On a zoned device: the offset the request was served at (an append's
-  // from the device), and its refusal noted (simulator_zones.cpp).
-  std::uint64_t zone_outcome(const QueuedRequest& r);
-  // The request's media errors, listed (simulator_zones.cpp).
-  void note_media_errors(const QueuedRequest& r);
   std::vector<std::uint32_t> free_tags_;
-  // Per group of the run in progress: cleaning moves of its writes (when
-  // attributed).
-  bool attribute_ = false;
-  std::vector<std::uint64_t> moved_;
 };
 
 // now + pause on the simulated clock. A plan whose pauses pass the clock's

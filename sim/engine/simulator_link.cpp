@@ -22,7 +22,7 @@ namespace ssdlab::sim {
 
 Simulator::Simulator(Ssd& ssd, IoLog* log)
     : ssd_(ssd),
-      log_(log),
+      recorder_(log),
       host_queue_(ssd.config().controller),
       firmware_ns_(ssd.config().controller.firmware_ns),
       limits_(ssd.limits()) {

@@ -10,7 +10,7 @@ namespace ssdlab::sim {
 
 void Simulator::advance_to(TimeNs until) {
   step(until);
-  if (outstanding_ > 0 || until <= now_ || !queue_.empty() || end_of_life_) return;
+  if (outstanding_ > 0 || until <= now_ || !queue_.empty() || recorder_.end_of_life()) return;
   try {
     idle(now_, until);
   } catch (const ftl::EndOfLife& error) {  // idle cleaning found no block: as in step()
@@ -23,7 +23,7 @@ std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs
   advance_to(at);
   now_ = std::max(now_, at);
   const std::uint64_t number = streams_[stream].next_io;
-  if (end_of_life_) return number;
+  if (recorder_.end_of_life()) return number;
   try {
     submit(stream, io);
   } catch (const ftl::EndOfLife& error) {  // as in step(): the run stops here

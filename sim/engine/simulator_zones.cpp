@@ -1,6 +1,4 @@
-// The host loop's notes of what a device refused or failed: where a zoned
-// device served a request (an append's address is the device's choice) and
-// what it refused; the reads no ECC step corrected.
+// A zone workload's zones, the device's (with_device_zones).
 #include <fmt/format.h>
 
 #include "common/error.h"
@@ -10,37 +8,12 @@
 
 namespace ssdlab::sim {
 
-std::uint64_t Simulator::zone_outcome(const QueuedRequest& r) {
-  const Ssd::ZoneOutcome& outcome = ssd_.zone_outcome();
-  if (outcome.status != ftl::ZoneStatus::kSuccess && refusal_log_) {
-    const Stream& stream = streams_[r.stream];
-    const RunGroup& group = groups_[stream.spec.group];
-    refusal_log_->row(fmt::format("{},{},{},{},{},{},{},{},0x{:03X}", group.name, group.run,
-                                  stream.spec.process, r.io, io_mode_letter(r.request.mode),
-                                  r.request.offset, r.request.size,
-                                  ftl::zone_status_name(outcome.status),
-                                  static_cast<unsigned>(outcome.status)));
-  }
-  return outcome.offset;
-}
-
-void Simulator::note_media_errors(const QueuedRequest& r) {
-  if (!error_log_) return;
-  const Stream& stream = streams_[r.stream];
-  const RunGroup& group = groups_[stream.spec.group];
-  for (const MediaError& e : ssd_.media_errors())
-    error_log_->row(fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6g}", group.name, group.run,
-                                stream.spec.process, r.io, io_mode_letter(r.request.mode),
-                                r.request.offset, r.request.size, e.lpn, e.ppn, e.bit_errors,
-                                e.rber));
-}
-
 workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spec, const Ssd& ssd) {
   workloads::ExperimentSpec out = spec;
   if (!spec.zone.on()) return out;
-  const ZoneFront* zones = ssd.zones();
+  const ZoneStack* zoned = ssd.zoned();
   const workloads::ZoneKeys& z = spec.zone;
-  if (!zones || ssd.host_log()) {
+  if (!zoned || zoned->log()) {
     // A conventional device (or the host log's) has no zone commands: it
     // would serve a reset or an append as nothing (issue 51, H4). Zones in
     // order with writes at their start need none of them.
@@ -51,20 +24,21 @@ workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spe
           "is "
           "not zoned{} (a zoned device has ftl.type = \"zoned\" and no [host.log]); on a "
           "conventional device a zone workload writes its zones in order with zone_reset=false",
-          spec.origin, ssd.host_log() ? ": the host log exports a conventional device" : "");
+          spec.origin, zoned ? ": the host log exports a conventional device" : "");
     return out;
   }
+  const ZoneFront& zones = zoned->front();
   // The zones are the device's: another size would cross them (issue 51, L1).
-  if (z.zone_size && z.zone_size != zones->zone_bytes())
+  if (z.zone_size && z.zone_size != zones.zone_bytes())
     throw make_error("{}: zone_size {} is not the device's zone size, {} (leave it out)",
-                     spec.origin, format_size(z.zone_size), format_size(zones->zone_bytes()));
-  if (z.zone_capacity > zones->capacity_bytes())
+                     spec.origin, format_size(z.zone_size), format_size(zones.zone_bytes()));
+  if (z.zone_capacity > zones.capacity_bytes())
     throw make_error("{}: zone_capacity {} is more than the device's zone capacity, {}",
                      spec.origin, format_size(z.zone_capacity),
-                     format_size(zones->capacity_bytes()));
-  out.zone.zone_size = zones->zone_bytes();
+                     format_size(zones.capacity_bytes()));
+  out.zone.zone_size = zones.zone_bytes();
   out.zone.zrwa_size = ssd.config().ftl.keys.get<ftl::ZonedKeys>().zrwa_size;
-  if (!out.zone.zone_capacity) out.zone.zone_capacity = zones->capacity_bytes();
+  if (!out.zone.zone_capacity) out.zone.zone_capacity = zones.capacity_bytes();
   return out;
 }
 

@@ -83,7 +83,7 @@ LiveDevice::LiveDevice(LiveOptions options, std::ostream& out,
   check_live_config(session_->config(), options_.sim.config);
   // An NBD client writes anywhere and knows no zone commands: a zoned device
   // is served only behind the host's log, which makes it a conventional one.
-  if (session_->ssd().zones() && !session_->ssd().host_log())
+  if (const ZoneStack* zoned = session_->ssd().zoned(); zoned && !zoned->log())
     throw make_error(
         "{}: a zoned device (ftl.type = \"zoned\") takes writes only at its zones' write "
         "pointers; serve it through a host log ([host.log], docs/zns.md)",

@@ -47,7 +47,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   if (ssd.config().suspend.enabled)
     c.suspend = t.suspend;
   if (ssd.config().controller.dispatch_order.flin) c.flin = ssd.scheduler().flin_counters();
-  if (const HostLog* log = ssd.host_log())
+  if (const HostLog* log = ssd.zoned() ? ssd.zoned()->log() : nullptr)
     c.host_log = HostLogPages{log->counters().host_pages_written,
                               log->counters().cleaning_pages_written};
   if (const ReadErrors* errors = ssd.read_errors()) c.read_errors = errors->counters();

@@ -48,9 +48,10 @@ HostLogRecord host_log_record(const HostLog& log, const Ssd& ssd) {
 }  // namespace
 
 void add_zones_summary(SummaryRecord& summary, const Ssd& ssd) {
-  if (!ssd.zones()) return;
-  summary.zones = zones_record(*ssd.zones());
-  if (ssd.host_log()) summary.host_log = host_log_record(*ssd.host_log(), ssd);
+  const ZoneStack* zoned = ssd.zoned();
+  if (!zoned) return;
+  summary.zones = zones_record(zoned->front());
+  if (const HostLog* log = zoned->log()) summary.host_log = host_log_record(*log, ssd);
 }
 
 }  // namespace ssdlab::sim

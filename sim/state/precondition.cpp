@@ -35,7 +35,7 @@ class UnitBatch {
  public:
   explicit UnitBatch(Ssd& ssd)
       : ssd_(ssd),
-        capacity_(ssd.map_units_per_page() > 1 && !ssd.zones()
+        capacity_(ssd.map_units_per_page() > 1 && !ssd.zoned()
                       ? 2 * std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
                       : 0),
         pools_(ftl::PoolLayout::pool_count(ssd.config().geometry, ssd.config().ftl.pool)),

@@ -80,7 +80,7 @@ TEST(ZnsBuffer, ZonesWrittenAtOnceProgramWholeStripesAndRegainThroughput) {
   // The same writes on an Ssd: every zone's pages on flash are whole
   // stripes of 8 (writes of 3 pages leave the rest in DRAM).
   Ssd ssd(full_width({kBuffer, kProtected}), {.verify = true});
-  const ftl::ZonedDevice& zones = ssd.zones()->device();
+  const ftl::ZonedDevice& zones = ssd.zoned()->front().device();
   TimeNs now = 0;
   std::vector<std::uint64_t> written(4, 0);
   for (int i = 0; i < 400; ++i) {
@@ -102,7 +102,7 @@ TEST(ZnsBuffer, ZonesWrittenAtOnceProgramWholeStripesAndRegainThroughput) {
 
 TEST(ZnsBuffer, AFinishFlushesTheZoneAndAResetForgetsItsBufferedPages) {
   Ssd ssd(full_width({kBuffer, kProtected, "ftl.zone_finish=\"pad\""}), {.verify = true});
-  const std::uint64_t zone_bytes = ssd.zones()->zone_bytes();
+  const std::uint64_t zone_bytes = ssd.zoned()->front().zone_bytes();
   TimeNs now = *ssd.start(HostIo{0, 3 * kPage, IoMode::kWrite}, 0);
   now = *ssd.start(HostIo{zone_bytes, 5 * kPage, IoMode::kWrite}, now);
   EXPECT_FALSE(ssd.ftl().is_mapped(0));  // in DRAM: no whole stripe yet
@@ -113,8 +113,8 @@ TEST(ZnsBuffer, AFinishFlushesTheZoneAndAResetForgetsItsBufferedPages) {
   // A finish writes the zone's 3 pages, then pads the rest.
   now = *ssd.start(HostIo{0, static_cast<std::uint32_t>(zone_bytes), IoMode::kZoneFinish}, now);
   for (ftl::Lpn lpn = 0; lpn < 3; ++lpn) EXPECT_TRUE(ssd.ftl().is_mapped(lpn));
-  EXPECT_EQ(ssd.zones()->device().zone_counters().finish_padding_pages,
-            ssd.zones()->device().capacity_pages() - 3);
+  EXPECT_EQ(ssd.zoned()->front().device().zone_counters().finish_padding_pages,
+            ssd.zoned()->front().device().capacity_pages() - 3);
   // A reset of the other zone forgets its buffered pages: none reaches flash.
   now = *ssd.start(HostIo{zone_bytes, static_cast<std::uint32_t>(zone_bytes), IoMode::kZoneReset},
                    now);

@@ -143,12 +143,12 @@ TEST(ZnsZrwa, ItsWritesAreRefusedWhereTheAreaEnds) {
   TimeNs now = *ssd.start(HostIo{0, 262144, IoMode::kZoneOpen}, 0);
   // Past the ZRWA and its implicit flush range (16 pages above the write pointer).
   now = *ssd.start(HostIo{16 * 4096, 4096, IoMode::kWrite}, now);
-  EXPECT_EQ(ssd.zone_outcome().status, ftl::ZoneStatus::kInvalidWrite);
+  EXPECT_EQ(ssd.zoned()->outcome().status, ftl::ZoneStatus::kInvalidWrite);
   now = *ssd.start(HostIo{0, 4096, IoMode::kZoneAppend}, now);
-  EXPECT_EQ(ssd.zone_outcome().status, ftl::ZoneStatus::kInvalidZoneOperation);
+  EXPECT_EQ(ssd.zoned()->outcome().status, ftl::ZoneStatus::kInvalidZoneOperation);
   now = *ssd.start(HostIo{15 * 4096, 4096, IoMode::kWrite}, now);
-  EXPECT_EQ(ssd.zone_outcome().status, ftl::ZoneStatus::kSuccess);
-  EXPECT_EQ(ssd.zones()->device().zone(0).write_pointer, 8u);
+  EXPECT_EQ(ssd.zoned()->outcome().status, ftl::ZoneStatus::kSuccess);
+  EXPECT_EQ(ssd.zoned()->front().device().zone(0).write_pointer, 8u);
 }
 
 TEST(ZnsZrwa, PowerCutsAreRefusedWithAReason) {
