@@ -32,7 +32,8 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
       logical_bytes_(ftl_->logical_pages() * ftl_->logical_page_size()),
       invariants_every_(checks.verify ? checks.invariants_every : 0),
       map_units_(map_unit_flash(config.geometry.page_size, ftl_->nand().geometry().page_size,
-                                timeline_.read_units_per_page())) {
+                                timeline_.read_units_per_page())),
+      observers_(timeline_) {
   commands_.reserve(1024);
   scheduler_.set_listener(this);
   // Cells of several bits: the timeline reads which blocks the FTL runs in
@@ -47,10 +48,9 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
     read_units_ = units;
   if (checks.verify) {
     // (It follows the FTL's pages: with map units, units.)
-    verifier_ = std::make_unique<VerifierCheck>(
+    observers_.verify_with(std::make_unique<VerifierCheck>(
         map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config.geometry,
-        ftl_->logical_pages(), config.ftl.copy_back);
-    observers_.push_back(verifier_.get());
+        ftl_->logical_pages(), config.ftl.copy_back));
   }
   if (config.controller.write_buffer_bytes) {
     // With map units, flushes pack them into whole pages of each pool; on
@@ -147,11 +147,7 @@ void Ssd::host_done(std::uint64_t tag, TimeNs at) {
     sync_done_ = at;
   else if (tag != kBackground)
     completions_.push_back(Completed{tag, at});
-  if (const auto it = observed_.find(tag); it != observed_.end()) {
-    for (SsdObserver* observer : observers_)
-      observer->request_done(it->second.first, it->second.second, at);
-    observed_.erase(it);
-  }
+  observers_.queued_done(tag, at);
 }
 
 void Ssd::cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) {
@@ -166,7 +162,7 @@ void Ssd::settle() {
 
 void Ssd::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowledge) {
   each_part(&SsdPart::emitted, EmittedCommands{source, ranges, commands_, acknowledge, clock_});
-  for (SsdObserver* observer : observers_) observer->commands(source, ranges, commands_);
+  observers_.commands(source, ranges, commands_);
 }
 
 void Ssd::clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) {
@@ -307,9 +303,9 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
               : flash_read(range, now, tag, &request);
   flow_ = 0;
   if (done)
-    for (SsdObserver* observer : observers_) observer->request_done(request, now, *done);
-  else if (!observers_.empty())
-    observed_.emplace(tag, std::pair{request, now});
+    observers_.request_done(request, now, *done);
+  else
+    observers_.request_queued(tag, request, now);
   each_part(&SsdPart::after_request, now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
   if (errors_) errors_->reclaim(*this, now);
   after_request();

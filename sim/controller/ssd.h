@@ -39,9 +39,8 @@
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
 #include "sim/controller/read_errors.h"
-#include "sim/controller/ssd_observer.h"
+#include "sim/controller/ssd_observers.h"
 #include "sim/controller/ssd_part.h"
-#include "sim/controller/verifier_check.h"
 #include "sim/controller/write_buffer_front.h"
 #include "sim/controller/zone_stack.h"
 
@@ -88,7 +87,6 @@ class Ssd final : private flash::FlashScheduler::Listener,
                            std::array<std::uint32_t, 3> weights) {
     scheduler_.set_flow_priorities(std::move(flow_class), weights);
   }
-  std::uint64_t verified_pages() const { return verifier_ ? verifier_->pages_checked() : 0; }
   // Simulated time during which cleaning was in progress, summed over
   // cleaning batches (foreground and background), and the same split by what
   // started it: host writes and buffer flushes (foreground) or idle pools
@@ -208,18 +206,10 @@ class Ssd final : private flash::FlashScheduler::Listener,
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
-  // Observers (teaching views: --timeline, --trace-ftl; --io-detail); they
-  // must outlive the Ssd or be detached. None changes what the Ssd does.
-  void add_observer(SsdObserver* observer) { observers_.push_back(observer); }
-  void remove_observer(SsdObserver* observer) { std::erase(observers_, observer); }
-  void add_flash_observer(flash::TimelineObserver* observer) {
-    flash_observers_.add(observer);
-    timeline_.set_observer(flash_observers_.target());
-  }
-  void remove_flash_observer(flash::TimelineObserver* observer) {
-    flash_observers_.remove(observer);
-    timeline_.set_observer(flash_observers_.target());
-  }
+  // Observers (ssd_observers.h: the verifier, the teaching views,
+  // --io-detail); none changes what the Ssd does.
+  SsdObservers& observers() { return observers_; }
+  const SsdObservers& observers() const { return observers_; }
 
  private:
   ftl::PageRange to_range(std::uint64_t offset, std::uint64_t size) const;
@@ -324,8 +314,7 @@ class Ssd final : private flash::FlashScheduler::Listener,
   CleaningClock& cleaning() override { return cleaning_; }
   void clean_pool(std::uint32_t pool, TimeNs now, Reserve reserve) override;
   void announce(const flash::CommandList& commands) override {
-    for (SsdObserver* observer : observers_)
-      observer->commands(CommandSource::kBackground, {}, commands);
+    observers_.commands(CommandSource::kBackground, {}, commands);
   }
   void to_flash(flash::CommandList& commands, std::vector<std::uint32_t>* carriers) override {
     if (carriers) carriers->clear();
@@ -353,17 +342,13 @@ class Ssd final : private flash::FlashScheduler::Listener,
   // write triggers too (the fewest-queued dispatch order tells flows apart by it).
   std::uint16_t flow_ = 0;
   std::uint8_t read_class_ = 0;  // read_page_class()
-  std::vector<SsdObserver*> observers_;
-  flash::TimelineObservers flash_observers_;
+  SsdObservers observers_;
   std::vector<Completed> completions_;  // start(): reported by the scheduler
   std::optional<TimeNs> sync_done_;     // schedule(kWait): the host chain's end
-  // start() with observers: requests whose completion comes later, by tag.
-  std::unordered_map<std::uint64_t, std::pair<HostIo, TimeNs>> observed_;
 
   // The parts, each null unless the config or the run asks for it; those
   // with SsdPart hooks listed in parts_ too.
   std::vector<SsdPart*> parts_;
-  std::unique_ptr<VerifierCheck> verifier_;  // first of observers_
   std::unique_ptr<WriteBufferFront> buffer_;
   std::unique_ptr<BackgroundCleaner> cleaner_;
   std::unique_ptr<PowerSafeScheduling> power_;

@@ -14,7 +14,7 @@ namespace ssdlab::sim {
 
 void Ssd::enable_power_cuts() {
   PowerSafeScheduling::recoverable_flash(*ftl_);
-  if (verifier_)
+  if (observers_.verifier())
     throw make_error(
         "power cuts and --verify cannot be combined: after a cut the verifier's view of flash "
         "is wrong; every cut checks each acknowledged write itself");

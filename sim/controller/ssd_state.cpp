@@ -83,7 +83,7 @@ void Ssd::load_state(StateReader& in) {
   // hold a state no FTL reaches: whatever the flags, find out before any
   // request, rather than crash on it later.
   ftl_->check_invariants();
-  if (verifier_) verifier_->adopt(ftl_->nand());
+  if (VerifierCheck* verifier = observers_.verifier()) verifier->adopt(ftl_->nand());
 }
 
 }  // namespace ssdlab::sim

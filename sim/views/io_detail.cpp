@@ -44,13 +44,13 @@ IoDetail::IoDetail(Ssd& ssd, RowLog& log)
   const std::uint32_t page = ssd.config().geometry.page_size;
   const std::uint32_t unit = ssd.ftl().logical_page_size();
   units_per_page_ = unit < page ? page / unit : 1;
-  ssd_.add_observer(this);
-  ssd_.add_flash_observer(this);
+  ssd_.observers().add(this);
+  ssd_.observers().add_flash(this);
 }
 
 IoDetail::~IoDetail() {
-  ssd_.remove_flash_observer(this);
-  ssd_.remove_observer(this);
+  ssd_.observers().remove_flash(this);
+  ssd_.observers().remove(this);
 }
 
 IoDetail::Request& IoDetail::fresh(std::uint64_t key) {

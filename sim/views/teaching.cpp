@@ -23,8 +23,8 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     timeline_ = std::make_unique<TimelineTrace>(
         options.timeline, geometry,
         parse_timeline_bound(options.timeline_window, options.timeline_ios));
-    ssd.add_observer(timeline_.get());
-    ssd.add_flash_observer(timeline_.get());
+    ssd.observers().add(timeline_.get());
+    ssd.observers().add_flash(timeline_.get());
     if (geometry.cell_type != flash::CellType::kSlc) timeline_->label_page_types(&ssd.timeline());
   }
   if (options.trace_ftl > 0) {
@@ -41,19 +41,19 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     }
     ftl_trace_ = std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(),
                                             options.trace_ftl, options.trace_ftl_file);
-    ssd.add_observer(ftl_trace_.get());
+    ssd.observers().add(ftl_trace_.get());
     ssd.explain_victims(ftl_trace_->explanations());
   }
 }
 
 TeachingViews::~TeachingViews() {
   if (timeline_) {
-    ssd_.remove_flash_observer(timeline_.get());
-    ssd_.remove_observer(timeline_.get());
+    ssd_.observers().remove_flash(timeline_.get());
+    ssd_.observers().remove(timeline_.get());
   }
   if (ftl_trace_) {
     ssd_.explain_victims(nullptr);
-    ssd_.remove_observer(ftl_trace_.get());
+    ssd_.observers().remove(ftl_trace_.get());
   }
 }
 

@@ -30,7 +30,7 @@ TEST(FunctionalLists, UnreadListsLeaveTheStateAReaderSees) {
   ASSERT_TRUE(config.ftl.two_plane);
   Ssd unread(config), read(config);
   ListReader reader;
-  read.add_observer(&reader);
+  read.observers().add(&reader);
   EXPECT_FALSE(unread.functional_lists_read());
   EXPECT_TRUE(read.functional_lists_read());
   const std::uint64_t bytes = unread.logical_bytes();
@@ -40,7 +40,7 @@ TEST(FunctionalLists, UnreadListsLeaveTheStateAReaderSees) {
         ssd->write_functionally((offset * 7919 + pass * 4096) % (bytes - 65536) / 4096 * 4096,
                                 65536);
   EXPECT_GT(reader.two_plane, 0u);  // the reader's lists were merged
-  read.remove_observer(&reader);
+  read.observers().remove(&reader);
   EXPECT_EQ(support::saved_bytes(unread), support::saved_bytes(read));
   // A host write after them is merged as ever: the flag does not stay set.
   const TimeNs at = 1'000'000'000;

@@ -156,7 +156,7 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
   }
   ssd.ftl().check_invariants();
   EXPECT_GE(ssd.read_errors()->counters().reclaimed_blocks, 4u);  // the four hot blocks
-  EXPECT_GT(ssd.verified_pages(), 30000u);
+  EXPECT_GT(ssd.observers().verified_pages(), 30000u);
 }
 
 // With persistently isolated placement handles, read reclaim rewrites a
