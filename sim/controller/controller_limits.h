@@ -1,7 +1,7 @@
 // The controller's limits ([controller.firmware], [controller.data_path];
 // sim/config/controller_limits_config.h; docs/model.md "Controller cores
 // and data path"), a part of the Ssd that the host loop's stages use
-// (sim/engine/simulator_link.cpp):
+// (sim/engine/host_path.h):
 //  - the firmware's cores: N servers, each a SerialResource. A host
 //    command that reaches the controller takes the earliest free core (the
 //    lowest-numbered on ties) for its kind's time, first come first served

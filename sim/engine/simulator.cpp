@@ -23,6 +23,9 @@ TimeNs later(TimeNs now, TimeNs pause, const char* key) {
   return *end;
 }
 
+Simulator::Simulator(Ssd& ssd, IoLog* log)
+    : ssd_(ssd), recorder_(log), host_queue_(ssd.config().controller), path_(ssd) {}
+
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
   open(streams, groups);
@@ -30,7 +33,7 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
 }
 
 void Simulator::open(std::span<const HostStream> streams, std::span<const RunGroup> groups) {
-  if (limits_) limits_->count_time_to(now_);  // the time before the run, not in it
+  path_.count_time_to(now_);  // the time before the run, not in it
   recorder_.open(groups, now_, ssd_);
   begin(streams);
 }
@@ -70,7 +73,7 @@ std::vector<RunResult> Simulator::close() {
     recorder_.stop(fmt::format("{} blocks expired (lifetime limit {})",
                                ssd_.ftl().stats().blocks_retired, expired_limit_),
                    false);
-  if (limits_) limits_->count_time_to(now_);
+  path_.count_time_to(now_);
   std::vector<RunResult> results = recorder_.close(now_, ssd_);
   streams_.clear();
   return results;
@@ -103,7 +106,7 @@ void Simulator::handle(const Event& event) {
   const auto& done = std::get<Completion>(event);
   if (stages_ && done.stage == Stage::kDevice)
     stages_->flash_done(io_key(done.stream, done.io), now_);
-  if (on_the_way_ && on_the_way(done)) return;
+  if (path_.on() && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
   recorder_.completed(stream.spec, done.io, done.submitted, now_, done.mode, done.offset, done.size,
@@ -228,8 +231,34 @@ void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t re
 
 void Simulator::dispatch(const QueuedRequest& r) {
   if (stages_) stages_->dispatched(io_key(r.stream, r.io), r.request.flow, now_);
-  if (on_the_way_ && send_command(r)) return;
+  if (path_.on())
+    if (const std::optional<HostPath::Step> step = path_.send(r.request, now_)) {
+      ++outstanding_;  // the device holds it from now (its slot is taken)
+      const HostIo& io = r.request;
+      queue_.push(step->at, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode,
+                                       step->stage, io.flow, io.placement, r.resubmitted});
+      return;
+    }
   start(r);
+}
+
+bool Simulator::on_the_way(const Completion& event) {
+  if (event.stage == Stage::kToFlash) {
+    --outstanding_;  // start() counts it again
+    HostIo io{event.offset, event.size, event.mode};
+    io.flow = event.flow;
+    io.placement = event.placement;
+    start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted,
+                        streams_[event.stream].spec.queue});
+    return true;
+  }
+  const std::optional<HostPath::Step> step =
+      path_.after(event.stage, event.mode, event.size, event.refused, now_);
+  if (!step) return false;
+  Completion next = event;
+  next.stage = step->stage;
+  queue_.push(step->at, next);
+  return true;
 }
 
 void Simulator::start(const QueuedRequest& r) {

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "common/progress.h"
-#include "sim/controller/host_link.h"
 #include "sim/controller/host_queue.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/host_path.h"
 #include "sim/engine/io_source.h"
 #include "sim/engine/power_cut_schedule.h"
 #include "sim/engine/run_recorder.h"
@@ -146,14 +146,8 @@ class Simulator {
     SourceIo io{};
     std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
   };
-  // An I/O the device holds. With a host link, firmware time or the
-  // controller's limits (simulator_link.cpp) it is an event at each stage
-  // of its way: a write's data reaching the data path (kDataIn), its command
-  // reaching the flash (kToFlash: Ssd::start then), the device done with it
-  // (kDevice: a read's data then crosses the data path), a read's data
-  // across it (kDataOut: its completion, and a read's data, then cross the
-  // link to the host), and done (kAtHost). Without them only kDevice, done.
-  enum class Stage : std::uint8_t { kDevice, kToFlash, kAtHost, kDataIn, kDataOut };
+  // An I/O the device holds: an event at each stage of its way (HostPath).
+  using Stage = HostPath::Stage;
   struct Completion {
     std::uint32_t stream;
     std::uint32_t size;
@@ -203,21 +197,14 @@ class Simulator {
   void schedule_next_arrival();
   void submit(std::uint32_t stream, const SourceIo& io, std::uint64_t retry = kFresh);
   // Sends `request` to the device now: it reaches the flash at once, or
-  // after the host link and firmware time (send_command()).
+  // at the end of its way there (HostPath::send()).
   void dispatch(const QueuedRequest& request);
   // Starts `request` on the device now; it completes at the time the Ssd
   // says (at once, or later from the flash scheduler: advance_flash()).
   void start(const QueuedRequest& request);
-  // With a host link or firmware time (simulator_link.cpp): the command (and
-  // a write's data) crosses the link, then the firmware time passes; true if
-  // that takes time (a kToFlash event queued), false to start now.
-  bool send_command(const QueuedRequest& request);
-  // A Completion event on its way (kToFlash: started now; kDevice with a
-  // link: sent to the host); false for one that completes now.
+  // A Completion event on its way (HostPath::after(); kToFlash: started
+  // now); false for one that completes for the host now.
   bool on_the_way(const Completion& event);
-  // A completion the device is done with (and a read's data): over the
-  // link to the host if there is one (true), else complete now (false).
-  bool to_host(const Completion& event);
   // Processes the flash scheduler's events due no later than the next host
   // event and `until`; each completion it reports becomes a Completion event.
   void advance_flash(TimeNs until);
@@ -237,10 +224,7 @@ class Simulator {
   Ssd& ssd_;
   RunRecorder recorder_;  // io.csv and the figures of the run in progress
   HostQueue host_queue_;
-  std::optional<HostLink> link_;  // host.link (none: the host reaches the device at no cost)
-  TimeNs firmware_ns_ = 0;        // host.firmware_us
-  ControllerLimits* limits_ = nullptr;  // the Ssd's cores and data path, if any
-  bool on_the_way_ = false;       // a link, firmware time or limits: I/Os take stages
+  HostPath path_;  // the link, firmware time and controller limits
   EventQueue<Event> queue_;
   TimeNs now_ = 0;
   std::vector<Stream> streams_;

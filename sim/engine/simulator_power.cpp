@@ -26,7 +26,7 @@ void Simulator::cut_power(TimeNs at) {
         ssd_.config().ftl.type, "recovery",
         fmt::format("power cut {} at {} us", cuts_.reports().size() + 1, format_us(at)));
   }
-  if (link_) link_->reset();  // what was on the link is lost with the rest
+  path_.power_lost();  // what was on the link is lost with the rest
   // What is left in the queue lies after the cut: completions of I/Os in
   // flight (not acknowledged: resubmitted once mounted) and arrivals (none
   // before the mount ends).

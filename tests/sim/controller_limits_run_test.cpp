@@ -1,5 +1,5 @@
 // The controller's limits in runs (sim/controller/controller_limits.h,
-// sim/engine/simulator_link.cpp): the firmware cores' IOPS ceiling under
+// sim/engine/host_path.h): the firmware cores' IOPS ceiling under
 // load and their latency at queue depth 1, the data path's cap on
 // sequential reads and writes, io.csv unchanged without the keys, and the
 // counters in summary.json.

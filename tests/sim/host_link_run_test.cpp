@@ -1,4 +1,4 @@
-// The host link and firmware time in runs (sim/engine/simulator_link.cpp):
+// The host link and firmware time in runs (sim/engine/host_path.h):
 // a sequential read's and a sequential write's throughput capped at a narrow
 // link's payload rate, the firmware time added whole to each response at
 // queue depth 1, io.csv unchanged by the defaults set explicitly, and power
