@@ -109,8 +109,8 @@ void Simulator::handle(const Event& event) {
   if (path_.on() && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
-  recorder_.completed(stream.spec, done.io, done.submitted, now_, done.mode, done.offset, done.size,
-                      done.refused, done.read_class);
+  recorder_.completed(stream.spec, done.io, done.submitted, now_, done.request.mode,
+                      done.request.offset, done.request.size, done.refused, done.read_class);
   if (stages_) {
     const RunGroup& group = recorder_.group(stream.spec.group);
     stages_->completed(io_key(done.stream, done.io),
@@ -234,9 +234,12 @@ void Simulator::dispatch(const QueuedRequest& r) {
   if (path_.on())
     if (const std::optional<HostPath::Step> step = path_.send(r.request, now_)) {
       ++outstanding_;  // the device holds it from now (its slot is taken)
-      const HostIo& io = r.request;
-      queue_.push(step->at, Completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode,
-                                       step->stage, io.flow, io.placement, r.resubmitted});
+      Completion way{r.stream, step->stage};
+      way.resubmitted = r.resubmitted;
+      way.io = r.io;
+      way.submitted = r.arrived;
+      way.request = r.request;
+      queue_.push(step->at, way);
       return;
     }
   start(r);
@@ -245,15 +248,12 @@ void Simulator::dispatch(const QueuedRequest& r) {
 bool Simulator::on_the_way(const Completion& event) {
   if (event.stage == Stage::kToFlash) {
     --outstanding_;  // start() counts it again
-    HostIo io{event.offset, event.size, event.mode};
-    io.flow = event.flow;
-    io.placement = event.placement;
-    start(QueuedRequest{event.stream, event.io, event.submitted, io, event.resubmitted,
+    start(QueuedRequest{event.stream, event.io, event.submitted, event.request, event.resubmitted,
                         streams_[event.stream].spec.queue});
     return true;
   }
   const std::optional<HostPath::Step> step =
-      path_.after(event.stage, event.mode, event.size, event.refused, now_);
+      path_.after(event.stage, event.request.mode, event.request.size, event.refused, now_);
   if (!step) return false;
   Completion next = event;
   next.stage = step->stage;
@@ -290,10 +290,13 @@ void Simulator::start(const QueuedRequest& r) {
   ++outstanding_;
   // The response time counts the wait in the host queue. On a zoned device
   // the offset is where it was served (an append's, the device's choice).
-  Completion completion{r.stream, io.size, r.io, io.offset, r.arrived, io.mode};
+  Completion completion{r.stream};
+  completion.io = r.io;
+  completion.submitted = r.arrived;
+  completion.request = io;
   if (const ZoneStack* zoned = ssd_.zoned()) {
     const ZoneStack::Outcome& outcome = zoned->outcome();
-    completion.offset = outcome.offset;
+    completion.request.offset = outcome.offset;
     completion.refused = outcome.status != ftl::ZoneStatus::kSuccess;
     if (completion.refused) recorder_.refused(spec, r.io, io, outcome.status);
   }

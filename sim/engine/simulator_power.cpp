@@ -37,7 +37,7 @@ void Simulator::cut_power(TimeNs at) {
       --outstanding_;
       if (!host_queue_.unlimited())  // its slot frees at the cut
         host_queue_.complete(streams_[done->stream].spec.queue);
-      const SourceIo io{{done->offset, done->size, done->mode}, 0};
+      const SourceIo io{done->request, 0};
       queue_.push(report.mount_done, Arrival{done->stream, Arrival::Kind::kGiven, io, done->io});
       ++report.requests_resubmitted;
     } else {

@@ -4,6 +4,8 @@
 // and keep a persistently isolated handle's data apart across the mounts.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -106,6 +108,53 @@ TEST(FdpCutsWithAnSlcCache, LoseNothingAndKeepTheHandlesApart) {
   EXPECT_GT(ssd.ftl().part_records().fdp->handles[1].pages_folded, 0u);
   // (The cache's own blocks take both handles: blocks_mixing passes them.)
   EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.config().geometry, 512), 0u);
+}
+
+// Random 8 KiB writes, each with its own placement identifier from the
+// source (as a trace's placement column gives it), not from the stream.
+class TaggedWrites final : public IoSource {
+ public:
+  TaggedWrites(std::uint64_t count, std::uint64_t bytes, std::uint8_t placement)
+      : left_(count), pages_(bytes / 8192), placement_(placement) {}
+  std::optional<SourceIo> next() override {
+    if (left_ == 0) return std::nullopt;
+    --left_;
+    SourceIo io;
+    io.offset = (left_ * 2654435761u % pages_) * 8192;
+    io.size = 8192;
+    io.mode = IoMode::kWrite;
+    io.placement = placement_;
+    return io;
+  }
+
+ private:
+  std::uint64_t left_, pages_;
+  std::uint8_t placement_;
+};
+
+// A write the power cut interrupts goes again as the host sent it: with the
+// placement identifier its source gave it. (They went again without it,
+// to handle 0, when a completion kept only offset, size and mode.)
+TEST(FdpCutsResubmit, WritesInFlightKeepTheirSourcesPlacement) {
+  Ssd ssd(load_config(testing::preset("tiny"), {"ftl.placement=\"fdp\"", "ftl.fdp_handles=2"}));
+  ssd.enable_power_cuts();
+  Simulator simulator(ssd, nullptr);
+  constexpr std::uint64_t kWrites = 6000;
+  simulator.plan_power_cuts(parse_power_cuts({"random:20"}, kWrites, 3));
+  TaggedWrites writes(kWrites, ssd.logical_bytes(), 1);
+  const HostStream stream{&writes, 0, 0, /*slots=*/4};
+  const RunGroup group{"tagged", 0, kWrites};
+  simulator.run(std::span(&stream, 1), std::span(&group, 1));
+  std::uint64_t resubmitted = 0;
+  for (const PowerCutReport& cut : simulator.power_cuts()) {
+    EXPECT_TRUE(cut.recovered());
+    resubmitted += cut.requests_resubmitted;
+  }
+  EXPECT_GT(resubmitted, 0u);
+  const auto fdp = ssd.ftl().part_records().fdp;
+  ASSERT_TRUE(fdp.has_value());
+  EXPECT_GT(fdp->handles[1].host_pages, 0u);
+  EXPECT_EQ(fdp->handles[0].host_pages, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(PowerCut, FdpCuts,
