@@ -24,7 +24,7 @@ TimeNs later(TimeNs now, TimeNs pause, const char* key) {
 }
 
 Simulator::Simulator(Ssd& ssd, IoLog* log)
-    : ssd_(ssd), recorder_(log), host_queue_(ssd.config().controller), path_(ssd) {}
+    : ssd_(ssd), host_queue_(ssd.config().controller), path_(ssd), recorder_(log) {}
 
 std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
                                       std::span<const RunGroup> groups) {
