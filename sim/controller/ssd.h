@@ -10,10 +10,11 @@
 // "The controller as parts"): the write buffer (write_buffer_front.h),
 // background cleaning (background_cleaner.h), power-safe scheduling
 // (power_safe.h), the firmware's cores and data path (controller_limits.h),
-// the zone stack (zone_stack.h: the host log and the zone part), read errors (read_errors.h), and
-// the observers (ssd_observer.h: the verifier, the teaching views). A device feature is a part and
-// its construction here; the core calls the hooks of SsdPart (ssd_part.h) on the parts it lists,
-// one loop a hook (each_part()).
+// the zone stack (zone_stack.h: the host log and the zone part), read
+// errors (read_errors.h), and the observers (ssd_observers.h: the verifier,
+// the teaching views). A device feature is a part and its construction
+// here; the core calls the hooks of SsdPart (ssd_part.h) on the parts it
+// lists, one loop a hook (each_part()).
 #pragma once
 
 #include <bit>
