@@ -19,8 +19,10 @@ std::optional<HostPath::Step> HostPath::send(const HostIo& io, TimeNs now) {
   return Step{at, to_data_path ? Stage::kDataIn : Stage::kToFlash};
 }
 
-std::optional<HostPath::Step> HostPath::after(Stage stage, IoMode mode, std::uint32_t size,
-                                              bool refused, TimeNs now) {
+std::optional<HostPath::Step> HostPath::after(Stage stage, const HostIo& io, bool refused,
+                                              TimeNs now) {
+  const IoMode mode = io.mode;
+  const std::uint32_t size = io.size;
   switch (stage) {
     case Stage::kDataIn:  // a write's data into the controller's DRAM
       return Step{limits_->move(now, size), Stage::kToFlash};

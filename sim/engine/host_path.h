@@ -52,10 +52,10 @@ class HostPath {
   // `io`, dispatched at `now`: its next step; none if it reaches the flash
   // now (Ssd::start).
   std::optional<Step> send(const HostIo& io, TimeNs now);
-  // An I/O of `mode` and `size` at `stage` (not kToFlash) at `now`: its next
-  // step; none if it completes for the host now. `refused`: a zoned device
-  // refused it (no data comes back).
-  std::optional<Step> after(Stage stage, IoMode mode, std::uint32_t size, bool refused, TimeNs now);
+  // An I/O, `io`, at `stage` (not kToFlash) at `now`: its next step; none if
+  // it completes for the host now. `refused`: a zoned device refused it (no
+  // data comes back).
+  std::optional<Step> after(Stage stage, const HostIo& io, bool refused, TimeNs now);
 
   // The controller limits' accounting of time (ControllerLimits::count_time_to).
   void count_time_to(TimeNs now) {

@@ -49,17 +49,19 @@ class RunRecorder {
   TimeNs start() const { return start_; }
   const RunGroup& group(std::uint32_t index) const { return groups_[index]; }
 
-  // I/O `io` of a stream (`spec`), submitted at `submitted`, completes at
-  // `now`: its row, and its share of its group's figures. `refused`: a zoned
-  // device refused it; `read_class`: a read's page class (0: none).
-  void completed(const HostStream& spec, std::uint64_t io, TimeNs submitted, TimeNs now,
-                 IoMode mode, std::uint64_t offset, std::uint32_t size, bool refused,
-                 std::uint8_t read_class) {
+  // I/O `io` of a stream (`spec`), `request` (its offset where the device
+  // served it), submitted at `submitted`, completes at `now`: its row, and
+  // its share of its group's figures. `refused`: a zoned device refused it;
+  // `read_class`: a read's page class (0: none).
+  void completed(const HostStream& spec, std::uint64_t io, const HostIo& request, TimeNs submitted,
+                 TimeNs now, bool refused, std::uint8_t read_class) {
+    const IoMode mode = request.mode;
+    const std::uint32_t size = request.size;
     const RunGroup& group = groups_[spec.group];
     const TimeNs response = now - submitted;
     if (log_)
-      log_->row(group.name, group.run, spec.process, io, submitted - start_, response, mode, offset,
-                size);
+      log_->row(group.name, group.run, spec.process, io, submitted - start_, response, mode,
+                request.offset, size);
     // Only served reads and writes are in the run's figures; trims, refusals
     // and zone management commands are counted apart (RunSamples::Kind).
     const RunSamples::Kind kind = RunSamples::kind_of(mode, refused);

@@ -109,8 +109,8 @@ void Simulator::handle(const Event& event) {
   if (path_.on() && on_the_way(done)) return;
   --outstanding_;
   const Stream& stream = streams_[done.stream];
-  recorder_.completed(stream.spec, done.io, done.submitted, now_, done.request.mode,
-                      done.request.offset, done.request.size, done.refused, done.read_class);
+  recorder_.completed(stream.spec, done.io, done.request, done.submitted, now_, done.refused,
+                      done.read_class);
   if (stages_) {
     const RunGroup& group = recorder_.group(stream.spec.group);
     stages_->completed(io_key(done.stream, done.io),
@@ -234,15 +234,19 @@ void Simulator::dispatch(const QueuedRequest& r) {
   if (path_.on())
     if (const std::optional<HostPath::Step> step = path_.send(r.request, now_)) {
       ++outstanding_;  // the device holds it from now (its slot is taken)
-      Completion way{r.stream, step->stage};
-      way.resubmitted = r.resubmitted;
-      way.io = r.io;
-      way.submitted = r.arrived;
-      way.request = r.request;
-      queue_.push(step->at, way);
+      queue_.push(step->at, completion_of(r, step->stage));
       return;
     }
   start(r);
+}
+
+Simulator::Completion Simulator::completion_of(const QueuedRequest& r, Stage stage) {
+  Completion completion{r.stream, stage};
+  completion.resubmitted = r.resubmitted;
+  completion.io = r.io;
+  completion.submitted = r.arrived;
+  completion.request = r.request;
+  return completion;
 }
 
 bool Simulator::on_the_way(const Completion& event) {
@@ -253,7 +257,7 @@ bool Simulator::on_the_way(const Completion& event) {
     return true;
   }
   const std::optional<HostPath::Step> step =
-      path_.after(event.stage, event.request.mode, event.request.size, event.refused, now_);
+      path_.after(event.stage, event.request, event.refused, now_);
   if (!step) return false;
   Completion next = event;
   next.stage = step->stage;
@@ -290,10 +294,7 @@ void Simulator::start(const QueuedRequest& r) {
   ++outstanding_;
   // The response time counts the wait in the host queue. On a zoned device
   // the offset is where it was served (an append's, the device's choice).
-  Completion completion{r.stream};
-  completion.io = r.io;
-  completion.submitted = r.arrived;
-  completion.request = io;
+  Completion completion = completion_of(r, Stage::kDevice);
   if (const ZoneStack* zoned = ssd_.zoned()) {
     const ZoneStack::Outcome& outcome = zoned->outcome();
     completion.request.offset = outcome.offset;

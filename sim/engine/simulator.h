@@ -164,6 +164,8 @@ class Simulator {
     HostIo request;
   };
   using Event = std::variant<Arrival, Completion>;
+  // `r`'s event at `stage` (its response time counts from its arrival).
+  static Completion completion_of(const QueuedRequest& r, Stage stage);
 
   // A stream during a run.
   struct Stream {
