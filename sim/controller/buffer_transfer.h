@@ -1,7 +1,7 @@
 // The time the controller takes to move bytes between the host interface
 // and its DRAM (controller.write_buffer_ns_per_byte): what a write-buffer
 // hit costs (write_buffer_front.cpp) and what a read of unwritten pages
-// costs (Ssd::flash_read; docs/model.md, "Reads of unwritten pages").
+// costs (SsdCore::flash_read; docs/model.md, "Reads of unwritten pages").
 #pragma once
 
 #include <cstdint>

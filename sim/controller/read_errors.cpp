@@ -7,6 +7,7 @@
 #include "ftl/page_runs.h"
 #include "ftl/placement_tag.h"
 #include "records/counter_state.h"
+#include "sim/controller/write_buffer.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -222,7 +223,7 @@ flash::BlockId ReadErrors::take_reclaim() {
   return kNoBlock;
 }
 
-void ReadErrors::reclaim(Rewriter& core, TimeNs now) {
+void ReadErrors::reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now) {
   const flash::FastGeometry& g = nand_.geometry();
   for (flash::BlockId block; (block = take_reclaim()) != kNoBlock;) {
     // Its valid pages, but those the write buffer holds a newer copy of.
@@ -231,7 +232,7 @@ void ReadErrors::reclaim(Rewriter& core, TimeNs now) {
     const flash::Ppn first = g.first_page(block);
     for (flash::Ppn ppn = first; ppn < first + nand_.write_pointer(block); ++ppn) {
       const flash::Lpn lpn = nand_.lpn_at(ppn);
-      if (!nand_.is_valid(ppn) || core.held_in_buffer(lpn)) continue;
+      if (!nand_.is_valid(ppn) || (buffered && buffered->contains(lpn))) continue;
       reclaim_lpns_.push_back(lpn);
       flash::Command read = flash::page_command(flash::Op::kRead, ppn, lpn);
       read.cleaning = true;

@@ -43,6 +43,8 @@
 
 namespace ssdlab::sim {
 
+class WriteBuffer;
+
 // A page read that no step corrected.
 struct MediaError {
   flash::Lpn lpn;
@@ -80,7 +82,7 @@ class ReadErrors final : public SsdPart {
   TimeNs recover_reads(flash::CommandList& commands, TimeNs now);
   const std::vector<MediaError>& media_errors() const { return media_errors_; }
   // A queued read's decode time, added to its completion when the flash
-  // scheduler reports it (Ssd::host_done), by the request's tag: 0 if none.
+  // scheduler reports it (SsdCore::host_done), by the request's tag: 0 if none.
   void decode_later(std::uint64_t tag, TimeNs decode) { decode_after_[tag] = decode; }
   TimeNs take_decode(std::uint64_t tag) {
     if (decode_after_.empty()) return 0;
@@ -106,9 +108,6 @@ class ReadErrors final : public SsdPart {
   // What read reclaim asks of the controller's core.
   class Rewriter {
    public:
-    // Whether the controller holds a newer copy of `lpn` than flash's (the
-    // write buffer's): reclaim leaves that page to it.
-    virtual bool held_in_buffer(flash::Lpn lpn) const = 0;
     // `reads` (of a block's valid pages, cleaning work) and then the FTL's
     // writes of their logical pages, `runs`, elsewhere: one background job
     // from `now`.
@@ -120,8 +119,9 @@ class ReadErrors final : public SsdPart {
   // Rewrites each block due (take_reclaim()) through `core`: read out (the
   // ECC corrects them), then written again where the FTL puts them, so
   // that the old copies are superseded and the block is cleaned as any
-  // other.
-  void reclaim(Rewriter& core, TimeNs now);
+  // other. A page the write buffer holds (`buffered`, or null) is newer
+  // there than on flash: reclaim leaves it to the buffer.
+  void reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now);
 
   // The model's inputs for a page of `block` read at `now`.
   double pe_cycles(flash::BlockId block) const;

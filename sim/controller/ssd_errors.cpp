@@ -1,10 +1,10 @@
 // What the controller's flash read error part (read_errors.h) asks of the
 // core: read reclaim's rewrite of a block's pages.
-#include "sim/controller/ssd.h"
+#include "sim/controller/ssd_core.h"
 
 namespace ssdlab::sim {
 
-void Ssd::rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs now) {
+void SsdCore::rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs now) {
   commands_.assign(reads.begin(), reads.end());
   ftl_->media_reallocated(reads.size());
   // All of it is background work (cleaning's class): the writes a stage
@@ -18,8 +18,7 @@ void Ssd::rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs no
     commands_.push_back(command);
   }
   emit(CommandSource::kBackground, nullptr);
-  schedule(now, {flash::WorkClass::kCleaning, flash::HostWait::kNone,
-                 needs_times_at_once() ? kWait : kBackground});
+  schedule_background(now);
 }
 
 }  // namespace ssdlab::sim

@@ -1,10 +1,10 @@
-// The hooks the controller's core calls on each part it holds (Ssd::parts_),
-// in one loop per hook, in the order the parts are listed: a part overrides
-// the hooks it needs, and the core has no branch of its own for it
-// (docs/layout.md, "The controller as parts"). The parts listed today: power-
-// safe scheduling (power_safe.h), background cleaning (background_cleaner.h),
-// read errors (read_errors.h) and the controller's limits
-// (controller_limits.h).
+// The hooks the controller's core calls on each part it lists
+// (SsdCore::list_parts), in one loop per hook, in the order the parts are
+// listed: a part overrides the hooks it needs, and the core has no branch of
+// its own for it (docs/layout.md, "The controller as parts"). The parts
+// listed today: power-safe scheduling (power_safe.h), read errors
+// (read_errors.h), background cleaning (background_cleaner.h) and the
+// controller's limits (controller_limits.h).
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,7 @@
 
 namespace ssdlab::sim {
 
-void Ssd::save_state(StateWriter& out) const {
+void SsdCore::save_state(StateWriter& out) const {
   // A run settles the scheduler at its end (Simulator::run), so a checkpoint
   // holds no queued command: the busy-until times carry everything queued.
   if (!scheduler_.idle())
@@ -28,19 +28,9 @@ void Ssd::save_state(StateWriter& out) const {
   out.u64(host_bytes_written_);
   out.i64(cleaning_.last_end);
   out.u64(requests_);
-  out.boolean(buffer_ != nullptr);
-  out.u64(cleaner_ ? cleaner_->preemptible_pools() : 0);
-  if (buffer_) buffer_->save_state(out);
-  if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
-  if (zoned_) zoned_->save_state(out);
-  // Its own section, after the others, only on a device with the part: a
-  // checkpoint without it (older, or saved without the keys) loads, and
-  // one with it loads into a device without (ControllerLimits::load_state).
-  if (limits_) limits_->save_state(out);
-  if (errors_) errors_->save_state(out);
 }
 
-void Ssd::load_state(StateReader& in) {
+void SsdCore::load_state(StateReader& in) {
   ftl_->load_state(in);
   timeline_.load_state(in);
   in.section("SSDC", 5);
@@ -51,6 +41,25 @@ void Ssd::load_state(StateReader& in) {
   requests_ = in.u64();
   if (cleaning_.total_ns < 0 || cleaning_.background_ns < 0 || cleaning_.last_end < 0)
     throw Error("a controller clock or counter is negative");
+}
+
+void Ssd::save_state(StateWriter& out) const {
+  core_.save_state(out);
+  // (The rest of the controller's section: which parts it has.)
+  out.boolean(buffer_ != nullptr);
+  out.u64(cleaner_ ? cleaner_->preemptible_pools() : 0);
+  if (buffer_) buffer_->save_state(out);
+  if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
+  if (zoned_) zoned_->save_state(out);
+  // Its own section, after the others, only on a device with the part: a
+  // checkpoint without it (older, or saved without the keys) loads, and
+  // one with it loads into a device without (ControllerLimits::load_state).
+  if (limits_) limits_->save_state(out);
+  if (const ReadErrors* errors = core_.read_errors()) errors->save_state(out);
+}
+
+void Ssd::load_state(StateReader& in) {
+  core_.load_state(in);
   if (in.boolean() != (buffer_ != nullptr))
     throw Error(buffer_ ? "it was saved without a write buffer, the config has one"
                         : "it was saved with a write buffer, the config has none");
@@ -64,26 +73,29 @@ void Ssd::load_state(StateReader& in) {
   if (buffer_) buffer_->load_state(in);
   if (pools) cleaner_->load_state(in);
   if (zoned_) zoned_->load_state(in);
+  const DeviceConfig& config = core_.config();
   if (in.at_section(ControllerLimits::kSection)) {
     if (limits_)
       limits_->load_state(in);
     else
-      ControllerLimits(ControllerConfig{}, config_.power, timeline_).load_state(in);  // dropped
+      ControllerLimits(ControllerConfig{}, config.power, core_.timeline())
+          .load_state(in);  // dropped
   }
   // The read error part's blocks: saved without it, the data on flash is
   // as old as the config's age (ReadErrors::adopt_unstamped).
-  if (errors_) errors_->adopt_unstamped();
+  ReadErrors* errors = core_.read_errors();
+  if (errors) errors->adopt_unstamped();
   if (in.at_section(ReadErrors::kSection)) {
-    if (errors_)
-      errors_->load_state(in);
+    if (errors)
+      errors->load_state(in);
     else
-      ReadErrors(config_.errors, ftl_->nand(), 1).load_state(in);  // read and dropped
+      ReadErrors(config.errors, core_.ftl().nand(), 1).load_state(in);  // read and dropped
   }
   // A file can pass its checksum (recomputed by whoever altered it) and still
   // hold a state no FTL reaches: whatever the flags, find out before any
   // request, rather than crash on it later.
-  ftl_->check_invariants();
-  if (VerifierCheck* verifier = observers_.verifier()) verifier->adopt(ftl_->nand());
+  core_.ftl().check_invariants();
+  if (VerifierCheck* verifier = core_.observers().verifier()) verifier->adopt(core_.ftl().nand());
 }
 
 }  // namespace ssdlab::sim

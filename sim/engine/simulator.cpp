@@ -68,7 +68,7 @@ void Simulator::stop_run(const std::string& why, bool end_of_life) {
 
 std::vector<RunResult> Simulator::close() {
   step(flash::kNever);
-  ssd_.settle();  // cleaning still queued is reserved, as it would run
+  ssd_.core().settle();  // cleaning still queued is reserved, as it would run
   if (expired_ && !recorder_.end_of_life())
     recorder_.stop(fmt::format("{} blocks expired (lifetime limit {})",
                                ssd_.ftl().stats().blocks_retired, expired_limit_),
@@ -289,8 +289,8 @@ void Simulator::start(const QueuedRequest& r) {
   }
   const HostStream& spec = streams_[r.stream].spec;
   if (attribute) recorder_.moved(spec.group, pages_moved() - moved_before);
-  const bool media_error = !ssd_.media_errors().empty();
-  if (media_error) recorder_.media_errors(spec, r.io, io, ssd_.media_errors());
+  const bool media_error = !ssd_.core().media_errors().empty();
+  if (media_error) recorder_.media_errors(spec, r.io, io, ssd_.core().media_errors());
   ++outstanding_;
   // The response time counts the wait in the host queue. On a zoned device
   // the offset is where it was served (an append's, the device's choice).
@@ -302,7 +302,7 @@ void Simulator::start(const QueuedRequest& r) {
     if (completion.refused) recorder_.refused(spec, r.io, io, outcome.status);
   }
   completion.media_error = media_error;
-  if (io.mode == IoMode::kRead) completion.read_class = ssd_.read_page_class();
+  if (io.mode == IoMode::kRead) completion.read_class = ssd_.core().read_page_class();
   if (!done) {  // queued in the flash scheduler
     if (free_tags_.empty()) {
       in_flight_.push_back(completion);
@@ -318,18 +318,19 @@ void Simulator::start(const QueuedRequest& r) {
 
 void Simulator::advance_flash(TimeNs until) {
   for (;;) {
-    const TimeNs next = ssd_.next_flash_event();
+    const TimeNs next = ssd_.core().next_flash_event();
     if (next == flash::kNever || next > until || (!queue_.empty() && next > queue_.next_time()))
       return;
     // Nothing of the host's comes before its next event, nor before `until`
     // (a live device's next arrival).
-    ssd_.advance_flash(next, std::min(queue_.empty() ? flash::kNever : queue_.next_time(), until));
-    for (const Ssd::Completed& done : ssd_.completions()) {
+    ssd_.core().advance_flash(next,
+                              std::min(queue_.empty() ? flash::kNever : queue_.next_time(), until));
+    for (const Ssd::Completed& done : ssd_.core().completions()) {
       const auto tag = static_cast<std::uint32_t>(done.tag);
       queue_.push(std::max(done.at, now_), in_flight_[tag]);
       free_tags_.push_back(tag);
     }
-    ssd_.completions().clear();
+    ssd_.core().completions().clear();
   }
 }
 
@@ -339,8 +340,8 @@ std::uint64_t Simulator::pages_moved() const {
 }
 
 void Simulator::drop_flash() {
-  ssd_.settle();
-  ssd_.completions().clear();
+  ssd_.core().settle();
+  ssd_.core().completions().clear();
   in_flight_.clear();
   free_tags_.clear();
 }

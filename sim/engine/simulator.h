@@ -127,7 +127,7 @@ class Simulator {
   // to `log` as they are started (refused.csv, docs/zns.md); null: counted
   // only (RunStats::refused, summary.json's zones block).
   void log_refusals(RowLog* log) { recorder_.log_refusals(log); }
-  // The host reads no ECC step corrected ([errors]; Ssd::media_errors) go
+  // The host reads no ECC step corrected ([errors]; SsdCore::media_errors) go
   // to `log` (errors.csv, docs/errors.md); null: counted only.
   void log_media_errors(RowLog* log) { recorder_.log_media_errors(log); }
   // --io-detail: each I/O's stages go to `listener` (null: none).

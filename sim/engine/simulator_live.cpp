@@ -33,7 +33,8 @@ std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs
 }
 
 TimeNs Simulator::next_event() const {
-  return std::min(queue_.empty() ? flash::kNever : queue_.next_time(), ssd_.next_flash_event());
+  return std::min(queue_.empty() ? flash::kNever : queue_.next_time(),
+                  ssd_.core().next_flash_event());
 }
 
 }  // namespace ssdlab::sim

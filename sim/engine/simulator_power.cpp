@@ -11,7 +11,7 @@
 namespace ssdlab::sim {
 
 void Simulator::plan_power_cuts(PowerCutPlan plan) {
-  if (!ssd_.power_cuts_enabled())
+  if (!ssd_.core().power_cuts_enabled())
     throw std::logic_error("power cuts planned on an Ssd without them");
   cuts_.plan(std::move(plan));
 }

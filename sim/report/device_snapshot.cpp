@@ -23,21 +23,21 @@ CellCounters cell_counters(const flash::Geometry& g, const flash::TimelineStats&
 DeviceCounters device_counters_of(const Ssd& ssd) {
   DeviceCounters c;
   c.ftl = ssd.ftl().stats();
-  c.cleaning_ns = ssd.cleaning_ns();
-  c.background_cleaning_ns = ssd.background_cleaning_ns();
-  const flash::TimelineStats& t = ssd.timeline().stats();
+  c.cleaning_ns = ssd.core().cleaning_time().total_ns;
+  c.background_cleaning_ns = ssd.core().cleaning_time().background_ns;
+  const flash::TimelineStats& t = ssd.core().timeline().stats();
   c.two_plane_commands = t.two_plane_commands;
   c.cleaning_flash_ns = t.cleaning_flash_ns;
-  const flash::HostFlash host = ssd.timeline().host_flash();
+  const flash::HostFlash host = ssd.core().timeline().host_flash();
   c.host_read_flash_ns = host.read_ns;
   c.host_write_flash_ns = host.write_ns;
   c.host_read_accesses = host.read_pages;
   c.host_write_accesses = host.write_pages;
-  c.queued_command_ns = ssd.scheduler().queued_command_ns();
-  c.host_bytes_written = ssd.host_bytes_written();
+  c.queued_command_ns = ssd.core().scheduler().queued_command_ns();
+  c.host_bytes_written = ssd.core().host_bytes_written();
   // The FTL counts flash pages, or map units where a unit is a part of one
   // (ftl/page_mapped/page_mapped_units.h): its pages' bytes.
-  const std::uint32_t units_per_page = ssd.map_units_per_page();
+  const std::uint32_t units_per_page = ssd.core().map_units_per_page();
   c.page_size = ssd.config().geometry.page_size / units_per_page;
   c.bus_busy_ns = t.bus_busy_ns;
   c.die_busy_ns = t.die_busy_ns;
@@ -46,17 +46,17 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
     c.cell = cell_counters(g, t);
   if (ssd.config().suspend.enabled)
     c.suspend = t.suspend;
-  if (ssd.config().controller.dispatch_order.flin) c.flin = ssd.scheduler().flin_counters();
+  if (ssd.config().controller.dispatch_order.flin) c.flin = ssd.core().scheduler().flin_counters();
   if (const HostLog* log = ssd.zoned() ? ssd.zoned()->log() : nullptr)
     c.host_log = HostLogPages{log->counters().host_pages_written,
                               log->counters().cleaning_pages_written};
-  if (const ReadErrors* errors = ssd.read_errors()) c.read_errors = errors->counters();
+  if (const ReadErrors* errors = ssd.core().read_errors()) c.read_errors = errors->counters();
   if (const ControllerLimits* limits = ssd.limits()) {
     c.cores = limits->core_counters();
     c.data_path = limits->data_path_counters();
     c.thermal = limits->thermal_counters();
   }
-  c.energy = ssd.timeline().energy(ssd.config().power);
+  c.energy = ssd.core().timeline().energy(ssd.config().power);
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

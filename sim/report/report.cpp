@@ -248,7 +248,7 @@ void add_device_summary(SummaryRecord& summary, const Ssd& ssd, bool verify) {
   summary.slc_cache = std::move(parts.slc_cache);
   summary.fdp = std::move(parts.fdp);
   add_zones_summary(summary, ssd);
-  summary.verification = VerificationRecord{verify, ssd.observers().verified_pages()};
+  summary.verification = VerificationRecord{verify, ssd.core().observers().verified_pages()};
   // The config that ran: with the FTL's own keys as it resolved them when it
   // was built (dftl's map cache, left to its default in the config), so that
   // it reads back.

@@ -332,7 +332,7 @@ void RunSession::print_closing(const SummaryRecord& summary, std::uint64_t ios) 
   if (options_.verify)
     fmt::print(out_,
                "  verification: {} page reads checked against the latest write, all correct\n",
-               ssd_->observers().verified_pages());
+               ssd_->core().observers().verified_pages());
   if (!options_.power_cuts.empty()) {
     const PowerCutsRecord& cuts = *summary.power_cuts;
     fmt::print(

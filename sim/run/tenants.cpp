@@ -194,8 +194,8 @@ void set_flow_priorities(Ssd& ssd, const Tenants& all, const DeviceConfig& confi
     for (std::size_t k = 0; k < all.list.size(); ++k)
       if (const std::size_t q = all.list[k].queue - 1; q < host.queues.size())
         flow_class[k] = static_cast<std::uint8_t>(host.queues[q].priority);
-  ssd.set_flow_priorities(std::move(flow_class),
-                          {host.weight_high, host.weight_medium, host.weight_low});
+  ssd.core().set_flow_priorities(std::move(flow_class),
+                                 {host.weight_high, host.weight_medium, host.weight_low});
 }
 
 std::vector<TenantRecord> tenant_records(const Tenants& all, const std::vector<RunResult>& runs) {

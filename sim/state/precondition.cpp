@@ -35,11 +35,12 @@ class UnitBatch {
  public:
   explicit UnitBatch(Ssd& ssd)
       : ssd_(ssd),
-        capacity_(ssd.map_units_per_page() > 1 && !ssd.zoned()
-                      ? 2 * std::size_t{ssd.map_units_per_page()} * ssd.config().geometry.planes()
+        capacity_(ssd.core().map_units_per_page() > 1 && !ssd.zoned()
+                      ? 2 * std::size_t{ssd.core().map_units_per_page()} *
+                            ssd.config().geometry.planes()
                       : 0),
         pools_(ftl::PoolLayout::pool_count(ssd.config().geometry, ssd.config().ftl.pool)),
-        packer_(ssd.map_units_per_page()) {}
+        packer_(ssd.core().map_units_per_page()) {}
 
   // Takes the write if it covers whole logical pages; false if not (or
   // without map units).
@@ -71,7 +72,7 @@ class UnitBatch {
       packed_.insert(packed_.end(), pool.begin(), pool.end());
     ftl::page_runs(packed_, runs_);
     if (!runs_.empty()) ssd_.write_runs_functionally(runs_);
-    ssd_.count_functional_writes(writes_, bytes_);
+    ssd_.core().count_functional_writes(writes_, bytes_);
     lpns_ = packer_.waiting();
     writes_ = bytes_ = 0;
   }
@@ -169,7 +170,7 @@ void write_in_parallel(Ssd& ssd, ftl::Ftl& ftl, const workloads::PreconditionSpe
     for (std::thread& thread : others) thread.join();
   }
   ftl.set_pool_parallel(false);
-  ssd.count_functional_writes(calls, bytes);
+  ssd.core().count_functional_writes(calls, bytes);
   for (unsigned self = 0; self < threads; ++self) {
     if (!failures[self]) continue;
     try {
@@ -217,7 +218,7 @@ std::optional<StateRecord> precondition(Ssd& ssd, const workloads::PreconditionS
     write_in_parallel(ssd, *ssd.ftl_for_direct_writes(), spec, geometry, seed, used, progress);
   else
     write_serially(ssd, spec, geometry, seed, progress);
-  ssd.end_functional_writes();
+  ssd.core().end_functional_writes();
   progress.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

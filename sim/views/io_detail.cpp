@@ -44,13 +44,13 @@ IoDetail::IoDetail(Ssd& ssd, RowLog& log)
   const std::uint32_t page = ssd.config().geometry.page_size;
   const std::uint32_t unit = ssd.ftl().logical_page_size();
   units_per_page_ = unit < page ? page / unit : 1;
-  ssd_.observers().add(this);
-  ssd_.observers().add_flash(this);
+  ssd_.core().observers().add(this);
+  ssd_.core().observers().add_flash(this);
 }
 
 IoDetail::~IoDetail() {
-  ssd_.observers().remove_flash(this);
-  ssd_.observers().remove(this);
+  ssd_.core().observers().remove_flash(this);
+  ssd_.core().observers().remove(this);
 }
 
 IoDetail::Request& IoDetail::fresh(std::uint64_t key) {
@@ -95,7 +95,7 @@ void IoDetail::starting(std::uint64_t key, TimeNs at) {
 void IoDetail::commands(CommandSource source, ftl::PageRuns, const flash::CommandList& commands) {
   if (!current_ || source == CommandSource::kBackground || source == CommandSource::kFunctional)
     return;
-  const flash::FlashTimeline& timeline = ssd_.timeline();
+  const flash::FlashTimeline& timeline = ssd_.core().timeline();
   for (const flash::Command& command : commands) {
     if (!own_op(command)) continue;
     for (const flash::Ppn address : {command.ppn, command.ppn2}) {
@@ -159,7 +159,7 @@ void IoDetail::phase(Resource resource, std::uint32_t index, Phase phase, TimeNs
   }
   // Cleaning on a block in SLC mode is the SLC cache's folding (or its own
   // cleaning) on cells of several bits.
-  const flash::FlashTimeline& timeline = ssd_.timeline();
+  const flash::FlashTimeline& timeline = ssd_.core().timeline();
   const bool slc_block =
       multi_bit_ &&
       (timeline.in_slc_mode(command.src != flash::kNoPage ? command.src : command.ppn));

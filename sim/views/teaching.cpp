@@ -23,9 +23,10 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     timeline_ = std::make_unique<TimelineTrace>(
         options.timeline, geometry,
         parse_timeline_bound(options.timeline_window, options.timeline_ios));
-    ssd.observers().add(timeline_.get());
-    ssd.observers().add_flash(timeline_.get());
-    if (geometry.cell_type != flash::CellType::kSlc) timeline_->label_page_types(&ssd.timeline());
+    ssd.core().observers().add(timeline_.get());
+    ssd.core().observers().add_flash(timeline_.get());
+    if (geometry.cell_type != flash::CellType::kSlc)
+      timeline_->label_page_types(&ssd.core().timeline());
   }
   if (options.trace_ftl > 0) {
     std::ostream* out = &std::cerr;
@@ -41,19 +42,19 @@ TeachingViews::TeachingViews(Ssd& ssd, const TeachingOptions& options)
     }
     ftl_trace_ = std::make_unique<FtlTrace>(*out, geometry, ssd.ftl().logical_pages(),
                                             options.trace_ftl, options.trace_ftl_file);
-    ssd.observers().add(ftl_trace_.get());
-    ssd.explain_victims(ftl_trace_->explanations());
+    ssd.core().observers().add(ftl_trace_.get());
+    ssd.core().explain_victims(ftl_trace_->explanations());
   }
 }
 
 TeachingViews::~TeachingViews() {
   if (timeline_) {
-    ssd_.observers().remove_flash(timeline_.get());
-    ssd_.observers().remove(timeline_.get());
+    ssd_.core().observers().remove_flash(timeline_.get());
+    ssd_.core().observers().remove(timeline_.get());
   }
   if (ftl_trace_) {
-    ssd_.explain_victims(nullptr);
-    ssd_.observers().remove(ftl_trace_.get());
+    ssd_.core().explain_victims(nullptr);
+    ssd_.core().observers().remove(ftl_trace_.get());
   }
 }
 

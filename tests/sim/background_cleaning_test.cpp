@@ -52,9 +52,9 @@ TEST(BackgroundCleaning, PreemptedRoundsFinishInLaterIdleTimeAndLoseNothing) {
   sim::precondition(ssd, workloads::parse_precondition("random:2"), 1);
   ssd.idle(0, 1);
   ssd.start({0, 4096, IoMode::kRead}, 1000);
-  EXPECT_EQ(ssd.background_cleaning_ns(), 0);  // rounds still pending
+  EXPECT_EQ(ssd.core().cleaning_time().background_ns, 0);  // rounds still pending
   ssd.idle(10'000'000, 1'000'000'000);
-  EXPECT_GT(ssd.background_cleaning_ns(), 0);
+  EXPECT_GT(ssd.core().cleaning_time().background_ns, 0);
   EXPECT_GT(ssd.ftl().stats().background_blocks_cleaned, 0u);
   sim::Simulator simulator(ssd, nullptr);
   EXPECT_NO_THROW(simulator.run(

@@ -102,17 +102,17 @@ LatchRun run(const std::vector<std::string>& overrides, const std::string& workl
   const DeviceConfig config = load_config(testing::preset("tiny-tlc"), overrides);
   Ssd ssd(config, {.verify = true});
   LatchWatch watch(config, ssd.ftl().nand());
-  ssd.observers().add_flash(&watch);
+  ssd.core().observers().add_flash(&watch);
   Simulator simulator(ssd, nullptr);
   const auto plan = workloads::parse_inline(workload);
   simulator.run(plan.experiments.front(), 0, 1);
   ssd.idle(1'000'000'000'000, 1'001'000'000'000);
-  ssd.observers().remove_flash(&watch);
+  ssd.core().observers().remove_flash(&watch);
   LatchRun result;
   result.passing = watch.first_passing(result.spans);
-  result.released_open = ssd.scheduler().latches_released_open();
+  result.released_open = ssd.core().scheduler().latches_released_open();
   result.blocks_cleaned = ssd.ftl().stats().blocks_cleaned;
-  result.verified = ssd.observers().verified_pages();
+  result.verified = ssd.core().observers().verified_pages();
   ssd.ftl().check_invariants();
   return result;
 }

@@ -48,7 +48,7 @@ TEST_P(FdpMapUnitCuts, LoseNothingAndKeepEachHandlesUnitsInItsOwnBlocks) {
                           ? fdp_units()
                           : fdp_units({"controller.write_buffer=131072",
                                        "controller.write_buffer_power_protected=true"})));
-  ASSERT_EQ(ssd.map_units_per_page(), 4u);
+  ASSERT_EQ(ssd.core().map_units_per_page(), 4u);
   ssd.enable_power_cuts();
   ssd.prefill(0, ssd.logical_bytes());
   const testing_power::CutTotals totals = testing_power::run_with_cuts(

@@ -30,9 +30,9 @@ TEST(FunctionalLists, UnreadListsLeaveTheStateAReaderSees) {
   ASSERT_TRUE(config.ftl.two_plane);
   Ssd unread(config), read(config);
   ListReader reader;
-  read.observers().add(&reader);
-  EXPECT_FALSE(unread.functional_lists_read());
-  EXPECT_TRUE(read.functional_lists_read());
+  read.core().observers().add(&reader);
+  EXPECT_FALSE(unread.core().functional_lists_read());
+  EXPECT_TRUE(read.core().functional_lists_read());
   const std::uint64_t bytes = unread.logical_bytes();
   for (Ssd* ssd : {&unread, &read})
     for (int pass = 0; pass < 3; ++pass)
@@ -40,15 +40,15 @@ TEST(FunctionalLists, UnreadListsLeaveTheStateAReaderSees) {
         ssd->write_functionally((offset * 7919 + pass * 4096) % (bytes - 65536) / 4096 * 4096,
                                 65536);
   EXPECT_GT(reader.two_plane, 0u);  // the reader's lists were merged
-  read.observers().remove(&reader);
+  read.core().observers().remove(&reader);
   EXPECT_EQ(support::saved_bytes(unread), support::saved_bytes(read));
   // A host write after them is merged as ever: the flag does not stay set.
   const TimeNs at = 1'000'000'000;
   EXPECT_EQ(unread.start({0, 65536, IoMode::kWrite}, at),
             read.start({0, 65536, IoMode::kWrite}, at));
-  EXPECT_EQ(unread.timeline().stats().two_plane_commands,
-            read.timeline().stats().two_plane_commands);
-  EXPECT_GT(unread.timeline().stats().two_plane_commands, 0u);
+  EXPECT_EQ(unread.core().timeline().stats().two_plane_commands,
+            read.core().timeline().stats().two_plane_commands);
+  EXPECT_GT(unread.core().timeline().stats().two_plane_commands, 0u);
 }
 
 }  // namespace

@@ -73,8 +73,8 @@ TEST(SharedBusSyncGang, A4KiBWriteCostsDiskSimsGangWriteAtQueueDepth1) {
     EXPECT_EQ(alone(ssd, 3 * g.page_size, g.page_size, IoMode::kWrite, 4),
               t.command_ns + members * t.read_unit_transfer_ns(g) + t.program_ns);
     // Nothing was read out over the bus: the old data stayed in the registers.
-    EXPECT_EQ(ssd.timeline().stats().commands[static_cast<std::size_t>(Op::kRead)], 0u);
-    EXPECT_EQ(ssd.timeline().stats().commands[static_cast<std::size_t>(Op::kCopyBack)], 3u);
+    EXPECT_EQ(ssd.core().timeline().stats().commands[static_cast<std::size_t>(Op::kRead)], 0u);
+    EXPECT_EQ(ssd.core().timeline().stats().commands[static_cast<std::size_t>(Op::kCopyBack)], 3u);
   }
 }
 

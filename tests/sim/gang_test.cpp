@@ -150,7 +150,7 @@ TEST(SharedControlSyncGang, SubPageWriteIsACopyBackWithTheHostsData) {
   EXPECT_EQ(*ssd.start({0, 4096, IoMode::kWrite}, start) - start,
             t.command_ns + t.read_ns + t.page_transfer_ns(g) + t.program_ns);
   EXPECT_EQ(ssd.ftl().stats().rmw_pages_read, 1u);
-  const auto& commands = ssd.timeline().stats().commands;
+  const auto& commands = ssd.core().timeline().stats().commands;
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kRead)], 0u);  // nothing read out
   EXPECT_EQ(commands[static_cast<std::size_t>(Op::kCopyBack)], 1u);
   // The merged page holds the new version: reading it back verifies.

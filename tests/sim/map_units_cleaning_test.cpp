@@ -81,7 +81,7 @@ TEST(MapUnitCleaningDftl, MapsUnitsThroughCleaningOnAFullDrive) {
                                 {"ftl.type=dftl", "geometry.page_size=16KiB",
                                  "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB"}),
                {.verify = true, .invariants_every = 500});
-  ASSERT_EQ(ssd.map_units_per_page(), 4u);
+  ASSERT_EQ(ssd.core().map_units_per_page(), 4u);
   sim::precondition(ssd, workloads::parse_precondition("random"), 7);
   const std::uint64_t units = ssd.logical_bytes() / 4096;
   std::mt19937_64 rng(5);

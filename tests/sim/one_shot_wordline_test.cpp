@@ -142,7 +142,7 @@ TEST(OneShotWordlines, OverwritesThroughABufferReadBackVerified) {
   ssd.idle(now, now + 1'000'000'000);
   const ftl::FtlStats& s = ssd.ftl().stats();
   ASSERT_GT(s.blocks_cleaned, 10u);
-  EXPECT_GT(ssd.observers().verified_pages(), 5000u);
+  EXPECT_GT(ssd.core().observers().verified_pages(), 5000u);
   EXPECT_LT(s.padding_pages, s.flash_pages_written / 10);
   ssd.ftl().check_invariants();
 }
@@ -162,7 +162,8 @@ TEST(OneShotWordlines, AFlushAcrossTheCachesEndLosesNoPage) {
   now += 1'000'000'000;
   for (std::uint64_t page = 0; page < pages / 2; ++page)
     now = *ssd.start(HostIo{page * kPage, kPage, IoMode::kRead}, now);
-  EXPECT_GE(ssd.observers().verified_pages(), pages / 2);  // (cleaning's moves are checked too)
+  EXPECT_GE(ssd.core().observers().verified_pages(),
+            pages / 2);  // (cleaning's moves are checked too)
   EXPECT_GT(ssd.ftl().part_records().slc_cache->host_pages_bypassed, pages / 4);  // past the cache
   ssd.ftl().check_invariants();
 }

@@ -47,7 +47,7 @@ Reads random_reads_at_depth(bool independent, const std::vector<std::string>& mo
   sim::Ssd ssd(config, {.verify = true});
   const std::uint64_t bytes = std::uint64_t{16} << 20;
   ssd.prefill(0, bytes);
-  const std::uint64_t before = ssd.timeline().stats().two_plane_commands;
+  const std::uint64_t before = ssd.core().timeline().stats().two_plane_commands;
   // 32 reads at once, at pseudo-random pages, each its own request.
   Reads reads;
   std::uint64_t x = 12345;
@@ -57,9 +57,10 @@ Reads random_reads_at_depth(bool independent, const std::vector<std::string>& mo
     const auto done = ssd.start({offset, 4096, IoMode::kRead}, 0, static_cast<std::uint64_t>(i));
     if (done) reads.end = std::max(reads.end, *done);
   }
-  ssd.settle();
-  for (const auto& completed : ssd.completions()) reads.end = std::max(reads.end, completed.at);
-  reads.joined = ssd.timeline().stats().two_plane_commands - before;
+  ssd.core().settle();
+  for (const auto& completed : ssd.core().completions())
+    reads.end = std::max(reads.end, completed.at);
+  reads.joined = ssd.core().timeline().stats().two_plane_commands - before;
   return reads;
 }
 

@@ -145,7 +145,7 @@ TEST(PowerCutMapUnits, DftlCutsLoseNoAcknowledgedWriteOrTrim) {
       sets.insert(sets.end(), {"controller.write_buffer=131072",
                                "controller.write_buffer_power_protected=true"});
     Ssd ssd(load_config(testing::preset(preset), sets));
-    ASSERT_EQ(ssd.map_units_per_page(), 4u);
+    ASSERT_EQ(ssd.core().map_units_per_page(), 4u);
     ssd.enable_power_cuts();
     ssd.prefill(0, ssd.logical_bytes());
     const CutTotals totals =
@@ -213,7 +213,7 @@ TEST(PowerCutBackgroundCleaning, PendingPreemptibleRoundsAreUndoneAndRecover) {
     const CutTotals totals =
         run_with_cuts(ssd, "RW:io_size=4096,count=6000,queue_depth=1,burst=50,pause_us=3000", 40);
     EXPECT_EQ(totals.recovered, 40u);
-    EXPECT_GT(ssd.background_cleaning_ns(), 0);
+    EXPECT_GT(ssd.core().cleaning_time().background_ns, 0);
     EXPECT_GT(totals.erases_undone + totals.torn, 0u);
     EXPECT_NO_THROW(ssd.ftl().check_invariants());
   }
@@ -230,7 +230,8 @@ TEST(PowerCutGang, SynchronousGangCopyBackMergesRecover) {
   EXPECT_EQ(totals.recovered, 40u);
   EXPECT_GT(totals.torn, 0u);
   EXPECT_GT(ssd.ftl().stats().rmw_pages_read, 0u);  // merges ran
-  EXPECT_GT(ssd.timeline().stats().commands[static_cast<std::size_t>(flash::Op::kCopyBack)], 0u);
+  EXPECT_GT(ssd.core().timeline().stats().commands[static_cast<std::size_t>(flash::Op::kCopyBack)],
+            0u);
 }
 
 TEST(PowerCutCli, PrintsBufferedWritesLost) {

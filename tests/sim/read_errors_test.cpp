@@ -52,8 +52,8 @@ TEST(ReadErrors, AreOffWithoutTheTable) {
   const DeviceConfig config = testing::load_preset("tiny-tlc");
   EXPECT_FALSE(config.errors.on());
   Ssd ssd(config);
-  EXPECT_EQ(ssd.read_errors(), nullptr);
-  EXPECT_TRUE(ssd.media_errors().empty());
+  EXPECT_EQ(ssd.core().read_errors(), nullptr);
+  EXPECT_TRUE(ssd.core().media_errors().empty());
 }
 
 TEST(ReadErrors, AnAgedDriveRetriesAndReadsSlower) {
@@ -64,8 +64,8 @@ TEST(ReadErrors, AnAgedDriveRetriesAndReadsSlower) {
   TimeNs now_fresh = 0, now_aged = 0;
   const double fresh_ns = mean_read_ns(fresh, 2000, now_fresh);
   const double aged_ns = mean_read_ns(aged, 2000, now_aged);
-  const records::ReadErrorCounters& f = fresh.read_errors()->counters();
-  const records::ReadErrorCounters& a = aged.read_errors()->counters();
+  const records::ReadErrorCounters& f = fresh.core().read_errors()->counters();
+  const records::ReadErrorCounters& a = aged.core().read_errors()->counters();
   EXPECT_EQ(f.page_reads, 2000u);
   // Fresh: 1.48e-3 of 32768 bits, about 48 errors, against 80.
   EXPECT_GT(f.corrected_first, 1990u);
@@ -80,13 +80,13 @@ TEST(ReadErrors, WhatNoStepCorrectsIsAMediaErrorOfTheRequest) {
   Ssd ssd(load_config(testing::preset("tiny-tlc"), {"errors.correctable_bits=10"}));
   ssd.prefill(0, ssd.logical_bytes());
   ASSERT_TRUE(ssd.start(HostIo{5 * kPage, kPage, IoMode::kRead}, 0));
-  ASSERT_EQ(ssd.media_errors().size(), 1u);
-  EXPECT_EQ(ssd.media_errors()[0].lpn, 5u);
-  EXPECT_GT(ssd.media_errors()[0].bit_errors, 10u);
+  ASSERT_EQ(ssd.core().media_errors().size(), 1u);
+  EXPECT_EQ(ssd.core().media_errors()[0].lpn, 5u);
+  EXPECT_GT(ssd.core().media_errors()[0].bit_errors, 10u);
   // The next request has its own (a write has none).
   ASSERT_TRUE(ssd.start(HostIo{5 * kPage, kPage, IoMode::kWrite}, 1000000));
-  EXPECT_TRUE(ssd.media_errors().empty());
-  EXPECT_EQ(ssd.read_errors()->counters().uncorrectable, 1u);
+  EXPECT_TRUE(ssd.core().media_errors().empty());
+  EXPECT_EQ(ssd.core().read_errors()->counters().uncorrectable, 1u);
 }
 
 // Reads one page over and over, with a write of another page after every
@@ -109,8 +109,8 @@ std::uint64_t uncorrectable_after_reading_one_page(std::vector<std::string> more
     if (i % 10 == 0)
       now = *ssd.start(HostIo{(100 + i / 10 % 2000) * kPage, kPage, IoMode::kWrite}, now);
   }
-  if (reclaimed) *reclaimed = ssd.read_errors()->counters().reclaimed_blocks;
-  return ssd.read_errors()->counters().uncorrectable;
+  if (reclaimed) *reclaimed = ssd.core().read_errors()->counters().reclaimed_blocks;
+  return ssd.core().read_errors()->counters().uncorrectable;
 }
 
 TEST(ReadReclaim, KeepsAnOftenReadBlockFromBecomingUncorrectable) {
@@ -129,7 +129,7 @@ TEST(ReadReclaim, ARewriteOnRetriesMovesTheBlock) {
   ssd.prefill(0, ssd.logical_bytes());
   TimeNs now = 0;
   mean_read_ns(ssd, 200, now);
-  const records::ReadErrorCounters& c = ssd.read_errors()->counters();
+  const records::ReadErrorCounters& c = ssd.core().read_errors()->counters();
   EXPECT_GT(c.reclaimed_blocks, 0u);
   EXPECT_GT(c.reclaimed_pages, 0u);
   // Page 0 took retries and was rewritten: its data is young again, with
@@ -137,7 +137,7 @@ TEST(ReadReclaim, ARewriteOnRetriesMovesTheBlock) {
   // about 227 before).
   const std::uint64_t errors = c.bit_errors;
   ssd.start(HostIo{0, kPage, IoMode::kRead}, now);
-  EXPECT_LT(ssd.read_errors()->counters().bit_errors - errors, 140u);
+  EXPECT_LT(ssd.core().read_errors()->counters().bit_errors - errors, 140u);
 }
 
 TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
@@ -155,8 +155,8 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
     now = *ssd.start(HostIo{page * kPage, kPage, mode}, now);
   }
   ssd.ftl().check_invariants();
-  EXPECT_GE(ssd.read_errors()->counters().reclaimed_blocks, 4u);  // the four hot blocks
-  EXPECT_GT(ssd.observers().verified_pages(), 30000u);
+  EXPECT_GE(ssd.core().read_errors()->counters().reclaimed_blocks, 4u);  // the four hot blocks
+  EXPECT_GT(ssd.core().observers().verified_pages(), 30000u);
 }
 
 // With persistently isolated placement handles, read reclaim rewrites a
@@ -177,16 +177,17 @@ TEST(ReadReclaim, KeepsEachBlocksPlacementHandle) {
   const std::uint64_t handle_0_pages = ssd.ftl().part_records().fdp->handles[0].host_pages;
   // (Data reclaimed into a handle's open block stays there until it fills:
   // a few blocks are reclaimed, no more.)
-  for (std::uint64_t i = 0; i < 100000 && ssd.read_errors()->counters().reclaimed_blocks < 2; ++i)
+  for (std::uint64_t i = 0; i < 100000 && ssd.core().read_errors()->counters().reclaimed_blocks < 2;
+       ++i)
     now = *ssd.start(HostIo{(i % 64) * kPage, kPage, IoMode::kRead}, now);
-  ASSERT_GE(ssd.read_errors()->counters().reclaimed_blocks, 2u);
+  ASSERT_GE(ssd.core().read_errors()->counters().reclaimed_blocks, 2u);
   EXPECT_EQ(testing::blocks_mixing(ssd.ftl().nand(), ssd.config().geometry, first_range), 0u);
   // None of the rewrites went to handle 0 (the hot reads are all in handle 1's range).
   const records::FdpCounters fdp = *ssd.ftl().part_records().fdp;
   EXPECT_EQ(fdp.handles[0].host_pages, handle_0_pages);
   // Each block rewritten is a Media Reallocated event (TP4146 0x80).
   EXPECT_EQ(fdp.events[2].type, 0x80u);
-  EXPECT_EQ(fdp.events[2].count, ssd.read_errors()->counters().reclaimed_blocks);
+  EXPECT_EQ(fdp.events[2].count, ssd.core().read_errors()->counters().reclaimed_blocks);
   EXPECT_GT(fdp.reallocated_pages, fdp.events[2].count);
 }
 
@@ -200,7 +201,7 @@ TEST(ReadReclaim, APowerCutDuringARewriteLosesNothingAcknowledged) {
     std::uint64_t reclaimed = 0;
     while (reclaimed == 0) {
       now = *ssd.start(HostIo{3 * kPage, kPage, IoMode::kRead}, now);
-      reclaimed = ssd.read_errors()->counters().reclaimed_blocks;
+      reclaimed = ssd.core().read_errors()->counters().reclaimed_blocks;
     }
     // The rewrite was reserved behind the read that asked for it.
     const PowerCutReport cut = ssd.power_cut(now + after);
@@ -226,10 +227,10 @@ TEST(ReadErrors, ACheckpointCarriesTheBlocksAgesAndReads) {
   std::istringstream bytes(saved.str());
   StateReader reader(bytes);
   split.load_state(reader);
-  EXPECT_EQ(split.read_errors()->counters(), whole.read_errors()->counters());
+  EXPECT_EQ(split.core().read_errors()->counters(), whole.core().read_errors()->counters());
   TimeNs now_split = now;
   EXPECT_EQ(mean_read_ns(split, 500, now_split), mean_read_ns(whole, 500, now));
-  EXPECT_EQ(split.read_errors()->counters(), whole.read_errors()->counters());
+  EXPECT_EQ(split.core().read_errors()->counters(), whole.core().read_errors()->counters());
 }
 
 TEST(ReadErrors, ARunListsMediaErrorsInErrorsCsvAndCountsThemInTheSummary) {

@@ -197,7 +197,7 @@ TEST(Simulator, VerificationRunOnTheTinyDevicePasses) {
   simulator.run(inline_spec("RW:io_size=2048,count=1000,queue_depth=4"), 0, 1);
   ssd.prefill(0, ssd.logical_bytes());
   simulator.run(inline_spec("RR:io_size=12KiB,count=1000,queue_depth=4"), 0, 1);
-  EXPECT_GT(ssd.observers().verified_pages(), 2000u);
+  EXPECT_GT(ssd.core().observers().verified_pages(), 2000u);
   EXPECT_NO_THROW(ssd.ftl().check_invariants());
 }
 

@@ -175,7 +175,7 @@ TEST(WriteBufferVerification, MixedWorkloadLosesNothingOnEveryFtl) {
           workloads::parse_inline("RR:count=3000,io_size=8192,mix_pattern=RW,mix_ratio=1")
               .experiments.front();
       ASSERT_NO_THROW(simulator.run(spec, 0, 3)) << type << " " << policy;
-      EXPECT_GT(ssd.observers().verified_pages(), 0u) << type;
+      EXPECT_GT(ssd.core().observers().verified_pages(), 0u) << type;
       EXPECT_GT(ssd.write_buffer()->stats().read_hit_pages, 0u) << type << " " << policy;
       EXPECT_NO_THROW(ssd.ftl().check_invariants()) << type;
     }
