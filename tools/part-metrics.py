@@ -4,8 +4,9 @@ the figures its review counted by hand, from the sources, each beside its
 target.
 
 - ssd_part_branches: the `if (part_)` and `if (!part_)` statements of the
-  Ssd (sim/controller/ssd.h, ssd*.cpp), a part being a
-  `std::unique_ptr<...> name_;` member of class Ssd;
+  controller (sim/controller/ssd*.h, ssd*.cpp: the Ssd and its core,
+  SsdCore), a part being a `std::unique_ptr<...> name_;` member of class
+  Ssd or class SsdCore;
 - ssd_part_tests: every place there that tests whether a part is there: an
   occurrence of a part member followed by `?`, `&&`, `||`, `!=` or `==`, or
   preceded by `!`, `&&`, `||` or `if (` (the branches above included); a use
@@ -179,7 +180,10 @@ def measure(source):
     controller = source / "sim" / "controller"
     ssd_h = read(controller / "ssd.h")
     functions, data, decls = members(ssd_h, "Ssd")
-    ssd_code = ssd_h + "".join(read(p) for p in sorted(controller.glob("ssd*.cpp")))
+    core_h = read(controller / "ssd_core.h")
+    parts = part_members(decls) + part_members(members(core_h, "SsdCore")[2] if core_h else [])
+    ssd_code = "".join(read(p) for p in sorted(controller.glob("ssd*.h"))
+                       + sorted(controller.glob("ssd*.cpp")))
     engine = source / "sim" / "engine"
     simulator_files = [engine / "simulator.h"] + sorted(engine.glob("simulator*.cpp"))
     _, simulator_data, _ = members(read(engine / "simulator.h"), "Simulator")
@@ -196,8 +200,8 @@ def measure(source):
     twice = [(a, b) for (a, fa), (b, fb) in itertools.combinations(sorted(fields.items()), 2)
              if fa == fb]
     return {
-        "ssd_part_branches": part_branches(ssd_code, part_members(decls)),
-        "ssd_part_tests": part_tests(ssd_code, part_members(decls)),
+        "ssd_part_branches": part_branches(ssd_code, parts),
+        "ssd_part_tests": part_tests(ssd_code, parts),
         "ssd_member_functions": functions,
         "ssd_data_members": data,
         "simulator_lines": sum(p.read_text(errors="replace").count("\n")
