@@ -151,9 +151,10 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   // completion time at once.
   void reserve_background_at_once(bool at_once) { background_at_once_ = at_once; }
 
-  // A host request of flow `flow` (HostIo::flow) is served from `now` until
-  // end_request(): the scheduler's jobs carry its flow, the flushes and
-  // cleaning its write triggers too.
+  // A host request of flow `flow` (HostIo::flow; 0 for the device's own
+  // work, an idle period's) is served from `now` until end_request(): the
+  // scheduler's jobs carry its flow, the flushes and cleaning its write
+  // triggers too, and the lists it emits belong to `now`.
   void begin_request(std::uint16_t flow, TimeNs now) {
     flow_ = flow;
     read_class_ = 0;
@@ -221,13 +222,6 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   void save_state(StateWriter& out) const;
   void load_state(StateReader& in);
 
-  // (ZoneStack::Core, WriteBufferFront::Flash, BackgroundCleaner::Core:
-  // public for Ssd::start's dispatch.)
-  void emit(CommandSource source, const ftl::PageRange* range,
-            Acknowledge acknowledge = Acknowledge::kWhenDone) override {
-    emit(source, range ? ftl::PageRuns{range, 1} : ftl::PageRuns{}, acknowledge);
-  }
-
  private:
   // The logical page holding byte `offset`: on every request's path, so a
   // shift where the page is a power of two bytes (every preset's), not a
@@ -262,6 +256,10 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   // pages, none for background work), to the parts and the observers.
   void emit(CommandSource source, ftl::PageRuns ranges,
             Acknowledge acknowledge = Acknowledge::kWhenDone);
+  void emit(CommandSource source, const ftl::PageRange* range,
+            Acknowledge acknowledge = Acknowledge::kWhenDone) override {
+    emit(source, range ? ftl::PageRuns{range, 1} : ftl::PageRuns{}, acknowledge);
+  }
 
   // What the zone stack asks of the core besides (ZoneStack::Core).
   flash::CommandList& commands() override { return commands_; }
