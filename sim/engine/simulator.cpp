@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <memory>
 
-#include "common/checked.h"
 #include "common/error.h"
 #include "sim/engine/ftl_failure.h"
 #include "sim/engine/plan_process.h"  // (a final source: its next() inlines where it can)
@@ -13,16 +12,6 @@
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {
-TimeNs later(TimeNs now, TimeNs pause, const char* key) {
-  const std::optional<TimeNs> end = clock_add(now, pause);
-  if (!end)
-    throw make_error(
-        "{}: a pause of {} us at {} us is beyond what the simulated clock holds (2^62 ns, "
-        "about 146 years)",
-        key, format_us(pause), format_us(now));
-  return *end;
-}
-
 Simulator::Simulator(Ssd& ssd, IoLog* log)
     : ssd_(ssd), host_queue_(ssd.config().controller), path_(ssd), recorder_(log) {}
 
@@ -35,7 +24,10 @@ std::vector<RunResult> Simulator::run(std::span<const HostStream> streams,
 void Simulator::open(std::span<const HostStream> streams, std::span<const RunGroup> groups) {
   path_.count_time_to(now_);  // the time before the run, not in it
   recorder_.open(groups, now_, ssd_);
-  begin(streams);
+  host_queue_.clear();
+  outstanding_ = 0;
+  expired_ = false;
+  streams_.begin(streams, now_);
 }
 
 void Simulator::step(TimeNs until) {
@@ -79,28 +71,6 @@ std::vector<RunResult> Simulator::close() {
   return results;
 }
 
-void Simulator::begin(std::span<const HostStream> streams) {
-  streams_.clear();
-  for (const HostStream& spec : streams) streams_.push_back(Stream{spec, std::nullopt, 0});
-  host_queue_.clear();
-  outstanding_ = 0;
-  expired_ = false;
-  bool open = false;
-  begun_ = now_;
-  for (std::uint32_t s = 0; s < streams_.size(); ++s) {
-    Stream& stream = streams_[s];
-    if (stream.spec.slots == 0) {
-      open = true;
-      read_next(stream);
-    }
-    // Its slots, as if each were queued now; only the first is (fill_slot).
-    stream.slots_to_fill = stream.spec.slots;
-    stream.slot_sequence = queue_.reserve(stream.spec.slots);
-    fill_slot(s);
-  }
-  if (open) schedule_next_arrival();
-}
-
 void Simulator::handle(const Event& event) {
   if (const auto* arrival = std::get_if<Arrival>(&event)) return arrive(*arrival);
   const auto& done = std::get<Completion>(event);
@@ -108,26 +78,26 @@ void Simulator::handle(const Event& event) {
     stages_->flash_done(io_key(done.stream, done.io), now_);
   if (path_.on() && on_the_way(done)) return;
   --outstanding_;
-  const Stream& stream = streams_[done.stream];
-  recorder_.completed(stream.spec, done.io, done.request, done.submitted, now_, done.refused,
+  const HostStream& stream = streams_.spec(done.stream);
+  recorder_.completed(stream, done.io, done.request, done.submitted, now_, done.refused,
                       done.read_class);
   if (stages_) {
-    const RunGroup& group = recorder_.group(stream.spec.group);
+    const RunGroup& group = recorder_.group(stream.group);
     stages_->completed(io_key(done.stream, done.io),
-                       IoRowName{group.name, group.run, stream.spec.process, done.io},
-                       done.submitted, now_);
+                       IoRowName{group.name, group.run, stream.process, done.io}, done.submitted,
+                       now_);
   }
   if (listener_) listener_->completed(done.stream, done.io, now_, done.media_error);
   ++completed_;
   if (progress_) progress_->tick(completed_);
-  const bool closed = stream.spec.slots > 0;
+  const bool closed = stream.slots > 0;
   if (host_queue_.unlimited()) {
     if (closed) submit_next(done.stream);
     return;
   }
   // The slot frees first; the stream's next I/O then queues behind those
   // waiting, and the policy picks among all of them.
-  host_queue_.complete(stream.spec.queue);
+  host_queue_.complete(stream.queue);
   if (closed) submit_next(done.stream);
   dispatch_waiting();
 }
@@ -135,20 +105,14 @@ void Simulator::handle(const Event& event) {
 void Simulator::arrive(const Arrival& arrival) {
   switch (arrival.kind) {
     case Arrival::Kind::kSlot:
-      if (submit_next(arrival.stream)) fill_slot(arrival.stream);
+      if (submit_next(arrival.stream)) streams_.fill_slot(arrival.stream, now_);
       return;
     case Arrival::Kind::kGiven:
       return submit(arrival.stream, arrival.io, arrival.retry);
     case Arrival::Kind::kOpen: {
-      Stream& stream = streams_[arrival.stream];
-      const SourceIo io = *stream.pending;
-      if (expired()) {
-        stream.pending.reset();  // no more arrivals from any stream
-      } else {
-        submit(arrival.stream, io);
-        read_next(stream);
-      }
-      return schedule_next_arrival();
+      const bool stop = expired();  // then no more arrivals from any stream
+      if (!stop) submit(arrival.stream, streams_.pending(arrival.stream));
+      return streams_.advance_open(arrival.stream, now_, stop);
     }
   }
 }
@@ -158,72 +122,33 @@ bool Simulator::expired() {
   return expired_;
 }
 
-void Simulator::fill_slot(std::uint32_t index) {
-  Stream& stream = streams_[index];
-  if (stream.slots_to_fill == 0) return;
-  --stream.slots_to_fill;
-  const Arrival slot{index, Arrival::Kind::kSlot};
-  // At the start, in its reserved place; after a power cut moved the slots
-  // (cut_power), now.
-  if (now_ == begun_)
-    queue_.push_reserved(now_, stream.slot_sequence++, slot);
-  else
-    queue_.push(now_, slot);
-}
-
 bool Simulator::submit_next(std::uint32_t index) {
   if (expired()) return false;
-  const std::optional<SourceIo> io = streams_[index].spec.source->next();
+  const std::optional<SourceIo> io = streams_.spec(index).source->next();
   if (!io) return false;
-  if (io->time > 0) {
-    // Time function pause/burst: the slot idles (and, if nothing else is
-    // outstanding, so does the device: see idle_until_next_arrival()).
-    SourceIo given = *io;
-    given.time = 0;
-    queue_.push(later(now_, io->time, "pause_us"), Arrival{index, Arrival::Kind::kGiven, given});
-    return true;
-  }
-  submit(index, *io);
+  if (io->time > 0)  // the slot idles: time function pause/burst
+    streams_.queue_after_pause(index, now_, *io);
+  else
+    submit(index, *io);
   return true;
-}
-
-void Simulator::read_next(Stream& stream) {
-  stream.pending = stream.spec.source->next();
-}
-
-void Simulator::schedule_next_arrival() {
-  // One arrival is queued at a time, the earliest of all open streams (the
-  // first stream on ties), so that merging does not depend on when each
-  // source was read.
-  const Stream* earliest = nullptr;
-  std::uint32_t index = 0;
-  for (std::uint32_t i = 0; i < streams_.size(); ++i) {
-    const Stream& s = streams_[i];
-    if (s.pending && (!earliest || s.pending->time < earliest->pending->time)) {
-      earliest = &s;
-      index = i;
-    }
-  }
-  if (earliest)
-    queue_.push(std::max(now_, recorder_.start() + earliest->pending->time),
-                Arrival{index, Arrival::Kind::kOpen});
 }
 
 void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t retry) {
   const bool fresh = retry == kFresh;
-  Stream& stream = streams_[index];
+  const HostStream& stream = streams_.spec(index);
+  QueuedRequest queued{index,       fresh ? streams_.take_io(index) : retry, now_, io, !fresh,
+                       stream.queue};
   // The map entries of the stream's next I/Os are cache misses: let them
   // load while this one is served.
-  const IoSource& source = *stream.spec.source;
+  const IoSource& source = *stream.source;
   if (fresh) ssd_.prefetch(source.peek(0), source.peek(1));
-  QueuedRequest queued{index, fresh ? stream.next_io++ : retry, now_, io, !fresh, stream.spec.queue};
   // The tenant comes from the stream; the placement identifier too where the
   // stream has one (a plan's placement_id), else from the source (a trace
   // tagged by the lifetime oracle; none otherwise).
-  queued.request.flow = stream.spec.flow;
+  queued.request.flow = stream.flow;
   // (A plan's Reclaim Unit Handle Update comes with the source's I/O.)
-  if (stream.spec.placement != 0)
-    queued.request.placement = (io.placement & kRuhUpdate) | stream.spec.placement;
+  if (stream.placement != 0)
+    queued.request.placement = (io.placement & kRuhUpdate) | stream.placement;
   if (host_queue_.unlimited()) return dispatch(queued);
   host_queue_.arrive(queued);
   dispatch_waiting();
@@ -234,26 +159,17 @@ void Simulator::dispatch(const QueuedRequest& r) {
   if (path_.on())
     if (const std::optional<HostPath::Step> step = path_.send(r.request, now_)) {
       ++outstanding_;  // the device holds it from now (its slot is taken)
-      queue_.push(step->at, completion_of(r, step->stage));
+      queue_.push(step->at, Completion::of(r, step->stage));
       return;
     }
   start(r);
-}
-
-Simulator::Completion Simulator::completion_of(const QueuedRequest& r, Stage stage) {
-  Completion completion{r.stream, stage};
-  completion.resubmitted = r.resubmitted;
-  completion.io = r.io;
-  completion.submitted = r.arrived;
-  completion.request = r.request;
-  return completion;
 }
 
 bool Simulator::on_the_way(const Completion& event) {
   if (event.stage == Stage::kToFlash) {
     --outstanding_;  // start() counts it again
     start(QueuedRequest{event.stream, event.io, event.submitted, event.request, event.resubmitted,
-                        streams_[event.stream].spec.queue});
+                        streams_.spec(event.stream).queue});
     return true;
   }
   const std::optional<HostPath::Step> step =
@@ -269,8 +185,7 @@ void Simulator::start(const QueuedRequest& r) {
   const HostIo& io = r.request;
   std::optional<TimeNs> done;
   // The tag under which a queued request's completion comes back.
-  const std::uint32_t tag =
-      free_tags_.empty() ? static_cast<std::uint32_t>(in_flight_.size()) : free_tags_.back();
+  const std::uint32_t tag = in_flight_.next_tag();
   const bool attribute = recorder_.attributes_cleaning();
   const std::uint64_t moved_before = attribute ? pages_moved() : 0;
   if (stages_) stages_->starting(io_key(r.stream, r.io), now_);
@@ -278,23 +193,23 @@ void Simulator::start(const QueuedRequest& r) {
     done = ssd_.start(io, now_, tag);
     if (stages_) stages_->started();
   } catch (...) {
-    const Stream& stream = streams_[r.stream];
-    const RunGroup& group = recorder_.group(stream.spec.group);
+    const HostStream& stream = streams_.spec(r.stream);
+    const RunGroup& group = recorder_.group(stream.group);
     rethrow_as_ftl_failure(
         ssd_.config().ftl.type, "run",
         fmt::format(
             "experiment {}, run {}, process {}, io {}: {} of {} bytes at offset {}, at {} us",
-            group.name, group.run, stream.spec.process, r.io, io_mode_letter(io.mode), io.size,
+            group.name, group.run, stream.process, r.io, io_mode_letter(io.mode), io.size,
             io.offset, format_us(now_ - recorder_.start())));
   }
-  const HostStream& spec = streams_[r.stream].spec;
+  const HostStream& spec = streams_.spec(r.stream);
   if (attribute) recorder_.moved(spec.group, pages_moved() - moved_before);
   const bool media_error = !ssd_.core().media_errors().empty();
   if (media_error) recorder_.media_errors(spec, r.io, io, ssd_.core().media_errors());
   ++outstanding_;
   // The response time counts the wait in the host queue. On a zoned device
   // the offset is where it was served (an append's, the device's choice).
-  Completion completion = completion_of(r, Stage::kDevice);
+  Completion completion = Completion::of(r, Stage::kDevice);
   if (const ZoneStack* zoned = ssd_.zoned()) {
     const ZoneStack::Outcome& outcome = zoned->outcome();
     completion.request.offset = outcome.offset;
@@ -303,15 +218,7 @@ void Simulator::start(const QueuedRequest& r) {
   }
   completion.media_error = media_error;
   if (io.mode == IoMode::kRead) completion.read_class = ssd_.core().read_page_class();
-  if (!done) {  // queued in the flash scheduler
-    if (free_tags_.empty()) {
-      in_flight_.push_back(completion);
-    } else {
-      free_tags_.pop_back();
-      in_flight_[tag] = completion;
-    }
-    return;
-  }
+  if (!done) return in_flight_.hold(completion);  // queued in the flash scheduler
   if (!r.resubmitted) cuts_.dispatched(now_, *done);
   queue_.push(*done, completion);
 }
@@ -326,9 +233,8 @@ void Simulator::advance_flash(TimeNs until) {
     ssd_.core().advance_flash(next,
                               std::min(queue_.empty() ? flash::kNever : queue_.next_time(), until));
     for (const Ssd::Completed& done : ssd_.core().completions()) {
-      const auto tag = static_cast<std::uint32_t>(done.tag);
-      queue_.push(std::max(done.at, now_), in_flight_[tag]);
-      free_tags_.push_back(tag);
+      queue_.push(std::max(done.at, now_),
+                  in_flight_.release(static_cast<std::uint32_t>(done.tag)));
     }
     ssd_.core().completions().clear();
   }
@@ -343,7 +249,6 @@ void Simulator::drop_flash() {
   ssd_.core().settle();
   ssd_.core().completions().clear();
   in_flight_.clear();
-  free_tags_.clear();
 }
 
 void Simulator::dispatch_waiting() {

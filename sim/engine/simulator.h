@@ -9,22 +9,22 @@
 // sim/controller/host_queue.h) to the Ssd. Whenever nothing is outstanding and the next
 // arrival lies ahead, the device is idle until then (Ssd::idle: write-buffer
 // flushes and background cleaning). Runs follow one another on the same
-// device, whose state carries over as on real hardware. A Simulator is a
-// plain value: two can run in one process.
+// device, whose state carries over as on real hardware. Nothing is global:
+// two Simulators can run in one process.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "common/progress.h"
 #include "sim/controller/host_queue.h"
 #include "sim/controller/ssd.h"
-#include "sim/engine/event_queue.h"
+#include "sim/engine/host_events.h"
 #include "sim/engine/host_path.h"
+#include "sim/engine/host_streams.h"
 #include "sim/engine/io_source.h"
 #include "sim/engine/power_cut_schedule.h"
 #include "sim/engine/run_recorder.h"
@@ -42,6 +42,8 @@ class Simulator {
  public:
   // `log` may be null: no per-I/O output.
   Simulator(Ssd& ssd, IoLog* log);
+  Simulator(const Simulator&) = delete;  // its streams hold its event queue
+  Simulator& operator=(const Simulator&) = delete;
 
   // Runs `streams` together from now() until every one has ended and every
   // I/O has completed; one result per group of `groups`, in order. Errors of
@@ -134,53 +136,9 @@ class Simulator {
   void track_stages(IoStageListener* listener) { stages_ = listener; }
 
  private:
-  static constexpr std::uint64_t kFresh = ~std::uint64_t{0};
-  struct Arrival {
-    enum class Kind : std::uint8_t {
-      kSlot,   // closed loop: a slot is free for the stream's next I/O
-      kOpen,   // open loop: the stream's pending I/O arrives
-      kGiven,  // `io` arrives: after its pause, or resubmitted after a cut
-    };
-    std::uint32_t stream;
-    Kind kind = Kind::kSlot;
-    SourceIo io{};
-    std::uint64_t retry = kFresh;  // io number of an I/O a power cut interrupted
-  };
-  // An I/O the device holds: an event at each stage of its way (HostPath).
   using Stage = HostPath::Stage;
-  // (40 bytes, as an Arrival's 48: the event is no larger for it.)
-  struct Completion {
-    std::uint32_t stream;
-    Stage stage = Stage::kDevice;
-    bool resubmitted : 1 = false;
-    bool refused : 1 = false;      // a zoned device refused it (counted apart: RunSamples::Kind)
-    bool media_error : 1 = false;  // a read with a page no ECC step corrected ([errors])
-    std::uint8_t read_class = 0;   // a read's page class (Ssd::read_page_class)
-    std::uint64_t io;
-    TimeNs submitted;
-    // The request itself: on its way to Ssd::start, as the host sent it;
-    // once served, its offset is where the device served it (an append's,
-    // the device's choice). A power cut resubmits it as it is.
-    HostIo request;
-  };
-  using Event = std::variant<Arrival, Completion>;
-  // `r`'s event at `stage` (its response time counts from its arrival).
-  static Completion completion_of(const QueuedRequest& r, Stage stage);
+  using Event = HostEvent;  // an arrival, or an I/O the device holds (host_events.h)
 
-  // A stream during a run.
-  struct Stream {
-    HostStream spec;
-    std::optional<SourceIo> pending;  // open loop: its next arrival
-    std::uint64_t next_io = 0;        // io number of its next fresh submission
-    // Closed loop: its slots fill one after the other at the run's start
-    // (begin()), each under the sequence number it would have had if all
-    // were queued at once, and only while the source has I/Os: memory and
-    // time follow the I/Os, not queue_depth (issue 51, M7).
-    std::uint32_t slots_to_fill = 0;
-    std::uint64_t slot_sequence = 0;  // the next slot's, reserved in the event queue
-  };
-
-  void begin(std::span<const HostStream> streams);
   // Stops the run early for `why`: every event and outstanding I/O dropped.
   void stop_run(const std::string& why, bool end_of_life);
   // The loop: every event due no later than `until`.
@@ -190,12 +148,6 @@ class Simulator {
   // Closed loop: the stream's next I/O, now or after its pause; false if
   // the stream has none (ended, or the lifetime limit reached).
   bool submit_next(std::uint32_t stream);
-  // Closed loop at the run's start: the stream's next slot, if it has one
-  // and its source has not ended.
-  void fill_slot(std::uint32_t stream);
-  // Open loop: reads the stream's next I/O; queues the earliest arrival.
-  void read_next(Stream& stream);
-  void schedule_next_arrival();
   void submit(std::uint32_t stream, const SourceIo& io, std::uint64_t retry = kFresh);
   // Sends `request` to the device now: it reaches the flash at once, or
   // at the end of its way there (HostPath::send()).
@@ -225,10 +177,9 @@ class Simulator {
   Ssd& ssd_;
   HostQueue host_queue_;
   HostPath path_;  // the link, firmware time and controller limits
-  EventQueue<Event> queue_;
+  HostEventQueue queue_;
   TimeNs now_ = 0;
-  std::vector<Stream> streams_;
-  TimeNs begun_ = 0;               // when begin() queued the slots
+  HostStreams streams_{queue_};
   std::uint64_t outstanding_ = 0;  // dispatched to the device, not complete
   CompletionListener* listener_ = nullptr;
   std::uint64_t expired_limit_ = 0;
@@ -236,25 +187,13 @@ class Simulator {
   PowerCutSchedule cuts_;
   Progress* progress_ = nullptr;
   std::uint64_t completed_ = 0;  // completions, all runs (for progress_)
-  // Requests queued in the flash scheduler (Ssd::start()), by tag.
-  std::vector<Completion> in_flight_;
+  InFlight in_flight_;           // requests queued in the flash scheduler, by tag
   IoStageListener* stages_ = nullptr;
-  std::vector<std::uint32_t> free_tags_;
   // io.csv and the figures of the run in progress. (Last: it holds the
   // device's counters at the run's start, over a kilobyte; ahead of the
   // loop's own members, 2 M random writes on agrawal-baseline took 1.03x
   // the CPU time of before, 1.01x with it here: farm-bench, n 21.)
   RunRecorder recorder_;
 };
-
-// now + pause on the simulated clock. A plan whose pauses pass the clock's
-// bound is refused before it runs (workloads::check_plan_time); this is the
-// net under that check: an ssdlab::Error naming `key`, never an overflow.
-// (Internal to sim/engine.)
-TimeNs later(TimeNs now, TimeNs pause, const char* key);
-
-// `spec` with the zone size and capacity of `ssd`'s zones where a zone
-// workload (zones_open) gives none (workloads/zone_stream.h).
-workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spec, const Ssd& ssd);
 
 }  // namespace ssdlab::sim

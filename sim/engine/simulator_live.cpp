@@ -22,7 +22,7 @@ void Simulator::advance_to(TimeNs until) {
 std::uint64_t Simulator::arrive(std::uint32_t stream, const SourceIo& io, TimeNs at) {
   advance_to(at);
   now_ = std::max(now_, at);
-  const std::uint64_t number = streams_[stream].next_io;
+  const std::uint64_t number = streams_.next_io(stream);
   if (recorder_.end_of_life()) return number;
   try {
     submit(stream, io);

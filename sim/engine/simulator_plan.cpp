@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/engine/plan_process.h"
+#include "sim/engine/plan_zones.h"
 #include "sim/engine/simulator.h"
 
 namespace ssdlab::sim {

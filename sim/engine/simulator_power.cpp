@@ -36,7 +36,7 @@ void Simulator::cut_power(TimeNs at) {
     if (const auto* done = std::get_if<Completion>(&entry.event)) {
       --outstanding_;
       if (!host_queue_.unlimited())  // its slot frees at the cut
-        host_queue_.complete(streams_[done->stream].spec.queue);
+        host_queue_.complete(streams_.spec(done->stream).queue);
       const SourceIo io{done->request, 0};
       queue_.push(report.mount_done, Arrival{done->stream, Arrival::Kind::kGiven, io, done->io});
       ++report.requests_resubmitted;

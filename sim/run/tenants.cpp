@@ -12,9 +12,10 @@
 #include "common/state_io.h"
 #include "common/units.h"
 #include "sim/config/config_host.h"
+#include "sim/engine/plan_zones.h"
 #include "sim/engine/simulator.h"
-#include "sim/results/contended_window.h"
 #include "sim/report/report.h"
+#include "sim/results/contended_window.h"
 #include "workloads/generator.h"
 
 namespace ssdlab::sim {

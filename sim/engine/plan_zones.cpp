@@ -1,10 +1,10 @@
-// A zone workload's zones, the device's (with_device_zones).
+#include "sim/engine/plan_zones.h"
+
 #include <fmt/format.h>
 
 #include "common/error.h"
 #include "common/units.h"
 #include "ftl/zoned.h"
-#include "sim/engine/simulator.h"
 
 namespace ssdlab::sim {
 
@@ -21,8 +21,7 @@ workloads::ExperimentSpec with_device_zones(const workloads::ExperimentSpec& spe
     if (writes && (z.append || z.reset || z.finish_at != 1.0 || z.zrwa))
       throw make_error(
           "{}: zone_append, zone_reset, zone_finish_at and zrwa are zone commands, and this device "
-          "is "
-          "not zoned{} (a zoned device has ftl.type = \"zoned\" and no [host.log]); on a "
+          "is not zoned{} (a zoned device has ftl.type = \"zoned\" and no [host.log]); on a "
           "conventional device a zone workload writes its zones in order with zone_reset=false",
           spec.origin, zoned ? ": the host log exports a conventional device" : "");
     return out;
