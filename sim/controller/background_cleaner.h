@@ -87,7 +87,7 @@ class BackgroundCleaner final : public SsdPart {
   void after_request(TimeNs now, Reserve reserve) override;
   // The host sends nothing from `from` until `until`: idle pools clean,
   // round after round, as long as they want to.
-  void idle(TimeNs from, TimeNs until);
+  void idle(TimeNs from, TimeNs until) override;
   // Power loss: rounds not yet reserved are controller RAM (their commands
   // are undone with everything in flight).
   void power_lost() override;

@@ -49,7 +49,7 @@ class PowerSafeScheduling final : public SsdPart {
 
   // The host write last recorded completes at `done`.
   void host_write_done(TimeNs done, WriteOrigin origin) { recorder_.host_write_done(done, origin); }
-  void trimmed(const ftl::PageRange& range) { recorder_.trimmed(range); }
+  void trimmed(const ftl::PageRange& range) override { recorder_.trimmed(range); }
   // Forgets what had completed by `now` (a request arrives at `now`).
   void settle(TimeNs now) { recorder_.settle(now); }
   void before_request(TimeNs now) override { settle(now); }

@@ -52,22 +52,15 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
 }
 
 void Ssd::list_parts() {
-  core_.list_parts({cleaner_.get(), limits_.get()});
+  core_.list_parts({buffer_.get(), cleaner_.get(), limits_.get()});
   core_.reserve_background_at_once(needs_times_at_once());
 }
 
 void Ssd::idle(TimeNs from, TimeNs until) {
   core_.begin_request(0, from);
-  if (buffer_) buffer_->flush_at_idle(from);
+  core_.each_part(&SsdPart::idle_begins, from);
   core_.settle();
-  if (cleaner_) cleaner_->idle(from, until);
-}
-
-std::optional<TimeNs> Ssd::trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag) {
-  if (buffer_)
-    buffer_->drop(range.first + (range.partial_first ? 1 : 0),
-                  range.first + range.count - (range.partial_last ? 1 : 0));
-  return core_.trim(range, now, tag);
+  core_.each_part(&SsdPart::idle, from, until);
 }
 
 std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_t tag) {
@@ -101,7 +94,7 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   core_.begin_request(request.flow, now);
   const std::optional<TimeNs> done =
       zoned_                          ? zoned_->serve(request, now, tag)
-      : request.mode == IoMode::kTrim ? trim(range, now, tag)
+      : request.mode == IoMode::kTrim ? core_.trim(range, now, tag)
       : buffer_ && write              ? buffer_->write(range, request.size, now)
       : buffer_ && !past_buffer       ? buffer_->read(range, request.size, now)
       : write ? core_.flash_write(ftl::PageRuns{&range, 1}, now, WriteOrigin::kHost, tag)
@@ -121,7 +114,6 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
   if (zoned_) return zoned_->write_functionally(offset, size);
   const ftl::PageRange range = core_.to_range(offset, size);
   core_.host_wrote(size);
-  if (buffer_) buffer_->drop(range.first, range.first + range.count);  // now stale
   core_.write_functionally(ftl::PageRuns{&range, 1}, false);
   core_.after_request();
 }
@@ -129,8 +121,6 @@ void Ssd::write_functionally(std::uint64_t offset, std::uint64_t size) {
 void Ssd::write_runs_functionally(ftl::PageRuns runs) {
   if (zoned_)
     throw std::logic_error("write_runs_functionally: a zoned device writes request by request");
-  if (buffer_)
-    for (const ftl::PageRange& run : runs) buffer_->drop(run.first, run.first + run.count);
   core_.write_functionally(runs, true);
 }
 

@@ -139,8 +139,6 @@ class Ssd {
     return (buffer_ && !past_buffer) || core_.power_cuts_enabled() || (zoned_ && zoned_->log()) ||
            (cleaner_ && cleaner_->preemptible());
   }
-  // A trim: a buffered copy of a trimmed page must not reach flash later.
-  std::optional<TimeNs> trim(const ftl::PageRange& range, TimeNs now, std::uint64_t tag);
   // A cut at `at`: with a power-protected write buffer the device stays up
   // on its capacitor until the buffer is flushed and every flash command
   // already reserved has completed; returns when the power is off.

@@ -222,12 +222,13 @@ std::optional<TimeNs> SsdCore::trim(const ftl::PageRange& range, TimeNs now, std
   ftl_->trim(range, commands_);
   ftl_->close_wordlines(commands_);
   emit(CommandSource::kHostTrim, &range);
-  if (power_) power_->trimmed(range);
+  each_part(&SsdPart::trimmed, range);
   each_part(&SsdPart::before_host_commands, commands_);
   return schedule(now, {flash::WorkClass::kHostWrite, flash::HostWait::kNone, tag});
 }
 
 void SsdCore::write_functionally(ftl::PageRuns runs, bool as_runs) {
+  each_part(&SsdPart::written_functionally, runs);
   commands_.clear();
   {
     const ftl::UnreadLists unread(*ftl_, !functional_lists_read());

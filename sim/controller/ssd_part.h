@@ -3,8 +3,9 @@
 // listed: a part overrides the hooks it needs, and the core has no branch of
 // its own for it (docs/layout.md, "The controller as parts"). The parts
 // listed today: power-safe scheduling (power_safe.h), read errors
-// (read_errors.h), background cleaning (background_cleaner.h) and the
-// controller's limits (controller_limits.h).
+// (read_errors.h), the write buffer (write_buffer_front.h), background
+// cleaning (background_cleaner.h) and the controller's limits
+// (controller_limits.h).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "common/units.h"
 #include "flash/command.h"
 #include "ftl/ftl.h"
+#include "ftl/page_runs.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/ssd_observer.h"
 
@@ -48,6 +50,19 @@ class SsdPart {
   virtual void after_request(TimeNs /*now*/, Reserve /*reserve*/) {}
   // The power is cut: what the part keeps in controller RAM is gone.
   virtual void power_lost() {}
+  // The host trimmed `range` (its whole pages: a partly covered first or
+  // last page keeps its data), whose commands the FTL just emitted.
+  virtual void trimmed(const ftl::PageRange& /*range*/) {}
+  // `runs` are about to be written functionally (preconditioning: no time
+  // passes), past anything the part holds of them.
+  virtual void written_functionally(ftl::PageRuns /*runs*/) {}
+  // The host sends nothing from `from`: what a part holds of the host's
+  // data goes to flash (a write-back buffer flushes).
+  virtual void idle_begins(TimeNs /*from*/) {}
+  // Then, once the flash work queued so far is reserved, the host still
+  // sends nothing until `until`: the part's own idle work (background
+  // cleaning, round after round).
+  virtual void idle(TimeNs /*from*/, TimeNs /*until*/) {}
 
  protected:
   ~SsdPart() = default;

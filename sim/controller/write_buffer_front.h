@@ -28,15 +28,16 @@
 #include "common/units.h"
 #include "ftl/ftl.h"
 #include "ftl/page_runs.h"
+#include "sim/config/config.h"
 #include "sim/controller/cleaning_clock.h"
 #include "sim/controller/page_packing.h"
-#include "sim/config/config.h"
 #include "sim/controller/power_cut.h"
+#include "sim/controller/ssd_part.h"
 #include "sim/controller/write_buffer.h"
 
 namespace ssdlab::sim {
 
-class WriteBufferFront {
+class WriteBufferFront final : public SsdPart {
  public:
   // What the buffer asks of the controller's core: host reads and writes of
   // whole logical pages on flash (through the FTL, the observers and the
@@ -108,6 +109,17 @@ class WriteBufferFront {
   // The host is idle at `now`: flush_all(), or with Packing::partial_waits
   // only the whole chunks.
   void flush_at_idle(TimeNs now);
+  // Its hooks as a part of the controller (ssd_part.h): trimmed pages and
+  // pages written functionally are dropped (a buffered copy must not reach
+  // flash later), and an idle period starts with flush_at_idle().
+  void trimmed(const ftl::PageRange& range) override {
+    drop(range.first + (range.partial_first ? 1 : 0),
+         range.first + range.count - (range.partial_last ? 1 : 0));
+  }
+  void written_functionally(ftl::PageRuns runs) override {
+    for (const ftl::PageRange& run : runs) drop(run.first, run.first + run.count);
+  }
+  void idle_begins(TimeNs from) override { flush_at_idle(from); }
   // Writes the pages it holds of logical pages [first, end) to flash from
   // `now`, oldest first, whole chunks or not (a zoned device's zone that is
   // finished, or written past the buffer).
