@@ -84,12 +84,8 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   core_.each_part(&SsdPart::before_request, now);
   if (write && !zoned_) {
     core_.host_wrote(request.size);
-    if (request.placement & kRuhUpdate) [[unlikely]] {
-      // What the write buffer holds was written before the update: it goes
-      // to the reclaim units the update closes, so it is flushed first.
-      if (buffer_) buffer_->flush_all(now);
+    if (request.placement & kRuhUpdate) [[unlikely]]
       core_.update_reclaim_unit_handle(range.placement, now);
-    }
   }
   core_.begin_request(request.flow, now);
   const std::optional<TimeNs> done =

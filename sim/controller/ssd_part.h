@@ -56,6 +56,9 @@ class SsdPart {
   // `runs` are about to be written functionally (preconditioning: no time
   // passes), past anything the part holds of them.
   virtual void written_functionally(ftl::PageRuns /*runs*/) {}
+  // A Reclaim Unit Handle Update (FDP, TP4146) is about to close the
+  // handle's reclaim units at `now`.
+  virtual void before_handle_update(TimeNs /*now*/) {}
   // The host sends nothing from `from`: what a part holds of the host's
   // data goes to flash (a write-back buffer flushes).
   virtual void idle_begins(TimeNs /*from*/) {}

@@ -5,7 +5,9 @@
 namespace ssdlab::sim {
 
 void SsdCore::update_reclaim_unit_handle(std::uint8_t id, TimeNs now) {
-  // (What the write buffer held is flushed already: Ssd::start.)
+  // What a part holds of the host's writes was written before the update:
+  // it goes to the reclaim units the update closes (the write buffer flushes).
+  each_part(&SsdPart::before_handle_update, now);
   commands_.clear();
   ftl_->update_reclaim_unit_handle(id, commands_);
   if (commands_.empty()) return;

@@ -111,7 +111,8 @@ class WriteBufferFront final : public SsdPart {
   void flush_at_idle(TimeNs now);
   // Its hooks as a part of the controller (ssd_part.h): trimmed pages and
   // pages written functionally are dropped (a buffered copy must not reach
-  // flash later), and an idle period starts with flush_at_idle().
+  // flash later), an idle period starts with flush_at_idle(), and a Reclaim
+  // Unit Handle Update with flush_all().
   void trimmed(const ftl::PageRange& range) override {
     drop(range.first + (range.partial_first ? 1 : 0),
          range.first + range.count - (range.partial_last ? 1 : 0));
@@ -120,6 +121,7 @@ class WriteBufferFront final : public SsdPart {
     for (const ftl::PageRange& run : runs) drop(run.first, run.first + run.count);
   }
   void idle_begins(TimeNs from) override { flush_at_idle(from); }
+  void before_handle_update(TimeNs now) override { flush_all(now); }
   // Writes the pages it holds of logical pages [first, end) to flash from
   // `now`, oldest first, whole chunks or not (a zoned device's zone that is
   // finished, or written past the buffer).

@@ -186,6 +186,40 @@ TEST(WriteBufferVerification, MixedWorkloadLosesNothingOnEveryFtl) {
 // overwrite takes the newer one's; a drop forgets it), and a checkpoint
 // carries them: in a section of their own, so that a buffer without any
 // saves as before.
+// The buffer as a part of the controller (sim/controller/ssd_part.h): a
+// trim and a functional write drop its copies of their pages, and a Reclaim
+// Unit Handle Update sends what it holds to flash before the update closes
+// the handle's reclaim units.
+TEST(WriteBufferSsd, ItsHooksDropTrimmedAndOverwrittenPagesAndFlushBeforeAHandleUpdate) {
+  sim::Ssd ssd(
+      sim::load_config(testing::preset("tiny"), {"ftl.placement=\"fdp\"", "ftl.fdp_handles=3",
+                                                 "controller.write_buffer=\"64KiB\""}),
+      {.verify = true});
+  TimeNs now = 0;
+  const auto at = [&] { return now += 1'000'000; };
+  for (std::uint64_t lpn = 1; lpn <= 5; ++lpn) {
+    HostIo write = write_page(lpn);
+    write.placement = 1;
+    *ssd.start(write, at());
+  }
+  *ssd.start({3 * kPage, kPage, IoMode::kTrim}, at());
+  EXPECT_FALSE(ssd.write_buffer()->contains(3));
+  ssd.write_functionally(4 * kPage, kPage);
+  EXPECT_FALSE(ssd.write_buffer()->contains(4));
+  EXPECT_EQ(ssd.ftl().stats().host_pages_written, 1u);  // the functional write's
+  ASSERT_TRUE(ssd.write_buffer()->contains(5));
+  HostIo update = write_page(6);
+  update.placement = 1 | kRuhUpdate;
+  *ssd.start(update, at());
+  // Pages 1, 2 and 5 reached flash before the update; page 6, after it, waits.
+  EXPECT_EQ(ssd.ftl().stats().host_pages_written, 4u);
+  EXPECT_FALSE(ssd.write_buffer()->contains(5));
+  EXPECT_TRUE(ssd.write_buffer()->contains(6));
+  ssd.idle(at(), at());
+  EXPECT_EQ(ssd.ftl().stats().host_pages_written, 5u);
+  for (std::uint64_t lpn = 1; lpn <= 6; ++lpn) *ssd.start(read_page(lpn), at());  // verified
+}
+
 TEST(WriteBufferPlacement, PagesKeepTheirIdentifierThroughACheckpoint) {
   sim::WriteBuffer saved(8);
   saved.put(1, 2);
