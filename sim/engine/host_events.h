@@ -80,7 +80,8 @@ class InFlight {
       free_.pop_back();
     }
   }
-  // The request held under `tag`; the tag is free again.
+  // The request held under `tag`; the tag is free again (the reference
+  // holds until the next hold()).
   const Completion& release(std::uint32_t tag) {
     free_.push_back(tag);
     return held_[tag];

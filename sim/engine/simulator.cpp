@@ -136,8 +136,8 @@ bool Simulator::submit_next(std::uint32_t index) {
 void Simulator::submit(std::uint32_t index, const SourceIo& io, std::uint64_t retry) {
   const bool fresh = retry == kFresh;
   const HostStream& stream = streams_.spec(index);
-  QueuedRequest queued{index,       fresh ? streams_.take_io(index) : retry, now_, io, !fresh,
-                       stream.queue};
+  const std::uint64_t number = fresh ? streams_.take_io(index) : retry;
+  QueuedRequest queued{index, number, now_, io, !fresh, stream.queue};
   // The map entries of the stream's next I/Os are cache misses: let them
   // load while this one is served.
   const IoSource& source = *stream.source;
