@@ -44,6 +44,17 @@ void StateReader::bytes(void* data, std::size_t count) {
   if (got != count) throw make_error("truncated: the file ends at byte {} inside the state", read_);
 }
 
+void StateReader::skip(std::uint64_t count) {
+  // In blocks, not by seeking: a count past the file's end fails as a
+  // truncated file does, at the byte where it ends.
+  char block[4096];
+  while (count > 0) {
+    const std::size_t now = static_cast<std::size_t>(std::min<std::uint64_t>(count, sizeof block));
+    bytes(block, now);
+    count -= now;
+  }
+}
+
 bool StateReader::at_section(std::string_view tag) {
   const std::istream::pos_type at = in_.tellg();
   char name[4] = {};

@@ -153,6 +153,9 @@ class StateReader {
   // A count of at most `max` items to follow.
   std::uint64_t count(std::uint64_t max, std::string_view what);
   void bytes(void* data, std::size_t count);
+  // Reads `count` bytes and drops them (a section no part of this device
+  // reads: Ssd::load_state).
+  void skip(std::uint64_t count);
 
   std::uint64_t read() const { return read_; }
 

@@ -92,10 +92,18 @@ class BackgroundCleaner final : public SsdPart {
   // are undone with everything in flight).
   void power_lost() override;
 
-  // Its checkpoint section (BGCL): the preemptible rounds still under way
-  // (the caller checks that the saved and the configured pools agree).
-  void save_state(StateWriter& out) const;
-  void load_state(StateReader& in);
+  // Its checkpoint section (BGCL), where rounds are preemptible: the
+  // rounds still under way, after their number (a state saved with other
+  // pools is refused); not optional (the blocks half cleaned).
+  std::optional<PartCheckpoint> checkpoint() const override {
+    if (!preemptible()) return std::nullopt;
+    return PartCheckpoint{"BGCL",
+                          "preemptible background cleaning "
+                          "(controller.background_cleaning_preempt, ftl.clean_high_water)",
+                          false};
+  }
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   struct PendingRound {

@@ -44,7 +44,9 @@ flash::Command load_command(StateReader& in, const flash::Geometry& geometry) {
 }  // namespace
 
 void BackgroundCleaner::save_state(StateWriter& out) const {
-  out.section("BGCL", 1);
+  // Version 2: the number of preemptible pools (it was the controller's).
+  out.section("BGCL", 2);
+  out.u64(rounds_.size());
   for (const PendingRound& round : rounds_) save_round(out, round);
 }
 
@@ -60,7 +62,13 @@ void BackgroundCleaner::save_round(StateWriter& out, const PendingRound& round) 
 }
 
 void BackgroundCleaner::load_state(StateReader& in) {
-  in.section("BGCL", 1);
+  in.section("BGCL", 2);
+  if (const std::uint64_t saved = in.u64(); saved != rounds_.size())
+    throw Error(
+        fmt::format("it was saved with {} preemptible background cleaning pools, the config "
+                    "gives {} (controller.background_cleaning_preempt, "
+                    "ftl.clean_high_water)",
+                    saved, rounds_.size()));
   for (PendingRound& round : rounds_) load_round(in, round);
 }
 

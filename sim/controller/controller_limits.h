@@ -71,9 +71,15 @@ class ControllerLimits final : public SsdPart {
   // cores' times (a core beyond the saved ones is free), the data path's,
   // and the counters of the parts on; the rest is read and dropped (the
   // keys are not state: a checkpoint loads into other limits, or none).
-  void save_state(StateWriter& out) const;
-  void load_state(StateReader& in);
+  // Optional: a checkpoint without the section loads with free cores and
+  // counters from 0, and one with it into a device without the part.
   static constexpr const char* kSection = "CTLR";
+  std::optional<PartCheckpoint> checkpoint() const override {
+    return PartCheckpoint{kSection, "the controller's limits (controller.firmware, .data_path)",
+                          true};
+  }
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   TimeNs cross_data_path(TimeNs at, std::uint64_t bytes);

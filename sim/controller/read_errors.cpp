@@ -7,7 +7,6 @@
 #include "ftl/page_runs.h"
 #include "ftl/placement_tag.h"
 #include "records/counter_state.h"
-#include "sim/controller/write_buffer.h"
 
 namespace ssdlab::sim {
 namespace {
@@ -26,9 +25,10 @@ std::uint64_t draw_key(std::uint64_t seed, flash::Ppn ppn, std::uint32_t reads,
 }  // namespace
 
 ReadErrors::ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& nand,
-                       std::uint32_t page_bytes)
+                       std::uint32_t page_bytes, Rewriter& core)
     : config_(config),
       nand_(nand),
+      core_(core),
       codewords_(
           std::max(1.0, std::floor(static_cast<double>(page_bytes) / config.ecc.codeword_bytes))),
       codeword_bits_(8.0 * std::min(page_bytes, config.ecc.codeword_bytes)),
@@ -42,7 +42,7 @@ ReadErrors::ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& n
 }
 
 std::unique_ptr<ReadErrors> ReadErrors::make(const ReadErrorsConfig& config, const ftl::Ftl& ftl,
-                                             const std::string& source) {
+                                             const std::string& source, Rewriter& core) {
   if (!config.on()) return nullptr;
   const bool reclaim = config.reclaim_reads || config.reclaim_retries;
   // A zoned device's pages are rewritten by the host, zone by zone: the
@@ -52,7 +52,7 @@ std::unique_ptr<ReadErrors> ReadErrors::make(const ReadErrorsConfig& config, con
         "{}: errors.reclaim_reads and errors.reclaim_retries rewrite blocks through the FTL; a "
         "zoned device (ftl.type = \"zoned\") has no such rewrite (leave them 0)",
         source);
-  return std::make_unique<ReadErrors>(config, ftl.nand(), ftl.nand().geometry().page_size);
+  return std::make_unique<ReadErrors>(config, ftl.nand(), ftl.nand().geometry().page_size, core);
 }
 
 void ReadErrors::adopt_unstamped() {
@@ -223,7 +223,7 @@ flash::BlockId ReadErrors::take_reclaim() {
   return kNoBlock;
 }
 
-void ReadErrors::reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now) {
+void ReadErrors::reclaim(TimeNs now) {
   const flash::FastGeometry& g = nand_.geometry();
   for (flash::BlockId block; (block = take_reclaim()) != kNoBlock;) {
     // Its valid pages, but those the write buffer holds a newer copy of.
@@ -232,7 +232,7 @@ void ReadErrors::reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now
     const flash::Ppn first = g.first_page(block);
     for (flash::Ppn ppn = first; ppn < first + nand_.write_pointer(block); ++ppn) {
       const flash::Lpn lpn = nand_.lpn_at(ppn);
-      if (!nand_.is_valid(ppn) || (buffered && buffered->contains(lpn))) continue;
+      if (!nand_.is_valid(ppn) || core_.held_above(lpn)) continue;
       reclaim_lpns_.push_back(lpn);
       flash::Command read = flash::page_command(flash::Op::kRead, ppn, lpn);
       read.cleaning = true;
@@ -246,7 +246,7 @@ void ReadErrors::reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now
     if (const std::uint8_t tag = nand_.placement_tag(block); tag != 0)
       for (ftl::PageRange& run : reclaim_runs_)
         run.placement = static_cast<std::uint8_t>(ftl::tag_handle(tag));
-    core.rewrite(reclaim_reads_, reclaim_runs_, now);
+    core_.rewrite(reclaim_reads_, reclaim_runs_, now);
   }
 }
 

@@ -43,8 +43,6 @@
 
 namespace ssdlab::sim {
 
-class WriteBuffer;
-
 // A page read that no step corrected.
 struct MediaError {
   flash::Lpn lpn;
@@ -55,15 +53,17 @@ struct MediaError {
 
 class ReadErrors final : public SsdPart {
  public:
+  class Rewriter;  // (below: what read reclaim asks of the core)
   // `nand`: the FTL's array (in its pages: map units where it has them);
   // `page_bytes`: the bytes of one of those pages.
-  ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& nand,
-             std::uint32_t page_bytes);
+  ReadErrors(const ReadErrorsConfig& config, const flash::NandArray& nand, std::uint32_t page_bytes,
+             Rewriter& core);
   // The part of a device whose FTL is `ftl`, or null if `config` is off.
   // Throws ssdlab::Error (naming `source`, the config file) if read reclaim
   // is asked of a zoned device, whose pages only the host rewrites.
+  // `core`: what read reclaim rewrites blocks through (reclaim()).
   static std::unique_ptr<ReadErrors> make(const ReadErrorsConfig& config, const ftl::Ftl& ftl,
-                                          const std::string& source);
+                                          const std::string& source, Rewriter& core);
 
   // A command list the FTL emitted at `now`; `functional`: written before
   // the run (preconditioning), no simulated time. Stamps the blocks it
@@ -112,16 +112,20 @@ class ReadErrors final : public SsdPart {
     // writes of their logical pages, `runs`, elsewhere: one background job
     // from `now`.
     virtual void rewrite(const flash::CommandList& reads, ftl::PageRuns runs, TimeNs now) = 0;
+    // Whether a part above flash holds a newer copy of `lpn` (SsdPart::holds).
+    virtual bool held_above(ftl::Lpn lpn) const = 0;
 
    protected:
     ~Rewriter() = default;
   };
-  // Rewrites each block due (take_reclaim()) through `core`: read out (the
-  // ECC corrects them), then written again where the FTL puts them, so
-  // that the old copies are superseded and the block is cleaned as any
-  // other. A page the write buffer holds (`buffered`, or null) is newer
-  // there than on flash: reclaim leaves it to the buffer.
-  void reclaim(Rewriter& core, const WriteBuffer* buffered, TimeNs now);
+  // Once a request is served (the last part's hook: SsdCore::list_parts),
+  // rewrites each block due (take_reclaim()) through the core: read out
+  // (the ECC corrects them), then written again where the FTL puts them,
+  // so that the old copies are superseded and the block is cleaned as any
+  // other. A page a part above flash holds (the write buffer) is newer
+  // there: reclaim leaves it to that part.
+  void after_request(TimeNs now, Reserve /*reserve*/) override { reclaim(now); }
+  void reclaim(TimeNs now);
 
   // The model's inputs for a page of `block` read at `now`.
   double pe_cycles(flash::BlockId block) const;
@@ -132,10 +136,15 @@ class ReadErrors final : public SsdPart {
   const records::ReadErrorCounters& counters() const { return counters_; }
 
   // Checkpoints: section RERR (each block's stamp and reads, the counters).
-  // A state saved without it: the blocks holding data are as old as the age.
+  // A state saved without it: the blocks holding data are as old as the age
+  // (optional: a state with it loads into a device without, dropped).
   static constexpr const char* kSection = "RERR";
-  void save_state(StateWriter& out) const;
-  void load_state(StateReader& in);
+  std::optional<PartCheckpoint> checkpoint() const override {
+    return PartCheckpoint{kSection, "the read error part ([errors])", true};
+  }
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
+  void not_in_checkpoint() override { adopt_unstamped(); }
   void adopt_unstamped();
 
  private:
@@ -155,6 +164,7 @@ class ReadErrors final : public SsdPart {
 
   ReadErrorsConfig config_;
   const flash::NandArray& nand_;
+  Rewriter& core_;
   double codewords_;  // per page read (at least 1)
   double codeword_bits_;
   std::uint32_t bits_per_cell_;

@@ -52,7 +52,7 @@ Ssd::Ssd(const DeviceConfig& config, SsdChecks checks)
 }
 
 void Ssd::list_parts() {
-  core_.list_parts({buffer_.get(), cleaner_.get(), limits_.get()});
+  core_.list_parts({buffer_.get(), cleaner_.get(), limits_.get()}, {zoned_.get()});
   core_.reserve_background_at_once(needs_times_at_once());
 }
 
@@ -101,7 +101,6 @@ std::optional<TimeNs> Ssd::start(const HostIo& request, TimeNs now, std::uint64_
   else
     core_.observers().request_queued(tag, request, now);
   core_.each_part(&SsdPart::after_request, now, tag == kWait ? Reserve::kAtOnce : Reserve::kQueued);
-  core_.reclaim(write_buffer(), now);
   core_.after_request();
   return done;
 }
@@ -152,7 +151,7 @@ std::uint64_t Ssd::prefill(std::uint64_t offset, std::uint64_t size) {
   for (ftl::Lpn lpn = whole.first; lpn < whole.first + whole.count; ++lpn) {
     // (A page the write buffer holds is written already, just not on flash.)
     const bool mapped = log ? log->is_mapped(lpn) : ftl().is_mapped(lpn);
-    if (mapped || (buffer_ && buffer_->holds(lpn))) continue;
+    if (mapped || core_.held_above(lpn)) continue;
     ++written;
     if (!unit_runs) {
       write_functionally(lpn * page, page);

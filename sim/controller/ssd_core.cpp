@@ -50,18 +50,28 @@ SsdCore::SsdCore(const DeviceConfig& config, SsdChecks checks)
         map_units_.on() ? flash::Geometry{ftl_->nand().geometry()} : config.geometry,
         ftl_->logical_pages(), config.ftl.copy_back));
   }
-  errors_ = ReadErrors::make(config.errors, *ftl_, config.source);
+  errors_ = ReadErrors::make(config.errors, *ftl_, config.source, *this);
   list_parts({});
 }
 
-void SsdCore::list_parts(std::initializer_list<SsdPart*> more) {
+void SsdCore::list_parts(std::initializer_list<SsdPart*> more,
+                         std::initializer_list<SsdPart*> kept_only) {
   parts_.clear();
-  // (Read errors' hooks, emitted() and before_request(), touch nothing of
-  // the parts after them: their place among them changes no result.)
-  for (SsdPart* part : {static_cast<SsdPart*>(power_.get()), static_cast<SsdPart*>(errors_.get())})
-    if (part) parts_.push_back(part);
-  for (SsdPart* part : more)
-    if (part) parts_.push_back(part);
+  // Read errors last: its after_request() (read reclaim) follows the
+  // others' (background cleaning's rounds); its other hooks, emitted() and
+  // before_request(), touch nothing of the other parts: their place among
+  // them changes no result.
+  const auto add = [this](SsdPart* part) {
+    if (part) parts_.push_back(part);  // (a part the device has)
+  };
+  add(power_.get());
+  for (SsdPart* part : more) add(part);
+  add(errors_.get());
+  kept_.clear();
+  for (SsdPart* part : parts_)
+    if (part->checkpoint()) kept_.push_back(part);
+  for (SsdPart* part : kept_only)
+    if (part && part->checkpoint()) kept_.push_back(part);
 }
 
 ftl::PageRange SsdCore::to_range(std::uint64_t offset, std::uint64_t size) const {

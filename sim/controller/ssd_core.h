@@ -13,6 +13,7 @@
 // the Ssd's (ssd.h), which lists their hooks here (list_parts()).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
@@ -140,8 +141,19 @@ class SsdCore final : private flash::FlashScheduler::Listener,
 
   // The parts whose hooks run (SsdPart): the core's own (power-safe
   // scheduling, read errors) first, then `more` (null ones skipped), in
-  // that order.
-  void list_parts(std::initializer_list<SsdPart*> more);
+  // that order; `kept_only` take no hook and are listed for their
+  // checkpoints alone.
+  void list_parts(std::initializer_list<SsdPart*> more,
+                  std::initializer_list<SsdPart*> kept_only = {});
+  // The listed parts with state of their own (SsdPart::checkpoint()), in
+  // the order they are saved (Ssd::save_state).
+  std::span<SsdPart* const> kept_parts() const { return kept_; }
+  // Whether a listed part holds a copy of `lpn` newer than flash's
+  // (SsdPart::holds: the write buffer's).
+  bool held_above(ftl::Lpn lpn) const override {
+    return std::any_of(parts_.begin(), parts_.end(),
+                       [lpn](const SsdPart* part) { return part->holds(lpn); });
+  }
   template <class Hook, class... Args>
   void each_part(Hook hook, const Args&... args) {
     for (SsdPart* part : parts_) (part->*hook)(args...);
@@ -178,11 +190,6 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   // kRuhUpdate): TP4146's Reclaim Unit Handle Update for identifier `id`
   // (ssd_placement.cpp).
   void update_reclaim_unit_handle(std::uint8_t id, TimeNs now);
-  // Read reclaim's rewrites due (ReadErrors::reclaim), if the device has
-  // read errors; `buffered`: the write buffer, whose pages reclaim leaves.
-  void reclaim(const WriteBuffer* buffered, TimeNs now) {
-    if (errors_) errors_->reclaim(*this, buffered, now);
-  }
   // A request done: counted, and every so many the FTL's invariants checked
   // (with verification).
   void after_request() override;
@@ -317,6 +324,7 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   std::vector<Completed> completions_;          // reported by the scheduler
   std::optional<TimeNs> sync_done_;             // schedule(kWait): the host chain's end
   std::vector<SsdPart*> parts_;                 // in the order their hooks run
+  std::vector<SsdPart*> kept_;                  // kept_parts()
   std::unique_ptr<PowerSafeScheduling> power_;  // null until enable_power_cuts()
   std::unique_ptr<ReadErrors> errors_;          // null without [errors]
   // The time the command lists emitted now belong to (the blocks they

@@ -5,10 +5,13 @@
 // listed today: power-safe scheduling (power_safe.h), read errors
 // (read_errors.h), the write buffer (write_buffer_front.h), background
 // cleaning (background_cleaner.h) and the controller's limits
-// (controller_limits.h).
+// (controller_limits.h); the zone stack (zone_stack.h) is listed for its
+// checkpoint only.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "common/units.h"
 #include "flash/command.h"
@@ -16,6 +19,11 @@
 #include "ftl/page_runs.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/ssd_observer.h"
+
+namespace ssdlab {
+class StateWriter;
+class StateReader;
+}  // namespace ssdlab
 
 namespace ssdlab::sim {
 
@@ -36,8 +44,35 @@ struct EmittedCommands {
   TimeNs now;  // the simulated time the list belongs to
 };
 
+// How a part with state of its own is kept in a checkpoint (Ssd::save_state):
+// its bytes, begun by a section of `tag`, follow a line of the controller's
+// list of parts that names it, says whether it is optional and how many
+// bytes it holds.
+struct PartCheckpoint {
+  std::string_view tag;   // its first section's (common/state_io.h), four characters
+  std::string_view name;  // what it is, with its keys, for errors ("a write buffer (...)")
+  // Whether the device's results stand without it: a checkpoint saved with
+  // the part then loads into a device without it (the part's bytes are read
+  // and dropped), and one saved without it into a device with it
+  // (not_in_checkpoint()). Not for a part that holds the host's data or
+  // work under way: loading across it is refused, naming the part.
+  bool optional;
+};
+
 class SsdPart {
  public:
+  // A part with state of its own says how it is kept (a part without
+  // returns nothing: the default), and saves and loads it.
+  virtual std::optional<PartCheckpoint> checkpoint() const { return std::nullopt; }
+  virtual void save_state(StateWriter& /*out*/) const {}
+  virtual void load_state(StateReader& /*in*/) {}
+  // An optional part, loaded from a checkpoint saved without it: its state
+  // follows from the device's (the default: as when it was built).
+  virtual void not_in_checkpoint() {}
+  // Whether the part holds a copy of logical page `lpn` newer than
+  // flash's (the write buffer, which read reclaim and prefill leave it to).
+  virtual bool holds(ftl::Lpn /*lpn*/) const { return false; }
+
   // A host request arrives at `now`, before the core serves it.
   virtual void before_request(TimeNs /*now*/) {}
   // Every command list the FTL emits (host, background, functional).

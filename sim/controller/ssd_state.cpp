@@ -5,7 +5,10 @@
 // checkpoint gives the same io.csv as one that never stopped.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "sim/controller/ssd.h"
@@ -43,53 +46,71 @@ void SsdCore::load_state(StateReader& in) {
     throw Error("a controller clock or counter is negative");
 }
 
+// After the core's sections, the controller's list of parts (PRTS): for
+// each part with state of its own (SsdCore::kept_parts), its tag, its name,
+// whether it is optional and how many bytes it holds, then those bytes. A
+// load meets each saved part by its tag, whatever the order: a part the
+// device has loads itself; an optional one it lacks is read and dropped, a
+// required one it lacks is refused by name, as is a required part of the
+// device's the checkpoint was saved without.
 void Ssd::save_state(StateWriter& out) const {
   core_.save_state(out);
-  // (The rest of the controller's section: which parts it has.)
-  out.boolean(buffer_ != nullptr);
-  out.u64(cleaner_ ? cleaner_->preemptible_pools() : 0);
-  if (buffer_) buffer_->save_state(out);
-  if (cleaner_ && cleaner_->preemptible()) cleaner_->save_state(out);
-  if (zoned_) zoned_->save_state(out);
-  // Its own section, after the others, only on a device with the part: a
-  // checkpoint without it (older, or saved without the keys) loads, and
-  // one with it loads into a device without (ControllerLimits::load_state).
-  if (limits_) limits_->save_state(out);
-  if (const ReadErrors* errors = core_.read_errors()) errors->save_state(out);
+  const std::span<SsdPart* const> parts = core_.kept_parts();
+  out.section("PRTS", 1);
+  out.u64(parts.size());
+  for (const SsdPart* part : parts) {
+    const PartCheckpoint about = *part->checkpoint();
+    out.string(about.tag);
+    out.string(about.name);
+    out.boolean(about.optional);
+    StateWriter counted(nullptr);
+    part->save_state(counted);
+    out.u64(counted.written());
+    part->save_state(out);
+  }
 }
+
+namespace {
+
+constexpr std::uint64_t kMaxParts = 64;    // more than any device lists
+constexpr std::size_t kMaxPartName = 256;  // bytes of a part's name
+
+}  // namespace
 
 void Ssd::load_state(StateReader& in) {
   core_.load_state(in);
-  if (in.boolean() != (buffer_ != nullptr))
-    throw Error(buffer_ ? "it was saved without a write buffer, the config has one"
-                        : "it was saved with a write buffer, the config has none");
-  const std::uint64_t pools = cleaner_ ? cleaner_->preemptible_pools() : 0;
-  if (const std::uint64_t saved = in.u64(); saved != pools)
-    throw Error(
-        fmt::format("it was saved with {} preemptible background cleaning pools, the config "
-                    "gives {} (controller.background_cleaning_preempt, "
-                    "ftl.clean_high_water)",
-                    saved, pools));
-  if (buffer_) buffer_->load_state(in);
-  if (pools) cleaner_->load_state(in);
-  if (zoned_) zoned_->load_state(in);
-  const DeviceConfig& config = core_.config();
-  if (in.at_section(ControllerLimits::kSection)) {
-    if (limits_)
-      limits_->load_state(in);
-    else
-      ControllerLimits(ControllerConfig{}, config.power, core_.timeline())
-          .load_state(in);  // dropped
+  const std::span<SsdPart* const> parts = core_.kept_parts();
+  std::vector<bool> loaded(parts.size(), false);
+  in.section("PRTS", 1);
+  const std::uint64_t saved = in.count(kMaxParts, "the controller's list of parts");
+  for (std::uint64_t i = 0; i < saved; ++i) {
+    const std::string tag = in.string(4);
+    const std::string name = in.string(kMaxPartName);
+    const bool optional = in.boolean();
+    const std::uint64_t bytes = in.u64();
+    const auto it = std::find_if(parts.begin(), parts.end(), [&](const SsdPart* part) {
+      return part->checkpoint()->tag == tag;
+    });
+    if (it == parts.end()) {
+      if (!optional) throw Error(fmt::format("it was saved with {}, the config has none", name));
+      in.skip(bytes);
+      continue;
+    }
+    const auto p = static_cast<std::size_t>(it - parts.begin());
+    if (loaded[p]) throw Error(fmt::format("corrupt: {} is listed twice", name));
+    const std::uint64_t from = in.read();
+    (*it)->load_state(in);
+    if (in.read() - from != bytes)
+      throw Error(fmt::format("corrupt: {}'s state holds {} bytes, {} were read", name, bytes,
+                              in.read() - from));
+    loaded[p] = true;
   }
-  // The read error part's blocks: saved without it, the data on flash is
-  // as old as the config's age (ReadErrors::adopt_unstamped).
-  ReadErrors* errors = core_.read_errors();
-  if (errors) errors->adopt_unstamped();
-  if (in.at_section(ReadErrors::kSection)) {
-    if (errors)
-      errors->load_state(in);
-    else
-      ReadErrors(config.errors, core_.ftl().nand(), 1).load_state(in);  // read and dropped
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (loaded[p]) continue;
+    const PartCheckpoint about = *parts[p]->checkpoint();
+    if (!about.optional)
+      throw Error(fmt::format("it was saved without {}, the config has one", about.name));
+    parts[p]->not_in_checkpoint();
   }
   // A file can pass its checksum (recomputed by whoever altered it) and still
   // hold a state no FTL reaches: whatever the flags, find out before any

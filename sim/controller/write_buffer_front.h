@@ -131,13 +131,17 @@ class WriteBufferFront final : public SsdPart {
   // told is written (none for write-through).
   std::vector<ftl::Lpn> discard();
 
-  bool holds(ftl::Lpn lpn) const { return buffer_.contains(lpn); }
+  bool holds(ftl::Lpn lpn) const override { return buffer_.contains(lpn); }
   bool holds_data() const { return buffer_.held() > 0; }
   const WriteBuffer& buffer() const { return buffer_; }
 
-  // Its checkpoint section (WBUF): the buffer's contents and admission clock.
-  void save_state(StateWriter& out) const;
-  void load_state(StateReader& in);
+  // Its checkpoint sections (WBFR, WBUF): the buffer's contents and
+  // admission clock; not optional (the pages it holds are the host's).
+  std::optional<PartCheckpoint> checkpoint() const override {
+    return PartCheckpoint{"WBFR", "a write buffer (controller.write_buffer)", false};
+  }
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   // Writes the `count` oldest buffered pages to flash from `now`, in runs of

@@ -22,12 +22,13 @@
 #include "sim/controller/host_log.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/ssd_observer.h"
+#include "sim/controller/ssd_part.h"
 #include "sim/controller/write_buffer_front.h"
 #include "sim/controller/zone_front.h"
 
 namespace ssdlab::sim {
 
-class ZoneStack : private HostLog::Device {
+class ZoneStack final : public SsdPart, private HostLog::Device {
  public:
   // A request's tag that asks for its completion at once (Ssd::kWait).
   static constexpr std::uint64_t kWait = ~std::uint64_t{0};
@@ -92,9 +93,15 @@ class ZoneStack : private HostLog::Device {
   const Outcome& outcome() const { return outcome_; }
   const HostLog* log() const { return log_.get(); }
 
-  // Checkpoints: the host log's section, if there is a log.
-  void save_state(StateWriter& out) const;
-  void load_state(StateReader& in);
+  // Checkpoints: the host log's section (HLOG), if there is a log; not
+  // optional (it maps the host's data). The stack is listed for this alone
+  // (SsdCore::list_parts): it takes no hook.
+  std::optional<PartCheckpoint> checkpoint() const override {
+    if (!log_) return std::nullopt;
+    return PartCheckpoint{"HLOG", "a host log (host.log)", false};
+  }
+  void save_state(StateWriter& out) const override;
+  void load_state(StateReader& in) override;
 
  private:
   std::optional<TimeNs> serve_zoned(const HostIo& request, TimeNs now, std::uint64_t tag);

@@ -50,8 +50,10 @@ namespace ssdlab::sim {
 // parts in sections of their own (WBFR, BGCL; sim/controller/ssd.h); 7:
 // TIME 7, program and erase suspensions (flash/suspend.h); 8: NAND 2 (SLC
 // mode per block), PMAP 4 (each plane's SLC cache block) and the SLC cache's
-// SLCC (ftl/page_mapped/page_mapped_slc_cache.h), and the cell counters in TIME.
-inline constexpr std::uint32_t kCheckpointFormat = 8;
+// SLCC (ftl/page_mapped/page_mapped_slc_cache.h), and the cell counters in TIME;
+// 9: the controller's list of parts (PRTS, sim/controller/ssd_state.cpp),
+// each part's bytes counted and found by its tag, BGCL 2.
+inline constexpr std::uint32_t kCheckpointFormat = 9;
 
 // Where the run stood, besides the device.
 struct RunPosition {

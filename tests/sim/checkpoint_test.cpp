@@ -29,7 +29,6 @@ using ssdlab::StateReader;
 using ssdlab::StateWriter;
 using ssdlab::TimeNs;
 using ssdlab::sim::DeviceConfig;
-using ssdlab::HostIo;
 using ssdlab::sim::RunPosition;
 using ssdlab::sim::Ssd;
 using ::testing::HasSubstr;
@@ -161,7 +160,7 @@ std::vector<TimeNs> drive(Ssd& ssd, std::uint64_t seed, int requests, TimeNs& no
     const auto size = static_cast<std::uint32_t>((1 + rng.uniform(24)) * 512);
     const std::uint64_t offset = rng.uniform(sectors - size / 512) * 512;
     const bool write = rng.uniform(4) != 0;
-    now = *ssd.start(HostIo{offset, size, ssdlab::io_mode_of(write)}, now);
+    now = *ssd.start(ssdlab::HostIo{offset, size, ssdlab::io_mode_of(write)}, now);
     if (rng.uniform(50) == 0) ssd.idle(now, now + 20'000'000);  // background cleaning
     done.push_back(now);
   }
@@ -290,8 +289,9 @@ TEST_F(CheckpointFile, RefusesAFileThatIsNotACheckpoint) {
 
 TEST_F(CheckpointFile, RefusesAnotherFormatVersion) {
   std::string text = bytes_;
-  text[8] = 9;  // the u32 after the magic
-  EXPECT_THAT(load_error(text, config_), HasSubstr("format version 9"));
+  const std::uint32_t other = ssdlab::sim::kCheckpointFormat + 1;
+  text[8] = static_cast<char>(other);  // the u32 after the magic
+  EXPECT_THAT(load_error(text, config_), HasSubstr("format version " + std::to_string(other)));
 }
 
 TEST_F(CheckpointFile, RefusesAnotherGeometryNamingTheKey) {
