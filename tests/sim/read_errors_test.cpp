@@ -159,6 +159,31 @@ TEST(ReadReclaim, PassesTheVerifierAmongWritesAndTrims) {
   EXPECT_GT(ssd.core().observers().verified_pages(), 30000u);
 }
 
+// Read reclaim leaves to the write buffer the pages it holds newer copies
+// of (SsdPart::holds): of the hot block's pages, it rewrites all but those.
+TEST(ReadReclaim, LeavesThePagesTheWriteBufferHoldsToIt) {
+  std::vector<std::string> sets = {"errors.age_pe_cycles=1000", "errors.reclaim_reads=3000",
+                                   "controller.write_buffer=\"4MiB\""};
+  sets.insert(sets.end(), kPageAtATime.begin(), kPageAtATime.end());  // (as above)
+  Ssd ssd(with_errors(150, sets));
+  ssd.prefill(0, ssd.logical_bytes());
+  const flash::FastGeometry& g = ssd.ftl().nand().geometry();
+  const flash::BlockId hot = g.block_of(ssd.ftl().locate(3));
+  std::vector<std::uint64_t> others;  // the hot block's other pages
+  for (ftl::Lpn lpn = 0; lpn < ssd.logical_bytes() / kPage; ++lpn)
+    if (lpn != 3 && g.block_of(ssd.ftl().locate(lpn)) == hot) others.push_back(lpn);
+  ASSERT_GT(others.size(), 8u);
+  TimeNs now = 0;
+  for (std::size_t i = 0; i < 8; ++i)
+    now = *ssd.start(HostIo{others[i] * kPage, kPage, IoMode::kWrite}, now);
+  const records::ReadErrorCounters& c = ssd.core().read_errors()->counters();
+  for (int i = 0; i < 100000 && c.reclaimed_blocks == 0; ++i)
+    now = *ssd.start(HostIo{3 * kPage, kPage, IoMode::kRead}, now);
+  ASSERT_EQ(c.reclaimed_blocks, 1u);
+  EXPECT_EQ(c.reclaimed_pages, others.size() + 1 - 8);  // page 3 and the unheld ones
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_TRUE(ssd.write_buffer()->contains(others[i]));
+}
+
 // With persistently isolated placement handles, read reclaim rewrites a
 // block's data under the block's own handle (it went to handle 0 before),
 // and each block it rewrites is TP4146's Media Reallocated event:
