@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
 namespace ssdlab::flash {
 
 const char* op_name(Op op) {
@@ -56,6 +60,39 @@ std::string check_legal(const Geometry& g, const Command& c, bool copy_back_allo
       break;
   }
   return {};
+}
+
+void stage_reprograms_after_erases(CommandList& list, std::uint32_t pages_per_block) {
+  // Where each block erased so far in the list was (its latest erase): few.
+  struct Erased {
+    std::uint32_t block;
+    std::size_t at;
+  };
+  std::vector<Erased> erased;
+  for (std::size_t j = 0; j < list.size(); ++j) {
+    const Command& c = list[j];
+    if (!c.cleaning || c.op == Op::kRead) continue;
+    if (c.op == Op::kErase) {
+      for (const Ppn page : {c.ppn, c.ppn2})
+        if (page != kNoPage) erased.push_back({page / pages_per_block, j});
+      continue;
+    }
+    if (erased.empty()) continue;
+    for (const Ppn page : {c.ppn, c.ppn2}) {
+      if (page == kNoPage) continue;
+      const auto it = std::find_if(erased.rbegin(), erased.rend(), [&](const Erased& e) {
+        return e.block == page / pages_per_block;
+      });
+      if (it == erased.rend() || list[j].stage > list[it->at].stage) continue;
+      const unsigned shift = list[it->at].stage + 1u - list[j].stage;
+      for (std::size_t k = it->at + 1; k < list.size(); ++k) {
+        if (!list[k].cleaning) continue;
+        if (list[k].stage + shift > 255u)
+          throw std::logic_error("a cleaning list reprograms its erased blocks past stage 255");
+        list[k].stage = static_cast<std::uint8_t>(list[k].stage + shift);
+      }
+    }
+  }
 }
 
 }  // namespace ssdlab::flash

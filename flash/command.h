@@ -113,4 +113,19 @@ using CommandList = std::vector<Command>;
 // Returns an empty string if legal, else what is wrong.
 std::string check_legal(const Geometry& geometry, const Command& command, bool copy_back_allowed);
 
+// A cleaning chain may erase a block and then program it again in the same
+// list: a victim erased, then taken as the target of later victims' moves
+// when its plane has no other free block. Stages, not list order, order a
+// chain (flash/scheduler.h), so such a program needs a later stage than the
+// erase; at the same stage it could run before the erase, or, where die
+// latches hold one-shot wordlines (die_latches.h), meet another command for
+// the same page and wait for ever. Every cleaning command listed after the
+// erase is moved that many stages later (what was after the erase stays
+// after it, and each victim's erase after its moves). Lists without such a
+// program are left as they are. Throws std::logic_error past stage 255.
+// The scheduler applies it where die latches hold (one-shot wordlines);
+// elsewhere such programs keep their stage, as they always did (a known
+// approximation: docs/model.md, "A scheduler deadlock").
+void stage_reprograms_after_erases(CommandList& list, std::uint32_t pages_per_block);
+
 }  // namespace ssdlab::flash

@@ -65,6 +65,8 @@ bool FlashScheduler::dispatch_at_once(const CommandList& commands, TimeNs now, T
 std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
                                              WorkClass host_class, HostWait host_wait,
                                              std::uint64_t tag, std::uint16_t flow) {
+  if (latches_.on()) [[unlikely]]
+    stage_reprograms_after_erases(commands, timeline_.geometry().pages_per_block);
   // The common case first: one stage of host commands on free dies, each on
   // its own (what release() below would do, without a job).
   if (TimeNs done = now; dispatch_at_once(commands, now, done)) {

@@ -57,7 +57,7 @@ bool joinable(const flash::Command& command, bool erases) {
 }  // namespace
 
 void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands, std::size_t from,
-                     bool erases) {
+                     bool erases, bool page_order) {
   const auto mergeable = [erases](const flash::Command& c) { return joinable(c, erases); };
   // Fast path (speed, not semantics): with fewer than two candidates nothing
   // can merge. That is every single-page request, whatever cleaning it
@@ -72,6 +72,31 @@ void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands,
     std::size_t index;
   };
   std::vector<Waiting> waiting;
+  // Per plane, where its last program kept in place went: a program joins
+  // only a partner after it, never ahead of an earlier page of its plane
+  // (few planes: a short list).
+  struct Kept {
+    std::uint32_t plane;
+    std::size_t index;
+  };
+  std::vector<Kept> kept;
+  const auto programs = [page_order](const flash::Command& c) {
+    return page_order && c.ppn != flash::kNoPage &&
+           (c.op == flash::Op::kProgram || c.op == flash::Op::kMove ||
+            c.op == flash::Op::kCopyBack);
+  };
+  const auto kept_after = [&kept](std::uint32_t plane, std::size_t index) {
+    return std::any_of(kept.begin(), kept.end(),
+                       [&](const Kept& k) { return k.plane == plane && k.index > index; });
+  };
+  const auto keep = [&kept](std::uint32_t plane, std::size_t index) {
+    const auto it =
+        std::find_if(kept.begin(), kept.end(), [plane](const Kept& k) { return k.plane == plane; });
+    if (it == kept.end())
+      kept.push_back({plane, index});
+    else
+      it->index = index;
+  };
   std::size_t out = from;
   for (std::size_t i = from; i < commands.size(); ++i) {
     flash::Command command = commands[i];
@@ -86,15 +111,18 @@ void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands,
                g.is_two_plane_pair(g.plane_of(other.ppn), g.plane_of(command.ppn)) &&
                g.page_in_block(other.ppn) == g.page_in_block(command.ppn);
       });
-      if (partner != waiting.end()) {
+      if (partner != waiting.end() &&
+          !(programs(command) && kept_after(g.plane_of(command.ppn), partner->index))) {
         flash::Command& first = commands[partner->index];
         first.ppn2 = command.ppn;
         first.lpn2 = command.lpn;
+        if (programs(command)) keep(g.plane_of(command.ppn), partner->index);
         waiting.erase(partner);
         continue;  // absorbed into its partner
       }
       waiting.push_back({die, out});
     }
+    if (programs(command)) keep(g.plane_of(command.ppn), out);
     if (out != i) commands[out] = command;
     ++out;
   }

@@ -41,9 +41,14 @@ class PoolLayout {
 // two-plane pair of one die at the same page offset and in the same stage
 // into two-plane commands. Keeps order otherwise; the merged command takes
 // the first one's place, and no merge reaches across a cleaning command.
+// With `page_order` (one-shot wordlines, whose die latches wait for each
+// page in turn: flash/die_latches.h), no merge moves a program ahead of one
+// on its own plane either (a page before the page before it in its block).
+// Without, such a merge may, as it always did: a known approximation
+// (docs/model.md, "A scheduler deadlock"), kept so that results stay put.
 // (Cleaning's erases join in the flash scheduler, queued behind its moves;
 // a zone reset's, on idle dies, join here: one multi-plane erase either way.)
 void merge_two_plane(const flash::FastGeometry& geometry, flash::CommandList& commands,
-                     std::size_t from, bool erases = false);
+                     std::size_t from, bool erases = false, bool page_order = false);
 
 }  // namespace ssdlab::ftl

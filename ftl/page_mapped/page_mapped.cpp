@@ -260,7 +260,8 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
     fdp_.on() ? write_placed_run(range, out) : write_run(range, out);
   // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
-  if (config_.two_plane && !lists_unread_) merge_two_plane(geometry_, out, start);
+  if (config_.two_plane && !lists_unread_)
+    merge_two_plane(geometry_, out, start, false, config_.wordline_pages > 1);
 }
 
 void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
@@ -350,7 +351,7 @@ void PageMappedFtl::read(const PageRange& range, CommandList& out) {
     append_reads(lpn, data_stage(0), out);
   }
   stats_.host_pages_read += std::uint64_t{range.count} * pages_per_lpn_;
-  if (config_.two_plane) merge_two_plane(geometry_, out, start);
+  if (config_.two_plane) merge_two_plane(geometry_, out, start, false, config_.wordline_pages > 1);
 }
 
 void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
