@@ -12,14 +12,13 @@
 // shows how, docs/reference/config.md lists the keys.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
-#include <any>
-#include <span>
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "common/typed_values.h"
 #include "flash/geometry.h"
 #include "flash/scheduler.h"
 
@@ -38,45 +37,7 @@ struct FtlConfig;  // ftl/ftl.h
 // them back (FtlConfig::keys.get<MyKeys>()). An FTL that takes another's
 // keys holds both: dftl holds the page-mapped FTL's (PageMappedKeys) and its
 // map cache's (DftlKeys).
-class FtlKeys {
- public:
-  // Stores `keys`, replacing the value of its type if one is held.
-  template <typename Keys>
-  Keys& emplace(Keys keys = Keys{}) {
-    if (Keys* held = find<Keys>(values_)) return *held = std::move(keys);
-    return *std::any_cast<Keys>(&values_.emplace_back(std::move(keys)));
-  }
-  // The value of Keys to change in place, its defaults stored first when
-  // none is held (an FtlConfig built in code, as tests do).
-  template <typename Keys>
-  Keys& edit() {
-    if (Keys* held = find<Keys>(values_)) return *held;
-    return emplace<Keys>();
-  }
-  // The keys as read; Keys' defaults when none were read (an FtlConfig
-  // built in code) or the FTL takes other keys.
-  template <typename Keys>
-  const Keys& get() const {
-    static const Keys kDefaults{};
-    const Keys* keys = find<Keys>(values_);
-    return keys ? *keys : kDefaults;
-  }
-  template <typename Keys>
-  bool holds() const {
-    return find<Keys>(values_) != nullptr;
-  }
-
- private:
-  // Keys' value in `values` (const or not), or null.
-  template <typename Keys, typename Values>
-  static auto find(Values& values) -> decltype(std::any_cast<Keys>(&values.front())) {
-    for (auto& value : values)
-      if (auto* keys = std::any_cast<Keys>(&value)) return keys;
-    return nullptr;
-  }
-
-  std::vector<std::any> values_;
-};
+using FtlKeys = TypedValues;  // (common/typed_values.h)
 
 // What `describe` prints from: the device and its FTL config as read, the
 // logical pages the host sees, and whether writes wait for foreground

@@ -56,6 +56,10 @@ class CollectMembers {
     (*this)(key, value);
   }
   template <typename T>
+  void nonzero(const char* key, const T& value) {
+    (*this)(key, value);
+  }
+  template <typename T>
   void derived(const char*, const T&) {}
   template <typename T>
   void group(const char*, const std::optional<T>& record) {
@@ -84,6 +88,10 @@ class PairMembers {
   }
   template <typename T>
   void unreported(const char* key, T& value) {
+    (*this)(key, value);
+  }
+  template <typename T>
+  void nonzero(const char* key, T& value) {
     (*this)(key, value);
   }
   template <typename T>

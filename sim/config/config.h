@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/typed_values.h"
 #include "flash/geometry.h"
 #include "flash/nand_power.h"
 #include "flash/scheduler.h"
@@ -124,6 +125,9 @@ struct DeviceConfig {
   std::uint32_t sector_size = 512;  // host sector: offsets and sizes are multiples of it
   ReadErrorsConfig errors;  // [errors]: flash read errors, off by default
   flash::NandPower power;   // [power]: the NAND's currents (flash/nand_power.h)
+  // A registered part's own keys, by their type (a ConfigPart's read hook
+  // stores them; sim/config/config_part.h): none but a registered part's.
+  TypedValues parts;
 };
 
 // Loads and validates `path`, applying each "table.key=value" override first

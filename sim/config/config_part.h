@@ -45,8 +45,18 @@ struct ConfigPart {
   void (*describe)(const DeviceConfig& config, std::string& out) = nullptr;
 };
 
-// The registered parts, in the order they are read and described.
+// The parts, in the order they are read and described: the built-in ones
+// (config_parts.cpp), then those registered.
 std::span<const ConfigPart* const> config_parts();
+
+// Adds `part` after the built-in parts and those registered before: its
+// keys are read, echoed and described with theirs, its values stored in
+// DeviceConfig::parts by their type. For a part outside the built-in list
+// (a registered device part, sim/controller/device_parts.h): call it before
+// the first config is read; not thread-safe; `part` (and what it points to)
+// must outlive every config read. The reference (config_reference()) lists
+// the built-in parts' keys only: docs/reference/config.md is ssdlab's own.
+void register_config_part(const ConfigPart& part);
 
 // The core tables, in the reference's order (config_keys.cpp).
 std::span<const TableDoc> core_tables();

@@ -73,10 +73,20 @@ void table_section(const TableDoc& table, Out out) {
   fmt::format_to(out, "\n");
 }
 
+// The built-in parts, then the registered ones.
+std::vector<const ConfigPart*>& parts() {
+  static std::vector<const ConfigPart*> list(std::begin(kParts), std::end(kParts));
+  return list;
+}
+
 }  // namespace
 
 std::span<const ConfigPart* const> config_parts() {
-  return kParts;
+  return parts();
+}
+
+void register_config_part(const ConfigPart& part) {
+  parts().push_back(&part);
 }
 
 std::string config_reference() {

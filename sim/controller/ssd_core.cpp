@@ -52,6 +52,9 @@ SsdCore::SsdCore(const DeviceConfig& config, SsdChecks checks)
         ftl_->logical_pages(), config.ftl.copy_back));
   }
   errors_ = ReadErrors::make(config.errors, *ftl_, config.source, *this);
+  for (const DevicePart* part : device_parts())
+    if (std::unique_ptr<RegisteredPart> made = part->make({config_, *this}))
+      made_.push_back({part->name, std::move(made)});
   list_parts({});
 }
 
@@ -67,6 +70,7 @@ void SsdCore::list_parts(std::initializer_list<SsdPart*> more,
   };
   add(power_.get());
   for (SsdPart* part : more) add(part);
+  for (const MadePart& made : made_) add(made.part.get());
   add(errors_.get());
   kept_.clear();
   for (SsdPart* part : parts_)

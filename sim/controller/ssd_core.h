@@ -32,6 +32,7 @@
 #include "sim/config/config.h"
 #include "sim/controller/background_cleaner.h"
 #include "sim/controller/cleaning_clock.h"
+#include "sim/controller/device_parts.h"
 #include "sim/controller/map_units.h"
 #include "sim/controller/power_cut.h"
 #include "sim/controller/power_safe.h"
@@ -140,10 +141,10 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   PowerSafeScheduling* power_safe() override { return power_.get(); }
   bool power_cuts_enabled() const { return power_ != nullptr; }
 
-  // The parts whose hooks run (SsdPart): the core's own (power-safe
-  // scheduling, read errors) first, then `more` (null ones skipped), in
-  // that order; `kept_only` take no hook and are listed for their
-  // checkpoints alone.
+  // The parts whose hooks run (SsdPart): power-safe scheduling first,
+  // then `more` (null ones skipped), then the registered parts
+  // (made_parts()), then read errors, in that order; `kept_only` take no
+  // hook and are listed for their checkpoints alone.
   void list_parts(std::initializer_list<SsdPart*> more,
                   std::initializer_list<SsdPart*> kept_only = {});
   // The listed parts with state of their own (SsdPart::checkpoint()), in
@@ -155,6 +156,13 @@ class SsdCore final : private flash::FlashScheduler::Listener,
     return std::any_of(parts_.begin(), parts_.end(),
                        [lpn](const SsdPart* part) { return part->holds(lpn); });
   }
+  // The registered parts this device has (device_parts.h), in
+  // registration order: each with its name.
+  struct MadePart {
+    const char* name;
+    std::unique_ptr<RegisteredPart> part;
+  };
+  std::span<const MadePart> made_parts() const { return made_; }
   template <class Hook, class... Args>
   void each_part(Hook hook, const Args&... args) {
     for (SsdPart* part : parts_) (part->*hook)(args...);
@@ -332,6 +340,7 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   // The time the command lists emitted now belong to (the blocks they
   // program are stamped with it: read errors' retention).
   TimeNs clock_ = 0;
+  std::vector<MadePart> made_;  // made_parts()
 };
 
 }  // namespace ssdlab::sim

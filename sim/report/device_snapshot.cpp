@@ -57,6 +57,8 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
     c.thermal = limits->thermal_counters();
   }
   c.energy = ssd.core().timeline().energy(ssd.config().power);
+  for (const SsdCore::MadePart& made : ssd.core().made_parts())
+    c.parts[made.name] = made.part->record();
   // Cleaning efficiency is over a block's data pages: a summary page
   // (ftl.summary_page) is never data, so a wholly superseded block is 100%
   // efficient, as DiskSim reports it (Agrawal et al. Table 5: IOzone 100%).

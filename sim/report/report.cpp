@@ -218,6 +218,12 @@ void print_controller(std::ostream& out, const DeviceCounters& device) {
                f.map_cache_hits, f.map_cache_misses, f.translation_pages_read,
                f.translation_pages_written, f.translation_blocks_cleaned);
   print_energy(out, device);
+  for (const auto& [name, record] : device.parts) {  // registered parts' (device_parts.h)
+    std::string counts;
+    for (const auto& [key, count] : record)
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", key, count);
+    fmt::print(out, "  {} in the runs: {}\n", name, counts.empty() ? "no counters" : counts);
+  }
   if (!device.buffer) return;
   const records::WriteBufferCounters& b = *device.buffer;
   const double reads = static_cast<double>(b.read_hit_pages + b.read_miss_pages);

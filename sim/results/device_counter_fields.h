@@ -21,6 +21,7 @@ namespace ssdlab::sim {
 //   v.group(first_key, o)     a std::optional record whose keys sit in this
 //                             object (present when `first_key` is)
 //   v.unreported(key, member) a counter summary.json does not hold
+//   v.nonzero(key, member)    a member written only when not empty
 template <typename V, typename R>
 void fields(V& v, R& k) requires std::is_same_v<std::remove_const_t<R>, CellCounters> {
   v("reads_per_page_type", k.reads_per_page_type);
@@ -83,6 +84,9 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   v.group("read_error_page_reads", c.read_errors);
   // A host log's pages, and its and the end-to-end write amplification.
   v.group("host_log_host_pages_written", c.host_log);
+  // The registered parts' (sim/controller/device_parts.h), under "parts"
+  // by part name: absent without one.
+  v.nonzero("parts", c.parts);
   if (c.host_log) {
     v.derived("host_log_write_amplification", c.host_log_write_amplification());
     v.derived("end_to_end_write_amplification", c.end_to_end_write_amplification());

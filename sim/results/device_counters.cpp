@@ -17,20 +17,30 @@ namespace {
 // of `a` and `b`: op(a's, b's), into a; per-pool counts element by element,
 // counts by name key by key. Devices with and without a write buffer (cell
 // counters, suspend counters) are a logic_error.
+template <typename T>
+struct IsNamed : std::false_type {};
+template <typename T>
+struct IsNamed<std::map<std::string, T>> : std::true_type {};
+
+// op(value, other) for a counter; element by element for per-pool counts;
+// key by key for counts by name and for the registered parts' records.
+template <typename T, typename Op>
+void combine_value(T& value, const T& other, Op op) {
+  if constexpr (std::is_same_v<T, std::vector<std::uint64_t>>) {
+    if (value.size() != other.size())
+      throw std::logic_error("per-pool counters of different devices");
+    for (std::size_t i = 0; i < value.size(); ++i) value[i] = op(value[i], other[i]);
+  } else if constexpr (IsNamed<T>::value) {
+    for (const auto& [key, item] : other) combine_value(value[key], item, op);
+  } else {
+    value = op(value, other);
+  }
+}
+
 template <typename Op>
 void combine(DeviceCounters& a, const DeviceCounters& b, Op op) {
-  records::pairwise(a, b, [op](auto& value, const auto& other) {
-    using T = std::decay_t<decltype(value)>;
-    if constexpr (std::is_same_v<T, std::vector<std::uint64_t>>) {
-      if (value.size() != other.size())
-        throw std::logic_error("per-pool counters of different devices");
-      for (std::size_t i = 0; i < value.size(); ++i) value[i] = op(value[i], other[i]);
-    } else if constexpr (std::is_same_v<T, std::map<std::string, std::uint64_t>>) {
-      for (const auto& [key, count] : other) value[key] = op(value[key], count);
-    } else {
-      value = op(value, other);
-    }
-  });
+  records::pairwise(a, b,
+                    [op](auto& value, const auto& other) { combine_value(value, other, op); });
 }
 
 double us(TimeNs ns) { return static_cast<double>(ns) / 1000.0; }

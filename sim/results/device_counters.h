@@ -19,6 +19,7 @@
 #include "records/energy_counters.h"
 #include "records/flin_counters.h"
 #include "records/ftl_counters.h"
+#include "records/part_record.h"
 #include "records/read_error_counters.h"
 #include "records/suspend_counters.h"
 #include "records/write_buffer_counters.h"
@@ -75,6 +76,9 @@ struct DeviceCounters {
   std::optional<records::EnergyCounters> energy;
   std::optional<HostLogPages> host_log;  // only with [host.log]
   std::optional<records::ReadErrorCounters> read_errors;  // only with [errors]
+  // The registered parts' counters (records/part_record.h), by part name
+  // and key: none without a registered part on.
+  std::map<std::string, records::PartRecord> parts;
   std::uint32_t pages_per_block = 0;        // data pages, for cleaning_efficiency()
   std::uint32_t page_size = 0;              // flash page bytes, for flash_bytes_written()
 

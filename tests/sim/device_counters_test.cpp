@@ -123,3 +123,31 @@ TEST(DeviceCountersCli, SummaryAndPrintoutGiveBothWriteAmplificationsAndCleaning
 
 }  // namespace
 }  // namespace ssdlab
+
+namespace ssdlab {
+namespace {
+
+// A registered part's counters (records/part_record.h) under "parts": a
+// difference of snapshots and a sum over runs go key by key, summary.json
+// holds them by part name and reads them back; none, no "parts".
+TEST(PartCounters, AreSubtractedSummedAndWrittenByPartAndKey) {
+  sim::DeviceCounters before, after;
+  before.parts["tally"] = {{"requests", 10}, {"lists", 4}};
+  after.parts["tally"] = {{"requests", 25}, {"lists", 9}};
+  const sim::DeviceCounters run = after - before;
+  EXPECT_EQ(run.parts.at("tally"), (records::PartRecord{{"requests", 15}, {"lists", 5}}));
+  sim::DeviceCounters sum = run;
+  sum += run;
+  EXPECT_EQ(sum.parts.at("tally").at("requests"), 30u);
+  nlohmann::json json;
+  sim::to_json(json, sum);
+  EXPECT_EQ(json["parts"]["tally"]["lists"], 10u);
+  EXPECT_EQ(sim::device_counters_from_json(json).parts, sum.parts);
+  nlohmann::json none;
+  sim::to_json(none, sim::DeviceCounters{});
+  EXPECT_FALSE(none.contains("parts"));
+  EXPECT_TRUE(sim::device_counters_from_json(none).parts.empty());
+}
+
+}  // namespace
+}  // namespace ssdlab
