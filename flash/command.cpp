@@ -63,34 +63,50 @@ std::string check_legal(const Geometry& g, const Command& c, bool copy_back_allo
 }
 
 void stage_reprograms_after_erases(CommandList& list, std::uint32_t pages_per_block) {
-  // Where each block erased so far in the list was (its latest erase): few.
-  struct Erased {
+  // Per block (few in a list): the stage of its latest erase so far, and
+  // the latest stage a moved command reads it in.
+  struct Staged {
     std::uint32_t block;
-    std::size_t at;
+    unsigned stage;
   };
-  std::vector<Erased> erased;
+  std::vector<Staged> erased, read_late;
+  const auto latest = [](std::vector<Staged>& v, std::uint32_t block) -> Staged* {
+    const auto it =
+        std::find_if(v.rbegin(), v.rend(), [block](const Staged& s) { return s.block == block; });
+    return it == v.rend() ? nullptr : &*it;
+  };
+  const auto set_stage = [&list](std::size_t j, unsigned stage) {
+    if (stage > 255u)
+      throw std::logic_error("a cleaning list reprograms its erased blocks past stage 255");
+    list[j].stage = static_cast<std::uint8_t>(stage);
+  };
   for (std::size_t j = 0; j < list.size(); ++j) {
-    const Command& c = list[j];
+    const Command c = list[j];
     if (!c.cleaning || c.op == Op::kRead) continue;
+    unsigned stage = c.stage;
     if (c.op == Op::kErase) {
+      // After every move out of it, which a program below may have delayed.
       for (const Ppn page : {c.ppn, c.ppn2})
-        if (page != kNoPage) erased.push_back({page / pages_per_block, j});
+        if (page != kNoPage)
+          if (const Staged* r = latest(read_late, page / pages_per_block))
+            stage = std::max(stage, r->stage + 1);
+      set_stage(j, stage);
+      for (const Ppn page : {c.ppn, c.ppn2})
+        if (page != kNoPage) erased.push_back({page / pages_per_block, stage});
       continue;
     }
-    if (erased.empty()) continue;
-    for (const Ppn page : {c.ppn, c.ppn2}) {
-      if (page == kNoPage) continue;
-      const auto it = std::find_if(erased.rbegin(), erased.rend(), [&](const Erased& e) {
-        return e.block == page / pages_per_block;
-      });
-      if (it == erased.rend() || list[j].stage > list[it->at].stage) continue;
-      const unsigned shift = list[it->at].stage + 1u - list[j].stage;
-      for (std::size_t k = it->at + 1; k < list.size(); ++k) {
-        if (!list[k].cleaning) continue;
-        if (list[k].stage + shift > 255u)
-          throw std::logic_error("a cleaning list reprograms its erased blocks past stage 255");
-        list[k].stage = static_cast<std::uint8_t>(list[k].stage + shift);
-      }
+    for (const Ppn page : {c.ppn, c.ppn2})
+      if (page != kNoPage)
+        if (const Staged* e = latest(erased, page / pages_per_block))
+          stage = std::max(stage, e->stage + 1);
+    if (stage == c.stage) continue;
+    set_stage(j, stage);
+    for (const Ppn src : {c.src, c.src2}) {
+      if (src == kNoPage) continue;
+      if (Staged* r = latest(read_late, src / pages_per_block))
+        r->stage = std::max(r->stage, stage);
+      else
+        read_late.push_back({src / pages_per_block, stage});
     }
   }
 }

@@ -119,10 +119,11 @@ std::string check_legal(const Geometry& geometry, const Command& command, bool c
 // chain (flash/scheduler.h), so such a program needs a later stage than the
 // erase; at the same stage it could run before the erase, or, where die
 // latches hold one-shot wordlines (die_latches.h), meet another command for
-// the same page and wait for ever. Every cleaning command listed after the
-// erase is moved that many stages later (what was after the erase stays
-// after it, and each victim's erase after its moves). Lists without such a
-// program are left as they are. Throws std::logic_error past stage 255.
+// the same page and wait for ever. Such a program moves to the stage after
+// the erase's, and so does the erase of a block one of the moved programs
+// reads from (each victim's erase stays after its moves); nothing else
+// moves, so that no other wordline is split across stages. Lists without
+// such a program are left as they are. Throws std::logic_error past stage 255.
 // The scheduler applies it where die latches hold (one-shot wordlines);
 // elsewhere such programs keep their stage, as they always did (a known
 // approximation: docs/model.md, "A scheduler deadlock").

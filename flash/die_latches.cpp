@@ -26,13 +26,14 @@ bool DieLatches::staged_next(Ppn page) const {
   return next_[timeline_->geometry().plane_of(page)] == page;
 }
 
-bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit) {
+bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit,
+                      Owner owner) {
   if (!later_page(page) && !later_page(second)) return false;
   if (read) {
-    if (begun(page))
+    if (begun(page, owner))
       reads_[unit].push_back(entry);
     else
-      waiting_[page] = Waiting{entry, page, kNoPage, unit, true};
+      waiting_.emplace(page, Waiting{entry, page, kNoPage, unit, true, owner});
     return true;
   }
   const bool second_follows = second == kNoPage || follows(second);
@@ -40,12 +41,14 @@ bool DieLatches::hold(const Entry& entry, Ppn page, Ppn second, bool read, std::
     // The pages before are programmed: ready, unless no wordline is staged
     // (a stage left it open and let it go: the unit's queues then).
     if (!staged_next(page) && (second == kNoPage || !staged_next(second))) return false;
-    ready_[unit].push_back(entry);
-    return true;
+    if (continues(page, owner) || continues(second, owner)) {
+      ready_[unit].push_back(entry);
+      return true;
+    }
   }
-  const Waiting waiting{entry, page, second, unit, false};
-  waiting_[page] = waiting;
-  if (second != kNoPage) waiting_[second] = waiting;
+  const Waiting waiting{entry, page, second, unit, false, owner};
+  waiting_.emplace(page, waiting);
+  if (second != kNoPage) waiting_.emplace(second, waiting);
   return true;
 }
 
@@ -79,40 +82,60 @@ bool DieLatches::programmed(Ppn page, Owner owner, Ppn second, Owner owner2, std
   program(page, owner, unit);
   if (second != kNoPage) program(second, owner2, unit);
   if (waiting_.empty()) return false;
-  ready_reads_after(page);
-  if (second != kNoPage) ready_reads_after(second);
-  bool readied = ready_after(page, unit);
-  if (second != kNoPage) readied = ready_after(second, unit) || readied;
+  ready_reads_after(page, owner);
+  if (second != kNoPage) ready_reads_after(second, owner2);
+  bool readied = ready_after(page, owner, unit);
+  if (second != kNoPage) readied = ready_after(second, owner2, unit) || readied;
   return readied;
 }
 
-bool DieLatches::begun(Ppn page) const {
-  const Ppn next = next_[timeline_->geometry().plane_of(page)];
-  return next != kNoPage && next <= page && next > page - timeline_->page_type(page);
+bool DieLatches::continues(Ppn page, Owner owner) const {
+  return page != kNoPage && staged_next(page) &&
+         owner_[timeline_->geometry().plane_of(page)] == owner;
 }
 
-void DieLatches::ready_reads_after(Ppn page) {
+bool DieLatches::begun(Ppn page, Owner owner) const {
+  const std::uint32_t plane = timeline_->geometry().plane_of(page);
+  const Ppn next = next_[plane];
+  return next != kNoPage && next <= page && next > page - timeline_->page_type(page) &&
+         owner_[plane] == owner;
+}
+
+void DieLatches::ready_reads_after(Ppn page, Owner owner) {
   // (It ended its wordline, or is in SLC mode. Asked of `page`'s plane:
   // the page after the device's last one has no plane.)
   if (next_[timeline_->geometry().plane_of(page)] != page + 1) return;
   const Ppn end = page - timeline_->page_type(page) + bits_;
   for (Ppn later = page + 1; later < end; ++later) {
-    const auto it = waiting_.find(later);
-    if (it == waiting_.end() || !it->second.read) continue;
-    reads_[it->second.unit].push_back(it->second.entry);
-    readied_units_.push_back(it->second.unit);
-    waiting_.erase(it);
+    const auto [first, last] = waiting_.equal_range(later);
+    for (auto it = first; it != last; ++it) {
+      if (!it->second.read || !(it->second.owner == owner)) continue;
+      reads_[it->second.unit].push_back(it->second.entry);
+      readied_units_.push_back(it->second.unit);
+      waiting_.erase(it);
+      break;
+    }
   }
 }
 
-bool DieLatches::ready_after(Ppn page, std::uint32_t unit) {
-  const auto it = waiting_.find(page + 1);
-  if (it == waiting_.end() || it->second.read) return false;
+std::unordered_multimap<Ppn, DieLatches::Waiting>::iterator DieLatches::find_waiting(
+    Ppn page, const Entry& entry) {
+  const auto [first, last] = waiting_.equal_range(page);
+  for (auto it = first; it != last; ++it)
+    if (it->second.entry.seq == entry.seq) return it;
+  return waiting_.end();
+}
+
+bool DieLatches::ready_after(Ppn page, Owner owner, std::uint32_t unit) {
+  const auto [first, last] = waiting_.equal_range(page + 1);
+  auto it = first;
+  while (it != last && (it->second.read || !(it->second.owner == owner))) ++it;
+  if (it == last) return false;
   const Waiting waiting = it->second;
   if (!follows(waiting.page) || (waiting.second != kNoPage && !follows(waiting.second)))
     return false;  // (a two-plane command whose other page's turn has not come)
-  waiting_.erase(waiting.page);
-  if (waiting.second != kNoPage) waiting_.erase(waiting.second);
+  waiting_.erase(find_waiting(waiting.page, waiting.entry));
+  if (waiting.second != kNoPage) waiting_.erase(find_waiting(waiting.second, waiting.entry));
   ready_[unit].push_back(waiting.entry);
   return true;
 }

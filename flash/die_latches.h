@@ -63,21 +63,29 @@ class DieLatches {
   // block in SLC mode)?
   bool later_page(Ppn page) const;
 
-  // Where a command arriving for `unit` goes, by the pages it programs
-  // (`second`: a two-plane command's second, or kNoPage): false, the unit's
-  // queues (no page is a later one: later_page()); true, here: a move's read
-  // (`read`) of a later page, ready once its wordline is begun, a ready
-  // command, or a waiting one.
-  bool hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit);
+  // The chain of a job whose list stages a wordline: the FTL ends every
+  // wordline it begins within one list (one job's host or cleaning chain).
+  struct Owner {
+    std::uint32_t job = 0;
+    std::uint8_t chain = 0;  // 0 host, 1 cleaning
+    bool operator==(const Owner&) const = default;
+  };
+
+  // Where a command of `owner` arriving for `unit` goes, by the pages it
+  // programs (`second`: a two-plane command's second, or kNoPage): false,
+  // the unit's queues (no page is a later one: later_page()); true, here: a
+  // move's read (`read`) of a later page, ready once its wordline is begun,
+  // a ready command, or a waiting one. A page continues only a wordline its
+  // own chain staged: the same pages of a block erased and written again by
+  // a later list are another wordline, which waits for its own first page
+  // (before, such a page ran as the old wordline's next and the die waited
+  // for it ever after: a deadlock, docs/model.md).
+  bool hold(const Entry& entry, Ppn page, Ppn second, bool read, std::uint32_t unit, Owner owner);
 
   // The pages `page` (and a two-plane command's `second`, kNoPage if none)
   // were reserved on `unit` to be programmed: stages or ends their
   // wordlines (owned by `owner`'s and `owner2`'s chains `chain`/`chain2`),
   // and readies what waited for them. True if something became ready.
-  struct Owner {
-    std::uint32_t job = 0;
-    std::uint8_t chain = 0;  // 0 host, 1 cleaning
-  };
   bool programmed(Ppn page, Owner owner, Ppn second, Owner owner2, std::uint32_t unit);
   // The planes programmed() staged anew (the scheduler keeps them per job
   // for stage_ended()), and the other units whose moves' reads it readied
@@ -131,6 +139,7 @@ class DieLatches {
     Ppn page = kNoPage, second = kNoPage;
     std::uint32_t unit = 0;
     bool read = false;
+    Owner owner;
   };
   // Ends the staged wordline of `plane`; returns its unit.
   std::uint32_t unstage(std::uint32_t plane);
@@ -139,15 +148,20 @@ class DieLatches {
   bool follows(Ppn page) const;
   // Is `page` its plane's staged wordline's next page?
   bool staged_next(Ppn page) const;
-  // Readies the command that waits for the page after `page`, if it may
-  // run now.
-  bool ready_after(Ppn page, std::uint32_t unit);
-  // Has the wordline of `page` (a later page) begun: is an earlier page of
-  // it staged on its plane?
-  bool begun(Ppn page) const;
-  // `page` staged its wordline: the moves' reads of its later pages are
-  // ready on their units.
-  void ready_reads_after(Ppn page);
+  // Is `page` the next page of a wordline `owner` staged on its plane?
+  bool continues(Ppn page, Owner owner) const;
+  // Readies the command of `owner` that waits for the page after `page`,
+  // if it may run now.
+  bool ready_after(Ppn page, Owner owner, std::uint32_t unit);
+  // Has the wordline of `page` (a later page) begun, by `owner`: is an
+  // earlier page of it staged on its plane by that chain?
+  bool begun(Ppn page, Owner owner) const;
+  // `page` staged its wordline for `owner`: the moves' reads of its later
+  // pages are ready on their units.
+  void ready_reads_after(Ppn page, Owner owner);
+  // The waiting entry for `page` of the command `entry` (a two-plane one
+  // waits under both its pages), or end().
+  std::unordered_multimap<Ppn, Waiting>::iterator find_waiting(Ppn page, const Entry& entry);
 
   const FlashTimeline* timeline_ = nullptr;
   std::uint32_t bits_ = 1;
@@ -157,7 +171,7 @@ class DieLatches {
   std::vector<std::uint16_t> staged_;      // per unit: its planes with a staged wordline
   std::vector<std::vector<Entry>> ready_;  // per unit: next pages that may run, in arrival order
   std::vector<std::deque<Entry>> reads_;   // per unit: moves' reads of later pages
-  std::unordered_map<Ppn, Waiting> waiting_;
+  std::unordered_multimap<Ppn, Waiting> waiting_;  // by the page each waits for
   std::vector<std::uint32_t> newly_staged_;
   std::vector<std::uint32_t> readied_units_;
   std::uint64_t released_open_ = 0;

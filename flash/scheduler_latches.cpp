@@ -13,7 +13,8 @@ bool FlashScheduler::latch_held(const Entry& entry, const Command& command, std:
   // A move's read (a two-plane move is only ever joined at dispatch).
   const bool read = command.op == Op::kMove && !half;
   if (read && command.two_plane()) return false;
-  if (!latches_.hold(entry, command.ppn, half || read ? kNoPage : command.ppn2, read, unit))
+  const DieLatches::Owner owner{entry.job, static_cast<std::uint8_t>(command.cleaning)};
+  if (!latches_.hold(entry, command.ppn, half || read ? kNoPage : command.ppn2, read, unit, owner))
     return false;
   queued_command_ns_ -= static_cast<std::uint64_t>(t);
   if (latches_.holds(unit)) wake(unit, std::max(t, timeline_.unit_free_at(unit)));

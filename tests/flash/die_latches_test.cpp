@@ -78,5 +78,25 @@ TEST(DieLatchesScheduler, AWordlineLeftOpenAtAStagesEndIsLetGo) {
   EXPECT_TRUE(die.scheduler.idle());
 }
 
+// The same pages written again by a later list (their block erased and
+// reused in between, as cleaning does with a queue of lists ahead of the
+// flash) are another wordline: its later pages wait for its own first page,
+// never continue the earlier list's wordline (which left the die waiting
+// for a page that had already run: a deadlock at queue depth 8 and up on
+// tiny-tlc, docs/model.md).
+TEST(DieLatchesScheduler, APageOfALaterListNeverContinuesAnotherListsWordline) {
+  TlcDie die(true);
+  const CommandList wordline{page_command(Op::kProgram, 0, 0), page_command(Op::kProgram, 1, 1),
+                             page_command(Op::kProgram, 2, 2)};
+  die.submit(1, wordline, 0, WorkClass::kHostWrite);
+  die.submit(2, wordline, 0, WorkClass::kHostWrite);
+  die.scheduler.drain();
+  ASSERT_EQ(die.done.size(), 2u);  // (nothing waits for ever)
+  EXPECT_TRUE(die.scheduler.idle());
+  // The second wordline's program follows the first's, all three pages in.
+  EXPECT_GT(die.done[2], die.done[1]);
+  EXPECT_EQ(die.scheduler.latches_released_open(), 0u);
+}
+
 }  // namespace
 }  // namespace ssdlab::flash
