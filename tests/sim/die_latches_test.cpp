@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "flash/nand_array.h"
 #include "flash/timeline_observer.h"
+#include "run_support.h"
 #include "sim/config/config.h"
 #include "sim/controller/ssd.h"
 #include "sim/engine/simulator.h"
@@ -156,6 +158,27 @@ TEST(DieLatches, NoPathLeavesAWordlineOpenAtTheEndOfAStage) {
     EXPECT_EQ(result.released_open, 0u) << overrides.front();
     EXPECT_EQ(result.passing, "") << overrides.front();
     EXPECT_GT(result.spans, 500u) << overrides.front();
+  }
+}
+
+// Runs that deadlocked the latches (docs/model.md, "A scheduler deadlock"):
+// a later list's pages taken for an earlier list's wordline (queue depth 32:
+// 75 of 500 rows were written), and a reprogram's stage shift splitting
+// wordlines of map units (16 KiB pages, 4 KiB units). Every I/O completes,
+// and io.csv holds each.
+TEST(DieLatches, QueuedRunsWithAndWithoutMapUnitsWriteEveryRow) {
+  const std::filesystem::path dir = testing::temp_dir_for_this_test("latches");
+  for (const std::string depth : {"1", "32"}) {
+    for (const bool units : {false, true}) {
+      SimOptions options;
+      options.workload = "RW:io_size=4KiB,count=2000,queue_depth=" + depth;
+      options.precondition = "random";
+      if (units) options.overrides = {"geometry.page_size=\"16KiB\""};
+      const std::string name = "qd" + depth + (units ? "-units" : "");
+      const auto out = testing::run_preset("tiny-tlc", dir, name, options);
+      const std::string csv = testing::read_file(out / "io.csv");
+      EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2001) << name;
+    }
   }
 }
 
