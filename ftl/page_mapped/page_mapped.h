@@ -1,14 +1,12 @@
-// Page-mapped FTL (Agrawal et al. §3.1-3.2): a full map from logical page to
-// physical location, static striping of logical pages over allocation pools,
-// and inside each pool one host active block and one cleaning active block per
-// plane, planes handed out round-robin so that consecutive writes interleave
-// over dies and planes.
+// Page-mapped FTL (Agrawal et al. §3.1-3.2): a full map from logical page to physical location,
+// static striping of logical pages over allocation pools, and inside each pool one host active
+// block and one cleaning active block per plane, planes handed out round-robin so that consecutive
+// writes interleave over dies and planes.
 //
-// Cleaning: when a pool's free blocks fall below the low-water mark, the
-// sealed block the victim policy picks (victim_policy.h; by default greedy:
-// the fewest valid pages) is cleaned: its valid pages move to the cleaning
-// block of the same plane by copy-back where allowed, by an inter-plane move
-// (read, bus, program) otherwise, then it is erased.
+// Cleaning: when a pool's free blocks fall below the low-water mark, the sealed block the victim
+// policy picks (victim_policy.h; by default greedy: the fewest valid pages) is cleaned: its valid
+// pages move to the cleaning block of the same plane by copy-back where allowed, by an inter-plane
+// move (read, bus, program) otherwise, then it is erased.
 //
 // DFTL (dftl.cpp) is this class with a map cache (`demand_mapped`): the map then also holds
 // the translation pages' locations, and each plane has a third active block for them.
@@ -16,23 +14,20 @@
 // A logical page may span several physical pages (logical_page_size a multiple of the page
 // size): consecutive pages of one block. Writing part of one is a read-modify-write.
 //
-// Scope and granularity (ftl.clean_scope, ftl.clean_granularity;
-// page_mapped_trigger.h): the mark and the victim choice per pool or per
-// plane; each trigger cleans until back at the mark, one victim, or at most
-// clean_incremental_pages page moves of a victim kept in progress between
-// writes (checkpointed), whole blocks only below an emergency floor.
+// Scope and granularity (ftl.clean_scope, ftl.clean_granularity; page_mapped_trigger.h): the mark
+// and the victim choice per pool or per plane; each trigger cleans until back at the mark, one
+// victim, or at most clean_incremental_pages page moves of a victim kept in progress between writes
+// (checkpointed), whole blocks only below an emergency floor.
 //
-// Wear leveling (Agrawal et al. §5, wear_leveler.h): a greedy victim may be
-// passed over by rate-limiting; a worn victim, once erased, may receive the
-// data of a cold block, which is erased and freed in its place (migration);
-// a block reaching its rated cycles is retired. When a pool's live blocks no
-// longer hold its share of the logical space plus the cleaning reserve, the
-// device has reached its end of life (EndOfLife).
+// Wear leveling (Agrawal et al. §5, wear_leveler.h): a greedy victim may be passed over by
+// rate-limiting; a worn victim, once erased, may receive the data of a cold block, which is erased
+// and freed in its place (migration); a block reaching its rated cycles is retired. When a pool's
+// live blocks no longer hold its share of the logical space plus the cleaning reserve, the device
+// has reached its end of life (EndOfLife).
 //
-// Memory: 4 bytes of map per logical page, the NAND array's ~4.3 bytes per
-// physical page, and ~36 bytes per block (victim buckets 16, wear counters
-// 16, free lists 4; the wear leveler's erase-order queue, up to 32 more, only
-// with migration): about 8.3 bytes per physical page at 15%
+// Memory: 4 bytes of map per logical page, the NAND array's ~4.3 bytes per physical page, and ~36
+// bytes per block (victim buckets 16, wear counters 16, free lists 4; the wear leveler's
+// erase-order queue, up to 32 more, only with migration): about 8.3 bytes per physical page at 15%
 // over-provisioning and 64 pages per block (README "Performance").
 //
 // Parts, each with its own state and its piece of the checkpoint:
@@ -166,6 +161,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // `what` names it in the errors.
   Ppn allocate_in_turn(std::uint32_t pool, WriteKind kind, CommandList& out, const char* what) {
     trigger_.before_write(pool, placement_.turn(pool, kind), out);  // foreground cleaning
+    if (kind == WriteKind::kTranslation) end_translation_wordlines(pool, true, out);
     const Ppn ppn = placement_.take_in_turn(pool, kind);
     if (ppn == kNoPage) [[unlikely]]
       no_room(pool, what);
@@ -196,23 +192,23 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // `closed_by_caller`. At the end of each call that programs.
   void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock,
                         bool cleaning_only = false);
-  // One-shot wordlines: pads each open one of `pool` (with `cleaning_only`,
-  // those of cleaning's writes: before an erase) and appends its commands,
-  // flash pages closed first (page_mapped_wordlines.h).
+  // One-shot wordlines: pads each open one of `pool` (with `cleaning_only`, those of cleaning's
+  // writes: before an erase) and appends its commands, flash pages closed first
+  // (page_mapped_wordlines.h); pad_wordline() pads one to its end, in its last program's stage.
   void pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only);
-  // Two-plane programs need their planes at one page offset: pads the host
-  // block of each plane pair that is behind its pair's (a partly flushed
-  // stripe, the SLC cache's last write) up to the other's offset
-  // (close_wordlines(out, true)).
+  void pad_wordline(const OpenWordlines::Open& open, CommandList& out);
+  // DFTL on one-shot cells: pads the open wordlines of `pool`'s translation
+  // blocks the other chain (`of_cleaning`: cleaning) wrote (page_mapped_units.cpp).
+  void end_translation_wordlines(std::uint32_t pool, bool of_cleaning, CommandList& out);
+  // Two-plane programs need their planes at one page offset: pads the host block of each plane
+  // pair that is behind its pair's (a partly flushed stripe, the SLC cache's last write) up to the
+  // other's offset (close_wordlines(out, true)).
   void align_plane_pairs(CommandList& out);
   // Programs `block`'s pages from its write pointer up to `end` (at most its
   // data pages) with no data: `padding` at each (counted in padding_pages).
   void pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out);
   // One-shot wordlines: the end of `block`'s wordline its write pointer is in.
-  std::uint32_t wordline_end(BlockId block) const {
-    const std::uint32_t pages = wordlines_.pages();
-    return (nand_.write_pointer(block) + pages - 1) / pages * pages;
-  }
+  std::uint32_t wordline_end(BlockId block) const;
   // Host data of up to `count` logical pages of one pool from `lpn` on: the first where
   // placement puts it (after the foreground cleaning and folding it needs), with map units
   // the next ones in the rest of its flash page. Returns the pages written (1 without units).

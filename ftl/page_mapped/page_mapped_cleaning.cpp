@@ -132,7 +132,9 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
     if (!nand_.is_valid(from)) continue;
     if (moved + pages_per_lpn_ > budget) return moved;
     const Lpn lpn = nand_.lpn_at(from);
-    // DFTL: translation pages stay in translation blocks.
+    // DFTL: translation pages stay in translation blocks (in wordlines of
+    // cleaning's own).
+    if (is_translation(lpn)) end_translation_wordlines(pool_of_block(victim), false, out);
     // The victim's own plane first, so that copy-back applies (Agrawal
     // §3.2); another plane of the pool only when that plane is out of room.
     // With placement handles, the handle type's destination (page_mapped_fdp.h).
@@ -224,6 +226,24 @@ bool PageMappedFtl::migrate_cold_data(BlockId worn, std::uint32_t pool, CommandL
   reclaim_units_.alone(worn);  // (written outside the slots)
   Command closing = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 2);
   closing.cleaning = true;
+  // One-shot wordlines: none of the last wordline's pages is on flash until
+  // its last page comes in, so the moves' last wordline is padded, in their
+  // stage (left open, it held its die's latches for a page that never came:
+  // a deadlock, docs/model.md).
+  if (wordlines_.on() && !nand_.is_slc(worn)) {
+    for (std::uint32_t next = nand_.write_pointer(worn);
+         next < std::min(wordline_end(worn), data_pages_); next = nand_.write_pointer(worn)) {
+      closing.ppn = geometry_.first_page(worn) + next;
+      nand_.pad(closing.ppn);
+      if (units_.on())
+        units_.add(closing, out);
+      else
+        out.push_back(closing);
+      ++stats_.padding_pages;
+      ++stats_.flash_pages_written;
+    }
+    closing.ppn = kNoPage;
+  }
   close_unwritten(worn, closing, out);
   (copy_back ? stats_.copy_backs : stats_.inter_plane_moves) += moved;
   stats_.flash_pages_written += moved;

@@ -141,14 +141,39 @@ void PageMappedFtl::fill_from(std::uint32_t pool, Ppn next, WriteKind kind) {
   filling_[pool] = {next % fill != 0 ? next : kNoPage, kind};
 }
 
+std::uint32_t PageMappedFtl::wordline_end(BlockId block) const {
+  const std::uint32_t pages = wordlines_.pages();
+  return (nand_.write_pointer(block) + pages - 1) / pages * pages;
+}
+
+void PageMappedFtl::pad_wordline(const OpenWordlines::Open& open, CommandList& out) {
+  // The padding completes its wordline in the stage of the wordline's last
+  // program, before what a later stage does (a victim's erase).
+  Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, open.stage);
+  padding.cleaning = open.cleaning;
+  pad_block(open.block, wordline_end(open.block), padding, out);
+}
+
 void PageMappedFtl::pad_wordlines(std::uint32_t pool, CommandList& out, bool cleaning_only) {
-  wordlines_.take(pool, cleaning_only, [&](const OpenWordlines::Open& open) {
-    // The padding completes its wordline in the stage of the wordline's last
-    // program, before what a later stage does (a victim's erase).
-    Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, open.stage);
-    padding.cleaning = open.cleaning;
-    pad_block(open.block, wordline_end(open.block), padding, out);
-  });
+  wordlines_.take(pool, cleaning_only,
+                  [&](const OpenWordlines::Open& open) { pad_wordline(open, out); });
+}
+
+void PageMappedFtl::end_translation_wordlines(std::uint32_t pool, bool of_cleaning,
+                                              CommandList& out) {
+  // A translation block's open wordline takes the pages of one chain of a
+  // list: the host's (translation pages written back) or cleaning's
+  // (translation pages moved). Begun by one and continued by the other, it
+  // held its die's latches for a page of the other chain's, which waited
+  // for the first (docs/model.md, "A scheduler deadlock").
+  if (!wordlines_.on()) return;
+  const auto other_chains = [&](const OpenWordlines::Open& open) {
+    return open.cleaning == of_cleaning &&
+           placement_.active_block(geometry_.plane_of_block(open.block), WriteKind::kTranslation) ==
+               open.block;
+  };
+  wordlines_.take_if(pool, other_chains,
+                     [&](const OpenWordlines::Open& open) { pad_wordline(open, out); });
 }
 
 Ppn PageMappedFtl::allocate_filling(std::uint32_t pool, WriteKind kind, CommandList& out) {

@@ -88,11 +88,17 @@ class OpenWordlines {
   // called for it meanwhile).
   template <class Pad>
   void take(std::uint32_t pool, bool cleaning_only, Pad&& pad) {
+    take_if(
+        pool, [cleaning_only](const Open& open) { return !cleaning_only || open.cleaning; }, pad);
+  }
+  // The same for each open wordline of `pool` for which `which(open)` holds.
+  template <class Which, class Pad>
+  void take_if(std::uint32_t pool, Which&& which, Pad&& pad) {
     std::vector<Open>& open = open_[pool];
     std::size_t kept = 0;
     for (std::size_t i = 0; i < open.size(); ++i) {
       const Open entry = open[i];
-      if (cleaning_only && !entry.cleaning) {
+      if (!which(entry)) {
         slot_[entry.block] = static_cast<std::uint32_t>(kept);
         open[kept++] = entry;
         continue;
