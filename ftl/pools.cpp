@@ -54,10 +54,91 @@ bool joinable(const flash::Command& command, bool erases) {
          !command.two_plane() && !command.cleaning && !command.rides;
 }
 
+// One-shot wordlines (merge_two_plane's `wordline_previous`; off without):
+// the order of programs a merge keeps, so that a die's latches take each
+// page in turn.
+class WordlineOrder {
+ public:
+  WordlineOrder(const flash::FastGeometry& g, const flash::CommandList& commands,
+                const std::function<flash::Ppn(flash::Ppn)>& previous)
+      : g_(g), commands_(commands), previous_(previous) {}
+
+  // May `command` join the command at `at` (of the output so far,
+  // commands[..out])? Not if a page of its plane was kept after `at`, nor
+  // if the pages before theirs in their wordlines are in different commands.
+  bool may_join(const flash::Command& command, std::size_t at, std::size_t out) const {
+    if (!programs(command)) return true;
+    const std::uint32_t plane = g_.plane_of(command.ppn);
+    const bool kept_after = std::any_of(kept_.begin(), kept_.end(), [&](const Kept& k) {
+      return k.plane == plane && k.index > at;
+    });
+    return !kept_after && previous_at(commands_[at].ppn, out) == previous_at(command.ppn, out);
+  }
+  // `command`'s page went to the output's `index`.
+  void keep(const flash::Command& command, std::size_t index) {
+    if (!programs(command)) return;
+    Kept* kept = of_plane(g_.plane_of(command.ppn));
+    if (kept == nullptr) {
+      kept_.push_back({g_.plane_of(command.ppn), index, command.ppn});
+      return;
+    }
+    kept->before_index = kept->index;
+    kept->before_ppn = kept->ppn;
+    kept->index = index;
+    kept->ppn = command.ppn;
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  // Per plane, where its last two programs kept in place went (few planes:
+  // a short list).
+  struct Kept {
+    std::uint32_t plane;
+    std::size_t index;
+    flash::Ppn ppn;
+    std::size_t before_index = kNone;
+    flash::Ppn before_ppn = flash::kNoPage;
+  };
+  Kept* of_plane(std::uint32_t plane) {
+    const auto it = std::find_if(kept_.begin(), kept_.end(),
+                                 [plane](const Kept& k) { return k.plane == plane; });
+    return it == kept_.end() ? nullptr : &*it;
+  }
+  bool programs(const flash::Command& c) const {
+    return previous_ && c.ppn != flash::kNoPage &&
+           (c.op == flash::Op::kProgram || c.op == flash::Op::kMove ||
+            c.op == flash::Op::kCopyBack);
+  }
+  // Where in commands[..out] the page before `page` in its wordline is
+  // programmed; kNone if `page` begins its wordline, or its wordline began
+  // in an earlier list. (Mostly one of its plane's last two programs; else
+  // a walk back.)
+  std::size_t previous_at(flash::Ppn page, std::size_t out) const {
+    const flash::Ppn before = previous_(page);
+    if (before == flash::kNoPage) return kNone;
+    const std::uint32_t plane = g_.plane_of(before);
+    for (const Kept& k : kept_) {
+      if (k.plane != plane) continue;
+      if (k.ppn == before) return k.index;
+      if (k.before_ppn == before) return k.before_index;
+    }
+    for (std::size_t j = out; j-- > 0;) {
+      const flash::Command& c = commands_[j];
+      if (!c.rides && programs(c) && (c.ppn == before || c.ppn2 == before)) return j;
+    }
+    return kNone;
+  }
+
+  const flash::FastGeometry& g_;
+  const flash::CommandList& commands_;
+  const std::function<flash::Ppn(flash::Ppn)>& previous_;
+  std::vector<Kept> kept_;
+};
+
 }  // namespace
 
 void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands, std::size_t from,
-                     bool erases, bool page_order) {
+                     bool erases, const std::function<flash::Ppn(flash::Ppn)>& wordline_previous) {
   const auto mergeable = [erases](const flash::Command& c) { return joinable(c, erases); };
   // Fast path (speed, not semantics): with fewer than two candidates nothing
   // can merge. That is every single-page request, whatever cleaning it
@@ -72,31 +153,7 @@ void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands,
     std::size_t index;
   };
   std::vector<Waiting> waiting;
-  // Per plane, where its last program kept in place went: a program joins
-  // only a partner after it, never ahead of an earlier page of its plane
-  // (few planes: a short list).
-  struct Kept {
-    std::uint32_t plane;
-    std::size_t index;
-  };
-  std::vector<Kept> kept;
-  const auto programs = [page_order](const flash::Command& c) {
-    return page_order && c.ppn != flash::kNoPage &&
-           (c.op == flash::Op::kProgram || c.op == flash::Op::kMove ||
-            c.op == flash::Op::kCopyBack);
-  };
-  const auto kept_after = [&kept](std::uint32_t plane, std::size_t index) {
-    return std::any_of(kept.begin(), kept.end(),
-                       [&](const Kept& k) { return k.plane == plane && k.index > index; });
-  };
-  const auto keep = [&kept](std::uint32_t plane, std::size_t index) {
-    const auto it =
-        std::find_if(kept.begin(), kept.end(), [plane](const Kept& k) { return k.plane == plane; });
-    if (it == kept.end())
-      kept.push_back({plane, index});
-    else
-      it->index = index;
-  };
+  WordlineOrder order(g, commands, wordline_previous);
   std::size_t out = from;
   for (std::size_t i = from; i < commands.size(); ++i) {
     flash::Command command = commands[i];
@@ -111,18 +168,17 @@ void merge_two_plane(const flash::FastGeometry& g, flash::CommandList& commands,
                g.is_two_plane_pair(g.plane_of(other.ppn), g.plane_of(command.ppn)) &&
                g.page_in_block(other.ppn) == g.page_in_block(command.ppn);
       });
-      if (partner != waiting.end() &&
-          !(programs(command) && kept_after(g.plane_of(command.ppn), partner->index))) {
+      if (partner != waiting.end() && order.may_join(command, partner->index, out)) {
         flash::Command& first = commands[partner->index];
         first.ppn2 = command.ppn;
         first.lpn2 = command.lpn;
-        if (programs(command)) keep(g.plane_of(command.ppn), partner->index);
+        order.keep(command, partner->index);
         waiting.erase(partner);
         continue;  // absorbed into its partner
       }
       waiting.push_back({die, out});
     }
-    if (programs(command)) keep(g.plane_of(command.ppn), out);
+    order.keep(command, out);
     if (out != i) commands[out] = command;
     ++out;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/fast_div.h"
@@ -41,14 +42,21 @@ class PoolLayout {
 // two-plane pair of one die at the same page offset and in the same stage
 // into two-plane commands. Keeps order otherwise; the merged command takes
 // the first one's place, and no merge reaches across a cleaning command.
-// With `page_order` (one-shot wordlines, whose die latches wait for each
-// page in turn: flash/die_latches.h), no merge moves a program ahead of one
-// on its own plane either (a page before the page before it in its block).
-// Without, such a merge may, as it always did: a known approximation
-// (docs/model.md, "A scheduler deadlock"), kept so that results stay put.
+// With `wordline_previous` (one-shot wordlines, whose die latches wait for
+// each page in turn: flash/die_latches.h; it gives the page programmed just
+// before a page in its wordline, kNoPage for a wordline's first page), no
+// merge moves a program ahead of one on its own plane (a page before the
+// page before it in its block), and two later pages of wordlines join only
+// if their wordlines' pages before were joined too: a wordline begun alone
+// holds its die's latches, so the other plane's first page waits for it to
+// end, and a joined later page that needs both waited for ever (DFTL's
+// translation wordlines, padded together: docs/model.md, "A scheduler
+// deadlock"). Without, a merge may move a program ahead, as it always did:
+// a known approximation (docs/model.md), kept so that results stay put.
 // (Cleaning's erases join in the flash scheduler, queued behind its moves;
 // a zone reset's, on idle dies, join here: one multi-plane erase either way.)
 void merge_two_plane(const flash::FastGeometry& geometry, flash::CommandList& commands,
-                     std::size_t from, bool erases = false, bool page_order = false);
+                     std::size_t from, bool erases = false,
+                     const std::function<flash::Ppn(flash::Ppn)>& wordline_previous = nullptr);
 
 }  // namespace ssdlab::ftl

@@ -261,7 +261,7 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
   if (config_.two_plane && !lists_unread_)
-    merge_two_plane(geometry_, out, start, false, config_.wordline_pages > 1);
+    merge_two_plane(geometry_, out, start, false, wordline_order());
 }
 
 void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
@@ -351,7 +351,7 @@ void PageMappedFtl::read(const PageRange& range, CommandList& out) {
     append_reads(lpn, data_stage(0), out);
   }
   stats_.host_pages_read += std::uint64_t{range.count} * pages_per_lpn_;
-  if (config_.two_plane) merge_two_plane(geometry_, out, start, false, config_.wordline_pages > 1);
+  if (config_.two_plane) merge_two_plane(geometry_, out, start, false, wordline_order());
 }
 
 void PageMappedFtl::trim(const PageRange& range, CommandList& out) {

@@ -46,6 +46,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -209,6 +210,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   void pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out);
   // One-shot wordlines: the end of `block`'s wordline its write pointer is in.
   std::uint32_t wordline_end(BlockId block) const;
+  // One-shot wordlines, for two-plane merges (ftl/pools.h): the page before a page in its
+  // wordline, kNoPage for a wordline's first; null without.
+  std::function<Ppn(Ppn)> wordline_order() const;
   // Host data of up to `count` logical pages of one pool from `lpn` on: the first where
   // placement puts it (after the foreground cleaning and folding it needs), with map units
   // the next ones in the rest of its flash page. Returns the pages written (1 without units).

@@ -146,6 +146,18 @@ std::uint32_t PageMappedFtl::wordline_end(BlockId block) const {
   return (nand_.write_pointer(block) + pages - 1) / pages * pages;
 }
 
+std::function<Ppn(Ppn)> PageMappedFtl::wordline_order() const {
+  if (config_.wordline_pages <= 1) return nullptr;
+  // (A block in SLC mode has a page per wordline; with map units a flash
+  // page's command is its first unit's.)
+  return [this](Ppn page) -> Ppn {
+    if (geometry_.page_in_block(page) % wordlines_.pages() == 0 ||
+        nand_.is_slc(geometry_.block_of(page)))
+      return kNoPage;
+    return page - units_.per_page();
+  };
+}
+
 void PageMappedFtl::pad_wordline(const OpenWordlines::Open& open, CommandList& out) {
   // The padding completes its wordline in the stage of the wordline's last
   // program, before what a later stage does (a victim's erase).

@@ -75,22 +75,55 @@ Ppn block_on(const FastGeometry& g, std::uint32_t plane) {
     if (g.plane_of(ppn) == plane) return ppn;
 }
 
+// One-shot wordlines of three pages: the page before `page` in its
+// wordline, kNoPage for a wordline's first.
+Ppn wordline_previous(Ppn page) {
+  return page % 3 == 0 ? kNoPage : page - 1;
+}
+
 TEST(TwoPlaneMerge, NeverMovesAPageAheadOfTheOneBeforeItOnItsPlane) {
   const FastGeometry g = two_planes();
   const Ppn a = block_on(g, 0), b = block_on(g, 1);
   const auto program = [](Ppn ppn) { return page_command(Op::kProgram, ppn, 0); };
   // Plane 1's page 3 may join plane 0's page 3 only behind plane 1's page 2.
   CommandList list = {program(a + 3), program(b + 2), program(b + 3)};
-  ftl::merge_two_plane(g, list, 0, false, /*page_order=*/true);
+  ftl::merge_two_plane(g, list, 0, false, wordline_previous);
   ASSERT_EQ(list.size(), 3u);
   EXPECT_EQ(list[0].ppn2, kNoPage);
   EXPECT_EQ(list[2].ppn, b + 3);
   // With plane 1's page 2 first, the pair joins (in the first one's place).
   list = {program(b + 2), program(a + 3), program(b + 3)};
-  ftl::merge_two_plane(g, list, 0, false, /*page_order=*/true);
+  ftl::merge_two_plane(g, list, 0, false, wordline_previous);
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[1].ppn, a + 3);
   EXPECT_EQ(list[1].ppn2, b + 3);
+}
+
+// Two wordlines begun alone (DFTL's translation pages, ahead of the list's
+// part that merges) and padded after: joined, their later pages waited for
+// plane 1's first page, which waited behind plane 0's staged wordline, which
+// waited for them (a deadlock, docs/model.md).
+TEST(TwoPlaneMerge, JoinsLaterPagesOnlyOfWordlinesBegunTogether) {
+  const FastGeometry g = two_planes();
+  const Ppn a = block_on(g, 0), b = block_on(g, 1);
+  const auto program = [](Ppn ppn) { return page_command(Op::kProgram, ppn, 0); };
+  const CommandList wordlines = {program(a),     program(b),     program(a + 1),
+                                 program(b + 1), program(a + 2), program(b + 2)};
+  CommandList list = wordlines;
+  ftl::merge_two_plane(g, list, 2, false, wordline_previous);
+  ASSERT_EQ(list.size(), 6u);
+  for (const Command& c : list) EXPECT_EQ(c.ppn2, kNoPage);
+  // Begun together (the first pages joined), they join page by page.
+  list = wordlines;
+  ftl::merge_two_plane(g, list, 0, false, wordline_previous);
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[1].ppn, a + 1);
+  EXPECT_EQ(list[1].ppn2, b + 1);
+  EXPECT_EQ(list[2].ppn2, b + 2);
+  // Without one-shot wordlines the later pages join, as they always did.
+  list = wordlines;
+  ftl::merge_two_plane(g, list, 2);
+  EXPECT_EQ(list.size(), 4u);
 }
 
 }  // namespace
