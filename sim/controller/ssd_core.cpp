@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "common/error.h"
-#include "common/log.h"
 #include "ftl/page_runs.h"
 #include "sim/controller/buffer_transfer.h"
 #include "sim/controller/read_units.h"
@@ -143,16 +142,14 @@ void SsdCore::cleaning_done(std::uint64_t tag, TimeNs start, TimeNs end) {
 void SsdCore::settle() {
   if (scheduler_.idle()) return;
   scheduler_.drain();
-  // Work the scheduler can never start leaves its requests without a
-  // completion: the run ends with them missing from io.csv and its figures.
-  // A simulator bug (docs/model.md, "A scheduler deadlock"), said, never
-  // silent.
-  if (!scheduler_.idle() && !deadlock_told_) {
-    deadlock_told_ = true;
-    logger("sim")->warn(
-        "the flash scheduler holds commands it can never start (a deadlock, docs/model.md): the "
-        "requests waiting for them never complete and are missing from io.csv and the figures");
-  }
+  // Work the scheduler can never start would leave its requests without a
+  // completion, and the run's io.csv and figures without them: a simulator
+  // bug (docs/model.md, "A scheduler deadlock"), which stops the run (exit
+  // status 3, no output put in place) rather than let it look complete.
+  if (!scheduler_.idle())
+    throw std::logic_error(
+        "the flash scheduler holds commands it can never start (a deadlock, docs/model.md, "
+        "\"A scheduler deadlock\"): the requests waiting for them would never complete");
 }
 
 void SsdCore::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowledge) {

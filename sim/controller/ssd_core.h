@@ -102,7 +102,7 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   // Completions reported since the caller last cleared it.
   std::vector<Completed>& completions() { return completions_; }
   // Reserves every queued command (the end of a run, an idle period);
-  // warns, once, if some can never start (a scheduler deadlock).
+  // throws std::logic_error if some can never start (a scheduler deadlock).
   void settle();
   // The FLIN dispatch order's stage 2: each flow's NVMe priority class
   // (flash::FlashScheduler::set_flow_priorities); nothing under the others.
@@ -334,7 +334,6 @@ class SsdCore final : private flash::FlashScheduler::Listener,
   std::optional<TimeNs> sync_done_;             // schedule(kWait): the host chain's end
   std::vector<SsdPart*> parts_;                 // in the order their hooks run
   std::vector<SsdPart*> kept_;                  // kept_parts()
-  bool deadlock_told_ = false;                  // settle()
   std::unique_ptr<PowerSafeScheduling> power_;  // null until enable_power_cuts()
   std::unique_ptr<ReadErrors> errors_;          // null without [errors]
   // The time the command lists emitted now belong to (the blocks they

@@ -163,21 +163,39 @@ TEST(DieLatches, NoPathLeavesAWordlineOpenAtTheEndOfAStage) {
 
 // Runs that deadlocked the latches (docs/model.md, "A scheduler deadlock"):
 // a later list's pages taken for an earlier list's wordline (queue depth 32:
-// 75 of 500 rows were written), and a reprogram's stage shift splitting
-// wordlines of map units (16 KiB pages, 4 KiB units). Every I/O completes,
-// and io.csv holds each.
+// 75 of 500 rows were written), a reprogram's stage shift splitting
+// wordlines of map units (16 KiB pages, 4 KiB units), and DFTL's translation
+// blocks, whose wordlines a request's host chain began and its cleaning
+// chain continued (48 of 50,000 rows at queue depth 1), and DFTL's
+// translation wordlines begun alone and padded as two-plane programs (map
+// units and a write buffer: the run stopped at I/O 3,731 of 20,000). Every
+// I/O completes, and io.csv holds each.
 TEST(DieLatches, QueuedRunsWithAndWithoutMapUnitsWriteEveryRow) {
   const std::filesystem::path dir = testing::temp_dir_for_this_test("latches");
-  for (const std::string depth : {"1", "32"}) {
-    for (const bool units : {false, true}) {
-      SimOptions options;
-      options.workload = "RW:io_size=4KiB,count=2000,queue_depth=" + depth;
-      options.precondition = "random";
-      if (units) options.overrides = {"geometry.page_size=\"16KiB\""};
-      const std::string name = "qd" + depth + (units ? "-units" : "");
-      const auto out = testing::run_preset("tiny-tlc", dir, name, options);
-      const std::string csv = testing::read_file(out / "io.csv");
-      EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2001) << name;
+  for (const std::string ftl : {"page-mapped", "dftl"}) {
+    for (const std::string depth : {"1", "32"}) {
+      for (const bool units : {false, true}) {
+        SimOptions options;
+        options.workload = "RW:io_size=4KiB,count=2000,queue_depth=" + depth;
+        options.precondition = "random";
+        options.overrides = {"ftl.type=\"" + ftl + "\""};
+        // (DFTL pads a translation block's wordline where the other chain
+        // wrote last: at the preset's 15% it runs out of room.)
+        if (ftl == "dftl") options.overrides.push_back("ftl.overprovisioning=0.25");
+        if (units) options.overrides.push_back("geometry.page_size=\"16KiB\"");
+        std::string name = ftl + "-qd" + depth + (units ? "-units" : "");
+        const auto out = testing::run_preset("tiny-tlc", dir, name, options);
+        const std::string csv = testing::read_file(out / "io.csv");
+        EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2001) << name;
+        if (ftl != "dftl" || !units) continue;
+        // (The old code's first stuck I/O there was number 3,731.)
+        options.overrides.push_back("controller.write_buffer=\"1MiB\"");
+        options.workload = "RW:io_size=4KiB,count=10000,queue_depth=" + depth;
+        name += "-buffer";
+        const std::string buffered =
+            testing::read_file(testing::run_preset("tiny-tlc", dir, name, options) / "io.csv");
+        EXPECT_EQ(std::count(buffered.begin(), buffered.end(), '\n'), 10001) << name;
+      }
     }
   }
 }

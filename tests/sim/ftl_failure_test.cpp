@@ -52,11 +52,48 @@ std::unique_ptr<ftl::Ftl> MakeFailingFtl(const ftl::FtlContext& context) {
   return std::make_unique<FailingFtl>(context);
 }
 
+// page-mapped on one-shot cells, but its 20th host write also programs a
+// later page of a wordline whose first page nothing programs: the die's
+// latches hold it for ever (a scheduler deadlock, as DFTL's translation
+// blocks caused before docs/model.md's fix).
+class DeadlockingFtl final : public support::ForwardingFtl {
+ public:
+  explicit DeadlockingFtl(const ftl::FtlContext& context)
+      : ForwardingFtl(page_mapped(context)), geometry_(context.geometry) {}
+  std::string_view name() const override { return "test-deadlocking"; }
+  void write(const ftl::PageRange& range, ftl::CommandList& out) override {
+    inner().write(range, out);
+    if (++writes_ != 20) return;
+    // The device's last block, which 100 writes never reach: its page 1.
+    const flash::Ppn page = geometry_.first_page(geometry_.blocks() - 1) + 1;
+    out.push_back(flash::page_command(flash::Op::kProgram, page, range.first, 0));
+  }
+
+ private:
+  static std::unique_ptr<ftl::Ftl> page_mapped(const ftl::FtlContext& context) {
+    ftl::FtlContext inner = context;
+    inner.config.type = "page-mapped";
+    return ftl::make_ftl(inner);
+  }
+  flash::Geometry geometry_;
+  std::uint64_t writes_ = 0;
+};
+
 class FtlFailureTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!ftl::find_registered_ftl("test-failing"))
       ftl::register_ftl("test-failing", MakeFailingFtl);
+    if (!ftl::find_registered_ftl("test-deadlocking")) {
+      ftl::FtlKeyHooks hooks;
+      hooks.one_shot_wordlines = true;  // (the die latches hold)
+      ftl::register_ftl(
+          "test-deadlocking",
+          [](const ftl::FtlContext& context) {
+            return std::unique_ptr<ftl::Ftl>(std::make_unique<DeadlockingFtl>(context));
+          },
+          hooks);
+    }
   }
   std::string RunExpectingFailure(const std::string& precondition) {
     sim::SimOptions options;
@@ -83,6 +120,26 @@ TEST_F(FtlFailureTest, DuringARunItNamesTheFtlTheExperimentAndTheIo) {
               AllOf(HasSubstr("FTL test-failing failed during run (experiment RW, run 0, "
                               "process 0, io 49: W of 4096 bytes at offset "),
                     HasSubstr("): deliberate: no free block")));
+}
+
+// A scheduler deadlock stops the run with an error (exit status 3 from the
+// CLI), and no io.csv or summary.json is put in place: before, it warned and
+// wrote outputs without the stuck requests that looked complete.
+TEST_F(FtlFailureTest, ASchedulerDeadlockIsAnErrorWithNoOutputPutInPlace) {
+  sim::SimOptions options;
+  options.config = support::preset("tiny-tlc");
+  options.overrides = {"ftl.type=\"test-deadlocking\""};
+  options.workload = "RW:count=100";
+  options.outdir = (support::temp_dir_for_this_test("deadlock-") / "out").string();
+  std::ostringstream out;
+  try {
+    sim::run_sim(options, out);
+    ADD_FAILURE() << "the run ended as if complete";
+  } catch (const std::logic_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("the flash scheduler holds commands it can never start"));
+  }
+  EXPECT_FALSE(fs::exists(fs::path(options.outdir) / "io.csv"));
+  EXPECT_FALSE(fs::exists(fs::path(options.outdir) / "summary.json"));
 }
 
 TEST(FtlFailure, AnErrorTheFtlThrowsOnPurposeKeepsItsKindAndGetsTheContext) {
