@@ -21,8 +21,9 @@ unsigned usable_cpus();
 // compared too).
 std::string text_digest(std::string_view text);
 
-// The running binary's digest (text_digest of /proc/self/exe's bytes, read
-// once); "unknown" if it cannot be read. Two builds of one version differ.
+// The running binary's identity, computed once: its GNU build ID in hex
+// (the linker's hash of the executable), else text_digest of
+// /proc/self/exe's bytes, else "unknown". Two builds of one version differ.
 const std::string& build_digest();
 
 }  // namespace ssdlab
