@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "common/error.h"
@@ -95,18 +96,35 @@ void NandArray::erase(BlockId id) {
   if (!tags_.empty()) tags_[id] = 0;
 }
 
+namespace {
+
+// The set bits of `bits` in [from, to), a word at a time.
+std::uint32_t count_bits(const std::uint64_t* bits, std::uint64_t from, std::uint64_t to) {
+  std::uint32_t count = 0;
+  while (from < to) {
+    const std::uint64_t word = bits[from >> 6];
+    const unsigned shift = from & 63;
+    const std::uint64_t take = std::min<std::uint64_t>(64 - shift, to - from);
+    const std::uint64_t mask = take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1);
+    count += static_cast<std::uint32_t>(std::popcount((word >> shift) & mask));
+    from += take;
+  }
+  return count;
+}
+
+}  // namespace
+
 void NandArray::check_invariants() const {
   const std::uint32_t per_block = geometry_.pages_per_block;
   for (BlockId id = 0; id < blocks_.size(); ++id) {
-    std::uint32_t valid = 0;
     const Ppn first = geometry_.first_page(id);
-    for (std::uint32_t i = 0; i < per_block; ++i) {
-      if (!is_valid(first + i)) continue;
-      ++valid;
-      if (i >= blocks_[id].write_pointer)
-        throw std::logic_error(fmt::format("block {}: page {} valid beyond the write pointer {}",
-                                           id, i, blocks_[id].write_pointer));
-    }
+    const std::uint32_t written = blocks_[id].write_pointer;
+    const std::uint32_t valid = count_bits(valid_bits_.data(), first, first + per_block);
+    if (count_bits(valid_bits_.data(), first + written, first + per_block) != 0)
+      for (std::uint32_t i = written; i < per_block; ++i)
+        if (is_valid(first + i))
+          throw std::logic_error(
+              fmt::format("block {}: page {} valid beyond the write pointer {}", id, i, written));
     if (valid != blocks_[id].valid_pages)
       throw std::logic_error(fmt::format("block {}: valid count {} but {} valid pages", id,
                                          blocks_[id].valid_pages, valid));

@@ -148,6 +148,13 @@ class NandArray {
     prefetch_for_write(&blocks_[geometry_.block_of(ppn)]);
   }
 
+  // The same for a caller that will read `ppn`'s state (valid bit, OOB
+  // logical page) soon.
+  void prefetch_for_check(Ppn ppn) const {
+    prefetch_for_read(&valid_bits_[ppn >> 6]);
+    prefetch_for_read(&oob_lpn_[ppn]);
+  }
+
   // Recounts every block's valid pages from the valid bits; checks that no
   // page beyond a write pointer holds anything (a page is programmed at most
   // once between erases), and that no erase count went down since the last

@@ -14,7 +14,12 @@ void PageMappedFtl::check_invariants() const {
   nand_.check_invariants();
   // Map and reverse map (the OOB logical page) agree.
   std::uint64_t mapped_pages = 0;
+  // (Each entry's page is a cache miss: the pages of the entries a few ahead
+  // load meanwhile. Every load of a checkpoint runs this check.)
+  constexpr Lpn kAhead = 64;
   for (Lpn lpn = 0; lpn < map_.size(); ++lpn) {  // DFTL: translation pages too
+    if (lpn + kAhead < map_.size() && map_[lpn + kAhead] != kNoPage)
+      nand_.prefetch_for_check(map_[lpn + kAhead]);
     const Ppn first = map_[lpn];
     if (first == kNoPage) continue;
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
