@@ -179,8 +179,7 @@ TEST(DieLatches, QueuedRunsWithAndWithoutMapUnitsWriteEveryRow) {
         options.workload = "RW:io_size=4KiB,count=2000,queue_depth=" + depth;
         options.precondition = "random";
         options.overrides = {"ftl.type=\"" + ftl + "\""};
-        // (DFTL pads a translation block's wordline where the other chain
-        // wrote last: at the preset's 15% it runs out of room.)
+        // (At the preset's 15% DFTL runs out of room: docs/model.md.)
         if (ftl == "dftl") options.overrides.push_back("ftl.overprovisioning=0.25");
         if (units) options.overrides.push_back("geometry.page_size=\"16KiB\"");
         std::string name = ftl + "-qd" + depth + (units ? "-units" : "");
