@@ -119,8 +119,9 @@ void NandArray::check_invariants() const {
   for (BlockId id = 0; id < blocks_.size(); ++id) {
     const Ppn first = geometry_.first_page(id);
     const std::uint32_t written = blocks_[id].write_pointer;
-    const std::uint32_t valid = count_bits(valid_bits_.data(), first, first + per_block);
-    if (count_bits(valid_bits_.data(), first + written, first + per_block) != 0)
+    const std::uint32_t beyond = count_bits(valid_bits_.data(), first + written, first + per_block);
+    const std::uint32_t valid = count_bits(valid_bits_.data(), first, first + written) + beyond;
+    if (beyond != 0)
       for (std::uint32_t i = written; i < per_block; ++i)
         if (is_valid(first + i))
           throw std::logic_error(

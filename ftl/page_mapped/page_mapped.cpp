@@ -351,7 +351,8 @@ void PageMappedFtl::read(const PageRange& range, CommandList& out) {
     append_reads(lpn, data_stage(0), out);
   }
   stats_.host_pages_read += std::uint64_t{range.count} * pages_per_lpn_;
-  if (config_.two_plane) merge_two_plane(geometry_, out, start, false, wordline_order());
+  // (Reads only: the wordline order concerns programs.)
+  if (config_.two_plane) merge_two_plane(geometry_, out, start);
 }
 
 void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
