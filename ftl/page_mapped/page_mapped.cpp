@@ -256,8 +256,12 @@ void PageMappedFtl::write_runs(PageRuns runs, CommandList& out) {
   // Two-plane merging covers the data commands only: merging a translation
   // page's read with a later one could put it after that page's rewrite.
   const std::size_t start = out.size();
-  for (const PageRange& range : runs)
-    fdp_.on() ? write_placed_run(range, out) : write_run(range, out);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    // The next runs' map entries and old pages start loading (prefetch()).
+    if (i + 1 < runs.size())
+      prefetch(runs[i + 1].first, i + 2 < runs.size() ? runs[i + 2].first : flash::kNoLpn);
+    fdp_.on() ? write_placed_run(runs[i], out) : write_run(runs[i], out);
+  }
   // Map units: the pages the runs left partly written are padded (write_host_pages()).
   if (units_.on()) close_open_pages(out);
   if (config_.two_plane && !lists_unread_)

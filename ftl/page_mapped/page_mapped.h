@@ -275,9 +275,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     nand_.prefetch(old);
     victims_.prefetch(geometry_.block_of(old));
   }
-  // Starts loading the map entries of the valid pages of the block whose
-  // first page is `first` (a cleaning victim) into the cache.
-  void prefetch_map_entries(Ppn first) const;
+  // Starts loading the map entries of the valid pages from `next` up to
+  // `end` (of a cleaning victim) into the cache; `next` ends past them.
+  void prefetch_map_entries(Ppn& next, Ppn end) const;
 
   // CleaningWork (page_mapped_cleaning.cpp), for the trigger.
   bool cleanable(std::uint32_t group) const override { return victims_.cleanable(group); }
