@@ -186,7 +186,7 @@ class FlashScheduler {
   };
   struct Job {
     CommandList commands;
-    std::vector<std::uint32_t> order;  // commands by chain (host, cleaning), then stage
+    HugeVector<std::uint32_t> order;  // commands by chain (host, cleaning), then stage
     std::array<Chain, 2> chains;       // 0: host, 1: cleaning
     std::uint64_t tag = 0;
     WorkClass host_class = WorkClass::kHostWrite;
