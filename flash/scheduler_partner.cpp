@@ -46,9 +46,15 @@ void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
   // pairs_with() asks its source to pair too, so a match is on `command`'s
   // unit, as every other op's is by its page.) The list is in arrival
   // order over its classes: the first match of a class here is its oldest
-  // here, and one of class 0 ends the walk (the lowest class wins).
+  // here, and one of class 0 ends the walk (the lowest class wins). A
+  // cleaning command pairs only with cleaning commands, all of class
+  // kCleaning: its first match ends the walk. (Under a fold's millions of
+  // queued moves, nine in ten nodes walked came after that match, each a
+  // cache miss.)
+  const auto enough =
+      static_cast<std::size_t>(command.cleaning ? WorkClass::kCleaning : WorkClass::kHostRead);
   std::array<bool, kWorkClasses> found{};
-  for (; node != CommandQueues::kNil && !found[0]; node = queues_.slot_next(node)) {
+  for (; node != CommandQueues::kNil && !found[enough]; node = queues_.slot_next(node)) {
     const std::uint32_t work = queues_.work(node);
     if (found[work]) continue;
     const Entry& other = queues_.entry(node);
