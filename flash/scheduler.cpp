@@ -80,7 +80,12 @@ std::optional<TimeNs> FlashScheduler::submit(CommandList& commands, TimeNs now,
   }
   const std::uint32_t id = new_job();
   Job& job = jobs_[id];
-  job.commands.swap(commands);  // (its old storage goes back to the caller)
+  // Copied, not swapped: each list keeps its storage. Swapped, a caller's
+  // list came back with a small job's storage and grew again, in fresh
+  // pages, at its next cleaning: on the QLC preset a fifth of the CPU went to
+  // zeroing them, and every job slot ended holding a large list.
+  job.commands.assign(commands.begin(), commands.end());
+  commands.clear();
   const CommandList& list = job.commands;
   job.tag = tag;
   job.staged_planes.clear();

@@ -133,7 +133,7 @@ class FlashScheduler {
   // time if every host command was dispatched at once (the listener is not
   // told then), else nothing: the listener's host_done() reports it under
   // `tag`. A list without host commands completes at `now`.
-  // `commands` is taken (left empty or with another list's contents).
+  // `commands` is copied and left empty (its storage kept for the next list).
   // `flow`: the tenant the job belongs to, its cleaning too (the `fewest-queued`
   // order tells flows apart by it; the others ignore it).
   std::optional<TimeNs> submit(CommandList& commands, TimeNs now, WorkClass host_class,

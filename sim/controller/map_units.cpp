@@ -58,7 +58,7 @@ void MapUnitFlash::to_flash(flash::CommandList& commands, std::vector<std::uint3
     else if (unit.op == Op::kMove)
       read_source(unit, on);
   }
-  commands.swap(flash_);
+  commands.assign(flash_.begin(), flash_.end());  // (copied: each list keeps its storage)
 }
 
 }  // namespace ssdlab::sim
