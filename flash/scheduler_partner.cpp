@@ -48,9 +48,9 @@ void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
   // order over its classes: the first match of a class here is its oldest
   // here, and one of class 0 ends the walk (the lowest class wins). A
   // cleaning command pairs only with cleaning commands, all of class
-  // kCleaning: its first match ends the walk. (Under a fold's millions of
-  // queued moves, nine in ten nodes walked came after that match, each a
-  // cache miss.)
+  // kCleaning: its first match ends the walk. (Under a cleaning list's
+  // millions of queued moves, nine in ten nodes walked came after that
+  // match, each a cache miss.)
   const auto enough =
       static_cast<std::size_t>(command.cleaning ? WorkClass::kCleaning : WorkClass::kHostRead);
   std::array<bool, kWorkClasses> found{};
