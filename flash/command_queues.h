@@ -188,7 +188,7 @@ class CommandQueues {
   bool indexed_;
   std::vector<std::uint32_t> unit_count_;  // per unit: its queued entries
   std::vector<Fifo> fifos_;                // not indexed: per unit and class
-  HugeVector<Node> nodes_;  // (huge pages once large: a cleaning list queues millions)
+  HugeVector<Node> nodes_;            // (huge pages once large: a cleaning list queues millions)
   std::vector<FlowLink> flow_links_;  // with flows_on_: by node
   std::vector<std::uint32_t> free_;
   std::vector<List> queues_;               // per unit and class
