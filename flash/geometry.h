@@ -79,6 +79,13 @@ struct Geometry {
   // Plane pairs (within one die) that may run a two-plane command together.
   // Samsung K9XXG08UXM: 0&1 and 2&3 (Agrawal et al. §2).
   std::vector<std::pair<std::uint32_t, std::uint32_t>> two_plane_pairs = {{0, 1}, {2, 3}};
+  // Planes one command may join: 2, a pair of two_plane_pairs; or 4, both
+  // pairs of a four-plane die at once (the IMFT 64-layer QLC die's four
+  // planes, bit-tech/The Tech Report: docs/current-devices.md [Q5]). With
+  // 4 the pairs are two that share no plane, and the flash scheduler joins
+  // a command of each pair at one page offset into one four-plane operation
+  // (flash/scheduler.h, FlashTimeline::schedule_joined).
+  std::uint32_t multi_plane = 2;
   std::uint32_t pe_cycles = 100000;  // rated program/erase cycles per block (Table 1)
   Gang gang = Gang::kNone;
   std::uint32_t gang_size = 1;  // packages per gang (1: no gang)
@@ -137,6 +144,12 @@ struct Geometry {
 
   // True if planes a and b (flat numbers) are an allowed two-plane pair.
   bool is_two_plane_pair(std::uint32_t a, std::uint32_t b) const;
+  // True if planes a and b (flat numbers) are of one die and of its two
+  // different pairs, which a four-plane operation joins (multi_plane 4).
+  bool joins_across_pairs(std::uint32_t a, std::uint32_t b) const {
+    return multi_plane == 4 && a != b && die_of_plane(a) == die_of_plane(b) &&
+           !is_two_plane_pair(a, b);
+  }
 };
 
 // A Geometry whose address arithmetic is precomputed: block_of(), plane_of(),

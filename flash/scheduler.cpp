@@ -18,6 +18,7 @@ FlashScheduler::FlashScheduler(const Geometry& geometry, const Timing& timing, D
     : timeline_(geometry, timing),
       order_(order),
       join_planes_(geometry.interleaving == Interleaving::kPlanes),
+      four_plane_(join_planes_ && geometry.multi_plane == 4 && !suspend.enabled),
       independent_reads_(timing.independent_plane_reads),
       queues_(timeline_.units(), join_planes_, order.fewest_queued, order.flin),
       wake_at_(timeline_.units(), kNever),
@@ -173,7 +174,9 @@ void FlashScheduler::enqueue(std::uint32_t id, std::uint32_t slot, TimeNs t) {
   if (suspend_ && suspend_for(entry, command, t)) return;
   if (latches_.on() && latch_held(entry, command, unit, t)) [[unlikely]]
     return;
-  if (!queued(unit) && timeline_.unit_free_at(unit) <= t) {
+  // (Four-plane dies: queued, and the unit woken now, so that the other
+  // commands of the stage arrive before it takes one and may join it.)
+  if (!four_plane_ && !queued(unit) && timeline_.unit_free_at(unit) <= t) {
     // Nothing queued and the unit free: taken at once, as it arrives.
     flin_started(unit, jobs_[id]);
     start(entry, command, t);
@@ -299,17 +302,21 @@ void FlashScheduler::dispatch(std::uint32_t unit, TimeNs t) {
       queued_command_ns_ += static_cast<std::uint64_t>(t);
       Command command = jobs_[entry.job].commands[index_of(entry)];
       std::optional<Entry> partner;
-      if (join_planes_ && !program_half(entry) && !command.two_plane() && !command.host_data &&
+      const bool joins =
+          join_planes_ && !program_half(entry) && !command.host_data &&
           // (With die latches, a move onto another die is not joined: its
           // two-plane program would be reserved there at once, past that
           // die's latches, where its program half alone queues.)
-          !(latches_.on() && command.op == Op::kMove && unit_of_page(command.ppn) != unit))
-        partner = take_partner(unit, command);
+          !(latches_.on() && command.op == Op::kMove && unit_of_page(command.ppn) != unit);
+      if (joins && !command.two_plane()) partner = take_partner(unit, command);
+      if (partner) queued_command_ns_ += static_cast<std::uint64_t>(t);  // (taken too)
+      if (four_plane_ && joins &&
+          start_joined(unit, entry, command, partner ? &*partner : nullptr, false, t)) [[unlikely]]
+        continue;
       if (!partner) {
         start(entry, command, t);
         continue;
       }
-      queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
       // A two-plane command (a move's two halves reserved together).
       if (latches_.on() && programs(command)) latch_programmed(command, entry, &*partner, t);
       if (suspend_ && FlashTimeline::suspendable(command)) {

@@ -287,10 +287,22 @@ class FlashScheduler {
   // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
   // Walks a pairing slot's list from `node` on (oldest first): its oldest
-  // entry of each class that pairs with `command` replaces `oldest`'s of its
-  // class where that is kNil or younger.
+  // entry of each class that pairs with `command` (kAcross: pairs_across())
+  // replaces `oldest`'s of its class where that is kNil or younger.
+  template <bool kAcross>
   void oldest_partners(std::uint32_t node, const Command& command,
                        std::array<std::uint32_t, kWorkClasses>& oldest) const;
+  // take_partner()'s and take_across()'s last step: `node` out of its queues.
+  Entry take_node(std::uint32_t unit, std::uint32_t node);
+  void join_into(Command& command, const Command& other) const;  // its pages, read units
+  // Four-plane dies (multi_plane 4): a command of the die's other pair that
+  // joins `command` (pairs_across()), queued (take_across()) or ready in the
+  // latches (`held`), with its own partner, reserved with `command` (and
+  // its `partner`) as one operation; false if none joins.
+  bool start_joined(std::uint32_t unit, const Entry& entry, const Command& command,
+                    const Entry* partner, bool held, TimeNs t);
+  std::optional<Entry> take_across(std::uint32_t unit, const Command& command);
+  bool pairs_across(const Command& command, const Command& other) const;
   // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
   // a copy's source offset), or kNoSlot if it never joins another into a
   // two-plane command.
@@ -341,6 +353,7 @@ class FlashScheduler {
   FlashTimeline timeline_;
   DispatchOrder order_;
   bool join_planes_;
+  bool four_plane_;         // Geometry::multi_plane 4 with plane interleaving, no suspend
   bool independent_reads_;  // Timing::independent_plane_reads
   Listener* listener_ = nullptr;
   std::vector<Job> jobs_;

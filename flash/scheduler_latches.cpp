@@ -43,12 +43,14 @@ void FlashScheduler::take_held(std::uint32_t unit, TimeNs t) {
       !read && join_planes_ && !command.two_plane() && !command.host_data &&
       latches_.take_ready_if(
           unit, [&](const Entry& other) { return joins_ready(entry, command, other); }, partner);
-  if (!joined) return start(entry, command, t);         // (a move's read: its program half follows)
-  queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
-  const Command& other = jobs_[partner.job].commands[index_of(partner)];
-  command.ppn2 = other.ppn;
-  command.lpn2 = other.lpn;
-  command.src2 = other.src;
+  if (joined) {
+    queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
+    join_into(command, jobs_[partner.job].commands[index_of(partner)]);
+  }
+  if (four_plane_ && !read && !command.host_data &&
+      start_joined(unit, entry, command, joined ? &partner : nullptr, true, t))
+    return;
+  if (!joined) return start(entry, command, t);  // (a move's read: its program half follows)
   latch_programmed(command, entry, &partner, t);
   TimeNs end = 0;
   if (program_half(entry)) {

@@ -2,6 +2,7 @@
 // interleaving): which queued command joins the one a unit takes, found
 // through the pairing slots of its queues (flash/command_queues.h).
 #include <array>
+#include <initializer_list>
 
 #include "flash/scheduler.h"
 
@@ -30,15 +31,61 @@ std::uint64_t slot_of(const FastGeometry& g, const Command& command, std::uint32
   return ((page * kOps + static_cast<std::uint64_t>(command.op)) * g.pages_per_block) + source;
 }
 
+// A two-plane command's slot on a four-plane die: its first page's, apart
+// from the single-plane commands' (which never join it into a pair).
+constexpr std::uint64_t kTwoPlaneSlot = std::uint64_t{1} << 62;
+
+// Can `other` join `command` into one two-plane command (pairs_with()), or,
+// `kAcross`, into one four-plane operation from the die's other plane pair
+// (pairs_across(), where `other` may be a two-plane command itself: its
+// pair is then the other pair whole)? Agrawal et al. §2.2: a two-plane
+// operation needs an allowed plane pair of one die and the same page offset
+// in both blocks. Two copy-backs "may themselves be interleaved on
+// different planes" (§2.2): their sources and their targets each form such
+// a pair (a copy-back stays in its plane); so do a move's sources (one
+// two-plane read) and its targets (one two-plane program). An erase pairs
+// any two blocks of a plane pair. (A summary page sits at a block's last
+// offset, where no data page is: it pairs only with another summary page.)
+template <bool kAcross>
+bool plane_partners(const FastGeometry& g, bool independent_reads, const Command& command,
+                    const Command& other) {
+  if (other.op != command.op || (!kAcross && other.two_plane()) ||
+      other.cleaning != command.cleaning || other.host_data)
+    return false;
+  auto planes = [&g](Ppn a, Ppn b) {
+    return kAcross ? g.joins_across_pairs(g.plane_of(a), g.plane_of(b))
+                   : g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
+  };
+  auto paired = [&](Ppn a, Ppn b) {
+    return g.page_in_block(a) == g.page_in_block(b) && planes(a, b);
+  };
+  switch (command.op) {
+    case Op::kRead:
+      // Independent plane reads: each plane reads at its own offset.
+      if (independent_reads) return planes(command.ppn, other.ppn);
+      [[fallthrough]];
+    case Op::kProgram:
+    case Op::kErase:
+      return paired(command.ppn, other.ppn);
+    case Op::kCopyBack:
+    case Op::kMove:
+      return paired(command.ppn, other.ppn) && paired(command.src, other.src);
+  }
+  return false;
+}
+
 }  // namespace
 
 std::uint64_t FlashScheduler::pairing_slot(const Entry& entry, const Command& command) const {
-  if (!join_planes_ || program_half(entry) || command.two_plane() || command.host_data)
-    return CommandQueues::kNoSlot;
+  if (!join_planes_ || program_half(entry) || command.host_data) return CommandQueues::kNoSlot;
   const FastGeometry& g = timeline_.geometry();
-  return slot_of(g, command, g.plane_of(command.ppn), independent_reads_);
+  if (!command.two_plane()) return slot_of(g, command, g.plane_of(command.ppn), independent_reads_);
+  // (Four-plane dies: a two-plane command may join one of the other pair.)
+  if (!four_plane_) return CommandQueues::kNoSlot;
+  return slot_of(g, command, g.plane_of(command.ppn), independent_reads_) | kTwoPlaneSlot;
 }
 
+template <bool kAcross>
 void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
                                      std::array<std::uint32_t, kWorkClasses>& oldest) const {
   // (A slot's list holds only entries that may pair: no program halves, no
@@ -58,7 +105,8 @@ void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
     const std::uint32_t work = queues_.work(node);
     if (found[work]) continue;
     const Entry& other = queues_.entry(node);
-    if (!pairs_with(command, jobs_[other.job].commands[index_of(other)])) continue;
+    const Command& candidate = jobs_[other.job].commands[index_of(other)];
+    if (!(kAcross ? pairs_across(command, candidate) : pairs_with(command, candidate))) continue;
     found[work] = true;
     if (oldest[work] == CommandQueues::kNil || other.seq < queues_.entry(oldest[work]).seq)
       oldest[work] = node;
@@ -77,18 +125,27 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   oldest.fill(CommandQueues::kNil);
   for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
     if (!g.is_two_plane_pair(plane, other)) continue;
-    oldest_partners(queues_.slot_front(slot_of(g, command, other, independent_reads_)), command,
-                    oldest);
+    oldest_partners<false>(queues_.slot_front(slot_of(g, command, other, independent_reads_)),
+                           command, oldest);
   }
   std::uint32_t found = CommandQueues::kNil;
   for (std::size_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work)
     found = oldest[work];
   if (found == CommandQueues::kNil) return std::nullopt;
-  const Entry partner = queues_.entry(found);
-  if (flin_.on() && flin_.queued(found)) flin_.erase(found);
-  queues_.remove(found);
-  if (order_.fewest_queued) flow_partner_taken(unit, partner);
-  const Command& other = jobs_[partner.job].commands[index_of(partner)];
+  const Entry partner = take_node(unit, found);
+  join_into(command, jobs_[partner.job].commands[index_of(partner)]);
+  return partner;
+}
+
+FlashScheduler::Entry FlashScheduler::take_node(std::uint32_t unit, std::uint32_t node) {
+  const Entry entry = queues_.entry(node);
+  if (flin_.on() && flin_.queued(node)) flin_.erase(node);
+  queues_.remove(node);
+  if (order_.fewest_queued) flow_partner_taken(unit, entry);
+  return entry;
+}
+
+void FlashScheduler::join_into(Command& command, const Command& other) const {
   // Reads that move only their read units (member pages, codewords) move both's.
   if (command.read_units || other.read_units) {
     const std::uint32_t per_page = timeline_.read_units_per_page();
@@ -98,40 +155,83 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   command.ppn2 = other.ppn;
   command.lpn2 = other.lpn;
   command.src2 = other.src;
-  return partner;
+}
+
+std::optional<FlashScheduler::Entry> FlashScheduler::take_across(std::uint32_t unit,
+                                                                 const Command& command) {
+  // As take_partner(), over the slots of the other pair's planes: their
+  // single-plane commands' and their two-plane commands'.
+  const FastGeometry& g = timeline_.geometry();
+  const std::uint32_t plane = g.plane_of(command.ppn);
+  const std::uint32_t first_plane = plane - g.plane_in_die(plane);
+  std::array<std::uint32_t, kWorkClasses> oldest;
+  oldest.fill(CommandQueues::kNil);
+  for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
+    if (!g.joins_across_pairs(plane, other)) continue;
+    const std::uint64_t slot = slot_of(g, command, other, independent_reads_);
+    oldest_partners<true>(queues_.slot_front(slot), command, oldest);
+    oldest_partners<true>(queues_.slot_front(slot | kTwoPlaneSlot), command, oldest);
+  }
+  for (const std::uint32_t found : oldest)
+    if (found != CommandQueues::kNil) return take_node(unit, found);
+  return std::nullopt;
+}
+
+bool FlashScheduler::start_joined(std::uint32_t unit, const Entry& entry, const Command& command,
+                                  const Entry* partner, bool held, TimeNs t) {
+  auto command_of = [this](const Entry& e) -> const Command& {
+    return jobs_[e.job].commands[index_of(e)];
+  };
+  Entry second{};
+  const bool half = program_half(entry);
+  if (held) {
+    // (Moves' program halves: their data is out; only their targets pair.)
+    const FastGeometry& g = timeline_.geometry();
+    const auto joins = [&](const Entry& o) {
+      const Command& c = command_of(o);
+      if (program_half(o) != half) return false;
+      if (!half) return pairs_across(command, c);
+      return !c.two_plane() && c.cleaning == command.cleaning &&
+             g.page_in_block(c.ppn) == g.page_in_block(command.ppn) &&
+             g.joins_across_pairs(g.plane_of(command.ppn), g.plane_of(c.ppn));
+    };
+    if (!latches_.take_ready_if(unit, joins, second)) return false;
+  } else if (const std::optional<Entry> found = take_across(unit, command)) {
+    second = *found;
+  } else {
+    return false;
+  }
+  queued_command_ns_ += static_cast<std::uint64_t>(t);  // (taken too)
+  Command other = command_of(second);
+  std::optional<Entry> other_partner;
+  if (!other.two_plane()) {
+    if (!held) {
+      other_partner = take_partner(unit, other);
+    } else if (Entry p{}; latches_.take_ready_if(
+                   unit, [&](const Entry& o) { return joins_ready(second, other, o); }, p)) {
+      other_partner = p;
+      join_into(other, command_of(p));
+    }
+    if (other_partner) queued_command_ns_ += static_cast<std::uint64_t>(t);
+  }
+  const Entry* second_partner = other_partner ? &*other_partner : nullptr;
+  if (latches_.on() && command.op != Op::kRead && command.op != Op::kErase) {
+    latch_programmed(command, entry, partner, t);
+    latch_programmed(other, second, second_partner, t);
+  }
+  const TimeNs end = timeline_.schedule_joined(command, other, t, half);
+  for (const Entry* e :
+       std::initializer_list<const Entry*>{&entry, partner, &second, second_partner})
+    if (e) dispatched(*e, end);
+  return true;
 }
 
 bool FlashScheduler::pairs_with(const Command& command, const Command& other) const {
-  // Agrawal et al. §2.2: a two-plane operation needs an allowed plane pair
-  // of one die and the same page offset in both blocks. Two copy-backs "may
-  // themselves be interleaved on different planes" (§2.2): their sources
-  // and their targets each form such a pair (a copy-back stays in its
-  // plane); so do a move's sources (one two-plane read) and its targets
-  // (one two-plane program). An erase pairs any two blocks of a plane pair.
-  const FastGeometry& g = timeline_.geometry();
-  // (A summary page sits at a block's last offset, where no data page is:
-  // it pairs only with another summary page.)
-  if (other.op != command.op || other.two_plane() || other.cleaning != command.cleaning ||
-      other.host_data)
-    return false;
-  auto paired = [&g](Ppn a, Ppn b) {
-    return g.page_in_block(a) == g.page_in_block(b) &&
-           g.is_two_plane_pair(g.plane_of(a), g.plane_of(b));
-  };
-  switch (command.op) {
-    case Op::kRead:
-      // Independent plane reads: each plane reads at its own offset.
-      if (independent_reads_)
-        return g.is_two_plane_pair(g.plane_of(command.ppn), g.plane_of(other.ppn));
-      [[fallthrough]];
-    case Op::kProgram:
-    case Op::kErase:
-      return paired(command.ppn, other.ppn);
-    case Op::kCopyBack:
-    case Op::kMove:
-      return paired(command.ppn, other.ppn) && paired(command.src, other.src);
-  }
-  return false;
+  return plane_partners<false>(timeline_.geometry(), independent_reads_, command, other);
+}
+
+bool FlashScheduler::pairs_across(const Command& command, const Command& other) const {
+  return plane_partners<true>(timeline_.geometry(), independent_reads_, command, other);
 }
 
 }  // namespace ssdlab::flash

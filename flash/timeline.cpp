@@ -54,16 +54,20 @@ TimeNs FlashTimeline::issue_command(std::uint32_t channel, TimeNs t) {
   return start + timing_.command_ns;
 }
 
-// The array phase on the command's plane, and on its pair's in a two-plane command.
+// The array phase on the command's plane, and on its pair's in a two-plane
+// command; in a four-plane operation, on the joined command's planes too.
 void FlashTimeline::report_planes(Phase phase, TimeNs start, TimeNs end) {
   if (!observer_) return;
-  // A move reads its source pages, then programs its destinations.
-  const bool source = current_->op == Op::kMove && phase == Phase::kArrayRead;
-  report(Resource::kPlane, geometry_.plane_of(source ? current_->src : current_->ppn), phase, start,
-         end);
-  if (current_->two_plane())
-    report(Resource::kPlane, geometry_.plane_of(source ? current_->src2 : current_->ppn2), phase,
-           start, end);
+  for (const Command* command : {current_, joined_}) {
+    if (!command) continue;
+    // A move reads its source pages, then programs its destinations.
+    const bool source = command->op == Op::kMove && phase == Phase::kArrayRead;
+    observer_->phase(Resource::kPlane, geometry_.plane_of(source ? command->src : command->ppn),
+                     phase, start, end, *command);
+    if (command->two_plane())
+      observer_->phase(Resource::kPlane, geometry_.plane_of(source ? command->src2 : command->ppn2),
+                       phase, start, end, *command);
+  }
 }
 
 // Command, array read into the page registers, then `transfer_ns` of data out
@@ -314,6 +318,8 @@ void FlashTimeline::save_state(StateWriter& out) const {
   out.i64(stats_.array_read_ns);
   out.i64(stats_.array_program_ns);
   out.i64(stats_.array_erase_ns);
+  // Four-plane dies only (Geometry::multi_plane 4): other states are as before.
+  if (geometry_.multi_plane == 4) out.u64(stats_.four_plane_commands);
   // Cells of several bits only, so that an SLC device's state is as before.
   if (!multi_bit_) return;
   out.array(stats_.page_type_reads);
@@ -348,6 +354,7 @@ void FlashTimeline::load_state(StateReader& in) {
   stats_.array_read_ns = in.i64();
   stats_.array_program_ns = in.i64();
   stats_.array_erase_ns = in.i64();
+  if (geometry_.multi_plane == 4) stats_.four_plane_commands = in.u64();
   if (multi_bit_) {
     in.array(stats_.page_type_reads);
     stats_.slc_mode_reads = in.u64();

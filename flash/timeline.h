@@ -48,6 +48,9 @@ namespace ssdlab::flash {
 struct TimelineStats {
   std::array<std::uint64_t, 5> commands{};  // by Op
   std::uint64_t two_plane_commands = 0;
+  // Four-plane operations (Geometry::multi_plane 4): two commands joined by
+  // schedule_joined(), each also counted as itself above.
+  std::uint64_t four_plane_commands = 0;
   TimeNs bus_busy_ns = 0;      // summed over channels
   TimeNs control_busy_ns = 0;  // summed over shared control buses
   TimeNs die_busy_ns = 0;      // summed over dies
@@ -107,6 +110,15 @@ class FlashTimeline {
   // reserves the second right after the first.
   TimeNs schedule_move_read(const Command& move, TimeNs ready);
   TimeNs schedule_move_program(const Command& move, TimeNs ready);
+  // A four-plane operation (Geometry::multi_plane 4): `a` and `b`, of one
+  // op, one on each plane pair of a die at one page offset (a move's
+  // sources likewise), each single- or two-plane, as one array operation:
+  // one command's cycles, the data of both over the bus (a's, then b's),
+  // the longer of their array times. Not a copy-back with host data, and
+  // not with suspend (the scheduler joins none then). Returns the end.
+  // `program_half`: two moves' program halves (schedule_move_program()).
+  TimeNs schedule_joined(const Command& a, const Command& b, TimeNs ready,
+                         bool program_half = false);
 
   // How long `command` takes on an idle device: its phases back to back
   // (command cycles, array operations, bus transfers; a move's read then its
@@ -292,6 +304,7 @@ class FlashTimeline {
   FastDiv bits_;    // bits per cell
   const NandArray* nand_ = nullptr;  // which blocks run in SLC mode (null: none)
   const Command* current_ = nullptr;  // the command schedule() is reserving
+  const Command* joined_ = nullptr;   // schedule_joined()'s second command, else null
   SuspendTiming suspend_;
   std::vector<InFlight> in_flight_;  // per unit, with suspend on
 };

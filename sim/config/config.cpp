@@ -43,29 +43,7 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
     const auto [node, dotted] = r.find("geometry", "page_size");
     r.fail(dotted, node, fmt::format("{} is not a multiple of 512", g.page_size));
   }
-  const auto [pairs_node, pairs_key] = r.find("geometry", "two_plane_pairs");
-  if (pairs_node) {
-    const toml::array* pairs = pairs_node->as_array();
-    if (!pairs)
-      r.fail(pairs_key, pairs_node, "expected an array of plane pairs, e.g. [[0, 1], [2, 3]]");
-    g.two_plane_pairs.clear();
-    for (const toml::node& pair : *pairs) {
-      const toml::array* two = pair.as_array();
-      std::optional<std::int64_t> a, b;
-      if (two && two->size() == 2)
-        a = (*two)[0].value_exact<std::int64_t>(), b = (*two)[1].value_exact<std::int64_t>();
-      if (!a || !b || *a < 0 || *b < 0 || *a >= g.planes_per_die || *b >= g.planes_per_die ||
-          *a == *b)
-        r.fail(pairs_key, pairs_node,
-               fmt::format("each pair is two different planes of a die, 0 to {}",
-                           g.planes_per_die - 1));
-      g.two_plane_pairs.emplace_back(static_cast<std::uint32_t>(*a),
-                                     static_cast<std::uint32_t>(*b));
-    }
-  } else if (g.planes_per_die < 4) {
-    // The Samsung default pairs 0&1, 2&3 only where those planes exist.
-    std::erase_if(g.two_plane_pairs, [&g](const auto& p) { return p.second >= g.planes_per_die; });
-  }
+  config_detail::read_two_plane_pairs(r, g);
   config_detail::read_gang(r, g);
   // DiskSim's synchronous gang is one queued element served one request at a time
   // (ssd_gang.c:247-260): the gang unit's dies do not interleave unless the config says so.
@@ -77,6 +55,7 @@ void read_geometry(KeyReader& r, flash::Geometry& g) {
     r.fail(dotted, node,
            fmt::format("'{}' is not an interleaving (none, dies, planes)", interleaving));
   }
+  config_detail::read_multi_plane(r, g);
   // In 64 bits: the 32-bit unit counts of Geometry would wrap first.
   const std::uint64_t pages = std::uint64_t{g.channels} * g.packages_per_channel *
                               g.dies_per_package * g.planes_per_die * g.blocks_per_plane *

@@ -40,6 +40,7 @@ nlohmann::json geometry_json(const flash::Geometry& g) {
           {"interleaving", flash::interleaving_name(g.interleaving)}};
   // (An SLC device's echo is as it was before cell types.)
   if (g.cell_type != flash::CellType::kSlc) json["cell_type"] = flash::cell_type_name(g.cell_type);
+  if (g.multi_plane != 2) json["multi_plane"] = g.multi_plane;
   return json;
 }
 
@@ -347,8 +348,9 @@ void describe_flash(const DeviceConfig& c, const SpareCapacity& spare, Out it) {
       logical_bytes / c.ftl.logical_page_size, format_size(c.ftl.logical_page_size));
   describe_spare(spare, it);
   // The flash scheduler (flash/scheduler.h).
-  fmt::format_to(it, "  scheduler   interleaving {}{}; cache register {}; dispatch {}\n",
+  fmt::format_to(it, "  scheduler   interleaving {}{}{}; cache register {}; dispatch {}\n",
                  flash::interleaving_name(g.interleaving),
+                 g.multi_plane == 4 ? " (four-plane operations: both pairs of a die)" : "",
                  c.timing.independent_plane_reads ? " (independent plane reads)" : "",
                  c.timing.cache_register ? "on" : "off",
                  flash::dispatch_order_name(c.controller.dispatch_order));

@@ -32,6 +32,11 @@ constexpr KeyDoc kGeometry[] = {
      "the plane pairs of a die that may run a two-plane command together, e.g. "
      "`[[0,1],[2,3]]`, each two different planes of a die; default `[[0,1],[2,3]]` (Samsung "
      "K9XXG08UXM, Agrawal et al. §2) less the pairs whose planes the die lacks; `[]`: none"},
+    {"multi_plane",
+     "planes one command may join: `2` (a pair of `two_plane_pairs`, the default) or `4` (both "
+     "pairs of a four-plane die in one operation: needs `planes_per_die = 4`, two pairs that "
+     "share no plane and `interleaving = \"planes\"`); see [The flash "
+     "scheduler](../model.md#the-flash-scheduler)"},
     {"pe_cycles",
      "rated program/erase cycles per block, 1–10^9; default by cell type (100000 on `slc`; "
      "see [Cell types](#cell-types))"},

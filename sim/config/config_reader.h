@@ -40,6 +40,11 @@ void hoist_sub_table(toml::table& root, const std::string& parent, const std::st
 // lockstep view (config_gang.cpp).
 void read_gang(KeyReader& r, flash::Geometry& g);
 
+// geometry.two_plane_pairs, and geometry.multi_plane once the interleaving
+// is read (config_planes.cpp).
+void read_two_plane_pairs(KeyReader& r, flash::Geometry& g);
+void read_multi_plane(KeyReader& r, flash::Geometry& g);
+
 // Cells of several bits (config_cell.cpp). hoist_cell_tables moves
 // [timing.cell] and [timing.slc_mode] (and --set timing.cell.KEY) to the
 // top-level tables "timing.cell" and "timing.slc_mode" that KeyReader reads;

@@ -27,6 +27,7 @@ DeviceCounters device_counters_of(const Ssd& ssd) {
   c.background_cleaning_ns = ssd.core().cleaning_time().background_ns;
   const flash::TimelineStats& t = ssd.core().timeline().stats();
   c.two_plane_commands = t.two_plane_commands;
+  c.four_plane_commands = t.four_plane_commands;
   c.cleaning_flash_ns = t.cleaning_flash_ns;
   const flash::HostFlash host = ssd.core().timeline().host_flash();
   c.host_read_flash_ns = host.read_ns;

@@ -67,6 +67,7 @@ void fields(V& v, R& c) requires std::is_same_v<std::remove_const_t<R>, DeviceCo
   // number of commands waiting per package.
   v.time_us("queued_command_time_us", c.queued_command_ns);
   v("two_plane_commands", c.two_plane_commands);
+  v.nonzero("four_plane_commands", c.four_plane_commands);  // (geometry.multi_plane 4)
   v.time_us("bus_busy_us", c.bus_busy_ns);
   v.time_us("die_busy_us", c.die_busy_ns);
   v.group("write_buffer_write_pages", c.buffer);

@@ -62,6 +62,7 @@ struct DeviceCounters {
   TimeNs queued_command_ns = 0;
   std::uint64_t host_bytes_written = 0;  // host write requests' bytes (Ssd)
   std::uint64_t two_plane_commands = 0;
+  std::uint64_t four_plane_commands = 0;    // four-plane dies only (flash::TimelineStats)
   TimeNs bus_busy_ns = 0, die_busy_ns = 0;  // summed over channels, dies
   std::optional<records::WriteBufferCounters> buffer;  // only with a write buffer
   std::optional<CellCounters> cell;         // only for cells of several bits (not SLC)
