@@ -101,9 +101,10 @@ TEST(FlashSchedulerRun, AnUnknownCleaningWaitIsRefusedByName) {
 }
 
 // A checkpoint saved after a run with commands queued at the dies (queue
-// depth 8, cleaning, plane joins, a cache register) restarts into the same
-// io.csv rows as the run that went on: every run ends with its queues
-// settled, so the state saved holds no queued command to lose.
+// depth 8, cleaning, plane joins, a cache register; and four-plane dies,
+// geometry.multi_plane = 4) restarts into the same io.csv rows as the run
+// that went on: every run ends with its queues settled, so the state saved
+// holds no queued command to lose; the four-plane count carries over.
 TEST(FlashSchedulerRun, ACheckpointAfterQueuedWorkRestartsIntoTheSameRows) {
   const auto dir = testing::temp_dir_for_this_test("scheduler-run-");
   const auto experiment = [](const char* name) {
@@ -116,27 +117,42 @@ TEST(FlashSchedulerRun, ACheckpointAfterQueuedWorkRestartsIntoTheSameRows) {
   const auto second = testing::write_file(dir / "second.toml", experiment("second"));
   const auto both =
       testing::write_file(dir / "both.toml", experiment("first") + "\n" + experiment("second"));
-  const std::vector<std::string> device = {"geometry.interleaving=\"planes\"",
-                                           "timing.cache_register=true"};
-  auto whole_options = sim_options(both.string(), device);
-  whole_options.precondition = "random";
-  const auto whole = run_tiny(dir, "whole", whole_options);
-  auto first_options = sim_options(first.string(), device);
-  first_options.precondition = "random";
-  first_options.save_state = (dir / "ckpt").string();
-  run_tiny(dir, "part1", first_options);
-  auto second_options = sim_options(second.string(), device);
-  second_options.verify = true;
-  second_options.load_state = (dir / "ckpt").string();
-  const auto part2 = run_tiny(dir, "part2", second_options);
-  const auto rows = [](const std::filesystem::path& out) {
-    const std::string text = testing::read_file(out / "io.csv");
-    return text.substr(text.find('\n') + 1);
-  };
-  EXPECT_GT(summary_of(whole)["device"]["blocks_cleaned"].get<std::uint64_t>(), 0u);
-  ASSERT_FALSE(rows(part2).empty());
-  EXPECT_EQ(rows(dir / "part1") + rows(part2), rows(whole));
-  EXPECT_EQ(summary_of(part2)["simulated_us"], summary_of(whole)["simulated_us"]);
+  const std::vector<std::string> pairs = {"geometry.interleaving=\"planes\"",
+                                          "timing.cache_register=true"};
+  std::vector<std::string> four_planes = pairs;
+  four_planes.insert(four_planes.end(),
+                     {"geometry.planes_per_die=4", "geometry.blocks_per_plane=16",
+                      "geometry.two_plane_pairs=[[0,1],[2,3]]", "geometry.multi_plane=4"});
+  for (const auto& device : {pairs, four_planes}) {
+    const bool four = device.size() > pairs.size();
+    SCOPED_TRACE(four ? "four planes" : "plane pairs");
+    const auto at = dir / (four ? "four" : "pairs");
+    auto whole_options = sim_options(both.string(), device);
+    whole_options.precondition = "random";
+    const auto whole = run_tiny(at, "whole", whole_options);
+    auto first_options = sim_options(first.string(), device);
+    first_options.precondition = "random";
+    first_options.save_state = (at / "ckpt").string();
+    const auto part1 = run_tiny(at, "part1", first_options);
+    auto second_options = sim_options(second.string(), device);
+    second_options.verify = true;
+    second_options.load_state = (at / "ckpt").string();
+    const auto part2 = run_tiny(at, "part2", second_options);
+    const auto rows = [](const std::filesystem::path& out) {
+      const std::string text = testing::read_file(out / "io.csv");
+      return text.substr(text.find('\n') + 1);
+    };
+    EXPECT_GT(summary_of(whole)["device"]["blocks_cleaned"].get<std::uint64_t>(), 0u);
+    ASSERT_FALSE(rows(part2).empty());
+    EXPECT_EQ(rows(part1) + rows(part2), rows(whole));
+    EXPECT_EQ(summary_of(part2)["simulated_us"], summary_of(whole)["simulated_us"]);
+    if (!four) continue;
+    const auto joins = [](const std::filesystem::path& out) {
+      return summary_of(out)["device"]["four_plane_commands"].get<std::uint64_t>();
+    };
+    EXPECT_GT(joins(part1), 0u);
+    EXPECT_EQ(joins(part2), joins(whole));
+  }
 }
 
 TEST(FlashSchedulerRun, QueueDepthOneIsTheSameWhateverTheInterleaving) {

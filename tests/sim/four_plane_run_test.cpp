@@ -2,8 +2,8 @@
 // "The flash scheduler"): the tiny presets with their two planes made four,
 // every FTL that maps pages verified, at queue depth 1 and 32, with and
 // without map units, on SLC and one-shot TLC cells (the die latches), with
-// cleaning; a checkpoint resumes into the same rows; bad keys are refused.
-#include <fmt/format.h>
+// cleaning. (The checkpoint test: flash_scheduler_run_test.cpp; the bad
+// keys: tests/bad_inputs.tsv.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,49 +81,6 @@ TEST(FourPlaneRun, FourPlaneProgramsWriteFasterThanPairsOnTheSamePlanes) {
     seconds[four] = summary_of(out)["simulated_us"].get<double>();
   }
   EXPECT_LT(seconds[1], 0.75 * seconds[0]);
-}
-
-// The whole run and the run cut at a checkpoint give the same rows, and
-// the resumed part's counters continue the saved ones.
-TEST(FourPlaneRun, ACheckpointResumesIntoTheSameRows) {
-  const auto dir = testing::temp_dir_for_this_test("four-plane-");
-  const auto experiment = [](const char* name) {
-    return fmt::format(
-        "[[experiment]]\nname = \"{}\"\npattern = \"RW\"\nio_size = 8192\ncount = 2500\n"
-        "queue_depth = 8\nmix_pattern = \"RR\"\nmix_ratio = 1\n",
-        name);
-  };
-  const auto first = testing::write_file(dir / "first.toml", experiment("first"));
-  const auto second = testing::write_file(dir / "second.toml", experiment("second"));
-  const auto both =
-      testing::write_file(dir / "both.toml", experiment("first") + "\n" + experiment("second"));
-  auto options = [](const std::filesystem::path& plan) {
-    auto o = testing::sim_options(plan.string(), four_planes());
-    o.state_cache = false;
-    return o;
-  };
-  auto whole_options = options(both);
-  whole_options.precondition = "random";
-  const auto whole = testing::run_tiny(dir, "whole", whole_options);
-  auto first_options = options(first);
-  first_options.precondition = "random";
-  first_options.save_state = (dir / "ckpt").string();
-  const auto part1 = testing::run_tiny(dir, "part1", first_options);
-  auto second_options = options(second);
-  second_options.verify = true;
-  second_options.load_state = (dir / "ckpt").string();
-  const auto part2 = testing::run_tiny(dir, "part2", second_options);
-  const auto rows = [](const std::filesystem::path& out) {
-    const std::string text = testing::read_file(out / "io.csv");
-    return text.substr(text.find('\n') + 1);
-  };
-  ASSERT_FALSE(rows(part2).empty());
-  EXPECT_EQ(rows(part1) + rows(part2), rows(whole));
-  const auto joins = [](const std::filesystem::path& out) {
-    return summary_of(out)["device"]["four_plane_commands"].get<std::uint64_t>();
-  };
-  EXPECT_GT(joins(part1), 0u);
-  EXPECT_EQ(joins(part2), joins(whole));
 }
 
 }  // namespace
