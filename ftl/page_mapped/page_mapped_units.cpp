@@ -104,15 +104,28 @@ void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {
 
 void PageMappedFtl::align_plane_pairs(CommandList& out) {
   const Command padding = flash::page_command(Op::kProgram, kNoPage, flash::kNoLpn, 0);
-  for (std::uint32_t die = 0; die < geometry_.dies(); ++die)
-    for (const auto& [first, second] : geometry_.two_plane_pairs) {
-      const std::uint32_t plane = die * geometry_.planes_per_die;
-      const BlockId a = placement_.active_block(plane + first, WriteKind::kHost);
-      const BlockId b = placement_.active_block(plane + second, WriteKind::kHost);
-      if (a == kNoBlock || b == kNoBlock || nand_.is_slc(a) || nand_.is_slc(b)) continue;
-      const std::uint32_t to = std::max(nand_.write_pointer(a), nand_.write_pointer(b));
-      pad_block(nand_.write_pointer(a) < to ? a : b, to, padding, out);
+  // Pads the host blocks of `planes` (of the die from `base`) that are behind the others.
+  std::vector<BlockId> blocks;
+  auto align = [&](std::uint32_t base, std::initializer_list<std::uint32_t> planes) {
+    blocks.clear();
+    std::uint32_t to = 0;
+    for (const std::uint32_t plane : planes) {
+      const BlockId block = placement_.active_block(base + plane, WriteKind::kHost);
+      if (block == kNoBlock || nand_.is_slc(block)) return;
+      blocks.push_back(block);
+      to = std::max(to, nand_.write_pointer(block));
     }
+    for (const BlockId block : blocks) pad_block(block, to, padding, out);
+  };
+  for (std::uint32_t die = 0; die < geometry_.dies(); ++die) {
+    const std::uint32_t base = die * geometry_.planes_per_die;
+    const auto& pairs = geometry_.two_plane_pairs;
+    // A four-plane die joins both pairs at one offset (flash/geometry.h): all four align.
+    if (geometry_.multi_plane == 4)
+      align(base, {pairs[0].first, pairs[0].second, pairs[1].first, pairs[1].second});
+    else
+      for (const auto& [first, second] : pairs) align(base, {first, second});
+  }
 }
 
 void PageMappedFtl::pad_block(BlockId block, std::uint32_t end, Command padding, CommandList& out) {
