@@ -282,18 +282,18 @@ class FlashScheduler {
   // take_partner() took `partner` out of queue `work` of the unit.
   void flow_partner_taken(std::uint32_t unit, const Entry& partner);
   // kPlanes: a queued single-plane command that joins `command` into a
-  // two-plane command (pairs_with()), the first in queue order (classes in
-  // order, each oldest first); removed from its queue if found. It looks only
-  // at the pairing slots of `command`'s paired planes (flash/command_queues.h).
+  // two-plane command (pairs_with()), removed from its queue if found.
   std::optional<Entry> take_partner(std::uint32_t unit, Command& command);
-  // Walks a pairing slot's list from `node` on (oldest first): its oldest
-  // entry of each class that pairs with `command` (kAcross: pairs_across())
-  // replaces `oldest`'s of its class where that is kNil or younger.
+  // The node take_partner() (kAcross: take_across()) takes, or kNil: in the pairing slots
+  // of the planes that join `command`'s (flash/command_queues.h), the lowest class's oldest.
+  template <bool kAcross>
+  std::uint32_t oldest_partner(const Command& command) const;
+  // Walks a pairing slot's list from `node` on: its oldest entry of each class that pairs
+  // with `command` (kAcross: pairs_across()) replaces `oldest`'s where kNil or younger.
   template <bool kAcross>
   void oldest_partners(std::uint32_t node, const Command& command,
                        std::array<std::uint32_t, kWorkClasses>& oldest) const;
-  // take_partner()'s and take_across()'s last step: `node` out of its queues.
-  Entry take_node(std::uint32_t unit, std::uint32_t node);
+  Entry take_node(std::uint32_t unit, std::uint32_t node);       // `node` out of its queues
   void join_into(Command& command, const Command& other) const;  // its pages, read units
   // Four-plane dies (multi_plane 4): a command of the die's other pair that
   // joins `command` (pairs_across()), queued (take_across()) or ready in the
@@ -303,9 +303,8 @@ class FlashScheduler {
                     const Entry* partner, bool held, TimeNs t);
   std::optional<Entry> take_across(std::uint32_t unit, const Command& command);
   bool pairs_across(const Command& command, const Command& other) const;
-  // An entry's pairing slot (scheduler.cpp slot_of(): plane, page offset, op,
-  // a copy's source offset), or kNoSlot if it never joins another into a
-  // two-plane command.
+  // An entry's pairing slot (slot_of(): plane, page offset, op, a copy's source
+  // offset), or kNoSlot if it never joins another into a two-plane command.
   std::uint64_t pairing_slot(const Entry& entry, const Command& command) const;
   // Can `other` join `command` into one two-plane command?
   bool pairs_with(const Command& command, const Command& other) const;
@@ -317,7 +316,9 @@ class FlashScheduler {
   // The unit takes the next command the latches hold for it and starts it
   // (a ready program joined with one of a paired plane where it can be).
   void take_held(std::uint32_t unit, TimeNs t);
-  // A ready command of a paired plane that joins `command` (a ready one).
+  // A ready command of a paired plane (kAcross: of the other pair) that joins
+  // `command` (a ready one); two moves' program halves pair by their targets.
+  template <bool kAcross>
   bool joins_ready(const Entry& entry, const Command& command, const Entry& other) const;
   // `command` (two-plane: with `partner`'s page) is reserved to program:
   // the latches stage or end its wordlines.

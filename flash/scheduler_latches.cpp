@@ -21,17 +21,6 @@ bool FlashScheduler::latch_held(const Entry& entry, const Command& command, std:
   return true;
 }
 
-bool FlashScheduler::joins_ready(const Entry& entry, const Command& command,
-                                 const Entry& other) const {
-  const Command& o = jobs_[other.job].commands[index_of(other)];
-  if (!program_half(entry)) return !program_half(other) && pairs_with(command, o);
-  // Two moves' program halves: their data is out, one two-plane program.
-  const FastGeometry& g = timeline_.geometry();
-  return program_half(other) && !o.two_plane() && o.cleaning == command.cleaning &&
-         g.page_in_block(o.ppn) == g.page_in_block(command.ppn) &&
-         g.is_two_plane_pair(g.plane_of(command.ppn), g.plane_of(o.ppn));
-}
-
 void FlashScheduler::take_held(std::uint32_t unit, TimeNs t) {
   bool read = false;
   const Entry entry = latches_.take(unit, read);
@@ -42,7 +31,8 @@ void FlashScheduler::take_held(std::uint32_t unit, TimeNs t) {
   const bool joined =
       !read && join_planes_ && !command.two_plane() && !command.host_data &&
       latches_.take_ready_if(
-          unit, [&](const Entry& other) { return joins_ready(entry, command, other); }, partner);
+          unit, [&](const Entry& other) { return joins_ready<false>(entry, command, other); },
+          partner);
   if (joined) {
     queued_command_ns_ += static_cast<std::uint64_t>(t);  // (the partner, taken too)
     join_into(command, jobs_[partner.job].commands[index_of(partner)]);

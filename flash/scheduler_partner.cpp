@@ -118,23 +118,32 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
   // The first match in queue order: the lowest class that has one, in it the
   // oldest (lowest seq) over the slots of the planes that pair with the
   // command's, at its page offset.
+  const std::uint32_t found = oldest_partner<false>(command);
+  if (found == CommandQueues::kNil) return std::nullopt;
+  const Entry partner = take_node(unit, found);
+  join_into(command, jobs_[partner.job].commands[index_of(partner)]);
+  return partner;
+}
+
+template <bool kAcross>
+std::uint32_t FlashScheduler::oldest_partner(const Command& command) const {
   const FastGeometry& g = timeline_.geometry();
   const std::uint32_t plane = g.plane_of(command.ppn);
   const std::uint32_t first_plane = plane - g.plane_in_die(plane);
   std::array<std::uint32_t, kWorkClasses> oldest;
   oldest.fill(CommandQueues::kNil);
   for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
-    if (!g.is_two_plane_pair(plane, other)) continue;
-    oldest_partners<false>(queues_.slot_front(slot_of(g, command, other, independent_reads_)),
-                           command, oldest);
+    if (!(kAcross ? g.joins_across_pairs(plane, other) : g.is_two_plane_pair(plane, other)))
+      continue;
+    const std::uint64_t slot = slot_of(g, command, other, independent_reads_);
+    oldest_partners<kAcross>(queues_.slot_front(slot), command, oldest);
+    // (The other pair's two-plane commands, which join it whole.)
+    if constexpr (kAcross)
+      oldest_partners<true>(queues_.slot_front(slot | kTwoPlaneSlot), command, oldest);
   }
-  std::uint32_t found = CommandQueues::kNil;
-  for (std::size_t work = 0; work < kWorkClasses && found == CommandQueues::kNil; ++work)
-    found = oldest[work];
-  if (found == CommandQueues::kNil) return std::nullopt;
-  const Entry partner = take_node(unit, found);
-  join_into(command, jobs_[partner.job].commands[index_of(partner)]);
-  return partner;
+  for (const std::uint32_t found : oldest)
+    if (found != CommandQueues::kNil) return found;
+  return CommandQueues::kNil;
 }
 
 FlashScheduler::Entry FlashScheduler::take_node(std::uint32_t unit, std::uint32_t node) {
@@ -161,21 +170,25 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_across(std::uint32_t u
                                                                  const Command& command) {
   // As take_partner(), over the slots of the other pair's planes: their
   // single-plane commands' and their two-plane commands'.
-  const FastGeometry& g = timeline_.geometry();
-  const std::uint32_t plane = g.plane_of(command.ppn);
-  const std::uint32_t first_plane = plane - g.plane_in_die(plane);
-  std::array<std::uint32_t, kWorkClasses> oldest;
-  oldest.fill(CommandQueues::kNil);
-  for (std::uint32_t other = first_plane; other < first_plane + g.planes_per_die; ++other) {
-    if (!g.joins_across_pairs(plane, other)) continue;
-    const std::uint64_t slot = slot_of(g, command, other, independent_reads_);
-    oldest_partners<true>(queues_.slot_front(slot), command, oldest);
-    oldest_partners<true>(queues_.slot_front(slot | kTwoPlaneSlot), command, oldest);
-  }
-  for (const std::uint32_t found : oldest)
-    if (found != CommandQueues::kNil) return take_node(unit, found);
-  return std::nullopt;
+  const std::uint32_t found = oldest_partner<true>(command);
+  if (found == CommandQueues::kNil) return std::nullopt;
+  return take_node(unit, found);
 }
+
+template <bool kAcross>
+bool FlashScheduler::joins_ready(const Entry& entry, const Command& command,
+                                 const Entry& other) const {
+  const Command& o = jobs_[other.job].commands[index_of(other)];
+  if (program_half(other) != program_half(entry)) return false;
+  if (!program_half(entry)) return kAcross ? pairs_across(command, o) : pairs_with(command, o);
+  // Two moves' program halves: their data is out, one program of their targets.
+  const FastGeometry& g = timeline_.geometry();
+  const std::uint32_t a = g.plane_of(command.ppn), b = g.plane_of(o.ppn);
+  return !o.two_plane() && o.cleaning == command.cleaning &&
+         g.page_in_block(o.ppn) == g.page_in_block(command.ppn) &&
+         (kAcross ? g.joins_across_pairs(a, b) : g.is_two_plane_pair(a, b));
+}
+template bool FlashScheduler::joins_ready<false>(const Entry&, const Command&, const Entry&) const;
 
 bool FlashScheduler::start_joined(std::uint32_t unit, const Entry& entry, const Command& command,
                                   const Entry* partner, bool held, TimeNs t) {
@@ -185,16 +198,7 @@ bool FlashScheduler::start_joined(std::uint32_t unit, const Entry& entry, const 
   Entry second{};
   const bool half = program_half(entry);
   if (held) {
-    // (Moves' program halves: their data is out; only their targets pair.)
-    const FastGeometry& g = timeline_.geometry();
-    const auto joins = [&](const Entry& o) {
-      const Command& c = command_of(o);
-      if (program_half(o) != half) return false;
-      if (!half) return pairs_across(command, c);
-      return !c.two_plane() && c.cleaning == command.cleaning &&
-             g.page_in_block(c.ppn) == g.page_in_block(command.ppn) &&
-             g.joins_across_pairs(g.plane_of(command.ppn), g.plane_of(c.ppn));
-    };
+    const auto joins = [&](const Entry& o) { return joins_ready<true>(entry, command, o); };
     if (!latches_.take_ready_if(unit, joins, second)) return false;
   } else if (const std::optional<Entry> found = take_across(unit, command)) {
     second = *found;
@@ -208,7 +212,7 @@ bool FlashScheduler::start_joined(std::uint32_t unit, const Entry& entry, const 
     if (!held) {
       other_partner = take_partner(unit, other);
     } else if (Entry p{}; latches_.take_ready_if(
-                   unit, [&](const Entry& o) { return joins_ready(second, other, o); }, p)) {
+                   unit, [&](const Entry& o) { return joins_ready<false>(second, other, o); }, p)) {
       other_partner = p;
       join_into(other, command_of(p));
     }
