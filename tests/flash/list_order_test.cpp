@@ -45,6 +45,20 @@ TEST(ReprogramStages, AProgramOfABlockErasedEarlierInTheListComesAfterTheErase) 
   EXPECT_EQ(stages(list), (std::vector<int>{0, 1, 0, 2, 2, 3}));
 }
 
+TEST(ReprogramStages, AProgramFollowsItsBlocksLatestEraseAndEachEraseItsBlocksMovesOut) {
+  // Block 1 erased, written with block 3's data, block 3 erased, then
+  // refilled from block 1, which is erased again and written once more.
+  const Ppn block1 = kPagesPerBlock, block2 = 2 * kPagesPerBlock, block3 = 3 * kPagesPerBlock;
+  CommandList list = {
+      cleaning(Op::kMove, block2, 0, block1),     cleaning(Op::kErase, block1, 1),
+      cleaning(Op::kMove, block1, 0, block3),     cleaning(Op::kErase, block3, 1),
+      cleaning(Op::kMove, block3, 0, block1 + 1), cleaning(Op::kErase, block1, 1),
+      cleaning(Op::kMove, block1, 0, block2 + 1),
+  };
+  stage_reprograms_after_erases(list, kPagesPerBlock);
+  EXPECT_EQ(stages(list), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+}
+
 TEST(ReprogramStages, AListWithoutReprogramsIsLeftAsItIs) {
   CommandList list = {
       cleaning(Op::kMove, 2 * kPagesPerBlock, 0, kPagesPerBlock),
