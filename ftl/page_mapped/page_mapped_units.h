@@ -50,7 +50,7 @@ class UnitPages {
   // The command of one unit (a program or a cleaning move, or padding: a
   // program of no logical page) at `command.ppn`, the next slot of its page:
   // held until the page's last slot, then the page's commands go to `out`.
-  void add(flash::Command command, flash::CommandList& out);
+  void add(const flash::Command& command, flash::CommandList& out);
   // The padding command for the next free slot of an open page (with
   // `cleaning_only`, of one cleaning writes: its moves must reach the flash
   // before their victim's erase; a host page may stay open across it), or
