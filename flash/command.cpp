@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
-#include <vector>
 
 namespace ssdlab::flash {
 
