@@ -115,9 +115,6 @@ void FlashScheduler::oldest_partners(std::uint32_t node, const Command& command,
 
 std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t unit,
                                                                   Command& command) {
-  // The first match in queue order: the lowest class that has one, in it the
-  // oldest (lowest seq) over the slots of the planes that pair with the
-  // command's, at its page offset.
   const std::uint32_t found = oldest_partner<false>(command);
   if (found == CommandQueues::kNil) return std::nullopt;
   const Entry partner = take_node(unit, found);
@@ -127,6 +124,9 @@ std::optional<FlashScheduler::Entry> FlashScheduler::take_partner(std::uint32_t 
 
 template <bool kAcross>
 std::uint32_t FlashScheduler::oldest_partner(const Command& command) const {
+  // The first match in queue order: the lowest class that has one, in it the
+  // oldest (lowest seq) over the slots of the planes that join the command's,
+  // at its page offset.
   const FastGeometry& g = timeline_.geometry();
   const std::uint32_t plane = g.plane_of(command.ppn);
   const std::uint32_t first_plane = plane - g.plane_in_die(plane);
