@@ -27,6 +27,8 @@ void UnitPages::add(const flash::Command& command, flash::CommandList& out) {
     open_next_.push_back(command.ppn);
     pool_[open_.back()].commands.clear();
     at = open_.size() - 1;
+  } else if (last_ < open_next_.size() && open_next_[last_] == command.ppn) {
+    at = last_;
   } else {
     at = static_cast<std::size_t>(std::find(open_next_.begin(), open_next_.end(), command.ppn) -
                                   open_next_.begin());
@@ -41,6 +43,7 @@ void UnitPages::add(const flash::Command& command, flash::CommandList& out) {
   if (slot != 0) page.back().rides = true;
   if (slot + 1 < per_page_) {
     open_next_[at] = page.back().ppn + 1;
+    last_ = at;
     return;
   }
   out.insert(out.end(), page.begin(), page.end());

@@ -81,6 +81,11 @@ class UnitPages {
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> open_;
   std::vector<flash::Ppn> open_next_;
+  // The open page add() wrote last, where it looks first: a victim's moves
+  // and a host run fill one page unit after unit, while up to a page per
+  // plane stays open (scanning them for every unit, preconditioning
+  // tlc-client took 1.06 times the CPU).
+  std::size_t last_ = 0;
 };
 
 }  // namespace ssdlab::ftl::page_mapped
