@@ -12,7 +12,12 @@ ssdlab binary:
      refuses them) at queue depth 1 and 32 with io.csv
      on (`RW:io_size=4KiB,count=N,queue_depth=Q`): the simulated I/Os per CPU
      second that `ssdlab sim` prints (the simulation and its outputs only, not
-     loading the state), best of --repeat runs, and the peak memory.
+     loading the state), best of --repeat runs, and the peak memory; beside
+     it the run's write amplification (the FTL's pages written on flash per
+     host page, summary.json: map units where the FTL maps units smaller
+     than the flash page) and those flash writes per CPU second (the rate
+     times it): the simulator's speed per unit of flash work, which does not
+     depend on how much cleaning a preset's spare area costs each write.
 Prints a Markdown table (and, with --json FILE, the figures as JSON).
 
 --quick: presets with at least 1,000 blocks per plane run at a tenth of their
@@ -109,7 +114,14 @@ def preset_row(binary, preset, args, workdir):
             if code != 0 or not found:
                 row[f"qd{qd}_error"] = f"exited {code}: {output.strip().splitlines()[-1:]}"
                 break
-            best = max(best, int(found.group(1)))
+            rate = int(found.group(1))
+            if rate > best:
+                best = rate
+                run = json.loads((workdir / f"qd{qd}-{name}" / "summary.json").read_text())
+                device = run["experiments"][0]["runs"][0]["device"]
+                wa = device["flash_pages_written"] / max(1, device["host_pages_written"])
+                row[f"qd{qd}_wa"] = round(wa, 2)
+                row[f"qd{qd}_flash_per_cpu_s"] = round(rate * wa)
             row["peak_mib"] = max(row["peak_mib"], round(peak))
         if best:
             row[f"qd{qd}_per_cpu_s"] = best
@@ -150,8 +162,9 @@ def main():
     print(f"# {'quick' if args.quick else 'full'} variant, {args.ios} writes per run, "
           f"best of {args.repeat}")
     print("| preset | size | precondition CPU s | precondition wall s | "
-          "I/Os per CPU s, QD1 | I/Os per CPU s, QD32 | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
+          "I/Os per CPU s, QD1 | I/Os per CPU s, QD32 | write amplification, QD1 / QD32 | "
+          "flash writes per CPU s, QD1 / QD32 | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|---|")
     rows = []
     for preset in presets:
         row = preset_row(binary, preset, args, workdir)
@@ -160,7 +173,9 @@ def main():
         size = row["size"] + ("" if row["io_size"] == "4KiB" else f", {row['io_size']} writes")
         print(f"| {row['preset']} | {size} | {cell(row, 'precondition_cpu_s')} | "
               f"{cell(row, 'precondition_wall_s')} | {cell(row, 'qd1_per_cpu_s')} | "
-              f"{cell(row, 'qd32_per_cpu_s')} | {cell(row, 'peak_mib')} |"
+              f"{cell(row, 'qd32_per_cpu_s')} | {cell(row, 'qd1_wa')} / {cell(row, 'qd32_wa')} | "
+              f"{cell(row, 'qd1_flash_per_cpu_s')} / {cell(row, 'qd32_flash_per_cpu_s')} | "
+              f"{cell(row, 'peak_mib')} |"
               + (f" {errors}" if errors else ""), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
