@@ -41,9 +41,9 @@ CleaningTrigger::CleaningTrigger(const flash::FastGeometry& geometry, const Pool
           : 0;
 }
 
-bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flash::CommandList& out,
-                                 std::uint32_t* moved) {
-  cleaned_ = true;
+bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, Pass& pass,
+                                 flash::CommandList& out, std::uint32_t* moved) {
+  pass.cleaned = true;
   if (plane_scope_ && !work_.cleanable(group)) {
     // Every sealed block of this plane is full of valid data: clean the
     // pool's plane with the best victim instead, once; the write's page goes
@@ -68,12 +68,12 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
     // group is still below its mark (the moves, and DFTL's translation pages,
     // take what the victims free). Without this stop the loop ran until
     // memory ran out.
-    if (++whole_victims_ > geometry_.blocks() / layout_.pools())
+    if (++pass.whole_victims > geometry_.blocks() / layout_.pools())
       throw make_error(
           "cleaning cannot get {} {} back to its mark of {} free blocks: {} victims cleaned for "
           "one write freed no room (more over-provisioning is needed)",
           plane_scope_ ? "plane" : "allocation pool", group,
-          plane_scope_ ? plane_low_water_ : low_water_blocks_, whole_victims_ - 1);
+          plane_scope_ ? plane_low_water_ : low_water_blocks_, pass.whole_victims - 1);
     work_.clean_victim(group, out);
   } else {
     const std::uint32_t pages = work_.clean_pages(group, budget, out);
@@ -85,7 +85,7 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
 // (Inlined into before_write(), its one caller: it runs before every page a
 // host write allocates.)
 [[gnu::always_inline]] inline void CleaningTrigger::clean_to_marks(std::uint32_t pool,
-                                                                   std::uint32_t plane,
+                                                                   std::uint32_t plane, Pass& pass,
                                                                    flash::CommandList& out) {
   const std::uint32_t group = plane_scope_ ? plane : pool;
   const std::uint32_t mark = plane_scope_ ? plane_low_water_ : low_water_blocks_;
@@ -93,10 +93,10 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
   switch (granularity_) {
     case CleanGranularity::kUntilMark:
       while (free_in_group(group) < mark)
-        if (!clean_step(group, kWholeBlocks, out)) return;
+        if (!clean_step(group, kWholeBlocks, pass, out)) return;
       return;
     case CleanGranularity::kOneVictim:
-      if (free_in_group(group) < mark && !clean_step(group, kWholeBlocks, out)) return;
+      if (free_in_group(group) < mark && !clean_step(group, kWholeBlocks, pass, out)) return;
       break;
     case CleanGranularity::kIncremental: {
       std::uint32_t budget = incremental_pages_;
@@ -106,22 +106,21 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, flas
       while (budget >= pages_per_lpn_ &&
              (work_.has_victim_in_progress(group) || free_in_group(group) < mark)) {
         std::uint32_t moved = 0;
-        if (!clean_step(group, budget, out, &moved)) return;
+        if (!clean_step(group, budget, pass, out, &moved)) return;
         budget -= moved;
       }
       break;
     }
   }
   while (free_in_group(group) < floor)  // the emergency floor
-    if (!clean_step(group, kWholeBlocks, out)) return;
+    if (!clean_step(group, kWholeBlocks, pass, out)) return;
 }
 
 void CleaningTrigger::before_write(std::uint32_t pool, std::uint32_t plane,
                                    flash::CommandList& out) {
-  cleaned_ = false;
-  whole_victims_ = 0;
-  clean_to_marks(pool, plane, out);
-  if (cleaned_) work_.cleaning_done(out);
+  Pass pass;
+  clean_to_marks(pool, plane, pass, out);
+  if (pass.cleaned) work_.cleaning_done(out);
 }
 
 bool CleaningTrigger::wants_background(std::uint32_t pool) const {

@@ -107,13 +107,22 @@ class CleaningTrigger {
   std::uint32_t free_in_group(std::uint32_t group) const {
     return plane_scope_ ? placement_.plane_free_blocks(group) : placement_.pool_free_blocks(group);
   }
+  // What one before_write() has cleaned so far: on its stack, not in this
+  // part, because the pools' threads of a parallel preconditioning
+  // (Ftl::set_pool_parallel) share the part. (As members, both threads
+  // wrote them at every page: a data race, and a cache line the two cores
+  // took from each other at every page.)
+  struct Pass {
+    bool cleaned = false;             // clean_step() ran
+    std::uint32_t whole_victims = 0;  // victims cleaned whole
+  };
   // before_write()'s cleaning, without its end.
-  void clean_to_marks(std::uint32_t pool, std::uint32_t plane, flash::CommandList& out);
+  void clean_to_marks(std::uint32_t pool, std::uint32_t plane, Pass& pass, flash::CommandList& out);
   // Cleans in `group`: a whole victim (kWholeBlocks) or up to `budget` page
   // moves (their number in `moved`). With the plane scope, a plane that
   // cannot free a block has the pool's best plane clean one victim instead:
   // false then.
-  bool clean_step(std::uint32_t group, std::uint32_t budget, flash::CommandList& out,
+  bool clean_step(std::uint32_t group, std::uint32_t budget, Pass& pass, flash::CommandList& out,
                   std::uint32_t* moved = nullptr);
 
   const flash::FastGeometry& geometry_;
@@ -131,8 +140,6 @@ class CleaningTrigger {
   std::uint32_t pool_floor_;
   std::uint32_t plane_floor_;
   std::uint32_t high_water_blocks_;  // per pool; 0 = no background cleaning
-  bool cleaned_ = false;             // clean_step() ran in this before_write()
-  std::uint32_t whole_victims_ = 0;  // victims cleaned whole in this before_write()
 };
 
 }  // namespace ssdlab::ftl::page_mapped
