@@ -22,20 +22,17 @@ Placement::Placement(const flash::FastGeometry& geometry, const PoolLayout& layo
       choice_(choice),
       data_pages_(data_pages),
       planes_(geometry.planes()),
-      free_blocks_(layout.pools(), 0),
-      cursors_(layout.pools(), 0),
-      slc_budget_(layout.pools(), 0),
-      slc_spent_(layout.pools(), 0) {
+      pools_(layout.pools()) {
   for (std::uint32_t plane = 0; plane < geometry_.planes(); ++plane) {
     for (std::uint32_t i = 0; i < geometry_.blocks_per_plane; ++i)
       planes_[plane].free_blocks.push_back(plane * geometry_.blocks_per_plane + i);
-    free_blocks_[layout_.pool_of_plane(plane)] += geometry_.blocks_per_plane;
+    pools_[layout_.pool_of_plane(plane)].free_blocks += geometry_.blocks_per_plane;
   }
 }
 
 void Placement::turn_to_most_free(std::uint32_t pool, WriteKind kind) {
   const auto& order = layout_.planes(pool);
-  std::uint32_t& cursor = cursors_[pool];
+  std::uint32_t& cursor = pools_[pool].cursor;
   std::uint32_t best = cursor;
   std::uint64_t most = free_pages(order[cursor], kind);
   for (std::uint32_t i = 1; i < order.size(); ++i) {
@@ -55,7 +52,7 @@ Ppn Placement::take_in_pool(std::uint32_t plane, WriteKind kind) {
 void Placement::freed(BlockId block) {
   const std::uint32_t plane = geometry_.plane_of_block(block);
   planes_[plane].free_blocks.push_back(block);
-  ++free_blocks_[layout_.pool_of_plane(plane)];
+  ++pools_[layout_.pool_of_plane(plane)].free_blocks;
 }
 
 std::uint64_t Placement::free_pages(std::uint32_t plane, WriteKind kind) const {
@@ -71,7 +68,7 @@ std::uint64_t Placement::free_pages(std::uint32_t plane, WriteKind kind) const {
 }
 
 std::uint64_t Placement::cleaning_room(std::uint32_t pool) const {
-  std::uint64_t room = std::uint64_t{free_blocks_[pool]} * data_pages_;
+  std::uint64_t room = std::uint64_t{pools_[pool].free_blocks} * data_pages_;
   for (const std::uint32_t plane : layout_.planes(pool))
     for (std::size_t slot = 0; slot < slots_; ++slot) {
       const bool cleaning = slot == static_cast<std::size_t>(WriteKind::kCleaning) ||
@@ -92,16 +89,14 @@ std::uint32_t Placement::active_blocks(std::uint32_t pool, WriteKind kind) const
 
 void Placement::clear() {
   planes_.assign(geometry_.planes(), PlaneState{});
-  std::fill(free_blocks_.begin(), free_blocks_.end(), 0);
-  std::fill(cursors_.begin(), cursors_.end(), 0);
-  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
+  for (PoolState& pool : pools_) pool.free_blocks = pool.cursor = 0, pool.slc_spent = false;
 }
 
 bool Placement::adopt(BlockId block, WriteKind kind) {
   BlockId& active = planes_[geometry_.plane_of_block(block)].active[static_cast<std::size_t>(kind)];
   if (active != kNoBlock) return false;
   active = block;
-  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
+  for (const PoolState& pool : pools_) pool.slc_spent = false;
   return true;
 }
 
@@ -116,12 +111,15 @@ void Placement::save_state(StateWriter& out) const {
     for (std::size_t slot = 0; slot < slots_; ++slot) out.u32(plane.active[slot]);
     out.deque(plane.free_blocks);
   }
-  out.vector(free_blocks_);
-  out.vector(cursors_);
+  std::vector<std::uint32_t> free_blocks, cursors;
+  for (const PoolState& pool : pools_)
+    free_blocks.push_back(pool.free_blocks), cursors.push_back(pool.cursor);
+  out.vector(free_blocks);
+  out.vector(cursors);
 }
 
 void Placement::load_state(StateReader& in) {
-  std::fill(slc_spent_.begin(), slc_spent_.end(), 0);
+  for (const PoolState& pool : pools_) pool.slc_spent = false;
   if (in.count(planes_.size(), "the planes") != planes_.size())
     throw make_error("corrupt: the config has {} planes", planes_.size());
   const auto check_block = [this](BlockId block) {
@@ -135,11 +133,15 @@ void Placement::load_state(StateReader& in) {
     for (const BlockId block : plane.free_blocks) check_block(block);
   }
   const std::size_t pools = layout_.pools();
-  in.vector(free_blocks_, pools, "the free block counts");
-  in.vector(cursors_, pools, "the allocation cursors");
-  for (std::size_t pool = 0; pool < pools; ++pool)
-    if (cursors_[pool] >= layout_.planes(static_cast<std::uint32_t>(pool)).size())
-      throw make_error("corrupt: allocation cursor {} of pool {}", cursors_[pool], pool);
+  std::vector<std::uint32_t> free_blocks, cursors;
+  in.vector(free_blocks, pools, "the free block counts");
+  in.vector(cursors, pools, "the allocation cursors");
+  for (std::size_t pool = 0; pool < pools; ++pool) {
+    if (cursors[pool] >= layout_.planes(static_cast<std::uint32_t>(pool)).size())
+      throw make_error("corrupt: allocation cursor {} of pool {}", cursors[pool], pool);
+    pools_[pool].free_blocks = free_blocks[pool];
+    pools_[pool].cursor = cursors[pool];
+  }
 }
 
 }  // namespace ssdlab::ftl::page_mapped

@@ -70,13 +70,13 @@ class Placement {
   // cursor on).
   std::uint32_t turn(std::uint32_t pool, WriteKind kind) {
     if (choice_ == PlaneChoice::kMostFree) turn_to_most_free(pool, kind);
-    return layout_.planes(pool)[cursors_[pool]];
+    return layout_.planes(pool)[pools_[pool].cursor];
   }
   // The next page of `kind` in `pool`: from the cursor on, the first plane
   // with room (the cursor then moves past it); kNoPage if no plane has room.
   flash::Ppn take_in_turn(std::uint32_t pool, WriteKind kind) {
     const auto& order = layout_.planes(pool);
-    std::uint32_t& cursor = cursors_[pool];
+    std::uint32_t& cursor = pools_[pool].cursor;
     // Round-robin over the pool's planes, skipping planes that are full.
     for (std::size_t tried = 0; tried < order.size(); ++tried) {
       const std::uint32_t plane = order[cursor];
@@ -105,8 +105,8 @@ class Placement {
   // SLC blocks `pool` may still open (the SLC cache's budget, set before
   // each of its host writes).
   void set_slc_budget(std::uint32_t pool, std::uint32_t blocks) {
-    slc_budget_[pool] = blocks;
-    if (blocks > 0) slc_spent_[pool] = false;
+    pools_[pool].slc_budget = blocks;
+    if (blocks > 0) pools_[pool].slc_spent = false;
   }
   // True if some plane of `pool` has room for a page of `kind`.
   bool pool_has_room(std::uint32_t pool, WriteKind kind) const {
@@ -114,11 +114,11 @@ class Placement {
     // and none becomes one until the budget grows: once a scan of the
     // pool's planes found none, the answer is no without a scan (a cache
     // full of data, bypassed by every host write, asks at every unit).
-    const bool slc_spent = kind == WriteKind::kSlc && slc_budget_[pool] == 0;
-    if (slc_spent && slc_spent_[pool]) return false;
+    const bool slc_spent = kind == WriteKind::kSlc && pools_[pool].slc_budget == 0;
+    if (slc_spent && pools_[pool].slc_spent) return false;
     for (const std::uint32_t plane : layout_.planes(pool))
       if (has_room(plane, kind)) return true;
-    if (slc_spent) slc_spent_[pool] = true;
+    if (slc_spent) pools_[pool].slc_spent = true;
     return false;
   }
   // `plane`'s active block of `kind`, or kNoBlock.
@@ -136,7 +136,7 @@ class Placement {
   // The erased `block` is free again: the last of its plane's free blocks.
   void freed(flash::BlockId block);
 
-  std::uint32_t pool_free_blocks(std::uint32_t pool) const { return free_blocks_[pool]; }
+  std::uint32_t pool_free_blocks(std::uint32_t pool) const { return pools_[pool].free_blocks; }
   std::uint32_t plane_free_blocks(std::uint32_t plane) const {
     return static_cast<std::uint32_t>(planes_[plane].free_blocks.size());
   }
@@ -172,7 +172,8 @@ class Placement {
   bool has_room(std::uint32_t plane, WriteKind kind) const {
     const flash::BlockId active = planes_[plane].active[static_cast<std::size_t>(kind)];
     if (active != kNoBlock && !nand_.is_full(active)) return true;
-    if (kind == WriteKind::kSlc && slc_budget_[layout_.pool_of_plane(plane)] == 0) return false;
+    if (kind == WriteKind::kSlc && pools_[layout_.pool_of_plane(plane)].slc_budget == 0)
+      return false;
     return !planes_[plane].free_blocks.empty();
   }
   // First page of room for one logical page in the active block of `kind`,
@@ -183,12 +184,12 @@ class Placement {
       PlaneState& state = planes_[plane];
       active = state.free_blocks.front();
       state.free_blocks.pop_front();
-      const std::uint32_t pool = layout_.pool_of_plane(plane);
-      --free_blocks_[pool];
+      PoolState& pool = pools_[layout_.pool_of_plane(plane)];
+      --pool.free_blocks;
       if (kind == WriteKind::kSlc) {
         nand_.set_slc(active);
-        --slc_budget_[pool];
-        slc_spent_[pool] = false;  // (its new block has room)
+        --pool.slc_budget;
+        pool.slc_spent = false;  // (its new block has room)
       } else if (reclaim_units_) {
         reclaim_units_->opened(active, plane, static_cast<std::size_t>(kind));
       }
@@ -207,13 +208,21 @@ class Placement {
   PlaneChoice choice_;
   std::uint32_t data_pages_;
   std::vector<PlaneState> planes_;
-  std::vector<std::uint32_t> free_blocks_;  // per pool
-  std::vector<std::uint32_t> cursors_;      // per pool: next position in its plane order
-  std::vector<std::uint32_t> slc_budget_;   // per pool: SLC blocks it may still open
-  // Per pool: with no SLC budget, no SLC active block has room either
-  // (pool_has_room's answer kept; cleared by a budget, an adopted or loaded
-  // active block).
-  mutable std::vector<std::uint8_t> slc_spent_;
+  // What each pool changes at its pages, a cache line each: the pools'
+  // threads of a parallel preconditioning (Ftl::set_pool_parallel) write
+  // their own pool's at every page, and in one array the two cores took
+  // the line from each other at every page (preconditioning
+  // configs/agrawal-baseline.toml on two threads took longer than on one).
+  struct alignas(64) PoolState {
+    std::uint32_t free_blocks = 0;
+    std::uint32_t cursor = 0;      // next position in its plane order
+    std::uint32_t slc_budget = 0;  // SLC blocks it may still open
+    // With no SLC budget, no SLC active block has room either
+    // (pool_has_room's answer kept; cleared by a budget, an adopted or
+    // loaded active block).
+    mutable bool slc_spent = false;
+  };
+  std::vector<PoolState> pools_;
   std::size_t slots_ = kWriteKinds;         // active slots in use (saved) per plane
   ReclaimUnits* reclaim_units_ = nullptr;   // ftl.fdp_reclaim = "unit" only
 };
@@ -236,8 +245,9 @@ void Placement::check(std::vector<std::uint8_t>& seen, InService in_service) con
              " is free, full, shared or foreign");
     }
   }
-  if (free_per_pool != free_blocks_)
-    fail("free block counts per pool disagree with the free lists");
+  for (std::size_t pool = 0; pool < pools_.size(); ++pool)
+    if (free_per_pool[pool] != pools_[pool].free_blocks)
+      fail("free block counts per pool disagree with the free lists");
 }
 
 }  // namespace ssdlab::ftl::page_mapped
