@@ -89,7 +89,11 @@ std::uint32_t Placement::active_blocks(std::uint32_t pool, WriteKind kind) const
 
 void Placement::clear() {
   planes_.assign(geometry_.planes(), PlaneState{});
-  for (PoolState& pool : pools_) pool.free_blocks = pool.cursor = 0, pool.slc_spent = false;
+  for (PoolState& pool : pools_) {  // (not the SLC budget: the cache sets it before its writes)
+    pool.free_blocks = 0;
+    pool.cursor = 0;
+    pool.slc_spent = false;
+  }
 }
 
 bool Placement::adopt(BlockId block, WriteKind kind) {
@@ -112,8 +116,10 @@ void Placement::save_state(StateWriter& out) const {
     out.deque(plane.free_blocks);
   }
   std::vector<std::uint32_t> free_blocks, cursors;
-  for (const PoolState& pool : pools_)
-    free_blocks.push_back(pool.free_blocks), cursors.push_back(pool.cursor);
+  for (const PoolState& pool : pools_) {
+    free_blocks.push_back(pool.free_blocks);
+    cursors.push_back(pool.cursor);
+  }
   out.vector(free_blocks);
   out.vector(cursors);
 }
