@@ -237,7 +237,8 @@ class Ftl {
   // Between set_lists_unread(true) and (false) no one reads the command
   // lists write() and write_runs() emit (functional writes with no observer,
   // power-cut recorder or error part: sim/controller/ssd.cpp): the FTL may
-  // skip work that only shapes a list (two-plane merging). Its state is the
+  // skip work that only shapes a list (two-plane merging, or the page-mapped
+  // FTL's whole-page programs, which it then leaves out). Its state is the
   // same either way.
   virtual void set_lists_unread(bool /*unread*/) {}
   virtual const flash::NandArray& nand() const = 0;

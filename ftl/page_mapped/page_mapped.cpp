@@ -153,8 +153,8 @@ void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) c
 void PageMappedFtl::place(const Command& command, CommandList& out) {
   if (units_.on())
     units_.add(command, out);
-  else
-    out.push_back(command);
+  else if (!lists_unread_)   // (a list nobody reads: copying each page's command into it
+    out.push_back(command);  // cost the paper's device a sixth of its preconditioning)
   const BlockId block = geometry_.block_of(command.ppn);
   if (wordlines_.on() && !nand_.is_slc(block))
     wordlines_.programmed(block, pool_of_block(block), nand_.write_pointer(block), command);
