@@ -100,7 +100,7 @@ bool Placement::adopt(BlockId block, WriteKind kind) {
   BlockId& active = planes_[geometry_.plane_of_block(block)].active[static_cast<std::size_t>(kind)];
   if (active != kNoBlock) return false;
   active = block;
-  for (const PoolState& pool : pools_) pool.slc_spent = false;
+  for (PoolState& pool : pools_) pool.slc_spent = false;
   return true;
 }
 
@@ -125,7 +125,7 @@ void Placement::save_state(StateWriter& out) const {
 }
 
 void Placement::load_state(StateReader& in) {
-  for (const PoolState& pool : pools_) pool.slc_spent = false;
+  for (PoolState& pool : pools_) pool.slc_spent = false;
   if (in.count(planes_.size(), "the planes") != planes_.size())
     throw make_error("corrupt: the config has {} planes", planes_.size());
   const auto check_block = [this](BlockId block) {
