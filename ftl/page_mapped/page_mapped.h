@@ -287,9 +287,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   std::uint32_t fewest_valid_pages(std::uint32_t group) const override {
     return victims_.fewest_valid_pages(group);
   }
+  std::uint32_t waiting_erases(std::uint32_t group) const override;  // map units: unerased_
   void clean_victim(std::uint32_t group, CommandList& out) override;
   std::uint32_t clean_pages(std::uint32_t group, std::uint32_t budget, CommandList& out) override;
-  void cleaning_done(CommandList& out) override;  // map units: its victims' erases
+  void cleaning_done(CommandList& out) override;  // map units: unerased_'s erases
   // Takes the victim choice's block for `group` as its victim in progress. Throws if nothing
   // can be freed; false if, instead, the victims waiting for their erase were erased.
   bool start_victim(std::uint32_t group, CommandList& out);
@@ -371,7 +372,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   WearLeveler wear_;
   // The parts (after what they refer to).
   Placement placement_;
-  FdpPlacement fdp_;  // host-guided placement (before what sizes the reserve)
+  FdpPlacement fdp_;            // host-guided placement (before what sizes the reserve)
   ReclaimUnits reclaim_units_;  // cleaning by whole reclaim units (ftl.fdp_reclaim)
   CleaningTrigger trigger_;
   VictimChoice victims_;
@@ -386,11 +387,9 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // still holds them, so a later miss on one reads no flash (per request).
   std::vector<Lpn> request_written_;
   std::vector<std::pair<BlockId, std::uint32_t>> unerased_;  // cleaned victims (and moved units)
-  std::vector<std::uint32_t> retired_;  // per pool
-  // One-shot wordlines with an SLC cache: per pool, whether its last host
-  // write went to a block in SLC mode (host_wordline_pages()).
-  std::vector<std::uint8_t> host_in_slc_;
-  std::uint32_t needed_blocks_;         // per pool: its logical share plus the cleaning reserve
+  std::vector<std::uint32_t> retired_;                       // per pool
+  std::vector<std::uint8_t> host_in_slc_;  // per pool: its last host write went to SLC (one-shot)
+  std::uint32_t needed_blocks_;            // per pool: its logical share plus the cleaning reserve
   FtlStats stats_;
   std::vector<FtlStats> pool_stats_;  // per pool, between set_pool_parallel(true) and (false)
   bool lists_unread_ = false;         // set_lists_unread()

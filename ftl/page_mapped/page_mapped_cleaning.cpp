@@ -21,6 +21,13 @@ void PageMappedFtl::prefetch_map_entries(Ppn& next, Ppn end) const {
     if (nand_.is_valid(next)) prefetch_for_write(&map_[nand_.lpn_at(next)]);
 }
 
+std::uint32_t PageMappedFtl::waiting_erases(std::uint32_t group) const {
+  if (unerased_.empty()) return 0;  // (always, without map units)
+  std::uint32_t waiting = 0;
+  for (const auto& [victim, moved] : unerased_) waiting += trigger_.group_of_block(victim) == group;
+  return waiting;
+}
+
 void PageMappedFtl::clean_victim(std::uint32_t group, CommandList& out) {
   if (victims_.in_progress(group).victim == kNoBlock && !start_victim(group, out)) return;
   continue_victim(group, ~std::uint32_t{0}, out);

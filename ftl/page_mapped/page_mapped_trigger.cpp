@@ -92,11 +92,11 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, Pass
   const std::uint32_t floor = plane_scope_ ? plane_floor_ : pool_floor_;
   switch (granularity_) {
     case CleanGranularity::kUntilMark:
-      while (free_in_group(group) < mark)
+      while (below(group, mark))
         if (!clean_step(group, kWholeBlocks, pass, out)) return;
       return;
     case CleanGranularity::kOneVictim:
-      if (free_in_group(group) < mark && !clean_step(group, kWholeBlocks, pass, out)) return;
+      if (below(group, mark) && !clean_step(group, kWholeBlocks, pass, out)) return;
       break;
     case CleanGranularity::kIncremental: {
       std::uint32_t budget = incremental_pages_;
@@ -104,7 +104,7 @@ bool CleaningTrigger::clean_step(std::uint32_t group, std::uint32_t budget, Pass
       // the group is at its mark. Every round either moves pages (spends
       // budget) or erases a victim.
       while (budget >= pages_per_lpn_ &&
-             (work_.has_victim_in_progress(group) || free_in_group(group) < mark)) {
+             (work_.has_victim_in_progress(group) || below(group, mark))) {
         std::uint32_t moved = 0;
         if (!clean_step(group, budget, pass, out, &moved)) return;
         budget -= moved;
