@@ -210,8 +210,8 @@ class FakeWork final : public CleaningWork {
     for (; waiting_ > 0; --waiting_) free_one();
   }
   std::vector<std::uint32_t> victims, budgets;
-  int done = 0;        // cleaning_done() calls
-  bool frees = true;   // false: each victim's moves take what it frees
+  int done = 0;         // cleaning_done() calls
+  bool frees = true;    // false: each victim's moves take what it frees
   bool defers = false;  // true: a victim is erased at cleaning_done() (map units)
 
  private:
