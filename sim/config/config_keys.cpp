@@ -166,7 +166,8 @@ constexpr KeyDoc kFtl[] = {
      "accumulate"},
     {"clean_low_water",
      "foreground cleaning below this fraction of a pool's blocks free; above 0 to 0.5; "
-     "default 0.05 (Agrawal et al. §4.3)"},
+     "default 0.05 (Agrawal et al. §4.3). With map units, victims cleaned whose erase waits "
+     "for their moves to reach flash count as free ([map units](../model.md#map-units))"},
     {"clean_high_water",
      "background cleaning up to this fraction while a pool is idle; 0 to 0.9, above "
      "`clean_low_water`; 0 = off, the default"},
