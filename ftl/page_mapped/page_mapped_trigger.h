@@ -113,10 +113,10 @@ class CleaningTrigger {
   }
   // Whether `group` is below `mark` free blocks, counting the victims this
   // trigger's cleaning_done() erases. (Not counting them, one write on the
-  // TLC preset cleaned 1,704 victims to get one block back: with 64 planes,
-  // about 56 victims wait for their erase at any time, each 96% of a block
-  // moved, and the loop cleaned until their erases were won back a second
-  // time, at 3.5% of a block a victim.)
+  // TLC preset at a tenth cleaned 1,704 victims to get one block back: a
+  // victim's last moves wait in its plane's open wordline, 56 victims were
+  // waiting when that cleaning ended, and the loop had won their erases back
+  // a second time, at 3.5% of a block a victim 96.5% valid.)
   bool below(std::uint32_t group, std::uint32_t mark) const {
     const std::uint32_t free = free_in_group(group);
     return free < mark && free + work_.waiting_erases(group) < mark;
