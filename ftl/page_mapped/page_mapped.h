@@ -300,9 +300,10 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // Moves up to `budget` valid pages of `group`'s victim in progress; erases it when none is
   // left (map units: once its units are programmed, erase_unerased()). Returns the pages moved.
   std::uint32_t continue_victim(std::uint32_t group, std::uint32_t budget, CommandList& out);
-  // Moves up to `budget` valid pages of `cleaning`'s block from its `next` page on (cleaning
-  // moves: the block's plane first); returns the pages moved; done when `next` is at its end.
+  // Moves up to `budget` valid pages of `cleaning`'s block from its `next` page on (to
+  // move_target_plane() first); returns the pages moved; done when `next` is at its end.
   std::uint32_t move_pages(InProgress& cleaning, std::uint32_t budget, CommandList& out);
+  std::uint32_t move_target_plane(BlockId victim);  // its own, or in turn (ftl.move_plane)
   void erase_victim(BlockId victim, std::uint32_t moved, CommandList& out);
   void erase_unerased(CommandList& out);     // the cleaned victims whose moves are on flash
   bool moves_on_flash(BlockId block) const;  // map units: no open page or wordline holds one

@@ -127,10 +127,27 @@ void PageMappedFtl::erase_unerased(CommandList& out) {
   }
 }
 
+std::uint32_t PageMappedFtl::move_target_plane(BlockId victim) {
+  const std::uint32_t plane = geometry_.plane_of_block(victim);
+  if (config_.keys.get<PageMappedKeys>().move_plane != MovePlane::kTurn) return plane;
+  // ftl.move_plane = "turn": the pool's victims cleaned before this one,
+  // erased or waiting for their erase, give its turn (a block folded takes
+  // the turn of the victim after it). Counted from what a checkpoint keeps,
+  // so that a run from a saved state takes the turns the uninterrupted one
+  // takes; not on the pools' threads (parallel_pools()), whose counters
+  // start from zero.
+  const std::uint32_t pool = layout_.pool_of_plane(plane);
+  std::uint64_t turn = stats_.blocks_cleaned_per_pool[pool];
+  for (const auto& [waiting, moved] : unerased_) turn += pool_of_block(waiting) == pool;
+  const auto planes = layout_.planes(pool);
+  return planes[turn % planes.size()];
+}
+
 std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budget,
                                         CommandList& out) {
   const BlockId victim = cleaning.victim;
   const std::uint32_t plane = geometry_.plane_of_block(victim);
+  const std::uint32_t target_plane = move_target_plane(victim);
   const Ppn first = geometry_.first_page(victim);
   std::uint32_t moved = 0;
   // The map entries of the valid pages up to a window ahead of the loop,
@@ -153,8 +170,8 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
     // With placement handles, the handle type's destination (page_mapped_fdp.h).
     const Ppn target =
         is_translation(lpn)
-            ? allocate_near(plane, WriteKind::kTranslation, "a translation page")
-            : allocate_near(plane,
+            ? allocate_near(target_plane, WriteKind::kTranslation, "a translation page")
+            : allocate_near(target_plane,
                             fdp_.on() ? fdp_.cleaning_kind(victim, from) : WriteKind::kCleaning,
                             "the valid pages it moves");
     if (fdp_.on() && !is_translation(lpn))

@@ -48,6 +48,13 @@ constexpr KeyDoc kPageMappedKeys[] = {
      "free blocks and the room in its host active block), ties in turn, as in DiskSim's "
      "model (`ssd_timing.c:566-593`); on in the agrawal presets (see [The authors' "
      "configuration](../model.md#the-authors-configuration))"},
+    {"move_plane",
+     "where a victim's (and a folded SLC block's) valid pages go: `victim`, the default: its "
+     "own plane, another only when that one has no room (Agrawal et al. §3.2: copy-back "
+     "applies); `turn`: the next plane of its allocation pool, victim after victim, as a "
+     "controller that moves data through its own buffer may, so that one write's cleaning "
+     "loads the pool's planes evenly; needs `copy_back = false` and `clean_scope = \"pool\"` "
+     "(see [Map units](../model.md#map-units))"},
     {"summary_page",
      "with `logical_page_size` = the flash page; true: each block holds `pages_per_block - 1` "
      "data pages and a summary page, programmed with its last data page (one "
@@ -118,6 +125,20 @@ void read_cleaning(KeyReader& r, PageMappedKeys& f) {
   r.integer("ftl", "clean_incremental_pages", f.clean_incremental_pages, 1, 1 << 16);
 }
 
+void read_move_plane(KeyReader& r, const FtlConfig& config, PageMappedKeys& f) {
+  r.named("ftl", "move_plane", f.move_plane, move_plane_name(f.move_plane), parse_move_plane,
+          "a move plane (allowed: victim, turn)");
+  const auto [node, dotted] = r.find("ftl", "move_plane");
+  if (f.move_plane != MovePlane::kTurn) return;
+  if (config.copy_back)
+    r.fail(dotted, node,
+           "\"turn\" moves pages to other planes, which copy-back cannot: set copy_back = false");
+  if (f.clean_scope == CleanScope::kPlane)
+    r.fail(dotted, node,
+           "\"turn\" moves pages to other planes, which clean_scope = \"plane\" keeps in "
+           "theirs: set clean_scope = \"pool\"");
+}
+
 void read_summary_page(KeyReader& r, const flash::Geometry& g, const FtlConfig& f,
                        PageMappedKeys& keys) {
   r.boolean("ftl", "summary_page", keys.summary_page);
@@ -179,6 +200,16 @@ bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
   return false;
 }
 
+const char* move_plane_name(MovePlane plane) {
+  return plane == MovePlane::kTurn ? "turn" : "victim";
+}
+
+bool parse_move_plane(const std::string& name, MovePlane& out) {
+  for (const MovePlane plane : {MovePlane::kVictim, MovePlane::kTurn})
+    if (name == move_plane_name(plane)) return out = plane, true;
+  return false;
+}
+
 bool parse_clean_scope(const std::string& name, CleanScope& out) {
   for (const CleanScope scope : {CleanScope::kPool, CleanScope::kPlane})
     if (name == clean_scope_name(scope)) return out = scope, true;
@@ -204,6 +235,7 @@ void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f)
   PageMappedKeys& keys = f.keys.emplace<PageMappedKeys>();
   read_victim_policy(r, keys);
   read_cleaning(r, keys);
+  read_move_plane(r, f, keys);
   read_summary_page(r, g, f, keys);
   read_placement_keys(r, g, f);
 }
@@ -219,6 +251,7 @@ void echo_page_mapped_keys(const FtlConfig& config, nlohmann::json& ftl_table) {
   ftl_table["clean_granularity"] = clean_granularity_name(f.clean_granularity);
   if (f.clean_granularity == CleanGranularity::kIncremental)
     ftl_table["clean_incremental_pages"] = f.clean_incremental_pages;
+  if (f.move_plane != MovePlane::kVictim) ftl_table["move_plane"] = move_plane_name(f.move_plane);
   echo_placement_keys(config, ftl_table);
 }
 

@@ -34,6 +34,13 @@ enum class CleanGranularity { kUntilMark, kOneVictim, kIncremental };
 enum class PlaneChoice { kRoundRobin, kMostFree };
 const char* plane_choice_name(PlaneChoice choice);
 bool parse_plane_choice(const std::string& name, PlaneChoice& out);
+// Where cleaning's and folding's moves go (`ftl.move_plane`): the victim's
+// own plane (Agrawal et al. §3.2, so that copy-back applies), or, each
+// victim in turn, the next plane of its pool, as a controller that moves
+// data through its own buffer may (no copy-back then).
+enum class MovePlane { kVictim, kTurn };
+const char* move_plane_name(MovePlane plane);
+bool parse_move_plane(const std::string& name, MovePlane& out);
 const char* clean_scope_name(CleanScope scope);
 const char* clean_granularity_name(CleanGranularity granularity);
 bool parse_clean_scope(const std::string& name, CleanScope& out);
@@ -48,6 +55,7 @@ struct PageMappedKeys {
   CleanScope clean_scope = CleanScope::kPool;
   CleanGranularity clean_granularity = CleanGranularity::kUntilMark;
   PlaneChoice plane_choice = PlaneChoice::kRoundRobin;
+  MovePlane move_plane = MovePlane::kVictim;
   // Incremental granularity: most page moves one host page write runs.
   std::uint32_t clean_incremental_pages = 4;
   // Which sealed block cleaning recycles (victim_policy.h;

@@ -12,11 +12,12 @@ std::uint32_t PageMappedFtl::parallel_pools() const {
   // victim policy's clock and state (greedy has neither), the wear
   // leveler's generator (rate-limiting only), DFTL's cache, and the NAND
   // array's 64-page words of valid bits (a pool must own whole words).
-  // Placement handles: the handle of the last write is shared too.
-  const bool disjoint =
-      !cache_ && !fdp_.on() &&
-      config_.keys.get<PageMappedKeys>().victim.kind == VictimPolicyKind::kGreedy &&
-      !wear_.config().rate_limit() && geometry_.pages() / layout_.pools() % 64 == 0;
+  // Placement handles: the handle of the last write is shared too; moves in
+  // turn count the cleaned victims in the shared counters (move_target_plane()).
+  const PageMappedKeys& keys = config_.keys.get<PageMappedKeys>();
+  const bool disjoint = !cache_ && !fdp_.on() && keys.victim.kind == VictimPolicyKind::kGreedy &&
+                        keys.move_plane == MovePlane::kVictim && !wear_.config().rate_limit() &&
+                        geometry_.pages() / layout_.pools() % 64 == 0;
   return disjoint && layout_.pools() > 1 ? layout_.pools() : 0;
 }
 

@@ -36,12 +36,15 @@ class CheckpointMidIncrementalClean : public ::testing::TestWithParam<std::strin
   // `options` into DIR/name, in-process; returns the folder.
   fs::path Sim(const fs::path& plan, ssdlab::sim::SimOptions options, const std::string& name) {
     std::istringstream words(GetParam());
-    std::string ftl, scope;
-    words >> ftl >> scope;
+    std::string ftl, scope, moves;
+    words >> ftl >> scope >> moves;
     options.workload = plan.string();
     options.overrides = {"ftl.type=\"" + ftl + "\"", "ftl.clean_scope=\"" + scope + "\"",
                          "ftl.clean_granularity=\"incremental\"", "ftl.clean_incremental_pages=1"};
     if (scope == "plane") options.overrides.push_back("geometry.blocks_per_plane=128");
+    if (moves == "turn")  // (the victims cleaned give the turn: the checkpoint keeps them)
+      for (const char* key : {"ftl.move_plane=\"turn\"", "ftl.copy_back=false"})
+        options.overrides.push_back(key);
     return support::run_tiny(dir_, name, options);
   }
   static ssdlab::sim::SimOptions Preconditioned() {
@@ -101,7 +104,8 @@ TEST_P(CheckpointMidIncrementalClean, RunSplitWithAVictimInProgressWritesTheSame
 }
 
 INSTANTIATE_TEST_SUITE_P(Cleaning, CheckpointMidIncrementalClean,
-                         ::testing::Values("page-mapped pool", "page-mapped plane", "dftl pool"),
+                         ::testing::Values("page-mapped pool", "page-mapped plane", "dftl pool",
+                                           "page-mapped pool turn", "dftl pool turn"),
                          support::WordsParamName());
 
 }  // namespace

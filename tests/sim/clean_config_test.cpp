@@ -68,6 +68,25 @@ TEST(CleanConfig, RefusesTheBudgetWithoutIncrementalCleaning) {
               HasSubstr("ftl.clean_incremental_pages: only clean_granularity = \"incremental\""));
 }
 
+TEST(CleanConfig, MovesInTurnGoThroughTheControllerInThePoolScope) {
+  const auto config = ssdlab::sim::load_config(support::preset("tiny"),
+                                               {"ftl.copy_back=false", "ftl.move_plane=\"turn\""});
+  EXPECT_EQ(keys(config).move_plane, ssdlab::ftl::MovePlane::kTurn);
+  EXPECT_EQ(ssdlab::sim::to_json(config)["ftl"]["move_plane"], "turn");
+  // The default is not echoed: an echo from before the key loads back the same.
+  EXPECT_FALSE(ssdlab::sim::to_json(support::load_preset("tiny"))["ftl"].contains("move_plane"));
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.move_plane=\"turn\""}),
+              AllOf(StartsWith("--set ftl.move_plane=\"turn\": ftl.move_plane:"),
+                    HasSubstr("set copy_back = false")));
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.copy_back=false", "ftl.clean_scope=\"plane\"",
+                                             "ftl.move_plane=\"turn\""}),
+              HasSubstr("set clean_scope = \"pool\""));
+  EXPECT_THAT(support::preset_error("tiny", {"ftl.move_plane=\"die\""}),
+              HasSubstr("'die' is not a move plane (allowed: victim, turn)"));
+  EXPECT_THAT(support::preset_error("bast-ssd", {"ftl.move_plane=\"turn\""}),
+              HasSubstr("ftl.move_plane: only the page-mapped and dftl FTLs use it"));
+}
+
 TEST(CleanConfig, BlockBasedFtlsRefuseWhatTheyCannotDoNamingFileAndKey) {
   for (const char* preset : {"bast-ssd", "fast-ssd", "usb-stick"}) {
     SCOPED_TRACE(preset);
