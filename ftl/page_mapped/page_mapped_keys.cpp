@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <iterator>
 
 #include "common/toml_keys.h"
@@ -105,15 +106,14 @@ void read_victim_policy(KeyReader& r, PageMappedKeys& f) {
   if (!parse_victim_policy(policy, f.victim)) {
     const auto [node, dotted] = r.find("ftl", "victim_policy");
     r.fail(dotted, node,
-           fmt::format("'{}' is not a victim policy (allowed: {})", policy,
-                       victim_policy_names()));
+           fmt::format("'{}' is not a victim policy (allowed: {})", policy, victim_policy_names()));
   }
   r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
 }
 
 void read_cleaning(KeyReader& r, PageMappedKeys& f) {
-  r.named("ftl", "clean_scope", f.clean_scope, clean_scope_name(f.clean_scope),
-          parse_clean_scope, "a cleaning scope (allowed: pool, plane)");
+  r.named("ftl", "clean_scope", f.clean_scope, clean_scope_name(f.clean_scope), parse_clean_scope,
+          "a cleaning scope (allowed: pool, plane)");
   r.named("ftl", "plane_choice", f.plane_choice, plane_choice_name(f.plane_choice),
           parse_plane_choice, "a plane choice (allowed: round-robin, most-free)");
   r.named("ftl", "clean_granularity", f.clean_granularity,
@@ -194,10 +194,22 @@ const char* plane_choice_name(PlaneChoice choice) {
   return choice == PlaneChoice::kMostFree ? "most-free" : "round-robin";
 }
 
-bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
-  for (const PlaneChoice choice : {PlaneChoice::kRoundRobin, PlaneChoice::kMostFree})
-    if (name == plane_choice_name(choice)) return out = choice, true;
+namespace {
+
+// `out` = the one of `values` whose `name_of` is `name`; false if none is.
+template <typename Enum>
+bool parse_by_name(const std::string& name, std::initializer_list<Enum> values,
+                   const char* (*name_of)(Enum), Enum& out) {
+  for (const Enum value : values)
+    if (name == name_of(value)) return out = value, true;
   return false;
+}
+
+}  // namespace
+
+bool parse_plane_choice(const std::string& name, PlaneChoice& out) {
+  return parse_by_name(name, {PlaneChoice::kRoundRobin, PlaneChoice::kMostFree}, plane_choice_name,
+                       out);
 }
 
 const char* move_plane_name(MovePlane plane) {
@@ -205,22 +217,18 @@ const char* move_plane_name(MovePlane plane) {
 }
 
 bool parse_move_plane(const std::string& name, MovePlane& out) {
-  for (const MovePlane plane : {MovePlane::kVictim, MovePlane::kTurn})
-    if (name == move_plane_name(plane)) return out = plane, true;
-  return false;
+  return parse_by_name(name, {MovePlane::kVictim, MovePlane::kTurn}, move_plane_name, out);
 }
 
 bool parse_clean_scope(const std::string& name, CleanScope& out) {
-  for (const CleanScope scope : {CleanScope::kPool, CleanScope::kPlane})
-    if (name == clean_scope_name(scope)) return out = scope, true;
-  return false;
+  return parse_by_name(name, {CleanScope::kPool, CleanScope::kPlane}, clean_scope_name, out);
 }
 
 bool parse_clean_granularity(const std::string& name, CleanGranularity& out) {
-  for (const CleanGranularity g :
-       {CleanGranularity::kUntilMark, CleanGranularity::kOneVictim, CleanGranularity::kIncremental})
-    if (name == clean_granularity_name(g)) return out = g, true;
-  return false;
+  return parse_by_name(
+      name,
+      {CleanGranularity::kUntilMark, CleanGranularity::kOneVictim, CleanGranularity::kIncremental},
+      clean_granularity_name, out);
 }
 
 void read_page_mapped_keys(KeyReader& r, const flash::Geometry& g, FtlConfig& f) {
