@@ -139,7 +139,7 @@ std::uint32_t PageMappedFtl::move_target_plane(BlockId victim) {
   const std::uint32_t pool = layout_.pool_of_plane(plane);
   std::uint64_t turn = stats_.blocks_cleaned_per_pool[pool];
   for (const auto& [waiting, moved] : unerased_) turn += pool_of_block(waiting) == pool;
-  const auto planes = layout_.planes(pool);
+  const std::vector<std::uint32_t>& planes = layout_.planes(pool);
   return planes[turn % planes.size()];
 }
 

@@ -106,14 +106,15 @@ void read_victim_policy(KeyReader& r, PageMappedKeys& f) {
   if (!parse_victim_policy(policy, f.victim)) {
     const auto [node, dotted] = r.find("ftl", "victim_policy");
     r.fail(dotted, node,
-           fmt::format("'{}' is not a victim policy (allowed: {})", policy, victim_policy_names()));
+           fmt::format("'{}' is not a victim policy (allowed: {})", policy,
+                       victim_policy_names()));
   }
   r.integer("ftl", "victim_choices", f.victim.choices, 1, 1024);
 }
 
 void read_cleaning(KeyReader& r, PageMappedKeys& f) {
-  r.named("ftl", "clean_scope", f.clean_scope, clean_scope_name(f.clean_scope), parse_clean_scope,
-          "a cleaning scope (allowed: pool, plane)");
+  r.named("ftl", "clean_scope", f.clean_scope, clean_scope_name(f.clean_scope),
+          parse_clean_scope, "a cleaning scope (allowed: pool, plane)");
   r.named("ftl", "plane_choice", f.plane_choice, plane_choice_name(f.plane_choice),
           parse_plane_choice, "a plane choice (allowed: round-robin, most-free)");
   r.named("ftl", "clean_granularity", f.clean_granularity,
