@@ -136,9 +136,9 @@ std::uint32_t PageMappedFtl::move_target_plane(BlockId victim) {
   // so that a run from a saved state takes the turns the uninterrupted one
   // takes; not on the pools' threads (parallel_pools()), whose counters
   // start from zero.
+  // (The key needs the pool scope: the trigger's groups are the pools.)
   const std::uint32_t pool = layout_.pool_of_plane(plane);
-  std::uint64_t turn = stats_.blocks_cleaned_per_pool[pool];
-  for (const auto& [waiting, moved] : unerased_) turn += pool_of_block(waiting) == pool;
+  const std::uint64_t turn = stats_.blocks_cleaned_per_pool[pool] + waiting_erases(pool);
   const std::vector<std::uint32_t>& planes = layout_.planes(pool);
   return planes[turn % planes.size()];
 }
