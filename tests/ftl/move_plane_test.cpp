@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "cleaning_support.h"
 #include "common/rng.h"
 #include "ftl/ftl.h"
 #include "ftl/verifier.h"
@@ -21,36 +20,39 @@ namespace ssdlab {
 namespace {
 
 // tiny (a pool of 4 planes: a package) with moves through the controller
-// and 128 blocks per plane. (Map units and "turn" together: the checkpoint
-// test, tests/sim/checkpoint_incremental_test.cpp, and --verify there.)
+// and 128 blocks per plane. (Map units with "turn", resumed from a
+// checkpoint under --verify: tests/sim/move_plane_run_test.cpp.)
 sim::DeviceConfig device(const char* move_plane) {
   return sim::load_config(testing::preset("tiny"),
                           {"geometry.blocks_per_plane=128", "ftl.copy_back=false",
                            std::string("ftl.move_plane=\"") + move_plane + "\""});
 }
 
-// The plane of each victim's first move and all the planes its moves went to, in the order the
-// victims were cleaned, after a fill and two capacities of random writes (every read checked by the
-// verifier).
-std::vector<std::pair<std::uint32_t, std::set<std::uint32_t>>> target_planes_per_victim(
-    const sim::DeviceConfig& config) {
+// Where one victim's moves went: its own plane, the plane of its first
+// move, and every plane its moves went to.
+struct VictimMoves {
+  std::uint32_t own_plane = 0, first_plane = 0;
+  std::set<std::uint32_t> planes;
+};
+
+// Each victim's moves, in the order the victims were cleaned, over a fill and
+// two capacities of random writes; every read checked by the verifier.
+std::vector<VictimMoves> moves_per_victim(const sim::DeviceConfig& config) {
   auto ftl = ftl::make_ftl({config.geometry, config.ftl, 1});
   ftl::Verifier verifier(config.geometry, ftl->logical_pages(), config.ftl.copy_back);
-  std::vector<std::pair<std::uint32_t, std::set<std::uint32_t>>>
-      victims;  // first move's plane, all
-  std::map<flash::BlockId, std::size_t> index;
+  std::vector<VictimMoves> victims;
+  std::map<flash::BlockId, std::size_t> index;  // a victim in its life as one
   const flash::Geometry& g = config.geometry;
   auto write = [&](ftl::Lpn lpn) {
     ftl::CommandList out;
     ftl->write({lpn, 1, false, false}, out);
     verifier.host_write({lpn, 1, false, false}, out);
     for (const flash::Command& c : out) {
-      if (c.op == flash::Op::kErase) index.erase(g.block_of(c.ppn));  // a victim's life ends
+      if (c.op == flash::Op::kErase) index.erase(g.block_of(c.ppn));  // its life ends
       if (!c.cleaning || c.op != flash::Op::kMove) continue;
-      const flash::BlockId victim = g.block_of(c.src);
-      const auto [it, added] = index.try_emplace(victim, victims.size());
-      if (added) victims.emplace_back(g.plane_of(c.ppn), std::set<std::uint32_t>{});
-      victims[it->second].second.insert(g.plane_of(c.ppn));
+      const auto [it, added] = index.try_emplace(g.block_of(c.src), victims.size());
+      if (added) victims.push_back({g.plane_of(c.src), g.plane_of(c.ppn), {}});
+      victims[it->second].planes.insert(g.plane_of(c.ppn));
     }
   };
   for (ftl::Lpn lpn = 0; lpn < ftl->logical_pages(); ++lpn) write(lpn);
@@ -73,21 +75,20 @@ struct Turns {
   std::size_t same = 0, compared = 0, one_plane = 0, victims = 0, planes = 0;
 };
 
-Turns turns(const char* move_plane) {
-  const auto victims = target_planes_per_victim(device(move_plane));
+Turns turns(const std::vector<VictimMoves>& victims) {
   Turns t;
   t.victims = victims.size();
   std::set<std::uint32_t> used;
   std::map<std::uint32_t, std::uint32_t> last_of_pool;
-  for (const auto& [first_plane, planes] : victims) {
-    t.one_plane += planes.size() == 1;
-    used.insert(first_plane);
-    const std::uint32_t pool = first_plane / 4;
+  for (const VictimMoves& victim : victims) {
+    t.one_plane += victim.planes.size() == 1;
+    used.insert(victim.first_plane);
+    const std::uint32_t pool = victim.first_plane / 4;
     if (const auto last = last_of_pool.find(pool); last != last_of_pool.end()) {
       ++t.compared;
-      t.same += last->second == first_plane;
+      t.same += last->second == victim.first_plane;
     }
-    last_of_pool[pool] = first_plane;
+    last_of_pool[pool] = victim.first_plane;
   }
   t.planes = used.size();
   return t;
@@ -98,7 +99,8 @@ TEST(MovePlane, TurnSendsEachVictimsMovesToTheNextPlaneOfItsPool) {
   // when that one has no free block), so successive victims of a pool
   // nearly never start on the same plane; with "victim" they do whenever
   // greedy picks two victims of one plane in a row (about one time in four).
-  const Turns turn = turns("turn"), victim = turns("victim");
+  const Turns turn = turns(moves_per_victim(device("turn")));
+  const Turns victim = turns(moves_per_victim(device("victim")));
   ASSERT_GT(turn.victims, 1000u);
   EXPECT_EQ(turn.planes, 8u);  // both packages' 4 planes
   EXPECT_GT(turn.one_plane, turn.victims * 9 / 10);
@@ -107,25 +109,11 @@ TEST(MovePlane, TurnSendsEachVictimsMovesToTheNextPlaneOfItsPool) {
 }
 
 TEST(MovePlane, VictimKeepsMovesInTheVictimsPlane) {
-  const sim::DeviceConfig config = device("victim");
-  auto ftl = ftl::make_ftl({config.geometry, config.ftl, 1});
-  ftl::Verifier verifier(config.geometry, ftl->logical_pages(), config.ftl.copy_back);
-  std::uint64_t moves = 0, same_plane = 0;
-  Rng rng(5);
-  for (std::uint64_t i = 0; i < 3 * ftl->logical_pages(); ++i) {
-    const auto lpn =
-        static_cast<ftl::Lpn>(i < ftl->logical_pages() ? i : rng.uniform(ftl->logical_pages()));
-    ftl::CommandList out;
-    ftl->write({lpn, 1, false, false}, out);
-    verifier.host_write({lpn, 1, false, false}, out);
-    for (const flash::Command& c : out)
-      if (c.cleaning && c.op == flash::Op::kMove) {
-        ++moves;
-        same_plane += config.geometry.plane_of(c.ppn) == config.geometry.plane_of(c.src);
-      }
-  }
-  ASSERT_GT(moves, 1000u);
-  EXPECT_EQ(same_plane, moves);  // 128 blocks a plane: its own plane always has room
+  const std::vector<VictimMoves> victims = moves_per_victim(device("victim"));
+  ASSERT_GT(victims.size(), 1000u);
+  // 128 blocks a plane: its own plane always has room.
+  for (const VictimMoves& victim : victims)
+    ASSERT_EQ(victim.planes, std::set<std::uint32_t>{victim.own_plane});
 }
 
 }  // namespace
