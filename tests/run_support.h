@@ -51,6 +51,19 @@ inline std::filesystem::path run_preset(const std::string& preset_name,
   return dir / name;
 }
 
+// A plan's experiment of `count` random 4 KiB writes named `name` (plans of
+// several: the experiments one after another).
+inline std::string random_writes_experiment(const std::string& name, int count) {
+  return "[[experiment]]\nname = \"" + name +
+         "\"\npattern = \"RW\"\nio_size = 4096\ncount = " + std::to_string(count) + "\n";
+}
+
+// A run's io.csv rows, its header line left out (split runs' rows add up).
+inline std::string io_rows(const std::filesystem::path& run) {
+  const std::string text = read_file(run / "io.csv");
+  return text.substr(text.find('\n') + 1);
+}
+
 // The same on the tiny preset.
 inline std::filesystem::path run_tiny(const std::filesystem::path& dir, const std::string& name,
                                       sim::SimOptions options, std::string* printed = nullptr) {

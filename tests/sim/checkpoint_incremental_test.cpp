@@ -19,10 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 
-std::string experiment(const char* name, int count) {
-  return fmt::format(
-      "[[experiment]]\nname = \"{}\"\npattern = \"RW\"\nio_size = 4096\ncount = {}\n", name, count);
-}
+using support::random_writes_experiment;
 
 // "FTL scope": incremental cleaning, one page move per page written. Per
 // plane with 128 blocks per plane: on tiny's 32, a plane's mark is its
@@ -54,16 +51,14 @@ class CheckpointMidIncrementalClean : public ::testing::TestWithParam<std::strin
   }
   // The device counters after the first `count` writes alone.
   nlohmann::json DeviceAfter(int count) {
-    const fs::path plan = support::write_file(dir_ / "probe.toml", experiment("first", count));
+    const fs::path plan =
+        support::write_file(dir_ / "probe.toml", random_writes_experiment("first", count));
     auto options = Preconditioned();
     options.io_log = false;
     const fs::path out = Sim(plan, options, fmt::format("probe-{}", count));
     return ssdlab::sim::read_json_file(out / "summary.json")["device"];
   }
-  std::string Rows(const std::string& run) {
-    const std::string text = support::read_file(dir_ / run / "io.csv");
-    return text.substr(text.find('\n') + 1);
-  }
+  std::string Rows(const std::string& run) { return support::io_rows(dir_ / run); }
 
   fs::path dir_;
 };
@@ -81,10 +76,13 @@ TEST_P(CheckpointMidIncrementalClean, RunSplitWithAVictimInProgressWritesTheSame
   }
   ASSERT_NE(split, 0) << "no write among 1,500-1,529 left a victim in progress";
 
-  const fs::path first = support::write_file(dir_ / "first.toml", experiment("first", split));
-  const fs::path second = support::write_file(dir_ / "second.toml", experiment("second", 2000));
-  const fs::path both = support::write_file(
-      dir_ / "both.toml", experiment("first", split) + "\n" + experiment("second", 2000));
+  const fs::path first =
+      support::write_file(dir_ / "first.toml", random_writes_experiment("first", split));
+  const fs::path second =
+      support::write_file(dir_ / "second.toml", random_writes_experiment("second", 2000));
+  const fs::path both =
+      support::write_file(dir_ / "both.toml", random_writes_experiment("first", split) + "\n" +
+                                                  random_writes_experiment("second", 2000));
   ASSERT_NO_THROW(Sim(both, Preconditioned(), "whole"));
   auto saved = Preconditioned();
   saved.save_state = (dir_ / "mid.ckpt").string();

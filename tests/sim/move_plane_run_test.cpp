@@ -3,7 +3,6 @@
 // `--save-state` after its first experiment and `--load-state` for the
 // second, under `--verify`, writes the same io.csv rows and device totals as
 // the run that went on without one.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -18,15 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace support = ssdlab::testing;
 
-std::string experiment(const char* name, int count) {
-  return fmt::format(
-      "[[experiment]]\nname = \"{}\"\npattern = \"RW\"\nio_size = 4096\ncount = {}\n", name, count);
-}
-
-std::string rows(const fs::path& run) {
-  const std::string text = support::read_file(run / "io.csv");
-  return text.substr(text.find('\n') + 1);
-}
+using support::io_rows;
+using support::random_writes_experiment;
 
 TEST(MovePlaneRun, TurnWithMapUnitsResumesFromACheckpointAsIfUninterrupted) {
   const fs::path dir = support::temp_dir_for_this_test("move-plane-run-");
@@ -40,17 +32,18 @@ TEST(MovePlaneRun, TurnWithMapUnitsResumesFromACheckpointAsIfUninterrupted) {
   ssdlab::sim::SimOptions preconditioned;
   preconditioned.precondition = "random";
   const fs::path whole =
-      sim(experiment("first", 3000) + "\n" + experiment("second", 3000), preconditioned, "whole");
+      sim(random_writes_experiment("first", 3000) + "\n" + random_writes_experiment("second", 3000),
+          preconditioned, "whole");
   auto saved = preconditioned;
   saved.save_state = (dir / "mid.ckpt").string();
-  const fs::path part1 = sim(experiment("first", 3000), saved, "part1");
+  const fs::path part1 = sim(random_writes_experiment("first", 3000), saved, "part1");
   ssdlab::sim::SimOptions loaded;
   loaded.verify = true;
   loaded.load_state = (dir / "mid.ckpt").string();
-  const fs::path part2 = sim(experiment("second", 3000), loaded, "part2");
+  const fs::path part2 = sim(random_writes_experiment("second", 3000), loaded, "part2");
 
-  ASSERT_GT(rows(part2).size(), 0u);
-  EXPECT_EQ(rows(part1) + rows(part2), rows(whole));
+  ASSERT_GT(io_rows(part2).size(), 0u);
+  EXPECT_EQ(io_rows(part1) + io_rows(part2), io_rows(whole));
   const auto resumed = ssdlab::sim::read_json_file(part2 / "summary.json")["device"];
   const auto uninterrupted = ssdlab::sim::read_json_file(whole / "summary.json")["device"];
   EXPECT_GT(resumed["pages_moved"], 0);  // cleaning ran, in turns
