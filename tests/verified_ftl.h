@@ -34,6 +34,13 @@ class VerifiedFtl {
     verifier_.host_write(range, out);
     return out;
   }
+  // Several ranges in one call (a write buffer's flush, preconditioning's batches).
+  flash::CommandList write_runs(ftl::PageRuns runs) {
+    flash::CommandList out;
+    ftl_->write_runs(runs, out);
+    verifier_.host_write(runs, out);
+    return out;
+  }
   flash::CommandList read(ftl::Lpn first, std::uint32_t count) {
     flash::CommandList out;
     const ftl::PageRange range{first, count, false, false};
@@ -48,6 +55,9 @@ class VerifiedFtl {
     verifier_.host_trim(range, out);
     return out;
   }
+  std::uint64_t logical_pages() const { return ftl_->logical_pages(); }
+  const ftl::FtlStats& stats() const { return ftl_->stats(); }
+  void check_invariants() const { ftl_->check_invariants(); }
 
  protected:
   sim::DeviceConfig config_;

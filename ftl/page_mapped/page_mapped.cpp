@@ -143,13 +143,6 @@ void PageMappedFtl::no_room(std::uint32_t pool, const char* what) const {
   throw std::logic_error(fmt::format("pool {} has no room for {}", pool, what));
 }
 
-void PageMappedFtl::no_room_near(std::uint32_t victim_plane, const char* what) const {
-  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
-  if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
-  throw std::logic_error(
-      fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
-}
-
 void PageMappedFtl::place(const Command& command, CommandList& out) {
   if (units_.on())
     units_.add(command, out);
@@ -202,9 +195,15 @@ void PageMappedFtl::prefetch(Lpn soon, Lpn later) const {
   if (const Ppn old = map_[soon]; old != kNoPage) prefetch_page_state(old);
 }
 
-void PageMappedFtl::unmap(Lpn lpn) {
+void PageMappedFtl::unmap(Lpn lpn, CommandList& out) {
   const Ppn old = map_[lpn];
   if (old == kNoPage) return;
+  // Map units with incremental cleaning: a victim in progress leaves its
+  // moves in an open page between host writes. Superseded there, a move of
+  // the old version reached the flash after the new version's program (a
+  // mount after a power cut takes the copy programmed last): its page is
+  // programmed first, padded.
+  if (units_.on() && trigger_.victims_between_writes()) close_page_of(old, out);
   // The old page's NAND state and its block's bucket entry are three more
   // random cache lines: ask for all of them at once rather than in turn.
   prefetch_page_state(old);
@@ -233,7 +232,7 @@ bool PageMappedFtl::rewrite_by_copy_back(Lpn lpn, WriteKind kind, CommandList& o
   const Ppn target = placement_.take_in_plane(geometry_.plane_of(old), kind);
   if (target == kNoPage) return false;
   if (fdp_.on()) fdp_.host_page(target, pages_per_lpn_, geometry_);
-  unmap(lpn);
+  unmap(lpn, out);
   Command command = flash::page_command(Op::kCopyBack, target, lpn, 0, old);
   command.host_data = true;
   program(command, out);
@@ -326,7 +325,7 @@ void PageMappedFtl::write_run(const PageRange& range, CommandList& out) {
   const auto write_at = [&](Lpn at, Ppn to) {
     if (slc_.on()) after_cache_write(pool, kind, to, map_[at] == kNoPage);
     if (fdp_.on()) fdp_.host_page(to, pages_per_lpn_, geometry_);
-    unmap(at);
+    unmap(at, out);
     for (std::uint32_t i = 0; i < pages_per_lpn_; ++i)
       program(flash::page_command(Op::kProgram, to + i, at, stage), out);
     map_[at] = to;
@@ -371,7 +370,7 @@ void PageMappedFtl::trim(const PageRange& range, CommandList& out) {
       translate(lpn, out);  // DFTL: the entry is now "unmapped", written back later
       cache_->mark_dirty(lpn);
     }
-    unmap(lpn);
+    unmap(lpn, out);
     if (slc_.on()) slc_.unmapped();
     stats_.trimmed_pages += pages_per_lpn_;
   }

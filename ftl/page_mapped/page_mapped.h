@@ -30,17 +30,14 @@
 // erase-order queue, up to 32 more, only with migration): about 8.3 bytes per physical page at 15%
 // over-provisioning and 64 pages per block (README "Performance").
 //
-// Parts, each with its own state and its piece of the checkpoint:
-// Placement (page_mapped_placement.h: active blocks, free lists, plane
-// choice), CleaningTrigger (page_mapped_trigger.h: marks, scope,
-// granularity) and VictimChoice (page_mapped_victims.h: sealed blocks, the
-// victim policy, victims in progress, rate-limiting and the cold-block
-// search). The core here keeps the map, the data path and the page moves:
-// page_mapped.cpp (mapping, host writes, reads, trim), page_mapped_cleaning.cpp
-// (moving a victim's pages, erasing, migration, retirement, end of life),
-// page_mapped_state.cpp (checkpoints), page_mapped_recovery.cpp (mount after
-// a power cut), page_mapped_invariants.cpp and dftl.cpp (DFTL's translation
-// pages and map cache). Internal to ftl/: the registry makes it by name.
+// Parts, each with its own state and piece of the checkpoint: Placement (page_mapped_placement.h:
+// active blocks, free lists, plane choice), CleaningTrigger (page_mapped_trigger.h: marks, scope,
+// granularity), VictimChoice (page_mapped_victims.h: sealed blocks, the victim policy, victims in
+// progress, rate-limiting, the cold-block search). The core keeps the map, data path and page
+// moves: page_mapped.cpp (mapping, host writes, reads, trim), page_mapped_cleaning.cpp (moving a
+// victim's pages, erasing, migration, retirement, end of life), page_mapped_state.cpp
+// (checkpoints), page_mapped_recovery.cpp (mount after a power cut), page_mapped_invariants.cpp,
+// dftl.cpp (DFTL's translation pages, map cache). Internal to ftl/: the registry makes it by name.
 #pragma once
 
 #include <fmt/format.h>
@@ -168,16 +165,17 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
       no_room(pool, what);
     return ppn;
   }
-  Ppn allocate_near(std::uint32_t victim_plane, WriteKind kind, const char* what) {
+  Ppn allocate_near(std::uint32_t victim_plane, WriteKind kind, const char* what,
+                    CommandList& out) {
     const Ppn ppn = placement_.take_near(victim_plane, kind);
     if (ppn == kNoPage) [[unlikely]]
-      no_room_near(victim_plane, what);
+      return room_near(victim_plane, kind, what, out);
     return ppn;
   }
-  // Throws: no room in `pool`, or near `victim_plane` (EndOfLife once blocks
-  // of its pool have been retired).
+  // Throws: no room in `pool`, or near `victim_plane` after the waiting victims' erases
+  // (room_near()); EndOfLife once blocks of its pool have been retired.
   [[noreturn]] void no_room(std::uint32_t pool, const char* what) const;
-  [[noreturn]] void no_room_near(std::uint32_t victim_plane, const char* what) const;
+  Ppn room_near(std::uint32_t victim_plane, WriteKind kind, const char* what, CommandList& out);
   // Programs `command`'s page with its logical page on the NAND array and
   // place()s the command.
   void program(const Command& command, CommandList& out) {
@@ -193,6 +191,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
   // `closed_by_caller`. At the end of each call that programs.
   void close_open_pages(CommandList& out, BlockId closed_by_caller = kNoBlock,
                         bool cleaning_only = false);
+  void close_page_of(Ppn ppn, CommandList& out);  // (the open page holding a move to `ppn`)
+  void pad_unit(const Command& padding, BlockId closed_by_caller, CommandList& out);  // (one slot)
   // One-shot wordlines: pads each open one of `pool` (with `cleaning_only`, those of cleaning's
   // writes: before an erase) and appends its commands, flash pages closed first
   // (page_mapped_wordlines.h); pad_wordline() pads one to its end, in its last program's stage.
@@ -242,7 +242,7 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
     nand_.invalidate(ppn);
     victims_.superseded(geometry_.block_of(ppn));
   }
-  void unmap(Lpn lpn);
+  void unmap(Lpn lpn, CommandList& out);
   void append_reads(Lpn lpn, std::uint8_t stage, CommandList& out);
   // SLC cache (page_mapped_slc_cache.h): where the next host page of `pool`
   // goes, SLC or native cells (`native`: the host write's own kind, its

@@ -170,10 +170,10 @@ std::uint32_t PageMappedFtl::move_pages(InProgress& cleaning, std::uint32_t budg
     // With placement handles, the handle type's destination (page_mapped_fdp.h).
     const Ppn target =
         is_translation(lpn)
-            ? allocate_near(target_plane, WriteKind::kTranslation, "a translation page")
+            ? allocate_near(target_plane, WriteKind::kTranslation, "a translation page", out)
             : allocate_near(target_plane,
                             fdp_.on() ? fdp_.cleaning_kind(victim, from) : WriteKind::kCleaning,
-                            "the valid pages it moves");
+                            "the valid pages it moves", out);
     if (fdp_.on() && !is_translation(lpn))
       fdp_.moved(victim, from, target, pages_per_lpn_, geometry_);
     // (Map units are packed into pages through the controller.)

@@ -87,6 +87,8 @@ class CleaningTrigger {
                   std::uint32_t pages_per_lpn);
 
   bool plane_scope() const { return plane_scope_; }
+  // Whether a victim stays in progress between host writes (incremental).
+  bool victims_between_writes() const { return granularity_ == CleanGranularity::kIncremental; }
   std::uint32_t groups() const { return plane_scope_ ? geometry_.planes() : layout_.pools(); }
   std::uint32_t group_of_block(flash::BlockId block) const {
     const std::uint32_t plane = geometry_.plane_of_block(block);

@@ -61,7 +61,22 @@ std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const 
                                          [](const flash::Command& c) { return c.cleaning; });
   });
   if (page == open_.end()) return std::nullopt;
-  const flash::Command& last = pool_[*page].commands.back();
+  return padding_after(pool_[*page].commands);
+}
+
+std::optional<flash::Command> UnitPages::padding_of_move(flash::Ppn ppn) const {
+  for (std::size_t at = 0; at < open_.size(); ++at) {
+    if (open_next_[at] / per_page_ != ppn / per_page_ || ppn >= open_next_[at]) continue;
+    const flash::CommandList& page = pool_[open_[at]].commands;
+    const flash::Command& unit = page[ppn % per_page_];       // (a page opens at its slot 0)
+    if (unit.op == flash::Op::kProgram) return std::nullopt;  // (a host unit)
+    return padding_after(page);
+  }
+  return std::nullopt;
+}
+
+flash::Command UnitPages::padding_after(const flash::CommandList& page) {
+  const flash::Command& last = page.back();
   flash::Command padding =
       flash::page_command(flash::Op::kProgram, last.ppn + 1, flash::kNoLpn, last.stage);
   padding.cleaning = last.cleaning;
@@ -81,20 +96,43 @@ bool UnitPages::holds_moves_from(flash::Ppn first, flash::Ppn end) const {
 void PageMappedFtl::close_open_pages(CommandList& out, BlockId closed_by_caller,
                                      bool cleaning_only) {
   if (!cleaning_only) std::fill(filling_.begin(), filling_.end(), FillingPage{});
-  while (const std::optional<Command> next = units_.next_padding(cleaning_only)) {
-    const Command& padding = *next;
-    const BlockId block = geometry_.block_of(padding.ppn);
-    nand_.pad(padding.ppn);
-    FtlStats& stats = counters(pool_of_block(block));
-    ++stats.padding_pages;
-    ++stats.flash_pages_written;
-    if (block == closed_by_caller)
-      units_.add(padding, out);
-    else
-      place(padding, out);
-  }
+  while (const std::optional<Command> next = units_.next_padding(cleaning_only))
+    pad_unit(*next, closed_by_caller, out);
   // (Not inside a wear migration: it closes its own block.)
   if (!cleaning_only && closed_by_caller == kNoBlock) cleaning_done(out);
+}
+
+void PageMappedFtl::close_page_of(Ppn ppn, CommandList& out) {
+  while (const std::optional<Command> next = units_.padding_of_move(ppn))
+    pad_unit(*next, kNoBlock, out);
+}
+
+void PageMappedFtl::pad_unit(const Command& padding, BlockId closed_by_caller, CommandList& out) {
+  const BlockId block = geometry_.block_of(padding.ppn);
+  nand_.pad(padding.ppn);
+  FtlStats& stats = counters(pool_of_block(block));
+  ++stats.padding_pages;
+  ++stats.flash_pages_written;
+  if (block == closed_by_caller)
+    units_.add(padding, out);
+  else
+    place(padding, out);
+}
+
+Ppn PageMappedFtl::room_near(std::uint32_t victim_plane, WriteKind kind, const char* what,
+                             CommandList& out) {
+  // Map units: the victims waiting for their erase are erased, their pages
+  // padded; until then later victims' moves fill those pages. (The
+  // emergency floor cleaning victims of the pool's planes in turn, each
+  // leaving its last page open, found no room for the moves.)
+  if (!unerased_.empty()) {
+    cleaning_done(out);
+    if (const Ppn ppn = placement_.take_near(victim_plane, kind); ppn != kNoPage) return ppn;
+  }
+  const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
+  if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
+  throw std::logic_error(
+      fmt::format("cleaning found no room for {} in the pool of plane {}", what, victim_plane));
 }
 
 void PageMappedFtl::close_wordlines(CommandList& out, bool align_pairs) {

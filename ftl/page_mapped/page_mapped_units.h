@@ -57,6 +57,9 @@ class UnitPages {
   // nullopt if none is open. The caller programs it (add()), which may close
   // the page.
   std::optional<flash::Command> next_padding(bool cleaning_only = false) const;
+  // The padding command for the next free slot of the open page holding a
+  // cleaning move to `ppn`, or nullopt if none does.
+  std::optional<flash::Command> padding_of_move(flash::Ppn ppn) const;
   // Whether the unit at `ppn` is written in a page still open: its data is
   // in the controller's page buffer, not yet on flash.
   bool pending(flash::Ppn ppn) const {
@@ -76,6 +79,8 @@ class UnitPages {
   struct OpenPage {
     flash::CommandList commands;  // in slot order
   };
+  // The padding of the next free slot after `page`'s last command.
+  static flash::Command padding_after(const flash::CommandList& page);
   std::uint32_t per_page_;
   std::vector<OpenPage> pool_;
   std::vector<std::uint32_t> free_;
