@@ -35,6 +35,11 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
     if (granularity == "buffer")
       overrides.insert(overrides.end(), {"controller.write_buffer=131072",
                                          "controller.write_buffer_power_protected=true"});
+    // Half a page of unit moves per page written: a victim's moves wait in
+    // an open page between writes.
+    if (granularity == "incremental")
+      overrides.insert(overrides.end(),
+                       {"ftl.clean_granularity=\"incremental\"", "ftl.clean_incremental_pages=2"});
   } else if (!scope.empty()) {
     overrides.push_back("ftl.clean_scope=\"" + scope + "\"");
     overrides.push_back("ftl.clean_granularity=\"" + granularity + "\"");
@@ -86,7 +91,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 INSTANTIATE_TEST_SUITE_P(MapUnitPowerCut, ThousandCuts,
                          ::testing::Values("page-mapped units", "page-mapped units buffer",
-                                           "dftl units", "dftl units buffer"),
+                                           "page-mapped units incremental", "dftl units",
+                                           "dftl units buffer", "dftl units incremental"),
                          ssdlab::testing::WordsParamName());
 
 }  // namespace
