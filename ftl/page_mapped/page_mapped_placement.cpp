@@ -49,6 +49,22 @@ Ppn Placement::take_in_pool(std::uint32_t plane, WriteKind kind) {
   return kNoPage;
 }
 
+BlockId Placement::hand_host_block(std::uint32_t plane, WriteKind kind) {
+  std::vector<std::uint32_t> order{plane};
+  for (const std::uint32_t other : layout_.planes(layout_.pool_of_plane(plane)))
+    if (other != plane) order.push_back(other);
+  for (const std::uint32_t at : order) {
+    auto& active = planes_[at].active;
+    BlockId& host = active[static_cast<std::size_t>(WriteKind::kHost)];
+    BlockId& to = active[static_cast<std::size_t>(kind)];
+    if (host == kNoBlock || nand_.is_full(host) || (to != kNoBlock && !nand_.is_full(to))) continue;
+    to = host;
+    host = kNoBlock;
+    return to;
+  }
+  return kNoBlock;
+}
+
 void Placement::freed(BlockId block) {
   const std::uint32_t plane = geometry_.plane_of_block(block);
   planes_[plane].free_blocks.push_back(block);

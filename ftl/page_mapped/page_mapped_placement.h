@@ -135,6 +135,10 @@ class Placement {
   }
   // The erased `block` is free again: the last of its plane's free blocks.
   void freed(flash::BlockId block);
+  // The open host block of a plane of `plane`'s pool (its own first) whose
+  // slot of `kind` has no room becomes that slot's active block, its host
+  // slot empty: the block, or kNoBlock if no plane has one.
+  flash::BlockId hand_host_block(std::uint32_t plane, WriteKind kind);
 
   std::uint32_t pool_free_blocks(std::uint32_t pool) const { return pools_[pool].free_blocks; }
   std::uint32_t plane_free_blocks(std::uint32_t plane) const {

@@ -130,14 +130,22 @@ Ppn PageMappedFtl::room_near(std::uint32_t victim_plane, WriteKind kind, const c
     if (const Ppn ppn = placement_.take_near(victim_plane, kind); ppn != kNoPage) return ppn;
   }
   // After a mount that found fewer blocks erased than were free (a cut
-  // undid erases still queued), the pool may have no free block and no
-  // room in cleaning's: the victim's units go to the pool's open host
-  // blocks, as firmware writes into any open block. (Not with one-shot
-  // wordlines: a wordline takes the pages of one chain of a list.)
-  if (config_.wordline_pages <= 1 &&
-      (kind == WriteKind::kCleaning || kind == WriteKind::kTranslation))
-    for (const WriteKind other : {WriteKind::kCleaning, WriteKind::kHost})
-      if (const Ppn ppn = placement_.take_near(victim_plane, other); ppn != kNoPage) return ppn;
+  // undid erases still queued), the pool may have no free block and its
+  // cleaning blocks full: an open host block becomes cleaning's, as
+  // firmware writes into any open block, its open wordline (map units: its
+  // open page) padded first: a wordline takes the pages of one chain of a
+  // list, and a page of units the host's or cleaning's.
+  if ((kind == WriteKind::kCleaning || kind == WriteKind::kTranslation) && !fdp_.on() &&
+      !reclaim_units_.on())
+    for (BlockId block = placement_.hand_host_block(victim_plane, kind); block != kNoBlock;
+         block = placement_.hand_host_block(victim_plane, kind)) {
+      if (wordlines_.on())
+        wordlines_.take_if(
+            pool_of_block(block),
+            [block](const OpenWordlines::Open& open) { return open.block == block; },
+            [&](const OpenWordlines::Open& open) { pad_wordline(open, out); });
+      if (const Ppn ppn = placement_.take_near(victim_plane, kind); ppn != kNoPage) return ppn;
+    }
   const std::uint32_t pool = layout_.pool_of_plane(victim_plane);
   if (retired_[pool] > 0) end_of_life(pool, fmt::format("cleaning found no room for {}", what));
   throw std::logic_error(

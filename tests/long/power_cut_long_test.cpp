@@ -21,12 +21,14 @@ namespace {
 class ThousandCuts : public ::testing::TestWithParam<std::string> {};
 
 // A parameter is an FTL, or (issue 26) "FTL scope granularity": a cleaning
-// setting of a page-level FTL, or (issue 53) "page-mapped|dftl units [buffer]":
-// 4 KiB map units in 16 KiB pages, packed by a power-protected write buffer.
+// setting of a page-level FTL, or (issue 53) "page-mapped|dftl units
+// [buffer|incremental]": 4 KiB map units in 16 KiB pages, packed by a
+// power-protected write buffer or cleaned incrementally; a last word "tlc":
+// on tiny-tlc (one-shot wordlines) rather than tiny.
 TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
   std::istringstream words(GetParam());
-  std::string type, scope, granularity;
-  words >> type >> scope >> granularity;
+  std::string type, scope, granularity, cells;
+  words >> type >> scope >> granularity >> cells;
   const bool example = type == "example";
   std::vector<std::string> overrides = {"ftl.type=\"" + type + "\""};
   if (scope == "units") {
@@ -50,7 +52,9 @@ TEST_P(ThousandCuts, LoseNoAcknowledgedWrite) {
       overrides.push_back("geometry.blocks_per_plane=128");
   }
   const DeviceConfig config =
-      load_config(std::string(SSDLAB_SOURCE_DIR) + "/configs/tiny.toml", overrides);
+      load_config(std::string(SSDLAB_SOURCE_DIR) +
+                      (cells == "tlc" ? "/configs/tiny-tlc.toml" : "/configs/tiny.toml"),
+                  overrides);
   Ssd ssd(config);
   ssd.enable_power_cuts();
   if (!example) ssd.prefill(0, ssd.logical_bytes());  // cleaning and merges all along
@@ -86,13 +90,16 @@ INSTANTIATE_TEST_SUITE_P(
                       "page-mapped plane until-mark", "page-mapped plane one-victim",
                       "page-mapped plane incremental", "dftl pool one-victim",
                       "dftl pool incremental", "dftl plane until-mark", "dftl plane one-victim",
-                      "dftl plane incremental"),
+                      "dftl plane incremental", "page-mapped pool incremental tlc",
+                      "dftl pool incremental tlc"),
     ssdlab::testing::WordsParamName());
 
 INSTANTIATE_TEST_SUITE_P(MapUnitPowerCut, ThousandCuts,
                          ::testing::Values("page-mapped units", "page-mapped units buffer",
                                            "page-mapped units incremental", "dftl units",
-                                           "dftl units buffer", "dftl units incremental"),
+                                           "dftl units buffer", "dftl units incremental",
+                                           "page-mapped units incremental tlc",
+                                           "dftl units incremental tlc"),
                          ssdlab::testing::WordsParamName());
 
 }  // namespace
