@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -39,6 +40,22 @@ class MapUnitCleaning : public ::testing::TestWithParam<std::string>, public sup
 };
 
 using support::count_if;
+
+// The Ssd of `preset` with 16 KiB pages mapped in 4 KiB units and the keys
+// `extra`, every command verified (the FTL's invariants every
+// `invariants_every` requests), randomly preconditioned (seed `seed`).
+std::unique_ptr<sim::Ssd> preconditioned_in_units(const std::string& preset,
+                                                  const std::vector<std::string>& extra,
+                                                  std::uint64_t invariants_every,
+                                                  std::uint64_t seed) {
+  std::vector<std::string> keys = {"geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
+                                   "ftl.logical_page_size=4KiB"};
+  keys.insert(keys.end(), extra.begin(), extra.end());
+  auto ssd = std::make_unique<sim::Ssd>(sim::load_config(support::preset(preset), keys),
+                                        sim::SsdChecks{true, invariants_every});
+  sim::precondition(*ssd, workloads::parse_precondition("random"), seed);
+  return ssd;
+}
 
 // A cleaned victim is erased once the pages (one-shot cells: wordlines) its
 // units went to are programmed, not after padding its last page: one call
@@ -79,12 +96,9 @@ INSTANTIATE_TEST_SUITE_P(Presets, MapUnitCleaning, ::testing::Values("tiny", "ti
 // blocks wore out. Random preconditioning, then random unit writes, every
 // read checked.
 TEST(MapUnitCleaningDftl, MapsUnitsThroughCleaningOnAFullDrive) {
-  sim::Ssd ssd(sim::load_config(support::preset("tiny"),
-                                {"ftl.type=dftl", "geometry.page_size=16KiB",
-                                 "ftl.stripe_size=16KiB", "ftl.logical_page_size=4KiB"}),
-               {.verify = true, .invariants_every = 500});
+  const auto made = preconditioned_in_units("tiny", {"ftl.type=dftl"}, 500, 7);
+  sim::Ssd& ssd = *made;
   ASSERT_EQ(ssd.core().map_units_per_page(), 4u);
-  sim::precondition(ssd, workloads::parse_precondition("random"), 7);
   const std::uint64_t units = ssd.logical_bytes() / 4096;
   std::mt19937_64 rng(5);
   TimeNs now = 0;
@@ -111,14 +125,12 @@ TEST(MapUnitCleaningDftl, MapsUnitsThroughCleaningOnAFullDrive) {
 // bad_alloc); here it ended with "full of valid data" (4 seeds of 4 in
 // 100,000 writes with `ssdlab sim`).
 TEST(MapUnitCleaningDftl, CleansAFullDriveWithAnSlcCacheAndLittleSpare) {
-  sim::Ssd ssd(
-      sim::load_config(
-          support::preset("tiny-tlc"),
-          {"ftl.type=dftl", "geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
-           "ftl.logical_page_size=4KiB", "slc_cache.mode=\"dynamic\"", "slc_cache.size_gib=0.02",
-           "slc_cache.static_gib=0.004", "ftl.overprovisioning=0.02", "geometry.pe_cycles=100000"}),
-      {.verify = true, .invariants_every = 2000});
-  sim::precondition(ssd, workloads::parse_precondition("random"), 7);
+  const auto made = preconditioned_in_units(
+      "tiny-tlc",
+      {"ftl.type=dftl", "slc_cache.mode=\"dynamic\"", "slc_cache.size_gib=0.02",
+       "slc_cache.static_gib=0.004", "ftl.overprovisioning=0.02", "geometry.pe_cycles=100000"},
+      2000, 7);
+  sim::Ssd& ssd = *made;
   const std::uint64_t units = ssd.logical_bytes() / 4096;
   std::mt19937_64 rng(5);
   TimeNs now = 0;
@@ -145,13 +157,12 @@ TEST_P(IncrementalMapUnits, KeepsEveryWriteAndFindsRoomForTheMoves) {
   std::istringstream words(GetParam());
   std::string type, budget;
   words >> type >> budget;
-  sim::Ssd ssd(
-      sim::load_config(support::preset("tiny"),
-                       {"ftl.type=" + type, "geometry.page_size=16KiB", "ftl.stripe_size=16KiB",
-                        "ftl.logical_page_size=4KiB", "ftl.clean_granularity=\"incremental\"",
-                        "ftl.clean_incremental_pages=" + budget}),
-      {.verify = true, .invariants_every = 1000});
-  sim::precondition(ssd, workloads::parse_precondition("random"), 1);
+  const auto made =
+      preconditioned_in_units("tiny",
+                              {"ftl.type=" + type, "ftl.clean_granularity=\"incremental\"",
+                               "ftl.clean_incremental_pages=" + budget},
+                              1000, 1);
+  sim::Ssd& ssd = *made;
   const std::uint64_t units = ssd.logical_bytes() / 4096;
   std::mt19937_64 rng(3);
   TimeNs now = 0;
