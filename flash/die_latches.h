@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -54,6 +55,9 @@ class DieLatches {
   explicit DieLatches(const FlashTimeline& timeline);
 
   bool on() const { return timeline_ != nullptr; }
+  // What holds the dies (a deadlock's report): each staged wordline (plane,
+  // its next page, the chain that staged it) and the pages commands wait for.
+  std::string describe() const;
   // Does `unit` hold a staged wordline (and take only what this holds)?
   bool latched(std::uint32_t unit) const { return staged_[unit] != 0; }
   // Does this hold a command `unit` may take now (ready, or a move's read)?

@@ -17,9 +17,9 @@
 // of stages and cleaning commands another; a stage's commands are queued when
 // every command of the stage before has completed. Host commands may wait for
 // the cleaning chain (HostWait): those on a package the cleaning uses, or the
-// whole host chain. When nothing has to wait, a job is
-// dispatched at once and costs what the timeline's arithmetic costs: the
-// events below exist only for queued commands and later stages.
+// whole host chain. When nothing has to wait, a job is dispatched at once and
+// costs what the timeline's arithmetic costs: events exist only for queued
+// commands and later stages.
 //
 // Time moves only through advance(): the owner (the Ssd, driven by the host
 // loop) processes the scheduler's events in time order with its own. A job
@@ -47,9 +47,9 @@
 //    register lets a program reserve behind one in flight), the earlier one
 //    can no longer move, and its completion is reported then.
 // With suspend off none of this runs (one branch on `suspend_` per path).
-// Power-cut runs reserve through PowerSafeScheduling, not here: nothing is
-// suspended there (FlashTimeline::restart_at forgets what was in flight).
-// A checkpoint is saved with the scheduler idle, so nothing is held then.
+// Power-cut runs reserve through PowerSafeScheduling, not here (nothing is
+// suspended: FlashTimeline::restart_at forgets what was in flight); a
+// checkpoint is saved with the scheduler idle, nothing held.
 #pragma once
 
 #include <algorithm>
@@ -154,11 +154,10 @@ class FlashScheduler {
   }
   const FlinQueues::Counters& flin_counters() const { return flin_.counters(); }
 
-  // One-shot wordlines as the unit of durability (the FTL's
-  // FtlConfig::wordline_pages > 1; flash/die_latches.h): from now on a die
-  // whose latches hold a wordline's staged pages takes only that wordline's
-  // next pages (and cleaning's reads for them) until it is programmed.
-  // Call before the first submit().
+  // One-shot wordlines as the unit of durability (the FTL's FtlConfig::wordline_pages > 1;
+  // flash/die_latches.h): from now on a die whose latches hold a wordline's staged pages takes
+  // only that wordline's next pages (and cleaning's reads for them) until it is programmed. Call
+  // before the first submit().
   void hold_wordline_latches() { latches_ = DieLatches(timeline_); }
   // Wordlines a list left open at the end of a stage, let go (0: the FTLs
   // end each wordline in the stage that begins it).
@@ -175,6 +174,7 @@ class FlashScheduler {
   // Processes events until nothing is queued (every command reserved).
   void drain() { advance(kNever - 1, kNever); }
   bool idle() const { return live_jobs_ == 0; }
+  std::string describe_stuck() const;  // a deadlock's report: what is left after drain()
 
  private:
   struct Chain {

@@ -149,7 +149,8 @@ void SsdCore::settle() {
   if (!scheduler_.idle())
     throw std::logic_error(
         "the flash scheduler holds commands it can never start (a deadlock, docs/model.md, "
-        "\"A scheduler deadlock\"): the requests waiting for them would never complete");
+        "\"A scheduler deadlock\"): the requests waiting for them would never complete" +
+        scheduler_.describe_stuck());
 }
 
 void SsdCore::emit(CommandSource source, ftl::PageRuns ranges, Acknowledge acknowledge) {

@@ -137,6 +137,10 @@ TEST_F(FtlFailureTest, ASchedulerDeadlockIsAnErrorWithNoOutputPutInPlace) {
     ADD_FAILURE() << "the run ended as if complete";
   } catch (const std::logic_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("the flash scheduler holds commands it can never start"));
+    // What the stuck command waits for: the later page of a wordline whose
+    // first page no command programs (the device's last block).
+    EXPECT_THAT(error.what(), HasSubstr("host chain in stage 0: 1 commands not dispatched"));
+    EXPECT_THAT(error.what(), HasSubstr("a program of plane 7 block 255 page 1"));
   }
   EXPECT_FALSE(fs::exists(fs::path(options.outdir) / "io.csv"));
   EXPECT_FALSE(fs::exists(fs::path(options.outdir) / "summary.json"));
