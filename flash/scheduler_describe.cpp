@@ -30,9 +30,9 @@ std::string DieLatches::describe() const {
   std::size_t lines = 0;
   for (std::uint32_t plane = 0; plane < next_.size() && lines < kMaxLines; ++plane) {
     if (next_[plane] == kNoPage) continue;
-    out += fmt::format("\n  latches: {} staged by list {}'s {} chain, waiting for its {}",
-                       "wordline", owner_[plane].job,
-                       owner_[plane].chain == 0 ? "host" : "cleaning", where(g, next_[plane]));
+    out += fmt::format("\n  latches: a wordline staged by list {}'s {} chain, waiting for its {}",
+                       owner_[plane].job, owner_[plane].chain == 0 ? "host" : "cleaning",
+                       where(g, next_[plane]));
     ++lines;
   }
   lines = 0;

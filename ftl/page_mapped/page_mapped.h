@@ -172,8 +172,8 @@ class PageMappedFtl final : public Ftl, private CleaningWork {
       return room_near(victim_plane, kind, what, out);
     return ppn;
   }
-  // Throws: no room in `pool`, or near `victim_plane` after the waiting victims' erases
-  // (room_near()); EndOfLife once blocks of its pool have been retired.
+  // Throws: no room in `pool`, or near `victim_plane` even after room_near() (waiting victims
+  // erased, a host block handed over); EndOfLife once blocks of its pool have been retired.
   [[noreturn]] void no_room(std::uint32_t pool, const char* what) const;
   Ppn room_near(std::uint32_t victim_plane, WriteKind kind, const char* what, CommandList& out);
   // Programs `command`'s page with its logical page on the NAND array and
