@@ -21,6 +21,10 @@ std::string where(const FastGeometry& g, Ppn page) {
                      g.page_in_block(page));
 }
 
+const char* chain_name(std::size_t chain) {
+  return chain == 0 ? "host" : "cleaning";
+}
+
 }  // namespace
 
 std::string DieLatches::describe() const {
@@ -31,8 +35,7 @@ std::string DieLatches::describe() const {
   for (std::uint32_t plane = 0; plane < next_.size() && lines < kMaxLines; ++plane) {
     if (next_[plane] == kNoPage) continue;
     out += fmt::format("\n  latches: a wordline staged by list {}'s {} chain, waiting for its {}",
-                       owner_[plane].job, owner_[plane].chain == 0 ? "host" : "cleaning",
-                       where(g, next_[plane]));
+                       owner_[plane].job, chain_name(owner_[plane].chain), where(g, next_[plane]));
     ++lines;
   }
   lines = 0;
@@ -41,7 +44,7 @@ std::string DieLatches::describe() const {
     if (lines++ == kMaxLines) break;
     out += fmt::format(
         "\n  waits for the pages before it in its wordline: list {}'s {} chain, {} of {}{}",
-        waiting.owner.job, waiting.owner.chain == 0 ? "host" : "cleaning",
+        waiting.owner.job, chain_name(waiting.owner.chain),
         waiting.read ? "a move's read" : "a program", where(g, waiting.page),
         waiting.second == kNoPage ? "" : " and " + where(g, waiting.second));
   }
@@ -61,7 +64,7 @@ std::string FlashScheduler::describe_stuck() const {
       out += fmt::format(
           "\n  list {} (tag {}): its {} chain in stage {}: {} commands not dispatched, {} of later "
           "stages, {} held",
-          id, job.tag, c == 0 ? "host" : "cleaning", stage, chain.queued, chain.end - chain.next,
+          id, job.tag, chain_name(c), stage, chain.queued, chain.end - chain.next,
           c == 0 ? job.held.size() : 0);
       ++lines;
     }

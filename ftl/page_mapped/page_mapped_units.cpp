@@ -65,14 +65,12 @@ std::optional<flash::Command> UnitPages::next_padding(bool cleaning_only) const 
 }
 
 std::optional<flash::Command> UnitPages::padding_of_move(flash::Ppn ppn) const {
-  for (std::size_t at = 0; at < open_.size(); ++at) {
-    if (open_next_[at] / per_page_ != ppn / per_page_ || ppn >= open_next_[at]) continue;
-    const flash::CommandList& page = pool_[open_[at]].commands;
-    const flash::Command& unit = page[ppn % per_page_];       // (a page opens at its slot 0)
-    if (unit.op == flash::Op::kProgram) return std::nullopt;  // (a host unit)
-    return padding_after(page);
-  }
-  return std::nullopt;
+  const std::size_t at = open_page_of(ppn);
+  if (at == kNotOpen) return std::nullopt;
+  const flash::CommandList& page = pool_[open_[at]].commands;
+  const flash::Command& unit = page[ppn % per_page_];       // (a page opens at its slot 0)
+  if (unit.op == flash::Op::kProgram) return std::nullopt;  // (a host unit)
+  return padding_after(page);
 }
 
 flash::Command UnitPages::padding_after(const flash::CommandList& page) {

@@ -62,11 +62,7 @@ class UnitPages {
   std::optional<flash::Command> padding_of_move(flash::Ppn ppn) const;
   // Whether the unit at `ppn` is written in a page still open: its data is
   // in the controller's page buffer, not yet on flash.
-  bool pending(flash::Ppn ppn) const {
-    for (const flash::Ppn next : open_next_)
-      if (next / per_page_ == ppn / per_page_ && ppn < next) return true;
-    return false;
-  }
+  bool pending(flash::Ppn ppn) const { return open_page_of(ppn) != kNotOpen; }
   // Whether an open page holds a unit moved from [first, end) (a victim's
   // units: it is erased once none is left in the page buffer).
   bool holds_moves_from(flash::Ppn first, flash::Ppn end) const;
@@ -79,6 +75,14 @@ class UnitPages {
   struct OpenPage {
     flash::CommandList commands;  // in slot order
   };
+  static constexpr std::size_t kNotOpen = ~std::size_t{0};
+  // The place in open_ of the open page that holds the unit at `ppn` (one
+  // written), or kNotOpen.
+  std::size_t open_page_of(flash::Ppn ppn) const {
+    for (std::size_t at = 0; at < open_next_.size(); ++at)
+      if (open_next_[at] / per_page_ == ppn / per_page_ && ppn < open_next_[at]) return at;
+    return kNotOpen;
+  }
   // The padding of the next free slot after `page`'s last command.
   static flash::Command padding_after(const flash::CommandList& page);
   std::uint32_t per_page_;
